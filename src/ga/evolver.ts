@@ -1,0 +1,24 @@
+import type { Genes } from '../problem/genes.ts';
+import type { EmigrantSelection, ReplacementPolicy } from './island.ts';
+import type { Population } from './population.ts';
+import type { Rng } from './rng.ts';
+
+/**
+ * What the island model needs from one island's algorithm, whatever it is (the paper's
+ * GA in `Island`, or a hybrid beyond the paper). Workers and tests drive this interface.
+ */
+export interface Evolver {
+  readonly n: number;
+  readonly population: Population;
+  readonly rng: Rng;
+  iterations: number;
+  evaluations: number;
+  /** 0-based genes of the first chromosome found with fitness 0, once found. */
+  solution: Genes | null;
+  /** One iteration; true once a solution is known. */
+  step(): boolean;
+  bestFitness(): number;
+  best(): Genes;
+  emigrants(k: number, select: EmigrantSelection): Genes;
+  immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates?: boolean): number;
+}

@@ -1,0 +1,72 @@
+import { allocGenes, copyGenes, type Genes } from '../problem/genes.ts';
+
+/**
+ * A fixed-size set of chromosomes in one flat gene array (slot s at s * n), their
+ * fitness, and their ranking: `order[r]` is the slot of rank r (0 = best), kept sorted
+ * by fitness with ties broken by slot, by counting sort.
+ */
+export class Population {
+  readonly genes: Genes;
+  readonly fitness: Int32Array;
+  readonly order: Int32Array;
+  private readonly counts: Int32Array;
+
+  constructor(readonly n: number, readonly size: number) {
+    this.genes = allocGenes(n, size);
+    this.fitness = new Int32Array(size);
+    this.order = new Int32Array(size);
+    this.counts = new Int32Array(2 * n + 1);
+  }
+
+  offsetOf(slot: number): number {
+    return slot * this.n;
+  }
+
+  /** Re-sorts `order` after fitness values changed: O(size + N), no allocation. */
+  rerank(): void {
+    const counts = this.counts;
+    const fitness = this.fitness;
+    counts.fill(0);
+    for (let s = 0; s < this.size; s++) counts[fitness[s] + 1]++;
+    for (let f = 1; f < counts.length; f++) counts[f] += counts[f - 1];
+    for (let s = 0; s < this.size; s++) this.order[counts[fitness[s]]++] = s;
+  }
+
+  bestSlot(): number {
+    return this.order[0];
+  }
+
+  worstSlot(): number {
+    return this.order[this.size - 1];
+  }
+
+  meanFitness(): number {
+    let sum = 0;
+    for (let s = 0; s < this.size; s++) sum += this.fitness[s];
+    return sum / this.size;
+  }
+
+  /** Copies chromosome `slot` into `out` at `outOffset`. */
+  copyOut(slot: number, out: Genes, outOffset: number): void {
+    copyGenes(this.genes, slot * this.n, out, outOffset, this.n);
+  }
+
+  /** Overwrites chromosome `slot` with n genes from `src` at `srcOffset`, with its fitness. */
+  copyIn(slot: number, src: Genes, srcOffset: number, fitness: number): void {
+    copyGenes(src, srcOffset, this.genes, slot * this.n, this.n);
+    this.fitness[slot] = fitness;
+  }
+
+  /** Whether some member equals the chromosome at `src[srcOffset..]` (members of other fitness are skipped). */
+  contains(src: Genes, srcOffset: number, fitness: number): boolean {
+    const n = this.n;
+    for (let s = 0; s < this.size; s++) {
+      if (this.fitness[s] !== fitness) continue;
+      const base = s * n;
+      let i = 0;
+      while (i < n && this.genes[base + i] === src[srcOffset + i]) i++;
+      if (i === n) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Chromosome storage. Gene i is the 0-based row of the queen in column i.
+ * Populations keep many chromosomes back to back in one flat array, so every
+ * operator takes an (array, offset) pair instead of a per-chromosome view.
+ */
+export type Genes = Uint16Array | Int32Array;
+
+/** Largest N whose rows (0..N-1) all fit a Uint16Array, as the issue fixes it. */
+export const MAX_UINT16_N = 65_535;
+
+/** Allocates room for `count` chromosomes of length `n`, in the narrowest type that holds 0..n-1. */
+export function allocGenes(n: number, count = 1): Genes {
+  return n <= MAX_UINT16_N ? new Uint16Array(n * count) : new Int32Array(n * count);
+}
+
+/** Bytes per gene for a board of size n (used by memory estimates). */
+export function bytesPerGene(n: number): number {
+  return n <= MAX_UINT16_N ? 2 : 4;
+}
+
+/** Writes the identity permutation 0..n-1 at `offset`. */
+export function writeIdentity(genes: Genes, offset: number, n: number): void {
+  for (let i = 0; i < n; i++) genes[offset + i] = i;
+}
+
+/** Converts n 0-based genes at `offset` to a 1-based array for people and files. */
+export function toOneBased(genes: ArrayLike<number>, offset = 0, n = genes.length - offset): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = genes[offset + i] + 1;
+  return out;
+}
+
+/** Converts a 1-based tuple to 0-based genes (no validation: callers check first). */
+export function fromOneBased(tuple: ArrayLike<number>): Genes {
+  const genes = allocGenes(tuple.length);
+  for (let i = 0; i < tuple.length; i++) genes[i] = tuple[i] - 1;
+  return genes;
+}
+
+/**
+ * Copies n genes between flat arrays. Short chromosomes are copied by a loop (no view
+ * objects in hot paths); long ones by `set`, whose one small view is dwarfed by the copy.
+ */
+export function copyGenes(src: Genes, srcOffset: number, dst: Genes, dstOffset: number, n: number): void {
+  if (n > 256) {
+    dst.set(src.subarray(srcOffset, srcOffset + n), dstOffset);
+    return;
+  }
+  for (let i = 0; i < n; i++) dst[dstOffset + i] = src[srcOffset + i];
+}

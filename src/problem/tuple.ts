@@ -1,0 +1,92 @@
+/**
+ * Reading and writing 1-based tuples as people and files give them:
+ * `8 6 4 1 3 5 7 2`, `(8, 6, 4, 1, 3, 5, 7, 2)`, `[8,6,4,1,3,5,7,2]`.
+ */
+
+/** A tuple that cannot be read as numbers at all (not a question of N-Queens validity). */
+export class TupleSyntaxError extends Error {
+  override name = 'TupleSyntaxError';
+}
+
+const SEPARATORS = /[\s,]+/;
+
+/** Parses one tuple. Rejects anything that is not a list of positive integers. */
+export function parseTuple(text: string, where = 'tuple'): number[] {
+  let body = text.trim();
+  const open = body[0];
+  if (open === '(' || open === '[') {
+    const close = open === '(' ? ')' : ']';
+    if (body[body.length - 1] !== close) throw new TupleSyntaxError(`${where}: "${clip(text)}" opens with ${open} but does not end with ${close}`);
+    body = body.slice(1, -1).trim();
+  }
+  if (body === '') throw new TupleSyntaxError(`${where}: empty tuple, expected numbers such as 8 6 4 1 3 5 7 2`);
+  return body.split(SEPARATORS).filter((s) => s !== '').map((token) => parseEntry(token, where));
+}
+
+function parseEntry(token: string, where: string): number {
+  if (!/^\d+$/.test(token)) throw new TupleSyntaxError(`${where}: "${clip(token)}" is not a positive integer`);
+  const value = Number(token);
+  if (value < 1 || !Number.isSafeInteger(value)) throw new TupleSyntaxError(`${where}: ${clip(token)} is out of range, rows are 1-based`);
+  return value;
+}
+
+function checkNumberArray(value: unknown, where: string): number[] {
+  if (!Array.isArray(value)) throw new TupleSyntaxError(`${where}: expected an array of row numbers`);
+  if (value.length === 0) throw new TupleSyntaxError(`${where}: empty tuple`);
+  for (const v of value) {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) {
+      throw new TupleSyntaxError(`${where}: ${clip(JSON.stringify(v))} is not a positive integer`);
+    }
+  }
+  return value as number[];
+}
+
+/**
+ * Parses a file of tuples. JSON: an array of numbers (one tuple), an array of arrays
+ * (many), or an object with a `solution` array (what `solve --json` and `--out` write).
+ * Text: one tuple per line (blank lines and `#` comments skipped), except that a file
+ * whose every line holds a single number is one tuple written one row per line.
+ */
+export function parseTupleFile(content: string, file: string): number[][] {
+  const trimmed = content.trim();
+  if (trimmed === '') throw new TupleSyntaxError(`${file}: the file is empty, expected tuples`);
+  if (trimmed[0] === '{' || (trimmed[0] === '[' && looksLikeJson(trimmed))) return parseJsonTuples(trimmed, file);
+  const lines: { text: string; line: number }[] = [];
+  content.split('\n').forEach((raw, i) => {
+    const text = raw.replace(/#.*/, '').trim();
+    if (text !== '') lines.push({ text, line: i + 1 });
+  });
+  if (lines.length > 1 && lines.every((l) => /^\d+$/.test(l.text))) {
+    return [lines.map((l) => parseEntry(l.text, `${file}:${l.line}`))];
+  }
+  return lines.map((l) => parseTuple(l.text, `${file}:${l.line}`));
+}
+
+function looksLikeJson(text: string): boolean {
+  // `[1 2 3]` is a bracketed text tuple; JSON needs commas between entries.
+  return text.includes(',') || /^\[\s*\[/.test(text) || /^\[\s*\d+\s*\]$/.test(text);
+}
+
+function parseJsonTuples(text: string, file: string): number[][] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new TupleSyntaxError(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    return [checkNumberArray((data as { solution?: unknown }).solution, `${file}: key "solution"`)];
+  }
+  if (!Array.isArray(data) || data.length === 0) throw new TupleSyntaxError(`${file}: expected a JSON array of tuples`);
+  if (data.every((d) => Array.isArray(d))) return data.map((d, i) => checkNumberArray(d, `${file}: tuple ${i + 1}`));
+  return [checkNumberArray(data, file)];
+}
+
+/** Formats a 1-based tuple, space separated (the CLI's text form). */
+export function formatTuple(tuple: readonly number[]): string {
+  return tuple.join(' ');
+}
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
