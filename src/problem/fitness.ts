@@ -5,18 +5,18 @@ import type { Genes } from './genes.ts';
  * evaluation, each cell remembers the epoch of the evaluation that last marked it.
  */
 export class DiagonalMarks {
-  readonly up: Uint32Array;
-  readonly down: Uint32Array;
+  readonly up: Int32Array;
+  readonly down: Int32Array;
   epoch = 0;
 
   constructor(readonly n: number) {
-    this.up = new Uint32Array(2 * n - 1);
-    this.down = new Uint32Array(2 * n - 1);
+    this.up = new Int32Array(2 * n - 1);
+    this.down = new Int32Array(2 * n - 1);
   }
 
   /** Starts a new evaluation; on wrap-around the arrays are cleared once. */
   next(): number {
-    if (this.epoch === 0xffffffff) {
+    if (this.epoch === 0x7fffffff) {
       this.up.fill(0);
       this.down.fill(0);
       this.epoch = 0;
@@ -36,18 +36,17 @@ export function fitness(genes: Genes, offset: number, n: number, marks: Diagonal
   const down = marks.down;
   const shift = n - 1;
   let distinct = 0;
+  // Branch-free: on random permutations "is this diagonal new?" is a coin flip that a
+  // branch would mispredict; (x | -x) >>> 31 is 1 exactly when x !== 0.
   for (let i = 0; i < n; i++) {
     const row = genes[offset + i];
     const u = row - i + shift;
     const d = row + i;
-    if (up[u] !== epoch) {
-      up[u] = epoch;
-      distinct++;
-    }
-    if (down[d] !== epoch) {
-      down[d] = epoch;
-      distinct++;
-    }
+    const newUp = up[u] ^ epoch;
+    const newDown = down[d] ^ epoch;
+    distinct += ((newUp | -newUp) >>> 31) + ((newDown | -newDown) >>> 31);
+    up[u] = epoch;
+    down[d] = epoch;
   }
   return 2 * n - distinct;
 }
