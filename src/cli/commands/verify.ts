@@ -1,0 +1,98 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { fitness, DiagonalMarks } from '../../problem/fitness.ts';
+import { fromOneBased } from '../../problem/genes.ts';
+import { parseTuple, parseTupleFile, TupleSyntaxError } from '../../problem/tuple.ts';
+import { validateSolution } from '../../problem/validate.ts';
+import { EXIT, UsageError } from '../errors.ts';
+import { printLine, tupleForPeople } from '../output.ts';
+
+export interface TupleReport {
+  n: number;
+  permutation: boolean;
+  fitness: number;
+  solution: boolean;
+}
+
+/**
+ * Checks one 1-based tuple: is it a permutation, what is its paper fitness, and does the
+ * independent validator accept it as a solution. Rows outside 1..N are malformed input.
+ */
+export function checkTuple(tuple: readonly number[], where: string): TupleReport {
+  const n = tuple.length;
+  const seen = new Uint8Array(n + 1);
+  let permutation = true;
+  for (let i = 0; i < n; i++) {
+    const row = tuple[i];
+    if (row < 1 || row > n) throw new TupleSyntaxError(`${where}: row ${row} in column ${i + 1} is out of range 1..${n}`);
+    if (seen[row]) permutation = false;
+    seen[row] = 1;
+  }
+  const f = fitness(fromOneBased(tuple), 0, n, new DiagonalMarks(n));
+  return { n, permutation, fitness: f, solution: validateSolution(tuple).valid };
+}
+
+interface VerifyArgs {
+  tuple?: string[];
+  file?: string;
+  json: boolean;
+  all: boolean;
+}
+
+function readTuples(args: VerifyArgs): number[][] {
+  if (args.file !== undefined) {
+    if (args.tuple && args.tuple.length > 0) throw new UsageError('verify: give tuples or --file, not both');
+    return parseTupleFile(readTextFile(args.file, '--file'), args.file);
+  }
+  const parts = args.tuple ?? [];
+  if (parts.length === 0) throw new UsageError('verify: expected a tuple such as 8 6 4 1 3 5 7 2, or --file FILE');
+  // `verify 8 6 4 1` is one tuple; quoted arguments (`"8 6 4 1" "(2, 4, 1, 3)"`) are one tuple each.
+  if (parts.every((p) => /^\s*\d+\s*$/.test(p))) return [parseTuple(parts.join(' '))];
+  return parts.map((p, i) => parseTuple(p, `tuple ${i + 1}`));
+}
+
+/** Reads a whole text file, turning the usual mistakes into one-line usage errors. */
+export function readTextFile(path: string, what: string): string {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    throw new UsageError(`${what} ${path}: no such file`);
+  }
+  if (isDirectory) throw new UsageError(`${what} ${path}: is a directory, expected a file`);
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${what} ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+function run(args: ArgumentsCamelCase<VerifyArgs>): void {
+  const tuples = readTuples(args);
+  const reports = tuples.map((t, i) => checkTuple(t, tuples.length > 1 ? `tuple ${i + 1}` : 'tuple'));
+  if (args.json) {
+    printLine(JSON.stringify(reports));
+  } else {
+    reports.forEach((r, i) => {
+      printLine(
+        `${tupleForPeople(tuples[i], args.all)}  N=${r.n}  permutation: ${r.permutation ? 'yes' : 'no'}  ` +
+          `fitness: ${r.fitness}  solution: ${r.solution ? 'yes' : 'no'}`,
+      );
+    });
+  }
+  process.exitCode = reports.every((r) => r.solution) ? EXIT.ok : EXIT.notSolved;
+}
+
+export const verifyCommand: CommandModule<object, VerifyArgs> = {
+  command: 'verify [tuple..]',
+  describe: 'Check 1-based tuples: permutation?, fitness, solution?',
+  builder: (y: Argv) =>
+    y
+      .positional('tuple', { type: 'string', array: true, describe: 'a tuple: 8 6 4 1 3 5 7 2, or quoted ones: "(2, 6, 8, 3, 4, 1, 7, 5)"' })
+      .option('file', { type: 'string', describe: 'read tuples from FILE: one per line, a JSON array of arrays, or {"solution": [...]}' })
+      .option('json', { type: 'boolean', default: false, describe: 'print [{"n","permutation","fitness","solution"}, ...]' })
+      .option('all', { type: 'boolean', default: false, describe: 'print long tuples in full' })
+      .example('$0 verify 8 6 4 1 3 5 7 2', 'one tuple')
+      .example('$0 verify --file solutions.txt --json', 'many tuples') as unknown as Argv<VerifyArgs>,
+  handler: run,
+};

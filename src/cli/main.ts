@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { TupleSyntaxError } from '../problem/tuple.ts';
+import { verifyCommand } from './commands/verify.ts';
+import { EXIT, UsageError } from './errors.ts';
+import { printError } from './output.ts';
+
+/** Errors that mean "your input is wrong": one line, exit 2, no stack trace. */
+function isInputError(error: unknown): error is Error {
+  return error instanceof UsageError || error instanceof TupleSyntaxError || (error instanceof Error && error.name === 'ConfigError');
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const cli = yargs(argv)
+    .scriptName('nqueens-islands')
+    .parserConfiguration({ 'parse-positional-numbers': false })
+    .command(verifyCommand)
+    .demandCommand(1, 'name a command: verify, solve, config')
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .fail((message, error) => {
+      if (error) throw error;
+      throw new UsageError(message.replace(/\n/g, ' '));
+    });
+  try {
+    await cli.parseAsync();
+  } catch (error) {
+    if (isInputError(error)) {
+      printError(error.message);
+      process.exitCode = EXIT.badInput;
+      return;
+    }
+    printError(`internal error: ${(error as Error)?.message ?? String(error)}`);
+    process.exitCode = 3;
+  }
+}
+
+await main(hideBin(process.argv));

@@ -1,0 +1,18 @@
+/** Writing results: stdout for data, stderr for messages, and a cap on what a terminal is shown. */
+
+/** Tuples longer than this are summarised on a terminal unless the user asks for all of them. */
+export const MAX_PRINTED_TUPLE = 200;
+
+export function printLine(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+export function printError(text: string): void {
+  process.stderr.write(`nqueens-islands: ${text}\n`);
+}
+
+/** A tuple for a person: whole up to MAX_PRINTED_TUPLE entries, else its head and a pointer to --out. */
+export function tupleForPeople(tuple: readonly number[], all = false): string {
+  if (all || tuple.length <= MAX_PRINTED_TUPLE) return `(${tuple.join(', ')})`;
+  return `(${tuple.slice(0, 10).join(', ')}, ... ${tuple.length - 10} more; use --out FILE to save them)`;
+}
