@@ -5,6 +5,7 @@ import { MAX_BOARD_N, renderBoard } from '../src/problem/board.ts';
 import { DiagonalMarks, fitness } from '../src/problem/fitness.ts';
 import { allocGenes, fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
+import { smallBoardAnswer } from '../src/problem/small-boards.ts';
 import { formatTuple, parseTuple, parseTupleFile, TupleSyntaxError } from '../src/problem/tuple.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { paper, paperSolutions } from './helpers.ts';
@@ -133,5 +134,20 @@ describe('board', () => {
 
   it(`refuses boards wider than ${MAX_BOARD_N}`, () => {
     assert.throws(() => renderBoard(Array.from({ length: MAX_BOARD_N + 1 }, (_, i) => i + 1)), /up to N = 40/);
+  });
+});
+
+describe('small boards', () => {
+  const permutations = (n: number): number[][] =>
+    n === 0 ? [[]] : permutations(n - 1).flatMap((p) => Array.from({ length: n }, (_, i) => [...p.slice(0, i), n, ...p.slice(i)]));
+
+  it('answers N = 1 with its solution and N = 2, 3 as impossible, as exhaustive search confirms', () => {
+    assert.deepEqual(smallBoardAnswer(1), { kind: 'solution', tuple: [1] });
+    for (const n of [2, 3]) {
+      assert.equal(smallBoardAnswer(n)?.kind, 'impossible');
+      assert.ok(permutations(n).every((t) => !validateSolution(t).valid));
+    }
+    assert.equal(smallBoardAnswer(4), null);
+    assert.ok(permutations(4).some((t) => validateSolution(t).valid));
   });
 });
