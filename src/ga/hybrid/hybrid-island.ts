@@ -1,0 +1,245 @@
+import { allocGenes, copyGenes, type Genes } from '../../problem/genes.ts';
+import { AlleleMarks, order1Crossover } from '../crossover.ts';
+import type { Evolver } from '../evolver.ts';
+import type { EmigrantSelection, ReplacementPolicy } from '../island.ts';
+import { randomPermutation } from '../permutation.ts';
+import type { Rng } from '../rng.ts';
+import { rankSelect, rankSelectOther } from '../selection.ts';
+import { SurvivalScratch } from '../survival.ts';
+import type { Board } from './board.ts';
+import { conflictMutation } from './conflict-mutation.ts';
+import { allocCounts, collectConflicts, ConflictList, countDiagonals } from './diagonals.ts';
+import { localSearch, type LocalSearchLimits } from './local-search.ts';
+import { checkHybridParams, type HybridParams } from './params.ts';
+import { HybridPopulation } from './population.ts';
+import { OccupancyBits, smartStart } from './smart-start.ts';
+import { replaceWorst } from './survival.ts';
+
+export interface HybridIslandOptions {
+  params: HybridParams;
+  rng: Rng;
+  /** Asked between children and every 4096 candidate swaps of a local search; true abandons the generation. */
+  shouldStop?: () => boolean;
+}
+
+/**
+ * One island of the hybrid (memetic) GA, beyond the paper. A small population of
+ * permutations, each with its diagonal counts; one generation breeds λ children (parent
+ * by linear rank as in the paper, then crossover or a copy, conflict-directed mutation
+ * and a bounded local search), and (μ+λ) survival keeps the best μ. Migrants leave and
+ * enter through the same `Evolver` surface as the paper's `Island`, optionally improved
+ * by the local search on arrival. Pure and synchronous; fitness is always exactly the
+ * paper's fitness.
+ *
+ * `evaluations` counts whole chromosomes priced (initial members, children, immigrants),
+ * `swapEvaluations` the O(1) candidate swaps priced by the operators.
+ */
+export class HybridIsland implements Evolver {
+  readonly n: number;
+  readonly params: HybridParams;
+  readonly population: HybridPopulation;
+  readonly rng: Rng;
+  iterations = 0;
+  evaluations = 0;
+  swapEvaluations = 0;
+  solution: Genes | null = null;
+
+  private readonly children: Board[];
+  /** 1 for a child that ended up an unchanged copy of its parent (it cannot enter). */
+  private readonly unchanged: Uint8Array;
+  private readonly conflicts: ConflictList;
+  private readonly alleles: AlleleMarks | null;
+  private readonly limits: LocalSearchLimits;
+  private readonly shouldStop: (() => boolean) | undefined;
+  private migrantBoard: { up: Int32Array; down: Int32Array } | null = null;
+  private survivalScratch: SurvivalScratch | null = null;
+
+  constructor(options: HybridIslandOptions) {
+    const p = options.params;
+    checkHybridParams(p);
+    this.params = p;
+    this.n = p.n;
+    this.rng = options.rng;
+    this.shouldStop = options.shouldStop;
+    const n = p.n;
+    this.population = new HybridPopulation(n, p.populationSize);
+    const childGenes = allocGenes(n, p.childrenPerGeneration);
+    this.children = [];
+    for (let c = 0; c < p.childrenPerGeneration; c++) {
+      this.children.push({ n, genes: childGenes, offset: c * n, up: allocCounts(n), down: allocCounts(n), fitness: 0 });
+    }
+    this.unchanged = new Uint8Array(p.childrenPerGeneration);
+    this.conflicts = new ConflictList(n);
+    this.alleles = p.operators.crossover.probability > 0 ? new AlleleMarks(n) : null;
+    const ls = p.operators.localSearch;
+    this.limits = {
+      maxSteps: ls ? ls.maxSteps : 0,
+      triesPerQueen: ls ? ls.triesPerQueen : 0,
+      useSwapDelta: p.operators.swapDelta,
+    };
+    this.initialise();
+  }
+
+  /** μ smart starts (or random permutations), ranked; a member of fitness 0 is a solution. */
+  private initialise(): void {
+    const pop = this.population;
+    const n = this.n;
+    const start = this.params.operators.smartStart;
+    const bits = start ? new OccupancyBits(n) : null;
+    for (let s = 0; s < pop.size; s++) {
+      const b = pop.boards[s];
+      if (start && bits) {
+        b.fitness = smartStart(pop.genes, b.offset, n, b.up, b.down, this.rng, start.maxTries, bits);
+      } else {
+        randomPermutation(pop.genes, b.offset, n, this.rng);
+        b.fitness = countDiagonals(pop.genes, b.offset, n, b.up, b.down);
+      }
+      pop.syncFitness(s);
+      this.evaluations++;
+    }
+    pop.rerank();
+    const best = pop.bestSlot();
+    if (pop.fitness[best] === 0) this.recordSolution(pop.genes, best * n);
+  }
+
+  private recordSolution(genes: Genes, offset: number): void {
+    if (this.solution) return;
+    this.solution = allocGenes(this.n);
+    copyGenes(genes, offset, this.solution, 0, this.n);
+  }
+
+  private get searchChildren(): boolean {
+    const ls = this.params.operators.localSearch;
+    return ls !== null && ls.applyTo !== 'migrants';
+  }
+
+  private get searchMigrants(): boolean {
+    const ls = this.params.operators.localSearch;
+    return ls !== null && ls.applyTo !== 'children';
+  }
+
+  /**
+   * Breeds child c: a rank-selected parent, crossed with a second one (probability
+   * `crossover.probability`) or copied; then conflict-directed mutation and local search.
+   * Returns false if `shouldStop` interrupted the local search.
+   */
+  private breed(c: number): boolean {
+    const pop = this.population;
+    const rng = this.rng;
+    const n = this.n;
+    const ops = this.params.operators;
+    const child = this.children[c];
+    const list = this.conflicts;
+    const size = pop.size;
+    const ra = rankSelect(rng, size);
+    const pa = pop.boards[pop.order[ra]];
+    let changed = false;
+    if (this.alleles && rng.float() < ops.crossover.probability) {
+      const pb = pop.boards[pop.order[rankSelectOther(rng, size, ra)]];
+      const x = rng.int(n);
+      const y = rng.int(n);
+      order1Crossover(pa.genes, pa.offset, pb.genes, pb.offset, child.genes, child.offset, n, x < y ? x : y, x < y ? y : x, this.alleles);
+      child.fitness = countDiagonals(child.genes, child.offset, n, child.up, child.down);
+      changed = true;
+    } else {
+      copyGenes(pa.genes, pa.offset, child.genes, child.offset, n);
+      child.up.set(pa.up);
+      child.down.set(pa.down);
+      child.fitness = pa.fitness;
+    }
+    this.evaluations++;
+    if (child.fitness > 0) collectConflicts(child.genes, child.offset, n, child.up, child.down, list);
+    const mut = ops.conflictMutation;
+    if (mut && child.fitness > 0 && rng.float() < mut.probability) {
+      for (let m = 0; m < mut.moves && child.fitness > 0; m++) {
+        conflictMutation(child, rng, list, mut.partners, this.limits.useSwapDelta);
+        this.swapEvaluations += mut.partners;
+        changed = true;
+      }
+    }
+    if (this.searchChildren && child.fitness > 0) {
+      const before = child.fitness;
+      this.swapEvaluations += localSearch(child, rng, list, this.limits, this.shouldStop);
+      if (child.fitness !== before) changed = true;
+      if (child.fitness > 0 && this.shouldStop?.()) return false;
+    }
+    this.unchanged[c] = changed ? 0 : 1;
+    return true;
+  }
+
+  /**
+   * One generation: λ children bred and searched, then (μ+λ) survival. Returns true once
+   * a solution is known; returns false early, the generation uncounted, when `shouldStop`
+   * says so.
+   */
+  step(): boolean {
+    if (this.solution) return true;
+    const lambda = this.params.childrenPerGeneration;
+    for (let c = 0; c < lambda; c++) {
+      if (c > 0 && this.shouldStop?.()) return false;
+      if (!this.breed(c)) return false;
+      const child = this.children[c];
+      if (child.fitness === 0) {
+        this.recordSolution(child.genes, child.offset);
+        replaceWorst(this.population, this.children, c + 1, this.unchanged);
+        this.iterations++;
+        return true;
+      }
+    }
+    replaceWorst(this.population, this.children, lambda, this.unchanged);
+    this.iterations++;
+    return false;
+  }
+
+  bestFitness(): number {
+    return this.population.fitness[this.population.bestSlot()];
+  }
+
+  /** A copy of the best chromosome (0-based genes). */
+  best(): Genes {
+    const out = allocGenes(this.n);
+    this.population.copyOut(this.population.bestSlot(), out, 0);
+    return out;
+  }
+
+  /** Copies `k` emigrants chosen by `select` into a new flat array (k * N genes). */
+  emigrants(k: number, select: EmigrantSelection): Genes {
+    const count = Math.min(k, this.population.size);
+    const slots = new Int32Array(count);
+    select(this.population, this.rng, count, slots);
+    const out = allocGenes(this.n, count);
+    for (let i = 0; i < count; i++) this.population.copyOut(slots[i], out, i * this.n);
+    return out;
+  }
+
+  /**
+   * Evaluates `count` immigrants (flat, 0-based, improved in place by the local search
+   * when it applies to migrants) and lets `replace` place them; members it overwrites
+   * get their counts recounted. An immigrant of fitness 0 is recorded as a solution. With
+   * `rejectDuplicates`, an immigrant equal to a current member is dropped. Returns how
+   * many were accepted.
+   */
+  immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false): number {
+    const n = this.n;
+    const scratch = (this.migrantBoard ??= { up: allocCounts(n), down: allocCounts(n) });
+    const fit = new Int32Array(count);
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const board: Board = { n, genes, offset: i * n, up: scratch.up, down: scratch.down, fitness: 0 };
+      board.fitness = countDiagonals(genes, i * n, n, scratch.up, scratch.down);
+      this.evaluations++;
+      if (this.searchMigrants && board.fitness > 0) {
+        collectConflicts(genes, i * n, n, scratch.up, scratch.down, this.conflicts);
+        this.swapEvaluations += localSearch(board, this.rng, this.conflicts, this.limits, this.shouldStop);
+      }
+      const f = board.fitness;
+      if (f === 0) this.recordSolution(genes, i * n);
+      if (rejectDuplicates && this.population.contains(genes, i * n, f)) continue;
+      if (kept !== i) copyGenes(genes, i * n, genes, kept * n, n);
+      fit[kept++] = f;
+    }
+    if (kept === 0) return 0;
+    this.survivalScratch ??= new SurvivalScratch(n);
+    return replace(this.population, this.rng, genes, fit, kept, this.survivalScratch);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Every parameter of the hybrid (memetic) GA on one island, as plain data so a config
+ * file can name it and a worker can receive it. Defaults: `hybridParams`. Beyond the
+ * paper: never used in paper mode. See docs/hybrid.md for what each operator changes.
+ */
+export interface HybridParams {
+  /** Board size N. */
+  n: number;
+  /** Main population μ (at least 2): small, since each member carries N genes and 4N counts. */
+  populationSize: number;
+  /** Children λ bred per generation; (μ+λ) survival keeps the best μ. */
+  childrenPerGeneration: number;
+  operators: HybridOperators;
+}
+
+/** Where the bounded local search runs. */
+export type LocalSearchTarget = 'children' | 'migrants' | 'both';
+
+/** The named operators; `null` turns one off. */
+export interface HybridOperators {
+  /** Greedy low-conflict initial permutations (off: uniformly random ones, as the paper). */
+  smartStart: { maxTries: number } | null;
+  /** Price a swap in O(1) from the diagonal counts (off: by a full O(N) recount, for comparison only). */
+  swapDelta: boolean;
+  /** Move a queen in conflict to the best of `partners` random swaps, `moves` times, with `probability` per child. */
+  conflictMutation: { probability: number; moves: number; partners: number } | null;
+  /** Bounded QS4-like descent on children, on migrants, or both. */
+  localSearch: { applyTo: LocalSearchTarget; maxSteps: number; triesPerQueen: number } | null;
+  /** The paper's order-1 crossover, with this probability per child (otherwise a child starts as a copy of its parent). */
+  crossover: { probability: number };
+}
+
+/** Error messages, kept as constants so tests and the config layer can match them. */
+export const HYBRID_ERRORS = {
+  population: 'hybrid populationSize must be an integer >= 2',
+  children: 'hybrid childrenPerGeneration must be an integer >= 1',
+  n: 'hybrid n must be an integer >= 1',
+} as const;
+
+/** Above this N a crossover child costs two O(N) passes and loses most of its parents' structure. */
+const CROSSOVER_MAX_N = 10_000;
+
+/**
+ * Defaults for a board of size n: μ = 8, λ = 4, smart start with 128 tries per column,
+ * O(1) swap pricing, one conflict-directed move per child (best of 8 partners) with
+ * probability 0.8, local search on children and migrants (up to 4096 + 4 n candidate
+ * swaps, 32 partners per queen), and crossover with probability 0.5 for N <= 10,000 and
+ * 0 above. `overrides` replace whole fields (an operator object is replaced, not merged).
+ */
+export function hybridParams(
+  n: number,
+  overrides: Partial<Omit<HybridParams, 'n' | 'operators'>> & { operators?: Partial<HybridOperators> } = {},
+): HybridParams {
+  const operators: HybridOperators = {
+    smartStart: { maxTries: 128 },
+    swapDelta: true,
+    conflictMutation: { probability: 0.8, moves: 1, partners: 8 },
+    localSearch: { applyTo: 'both', maxSteps: 4096 + 4 * n, triesPerQueen: 32 },
+    crossover: { probability: n <= CROSSOVER_MAX_N ? 0.5 : 0 },
+    ...overrides.operators,
+  };
+  return {
+    n,
+    populationSize: overrides.populationSize ?? 8,
+    childrenPerGeneration: overrides.childrenPerGeneration ?? 4,
+    operators,
+  };
+}
+
+/** Throws a RangeError naming the first parameter that the island cannot run with. */
+export function checkHybridParams(p: HybridParams): void {
+  if (!Number.isInteger(p.n) || p.n < 1) throw new RangeError(HYBRID_ERRORS.n);
+  if (!Number.isInteger(p.populationSize) || p.populationSize < 2) throw new RangeError(HYBRID_ERRORS.population);
+  if (!Number.isInteger(p.childrenPerGeneration) || p.childrenPerGeneration < 1) throw new RangeError(HYBRID_ERRORS.children);
+}
