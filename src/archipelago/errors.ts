@@ -1,0 +1,23 @@
+/**
+ * Errors for bad archipelago options: one class per family, each message one line naming
+ * the option and what was expected, so a config layer can show it as is.
+ */
+export class ArchipelagoOptionError extends Error {
+  override name = 'ArchipelagoOptionError';
+}
+
+export class TopologyError extends Error {
+  override name = 'TopologyError';
+}
+
+export class MigrationPolicyError extends Error {
+  override name = 'MigrationPolicyError';
+}
+
+/** An island's worker threw or exited; with `onIslandError: 'fail'` the run rejects with it. */
+export class IslandFailedError extends Error {
+  override name = 'IslandFailedError';
+  constructor(readonly island: number, readonly iteration: number, readonly reason: string) {
+    super(`island ${island} failed at iteration ${iteration}: ${reason}`);
+  }
+}

@@ -1,0 +1,94 @@
+import type { StopReason } from './messages.ts';
+
+/** The archipelago's one event stream: what the CLI display, result files and tests subscribe to. */
+export type ArchipelagoEvent = ProgressEvent | MigrationEvent | SolutionEvent | IslandErrorEvent | DoneEvent;
+
+/** An island's periodic statistics (about 4 a second). */
+export interface ProgressEvent {
+  type: 'progress';
+  island: number;
+  iteration: number;
+  evaluations: number;
+  bestFitness: number;
+  meanFitness: number;
+  /** Mean pairwise Hamming distance over a fixed 16-member sample at evenly spaced ranks. */
+  diversity: number;
+  migrantsSent: number;
+  migrantsAccepted: number;
+  /** Seconds since the run started. */
+  seconds: number;
+}
+
+/** One migrants message taken in by `to`. */
+export interface MigrationEvent {
+  type: 'migration';
+  from: number;
+  to: number;
+  /** Sync barrier number, or null in async mode. */
+  epoch: number | null;
+  /** The sender's completed iterations when it sent. */
+  iteration: number;
+  sent: number;
+  accepted: number;
+}
+
+/** The run's one solution, re-validated (1-based tuple). */
+export interface SolutionEvent {
+  type: 'solution';
+  island: number;
+  /** The finder's completed iterations when it found the solution. */
+  iteration: number;
+  solution: number[];
+  seconds: number;
+}
+
+/** An island's worker threw or exited (or reported a solution that failed validation). */
+export interface IslandErrorEvent {
+  type: 'island-error';
+  island: number;
+  /** The island's last completed iteration. */
+  iteration: number;
+  message: string;
+  /** With `onIslandError: 'fail'` the run stops because of it. */
+  fatal: boolean;
+}
+
+export interface DoneEvent {
+  type: 'done';
+  result: ArchipelagoResult;
+}
+
+export interface IslandResult {
+  id: number;
+  iterations: number;
+  evaluations: number;
+  bestFitness: number;
+  migrantsSent: number;
+  migrantsAccepted: number;
+  /** Seconds the island's loop ran (building its population included). */
+  seconds: number;
+  /** Why it stopped; null if its worker failed. */
+  stopReason: StopReason | null;
+  error?: { message: string; iteration: number };
+}
+
+export interface ArchipelagoResult {
+  solved: boolean;
+  /** 1-based solution, validated; null if none. */
+  solution: number[] | null;
+  /** Best fitness found (0 when solved). */
+  fitness: number;
+  /** 1-based best chromosome of the run (the solution when solved). */
+  best: number[] | null;
+  foundBy: number | null;
+  foundAtIteration: number | null;
+  /** Wall seconds from start to the last island's end. */
+  seconds: number;
+  /** Latest island stop − the moment the stop was claimed (solution or coordinator), in ms; null if nobody was told to stop. */
+  stopLatencyMs: number | null;
+  /** Total evaluations over all islands. */
+  evaluations: number;
+  islands: IslandResult[];
+  /** Number of directed topology edges. */
+  edges: number;
+}

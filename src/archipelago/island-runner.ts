@@ -1,0 +1,243 @@
+import { createEvolver } from '../ga/create-evolver.ts';
+import type { Evolver } from '../ga/evolver.ts';
+import type { EmigrantSelection, ReplacementPolicy } from '../ga/island.ts';
+import { Rng } from '../ga/rng.ts';
+import { sampleDiversity } from './diversity.ts';
+import type { IslandReport, IslandTask, MigrantsMessage, StopReason } from './messages.ts';
+import { MigrationLog } from './migration-log.ts';
+import { emigrantSelectionFor } from './policies/emigrant-selection.ts';
+import { replacementFor } from './policies/replacement.ts';
+import { DEPARTED, HALTED, RUNNING, SharedState } from './shared-state.ts';
+import type { IslandTransport } from './transport.ts';
+
+/** Wall-clock ms comparable across threads. */
+export function wallClock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+export interface RunnerHooks {
+  /** How the `exit` test fault leaves the thread (the worker passes process.exit). */
+  exit(code: number): never;
+}
+
+/** The test fault's exit code, so a test can recognise it. */
+export const TEST_FAULT_EXIT_CODE = 70;
+
+/**
+ * One island's whole run, inside its worker: build the evolver, loop `step()`, migrate
+ * every `interval` iterations, report progress, stop when told. Returns its report; on a
+ * throw it still marks itself departed so no sync barrier waits for it.
+ */
+export function runIsland(task: IslandTask, transport: IslandTransport, shared: SharedState, hooks: RunnerHooks): IslandReport {
+  try {
+    return new IslandRun(task, transport, shared, hooks).run();
+  } finally {
+    shared.depart(task.island);
+  }
+}
+
+class IslandRun {
+  private readonly id: number;
+  private readonly evolver: Evolver;
+  private readonly select: EmigrantSelection;
+  private readonly replace: ReplacementPolicy;
+  private readonly log = new MigrationLog();
+  /** Sync: messages of later epochs that arrived while an earlier barrier was served, per source. */
+  private readonly pending: MigrantsMessage[][];
+  private readonly startedAt = wallClock();
+  private migrantsSent = 0;
+  private migrantsAccepted = 0;
+  private foundAt = 0;
+  private foundAtIteration = -1;
+  private claimed = false;
+  private nextProgress: number;
+
+  constructor(
+    private readonly task: IslandTask,
+    private readonly transport: IslandTransport,
+    private readonly shared: SharedState,
+    private readonly hooks: RunnerHooks,
+  ) {
+    this.id = task.island;
+    this.select = emigrantSelectionFor(task.emigrantSelection);
+    this.replace = replacementFor(task.replacement);
+    this.pending = transport.sources.map(() => []);
+    // Async islands stop on any stop; sync islands only on the coordinator's (a solution
+    // elsewhere is seen at the barrier, so every island's epoch stays whole and repeatable).
+    const shouldStop = task.mode === 'sync' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
+    this.evolver = createEvolver(task.evolver, Rng.forStream(task.seed, task.island), shouldStop);
+    this.nextProgress = performance.now() + task.progressIntervalMs;
+  }
+
+  run(): IslandReport {
+    const { task, evolver, shared, id } = this;
+    const sync = task.mode === 'sync';
+    const migrating = task.migrants > 0 && task.interval > 0;
+    const fault = task.testFault && task.testFault.island === id ? task.testFault : null;
+    let reason: StopReason;
+    // The start gate: workers come up one by one; nobody iterates until all are built, so
+    // an early island cannot solve before the others exist (and stop latency means stopping).
+    shared.arrive(id, 0);
+    if (!shared.awaitBarrier(0)) return this.report('stopped');
+    for (;;) {
+      const stop = shared.stopState();
+      if (stop !== RUNNING && (!sync || stop === HALTED)) {
+        reason = stop === HALTED ? 'stopped' : 'other-solved';
+        break;
+      }
+      if (evolver.iterations >= task.maxIterations) {
+        reason = 'max-iterations';
+        break;
+      }
+      if (fault && evolver.iterations === fault.atIteration) this.fault(fault.kind);
+      const before = evolver.iterations;
+      const solved = evolver.step();
+      shared.setIterations(id, evolver.iterations);
+      if (solved) {
+        reason = this.found();
+        break;
+      }
+      if (evolver.iterations === before) continue; // abandoned for a stop: the loop head sees it
+      if (migrating && evolver.iterations % task.interval === 0) {
+        const outcome = sync ? this.migrateSync(evolver.iterations / task.interval) : this.migrateAsync();
+        if (outcome) {
+          reason = outcome;
+          break;
+        }
+      }
+      if (performance.now() >= this.nextProgress) this.progress();
+    }
+    return this.report(reason);
+  }
+
+  /** The island holds a solution: claim the run (async) or post the epoch it was found in (sync). */
+  private found(): StopReason {
+    const { task, evolver, shared, id } = this;
+    this.foundAt = wallClock();
+    this.foundAtIteration = evolver.iterations;
+    if (task.mode === 'sync') {
+      shared.reportFoundEpoch(Math.floor(evolver.iterations / task.interval) + 1);
+    } else {
+      this.claimed = shared.claim(id);
+      if (this.claimed) {
+        this.transport.report({ type: 'solution', island: id, iteration: evolver.iterations, genes: evolver.solution!, foundAt: this.foundAt });
+      }
+    }
+    return 'solved';
+  }
+
+  private sendEmigrants(epoch: number): void {
+    const { task, evolver, transport } = this;
+    if (transport.targets.length === 0) return;
+    const genes = evolver.emigrants(task.migrants, this.select);
+    const count = genes.length / evolver.n;
+    transport.send({ type: 'migrants', from: this.id, epoch, iteration: evolver.iterations, count, genes });
+    this.migrantsSent += count * transport.targets.length;
+  }
+
+  private immigrate(message: MigrantsMessage): void {
+    const accepted = this.evolver.immigrate(message.genes, message.count, this.replace, this.task.rejectDuplicates);
+    this.migrantsAccepted += accepted;
+    this.log.add(message.from, this.id, message.epoch, message.iteration, message.count, accepted);
+  }
+
+  /** Async: send, then take in whatever has arrived; never waits. */
+  private migrateAsync(): StopReason | null {
+    this.sendEmigrants(0);
+    const transport = this.transport;
+    for (let s = 0; s < transport.sources.length; s++) {
+      for (let m = transport.receive(s); m; m = transport.receive(s)) this.immigrate(m);
+    }
+    return this.evolver.solution ? this.found() : null;
+  }
+
+  /**
+   * Sync, at the barrier ending `epoch`: send, wait until every island has arrived (or
+   * left), stop if anyone found a solution in this epoch or earlier, else take in this
+   * epoch's immigrants in ascending source order. Everything here is independent of thread
+   * timing, which makes sync runs repeatable.
+   */
+  private migrateSync(epoch: number): StopReason | null {
+    const { shared, transport } = this;
+    this.sendEmigrants(epoch);
+    shared.arrive(this.id, epoch);
+    if (!shared.awaitBarrier(epoch)) return 'stopped';
+    if (shared.foundEpoch() <= epoch) return 'other-solved';
+    for (let s = 0; s < transport.sources.length; s++) {
+      const message = this.takeEpoch(s, epoch);
+      if (message) this.immigrate(message);
+    }
+    return this.evolver.solution ? this.found() : null;
+  }
+
+  /**
+   * This epoch's message from source `s`, or null if the source left before sending it.
+   * postMessage enqueues synchronously, so once the barrier is passed the message is
+   * normally already here; the wait below is only a guard.
+   */
+  private takeEpoch(s: number, epoch: number): MigrantsMessage | null {
+    const { shared, transport } = this;
+    const queue = this.pending[s];
+    for (;;) {
+      const seq = shared.seq();
+      // Read "gone" before draining: a source that left had already enqueued all it sent.
+      const gone = shared.reached(transport.sources[s]) === DEPARTED;
+      for (let m = transport.receive(s); m; m = transport.receive(s)) queue.push(m);
+      const at = queue.findIndex((m) => m.epoch === epoch);
+      if (at >= 0) {
+        const message = queue[at];
+        queue.splice(0, at + 1); // older epochs are never needed again
+        return message;
+      }
+      if (gone || shared.stopState() === HALTED) return null;
+      shared.awaitChange(seq, 100);
+    }
+  }
+
+  private progress(): void {
+    const { evolver } = this;
+    this.transport.report({
+      type: 'progress',
+      island: this.id,
+      iteration: evolver.iterations,
+      evaluations: evolver.evaluations,
+      bestFitness: evolver.bestFitness(),
+      meanFitness: evolver.population.meanFitness(),
+      diversity: sampleDiversity(evolver.population),
+      migrantsSent: this.migrantsSent,
+      migrantsAccepted: this.migrantsAccepted,
+      time: wallClock(),
+      migrations: this.log.take(),
+    });
+    this.nextProgress = performance.now() + this.task.progressIntervalMs;
+  }
+
+  private fault(kind: 'throw' | 'exit'): void {
+    if (kind === 'exit') this.hooks.exit(TEST_FAULT_EXIT_CODE);
+    throw new Error(`test fault: island ${this.id} throws at iteration ${this.evolver.iterations}`);
+  }
+
+  private report(stopReason: StopReason): IslandReport {
+    const stoppedAt = wallClock();
+    const { evolver } = this;
+    const solution = evolver.solution;
+    return {
+      type: 'report',
+      island: this.id,
+      iterations: evolver.iterations,
+      evaluations: evolver.evaluations,
+      bestFitness: solution ? 0 : evolver.bestFitness(),
+      best: solution ?? evolver.best(),
+      solution,
+      foundAtIteration: this.foundAtIteration,
+      foundAt: this.foundAt,
+      claimed: this.claimed,
+      migrantsSent: this.migrantsSent,
+      migrantsAccepted: this.migrantsAccepted,
+      startedAt: this.startedAt,
+      stoppedAt,
+      stopReason,
+      migrations: this.log.take(),
+    };
+  }
+}

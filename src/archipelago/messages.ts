@@ -1,0 +1,97 @@
+import type { EvolverSpec } from '../ga/create-evolver.ts';
+import type { Genes } from '../problem/genes.ts';
+import type { EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
+import type { ReplacementKind } from './policies/replacement.ts';
+
+/**
+ * Every message between threads, one type each. All go through `codec.ts`; genes and logs
+ * travel as typed arrays. Times are `performance.timeOrigin + performance.now()` (ms).
+ */
+
+/** What one island runs: everything its worker needs besides ports and shared memory. */
+export interface IslandTask {
+  type: 'task';
+  island: number;
+  islands: number;
+  seed: number;
+  evolver: EvolverSpec;
+  mode: 'sync' | 'async';
+  interval: number;
+  migrants: number;
+  emigrantSelection: EmigrantSelectionSpec;
+  replacement: ReplacementKind;
+  rejectDuplicates: boolean;
+  /** Iteration limit per island (Infinity: none). */
+  maxIterations: number;
+  progressIntervalMs: number;
+  /** In-neighbours, ascending: the order of `inPorts`. */
+  sources: number[];
+  /** Out-neighbours, ascending: the order of `outPorts`. */
+  targets: number[];
+  testFault: { island: number; atIteration: number; kind: 'throw' | 'exit' } | null;
+}
+
+/** Emigrants along one edge. `epoch` is the sync barrier number (0 in async mode). */
+export interface MigrantsMessage {
+  type: 'migrants';
+  from: number;
+  epoch: number;
+  /** The sender's completed iterations when it sent. */
+  iteration: number;
+  count: number;
+  genes: Genes;
+}
+
+/** Migration records, flat: MIGRATION_RECORD ints each (see `MigrationLog`). */
+export const MIGRATION_RECORD = 6; // from, to, epoch, iteration, sent, accepted
+
+export interface ProgressMessage {
+  type: 'progress';
+  island: number;
+  iteration: number;
+  evaluations: number;
+  bestFitness: number;
+  meanFitness: number;
+  diversity: number;
+  migrantsSent: number;
+  migrantsAccepted: number;
+  time: number;
+  migrations: Int32Array;
+}
+
+/** Sent by the island that claimed the stop (async) or by every finder (sync). */
+export interface SolutionMessage {
+  type: 'solution';
+  island: number;
+  iteration: number;
+  genes: Genes;
+  foundAt: number;
+}
+
+export type StopReason = 'solved' | 'other-solved' | 'stopped' | 'max-iterations';
+
+/** An island's last word: the piscina task's return value. */
+export interface IslandReport {
+  type: 'report';
+  island: number;
+  iterations: number;
+  evaluations: number;
+  bestFitness: number;
+  best: Genes;
+  /** The island's own solution (found by it), or null. */
+  solution: Genes | null;
+  foundAtIteration: number;
+  foundAt: number;
+  /** Async: whether this island won the stop flag. */
+  claimed: boolean;
+  migrantsSent: number;
+  migrantsAccepted: number;
+  startedAt: number;
+  stoppedAt: number;
+  stopReason: StopReason;
+  migrations: Int32Array;
+}
+
+export type Message = IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport;
+/** What an island sends to the coordinator over its control port. */
+export type ControlMessage = ProgressMessage | SolutionMessage;

@@ -1,0 +1,135 @@
+/**
+ * The run's shared memory: one Int32Array over a SharedArrayBuffer that every island and
+ * the coordinator map. The stop is here (a busy loop checks it with a cheap Atomics.load
+ * and never has to yield), and so is the sync epoch barrier.
+ *
+ * Layout: [STOP, WINNER, FOUND_EPOCH, SEQ, reached[0..I), iterations[0..I)].
+ * `reached[i]` is the last barrier island i arrived at: -1 before it is built, 0 at the
+ * start gate (every island starts iterating together), then sync epochs 1, 2, ...
+ */
+const STOP = 0;
+const WINNER = 1;
+const FOUND_EPOCH = 2;
+const SEQ = 3;
+const HEADER = 4;
+
+export const RUNNING = 0;
+/** An island found fitness 0 and claimed the run (async). */
+export const SOLVED = 1;
+/** The coordinator stopped the run (stop(), time limit, a failing island). */
+export const HALTED = 2;
+
+/** `reached[i]` of an island that stopped for any reason: it counts as arrived at every later barrier. */
+export const DEPARTED = 0x7fffffff;
+const NO_EPOCH = 0x7fffffff;
+
+export function createSharedState(islands: number): SharedArrayBuffer {
+  const sab = new SharedArrayBuffer((HEADER + 2 * islands) * 4);
+  const a = new Int32Array(sab);
+  a[WINNER] = -1;
+  a[FOUND_EPOCH] = NO_EPOCH;
+  a.fill(-1, HEADER, HEADER + islands); // below the start gate (epoch 0)
+  return sab;
+}
+
+export class SharedState {
+  private readonly a: Int32Array;
+  constructor(sab: SharedArrayBuffer, readonly islands: number) {
+    this.a = new Int32Array(sab);
+  }
+
+  stopState(): number {
+    return Atomics.load(this.a, STOP);
+  }
+
+  /** Async: the one island that moves WINNER from -1 to its id wins; it then raises the stop. */
+  claim(island: number): boolean {
+    if (Atomics.compareExchange(this.a, WINNER, -1, island) !== -1) return false;
+    Atomics.compareExchange(this.a, STOP, RUNNING, SOLVED);
+    this.wake();
+    return true;
+  }
+
+  winner(): number {
+    return Atomics.load(this.a, WINNER);
+  }
+
+  /** Coordinator's stop; returns false if the run was already stopping. */
+  halt(): boolean {
+    const was = Atomics.compareExchange(this.a, STOP, RUNNING, HALTED);
+    this.wake();
+    return was === RUNNING;
+  }
+
+  /** Sync: the earliest epoch in which some island found a solution (lowers, never raises). */
+  reportFoundEpoch(epoch: number): void {
+    let current = Atomics.load(this.a, FOUND_EPOCH);
+    while (epoch < current) {
+      const seen = Atomics.compareExchange(this.a, FOUND_EPOCH, current, epoch);
+      if (seen === current) break;
+      current = seen;
+    }
+  }
+
+  foundEpoch(): number {
+    return Atomics.load(this.a, FOUND_EPOCH);
+  }
+
+  setIterations(island: number, iterations: number): void {
+    Atomics.store(this.a, HEADER + this.islands + island, iterations);
+  }
+
+  iterations(island: number): number {
+    return Atomics.load(this.a, HEADER + this.islands + island);
+  }
+
+  /** Island `island` has sent its migrants of `epoch` and waits at that barrier. */
+  arrive(island: number, epoch: number): void {
+    Atomics.store(this.a, HEADER + island, epoch);
+    this.wake();
+  }
+
+  /** Island `island` stopped: nobody waits for it any more. Idempotent (also done by the coordinator for a dead worker). */
+  depart(island: number): void {
+    Atomics.store(this.a, HEADER + island, DEPARTED);
+    this.wake();
+  }
+
+  reached(island: number): number {
+    return Atomics.load(this.a, HEADER + island);
+  }
+
+  /**
+   * Blocks (Atomics.wait, no spinning) until every island has reached `epoch` or departed.
+   * Returns false if the coordinator halted the run meanwhile. Every change to the state a
+   * waiter looks at bumps SEQ and notifies, so a wait never misses one.
+   */
+  awaitBarrier(epoch: number): boolean {
+    for (;;) {
+      const seq = Atomics.load(this.a, SEQ);
+      if (Atomics.load(this.a, STOP) === HALTED) return false;
+      if (this.allReached(epoch)) return true;
+      Atomics.wait(this.a, SEQ, seq);
+    }
+  }
+
+  /** The change counter: read it before checking a condition, then `awaitChange(seq, ...)`. */
+  seq(): number {
+    return Atomics.load(this.a, SEQ);
+  }
+
+  /** Waits until shared state changed since `seq` was read, or `timeoutMs` passed. */
+  awaitChange(seq: number, timeoutMs: number): void {
+    Atomics.wait(this.a, SEQ, seq, timeoutMs);
+  }
+
+  private allReached(epoch: number): boolean {
+    for (let i = 0; i < this.islands; i++) if (Atomics.load(this.a, HEADER + i) < epoch) return false;
+    return true;
+  }
+
+  private wake(): void {
+    Atomics.add(this.a, SEQ, 1);
+    Atomics.notify(this.a, SEQ);
+  }
+}

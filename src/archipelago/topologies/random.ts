@@ -1,0 +1,23 @@
+import { Rng } from '../../ga/rng.ts';
+import { TopologyError } from '../errors.ts';
+import type { Edge } from './edge.ts';
+
+/** The random stream topology draws use: far from any island's stream (island i uses stream i). */
+export const TOPOLOGY_STREAM = 0x7fff0000;
+
+/**
+ * Each directed edge i → j (i ≠ j) exists with probability p, drawn in the order
+ * (0,1), (0,2), ..., (1,0), ... from `Rng.forStream(seed, TOPOLOGY_STREAM)`: the edge set
+ * depends only on the run's seed, the island count and p.
+ */
+export function random(islands: number, probability: number, seed: number): Edge[] {
+  if (!(probability >= 0 && probability <= 1)) {
+    throw new TopologyError(`random topology probability must be in [0, 1], got ${probability}`);
+  }
+  const rng = Rng.forStream(seed, TOPOLOGY_STREAM);
+  const edges: Edge[] = [];
+  for (let i = 0; i < islands; i++) {
+    for (let j = 0; j < islands; j++) if (i !== j && rng.float() < probability) edges.push([i, j]);
+  }
+  return edges;
+}

@@ -1,0 +1,106 @@
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { decode, encode } from './codec.ts';
+import type { ControlMessage, MigrantsMessage } from './messages.ts';
+import type { Edge } from './topology.ts';
+
+/**
+ * What an island needs to migrate and report, whatever carries the bytes. The GA loop
+ * only sees this; a network transport would be a second implementation.
+ */
+export interface IslandTransport {
+  /** In-neighbours, ascending; `receive(i)` reads from `sources[i]`. */
+  readonly sources: readonly number[];
+  /** Out-neighbours, ascending. */
+  readonly targets: readonly number[];
+  /** Sends one migrants message along every out-edge. */
+  send(message: MigrantsMessage): void;
+  /** The next message that has arrived from `sources[index]`, without waiting or yielding. */
+  receive(index: number): MigrantsMessage | undefined;
+  /** A message to the coordinator. */
+  report(message: ControlMessage): void;
+  close(): void;
+}
+
+/** The island's ends of its channels, as handed to its worker (ports in the transfer list). */
+export interface IslandPorts {
+  control: MessagePort;
+  inPorts: MessagePort[];
+  outPorts: MessagePort[];
+}
+
+/** MessagePort transport: one MessageChannel per directed edge, plus a control channel to the coordinator. */
+export class MessagePortTransport implements IslandTransport {
+  constructor(
+    readonly sources: readonly number[],
+    readonly targets: readonly number[],
+    private readonly ports: IslandPorts,
+  ) {}
+
+  send(message: MigrantsMessage): void {
+    const outPorts = this.ports.outPorts;
+    const bytes = encode(message);
+    for (let i = 0; i < outPorts.length; i++) {
+      // Each port gets its own buffer to transfer (a transferred buffer is gone from here).
+      const own = i === outPorts.length - 1 ? bytes : bytes.slice();
+      outPorts[i].postMessage(own, [own.buffer]);
+    }
+  }
+
+  receive(index: number): MigrantsMessage | undefined {
+    // A busy loop never sees 'message' events: pull straight from the port's queue.
+    const got = receiveMessageOnPort(this.ports.inPorts[index]);
+    return got ? decode<MigrantsMessage>(got.message as Uint8Array) : undefined;
+  }
+
+  report(message: ControlMessage): void {
+    const bytes = encode(message);
+    this.ports.control.postMessage(bytes, [bytes.buffer]);
+  }
+
+  close(): void {
+    this.ports.control.close();
+    for (const p of this.ports.inPorts) p.close();
+    for (const p of this.ports.outPorts) p.close();
+  }
+}
+
+/** The coordinator's wiring: per island, its ports and neighbour lists, and the coordinator's control ends. */
+export interface PortMesh {
+  islands: { sources: number[]; targets: number[]; ports: IslandPorts }[];
+  controls: MessagePort[];
+}
+
+/** One MessageChannel per directed edge (ports ordered by neighbour id) and one control channel per island. */
+export function createPortMesh(islands: number, edges: readonly Edge[]): PortMesh {
+  const sorted = [...edges].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const mesh: PortMesh = { islands: [], controls: [] };
+  for (let i = 0; i < islands; i++) {
+    const control = new MessageChannel();
+    mesh.controls.push(control.port1);
+    mesh.islands.push({ sources: [], targets: [], ports: { control: control.port2, inPorts: [], outPorts: [] } });
+  }
+  // Sorted by (from, to): targets come out ascending per sender; sources are sorted below.
+  const incoming: { from: number; port: MessagePort }[][] = Array.from({ length: islands }, () => []);
+  for (const [from, to] of sorted) {
+    const channel = new MessageChannel();
+    mesh.islands[from].targets.push(to);
+    mesh.islands[from].ports.outPorts.push(channel.port1);
+    incoming[to].push({ from, port: channel.port2 });
+  }
+  for (let i = 0; i < islands; i++) {
+    incoming[i].sort((a, b) => a.from - b.from);
+    mesh.islands[i].sources = incoming[i].map((x) => x.from);
+    mesh.islands[i].ports.inPorts = incoming[i].map((x) => x.port);
+  }
+  return mesh;
+}
+
+/**
+ * The piscina task payload (structured clone, not the codec: ports and shared memory must be
+ * transferred or shared, not serialised). `task` is an encoded `IslandTask`.
+ */
+export interface IslandEnvelope {
+  task: Uint8Array;
+  shared: SharedArrayBuffer;
+  ports: IslandPorts;
+}
