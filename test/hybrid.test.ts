@@ -1,0 +1,316 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { DiagonalMarks, fitness } from '../src/problem/fitness.ts';
+import { allocGenes, toOneBased, type Genes } from '../src/problem/genes.ts';
+import { referenceFitness } from '../src/problem/reference-fitness.ts';
+import { validateSolution } from '../src/problem/validate.ts';
+import { createEvolver } from '../src/ga/create-evolver.ts';
+import type { EmigrantSelection } from '../src/ga/island.ts';
+import { randomPermutation } from '../src/ga/permutation.ts';
+import type { Population } from '../src/ga/population.ts';
+import { Rng } from '../src/ga/rng.ts';
+import { plusSelection, type SurvivalScratch } from '../src/ga/survival.ts';
+import type { Board } from '../src/ga/hybrid/board.ts';
+import { conflictMutation } from '../src/ga/hybrid/conflict-mutation.ts';
+import { allocCounts, collectConflicts, ConflictList, countDiagonals, isConflicted } from '../src/ga/hybrid/diagonals.ts';
+import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
+import { localSearch } from '../src/ga/hybrid/local-search.ts';
+import { HYBRID_ERRORS, hybridParams, type HybridParams } from '../src/ga/hybrid/params.ts';
+import { OccupancyBits, smartStart } from '../src/ga/hybrid/smart-start.ts';
+import { applySwap, swapDelta, swapDeltaByRecount } from '../src/ga/hybrid/swap-delta.ts';
+
+const isPermutation = (genes: ArrayLike<number>, offset: number, n: number): boolean => {
+  const seen = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = genes[offset + i];
+    if (!(v >= 0 && v < n) || seen[v]) return false;
+    seen[v] = 1;
+  }
+  return true;
+};
+
+const paperFitness = (genes: Genes, offset: number, n: number): number => fitness(genes, offset, n, new DiagonalMarks(n));
+
+/** The board's counts and fitness agree with a recount from its genes. */
+function assertConsistent(b: Board, what = 'board'): void {
+  const up = allocCounts(b.n);
+  const down = allocCounts(b.n);
+  const f = countDiagonals(b.genes, b.offset, b.n, up, down);
+  assert.equal(b.fitness, f, `${what}: fitness`);
+  assert.equal(f, paperFitness(b.genes, b.offset, b.n), `${what}: paper fitness`);
+  assert.deepEqual(b.up, up, `${what}: ↗ counts`);
+  assert.deepEqual(b.down, down, `${what}: ↘ counts`);
+}
+
+function randomBoard(n: number, rng: Rng): Board {
+  const genes = allocGenes(n);
+  randomPermutation(genes, 0, n, rng);
+  const up = allocCounts(n);
+  const down = allocCounts(n);
+  return { n, genes, offset: 0, up, down, fitness: countDiagonals(genes, 0, n, up, down) };
+}
+
+function solve(params: HybridParams, seed: number, maxIterations = 50_000): HybridIsland {
+  const island = new HybridIsland({ params, rng: Rng.forStream(seed, 0) });
+  while (!island.step() && island.iterations < maxIterations);
+  return island;
+}
+
+function assertSolved(island: HybridIsland, n: number): void {
+  assert.ok(island.solution, `N = ${n}: no solution after ${island.iterations} generations`);
+  assert.deepEqual(validateSolution(toOneBased(island.solution), n), { valid: true });
+  assert.equal(island.bestFitness(), 0);
+}
+
+const bestK: EmigrantSelection = (pop, _rng, k, slots) => {
+  for (let i = 0; i < k; i++) slots[i] = pop.order[i];
+};
+const replaceWorstIfBetter = (pop: Population, _rng: Rng, genes: Genes, fit: Int32Array, count: number, scratch: SurvivalScratch) =>
+  plusSelection(pop, genes, fit, count, scratch);
+
+describe('diagonal counts', () => {
+  it('countDiagonals gives the paper fitness (fast and reference) on random permutations', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer(), (n, seed) => {
+        const b = randomBoard(n, Rng.forStream(seed, 1));
+        assert.equal(b.fitness, paperFitness(b.genes, 0, n));
+        assert.equal(b.fitness, referenceFitness(toOneBased(b.genes)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('collectConflicts lists exactly the queens that share a diagonal', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 80 }), fc.integer(), (n, seed) => {
+        const b = randomBoard(n, Rng.forStream(seed, 2));
+        const list = new ConflictList(n);
+        collectConflicts(b.genes, 0, n, b.up, b.down, list);
+        const expected: number[] = [];
+        for (let i = 0; i < n; i++) if (isConflicted(b.genes, 0, n, b.up, b.down, i)) expected.push(i);
+        assert.deepEqual([...list.cols.subarray(0, list.count)], expected);
+        assert.equal(list.count === 0, b.fitness === 0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('swapDelta', () => {
+  it('equals a full recount on thousands of random swaps, and applySwap keeps the counts exact', () => {
+    let swaps = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 40 }),
+        fc.integer(),
+        fc.boolean(),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 40 }),
+        (n, seed, identity, pairs) => {
+          const b = randomBoard(n, Rng.forStream(seed, 3));
+          // The identity puts every queen on one diagonal: the coinciding-diagonal cases.
+          if (identity) for (let i = 0; i < n; i++) b.genes[i] = i;
+          b.fitness = countDiagonals(b.genes, 0, n, b.up, b.down);
+          for (const [x, y] of pairs) {
+            const i = x % n;
+            const j = (i + 1 + (y % (n - 1))) % n;
+            const before = paperFitness(b.genes, 0, n);
+            const d = swapDelta(b.genes, 0, n, b.up, b.down, i, j);
+            assert.equal(swapDeltaByRecount(b.genes, 0, n, b.up, b.down, i, j, before), d);
+            applySwap(b.genes, 0, n, b.up, b.down, i, j);
+            b.fitness += d;
+            assert.equal(paperFitness(b.genes, 0, n), before + d);
+            swaps++;
+          }
+          assertConsistent(b);
+        },
+      ),
+      { numRuns: 400 },
+    );
+    assert.ok(swaps > 2000, `only ${swaps} swaps checked`);
+  });
+
+  it('agrees with the recount at large N too (Int32Array genes)', () => {
+    const n = 70_000;
+    const b = randomBoard(n, Rng.forStream(5, 0));
+    assert.ok(b.genes instanceof Int32Array);
+    const rng = Rng.forStream(5, 1);
+    for (let k = 0; k < 200; k++) {
+      const i = rng.int(n);
+      const j = (i + 1 + rng.int(n - 1)) % n;
+      const d = swapDelta(b.genes, 0, n, b.up, b.down, i, j);
+      applySwap(b.genes, 0, n, b.up, b.down, i, j);
+      b.fitness += d;
+    }
+    assertConsistent(b);
+  });
+});
+
+describe('hybrid operators', () => {
+  it('smartStart writes a permutation with its exact counts, far fitter than a random one', () => {
+    for (const n of [1, 4, 8, 57, 1000, 20_000]) {
+      const genes = allocGenes(n, 2);
+      const b: Board = { n, genes, offset: n, up: allocCounts(n), down: allocCounts(n), fitness: 0 };
+      b.fitness = smartStart(genes, n, n, b.up, b.down, Rng.forStream(n, 0), 128, new OccupancyBits(n));
+      assert.ok(isPermutation(genes, n, n), `N = ${n}`);
+      assertConsistent(b, `N = ${n}`);
+      if (n >= 1000) assert.ok(b.fitness < n / 100, `N = ${n}: fitness ${b.fitness}`);
+    }
+  });
+
+  it('conflictMutation moves a conflicted queen and keeps a permutation with exact counts', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 4, max: 60 }), fc.integer(), fc.boolean(), (n, seed, useDelta) => {
+        const rng = Rng.forStream(seed, 4);
+        const b = randomBoard(n, rng);
+        const list = new ConflictList(n);
+        collectConflicts(b.genes, 0, n, b.up, b.down, list);
+        const before = b.genes.slice();
+        const d = conflictMutation(b, rng, list, 8, useDelta);
+        assert.ok(isPermutation(b.genes, 0, n));
+        assertConsistent(b);
+        const moved = [...b.genes].filter((g, i) => g !== before[i]).length;
+        if (b.fitness - d > 0) assert.equal(moved, 2);
+        else assert.equal(moved, 0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('localSearch keeps a permutation, never raises the fitness, and respects maxSteps', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 4, max: 300 }), fc.integer(), fc.integer({ min: 0, max: 5000 }), (n, seed, maxSteps) => {
+        const rng = Rng.forStream(seed, 5);
+        const b = randomBoard(n, rng);
+        const start = b.fitness;
+        const list = new ConflictList(n);
+        collectConflicts(b.genes, 0, n, b.up, b.down, list);
+        const steps = localSearch(b, rng, list, { maxSteps, triesPerQueen: 32, useSwapDelta: true });
+        assert.ok(steps <= maxSteps);
+        assert.ok(isPermutation(b.genes, 0, n));
+        assert.ok(b.fitness <= start);
+        assertConsistent(b);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('localSearch stops when shouldStop says so', () => {
+    const n = 5000;
+    const rng = Rng.forStream(9, 0);
+    const b = randomBoard(n, rng);
+    const list = new ConflictList(n);
+    collectConflicts(b.genes, 0, n, b.up, b.down, list);
+    let asked = 0;
+    const steps = localSearch(b, rng, list, { maxSteps: 1e9, triesPerQueen: 32, useSwapDelta: true }, () => ++asked >= 2);
+    assert.equal(asked, 2);
+    assert.equal(steps, 2 * 4096);
+    assertConsistent(b);
+  });
+});
+
+describe('HybridIsland', () => {
+  it('finds valid solutions from N = 8 to N = 100,000 (fixed seeds)', () => {
+    for (const n of [4, 8, 9, 10, 12, 16, 25, 50, 100, 1000, 10_000, 100_000]) {
+      for (const seed of n <= 1000 ? [1, 2, 3] : [1]) assertSolved(solve(hybridParams(n), seed), n);
+    }
+  });
+
+  it('still solves small boards with each helper turned off: random start, no local search on children, no crossover', () => {
+    for (const n of [8, 10, 20, 30, 100]) {
+      const noStart = hybridParams(n, { operators: { smartStart: null } });
+      assertSolved(solve(noStart, 7), n);
+      // Selection, crossover, conflict-directed mutation and survival alone (100 needs ~130 generations).
+      const gaOnly = hybridParams(n, { operators: { smartStart: null, localSearch: { applyTo: 'migrants', maxSteps: 100, triesPerQueen: 8 } } });
+      const island = solve(gaOnly, 7);
+      assertSolved(island, n);
+      if (n >= 30) assert.ok(island.iterations > 10, `N = ${n}: ${island.iterations} generations`);
+      const noCrossover = hybridParams(n, { operators: { crossover: { probability: 0 } } });
+      assertSolved(solve(noCrossover, 7), n);
+    }
+  });
+
+  it('keeps every member consistent: genes a permutation, counts and fitness exact', () => {
+    const n = 200;
+    const params = hybridParams(n, { operators: { smartStart: null, localSearch: { applyTo: 'children', maxSteps: 5, triesPerQueen: 2 } } });
+    const island = new HybridIsland({ params, rng: Rng.forStream(3, 0) });
+    for (let it = 0; it < 40 && !island.step(); it++) {
+      for (let s = 0; s < island.population.size; s++) {
+        const b = island.population.boards[s];
+        assert.ok(isPermutation(b.genes, b.offset, n));
+        assert.equal(island.population.fitness[s], b.fitness);
+        assertConsistent(b, `generation ${island.iterations}, slot ${s}`);
+      }
+    }
+    assert.equal(island.iterations, 40);
+  });
+
+  it('replays the same run from the same seed, and swapDelta off changes the cost, not the run', () => {
+    const n = 100;
+    const params = hybridParams(n, { operators: { smartStart: null } });
+    const a = solve(params, 11);
+    assert.ok(a.swapEvaluations > 1000);
+    const b = solve(params, 11);
+    const slow = solve({ ...params, operators: { ...params.operators, swapDelta: false } }, 11);
+    for (const other of [b, slow]) {
+      assert.deepEqual(other.solution, a.solution);
+      assert.equal(other.iterations, a.iterations);
+      assert.equal(other.evaluations, a.evaluations);
+      assert.equal(other.swapEvaluations, a.swapEvaluations);
+    }
+    assert.notDeepEqual(solve(params, 12).solution, a.solution);
+  });
+
+  it('sends emigrants and takes immigrants, recounting the members they replace', () => {
+    const n = 300;
+    const params = hybridParams(n, { operators: { smartStart: null, localSearch: null } });
+    const from = new HybridIsland({ params, rng: Rng.forStream(1, 0) });
+    const to = new HybridIsland({ params, rng: Rng.forStream(1, 1) });
+    const migrants = from.emigrants(3, bestK);
+    assert.equal(migrants.length, 3 * n);
+    assert.deepEqual(migrants.subarray(0, n), from.best());
+    const worstBefore = Math.max(...to.population.fitness);
+    const accepted = to.immigrate(migrants.slice(), 3, replaceWorstIfBetter);
+    assert.ok(accepted > 0 && accepted <= 3, `accepted ${accepted}`);
+    assert.ok(Math.max(...to.population.fitness) <= worstBefore);
+    for (let s = 0; s < to.population.size; s++) assertConsistent(to.population.boards[s], `slot ${s}`);
+    // The same migrants again are duplicates of members now; with rejectDuplicates they stay out.
+    assert.equal(to.immigrate(migrants.slice(), 3, replaceWorstIfBetter, true), 0);
+  });
+
+  it('improves migrants by local search on arrival, and records a solution that arrives', () => {
+    const n = 200;
+    const solved = solve(hybridParams(n), 4);
+    assertSolved(solved, n);
+    const toMigrants = hybridParams(n, { operators: { smartStart: null, localSearch: { applyTo: 'migrants', maxSteps: 100_000, triesPerQueen: 32 } } });
+    const island = new HybridIsland({ params: toMigrants, rng: Rng.forStream(4, 1) });
+    const before = island.bestFitness();
+    const random = allocGenes(n);
+    randomPermutation(random, 0, n, Rng.forStream(4, 2));
+    island.immigrate(random, 1, replaceWorstIfBetter);
+    assert.ok(island.bestFitness() < before, 'the searched migrant should beat random members');
+    for (let s = 0; s < island.population.size; s++) assertConsistent(island.population.boards[s], `slot ${s}`);
+
+    const receiver = new HybridIsland({ params: hybridParams(n, { operators: { localSearch: null } }), rng: Rng.forStream(4, 3) });
+    receiver.immigrate(solved.solution!.slice(), 1, replaceWorstIfBetter);
+    assert.deepEqual(receiver.solution, solved.solution);
+    assert.equal(receiver.step(), true);
+  });
+
+  it('checks its parameters and is what createEvolver builds for mode "hybrid"', () => {
+    assert.throws(() => new HybridIsland({ params: hybridParams(8, { populationSize: 1 }), rng: Rng.forStream(1, 0) }), { message: HYBRID_ERRORS.population });
+    assert.throws(() => new HybridIsland({ params: hybridParams(8, { childrenPerGeneration: 0 }), rng: Rng.forStream(1, 0) }), { message: HYBRID_ERRORS.children });
+    const evolver = createEvolver({ mode: 'hybrid', params: hybridParams(50) }, Rng.forStream(1, 0));
+    assert.ok(evolver instanceof HybridIsland);
+    while (!evolver.step());
+    assert.deepEqual(validateSolution(toOneBased(evolver.solution!), 50), { valid: true });
+  });
+
+  it('abandons a generation when shouldStop says so', () => {
+    const params = hybridParams(2000, { operators: { smartStart: null } });
+    const island = new HybridIsland({ params, rng: Rng.forStream(1, 0), shouldStop: () => true });
+    assert.equal(island.step(), false);
+    assert.equal(island.iterations, 0);
+    assert.equal(island.solution, null);
+  });
+});
