@@ -2,6 +2,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TupleSyntaxError } from '../problem/tuple.ts';
+import { solveCommand } from './commands/solve.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { printError } from './output.ts';
@@ -15,6 +16,7 @@ export async function main(argv: string[]): Promise<void> {
   const cli = yargs(argv)
     .scriptName('nqueens-islands')
     .parserConfiguration({ 'parse-positional-numbers': false })
+    .command(solveCommand)
     .command(verifyCommand)
     .demandCommand(1, 'name a command: verify, solve, config')
     .strict()

@@ -1,0 +1,82 @@
+import { createLogUpdate } from 'log-update';
+import type { Observable, Subscription } from 'rxjs';
+import type { ArchipelagoEvent, ProgressEvent } from '../archipelago/events.ts';
+
+const SPARKS = '▁▂▃▄▅▆▇█';
+const TREND_LENGTH = 24;
+const REDRAW_MS = 150;
+
+/** A small trend of best fitness, higher bars for worse fitness, scaled to the island's own range. */
+export function sparkline(values: readonly number[]): string {
+  if (values.length === 0) return '';
+  const max = Math.max(...values);
+  const min = Math.min(...values);
+  const span = max - min || 1;
+  return values.map((v) => SPARKS[Math.round(((v - min) / span) * (SPARKS.length - 1))]).join('');
+}
+
+interface IslandRow {
+  last: ProgressEvent;
+  trend: number[];
+}
+
+export interface LiveViewHeader {
+  n: number;
+  islands: number;
+  topology: string;
+  migration: string;
+  seed: number;
+}
+
+/** Formats the live view's lines from the latest progress of each island. */
+export function renderLiveView(header: LiveViewHeader, rows: ReadonlyMap<number, IslandRow>, seconds: number): string {
+  let evaluations = 0;
+  for (const row of rows.values()) evaluations += row.last.evaluations;
+  const rate = seconds > 0 ? evaluations / seconds : 0;
+  const lines = [
+    `N=${header.n}  islands ${header.islands}  ${header.topology} ${header.migration}  seed ${header.seed}  ` +
+      `${seconds.toFixed(1)} s  ${(evaluations / 1e6).toFixed(2)}M evaluations  ${(rate / 1e6).toFixed(2)}M/s`,
+  ];
+  for (const [id, { last, trend }] of [...rows].sort((a, b) => a[0] - b[0])) {
+    lines.push(
+      `  island ${String(id).padStart(2)}  iteration ${String(last.iteration).padStart(7)}  best ${String(last.bestFitness).padStart(4)}  ` +
+        `mean ${last.meanFitness.toFixed(1).padStart(6)}  diversity ${last.diversity.toFixed(2)}  ` +
+        `migrants ${last.migrantsSent}/${last.migrantsAccepted}  ${sparkline(trend)}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The terminal view while a run goes on: one line per island, redrawn a few times a
+ * second from the archipelago's progress events. Only for terminals; the caller
+ * decides (stdout is a TTY and not --quiet / --json).
+ */
+export function showLiveView(events$: Observable<ArchipelagoEvent>, header: LiveViewHeader): { close(): void } {
+  const log = createLogUpdate(process.stdout);
+  const rows = new Map<number, IslandRow>();
+  const started = performance.now();
+  let dirty = false;
+  const subscription: Subscription = events$.subscribe((event) => {
+    if (event.type !== 'progress') return;
+    const row = rows.get(event.island) ?? { last: event, trend: [] };
+    row.last = event;
+    row.trend.push(event.bestFitness);
+    if (row.trend.length > TREND_LENGTH) row.trend.shift();
+    rows.set(event.island, row);
+    dirty = true;
+  });
+  const timer = setInterval(() => {
+    if (!dirty) return;
+    dirty = false;
+    log(renderLiveView(header, rows, (performance.now() - started) / 1000));
+  }, REDRAW_MS);
+  return {
+    close() {
+      clearInterval(timer);
+      subscription.unsubscribe();
+      log.clear();
+      log.done();
+    },
+  };
+}

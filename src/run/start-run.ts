@@ -1,0 +1,74 @@
+import { EMPTY, type Observable } from 'rxjs';
+import { startArchipelago } from '../archipelago/archipelago.ts';
+import type { ArchipelagoEvent, ArchipelagoResult } from '../archipelago/events.ts';
+import type { ArchipelagoOptions } from '../archipelago/options.ts';
+import type { EvolverSpec } from '../ga/create-evolver.ts';
+import type { RunConfig } from '../config/schema.ts';
+import { smallBoardAnswer } from '../problem/small-boards.ts';
+
+/** A run's result: the archipelago's, plus what identifies the run. */
+export interface RunResult extends ArchipelagoResult {
+  n: number;
+  seed: number;
+  /** Iterations to the solution on the island that found it; when unsolved, the most any island ran. */
+  iterations: number;
+}
+
+export interface Run {
+  events$: Observable<ArchipelagoEvent>;
+  result: Promise<RunResult>;
+  /** Ends the run early (the result reports what was reached). */
+  stop(): void;
+}
+
+/** A config with its seed decided (the CLI draws one when the user gave none). */
+export type SeededRunConfig = RunConfig & { seed: number };
+
+/** What one island runs, from the resolved config. */
+export function evolverSpecFor(config: RunConfig): EvolverSpec {
+  const { mode: _mode, ...params } = config.ga;
+  return { mode: 'paper', params: { n: config.n, ...params } };
+}
+
+/** The archipelago's options for a resolved run config. */
+export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptions {
+  const { limits } = config;
+  return {
+    seed: config.seed,
+    islands: config.islands,
+    evolver: evolverSpecFor(config),
+    topology: config.topology,
+    migration: config.migration,
+    maxIterations: limits.maxIterations ?? undefined,
+    timeLimitMs: limits.timeLimit === null ? undefined : limits.timeLimit * 1000,
+  };
+}
+
+/** Thrown for N = 2 and 3: nothing to run. */
+export class NoSolutionError extends Error {
+  override name = 'NoSolutionError';
+}
+
+/**
+ * Starts one run of the island model for a resolved config. N = 1 is answered at once;
+ * N = 2 and 3 throw NoSolutionError before any thread starts.
+ */
+export function startRun(config: SeededRunConfig, extra: Partial<ArchipelagoOptions> = {}): Run {
+  const small = smallBoardAnswer(config.n);
+  if (small?.kind === 'impossible') throw new NoSolutionError(small.reason);
+  if (small?.kind === 'solution') {
+    const result: RunResult = {
+      n: config.n, seed: config.seed, iterations: 0, solved: true, solution: small.tuple, fitness: 0, best: small.tuple,
+      foundBy: null, foundAtIteration: 0, seconds: 0, stopLatencyMs: null, evaluations: 0, islands: [], edges: 0,
+    };
+    return { events$: EMPTY, result: Promise.resolve(result), stop: () => {} };
+  }
+  const archipelago = startArchipelago({ ...archipelagoOptionsFor(config), ...extra });
+  const result = archipelago.result.then((r): RunResult => ({
+    ...r,
+    n: config.n,
+    seed: config.seed,
+    iterations: r.foundAtIteration ?? Math.max(0, ...r.islands.map((i) => i.iterations)),
+  }));
+  return { events$: archipelago.events$, result, stop: () => archipelago.stop() };
+}
