@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
+import { decode, encode } from '../src/archipelago/codec.ts';
+import type { IslandReport, IslandTask, Message, MigrantsMessage, ProgressMessage, SolutionMessage } from '../src/archipelago/messages.ts';
+import { paperParams } from '../src/ga/params.ts';
+
+const migrants: MigrantsMessage = { type: 'migrants', from: 3, epoch: 7, iteration: 70, count: 2, genes: Uint16Array.from([0, 2, 4, 1, 3, 3, 1, 4, 2, 0]) };
+const wide: MigrantsMessage = { ...migrants, genes: Int32Array.from([70000, 1, 2, 3, 4, 5, 6, 7, 8, 65536]) };
+const progress: ProgressMessage = {
+  type: 'progress', island: 1, iteration: 12, evaluations: 12345, bestFitness: 2, meanFitness: 5.25, diversity: 17.5,
+  migrantsSent: 10, migrantsAccepted: 4, time: 1.7e12 + 0.123, migrations: Int32Array.from([0, 1, 0, 10, 2, 1, -1, 2, 0, 20, 2, 0]),
+};
+const solution: SolutionMessage = { type: 'solution', island: 0, iteration: 3, genes: Uint16Array.from([1, 3, 0, 2]), foundAt: 1.7e12 };
+const task: IslandTask = {
+  type: 'task', island: 2, islands: 4, seed: 2 ** 40 + 3, evolver: { mode: 'paper', params: paperParams(24, { populationSize: 100 }) },
+  mode: 'sync', interval: 5, migrants: 2, emigrantSelection: { kind: 'tournament', size: 3 }, replacement: 'random-if-better',
+  rejectDuplicates: true, maxIterations: Infinity, progressIntervalMs: 250, sources: [1], targets: [3], testFault: null,
+};
+const report: IslandReport = {
+  type: 'report', island: 2, iterations: 40, evaluations: 4000, bestFitness: 1, best: Uint16Array.from([3, 1, 0, 2]), solution: null,
+  foundAtIteration: -1, foundAt: 0, claimed: false, migrantsSent: 8, migrantsAccepted: 3, startedAt: 1, stoppedAt: 2,
+  stopReason: 'other-solved', migrations: new Int32Array(0),
+};
+
+describe('codec', () => {
+  it('round-trips every message type, typed arrays as typed arrays', () => {
+    for (const message of [migrants, wide, progress, solution, task, report] satisfies Message[]) {
+      const back = decode(encode(message));
+      assert.deepEqual(back, message);
+    }
+    const m = decode<MigrantsMessage>(encode(migrants));
+    assert.ok(m.genes instanceof Uint16Array);
+    assert.ok(decode<MigrantsMessage>(encode(wide)).genes instanceof Int32Array);
+    assert.ok(decode<ProgressMessage>(encode(progress)).migrations instanceof Int32Array);
+    assert.equal(decode<IslandTask>(encode(task)).maxIterations, Infinity);
+  });
+
+  it('returns bytes that own exactly their buffer, unaffected by later encodes', () => {
+    const first = encode(migrants);
+    assert.equal(first.byteOffset, 0);
+    assert.equal(first.buffer.byteLength, first.length);
+    const copy = first.slice();
+    for (let i = 0; i < 50; i++) encode(progress);
+    assert.deepEqual(first, copy);
+  });
+
+  it('survives a transfer over a MessagePort', () => {
+    const { port1, port2 } = new MessageChannel();
+    const bytes = encode(migrants);
+    port1.postMessage(bytes, [bytes.buffer]);
+    assert.equal(bytes.byteLength, 0); // transferred away
+    const got = receiveMessageOnPort(port2);
+    assert.ok(got);
+    assert.deepEqual(decode(got.message as Uint8Array), migrants);
+    port1.close();
+  });
+});
