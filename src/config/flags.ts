@@ -1,0 +1,112 @@
+/**
+ * The one table from CLI flags to run-config keys. `solve` and `config print` build their
+ * yargs options from it, `overridesFromArgv` turns parsed flags into a partial config input,
+ * and error messages name the flag a bad value came from (`--interval: expected ...`).
+ *
+ * Flags reach the schema as raw as possible: yargs parses every value as a string (its
+ * number coercion would turn "ten" into NaN), and `overridesFromArgv` only turns strings
+ * that look like numbers into numbers. The schema is the one place that checks them.
+ */
+import type { Options } from 'yargs';
+
+/** How a flag's string becomes a config value. */
+export type FlagValue =
+  /** Numeric-looking strings become numbers, `null`/`none` become null (default/none); anything else stays a string for the schema to refuse or read (`5%`). */
+  | 'number'
+  | 'string'
+  | 'boolean';
+
+export interface FlagSpec {
+  /** Flag name without dashes; a one-letter name is written `-n`. */
+  readonly name: string;
+  /** Dotted config key the flag sets. */
+  readonly path: string;
+  readonly value: FlagValue;
+  readonly describe: string;
+}
+
+export const RUN_FLAGS = [
+  { name: 'n', path: 'n', value: 'number', describe: 'board size N' },
+  { name: 'seed', path: 'seed', value: 'number', describe: 'random seed (non-negative integer; absent = random)' },
+  { name: 'population', path: 'ga.populationSize', value: 'number', describe: 'main population size M per island' },
+  { name: 'pairs-per-iteration', path: 'ga.pairsPerIteration', value: 'number', describe: 'parent pairs per iteration (null = M/2, 1 = steady state)' },
+  { name: 'crossover-probability', path: 'ga.crossoverProbability', value: 'number', describe: 'crossover probability in [0, 1]' },
+  { name: 'mutation-probability', path: 'ga.mutationProbability', value: 'number', describe: 'probability a child is mutated, in [0, 1]' },
+  { name: 'double-mutation-probability', path: 'ga.doubleMutationProbability', value: 'number', describe: 'probability a child is mutated twice, <= mutation probability' },
+  { name: 'bad-repository-size', path: 'ga.badRepositorySize', value: 'number', describe: 'bad repository size b (null = floor(sqrt(N)))' },
+  { name: 'islands', path: 'islands', value: 'number', describe: 'number of islands, 1..256 (null = available cores)' },
+  { name: 'topology', path: 'topology.kind', value: 'string', describe: 'ring | ring-bi | fully-connected | star | grid | hypercube | random | none | edges' },
+  { name: 'probability', path: 'topology.probability', value: 'number', describe: 'edge probability of the random topology' },
+  { name: 'rows', path: 'topology.rows', value: 'number', describe: 'rows of the grid topology (null = near-square)' },
+  { name: 'migration', path: 'migration.mode', value: 'string', describe: 'async | sync' },
+  { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
+  { name: 'migrants', path: 'migration.migrants', value: 'number', describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"' },
+  { name: 'emigrant-selection', path: 'migration.emigrantSelection', value: 'string', describe: 'best | random | tournament | tournament(K)' },
+  { name: 'replacement', path: 'migration.replacement', value: 'string', describe: 'worst-if-better | worst | random-if-better' },
+  { name: 'reject-duplicates', path: 'migration.rejectDuplicates', value: 'boolean', describe: 'refuse immigrants already in the population' },
+  { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },
+  { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
+  { name: 'out', path: 'output.file', value: 'string', describe: 'write the result (JSON) to this file' },
+] as const satisfies readonly FlagSpec[];
+
+/** The flag as a person types it: `-n`, `--interval`. */
+export function flagSpelling(flag: FlagSpec): string {
+  return flag.name.length === 1 ? `-${flag.name}` : `--${flag.name}`;
+}
+
+/** The flag that sets a config key, if any (for error messages). */
+export function flagForPath(path: string): string | undefined {
+  const flag = RUN_FLAGS.find((f) => f.path === path);
+  return flag === undefined ? undefined : flagSpelling(flag);
+}
+
+/** `--config`: shared by every command that reads a run config. */
+export const CONFIG_FILE_OPTION = {
+  config: { alias: 'c', type: 'string', requiresArg: true, describe: 'run config file (YAML or JSON)' },
+} as const satisfies Record<string, Options>;
+
+/** yargs options for every run flag, grouped so `--help` lists them together. */
+export const RUN_FLAG_OPTIONS: Record<string, Options> = Object.fromEntries(
+  RUN_FLAGS.map((flag): [string, Options] => [
+    flag.name,
+    flag.value === 'boolean'
+      ? { type: 'boolean', describe: flag.describe, group: 'Run config overrides:' }
+      : { type: 'string', requiresArg: true, describe: flag.describe, group: 'Run config overrides:' },
+  ]),
+);
+
+/** A partial run-config input, nested like the file (`{ migration: { interval: 3 } }`). */
+export type ConfigOverrides = { [key: string]: unknown };
+
+const NUMBER_LITERAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+function flagValue(raw: unknown, kind: FlagValue): unknown {
+  // A repeated flag arrives as an array; the last one wins, as in most CLIs.
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (kind !== 'number' || typeof value !== 'string') return value;
+  const text = value.trim();
+  if (text === 'null' || text === 'none') return null;
+  return NUMBER_LITERAL.test(text) ? Number(text) : value;
+}
+
+/** Writes `value` at a dotted path, creating the sections on the way. */
+export function setPath(target: ConfigOverrides, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (next === null || typeof next !== 'object') node[key] = {};
+    node = node[key] as ConfigOverrides;
+  }
+  node[keys[keys.length - 1]] = value;
+}
+
+/** The config keys the given flags set, nested like a config file. Absent flags set nothing. */
+export function overridesFromArgv(argv: Readonly<Record<string, unknown>>): ConfigOverrides {
+  const overrides: ConfigOverrides = {};
+  for (const flag of RUN_FLAGS) {
+    const raw = argv[flag.name];
+    if (raw !== undefined) setPath(overrides, flag.path, flagValue(raw, flag.value));
+  }
+  return overrides;
+}

@@ -1,0 +1,14 @@
+/**
+ * JSON Schema (draft 2020-12) of the run-config file shape, for editors: point the YAML
+ * language server at it (`# yaml-language-server: $schema=...`) to get completion and
+ * checks while writing files in config/. The zod schema stays the authority: cross-field
+ * checks (migrants <= populationSize, hypercube island counts, memory) are not in here.
+ */
+import { z } from 'zod';
+import { runConfigFileSchema } from './schema.ts';
+
+export function runConfigJsonSchema(): Record<string, unknown> {
+  // io: 'input' describes what a file may contain (defaults optional), not the parsed output.
+  const schema = z.toJSONSchema(runConfigFileSchema, { io: 'input', target: 'draft-2020-12' });
+  return { ...schema, title: 'nqueens-islands run config' };
+}

@@ -1,0 +1,134 @@
+/**
+ * Reading run-config files: YAML or JSON by extension (.yml/.yaml/.json; anything else is
+ * read as YAML, which also accepts JSON), turned into one-line `ConfigError`s that point at
+ * the file and, for syntax errors, the line and column (`config/x.yaml:3:5: ...`).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import { ConfigError } from './errors.ts';
+import { overridesFromArgv, type ConfigOverrides } from './flags.ts';
+import { resolveRunConfig, systemEnv, type ResolveEnv, type RunConfig } from './schema.ts';
+
+function packageRoot(): string {
+  // Walk up from this module: the same code runs from src/ (tsx) and dist/src/ (built).
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      readFileSync(path.join(dir, 'package.json'));
+      return dir;
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) throw new Error('package.json not found above src/config');
+      dir = parent;
+    }
+  }
+}
+
+/** The file `solve` and `config print` read when no `--config` is given. */
+export const DEFAULT_CONFIG_FILE = path.join(packageRoot(), 'config', 'default.yaml');
+
+/** How a file is named in messages: as the user wrote it, or relative to cwd when that is shorter. */
+export function displayName(file: string): string {
+  if (!path.isAbsolute(file)) return file;
+  const relative = path.relative(process.cwd(), file);
+  return relative.length < file.length ? relative : file;
+}
+
+function readText(file: string, name: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ConfigError(`${name}: no such file`);
+    if (code === 'EISDIR') throw new ConfigError(`${name}: is a directory; expected a YAML or JSON file`);
+    if (code === 'EACCES') throw new ConfigError(`${name}: cannot read the file (permission denied)`);
+    throw new ConfigError(`${name}: cannot read the file (${code ?? (error as Error).message})`);
+  }
+}
+
+interface YamlProblem {
+  line: number;
+  col: number;
+  message: string;
+}
+
+/** Parses YAML (or JSON, with the json schema) and lists its errors as line, column and the first line of yaml's message. */
+function parseYamlDocument(text: string, schema: 'core' | 'json'): { doc: YAML.Document; problems: YamlProblem[] } {
+  const doc = YAML.parseDocument(text, { schema, uniqueKeys: true, prettyErrors: true });
+  const problems = doc.errors.map((error) => ({
+    line: error.linePos?.[0].line ?? 1,
+    col: error.linePos?.[0].col ?? 1,
+    message: error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''),
+  }));
+  return { doc, problems };
+}
+
+function lineColumn(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, col: offset - before.lastIndexOf('\n') };
+}
+
+function parseJson(text: string, name: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    if (position !== null) {
+      const { line, col } = lineColumn(text, Number(position[1]));
+      throw new ConfigError(`${name}:${line}:${col}: invalid JSON: ${message.replace(/ in JSON at position.*$/, '')}`);
+    }
+    if (/end of JSON input/.test(message)) {
+      const { line, col } = lineColumn(text, text.length);
+      throw new ConfigError(`${name}:${line}:${col}: invalid JSON: unexpected end of file`);
+    }
+    // V8 gives no position for some errors ("Unexpected token 'x', ..."); JSON is YAML,
+    // so the yaml parser in JSON mode locates the fault.
+    const problem = parseYamlDocument(text, 'json').problems[0] ?? { line: 1, col: 1, message: message.split(',')[0] };
+    throw new ConfigError(`${name}:${problem.line}:${problem.col}: invalid JSON: ${problem.message}`);
+  }
+  // JSON.parse silently keeps the last of two equal keys; a config must not.
+  const duplicate = parseYamlDocument(text, 'json').problems.find((p) => p.message.startsWith('Map keys must be unique'));
+  if (duplicate !== undefined) throw new ConfigError(`${name}:${duplicate.line}:${duplicate.col}: invalid JSON: ${duplicate.message}`);
+  return value;
+}
+
+function parseYaml(text: string, name: string): unknown {
+  const { doc, problems } = parseYamlDocument(text, 'core');
+  if (problems.length > 0) {
+    const problem = problems[0];
+    throw new ConfigError(`${name}:${problem.line}:${problem.col}: invalid YAML: ${problem.message}`);
+  }
+  return doc.toJS();
+}
+
+/**
+ * Reads and parses a config file without validating it.
+ * @throws ConfigError for a missing file, a directory, an empty file or a syntax error.
+ */
+export function readConfigFile(file: string): unknown {
+  const name = displayName(file);
+  const text = readText(file, name).replace(/^\uFEFF/, '');
+  const value = path.extname(file).toLowerCase() === '.json' ? parseJson(text, name) : parseYaml(text, name);
+  // Whitespace, comments only, `---` or `null`: nothing to run.
+  if (value === null || value === undefined) throw new ConfigError(`${name}: empty file; expected a mapping with at least "n"`);
+  return value;
+}
+
+/**
+ * Reads a config file, merges the overrides (flags win) and resolves it.
+ * @throws ConfigError with a one-line message naming the file or flag, the key and the expectation.
+ */
+export function loadConfigFile(file: string, overrides: ConfigOverrides = {}, env: ResolveEnv = systemEnv()): RunConfig {
+  return resolveRunConfig(readConfigFile(file), displayName(file), overrides, env);
+}
+
+/** The run config a command's parsed argv describes: `--config` (or the default file) plus flags. */
+export function loadConfigFromArgv(argv: Readonly<Record<string, unknown>>, env: ResolveEnv = systemEnv()): RunConfig {
+  const file = typeof argv.config === 'string' ? argv.config : DEFAULT_CONFIG_FILE;
+  return loadConfigFile(file, overridesFromArgv(argv), env);
+}
