@@ -1,0 +1,230 @@
+import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
+import { describe, it } from 'node:test';
+import { startArchipelago, type ArchipelagoEvent, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
+import { ArchipelagoOptionError, IslandFailedError, TopologyError } from '../src/archipelago/errors.ts';
+import { islandWorkerFile } from '../src/archipelago/worker-path.ts';
+import { Island } from '../src/ga/island.ts';
+import { paperParams } from '../src/ga/params.ts';
+import { Rng } from '../src/ga/rng.ts';
+import { toOneBased } from '../src/problem/genes.ts';
+import { validateSolution } from '../src/problem/validate.ts';
+
+type Overrides = Partial<Omit<ArchipelagoOptions, 'migration'>> & { migration?: Partial<ArchipelagoOptions['migration']>; n?: number; populationSize?: number };
+
+function options(o: Overrides = {}): ArchipelagoOptions {
+  const { n = 24, populationSize = 100, migration, ...rest } = o;
+  return {
+    seed: 1,
+    islands: 4,
+    evolver: { mode: 'paper', params: paperParams(n, { populationSize }) },
+    topology: { kind: 'ring' },
+    migration: {
+      mode: 'async', interval: 5, migrants: 2, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false,
+      ...migration,
+    },
+    progressIntervalMs: 50,
+    ...rest,
+  };
+}
+
+async function run(o: ArchipelagoOptions): Promise<{ result: ArchipelagoResult; events: ArchipelagoEvent[]; completed: boolean }> {
+  const archipelago = startArchipelago(o);
+  const events: ArchipelagoEvent[] = [];
+  let completed = false;
+  archipelago.events$.subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
+  const result = await archipelago.result;
+  return { result, events, completed };
+}
+
+function ofType<T extends ArchipelagoEvent['type']>(events: ArchipelagoEvent[], type: T): Extract<ArchipelagoEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<ArchipelagoEvent, { type: T }> => e.type === type);
+}
+
+/** Everything about a run that must not depend on thread timing (sync mode). */
+function deterministic(result: ArchipelagoResult, events: ArchipelagoEvent[]) {
+  return {
+    solution: result.solution,
+    foundBy: result.foundBy,
+    foundAtIteration: result.foundAtIteration,
+    evaluations: result.evaluations,
+    islands: result.islands.map(({ id, iterations, evaluations, bestFitness, migrantsSent, migrantsAccepted, stopReason }) => ({
+      id, iterations, evaluations, bestFitness, migrantsSent, migrantsAccepted, stopReason,
+    })),
+    migrations: ofType(events, 'migration').map((m) => `${m.epoch}:${m.from}>${m.to}:${m.iteration}:${m.sent}:${m.accepted}`).sort(),
+  };
+}
+
+describe('worker file', () => {
+  it('is the .ts worker (with tsx) under tsx and the .js one when compiled', () => {
+    const ts = islandWorkerFile('file:///p/src/archipelago/archipelago.ts');
+    assert.equal(ts.filename, '/p/workers/island-worker.ts');
+    const js = islandWorkerFile('file:///p/dist/src/archipelago/archipelago.js');
+    assert.equal(js.filename, '/p/dist/workers/island-worker.js');
+    assert.equal(js.execArgv, undefined);
+  });
+});
+
+describe('archipelago options', () => {
+  it('throws at once, naming the option', () => {
+    assert.throws(() => startArchipelago(options({ islands: 0 })), (e: Error) => e instanceof ArchipelagoOptionError && e.message === 'islands must be a positive integer, got 0');
+    assert.throws(() => startArchipelago(options({ migration: { interval: 0 } })), /migration.interval must be a positive integer, got 0/);
+    assert.throws(() => startArchipelago(options({ migration: { mode: 'eventual' as never } })), /migration.mode must be 'sync' or 'async', got "eventual"/);
+    assert.throws(() => startArchipelago(options({ migration: { migrants: 101 } })), /migration.migrants must be at most the population size 100, got 101/);
+    assert.throws(() => startArchipelago(options({ islands: 6, topology: { kind: 'hypercube' } })), TopologyError);
+  });
+});
+
+describe('archipelago (real workers)', () => {
+  it('async: the first solution stops every island, and only one solution is reported', async () => {
+    const { result, events, completed } = await run(options({ islands: 4 }));
+    assert.equal(result.solved, true);
+    assert.ok(result.solution && validateSolution(result.solution, 24).valid);
+    const solutions = ofType(events, 'solution');
+    assert.equal(solutions.length, 1);
+    assert.equal(solutions[0].island, result.foundBy);
+    assert.deepEqual(solutions[0].solution, result.solution);
+    assert.equal(result.fitness, 0);
+    assert.equal(result.islands.length, 4);
+    for (const island of result.islands) {
+      assert.ok(island.stopReason === 'solved' || island.stopReason === 'other-solved', `island ${island.id}: ${island.stopReason}`);
+      assert.equal(island.error, undefined);
+    }
+    assert.equal(result.islands[result.foundBy!].stopReason, 'solved');
+    assert.ok(result.stopLatencyMs !== null && result.stopLatencyMs >= 0);
+    assert.equal(result.evaluations, result.islands.reduce((s, i) => s + i.evaluations, 0));
+    assert.equal(events.at(-1)?.type, 'done');
+    assert.ok(completed);
+  });
+
+  it('migrants arrive and are accepted on a ring', async () => {
+    const { result, events } = await run(options({ islands: 4, migration: { mode: 'sync', interval: 2, migrants: 4 } }));
+    const migrations = ofType(events, 'migration');
+    assert.ok(migrations.length > 0);
+    const accepted = migrations.reduce((s, m) => s + m.accepted, 0);
+    assert.ok(accepted > 0);
+    for (const m of migrations) assert.equal(m.to, (m.from + 1) % 4); // ring edges only
+    assert.equal(accepted, result.islands.reduce((s, i) => s + i.migrantsAccepted, 0));
+    for (const island of result.islands) assert.ok(island.migrantsSent > 0 && island.migrantsAccepted > 0, `island ${island.id}`);
+    const progress = ofType(events, 'progress');
+    for (const p of progress) assert.ok(p.diversity >= 0 && p.diversity <= 24 && p.meanFitness >= p.bestFitness);
+  });
+
+  it('async migration also delivers', async () => {
+    const { result } = await run(options({ islands: 2, seed: 3, topology: { kind: 'ring-bi' }, migration: { interval: 1, migrants: 3, replacement: 'worst' } }));
+    assert.ok(result.islands.some((i) => i.migrantsAccepted > 0));
+  });
+
+  it('one island with migration on does not hang (async and sync)', async () => {
+    for (const mode of ['async', 'sync'] as const) {
+      const { result } = await run(options({ islands: 1, topology: { kind: 'ring' }, migration: { mode, interval: 1 } }));
+      assert.equal(result.solved, true, mode);
+      assert.equal(result.edges, 0);
+    }
+  });
+
+  it(`8 islands on ${availableParallelism()} cores finish`, async () => {
+    const { result } = await run(options({ islands: 8, n: 20, populationSize: 60, topology: { kind: 'hypercube' } }));
+    assert.equal(result.solved, true);
+    assert.equal(result.islands.length, 8);
+    assert.equal(result.edges, 24);
+  });
+
+  it('sync runs are repeatable', async () => {
+    const o = options({ islands: 4, seed: 11, topology: { kind: 'ring-bi' }, migration: { mode: 'sync', interval: 3, migrants: 3, emigrantSelection: { kind: 'tournament', size: 2 }, replacement: 'random-if-better' } });
+    const a = await run(o);
+    const b = await run(o);
+    assert.equal(a.result.solved, true);
+    assert.deepEqual(deterministic(b.result, b.events), deterministic(a.result, a.events));
+    assert.equal(ofType(a.events, 'solution').length, 1);
+    // The finder stops at once; the others finish the epoch and stop at its barrier.
+    const epochEnd = Math.ceil((a.result.foundAtIteration! + 1) / 3) * 3;
+    for (const island of a.result.islands) {
+      if (island.id === a.result.foundBy) assert.equal(island.iterations, a.result.foundAtIteration);
+      else if (island.stopReason === 'other-solved') assert.equal(island.iterations, epochEnd);
+    }
+  });
+
+  it('islands: 1 with topology none is the single-island core, in both modes', async () => {
+    const params = paperParams(20, { populationSize: 100 });
+    for (const seed of [2, 5]) {
+      const core = new Island({ params, rng: Rng.forStream(seed, 0) });
+      while (!core.step()) assert.ok(core.iterations < 10_000, 'core did not solve');
+      for (const mode of ['async', 'sync'] as const) {
+        const { result } = await run(options({ seed, islands: 1, n: 20, topology: { kind: 'none' }, migration: { mode } }));
+        assert.deepEqual(result.solution, toOneBased(core.solution!), `${mode} seed ${seed}`);
+        assert.equal(result.foundAtIteration, core.iterations);
+        assert.equal(result.islands[0].iterations, core.iterations);
+        assert.equal(result.islands[0].evaluations, core.evaluations);
+      }
+    }
+  });
+
+  it('a worker that throws gives an island-error naming the island and the iteration; the others go on', async () => {
+    for (const mode of ['async', 'sync'] as const) {
+      const { result, events } = await run(options({
+        islands: 3, n: 28, migration: { mode, interval: 2 }, testFault: { island: 1, atIteration: 4, kind: 'throw' },
+      }));
+      const errors = ofType(events, 'island-error');
+      assert.equal(errors.length, 1, mode);
+      assert.equal(errors[0].island, 1);
+      assert.equal(errors[0].iteration, 4);
+      assert.equal(errors[0].fatal, false);
+      assert.match(errors[0].message, /test fault: island 1 throws at iteration 4/);
+      assert.deepEqual(result.islands[1].error, { message: errors[0].message, iteration: 4 });
+      assert.equal(result.solved, true, mode);
+      assert.notEqual(result.foundBy, 1);
+    }
+  });
+
+  it('a worker that exits gives an island-error too, never a hang', async () => {
+    const { result, events } = await run(options({ islands: 2, migration: { mode: 'sync', interval: 2 }, testFault: { island: 0, atIteration: 3, kind: 'exit' } }));
+    const errors = ofType(events, 'island-error');
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0].island, 0);
+    assert.equal(errors[0].iteration, 3);
+    assert.match(errors[0].message, /exited with code: 70/);
+    assert.equal(result.solved, true);
+    assert.equal(result.foundBy, 1);
+  });
+
+  it("onIslandError: 'fail' stops the run and rejects naming the island", async () => {
+    const archipelago = startArchipelago(options({ islands: 2, n: 60, onIslandError: 'fail', testFault: { island: 1, atIteration: 2, kind: 'throw' } }));
+    const events: ArchipelagoEvent[] = [];
+    archipelago.events$.subscribe((e) => events.push(e));
+    await assert.rejects(archipelago.result, (e: Error) => e instanceof IslandFailedError && /^island 1 failed at iteration 2: test fault/.test(e.message));
+    assert.equal(ofType(events, 'island-error')[0].fatal, true);
+    const done = ofType(events, 'done')[0];
+    assert.equal(done.result.islands[0].stopReason, 'stopped');
+  });
+
+  it('stop() stops every island and reports the best so far', async () => {
+    const archipelago = startArchipelago(options({ islands: 2, n: 400, populationSize: 200 }));
+    const events: ArchipelagoEvent[] = [];
+    archipelago.events$.subscribe((e) => {
+      events.push(e);
+      if (e.type === 'progress') archipelago.stop();
+    });
+    const result = await archipelago.result;
+    assert.equal(result.solved, false);
+    assert.equal(result.solution, null);
+    assert.equal(result.foundBy, null);
+    assert.ok(result.best && result.best.length === 400);
+    assert.ok(result.fitness > 0);
+    assert.ok(result.stopLatencyMs !== null);
+    for (const island of result.islands) assert.equal(island.stopReason, 'stopped');
+    assert.equal(ofType(events, 'solution').length, 0);
+  });
+
+  it('maxIterations and timeLimitMs end the run', async () => {
+    const capped = await run(options({ islands: 2, n: 200, populationSize: 50, maxIterations: 7, migration: { mode: 'sync', interval: 3 } }));
+    for (const island of capped.result.islands) {
+      assert.equal(island.iterations, 7);
+      assert.equal(island.stopReason, 'max-iterations');
+    }
+    assert.equal(capped.result.stopLatencyMs, null);
+    const timed = await run(options({ islands: 2, n: 400, populationSize: 100, timeLimitMs: 300 }));
+    assert.equal(timed.result.solved, false);
+    for (const island of timed.result.islands) assert.equal(island.stopReason, 'stopped');
+  });
+});
