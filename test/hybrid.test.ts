@@ -247,9 +247,10 @@ describe('HybridIsland', () => {
 
   it('replays the same run from the same seed, and swapDelta off changes the cost, not the run', () => {
     const n = 100;
-    const params = hybridParams(n, { operators: { smartStart: null } });
+    // A short local search, so that the run takes many generations of every operator.
+    const params = hybridParams(n, { operators: { smartStart: null, localSearch: { applyTo: 'both', maxSteps: 40, triesPerQueen: 8 } } });
     const a = solve(params, 11);
-    assert.ok(a.swapEvaluations > 1000);
+    assert.ok(a.iterations > 5 && a.swapEvaluations > 1000, `${a.iterations} generations, ${a.swapEvaluations} swaps`);
     const b = solve(params, 11);
     const slow = solve({ ...params, operators: { ...params.operators, swapDelta: false } }, 11);
     for (const other of [b, slow]) {
