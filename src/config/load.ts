@@ -29,11 +29,11 @@ function packageRoot(): string {
 /** The file `solve` and `config print` read when no `--config` is given. */
 export const DEFAULT_CONFIG_FILE = path.join(packageRoot(), 'config', 'default.yaml');
 
-/** How a file is named in messages: as the user wrote it, or relative to cwd when that is shorter. */
+/** How a file is named in messages: as the user wrote it, or relative to cwd when it lies inside. */
 export function displayName(file: string): string {
   if (!path.isAbsolute(file)) return file;
   const relative = path.relative(process.cwd(), file);
-  return relative.length < file.length ? relative : file;
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 
 function readText(file: string, name: string): string {
@@ -113,9 +113,11 @@ function parseYaml(text: string, name: string): unknown {
 export function readConfigFile(file: string): unknown {
   const name = displayName(file);
   const text = readText(file, name).replace(/^\uFEFF/, '');
+  const empty = new ConfigError(`${name}: empty file; expected a mapping with at least "n"`);
+  if (text.trim() === '') throw empty;
   const value = path.extname(file).toLowerCase() === '.json' ? parseJson(text, name) : parseYaml(text, name);
-  // Whitespace, comments only, `---` or `null`: nothing to run.
-  if (value === null || value === undefined) throw new ConfigError(`${name}: empty file; expected a mapping with at least "n"`);
+  // Comments only, `---` or `null`: nothing to run either.
+  if (value === null || value === undefined) throw empty;
   return value;
 }
 

@@ -9,19 +9,17 @@
 import os from 'node:os';
 import { closest, distance } from 'fastest-levenshtein';
 import { z } from 'zod';
+import type { EmigrantSelectionSpec } from '../archipelago/policies/emigrant-selection.ts';
+import { REPLACEMENT_KINDS } from '../archipelago/policies/replacement.ts';
+import { nearSquareRows } from '../archipelago/topologies/grid.ts';
+import { TOPOLOGY_KINDS, type TopologyKind } from '../archipelago/topology.ts';
 import { bytesPerGene } from '../problem/genes.ts';
 import { ConfigError, describeValue, formatPath } from './errors.ts';
 import { flagForPath, type ConfigOverrides } from './flags.ts';
 
-// TODO(wiring): take this list from the topology registry in src/archipelago/topology.ts
-// once it exists, so that adding a topology file is the only change needed.
-export const TOPOLOGY_KINDS = [
-  'ring', 'ring-bi', 'fully-connected', 'star', 'grid', 'hypercube', 'random', 'none', 'edges',
-] as const;
-export type TopologyKind = (typeof TOPOLOGY_KINDS)[number];
-
+// Topology and replacement names come from their registries in src/archipelago, so adding
+// a topology or a policy there is the only change needed for configs to accept it.
 export const MIGRATION_MODES = ['async', 'sync'] as const;
-export const REPLACEMENTS = ['worst-if-better', 'worst', 'random-if-better'] as const;
 
 /** Each island is a worker thread; far past the core count, threads only add switching and copying. */
 export const MAX_ISLANDS = 256;
@@ -60,7 +58,7 @@ function probability() {
   return z.number({ error }).min(0, { error }).max(1, { error });
 }
 
-function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+function oneOf<const T extends readonly string[]>(values: T) {
   return z.enum(values, { error: expected(`one of ${values.join(' | ')}`) });
 }
 
@@ -117,7 +115,7 @@ const topologySchema = section({
   kind: oneOf(TOPOLOGY_KINDS).default('ring').describe('who sends migrants to whom'),
   probability: probability().optional().describe('random only: probability of each directed edge; default 0.5'),
   rows: int(1, { nullMeans: 'near-square' }).nullable().optional()
-    .describe('grid only: number of rows; null = the largest divisor of islands <= sqrt(islands)'),
+    .describe('grid only: number of rows, a divisor of islands; null = the largest divisor of islands <= sqrt(islands)'),
   edges: z.array(edgeSchema, { error: expected('a list of [from, to] island pairs') }).optional()
     .describe('edges only: directed pairs [from, to] of 0-based island ids'),
 });
@@ -155,7 +153,7 @@ const migrationSchema = section({
   emigrantSelection: emigrantSelectionSchema.default('best')
     .describe('which members leave: best | random | tournament | tournament(K)'),
   tournamentSize: int(2).optional().describe('tournament size for emigrantSelection "tournament"; default 2'),
-  replacement: oneOf(REPLACEMENTS).default('worst-if-better').describe('how immigrants enter the population'),
+  replacement: oneOf(REPLACEMENT_KINDS).default('worst-if-better').describe('how immigrants enter the population'),
   rejectDuplicates: z.boolean({ error: expected('true or false') }).default(false)
     .describe('refuse immigrants equal to a member of the population'),
 });
@@ -204,12 +202,12 @@ export type GaConfig = PaperGaConfig;
 export type TopologyConfig =
   | { kind: Exclude<TopologyKind, 'random' | 'grid' | 'edges'> }
   | { kind: 'random'; probability: number }
-  /** Columns = ceil(islands / rows); the last row may be partial. */
+  /** A torus of rows × (islands / rows); rows divides islands. */
   | { kind: 'grid'; rows: number }
   /** Directed pairs [from, to] of 0-based island ids, all < islands, no self-loops or repeats. */
   | { kind: 'edges'; edges: Array<[number, number]> };
 
-export type EmigrantSelection = { kind: 'best' | 'random' } | { kind: 'tournament'; size: number };
+export type EmigrantSelection = EmigrantSelectionSpec;
 
 export type MigrationConfig = Omit<Parsed['migration'], 'migrants' | 'emigrantSelection' | 'tournamentSize'> & {
   /** Emigrants per migration, as a count in 1..populationSize. */
@@ -271,6 +269,12 @@ function applyOverrides(input: unknown, overrides: ConfigOverrides): unknown {
   return deepMerge(input, overrides);
 }
 
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let node = value;
+  for (const key of path) node = isPlainObject(node) || Array.isArray(node) ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  return node;
+}
+
 function leafPaths(overrides: unknown, prefix = '', out = new Set<string>()): Set<string> {
   if (!isPlainObject(overrides)) {
     out.add(prefix);
@@ -318,11 +322,13 @@ class Locator {
     throw new ConfigError(this.message(typeof path === 'string' ? path.split('.') : path, message, related));
   }
 
-  fromZod(error: z.ZodError): never {
+  fromZod(error: z.ZodError, input: unknown): never {
     const issue = error.issues[0];
     // Unknown-key messages already name the full key path.
     if (issue.code === 'unrecognized_keys') throw new ConfigError(`${this.source}: ${issue.message}`);
-    this.fail(issue.path, issue.message);
+    const flag = flagForPath(issue.path.join('.'));
+    const missing = flag !== undefined && valueAt(input, issue.path) === undefined;
+    this.fail(issue.path, missing ? `${issue.message} (set it in the file or pass ${flag})` : issue.message);
   }
 }
 
@@ -350,11 +356,6 @@ function resolveGa(ga: PaperGaParsed, n: number, at: Locator): GaConfig {
 
 const TOPOLOGY_OPTIONS = { probability: 'random', rows: 'grid', edges: 'edges' } as const;
 
-function largestDivisorUpToSqrt(x: number): number {
-  for (let d = Math.floor(Math.sqrt(x)); d > 1; d--) if (x % d === 0) return d;
-  return 1;
-}
-
 function resolveTopology(topology: Parsed['topology'], islands: number, islandsGiven: boolean, at: Locator): TopologyConfig {
   const { kind } = topology;
   for (const [option, owner] of Object.entries(TOPOLOGY_OPTIONS)) {
@@ -367,8 +368,8 @@ function resolveTopology(topology: Parsed['topology'], islands: number, islandsG
     case 'random':
       return { kind, probability: topology.probability ?? 0.5 };
     case 'grid': {
-      const rows = topology.rows ?? largestDivisorUpToSqrt(islands);
-      if (rows > islands) at.fail('topology.rows', `${rows} rows is more than the ${islandsText} islands; expected an integer from 1 to ${islands}`, ['islands']);
+      const rows = topology.rows ?? nearSquareRows(islands);
+      if (islands % rows !== 0) at.fail('topology.rows', `${rows} rows do not divide the ${islandsText} islands into full rows; expected a divisor of ${islands}`, ['islands']);
       return { kind, rows };
     }
     case 'hypercube':
@@ -435,13 +436,11 @@ export function resolveRunConfig(
   env: ResolveEnv = systemEnv(),
 ): RunConfig {
   const at: Locator = new Locator(source, overrides); // annotated so its `never` methods narrow
-  const parsed = runConfigFileSchema.safeParse(applyOverrides(input ?? {}, overrides));
-  if (!parsed.success) at.fromZod(parsed.error);
+  const merged = applyOverrides(input ?? {}, overrides);
+  const parsed = runConfigFileSchema.safeParse(merged);
+  if (!parsed.success) at.fromZod(parsed.error, merged);
   const p = parsed.data;
 
-  if ((p.n === 2 || p.n === 3) && p.limits.maxIterations === null && p.limits.timeLimit === null) {
-    at.fail('n', `${p.n} has no solution (N-Queens is solvable for n = 1 and n >= 4), so a run would never end; set limits.maxIterations or limits.timeLimit`);
-  }
   const islandsGiven = p.islands !== null;
   const islands = p.islands ?? Math.min(env.availableParallelism, MAX_ISLANDS);
   const ga = resolveGa(p.ga, p.n, at);
