@@ -66,19 +66,24 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   let invalidClaim = false;
   let haltedAt: number | null = null;
   let terminating = false;
+  let finished = false;
   let graceTimer: NodeJS.Timeout | undefined;
+  let destroying: Promise<void> | null = null;
+  const destroyPool = () => (destroying ??= pool.destroy());
 
   const emit = (event: ArchipelagoEvent) => events.next(event);
 
+  // Islands stop by themselves within milliseconds; terminate workers only if one does not.
   const startGrace = () => {
-    if (graceTimer) return;
+    if (graceTimer || finished) return;
     graceTimer = setTimeout(() => {
       terminating = true;
-      void pool.destroy();
+      void destroyPool();
     }, STOP_GRACE_MS);
   };
 
   const halt = () => {
+    if (finished) return;
     if (shared.halt()) haltedAt = wallClock();
     startGrace();
   };
@@ -179,10 +184,11 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   });
 
   const result = Promise.all(tasks).then(async () => {
+    finished = true;
     if (timeLimit) clearTimeout(timeLimit);
     if (graceTimer) clearTimeout(graceTimer);
     for (const control of mesh.controls) control.close();
-    await pool.destroy();
+    await destroyPool();
     const res = buildResult();
     if (res.solved && sync) {
       emit({ type: 'solution', island: res.foundBy!, iteration: res.foundAtIteration!, solution: res.solution!, seconds: (reports[res.foundBy!]!.foundAt - startedAt) / 1000 });

@@ -1,0 +1,86 @@
+/**
+ * Island-model benchmarks, imported by the main bench script (no CLI here). Each function
+ * runs real archipelagos, short, and returns plain numbers. Run compiled for honest timing.
+ */
+import { availableParallelism } from 'node:os';
+import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
+import { paperParams } from '../src/ga/params.ts';
+
+function paperRun(o: { seed: number; islands: number; n: number; populationSize?: number; timeLimitMs?: number }): ArchipelagoOptions {
+  return {
+    seed: o.seed,
+    islands: o.islands,
+    evolver: { mode: 'paper', params: paperParams(o.n, o.populationSize === undefined ? {} : { populationSize: o.populationSize }) },
+    topology: { kind: 'ring' },
+    migration: { mode: 'async', interval: 10, migrants: 5, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
+    ...(o.timeLimitMs === undefined ? {} : { timeLimitMs: o.timeLimitMs }),
+  };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+export interface ThroughputResult {
+  islands: number;
+  n: number;
+  evaluations: number;
+  /** The islands' own loop time (worker start-up excluded): the longest one. */
+  seconds: number;
+  evaluationsPerSecond: number;
+  solved: boolean;
+}
+
+/**
+ * Aggregate evaluations per second of `islands` paper-mode islands at board size n, for
+ * about `seconds` (a time limit; if a solution comes first the rate is still evaluations
+ * over the time actually run, and `solved` says so).
+ */
+export async function islandThroughput(o: { islands: number; n?: number; seconds?: number; seed?: number }): Promise<ThroughputResult> {
+  const n = o.n ?? 200;
+  const result = await startArchipelago(paperRun({ seed: o.seed ?? 1, islands: o.islands, n, timeLimitMs: (o.seconds ?? 3) * 1000 })).result;
+  const seconds = Math.max(...result.islands.map((i) => i.seconds));
+  return { islands: o.islands, n, evaluations: result.evaluations, seconds, evaluationsPerSecond: result.evaluations / seconds, solved: result.solved };
+}
+
+/** Throughput of 1 and of 2 islands at N = 200 and the speed-up (target: ≥ 1.85). */
+export async function islandScaling(o: { n?: number; seconds?: number; seed?: number } = {}): Promise<{ one: ThroughputResult; two: ThroughputResult; speedup: number }> {
+  const one = await islandThroughput({ ...o, islands: 1 });
+  const two = await islandThroughput({ ...o, islands: 2 });
+  return { one, two, speedup: two.evaluationsPerSecond / one.evaluationsPerSecond };
+}
+
+/**
+ * Stop latency (latest island stop − the winner's claim, in ms) over `runs` solved runs of a
+ * small board, so each run is short. Target: p50 ≤ 1 ms.
+ */
+export async function stopLatency(o: { runs?: number; islands?: number; n?: number; populationSize?: number } = {}): Promise<{ p50: number; max: number; samples: number[]; unsolved: number }> {
+  const samples: number[] = [];
+  let unsolved = 0;
+  for (let seed = 1; seed <= (o.runs ?? 7); seed++) {
+    const result = await startArchipelago(paperRun({ seed, islands: o.islands ?? 2, n: o.n ?? 48, populationSize: o.populationSize ?? 300, timeLimitMs: 20_000 })).result;
+    if (result.solved && result.stopLatencyMs !== null) samples.push(result.stopLatencyMs);
+    else unsolved++;
+  }
+  return { p50: samples.length ? median(samples) : Number.NaN, max: samples.length ? Math.max(...samples) : Number.NaN, samples, unsolved };
+}
+
+/**
+ * Median wall time to a solution at board size n over the given seeds, islands = cores
+ * by default. Runs that hit `timeLimitMs` count as unsolved and are left out of the median.
+ */
+export async function timeToSolution(
+  o: { n?: number; seeds?: number[]; islands?: number; timeLimitMs?: number } = {},
+): Promise<{ n: number; islands: number; medianSeconds: number; runs: { seed: number; solved: boolean; seconds: number; foundAtIteration: number | null }[] }> {
+  const n = o.n ?? 200;
+  const islands = o.islands ?? availableParallelism();
+  const runs: { seed: number; solved: boolean; seconds: number; foundAtIteration: number | null }[] = [];
+  for (const seed of o.seeds ?? [1, 2, 3, 4, 5]) {
+    const result: ArchipelagoResult = await startArchipelago(paperRun({ seed, islands, n, timeLimitMs: o.timeLimitMs ?? 60_000 })).result;
+    runs.push({ seed, solved: result.solved, seconds: result.seconds, foundAtIteration: result.foundAtIteration });
+  }
+  const solved = runs.filter((r) => r.solved).map((r) => r.seconds);
+  return { n, islands, medianSeconds: solved.length ? median(solved) : Number.NaN, runs };
+}
