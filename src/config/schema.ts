@@ -16,9 +16,9 @@ import { TOPOLOGY_KINDS, type TopologyKind } from '../archipelago/topology.ts';
 import { bytesPerGene } from '../problem/genes.ts';
 import { ConfigError, describeValue, formatPath } from './errors.ts';
 import { flagForPath, type ConfigOverrides } from './flags.ts';
-
 // Topology and replacement names come from their registries in src/archipelago, so adding
 // a topology or a policy there is the only change needed for configs to accept it.
+
 export const MIGRATION_MODES = ['async', 'sync'] as const;
 
 /** Each island is a worker thread; far past the core count, threads only add switching and copying. */
