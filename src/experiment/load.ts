@@ -1,0 +1,128 @@
+/**
+ * From an experiment file to its resolved cells: parse and validate the file, read the base
+ * run config, apply each cell's sweep values and resolve every cell's config before any run
+ * starts, so a bad cell is an error at the door, not after an hour of runs.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { ConfigError } from '../config/errors.ts';
+import { setPath, type ConfigOverrides } from '../config/flags.ts';
+import { readConfigFile } from '../config/load.ts';
+import { resolveRunConfig, systemEnv, type ResolveEnv, type RunConfig } from '../config/schema.ts';
+import { parseExperiment, type ExperimentFile } from './schema.ts';
+import { baselineOf, expandSweep, studySeeds, type Cell, type SweepValue } from './sweep.ts';
+
+export interface ResolvedCell extends Cell {
+  /** Id of the cell this one is compared with (itself for a baseline cell); null without a baseline. */
+  baseline: string | null;
+  /** The cell's run config; its seed is replaced by each study seed in turn. */
+  config: RunConfig;
+}
+
+export interface Experiment {
+  /** The file as the user named it. */
+  file: string;
+  name: string;
+  description: string | null;
+  /** The file's exact text and its sha256, so a result folder says what made it. */
+  text: string;
+  sha256: string;
+  /** Sweep keys in file order (the columns of the report). */
+  keys: string[];
+  seeds: number[];
+  baseline: Record<string, SweepValue> | null;
+  cells: ResolvedCell[];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(over) || !isPlainObject(base)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = deepMerge(base[key], value);
+  return out;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ConfigError(`${file}: no such file`);
+    if (code === 'EISDIR') throw new ConfigError(`${file}: is a directory; expected an experiment file (YAML or JSON)`);
+    throw new ConfigError(`${file}: cannot read the file (${code ?? (error as Error).message})`);
+  }
+}
+
+/** The base run config as input (not yet resolved): the file's content with the inline overrides on top. */
+function baseInput(spec: ExperimentFile['base'], experimentFile: string): unknown {
+  const base = typeof spec === 'string' ? { file: spec } : (spec ?? {});
+  const fromFile = base.file === undefined ? {} : readConfigFile(path.resolve(path.dirname(experimentFile), base.file));
+  return deepMerge(fromFile, base.overrides ?? {});
+}
+
+/** The base input with one cell's values set at their paths. */
+function cellInput(base: unknown, values: Readonly<Record<string, SweepValue>>): unknown {
+  const overrides: ConfigOverrides = {};
+  for (const [key, value] of Object.entries(values)) setPath(overrides, key, value);
+  let input = base;
+  // A new topology kind drops the base's topology options: they belong to the old kind.
+  const kind = (overrides.topology as { kind?: unknown } | undefined)?.kind;
+  const baseTopology = isPlainObject(base) ? base.topology : undefined;
+  if (kind !== undefined && isPlainObject(base) && isPlainObject(baseTopology) && (baseTopology.kind ?? 'ring') !== kind) {
+    input = { ...base, topology: {} };
+  }
+  return deepMerge(input, overrides);
+}
+
+/**
+ * Reads, validates and resolves an experiment file.
+ * @throws ConfigError with one line naming the file (or the base run-config file) and the key path.
+ */
+export function loadExperiment(file: string, env: ResolveEnv = systemEnv()): Experiment {
+  const text = readText(file);
+  let raw: unknown;
+  try {
+    raw = YAML.parse(text);
+  } catch {
+    // readConfigFile gives the line and column of a syntax error.
+    raw = readConfigFile(file);
+  }
+  if (raw === null || raw === undefined) throw new ConfigError(`${file}: empty file; expected a mapping with base, sweep, repeats and baseline`);
+  const spec = parseExperiment(raw, file);
+  const base = baseInput(spec.base, file);
+  const seeds = studySeeds(spec);
+  const cells = expandSweep(spec.sweep).map((cell): ResolvedCell => {
+    let config: RunConfig;
+    try {
+      config = resolveRunConfig(cellInput(base, cell.values), `${file}: cell ${cell.id}`, {}, env);
+    } catch (error) {
+      if (error instanceof ConfigError && Object.keys(cell.values).length === 0) {
+        throw new ConfigError(error.message.replace(`${file}: cell base`, `${file}: base`));
+      }
+      throw error;
+    }
+    // The study owns the seeds and the result files.
+    config = { ...config, seed: seeds[0], output: { ...config.output, file: null } };
+    return { ...cell, baseline: baselineOf(cell, spec.baseline), config };
+  });
+  return {
+    file,
+    name: spec.name ?? path.basename(file).replace(/\.(ya?ml|json)$/i, ''),
+    description: spec.description ?? null,
+    text,
+    sha256: sha256(text),
+    keys: Object.keys(spec.sweep),
+    seeds,
+    baseline: spec.baseline ?? null,
+    cells,
+  };
+}

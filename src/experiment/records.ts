@@ -1,0 +1,128 @@
+/**
+ * What a study writes, as types: one `RunRecord` per line of runs.jsonl and the
+ * `Manifest`. The report reads these and nothing else, so they are the study's data format.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunConfig } from '../config/schema.ts';
+import type { RunResult } from '../run/start-run.ts';
+import type { SweepValue } from './sweep.ts';
+
+export const MANIFEST_FORMAT = 'nqueens-islands/experiment-results@1';
+
+export interface IslandRecord {
+  id: number;
+  iterations: number;
+  evaluations: number;
+  bestFitness: number;
+  migrantsSent: number;
+  migrantsAccepted: number;
+}
+
+export interface RunRecord {
+  cell: string;
+  values: Record<string, SweepValue>;
+  seed: number;
+  solved: boolean;
+  /** Best fitness reached (0 when solved). */
+  fitness: number;
+  /** Wall seconds of the run (to the solution, or to the limit when unsolved). */
+  seconds: number;
+  /** The finder's iterations when solved; the most any island ran otherwise. */
+  iterations: number;
+  /** Over all islands. */
+  evaluations: number;
+  /** Island that found the solution; null when unsolved. */
+  foundBy: number | null;
+  stopLatencyMs: number | null;
+  migrantsSent: number;
+  migrantsAccepted: number;
+  islands: IslandRecord[];
+  /** 1-based, validated; null when unsolved. */
+  solution: number[] | null;
+  /** ISO time the run finished. */
+  finishedAt: string;
+}
+
+export interface ManifestCell {
+  id: string;
+  values: Record<string, SweepValue>;
+  baseline: string | null;
+  /** Resolved run config; each run replaces its seed. */
+  config: RunConfig;
+}
+
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  name: string;
+  description: string | null;
+  experiment: { file: string; sha256: string; text: string };
+  keys: string[];
+  seeds: number[];
+  baseline: Record<string, SweepValue> | null;
+  cells: ManifestCell[];
+  /** Event logs were asked for (--events). */
+  events: boolean;
+  tool: { name: string; version: string };
+  environment: { node: string; platform: string; arch: string; cpuModel: string; cores: number; totalMemoryBytes: number };
+  startedAt: string;
+  /** When the study was resumed, one entry per --resume. */
+  resumedAt: string[];
+}
+
+export function toRunRecord(cell: { id: string; values: Record<string, SweepValue> }, result: RunResult): RunRecord {
+  const islands = result.islands.map((i) => ({
+    id: i.id,
+    iterations: i.iterations,
+    evaluations: i.evaluations,
+    bestFitness: i.bestFitness,
+    migrantsSent: i.migrantsSent,
+    migrantsAccepted: i.migrantsAccepted,
+  }));
+  return {
+    cell: cell.id,
+    values: cell.values,
+    seed: result.seed,
+    solved: result.solved,
+    fitness: result.fitness,
+    seconds: result.seconds,
+    iterations: result.iterations,
+    evaluations: result.evaluations,
+    foundBy: result.foundBy,
+    stopLatencyMs: result.stopLatencyMs,
+    migrantsSent: islands.reduce((sum, i) => sum + i.migrantsSent, 0),
+    migrantsAccepted: islands.reduce((sum, i) => sum + i.migrantsAccepted, 0),
+    islands,
+    solution: result.solution,
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+export function environment(): Manifest['environment'] {
+  const cpus = os.cpus();
+  return {
+    node: process.version,
+    platform: os.platform(),
+    arch: os.arch(),
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    cores: os.availableParallelism(),
+    totalMemoryBytes: os.totalmem(),
+  };
+}
+
+/** The tool's name and version from its package.json (found from this module up, in src/ or dist/src/). */
+export function toolInfo(): Manifest['tool'] {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      return { name: pkg.name ?? 'unknown', version: pkg.version ?? 'unknown' };
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return { name: 'nqueens-islands', version: 'unknown' };
+    dir = parent;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Runs a study: every (cell, seed) once, one run at a time so each gets all the cores.
+ * The order is seed-major (seed 1 in every cell, then seed 2, ...): a study stopped early
+ * still has complete pairs for the paired tests, and slow drifts of the machine (other
+ * load, heat) fall on all cells alike instead of on the cells that happened to run last.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import { startRun } from '../run/start-run.ts';
+import type { Experiment, ResolvedCell } from './load.ts';
+import { environment, MANIFEST_FORMAT, toolInfo, toRunRecord, type Manifest, type RunRecord } from './records.ts';
+import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readRuns, runKey, RUNS_FILE, writeFileAtomic } from './store.ts';
+import { ConfigError } from '../config/errors.ts';
+import { readFileSync } from 'node:fs';
+import { cellFileName } from './sweep.ts';
+
+export interface PlannedRun {
+  cell: ResolvedCell;
+  seed: number;
+}
+
+/** Every run of the study, seed-major. */
+export function planRuns(experiment: Experiment): PlannedRun[] {
+  return experiment.seeds.flatMap((seed) => experiment.cells.map((cell) => ({ cell, seed })));
+}
+
+/** Event-log file of one run, relative to the study folder. */
+export function eventLogPath(cell: string, seed: number): string {
+  return path.join(EVENTS_DIR, `${cellFileName(cell)}__seed-${seed}.jsonl`);
+}
+
+export interface StudyHooks {
+  /** Before the first run: how many runs there are and how many were already done. */
+  onPlan?(total: number, done: number): void;
+  onRunStart?(run: PlannedRun, index: number): void;
+  onRunEnd?(record: RunRecord, index: number): void;
+}
+
+export interface StudyOptions {
+  outDir: string;
+  resume: boolean;
+  /** Write each run's progress samples and migration log to events/. */
+  events: boolean;
+  /** Aborting stops the current run; it is not recorded, and the study can be resumed. */
+  signal?: AbortSignal;
+  hooks?: StudyHooks;
+}
+
+export interface StudyOutcome {
+  total: number;
+  /** Finished before this invocation (resume). */
+  skipped: number;
+  /** Finished by this invocation. */
+  completed: number;
+  /** Bytes of a half-written line dropped from runs.jsonl on resume. */
+  droppedBytes: number;
+  interrupted: boolean;
+}
+
+function newManifest(experiment: Experiment, events: boolean): Manifest {
+  return {
+    format: MANIFEST_FORMAT,
+    name: experiment.name,
+    description: experiment.description,
+    experiment: { file: path.resolve(experiment.file), sha256: experiment.sha256, text: experiment.text },
+    keys: experiment.keys,
+    seeds: experiment.seeds,
+    baseline: experiment.baseline,
+    cells: experiment.cells.map(({ id, values, baseline, config }) => ({ id, values, baseline, config })),
+    events,
+    tool: toolInfo(),
+    environment: environment(),
+    startedAt: new Date().toISOString(),
+    resumedAt: [],
+  };
+}
+
+/** On resume: the folder must hold this very study, else its runs would be mixed with another's. */
+function checkSameStudy(manifest: Manifest, experiment: Experiment, outDir: string): void {
+  const where = path.join(outDir, MANIFEST_FILE);
+  if (manifest.format !== MANIFEST_FORMAT) throw new ConfigError(`${where}: format ${JSON.stringify(manifest.format)} is not ${MANIFEST_FORMAT}`);
+  if (manifest.experiment.sha256 !== experiment.sha256) {
+    throw new ConfigError(`${where}: the study in this folder was made from a different experiment file (sha256 ${manifest.experiment.sha256.slice(0, 12)}..., ${experiment.file} has ${experiment.sha256.slice(0, 12)}...); resume with the same file or choose another --out`);
+  }
+  const before = JSON.stringify(manifest.cells.map((c) => c.config));
+  const now = JSON.stringify(experiment.cells.map((c) => c.config));
+  if (before !== now) {
+    throw new ConfigError(`${where}: the cells now resolve to different run configs (the base run-config file or this machine's core count changed); choose another --out`);
+  }
+}
+
+function readManifest(file: string): Manifest {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  } catch {
+    throw new ConfigError(`${file}: not readable JSON; the folder is damaged`);
+  }
+}
+
+/** Runs one planned run to its end (or until `signal` aborts it); returns its record and events. */
+async function runOne(planned: PlannedRun, keepEvents: boolean, signal: AbortSignal | undefined): Promise<{ record: RunRecord; events: string[] } | null> {
+  const run = startRun({ ...planned.cell.config, seed: planned.seed });
+  const events: string[] = [];
+  const subscription = keepEvents
+    ? run.events$.subscribe((event: ArchipelagoEvent) => {
+        if (event.type !== 'done') events.push(JSON.stringify(event));
+      })
+    : null;
+  const abort = () => run.stop();
+  signal?.addEventListener('abort', abort, { once: true });
+  try {
+    const result = await run.result;
+    if (signal?.aborted) return null;
+    return { record: toRunRecord(planned.cell, result), events };
+  } finally {
+    signal?.removeEventListener('abort', abort);
+    subscription?.unsubscribe();
+  }
+}
+
+/**
+ * Runs the study into `outDir`. A new study needs a missing or empty folder; `resume` runs
+ * what an interrupted study in the folder has not finished.
+ * @throws ConfigError for a folder that cannot be used (the CLI exits 2, nothing written).
+ */
+export async function runStudy(experiment: Experiment, options: StudyOptions): Promise<StudyOutcome> {
+  const { outDir, signal, hooks = {} } = options;
+  const mode = prepareFolder(outDir, options.resume);
+  const manifestFile = path.join(outDir, MANIFEST_FILE);
+  const runsFile = path.join(outDir, RUNS_FILE);
+  let manifest: Manifest;
+  let droppedBytes = 0;
+  const done = new Set<string>();
+  if (mode === 'resume') {
+    manifest = readManifest(manifestFile);
+    checkSameStudy(manifest, experiment, outDir);
+    const runs = readRuns(runsFile, true);
+    droppedBytes = runs.droppedBytes;
+    for (const run of runs.runs) done.add(runKey(run.cell, run.seed));
+    manifest.resumedAt.push(new Date().toISOString());
+    manifest.events ||= options.events;
+  } else {
+    manifest = newManifest(experiment, options.events);
+  }
+  writeFileAtomic(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  if (options.events) mkdirSync(path.join(outDir, EVENTS_DIR), { recursive: true });
+
+  const plan = planRuns(experiment);
+  const todo = plan.filter((p) => !done.has(runKey(p.cell.id, p.seed)));
+  const outcome: StudyOutcome = { total: plan.length, skipped: plan.length - todo.length, completed: 0, droppedBytes, interrupted: false };
+  hooks.onPlan?.(plan.length, outcome.skipped);
+  for (const planned of todo) {
+    if (signal?.aborted) break;
+    const index = outcome.skipped + outcome.completed;
+    hooks.onRunStart?.(planned, index);
+    const finished = await runOne(planned, options.events, signal);
+    if (finished === null) break;
+    // The event log first: a run is finished once its line is in runs.jsonl, and by then its log is whole.
+    if (options.events) writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));
+    appendLineSync(runsFile, JSON.stringify(finished.record));
+    outcome.completed++;
+    hooks.onRunEnd?.(finished.record, index);
+  }
+  outcome.interrupted = outcome.skipped + outcome.completed < outcome.total;
+  return outcome;
+}

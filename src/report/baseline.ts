@@ -1,0 +1,33 @@
+/** Which cell each cell is compared with: the manifest's baseline, or one given to `report --baseline`. */
+import YAML from 'yaml';
+import { ConfigError } from '../config/errors.ts';
+import type { Manifest } from '../experiment/records.ts';
+import { baselineOf, formatValue, type SweepValue } from '../experiment/sweep.ts';
+
+/** Parses `--baseline key=value` flags (values read as YAML scalars: `10` is a number) against the study's sweep. */
+export function parseBaselineFlags(flags: readonly string[], manifest: Manifest): Record<string, SweepValue> {
+  const out: Record<string, SweepValue> = {};
+  for (const flag of flags) {
+    const at = flag.indexOf('=');
+    if (at <= 0) throw new ConfigError(`--baseline ${flag}: expected KEY=VALUE with a sweep key (${manifest.keys.join(', ')})`);
+    const key = flag.slice(0, at).trim();
+    const text = flag.slice(at + 1).trim();
+    if (!manifest.keys.includes(key)) throw new ConfigError(`--baseline ${flag}: ${key} is not a sweep key; expected one of ${manifest.keys.join(', ')}`);
+    const values = manifest.cells.map((c) => c.values[key]);
+    const value = values.find((v) => formatValue(v) === text || JSON.stringify(v) === JSON.stringify(YAML.parse(text)));
+    if (value === undefined) {
+      throw new ConfigError(`--baseline ${flag}: expected one of the swept values ${[...new Set(values.map(formatValue))].join(', ')}`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/** A function from cell id to its baseline id. */
+export function baselineMapper(manifest: Manifest, baseline: Record<string, SweepValue> | null): (cell: string) => string | null {
+  const cells = new Map(manifest.cells.map((c) => [c.id, c]));
+  return (id) => {
+    const cell = cells.get(id);
+    return cell === undefined || baseline === null ? null : baselineOf(cell, baseline);
+  };
+}

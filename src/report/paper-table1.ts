@@ -1,0 +1,91 @@
+/**
+ * Our runs of `config/experiments/paper-table1.yaml` beside the paper's Table 1. The paper
+ * gives three runs per N (iterations only); we give quartiles over our seeds, for each
+ * reading of "iteration" (generational and steady state), and where the paper's runs fall
+ * within our distribution.
+ */
+import { quartiles, type Quartiles } from './stats.ts';
+import type { StudyData } from './study-data.ts';
+import { formatNumber } from './table.ts';
+import { toSolution } from './summary.ts';
+
+/** Sarkar & Nag, Table 1: iterations of the three runs per N, in the paper's row order. */
+export const PAPER_TABLE1: Readonly<Record<number, readonly number[]>> = {
+  10: [2383, 125, 251],
+  11: [320, 339, 97],
+  12: [2865, 82, 52],
+  13: [2272, 224, 8],
+  14: [49, 1077, 31],
+  15: [378, 25, 2749],
+  16: [98, 330, 255],
+  17: [1244, 338, 114],
+  18: [5730, 271, 1828],
+  19: [3166, 1462, 382],
+  20: [453, 279, 170],
+  21: [404, 807, 592],
+  22: [282, 2044, 1082],
+  23: [1363, 113, 347],
+  24: [4043, 392, 420],
+  25: [1431, 382, 281],
+};
+
+export interface Table1Row {
+  n: number;
+  /** The cell's values other than n, e.g. `ga.pairsPerIteration=1`. */
+  reading: string;
+  runs: number;
+  solved: number;
+  iterations: Quartiles;
+  evaluations: Quartiles;
+  paper: readonly number[];
+  /** Share of our runs with fewer iterations than each paper run (its percentile in our distribution). */
+  paperPercentiles: number[];
+}
+
+/** One row per (reading, N) cell of a study that sweeps `n`; empty when the study does not. */
+export function table1Rows(study: StudyData): Table1Row[] {
+  const rows: Table1Row[] = [];
+  for (const cell of study.manifest.cells) {
+    const n = cell.config.n;
+    const paper = PAPER_TABLE1[n];
+    if (paper === undefined) continue;
+    const reading = Object.entries(cell.values)
+      .filter(([key]) => key !== 'n')
+      .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+      .join(', ') || 'base';
+    const runs = study.runs.filter((r) => r.cell === cell.id);
+    const iterations = runs.map((r) => toSolution(r, 'iterations'));
+    rows.push({
+      n,
+      reading,
+      runs: runs.length,
+      solved: runs.filter((r) => r.solved).length,
+      iterations: quartiles(iterations),
+      evaluations: quartiles(runs.map((r) => toSolution(r, 'evaluations'))),
+      paper,
+      paperPercentiles: paper.map((p) => (iterations.length === 0 ? Number.NaN : iterations.filter((i) => i < p).length / iterations.length)),
+    });
+  }
+  return rows.sort((a, b) => a.reading.localeCompare(b.reading) || a.n - b.n);
+}
+
+function q(x: Quartiles, metric: 'iterations' | 'evaluations'): string {
+  return `${formatNumber(x.median, metric)} [${formatNumber(x.q1, metric)}, ${formatNumber(x.q3, metric)}]`;
+}
+
+/** A Markdown table per reading (it reads well in a terminal too). */
+export function renderTable1(rows: readonly Table1Row[]): string {
+  const out: string[] = [];
+  for (const reading of [...new Set(rows.map((r) => r.reading))]) {
+    out.push(`Reading: ${reading}`, '');
+    out.push('| N | runs | solved | our iterations: median [Q1, Q3] | our evaluations: median [Q1, Q3] | paper iterations (3 runs) | paper runs\' percentile in ours |');
+    out.push('|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows.filter((x) => x.reading === reading)) {
+      out.push(
+        `| ${r.n} | ${r.runs} | ${r.solved} | ${q(r.iterations, 'iterations')} | ${q(r.evaluations, 'evaluations')} | ${r.paper.join(', ')} | ${r.paperPercentiles.map((p) => (Number.isNaN(p) ? '-' : `${Math.round(p * 100)}%`)).join(', ')} |`,
+      );
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,142 @@
+/**
+ * The statistics of a study, on plain number arrays. Unsolved runs enter as +Infinity:
+ * "not solved within the limits" ranks after every solved run, which is what a rank
+ * statistic (median, quartile, signed rank) needs and what a mean could not give.
+ */
+import wilcoxon from '@stdlib/stats-wilcoxon';
+
+/**
+ * Quantile by linear interpolation between order statistics (Hyndman & Fan type 7, the
+ * default of R, NumPy and Excel's QUARTILE.INC): q(p) = x[h] with h = (n - 1) p, 0-based.
+ * An interpolation that touches +Infinity gives +Infinity. Empty input: NaN.
+ */
+export function quantile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const h = (sorted.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.ceil(h);
+  if (lo === hi) return sorted[lo];
+  const a = sorted[lo];
+  const b = sorted[hi];
+  if (b === Infinity) return Infinity;
+  return a + (h - lo) * (b - a);
+}
+
+export interface Quartiles {
+  q1: number;
+  median: number;
+  q3: number;
+}
+
+export function quartiles(values: readonly number[]): Quartiles {
+  return { q1: quantile(values, 0.25), median: quantile(values, 0.5), q3: quantile(values, 0.75) };
+}
+
+export function median(values: readonly number[]): number {
+  return quantile(values, 0.5);
+}
+
+/** A paired comparison of a cell (x) with the baseline (y) on the same seeds. */
+export interface PairedComparison {
+  /** Pairs compared (seeds present in both). */
+  pairs: number;
+  /** Pairs with x = y (both unsolved, or equal values): Wilcoxon's method drops them. */
+  zeros: number;
+  /** Median over pairs of x - y (Infinity when unsolved runs dominate). */
+  medianDifference: number;
+  /**
+   * Median over pairs where both solved of x / y: 0.5 means the cell needed half the
+   * baseline's time on the typical seed. NaN when no pair has both solved.
+   */
+  medianRatio: number;
+  /**
+   * Matched-pairs rank-biserial correlation (Kerby 2014): (R+ - R-) / (R+ + R-) over the
+   * non-zero differences x - y, in [-1, 1]. -1: the cell was lower on every pair; 0: no
+   * tendency. NaN when every difference is zero.
+   */
+  rankBiserial: number;
+  /** Wilcoxon signed-rank statistic V = R+ (as R's wilcox.test reports it). NaN when no test. */
+  statistic: number;
+  /** Two-sided p-value of the Wilcoxon signed-rank test; NaN when there is nothing to test. */
+  pValue: number;
+  /** How the p-value was computed: 'exact', 'normal' (ties, zeros or n > 50), or 'none'. */
+  method: 'exact' | 'normal' | 'none';
+}
+
+/** Average ranks (1-based) of `values`; ties share the mean of their ranks. */
+export function averageRanks(values: readonly number[]): number[] {
+  const order = values.map((v, i) => i).sort((a, b) => values[a] - values[b] || a - b);
+  const ranks = new Array<number>(values.length);
+  for (let start = 0; start < order.length; ) {
+    let end = start;
+    while (end + 1 < order.length && values[order[end + 1]] === values[order[start]]) end++;
+    const rank = (start + end) / 2 + 1;
+    for (let k = start; k <= end; k++) ranks[order[k]] = rank;
+    start = end + 1;
+  }
+  return ranks;
+}
+
+/** Differences x - y where Infinity - Infinity (both unsolved) counts as a tie, not NaN. */
+function pairedDifferences(x: readonly number[], y: readonly number[]): number[] {
+  return x.map((xi, i) => (xi === y[i] ? 0 : xi - y[i]));
+}
+
+/**
+ * Compares paired samples x (a cell) and y (the baseline): effect sizes and a two-sided
+ * Wilcoxon signed-rank test from @stdlib/stats-wilcoxon. That library drops zero
+ * differences (Wilcoxon's method, like R), computes an exact p-value when there are no
+ * ties or zeros and at most 50 pairs, and otherwise a normal approximation with tie and
+ * continuity corrections. Two of its edges are handled here: it throws when every
+ * difference is zero (we report no test), and its exact two-sided p-value can exceed 1
+ * when V sits at the centre of the distribution (we cap it at 1).
+ */
+export function comparePaired(x: readonly number[], y: readonly number[]): PairedComparison {
+  if (x.length !== y.length) throw new Error(`comparePaired: ${x.length} vs ${y.length} values`);
+  const d = pairedDifferences(x, y);
+  const nonZero = d.filter((v) => v !== 0);
+  const ranks = averageRanks(nonZero.map(Math.abs));
+  let plus = 0;
+  let minus = 0;
+  nonZero.forEach((v, i) => {
+    if (v > 0) plus += ranks[i];
+    else minus += ranks[i];
+  });
+  const ratios = x.flatMap((xi, i) => (Number.isFinite(xi) && Number.isFinite(y[i]) && y[i] > 0 ? [xi / y[i]] : []));
+  const result: PairedComparison = {
+    pairs: x.length,
+    zeros: d.length - nonZero.length,
+    medianDifference: d.length > 0 ? median(d) : Number.NaN,
+    medianRatio: ratios.length > 0 ? median(ratios) : Number.NaN,
+    rankBiserial: nonZero.length > 0 ? (plus - minus) / (plus + minus) : Number.NaN,
+    statistic: Number.NaN,
+    pValue: Number.NaN,
+    method: 'none',
+  };
+  // The library needs two pairs and one non-zero difference; fewer is no evidence either way.
+  if (x.length < 2 || nonZero.length === 0) return result;
+  // Infinity - finite stays infinite: the library ranks |d| and only the order matters.
+  const test = wilcoxon(d, { alternative: 'two-sided', zeroMethod: 'wilcox', correction: true });
+  const ties = new Set(ranks).size !== ranks.length;
+  result.statistic = test.statistic;
+  result.pValue = Math.min(1, test.pValue);
+  result.method = nonZero.length > 50 || ties || result.zeros > 0 ? 'normal' : 'exact';
+  return result;
+}
+
+/**
+ * Holm's step-down adjustment of p-values for comparing several cells with one baseline:
+ * controls the family-wise error rate without assuming independence. NaN stays NaN.
+ */
+export function holm(pValues: readonly number[]): number[] {
+  const tested = pValues.map((p, i) => ({ p, i })).filter(({ p }) => !Number.isNaN(p));
+  tested.sort((a, b) => a.p - b.p);
+  const out = pValues.map(() => Number.NaN);
+  let running = 0;
+  tested.forEach(({ p, i }, k) => {
+    running = Math.max(running, Math.min(1, (tested.length - k) * p));
+    out[i] = running;
+  });
+  return out;
+}

@@ -1,0 +1,50 @@
+/**
+ * Reads a study folder for reporting: the manifest, the finished runs and, on demand, a
+ * run's event log. Read-only: a half-written last line is ignored here, not repaired.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import { ConfigError } from '../config/errors.ts';
+import { MANIFEST_FORMAT, type Manifest, type RunRecord } from '../experiment/records.ts';
+import { eventLogPath } from '../experiment/runner.ts';
+import { MANIFEST_FILE, readRuns, runKey, RUNS_FILE } from '../experiment/store.ts';
+
+export interface StudyData {
+  dir: string;
+  manifest: Manifest;
+  /** Finished runs, one per (cell, seed): the first line wins should a folder hold a repeat. */
+  runs: RunRecord[];
+}
+
+export function readStudy(dir: string): StudyData {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`${dir}: no such folder; expected the --out folder of an experiment`);
+  const manifestFile = path.join(dir, MANIFEST_FILE);
+  if (!existsSync(manifestFile)) throw new ConfigError(`${dir}: no ${MANIFEST_FILE}; expected the --out folder of an experiment`);
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+  } catch {
+    throw new ConfigError(`${manifestFile}: not readable JSON`);
+  }
+  if (manifest.format !== MANIFEST_FORMAT) throw new ConfigError(`${manifestFile}: format ${JSON.stringify(manifest.format)}, expected ${MANIFEST_FORMAT}`);
+  const seen = new Set<string>();
+  const runs = readRuns(path.join(dir, RUNS_FILE)).runs.filter((run) => {
+    const key = runKey(run.cell, run.seed);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { dir, manifest, runs };
+}
+
+/** A run's events, or null when the study was run without --events (or the run has no log). */
+export function readEvents(study: StudyData, cell: string, seed: number): ArchipelagoEvent[] | null {
+  const file = path.join(study.dir, eventLogPath(cell, seed));
+  if (!existsSync(file)) return null;
+  const text = readFileSync(file, 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as ArchipelagoEvent);
+}

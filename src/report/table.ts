@@ -1,0 +1,87 @@
+/**
+ * The summary for people (an aligned text table) and for spreadsheets (CSV), both rendered
+ * from `StudySummary`. CSV keeps full precision; Inf marks "unsolved" (R and pandas read it).
+ */
+import { formatValue } from '../experiment/sweep.ts';
+import { METRICS, type CellSummary, type Metric, type StudySummary } from './summary.ts';
+
+/** A number for people: 3 significant digits, k/M for large counts, ∞ for unsolved. */
+export function formatNumber(value: number, metric?: Metric): string {
+  if (Number.isNaN(value)) return '-';
+  if (value === Infinity) return '∞';
+  if (metric === 'seconds') return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
+  const abs = Math.abs(value);
+  if (abs >= 1e6) return `${(value / 1e6).toPrecision(3)}M`;
+  if (abs >= 1e4) return `${(value / 1e3).toPrecision(3)}k`;
+  return Number.isInteger(value) ? String(value) : value.toPrecision(3);
+}
+
+export function formatP(p: number): string {
+  if (Number.isNaN(p)) return '-';
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+function quartileText(cell: CellSummary, metric: Metric): string {
+  const q = cell.quartiles[metric];
+  return `${formatNumber(q.median, metric)} [${formatNumber(q.q1, metric)}, ${formatNumber(q.q3, metric)}]`;
+}
+
+function comparisonText(cell: CellSummary, metric: Metric): string[] {
+  const c = cell.comparison?.[metric];
+  if (!c) return cell.baseline === null && cell.comparison === null ? ['baseline', '', '', ''] : ['-', '-', '-', '-'];
+  return [Number.isNaN(c.medianRatio) ? '-' : `${c.medianRatio.toPrecision(3)}x`, Number.isNaN(c.rankBiserial) ? '-' : c.rankBiserial.toFixed(2), formatP(c.pValue), formatP(c.pHolm)];
+}
+
+function align(rows: string[][]): string {
+  const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => [...r[col]].length)));
+  return rows.map((r) => r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ').trimEnd()).join('\n');
+}
+
+/** The terminal table; `withBaseline` adds the paired comparison columns (time and evaluations). */
+export function renderTable(summary: StudySummary): string {
+  const compared = summary.baseline !== null;
+  const header = ['cell', 'runs', 'solved', 'time s: median [Q1, Q3]', 'evaluations', 'iterations'];
+  if (compared) header.push('time ratio', 'r', 'p', 'p Holm', 'evals ratio', 'r', 'p', 'p Holm');
+  const rows = [header];
+  for (const cell of summary.cells) {
+    const row = [cell.id, String(cell.runs), Number.isNaN(cell.successRate) ? '-' : `${Math.round(cell.successRate * 100)}%`, quartileText(cell, 'seconds'), quartileText(cell, 'evaluations'), quartileText(cell, 'iterations')];
+    if (compared) row.push(...comparisonText(cell, 'seconds'), ...comparisonText(cell, 'evaluations'));
+    rows.push(row);
+  }
+  const lines = [`${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs, ${summary.seeds.length} seeds per cell`, '', align(rows)];
+  if (compared) {
+    const base = Object.entries(summary.baseline!).map(([k, v]) => `${k}=${formatValue(v)}`).join(', ');
+    lines.push(
+      '',
+      `Compared on the same seeds with the baseline (${base}): ratio = median over seeds of cell / baseline (both solved);`,
+      'r = matched-pairs rank-biserial correlation (-1: the cell is lower on every seed); p = two-sided Wilcoxon signed-rank;',
+      'p Holm = adjusted for comparing several cells. Unsolved runs count as slower than every solved run (∞).',
+    );
+  }
+  return lines.join('\n');
+}
+
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isNaN(value) ? '' : value === Infinity ? 'Inf' : value === -Infinity ? '-Inf' : String(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One row per cell with every number of the summary. */
+export function renderCsv(summary: StudySummary): string {
+  const header = ['cell', ...summary.keys, 'baseline', 'runs', 'solved', 'success_rate'];
+  for (const m of METRICS) header.push(`${m}_q1`, `${m}_median`, `${m}_q3`);
+  for (const m of METRICS) header.push(`${m}_pairs`, `${m}_median_diff`, `${m}_median_ratio`, `${m}_rank_biserial`, `${m}_wilcoxon_v`, `${m}_p`, `${m}_p_method`, `${m}_p_holm`);
+  const lines = [header.map(csvField).join(',')];
+  for (const cell of summary.cells) {
+    const row: unknown[] = [cell.id, ...summary.keys.map((k) => cell.values[k]), cell.baseline, cell.runs, cell.solved, cell.successRate];
+    for (const m of METRICS) row.push(cell.quartiles[m].q1, cell.quartiles[m].median, cell.quartiles[m].q3);
+    for (const m of METRICS) {
+      const c = cell.comparison?.[m];
+      row.push(c?.pairs, c?.medianDifference, c?.medianRatio, c?.rankBiserial, c?.statistic, c?.pValue, c?.method, c?.pHolm);
+    }
+    lines.push(row.map(csvField).join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
