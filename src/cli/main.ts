@@ -2,8 +2,11 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TupleSyntaxError } from '../problem/tuple.ts';
+import { configCommand } from './commands/config.ts';
 import { solveCommand } from './commands/solve.ts';
 import { verifyCommand } from './commands/verify.ts';
+import { experimentCommand } from './commands/experiment.ts';
+import { reportCommand } from './commands/report.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { printError } from './output.ts';
 
@@ -18,6 +21,9 @@ export async function main(argv: string[]): Promise<void> {
     .parserConfiguration({ 'parse-positional-numbers': false })
     .command(solveCommand)
     .command(verifyCommand)
+    .command(configCommand)
+    .command(experimentCommand)
+    .command(reportCommand)
     .demandCommand(1, 'name a command: verify, solve, config')
     .strict()
     .recommendCommands()
