@@ -83,6 +83,7 @@ describe('archipelago (real workers)', () => {
     const solutions = ofType(events, 'solution');
     assert.equal(solutions.length, 1);
     assert.equal(solutions[0].island, result.foundBy);
+    assert.equal(solutions[0].seconds, result.foundAtSeconds);
     assert.deepEqual(solutions[0].solution, result.solution);
     assert.equal(result.fitness, 0);
     assert.equal(result.islands.length, 4);

@@ -247,6 +247,7 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
       best: winner ? winner.solution : bestReport ? toOneBased(bestReport.best) : null,
       foundBy: winner ? winner.island : null,
       foundAtIteration: winner ? winner.iteration : null,
+      foundAtSeconds: winner ? (winner.foundAt - startedAt) / 1000 : null,
       seconds: seconds(),
       stopLatencyMs,
       evaluations,

@@ -82,6 +82,8 @@ export interface ArchipelagoResult {
   best: number[] | null;
   foundBy: number | null;
   foundAtIteration: number | null;
+  /** Seconds from the start of the run to the moment the winner found the solution. */
+  foundAtSeconds?: number | null;
   /** Wall seconds from start to the last island's end. */
   seconds: number;
   /** Latest island stop − the moment the stop was claimed (solution or coordinator), in ms; null if nobody was told to stop. */
