@@ -16,7 +16,7 @@ import { conflictMutation } from '../src/ga/hybrid/conflict-mutation.ts';
 import { allocCounts, collectConflicts, ConflictList, countDiagonals, isConflicted } from '../src/ga/hybrid/diagonals.ts';
 import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
 import { localSearch } from '../src/ga/hybrid/local-search.ts';
-import { HYBRID_ERRORS, hybridParams, type HybridParams } from '../src/ga/hybrid/params.ts';
+import { HYBRID_ERRORS, hybridParams, type HybridOperators, type HybridParams } from '../src/ga/hybrid/params.ts';
 import { OccupancyBits, smartStart } from '../src/ga/hybrid/smart-start.ts';
 import { applySwap, swapDelta, swapDeltaByRecount } from '../src/ga/hybrid/swap-delta.ts';
 
@@ -301,6 +301,12 @@ describe('HybridIsland', () => {
   it('checks its parameters and is what createEvolver builds for mode "hybrid"', () => {
     assert.throws(() => new HybridIsland({ params: hybridParams(8, { populationSize: 1 }), rng: Rng.forStream(1, 0) }), { message: HYBRID_ERRORS.population });
     assert.throws(() => new HybridIsland({ params: hybridParams(8, { childrenPerGeneration: 0 }), rng: Rng.forStream(1, 0) }), { message: HYBRID_ERRORS.children });
+    const bad = (operators: Partial<HybridOperators>) => () =>
+      new HybridIsland({ params: hybridParams(8, { operators }), rng: Rng.forStream(1, 0) });
+    assert.throws(bad({ smartStart: { maxTries: 0 } }), { message: HYBRID_ERRORS.maxTries });
+    assert.throws(bad({ crossover: { probability: 1.5 } }), { message: HYBRID_ERRORS.probability });
+    assert.throws(bad({ conflictMutation: { probability: 0.5, moves: 1, partners: 0 } }), { message: HYBRID_ERRORS.mutation });
+    assert.throws(bad({ localSearch: { applyTo: 'everyone' as 'both', maxSteps: 10, triesPerQueen: 1 } }), { message: HYBRID_ERRORS.localSearch });
     const evolver = createEvolver({ mode: 'hybrid', params: hybridParams(50) }, Rng.forStream(1, 0));
     assert.ok(evolver instanceof HybridIsland);
     while (!evolver.step());

@@ -35,6 +35,10 @@ export const HYBRID_ERRORS = {
   population: 'hybrid populationSize must be an integer >= 2',
   children: 'hybrid childrenPerGeneration must be an integer >= 1',
   n: 'hybrid n must be an integer >= 1',
+  maxTries: 'hybrid operators.smartStart.maxTries must be an integer >= 1',
+  probability: 'hybrid operator probabilities must be numbers in [0, 1]',
+  mutation: 'hybrid operators.conflictMutation needs integers moves >= 0 and partners >= 1',
+  localSearch: "hybrid operators.localSearch needs applyTo 'children' | 'migrants' | 'both', integers maxSteps >= 0 and triesPerQueen >= 1",
 } as const;
 
 /**
@@ -78,4 +82,13 @@ export function checkHybridParams(p: HybridParams): void {
   if (!Number.isInteger(p.n) || p.n < 1) throw new RangeError(HYBRID_ERRORS.n);
   if (!Number.isInteger(p.populationSize) || p.populationSize < 2) throw new RangeError(HYBRID_ERRORS.population);
   if (!Number.isInteger(p.childrenPerGeneration) || p.childrenPerGeneration < 1) throw new RangeError(HYBRID_ERRORS.children);
+  const { smartStart, conflictMutation: mut, localSearch: ls, crossover } = p.operators;
+  const isCount = (x: number, min: number) => Number.isInteger(x) && x >= min;
+  const isProbability = (x: number) => typeof x === 'number' && x >= 0 && x <= 1;
+  if (smartStart && !isCount(smartStart.maxTries, 1)) throw new RangeError(HYBRID_ERRORS.maxTries);
+  if (!isProbability(crossover.probability) || (mut && !isProbability(mut.probability))) throw new RangeError(HYBRID_ERRORS.probability);
+  if (mut && !(isCount(mut.moves, 0) && isCount(mut.partners, 1))) throw new RangeError(HYBRID_ERRORS.mutation);
+  if (ls && !(['children', 'migrants', 'both'].includes(ls.applyTo) && isCount(ls.maxSteps, 0) && isCount(ls.triesPerQueen, 1))) {
+    throw new RangeError(HYBRID_ERRORS.localSearch);
+  }
 }
