@@ -110,6 +110,9 @@ export function loadExperiment(file: string, env: ResolveEnv = systemEnv()): Exp
       }
       throw error;
     }
+    if (config.n === 2 || config.n === 3) {
+      throw new ConfigError(`${file}: cell ${cell.id}: n: ${config.n} has no solution, so there is no time to solution to study; expected n = 1 or n >= 4`);
+    }
     // The study owns the seeds and the result files.
     config = { ...config, seed: seeds[0], output: { ...config.output, file: null } };
     return { ...cell, baseline: baselineOf(cell, spec.baseline), config };

@@ -33,7 +33,10 @@ export function boxPlotSpec(runs: readonly RunRecord[], cells: readonly string[]
 
 /** Best fitness over time, one line per island, from a run's progress samples. */
 export function fitnessSpec(events: readonly ArchipelagoEvent[], title: string): TopLevelSpec {
-  const values = events.flatMap((e) => (e.type === 'progress' ? [{ island: e.island, seconds: e.seconds, bestFitness: e.bestFitness }] : []));
+  // The solution event closes the finder's curve at 0; progress samples alone may stop short of it.
+  const values = events.flatMap((e) =>
+    e.type === 'progress' ? [{ island: e.island, seconds: e.seconds, bestFitness: e.bestFitness }] : e.type === 'solution' ? [{ island: e.island, seconds: e.seconds, bestFitness: 0 }] : [],
+  );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: title, ...FONT },
@@ -79,11 +82,12 @@ export function migrationSpec(flows: readonly EdgeFlow[]): TopLevelSpec {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: 'migrants accepted per run along each edge (mean over runs with event logs)', ...FONT },
     data: { values: flows.map((f) => ({ ...f, accepted: Math.round(f.accepted * 10) / 10, sent: Math.round(f.sent * 10) / 10 })) },
-    facet: { field: 'cell', type: 'nominal', title: null, header: { labelLimit: 300, ...FONT } },
+    facet: { field: 'cell', type: 'nominal', title: null, header: { labelLimit: 0, labelFontSize: 10, ...FONT } },
     columns: 3,
+    spacing: 40,
     spec: {
-      width: { step: 26 },
-      height: { step: 26 },
+      width: 200,
+      height: 200,
       layer: [
         { mark: 'rect', encoding: { color: { field: 'accepted', type: 'quantitative', title: 'accepted / run', scale: { scheme: 'blues' } } } },
         { mark: { type: 'text', fontSize: 9 }, encoding: { text: { field: 'accepted', type: 'quantitative', format: '.3~s' } } },
