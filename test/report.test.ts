@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { resolveRunConfig } from '../src/config/schema.ts';
+import { MANIFEST_FORMAT, type Manifest, type RunRecord } from '../src/experiment/records.ts';
+import { eventLogPath } from '../src/experiment/runner.ts';
+import { expandSweep, baselineOf } from '../src/experiment/sweep.ts';
+import { baselineMapper, parseBaselineFlags } from '../src/report/baseline.ts';
+import { renderHtml } from '../src/report/html.ts';
+import { PAPER_TABLE1, table1Rows } from '../src/report/paper-table1.ts';
+import { readStudy } from '../src/report/study-data.ts';
+import { summarise } from '../src/report/summary.ts';
+import { renderCsv, renderTable } from '../src/report/table.ts';
+import { paper } from './helpers.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-report-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const env = { availableParallelism: 4, totalMemory: 8e9 };
+
+/** A deterministic stream in [0, 1) (mulberry32), so the synthetic study is the same every time. */
+function stream(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Writes a study folder as `experiment` would, without running anything: cells ring,
+ * fully-connected and none (the baseline) on 4 islands, 8 seeds; ring is about twice as
+ * fast as none, and one run of none is unsolved. `events` adds event logs to every run.
+ */
+function syntheticStudy(name: string, events: boolean): string {
+  const out = path.join(dir, name);
+  mkdirSync(path.join(out, 'events'), { recursive: true });
+  const sweep = { 'topology.kind': ['ring', 'fully-connected', 'none'] };
+  const baseline = { 'topology.kind': 'none' };
+  const seeds = [1, 2, 3, 4, 5, 6, 7, 8];
+  const cells = expandSweep(sweep).map((cell) => ({
+    ...cell,
+    baseline: baselineOf(cell, baseline),
+    config: resolveRunConfig({ n: 48, islands: 4, topology: { kind: cell.values['topology.kind'] } }, 'synthetic', {}, env),
+  }));
+  const manifest: Manifest = {
+    format: MANIFEST_FORMAT,
+    name,
+    description: 'synthetic <study> & friends',
+    experiment: { file: '/x/study.yaml', sha256: 'f'.repeat(64), text: 'sweep:\n  topology.kind: [ring, fully-connected, none]\n' },
+    keys: Object.keys(sweep),
+    seeds,
+    baseline,
+    cells,
+    events,
+    tool: { name: 'nqueens-islands', version: '0.0.0' },
+    environment: { node: 'v20', platform: 'linux', arch: 'x64', cpuModel: 'test cpu', cores: 4, totalMemoryBytes: 8e9 },
+    startedAt: '2025-01-01T00:00:00.000Z',
+    resumedAt: [],
+  };
+  writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest));
+  const random = stream(7);
+  const speed: Record<string, number> = { ring: 0.5, 'fully-connected': 0.7, none: 1 };
+  const lines: string[] = [];
+  for (const seed of seeds) {
+    const hardness = 0.5 + random() * 2;
+    for (const cell of cells) {
+      const kind = cell.values['topology.kind'] as string;
+      const solved = !(kind === 'none' && seed === 8);
+      const seconds = hardness * speed[kind] * (0.9 + 0.2 * random());
+      const iterations = Math.round(seconds * 400);
+      const record: RunRecord = {
+        cell: cell.id, values: cell.values, seed, solved, fitness: solved ? 0 : 1, seconds: solved ? seconds : 20, iterations, evaluations: iterations * 4000,
+        foundBy: solved ? seed % 4 : null, stopLatencyMs: 2, migrantsSent: 0, migrantsAccepted: 0, islands: [], solution: null, finishedAt: '2025-01-01T00:00:00.000Z',
+      };
+      lines.push(JSON.stringify(record));
+      if (!events) continue;
+      const log: object[] = [];
+      for (let t = 1; t <= 8; t++) {
+        for (let island = 0; island < 4; island++) {
+          log.push({ type: 'progress', island, iteration: t * 50, evaluations: t * 50000, bestFitness: Math.max(1, 12 - t - island), meanFitness: 20, diversity: 30, migrantsSent: t, migrantsAccepted: t, seconds: (t * record.seconds) / 9 });
+          if (kind !== 'none') log.push({ type: 'migration', from: island, to: (island + 1) % 4, epoch: null, iteration: t * 20, sent: 2, accepted: t % 3 === 0 ? 0 : 1 });
+        }
+      }
+      if (solved) log.push({ type: 'solution', island: record.foundBy, iteration: iterations, solution: [1], seconds: record.seconds });
+      writeFileSync(path.join(out, eventLogPath(cell.id, seed)), log.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    }
+  }
+  writeFileSync(path.join(out, 'runs.jsonl'), `${lines.join('\n')}\n`);
+  return out;
+}
+
+describe('summary, table and CSV', () => {
+  const study = readStudy(syntheticStudy('summary', false));
+  const summary = summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline);
+  const [ring, fully, none] = summary.cells;
+
+  it('counts runs and successes, quartiles with unsolved as ∞, comparisons against the baseline', () => {
+    assert.deepEqual([ring.runs, ring.solved, none.runs, none.solved], [8, 8, 8, 7]);
+    assert.equal(none.successRate, 7 / 8);
+    assert.equal(none.comparison, null);
+    assert.equal(ring.baseline, none.id);
+    const c = ring.comparison!.seconds;
+    assert.equal(c.pairs, 8);
+    // Ring is faster on every seed (the unsolved baseline run counts as slower still).
+    assert.equal(c.rankBiserial, -1);
+    assert.equal(c.method, 'exact');
+    assert.ok(Math.abs(c.pValue - 2 / 256) < 1e-12, `p = ${c.pValue}`);
+    assert.ok(c.medianRatio > 0.4 && c.medianRatio < 0.6);
+    assert.ok(fully.comparison!.seconds.pHolm >= fully.comparison!.seconds.pValue);
+  });
+
+  it('renders a table and a CSV with one row per cell', () => {
+    const table = renderTable(summary);
+    assert.match(table, /summary: 24 of 24 runs, 8 seeds per cell/);
+    assert.match(table, /topology\.kind=none\s+8\s+88%/);
+    const csv = renderCsv(summary).trim().split('\n');
+    assert.equal(csv.length, 4);
+    const header = csv[0].split(',');
+    const row = (i: number) => Object.fromEntries(csv[i].match(/("[^"]*"|[^,]*)(,|$)/g)!.map((f, k) => [header[k], f.replace(/,$/, '')]));
+    assert.equal(row(1).cell, 'topology.kind=ring');
+    assert.equal(row(1).seconds_p_method, 'exact');
+    assert.equal(row(3).success_rate, '0.875');
+    assert.equal(row(3).seconds_p, '', 'no comparison for the baseline');
+  });
+
+  it('takes another baseline from report --baseline, and refuses one that is not swept', () => {
+    const other = parseBaselineFlags(['topology.kind=ring'], study.manifest);
+    const s = summarise(study, baselineMapper(study.manifest, other), other);
+    assert.equal(s.cells[0].comparison, null);
+    assert.equal(s.cells[2].comparison!.seconds.rankBiserial, 1);
+    assert.throws(() => parseBaselineFlags(['topology.kind=star'], study.manifest), /--baseline topology.kind=star: expected one of the swept values ring, fully-connected, none/);
+    assert.throws(() => parseBaselineFlags(['islands=2'], study.manifest), /islands is not a sweep key/);
+    assert.throws(() => parseBaselineFlags(['ring'], study.manifest), /expected KEY=VALUE/);
+  });
+
+  it('keeps the paper\'s Table 1 as the fixture has it', () => {
+    for (const entry of paper.table1) assert.ok(PAPER_TABLE1[entry.n].includes(entry.iterations!), `N = ${entry.n}`);
+    assert.equal(Object.values(PAPER_TABLE1).flat().length, paper.table1.length);
+    assert.deepEqual(table1Rows(study), [], 'no n in 10..25 in this study');
+  });
+});
+
+describe('HTML report', () => {
+  const withEvents = syntheticStudy('with-events', true);
+  const without = syntheticStudy('without-events', false);
+  let page = '';
+  let bare = '';
+  before(async () => {
+    for (const [folder, setter] of [[withEvents, (h: string) => (page = h)], [without, (h: string) => (bare = h)]] as const) {
+      const study = readStudy(folder);
+      const html = await renderHtml(study, summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline), null);
+      writeFileSync(path.join(folder, 'report.html'), html);
+      setter(html);
+    }
+  });
+
+  it('is self-contained: no scripts, nothing fetched, text escaped', () => {
+    assert.doesNotMatch(page, /<script/i);
+    assert.doesNotMatch(page, /(src|href)\s*=\s*["']?(https?:)?\/\//i);
+    assert.match(page, /Content-Security-Policy" content="default-src 'none'/);
+    assert.match(page, /synthetic &lt;study&gt; &amp; friends/);
+    assert.equal(page.match(/<svg/g)?.length, 4, 'two box plots, fitness over time, migration flow');
+  });
+
+  it('says where event logs are missing', () => {
+    assert.match(bare, /No event logs in this study: run the experiment with --events/);
+    assert.equal(bare.match(/<svg/g)?.length, 2, 'the box plots only');
+  });
+
+  describe('in a real headless browser (Debian chromium, as CI installs it)', () => {
+    const executablePath = '/usr/bin/chromium';
+    let browser: Browser;
+    before(async () => {
+      // Not a skip: CI installs chromium, and a report test that did not run must not pass.
+      assert.ok(existsSync(executablePath), `${executablePath} is missing: install it with \`apt-get update && apt-get install -y chromium\``);
+      browser = await chromium.launch({
+        executablePath,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      });
+    });
+    after(async () => browser?.close());
+
+    for (const [name, folder, charts] of [['with event logs', () => withEvents, 4], ['without event logs', () => without, 2]] as const) {
+      it(`loads without console errors or fetches and draws its charts (${name})`, async () => {
+        const tab = await browser.newPage();
+        const problems: string[] = [];
+        tab.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+        tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+        tab.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && problems.push(`fetch: ${r.url()}`));
+        await tab.goto(`file://${path.join(folder(), 'report.html')}`, { waitUntil: 'load' });
+        const figures = await tab.$$eval('figure svg', (svgs) =>
+          svgs.map((svg) => {
+            const box = svg.getBoundingClientRect();
+            return { width: box.width, height: box.height, marks: svg.querySelectorAll('g[class*="mark-"] > path, g[class*="mark-"] > line, g[class*="mark-"] > rect').length };
+          }),
+        );
+        assert.equal(figures.length, charts);
+        for (const f of figures) {
+          assert.ok(f.width > 100 && f.height > 50, `chart size ${f.width}x${f.height}`);
+          assert.ok(f.marks > 3, `chart has ${f.marks} marks`);
+        }
+        assert.ok((await tab.locator('table tbody tr').count()) === 3);
+        assert.deepEqual(problems, []);
+        await tab.close();
+      });
+    }
+  });
+});
