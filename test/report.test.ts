@@ -35,7 +35,7 @@ function stream(seed: number): () => number {
 /**
  * Writes a study folder as `experiment` would, without running anything: cells ring,
  * fully-connected and none (the baseline) on 4 islands, 8 seeds; ring is about twice as
- * fast as none, and one run of none is unsolved. `events` adds event logs to every run.
+ * fast as none, one run of none is unsolved and one of fully-connected failed. `events` adds event logs to every run.
  */
 function syntheticStudy(name: string, events: boolean): string {
   const out = path.join(dir, name);
@@ -77,6 +77,7 @@ function syntheticStudy(name: string, events: boolean): string {
       const record: RunRecord = {
         cell: cell.id, values: cell.values, seed, solved, fitness: solved ? 0 : 1, seconds: solved ? seconds : 20, iterations, evaluations: iterations * 4000,
         foundBy: solved ? seed % 4 : null, stopLatencyMs: 2, migrantsSent: 0, migrantsAccepted: 0, islands: [], solution: null, finishedAt: '2025-01-01T00:00:00.000Z',
+        error: kind === 'fully-connected' && seed === 3 ? 'island 1: worker exited' : null,
       };
       lines.push(JSON.stringify(record));
       if (!events) continue;
@@ -101,7 +102,9 @@ describe('summary, table and CSV', () => {
   const [ring, fully, none] = summary.cells;
 
   it('counts runs and successes, quartiles with unsolved as ∞, comparisons against the baseline', () => {
-    assert.deepEqual([ring.runs, ring.solved, none.runs, none.solved], [8, 8, 8, 7]);
+    assert.deepEqual([ring.runs, ring.solved, none.runs, none.solved, fully.runs], [8, 8, 8, 7, 7]);
+    assert.deepEqual(summary.failedRuns, ['topology.kind=fully-connected@3: island 1: worker exited']);
+    assert.equal(fully.comparison!.seconds.pairs, 7, 'the failed run is no pair');
     assert.equal(none.successRate, 7 / 8);
     assert.equal(none.comparison, null);
     assert.equal(ring.baseline, none.id);
@@ -117,7 +120,7 @@ describe('summary, table and CSV', () => {
 
   it('renders a table and a CSV with one row per cell', () => {
     const table = renderTable(summary);
-    assert.match(table, /summary: 24 of 24 runs, 8 seeds per cell/);
+    assert.match(table, /summary: 23 of 24 runs, 8 seeds per cell\nleft out, an island failed: topology.kind=fully-connected@3/);
     assert.match(table, /topology\.kind=none\s+8\s+88%/);
     const csv = renderCsv(summary).trim().split('\n');
     assert.equal(csv.length, 4);

@@ -42,6 +42,11 @@ export interface RunRecord {
   islands: IslandRecord[];
   /** 1-based, validated; null when unsolved. */
   solution: number[] | null;
+  /**
+   * Why the run cannot be trusted: an island's worker failed (message of the first failure),
+   * even after one retry. Such runs are kept for the record and left out of every statistic.
+   */
+  error: string | null;
   /** ISO time the run finished. */
   finishedAt: string;
 }
@@ -72,6 +77,13 @@ export interface Manifest {
   resumedAt: string[];
 }
 
+/** The first island failure of a run, as `island 2: message`; null for a clean run. */
+export function runError(result: RunResult): string | null {
+  const failed = result.islands.find((i) => i.error !== undefined || i.stopReason === null);
+  if (failed === undefined) return null;
+  return `island ${failed.id}: ${failed.error?.message ?? 'worker failed'}`;
+}
+
 export function toRunRecord(cell: { id: string; values: Record<string, SweepValue> }, result: RunResult): RunRecord {
   const islands = result.islands.map((i) => ({
     id: i.id,
@@ -96,6 +108,7 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     migrantsAccepted: islands.reduce((sum, i) => sum + i.migrantsAccepted, 0),
     islands,
     solution: result.solution,
+    error: runError(result),
     finishedAt: new Date().toISOString(),
   };
 }

@@ -35,6 +35,8 @@ export interface StudyHooks {
   onPlan?(total: number, done: number): void;
   onRunStart?(run: PlannedRun, index: number): void;
   onRunEnd?(record: RunRecord, index: number): void;
+  /** A run whose island failed is run once more. */
+  onRetry?(run: PlannedRun, error: string): void;
 }
 
 export interface StudyOptions {
@@ -154,7 +156,12 @@ export async function runStudy(experiment: Experiment, options: StudyOptions): P
     if (signal?.aborted) break;
     const index = outcome.skipped + outcome.completed;
     hooks.onRunStart?.(planned, index);
-    const finished = await runOne(planned, options.events, signal);
+    let finished = await runOne(planned, options.events, signal);
+    // A failed worker says nothing about the GA: run it again once before recording the failure.
+    if (finished?.record.error) {
+      hooks.onRetry?.(planned, finished.record.error);
+      finished = await runOne(planned, options.events, signal);
+    }
     if (finished === null) break;
     // The event log first: a run is finished once its line is in runs.jsonl, and by then its log is whole.
     if (options.events) writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));

@@ -57,6 +57,7 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
       `${escapeHtml(manifest.environment.cpuModel)} × ${manifest.environment.cores}, started ${escapeHtml(manifest.startedAt)}.</p>`,
   );
   parts.push('<h2>Summary</h2>', summaryTable(summary));
+  if (summary.failedRuns.length > 0) parts.push(note(`Left out of every number and plot because an island failed: ${summary.failedRuns.join('; ')}.`));
   if (summary.baseline !== null) {
     const base = Object.entries(summary.baseline).map(([k, v]) => `${k}=${formatValue(v)}`).join(', ');
     parts.push(

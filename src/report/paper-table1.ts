@@ -66,7 +66,9 @@ export function table1Rows(study: StudyData): Table1Row[] {
       paperPercentiles: paper.map((p) => (iterations.length === 0 ? Number.NaN : iterations.filter((i) => i < p).length / iterations.length)),
     });
   }
-  return rows.sort((a, b) => a.reading.localeCompare(b.reading) || a.n - b.n);
+  // Readings in the file's order, N ascending within each.
+  const readings = [...new Set(rows.map((r) => r.reading))];
+  return rows.sort((a, b) => readings.indexOf(a.reading) - readings.indexOf(b.reading) || a.n - b.n);
 }
 
 function q(x: Quartiles, metric: 'iterations' | 'evaluations'): string {

@@ -15,6 +15,8 @@ export interface StudyData {
   manifest: Manifest;
   /** Finished runs, one per (cell, seed): the first line wins should a folder hold a repeat. */
   runs: RunRecord[];
+  /** Runs whose islands failed (`error` set): listed, never counted in a statistic. */
+  failed: RunRecord[];
 }
 
 export function readStudy(dir: string): StudyData {
@@ -29,13 +31,13 @@ export function readStudy(dir: string): StudyData {
   }
   if (manifest.format !== MANIFEST_FORMAT) throw new ConfigError(`${manifestFile}: format ${JSON.stringify(manifest.format)}, expected ${MANIFEST_FORMAT}`);
   const seen = new Set<string>();
-  const runs = readRuns(path.join(dir, RUNS_FILE)).runs.filter((run) => {
+  const all = readRuns(path.join(dir, RUNS_FILE)).runs.filter((run) => {
     const key = runKey(run.cell, run.seed);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
-  return { dir, manifest, runs };
+  return { dir, manifest, runs: all.filter((r) => !r.error), failed: all.filter((r) => r.error) };
 }
 
 /** A run's events, or null when the study was run without --events (or the run has no log). */

@@ -37,6 +37,8 @@ export interface StudySummary {
   /** Runs the study plans and runs found. */
   expectedRuns: number;
   finishedRuns: number;
+  /** Runs left out because an island failed: `cell@seed: error`. */
+  failedRuns: string[];
   baseline: Record<string, SweepValue> | null;
   cells: CellSummary[];
 }
@@ -95,6 +97,7 @@ export function summarise(study: StudyData, baselineOf: (cell: string) => string
     seeds: manifest.seeds,
     expectedRuns: manifest.seeds.length * manifest.cells.length,
     finishedRuns: study.runs.length,
+    failedRuns: study.failed.map((r) => `${r.cell}@${r.seed}: ${r.error}`),
     baseline,
     cells,
   };

@@ -13,7 +13,8 @@ export function formatNumber(value: number, metric?: Metric): string {
   const abs = Math.abs(value);
   if (abs >= 1e6) return `${(value / 1e6).toPrecision(3)}M`;
   if (abs >= 1e4) return `${(value / 1e3).toPrecision(3)}k`;
-  return Number.isInteger(value) ? String(value) : value.toPrecision(3);
+  if (Number.isInteger(value) || abs >= 100) return value.toFixed(0);
+  return abs >= 10 ? value.toFixed(1) : value.toPrecision(3);
 }
 
 export function formatP(p: number): string {
@@ -48,7 +49,9 @@ export function renderTable(summary: StudySummary): string {
     if (compared) row.push(...comparisonText(cell, 'seconds'), ...comparisonText(cell, 'evaluations'));
     rows.push(row);
   }
-  const lines = [`${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs, ${summary.seeds.length} seeds per cell`, '', align(rows)];
+  const lines = [`${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs, ${summary.seeds.length} seeds per cell`];
+  if (summary.failedRuns.length > 0) lines.push(`left out, an island failed: ${summary.failedRuns.join('; ')}`);
+  lines.push('', align(rows));
   if (compared) {
     const base = Object.entries(summary.baseline!).map(([k, v]) => `${k}=${formatValue(v)}`).join(', ');
     lines.push(

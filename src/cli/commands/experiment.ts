@@ -23,6 +23,7 @@ async function run(args: ArgumentsCamelCase<ExperimentArgs>): Promise<void> {
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   const bar = progressBar();
+  bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
   try {
     const outcome = await runStudy(experiment, { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: bar.hooks });
     bar.stop();
