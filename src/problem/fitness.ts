@@ -27,15 +27,31 @@ export class DiagonalMarks {
       let distinct = 0;
       // Branch-free: on random permutations "is this diagonal new?" is a coin flip that a
       // branch would mispredict; (x | -x) >>> 31 is 1 exactly when x !== 0.
-      for (let i = 0; i < n; i++) {
+      let i = 0;
+      for (; i < n - 1; i += 2) {
+        const r1 = genes[offset + i];
+        const r2 = genes[offset + i + 1];
+        const u1 = r1 - i + shift;
+        const d1 = r1 + i;
+        const nu1 = up[u1] ^ epoch;
+        const nd1 = down[d1] ^ epoch;
+        up[u1] = epoch;
+        down[d1] = epoch;
+        const u2 = r2 - i - 1 + shift;
+        const d2 = r2 + i + 1;
+        const nu2 = up[u2] ^ epoch;
+        const nd2 = down[d2] ^ epoch;
+        up[u2] = epoch;
+        down[d2] = epoch;
+        distinct += ((nu1 | -nu1) >>> 31) + ((nd1 | -nd1) >>> 31) + ((nu2 | -nu2) >>> 31) + ((nd2 | -nd2) >>> 31);
+      }
+      if (i < n) {
         const row = genes[offset + i];
         const u = row - i + shift;
         const d = row + i;
         const newUp = up[u] ^ epoch;
         const newDown = down[d] ^ epoch;
         distinct += ((newUp | -newUp) >>> 31) + ((newDown | -newDown) >>> 31);
-        up[u] = epoch;
-        down[d] = epoch;
       }
       return 2 * n - distinct;
     };
