@@ -1,7 +1,7 @@
+/** The work behind `solve`, loaded only when the command runs (it pulls in threads, zod and rxjs). */
 import { statSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { CONFIG_FILE_OPTION, RUN_FLAG_OPTIONS } from '../../config/flags.ts';
+import type { ArgumentsCamelCase } from 'yargs';
 import { loadConfigFromArgv } from '../../config/load.ts';
 import { toFileShape, type RunConfig } from '../../config/schema.ts';
 import { randomSeed } from '../../ga/rng.ts';
@@ -13,7 +13,7 @@ import { showLiveView } from '../live-view.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
 import { writeFileAtomic } from '../write-file.ts';
 
-interface SolveArgs {
+export interface SolveArgs {
   config?: string;
   json: boolean;
   board: boolean;
@@ -91,7 +91,8 @@ function printText(result: RunResult, args: SolveArgs): void {
   }
 }
 
-async function run(args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
+/** `solve`: resolve the config, run the archipelago, print and save the validated result. */
+export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
   const resolved = loadConfigFromArgv(args);
   const config = { ...resolved, seed: resolved.seed ?? randomSeed() };
   const out = config.output.file;
@@ -155,20 +156,3 @@ function interruptions(stop: () => void) {
   };
   return state;
 }
-
-export const solveCommand: CommandModule<object, SolveArgs> = {
-  command: 'solve',
-  describe: 'Solve N-Queens with the island-model GA (one island per core by default)',
-  builder: (y: Argv) =>
-    y
-      .options(CONFIG_FILE_OPTION)
-      .options(RUN_FLAG_OPTIONS)
-      .option('json', { type: 'boolean', default: false, describe: 'print one JSON object with the result' })
-      .option('board', { type: 'boolean', default: false, describe: `draw the board (N <= ${MAX_BOARD_N})` })
-      .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no live view' })
-      .option('all', { type: 'boolean', default: false, describe: 'print long solutions in full' })
-      .example('$0 solve -n 200', 'all cores, default migration')
-      .example('$0 solve -n 64 --islands 4 --topology ring --interval 10 --migrants 2 --seed 7', 'a repeatable study run')
-      .example('$0 solve --config config/paper.yaml -n 25', "the paper's GA on one island") as unknown as Argv<SolveArgs>,
-  handler: run,
-};

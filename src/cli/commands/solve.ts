@@ -1,0 +1,22 @@
+import type { Argv, CommandModule } from 'yargs';
+import { CONFIG_FILE_OPTION, RUN_FLAG_OPTIONS } from '../../config/flags.ts';
+import { MAX_BOARD_N } from '../../problem/board.ts';
+import type { SolveArgs } from './solve-run.ts';
+
+export const solveCommand: CommandModule<object, SolveArgs> = {
+  command: 'solve',
+  describe: 'Solve N-Queens with the island-model GA (one island per core by default)',
+  builder: (y: Argv) =>
+    y
+      .options(CONFIG_FILE_OPTION)
+      .options(RUN_FLAG_OPTIONS)
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON object with the result' })
+      .option('board', { type: 'boolean', default: false, describe: `draw the board (N <= ${MAX_BOARD_N})` })
+      .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no live view' })
+      .option('all', { type: 'boolean', default: false, describe: 'print long solutions in full' })
+      .example('$0 solve -n 200', 'all cores, default migration')
+      .example('$0 solve -n 64 --islands 4 --topology ring --interval 10 --migrants 2 --seed 7', 'a repeatable study run')
+      .example('$0 solve --config config/paper.yaml -n 25', "the paper's GA on one island") as unknown as Argv<SolveArgs>,
+  // Imported on use: `--help` and the other commands start without threads, zod or rxjs.
+  handler: async (args) => (await import('./solve-run.ts')).solve(args),
+};
