@@ -25,9 +25,14 @@ export interface Run {
 export type SeededRunConfig = RunConfig & { seed: number };
 
 /** What one island runs, from the resolved config. */
-export function evolverSpecFor(config: RunConfig): EvolverSpec {
-  const { mode: _mode, ...params } = config.ga;
-  return { mode: 'paper', params: { n: config.n, ...params } };
+export function evolverSpecFor({ n, ga }: RunConfig): EvolverSpec {
+  // Narrowed per mode so each params type is checked against its own algorithm.
+  if (ga.mode === 'hybrid') {
+    const { mode, ...params } = ga;
+    return { mode, params: { n, ...params } };
+  }
+  const { mode, ...params } = ga;
+  return { mode, params: { n, ...params } };
 }
 
 /** The archipelago's options for a resolved run config. */
