@@ -4,15 +4,14 @@
  * still has complete pairs for the paired tests, and slow drifts of the machine (other
  * load, heat) fall on all cells alike instead of on the cells that happened to run last.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import { ConfigError } from '../config/errors.ts';
 import { startRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
 import { environment, MANIFEST_FORMAT, toolInfo, toRunRecord, type Manifest, type RunRecord } from './records.ts';
 import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readRuns, runKey, RUNS_FILE, writeFileAtomic } from './store.ts';
-import { ConfigError } from '../config/errors.ts';
-import { readFileSync } from 'node:fs';
 import { cellFileName } from './sweep.ts';
 
 export interface PlannedRun {

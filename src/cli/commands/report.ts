@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { ConfigError } from '../../config/errors.ts';
@@ -9,7 +10,6 @@ import { summarise } from '../../report/summary.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
 import { printError, printLine } from '../output.ts';
 import { writeFileAtomic } from '../write-file.ts';
-import { existsSync, statSync } from 'node:fs';
 
 interface ReportArgs {
   dir: string;
@@ -47,14 +47,14 @@ async function run(args: ArgumentsCamelCase<ReportArgs>): Promise<void> {
   const baseline = flags.length > 0 ? parseBaselineFlags(flags, manifest) : manifest.baseline;
   const chosen = args.run === undefined ? null : parseRun(args.run, manifest.cells.map((c) => c.id), manifest.seeds);
   const summary = summarise(study, baselineMapper(manifest, baseline), baseline);
+  const table1 = args.paperTable1 ? table1Rows(study) : [];
+  if (args.paperTable1 && table1.length === 0) throw new ConfigError(`--paper-table1: ${args.dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
 
   if (args.json) printLine(JSON.stringify(summary, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)));
   else printLine(renderTable(summary));
   if (args.paperTable1) {
-    const rows = table1Rows(study);
-    if (rows.length === 0) throw new ConfigError(`--paper-table1: ${args.dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
     printLine('');
-    printLine(renderTable1(rows));
+    printLine(renderTable1(table1));
   }
   if (args.csv !== undefined) {
     writeFileAtomic(args.csv, renderCsv(summary));
