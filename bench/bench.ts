@@ -1,0 +1,203 @@
+/**
+ * `npm run bench`: the benchmark tables, printed as Markdown with the machine and the
+ * command, so that one run can be compared with another. Not part of the tests.
+ *
+ * Machines are noisy, so every speed is also given as a ratio to a baseline measured in
+ * the same run: the C implementation of the same reading (bench/baseline.c, same seeds,
+ * same random draws, so the same iterations) for the single island, one island for the
+ * island model, and paper mode for hybrid mode. Medians over several seeds throughout.
+ *
+ *   npm run bench                         every section
+ *   npm run bench -- --only paper,islands sections by name: paper, islands, cli, large, hybrid
+ *   npm run bench -- --json out.json      also write the raw numbers
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { compileBaseline, runBaseline } from './c-baseline.ts';
+import { benchHybrid } from './hybrid.ts';
+import { islandScaling, stopLatency } from './islands.ts';
+import { benchPaperRate, benchPaperSolve } from './paper.ts';
+
+const SECTIONS = ['paper', 'islands', 'cli', 'large', 'hybrid'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+const fmt = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+const millions = (x: number) => `${fmt(x / 1e6)} M/s`;
+
+function table(header: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function print(text = ''): void {
+  process.stdout.write(`${text}\n`);
+}
+
+interface CliRun {
+  seconds: number;
+  solved: boolean;
+  iterations: number;
+  evaluations: number;
+  foundBy: number | null;
+  stopLatencyMs: number | null;
+}
+
+/** One `solve` as a user runs it: a new process, startup and worker spawn included. */
+function solveWithCli(args: string[]): CliRun {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', ...args], { encoding: 'utf8', cwd: ROOT });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`solve ${args.join(' ')} failed: ${r.stderr.trim()}`);
+  const out = JSON.parse(r.stdout);
+  return { seconds, solved: out.solved, iterations: out.iterations, evaluations: out.evaluations, foundBy: out.foundBy, stopLatencyMs: out.stopLatencyMs };
+}
+
+const results: Record<string, unknown> = {};
+
+async function paperSection(baseline: string): Promise<void> {
+  print('## Paper mode, one island, single thread');
+  print();
+  const n = 200;
+  const iterations = 300;
+  const rate = await benchPaperRate({ n, iterations, repetitions: 3 });
+  const cRates = [1, 2, 3].map((seed) => {
+    const run = runBaseline(baseline, n, seed, iterations);
+    return run.evaluations / run.seconds;
+  });
+  const cRate = median(cRates);
+  print(table(['N', 'TypeScript evaluations/s', 'C baseline evaluations/s', 'TS / C', 'TS / issue target (1.85 M/s C × 0.6)'], [
+    [n, millions(rate.medianEvalsPerSecond), millions(cRate), fmt(rate.medianEvalsPerSecond / cRate), fmt(rate.medianEvalsPerSecond / (0.6 * 1.85e6))],
+  ]));
+  print(`\nMedian of 3 fresh islands (seeds 1-3), ${iterations} iterations each after a warm-up; the C baseline runs the same iterations.\n`);
+
+  const seeds = [1, 2, 3, 4, 5];
+  const rows = await benchPaperSolve({ sizes: [50, 100, 200], seeds });
+  const out: (string | number)[][] = [];
+  for (const row of rows) {
+    const c = seeds.map((seed) => runBaseline(baseline, row.n, seed));
+    const cSeconds = median(c.map((r) => r.seconds));
+    const sameIterations = median(c.map((r) => r.iterations)) === row.medianIterations;
+    out.push([row.n, fmt(row.medianSeconds, 3), fmt(cSeconds, 3), fmt(row.medianSeconds / cSeconds), row.medianIterations, sameIterations ? 'yes' : 'NO', row.allValid ? 'yes' : 'NO']);
+  }
+  print(table(['N', 'TS median s', 'C median s', 'TS / C time', 'median iterations', 'same as C', 'all valid'], out));
+  print(`\nTime to solution, seeds ${seeds.join(', ')}, initial population included, no process start-up.\n`);
+  results.paper = { rate, cRates, solve: rows };
+}
+
+async function islandsSection(): Promise<void> {
+  print('## Island model');
+  print();
+  const scaling = await islandScaling({ n: 200, seconds: 3 });
+  const latency = await stopLatency({ runs: 9 });
+  print(table(['measure', 'value', 'target'], [
+    ['evaluations/s, 1 island (N = 200)', millions(scaling.one.evaluationsPerSecond), ''],
+    ['evaluations/s, 2 islands (N = 200)', millions(scaling.two.evaluationsPerSecond), ''],
+    ['speed-up, 2 islands / 1', fmt(scaling.speedup), '≥ 1.85'],
+    [`stop latency p50 (${latency.samples.length} solved runs, N = 48)`, `${fmt(latency.p50, 3)} ms`, '≤ 1 ms'],
+    ['stop latency max', `${fmt(latency.max, 3)} ms`, ''],
+  ]));
+  print('\nThroughput: 3 s runs that do not solve in time; each island\'s own loop time (worker start-up excluded).\n');
+  results.islands = { scaling, latency };
+}
+
+function cliTable(title: string, runs: { label: string; n: number; args: string[]; seeds: number[] }[], note: string): unknown[] {
+  print(title);
+  print();
+  const rows: (string | number)[][] = [];
+  const raw: unknown[] = [];
+  for (const r of runs) {
+    const all = r.seeds.map((seed) => solveWithCli(['-n', String(r.n), '--seed', String(seed), ...r.args]));
+    const solved = all.filter((x) => x.solved);
+    rows.push([r.label, r.n, `${solved.length}/${all.length}`, fmt(median(all.map((x) => x.seconds)), 3), fmt(Math.min(...all.map((x) => x.seconds)), 3),
+      fmt(Math.max(...all.map((x) => x.seconds)), 3), median(all.map((x) => x.iterations)), fmt(median(all.map((x) => x.evaluations / 1e6)), 2)]);
+    raw.push({ ...r, runs: all });
+  }
+  print(table(['mode', 'N', 'solved', 'median s', 'min s', 'max s', 'median iterations', 'median M evaluations'], rows));
+  print(`\n${note}\n`);
+  return raw;
+}
+
+function cliSection(baseline: string): void {
+  const cores = os.availableParallelism();
+  const seeds = [1, 2, 3, 4, 5];
+  const cSeconds = median(seeds.map((seed) => runBaseline(baseline, 200, seed).seconds));
+  results.cli = cliTable(`## Whole runs from the command line (islands = cores = ${cores})`, [
+    { label: 'paper, async ring', n: 200, args: [], seeds },
+    { label: 'paper, none (independent restarts)', n: 200, args: ['--topology', 'none'], seeds },
+  ], `Wall time of \`nqueens-islands solve -n N --seed S --json --quiet\`, a new process each time (start-up, workers, validation included), seeds ${seeds.join(', ')}. ` +
+    `Same-run baseline: the single-threaded C baseline takes a median ${fmt(cSeconds, 3)} s at N = 200 on these seeds (the issue quotes 0.43 s for its C).`);
+}
+
+function largeSection(): void {
+  const seeds = [1, 2, 3, 4, 5];
+  results.large = cliTable('## Large N', [
+    { label: 'paper', n: 500, args: [], seeds },
+    { label: 'paper', n: 1000, args: [], seeds },
+    { label: 'paper', n: 2000, args: [], seeds: [1, 2, 3] },
+    { label: 'hybrid', n: 10_000, args: ['--mode', 'hybrid'], seeds: [1, 2, 3] },
+    { label: 'hybrid', n: 100_000, args: ['--mode', 'hybrid'], seeds: [1, 2, 3] },
+    { label: 'hybrid', n: 1_000_000, args: ['--mode', 'hybrid', '--out', os.devNull], seeds: [1, 2, 3] },
+  ], 'Whole runs from the command line, islands = cores, default config (async ring). Targets (2 cores): paper N = 1000 ≤ 10 s, N = 2000 ≤ 45 s; hybrid N = 10^5 ≤ 1 s, N = 10^6 ≤ 5 s.');
+}
+
+async function hybridSection(): Promise<void> {
+  print('## Hybrid mode beside paper mode, same seeds (one island, single thread)');
+  print();
+  const seeds = [1, 2, 3];
+  const hybrid = await benchHybrid({ sizes: [200, 500, 1000], seeds });
+  const paper = await benchPaperSolve({ sizes: [200, 500, 1000], seeds });
+  print(table(['N', 'paper median s', 'hybrid median s', 'paper / hybrid', 'paper median evaluations', 'hybrid median evaluations'],
+    hybrid.map((h, i) => [h.n, fmt(paper[i].medianSeconds, 3), fmt(h.medianMs / 1000, 3), fmt(paper[i].medianSeconds / (h.medianMs / 1000), 0),
+      paper[i].medianEvaluations, h.medianEvaluations])));
+  const big = await benchHybrid({ sizes: [10_000, 100_000, 1_000_000], seeds });
+  print();
+  print(table(['N', 'hybrid median ms', 'of which start (smart start)', 'median generations', 'all valid'],
+    big.map((h) => [h.n, fmt(h.medianMs, 0), fmt(h.medianInitMs, 0), h.medianGenerations, h.allValid ? 'yes' : 'NO'])));
+  print(`\nSeeds ${seeds.join(', ')}; no threads, no process start-up.\n`);
+  results.hybrid = { hybrid, paper, big };
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const onlyAt = args.indexOf('--only');
+  const jsonAt = args.indexOf('--json');
+  const only = onlyAt >= 0 ? (args[onlyAt + 1] ?? '').split(',') : [...SECTIONS];
+  const unknown = only.filter((s) => !SECTIONS.includes(s as Section));
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: --only: unknown section ${unknown.join(', ')}; expected some of ${SECTIONS.join(', ')}\n`);
+    process.exit(2);
+  }
+  const commit = (() => {
+    try {
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', cwd: ROOT }).trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  print('# nqueens-islands benchmarks');
+  print();
+  print(`- command: \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\``);
+  print(`- machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; ${os.platform()} ${os.release()}`);
+  print(`- commit ${commit}, ${new Date().toISOString()}; load average at start ${os.loadavg().map((x) => fmt(x)).join(' ')}`);
+  print();
+  const baseline = compileBaseline();
+  if (only.includes('paper')) await paperSection(baseline);
+  if (only.includes('islands')) await islandsSection();
+  if (only.includes('cli')) cliSection(baseline);
+  if (only.includes('hybrid')) await hybridSection();
+  if (only.includes('large')) largeSection();
+  if (jsonAt >= 0) writeFileSync(args[jsonAt + 1], `${JSON.stringify(results, null, 2)}\n`);
+}
+
+await main();

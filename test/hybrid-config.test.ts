@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { overridesFromArgv } from '../src/config/flags.ts';
+import { loadConfigFile } from '../src/config/load.ts';
+import { resolveRunConfig, toFileShape, type ResolveEnv } from '../src/config/schema.ts';
+import { hybridParams } from '../src/ga/hybrid/params.ts';
+import { evolverSpecFor } from '../src/run/start-run.ts';
+import { validateSolution } from '../src/problem/validate.ts';
+import { cli } from './cli-helpers.ts';
+
+const env: ResolveEnv = { availableParallelism: 2, totalMemory: 16e9 };
+
+describe('hybrid mode in the run config', () => {
+  it('fills the hybrid defaults for the board and builds a hybrid island spec', () => {
+    const config = resolveRunConfig({ n: 50_000, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env);
+    assert.equal(config.ga.mode, 'hybrid');
+    const spec = evolverSpecFor(config);
+    assert.deepEqual(spec, { mode: 'hybrid', params: hybridParams(50_000) });
+  });
+
+  it('turns operators off with null and sets the crossover probability', () => {
+    const config = resolveRunConfig({ n: 500, ga: { mode: 'hybrid', localSearch: null, smartStart: null, crossoverProbability: 0.3 } }, 'x.yaml', {}, env);
+    assert.ok(config.ga.mode === 'hybrid');
+    assert.equal(config.ga.operators.localSearch, null);
+    assert.equal(config.ga.operators.smartStart, null);
+    assert.deepEqual(config.ga.operators.crossover, { probability: 0.3 });
+  });
+
+  it('reads back what it prints (config print reproduces a hybrid run)', () => {
+    const config = resolveRunConfig({ n: 2000, seed: 4, ga: { mode: 'hybrid', populationSize: 12 } }, 'x.yaml', {}, env);
+    assert.deepEqual(resolveRunConfig(toFileShape(config), 'printed.yaml', {}, env), config);
+  });
+
+  it('refuses paper keys in hybrid mode, naming the key', () => {
+    assert.throws(() => resolveRunConfig({ n: 500, ga: { mode: 'hybrid', pairsPerIteration: 3 } }, 'x.yaml', {}, env),
+      /x\.yaml: unknown key "ga\.pairsPerIteration"/);
+  });
+
+  it('lets --mode hybrid replace a paper ga section from the file', () => {
+    const config = resolveRunConfig({ n: 500, ga: { mode: 'paper', populationSize: 100 } }, 'x.yaml', overridesFromArgv({ mode: 'hybrid' }), env);
+    assert.equal(config.ga.mode, 'hybrid');
+    assert.equal(config.ga.populationSize, 8);
+  });
+
+  it('estimates memory with the diagonal counts and refuses what does not fit', () => {
+    assert.throws(() => resolveRunConfig({ n: 50_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),
+      /n: 50000000 needs about 26\.0 GB for 2 islands \(hybrid population 8, 4 children/);
+  });
+
+  it('config/large-n.yaml resolves to hybrid mode', () => {
+    const config = loadConfigFile('config/large-n.yaml', {}, env);
+    assert.equal(config.ga.mode, 'hybrid');
+  });
+});
+
+describe('hybrid mode from the command line', () => {
+  it('solves N = 20,000 on two islands, writes one row per line, and verify accepts it', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'nq-hybrid-')), 'solution.txt');
+    const r = cli(['solve', '--config', 'config/large-n.yaml', '-n', '20000', '--islands', '2', '--seed', '3', '--out', out, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const tuple = readFileSync(out, 'utf8').trim().split('\n').map(Number);
+    assert.equal(tuple.length, 20_000);
+    assert.deepEqual(validateSolution(tuple), { valid: true });
+    assert.equal(JSON.parse(r.stdout).solved, true);
+    assert.equal(cli(['verify', '--file', out]).code, 0);
+  });
+});
