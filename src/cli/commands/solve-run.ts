@@ -2,13 +2,19 @@
 import { statSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
-import { loadConfigFromArgv } from '../../config/load.ts';
+import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events.ts';
+import type { CheckpointFile } from '../../archipelago/messages.ts';
+import { overridesFromArgv } from '../../config/flags.ts';
+import { displayName, loadConfigFromArgv } from '../../config/load.ts';
 import { toFileShape, type RunConfig } from '../../config/schema.ts';
 import { randomSeed } from '../../ga/rng.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { validateSolution } from '../../problem/validate.ts';
-import { NoSolutionError, startRun, type RunResult } from '../../run/start-run.ts';
+import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint } from '../../run/checkpoint.ts';
+import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
+import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { EXIT, UsageError } from '../errors.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
 import { showLiveView } from '../live-view.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
 import { writeFileAtomic } from '../write-file.ts';
@@ -19,14 +25,21 @@ export interface SolveArgs {
   board: boolean;
   quiet: boolean;
   all: boolean;
+  checkpoint?: string;
+  checkpointEvery?: string;
+  resume?: string;
   [flag: string]: unknown;
 }
 
+/** How a run ended, as the result record names it. */
+export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'island-failed';
+
 /** What `solve --json` prints and `--out` writes: data first, for other tools. */
-export function resultRecord(result: RunResult, config: RunConfig & { seed: number }) {
+export function resultRecord(result: RunResult, config: RunConfig & { seed: number }, ended: Ending = endingOf(result)) {
   return {
     n: result.n,
     solved: result.solved,
+    ended,
     solution: result.solution,
     fitness: result.fitness,
     iterations: result.iterations,
@@ -47,24 +60,54 @@ export function resultRecord(result: RunResult, config: RunConfig & { seed: numb
       stopReason: i.stopReason,
       ...(i.error ? { error: i.error } : {}),
     })),
+    failures: result.islands.flatMap((i) => (i.error ? [{ island: i.id, iteration: i.error.iteration, message: i.error.message }] : [])),
     config: toFileShape(config),
   };
 }
 
-/** `--out` must name a file in an existing folder: checked before any thread starts. */
-function checkOutPath(path: string): void {
+/** Why a run that was not interrupted ended. */
+function endingOf(result: RunResult): Ending {
+  if (result.solved) return 'solved';
+  if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
+  return 'time-limit';
+}
+
+/** `--out` and `--checkpoint` must name a file in an existing folder: checked before any thread starts. */
+function checkOutPath(path: string, flag = '--out'): void {
   let isDirectory = false;
   try {
     isDirectory = statSync(path).isDirectory();
   } catch {
     // a new file: its folder must exist
   }
-  if (isDirectory) throw new UsageError(`--out ${path}: is a directory, expected a file name`);
+  if (isDirectory) throw new UsageError(`${flag} ${path}: is a directory, expected a file name`);
   try {
     if (!statSync(dirname(path)).isDirectory()) throw new Error();
   } catch {
-    throw new UsageError(`--out ${path}: folder ${dirname(path)} does not exist`);
+    throw new UsageError(`${flag} ${path}: folder ${dirname(path)} does not exist`);
   }
+}
+
+/** `--checkpoint-every`: seconds > 0, and only with `--checkpoint`. */
+function checkpointEverySeconds(args: SolveArgs): number {
+  const raw = args.checkpointEvery;
+  if (raw === undefined) return DEFAULT_CHECKPOINT_EVERY;
+  const text = String(Array.isArray(raw) ? raw[raw.length - 1] : raw).trim();
+  const seconds = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
+  if (!(seconds > 0) || !Number.isFinite(seconds)) throw new UsageError(`--checkpoint-every: expected a number of seconds > 0, got ${JSON.stringify(text)}`);
+  if (args.checkpoint === undefined) throw new UsageError('--checkpoint-every: needs --checkpoint FILE to say where checkpoints go');
+  return seconds;
+}
+
+/** The run config: from `--config` and flags, or from the checkpoint `--resume` names (flags may change only limits and outputs). */
+function runConfig(args: SolveArgs): { config: SeededRunConfig; resumed: CheckpointFile | null } {
+  if (args.resume === undefined) {
+    const resolved = loadConfigFromArgv(args);
+    return { config: { ...resolved, seed: resolved.seed ?? randomSeed() }, resumed: null };
+  }
+  if (args.config !== undefined) throw new UsageError('--config: not with --resume; the checkpoint holds the run config');
+  const checkpoint = readCheckpoint(args.resume);
+  return { config: resumeConfig(checkpoint, args.resume, overridesFromArgv(args)), resumed: checkpoint };
 }
 
 /** The solution as a file: one row per line for .txt, else the JSON record. */
@@ -73,34 +116,52 @@ function outText(path: string, record: ReturnType<typeof resultRecord>): string 
   return `${JSON.stringify(record)}\n`;
 }
 
-function printText(result: RunResult, args: SolveArgs): void {
+function printText(result: RunResult, args: SolveArgs, ended: Ending): void {
   const found = result.foundBy === null ? '' : `found by island ${result.foundBy} at iteration ${result.foundAtIteration}; `;
   if (result.solved && result.solution) {
     printLine(`solved N=${result.n}: ${tupleForPeople(result.solution, args.all)}`);
     if (args.board) printLine(result.n <= MAX_BOARD_N ? renderBoard(result.solution) : `(no board drawn above N = ${MAX_BOARD_N})`);
   } else {
-    printLine(`not solved N=${result.n}: best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all)}` : ''}`);
+    printLine(`not solved N=${result.n} (${ended}): best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all)}` : ''}`);
   }
   const latency = result.stopLatencyMs === null ? '' : `; stop latency ${result.stopLatencyMs.toFixed(2)} ms`;
+  const failed = result.islands.filter((i) => i.error).length;
   printLine(
     `${found}${result.iterations} iterations; ${result.evaluations} evaluations; ${result.seconds.toFixed(3)} s; ` +
-      `${result.islands.length || 1} island${result.islands.length > 1 ? 's' : ''}${latency}; seed ${result.seed}`,
+      `${result.islands.length || 1} island${result.islands.length > 1 ? 's' : ''}${failed ? ` (${failed} failed)` : ''}${latency}; seed ${result.seed}`,
   );
+}
+
+/** One stderr line per failed island (text and --json alike); the one that stopped the run says so. */
+function printFailures(result: RunResult, failure: RunFailedError | null): void {
   for (const island of result.islands) {
-    if (island.error) printError(`island ${island.id} failed at iteration ${island.error.iteration}: ${island.error.message}`);
+    if (!island.error) continue;
+    const fatal = failure?.failure.island === island.id ? '; run stopped (--on-island-error fail)' : '; the others went on';
+    printError(`island ${island.id} failed at iteration ${island.error.iteration}: ${island.error.message}${fatal}`);
   }
 }
 
 /** `solve`: resolve the config, run the archipelago, print and save the validated result. */
 export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
-  const resolved = loadConfigFromArgv(args);
-  const config = { ...resolved, seed: resolved.seed ?? randomSeed() };
+  // Every check that can fail on input runs before any thread starts.
+  const everySeconds = checkpointEverySeconds(args);
+  const { config, resumed } = runConfig(args);
   const out = config.output.file;
   if (out !== null) checkOutPath(out);
+  const checkpointPath = args.checkpoint ?? null;
+  if (checkpointPath !== null) {
+    checkOutPath(checkpointPath, '--checkpoint');
+    if (config.ga.mode !== 'paper') throw new UsageError(`--checkpoint: not supported for ga.mode "${config.ga.mode}" (paper mode only)`);
+  }
+  const testFault = testFaultFromEnv(config.islands);
 
   let run;
   try {
-    run = startRun(config);
+    run = startRun(config, {
+      ...(testFault ? { testFault } : {}),
+      ...(checkpointPath !== null ? { checkpointEveryMs: everySeconds * 1000 } : {}),
+      ...(resumed ? { resume: resumed.islands } : {}),
+    });
   } catch (error) {
     if (!(error instanceof NoSolutionError)) throw error;
     printError(error.message);
@@ -114,24 +175,57 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
         topology: config.topology.kind, migration: `${config.migration.mode} every ${config.migration.interval}`,
       })
     : null;
+  // Notes on stderr (when no live view owns the terminal): that the islands run, each checkpoint.
+  const notes = live === null && !args.quiet;
+  const onEvent = (event: ArchipelagoEvent) => {
+    if (event.type === 'started' && notes) {
+      const from = resumed ? `, resumed from ${displayName(args.resume!)}${resumed.epoch === null ? '' : ` at epoch ${resumed.epoch}`}` : '';
+      printError(`started N=${config.n} on ${event.islands} island${event.islands === 1 ? '' : 's'}, seed ${config.seed}${from}; Ctrl-C stops and prints the best so far`);
+    } else if (event.type === 'checkpoint' && checkpointPath !== null) {
+      saveCheckpoint(checkpointPath, event, config, resumed?.seconds ?? 0, notes);
+    }
+  };
+  const subscription = run.events$.subscribe(onEvent);
   const signals = interruptions(run.stop);
   let result: RunResult;
+  let failure: RunFailedError | null = null;
   try {
     result = await run.result;
+  } catch (error) {
+    if (!(error instanceof RunFailedError)) throw error;
+    failure = error;
+    result = error.result;
   } finally {
     live?.close();
     signals.dispose();
+    subscription.unsubscribe();
   }
 
   // The tool never prints a solution its own independent validator has not accepted.
   if (result.solved && (!result.solution || !validateSolution(result.solution, config.n).valid)) {
     throw new Error('the archipelago reported a solution that fails validation');
   }
-  const record = resultRecord(result, config);
+  const ended: Ending = signals.signal ?? (failure ? 'island-failed' : endingOf(result));
+  const record = resultRecord(result, config, ended);
   if (out !== null) writeFileAtomic(out, outText(out, record));
   if (args.json) printLine(JSON.stringify(record));
-  else printText(result, args);
-  process.exitCode = signals.received ? signals.exitCode : result.solved ? EXIT.ok : EXIT.notSolved;
+  else printText(result, args, ended);
+  printFailures(result, failure);
+  process.exitCode = signals.received ? signals.exitCode : failure ? EXIT.islandFailed : result.solved ? EXIT.ok : EXIT.notSolved;
+}
+
+/** Writes one checkpoint; a failed write is reported and the run goes on (the previous checkpoint stays). */
+function saveCheckpoint(path: string, event: CheckpointEvent, config: SeededRunConfig, previousSeconds: number, note: boolean): void {
+  try {
+    writeCheckpoint(path, checkpointFile(event, config, previousSeconds));
+  } catch (error) {
+    printError(`--checkpoint ${path}: not written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run goes on`);
+    return;
+  }
+  if (note) {
+    const at = event.epoch === null ? `iteration ${Math.max(...event.islands.map((i) => i.state.iterations))}` : `epoch ${event.epoch}`;
+    printError(`checkpoint written to ${path} (${at})`);
+  }
 }
 
 /**
@@ -139,11 +233,12 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
  * one exits at once. Exit codes follow the shell's 128 + signal convention.
  */
 function interruptions(stop: () => void) {
-  const state = { received: false, exitCode: 0, dispose: () => {} };
-  const onSignal = (signal: NodeJS.Signals) => {
+  const state = { received: false, signal: null as 'SIGINT' | 'SIGTERM' | null, exitCode: 0, dispose: () => {} };
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
     const code = signal === 'SIGINT' ? 130 : 143;
     if (state.received) process.exit(code);
     state.received = true;
+    state.signal = signal;
     state.exitCode = code;
     printError(`${signal}: stopping all islands (again to quit at once)`);
     stop();

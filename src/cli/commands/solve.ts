@@ -3,6 +3,9 @@ import { CONFIG_FILE_OPTION, RUN_FLAG_OPTIONS } from '../../config/flags.ts';
 import { MAX_BOARD_N } from '../../problem/board.ts';
 import type { SolveArgs } from './solve-run.ts';
 
+/** Seconds between checkpoints when `--checkpoint` is given without `--checkpoint-every`. */
+export const DEFAULT_CHECKPOINT_EVERY = 60;
+
 export const solveCommand: CommandModule<object, SolveArgs> = {
   command: 'solve',
   describe: 'Solve N-Queens with the island-model GA (one island per core by default)',
@@ -14,9 +17,14 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('board', { type: 'boolean', default: false, describe: `draw the board (N <= ${MAX_BOARD_N})` })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no live view' })
       .option('all', { type: 'boolean', default: false, describe: 'print long solutions in full' })
+      .option('checkpoint', { type: 'string', requiresArg: true, group: 'Checkpoints:', describe: "save every island's state to FILE now and then (atomic: the last good one always survives)" })
+      .option('checkpoint-every', { type: 'string', requiresArg: true, group: 'Checkpoints:', describe: `seconds between checkpoints (> 0; default ${DEFAULT_CHECKPOINT_EVERY})` })
+      .option('resume', { type: 'string', requiresArg: true, group: 'Checkpoints:', describe: 'continue the run saved in FILE; only --max-iterations, --time-limit, --on-island-error and --out may change' })
       .example('$0 solve -n 200', 'all cores, default migration')
       .example('$0 solve -n 64 --islands 4 --topology ring --interval 10 --migrants 2 --seed 7', 'a repeatable study run')
-      .example('$0 solve --config config/paper.yaml -n 25', "the paper's GA on one island") as unknown as Argv<SolveArgs>,
+      .example('$0 solve --config config/paper.yaml -n 25', "the paper's GA on one island")
+      .example('$0 solve -n 5000 --checkpoint run.ckpt --checkpoint-every 300', 'a long run that survives a reboot')
+      .example('$0 solve --resume run.ckpt', 'continue it') as unknown as Argv<SolveArgs>,
   // Imported on use: `--help` and the other commands start without threads, zod or rxjs.
   handler: async (args) => (await import('./solve-run.ts')).solve(args),
 };

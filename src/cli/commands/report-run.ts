@@ -1,0 +1,68 @@
+/** The work behind `report`, imported only when the command runs (vega and the statistics library are heavy to load). */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { ArgumentsCamelCase } from 'yargs';
+import { ConfigError } from '../../config/errors.ts';
+import { baselineMapper, parseBaselineFlags } from '../../report/baseline.ts';
+import { renderHtml } from '../../report/html.ts';
+import { renderTable1, table1Rows } from '../../report/paper-table1.ts';
+import { readStudy } from '../../report/study-data.ts';
+import { summarise } from '../../report/summary.ts';
+import { renderCsv, renderTable } from '../../report/table.ts';
+import { printError, printLine } from '../output.ts';
+import { writeFileAtomic } from '../write-file.ts';
+
+export interface ReportArgs {
+  dir: string;
+  baseline?: string[];
+  html?: string;
+  csv?: string;
+  json: boolean;
+  run?: string;
+  paperTable1: boolean;
+}
+
+/** `--html`/`--csv` must name a file in an existing folder; checked before anything is computed. */
+function checkOutFile(flag: string, file: string): void {
+  if (existsSync(file) && statSync(file).isDirectory()) throw new ConfigError(`${flag} ${file}: is a folder; expected a file name`);
+  const dir = path.dirname(file);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`${flag} ${file}: folder ${dir} does not exist`);
+}
+
+function parseRun(text: string, cells: readonly string[], seeds: readonly number[]): { cell: string; seed: number } {
+  const at = text.lastIndexOf('@');
+  const cell = text.slice(0, at);
+  const seed = Number(text.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(seed)) throw new ConfigError(`--run ${text}: expected CELL@SEED, e.g. ${cells[0]}@${seeds[0]}`);
+  if (!cells.includes(cell)) throw new ConfigError(`--run ${text}: no cell ${cell}; cells are ${cells.join(' | ')}`);
+  if (!seeds.includes(seed)) throw new ConfigError(`--run ${text}: seed ${seed} is not one of the study's seeds`);
+  return { cell, seed };
+}
+
+export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void> {
+  if (args.html !== undefined) checkOutFile('--html', args.html);
+  if (args.csv !== undefined) checkOutFile('--csv', args.csv);
+  const study = readStudy(args.dir);
+  const { manifest } = study;
+  const flags = args.baseline ?? [];
+  const baseline = flags.length > 0 ? parseBaselineFlags(flags, manifest) : manifest.baseline;
+  const chosen = args.run === undefined ? null : parseRun(args.run, manifest.cells.map((c) => c.id), manifest.seeds);
+  const summary = summarise(study, baselineMapper(manifest, baseline), baseline);
+  const table1 = args.paperTable1 ? table1Rows(study) : [];
+  if (args.paperTable1 && table1.length === 0) throw new ConfigError(`--paper-table1: ${args.dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
+
+  if (args.json) printLine(JSON.stringify(summary, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)));
+  else printLine(renderTable(summary));
+  if (args.paperTable1) {
+    printLine('');
+    printLine(renderTable1(table1));
+  }
+  if (args.csv !== undefined) {
+    writeFileAtomic(args.csv, renderCsv(summary));
+    printError(`wrote ${args.csv}`);
+  }
+  if (args.html !== undefined) {
+    writeFileAtomic(args.html, await renderHtml(study, summary, chosen));
+    printError(`wrote ${args.html}`);
+  }
+}
