@@ -108,7 +108,7 @@ describe('archipelago (real workers)', () => {
     assert.equal(accepted, result.islands.reduce((s, i) => s + i.migrantsAccepted, 0));
     for (const island of result.islands) assert.ok(island.migrantsSent > 0 && island.migrantsAccepted > 0, `island ${island.id}`);
     const progress = ofType(events, 'progress');
-    for (const p of progress) assert.ok(p.diversity >= 0 && p.diversity <= 24 && p.meanFitness >= p.bestFitness);
+    for (const p of progress) assert.ok(p.diversity >= 0 && p.diversity <= 1 && p.meanFitness >= p.bestFitness);
   });
 
   it('async migration also delivers', async () => {

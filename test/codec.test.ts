@@ -8,7 +8,7 @@ import { paperParams } from '../src/ga/params.ts';
 const migrants: MigrantsMessage = { type: 'migrants', from: 3, epoch: 7, iteration: 70, count: 2, genes: Uint16Array.from([0, 2, 4, 1, 3, 3, 1, 4, 2, 0]) };
 const wide: MigrantsMessage = { ...migrants, genes: Int32Array.from([70000, 1, 2, 3, 4, 5, 6, 7, 8, 65536]) };
 const progress: ProgressMessage = {
-  type: 'progress', island: 1, iteration: 12, evaluations: 12345, bestFitness: 2, meanFitness: 5.25, diversity: 17.5,
+  type: 'progress', island: 1, iteration: 12, evaluations: 12345, bestFitness: 2, meanFitness: 5.25, diversity: 0.75,
   migrantsSent: 10, migrantsAccepted: 4, time: 1.7e12 + 0.123, migrations: Int32Array.from([0, 1, 0, 10, 2, 1, -1, 2, 0, 20, 2, 0]),
 };
 const solution: SolutionMessage = { type: 'solution', island: 0, iteration: 3, genes: Uint16Array.from([1, 3, 0, 2]), foundAt: 1.7e12 };

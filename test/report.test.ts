@@ -84,7 +84,7 @@ function syntheticStudy(name: string, events: boolean): string {
       const log: object[] = [];
       for (let t = 1; t <= 8; t++) {
         for (let island = 0; island < 4; island++) {
-          log.push({ type: 'progress', island, iteration: t * 50, evaluations: t * 50000, bestFitness: Math.max(1, 12 - t - island), meanFitness: 20, diversity: 30, migrantsSent: t, migrantsAccepted: t, seconds: (t * record.seconds) / 9 });
+          log.push({ type: 'progress', island, iteration: t * 50, evaluations: t * 50000, bestFitness: Math.max(1, 12 - t - island), meanFitness: 20, diversity: 0.3, migrantsSent: t, migrantsAccepted: t, seconds: (t * record.seconds) / 9 });
           if (kind !== 'none') log.push({ type: 'migration', from: island, to: (island + 1) % 4, epoch: null, iteration: t * 20, sent: 2, accepted: t % 3 === 0 ? 0 : 1 });
         }
       }
