@@ -39,6 +39,21 @@ describe('verify', () => {
     assert.equal(cli(['verify', '--file', json]).code, 0);
   });
 
+  it('checks a million-queen solution written one row per line', () => {
+    // The classic explicit construction (evens, then odds) solves N when N mod 6 is not 2 or 3.
+    const n = 1_000_000;
+    const tuple = [...Array.from({ length: n / 2 }, (_, i) => 2 * i + 2), ...Array.from({ length: n / 2 }, (_, i) => 2 * i + 1)];
+    assert.deepEqual(validateSolution(tuple), { valid: true });
+    const file = join(tmp, 'million.txt');
+    writeFileSync(file, `${tuple.join('\n')}\n`);
+    const r = cli(['verify', '--file', file, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), [{ n, permutation: true, fitness: 0, solution: true }]);
+    [tuple[0], tuple[1]] = [tuple[1], tuple[0]];
+    writeFileSync(file, `${tuple.join('\n')}\n`);
+    assert.equal(cli(['verify', '--file', file]).code, 1);
+  });
+
   it('reports repeated rows as permutation: false, not as a crash', () => {
     const r = cli(['verify', '1', '1', '2', '--json']);
     assert.equal(r.code, 1);
