@@ -68,6 +68,7 @@ const DEFAULTS: RunConfig = {
     rejectDuplicates: false,
   },
   limits: { maxIterations: null, timeLimit: null },
+  onIslandError: 'continue',
   output: { file: null },
 };
 

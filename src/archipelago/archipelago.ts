@@ -7,9 +7,9 @@ import { decode, encode } from './codec.ts';
 import { IslandFailedError } from './errors.ts';
 import type { ArchipelagoEvent, ArchipelagoResult, IslandResult } from './events.ts';
 import { wallClock } from './island-runner.ts';
-import { MIGRATION_RECORD, type ControlMessage, type IslandReport, type IslandTask } from './messages.ts';
+import { MIGRATION_RECORD, type ControlMessage, type IslandReport, type IslandSnapshot, type IslandTask } from './messages.ts';
 import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type ArchipelagoOptions } from './options.ts';
-import { createSharedState, SharedState } from './shared-state.ts';
+import { createSharedState, RUNNING, SharedState } from './shared-state.ts';
 import { buildTopology } from './topology.ts';
 import { createPortMesh, type IslandEnvelope } from './transport.ts';
 import { islandWorkerFile } from './worker-path.ts';
@@ -90,6 +90,17 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
 
   const timeLimit = options.timeLimitMs !== undefined ? setTimeout(halt, options.timeLimitMs) : undefined;
 
+  let startedIslands = 0;
+  // Checkpoints: one request at a time; a request is answered by every island (sync: at the
+  // same epoch barrier) and becomes one `checkpoint` event. After an island has failed, no
+  // request could complete, so none is made.
+  let request = { generation: 0, snapshots: [] as (IslandSnapshot | null)[], answered: islands };
+  const requestCheckpoint = () => {
+    if (request.answered < islands || failures.some((f) => f !== null) || shared.stopState() !== RUNNING) return;
+    request = { generation: shared.requestCheckpoint(), snapshots: new Array(islands).fill(null), answered: 0 };
+  };
+  const checkpointTimer = options.checkpointEveryMs !== undefined ? setInterval(requestCheckpoint, options.checkpointEveryMs) : undefined;
+
   const emitMigrations = (records: Int32Array) => {
     for (let at = 0; at + MIGRATION_RECORD <= records.length; at += MIGRATION_RECORD) {
       emit({
@@ -114,7 +125,17 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
 
   const onControl = (bytes: Uint8Array) => {
     const message = decode<ControlMessage>(bytes);
-    if (message.type === 'progress') {
+    if (message.type === 'snapshot') {
+      const { generation, snapshot } = message;
+      if (generation !== request.generation || request.snapshots[snapshot.island]) return;
+      request.snapshots[snapshot.island] = snapshot;
+      if (++request.answered === islands) {
+        const snapshots = request.snapshots as IslandSnapshot[];
+        emit({ type: 'checkpoint', mode: options.migration.mode, epoch: sync ? snapshots[0].epoch : null, islands: snapshots, seconds: seconds() });
+      }
+    } else if (message.type === 'started') {
+      if (++startedIslands === islands) emit({ type: 'started', islands, seconds: seconds() });
+    } else if (message.type === 'progress') {
       emitMigrations(message.migrations);
       const { type: _t, migrations: _m, time, ...stats } = message;
       emit({ type: 'progress', ...stats, seconds: (time - startedAt) / 1000 });
@@ -154,6 +175,7 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
       sources: wiring.sources,
       targets: wiring.targets,
       testFault: options.testFault ?? null,
+      snapshot: options.resume?.[island] ?? null,
     };
     const envelope: IslandEnvelope = { task: encode(task), shared: sab, ports: wiring.ports };
     const { control, inPorts, outPorts } = wiring.ports;
@@ -186,6 +208,7 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   const result = Promise.all(tasks).then(async () => {
     finished = true;
     if (timeLimit) clearTimeout(timeLimit);
+    if (checkpointTimer) clearInterval(checkpointTimer);
     if (graceTimer) clearTimeout(graceTimer);
     for (const control of mesh.controls) control.close();
     await destroyPool();
@@ -195,7 +218,10 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
     }
     emit({ type: 'done', result: res });
     events.complete();
-    if (fatal) throw fatal;
+    if (fatal) {
+      fatal.result = res;
+      throw fatal;
+    }
     return res;
   });
   result.catch(() => {}); // rejections belong to whoever awaits `result`; never an unhandled one

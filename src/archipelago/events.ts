@@ -1,7 +1,25 @@
-import type { StopReason } from './messages.ts';
+import type { IslandSnapshot, StopReason } from './messages.ts';
 
 /** The archipelago's one event stream: what the CLI display, result files and tests subscribe to. */
-export type ArchipelagoEvent = ProgressEvent | MigrationEvent | SolutionEvent | IslandErrorEvent | DoneEvent;
+export type ArchipelagoEvent = StartedEvent | ProgressEvent | MigrationEvent | SolutionEvent | IslandErrorEvent | CheckpointEvent | DoneEvent;
+
+/** Every island has been built and is iterating (emitted once). */
+export interface StartedEvent {
+  type: 'started';
+  islands: number;
+  /** Seconds since the run started (worker start-up and population building). */
+  seconds: number;
+}
+
+/** A complete set of island snapshots (see `checkpointEveryMs`); the caller writes it somewhere. */
+export interface CheckpointEvent {
+  type: 'checkpoint';
+  mode: 'sync' | 'async';
+  /** Sync: the epoch barrier every snapshot was taken at; async: null. */
+  epoch: number | null;
+  islands: IslandSnapshot[];
+  seconds: number;
+}
 
 /** An island's periodic statistics (about 4 a second). */
 export interface ProgressEvent {

@@ -1,7 +1,9 @@
 import { createEvolver } from '../ga/create-evolver.ts';
 import type { Evolver } from '../ga/evolver.ts';
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/island.ts';
+import { Island } from '../ga/island.ts';
 import { Rng } from '../ga/rng.ts';
+import { snapshotIsland } from '../ga/snapshot.ts';
 import { sampleDiversity } from './diversity.ts';
 import type { IslandReport, IslandTask, MigrantsMessage, StopReason } from './messages.ts';
 import { MigrationLog } from './migration-log.ts';
@@ -51,6 +53,8 @@ class IslandRun {
   private foundAtIteration = -1;
   private claimed = false;
   private nextProgress: number;
+  /** The last checkpoint request this island answered (or found already past). */
+  private served: number;
 
   constructor(
     private readonly task: IslandTask,
@@ -65,8 +69,15 @@ class IslandRun {
     // Async islands stop on any stop; sync islands only on the coordinator's (a solution
     // elsewhere is seen at the barrier, so every island's epoch stays whole and repeatable).
     const shouldStop = task.mode === 'sync' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
-    this.evolver = createEvolver(task.evolver, Rng.forStream(task.seed, task.island), shouldStop);
+    const snapshot = task.snapshot;
+    const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
+    this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state);
+    if (snapshot) {
+      this.migrantsSent = snapshot.migrantsSent;
+      this.migrantsAccepted = snapshot.migrantsAccepted;
+    }
     this.nextProgress = performance.now() + task.progressIntervalMs;
+    this.served = shared.checkpointRequest();
   }
 
   run(): IslandReport {
@@ -79,6 +90,10 @@ class IslandRun {
     // an early island cannot solve before the others exist (and stop latency means stopping).
     shared.arrive(id, 0);
     if (!shared.awaitBarrier(0)) return this.report('stopped');
+    this.transport.report({ type: 'started', island: id });
+    // Sync islands take checkpoints only at a barrier (every island at the same epoch, no
+    // migrants in flight); without barriers, or in async mode, between any two iterations.
+    const anytimeCheckpoints = !(sync && migrating);
     for (;;) {
       const stop = shared.stopState();
       if (stop !== RUNNING && (!sync || stop === HALTED)) {
@@ -106,6 +121,7 @@ class IslandRun {
         }
       }
       if (performance.now() >= this.nextProgress) this.progress();
+      if (anytimeCheckpoints && shared.checkpointRequest() !== this.served) this.snapshot(0);
     }
     return this.report(reason);
   }
@@ -160,6 +176,7 @@ class IslandRun {
   private migrateSync(epoch: number): StopReason | null {
     const { shared, transport } = this;
     this.sendEmigrants(epoch);
+    if (shared.checkpointRequest() !== this.served) shared.proposeCheckpointEpoch(epoch);
     shared.arrive(this.id, epoch);
     if (!shared.awaitBarrier(epoch)) return 'stopped';
     if (shared.foundEpoch() <= epoch) return 'other-solved';
@@ -167,7 +184,22 @@ class IslandRun {
       const message = this.takeEpoch(s, epoch);
       if (message) this.immigrate(message);
     }
-    return this.evolver.solution ? this.found() : null;
+    if (this.evolver.solution) return this.found();
+    // Every island got this epoch's migrants and sent none of the next: a clean cut.
+    if (shared.checkpointRequest() !== this.served && shared.checkpointEpoch() === epoch) this.snapshot(epoch);
+    return null;
+  }
+
+  /** Answers the pending checkpoint request with this island's state. */
+  private snapshot(epoch: number): void {
+    const generation = this.shared.checkpointRequest();
+    this.served = generation;
+    if (!(this.evolver instanceof Island)) return; // the coordinator refuses checkpoints for other modes
+    this.transport.report({
+      type: 'snapshot',
+      generation,
+      snapshot: { island: this.id, epoch, state: snapshotIsland(this.evolver), migrantsSent: this.migrantsSent, migrantsAccepted: this.migrantsAccepted },
+    });
   }
 
   /**

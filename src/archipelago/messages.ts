@@ -1,4 +1,5 @@
 import type { EvolverSpec } from '../ga/create-evolver.ts';
+import type { IslandState } from '../ga/snapshot.ts';
 import type { Genes } from '../problem/genes.ts';
 import type { EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
 import type { ReplacementKind } from './policies/replacement.ts';
@@ -29,6 +30,50 @@ export interface IslandTask {
   /** Out-neighbours, ascending: the order of `outPorts`. */
   targets: number[];
   testFault: { island: number; atIteration: number; kind: 'throw' | 'exit' } | null;
+  /** Continue from this checkpointed state instead of a new population. */
+  snapshot: IslandSnapshot | null;
+}
+
+/** One island's part of a checkpoint: its GA state and the runner's counters. */
+export interface IslandSnapshot {
+  island: number;
+  /** Sync: the epoch barrier it was taken at (the same for every island); async: 0. */
+  epoch: number;
+  state: IslandState;
+  migrantsSent: number;
+  migrantsAccepted: number;
+}
+
+/** An island passed the start gate: it is iterating. */
+export interface StartedMessage {
+  type: 'started';
+  island: number;
+}
+
+/** An island's answer to checkpoint request `generation`. */
+export interface SnapshotMessage {
+  type: 'snapshot';
+  generation: number;
+  snapshot: IslandSnapshot;
+}
+
+/**
+ * A checkpoint file: what a run needs to continue, plus what identifies it. `config` is the
+ * resolved run config in the file shape (seed included); the run layer checks it.
+ */
+export interface CheckpointFile {
+  type: 'checkpoint';
+  format: string;
+  formatVersion: number;
+  toolVersion: string;
+  createdAt: string;
+  config: unknown;
+  mode: 'sync' | 'async';
+  /** Sync: the epoch every island was at; async: null. */
+  epoch: number | null;
+  /** Seconds the run had been going when the checkpoint was taken. */
+  seconds: number;
+  islands: IslandSnapshot[];
 }
 
 /** Emigrants along one edge. `epoch` is the sync barrier number (0 in async mode). */
@@ -92,6 +137,7 @@ export interface IslandReport {
   migrations: Int32Array;
 }
 
-export type Message = IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport;
+export type Message =
+  | IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport | StartedMessage | SnapshotMessage | CheckpointFile;
 /** What an island sends to the coordinator over its control port. */
-export type ControlMessage = ProgressMessage | SolutionMessage;
+export type ControlMessage = ProgressMessage | SolutionMessage | StartedMessage | SnapshotMessage;

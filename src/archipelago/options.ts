@@ -1,7 +1,8 @@
-import type { EvolverSpec } from '../ga/create-evolver.ts';
+import { canSnapshot, type EvolverSpec } from '../ga/create-evolver.ts';
 import { ArchipelagoOptionError } from './errors.ts';
 import { emigrantSelectionFor, type EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
 import { replacementFor, type ReplacementKind } from './policies/replacement.ts';
+import type { IslandSnapshot } from './messages.ts';
 import type { TopologySpec } from './topology.ts';
 
 export interface MigrationOptions {
@@ -32,6 +33,13 @@ export interface ArchipelagoOptions {
   onIslandError?: 'continue' | 'fail';
   /** Test-only fault hook; never reachable from config files or the CLI. */
   testFault?: { island: number; atIteration: number; kind: 'throw' | 'exit' };
+  /**
+   * Ask every island for a snapshot this often; each complete set is one `checkpoint` event
+   * (sync: taken at an epoch barrier). Paper mode only.
+   */
+  checkpointEveryMs?: number;
+  /** Continue from a checkpoint: one snapshot per island, in island order. Paper mode only. */
+  resume?: readonly IslandSnapshot[];
 }
 
 export const DEFAULT_PROGRESS_INTERVAL_MS = 250;
@@ -64,6 +72,16 @@ export function checkOptions(o: ArchipelagoOptions): void {
   }
   if (o.onIslandError !== undefined && o.onIslandError !== 'continue' && o.onIslandError !== 'fail') {
     fail('onIslandError', "'continue' or 'fail'", o.onIslandError);
+  }
+  if (o.checkpointEveryMs !== undefined && !(o.checkpointEveryMs > 0)) fail('checkpointEveryMs', 'a positive number', o.checkpointEveryMs);
+  if ((o.checkpointEveryMs !== undefined || o.resume !== undefined) && !canSnapshot(o.evolver)) {
+    fail('checkpointEveryMs', `unset: checkpoints are not supported for ${o.evolver.mode} islands`, o.checkpointEveryMs);
+  }
+  if (o.resume !== undefined) {
+    const ids = o.resume.map((s) => s?.island);
+    if (ids.length !== o.islands || ids.some((id, i) => id !== i)) fail('resume', `one snapshot per island 0..${o.islands - 1}, in order`, ids);
+    const epochs = new Set(o.resume.map((s) => s.epoch));
+    if (o.migration.mode === 'sync' && epochs.size !== 1) fail('resume', 'snapshots of one sync epoch', [...epochs]);
   }
   if (o.maxIterations === undefined && o.timeLimitMs === undefined && o.islands > 0 && o.evolver.params.n < 4 && o.evolver.params.n !== 1) {
     fail('evolver.params.n', 'a board with a solution (1 or at least 4) when no limit is set', o.evolver.params.n);

@@ -3,7 +3,7 @@
  * the coordinator map. The stop is here (a busy loop checks it with a cheap Atomics.load
  * and never has to yield), and so is the sync epoch barrier.
  *
- * Layout: [STOP, WINNER, FOUND_EPOCH, SEQ, reached[0..I), iterations[0..I)].
+ * Layout: [STOP, WINNER, FOUND_EPOCH, SEQ, CKPT_REQUEST, CKPT_EPOCH, reached[0..I), iterations[0..I)].
  * `reached[i]` is the last barrier island i arrived at: -1 before it is built, 0 at the
  * start gate (every island starts iterating together), then sync epochs 1, 2, ...
  */
@@ -11,7 +11,11 @@ const STOP = 0;
 const WINNER = 1;
 const FOUND_EPOCH = 2;
 const SEQ = 3;
-const HEADER = 4;
+/** The coordinator's latest checkpoint request (a generation number, 0 = none yet). */
+const CKPT_REQUEST = 4;
+/** Sync: the epoch barrier at which the current request is served, agreed by the first island to see it. */
+const CKPT_EPOCH = 5;
+const HEADER = 6;
 
 export const RUNNING = 0;
 /** An island found fitness 0 and claimed the run (async). */
@@ -28,6 +32,7 @@ export function createSharedState(islands: number): SharedArrayBuffer {
   const a = new Int32Array(sab);
   a[WINNER] = -1;
   a[FOUND_EPOCH] = NO_EPOCH;
+  a[CKPT_EPOCH] = NO_EPOCH;
   a.fill(-1, HEADER, HEADER + islands); // below the start gate (epoch 0)
   return sab;
 }
@@ -73,6 +78,30 @@ export class SharedState {
 
   foundEpoch(): number {
     return Atomics.load(this.a, FOUND_EPOCH);
+  }
+
+  /** Coordinator: asks every island for a snapshot; returns the request's generation. */
+  requestCheckpoint(): number {
+    // Reset the agreed epoch first: an island seeing the new generation must find it free.
+    Atomics.store(this.a, CKPT_EPOCH, NO_EPOCH);
+    return Atomics.add(this.a, CKPT_REQUEST, 1) + 1;
+  }
+
+  checkpointRequest(): number {
+    return Atomics.load(this.a, CKPT_REQUEST);
+  }
+
+  /**
+   * Sync: an island about to arrive at `epoch` with a request pending proposes to serve it
+   * there. The first proposal wins; since nobody passes a barrier before all have arrived,
+   * every island sees the same answer once past it.
+   */
+  proposeCheckpointEpoch(epoch: number): void {
+    Atomics.compareExchange(this.a, CKPT_EPOCH, NO_EPOCH, epoch);
+  }
+
+  checkpointEpoch(): number {
+    return Atomics.load(this.a, CKPT_EPOCH);
   }
 
   setIterations(island: number, iterations: number): void {

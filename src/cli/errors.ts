@@ -12,4 +12,6 @@ export const EXIT = {
   /** Not solved within the limits, or a tuple that is not a solution. */
   notSolved: 1,
   badInput: 2,
+  /** An island failed under `--on-island-error fail` (also used for internal errors). */
+  islandFailed: 3,
 } as const;

@@ -5,12 +5,13 @@ import { basename, dirname, join } from 'node:path';
  * Writes a whole file or nothing: the text goes to a temporary file beside the target,
  * is flushed, and is renamed over it. A crash mid-write never leaves a half-written file.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string | Uint8Array): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
     const fd = openSync(temp, 'w');
     try {
-      writeSync(fd, text);
+      if (typeof text === 'string') writeSync(fd, text);
+      else for (let at = 0; at < text.length; ) at += writeSync(fd, text, at, text.length - at);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -46,6 +46,7 @@ export const RUN_FLAGS = [
   { name: 'reject-duplicates', path: 'migration.rejectDuplicates', value: 'boolean', describe: 'refuse immigrants already in the population' },
   { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },
   { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
+  { name: 'on-island-error', path: 'onIslandError', value: 'string', describe: 'continue (default: the run goes on without a failed island) | fail (stop, exit 3)' },
   { name: 'out', path: 'output.file', value: 'string', describe: 'write the result to this file: JSON, or one row per line for a .txt name' },
 ] as const satisfies readonly FlagSpec[];
 

@@ -11,7 +11,7 @@ import { ConfigError } from './errors.ts';
 import { overridesFromArgv, type ConfigOverrides } from './flags.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv, type RunConfig } from './schema.ts';
 
-function packageRoot(): string {
+export function packageRoot(): string {
   // Walk up from this module: the same code runs from src/ (tsx) and dist/src/ (built).
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {

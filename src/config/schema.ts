@@ -20,6 +20,8 @@ import { flagForPath, type ConfigOverrides } from './flags.ts';
 // a topology or a policy there is the only change needed for configs to accept it.
 
 export const MIGRATION_MODES = ['async', 'sync'] as const;
+/** What a run does when an island's worker throws or exits: go on without it, or stop and fail. */
+export const ON_ISLAND_ERROR = ['continue', 'fail'] as const;
 
 /** Each island is a worker thread; far past the core count, threads only add switching and copying. */
 export const MAX_ISLANDS = 256;
@@ -181,6 +183,8 @@ export const runConfigFileSchema = section({
   topology: topologySchema.prefault({}),
   migration: migrationSchema.prefault({}),
   limits: limitsSchema.prefault({}),
+  onIslandError: oneOf(ON_ISLAND_ERROR).default('continue')
+    .describe('when an island fails: continue without it (the result records the failure), or fail the run (exit 3)'),
   output: outputSchema.prefault({}),
 });
 
@@ -225,6 +229,7 @@ export interface RunConfig {
   migration: MigrationConfig;
   /** null = no limit. */
   limits: Parsed['limits'];
+  onIslandError: Parsed['onIslandError'];
   output: Parsed['output'];
 }
 
@@ -459,6 +464,7 @@ export function resolveRunConfig(
     topology: resolveTopology(p.topology, islands, islandsGiven, at),
     migration: resolveMigration(p.migration, ga.populationSize, at),
     limits: p.limits,
+    onIslandError: p.onIslandError,
     output: p.output,
   };
 }
@@ -484,6 +490,7 @@ export function toFileShape(config: RunConfig): RunConfigInput {
       rejectDuplicates: config.migration.rejectDuplicates,
     },
     limits: { ...config.limits },
+    onIslandError: config.onIslandError,
     output: { ...config.output },
   };
 }

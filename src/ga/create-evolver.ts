@@ -4,6 +4,7 @@ import type { HybridParams } from './hybrid/params.ts';
 import { Island } from './island.ts';
 import type { GaParams } from './params.ts';
 import type { Rng } from './rng.ts';
+import type { IslandState } from './snapshot.ts';
 
 /** What one island runs: plain data, so it can be sent to a worker thread. */
 export type EvolverSpec =
@@ -11,8 +12,16 @@ export type EvolverSpec =
   /** Beyond the paper: the memetic island GA of src/ga/hybrid (docs/hybrid.md). */
   | { mode: 'hybrid'; params: HybridParams };
 
-/** Builds the island algorithm a spec names. */
-export function createEvolver(spec: EvolverSpec, rng: Rng, shouldStop?: () => boolean): Evolver {
-  if (spec.mode === 'hybrid') return new HybridIsland({ params: spec.params, rng, shouldStop });
-  return new Island({ params: spec.params, rng, shouldStop });
+/** Whether islands of this mode can be checkpointed and resumed (the paper's GA only, so far). */
+export function canSnapshot(spec: EvolverSpec): boolean {
+  return spec.mode === 'paper';
+}
+
+/** Builds the island algorithm a spec names; with `snapshot`, continues a checkpointed one. */
+export function createEvolver(spec: EvolverSpec, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState): Evolver {
+  if (spec.mode === 'hybrid') {
+    if (snapshot) throw new Error('hybrid islands cannot be resumed from a checkpoint');
+    return new HybridIsland({ params: spec.params, rng, shouldStop });
+  }
+  return new Island({ params: spec.params, rng, shouldStop, snapshot });
 }

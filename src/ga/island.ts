@@ -7,6 +7,7 @@ import { childrenPerIteration, type GaParams } from './params.ts';
 import { randomPermutation } from './permutation.ts';
 import { Population } from './population.ts';
 import type { Rng } from './rng.ts';
+import { restoreIsland, type IslandState } from './snapshot.ts';
 import { rankSelect, rankSelectOther, uniformOther } from './selection.ts';
 import { plusSelection, SurvivalScratch } from './survival.ts';
 
@@ -26,6 +27,8 @@ export interface IslandOptions {
   rng: Rng;
   /** Asked every few children; when it answers true the iteration is abandoned (the run is stopping). */
   shouldStop?: () => boolean;
+  /** Continue from a checkpoint instead of drawing a new population (`rng` must be restored from it too). */
+  snapshot?: IslandState;
 }
 
 /** How many children are bred between two `shouldStop` checks. */
@@ -69,7 +72,8 @@ export class Island implements Evolver {
     this.diagonals = new DiagonalMarks(p.n);
     this.alleles = new AlleleMarks(p.n);
     this.survival = new SurvivalScratch(p.n);
-    this.initialise();
+    if (options.snapshot) restoreIsland(this, options.snapshot);
+    else this.initialise();
   }
 
   /** Draws M + b random permutations; the best M are the main population, the worst b are B. */

@@ -1,5 +1,6 @@
 import { EMPTY, type Observable } from 'rxjs';
 import { startArchipelago } from '../archipelago/archipelago.ts';
+import { IslandFailedError } from '../archipelago/errors.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from '../archipelago/events.ts';
 import type { ArchipelagoOptions } from '../archipelago/options.ts';
 import type { EvolverSpec } from '../ga/create-evolver.ts';
@@ -46,7 +47,16 @@ export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptio
     migration: config.migration,
     maxIterations: limits.maxIterations ?? undefined,
     timeLimitMs: limits.timeLimit === null ? undefined : limits.timeLimit * 1000,
+    onIslandError: config.onIslandError,
   };
+}
+
+/** The run stopped because an island failed under `onIslandError: 'fail'`; `result` is what it reached. */
+export class RunFailedError extends Error {
+  override name = 'RunFailedError';
+  constructor(readonly failure: IslandFailedError, readonly result: RunResult) {
+    super(failure.message);
+  }
 }
 
 /** Thrown for N = 2 and 3: nothing to run. */
@@ -69,11 +79,15 @@ export function startRun(config: SeededRunConfig, extra: Partial<ArchipelagoOpti
     return { events$: EMPTY, result: Promise.resolve(result), stop: () => {} };
   }
   const archipelago = startArchipelago({ ...archipelagoOptionsFor(config), ...extra });
-  const result = archipelago.result.then((r): RunResult => ({
+  const toRunResult = (r: ArchipelagoResult): RunResult => ({
     ...r,
     n: config.n,
     seed: config.seed,
     iterations: r.foundAtIteration ?? Math.max(0, ...r.islands.map((i) => i.iterations)),
-  }));
+  });
+  const result = archipelago.result.then(toRunResult, (error: unknown) => {
+    if (error instanceof IslandFailedError && error.result) throw new RunFailedError(error, toRunResult(error.result));
+    throw error;
+  });
   return { events$: archipelago.events$, result, stop: () => archipelago.stop() };
 }

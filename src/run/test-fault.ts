@@ -1,0 +1,25 @@
+/**
+ * The test-only fault hook of the CLI: `NQUEENS_ISLANDS_TEST_FAULT=island:iteration:throw|exit`
+ * makes that island's worker throw (or exit) when it reaches that iteration, so tests can
+ * crash a real worker through the real CLI. Read only by `solve`; never from config files.
+ */
+import { ConfigError } from '../config/errors.ts';
+
+export const TEST_FAULT_ENV = 'NQUEENS_ISLANDS_TEST_FAULT';
+
+export interface TestFault {
+  island: number;
+  atIteration: number;
+  kind: 'throw' | 'exit';
+}
+
+/** The fault the environment asks for, if any. @throws ConfigError for a malformed value. */
+export function testFaultFromEnv(islands: number, env: NodeJS.ProcessEnv = process.env): TestFault | undefined {
+  const raw = env[TEST_FAULT_ENV];
+  if (raw === undefined || raw === '') return undefined;
+  const match = /^(\d+):(\d+):(throw|exit)$/.exec(raw.trim());
+  if (!match) throw new ConfigError(`${TEST_FAULT_ENV}: expected island:iteration:throw|exit, got ${JSON.stringify(raw)}`);
+  const island = Number(match[1]);
+  if (island >= islands) throw new ConfigError(`${TEST_FAULT_ENV}: island ${island} does not exist; ids are 0..${islands - 1}`);
+  return { island, atIteration: Number(match[2]), kind: match[3] as TestFault['kind'] };
+}
