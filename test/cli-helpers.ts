@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI, as a user runs it (`npm test` builds first). */
@@ -11,8 +11,9 @@ export interface CliRun {
   stderr: string;
 }
 
-export function cli(args: string[], options: { input?: string; cwd?: string } = {}): CliRun {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: options.cwd ?? ROOT, input: options.input, timeout: 120_000 });
+export function cli(args: string[], options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
+  const env = options.env ? { ...process.env, ...options.env } : process.env;
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: options.cwd ?? ROOT, input: options.input, timeout: 120_000, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -20,4 +21,45 @@ export function cli(args: string[], options: { input?: string; cwd?: string } = 
 export function isOneLineError(r: CliRun): boolean {
   const lines = r.stderr.trimEnd().split('\n');
   return r.code === 2 && lines.length === 1 && lines[0].startsWith('nqueens-islands: ') && !/\n\s+at /.test(r.stderr) && r.stdout === '';
+}
+
+/** A CLI process running in the background, for tests that signal it mid-run. */
+export interface LiveCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once stderr has matched `pattern` (rejects if the process ends first). */
+  waitForStderr(pattern: RegExp): Promise<void>;
+  /** Exit code, signal, and process.hrtime.bigint() when the exit was seen (settles after the output is read). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: bigint }>;
+}
+
+export function spawnCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): LiveCli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const watchers: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+    for (const w of watchers.splice(0)) (w.pattern.test(err) ? w.resolve() : watchers.push(w));
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: bigint }>((resolve) => {
+    // The time is taken at exit; the promise settles once the output streams are read to the end.
+    let at = 0n;
+    child.on('exit', () => (at = process.hrtime.bigint()));
+    child.on('close', (code, signal) => resolve({ code, signal, at }));
+  });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    waitForStderr: (pattern) =>
+      new Promise<void>((resolve, reject) => {
+        if (pattern.test(err)) return resolve();
+        watchers.push({ pattern, resolve });
+        void exited.then(() => reject(new Error(`exited before stderr matched ${pattern}: ${err}`)));
+      }),
+    exited,
+  };
 }

@@ -290,7 +290,7 @@ describe('run config: files', () => {
 describe('run config: JSON Schema', () => {
   it('is JSON, lists every key, and the committed copy is current', () => {
     const schema = JSON.parse(JSON.stringify(runConfigJsonSchema()));
-    assert.deepEqual(Object.keys(schema.properties), ['n', 'seed', 'ga', 'islands', 'topology', 'migration', 'limits', 'output']);
+    assert.deepEqual(Object.keys(schema.properties), ['n', 'seed', 'ga', 'islands', 'topology', 'migration', 'limits', 'onIslandError', 'output']);
     assert.deepEqual(schema.required, ['n']);
     assert.equal(schema.additionalProperties, false);
     assert.ok(schema.properties.migration.properties.interval);

@@ -96,7 +96,7 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   // request could complete, so none is made.
   let request = { generation: 0, snapshots: [] as (IslandSnapshot | null)[], answered: islands };
   const requestCheckpoint = () => {
-    if (request.answered < islands || failures.some((f) => f !== null) || shared.stopState() !== RUNNING) return;
+    if (startedIslands < islands || request.answered < islands || failures.some((f) => f !== null) || shared.stopState() !== RUNNING) return;
     request = { generation: shared.requestCheckpoint(), snapshots: new Array(islands).fill(null), answered: 0 };
   };
   const checkpointTimer = options.checkpointEveryMs !== undefined ? setInterval(requestCheckpoint, options.checkpointEveryMs) : undefined;

@@ -77,7 +77,8 @@ class IslandRun {
       this.migrantsAccepted = snapshot.migrantsAccepted;
     }
     this.nextProgress = performance.now() + task.progressIntervalMs;
-    this.served = shared.checkpointRequest();
+    // A request made while this island was being built is answered at its first chance.
+    this.served = 0;
   }
 
   run(): IslandReport {

@@ -12,7 +12,8 @@ import { printError } from './output.ts';
 
 /** Errors that mean "your input is wrong": one line, exit 2, no stack trace. */
 function isInputError(error: unknown): error is Error {
-  return error instanceof UsageError || error instanceof TupleSyntaxError || (error instanceof Error && error.name === 'ConfigError');
+  // YError: yargs' own parse errors (a flag without its value) when thrown past `.fail()`.
+  return error instanceof UsageError || error instanceof TupleSyntaxError || (error instanceof Error && (error.name === 'ConfigError' || error.name === 'YError'));
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -57,6 +57,7 @@ export function parseTupleFile(content: string, file: string): number[][] {
     const text = raw.replace(/#.*/, '').trim();
     if (text !== '') lines.push({ text, line: i + 1 });
   });
+  if (lines.length === 0) throw new TupleSyntaxError(`${file}: no tuples, only blank lines and comments`);
   if (lines.length > 1 && lines.every((l) => /^\d+$/.test(l.text))) {
     return [lines.map((l) => parseEntry(l.text, `${file}:${l.line}`))];
   }
@@ -102,7 +103,13 @@ function parseJsonTuples(text: string, file: string): number[][] {
     throw new TupleSyntaxError(`${file}: not valid JSON (${(error as Error).message})`);
   }
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-    return [checkNumberArray((data as { solution?: unknown }).solution, `${file}: key "solution"`)];
+    const record = data as { solution?: unknown; n?: unknown };
+    const solution = checkNumberArray(record.solution, `${file}: key "solution"`);
+    // A result record names its board: a solution of another length is a damaged record.
+    if (typeof record.n === 'number' && record.n !== solution.length) {
+      throw new TupleSyntaxError(`${file}: key "solution" has ${solution.length} rows but key "n" is ${record.n}; expected ${record.n} rows`);
+    }
+    return [solution];
   }
   if (!Array.isArray(data) || data.length === 0) throw new TupleSyntaxError(`${file}: expected a JSON array of tuples`);
   if (data.every((d) => Array.isArray(d))) return data.map((d, i) => checkNumberArray(d, `${file}: tuple ${i + 1}`));

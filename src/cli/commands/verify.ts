@@ -35,6 +35,7 @@ export function checkTuple(tuple: readonly number[], where: string): TupleReport
 interface VerifyArgs {
   tuple?: string[];
   file?: string;
+  n?: string;
   json: boolean;
   all: boolean;
 }
@@ -69,6 +70,15 @@ export function readTextFile(path: string, what: string): string {
 
 function run(args: ArgumentsCamelCase<VerifyArgs>): void {
   const tuples = readTuples(args);
+  // Tuples of different lengths may be checked together (each is its own board); `-n`
+  // demands one board size, and a tuple of another length is malformed input.
+  if (args.n !== undefined) {
+    const n = /^\s*\d+\s*$/.test(args.n) ? Number(args.n) : NaN;
+    if (!(n >= 1)) throw new UsageError(`-n: expected an integer >= 1, got ${JSON.stringify(args.n)}`);
+    tuples.forEach((t, i) => {
+      if (t.length !== n) throw new UsageError(`${tuples.length > 1 ? `tuple ${i + 1}` : 'tuple'}: has ${t.length} rows, expected N = ${n} (-n)`);
+    });
+  }
   const reports = tuples.map((t, i) => checkTuple(t, tuples.length > 1 ? `tuple ${i + 1}` : 'tuple'));
   if (args.json) {
     printLine(JSON.stringify(reports));
@@ -90,6 +100,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     y
       .positional('tuple', { type: 'string', array: true, describe: 'a tuple: 8 6 4 1 3 5 7 2, or quoted ones: "(2, 6, 8, 3, 4, 1, 7, 5)"' })
       .option('file', { type: 'string', describe: 'read tuples from FILE: one per line, a JSON array of arrays, or {"solution": [...]}' })
+      .option('n', { type: 'string', requiresArg: true, describe: 'expect every tuple to have N rows (else exit 2); without it each tuple is its own board' })
       .option('json', { type: 'boolean', default: false, describe: 'print [{"n","permutation","fitness","solution"}, ...]' })
       .option('all', { type: 'boolean', default: false, describe: 'print long tuples in full' })
       .example('$0 verify 8 6 4 1 3 5 7 2', 'one tuple')

@@ -1,0 +1,127 @@
+/**
+ * Checkpoint and resume, through the real CLI: a sync run checkpointed and stopped with
+ * SIGINT after its first checkpoint, then resumed, reaches exactly the result of an
+ * uninterrupted run with the same seed (solution, finder, iteration and evaluation
+ * counts). Bad checkpoints and contradicting flags are refused with one line and exit 2.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { decode, encode } from '../src/archipelago/codec.ts';
+import type { CheckpointFile } from '../src/archipelago/messages.ts';
+import { cli, isOneLineError, spawnCli } from './cli-helpers.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'nq-ckpt-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const SYNC = ['--islands', '2', '--migration', 'sync', '--interval', '5'];
+// Solved after about 1,600 iterations (well under a second).
+const SMALL = ['solve', '-n', '48', '--seed', '3', '--population', '200', ...SYNC];
+// Not solved for many seconds: safe to interrupt.
+const LARGE = ['solve', '-n', '300', '--seed', '1', ...SYNC];
+const ckpt = join(tmp, 'run.ckpt');
+
+interface Record {
+  solved: boolean;
+  solution: number[] | null;
+  best?: number[];
+  fitness: number;
+  foundBy: number | null;
+  foundAtIteration: number | null;
+  iterations: number;
+  evaluations: number;
+  islands: { iterations: number; evaluations: number; bestFitness: number; migrantsSent: number; migrantsAccepted: number; stopReason: string }[];
+}
+/** Everything a repeatable run must reproduce (not times). */
+const essence = (r: Record) => ({
+  solved: r.solved, solution: r.solution, best: r.best, fitness: r.fitness, foundBy: r.foundBy, foundAtIteration: r.foundAtIteration,
+  iterations: r.iterations, evaluations: r.evaluations,
+  islands: r.islands.map((i) => [i.iterations, i.evaluations, i.bestFitness, i.migrantsSent, i.migrantsAccepted, i.stopReason]),
+});
+const json = (args: string[], code: number): Record => {
+  const r = cli([...args, '--json']);
+  assert.equal(r.code, code, r.stderr);
+  return JSON.parse(r.stdout);
+};
+
+describe('checkpoint and resume (sync)', () => {
+  it('stopped by SIGINT after a checkpoint, then resumed: the same state as a run never stopped', async () => {
+    const run = spawnCli([...LARGE, '--checkpoint', ckpt, '--checkpoint-every', '0.05']);
+    await run.waitForStderr(/checkpoint written to .*run\.ckpt \(epoch \d+\)/);
+    run.child.kill('SIGINT');
+    const { code } = await run.exited;
+    assert.equal(code, 130, run.stderr());
+    assert.deepEqual(readdirSync(tmp), ['run.ckpt'], 'only the checkpoint, no temporary file');
+
+    const saved = decode<CheckpointFile>(readFileSync(ckpt));
+    assert.equal(saved.format, 'nqueens-islands checkpoint');
+    assert.equal(saved.formatVersion, 1);
+    assert.equal(saved.mode, 'sync');
+    assert.ok(saved.epoch! >= 1);
+    assert.equal((saved.config as { seed: number }).seed, 1);
+    // Every island at the same epoch barrier.
+    assert.deepEqual(saved.islands.map((s) => [s.island, s.epoch, s.state.iterations]), [0, 1].map((i) => [i, saved.epoch, saved.epoch! * 5]));
+    assert.ok(saved.islands[0].state.population.genes instanceof Uint16Array);
+
+    // Resume to a few epochs past the checkpoint; a run never stopped must be in the same state there.
+    const limit = String(saved.epoch! * 5 + 40);
+    const resumedRun = cli(['solve', '--resume', ckpt, '--max-iterations', limit, '--json']);
+    assert.equal(resumedRun.code, 1, resumedRun.stderr);
+    assert.match(resumedRun.stderr, new RegExp(`resumed from .*run\\.ckpt at epoch ${saved.epoch}`));
+    const resumed = JSON.parse(resumedRun.stdout) as Record;
+    assert.equal(resumed.iterations, Number(limit));
+    assert.deepEqual(essence(resumed), essence(json([...LARGE, '--max-iterations', limit], 1)));
+  });
+
+  it('a run ended after checkpoints and resumed reaches the same solution, finder and counts', () => {
+    const file = join(tmp, 'small.ckpt');
+    const first = cli([...SMALL, '--checkpoint', file, '--checkpoint-every', '0.02', '--max-iterations', '1000']);
+    assert.equal(first.code, 1, first.stderr);
+    assert.match(first.stderr, /checkpoint written to/);
+    const resumed = json(['solve', '--resume', file, '--max-iterations', '100000'], 0);
+    const uninterrupted = json(SMALL, 0);
+    assert.deepEqual(essence(resumed), essence(uninterrupted));
+    // And taking checkpoints does not change a sync run.
+    assert.deepEqual(essence(json([...SMALL, '--checkpoint', join(tmp, 'every.ckpt'), '--checkpoint-every', '0.02'], 0)), essence(uninterrupted));
+  });
+});
+
+describe('checkpoints that cannot be resumed', () => {
+  const variant = (name: string, change: (c: CheckpointFile) => void): string => {
+    const c = decode<CheckpointFile>(readFileSync(ckpt));
+    change(c);
+    const file = join(tmp, name);
+    writeFileSync(file, encode(c));
+    return file;
+  };
+  const refuses = (args: string[], says: RegExp) => {
+    const r = cli(args);
+    assert.ok(isOneLineError(r), `code ${r.code}, stderr ${r.stderr}`);
+    assert.match(r.stderr.trim(), says);
+  };
+
+  it('another tool version', () => {
+    refuses(['solve', '--resume', variant('old-tool.ckpt', (c) => (c.toolVersion = '0.0.1'))], /written by nqueens-islands 0\.0\.1, this is \d+\.\d+\.\d+; resume it with the version that wrote it$/);
+  });
+  it('another format version', () => {
+    refuses(['solve', '--resume', variant('old-format.ckpt', (c) => (c.formatVersion = 99))], /checkpoint format version 99; this nqueens-islands reads version 1$/);
+  });
+  it('another N on the command line', () => {
+    refuses(['solve', '--resume', ckpt, '-n', '301'], /^nqueens-islands: -n: 301 contradicts the checkpoint .*run\.ckpt, which is for n = 300; with --resume only --max-iterations, --time-limit, --on-island-error, --out may change$/);
+  });
+  it('any other run flag that contradicts it (the same value is fine)', () => {
+    refuses(['solve', '--resume', ckpt, '--interval', '6'], /--interval: 6 contradicts the checkpoint .* migration\.interval = 5/);
+    const same = cli(['solve', '--resume', ckpt, '-n', '300', '--interval', '5', '--quiet', '--max-iterations', '1']);
+    assert.equal(same.code, 1, same.stderr);
+  });
+  it('snapshots that do not match the config', () => {
+    refuses(['solve', '--resume', variant('short.ckpt', (c) => c.islands.pop())], /damaged checkpoint \(expected 2 island snapshots\)$/);
+  });
+  it('a truncated file', () => {
+    const file = join(tmp, 'truncated.ckpt');
+    writeFileSync(file, readFileSync(ckpt).subarray(0, 1000));
+    refuses(['solve', '--resume', file], /not an nqueens-islands checkpoint/);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Interruption, through the real CLI: SIGINT / SIGTERM on a board that is not solved
+ * quickly stops every island, prints and saves the best so far, and exits 130 / 143 —
+ * within 1 s of the signal (measured with process.hrtime; the bound is relaxed to 2 s
+ * because the test machine is shared and loaded: the assertion is about behaviour, not speed).
+ * The test waits for the CLI's "started" note on stderr, never for a fixed time.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { cli, spawnCli } from './cli-helpers.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'nq-int-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const STOP_BOUND_MS = 2000;
+const STARTED = /started N=300 on 2 islands/;
+
+async function interrupt(signal: 'SIGINT' | 'SIGTERM', times = 1) {
+  const folder = mkdtempSync(join(tmp, `${signal}-`));
+  const out = join(folder, 'best.json');
+  const run = spawnCli(['solve', '-n', '300', '--islands', '2', '--seed', '1', '--out', out]);
+  await run.waitForStderr(STARTED);
+  const sent = process.hrtime.bigint();
+  for (let i = 0; i < times; i++) run.child.kill(signal);
+  const { code, at } = await run.exited;
+  return { code, ms: Number(at - sent) / 1e6, stdout: run.stdout(), stderr: run.stderr(), out, folder };
+}
+
+describe('interruption', () => {
+  it('SIGINT: every island stops, the best so far is printed and saved, exit 130', async () => {
+    const r = await interrupt('SIGINT');
+    assert.equal(r.code, 130, r.stderr);
+    assert.ok(r.ms < STOP_BOUND_MS, `exited ${r.ms.toFixed(0)} ms after the signal`);
+    const printed = /^not solved N=300 \(SIGINT\): best fitness (\d+) \(/.exec(r.stdout);
+    assert.ok(printed, r.stdout);
+    assert.match(r.stderr, /SIGINT: stopping all islands/);
+    const record = JSON.parse(readFileSync(r.out, 'utf8'));
+    assert.equal(record.ended, 'SIGINT');
+    assert.equal(record.solved, false);
+    assert.equal(record.fitness, Number(printed[1]));
+    assert.equal(record.best.length, 300);
+    assert.deepEqual([...record.best].sort((a: number, b: number) => a - b), Array.from({ length: 300 }, (_, i) => i + 1));
+    assert.ok(record.islands.every((i: { stopReason: string }) => i.stopReason === 'stopped'));
+    assert.deepEqual(readdirSync(r.folder), ['best.json'], 'no temporary file left');
+  });
+
+  it('SIGTERM: the same, exit 143', async () => {
+    const r = await interrupt('SIGTERM');
+    assert.equal(r.code, 143, r.stderr);
+    assert.ok(r.ms < STOP_BOUND_MS, `exited ${r.ms.toFixed(0)} ms after the signal`);
+    assert.match(r.stdout, /^not solved N=300 \(SIGTERM\): best fitness \d+/);
+    assert.equal(JSON.parse(readFileSync(r.out, 'utf8')).ended, 'SIGTERM');
+  });
+
+  it('a second SIGINT exits at once with 130', async () => {
+    const r = await interrupt('SIGINT', 2);
+    assert.equal(r.code, 130, r.stderr);
+    assert.ok(r.ms < STOP_BOUND_MS, `exited ${r.ms.toFixed(0)} ms after the signals`);
+    for (const name of readdirSync(r.folder)) assert.ok(!name.endsWith('.tmp'), `half-written ${name}`);
+  });
+
+  it('--time-limit ends the run the same clean way: exit 1, best so far printed and saved', () => {
+    const out = join(tmp, 'time-limit.json');
+    const r = cli(['solve', '-n', '300', '--islands', '2', '--seed', '1', '--time-limit', '0.5', '--out', out, '--quiet']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^not solved N=300 \(time-limit\): best fitness \d+ \(/);
+    const record = JSON.parse(readFileSync(out, 'utf8'));
+    assert.equal(record.ended, 'time-limit');
+    assert.ok(record.seconds < 0.5 + STOP_BOUND_MS / 1000, `${record.seconds} s`);
+  });
+});
