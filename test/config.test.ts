@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import yargs from 'yargs';
-import { configCommand } from '../src/cli/commands/config.ts';
+import { cli } from './cli-helpers.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { CONFIG_FILE_OPTION, overridesFromArgv, RUN_FLAG_OPTIONS, RUN_FLAGS } from '../src/config/flags.ts';
 import { runConfigJsonSchema } from '../src/config/json-schema.ts';
@@ -83,6 +83,7 @@ describe('run config: defaults and resolution', () => {
 
   it('resolves null defaults from other values', () => {
     const c = resolve({ n: 50, ga: { populationSize: 7 }, islands: null, topology: { kind: 'grid' } });
+    assert.ok(c.ga.mode === 'paper');
     assert.equal(c.ga.pairsPerIteration, 3);
     assert.equal(c.ga.badRepositorySize, 7);
     assert.equal(c.islands, 4);
@@ -174,7 +175,7 @@ describe('run config: value errors', () => {
     ['a probability above 1', { n: 8, ga: { mutationProbability: 1.5 } }, `${SRC}: ga.mutationProbability: expected a number in [0, 1], got 1.5`],
     ['a section that is not a mapping', { n: 8, migration: 5 }, `${SRC}: migration: expected a mapping, got 5`],
     ['a top level that is not a mapping', [1, 2], `${SRC}: expected a mapping, got a list`],
-    ['an unknown GA mode', { n: 8, ga: { mode: 'quantum' } }, `${SRC}: ga.mode: expected "paper", got "quantum"`],
+    ['an unknown GA mode', { n: 8, ga: { mode: 'quantum' } }, `${SRC}: ga.mode: expected "paper" or "hybrid", got "quantum"`],
     ['a misspelt key', { n: 8, migration: { intervall: 3 } }, `${SRC}: unknown key "migration.intervall"; did you mean "migration.interval"?`],
     ['a misspelt top-level key', { n: 8, isands: 3 }, `${SRC}: unknown key "isands"; did you mean "islands"?`],
     ['an unknown key', { n: 8, limits: { patience: 3 } }, `${SRC}: unknown key "limits.patience"; expected one of maxIterations, timeLimit`],
@@ -301,44 +302,26 @@ describe('run config: JSON Schema', () => {
 });
 
 describe('config command', () => {
-  async function run(args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number | undefined }> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const write = { stdout: process.stdout.write, stderr: process.stderr.write };
-    process.stdout.write = ((chunk: string) => out.push(chunk) > 0) as typeof process.stdout.write;
-    process.stderr.write = ((chunk: string) => err.push(chunk) > 0) as typeof process.stderr.write;
-    const before = process.exitCode;
-    process.exitCode = undefined;
-    try {
-      await yargs(args).command(configCommand).strict().fail((message, error) => { throw error ?? new Error(message); }).parseAsync();
-      return { stdout: out.join(''), stderr: err.join(''), exitCode: process.exitCode as number | undefined };
-    } finally {
-      process.stdout.write = write.stdout;
-      process.stderr.write = write.stderr;
-      process.exitCode = before;
-    }
-  }
-
-  it('prints the resolved config as YAML or JSON', async () => {
+  it('prints the resolved config as YAML or JSON', () => {
     const f = file('print.yaml', 'n: 12\nislands: 2\n');
-    const yamlOut = await run(['config', 'print', '--config', f, '--interval', '9']);
-    assert.equal(yamlOut.exitCode, undefined);
+    const yamlOut = cli(['config', 'print', '--config', f, '--interval', '9']);
+    assert.equal(yamlOut.code, 0);
     const printed = YAML.parse(yamlOut.stdout);
     assert.equal(printed.migration.interval, 9);
     assert.equal(printed.ga.badRepositorySize, 3);
-    const jsonOut = await run(['config', 'print', '-c', f, '--json', '--interval', '9']);
+    const jsonOut = cli(['config', 'print', '-c', f, '--json', '--interval', '9']);
     assert.deepEqual(JSON.parse(jsonOut.stdout), printed);
   });
 
-  it('answers a bad config with one line on stderr and exit code 2', async () => {
-    const r = await run(['config', 'print', '-c', file('bad-print.yaml', 'n: 12\n'), '--interval', '0']);
+  it('answers a bad config with one line on stderr and exit code 2', () => {
+    const r = cli(['config', 'print', '-c', file('bad-print.yaml', 'n: 12\n'), '--interval', '0']);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, '--interval: expected an integer >= 1, got 0\n');
-    assert.equal(r.exitCode, 2);
+    assert.equal(r.stderr, 'nqueens-islands: --interval: expected an integer >= 1, got 0\n');
+    assert.equal(r.code, 2);
   });
 
-  it('prints the JSON Schema', async () => {
-    const r = await run(['config', 'schema']);
+  it('prints the JSON Schema', () => {
+    const r = cli(['config', 'schema']);
     assert.deepEqual(JSON.parse(r.stdout), JSON.parse(JSON.stringify(runConfigJsonSchema())));
   });
 });

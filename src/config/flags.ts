@@ -28,6 +28,7 @@ export interface FlagSpec {
 export const RUN_FLAGS = [
   { name: 'n', path: 'n', value: 'number', describe: 'board size N' },
   { name: 'seed', path: 'seed', value: 'number', describe: 'random seed (non-negative integer; absent = random)' },
+  { name: 'mode', path: 'ga.mode', value: 'string', describe: 'paper (Sarkar & Nag exactly) | hybrid (memetic, for large N; docs/hybrid.md)' },
   { name: 'population', path: 'ga.populationSize', value: 'number', describe: 'main population size M per island' },
   { name: 'pairs-per-iteration', path: 'ga.pairsPerIteration', value: 'number', describe: 'parent pairs per iteration (null = M/2, 1 = steady state)' },
   { name: 'crossover-probability', path: 'ga.crossoverProbability', value: 'number', describe: 'crossover probability in [0, 1]' },

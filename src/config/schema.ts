@@ -13,6 +13,7 @@ import type { EmigrantSelectionSpec } from '../archipelago/policies/emigrant-sel
 import { REPLACEMENT_KINDS } from '../archipelago/policies/replacement.ts';
 import { nearSquareRows } from '../archipelago/topologies/grid.ts';
 import { TOPOLOGY_KINDS, type TopologyKind } from '../archipelago/topology.ts';
+import { hybridParams, type HybridOperators, type HybridParams } from '../ga/hybrid/params.ts';
 import { bytesPerGene } from '../problem/genes.ts';
 import { ConfigError, describeValue, formatPath } from './errors.ts';
 import { flagForPath, type ConfigOverrides } from './flags.ts';
@@ -100,13 +101,39 @@ const paperGaSchema = section({
     .describe('size b of the fixed bad-population repository; null = floor(sqrt(n)), 0 turns it off'),
 });
 
-// A discriminated union on `mode` from the start: a later 'hybrid' mode is one more option
-// here, and files without `mode` keep meaning 'paper'.
-const gaSchema = z.discriminatedUnion('mode', [paperGaSchema], {
+// Beyond the paper (docs/hybrid.md): a memetic island GA for large N. Each operator is
+// named, and `null` turns it off; unset keys take `hybridParams`' defaults for the board.
+const nullableSection = <S extends z.ZodRawShape>(shape: S, describe: string) =>
+  section(shape).nullable().optional().describe(`${describe}; null turns it off`);
+
+const hybridGaSchema = section({
+  mode: z.literal('hybrid').describe('GA variant: "hybrid" adds the operators below to the paper\'s loop (never on in paper mode)'),
+  populationSize: int(2).default(8).describe('members per island (each holds N genes and 4N diagonal counts)'),
+  childrenPerGeneration: int(1).default(4).describe('children bred per generation; (mu+lambda) survival'),
+  smartStart: nullableSection({ maxTries: int(1).describe('random rows tried per column before giving up') },
+    'greedy low-conflict initial permutations (Sosic & Gu); default { maxTries: 128 }'),
+  swapDelta: z.boolean({ error: expected('true or false') }).default(true)
+    .describe('price a swap in O(1) from per-member diagonal counts (false: full O(N) recount, same result)'),
+  conflictMutation: nullableSection({
+    probability: probability(),
+    moves: int(0),
+    partners: int(1),
+  }, 'move a queen in conflict to the best of `partners` random swaps, `moves` times per child; default { probability: 0.8, moves: 1, partners: 8 }'),
+  localSearch: nullableSection({
+    applyTo: oneOf(['children', 'migrants', 'both'] as const),
+    maxSteps: int(0),
+    triesPerQueen: int(1),
+  }, 'bounded QS4-like descent (a memetic GA); default { applyTo: both, maxSteps: 4096 + 4n, triesPerQueen: 128 }'),
+  crossoverProbability: probability().nullable().default(null)
+    .describe("probability of the paper's order-1 crossover per child; null = 0.1 for n <= 1000, else 0"),
+});
+
+// A discriminated union on `mode`; files without `mode` mean 'paper'.
+const gaSchema = z.discriminatedUnion('mode', [paperGaSchema, hybridGaSchema], {
   error: (iss) => {
     if (iss.code !== 'invalid_union') return expected('a mapping')(iss);
     const input = iss.input as { mode?: unknown } | undefined;
-    return expected('"paper"')({ ...iss, input: input?.mode });
+    return expected('"paper" or "hybrid"')({ ...iss, input: input?.mode });
   },
 });
 
@@ -200,8 +227,10 @@ export type PaperGaConfig = Omit<PaperGaParsed, 'pairsPerIteration' | 'badReposi
   pairsPerIteration: number;
   badRepositorySize: number;
 };
-/** One member per GA mode (only 'paper' so far). */
-export type GaConfig = PaperGaConfig;
+/** The hybrid GA with every default filled in for the board: `HybridParams` without n. */
+export type HybridGaConfig = { mode: 'hybrid' } & Omit<HybridParams, 'n'>;
+/** One member per GA mode. */
+export type GaConfig = PaperGaConfig | HybridGaConfig;
 
 export type TopologyConfig =
   | { kind: Exclude<TopologyKind, 'random' | 'grid' | 'edges'> }
@@ -261,17 +290,22 @@ function deepMerge(base: unknown, over: unknown): unknown {
   return out;
 }
 
+/**
+ * A flag that changes a section's kind drops the file's options for that section: they
+ * belong to the old kind (`--topology ring` over a random-topology file must not fail on
+ * `topology.probability`; `--mode hybrid` over a paper file must not fail on `ga.pairsPerIteration`).
+ */
+const KIND_KEYS = [['topology', 'kind', 'ring'], ['ga', 'mode', 'paper']] as const;
+
 function applyOverrides(input: unknown, overrides: ConfigOverrides): unknown {
   if (!isPlainObject(input)) return input;
-  // A flag that changes the topology kind drops the file's topology options: they belong
-  // to the old kind (`--topology ring` over a random-topology file must not fail on
-  // `topology.probability`).
-  const kind = isPlainObject(overrides.topology) ? overrides.topology.kind : undefined;
-  const fileTopology = input.topology;
-  if (kind !== undefined && isPlainObject(fileTopology) && (fileTopology.kind ?? 'ring') !== kind) {
-    input = { ...input, topology: {} };
+  const base: Record<string, unknown> = { ...input };
+  for (const [section, key, fallback] of KIND_KEYS) {
+    const wanted = isPlainObject(overrides[section]) ? overrides[section][key] : undefined;
+    const file = base[section];
+    if (wanted !== undefined && isPlainObject(file) && (file[key] ?? fallback) !== wanted) base[section] = {};
   }
-  return deepMerge(input, overrides);
+  return deepMerge(base, overrides);
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
@@ -343,12 +377,35 @@ class Locator {
 const GB = 1e9;
 const gb = (bytes: number): string => `${(bytes / GB).toFixed(1)} GB`;
 
-/** Bytes of chromosomes a run allocates: main population, bad repository, children, scratch. */
+/**
+ * Bytes of chromosomes a run allocates. Paper: main population, bad repository and
+ * children. Hybrid: members and children, each with 4N Int32 diagonal counts besides its genes.
+ */
 export function estimateMemoryBytes(n: number, islands: number, ga: GaConfig): number {
+  if (ga.mode === 'hybrid') return islands * (ga.populationSize + ga.childrenPerGeneration + 1) * n * (bytesPerGene(n) + 16);
   return islands * (ga.populationSize + ga.badRepositorySize + 2 * ga.pairsPerIteration + 4) * n * bytesPerGene(n);
 }
 
-function resolveGa(ga: PaperGaParsed, n: number, at: Locator): GaConfig {
+function memoryParts(ga: GaConfig, n: number): string {
+  const perGene = `${bytesPerGene(n)} bytes per gene`;
+  return ga.mode === 'hybrid'
+    ? `hybrid population ${ga.populationSize}, ${ga.childrenPerGeneration} children, ${perGene} + 16 bytes of diagonal counts`
+    : `population ${ga.populationSize}, bad repository ${ga.badRepositorySize}, ${ga.pairsPerIteration} pairs per iteration, ${perGene}`;
+}
+
+type HybridGaParsed = Extract<Parsed['ga'], { mode: 'hybrid' }>;
+
+function resolveHybrid(ga: HybridGaParsed, n: number): HybridGaConfig {
+  const { mode, populationSize, childrenPerGeneration, crossoverProbability, swapDelta, ...named } = ga;
+  const operators: Partial<HybridOperators> = { swapDelta };
+  for (const [key, value] of Object.entries(named)) if (value !== undefined) Object.assign(operators, { [key]: value });
+  if (crossoverProbability !== null) operators.crossover = { probability: crossoverProbability };
+  const { n: _n, ...params } = hybridParams(n, { populationSize, childrenPerGeneration, operators });
+  return { mode, ...params };
+}
+
+function resolveGa(ga: Parsed['ga'], n: number, at: Locator): GaConfig {
+  if (ga.mode === 'hybrid') return resolveHybrid(ga, n);
   if (ga.doubleMutationProbability > ga.mutationProbability) {
     at.fail('ga.doubleMutationProbability', `${ga.doubleMutationProbability} is more than ga.mutationProbability (${ga.mutationProbability}); a double mutation is a kind of mutation, so expected a number <= ${ga.mutationProbability}`, ['ga.mutationProbability']);
   }
@@ -453,7 +510,7 @@ export function resolveRunConfig(
   const bytes = estimateMemoryBytes(p.n, islands, ga);
   const limit = MEMORY_SHARE * env.totalMemory;
   if (bytes > limit) {
-    at.fail('n', `${p.n} needs about ${gb(bytes)} for ${islands} island${islands === 1 ? '' : 's'} (population ${ga.populationSize}, bad repository ${ga.badRepositorySize}, ${ga.pairsPerIteration} pairs per iteration, ${bytesPerGene(p.n)} bytes per gene), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(env.totalMemory)}); lower n, population or islands`, ['islands', 'ga.populationSize', 'ga.pairsPerIteration', 'ga.badRepositorySize']);
+    at.fail('n', `${p.n} needs about ${gb(bytes)} for ${islands} island${islands === 1 ? '' : 's'} (${memoryParts(ga, p.n)}), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(env.totalMemory)}); lower n, population or islands`, ['islands', 'ga.populationSize', 'ga.pairsPerIteration', 'ga.badRepositorySize']);
   }
 
   return {
@@ -469,6 +526,12 @@ export function resolveRunConfig(
   };
 }
 
+function gaFileShape(ga: GaConfig): RunConfigInput['ga'] {
+  if (ga.mode === 'paper') return { ...ga };
+  const { crossover, ...operators } = ga.operators;
+  return { mode: ga.mode, populationSize: ga.populationSize, childrenPerGeneration: ga.childrenPerGeneration, ...operators, crossoverProbability: crossover.probability };
+}
+
 /**
  * The resolved config written back in the file shape (what `config print` shows). Reading
  * it back gives the same `RunConfig`, so a printed config reproduces a run.
@@ -478,7 +541,7 @@ export function toFileShape(config: RunConfig): RunConfigInput {
   return {
     n: config.n,
     seed: config.seed,
-    ga: { ...config.ga },
+    ga: gaFileShape(config.ga),
     islands: config.islands,
     topology: { ...config.topology },
     migration: {
