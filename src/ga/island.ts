@@ -1,8 +1,7 @@
 import { allocGenes, copyGenes, type Genes } from '../problem/genes.ts';
 import type { Evolver } from './evolver.ts';
 import { DiagonalMarks, fitness } from '../problem/fitness.ts';
-import { AlleleMarks, order1Crossover } from './crossover.ts';
-import { mutate } from './mutation.ts';
+import { createPaperKernel, type ChildFn } from './kernel.ts';
 import { childrenPerIteration, type GaParams } from './params.ts';
 import { randomPermutation } from './permutation.ts';
 import { Population } from './population.ts';
@@ -51,10 +50,15 @@ export class Island implements Evolver {
   /** 0-based genes of the first chromosome found with fitness 0. */
   solution: Genes | null = null;
 
+  /** A view into the kernel's memory, as are the genes of `population` and `bad`. */
   private readonly children: Genes;
   private readonly childFitness: Int32Array;
   private readonly diagonals: DiagonalMarks;
-  private readonly alleles: AlleleMarks;
+  /** The WebAssembly kernel's crossover + mutation swaps + fitness of one child (src/ga/kernel.ts). */
+  private readonly child: ChildFn;
+  /** Gene indices in the kernel's memory of the bad repository and the children (the population is at 0). */
+  private readonly badBase: number;
+  private readonly childBase: number;
   private readonly survival: SurvivalScratch;
   private readonly shouldStop: (() => boolean) | undefined;
 
@@ -64,13 +68,19 @@ export class Island implements Evolver {
     this.n = p.n;
     this.rng = options.rng;
     this.shouldStop = options.shouldStop;
-    this.population = new Population(p.n, p.populationSize);
-    this.bad = new Population(p.n, p.badRepositorySize);
     const childCapacity = Math.max(childrenPerIteration(p), 1);
-    this.children = allocGenes(p.n, childCapacity);
+    const m = p.populationSize;
+    const b = p.badRepositorySize;
+    // Population, bad repository and children back to back in the kernel's memory.
+    const kernel = createPaperKernel(p.n, m + b + childCapacity);
+    this.badBase = m * p.n;
+    this.childBase = (m + b) * p.n;
+    this.population = new Population(p.n, m, kernel.genes.subarray(0, this.badBase));
+    this.bad = new Population(p.n, b, kernel.genes.subarray(this.badBase, this.childBase));
+    this.children = kernel.genes.subarray(this.childBase, this.childBase + childCapacity * p.n);
+    this.child = kernel.child;
     this.childFitness = new Int32Array(childCapacity);
     this.diagonals = new DiagonalMarks(p.n);
-    this.alleles = new AlleleMarks(p.n);
     this.survival = new SurvivalScratch(p.n);
     if (options.snapshot) restoreIsland(this, options.snapshot);
     else this.initialise();
@@ -109,35 +119,56 @@ export class Island implements Evolver {
   }
 
   /**
-   * Crosses two parents into children c and c + 1 (same cut points, child 1 = OX1(A, B),
-   * child 2 = OX1(B, A)), mutates and evaluates both. Returns true if one is a solution.
+   * Crosses the parents at gene indices a and b (of the kernel's memory) into children c
+   * and c + 1 (same cut points, child 1 = OX1(A, B), child 2 = OX1(B, A)), mutates and
+   * evaluates both. Returns true if one is a solution.
    */
-  private breed(a: Genes, aOffset: number, b: Genes, bOffset: number, c: number): boolean {
-    const { n, crossoverProbability, mutationProbability, doubleMutationProbability } = this.params;
+  private breed(a: number, b: number, c: number): boolean {
+    const { n, crossoverProbability } = this.params;
     const rng = this.rng;
-    const kids = this.children;
-    const first = c * n;
-    const second = first + n;
+    // Without crossover each child is a copy of its first parent: OX1 with the whole chromosome as segment.
+    let lo = 0;
+    let hi = n - 1;
     if (crossoverProbability >= 1 || rng.float() < crossoverProbability) {
       const x = rng.int(n);
       const y = rng.int(n);
-      const lo = x < y ? x : y;
-      const hi = x < y ? y : x;
-      order1Crossover(a, aOffset, b, bOffset, kids, first, n, lo, hi, this.alleles);
-      order1Crossover(b, bOffset, a, aOffset, kids, second, n, lo, hi, this.alleles);
-    } else {
-      copyGenes(a, aOffset, kids, first, n);
-      copyGenes(b, bOffset, kids, second, n);
+      lo = x < y ? x : y;
+      hi = x < y ? y : x;
     }
-    for (let k = c; k <= c + 1; k++) {
-      const offset = k * n;
-      mutate(kids, offset, n, rng, mutationProbability, doubleMutationProbability);
-      const f = this.evaluate(kids, offset);
-      this.childFitness[k] = f;
-      if (f === 0) {
-        this.recordSolution(kids, offset);
-        return true;
+    return this.breedChild(a, b, c, lo, hi) || this.breedChild(b, a, c + 1, lo, hi);
+  }
+
+  /**
+   * Child k = OX1(p1, p2) on segment lo..hi, mutated and evaluated by one kernel call.
+   * The mutation draws are `mutate`'s (src/ga/mutation.ts), in its order: u, then i and
+   * j of each swap. The parents are never children, so crossing child 2 after child 1
+   * was mutated gives what crossing both first gave. Returns true for a solution.
+   */
+  private breedChild(p1: number, p2: number, k: number, lo: number, hi: number): boolean {
+    const { n, mutationProbability, doubleMutationProbability } = this.params;
+    const rng = this.rng;
+    const u = rng.float();
+    let swaps = 0;
+    let i1 = 0;
+    let j1 = 0;
+    let i2 = 0;
+    let j2 = 0;
+    if (u < mutationProbability || u < doubleMutationProbability) {
+      swaps = 1;
+      i1 = rng.int(n);
+      j1 = uniformOther(rng, n, i1);
+      if (u < doubleMutationProbability) {
+        swaps = 2;
+        i2 = rng.int(n);
+        j2 = uniformOther(rng, n, i2);
       }
+    }
+    this.evaluations++;
+    const f = this.child(p1, p2, this.childBase + k * n, n, lo, hi, swaps, i1, j1, i2, j2);
+    this.childFitness[k] = f;
+    if (f === 0) {
+      this.recordSolution(this.children, k * n);
+      return true;
     }
     return false;
   }
@@ -150,28 +181,26 @@ export class Island implements Evolver {
   step(): boolean {
     if (this.solution) return true;
     const pop = this.population;
-    const bad = this.bad;
     const rng = this.rng;
     const { n, populationSize: m, pairsPerIteration, badRepositorySize: b } = this.params;
-    const genes = pop.genes;
     let c = 0;
     for (let pair = 0; pair < pairsPerIteration; pair++) {
       if (pair % STOP_CHECK_EVERY === STOP_CHECK_EVERY - 1 && this.shouldStop?.()) return false;
       const ra = rankSelect(rng, m);
       const rb = rankSelectOther(rng, m, ra);
-      if (this.breed(genes, pop.order[ra] * n, genes, pop.order[rb] * n, c)) return true;
+      if (this.breed(pop.order[ra] * n, pop.order[rb] * n, c)) return true;
       c += 2;
     }
     if (b >= 2) {
       const x = rng.int(b);
       const y = uniformOther(rng, b, x);
-      if (this.breed(bad.genes, x * n, bad.genes, y * n, c)) return true;
+      if (this.breed(this.badBase + x * n, this.badBase + y * n, c)) return true;
       c += 2;
     }
     if (b >= 1) {
       const x = rng.int(b);
       const y = rng.int(m);
-      if (this.breed(bad.genes, x * n, genes, y * n, c)) return true;
+      if (this.breed(this.badBase + x * n, y * n, c)) return true;
       c += 2;
     }
     plusSelection(pop, this.children, this.childFitness, c, this.survival);

@@ -11,8 +11,10 @@ export class Population {
   readonly order: Int32Array;
   private readonly counts: Int32Array;
 
-  constructor(readonly n: number, readonly size: number) {
-    this.genes = allocGenes(n, size);
+  /** `genes`, if given, is storage for size * n genes to use instead of a new array (e.g. a view into the WebAssembly kernel's memory). */
+  constructor(readonly n: number, readonly size: number, genes?: Genes) {
+    if (genes && genes.length !== n * size) throw new RangeError(`population: ${genes.length} genes given for ${size} chromosomes of ${n}`);
+    this.genes = genes ?? allocGenes(n, size);
     this.fitness = new Int32Array(size);
     this.order = new Int32Array(size);
     this.counts = new Int32Array(2 * n + 1);
