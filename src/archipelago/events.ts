@@ -1,4 +1,4 @@
-import type { IslandSnapshot, StopReason } from './messages.ts';
+import type { IslandSnapshot, ProgressMessage, StopReason } from './messages.ts';
 
 /** The archipelago's one event stream: what the CLI display, result files and tests subscribe to. */
 export type ArchipelagoEvent = StartedEvent | ProgressEvent | MigrationEvent | SolutionEvent | IslandErrorEvent | CheckpointEvent | DoneEvent;
@@ -21,21 +21,11 @@ export interface CheckpointEvent {
   seconds: number;
 }
 
-/** An island's periodic statistics (about 4 a second). */
-export interface ProgressEvent {
-  type: 'progress';
-  island: number;
-  iteration: number;
-  evaluations: number;
-  bestFitness: number;
-  meanFitness: number;
-  /** Mean pairwise Hamming distance over a fixed 16-member sample at evenly spaced ranks. */
-  diversity: number;
-  migrantsSent: number;
-  migrantsAccepted: number;
+/** An island's periodic statistics (about 4 a second): its progress message, timed from the run's start. */
+export type ProgressEvent = Omit<ProgressMessage, 'time' | 'migrations'> & {
   /** Seconds since the run started. */
   seconds: number;
-}
+};
 
 /** One migrants message taken in by `to`. */
 export interface MigrationEvent {
@@ -76,13 +66,21 @@ export interface DoneEvent {
   result: ArchipelagoResult;
 }
 
-export interface IslandResult {
+/** What a result records of each island (also each line of an experiment's runs.jsonl). */
+export interface IslandSummary {
   id: number;
   iterations: number;
   evaluations: number;
   bestFitness: number;
   migrantsSent: number;
   migrantsAccepted: number;
+}
+
+export function islandSummary(i: IslandSummary): IslandSummary {
+  return { id: i.id, iterations: i.iterations, evaluations: i.evaluations, bestFitness: i.bestFitness, migrantsSent: i.migrantsSent, migrantsAccepted: i.migrantsAccepted };
+}
+
+export interface IslandResult extends IslandSummary {
   /** Seconds the island's loop ran (building its population included). */
   seconds: number;
   /** Why it stopped; null if its worker failed. */

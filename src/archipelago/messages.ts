@@ -97,6 +97,7 @@ export interface ProgressMessage {
   evaluations: number;
   bestFitness: number;
   meanFitness: number;
+  /** Mean pairwise Hamming distance as a fraction of N, on a fixed sample (diversity.ts). */
   diversity: number;
   migrantsSent: number;
   migrantsAccepted: number;

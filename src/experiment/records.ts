@@ -7,19 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunConfig } from '../config/schema.ts';
+import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { RunResult } from '../run/start-run.ts';
 import type { SweepValue } from './sweep.ts';
 
 export const MANIFEST_FORMAT = 'nqueens-islands/experiment-results@1';
 
-export interface IslandRecord {
-  id: number;
-  iterations: number;
-  evaluations: number;
-  bestFitness: number;
-  migrantsSent: number;
-  migrantsAccepted: number;
-}
+/** Per-island counts of a run, as results record them. */
+export type IslandRecord = IslandSummary;
 
 export interface RunRecord {
   cell: string;
@@ -85,14 +80,7 @@ export function runError(result: RunResult): string | null {
 }
 
 export function toRunRecord(cell: { id: string; values: Record<string, SweepValue> }, result: RunResult): RunRecord {
-  const islands = result.islands.map((i) => ({
-    id: i.id,
-    iterations: i.iterations,
-    evaluations: i.evaluations,
-    bestFitness: i.bestFitness,
-    migrantsSent: i.migrantsSent,
-    migrantsAccepted: i.migrantsAccepted,
-  }));
+  const islands = result.islands.map(islandSummary);
   return {
     cell: cell.id,
     values: cell.values,

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
-import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events.ts';
+import { islandSummary, type ArchipelagoEvent, type CheckpointEvent } from '../../archipelago/events.ts';
 import type { CheckpointFile } from '../../archipelago/messages.ts';
 import { overridesFromArgv } from '../../config/flags.ts';
 import { displayName, loadConfigFromArgv } from '../../config/load.ts';
@@ -51,12 +51,7 @@ export function resultRecord(result: RunResult, config: RunConfig & { seed: numb
     stopLatencyMs: result.stopLatencyMs,
     best: result.solved ? undefined : result.best,
     islands: result.islands.map((i) => ({
-      id: i.id,
-      iterations: i.iterations,
-      evaluations: i.evaluations,
-      bestFitness: i.bestFitness,
-      migrantsSent: i.migrantsSent,
-      migrantsAccepted: i.migrantsAccepted,
+      ...islandSummary(i),
       stopReason: i.stopReason,
       ...(i.error ? { error: i.error } : {}),
     })),
