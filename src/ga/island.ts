@@ -1,5 +1,5 @@
-import { allocGenes, copyGenes, type Genes } from '../problem/genes.ts';
-import type { Evolver } from './evolver.ts';
+import type { Genes } from '../problem/genes.ts';
+import { IslandCore } from './island-core.ts';
 import { DiagonalMarks, fitness } from '../problem/fitness.ts';
 import { createPaperKernel, type ChildFn } from './kernel.ts';
 import { childrenPerIteration, type GaParams } from './params.ts';
@@ -38,17 +38,10 @@ const STOP_CHECK_EVERY = 32;
  * repository and its own random stream. Pure and synchronous; the island model drives
  * it from a worker thread, tests drive it directly.
  */
-export class Island implements Evolver {
-  readonly n: number;
+export class Island extends IslandCore {
   readonly params: GaParams;
-  readonly population: Population;
   /** The bad-population repository B: fixed for the run. */
   readonly bad: Population;
-  readonly rng: Rng;
-  iterations = 0;
-  evaluations = 0;
-  /** 0-based genes of the first chromosome found with fitness 0. */
-  solution: Genes | null = null;
 
   /** A view into the kernel's memory, as are the genes of `population` and `bad`. */
   private readonly children: Genes;
@@ -64,18 +57,16 @@ export class Island implements Evolver {
 
   constructor(options: IslandOptions) {
     const p = options.params;
-    this.params = p;
-    this.n = p.n;
-    this.rng = options.rng;
-    this.shouldStop = options.shouldStop;
     const childCapacity = Math.max(childrenPerIteration(p), 1);
     const m = p.populationSize;
     const b = p.badRepositorySize;
     // Population, bad repository and children back to back in the kernel's memory.
     const kernel = createPaperKernel(p.n, m + b + childCapacity);
+    super(p.n, new Population(p.n, m, kernel.genes.subarray(0, m * p.n)), options.rng);
+    this.params = p;
+    this.shouldStop = options.shouldStop;
     this.badBase = m * p.n;
     this.childBase = (m + b) * p.n;
-    this.population = new Population(p.n, m, kernel.genes.subarray(0, this.badBase));
     this.bad = new Population(p.n, b, kernel.genes.subarray(this.badBase, this.childBase));
     this.children = kernel.genes.subarray(this.childBase, this.childBase + childCapacity * p.n);
     this.child = kernel.child;
@@ -112,10 +103,12 @@ export class Island implements Evolver {
     return fitness(genes, offset, this.n, this.diagonals);
   }
 
-  private recordSolution(genes: Genes, offset: number): void {
-    if (this.solution) return;
-    this.solution = allocGenes(this.n);
-    copyGenes(genes, offset, this.solution, 0, this.n);
+  protected evaluateImmigrant(genes: Genes, offset: number): number {
+    return this.evaluate(genes, offset);
+  }
+
+  protected survivalScratch(): SurvivalScratch {
+    return this.survival;
   }
 
   /**
@@ -206,45 +199,5 @@ export class Island implements Evolver {
     plusSelection(pop, this.children, this.childFitness, c, this.survival);
     this.iterations++;
     return false;
-  }
-
-  bestFitness(): number {
-    return this.population.fitness[this.population.bestSlot()];
-  }
-
-  /** A copy of the best chromosome (0-based genes). */
-  best(): Genes {
-    const out = allocGenes(this.n);
-    this.population.copyOut(this.population.bestSlot(), out, 0);
-    return out;
-  }
-
-  /** Copies `k` emigrants chosen by `select` into a new flat array (k * N genes). */
-  emigrants(k: number, select: EmigrantSelection): Genes {
-    const count = Math.min(k, this.population.size);
-    const slots = new Int32Array(count);
-    select(this.population, this.rng, count, slots);
-    const out = allocGenes(this.n, count);
-    for (let i = 0; i < count; i++) this.population.copyOut(slots[i], out, i * this.n);
-    return out;
-  }
-
-  /**
-   * Evaluates `count` immigrants (flat, 0-based) and lets `replace` place them. An
-   * immigrant of fitness 0 is recorded as a solution. With `rejectDuplicates`, an
-   * immigrant equal to a current member is dropped. Returns how many were accepted.
-   */
-  immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false): number {
-    const n = this.n;
-    const fit = new Int32Array(count);
-    let kept = 0;
-    for (let i = 0; i < count; i++) {
-      const f = this.evaluate(genes, i * n);
-      if (f === 0) this.recordSolution(genes, i * n);
-      if (rejectDuplicates && this.population.contains(genes, i * n, f)) continue;
-      if (kept !== i) copyGenes(genes, i * n, genes, kept * n, n);
-      fit[kept++] = f;
-    }
-    return kept === 0 ? 0 : replace(this.population, this.rng, genes, fit, kept, this.survival);
   }
 }

@@ -1,7 +1,6 @@
 import { allocGenes, copyGenes, type Genes } from '../../problem/genes.ts';
 import { AlleleMarks, order1Crossover } from '../crossover.ts';
-import type { Evolver } from '../evolver.ts';
-import type { EmigrantSelection, ReplacementPolicy } from '../island.ts';
+import { IslandCore } from '../island-core.ts';
 import { randomPermutation } from '../permutation.ts';
 import type { Rng } from '../rng.ts';
 import { rankSelect, rankSelectOther } from '../selection.ts';
@@ -34,15 +33,9 @@ export interface HybridIslandOptions {
  * `evaluations` counts whole chromosomes priced (initial members, children, immigrants),
  * `swapEvaluations` the O(1) candidate swaps priced by the operators.
  */
-export class HybridIsland implements Evolver {
-  readonly n: number;
+export class HybridIsland extends IslandCore<HybridPopulation> {
   readonly params: HybridParams;
-  readonly population: HybridPopulation;
-  readonly rng: Rng;
-  iterations = 0;
-  evaluations = 0;
   swapEvaluations = 0;
-  solution: Genes | null = null;
 
   private readonly children: Board[];
   /** 1 for a child that ended up an unchanged copy of its parent (it cannot enter). */
@@ -52,17 +45,15 @@ export class HybridIsland implements Evolver {
   private readonly limits: LocalSearchLimits;
   private readonly shouldStop: (() => boolean) | undefined;
   private migrantBoard: { up: Int32Array; down: Int32Array } | null = null;
-  private survivalScratch: SurvivalScratch | null = null;
+  private survival: SurvivalScratch | null = null;
 
   constructor(options: HybridIslandOptions) {
     const p = options.params;
     checkHybridParams(p);
+    super(p.n, new HybridPopulation(p.n, p.populationSize), options.rng);
     this.params = p;
-    this.n = p.n;
-    this.rng = options.rng;
     this.shouldStop = options.shouldStop;
     const n = p.n;
-    this.population = new HybridPopulation(n, p.populationSize);
     const childGenes = allocGenes(n, p.childrenPerGeneration);
     this.children = [];
     for (let c = 0; c < p.childrenPerGeneration; c++) {
@@ -100,12 +91,6 @@ export class HybridIsland implements Evolver {
     pop.rerank();
     const best = pop.bestSlot();
     if (pop.fitness[best] === 0) this.recordSolution(pop.genes, best * n);
-  }
-
-  private recordSolution(genes: Genes, offset: number): void {
-    if (this.solution) return;
-    this.solution = allocGenes(this.n);
-    copyGenes(genes, offset, this.solution, 0, this.n);
   }
 
   private get searchChildren(): boolean {
@@ -191,55 +176,22 @@ export class HybridIsland implements Evolver {
     return false;
   }
 
-  bestFitness(): number {
-    return this.population.fitness[this.population.bestSlot()];
-  }
-
-  /** A copy of the best chromosome (0-based genes). */
-  best(): Genes {
-    const out = allocGenes(this.n);
-    this.population.copyOut(this.population.bestSlot(), out, 0);
-    return out;
-  }
-
-  /** Copies `k` emigrants chosen by `select` into a new flat array (k * N genes). */
-  emigrants(k: number, select: EmigrantSelection): Genes {
-    const count = Math.min(k, this.population.size);
-    const slots = new Int32Array(count);
-    select(this.population, this.rng, count, slots);
-    const out = allocGenes(this.n, count);
-    for (let i = 0; i < count; i++) this.population.copyOut(slots[i], out, i * this.n);
-    return out;
-  }
-
-  /**
-   * Evaluates `count` immigrants (flat, 0-based, improved in place by the local search
-   * when it applies to migrants) and lets `replace` place them; members it overwrites
-   * get their counts recounted. An immigrant of fitness 0 is recorded as a solution. With
-   * `rejectDuplicates`, an immigrant equal to a current member is dropped. Returns how
-   * many were accepted.
-   */
-  immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false): number {
+  /** Counts an arriving chromosome's diagonals and, when the local search applies to migrants, improves it in place. */
+  protected evaluateImmigrant(genes: Genes, offset: number): number {
     const n = this.n;
     const scratch = (this.migrantBoard ??= { up: allocCounts(n), down: allocCounts(n) });
-    const fit = new Int32Array(count);
-    let kept = 0;
-    for (let i = 0; i < count; i++) {
-      const board: Board = { n, genes, offset: i * n, up: scratch.up, down: scratch.down, fitness: 0 };
-      board.fitness = countDiagonals(genes, i * n, n, scratch.up, scratch.down);
-      this.evaluations++;
-      if (this.searchMigrants && board.fitness > 0) {
-        collectConflicts(genes, i * n, n, scratch.up, scratch.down, this.conflicts);
-        this.swapEvaluations += localSearch(board, this.rng, this.conflicts, this.limits, this.shouldStop);
-      }
-      const f = board.fitness;
-      if (f === 0) this.recordSolution(genes, i * n);
-      if (rejectDuplicates && this.population.contains(genes, i * n, f)) continue;
-      if (kept !== i) copyGenes(genes, i * n, genes, kept * n, n);
-      fit[kept++] = f;
+    const board: Board = { n, genes, offset, up: scratch.up, down: scratch.down, fitness: 0 };
+    board.fitness = countDiagonals(genes, offset, n, scratch.up, scratch.down);
+    this.evaluations++;
+    if (this.searchMigrants && board.fitness > 0) {
+      collectConflicts(genes, offset, n, scratch.up, scratch.down, this.conflicts);
+      this.swapEvaluations += localSearch(board, this.rng, this.conflicts, this.limits, this.shouldStop);
     }
-    if (kept === 0) return 0;
-    this.survivalScratch ??= new SurvivalScratch(n);
-    return replace(this.population, this.rng, genes, fit, kept, this.survivalScratch);
+    return board.fitness;
   }
+
+  protected survivalScratch(): SurvivalScratch {
+    return (this.survival ??= new SurvivalScratch(this.n));
+  }
+
 }

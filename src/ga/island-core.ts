@@ -1,0 +1,81 @@
+import { allocGenes, copyGenes, type Genes } from '../problem/genes.ts';
+import type { Evolver } from './evolver.ts';
+import type { EmigrantSelection, ReplacementPolicy } from './island.ts';
+import type { Population } from './population.ts';
+import type { Rng } from './rng.ts';
+import type { SurvivalScratch } from './survival.ts';
+
+/**
+ * What every island algorithm does the same way around its own population: counters,
+ * the first solution, the best member, and the migration surface (emigrants leave as
+ * copies; immigrants are screened, then placed by a replacement policy). Subclasses
+ * (the paper's `Island`, the `HybridIsland`) bring the generation step and how an
+ * arriving chromosome is evaluated.
+ */
+export abstract class IslandCore<P extends Population = Population> implements Evolver {
+  iterations = 0;
+  evaluations = 0;
+  /** 0-based genes of the first chromosome found with fitness 0. */
+  solution: Genes | null = null;
+
+  constructor(
+    readonly n: number,
+    readonly population: P,
+    readonly rng: Rng,
+  ) {}
+
+  abstract step(): boolean;
+
+  /** The fitness of the immigrant at `offset` (which the algorithm may improve in place); counts one evaluation. */
+  protected abstract evaluateImmigrant(genes: Genes, offset: number): number;
+
+  /** Scratch for the replacement policy. */
+  protected abstract survivalScratch(): SurvivalScratch;
+
+  protected recordSolution(genes: Genes, offset: number): void {
+    if (this.solution) return;
+    this.solution = allocGenes(this.n);
+    copyGenes(genes, offset, this.solution, 0, this.n);
+  }
+
+  bestFitness(): number {
+    return this.population.fitness[this.population.bestSlot()];
+  }
+
+  /** A copy of the best chromosome (0-based genes). */
+  best(): Genes {
+    const out = allocGenes(this.n);
+    this.population.copyOut(this.population.bestSlot(), out, 0);
+    return out;
+  }
+
+  /** Copies `k` emigrants chosen by `select` into a new flat array (k * N genes). */
+  emigrants(k: number, select: EmigrantSelection): Genes {
+    const count = Math.min(k, this.population.size);
+    const slots = new Int32Array(count);
+    select(this.population, this.rng, count, slots);
+    const out = allocGenes(this.n, count);
+    for (let i = 0; i < count; i++) this.population.copyOut(slots[i], out, i * this.n);
+    return out;
+  }
+
+  /**
+   * Evaluates `count` immigrants (flat, 0-based; the array is reused in place) and lets
+   * `replace` place them. An immigrant of fitness 0 is recorded as a solution. With
+   * `rejectDuplicates`, an immigrant equal to a current member is dropped. Returns how
+   * many were accepted.
+   */
+  immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false): number {
+    const n = this.n;
+    const fit = new Int32Array(count);
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const f = this.evaluateImmigrant(genes, i * n);
+      if (f === 0) this.recordSolution(genes, i * n);
+      if (rejectDuplicates && this.population.contains(genes, i * n, f)) continue;
+      if (kept !== i) copyGenes(genes, i * n, genes, kept * n, n);
+      fit[kept++] = f;
+    }
+    return kept === 0 ? 0 : replace(this.population, this.rng, genes, fit, kept, this.survivalScratch());
+  }
+}
