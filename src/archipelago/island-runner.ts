@@ -63,12 +63,12 @@ class IslandRun {
     private readonly hooks: RunnerHooks,
   ) {
     this.id = task.island;
-    this.select = emigrantSelectionFor(task.emigrantSelection);
-    this.replace = replacementFor(task.replacement);
+    this.select = emigrantSelectionFor(task.migration.emigrantSelection);
+    this.replace = replacementFor(task.migration.replacement);
     this.pending = transport.sources.map(() => []);
     // Async islands stop on any stop; sync islands only on the coordinator's (a solution
     // elsewhere is seen at the barrier, so every island's epoch stays whole and repeatable).
-    const shouldStop = task.mode === 'sync' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
+    const shouldStop = task.migration.mode === 'sync' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
     const snapshot = task.snapshot;
     const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
     this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state);
@@ -83,8 +83,8 @@ class IslandRun {
 
   run(): IslandReport {
     const { task, evolver, shared, id } = this;
-    const sync = task.mode === 'sync';
-    const migrating = task.migrants > 0 && task.interval > 0;
+    const sync = task.migration.mode === 'sync';
+    const migrating = task.migration.migrants > 0 && task.migration.interval > 0;
     const fault = task.testFault && task.testFault.island === id ? task.testFault : null;
     let reason: StopReason;
     // The start gate: workers come up one by one; nobody iterates until all are built, so
@@ -114,8 +114,8 @@ class IslandRun {
         break;
       }
       if (evolver.iterations === before) continue; // abandoned for a stop: the loop head sees it
-      if (migrating && evolver.iterations % task.interval === 0) {
-        const outcome = sync ? this.migrateSync(evolver.iterations / task.interval) : this.migrateAsync();
+      if (migrating && evolver.iterations % task.migration.interval === 0) {
+        const outcome = sync ? this.migrateSync(evolver.iterations / task.migration.interval) : this.migrateAsync();
         if (outcome) {
           reason = outcome;
           break;
@@ -132,8 +132,8 @@ class IslandRun {
     const { task, evolver, shared, id } = this;
     this.foundAt = wallClock();
     this.foundAtIteration = evolver.iterations;
-    if (task.mode === 'sync') {
-      shared.reportFoundEpoch(Math.floor(evolver.iterations / task.interval) + 1);
+    if (task.migration.mode === 'sync') {
+      shared.reportFoundEpoch(Math.floor(evolver.iterations / task.migration.interval) + 1);
     } else {
       this.claimed = shared.claim(id);
       if (this.claimed) {
@@ -146,14 +146,14 @@ class IslandRun {
   private sendEmigrants(epoch: number): void {
     const { task, evolver, transport } = this;
     if (transport.targets.length === 0) return;
-    const genes = evolver.emigrants(task.migrants, this.select);
+    const genes = evolver.emigrants(task.migration.migrants, this.select);
     const count = genes.length / evolver.n;
     transport.send({ type: 'migrants', from: this.id, epoch, iteration: evolver.iterations, count, genes });
     this.migrantsSent += count * transport.targets.length;
   }
 
   private immigrate(message: MigrantsMessage): void {
-    const accepted = this.evolver.immigrate(message.genes, message.count, this.replace, this.task.rejectDuplicates);
+    const accepted = this.evolver.immigrate(message.genes, message.count, this.replace, this.task.migration.rejectDuplicates);
     this.migrantsAccepted += accepted;
     this.log.add(message.from, this.id, message.epoch, message.iteration, message.count, accepted);
   }

@@ -1,8 +1,7 @@
 import type { EvolverSpec } from '../ga/create-evolver.ts';
 import type { IslandState } from '../ga/snapshot.ts';
 import type { Genes } from '../problem/genes.ts';
-import type { EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
-import type { ReplacementKind } from './policies/replacement.ts';
+import type { MigrationOptions } from './options.ts';
 
 /**
  * Every message between threads, one type each. All go through `codec.ts`; genes and logs
@@ -16,12 +15,7 @@ export interface IslandTask {
   islands: number;
   seed: number;
   evolver: EvolverSpec;
-  mode: 'sync' | 'async';
-  interval: number;
-  migrants: number;
-  emigrantSelection: EmigrantSelectionSpec;
-  replacement: ReplacementKind;
-  rejectDuplicates: boolean;
+  migration: MigrationOptions;
   /** Iteration limit per island (Infinity: none). */
   maxIterations: number;
   progressIntervalMs: number;
