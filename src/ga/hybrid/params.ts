@@ -53,8 +53,10 @@ const CROSSOVER_MAX_N = 1_000;
 /**
  * Defaults for a board of size n: μ = 8, λ = 4, smart start with 128 tries per column,
  * O(1) swap pricing, one conflict-directed move per child (best of 8 partners) with
- * probability 0.8, local search on children and migrants (up to 4096 + 4 n candidate
- * swaps, 128 partners per queen), and crossover with probability 0.1 for N <= 1,000 and
+ * probability 0.8, local search on children and migrants (at most 64 candidate swaps
+ * per call, 128 partners per queen: bounded, so that selection, survival and migration
+ * carry the improvements over several generations rather than one child's search doing
+ * all the work), and crossover with probability 0.1 for N <= 1,000 and
  * 0 above. `overrides` replace whole fields (an operator object is replaced, not merged).
  */
 export function hybridParams(
@@ -65,7 +67,7 @@ export function hybridParams(
     smartStart: { maxTries: 128 },
     swapDelta: true,
     conflictMutation: { probability: 0.8, moves: 1, partners: 8 },
-    localSearch: { applyTo: 'both', maxSteps: 4096 + 4 * n, triesPerQueen: 128 },
+    localSearch: { applyTo: 'both', maxSteps: 64, triesPerQueen: 128 },
     crossover: { probability: n <= CROSSOVER_MAX_N ? 0.1 : 0 },
     ...overrides.operators,
   };
