@@ -124,7 +124,13 @@ class IslandRun {
       if (performance.now() >= this.nextProgress) this.progress();
       if (anytimeCheckpoints && shared.checkpointRequest() !== this.served) this.snapshot(0);
     }
-    return this.report(reason);
+    // The loop has stopped: that is the moment stop latency measures. Posting the solution
+    // (its first encoding is cold code) comes after, as the other islands already saw the claim.
+    const stoppedAt = wallClock();
+    if (this.claimed) {
+      this.transport.report({ type: 'solution', island: id, iteration: evolver.iterations, genes: evolver.solution!, foundAt: this.foundAt });
+    }
+    return this.report(reason, stoppedAt);
   }
 
   /** The island holds a solution: claim the run (async) or post the epoch it was found in (sync). */
@@ -136,9 +142,6 @@ class IslandRun {
       shared.reportFoundEpoch(Math.floor(evolver.iterations / task.migration.interval) + 1);
     } else {
       this.claimed = shared.claim(id);
-      if (this.claimed) {
-        this.transport.report({ type: 'solution', island: id, iteration: evolver.iterations, genes: evolver.solution!, foundAt: this.foundAt });
-      }
     }
     return 'solved';
   }
@@ -250,8 +253,7 @@ class IslandRun {
     throw new Error(`test fault: island ${this.id} throws at iteration ${this.evolver.iterations}`);
   }
 
-  private report(stopReason: StopReason): IslandReport {
-    const stoppedAt = wallClock();
+  private report(stopReason: StopReason, stoppedAt = wallClock()): IslandReport {
     const { evolver } = this;
     const solution = evolver.solution;
     return {
