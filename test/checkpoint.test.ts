@@ -16,7 +16,7 @@ import { cli, isOneLineError, spawnCli } from './cli-helpers.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'nq-ckpt-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-const SYNC = ['--islands', '2', '--migration', 'sync', '--interval', '5'];
+const SYNC = ['--islands', '2', '--migration', 'sync', '--interval', '5', '--migrants', '2'];
 // Solved after about 1,600 iterations (well under a second).
 const SMALL = ['solve', '-n', '48', '--seed', '3', '--population', '200', ...SYNC];
 // Not solved for many seconds: safe to interrupt.

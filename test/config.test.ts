@@ -61,8 +61,8 @@ const DEFAULTS: RunConfig = {
   topology: { kind: 'ring' },
   migration: {
     mode: 'async',
-    interval: 20,
-    migrants: 2,
+    interval: 1,
+    migrants: 1,
     emigrantSelection: { kind: 'best' },
     replacement: 'worst-if-better',
     rejectDuplicates: false,

@@ -176,8 +176,8 @@ const emigrantSelectionSchema = z.union(
 const migrationSchema = section({
   mode: oneOf(MIGRATION_MODES).default('async')
     .describe('async: islands send and take migrants without waiting; sync: all islands migrate in lockstep'),
-  interval: int(1).default(20).describe('iterations between migrations'),
-  migrants: migrantsSchema.default(2)
+  interval: int(1).default(1).describe('iterations between migrations'),
+  migrants: migrantsSchema.default(1)
     .describe('emigrants per migration: a count, a fraction in (0, 1) of the population, or "5%"'),
   emigrantSelection: emigrantSelectionSchema.default('best')
     .describe('which members leave: best | random | tournament | tournament(K)'),
