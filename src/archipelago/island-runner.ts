@@ -1,7 +1,6 @@
 import { createEvolver } from '../ga/create-evolver.ts';
-import type { Evolver } from '../ga/evolver.ts';
+import type { IslandCore } from '../ga/island-core.ts';
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/island.ts';
-import { Island } from '../ga/island.ts';
 import { Rng } from '../ga/rng.ts';
 import { snapshotIsland } from '../ga/snapshot.ts';
 import { sampleDiversity } from './diversity.ts';
@@ -40,7 +39,7 @@ export function runIsland(task: IslandTask, transport: IslandTransport, shared: 
 
 class IslandRun {
   private readonly id: number;
-  private readonly evolver: Evolver;
+  private readonly evolver: IslandCore;
   private readonly select: EmigrantSelection;
   private readonly replace: ReplacementPolicy;
   private readonly log = new MigrationLog();
@@ -198,7 +197,6 @@ class IslandRun {
   private snapshot(epoch: number): void {
     const generation = this.shared.checkpointRequest();
     this.served = generation;
-    if (!(this.evolver instanceof Island)) return; // the coordinator refuses checkpoints for other modes
     this.transport.report({
       type: 'snapshot',
       generation,

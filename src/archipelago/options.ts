@@ -1,4 +1,4 @@
-import { canSnapshot, type EvolverSpec } from '../ga/create-evolver.ts';
+import type { EvolverSpec } from '../ga/create-evolver.ts';
 import { ArchipelagoOptionError } from './errors.ts';
 import { emigrantSelectionFor, type EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
 import { replacementFor, type ReplacementKind } from './policies/replacement.ts';
@@ -74,9 +74,6 @@ export function checkOptions(o: ArchipelagoOptions): void {
     fail('onIslandError', "'continue' or 'fail'", o.onIslandError);
   }
   if (o.checkpointEveryMs !== undefined && !(o.checkpointEveryMs > 0)) fail('checkpointEveryMs', 'a positive number', o.checkpointEveryMs);
-  if ((o.checkpointEveryMs !== undefined || o.resume !== undefined) && !canSnapshot(o.evolver)) {
-    fail('checkpointEveryMs', `unset: checkpoints are not supported for ${o.evolver.mode} islands`, o.checkpointEveryMs);
-  }
   if (o.resume !== undefined) {
     const ids = o.resume.map((s) => s?.island);
     if (ids.length !== o.islands || ids.some((id, i) => id !== i)) fail('resume', `one snapshot per island 0..${o.islands - 1}, in order`, ids);

@@ -1,7 +1,7 @@
-import type { Evolver } from './evolver.ts';
 import { HybridIsland } from './hybrid/hybrid-island.ts';
 import type { HybridParams } from './hybrid/params.ts';
 import { Island } from './island.ts';
+import type { IslandCore } from './island-core.ts';
 import type { GaParams } from './params.ts';
 import type { Rng } from './rng.ts';
 import type { IslandState } from './snapshot.ts';
@@ -12,16 +12,8 @@ export type EvolverSpec =
   /** Beyond the paper: the memetic island GA of src/ga/hybrid (docs/hybrid.md). */
   | { mode: 'hybrid'; params: HybridParams };
 
-/** Whether islands of this mode can be checkpointed and resumed (the paper's GA only, so far). */
-export function canSnapshot(spec: EvolverSpec): boolean {
-  return spec.mode === 'paper';
-}
-
 /** Builds the island algorithm a spec names; with `snapshot`, continues a checkpointed one. */
-export function createEvolver(spec: EvolverSpec, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState): Evolver {
-  if (spec.mode === 'hybrid') {
-    if (snapshot) throw new Error('hybrid islands cannot be resumed from a checkpoint');
-    return new HybridIsland({ params: spec.params, rng, shouldStop });
-  }
+export function createEvolver(spec: EvolverSpec, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState): IslandCore {
+  if (spec.mode === 'hybrid') return new HybridIsland({ params: spec.params, rng, shouldStop, snapshot });
   return new Island({ params: spec.params, rng, shouldStop, snapshot });
 }

@@ -5,7 +5,7 @@
  * numbers in the same order as the island that was saved.
  */
 import type { Genes } from '../problem/genes.ts';
-import type { Island } from './island.ts';
+import type { IslandCore } from './island-core.ts';
 import type { Population } from './population.ts';
 
 export interface PopulationState {
@@ -22,8 +22,12 @@ export interface IslandState {
   /** xoshiro128** state words (`Rng.saveState()`); `new Rng(rng)` continues the stream. */
   rng: Int32Array;
   population: PopulationState;
+  /** The paper's bad repository; empty for algorithms without one (the hybrid). */
   bad: PopulationState;
 }
+
+/** An island whose state a snapshot holds: its population, and the bad repository if it has one. */
+type Snapshottable = IslandCore & { readonly bad?: Population };
 
 function savePopulation(pop: Population): PopulationState {
   return { genes: pop.genes.slice(), fitness: pop.fitness.slice(), order: pop.order.slice() };
@@ -38,23 +42,28 @@ function loadPopulation(pop: Population, state: PopulationState, what: string): 
   pop.order.set(state.order);
 }
 
+const NO_POPULATION: PopulationState = { genes: new Uint16Array(0), fitness: new Int32Array(0), order: new Int32Array(0) };
+
 /** A copy of the island's state between two iterations. */
-export function snapshotIsland(island: Island): IslandState {
+export function snapshotIsland(island: Snapshottable): IslandState {
   return {
     n: island.n,
     iterations: island.iterations,
     evaluations: island.evaluations,
     rng: island.rng.saveState(),
     population: savePopulation(island.population),
-    bad: savePopulation(island.bad),
+    bad: island.bad ? savePopulation(island.bad) : NO_POPULATION,
   };
 }
 
-/** Loads a snapshot into a freshly built island (its Rng must already be `new Rng(state.rng)`). */
-export function restoreIsland(island: Island, state: IslandState): void {
+/**
+ * Loads a snapshot into a freshly built island (its Rng must already be `new Rng(state.rng)`).
+ * Anything an algorithm derives from the genes (the hybrid's diagonal counts) it rebuilds itself.
+ */
+export function restoreIsland(island: Snapshottable, state: IslandState): void {
   if (state.n !== island.n) throw new RangeError(`snapshot is for N = ${state.n}, not ${island.n}`);
   loadPopulation(island.population, state.population, 'population');
-  loadPopulation(island.bad, state.bad, 'bad repository');
+  if (island.bad) loadPopulation(island.bad, state.bad, 'bad repository');
   island.iterations = state.iterations;
   island.evaluations = state.evaluations;
 }

@@ -127,7 +127,6 @@ export function resumeConfig(checkpoint: CheckpointFile, file: string, overrides
 
 function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig | ReturnType<typeof resolveRunConfig>, damaged: (what: string) => ConfigError): void {
   const { n, islands, ga } = config;
-  if (ga.mode !== 'paper') throw damaged(`ga.mode ${ga.mode} cannot be checkpointed`);
   if (checkpoint.mode !== config.migration.mode) throw damaged(`mode ${String(checkpoint.mode)} but config says ${config.migration.mode}`);
   if (!Array.isArray(checkpoint.islands) || checkpoint.islands.length !== islands) throw damaged(`expected ${islands} island snapshots`);
   checkpoint.islands.forEach((snapshot: IslandSnapshot, i) => {
@@ -135,7 +134,7 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig | Re
     const ok = snapshot?.island === i && isObject(s) && s.n === n
       && s.rng instanceof Int32Array && s.rng.length === 4
       && Number.isInteger(s.iterations) && Number.isInteger(s.evaluations)
-      && populationOk(s.population, ga.populationSize, n) && populationOk(s.bad, ga.badRepositorySize, n)
+      && populationOk(s.population, ga.populationSize, n) && populationOk(s.bad, ga.mode === 'paper' ? ga.badRepositorySize : 0, n)
       && (checkpoint.mode === 'async' || snapshot.epoch === checkpoint.epoch);
     if (!ok) throw damaged(`island ${i}'s snapshot does not match N = ${n} and the config`);
   });

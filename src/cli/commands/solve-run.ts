@@ -144,10 +144,7 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
   const out = config.output.file;
   if (out !== null) checkOutPath(out);
   const checkpointPath = args.checkpoint ?? null;
-  if (checkpointPath !== null) {
-    checkOutPath(checkpointPath, '--checkpoint');
-    if (config.ga.mode !== 'paper') throw new UsageError(`--checkpoint: not supported for ga.mode "${config.ga.mode}" (paper mode only)`);
-  }
+  if (checkpointPath !== null) checkOutPath(checkpointPath, '--checkpoint');
   const testFault = testFaultFromEnv(config.islands);
 
   let run;

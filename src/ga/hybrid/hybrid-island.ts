@@ -1,6 +1,7 @@
 import { allocGenes, copyGenes, type Genes } from '../../problem/genes.ts';
 import { AlleleMarks, order1Crossover } from '../crossover.ts';
 import { IslandCore } from '../island-core.ts';
+import { restoreIsland, type IslandState } from '../snapshot.ts';
 import { randomPermutation } from '../permutation.ts';
 import type { Rng } from '../rng.ts';
 import { rankSelect, rankSelectOther } from '../selection.ts';
@@ -19,6 +20,8 @@ export interface HybridIslandOptions {
   rng: Rng;
   /** Asked between children and every 4096 candidate swaps of a local search; true abandons the generation. */
   shouldStop?: () => boolean;
+  /** Continue from a checkpoint instead of building new members (`rng` must be restored from it too). */
+  snapshot?: IslandState;
 }
 
 /**
@@ -68,7 +71,19 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
       triesPerQueen: ls ? ls.triesPerQueen : 0,
       useSwapDelta: p.operators.swapDelta,
     };
-    this.initialise();
+    if (options.snapshot) this.restore(options.snapshot);
+    else this.initialise();
+  }
+
+  /** Loads a checkpointed population; the diagonal counts are not saved but recounted from the genes. */
+  private restore(state: IslandState): void {
+    restoreIsland(this, state);
+    const pop = this.population;
+    for (let s = 0; s < pop.size; s++) {
+      const b = pop.boards[s];
+      b.fitness = countDiagonals(pop.genes, b.offset, this.n, b.up, b.down);
+      if (b.fitness !== pop.fitness[s]) throw new RangeError(`snapshot member ${s}: fitness ${pop.fitness[s]} does not match its genes (${b.fitness})`);
+    }
   }
 
   /** μ smart starts (or random permutations), ranked; a member of fitness 0 is a solution. */
