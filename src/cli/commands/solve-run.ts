@@ -15,7 +15,6 @@ import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededR
 import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
-import { showLiveView } from '../live-view.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
 import { writeFileAtomic } from '../write-file.ts';
 
@@ -161,8 +160,9 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
     return;
   }
 
+  // The live view (and log-update) is loaded only for a terminal: scripts start faster.
   const live = process.stdout.isTTY && !args.quiet && !args.json
-    ? showLiveView(run.events$, {
+    ? (await import('../live-view.ts')).showLiveView(run.events$, {
         n: config.n, islands: config.islands, seed: config.seed,
         topology: config.topology.kind, migration: `${config.migration.mode} every ${config.migration.interval}`,
       })
