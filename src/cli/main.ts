@@ -25,7 +25,7 @@ export async function main(argv: string[]): Promise<void> {
     .command(configCommand)
     .command(experimentCommand)
     .command(reportCommand)
-    .demandCommand(1, 'name a command: verify, solve, config')
+    .demandCommand(1, 'name a command: solve, verify, config, experiment or report')
     .strict()
     .recommendCommands()
     .help()
