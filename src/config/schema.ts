@@ -123,7 +123,7 @@ const hybridGaSchema = section({
     applyTo: oneOf(['children', 'migrants', 'both'] as const),
     maxSteps: int(0),
     triesPerQueen: int(1),
-  }, 'bounded QS4-like descent (a memetic GA); default { applyTo: both, maxSteps: 4096 + 4n, triesPerQueen: 128 }'),
+  }, 'bounded QS4-like descent (a memetic GA); default { applyTo: both, maxSteps: 64, triesPerQueen: 128 }'),
   crossoverProbability: probability().nullable().default(null)
     .describe("probability of the paper's order-1 crossover per child; null = 0.1 for n <= 1000, else 0"),
 });
