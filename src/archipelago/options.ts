@@ -35,10 +35,10 @@ export interface ArchipelagoOptions {
   testFault?: { island: number; atIteration: number; kind: 'throw' | 'exit' };
   /**
    * Ask every island for a snapshot this often; each complete set is one `checkpoint` event
-   * (sync: taken at an epoch barrier). Paper mode only.
+   * (sync: taken at an epoch barrier).
    */
   checkpointEveryMs?: number;
-  /** Continue from a checkpoint: one snapshot per island, in island order. Paper mode only. */
+  /** Continue from a checkpoint: one snapshot per island, in island order. */
   resume?: readonly IslandSnapshot[];
 }
 
