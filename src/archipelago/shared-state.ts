@@ -55,10 +55,6 @@ export class SharedState {
     return true;
   }
 
-  winner(): number {
-    return Atomics.load(this.a, WINNER);
-  }
-
   /** Coordinator's stop; returns false if the run was already stopping. */
   halt(): boolean {
     const was = Atomics.compareExchange(this.a, STOP, RUNNING, HALTED);

@@ -20,10 +20,6 @@ export class Population {
     this.counts = new Int32Array(2 * n + 1);
   }
 
-  offsetOf(slot: number): number {
-    return slot * this.n;
-  }
-
   /** Re-sorts `order` after fitness values changed: O(size + N), no allocation. */
   rerank(): void {
     const counts = this.counts;
