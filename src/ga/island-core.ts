@@ -17,6 +17,9 @@ export abstract class IslandCore<P extends Population = Population> implements E
   evaluations = 0;
   /** 0-based genes of the first chromosome found with fitness 0. */
   solution: Genes | null = null;
+  /** Reused by every migration (once a step, at interval 1): emigrant slots and immigrant fitness, grown on demand. */
+  private emigrantSlots = new Int32Array(0);
+  private immigrantFitness = new Int32Array(0);
 
   constructor(
     readonly n: number,
@@ -52,7 +55,8 @@ export abstract class IslandCore<P extends Population = Population> implements E
   /** Copies `k` emigrants chosen by `select` into a new flat array (k * N genes). */
   emigrants(k: number, select: EmigrantSelection): Genes {
     const count = Math.min(k, this.population.size);
-    const slots = new Int32Array(count);
+    if (this.emigrantSlots.length < count) this.emigrantSlots = new Int32Array(count);
+    const slots = this.emigrantSlots;
     select(this.population, this.rng, count, slots);
     const out = allocGenes(this.n, count);
     for (let i = 0; i < count; i++) this.population.copyOut(slots[i], out, i * this.n);
@@ -67,7 +71,8 @@ export abstract class IslandCore<P extends Population = Population> implements E
    */
   immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false): number {
     const n = this.n;
-    const fit = new Int32Array(count);
+    if (this.immigrantFitness.length < count) this.immigrantFitness = new Int32Array(count);
+    const fit = this.immigrantFitness;
     let kept = 0;
     for (let i = 0; i < count; i++) {
       const f = this.evaluateImmigrant(genes, i * n);
