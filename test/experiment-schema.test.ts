@@ -57,6 +57,23 @@ describe('experiment file: valid', () => {
     const e = load('kinds.yaml', 'base: random.yaml\nsweep:\n  topology.kind: [random, ring]\n');
     assert.deepEqual(e.cells.map((c) => c.config.topology), [{ kind: 'random', probability: 0.3 }, { kind: 'ring' }]);
   });
+
+  it('drops the base paper options when a cell changes the GA mode, as --mode does', () => {
+    writeFileSync(path.join(dir, 'paper.yaml'), 'n: 32\nislands: 1\nga: { mode: paper, pairsPerIteration: 1 }\n');
+    const e = load('modes.yaml', 'base: paper.yaml\nsweep:\n  ga.mode: [paper, hybrid]\n');
+    assert.deepEqual(e.cells.map((c) => c.config.ga.mode), ['paper', 'hybrid']);
+  });
+
+  it('drops the base topology options when the inline overrides change the kind', () => {
+    const e = load('inline-kind.yaml', 'base:\n  file: random.yaml\n  overrides: { topology: { kind: ring } }\n');
+    assert.deepEqual(e.cells.map((c) => c.config.topology), [{ kind: 'ring' }]);
+  });
+
+  it('sets keys inside a section the base turned off with null', () => {
+    writeFileSync(path.join(dir, 'hybrid.yaml'), 'n: 32\nislands: 1\nga: { mode: hybrid, localSearch: null }\n');
+    const e = load('ls.yaml', 'base: hybrid.yaml\nsweep:\n  ga.localSearch: [null, { applyTo: both, maxSteps: 10, triesPerQueen: 4 }]\n');
+    assert.deepEqual(e.cells.map((c) => (c.config.ga.mode === 'hybrid' ? c.config.ga.operators.localSearch : 'paper')), [null, { applyTo: 'both', maxSteps: 10, triesPerQueen: 4 }]);
+  });
 });
 
 describe('experiment file: errors name the file and the key path', () => {

@@ -280,10 +280,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Overrides win; a file value that is not a mapping is kept so that its error names the file. */
+/**
+ * Overrides win; a file value that is not a mapping is kept so that its error names the
+ * file, except null, which a nullable section (`localSearch: null`) may legitimately hold.
+ */
 function deepMerge(base: unknown, over: unknown): unknown {
   if (!isPlainObject(over)) return over;
-  if (base === undefined) return over;
+  if (base === undefined || base === null) return over;
   if (!isPlainObject(base)) return base;
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) out[key] = deepMerge(base[key], value);
@@ -297,7 +300,12 @@ function deepMerge(base: unknown, over: unknown): unknown {
  */
 const KIND_KEYS = [['topology', 'kind', 'ring'], ['ga', 'mode', 'paper']] as const;
 
-function applyOverrides(input: unknown, overrides: ConfigOverrides): unknown {
+/**
+ * A config file's content with overrides merged in (overrides win), dropping a section's
+ * options when an override changes its kind. `resolveRunConfig` merges flags with it, and
+ * experiments merge their base overrides and each cell's sweep values with it.
+ */
+export function applyOverrides(input: unknown, overrides: ConfigOverrides): unknown {
   if (!isPlainObject(input)) return input;
   const base: Record<string, unknown> = { ...input };
   for (const [section, key, fallback] of KIND_KEYS) {

@@ -10,7 +10,7 @@ import YAML from 'yaml';
 import { ConfigError } from '../config/errors.ts';
 import { setPath, type ConfigOverrides } from '../config/flags.ts';
 import { readConfigFile } from '../config/load.ts';
-import { resolveRunConfig, systemEnv, type ResolveEnv, type RunConfig } from '../config/schema.ts';
+import { applyOverrides, resolveRunConfig, systemEnv, type ResolveEnv, type RunConfig } from '../config/schema.ts';
 import { parseExperiment, type ExperimentFile } from './schema.ts';
 import { baselineOf, expandSweep, studySeeds, type Cell, type SweepValue } from './sweep.ts';
 
@@ -36,17 +36,6 @@ export interface Experiment {
   cells: ResolvedCell[];
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function deepMerge(base: unknown, over: unknown): unknown {
-  if (!isPlainObject(over) || !isPlainObject(base)) return over === undefined ? base : over;
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = deepMerge(base[key], value);
-  return out;
-}
-
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -66,21 +55,17 @@ function readText(file: string): string {
 function baseInput(spec: ExperimentFile['base'], experimentFile: string): unknown {
   const base = typeof spec === 'string' ? { file: spec } : (spec ?? {});
   const fromFile = base.file === undefined ? {} : readConfigFile(path.resolve(path.dirname(experimentFile), base.file));
-  return deepMerge(fromFile, base.overrides ?? {});
+  return applyOverrides(fromFile, base.overrides ?? {});
 }
 
-/** The base input with one cell's values set at their paths. */
+/**
+ * The base input with one cell's values set at their paths, merged as flags are: a new
+ * topology kind or GA mode drops the base's options for it, which belong to the old one.
+ */
 function cellInput(base: unknown, values: Readonly<Record<string, SweepValue>>): unknown {
   const overrides: ConfigOverrides = {};
   for (const [key, value] of Object.entries(values)) setPath(overrides, key, value);
-  let input = base;
-  // A new topology kind drops the base's topology options: they belong to the old kind.
-  const kind = (overrides.topology as { kind?: unknown } | undefined)?.kind;
-  const baseTopology = isPlainObject(base) ? base.topology : undefined;
-  if (kind !== undefined && isPlainObject(base) && isPlainObject(baseTopology) && (baseTopology.kind ?? 'ring') !== kind) {
-    input = { ...base, topology: {} };
-  }
-  return deepMerge(input, overrides);
+  return applyOverrides(base, overrides);
 }
 
 /**
