@@ -47,7 +47,8 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   private readonly alleles: AlleleMarks | null;
   private readonly limits: LocalSearchLimits;
   private readonly shouldStop: (() => boolean) | undefined;
-  private migrantBoard: { up: Int32Array; down: Int32Array } | null = null;
+  /** The board an arriving chromosome is evaluated on: built once, pointed at each immigrant in turn. */
+  private migrantBoard: { -readonly [K in keyof Board]: Board[K] } | null = null;
   private survival: SurvivalScratch | null = null;
 
   constructor(options: HybridIslandOptions) {
@@ -194,12 +195,13 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   /** Counts an arriving chromosome's diagonals and, when the local search applies to migrants, improves it in place. */
   protected evaluateImmigrant(genes: Genes, offset: number): number {
     const n = this.n;
-    const scratch = (this.migrantBoard ??= { up: allocCounts(n), down: allocCounts(n) });
-    const board: Board = { n, genes, offset, up: scratch.up, down: scratch.down, fitness: 0 };
-    board.fitness = countDiagonals(genes, offset, n, scratch.up, scratch.down);
+    const board = (this.migrantBoard ??= { n, genes, offset, up: allocCounts(n), down: allocCounts(n), fitness: 0 });
+    board.genes = genes;
+    board.offset = offset;
+    board.fitness = countDiagonals(genes, offset, n, board.up, board.down);
     this.evaluations++;
     if (this.searchMigrants && board.fitness > 0) {
-      collectConflicts(genes, offset, n, scratch.up, scratch.down, this.conflicts);
+      collectConflicts(genes, offset, n, board.up, board.down, this.conflicts);
       this.swapEvaluations += localSearch(board, this.rng, this.conflicts, this.limits, this.shouldStop);
     }
     return board.fitness;
@@ -208,5 +210,4 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   protected survivalScratch(): SurvivalScratch {
     return (this.survival ??= new SurvivalScratch(this.n));
   }
-
 }
