@@ -15,7 +15,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .options(RUN_FLAG_OPTIONS)
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object with the result' })
       .option('board', { type: 'boolean', default: false, describe: `draw the board (N <= ${MAX_BOARD_N})` })
-      .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no live view' })
+      .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no live view, and no started/checkpoint notes on stderr' })
       .option('all', { type: 'boolean', default: false, describe: 'print long solutions in full' })
       .option('checkpoint', { type: 'string', requiresArg: true, group: 'Checkpoints:', describe: "save every island's state to FILE now and then (atomic: the last good one always survives)" })
       .option('checkpoint-every', { type: 'string', requiresArg: true, group: 'Checkpoints:', describe: `seconds between checkpoints (> 0; default ${DEFAULT_CHECKPOINT_EVERY})` })
