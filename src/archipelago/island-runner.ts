@@ -217,8 +217,9 @@ class IslandRun {
       // Read "gone" before draining: a source that left had already enqueued all it sent.
       const gone = shared.reached(transport.sources[s]) === DEPARTED;
       for (let m = transport.receive(s); m; m = transport.receive(s)) queue.push(m);
-      const at = queue.findIndex((m) => m.epoch === epoch);
-      if (at >= 0) {
+      let at = 0;
+      while (at < queue.length && queue[at].epoch !== epoch) at++;
+      if (at < queue.length) {
         const message = queue[at];
         queue.splice(0, at + 1); // older epochs are never needed again
         return message;
