@@ -134,6 +134,13 @@ describe('solve', () => {
     assert.equal(out.best.length, 60);
   });
 
+  it('writes the best so far to a .txt --out when the limits end the run first', () => {
+    const txt = join(tmp, 'best.txt');
+    assert.equal(cli(['solve', '-n', '60', '--seed', '2', '--islands', '1', '--max-iterations', '2', '--quiet', '--out', txt]).code, 1);
+    assert.equal(readFileSync(txt, 'utf8').trim().split('\n').length, 60);
+    assert.equal(cli(['verify', '--file', txt]).code, 1);
+  });
+
   it('writes --out atomically, readable by verify --file', () => {
     const json = join(tmp, 'result.json');
     assert.equal(cli(['solve', '-n', '10', '--seed', '4', '--islands', '1', '--quiet', '--out', json]).code, 0);

@@ -104,9 +104,12 @@ function runConfig(args: SolveArgs): { config: SeededRunConfig; resumed: Checkpo
   return { config: resumeConfig(checkpoint, args.resume, overridesFromArgv(args)), resumed: checkpoint };
 }
 
-/** The solution as a file: one row per line for .txt, else the JSON record. */
+/** The result as a file: the solution (or, unsolved, the best so far) one row per line for .txt, else the JSON record. */
 function outText(path: string, record: ReturnType<typeof resultRecord>): string {
-  if (extname(path).toLowerCase() === '.txt') return record.solution ? `${record.solution.join('\n')}\n` : '';
+  if (extname(path).toLowerCase() === '.txt') {
+    const rows = record.solution ?? record.best;
+    return rows ? `${rows.join('\n')}\n` : '';
+  }
   return `${JSON.stringify(record)}\n`;
 }
 
