@@ -1,7 +1,7 @@
 import type { Rng } from '../rng.ts';
 import { uniformOther } from '../selection.ts';
 import type { Board } from './board.ts';
-import type { ConflictList } from './diagonals.ts';
+import { isConflicted, type ConflictList } from './diagonals.ts';
 import { applySwap, swapDelta, swapDeltaByRecount } from './swap-delta.ts';
 
 /** How many list entries are drawn, at most, to find one still in conflict. */
@@ -23,12 +23,10 @@ export function conflictMutation(board: Board, rng: Rng, list: ConflictList, par
   const { n, genes, offset, up, down } = board;
   const count = list.count;
   if (count === 0 || n < 2) return 0;
-  const shift = n - 1;
   let i = -1;
   for (let t = 0; t < PICK_TRIES; t++) {
     const c = list.cols[rng.int(count)];
-    const r = genes[offset + c];
-    if (up[r - c + shift] > 1 || down[r + c] > 1) {
+    if (isConflicted(genes, offset, n, up, down, c)) {
       i = c;
       break;
     }
