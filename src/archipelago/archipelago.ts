@@ -31,6 +31,14 @@ interface Failure {
   iteration: number;
 }
 
+/** The run's solution: who found it, after how many iterations, the validated 1-based tuple, when (wall ms). */
+interface Winner {
+  island: number;
+  iteration: number;
+  solution: number[];
+  foundAt: number;
+}
+
 /**
  * Starts the archipelago: one long-running piscina task per island (pool sized to the
  * islands, so none waits in the queue), one MessageChannel per directed topology edge, the
@@ -62,7 +70,7 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   const failures: (Failure | null)[] = new Array(islands).fill(null);
   let fatal: IslandFailedError | null = null;
   /** Async: the claimer's validated solution, as soon as its message arrives. */
-  let claimed: { island: number; iteration: number; solution: number[]; foundAt: number } | null = null;
+  let claimed: Winner | null = null;
   let invalidClaim = false;
   let haltedAt: number | null = null;
   let terminating = false;
@@ -222,7 +230,7 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   result.catch(() => {}); // rejections belong to whoever awaits `result`; never an unhandled one
 
   function buildResult(): ArchipelagoResult {
-    let winner: { island: number; iteration: number; solution: number[]; foundAt: number } | null = null;
+    let winner: Winner | null = null;
     if (sync) {
       // The finder with the smallest (iteration found, island id): fixed by the seed alone.
       let best: IslandReport | null = null;
