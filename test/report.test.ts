@@ -132,6 +132,15 @@ describe('summary, table and CSV', () => {
     assert.equal(row(3).seconds_p, '', 'no comparison for the baseline');
   });
 
+  it('refuses a manifest that is not a study manifest with one line, even JSON null', () => {
+    for (const [name, text] of [['null', 'null'], ['list', '[1]'], ['other', '{"format":"x"}']]) {
+      const folder = path.join(dir, `bad-manifest-${name}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'manifest.json'), text);
+      assert.throws(() => readStudy(folder), { name: 'ConfigError', message: /manifest\.json: format .*, expected nqueens-islands\/experiment-results@1$/ });
+    }
+  });
+
   it('takes another baseline from report --baseline, and refuses one that is not swept', () => {
     const other = parseBaselineFlags(['topology.kind=ring'], study.manifest);
     const s = summarise(study, baselineMapper(study.manifest, other), other);

@@ -4,14 +4,14 @@
  * still has complete pairs for the paired tests, and slow drifts of the machine (other
  * load, heat) fall on all cells alike instead of on the cells that happened to run last.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
 import { startRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
 import { environment, MANIFEST_FORMAT, toolInfo, toRunRecord, type Manifest, type RunRecord } from './records.ts';
-import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readRuns, runKey, RUNS_FILE, writeFileAtomic } from './store.ts';
+import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic } from './store.ts';
 import { cellFileName } from './sweep.ts';
 
 export interface PlannedRun {
@@ -80,7 +80,6 @@ function newManifest(experiment: Experiment, events: boolean): Manifest {
 /** On resume: the folder must hold this very study, else its runs would be mixed with another's. */
 function checkSameStudy(manifest: Manifest, experiment: Experiment, outDir: string): void {
   const where = path.join(outDir, MANIFEST_FILE);
-  if (manifest.format !== MANIFEST_FORMAT) throw new ConfigError(`${where}: format ${JSON.stringify(manifest.format)} is not ${MANIFEST_FORMAT}`);
   if (manifest.experiment.sha256 !== experiment.sha256) {
     throw new ConfigError(`${where}: the study in this folder was made from a different experiment file (sha256 ${manifest.experiment.sha256.slice(0, 12)}..., ${experiment.file} has ${experiment.sha256.slice(0, 12)}...); resume with the same file or choose another --out`);
   }
@@ -88,14 +87,6 @@ function checkSameStudy(manifest: Manifest, experiment: Experiment, outDir: stri
   const now = JSON.stringify(experiment.cells.map((c) => c.config));
   if (before !== now) {
     throw new ConfigError(`${where}: the cells now resolve to different run configs (the base run-config file or this machine's core count changed); choose another --out`);
-  }
-}
-
-function readManifest(file: string): Manifest {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-  } catch {
-    throw new ConfigError(`${file}: not readable JSON; the folder is damaged`);
   }
 }
 

@@ -9,7 +9,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rea
 import path from 'node:path';
 import { writeFileAtomic } from '../cli/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
-import type { RunRecord } from './records.ts';
+import { MANIFEST_FORMAT, type Manifest, type RunRecord } from './records.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const RUNS_FILE = 'runs.jsonl';
@@ -58,6 +58,22 @@ export function readRuns(file: string, repair = false): RunsFile {
       }
     });
   return { runs, droppedBytes };
+}
+
+/**
+ * Reads manifest.json: JSON, a mapping, of this tool's results format.
+ * @throws ConfigError naming the file otherwise (the folder is damaged or not a study).
+ */
+export function readManifest(file: string): Manifest {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new ConfigError(`${file}: not readable JSON; the folder is damaged`);
+  }
+  const format = manifest !== null && typeof manifest === 'object' ? (manifest as { format?: unknown }).format : undefined;
+  if (format !== MANIFEST_FORMAT) throw new ConfigError(`${file}: format ${JSON.stringify(format)}, expected ${MANIFEST_FORMAT}`);
+  return manifest as Manifest;
 }
 
 /** Key of a run in a study: one per (cell, seed). */

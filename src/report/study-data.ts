@@ -6,9 +6,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
-import { MANIFEST_FORMAT, type Manifest, type RunRecord } from '../experiment/records.ts';
+import type { Manifest, RunRecord } from '../experiment/records.ts';
 import { eventLogPath } from '../experiment/runner.ts';
-import { MANIFEST_FILE, readRuns, runKey, RUNS_FILE } from '../experiment/store.ts';
+import { MANIFEST_FILE, readManifest, readRuns, runKey, RUNS_FILE } from '../experiment/store.ts';
 
 export interface StudyData {
   dir: string;
@@ -23,13 +23,7 @@ export function readStudy(dir: string): StudyData {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`${dir}: no such folder; expected the --out folder of an experiment`);
   const manifestFile = path.join(dir, MANIFEST_FILE);
   if (!existsSync(manifestFile)) throw new ConfigError(`${dir}: no ${MANIFEST_FILE}; expected the --out folder of an experiment`);
-  let manifest: Manifest;
-  try {
-    manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
-  } catch {
-    throw new ConfigError(`${manifestFile}: not readable JSON`);
-  }
-  if (manifest.format !== MANIFEST_FORMAT) throw new ConfigError(`${manifestFile}: format ${JSON.stringify(manifest.format)}, expected ${MANIFEST_FORMAT}`);
+  const manifest = readManifest(manifestFile);
   const seen = new Set<string>();
   const all = readRuns(path.join(dir, RUNS_FILE)).runs.filter((run) => {
     const key = runKey(run.cell, run.seed);
