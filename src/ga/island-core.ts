@@ -41,6 +41,12 @@ export abstract class IslandCore<P extends Population = Population> implements E
     copyGenes(genes, offset, this.solution, 0, this.n);
   }
 
+  /** After the population was built: its best member, if of fitness 0, is the solution. */
+  protected recordIfBestSolves(): void {
+    const best = this.population.bestSlot();
+    if (this.population.fitness[best] === 0) this.recordSolution(this.population.genes, best * this.n);
+  }
+
   bestFitness(): number {
     return this.population.fitness[this.population.bestSlot()];
   }

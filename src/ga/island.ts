@@ -94,8 +94,7 @@ export class Island extends IslandCore {
     }
     this.population.rerank();
     this.bad.rerank();
-    const best = this.population.bestSlot();
-    if (this.population.fitness[best] === 0) this.recordSolution(this.population.genes, best * n);
+    this.recordIfBestSolves();
   }
 
   private evaluate(genes: Genes, offset: number): number {

@@ -105,8 +105,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
       this.evaluations++;
     }
     pop.rerank();
-    const best = pop.bestSlot();
-    if (pop.fitness[best] === 0) this.recordSolution(pop.genes, best * n);
+    this.recordIfBestSolves();
   }
 
   private get searchChildren(): boolean {
