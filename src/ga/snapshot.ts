@@ -11,7 +11,7 @@ import type { Population } from './population.ts';
 export interface PopulationState {
   genes: Genes;
   fitness: Int32Array;
-  /** The ranking as it was (survival keeps it incrementally, so it is saved, not recomputed). */
+  /** The ranking as it was (what `Population.rerank` gives for `fitness`: every change reranks); saved so a restore needs no re-sort. */
   order: Int32Array;
 }
 
