@@ -72,6 +72,7 @@ describe('archipelago options', () => {
     assert.throws(() => startArchipelago(options({ migration: { mode: 'eventual' as never } })), /migration.mode must be 'sync' or 'async', got "eventual"/);
     assert.throws(() => startArchipelago(options({ migration: { migrants: 101 } })), /migration.migrants must be at most the population size 100, got 101/);
     assert.throws(() => startArchipelago(options({ islands: 6, topology: { kind: 'hypercube' } })), TopologyError);
+    assert.throws(() => startArchipelago(options({ populationSize: 1, migration: { migrants: 1 } })), /evolver.params.populationSize must be an integer >= 2, got 1/);
   });
 });
 

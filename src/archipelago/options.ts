@@ -53,6 +53,9 @@ export function checkOptions(o: ArchipelagoOptions): void {
   };
   if (!Number.isInteger(o.seed) || o.seed < 0) fail('seed', 'a non-negative integer', o.seed);
   if (!Number.isInteger(o.islands) || o.islands < 1) fail('islands', 'a positive integer', o.islands);
+  // Rank selection needs two members to pick distinct parents (a population of one would spin).
+  const size = o.evolver.params.populationSize;
+  if (!Number.isInteger(size) || size < 2) fail('evolver.params.populationSize', 'an integer >= 2', size);
   const m = o.migration;
   if (!m) fail('migration', 'an object', m);
   if (m.mode !== 'sync' && m.mode !== 'async') fail('migration.mode', "'sync' or 'async'", m.mode);

@@ -181,8 +181,9 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
       const child = this.children[c];
       if (child.fitness === 0) {
         this.recordSolution(child.genes, child.offset);
+        // As in the paper's Island, the generation that finds the solution is not counted:
+        // `iterations` is the generations completed before it (the sync stop rule relies on that).
         replaceWorst(this.population, this.children, c + 1, this.unchanged);
-        this.iterations++;
         return true;
       }
     }
