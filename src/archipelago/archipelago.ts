@@ -208,13 +208,20 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
     );
   });
 
-  const result = Promise.all(tasks).then(async () => {
+  // allSettled: even if handling one island's end throws (a bug), the timers, ports and
+  // pool are still cleaned up before the error is passed on, so the process cannot hang.
+  const result = Promise.allSettled(tasks).then(async (outcomes) => {
     finished = true;
     if (timeLimit) clearTimeout(timeLimit);
     if (checkpointTimer) clearInterval(checkpointTimer);
     if (graceTimer) clearTimeout(graceTimer);
     for (const control of mesh.controls) control.close();
     await destroyPool();
+    const broken = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (broken) {
+      events.complete();
+      throw broken.reason;
+    }
     const res = buildResult();
     if (res.solved && sync) {
       emit({ type: 'solution', island: res.foundBy!, iteration: res.foundAtIteration!, solution: res.solution!, seconds: (reports[res.foundBy!]!.foundAt - startedAt) / 1000 });
