@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { UsageError } from './errors.ts';
 
 /**
  * Writes a whole file or nothing: the text goes to a temporary file beside the target,
@@ -20,5 +21,25 @@ export function writeFileAtomic(path: string, text: string | Uint8Array): void {
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
+  }
+}
+
+/**
+ * An output flag (`--out`, `--checkpoint`, `--html`, `--csv`) must name a file in an existing
+ * folder: checked before any work starts, so a bad path costs nothing.
+ * @throws UsageError naming the flag.
+ */
+export function checkOutFile(flag: string, path: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    // a new file: its folder must exist
+  }
+  if (isDirectory) throw new UsageError(`${flag} ${path}: is a directory, expected a file name`);
+  try {
+    if (!statSync(dirname(path)).isDirectory()) throw new Error();
+  } catch {
+    throw new UsageError(`${flag} ${path}: folder ${dirname(path)} does not exist`);
   }
 }

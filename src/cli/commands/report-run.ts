@@ -1,6 +1,4 @@
 /** The work behind `report`, imported only when the command runs (vega and the statistics library are heavy to load). */
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { ConfigError } from '../../config/errors.ts';
 import { baselineMapper, parseBaselineFlags } from '../../report/baseline.ts';
@@ -10,7 +8,7 @@ import { readStudy } from '../../report/study-data.ts';
 import { summarise } from '../../report/summary.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
 import { printError, printLine } from '../output.ts';
-import { writeFileAtomic } from '../write-file.ts';
+import { checkOutFile, writeFileAtomic } from '../write-file.ts';
 
 export interface ReportArgs {
   dir: string;
@@ -20,13 +18,6 @@ export interface ReportArgs {
   json: boolean;
   run?: string;
   paperTable1: boolean;
-}
-
-/** `--html`/`--csv` must name a file in an existing folder; checked before anything is computed. */
-function checkOutFile(flag: string, file: string): void {
-  if (existsSync(file) && statSync(file).isDirectory()) throw new ConfigError(`${flag} ${file}: is a folder; expected a file name`);
-  const dir = path.dirname(file);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`${flag} ${file}: folder ${dir} does not exist`);
 }
 
 function parseRun(text: string, cells: readonly string[], seeds: readonly number[]): { cell: string; seed: number } {

@@ -1,6 +1,5 @@
 /** The work behind `solve`, loaded only when the command runs (it pulls in threads, zod and rxjs). */
-import { statSync } from 'node:fs';
-import { dirname, extname } from 'node:path';
+import { extname } from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { islandSummary, type ArchipelagoEvent, type CheckpointEvent } from '../../archipelago/events.ts';
 import type { CheckpointFile } from '../../archipelago/messages.ts';
@@ -16,7 +15,7 @@ import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
-import { writeFileAtomic } from '../write-file.ts';
+import { checkOutFile, writeFileAtomic } from '../write-file.ts';
 
 export interface SolveArgs {
   config?: string;
@@ -64,22 +63,6 @@ function endingOf(result: RunResult): Ending {
   if (result.solved) return 'solved';
   if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
   return 'time-limit';
-}
-
-/** `--out` and `--checkpoint` must name a file in an existing folder: checked before any thread starts. */
-function checkOutPath(path: string, flag = '--out'): void {
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(path).isDirectory();
-  } catch {
-    // a new file: its folder must exist
-  }
-  if (isDirectory) throw new UsageError(`${flag} ${path}: is a directory, expected a file name`);
-  try {
-    if (!statSync(dirname(path)).isDirectory()) throw new Error();
-  } catch {
-    throw new UsageError(`${flag} ${path}: folder ${dirname(path)} does not exist`);
-  }
 }
 
 /** `--checkpoint-every`: seconds > 0, and only with `--checkpoint`. */
@@ -144,9 +127,9 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
   const everySeconds = checkpointEverySeconds(args);
   const { config, resumed } = runConfig(args);
   const out = config.output.file;
-  if (out !== null) checkOutPath(out);
+  if (out !== null) checkOutFile('--out', out);
   const checkpointPath = args.checkpoint ?? null;
-  if (checkpointPath !== null) checkOutPath(checkpointPath, '--checkpoint');
+  if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
   const testFault = testFaultFromEnv(config.islands);
 
   let run;
