@@ -6,7 +6,7 @@ import type { StudyData } from './study-data.ts';
 import { boxPlotSpec, edgeFlows, fitnessSpec, migrationSpec, renderSvg, type EdgeFlow } from './charts.ts';
 import { readEvents } from './study-data.ts';
 import type { StudySummary } from './summary.ts';
-import { formatNumber, formatP } from './table.ts';
+import { formatP, formatQuartiles } from './table.ts';
 import { formatValue } from '../experiment/sweep.ts';
 
 export function escapeHtml(text: string): string {
@@ -23,8 +23,7 @@ export function chooseRun(study: StudyData, wanted: { cell: string; seed: number
 function summaryTable(summary: StudySummary): string {
   const head = ['cell', 'runs', 'solved', 'time s median [Q1, Q3]', 'evaluations', 'iterations', 'time ratio', 'r', 'p', 'p Holm'];
   const rows = summary.cells.map((c) => {
-    const q = (m: 'seconds' | 'evaluations' | 'iterations') =>
-      `${formatNumber(c.quartiles[m].median, m)} [${formatNumber(c.quartiles[m].q1, m)}, ${formatNumber(c.quartiles[m].q3, m)}]`;
+    const q = (m: 'seconds' | 'evaluations' | 'iterations') => formatQuartiles(c.quartiles[m], m);
     const cmp = c.comparison?.seconds;
     const vs = cmp
       ? [Number.isNaN(cmp.medianRatio) ? '-' : `${cmp.medianRatio.toPrecision(3)}×`, Number.isNaN(cmp.rankBiserial) ? '-' : cmp.rankBiserial.toFixed(2), formatP(cmp.pValue), formatP(cmp.pHolm)]

@@ -6,7 +6,7 @@
  */
 import { quartiles, type Quartiles } from './stats.ts';
 import type { StudyData } from './study-data.ts';
-import { formatNumber } from './table.ts';
+import { formatQuartiles } from './table.ts';
 import { toSolution } from './summary.ts';
 
 /** Sarkar & Nag, Table 1: iterations of the three runs per N, in the paper's row order. */
@@ -71,10 +71,6 @@ export function table1Rows(study: StudyData): Table1Row[] {
   return rows.sort((a, b) => readings.indexOf(a.reading) - readings.indexOf(b.reading) || a.n - b.n);
 }
 
-function q(x: Quartiles, metric: 'iterations' | 'evaluations'): string {
-  return `${formatNumber(x.median, metric)} [${formatNumber(x.q1, metric)}, ${formatNumber(x.q3, metric)}]`;
-}
-
 /** A Markdown table per reading (it reads well in a terminal too). */
 export function renderTable1(rows: readonly Table1Row[]): string {
   const out: string[] = [];
@@ -84,7 +80,7 @@ export function renderTable1(rows: readonly Table1Row[]): string {
     out.push('|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows.filter((x) => x.reading === reading)) {
       out.push(
-        `| ${r.n} | ${r.runs} | ${r.solved} | ${q(r.iterations, 'iterations')} | ${q(r.evaluations, 'evaluations')} | ${r.paper.join(', ')} | ${r.paperPercentiles.map((p) => (Number.isNaN(p) ? '-' : `${Math.round(p * 100)}%`)).join(', ')} |`,
+        `| ${r.n} | ${r.runs} | ${r.solved} | ${formatQuartiles(r.iterations, 'iterations')} | ${formatQuartiles(r.evaluations, 'evaluations')} | ${r.paper.join(', ')} | ${r.paperPercentiles.map((p) => (Number.isNaN(p) ? '-' : `${Math.round(p * 100)}%`)).join(', ')} |`,
       );
     }
     out.push('');

@@ -66,7 +66,7 @@ export interface PairedComparison {
 
 /** Average ranks (1-based) of `values`; ties share the mean of their ranks. */
 export function averageRanks(values: readonly number[]): number[] {
-  const order = values.map((v, i) => i).sort((a, b) => values[a] - values[b] || a - b);
+  const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b] || a - b);
   const ranks = new Array<number>(values.length);
   for (let start = 0; start < order.length; ) {
     let end = start;

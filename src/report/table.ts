@@ -3,6 +3,7 @@
  * from `StudySummary`. CSV keeps full precision; Inf marks "unsolved" (R and pandas read it).
  */
 import { formatValue } from '../experiment/sweep.ts';
+import type { Quartiles } from './stats.ts';
 import { METRICS, type CellSummary, type Metric, type StudySummary } from './summary.ts';
 
 /** A number for people: 3 significant digits, k/M for large counts, ∞ for unsolved. */
@@ -22,9 +23,13 @@ export function formatP(p: number): string {
   return p < 0.001 ? '<0.001' : p.toFixed(3);
 }
 
-function quartileText(cell: CellSummary, metric: Metric): string {
-  const q = cell.quartiles[metric];
+/** `median [Q1, Q3]`, each number as `formatNumber` writes it: the table, the page and Table 1 alike. */
+export function formatQuartiles(q: Quartiles, metric: Metric): string {
   return `${formatNumber(q.median, metric)} [${formatNumber(q.q1, metric)}, ${formatNumber(q.q3, metric)}]`;
+}
+
+function quartileText(cell: CellSummary, metric: Metric): string {
+  return formatQuartiles(cell.quartiles[metric], metric);
 }
 
 function comparisonText(cell: CellSummary, metric: Metric): string[] {
@@ -38,7 +43,7 @@ function align(rows: string[][]): string {
   return rows.map((r) => r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ').trimEnd()).join('\n');
 }
 
-/** The terminal table; `withBaseline` adds the paired comparison columns (time and evaluations). */
+/** The terminal table; with a baseline, it adds the paired comparison columns (time and evaluations). */
 export function renderTable(summary: StudySummary): string {
   const compared = summary.baseline !== null;
   const header = ['cell', 'runs', 'solved', 'time s: median [Q1, Q3]', 'evaluations', 'iterations'];
