@@ -134,6 +134,14 @@ describe('solve', () => {
     assert.equal(out.best.length, 60);
   });
 
+  it('takes the last of a repeated single-value flag (--config, --out), as it does for run flags', () => {
+    const json = join(tmp, 'last.json');
+    const r = cli(['solve', '-n', '8', '--seed', '1', '--quiet', '--json', '--config', 'config/default.yaml', '--config', 'config/paper.yaml', '--out', join(tmp, 'first.json'), '--out', json]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).config.islands, 1);
+    assert.ok(existsSync(json) && !existsSync(join(tmp, 'first.json')));
+  });
+
   it('writes the best so far to a .txt --out when the limits end the run first', () => {
     const txt = join(tmp, 'best.txt');
     assert.equal(cli(['solve', '-n', '60', '--seed', '2', '--islands', '1', '--max-iterations', '2', '--quiet', '--out', txt]).code, 1);

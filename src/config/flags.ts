@@ -64,7 +64,7 @@ export function flagForPath(path: string): string | undefined {
 
 /** `--config`: shared by every command that reads a run config. */
 export const CONFIG_FILE_OPTION = {
-  config: { alias: 'c', type: 'string', requiresArg: true, describe: 'run config file (YAML or JSON)' },
+  config: { alias: 'c', type: 'string', requiresArg: true, coerce: lastValue, describe: 'run config file (YAML or JSON)' },
 } as const satisfies Record<string, Options>;
 
 /** yargs options for every run flag, grouped so `--help` lists them together. */
@@ -82,9 +82,16 @@ export type ConfigOverrides = { [key: string]: unknown };
 
 const NUMBER_LITERAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
+/**
+ * A repeated flag arrives from yargs as an array; the last one wins, as in most CLIs.
+ * Commands give it as `coerce` to their own single-value options (`--config`, `--html`, ...).
+ */
+export function lastValue(raw: unknown): unknown {
+  return Array.isArray(raw) ? raw[raw.length - 1] : raw;
+}
+
 function flagValue(raw: unknown, kind: FlagValue): unknown {
-  // A repeated flag arrives as an array; the last one wins, as in most CLIs.
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = lastValue(raw);
   if (kind !== 'number' || typeof value !== 'string') return value;
   const text = value.trim();
   if (text === 'null' || text === 'none') return null;

@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { lastValue } from '../../config/flags.ts';
 import type { ExperimentArgs } from './experiment-run.ts';
 
 export const experimentCommand: CommandModule<object, ExperimentArgs> = {
@@ -7,7 +8,7 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
   builder: (y: Argv) =>
     y
       .positional('file', { type: 'string', demandOption: true, describe: 'experiment file: base config, sweep, repeats, seeds, baseline' })
-      .option('out', { type: 'string', requiresArg: true, describe: 'result folder (default results/<experiment name>)' })
+      .option('out', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'result folder (default results/<experiment name>)' })
       .option('resume', { type: 'boolean', default: false, describe: 'continue an interrupted study in --out: skip its finished runs' })
       .option('events', { type: 'boolean', default: false, describe: 'also write each run\'s progress samples and migration log to events/' })
       .example('$0 experiment config/experiments/topology.yaml --out results/topology', 'run a study')

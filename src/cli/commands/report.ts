@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { lastValue } from '../../config/flags.ts';
 import type { ReportArgs } from './report-run.ts';
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
@@ -8,10 +9,10 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     y
       .positional('dir', { type: 'string', demandOption: true, describe: 'result folder of `experiment`' })
       .option('baseline', { type: 'string', array: true, requiresArg: true, describe: 'compare with this cell instead of the file\'s baseline: KEY=VALUE (repeatable)' })
-      .option('html', { type: 'string', requiresArg: true, describe: 'write a self-contained HTML report with plots to FILE' })
-      .option('csv', { type: 'string', requiresArg: true, describe: 'write the summary table as CSV to FILE' })
+      .option('html', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'write a self-contained HTML report with plots to FILE' })
+      .option('csv', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'write the summary table as CSV to FILE' })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON instead of a table' })
-      .option('run', { type: 'string', requiresArg: true, describe: 'run for the fitness-over-time plot: CELL@SEED (needs --events data)' })
+      .option('run', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'run for the fitness-over-time plot: CELL@SEED (needs --events data)' })
       .option('paper-table1', { type: 'boolean', default: false, describe: 'also print our iterations beside the paper\'s Table 1 (for paper-table1.yaml studies)' })
       .example('$0 report results/topology --html report.html --csv summary.csv', 'table, CSV and page')
       .example('$0 report results/interval --baseline migration.interval=100', 'another baseline') as unknown as Argv<ReportArgs>,

@@ -69,7 +69,7 @@ function endingOf(result: RunResult): Ending {
 function checkpointEverySeconds(args: SolveArgs): number {
   const raw = args.checkpointEvery;
   if (raw === undefined) return DEFAULT_CHECKPOINT_EVERY;
-  const text = String(Array.isArray(raw) ? raw[raw.length - 1] : raw).trim();
+  const text = String(raw).trim();
   const seconds = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
   if (!(seconds > 0) || !Number.isFinite(seconds)) throw new UsageError(`--checkpoint-every: expected a number of seconds > 0, got ${JSON.stringify(text)}`);
   if (args.checkpoint === undefined) throw new UsageError('--checkpoint-every: needs --checkpoint FILE to say where checkpoints go');

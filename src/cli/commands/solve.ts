@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { CONFIG_FILE_OPTION, RUN_FLAG_OPTIONS } from '../../config/flags.ts';
+import { CONFIG_FILE_OPTION, lastValue, RUN_FLAG_OPTIONS } from '../../config/flags.ts';
 import { MAX_BOARD_N } from '../../problem/board.ts';
 import type { SolveArgs } from './solve-run.ts';
 
@@ -17,9 +17,9 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('board', { type: 'boolean', default: false, describe: `draw the board (N <= ${MAX_BOARD_N})` })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no live view, and no started/checkpoint notes on stderr' })
       .option('all', { type: 'boolean', default: false, describe: 'print long solutions in full' })
-      .option('checkpoint', { type: 'string', requiresArg: true, group: 'Checkpoints:', describe: "save every island's state to FILE now and then (atomic: the last good one always survives)" })
-      .option('checkpoint-every', { type: 'string', requiresArg: true, group: 'Checkpoints:', describe: `seconds between checkpoints (> 0; default ${DEFAULT_CHECKPOINT_EVERY})` })
-      .option('resume', { type: 'string', requiresArg: true, group: 'Checkpoints:', describe: 'continue the run saved in FILE; only --max-iterations, --time-limit, --on-island-error and --out may change' })
+      .option('checkpoint', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: "save every island's state to FILE now and then (atomic: the last good one always survives)" })
+      .option('checkpoint-every', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: `seconds between checkpoints (> 0; default ${DEFAULT_CHECKPOINT_EVERY})` })
+      .option('resume', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: 'continue the run saved in FILE; only --max-iterations, --time-limit, --on-island-error and --out may change' })
       .example('$0 solve -n 200', 'all cores, default migration')
       .example('$0 solve -n 64 --islands 4 --topology ring --interval 10 --migrants 2 --seed 7', 'a repeatable study run')
       .example('$0 solve --config config/paper.yaml -n 25', "the paper's GA on one island")
