@@ -4,6 +4,7 @@
  * reading of "iteration" (generational and steady state), and where the paper's runs fall
  * within our distribution.
  */
+import { formatValue } from '../experiment/sweep.ts';
 import { quartiles, type Quartiles } from './stats.ts';
 import type { StudyData } from './study-data.ts';
 import { formatQuartiles } from './table.ts';
@@ -51,7 +52,7 @@ export function table1Rows(study: StudyData): Table1Row[] {
     if (paper === undefined) continue;
     const reading = Object.entries(cell.values)
       .filter(([key]) => key !== 'n')
-      .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+      .map(([key, value]) => `${key}=${formatValue(value)}`)
       .join(', ') || 'base';
     const runs = study.runs.filter((r) => r.cell === cell.id);
     const iterations = runs.map((r) => toSolution(r, 'iterations'));
