@@ -15,6 +15,6 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('run', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'run for the fitness-over-time plot: CELL@SEED (needs --events data)' })
       .option('paper-table1', { type: 'boolean', default: false, describe: 'also print our iterations beside the paper\'s Table 1 (for paper-table1.yaml studies)' })
       .example('$0 report results/topology --html report.html --csv summary.csv', 'table, CSV and page')
-      .example('$0 report results/interval --baseline migration.interval=100', 'another baseline') as unknown as Argv<ReportArgs>,
+      .example('$0 report results/migration-interval --baseline migration.interval=100', 'another baseline') as unknown as Argv<ReportArgs>,
   handler: async (args) => (await import('./report-run.ts')).report(args),
 };
