@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
-import { startRun } from '../run/start-run.ts';
+import { RunFailedError, startRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
 import { environment, MANIFEST_FORMAT, toolInfo, toRunRecord, type Manifest, type RunRecord } from './records.ts';
 import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic } from './store.ts';
@@ -102,7 +102,12 @@ async function runOne(planned: PlannedRun, keepEvents: boolean, signal: AbortSig
   const abort = () => run.stop();
   signal?.addEventListener('abort', abort, { once: true });
   try {
-    const result = await run.result;
+    // With onIslandError: fail a failed island rejects the run; its result still says
+    // which island failed, so it is recorded (and retried) like any other failed run.
+    const result = await run.result.catch((error: unknown) => {
+      if (error instanceof RunFailedError) return error.result;
+      throw error;
+    });
     if (signal?.aborted) return null;
     return { record: toRunRecord(planned.cell, result), events };
   } finally {
