@@ -34,7 +34,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
       printError(`interrupted: ${done} of ${outcome.total} runs are in ${outDir}; continue with: nqueens-islands experiment ${args.file} --out ${outDir} --resume`);
       process.exitCode = EXIT_INTERRUPTED;
     } else {
-      printError(`${outcome.total} runs (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${outDir}`);
+      printError(`${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${outDir}`);
     }
   } finally {
     bar.stop();
