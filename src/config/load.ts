@@ -5,26 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { packageRoot } from '../package-info.ts';
 import { ConfigError } from './errors.ts';
 import { overridesFromArgv, type ConfigOverrides } from './flags.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv, type RunConfig } from './schema.ts';
-
-export function packageRoot(): string {
-  // Walk up from this module: the same code runs from src/ (tsx) and dist/src/ (built).
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    try {
-      readFileSync(path.join(dir, 'package.json'));
-      return dir;
-    } catch {
-      const parent = path.dirname(dir);
-      if (parent === dir) throw new Error('package.json not found above src/config');
-      dir = parent;
-    }
-  }
-}
 
 /** The file `solve` and `config print` read when no `--config` is given. */
 export const DEFAULT_CONFIG_FILE = path.join(packageRoot(), 'config', 'default.yaml');
@@ -36,13 +21,14 @@ export function displayName(file: string): string {
   return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 
-function readText(file: string, name: string): string {
+/** A whole text file, with the usual mistakes as one-line errors naming it and what was `expected`. */
+export function readText(file: string, name: string, expected = 'a YAML or JSON file'): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ConfigError(`${name}: no such file`);
-    if (code === 'EISDIR') throw new ConfigError(`${name}: is a directory; expected a YAML or JSON file`);
+    if (code === 'EISDIR') throw new ConfigError(`${name}: is a directory; expected ${expected}`);
     if (code === 'EACCES') throw new ConfigError(`${name}: cannot read the file (permission denied)`);
     throw new ConfigError(`${name}: cannot read the file (${code ?? (error as Error).message})`);
   }

@@ -4,12 +4,11 @@
  * starts, so a bad cell is an error at the door, not after an hour of runs.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { ConfigError } from '../config/errors.ts';
 import { setPath, type ConfigOverrides } from '../config/flags.ts';
-import { readConfigFile } from '../config/load.ts';
+import { readConfigFile, readText } from '../config/load.ts';
 import { applyOverrides, resolveRunConfig, systemEnv, type ResolveEnv, type RunConfig } from '../config/schema.ts';
 import { parseExperiment, type ExperimentFile } from './schema.ts';
 import { baselineOf, expandSweep, studySeeds, type Cell, type SweepValue } from './sweep.ts';
@@ -40,17 +39,6 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ConfigError(`${file}: no such file`);
-    if (code === 'EISDIR') throw new ConfigError(`${file}: is a directory; expected an experiment file (YAML or JSON)`);
-    throw new ConfigError(`${file}: cannot read the file (${code ?? (error as Error).message})`);
-  }
-}
-
 /** The base run config as input (not yet resolved): the file's content with the inline overrides on top. */
 function baseInput(spec: ExperimentFile['base'], experimentFile: string): unknown {
   const base = typeof spec === 'string' ? { file: spec } : (spec ?? {});
@@ -73,7 +61,7 @@ function cellInput(base: unknown, values: Readonly<Record<string, SweepValue>>):
  * @throws ConfigError with one line naming the file (or the base run-config file) and the key path.
  */
 export function loadExperiment(file: string, env: ResolveEnv = systemEnv()): Experiment {
-  const text = readText(file);
+  const text = readText(file, file, 'an experiment file (YAML or JSON)');
   let raw: unknown;
   try {
     raw = YAML.parse(text);

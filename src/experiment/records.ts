@@ -2,11 +2,9 @@
  * What a study writes, as types: one `RunRecord` per line of runs.jsonl and the
  * `Manifest`. The report reads these and nothing else, so they are the study's data format.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RunConfig } from '../config/schema.ts';
+import { toolInfo as packageToolInfo } from '../package-info.ts';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { RunResult } from '../run/start-run.ts';
 import type { SweepValue } from './sweep.ts';
@@ -113,17 +111,7 @@ export function environment(): Manifest['environment'] {
   };
 }
 
-/** The tool's name and version from its package.json (found from this module up, in src/ or dist/src/). */
+/** The tool's name and version, as the manifest records them. */
 export function toolInfo(): Manifest['tool'] {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const file = path.join(dir, 'package.json');
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      return { name: pkg.name ?? 'unknown', version: pkg.version ?? 'unknown' };
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return { name: 'nqueens-islands', version: 'unknown' };
-    dir = parent;
-  }
+  return { ...packageToolInfo() };
 }

@@ -5,13 +5,13 @@
  * answers a bad file with one ConfigError line (the CLI exits 2).
  */
 import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { decode, encode } from '../archipelago/codec.ts';
 import type { CheckpointEvent } from '../archipelago/events.ts';
 import type { CheckpointFile, IslandSnapshot } from '../archipelago/messages.ts';
 import { ConfigError } from '../config/errors.ts';
 import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
-import { displayName, packageRoot } from '../config/load.ts';
+import { displayName } from '../config/load.ts';
+import { toolInfo } from '../package-info.ts';
 import { resolveRunConfig, systemEnv, toFileShape, type ResolveEnv } from '../config/schema.ts';
 import { writeFileAtomic } from '../cli/write-file.ts';
 import type { SeededRunConfig } from './start-run.ts';
@@ -19,7 +19,6 @@ import type { SeededRunConfig } from './start-run.ts';
 export const CHECKPOINT_FORMAT = 'nqueens-islands checkpoint';
 /** Bump when the file's shape or an island's state changes meaning. */
 export const CHECKPOINT_FORMAT_VERSION = 1;
-export const TOOL_VERSION: string = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version;
 
 /** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
 export const RESUMABLE_KEYS = ['limits.maxIterations', 'limits.timeLimit', 'onIslandError', 'output.file'] as const;
@@ -29,7 +28,7 @@ export function checkpointFile(event: CheckpointEvent, config: SeededRunConfig, 
     type: 'checkpoint',
     format: CHECKPOINT_FORMAT,
     formatVersion: CHECKPOINT_FORMAT_VERSION,
-    toolVersion: TOOL_VERSION,
+    toolVersion: toolInfo().version,
     createdAt: new Date().toISOString(),
     config: toFileShape(config),
     mode: event.mode,
@@ -71,8 +70,9 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
   if (value.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
     throw new ConfigError(`${name}: checkpoint format version ${String(value.formatVersion)}; this nqueens-islands reads version ${CHECKPOINT_FORMAT_VERSION}`);
   }
-  if (value.toolVersion !== TOOL_VERSION) {
-    throw new ConfigError(`${name}: written by nqueens-islands ${String(value.toolVersion)}, this is ${TOOL_VERSION}; resume it with the version that wrote it`);
+  const version = toolInfo().version;
+  if (value.toolVersion !== version) {
+    throw new ConfigError(`${name}: written by nqueens-islands ${String(value.toolVersion)}, this is ${version}; resume it with the version that wrote it`);
   }
   return value as unknown as CheckpointFile;
 }
