@@ -82,6 +82,11 @@ export type ConfigOverrides = { [key: string]: unknown };
 
 const NUMBER_LITERAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
+/** A flag's text as a number when it is written as one (`12`, `0.5`, `1e3`), else NaN ("12abc" is not 12). */
+export function numberLiteral(text: string): number {
+  return NUMBER_LITERAL.test(text) ? Number(text) : Number.NaN;
+}
+
 /**
  * A repeated flag arrives from yargs as an array; the last one wins, as in most CLIs.
  * Commands give it as `coerce` to their own single-value options (`--config`, `--html`, ...).
@@ -95,7 +100,8 @@ function flagValue(raw: unknown, kind: FlagValue): unknown {
   if (kind !== 'number' || typeof value !== 'string') return value;
   const text = value.trim();
   if (text === 'null' || text === 'none') return null;
-  return NUMBER_LITERAL.test(text) ? Number(text) : value;
+  const number = numberLiteral(text);
+  return Number.isNaN(number) ? value : number;
 }
 
 /** Writes `value` at a dotted path, creating the sections on the way. */

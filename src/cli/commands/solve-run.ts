@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { islandSummary, type ArchipelagoEvent, type CheckpointEvent } from '../../archipelago/events.ts';
 import type { CheckpointFile } from '../../archipelago/messages.ts';
-import { overridesFromArgv } from '../../config/flags.ts';
+import { numberLiteral, overridesFromArgv } from '../../config/flags.ts';
 import { displayName, loadConfigFromArgv } from '../../config/load.ts';
 import { toFileShape, type RunConfig } from '../../config/schema.ts';
 import { randomSeed } from '../../ga/rng.ts';
@@ -70,7 +70,7 @@ function checkpointEverySeconds(args: SolveArgs): number {
   const raw = args.checkpointEvery;
   if (raw === undefined) return DEFAULT_CHECKPOINT_EVERY;
   const text = String(raw).trim();
-  const seconds = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
+  const seconds = numberLiteral(text);
   if (!(seconds > 0) || !Number.isFinite(seconds)) throw new UsageError(`--checkpoint-every: expected a number of seconds > 0, got ${JSON.stringify(text)}`);
   if (args.checkpoint === undefined) throw new UsageError('--checkpoint-every: needs --checkpoint FILE to say where checkpoints go');
   return seconds;
