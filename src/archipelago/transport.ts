@@ -1,7 +1,7 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { decode, encode } from './codec.ts';
 import type { ControlMessage, MigrantsMessage } from './messages.ts';
-import type { Edge } from './topology.ts';
+import { sourcesOf, targetsOf, type Edge } from './topology.ts';
 
 /**
  * What an island needs to migrate and report, whatever carries the bytes. The GA loop
@@ -72,26 +72,22 @@ export interface PortMesh {
 
 /** One MessageChannel per directed edge (ports ordered by neighbour id) and one control channel per island. */
 export function createPortMesh(islands: number, edges: readonly Edge[]): PortMesh {
-  const sorted = [...edges].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const mesh: PortMesh = { islands: [], controls: [] };
   for (let i = 0; i < islands; i++) {
     const control = new MessageChannel();
     mesh.controls.push(control.port1);
-    mesh.islands.push({ sources: [], targets: [], ports: { control: control.port2, inPorts: [], outPorts: [] } });
+    const sources = sourcesOf(edges, i);
+    mesh.islands.push({ sources, targets: targetsOf(edges, i), ports: { control: control.port2, inPorts: new Array(sources.length), outPorts: [] } });
   }
-  // Sorted by (from, to): targets come out ascending per sender; sources are sorted below.
-  const incoming: { from: number; port: MessagePort }[][] = Array.from({ length: islands }, () => []);
-  for (const [from, to] of sorted) {
-    const channel = new MessageChannel();
-    mesh.islands[from].targets.push(to);
-    mesh.islands[from].ports.outPorts.push(channel.port1);
-    incoming[to].push({ from, port: channel.port2 });
-  }
-  for (let i = 0; i < islands; i++) {
-    incoming[i].sort((a, b) => a.from - b.from);
-    mesh.islands[i].sources = incoming[i].map((x) => x.from);
-    mesh.islands[i].ports.inPorts = incoming[i].map((x) => x.port);
-  }
+  // Port i of an island's list belongs to neighbour i of its (ascending) sources or targets.
+  mesh.islands.forEach(({ targets, ports }, from) => {
+    for (const to of targets) {
+      const channel = new MessageChannel();
+      ports.outPorts.push(channel.port1);
+      const receiver = mesh.islands[to];
+      receiver.ports.inPorts[receiver.sources.indexOf(from)] = channel.port2;
+    }
+  });
   return mesh;
 }
 
