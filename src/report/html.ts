@@ -6,7 +6,7 @@ import type { StudyData } from './study-data.ts';
 import { boxPlotSpec, edgeFlows, fitnessSpec, migrationSpec, renderSvg, type EdgeFlow } from './charts.ts';
 import { readEvents } from './study-data.ts';
 import type { StudySummary } from './summary.ts';
-import { formatP, formatQuartiles } from './table.ts';
+import { comparisonText, formatQuartiles, successText } from './table.ts';
 import { formatValue } from '../experiment/sweep.ts';
 
 export function escapeHtml(text: string): string {
@@ -24,11 +24,8 @@ function summaryTable(summary: StudySummary): string {
   const head = ['cell', 'runs', 'solved', 'time s median [Q1, Q3]', 'evaluations', 'iterations', 'time ratio', 'r', 'p', 'p Holm'];
   const rows = summary.cells.map((c) => {
     const q = (m: 'seconds' | 'evaluations' | 'iterations') => formatQuartiles(c.quartiles[m], m);
-    const cmp = c.comparison?.seconds;
-    const vs = cmp
-      ? [Number.isNaN(cmp.medianRatio) ? '-' : `${cmp.medianRatio.toPrecision(3)}×`, Number.isNaN(cmp.rankBiserial) ? '-' : cmp.rankBiserial.toFixed(2), formatP(cmp.pValue), formatP(cmp.pHolm)]
-      : [c.baseline === null && summary.baseline !== null ? 'baseline' : '-', '', '', ''];
-    const cells = [c.id, String(c.runs), Number.isNaN(c.successRate) ? '-' : `${Math.round(c.successRate * 100)}%`, q('seconds'), q('evaluations'), q('iterations'), ...vs];
+    const vs = summary.baseline === null ? ['-', '', '', ''] : comparisonText(c, 'seconds', '×');
+    const cells = [c.id, String(c.runs), successText(c), q('seconds'), q('evaluations'), q('iterations'), ...vs];
     return `<tr>${cells.map((x, i) => (i === 0 ? `<th scope="row">${escapeHtml(x)}</th>` : `<td>${escapeHtml(x)}</td>`)).join('')}</tr>`;
   });
   return `<table><thead><tr>${head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;

@@ -32,10 +32,16 @@ function quartileText(cell: CellSummary, metric: Metric): string {
   return formatQuartiles(cell.quartiles[metric], metric);
 }
 
-function comparisonText(cell: CellSummary, metric: Metric): string[] {
+/** A cell's paired comparison on `metric`: ratio, r, p, Holm p (`times` writes the ratio's sign: x in a terminal, × on the page). */
+export function comparisonText(cell: CellSummary, metric: Metric, times = 'x'): string[] {
   const c = cell.comparison?.[metric];
   if (!c) return cell.baseline === null && cell.comparison === null ? ['baseline', '', '', ''] : ['-', '-', '-', '-'];
-  return [Number.isNaN(c.medianRatio) ? '-' : `${c.medianRatio.toPrecision(3)}x`, Number.isNaN(c.rankBiserial) ? '-' : c.rankBiserial.toFixed(2), formatP(c.pValue), formatP(c.pHolm)];
+  return [Number.isNaN(c.medianRatio) ? '-' : `${c.medianRatio.toPrecision(3)}${times}`, Number.isNaN(c.rankBiserial) ? '-' : c.rankBiserial.toFixed(2), formatP(c.pValue), formatP(c.pHolm)];
+}
+
+/** The share of a cell's runs that solved, as a percentage ('-' with no runs). */
+export function successText(cell: CellSummary): string {
+  return Number.isNaN(cell.successRate) ? '-' : `${Math.round(cell.successRate * 100)}%`;
 }
 
 function align(rows: string[][]): string {
@@ -50,7 +56,7 @@ export function renderTable(summary: StudySummary): string {
   if (compared) header.push('time ratio', 'r', 'p', 'p Holm', 'evals ratio', 'r', 'p', 'p Holm');
   const rows = [header];
   for (const cell of summary.cells) {
-    const row = [cell.id, String(cell.runs), Number.isNaN(cell.successRate) ? '-' : `${Math.round(cell.successRate * 100)}%`, quartileText(cell, 'seconds'), quartileText(cell, 'evaluations'), quartileText(cell, 'iterations')];
+    const row = [cell.id, String(cell.runs), successText(cell), quartileText(cell, 'seconds'), quartileText(cell, 'evaluations'), quartileText(cell, 'iterations')];
     if (compared) row.push(...comparisonText(cell, 'seconds'), ...comparisonText(cell, 'evaluations'));
     rows.push(row);
   }
