@@ -4,7 +4,6 @@
  */
 import os from 'node:os';
 import type { RunConfig } from '../config/schema.ts';
-import { toolInfo as packageToolInfo } from '../package-info.ts';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { RunResult } from '../run/start-run.ts';
 import type { SweepValue } from './sweep.ts';
@@ -111,7 +110,3 @@ export function environment(): Manifest['environment'] {
   };
 }
 
-/** The tool's name and version, as the manifest records them. */
-export function toolInfo(): Manifest['tool'] {
-  return { ...packageToolInfo() };
-}

@@ -8,9 +8,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
+import { toolInfo } from '../package-info.ts';
 import { RunFailedError, startRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
-import { environment, MANIFEST_FORMAT, toolInfo, toRunRecord, type Manifest, type RunRecord } from './records.ts';
+import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
 import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic } from './store.ts';
 import { cellFileName } from './sweep.ts';
 
