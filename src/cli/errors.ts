@@ -1,8 +1,7 @@
-/**
- * Input the user can fix: printed as one line on stderr, exit code 2. Every module
- * that validates input at the edge throws an error the CLI recognises as this kind.
- */
-export class UsageError extends Error {
+import { InputError } from '../io/input-error.ts';
+
+/** A command-line mistake the parser cannot see (flags that go together, a missing tuple): exit 2, like every InputError. */
+export class UsageError extends InputError {
   override name = 'UsageError';
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { TupleSyntaxError } from '../problem/tuple.ts';
+import { InputError } from '../io/input-error.ts';
 import { configCommand } from './commands/config.ts';
 import { solveCommand } from './commands/solve.ts';
 import { verifyCommand } from './commands/verify.ts';
@@ -12,8 +12,9 @@ import { printError } from './output.ts';
 
 /** Errors that mean "your input is wrong": one line, exit 2, no stack trace. */
 function isInputError(error: unknown): error is Error {
-  // YError: yargs' own parse errors (a flag without its value) when thrown past `.fail()`.
-  return error instanceof UsageError || error instanceof TupleSyntaxError || (error instanceof Error && (error.name === 'ConfigError' || error.name === 'YError'));
+  // YError: yargs' own parse errors (a flag without its value) when thrown past `.fail()`;
+  // yargs does not export the class, so its name is the only handle on it.
+  return error instanceof InputError || (error instanceof Error && error.name === 'YError');
 }
 
 export async function main(argv: string[]): Promise<void> {

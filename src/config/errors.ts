@@ -1,12 +1,12 @@
+import { InputError } from '../io/input-error.ts';
+
 /**
- * The one error type of the config edge. Its message is a single line meant for people
+ * The error type of the config edge. Its message is a single line meant for people
  * (`config/x.yaml: migration.interval: expected an integer >= 1, got "ten"`): the CLI
- * prints it as is and exits with code 2. Never a stack trace, never a zod dump.
+ * prints it as is and exits with code 2 (an InputError). Never a stack trace, never a zod dump.
  */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  /** Exit code the CLI uses for bad configuration (usage error). */
-  readonly exitCode = 2;
+export class ConfigError extends InputError {
+  override name = 'ConfigError';
 }
 
 /** How a value a person wrote is quoted back in a message: short, one line. */

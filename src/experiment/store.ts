@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../cli/write-file.ts';
+import { writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from './records.ts';
 

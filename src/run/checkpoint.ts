@@ -13,7 +13,7 @@ import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
 import { displayName } from '../config/load.ts';
 import { toolInfo } from '../package-info.ts';
 import { resolveRunConfig, systemEnv, toFileShape, type ResolveEnv } from '../config/schema.ts';
-import { writeFileAtomic } from '../cli/write-file.ts';
+import { writeFileAtomic } from '../io/write-file.ts';
 import type { SeededRunConfig } from './start-run.ts';
 
 export const CHECKPOINT_FORMAT = 'nqueens-islands checkpoint';

@@ -8,7 +8,7 @@ import { readStudy } from '../../report/study-data.ts';
 import { summarise } from '../../report/summary.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
 import { printError, printLine } from '../output.ts';
-import { checkOutFile, writeFileAtomic } from '../write-file.ts';
+import { checkOutFile, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface ReportArgs {
   dir: string;

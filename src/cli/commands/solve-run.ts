@@ -15,7 +15,7 @@ import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
-import { checkOutFile, writeFileAtomic } from '../write-file.ts';
+import { checkOutFile, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs {
   config?: string;

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from './errors.ts';
+import { InputError } from './input-error.ts';
 
 /**
  * Writes a whole file or nothing: the text goes to a temporary file beside the target,
@@ -27,7 +27,7 @@ export function writeFileAtomic(path: string, text: string | Uint8Array): void {
 /**
  * An output flag (`--out`, `--checkpoint`, `--html`, `--csv`) must name a file in an existing
  * folder: checked before any work starts, so a bad path costs nothing.
- * @throws UsageError naming the flag.
+ * @throws InputError naming the flag.
  */
 export function checkOutFile(flag: string, path: string): void {
   let isDirectory = false;
@@ -36,10 +36,10 @@ export function checkOutFile(flag: string, path: string): void {
   } catch {
     // a new file: its folder must exist
   }
-  if (isDirectory) throw new UsageError(`${flag} ${path}: is a directory, expected a file name`);
+  if (isDirectory) throw new InputError(`${flag} ${path}: is a directory, expected a file name`);
   try {
     if (!statSync(dirname(path)).isDirectory()) throw new Error();
   } catch {
-    throw new UsageError(`${flag} ${path}: folder ${dirname(path)} does not exist`);
+    throw new InputError(`${flag} ${path}: folder ${dirname(path)} does not exist`);
   }
 }

@@ -1,0 +1,11 @@
+/**
+ * The one base class of "your input is wrong": a flag, a file, a key, a tuple, a path. The
+ * CLI matches it with `instanceof`, prints its message as one line and exits with code 2;
+ * library users catch it to tell bad input from a bug. Subclasses (ConfigError, UsageError,
+ * TupleSyntaxError) only say where the input came from.
+ */
+export class InputError extends Error {
+  override name = 'InputError';
+  /** Exit code the CLI uses for bad input. */
+  readonly exitCode = 2;
+}
