@@ -1,16 +1,16 @@
 /**
- * Thin glue between piscina and one island: decode the task, wrap the ports, run the
- * island to its end, return its encoded report. One long-running task per worker.
+ * Thin glue between piscina and one island: decode the task, wrap the ports and the shared
+ * memory, run the island to its end, return its encoded report. One long-running task per worker.
  */
 import { decode, encode } from '../src/archipelago/codec.ts';
 import { runIsland } from '../src/archipelago/island-runner.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
-import { SharedState } from '../src/archipelago/shared-state.ts';
+import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { MessagePortTransport, type IslandEnvelope } from '../src/archipelago/transport.ts';
 
 export default function islandWorker(envelope: IslandEnvelope): Uint8Array {
   const task = decode<IslandTask>(envelope.task);
   const transport = new MessagePortTransport(task.sources, task.targets, envelope.ports);
-  const shared = new SharedState(envelope.shared, task.islands);
+  const shared = new SharedMemoryCoordination(envelope.shared, task.islands);
   return encode(runIsland(task, transport, shared, { exit: (code) => process.exit(code) }));
 }

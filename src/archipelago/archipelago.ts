@@ -1,18 +1,18 @@
-import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { Piscina } from 'piscina';
 import { Observable, Subject } from 'rxjs';
 import { toOneBased, type Genes } from '../problem/genes.ts';
 import { validateSolution } from '../problem/validate.ts';
-import { decode, encode } from './codec.ts';
+import { CheckpointRequests } from './checkpoint-requests.ts';
+import { RUNNING, type Coordination } from './coordination.ts';
 import { IslandFailedError } from './errors.ts';
-import type { ArchipelagoEvent, ArchipelagoResult, IslandResult } from './events.ts';
+import type { ArchipelagoEvent, ArchipelagoResult } from './events.ts';
 import { wallClock } from './island-runner.ts';
-import { MIGRATION_RECORD, type ControlMessage, type IslandReport, type IslandSnapshot, type IslandTask } from './messages.ts';
+import type { LaunchedRun, Launcher } from './launcher.ts';
+import { LocalHost } from './local-host.ts';
+import type { ControlMessage, IslandReport, IslandTask } from './messages.ts';
+import { migrationEvents } from './migration-log.ts';
 import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type ArchipelagoOptions } from './options.ts';
-import { createSharedState, RUNNING, SharedState } from './shared-state.ts';
-import { buildTopology } from './topology.ts';
-import { createPortMesh, type IslandEnvelope } from './transport.ts';
-import { islandWorkerFile } from './worker-path.ts';
+import { buildResult, syncFinder, type Failure, type Winner } from './run-result.ts';
+import { buildTopology, sourcesOf, targetsOf, type Edge } from './topology.ts';
 
 export type { ArchipelagoOptions, MigrationOptions } from './options.ts';
 export type * from './events.ts';
@@ -26,271 +26,200 @@ export interface Archipelago {
   stop(): void;
 }
 
-interface Failure {
-  message: string;
-  iteration: number;
-}
-
-/** The run's solution: who found it, after how many iterations, the validated 1-based tuple, when (wall ms). */
-interface Winner {
-  island: number;
-  iteration: number;
-  solution: number[];
-  foundAt: number;
-}
-
 /**
- * Starts the archipelago: one long-running piscina task per island (pool sized to the
- * islands, so none waits in the queue), one MessageChannel per directed topology edge, the
- * shared stop, and one merged event stream. Throws at once on bad options.
+ * Starts the archipelago: builds the topology and one task per island, has a launcher put
+ * them on a host (by default a local worker pool made for this run and closed after it),
+ * and turns what the islands send into one event stream and a result. Throws at once on
+ * bad options.
  */
 export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   checkOptions(options);
-  const { islands, seed } = options;
-  const n = options.evolver.params.n;
-  const edges = buildTopology(options.topology, islands, seed);
-  const sab = createSharedState(islands);
-  const shared = new SharedState(sab, islands);
-  const mesh = createPortMesh(islands, edges);
-  const events = new Subject<ArchipelagoEvent>();
-  const worker = islandWorkerFile();
-  const pool = new Piscina({
-    filename: worker.filename,
-    ...(worker.execArgv ? { execArgv: worker.execArgv } : {}),
-    minThreads: islands,
-    maxThreads: islands,
-    idleTimeout: Infinity,
-    concurrentTasksPerWorker: 1,
-  });
-  const startedAt = wallClock();
-  const seconds = () => (wallClock() - startedAt) / 1000;
-  const sync = options.migration.mode === 'sync';
-
-  const reports: (IslandReport | null)[] = new Array(islands).fill(null);
-  const failures: (Failure | null)[] = new Array(islands).fill(null);
-  let fatal: IslandFailedError | null = null;
-  /** Async: the claimer's validated solution, as soon as its message arrives. */
-  let claimed: Winner | null = null;
-  let invalidClaim = false;
-  let haltedAt: number | null = null;
-  let terminating = false;
-  let finished = false;
-  let graceTimer: NodeJS.Timeout | undefined;
-  let destroying: Promise<void> | null = null;
-  const destroyPool = () => (destroying ??= pool.destroy());
-
-  const emit = (event: ArchipelagoEvent) => events.next(event);
-
-  // Islands stop by themselves within milliseconds; terminate workers only if one does not.
-  const startGrace = () => {
-    if (graceTimer || finished) return;
-    graceTimer = setTimeout(() => {
-      terminating = true;
-      void destroyPool();
-    }, STOP_GRACE_MS);
-  };
-
-  const halt = () => {
-    if (finished) return;
-    if (shared.halt()) haltedAt = wallClock();
-    startGrace();
-  };
-
-  const timeLimit = options.timeLimitMs !== undefined ? setTimeout(halt, options.timeLimitMs) : undefined;
-
-  let startedIslands = 0;
-  // Checkpoints: one request at a time; a request is answered by every island (sync: at the
-  // same epoch barrier) and becomes one `checkpoint` event. After an island has failed, no
-  // request could complete, so none is made.
-  let request = { generation: 0, snapshots: [] as (IslandSnapshot | null)[], answered: islands };
-  const requestCheckpoint = () => {
-    if (startedIslands < islands || request.answered < islands || failures.some((f) => f !== null) || shared.stopState() !== RUNNING) return;
-    request = { generation: shared.requestCheckpoint(), snapshots: new Array(islands).fill(null), answered: 0 };
-  };
-  const checkpointTimer = options.checkpointEveryMs !== undefined ? setInterval(requestCheckpoint, options.checkpointEveryMs) : undefined;
-
-  const emitMigrations = (records: Int32Array) => {
-    for (let at = 0; at + MIGRATION_RECORD <= records.length; at += MIGRATION_RECORD) {
-      emit({
-        type: 'migration',
-        from: records[at],
-        to: records[at + 1],
-        epoch: sync ? records[at + 2] : null,
-        iteration: records[at + 3],
-        sent: records[at + 4],
-        accepted: records[at + 5],
-      });
-    }
-  };
-
-  const validated = (island: number, genes: Genes): number[] | null => {
-    const tuple = toOneBased(genes);
-    const check = validateSolution(tuple, n);
-    if (check.valid) return tuple;
-    emit({ type: 'island-error', island, iteration: shared.iterations(island), message: `reported an invalid solution: ${check.reason}`, fatal: false });
-    return null;
-  };
-
-  const onControl = (bytes: Uint8Array) => {
-    const message = decode<ControlMessage>(bytes);
-    if (message.type === 'snapshot') {
-      const { generation, snapshot } = message;
-      if (generation !== request.generation || request.snapshots[snapshot.island]) return;
-      request.snapshots[snapshot.island] = snapshot;
-      if (++request.answered === islands) {
-        const snapshots = request.snapshots as IslandSnapshot[];
-        emit({ type: 'checkpoint', mode: options.migration.mode, epoch: sync ? snapshots[0].epoch : null, islands: snapshots, seconds: seconds() });
-      }
-    } else if (message.type === 'started') {
-      if (++startedIslands === islands) emit({ type: 'started', islands, seconds: seconds() });
-    } else if (message.type === 'progress') {
-      emitMigrations(message.migrations);
-      const { type: _t, migrations: _m, time, ...stats } = message;
-      emit({ type: 'progress', ...stats, seconds: (time - startedAt) / 1000 });
-    } else if (message.type === 'solution' && !claimed && !invalidClaim) {
-      const solution = validated(message.island, message.genes);
-      if (!solution) {
-        invalidClaim = true;
-        return;
-      }
-      claimed = { island: message.island, iteration: message.iteration, solution, foundAt: message.foundAt };
-      emit({ type: 'solution', island: message.island, iteration: message.iteration, solution, seconds: (message.foundAt - startedAt) / 1000 });
-      startGrace();
-    }
-  };
-
-  for (const control of mesh.controls) control.on('message', onControl);
-  // Messages posted just before a task ends may still be queued: read them before its report.
-  const drainControl = (port: MessagePort) => {
-    for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onControl(m.message as Uint8Array);
-  };
-
-  const tasks = mesh.islands.map((wiring, island) => {
-    const task: IslandTask = {
-      type: 'task',
-      island,
-      islands,
-      seed,
-      evolver: options.evolver,
-      migration: options.migration,
-      maxIterations: options.maxIterations ?? Infinity,
-      progressIntervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
-      sources: wiring.sources,
-      targets: wiring.targets,
-      testFault: options.testFault ?? null,
-      snapshot: options.resume?.[island] ?? null,
-    };
-    const envelope: IslandEnvelope = { task: encode(task), shared: sab, ports: wiring.ports };
-    const { control, inPorts, outPorts } = wiring.ports;
-    return pool.run(envelope, { transferList: [control, ...inPorts, ...outPorts] }).then(
-      (bytes: Uint8Array) => {
-        drainControl(mesh.controls[island]);
-        const report = decode<IslandReport>(bytes);
-        reports[island] = report;
-        emitMigrations(report.migrations);
-        if (report.stopReason === 'solved' && !sync) startGrace(); // the others are stopping now
-      },
-      (error: unknown) => {
-        drainControl(mesh.controls[island]);
-        shared.depart(island); // a dead worker could not say so itself: nobody may wait for it
-        const iteration = shared.iterations(island);
-        const reason = terminating
-          ? `did not stop within ${STOP_GRACE_MS} ms of the stop and was terminated`
-          : error instanceof Error ? error.message : String(error);
-        failures[island] = { message: reason, iteration };
-        const isFatal = options.onIslandError === 'fail' && !terminating;
-        emit({ type: 'island-error', island, iteration, message: reason, fatal: isFatal });
-        if (isFatal && !fatal) {
-          fatal = new IslandFailedError(island, iteration, reason);
-          halt();
-        }
-      },
-    );
-  });
-
-  // allSettled: even if handling one island's end throws (a bug), the timers, ports and
-  // pool are still cleaned up before the error is passed on, so the process cannot hang.
-  const result = Promise.allSettled(tasks).then(async (outcomes) => {
-    finished = true;
-    if (timeLimit) clearTimeout(timeLimit);
-    if (checkpointTimer) clearInterval(checkpointTimer);
-    if (graceTimer) clearTimeout(graceTimer);
-    for (const control of mesh.controls) control.close();
-    await destroyPool();
-    const broken = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (broken) {
-      events.complete();
-      throw broken.reason;
-    }
-    const res = buildResult();
-    if (res.solved && sync) {
-      emit({ type: 'solution', island: res.foundBy!, iteration: res.foundAtIteration!, solution: res.solution!, seconds: (reports[res.foundBy!]!.foundAt - startedAt) / 1000 });
-    }
-    emit({ type: 'done', result: res });
-    events.complete();
-    if (fatal) {
-      fatal.result = res;
-      throw fatal;
-    }
-    return res;
-  });
+  const edges = buildTopology(options.topology, options.islands, options.seed);
+  const ownHost = options.launcher ? null : new LocalHost(options.islands);
+  const run = new ArchipelagoRun(options, edges, options.launcher ?? ownHost!);
+  const result = run.result.finally(() => ownHost?.close());
   result.catch(() => {}); // rejections belong to whoever awaits `result`; never an unhandled one
+  return { events$: run.events$, result, stop: () => run.halt() };
+}
 
-  function buildResult(): ArchipelagoResult {
-    let winner: Winner | null = null;
-    if (sync) {
-      // The finder with the smallest (iteration found, island id): fixed by the seed alone.
-      let best: IslandReport | null = null;
-      for (const r of reports) {
-        if (r?.solution && (!best || r.foundAtIteration < best.foundAtIteration)) best = r;
-      }
-      const solution = best ? validated(best.island, best.solution!) : null;
-      if (best && solution) winner = { island: best.island, iteration: best.foundAtIteration, solution, foundAt: best.foundAt };
-    } else {
-      winner = claimed;
-    }
-    const islandResults: IslandResult[] = [];
-    let evaluations = 0;
-    let bestReport: IslandReport | null = null;
-    let latestStop = -Infinity;
-    for (let i = 0; i < islands; i++) {
-      const r = reports[i];
-      const failure = failures[i];
-      if (r) {
-        evaluations += r.evaluations;
-        if (!bestReport || r.bestFitness < bestReport.bestFitness) bestReport = r;
-        if (r.stopReason !== 'max-iterations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
-      }
-      islandResults.push({
-        id: i,
-        iterations: r ? r.iterations : shared.iterations(i),
-        evaluations: r ? r.evaluations : 0,
-        bestFitness: r ? r.bestFitness : -1,
-        migrantsSent: r ? r.migrantsSent : 0,
-        migrantsAccepted: r ? r.migrantsAccepted : 0,
-        seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
-        stopReason: r ? r.stopReason : null,
-        ...(failure ? { error: failure } : {}),
-      });
-    }
-    const stopClaimedAt = winner ? winner.foundAt : haltedAt;
-    const stopLatencyMs = stopClaimedAt !== null && latestStop > -Infinity ? Math.max(0, latestStop - stopClaimedAt) : null;
-    const solved = winner !== null;
-    return {
-      solved,
-      solution: winner ? winner.solution : null,
-      fitness: solved ? 0 : bestReport ? bestReport.bestFitness : -1,
-      best: winner ? winner.solution : bestReport ? toOneBased(bestReport.best) : null,
-      foundBy: winner ? winner.island : null,
-      foundAtIteration: winner ? winner.iteration : null,
-      foundAtSeconds: winner ? (winner.foundAt - startedAt) / 1000 : null,
-      seconds: seconds(),
-      stopLatencyMs,
-      evaluations,
-      islands: islandResults,
-      edges: edges.length,
-    };
+/** What one island runs, from the options and the topology's edges. */
+function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): IslandTask[] {
+  return Array.from({ length: options.islands }, (_, island) => ({
+    type: 'task',
+    island,
+    islands: options.islands,
+    seed: options.seed,
+    evolver: options.evolver,
+    migration: options.migration,
+    maxIterations: options.maxIterations ?? Infinity,
+    progressIntervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
+    sources: sourcesOf(edges, island),
+    targets: targetsOf(edges, island),
+    testFault: options.testFault ?? null,
+    snapshot: options.resume?.[island] ?? null,
+  }));
+}
+
+/** One run of the archipelago: the coordinator's state between launch and result. */
+class ArchipelagoRun {
+  private readonly subject = new Subject<ArchipelagoEvent>();
+  readonly events$ = this.subject.asObservable();
+  readonly result: Promise<ArchipelagoResult>;
+  private readonly islands: number;
+  private readonly sync: boolean;
+  private readonly launched: LaunchedRun;
+  private readonly coordination: Coordination;
+  private readonly startedAt = wallClock();
+  private readonly reports: (IslandReport | null)[];
+  private readonly failures: (Failure | null)[];
+  private readonly checkpoints: CheckpointRequests;
+  private fatal: IslandFailedError | null = null;
+  /** Async: the claimer's validated solution, as soon as its message arrives. */
+  private claimed: Winner | null = null;
+  private invalidClaim = false;
+  private haltedAt: number | null = null;
+  private startedIslands = 0;
+  /** Workers are being terminated after the stop's grace period. */
+  private terminating = false;
+  private finished = false;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private readonly timeLimit: NodeJS.Timeout | undefined;
+  private readonly checkpointTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: ArchipelagoOptions, private readonly edges: readonly Edge[], launcher: Launcher) {
+    this.islands = options.islands;
+    this.sync = options.migration.mode === 'sync';
+    this.reports = new Array(this.islands).fill(null);
+    this.failures = new Array(this.islands).fill(null);
+    this.checkpoints = new CheckpointRequests(this.islands);
+    this.launched = launcher.launch({ tasks: islandTasks(options, edges), onControl: (message) => this.onControl(message) });
+    this.coordination = this.launched.coordination;
+    this.timeLimit = options.timeLimitMs !== undefined ? setTimeout(() => this.halt(), options.timeLimitMs) : undefined;
+    this.checkpointTimer = options.checkpointEveryMs !== undefined ? setInterval(() => this.requestCheckpoint(), options.checkpointEveryMs) : undefined;
+    const ends = this.launched.reports.map((report, island) => report.then((r) => this.onReport(r), (error: unknown) => this.onFailure(island, error)));
+    this.result = Promise.allSettled(ends).then((outcomes) => this.finish(outcomes));
   }
 
-  return { events$: events.asObservable(), result, stop: halt };
+  private seconds(at = wallClock()): number {
+    return (at - this.startedAt) / 1000;
+  }
+
+  private emit(event: ArchipelagoEvent): void {
+    this.subject.next(event);
+  }
+
+  halt(): void {
+    if (this.finished) return;
+    if (this.coordination.halt()) this.haltedAt = wallClock();
+    this.startGrace();
+  }
+
+  /** Islands stop by themselves within milliseconds; terminate workers only if one does not. */
+  private startGrace(): void {
+    if (this.graceTimer || this.finished) return;
+    this.graceTimer = setTimeout(() => {
+      this.terminating = true;
+      this.launched.terminate();
+    }, STOP_GRACE_MS);
+  }
+
+  /** After an island has failed no request could complete, so none is made. */
+  private requestCheckpoint(): void {
+    if (this.startedIslands < this.islands || !this.checkpoints.idle || this.failures.some((f) => f !== null) || this.coordination.stopState() !== RUNNING) return;
+    this.checkpoints.open(this.coordination.requestCheckpoint());
+  }
+
+  private validated(island: number, genes: Genes): number[] | null {
+    const tuple = toOneBased(genes);
+    const check = validateSolution(tuple, this.options.evolver.params.n);
+    if (check.valid) return tuple;
+    this.emit({ type: 'island-error', island, iteration: this.coordination.iterations(island), message: `reported an invalid solution: ${check.reason}`, fatal: false });
+    return null;
+  }
+
+  private emitMigrations(records: Int32Array): void {
+    for (const event of migrationEvents(records, this.sync)) this.emit(event);
+  }
+
+  private onControl(message: ControlMessage): void {
+    if (message.type === 'snapshot') {
+      const snapshots = this.checkpoints.answer(message);
+      if (snapshots) this.emit({ type: 'checkpoint', mode: this.options.migration.mode, epoch: this.sync ? snapshots[0].epoch : null, islands: snapshots, seconds: this.seconds() });
+    } else if (message.type === 'started') {
+      if (++this.startedIslands === this.islands) this.emit({ type: 'started', islands: this.islands, seconds: this.seconds() });
+    } else if (message.type === 'progress') {
+      this.emitMigrations(message.migrations);
+      const { type: _t, migrations: _m, time, ...stats } = message;
+      this.emit({ type: 'progress', ...stats, seconds: this.seconds(time) });
+    } else if (message.type === 'solution' && !this.claimed && !this.invalidClaim) {
+      const solution = this.validated(message.island, message.genes);
+      if (!solution) {
+        this.invalidClaim = true;
+        return;
+      }
+      this.claimed = { island: message.island, iteration: message.iteration, solution, foundAt: message.foundAt };
+      this.emit({ type: 'solution', island: message.island, iteration: message.iteration, solution, seconds: this.seconds(message.foundAt) });
+      this.startGrace();
+    }
+  }
+
+  private onReport(report: IslandReport): void {
+    this.reports[report.island] = report;
+    this.emitMigrations(report.migrations);
+    if (report.stopReason === 'solved' && !this.sync) this.startGrace(); // the others are stopping now
+  }
+
+  private onFailure(island: number, error: unknown): void {
+    const iteration = this.coordination.iterations(island);
+    const reason = this.terminating
+      ? `did not stop within ${STOP_GRACE_MS} ms of the stop and was terminated`
+      : error instanceof Error ? error.message : String(error);
+    this.failures[island] = { message: reason, iteration };
+    const isFatal = this.options.onIslandError === 'fail' && !this.terminating;
+    this.emit({ type: 'island-error', island, iteration, message: reason, fatal: isFatal });
+    if (isFatal && !this.fatal) {
+      this.fatal = new IslandFailedError(island, iteration, reason);
+      this.halt();
+    }
+  }
+
+  /** Every island has ended. allSettled: even if handling one island's end threw (a bug), timers and channels are cleaned up first. */
+  private finish(outcomes: PromiseSettledResult<void>[]): ArchipelagoResult {
+    this.finished = true;
+    clearTimeout(this.timeLimit);
+    clearInterval(this.checkpointTimer);
+    clearTimeout(this.graceTimer);
+    this.launched.release();
+    const broken = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (broken) {
+      this.subject.complete();
+      throw broken.reason;
+    }
+    const result = buildResult({
+      reports: this.reports,
+      failures: this.failures,
+      winner: this.sync ? this.syncWinner() : this.claimed,
+      haltedAt: this.haltedAt,
+      iterations: (island) => this.coordination.iterations(island),
+      startedAt: this.startedAt,
+      seconds: this.seconds(),
+      edges: this.edges.length,
+    });
+    if (result.solved && this.sync) {
+      this.emit({ type: 'solution', island: result.foundBy!, iteration: result.foundAtIteration!, solution: result.solution!, seconds: result.foundAtSeconds! });
+    }
+    this.emit({ type: 'done', result });
+    this.subject.complete();
+    if (this.fatal) {
+      this.fatal.result = result;
+      throw this.fatal;
+    }
+    return result;
+  }
+
+  private syncWinner(): Winner | null {
+    const finder = syncFinder(this.reports);
+    const solution = finder ? this.validated(finder.island, finder.solution!) : null;
+    return finder && solution ? { island: finder.island, iteration: finder.foundAtIteration, solution, foundAt: finder.foundAt } : null;
+  }
 }

@@ -8,7 +8,7 @@ import type { IslandReport, IslandTask, MigrantsMessage, StopReason } from './me
 import { MigrationLog } from './migration-log.ts';
 import { emigrantSelectionFor } from './policies/emigrant-selection.ts';
 import { replacementFor } from './policies/replacement.ts';
-import { DEPARTED, HALTED, RUNNING, SharedState } from './shared-state.ts';
+import { DEPARTED, HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
 import type { IslandTransport } from './transport.ts';
 
 /** Wall-clock ms comparable across threads. */
@@ -29,7 +29,7 @@ export const TEST_FAULT_EXIT_CODE = 70;
  * every `interval` iterations, report progress, stop when told. Returns its report; on a
  * throw it still marks itself departed so no sync barrier waits for it.
  */
-export function runIsland(task: IslandTask, transport: IslandTransport, shared: SharedState, hooks: RunnerHooks): IslandReport {
+export function runIsland(task: IslandTask, transport: IslandTransport, shared: IslandCoordination, hooks: RunnerHooks): IslandReport {
   try {
     return new IslandRun(task, transport, shared, hooks).run();
   } finally {
@@ -58,7 +58,7 @@ class IslandRun {
   constructor(
     private readonly task: IslandTask,
     private readonly transport: IslandTransport,
-    private readonly shared: SharedState,
+    private readonly shared: IslandCoordination,
     private readonly hooks: RunnerHooks,
   ) {
     this.id = task.island;

@@ -1,3 +1,4 @@
+import type { MigrationEvent } from './events.ts';
 import { MIGRATION_RECORD } from './messages.ts';
 
 /** Migration records an island collects between progress reports, in one reused Int32Array. */
@@ -28,4 +29,13 @@ export class MigrationLog {
     this.length = 0;
     return out;
   }
+}
+
+/** The events of a log's flat records (`epoch` null in async mode). */
+export function migrationEvents(records: Int32Array, sync: boolean): MigrationEvent[] {
+  const events: MigrationEvent[] = [];
+  for (let at = 0; at + MIGRATION_RECORD <= records.length; at += MIGRATION_RECORD) {
+    events.push({ type: 'migration', from: records[at], to: records[at + 1], epoch: sync ? records[at + 2] : null, iteration: records[at + 3], sent: records[at + 4], accepted: records[at + 5] });
+  }
+  return events;
 }

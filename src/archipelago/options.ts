@@ -2,6 +2,7 @@ import type { EvolverSpec } from '../ga/create-evolver.ts';
 import { ArchipelagoOptionError } from './errors.ts';
 import { emigrantSelectionFor, type EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
 import { replacementFor, type ReplacementKind } from './policies/replacement.ts';
+import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './messages.ts';
 import type { TopologySpec } from './topology.ts';
 
@@ -40,6 +41,8 @@ export interface ArchipelagoOptions {
   checkpointEveryMs?: number;
   /** Continue from a checkpoint: one snapshot per island, in island order. */
   resume?: readonly IslandSnapshot[];
+  /** Where the islands run: a warm host kept across runs (e.g. `LocalHost`); default: a local pool made for this run and closed after it. */
+  launcher?: Launcher;
 }
 
 export const DEFAULT_PROGRESS_INTERVAL_MS = 250;

@@ -1,7 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { decode, encode } from './codec.ts';
 import type { ControlMessage, MigrantsMessage } from './messages.ts';
-import { sourcesOf, targetsOf, type Edge } from './topology.ts';
 
 /**
  * What an island needs to migrate and report, whatever carries the bytes. The GA loop
@@ -64,28 +63,28 @@ export class MessagePortTransport implements IslandTransport {
   }
 }
 
-/** The coordinator's wiring: per island, its ports and neighbour lists, and the coordinator's control ends. */
+/** The host's wiring of one run: per island, its ends of its channels; and the host's ends of the control channels. */
 export interface PortMesh {
-  islands: { sources: number[]; targets: number[]; ports: IslandPorts }[];
+  islands: IslandPorts[];
   controls: MessagePort[];
 }
 
-/** One MessageChannel per directed edge (ports ordered by neighbour id) and one control channel per island. */
-export function createPortMesh(islands: number, edges: readonly Edge[]): PortMesh {
+/**
+ * One MessageChannel per directed edge and one control channel per island. Port k of an
+ * island's `inPorts` (`outPorts`) belongs to its k-th source (target), as the task lists them.
+ */
+export function createPortMesh(neighbours: readonly { sources: readonly number[]; targets: readonly number[] }[]): PortMesh {
   const mesh: PortMesh = { islands: [], controls: [] };
-  for (let i = 0; i < islands; i++) {
+  for (const { sources } of neighbours) {
     const control = new MessageChannel();
     mesh.controls.push(control.port1);
-    const sources = sourcesOf(edges, i);
-    mesh.islands.push({ sources, targets: targetsOf(edges, i), ports: { control: control.port2, inPorts: new Array(sources.length), outPorts: [] } });
+    mesh.islands.push({ control: control.port2, inPorts: new Array(sources.length), outPorts: [] });
   }
-  // Port i of an island's list belongs to neighbour i of its (ascending) sources or targets.
-  mesh.islands.forEach(({ targets, ports }, from) => {
+  neighbours.forEach(({ targets }, from) => {
     for (const to of targets) {
       const channel = new MessageChannel();
-      ports.outPorts.push(channel.port1);
-      const receiver = mesh.islands[to];
-      receiver.ports.inPorts[receiver.sources.indexOf(from)] = channel.port2;
+      mesh.islands[from].outPorts.push(channel.port1);
+      mesh.islands[to].inPorts[neighbours[to].sources.indexOf(from)] = channel.port2;
     }
   });
   return mesh;

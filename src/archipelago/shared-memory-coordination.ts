@@ -1,7 +1,9 @@
+import { DEPARTED, HALTED, RUNNING, SOLVED, type Coordination, type IslandCoordination, type StopState } from './coordination.ts';
+
 /**
- * The run's shared memory: one Int32Array over a SharedArrayBuffer that every island and
- * the coordinator map. The stop is here (a busy loop checks it with a cheap Atomics.load
- * and never has to yield), and so is the sync epoch barrier.
+ * Coordination in shared memory: one Int32Array over a SharedArrayBuffer that every island
+ * of a host and its main thread map. The stop is here (a busy loop checks it with a cheap
+ * Atomics.load and never has to yield), and so is the sync epoch barrier.
  *
  * Layout: [STOP, WINNER, FOUND_EPOCH, SEQ, CKPT_REQUEST, CKPT_EPOCH, reached[0..I), iterations[0..I)].
  * `reached[i]` is the last barrier island i arrived at: -1 before it is built, 0 at the
@@ -17,34 +19,28 @@ const CKPT_REQUEST = 4;
 const CKPT_EPOCH = 5;
 const HEADER = 6;
 
-export const RUNNING = 0;
-/** An island found fitness 0 and claimed the run (async). */
-export const SOLVED = 1;
-/** The coordinator stopped the run (stop(), time limit, a failing island). */
-export const HALTED = 2;
-
-/** `reached[i]` of an island that stopped for any reason: it counts as arrived at every later barrier. */
-export const DEPARTED = 0x7fffffff;
 const NO_EPOCH = 0x7fffffff;
 
-export function createSharedState(islands: number): SharedArrayBuffer {
-  const sab = new SharedArrayBuffer((HEADER + 2 * islands) * 4);
-  const a = new Int32Array(sab);
-  a[WINNER] = -1;
-  a[FOUND_EPOCH] = NO_EPOCH;
-  a[CKPT_EPOCH] = NO_EPOCH;
-  a.fill(-1, HEADER, HEADER + islands); // below the start gate (epoch 0)
-  return sab;
-}
-
-export class SharedState {
+export class SharedMemoryCoordination implements Coordination, IslandCoordination {
   private readonly a: Int32Array;
-  constructor(sab: SharedArrayBuffer, readonly islands: number) {
+  /** Maps `sab` (made by `create`, shared with the islands' threads). */
+  constructor(readonly sab: SharedArrayBuffer, readonly islands: number) {
     this.a = new Int32Array(sab);
   }
 
-  stopState(): number {
-    return Atomics.load(this.a, STOP);
+  /** Fresh memory for one run of `islands` islands. */
+  static create(islands: number): SharedMemoryCoordination {
+    const sab = new SharedArrayBuffer((HEADER + 2 * islands) * 4);
+    const a = new Int32Array(sab);
+    a[WINNER] = -1;
+    a[FOUND_EPOCH] = NO_EPOCH;
+    a[CKPT_EPOCH] = NO_EPOCH;
+    a.fill(-1, HEADER, HEADER + islands); // below the start gate (epoch 0)
+    return new SharedMemoryCoordination(sab, islands);
+  }
+
+  stopState(): StopState {
+    return Atomics.load(this.a, STOP) as StopState;
   }
 
   /** Async: the one island that moves WINNER from -1 to its id wins; it then raises the stop. */

@@ -1,0 +1,34 @@
+import type { IslandSnapshot, SnapshotMessage } from './messages.ts';
+
+/**
+ * The coordinator's checkpoint requests: one at a time, each answered by every island (sync:
+ * at the same epoch barrier) and complete once the last snapshot is in.
+ */
+export class CheckpointRequests {
+  private generation = 0;
+  private snapshots: (IslandSnapshot | null)[] = [];
+  private answered: number;
+
+  constructor(private readonly islands: number) {
+    this.answered = islands;
+  }
+
+  /** No request is waiting for answers. */
+  get idle(): boolean {
+    return this.answered === this.islands;
+  }
+
+  /** Request `generation` (from the coordination) is out. */
+  open(generation: number): void {
+    this.generation = generation;
+    this.snapshots = new Array(this.islands).fill(null);
+    this.answered = 0;
+  }
+
+  /** Takes one island's answer; returns every island's snapshot when it was the last one missing. */
+  answer({ generation, snapshot }: SnapshotMessage): IslandSnapshot[] | null {
+    if (generation !== this.generation || this.snapshots[snapshot.island]) return null;
+    this.snapshots[snapshot.island] = snapshot;
+    return ++this.answered === this.islands ? (this.snapshots as IslandSnapshot[]) : null;
+  }
+}

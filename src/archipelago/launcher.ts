@@ -1,0 +1,43 @@
+/**
+ * The launcher: puts a run's islands on a host and gives each its ports (pagmo's island
+ * execution backend). The archipelago builds the islands' tasks and reads what comes back;
+ * where the islands run (this process's worker pool, hosts across a message bus) is the
+ * launcher's business alone.
+ */
+import type { Coordination } from './coordination.ts';
+import type { ControlMessage, IslandReport, IslandTask } from './messages.ts';
+
+/** One run to launch: a task per island, in island order; each task's `sources`/`targets` are its edges. */
+export interface LaunchPlan {
+  tasks: readonly IslandTask[];
+  /** Every message an island sends the coordinator, decoded; an island's messages arrive in order, all before its report settles. */
+  onControl(message: ControlMessage): void;
+}
+
+/** A launched run, as the archipelago drives it. */
+export interface LaunchedRun {
+  /** The run's own coordination (fresh for every run). */
+  readonly coordination: Coordination;
+  /** One per island: its final report, or a rejection if it failed (worker threw or exited, host lost, terminated). */
+  readonly reports: readonly Promise<IslandReport>[];
+  /**
+   * Ends the islands that have not stopped by themselves (after the stop's grace period)
+   * and frees their places on the host; their reports reject. Idempotent.
+   */
+  terminate(): void;
+  /** Once every report has settled: frees the run's channels and memory. The host stays up. */
+  release(): void;
+}
+
+export interface Launcher {
+  /**
+   * Starts `plan.tasks.length` islands together. Before any report settles, a failed island
+   * is marked departed in the run's coordination, so no barrier waits for it.
+   */
+  launch(plan: LaunchPlan): LaunchedRun;
+}
+
+/** A launcher that owns resources (threads, connections) across runs; `close` gives them back. */
+export interface Host extends Launcher {
+  close(): Promise<void>;
+}

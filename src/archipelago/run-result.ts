@@ -1,0 +1,86 @@
+import { toOneBased } from '../problem/genes.ts';
+import type { ArchipelagoResult, IslandResult } from './events.ts';
+import type { IslandReport } from './messages.ts';
+
+/** An island whose worker failed: why, and its last completed iteration. */
+export interface Failure {
+  message: string;
+  iteration: number;
+}
+
+/** The run's solution: who found it, after how many iterations, the validated 1-based tuple, when (wall ms). */
+export interface Winner {
+  island: number;
+  iteration: number;
+  solution: number[];
+  foundAt: number;
+}
+
+/** Sync: the finder with the smallest (iteration found, island id), fixed by the seed alone. */
+export function syncFinder(reports: readonly (IslandReport | null)[]): IslandReport | null {
+  let best: IslandReport | null = null;
+  for (const r of reports) {
+    if (r?.solution && (!best || r.foundAtIteration < best.foundAtIteration)) best = r;
+  }
+  return best;
+}
+
+/** What the archipelago collected by the end of a run. */
+export interface RunRecordings {
+  reports: readonly (IslandReport | null)[];
+  failures: readonly (Failure | null)[];
+  winner: Winner | null;
+  /** When the coordinator halted the run (wall ms), if it did. */
+  haltedAt: number | null;
+  /** Last published iterations of an island without a report. */
+  iterations(island: number): number;
+  /** Wall ms the run's clock starts at. */
+  startedAt: number;
+  seconds: number;
+  edges: number;
+}
+
+/** The run's result from its islands' reports and failures. */
+export function buildResult(o: RunRecordings): ArchipelagoResult {
+  const { winner } = o;
+  const islandResults: IslandResult[] = [];
+  let evaluations = 0;
+  let bestReport: IslandReport | null = null;
+  let latestStop = -Infinity;
+  o.reports.forEach((r, i) => {
+    const failure = o.failures[i];
+    if (r) {
+      evaluations += r.evaluations;
+      if (!bestReport || r.bestFitness < bestReport.bestFitness) bestReport = r;
+      if (r.stopReason !== 'max-iterations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
+    }
+    islandResults.push({
+      id: i,
+      iterations: r ? r.iterations : o.iterations(i),
+      evaluations: r ? r.evaluations : 0,
+      bestFitness: r ? r.bestFitness : -1,
+      migrantsSent: r ? r.migrantsSent : 0,
+      migrantsAccepted: r ? r.migrantsAccepted : 0,
+      seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
+      stopReason: r ? r.stopReason : null,
+      ...(failure ? { error: failure } : {}),
+    });
+  });
+  const best = bestReport as IslandReport | null;
+  const stopClaimedAt = winner ? winner.foundAt : o.haltedAt;
+  const stopLatencyMs = stopClaimedAt !== null && latestStop > -Infinity ? Math.max(0, latestStop - stopClaimedAt) : null;
+  return {
+    solved: winner !== null,
+    solution: winner ? winner.solution : null,
+    fitness: winner ? 0 : best ? best.bestFitness : -1,
+    best: winner ? winner.solution : best ? toOneBased(best.best) : null,
+    foundBy: winner ? winner.island : null,
+    foundAtIteration: winner ? winner.iteration : null,
+    foundAtSeconds: winner ? (winner.foundAt - o.startedAt) / 1000 : null,
+    seconds: o.seconds,
+    stopLatencyMs,
+    evaluations,
+    islands: islandResults,
+    edges: o.edges,
+  };
+}
