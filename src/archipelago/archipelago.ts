@@ -69,7 +69,9 @@ class ArchipelagoRun {
   private readonly sync: boolean;
   private readonly launched: LaunchedRun;
   private readonly coordination: Coordination;
-  private readonly startedAt = wallClock();
+  private readonly launchedAt = wallClock();
+  /** When the last island passed the start gate (so far): the search's clock starts here. */
+  private searchFrom: number | null = null;
   private readonly reports: (IslandReport | null)[];
   private readonly failures: (Failure | null)[];
   private readonly checkpoints: CheckpointRequests;
@@ -100,8 +102,9 @@ class ArchipelagoRun {
     this.result = Promise.allSettled(ends).then((outcomes) => this.finish(outcomes));
   }
 
+  /** Seconds of search at wall time `at`. */
   private seconds(at = wallClock()): number {
-    return (at - this.startedAt) / 1000;
+    return Math.max(0, at - (this.searchFrom ?? this.launchedAt)) / 1000;
   }
 
   private emit(event: ArchipelagoEvent): void {
@@ -146,7 +149,8 @@ class ArchipelagoRun {
       const snapshots = this.checkpoints.answer(message);
       if (snapshots) this.emit({ type: 'checkpoint', mode: this.options.migration.mode, epoch: this.sync ? snapshots[0].epoch : null, islands: snapshots, seconds: this.seconds() });
     } else if (message.type === 'started') {
-      if (++this.startedIslands === this.islands) this.emit({ type: 'started', islands: this.islands, seconds: this.seconds() });
+      this.searchFrom = Math.max(this.searchFrom ?? message.time, message.time);
+      if (++this.startedIslands === this.islands) this.emit({ type: 'started', islands: this.islands, seconds: (this.searchFrom - this.launchedAt) / 1000 });
     } else if (message.type === 'progress') {
       this.emitMigrations(message.migrations);
       const { type: _t, migrations: _m, time, ...stats } = message;
@@ -201,8 +205,9 @@ class ArchipelagoRun {
       winner: this.sync ? this.syncWinner() : this.claimed,
       haltedAt: this.haltedAt,
       iterations: (island) => this.coordination.iterations(island),
-      startedAt: this.startedAt,
-      seconds: this.seconds(),
+      launchedAt: this.launchedAt,
+      searchFrom: this.searchFrom,
+      now: wallClock(),
       edges: this.edges.length,
     });
     if (result.solved && this.sync) {

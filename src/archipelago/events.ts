@@ -7,7 +7,7 @@ export type ArchipelagoEvent = StartedEvent | ProgressEvent | MigrationEvent | S
 export interface StartedEvent {
   type: 'started';
   islands: number;
-  /** Seconds since the run started (worker start-up and population building). */
+  /** Start-up: seconds from the launch to the moment every island iterates (workers, populations). */
   seconds: number;
 }
 
@@ -23,7 +23,7 @@ export interface CheckpointEvent {
 
 /** An island's periodic statistics (about 4 a second): its progress message, timed from the run's start. */
 export type ProgressEvent = Omit<ProgressMessage, 'time' | 'migrations'> & {
-  /** Seconds since the run started. */
+  /** Seconds of search (since every island iterates). */
   seconds: number;
 };
 
@@ -98,10 +98,12 @@ export interface ArchipelagoResult {
   best: number[] | null;
   foundBy: number | null;
   foundAtIteration: number | null;
-  /** Seconds from the start of the run to the moment the winner found the solution. */
+  /** Seconds of search until the winner found the solution. */
   foundAtSeconds?: number | null;
-  /** Wall seconds from start to the last island's end. */
+  /** Search time: wall seconds from the moment every island iterates to the last island's end. */
   seconds: number;
+  /** Start-up: wall seconds from the launch to the moment every island iterates (worker boot on a cold host, populations). */
+  startupSeconds: number;
   /** Latest island stop − the moment the stop was claimed (solution or coordinator), in ms; null if nobody was told to stop. */
   stopLatencyMs: number | null;
   /** Total evaluations over all islands. */

@@ -90,7 +90,7 @@ class IslandRun {
     // an early island cannot solve before the others exist (and stop latency means stopping).
     shared.arrive(id, 0);
     if (!shared.awaitBarrier(0)) return this.report('stopped');
-    this.transport.report({ type: 'started', island: id });
+    this.transport.report({ type: 'started', island: id, time: wallClock() });
     // Sync islands take checkpoints only at a barrier (every island at the same epoch, no
     // migrants in flight); without barriers, or in async mode, between any two iterations.
     const anytimeCheckpoints = !(sync && migrating);

@@ -42,6 +42,8 @@ export interface IslandSnapshot {
 export interface StartedMessage {
   type: 'started';
   island: number;
+  /** When it passed the gate (wall ms). */
+  time: number;
 }
 
 /** An island's answer to checkpoint request `generation`. */

@@ -34,9 +34,12 @@ export interface RunRecordings {
   haltedAt: number | null;
   /** Last published iterations of an island without a report. */
   iterations(island: number): number;
-  /** Wall ms the run's clock starts at. */
-  startedAt: number;
-  seconds: number;
+  /** Wall ms of the launch. */
+  launchedAt: number;
+  /** Wall ms every island iterates from (null if none ever did). */
+  searchFrom: number | null;
+  /** Wall ms now, for a run in which no island reported. */
+  now: number;
   edges: number;
 }
 
@@ -47,12 +50,15 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   let evaluations = 0;
   let bestReport: IslandReport | null = null;
   let latestStop = -Infinity;
+  /** The last island loop's end, whatever stopped it. */
+  let lastEnd = -Infinity;
   o.reports.forEach((r, i) => {
     const failure = o.failures[i];
     if (r) {
       evaluations += r.evaluations;
       if (!bestReport || r.bestFitness < bestReport.bestFitness) bestReport = r;
       if (r.stopReason !== 'max-iterations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
+      lastEnd = Math.max(lastEnd, r.stoppedAt);
     }
     islandResults.push({
       id: i,
@@ -67,6 +73,8 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     });
   });
   const best = bestReport as IslandReport | null;
+  const end = lastEnd > -Infinity ? lastEnd : o.now;
+  const searchFrom = o.searchFrom ?? end;
   const stopClaimedAt = winner ? winner.foundAt : o.haltedAt;
   const stopLatencyMs = stopClaimedAt !== null && latestStop > -Infinity ? Math.max(0, latestStop - stopClaimedAt) : null;
   return {
@@ -76,8 +84,9 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     best: winner ? winner.solution : best ? toOneBased(best.best) : null,
     foundBy: winner ? winner.island : null,
     foundAtIteration: winner ? winner.iteration : null,
-    foundAtSeconds: winner ? (winner.foundAt - o.startedAt) / 1000 : null,
-    seconds: o.seconds,
+    foundAtSeconds: winner ? Math.max(0, winner.foundAt - searchFrom) / 1000 : null,
+    seconds: Math.max(0, end - searchFrom) / 1000,
+    startupSeconds: Math.max(0, searchFrom - o.launchedAt) / 1000,
     stopLatencyMs,
     evaluations,
     islands: islandResults,

@@ -20,8 +20,10 @@ export interface RunRecord {
   solved: boolean;
   /** Best fitness reached (0 when solved). */
   fitness: number;
-  /** Wall seconds of the run (to the solution, or to the limit when unsolved). */
+  /** Search time: wall seconds from the moment every island iterates to the end of the run (the solution, or the limit). */
   seconds: number;
+  /** Start-up before it: wall seconds from the launch to every island iterating (absent in studies of versions before 0.2). */
+  startupSeconds?: number;
   /** The finder's iterations when solved; the most any island ran otherwise. */
   iterations: number;
   /** Over all islands. */
@@ -85,6 +87,7 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     solved: result.solved,
     fitness: result.fitness,
     seconds: result.seconds,
+    startupSeconds: result.startupSeconds,
     iterations: result.iterations,
     evaluations: result.evaluations,
     foundBy: result.foundBy,

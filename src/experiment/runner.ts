@@ -7,6 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import type { Launcher } from '../archipelago/launcher.ts';
+import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
 import { toolInfo } from '../package-info.ts';
 import { RunFailedError, startRun } from '../run/start-run.ts';
@@ -47,6 +49,8 @@ export interface StudyOptions {
   /** Aborting stops the current run; it is not recorded, and the study can be resumed. */
   signal?: AbortSignal;
   hooks?: StudyHooks;
+  /** Where the runs' islands run (kept up across runs); default: a local worker pool for this study. */
+  host?: Launcher;
 }
 
 export interface StudyOutcome {
@@ -92,8 +96,8 @@ function checkSameStudy(manifest: Manifest, experiment: Experiment, outDir: stri
 }
 
 /** Runs one planned run to its end (or until `signal` aborts it); returns its record and events. */
-async function runOne(planned: PlannedRun, keepEvents: boolean, signal: AbortSignal | undefined): Promise<{ record: RunRecord; events: string[] } | null> {
-  const run = startRun({ ...planned.cell.config, seed: planned.seed });
+async function runOne(planned: PlannedRun, host: Launcher, keepEvents: boolean, signal: AbortSignal | undefined): Promise<{ record: RunRecord; events: string[] } | null> {
+  const run = startRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
   const events: string[] = [];
   const subscription = keepEvents
     ? run.events$.subscribe((event: ArchipelagoEvent) => {
@@ -148,22 +152,30 @@ export async function runStudy(experiment: Experiment, options: StudyOptions): P
   const todo = plan.filter((p) => !done.has(runKey(p.cell.id, p.seed)));
   const outcome: StudyOutcome = { total: plan.length, skipped: plan.length - todo.length, completed: 0, droppedBytes, interrupted: false };
   hooks.onPlan?.(plan.length, outcome.skipped);
-  for (const planned of todo) {
-    if (signal?.aborted) break;
-    const index = outcome.skipped + outcome.completed;
-    hooks.onRunStart?.(planned, index);
-    let finished = await runOne(planned, options.events, signal);
-    // A failed worker says nothing about the GA: run it again once before recording the failure.
-    if (finished?.record.error) {
-      hooks.onRetry?.(planned, finished.record.error);
-      finished = await runOne(planned, options.events, signal);
+  // One warm pool for the whole study: each run gets fresh islands, ports and shared memory
+  // on workers that stay up, so a run's cost is its search, not thread start-up.
+  const ownHost = options.host ? null : new LocalHost(Math.max(0, ...todo.map((p) => p.cell.config.islands)));
+  const host = options.host ?? ownHost!;
+  try {
+    for (const planned of todo) {
+      if (signal?.aborted) break;
+      const index = outcome.skipped + outcome.completed;
+      hooks.onRunStart?.(planned, index);
+      let finished = await runOne(planned, host, options.events, signal);
+      // A failed worker says nothing about the GA: run it again once before recording the failure.
+      if (finished?.record.error) {
+        hooks.onRetry?.(planned, finished.record.error);
+        finished = await runOne(planned, host, options.events, signal);
+      }
+      if (finished === null) break;
+      // The event log first: a run is finished once its line is in runs.jsonl, and by then its log is whole.
+      if (options.events) writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));
+      appendLineSync(runsFile, JSON.stringify(finished.record));
+      outcome.completed++;
+      hooks.onRunEnd?.(finished.record, index);
     }
-    if (finished === null) break;
-    // The event log first: a run is finished once its line is in runs.jsonl, and by then its log is whole.
-    if (options.events) writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));
-    appendLineSync(runsFile, JSON.stringify(finished.record));
-    outcome.completed++;
-    hooks.onRunEnd?.(finished.record, index);
+  } finally {
+    await ownHost?.close();
   }
   outcome.interrupted = outcome.skipped + outcome.completed < outcome.total;
   return outcome;

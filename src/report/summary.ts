@@ -5,7 +5,7 @@
  */
 import type { RunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
-import { comparePaired, holm, quartiles, type PairedComparison, type Quartiles } from './stats.ts';
+import { comparePaired, holm, median, quartiles, type PairedComparison, type Quartiles } from './stats.ts';
 import type { StudyData } from './study-data.ts';
 
 export const METRICS = ['seconds', 'evaluations', 'iterations'] as const;
@@ -28,6 +28,8 @@ export interface CellSummary {
   quartiles: Record<Metric, Quartiles>;
   /** Against the baseline on the seeds both ran; null for the baseline itself. */
   comparison: Record<Metric, Comparison> | null;
+  /** Median start-up seconds (launch to every island iterating), beside the search time; NaN for records without it. */
+  startupSeconds: number;
 }
 
 export interface StudySummary {
@@ -84,6 +86,7 @@ export function summarise(study: StudyData, baselineOf: (cell: string) => string
       successRate: runs.length === 0 ? Number.NaN : solved / runs.length,
       quartiles: q,
       comparison,
+      startupSeconds: median(runs.flatMap((r) => (r.startupSeconds === undefined ? [] : [r.startupSeconds]))),
     };
   });
   for (const metric of METRICS) {

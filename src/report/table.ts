@@ -52,11 +52,11 @@ function align(rows: string[][]): string {
 /** The terminal table; with a baseline, it adds the paired comparison columns (time and evaluations). */
 export function renderTable(summary: StudySummary): string {
   const compared = summary.baseline !== null;
-  const header = ['cell', 'runs', 'solved', 'time s: median [Q1, Q3]', 'evaluations', 'iterations'];
+  const header = ['cell', 'runs', 'solved', 'time s: median [Q1, Q3]', 'evaluations', 'iterations', 'start-up s'];
   if (compared) header.push('time ratio', 'r', 'p', 'p Holm', 'evals ratio', 'r', 'p', 'p Holm');
   const rows = [header];
   for (const cell of summary.cells) {
-    const row = [cell.id, String(cell.runs), successText(cell), quartileText(cell, 'seconds'), quartileText(cell, 'evaluations'), quartileText(cell, 'iterations')];
+    const row = [cell.id, String(cell.runs), successText(cell), quartileText(cell, 'seconds'), quartileText(cell, 'evaluations'), quartileText(cell, 'iterations'), formatNumber(cell.startupSeconds, 'seconds')];
     if (compared) row.push(...comparisonText(cell, 'seconds'), ...comparisonText(cell, 'evaluations'));
     rows.push(row);
   }
@@ -86,11 +86,13 @@ function csvField(value: unknown): string {
 export function renderCsv(summary: StudySummary): string {
   const header = ['cell', ...summary.keys, 'baseline', 'runs', 'solved', 'success_rate'];
   for (const m of METRICS) header.push(`${m}_q1`, `${m}_median`, `${m}_q3`);
+  header.push('startup_seconds_median');
   for (const m of METRICS) header.push(`${m}_pairs`, `${m}_median_diff`, `${m}_median_ratio`, `${m}_rank_biserial`, `${m}_wilcoxon_v`, `${m}_p`, `${m}_p_method`, `${m}_p_holm`);
   const lines = [header.map(csvField).join(',')];
   for (const cell of summary.cells) {
     const row: unknown[] = [cell.id, ...summary.keys.map((k) => cell.values[k]), cell.baseline, cell.runs, cell.solved, cell.successRate];
     for (const m of METRICS) row.push(cell.quartiles[m].q1, cell.quartiles[m].median, cell.quartiles[m].q3);
+    row.push(cell.startupSeconds);
     for (const m of METRICS) {
       const c = cell.comparison?.[m];
       row.push(c?.pairs, c?.medianDifference, c?.medianRatio, c?.rankBiserial, c?.statistic, c?.pValue, c?.method, c?.pHolm);

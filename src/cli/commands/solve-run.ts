@@ -43,6 +43,7 @@ export function resultRecord(result: RunResult, config: RunConfig & { seed: numb
     iterations: result.iterations,
     evaluations: result.evaluations,
     seconds: result.seconds,
+    startupSeconds: result.startupSeconds,
     seed: result.seed,
     foundBy: result.foundBy,
     foundAtIteration: result.foundAtIteration,
@@ -107,7 +108,7 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending): void {
   const latency = result.stopLatencyMs === null ? '' : `; stop latency ${result.stopLatencyMs.toFixed(2)} ms`;
   const failed = result.islands.filter((i) => i.error).length;
   printLine(
-    `${found}${result.iterations} iterations; ${result.evaluations} evaluations; ${result.seconds.toFixed(3)} s; ` +
+    `${found}${result.iterations} iterations; ${result.evaluations} evaluations; ${result.seconds.toFixed(3)} s (start-up ${result.startupSeconds.toFixed(3)} s); ` +
       `${result.islands.length || 1} island${result.islands.length > 1 ? 's' : ''}${failed ? ` (${failed} failed)` : ''}${latency}; seed ${result.seed}`,
   );
 }

@@ -1,0 +1,63 @@
+/**
+ * Warm islands: one LocalHost (a worker pool) serves run after run. Every run gets fresh
+ * islands, ports and shared memory, so a sync run on a reused pool gives exactly what a
+ * fresh process gives, and a worker that crashed in one run does not touch the next.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
+import { LocalHost } from '../src/archipelago/local-host.ts';
+import { resolveRunConfig } from '../src/config/schema.ts';
+import { archipelagoOptionsFor, startRun } from '../src/run/start-run.ts';
+import { cli } from './cli-helpers.ts';
+
+const host = new LocalHost(2);
+after(() => host.close());
+
+/** What a sync run must repeat exactly. */
+const outcome = (r: { solution: number[] | null; foundBy: number | null; foundAtIteration: number | null; evaluations: number; islands: { iterations: number; evaluations: number }[] }) => ({
+  solution: r.solution,
+  foundBy: r.foundBy,
+  foundAtIteration: r.foundAtIteration,
+  evaluations: r.evaluations,
+  islands: r.islands.map((i) => [i.iterations, i.evaluations]),
+});
+
+function syncOptions(seed: number, extra: Partial<ArchipelagoOptions> = {}): ArchipelagoOptions {
+  const config = resolveRunConfig({ n: 24, islands: 2, migration: { mode: 'sync', interval: 3, migrants: 2 }, ga: { populationSize: 60 } }, 'test');
+  return { ...archipelagoOptionsFor({ ...config, seed }), ...extra };
+}
+
+describe('warm host', () => {
+  it('a sync run on a reused pool = the same run in a fresh process (solution, finder, iterations, evaluations)', async () => {
+    const args = ['solve', '-n', '16', '--seed', '9', '--islands', '2', '--migration', 'sync', '--interval', '2', '--json', '--quiet'];
+    const fresh = cli(args);
+    assert.equal(fresh.code, 0, fresh.stderr);
+    const record = JSON.parse(fresh.stdout);
+    const config = { ...resolveRunConfig(record.config, 'solve --json'), seed: 9 };
+    // Another run first, so the workers are not fresh any more.
+    await startRun({ ...config, n: 20, seed: 3 }, { launcher: host }).result;
+    for (let round = 0; round < 2; round++) {
+      const warm = await startRun(config, { launcher: host }).result;
+      assert.deepEqual(outcome(warm), outcome(record));
+      assert.equal(warm.iterations, record.iterations);
+    }
+  });
+
+  it('a worker that crashes in one run does not touch the next run on the same pool', async () => {
+    const clean: ArchipelagoResult = await startArchipelago(syncOptions(4)).result; // its own pool
+    const crashed = await startArchipelago(syncOptions(4, { launcher: host, testFault: { island: 0, atIteration: 2, kind: 'exit' } })).result;
+    assert.match(crashed.islands[0].error?.message ?? '', /exited with code: 70/);
+    const next = await startArchipelago(syncOptions(4, { launcher: host })).result;
+    assert.equal(next.islands.some((i) => i.error), false);
+    assert.deepEqual(outcome(next), outcome(clean));
+  });
+
+  it('records search time apart from start-up', async () => {
+    const result = await startArchipelago(syncOptions(5, { launcher: host })).result;
+    assert.ok(result.startupSeconds >= 0 && result.seconds >= 0);
+    const loop = Math.max(...result.islands.map((i) => i.seconds));
+    // An island's own seconds include building its population; the run's search time does not.
+    assert.ok(result.seconds <= loop + 0.001, `${result.seconds} > ${loop}`);
+  });
+});
