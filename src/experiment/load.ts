@@ -70,6 +70,21 @@ export function loadExperiment(file: string, env: ResolveEnv = systemEnv()): Exp
     raw = readConfigFile(file);
   }
   if (raw === null || raw === undefined) throw new ConfigError(`${file}: empty file; expected a mapping with base, sweep, repeats and baseline`);
+  return resolveExperiment(raw, text, file, env);
+}
+
+/**
+ * An experiment given as an object (the library's `runExperiment`): validated and resolved
+ * as a file with this content would be; `name` stands for the file in messages, and a
+ * `base.file` is found relative to the working directory.
+ * @throws ConfigError
+ */
+export function experimentFromObject(spec: unknown, name = 'experiment', env: ResolveEnv = systemEnv()): Experiment {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw new ConfigError(`${name}: expected a mapping with base, sweep, repeats and baseline`);
+  return resolveExperiment(spec, YAML.stringify(spec), name, env);
+}
+
+function resolveExperiment(raw: unknown, text: string, file: string, env: ResolveEnv): Experiment {
   const spec = parseExperiment(raw, file);
   const base = baseInput(spec.base, file);
   const seeds = studySeeds(spec);

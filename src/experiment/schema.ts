@@ -91,6 +91,8 @@ export const experimentSchema = z
   });
 
 export type ExperimentFile = z.infer<typeof experimentSchema>;
+/** What an experiment file may hold (the library takes it as an object). */
+export type ExperimentInput = z.input<typeof experimentSchema>;
 
 /** Walks down `input` along `path` to quote back what the person wrote. */
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

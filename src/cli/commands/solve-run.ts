@@ -1,21 +1,19 @@
 /** The work behind `solve`, loaded only when the command runs (it pulls in threads, zod and rxjs). */
-import { extname } from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
-import { islandSummary, type ArchipelagoEvent, type CheckpointEvent } from '../../archipelago/events.ts';
+import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events.ts';
 import type { CheckpointFile } from '../../archipelago/messages.ts';
 import { numberLiteral, overridesFromArgv } from '../../config/flags.ts';
 import { displayName, loadConfigFromArgv } from '../../config/load.ts';
-import { toFileShape, type RunConfig } from '../../config/schema.ts';
 import { randomSeed } from '../../ga/rng.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
-import { validateSolution } from '../../problem/validate.ts';
 import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint } from '../../run/checkpoint.ts';
+import { endingOf, resultRecord, writeRecord, type Ending } from '../../run/result-record.ts';
 import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
-import { checkOutFile, writeFileAtomic } from '../../io/write-file.ts';
+import { checkOutFile } from '../../io/write-file.ts';
 
 export interface SolveArgs {
   config?: string;
@@ -27,43 +25,6 @@ export interface SolveArgs {
   checkpointEvery?: string;
   resume?: string;
   [flag: string]: unknown;
-}
-
-/** How a run ended, as the result record names it. */
-export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'island-failed';
-
-/** What `solve --json` prints and `--out` writes: data first, for other tools. */
-export function resultRecord(result: RunResult, config: RunConfig & { seed: number }, ended: Ending = endingOf(result)) {
-  return {
-    n: result.n,
-    solved: result.solved,
-    ended,
-    solution: result.solution,
-    fitness: result.fitness,
-    iterations: result.iterations,
-    evaluations: result.evaluations,
-    seconds: result.seconds,
-    startupSeconds: result.startupSeconds,
-    seed: result.seed,
-    foundBy: result.foundBy,
-    foundAtIteration: result.foundAtIteration,
-    stopLatencyMs: result.stopLatencyMs,
-    best: result.solved ? undefined : result.best,
-    islands: result.islands.map((i) => ({
-      ...islandSummary(i),
-      stopReason: i.stopReason,
-      ...(i.error ? { error: i.error } : {}),
-    })),
-    failures: result.islands.flatMap((i) => (i.error ? [{ island: i.id, iteration: i.error.iteration, message: i.error.message }] : [])),
-    config: toFileShape(config),
-  };
-}
-
-/** Why a run that was not interrupted ended. */
-function endingOf(result: RunResult): Ending {
-  if (result.solved) return 'solved';
-  if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
-  return 'time-limit';
 }
 
 /** `--checkpoint-every`: seconds > 0, and only with `--checkpoint`. */
@@ -86,15 +47,6 @@ function runConfig(args: SolveArgs): { config: SeededRunConfig; resumed: Checkpo
   if (args.config !== undefined) throw new UsageError('--config: not with --resume; the checkpoint holds the run config');
   const checkpoint = readCheckpoint(args.resume);
   return { config: resumeConfig(checkpoint, args.resume, overridesFromArgv(args)), resumed: checkpoint };
-}
-
-/** The result as a file: the solution (or, unsolved, the best so far) one row per line for .txt, else the JSON record. */
-function outText(path: string, record: ReturnType<typeof resultRecord>): string {
-  if (extname(path).toLowerCase() === '.txt') {
-    const rows = record.solution ?? record.best;
-    return rows ? `${rows.join('\n')}\n` : '';
-  }
-  return `${JSON.stringify(record)}\n`;
 }
 
 function printText(result: RunResult, args: SolveArgs, ended: Ending): void {
@@ -180,13 +132,10 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
     subscription.unsubscribe();
   }
 
-  // The tool never prints a solution its own independent validator has not accepted.
-  if (result.solved && (!result.solution || !validateSolution(result.solution, config.n).valid)) {
-    throw new Error('the archipelago reported a solution that fails validation');
-  }
+  // resultRecord re-checks the solution: the tool never prints one its own validator refuses.
   const ended: Ending = signals.signal ?? (failure ? 'island-failed' : endingOf(result));
   const record = resultRecord(result, config, ended);
-  if (out !== null) writeFileAtomic(out, outText(out, record));
+  if (out !== null) writeRecord(out, record);
   if (args.json) printLine(JSON.stringify(record));
   else printText(result, args, ended);
   printFailures(result, failure);

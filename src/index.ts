@@ -1,0 +1,132 @@
+/**
+ * The library: `import { solve, startRun, runExperiment, verify, topologies } from 'nqueens-islands'`.
+ * The CLI is a layer over the same modules: a config here is what a config file holds, checked
+ * by the same schema, and `solve()` resolves to the very record `solve --json` prints.
+ */
+import type { Observable } from 'rxjs';
+import type { ArchipelagoEvent } from './archipelago/events.ts';
+import { buildTopology, TOPOLOGY_KINDS, type Edge, type TopologyKind, type TopologySpec } from './archipelago/topology.ts';
+import { resolveRunConfig, systemEnv, type RunConfigInput } from './config/schema.ts';
+import { experimentFromObject, loadExperiment } from './experiment/load.ts';
+import type { ExperimentInput } from './experiment/schema.ts';
+import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
+import { randomSeed } from './ga/rng.ts';
+import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
+import { parseTuple } from './problem/tuple.ts';
+import { endingOf, resultRecord, writeRecord, type SolveRecord } from './run/result-record.ts';
+import { startRun as startSeededRun, type SeededRunConfig } from './run/start-run.ts';
+
+export type { ArchipelagoEvent, CheckpointEvent, DoneEvent, IslandErrorEvent, MigrationEvent, ProgressEvent, SolutionEvent, StartedEvent } from './archipelago/events.ts';
+export type { RunConfig, RunConfigInput } from './config/schema.ts';
+export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
+export type { TupleReport } from './problem/check-tuple.ts';
+export type { StudyHooks, StudyOutcome } from './experiment/runner.ts';
+export type { RunRecord } from './experiment/records.ts';
+export type { ExperimentInput } from './experiment/schema.ts';
+export type { Edge, TopologyKind, TopologySpec } from './archipelago/topology.ts';
+export type { SeededRunConfig } from './run/start-run.ts';
+export { InputError } from './io/input-error.ts';
+export { ConfigError } from './config/errors.ts';
+export { NoSolutionError, RunFailedError } from './run/start-run.ts';
+
+/** A run in progress. */
+export interface RunHandle {
+  /** Everything the run reports (see docs/events.md); completes when the run ends. */
+  events$: Observable<ArchipelagoEvent>;
+  /** The record `solve --json` prints. Rejects with RunFailedError when an island fails under `onIslandError: 'fail'`. */
+  result: Promise<SolveRecord>;
+  /** Ends the run early; `result` then says `ended: 'stopped'` with the best so far (or the solution, if one came first). */
+  stop(): void;
+  /** The resolved config, seed decided. */
+  config: SeededRunConfig;
+}
+
+export interface RunOptions {
+  /** Aborting it is `stop()`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A run config as a config file holds it (only `n` is required), validated and with every
+ * default filled in; a missing seed is drawn here.
+ * @throws ConfigError (an InputError) naming the key and what was expected.
+ */
+export function resolveConfig(config: RunConfigInput): SeededRunConfig {
+  const resolved = resolveRunConfig(config, 'config', {}, systemEnv());
+  return { ...resolved, seed: resolved.seed ?? randomSeed() };
+}
+
+/**
+ * Starts a run of the island model. N = 1 is answered at once.
+ * @throws ConfigError for a bad config; NoSolutionError for N = 2 and 3 (nothing is started).
+ */
+export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
+  const seeded = resolveConfig(config);
+  const run = startSeededRun(seeded);
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    run.stop();
+  };
+  const { signal } = options;
+  if (signal?.aborted) stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  const result = run.result
+    .then((r) => {
+      const record = resultRecord(r, seeded, stopped && !r.solved ? 'stopped' : endingOf(r));
+      if (seeded.output.file !== null) writeRecord(seeded.output.file, record);
+      return record;
+    })
+    .finally(() => signal?.removeEventListener('abort', stop));
+  return { events$: run.events$, result, stop, config: seeded };
+}
+
+/**
+ * Solves one board: `await solve({ n: 16, islands: 2, topology: { kind: 'ring' } })`.
+ * Resolves to the record `solve --json` prints (also when a limit ends the run unsolved:
+ * then `solved` is false). Writes `output.file` when the config names one.
+ */
+export async function solve(config: RunConfigInput, options: RunOptions = {}): Promise<SolveRecord> {
+  return startRun(config, options).result;
+}
+
+export interface ExperimentOptions {
+  /** The study folder: missing or empty, or (with `resume`) the folder of the same study. */
+  out: string;
+  /** Continue an interrupted study in `out`. */
+  resume?: boolean;
+  /** Keep every run's event log in `out/events/` (what the report's curves are drawn from). */
+  events?: boolean;
+  /** Aborting stops the current run (not recorded); resume later. */
+  signal?: AbortSignal;
+  hooks?: StudyHooks;
+}
+
+/**
+ * Runs a study (an experiment file's path, or the same content as an object) into a folder
+ * that `nqueens-islands report` reads.
+ * @throws ConfigError for a bad study or an unusable folder, before any run starts.
+ */
+export async function runExperiment(study: string | ExperimentInput, options: ExperimentOptions): Promise<StudyOutcome> {
+  const experiment = typeof study === 'string' ? loadExperiment(study) : experimentFromObject(study);
+  return runStudy(experiment, { outDir: options.out, resume: options.resume ?? false, events: options.events ?? false, signal: options.signal, hooks: options.hooks });
+}
+
+/**
+ * Checks one 1-based tuple (`[2, 4, 1, 3]` or text such as `"(2, 4, 1, 3)"`): permutation?,
+ * the paper's fitness, and whether the independent validator accepts it as a solution.
+ * @throws TupleSyntaxError (an InputError) for rows outside 1..N or text that is no tuple.
+ */
+export function verify(tuple: readonly number[] | string): TupleReport {
+  return checkTuple(typeof tuple === 'string' ? parseTuple(tuple) : tuple, 'tuple');
+}
+
+/** The topologies `topology.kind` takes, and the directed edges each gives for a number of islands. */
+export const topologies: {
+  readonly kinds: readonly TopologyKind[];
+  /** Directed [from, to] pairs; the seed matters only to `random`. */
+  edges(spec: TopologySpec, islands: number, seed?: number): Edge[];
+} = {
+  kinds: TOPOLOGY_KINDS,
+  edges: (spec, islands, seed = 0) => buildTopology(spec, islands, seed),
+};

@@ -1,0 +1,95 @@
+/**
+ * The record of one finished run: what `solve --json` prints, `--out` writes and the
+ * library's `solve()` resolves to. Built only from a result whose solution the independent
+ * validator has accepted.
+ */
+import { extname } from 'node:path';
+import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
+import type { StopReason } from '../archipelago/messages.ts';
+import { toFileShape, type RunConfigInput } from '../config/schema.ts';
+import { writeFileAtomic } from '../io/write-file.ts';
+import { validateSolution } from '../problem/validate.ts';
+import type { RunResult, SeededRunConfig } from './start-run.ts';
+
+/** How a run ended: solved, a limit, a signal (CLI), `stop()` (library), or an island failure under `onIslandError: fail`. */
+export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed';
+
+export interface IslandRecord extends IslandSummary {
+  stopReason: StopReason | null;
+  error?: { message: string; iteration: number };
+}
+
+export interface SolveRecord {
+  n: number;
+  solved: boolean;
+  ended: Ending;
+  /** 1-based solution (row of the queen in each column), validated; null when not solved. */
+  solution: number[] | null;
+  /** The paper's fitness of the best chromosome (0 when solved). */
+  fitness: number;
+  /** The finder's iterations; when unsolved, the most any island ran. */
+  iterations: number;
+  /** Total over all islands. */
+  evaluations: number;
+  /** Search time: from every island iterating to the end. */
+  seconds: number;
+  /** Start-up before that: workers, populations. */
+  startupSeconds: number;
+  seed: number;
+  foundBy: number | null;
+  foundAtIteration: number | null;
+  stopLatencyMs: number | null;
+  /** When unsolved: the best chromosome found (1-based). */
+  best?: number[] | null;
+  islands: IslandRecord[];
+  failures: { island: number; iteration: number; message: string }[];
+  /** The fully resolved config, seed included: running it again repeats a sync run. */
+  config: RunConfigInput;
+}
+
+/** Why a run that was neither interrupted nor failed ended. */
+export function endingOf(result: RunResult): Ending {
+  if (result.solved) return 'solved';
+  if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
+  return 'time-limit';
+}
+
+/** The run's record. @throws Error if the archipelago reported a solution the validator refuses (never printed). */
+export function resultRecord(result: RunResult, config: SeededRunConfig, ended: Ending = endingOf(result)): SolveRecord {
+  if (result.solved && (!result.solution || !validateSolution(result.solution, config.n).valid)) {
+    throw new Error('the archipelago reported a solution that fails validation');
+  }
+  return {
+    n: result.n,
+    solved: result.solved,
+    ended,
+    solution: result.solution,
+    fitness: result.fitness,
+    iterations: result.iterations,
+    evaluations: result.evaluations,
+    seconds: result.seconds,
+    startupSeconds: result.startupSeconds,
+    seed: result.seed,
+    foundBy: result.foundBy,
+    foundAtIteration: result.foundAtIteration,
+    stopLatencyMs: result.stopLatencyMs,
+    ...(result.solved ? {} : { best: result.best }),
+    islands: result.islands.map((i) => ({
+      ...islandSummary(i),
+      stopReason: i.stopReason,
+      ...(i.error ? { error: i.error } : {}),
+    })),
+    failures: result.islands.flatMap((i) => (i.error ? [{ island: i.id, iteration: i.error.iteration, message: i.error.message }] : [])),
+    config: toFileShape(config),
+  };
+}
+
+/** Saves the record (the `output.file` key, `--out`): the solution, or the best so far, one row per line for .txt, else the JSON record; written atomically. */
+export function writeRecord(file: string, record: SolveRecord): void {
+  if (extname(file).toLowerCase() === '.txt') {
+    const rows = record.solution ?? record.best;
+    writeFileAtomic(file, rows ? `${rows.join('\n')}\n` : '');
+  } else {
+    writeFileAtomic(file, `${JSON.stringify(record)}\n`);
+  }
+}

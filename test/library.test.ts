@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { lastValueFrom, toArray } from 'rxjs';
+import { ConfigError, InputError, NoSolutionError, runExperiment, solve, startRun, topologies, verify } from '../src/index.ts';
+import { cli } from './cli-helpers.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-library-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A record without what depends on the clock. */
+function untimed(record: Record<string, unknown>): Record<string, unknown> {
+  const { seconds, stopLatencyMs, islands, ...rest } = record;
+  return { ...rest, islands: (islands as Record<string, unknown>[]).map(({ seconds: _s, ...i }) => i) };
+}
+
+describe('the library', () => {
+  it('solve() resolves to the record `solve --json` prints for the same config (a sync run repeats)', async () => {
+    const config = { n: 16, seed: 5, islands: 2, topology: { kind: 'ring' as const }, migration: { mode: 'sync' as const, interval: 4 } };
+    const record = await solve(config);
+    const r = cli(['solve', '-n', '16', '--seed', '5', '--islands', '2', '--topology', 'ring', '--migration', 'sync', '--interval', '4', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(record.solved, true);
+    assert.equal(verify(record.solution!).solution, true);
+    assert.deepEqual(untimed(record as unknown as Record<string, unknown>), untimed(JSON.parse(r.stdout)));
+  });
+
+  it('checks a config as a config file is checked, with the same one-line message', async () => {
+    const bad = { n: 16, migration: { interval: 'ten' } } as never;
+    await assert.rejects(solve(bad), (error: unknown) => error instanceof ConfigError && error instanceof InputError && /^config: migration\.interval: expected an integer >= 1/.test(error.message));
+    await assert.rejects(solve({ n: 2 }), NoSolutionError);
+    assert.throws(() => startRun({ n: 8, topology: { kind: 'ringg' as never } }), /topology\.kind/);
+  });
+
+  it('startRun streams events and stop() ends the run with ended: stopped', async () => {
+    const run = startRun({ n: 2000, islands: 2, seed: 1 });
+    const events = lastValueFrom(run.events$.pipe(toArray()));
+    run.events$.subscribe((event) => event.type === 'progress' && run.stop());
+    const record = await run.result;
+    assert.equal(record.ended, 'stopped');
+    assert.equal(record.solved, false);
+    assert.equal(record.best!.length, 2000);
+    const types = new Set((await events).map((e) => e.type));
+    for (const type of ['started', 'progress', 'done']) assert.ok(types.has(type as never), `a ${type} event`);
+  });
+
+  it('writes output.file as --out does', async () => {
+    const file = path.join(dir, 'out.txt');
+    const record = await solve({ n: 8, seed: 2, islands: 1, output: { file } });
+    assert.equal(readFileSync(file, 'utf8'), `${record.solution!.join('\n')}\n`);
+  });
+
+  it('verify() and topologies', () => {
+    assert.deepEqual(verify('(2, 4, 1, 3)'), { n: 4, permutation: true, fitness: 0, solution: true });
+    assert.deepEqual(verify([1, 2, 3, 4]), { n: 4, permutation: true, fitness: 3, solution: false });
+    assert.throws(() => verify([1, 5, 2]), InputError);
+    assert.ok(topologies.kinds.includes('hypercube'));
+    assert.deepEqual(topologies.edges({ kind: 'ring' }, 3), [[0, 1], [1, 2], [2, 0]]);
+  });
+
+  it('runExperiment runs a study given as an object into a folder report reads', async () => {
+    const out = path.join(dir, 'study');
+    const outcome = await runExperiment({ base: { overrides: { n: 8, islands: 1 } }, sweep: { 'topology.kind': ['none'] }, repeats: 2, seed: 3 }, { out });
+    assert.deepEqual([outcome.total, outcome.completed], [2, 2]);
+    const r = cli(['report', out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /topology\.kind=none\s+2\s+100%/);
+    await assert.rejects(runExperiment({ sweep: { 'topology.kind': [] } }, { out: path.join(dir, 'x') }), /experiment: sweep\.topology\.kind: expected a non-empty list/);
+  });
+});

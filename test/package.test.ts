@@ -1,0 +1,51 @@
+/**
+ * The package as users get it: `npm pack`, installed into an empty project, type-checked with
+ * `tsc --noEmit --strict`, and run. The program is README's "Use from TypeScript" example, verbatim.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const example = fileURLToPath(new URL('./fixtures/library-example.ts', import.meta.url));
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-package-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(command: string, args: string[], cwd: string) {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  assert.equal(r.status, 0, `${command} ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+describe('the packed package', () => {
+  it('is the README example, verbatim', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    assert.ok(readme.includes(`\`\`\`ts\n${readFileSync(example, 'utf8')}\`\`\``), 'README "Use from TypeScript" holds test/fixtures/library-example.ts');
+  });
+
+  it('installs into an empty project, type-checks strictly and solves N = 16', () => {
+    // `npm test` has built dist/ already: pack what is there.
+    const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)) as { filename: string; files: { path: string }[] }[];
+    const files = packed[0].files.map((f) => f.path);
+    for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/workers/island-worker.js', 'dist/kernel/paper.wasm', 'config/default.yaml']) assert.ok(files.includes(file), `the package has ${file}`);
+    const project = path.join(dir, 'project');
+    run('mkdir', ['-p', project], dir);
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'uses-nqueens-islands', private: true, type: 'module' }));
+    // The registry's packages come from npm's cache when they are there (npm ci put them there).
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(dir, packed[0].filename), '@types/node@20'], project);
+    copyFileSync(example, path.join(project, 'example.ts'));
+    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    run(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', 'example.ts'], project);
+    // Run it as compiled JavaScript, as a user's build would.
+    run(process.execPath, [tsc, '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--outDir', 'out', 'example.ts'], project);
+    const stdout = run(process.execPath, ['out/example.js'], project);
+    assert.match(stdout, /^N=16 solved by island [01] at iteration \d+: (\d+ ){15}\d+$/m);
+    assert.match(stdout, /solution: true/);
+    assert.match(stdout, /^N=32 (solved|stopped|max-iterations): fitness \d+ after \d+ evaluations$/m);
+    assert.match(stdout, /^4 runs in /m);
+  });
+});
