@@ -12,7 +12,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A record without what depends on the clock. */
 function untimed(record: Record<string, unknown>): Record<string, unknown> {
-  const { seconds, stopLatencyMs, islands, ...rest } = record;
+  const { seconds, startupSeconds, stopLatencyMs, islands, ...rest } = record;
   return { ...rest, islands: (islands as Record<string, unknown>[]).map(({ seconds: _s, ...i }) => i) };
 }
 

@@ -33,7 +33,7 @@ export interface SolveRecord {
   evaluations: number;
   /** Search time: from every island iterating to the end. */
   seconds: number;
-  /** Start-up before that: workers, populations. */
+  /** Start-up before that (worker boot on a cold host, populations). */
   startupSeconds: number;
   seed: number;
   foundBy: number | null;
