@@ -62,6 +62,9 @@ describe('worker file', () => {
     const js = islandWorkerFile('file:///p/dist/src/archipelago/archipelago.js');
     assert.equal(js.filename, '/p/dist/workers/island-worker.js');
     assert.equal(js.execArgv, undefined);
+    const bundled = islandWorkerFile('file:///p/dist/bundle/chunks/chunk-X.mjs');
+    assert.equal(bundled.filename, '/p/dist/bundle/island-worker.mjs');
+    assert.equal(bundled.execArgv, undefined);
   });
 });
 

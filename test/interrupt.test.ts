@@ -47,6 +47,24 @@ describe('interruption', () => {
     assert.deepEqual(readdirSync(r.folder), ['best.json'], 'no temporary file left');
   });
 
+  it('SIGINT in the first moments (handlers just installed, nothing started) exits 130 with the interrupted note', async () => {
+    // The test hook prints a line once the handlers are in; the signal follows at once, long
+    // before the workers are up. Either path is deterministic: the entry point's handler (nothing
+    // started, nothing written) or, if the run got going first, the run's own clean stop.
+    const run = spawnCli(['solve', '-n', '300', '--islands', '2', '--seed', '1'], { env: { NQUEENS_ISLANDS_TEST_SIGNAL_NOTE: '1' } });
+    await run.waitForStderr(/signal handlers installed/);
+    run.child.kill('SIGINT');
+    const { code, signal } = await run.exited;
+    assert.equal(signal, null, 'ended by the signal itself: no handler');
+    assert.equal(code, 130, run.stderr());
+    const early = /SIGINT: interrupted before any run started; nothing was written/.test(run.stderr());
+    if (early) assert.equal(run.stdout(), '');
+    else {
+      assert.match(run.stderr(), /SIGINT: stopping all islands/);
+      assert.match(run.stdout(), /^not solved N=300 \(SIGINT\)/);
+    }
+  });
+
   it('SIGTERM: the same, exit 143', async () => {
     const r = await interrupt('SIGTERM');
     assert.equal(r.code, 143, r.stderr);

@@ -3,12 +3,14 @@
  * memory, run the island to its end, return its encoded report. One long-running task per worker.
  */
 import { decode, encode } from '../src/archipelago/codec.ts';
+import { kernelModuleForThread } from '../src/ga/kernel.ts';
 import { runIsland } from '../src/archipelago/island-runner.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { MessagePortTransport, type IslandEnvelope } from '../src/archipelago/transport.ts';
 
 export default function islandWorker(envelope: IslandEnvelope): Uint8Array {
+  if (envelope.kernel) kernelModuleForThread(envelope.kernel);
   const task = decode<IslandTask>(envelope.task);
   const transport = new MessagePortTransport(task.sources, task.targets, envelope.ports);
   const shared = new SharedMemoryCoordination(envelope.shared, task.islands);

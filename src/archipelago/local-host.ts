@@ -1,5 +1,6 @@
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { kernelModuleForThread, type KernelModule } from '../ga/kernel.ts';
 import { decode, encode } from './codec.ts';
 import type { Host, LaunchedRun, LaunchPlan } from './launcher.ts';
 import type { ControlMessage, IslandReport, IslandTask } from './messages.ts';
@@ -16,6 +17,8 @@ export class LocalHost implements Host {
   private pool: Piscina | null = null;
   private threads = 0;
   private closing: Promise<void> | null = null;
+  /** Compiled once here and handed to every paper-mode island, instead of once per worker. */
+  private kernel: KernelModule | undefined;
 
   /** `threads` > 0 starts that many workers now, so they boot while the caller does other work. */
   constructor(threads = 0) {
@@ -44,6 +47,7 @@ export class LocalHost implements Host {
     const islands = plan.tasks.length;
     this.reserve(islands);
     const pool = this.pool!;
+    if (plan.tasks.some((t) => t.evolver.mode === 'paper')) this.kernel ??= kernelModuleForThread();
     const coordination = SharedMemoryCoordination.create(islands);
     const mesh = createPortMesh(plan.tasks);
     const onBytes = (bytes: Uint8Array) => plan.onControl(decode<ControlMessage>(bytes));
@@ -57,7 +61,7 @@ export class LocalHost implements Host {
       const ports = mesh.islands[island];
       const control = mesh.controls[island];
       control.on('message', onBytes);
-      const envelope: IslandEnvelope = { task: encode(task), shared: coordination.sab, ports };
+      const envelope: IslandEnvelope = { task: encode(task), shared: coordination.sab, ports, ...(this.kernel ? { kernel: this.kernel } : {}) };
       return pool.run(envelope, { transferList: [ports.control, ...ports.inPorts, ...ports.outPorts], signal: aborts[island].signal }).then(
         (bytes: Uint8Array) => {
           settled[island] = true;

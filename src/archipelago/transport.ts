@@ -1,5 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { decode, encode } from './codec.ts';
+import type { KernelModule } from '../ga/kernel.ts';
 import type { ControlMessage, MigrantsMessage } from './messages.ts';
 
 /**
@@ -98,4 +99,6 @@ export interface IslandEnvelope {
   task: Uint8Array;
   shared: SharedArrayBuffer;
   ports: IslandPorts;
+  /** Paper mode: the WebAssembly kernel, compiled once by the host. */
+  kernel?: KernelModule;
 }

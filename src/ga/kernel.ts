@@ -28,8 +28,11 @@ declare namespace WebAssembly {
   }
 }
 
-/** Where the wasm is, relative to this module: from dist/src/ga (built) or src/ga (tests under tsx). */
+/** Where the wasm is, relative to this module: from dist/src/ga (built), dist/bundle/chunks (bundled CLI), src/ga (tests under tsx). */
 const CANDIDATES = ['../../kernel/paper.wasm', '../../dist/kernel/paper.wasm'];
+
+/** A compiled kernel, as one thread hands it to another (structured clone shares the compiled code). */
+export type KernelModule = WebAssembly.Module;
 
 let cachedModule: WebAssembly.Module | undefined;
 
@@ -45,6 +48,12 @@ export function loadKernelModule(paths: string[] = CANDIDATES.map((rel) => fileU
 function kernelModule(): WebAssembly.Module {
   cachedModule ??= loadKernelModule();
   return cachedModule;
+}
+
+/** This thread's kernel: the module the host compiled once (islands' workers), else compiled here on first use. */
+export function kernelModuleForThread(module?: KernelModule): KernelModule {
+  if (module) cachedModule ??= module;
+  return kernelModule();
 }
 
 interface KernelExports {

@@ -5,6 +5,7 @@ import { loadExperiment } from '../../experiment/load.ts';
 import { progressBar } from '../../experiment/progress.ts';
 import { runStudy } from '../../experiment/runner.ts';
 import { printError } from '../output.ts';
+import { claimSignals, SIGNAL_EXIT_CODE } from '../signals.ts';
 
 export interface ExperimentArgs {
   file: string;
@@ -13,16 +14,13 @@ export interface ExperimentArgs {
   events: boolean;
 }
 
-/** Exit code of a study stopped by Ctrl-C or SIGTERM (128 + SIGINT), as shells expect. */
-const EXIT_INTERRUPTED = 130;
 
 export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Promise<void> {
   const experiment = loadExperiment(args.file);
   const outDir = args.out ?? path.join('results', experiment.name);
   const controller = new AbortController();
-  const interrupt = () => controller.abort();
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
+  // The first signal stops the current run (the study can be resumed); a second quits at once.
+  const release = claimSignals((signal) => (controller.signal.aborted ? process.exit(SIGNAL_EXIT_CODE[signal]) : controller.abort()));
   const bar = progressBar();
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
   try {
@@ -32,13 +30,13 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     const done = outcome.skipped + outcome.completed;
     if (outcome.interrupted) {
       printError(`interrupted: ${done} of ${outcome.total} runs are in ${outDir}; continue with: nqueens-islands experiment ${args.file} --out ${outDir} --resume`);
-      process.exitCode = EXIT_INTERRUPTED;
+      // 128 + SIGINT, as shells expect of a study stopped by Ctrl-C (or SIGTERM).
+      process.exitCode = SIGNAL_EXIT_CODE.SIGINT;
     } else {
       printError(`${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${outDir}`);
     }
   } finally {
     bar.stop();
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
+    release();
   }
 }

@@ -1,4 +1,5 @@
 /** The work behind `solve`, loaded only when the command runs (it pulls in threads, zod and rxjs). */
+import { LocalHost } from '../../archipelago/local-host.ts';
 import type { ArgumentsCamelCase } from 'yargs';
 import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events.ts';
 import type { CheckpointFile } from '../../archipelago/messages.ts';
@@ -10,6 +11,8 @@ import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint } from '.
 import { endingOf, resultRecord, writeRecord, type Ending } from '../../run/result-record.ts';
 import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { testFaultFromEnv } from '../../run/test-fault.ts';
+import { takeEarlyHost } from '../early-host.ts';
+import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
@@ -76,7 +79,17 @@ function printFailures(result: RunResult, failure: RunFailedError | null): void 
 
 /** `solve`: resolve the config, run the archipelago, print and save the validated result. */
 export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
-  // Every check that can fail on input runs before any thread starts.
+  // The entry point started the workers before loading this (src/cli/early-host.ts); called
+  // otherwise (e.g. from code), the pool starts at launch.
+  const host = takeEarlyHost() ?? new LocalHost();
+  try {
+    await solveOn(host, args);
+  } finally {
+    await host.close();
+  }
+}
+
+async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
   const everySeconds = checkpointEverySeconds(args);
   const { config, resumed } = runConfig(args);
   const out = config.output.file;
@@ -88,6 +101,7 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
   let run;
   try {
     run = startRun(config, {
+      launcher: host,
       ...(testFault ? { testFault } : {}),
       ...(checkpointPath !== null ? { checkpointEveryMs: everySeconds * 1000 } : {}),
       ...(resumed ? { resume: resumed.islands } : {}),
@@ -99,6 +113,7 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
     return;
   }
 
+  const signals = interruptions(run.stop);
   // The live view (and log-update) is loaded only for a terminal: scripts start faster.
   const live = process.stdout.isTTY && !args.quiet && !args.json
     ? (await import('../live-view.ts')).showLiveView(run.events$, {
@@ -117,7 +132,6 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
     }
   };
   const subscription = run.events$.subscribe(onEvent);
-  const signals = interruptions(run.stop);
   let result: RunResult;
   let failure: RunFailedError | null = null;
   try {
@@ -161,9 +175,9 @@ function saveCheckpoint(path: string, event: CheckpointEvent, config: SeededRunC
  * one exits at once. Exit codes follow the shell's 128 + signal convention.
  */
 function interruptions(stop: () => void) {
-  const state = { received: false, signal: null as 'SIGINT' | 'SIGTERM' | null, exitCode: 0, dispose: () => {} };
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
-    const code = signal === 'SIGINT' ? 130 : 143;
+  const state = { received: false, signal: null as StopSignal | null, exitCode: 0, dispose: () => {} };
+  const onSignal = (signal: StopSignal) => {
+    const code = SIGNAL_EXIT_CODE[signal];
     if (state.received) process.exit(code);
     state.received = true;
     state.signal = signal;
@@ -171,11 +185,6 @@ function interruptions(stop: () => void) {
     printError(`${signal}: stopping all islands (again to quit at once)`);
     stop();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  state.dispose = () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
+  state.dispose = claimSignals(onSignal);
   return state;
 }

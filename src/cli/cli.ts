@@ -1,0 +1,63 @@
+/** The command line: yargs over the commands; `main.ts` loads it once the signal handlers are in. */
+import yargs, { type Argv } from 'yargs';
+import { InputError } from '../io/input-error.ts';
+import { configCommand } from './commands/config.ts';
+import { solveCommand } from './commands/solve.ts';
+import { verifyCommand } from './commands/verify.ts';
+import { experimentCommand } from './commands/experiment.ts';
+import { reportCommand } from './commands/report.ts';
+import { EXIT, UsageError } from './errors.ts';
+import { printError } from './output.ts';
+
+/** Errors that mean "your input is wrong": one line, exit 2, no stack trace. */
+function isInputError(error: unknown): error is Error {
+  // YError: yargs' own parse errors (a flag without its value) when thrown past `.fail()`;
+  // yargs does not export the class, so its name is the only handle on it.
+  return error instanceof InputError || (error instanceof Error && error.name === 'YError');
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const cli = yargs(argv)
+    .scriptName('nqueens-islands')
+    .parserConfiguration({ 'parse-positional-numbers': false })
+    .command(solveCommand)
+    .command(verifyCommand)
+    .command(configCommand)
+    .command(experimentCommand)
+    .command(reportCommand)
+    .demandCommand(1, 'name a command: solve, verify, config, experiment or report')
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .fail((message, error) => {
+      if (error) throw error;
+      throw new UsageError(message.replace(/\n/g, ' '));
+    });
+  skipHelpCache(cli);
+  try {
+    await cli.parseAsync();
+  } catch (error) {
+    if (isInputError(error)) {
+      printError(error.message);
+      process.exitCode = EXIT.badInput;
+      return;
+    }
+    printError(`internal error: ${(error as Error)?.message ?? String(error)}`);
+    process.exitCode = 3;
+  }
+}
+
+/**
+ * yargs renders a command's whole help text each time the command runs, just in case it is
+ * asked for later (about 100 ms of string-width on a cold start, on every `solve`). Our
+ * `.fail()` never shows help, and `--help` renders it when asked, so the cache is switched
+ * off. Internal API (yargs 18, pinned): if it is gone, nothing changes but the cost.
+ */
+function skipHelpCache(cli: Argv): void {
+  const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } })
+    .getInternalMethods?.().getUsageInstance?.();
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {};
+}

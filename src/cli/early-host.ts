@@ -1,0 +1,47 @@
+/**
+ * `solve`'s worker pool, started by the entry point before yargs and the config code load:
+ * booting worker threads is the longest part of a start, so they boot while the main thread
+ * parses flags and resolves the config. Nothing runs on them until the input is accepted.
+ * Only a plain reading of argv is possible this early; yargs remains the judge of it.
+ */
+import { availableParallelism } from 'node:os';
+import { LocalHost } from '../archipelago/local-host.ts';
+
+let early: LocalHost | null = null;
+
+/** The value of `--name V` / `--name=V` (the last one given), as the user typed it. */
+function flagValue(argv: readonly string[], names: readonly string[]): string | undefined {
+  let value: string | undefined;
+  argv.forEach((arg, i) => {
+    for (const name of names) {
+      if (arg === name) value = argv[i + 1];
+      else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+    }
+  });
+  return value;
+}
+
+/**
+ * Islands to boot workers for: `--islands` if given (up to 4 per core: this is before any
+ * validation), else the cores (the default); none for boards answered without a run or for
+ * help. A config asking for more grows the pool at launch; for fewer, the extra workers idle.
+ */
+export function islandsHint(argv: readonly string[]): number {
+  if (argv.includes('--help') || argv.includes('-h') || Number(flagValue(argv, ['-n', '--n'])) <= 3) return 0;
+  const cores = availableParallelism();
+  const islands = Number(flagValue(argv, ['--islands']));
+  return Number.isInteger(islands) && islands >= 1 && islands <= 4 * cores ? islands : cores;
+}
+
+/** Starts the pool for a `solve` command line (`argv` without the command). */
+export function startEarlyHost(argv: readonly string[]): void {
+  const islands = islandsHint(argv);
+  if (islands > 0) early = new LocalHost(islands);
+}
+
+/** The pool started early, handed over once (null if none was started). */
+export function takeEarlyHost(): LocalHost | null {
+  const host = early;
+  early = null;
+  return host;
+}
