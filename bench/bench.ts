@@ -8,23 +8,29 @@
  * island model, and paper mode for hybrid mode. Medians over several seeds throughout.
  *
  *   npm run bench                         every section
- *   npm run bench -- --only paper,islands sections by name: paper, islands, cli, large, hybrid
+ *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, large, hybrid
  *   npm run bench -- --json out.json      also write the raw numbers
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileBaseline, runBaseline } from './c-baseline.ts';
 import { benchHybrid } from './hybrid.ts';
 import { islandScaling, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
-const SECTIONS = ['paper', 'islands', 'cli', 'large', 'hybrid'] as const;
+const SECTIONS = ['start', 'paper', 'islands', 'cli', 'large', 'hybrid'] as const;
 type Section = (typeof SECTIONS)[number];
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** The command users run: the bundle the `nqueens-islands` bin points at. */
+const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const STUDY = fileURLToPath(new URL('../../bench/study-n8.yaml', import.meta.url));
+
+/** Issue 9's "done when" figures, collected by the sections that measure them and printed at the end. */
+const doneWhen: (string | number)[][] = [];
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -135,27 +141,100 @@ function cliTable(title: string, runs: { label: string; n: number; args: string[
   return raw;
 }
 
+/** Wall seconds of one process (spawn to exit). */
+function wall(command: string, args: string[]): number {
+  const t0 = performance.now();
+  const r = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${command} ${args.join(' ')} failed (${r.status}): ${r.stderr.trim()}`);
+  return seconds;
+}
+
+/** `pairs` rounds of (node -e 0, the command) alternating; the median of the per-round ratios. */
+function againstBareNode(args: string[], pairs: number): { node: number[]; command: number[]; ratio: number } {
+  const node: number[] = [];
+  const command: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    node.push(wall(process.execPath, ['-e', '0']));
+    command.push(wall(process.execPath, [CLI, ...args]));
+  }
+  return { node, command, ratio: median(command.map((c, i) => c / node[i])) };
+}
+
+/** Start-up: short commands against bare `node -e 0`, and a study of 50 one-millisecond runs. */
+function startSection(): void {
+  print('## Start-up: short commands against `node -e 0`');
+  print();
+  const pairs = 7;
+  const solve8 = againstBareNode(['solve', '-n', '8', '--quiet'], pairs);
+  const verify = againstBareNode(['verify', '8', '6', '4', '1', '3', '5', '7', '2'], pairs);
+  const out = mkdtempSync(path.join(os.tmpdir(), 'nq-bench-study-'));
+  const study = (() => {
+    try {
+      const node = wall(process.execPath, ['-e', '0']);
+      const seconds = wall(process.execPath, [CLI, 'experiment', STUDY, '--out', path.join(out, 'study')]);
+      const runs = readFileSync(path.join(out, 'study', 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { seconds: number; startupSeconds: number });
+      return { node, seconds, runs: runs.length, medianSeconds: median(runs.map((r) => r.seconds)), medianStartup: median(runs.map((r) => r.startupSeconds)) };
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  })();
+  print(table(['command', 'median s', 'node -e 0 median s', 'ratio (median of pairs)', 'target'], [
+    ['`solve -n 8 --quiet`', fmt(median(solve8.command), 3), fmt(median(solve8.node), 3), fmt(solve8.ratio), '≤ 2.5'],
+    ['`verify 8 6 4 1 3 5 7 2`', fmt(median(verify.command), 3), fmt(median(verify.node), 3), fmt(verify.ratio), '≤ 1.5'],
+    [`\`experiment bench/study-n8.yaml\` (${study.runs} runs)`, fmt(study.seconds, 3), fmt(study.node, 3), fmt(study.seconds / study.node), '≤ 15'],
+  ]));
+  print(`\n${pairs} alternating pairs (node -e 0, then the command), each a new process. The study: N = 8, 2 islands, ring vs none, 25 seeds, ` +
+    `on one warm worker pool; its runs' median recorded seconds (search) ${fmt(study.medianSeconds, 4)} s (target ≤ 0.01), median start-up ${fmt(study.medianStartup, 4)} s.\n`);
+  doneWhen.push(
+    ['`solve -n 8` / `node -e 0` (median of 7 pairs)', fmt(solve8.ratio), '≤ 2.5', solve8.ratio <= 2.5 ? 'yes' : 'no'],
+    ['`verify 8 6 4 1 3 5 7 2` / `node -e 0`', fmt(verify.ratio), '≤ 1.5', verify.ratio <= 1.5 ? 'yes' : 'no'],
+    ['50-run study wall / `node -e 0`', fmt(study.seconds / study.node, 1), '≤ 15', study.seconds / study.node <= 15 ? 'yes' : 'no'],
+    ['50-run study: median recorded seconds', `${fmt(study.medianSeconds, 4)} s`, '≤ 0.01 s', study.medianSeconds <= 0.01 ? 'yes' : 'no'],
+  );
+  results.start = { solve8, verify, study };
+}
+
+/** Median whole-command wall seconds of the C baseline over `seeds` (process start included). */
+function cMedian(baseline: string, n: number, seeds: number[]): number {
+  return median(seeds.map((seed) => runBaseline(baseline, n, seed).wallSeconds));
+}
+
 function cliSection(baseline: string): void {
   const cores = os.availableParallelism();
   const seeds = [1, 2, 3, 4, 5];
-  const cSeconds = median(seeds.map((seed) => runBaseline(baseline, 200, seed).seconds));
+  const cSeconds = cMedian(baseline, 200, seeds);
   results.cli = cliTable(`## Whole runs from the command line (islands = cores = ${cores})`, [
     { label: 'paper, async ring', n: 200, args: [], seeds },
     { label: 'paper, none (independent restarts)', n: 200, args: ['--topology', 'none'], seeds },
   ], `Wall time of \`nqueens-islands solve -n N --seed S --json --quiet\`, a new process each time (start-up, workers, validation included), seeds ${seeds.join(', ')}. ` +
-    `Same-run baseline: the single-threaded C baseline takes a median ${fmt(cSeconds, 3)} s at N = 200 on these seeds (the issue quotes 0.43 s for its C).`);
+    `Same-run baseline: the single-threaded C baseline takes a median ${fmt(cSeconds, 3)} s (whole process) at N = 200 on these seeds (the issue quotes 0.43 s for its C).`);
+  const ours = median((results.cli as { runs: CliRun[] }[])[0].runs.map((r) => r.seconds));
+  print(`N = 200, default (async ring): median ${fmt(ours, 3)} s against C's ${fmt(cSeconds, 3)} s: **${fmt(ours / cSeconds)} × C**.\n`);
+  doneWhen.push([`N = 200, paper, islands = cores (${cores}): median whole command / C's`, `${fmt(ours / cSeconds)} (${fmt(ours, 3)} s / ${fmt(cSeconds, 3)} s)`, '≤ 1', ours <= cSeconds ? 'yes' : 'no']);
 }
 
-function largeSection(): void {
+function largeSection(baseline: string): void {
   const seeds = [1, 2, 3, 4, 5];
-  results.large = cliTable('## Large N', [
+  const raw = cliTable('## Large N', [
     { label: 'paper', n: 500, args: [], seeds },
     { label: 'paper', n: 1000, args: [], seeds },
     { label: 'paper', n: 2000, args: [], seeds: [1, 2, 3] },
     { label: 'hybrid (config/large-n.yaml)', n: 10_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
     { label: 'hybrid (config/large-n.yaml)', n: 100_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
     { label: 'hybrid (config/large-n.yaml)', n: 1_000_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
-  ], 'Whole runs from the command line, islands = cores; paper mode with the default config (async ring), hybrid with config/large-n.yaml. Targets (2 cores): paper N = 1000 ≤ 10 s, N = 2000 ≤ 45 s; hybrid N = 10^5 ≤ 1 s, N = 10^6 ≤ 5 s.');
+  ], 'Whole runs from the command line, islands = cores; paper mode with the default config (async ring), hybrid with config/large-n.yaml. Targets (2 cores): paper N = 1000 ≤ 10 s, N = 2000 ≤ 45 s; hybrid N = 10^5 ≤ 1 s, N = 10^6 ≤ 5 s.') as { label: string; n: number; seeds: number[]; runs: CliRun[] }[];
+  // Paper mode against the single-threaded C of the same reading, on the same seeds.
+  const rows: (string | number)[][] = [];
+  for (const r of raw.filter((x) => x.label === 'paper' && x.n >= 1000)) {
+    const ours = median(r.runs.map((x) => x.seconds));
+    const c = cMedian(baseline, r.n, r.seeds);
+    rows.push([r.n, r.seeds.join(', '), fmt(ours, 2), fmt(c, 2), fmt(ours / c)]);
+    doneWhen.push([`N = ${r.n}, paper, ${os.availableParallelism()} islands: median whole command / C's`, `${fmt(ours / c)} (${fmt(ours, 1)} s / ${fmt(c, 1)} s)`, 'aim ≤ 0.55', ours / c <= 0.55 ? 'yes' : 'no']);
+  }
+  print(table(['N', 'seeds', 'islands median s', 'C median s', 'islands / C'], rows));
+  print('\nC: `bench/baseline.c`, one thread, the same reading and seeds, timed as a whole process. Two cores bound pure parallelism at 0.5 ×; migration may beat it.\n');
+  results.large = raw;
 }
 
 async function hybridSection(): Promise<void> {
@@ -199,11 +278,18 @@ async function main(): Promise<void> {
   print(`- commit ${commit}, ${new Date().toISOString()}; load average at start ${os.loadavg().map((x) => fmt(x)).join(' ')}`);
   print();
   const baseline = compileBaseline();
+  if (only.includes('start')) startSection();
   if (only.includes('paper')) await paperSection(baseline);
   if (only.includes('islands')) await islandsSection();
   if (only.includes('cli')) cliSection(baseline);
   if (only.includes('hybrid')) await hybridSection();
-  if (only.includes('large')) largeSection();
+  if (only.includes('large')) largeSection(baseline);
+  if (doneWhen.length > 0) {
+    print('## Issue 9: "done when"');
+    print();
+    print(table(['figure', 'measured', 'target', 'met?'], doneWhen));
+    print();
+  }
   if (jsonAt >= 0) writeFileSync(args[jsonAt + 1], `${JSON.stringify(results, null, 2)}\n`);
 }
 

@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 export interface BaselineRun {
   iterations: number;
   evaluations: number;
+  /** The program's own search time. */
   seconds: number;
+  /** The whole process, as a command (start and exit included). */
+  wallSeconds: number;
   solved: boolean;
 }
 
@@ -24,6 +27,9 @@ export function compileBaseline(): string {
 /** Solves N for a seed (or runs exactly `iterations` iterations) with the C baseline. */
 export function runBaseline(binary: string, n: number, seed: number, iterations?: number): BaselineRun {
   const args = [String(n), String(seed), ...(iterations === undefined ? [] : [String(iterations)])];
-  const [it, evals, seconds, solved] = execFileSync(binary, args, { encoding: 'utf8' }).trim().split(' ').map(Number);
-  return { iterations: it, evaluations: evals, seconds, solved: solved === 1 };
+  const t0 = performance.now();
+  const out = execFileSync(binary, args, { encoding: 'utf8' });
+  const wallSeconds = (performance.now() - t0) / 1000;
+  const [it, evals, seconds, solved] = out.trim().split(' ').map(Number);
+  return { iterations: it, evaluations: evals, seconds, wallSeconds, solved: solved === 1 };
 }
