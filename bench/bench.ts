@@ -8,7 +8,7 @@
  * island model, and paper mode for hybrid mode. Medians over several seeds throughout.
  *
  *   npm run bench                         every section
- *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, large, hybrid
+ *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, large, hybrid, cluster
  *   npm run bench -- --json out.json      also write the raw numbers
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -17,11 +17,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileBaseline, runBaseline } from './c-baseline.ts';
+import { migrantRoundTrip, natsServerPath, studyThroughput } from './cluster.ts';
 import { benchHybrid } from './hybrid.ts';
 import { islandScaling, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
-const SECTIONS = ['start', 'paper', 'islands', 'cli', 'large', 'hybrid'] as const;
+const SECTIONS = ['start', 'paper', 'islands', 'cli', 'large', 'hybrid', 'cluster'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
@@ -254,6 +255,39 @@ async function hybridSection(): Promise<void> {
   results.hybrid = { hybrid, paper, big };
 }
 
+async function clusterSection(): Promise<void> {
+  print('## Across machines (NATS on loopback)');
+  print();
+  const server = natsServerPath();
+  if ('skip' in server) {
+    print(`Skipped: ${server.skip}.\n`);
+    return;
+  }
+  const trips = await migrantRoundTrip(server.path, 1000, 2, 2000);
+  print(table(['migrant round trip (N = 1000, 2 migrants)', 'bytes', 'p50 ms', 'p99 ms'], [
+    ['MessagePort, thread ⇄ thread', trips.bytes, fmt(trips.messagePortP50Ms, 3), fmt(trips.messagePortP99Ms, 3)],
+    ['NATS, client ⇄ broker ⇄ client', trips.bytes, fmt(trips.natsP50Ms, 3), fmt(trips.natsP99Ms, 3)],
+  ]));
+  print(`\nNATS / MessagePort p50: ${fmt(trips.natsP50Ms / trips.messagePortP50Ms, 1)}×; 2000 round trips each.\n`);
+  const rounds = [1, 2, 3];
+  const one: number[] = [];
+  const two: number[] = [];
+  let runs = 0;
+  for (const _ of rounds) {
+    const a = await studyThroughput(server.path, 1, 40, 6);
+    const b = await studyThroughput(server.path, 2, 40, 6);
+    one.push(a.runs / a.seconds);
+    two.push(b.runs / b.seconds);
+    runs = a.runs;
+  }
+  print(table(['study of ' + runs + ' runs (N = 40, 1 island each)', 'median runs/s', 'ratio'], [
+    ['one host process', fmt(median(one)), '1.00'],
+    ['two host processes', fmt(median(two)), fmt(median(two) / median(one))],
+  ]));
+  print(`\nWhole studies through \`experiment --nats\` (publish, pull, run, confirm, ack), medians of ${rounds.length}; hosts started before timing.\n`);
+  results.cluster = { trips, studyRunsPerSecond: { one, two } };
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const onlyAt = args.indexOf('--only');
@@ -284,6 +318,7 @@ async function main(): Promise<void> {
   if (only.includes('cli')) cliSection(baseline);
   if (only.includes('hybrid')) await hybridSection();
   if (only.includes('large')) largeSection(baseline);
+  if (only.includes('cluster')) await clusterSection();
   if (doneWhen.length > 0) {
     print('## Issue 9: "done when"');
     print();

@@ -6,6 +6,7 @@ import { solveCommand } from './commands/solve.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { experimentCommand } from './commands/experiment.ts';
 import { reportCommand } from './commands/report.ts';
+import { hostCommand } from './commands/host.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { printError } from './output.ts';
 
@@ -25,7 +26,8 @@ export async function main(argv: string[]): Promise<void> {
     .command(configCommand)
     .command(experimentCommand)
     .command(reportCommand)
-    .demandCommand(1, 'name a command: solve, verify, config, experiment or report')
+    .command(hostCommand)
+    .demandCommand(1, 'name a command: solve, verify, config, experiment, report or host')
     .strict()
     .recommendCommands()
     .help()

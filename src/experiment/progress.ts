@@ -1,16 +1,18 @@
 /**
- * The study's progress bar on stderr: runs done, the current cell and the time left. Only
- * on a terminal; a log file or a pipe gets nothing (nohup runs stay clean).
+ * The study's progress bar on stderr: runs done, the current cell (or, for a distributed
+ * study, every host with its run count and current run) and the time left. Only on a
+ * terminal; a log file or a pipe gets nothing but the notes passed to `log` (nohup runs stay clean).
  */
 import cliProgress from 'cli-progress';
 import type { StudyHooks } from './runner.ts';
 
-export function progressBar(stream: NodeJS.WriteStream = process.stderr): { hooks: StudyHooks; stop(): void } {
-  if (!stream.isTTY) return { hooks: {}, stop: () => {} };
+export function progressBar(stream: NodeJS.WriteStream = process.stderr): { hooks: StudyHooks; log(line: string): void; stop(): void } {
+  const plainLog = (line: string) => stream.write(`${line}\n`);
+  if (!stream.isTTY) return { hooks: {}, log: plainLog, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: 'runs {value}/{total} |{bar}| {percentage}% | ETA {eta_formatted} | {cell} seed {seed}',
+      format: 'runs {value}/{total} |{bar}| {percentage}% | ETA {eta_formatted} | {doing}',
       hideCursor: true,
       clearOnComplete: false,
       etaBuffer: 20,
@@ -23,18 +25,24 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): { hook
   let started = false;
   const hooks: StudyHooks = {
     onPlan(total, done) {
-      bar.start(total, done, { cell: '', seed: '' });
+      bar.start(total, done, { doing: '' });
       started = true;
     },
     onRunStart(run) {
-      bar.update({ cell: run.cell.id, seed: run.seed });
+      bar.update({ doing: `${run.cell.id} seed ${run.seed}` });
     },
     onRunEnd() {
       bar.increment();
     },
+    onHosts(hosts) {
+      const each = hosts.map((h) => `${h.name}: ${h.runs} done${h.current ? `, on ${h.current}` : ''}`);
+      bar.update({ doing: `${hosts.length} host${hosts.length === 1 ? '' : 's'} | ${each.join(' | ')}` });
+    },
   };
   return {
     hooks,
+    // Over the bar's line: the bar redraws itself below at its next frame.
+    log: (line) => plainLog(started ? `\r\x1b[2K${line}` : line),
     stop: () => {
       if (started) bar.stop();
       started = false;

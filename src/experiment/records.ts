@@ -43,6 +43,8 @@ export interface RunRecord {
   error: string | null;
   /** ISO time the run finished. */
   finishedAt: string;
+  /** Distributed studies: the name of the host that ran it (absent for a run on this machine). */
+  host?: string;
 }
 
 export interface ManifestCell {

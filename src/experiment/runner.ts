@@ -39,6 +39,17 @@ export interface StudyHooks {
   onRunEnd?(record: RunRecord, index: number): void;
   /** A run whose island failed is run once more. */
   onRetry?(run: PlannedRun, error: string): void;
+  /** Distributed studies: every host and what it runs, whenever that changes. */
+  onHosts?(hosts: readonly HostActivity[]): void;
+}
+
+/** A host of a distributed study, as the progress display shows it. */
+export interface HostActivity {
+  name: string;
+  /** Runs it finished in this invocation. */
+  runs: number;
+  /** `cell seed N` of the run it is on, or null when idle. */
+  current: string | null;
 }
 
 export interface StudyOptions {
@@ -121,13 +132,24 @@ async function runOne(planned: PlannedRun, host: Launcher, keepEvents: boolean, 
   }
 }
 
+/** A study folder made ready: what is left to run, and how a finished run is saved. */
+export interface OpenStudy {
+  /** The runs not yet in runs.jsonl, seed-major. */
+  todo: PlannedRun[];
+  /** Counts so far (`completed` grows with each `save`). */
+  outcome: StudyOutcome;
+  /** Saves a finished run: its event log (when kept), then its line in runs.jsonl; calls onRunEnd. */
+  save(planned: PlannedRun, finished: { record: RunRecord; events: string[] }): void;
+}
+
 /**
- * Runs the study into `outDir`. A new study needs a missing or empty folder; `resume` runs
- * what an interrupted study in the folder has not finished.
+ * Makes `outDir` ready for the study: a new study needs a missing or empty folder; `resume`
+ * continues what an interrupted study in the folder has not finished. Local and distributed
+ * studies (src/cluster) share it, so both keep the same files and crash rules.
  * @throws ConfigError for a folder that cannot be used (the CLI exits 2, nothing written).
  */
-export async function runStudy(experiment: Experiment, options: StudyOptions): Promise<StudyOutcome> {
-  const { outDir, signal, hooks = {} } = options;
+export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 'signal'>): OpenStudy {
+  const { outDir, hooks = {} } = options;
   const mode = prepareFolder(outDir, options.resume);
   const manifestFile = path.join(outDir, MANIFEST_FILE);
   const runsFile = path.join(outDir, RUNS_FILE);
@@ -150,17 +172,38 @@ export async function runStudy(experiment: Experiment, options: StudyOptions): P
 
   const plan = planRuns(experiment);
   const todo = plan.filter((p) => !done.has(runKey(p.cell.id, p.seed)));
-  const outcome: StudyOutcome = { total: plan.length, skipped: plan.length - todo.length, completed: 0, droppedBytes, interrupted: false };
+  const outcome: StudyOutcome = { total: plan.length, skipped: plan.length - todo.length, completed: 0, droppedBytes, interrupted: todo.length > 0 };
   hooks.onPlan?.(plan.length, outcome.skipped);
+  return {
+    todo,
+    outcome,
+    save(planned, finished) {
+      // The event log first: a run is finished once its line is in runs.jsonl, and by then its log is whole.
+      if (options.events) writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));
+      appendLineSync(runsFile, JSON.stringify(finished.record));
+      const index = outcome.skipped + outcome.completed++;
+      outcome.interrupted = outcome.skipped + outcome.completed < outcome.total;
+      hooks.onRunEnd?.(finished.record, index);
+    },
+  };
+}
+
+/**
+ * Runs the study into `outDir`, one run after another on this machine (see `openStudy` for the folder).
+ * @throws ConfigError for a folder that cannot be used (the CLI exits 2, nothing written).
+ */
+export async function runStudy(experiment: Experiment, options: StudyOptions): Promise<StudyOutcome> {
+  const { signal, hooks = {} } = options;
+  const study = openStudy(experiment, options);
+  const { outcome } = study;
   // One warm pool for the whole study: each run gets fresh islands, ports and shared memory
   // on workers that stay up, so a run's cost is its search, not thread start-up.
-  const ownHost = options.host ? null : new LocalHost(Math.max(0, ...todo.map((p) => p.cell.config.islands)));
+  const ownHost = options.host ? null : new LocalHost(Math.max(0, ...study.todo.map((p) => p.cell.config.islands)));
   const host = options.host ?? ownHost!;
   try {
-    for (const planned of todo) {
+    for (const planned of study.todo) {
       if (signal?.aborted) break;
-      const index = outcome.skipped + outcome.completed;
-      hooks.onRunStart?.(planned, index);
+      hooks.onRunStart?.(planned, outcome.skipped + outcome.completed);
       let finished = await runOne(planned, host, options.events, signal);
       // A failed worker says nothing about the GA: run it again once before recording the failure.
       if (finished?.record.error) {
@@ -168,15 +211,10 @@ export async function runStudy(experiment: Experiment, options: StudyOptions): P
         finished = await runOne(planned, host, options.events, signal);
       }
       if (finished === null) break;
-      // The event log first: a run is finished once its line is in runs.jsonl, and by then its log is whole.
-      if (options.events) writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));
-      appendLineSync(runsFile, JSON.stringify(finished.record));
-      outcome.completed++;
-      hooks.onRunEnd?.(finished.record, index);
+      study.save(planned, finished);
     }
   } finally {
     await ownHost?.close();
   }
-  outcome.interrupted = outcome.skipped + outcome.completed < outcome.total;
   return outcome;
 }

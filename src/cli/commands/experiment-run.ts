@@ -1,21 +1,25 @@
 /** The work behind `experiment`, imported only when the command runs (the study runner pulls in threads, zod and rxjs). */
 import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
+import { clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
 import { loadExperiment } from '../../experiment/load.ts';
 import { progressBar } from '../../experiment/progress.ts';
-import { runStudy } from '../../experiment/runner.ts';
+import { runStudy, type StudyOutcome } from '../../experiment/runner.ts';
 import { printError } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE } from '../signals.ts';
 
-export interface ExperimentArgs {
+export interface ExperimentArgs extends ClusterArgs {
   file: string;
   out?: string;
   resume: boolean;
   events: boolean;
 }
 
+/** Exit code of a distributed study that lost its broker or all its hosts (it can be resumed). */
+const EXIT_CLUSTER_LOST = 3;
 
 export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Promise<void> {
+  const cluster = clusterFromArgs(args);
   const experiment = loadExperiment(args.file);
   const outDir = args.out ?? path.join('results', experiment.name);
   const controller = new AbortController();
@@ -23,15 +27,28 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   const release = claimSignals((signal) => (controller.signal.aborted ? process.exit(SIGNAL_EXIT_CODE[signal]) : controller.abort()));
   const bar = progressBar();
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
+  const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: bar.hooks };
   try {
-    const outcome = await runStudy(experiment, { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: bar.hooks });
+    let outcome: StudyOutcome;
+    let lost: string | null = null;
+    if (cluster === null) {
+      outcome = await runStudy(experiment, options);
+    } else {
+      const { runStudyOnCluster } = await import('../../cluster/study.ts');
+      const log = (line: string) => bar.log(`nqueens-islands: ${line}`);
+      const result = await runStudyOnCluster(experiment, { ...options, ...cluster, log });
+      outcome = result;
+      if (result.stoppedBy === 'broker-lost') lost = `lost the NATS broker ${result.broker}`;
+      if (result.stoppedBy === 'no-hosts') lost = 'no host was left';
+      if (result.dropped > 0) printError(`${result.dropped} malformed or foreign bus message${result.dropped === 1 ? '' : 's'} dropped`);
+    }
     bar.stop();
     if (outcome.droppedBytes > 0) printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);
     const done = outcome.skipped + outcome.completed;
     if (outcome.interrupted) {
-      printError(`interrupted: ${done} of ${outcome.total} runs are in ${outDir}; continue with: nqueens-islands experiment ${args.file} --out ${outDir} --resume`);
+      printError(`${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: nqueens-islands experiment ${args.file} --out ${outDir} --resume${cluster ? ' --nats URL --hosts H' : ''}`);
       // 128 + SIGINT, as shells expect of a study stopped by Ctrl-C (or SIGTERM).
-      process.exitCode = SIGNAL_EXIT_CODE.SIGINT;
+      process.exitCode = lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE.SIGINT;
     } else {
       printError(`${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${outDir}`);
     }

@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { lastValue } from '../../config/flags.ts';
+import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
 import type { ExperimentArgs } from './experiment-run.ts';
 
 export const experimentCommand: CommandModule<object, ExperimentArgs> = {
@@ -11,7 +12,9 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
       .option('out', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'result folder (default results/<experiment name>)' })
       .option('resume', { type: 'boolean', default: false, describe: 'continue an interrupted study in --out: skip its finished runs' })
       .option('events', { type: 'boolean', default: false, describe: 'also write each run\'s progress samples and migration log to events/' })
+      .options(CLUSTER_OPTIONS)
       .example('$0 experiment config/experiments/topology.yaml --out results/topology', 'run a study')
-      .example('$0 experiment config/experiments/topology.yaml --out results/topology --resume', 'finish an interrupted one') as unknown as Argv<ExperimentArgs>,
+      .example('$0 experiment config/experiments/topology.yaml --out results/topology --resume', 'finish an interrupted one')
+      .example('$0 experiment config/experiments/topology.yaml --nats nats://lab-server:4222 --hosts 3', 'spread its runs over three `host` machines') as unknown as Argv<ExperimentArgs>,
   handler: async (args) => (await import('./experiment-run.ts')).experiment(args),
 };

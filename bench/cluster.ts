@@ -1,0 +1,132 @@
+/**
+ * Across machines, measured on loopback: what a migrant costs over NATS against a
+ * MessagePort, and a study's throughput on two host processes against one. Needs a
+ * nats-server (found as the tests find it: NQI_NATS_SERVER, PATH, Debian's paths).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { connect } from '@nats-io/transport-node';
+import { encode } from '../src/archipelago/codec.ts';
+import { startLocalBroker } from '../src/cluster/local-broker.ts';
+import { runStudyOnCluster } from '../src/cluster/study.ts';
+import { loadExperiment } from '../src/experiment/load.ts';
+import { findSystemTool } from '../test/system-tools.ts';
+import { NATS_SERVER } from '../test/nats-server.ts';
+
+/** The command users run: the bundle the `nqueens-islands` bin points at. */
+const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.mjs', import.meta.url));
+
+/** nats-server's path, or why the section is skipped. */
+export function natsServerPath(): { path: string } | { skip: string } {
+  const tool = findSystemTool(NATS_SERVER);
+  return tool.found ? { path: tool.path } : { skip: tool.skip };
+}
+
+function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+
+/** One migrants message of `count` chromosomes of N genes, encoded as islands send it. */
+function migrantBytes(n: number, count: number): Uint8Array {
+  const genes = new Uint16Array(n * count);
+  for (let i = 0; i < genes.length; i++) genes[i] = i % n;
+  return encode({ type: 'migrants', from: 0, epoch: 1, iteration: 10, count, genes });
+}
+
+export interface RoundTrip {
+  bytes: number;
+  messagePortP50Ms: number;
+  messagePortP99Ms: number;
+  natsP50Ms: number;
+  natsP99Ms: number;
+}
+
+/** Round trips of one migrants message: main thread ⇄ worker thread, and client ⇄ broker ⇄ client. */
+export async function migrantRoundTrip(natsServer: string, n: number, count: number, trips: number): Promise<RoundTrip> {
+  const bytes = migrantBytes(n, count);
+  const echo = new Worker("const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage(m, [m.buffer]));", { eval: true });
+  const port: number[] = [];
+  for (let i = 0; i < trips; i++) {
+    const copy = bytes.slice();
+    const t0 = performance.now();
+    await new Promise<void>((resolve) => {
+      echo.once('message', () => resolve());
+      echo.postMessage(copy, [copy.buffer]);
+    });
+    port.push(performance.now() - t0);
+  }
+  await echo.terminate();
+
+  const broker = await startLocalBroker(natsServer);
+  const servers = broker.url.replace('nats://', '');
+  const a = await connect({ servers });
+  const b = await connect({ servers });
+  b.subscribe('bench.echo', {
+    callback: (_e, msg) => {
+      msg.respond(msg.data);
+    },
+  });
+  await b.flush();
+  const bus: number[] = [];
+  for (let i = 0; i < trips; i++) {
+    const t0 = performance.now();
+    await a.request('bench.echo', bytes, { timeout: 5000 });
+    bus.push(performance.now() - t0);
+  }
+  await a.close();
+  await b.close();
+  await broker.stop();
+  return {
+    bytes: bytes.length,
+    messagePortP50Ms: percentile(port, 0.5),
+    messagePortP99Ms: percentile(port, 0.99),
+    natsP50Ms: percentile(bus, 0.5),
+    natsP99Ms: percentile(bus, 0.99),
+  };
+}
+
+export interface StudyThroughput {
+  hosts: number;
+  runs: number;
+  seconds: number;
+}
+
+/** Starts `count` host processes of the built CLI (1 island each) and resolves when all are ready. */
+async function startHosts(url: string, prefix: string, count: number): Promise<ChildProcess[]> {
+  const hosts = Array.from({ length: count }, (_, i) =>
+    spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], { stdio: ['ignore', 'ignore', 'pipe'] }));
+  await Promise.all(hosts.map((h) => new Promise<void>((resolve, reject) => {
+    let err = '';
+    h.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+      if (err.includes(' ready: ')) resolve();
+    });
+    h.once('exit', () => reject(new Error(`host exited: ${err}`)));
+  })));
+  return hosts;
+}
+
+/** The wall time of one study (1-island runs of `n` queens, `repeats` seeds × 2 cells) on `hosts` host processes. */
+export async function studyThroughput(natsServer: string, hosts: number, n: number, repeats: number): Promise<StudyThroughput> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nq-bench-cluster-'));
+  const broker = await startLocalBroker(natsServer);
+  const processes = await startHosts(broker.url, 'bench', hosts);
+  try {
+    const file = path.join(dir, 'study.yaml');
+    writeFileSync(file, `base: { overrides: { n: ${n}, islands: 1, limits: { timeLimit: 60 } } }\nsweep:\n  topology.kind: [none, ring]\nrepeats: ${repeats}\nseed: 1\n`);
+    const experiment = loadExperiment(file);
+    const t0 = performance.now();
+    const outcome = await runStudyOnCluster(experiment, { outDir: path.join(dir, 'out'), resume: false, events: false, nats: broker.url, hosts, prefix: 'bench' });
+    return { hosts, runs: outcome.completed, seconds: (performance.now() - t0) / 1000 };
+  } finally {
+    for (const p of processes) p.kill('SIGTERM');
+    await Promise.all(processes.map((p) => new Promise((resolve) => (p.exitCode === null ? p.once('exit', resolve) : resolve(null)))));
+    await broker.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The connection to the NATS broker and the names on it. Credentials come from the URL
+ * (NATS's own auth: `nats://user:password@host:4222` or `nats://token@host:4222`); subjects
+ * and JetStream stream names are scoped by a prefix, so two teams (or two test files) can
+ * share one broker without seeing each other.
+ */
+import { connect, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
+import { ConfigError } from '../config/errors.ts';
+
+export const DEFAULT_NATS_PORT = 4222;
+
+/** The broker could not be reached or refused us; a one-line message naming the URL (exit 2). */
+export class BrokerUnreachableError extends ConfigError {}
+
+export interface BusAddress {
+  /** Connection options: the server without credentials, plus user/pass or token. */
+  options: ConnectionOptions;
+  /** The URL as shown to people: the password or token replaced by ***. */
+  display: string;
+}
+
+/**
+ * Reads `--nats URL`: nats://[user[:password]@ | token@]host[:port]. Only the nats:// scheme
+ * (a plain TCP client) is offered; the port defaults to 4222.
+ * @throws ConfigError naming the flag for anything else.
+ */
+export function parseNatsUrl(text: string, flag = '--nats'): BusAddress {
+  const bad = (why: string) => new ConfigError(`${flag}: ${why}, got ${JSON.stringify(text)}; expected nats://[user:password@]host[:port]`);
+  let url: URL;
+  try {
+    url = new URL(text.includes('://') ? text : `nats://${text}`);
+  } catch {
+    throw bad('not a URL');
+  }
+  if (url.protocol !== 'nats:') throw bad(`scheme ${url.protocol.replace(/:$/, '')} is not offered`);
+  if (url.hostname === '') throw bad('no host');
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '') throw bad('a path or query has no meaning here');
+  const server = `${url.hostname}:${url.port || DEFAULT_NATS_PORT}`;
+  const user = decodeURIComponent(url.username);
+  const pass = decodeURIComponent(url.password);
+  const options: ConnectionOptions = { servers: server };
+  let display = `nats://${server}`;
+  if (user !== '' && url.password !== '') {
+    Object.assign(options, { user, pass });
+    display = `nats://${url.username}:***@${server}`;
+  } else if (user !== '') {
+    options.token = user;
+    display = `nats://***@${server}`;
+  }
+  return { options, display };
+}
+
+/** `--nats-prefix`: NATS subject tokens (letters, digits, - and _), dot-separated. */
+export function checkPrefix(prefix: string, flag = '--nats-prefix'): string {
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix) || prefix.length > 64) {
+    throw new ConfigError(`${flag}: expected subject tokens of letters, digits, - and _ separated by dots (at most 64 characters), got ${JSON.stringify(prefix)}`);
+  }
+  return prefix;
+}
+
+/** Every subject and stream name of one prefix, in one place. */
+export class Subjects {
+  constructor(readonly prefix: string) {}
+  /** Hosts announce themselves here (heartbeat), and answer `discover` at once. */
+  get heartbeat(): string {
+    return `${this.prefix}.hosts.heartbeat`;
+  }
+  get discover(): string {
+    return `${this.prefix}.hosts.discover`;
+  }
+  /** A host that leaves says so (Ctrl-C, SIGTERM). */
+  get leave(): string {
+    return `${this.prefix}.hosts.leave`;
+  }
+  /** Work offered to one host. */
+  invite(hostId: string): string {
+    return `${this.prefix}.host.${hostId}.invite`;
+  }
+  study(session: string, what: 'runs' | 'result' | 'started' | 'end'): string {
+    return `${this.prefix}.study.${session}.${what}`;
+  }
+  /** JetStream stream names allow no dots: the prefix with dots as underscores. */
+  studyStream(session: string): string {
+    return `${this.prefix.replace(/\./g, '_')}_study_${session}`;
+  }
+}
+
+export interface BusConnectOptions {
+  /** The client's name as the broker lists it. */
+  name: string;
+  /** ms to wait for the broker at start. */
+  timeoutMs?: number;
+}
+
+/**
+ * Connects, or throws BrokerUnreachableError with one line naming the URL. Once connected
+ * the client reconnects on its own (the broker may restart); callers watch `closed()`.
+ */
+export async function connectBus(address: BusAddress, options: BusConnectOptions): Promise<NatsConnection> {
+  try {
+    return await connect({
+      ...address.options,
+      name: options.name,
+      timeout: options.timeoutMs ?? 5000,
+      maxReconnectAttempts: 10,
+      reconnectTimeWait: 500,
+    });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new BrokerUnreachableError(`--nats ${address.display}: cannot connect to the NATS broker (${why})`);
+  }
+}

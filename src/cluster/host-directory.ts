@@ -1,0 +1,120 @@
+/**
+ * A coordinator's view of the hosts on the broker: who is there (heartbeats, and answers to
+ * `discover`), who left (a goodbye, or heartbeats missing for a few periods), and who was
+ * refused for running another tool version or bus format (one line each).
+ */
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Subjects } from './bus.ts';
+import { decodeBus, encodeBus, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
+import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
+
+/** Heartbeats a host may miss before it counts as lost. */
+const MISSED_HEARTBEATS = 3;
+
+export interface KnownHost {
+  id: string;
+  name: string;
+  islands: number;
+  busy: boolean;
+  lastSeen: number;
+}
+
+export interface HostDirectoryEvents {
+  /** A host appeared, or its heartbeat changed (busy/idle). */
+  onHost?(host: KnownHost, isNew: boolean): void;
+  /** A host said goodbye (`left`) or stopped beating (`lost`). */
+  onGone?(host: KnownHost, how: 'left' | 'lost'): void;
+  /** A host of another version: one call per host. */
+  onRefused?(line: string): void;
+}
+
+export class HostDirectory {
+  readonly hosts = new Map<string, KnownHost>();
+  private readonly refused = new Set<string>();
+  private readonly subs: Subscription[];
+  private readonly timer: NodeJS.Timeout;
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly nc: NatsConnection,
+    subjects: Subjects,
+    private readonly dropped: DropCounter,
+    private readonly events: HostDirectoryEvents = {},
+    heartbeatMs = DEFAULT_HEARTBEAT_MS,
+  ) {
+    this.subs = [
+      nc.subscribe(subjects.heartbeat, { callback: (_e, msg) => this.onHeartbeat(msg.data) }),
+      nc.subscribe(subjects.leave, { callback: (_e, msg) => this.onLeave(msg.data) }),
+    ];
+    this.timer = setInterval(() => this.sweep(heartbeatMs * MISSED_HEARTBEATS), heartbeatMs);
+    // Ask every host to answer now rather than at its next heartbeat.
+    nc.publish(subjects.discover, encodeBus({ type: 'discover' }));
+  }
+
+  /** Resolves once `count` hosts are known, or with false after `timeoutMs`. */
+  waitFor(count: number, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.hosts.size < count) return false;
+        clearTimeout(timeout);
+        resolve(true);
+        return true;
+      };
+      const timeout = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      const waiter = () => {
+        if (check()) this.waiters = this.waiters.filter((w) => w !== waiter);
+      };
+      if (!check()) this.waiters.push(waiter);
+    });
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    for (const sub of this.subs) sub.unsubscribe();
+    this.waiters = [];
+  }
+
+  private onHeartbeat(bytes: Uint8Array): void {
+    const decoded = decodeBus(bytes, 'host');
+    if (decoded.kind === 'incompatible') {
+      this.dropped.count(decoded);
+      // Named only when it says it is a host: an unreadable body is just counted.
+      const body = decoded.body as { type?: unknown; name?: unknown } | null;
+      if (body?.type !== 'host' || typeof body.name !== 'string') return;
+      const who = body.name.slice(0, 200);
+      if (!this.refused.has(who)) {
+        this.refused.add(who);
+        this.events.onRefused?.(`refused host ${who}: it runs ${decoded.from}; this coordinator runs ${ownVersion()}`);
+      }
+      return;
+    }
+    if (decoded.kind !== 'ok') return this.dropped.count(decoded);
+    const beat: BusMessage<'host'> = decoded.message;
+    const known = this.hosts.get(beat.id);
+    const host: KnownHost = { id: beat.id, name: beat.name, islands: beat.islands, busy: beat.busy, lastSeen: Date.now() };
+    this.hosts.set(beat.id, host);
+    if (!known || known.busy !== host.busy) this.events.onHost?.(host, !known);
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  private onLeave(bytes: Uint8Array): void {
+    const decoded = decodeBus(bytes, 'leave');
+    if (decoded.kind !== 'ok') return this.dropped.count(decoded);
+    this.forget(decoded.message.id, 'left');
+  }
+
+  private sweep(maxSilenceMs: number): void {
+    const now = Date.now();
+    for (const host of [...this.hosts.values()]) if (now - host.lastSeen > maxSilenceMs) this.forget(host.id, 'lost');
+  }
+
+  private forget(id: string, how: 'left' | 'lost'): void {
+    const host = this.hosts.get(id);
+    if (!host) return;
+    this.hosts.delete(id);
+    this.events.onGone?.(host, how);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * A nats-server of our own, on loopback: started on a free port (`-p -1`: the server picks
+ * one and logs it, so two callers never race for a port) with JetStream in a temporary
+ * store folder that goes when it stops. For tests, benchmarks, and trying hosts on one
+ * machine; a real deployment runs its broker as docs/distributed.md shows.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface NatsServer {
+  /** nats://127.0.0.1:PORT (without credentials). */
+  url: string;
+  port: number;
+  /** Resolves when the server has exited. */
+  exited: Promise<void>;
+  /** SIGKILL: the broker is lost, as when its machine dies. */
+  kill(): Promise<void>;
+  /** Stops the server and removes its store. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export interface NatsServerOptions {
+  user?: string;
+  password?: string;
+  token?: string;
+}
+
+/** Starts nats-server and resolves once it accepts clients (its "Server is ready" line, not a timer). */
+export function startLocalBroker(executable: string, options: NatsServerOptions = {}): Promise<NatsServer> {
+  const store = mkdtempSync(join(tmpdir(), 'nq-nats-'));
+  const args = ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', store];
+  if (options.user !== undefined) args.push('--user', options.user, '--pass', options.password ?? '');
+  if (options.token !== undefined) args.push('--auth', options.token);
+  const child: ChildProcess = spawn(executable, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const cleanup = exited.then(() => rmSync(store, { recursive: true, force: true }));
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await cleanup;
+  };
+  return new Promise((resolve, reject) => {
+    let log = '';
+    let port = 0;
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      log += chunk;
+      port ||= Number(/client connections on 127\.0\.0\.1:(\d+)/.exec(log)?.[1] ?? 0);
+      if (port && log.includes('Server is ready')) {
+        child.stderr!.removeAllListeners('data');
+        child.stderr!.resume();
+        resolve({ url: `nats://127.0.0.1:${port}`, port, exited, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') });
+      }
+    });
+    child.once('error', (error) => {
+      rmSync(store, { recursive: true, force: true });
+      reject(error);
+    });
+    void exited.then(() => reject(new Error(`nats-server exited before it was ready:\n${log}`)));
+  });
+}

@@ -1,0 +1,195 @@
+/**
+ * A study spread over hosts: every run not yet in runs.jsonl becomes one message on a
+ * JetStream work-queue stream of its own (one per invocation), with explicit acks. Hosts
+ * pull runs, run them, send the result here and ack only once this coordinator has written
+ * it. A host that dies mid-run never acks: the broker redelivers its run after the ack
+ * deadline, and a result that arrives twice is written once (runs are keyed by cell and
+ * seed). The folder, its files and `--resume` are the local study's (openStudy).
+ */
+import { randomBytes } from 'node:crypto';
+import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { ConfigError } from '../config/errors.ts';
+import { toFileShape } from '../config/schema.ts';
+import type { Experiment } from '../experiment/load.ts';
+import type { RunRecord } from '../experiment/records.ts';
+import { openStudy, type HostActivity, type PlannedRun, type StudyOptions, type StudyOutcome } from '../experiment/runner.ts';
+import { runKey } from '../experiment/store.ts';
+import { checkPrefix, connectBus, parseNatsUrl, Subjects } from './bus.ts';
+import { DEFAULT_ACK_WAIT_MS, DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
+import { decodeBus, DropCounter, encodeBus } from './bus-codec.ts';
+import { HostDirectory } from './host-directory.ts';
+
+const CONSUMER = 'hosts';
+
+export interface ClusterOptions {
+  /** nats://[user:password@|token@]host[:port] */
+  nats: string;
+  /** Hosts to wait for before starting. */
+  hosts: number;
+  prefix?: string;
+  /** How long to wait for the hosts at start, and for any host when none is left (ms). */
+  waitMs?: number;
+  ackWaitMs?: number;
+  heartbeatMs?: number;
+  /** One line per notable thing: a host joined, left, was refused. */
+  log?: (line: string) => void;
+}
+
+export interface ClusterStudyOutcome extends StudyOutcome {
+  /** Why an unfinished study stopped: interrupted (signal), the broker was lost, or no host was left. */
+  stoppedBy: 'signal' | 'broker-lost' | 'no-hosts' | null;
+  /** Malformed or foreign messages dropped. */
+  dropped: number;
+  /** The broker's URL as shown to people (no password). */
+  broker: string;
+}
+
+/** `--hosts`: a positive integer. */
+export function checkHostCount(hosts: unknown, flag = '--hosts'): number {
+  if (typeof hosts !== 'number' || !Number.isInteger(hosts) || hosts < 1) throw new ConfigError(`${flag}: expected a positive integer number of hosts, got ${JSON.stringify(hosts)}`);
+  return hosts;
+}
+
+/**
+ * Runs the study on the hosts of a NATS broker.
+ * @throws ConfigError (exit 2, nothing written) for a bad URL, prefix or folder, an unreachable broker, or too few hosts within the wait.
+ */
+export async function runStudyOnCluster(experiment: Experiment, options: StudyOptions & ClusterOptions): Promise<ClusterStudyOutcome> {
+  const address = parseNatsUrl(options.nats);
+  const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
+  const wanted = checkHostCount(options.hosts);
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_SECONDS * 1000;
+  const ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+  const log = options.log ?? (() => {});
+  const hooks = options.hooks ?? {};
+  const nc = await connectBus(address, { name: `nqueens-islands experiment ${experiment.name}` });
+  const dropped = new DropCounter();
+  const session = randomBytes(8).toString('hex');
+  const stream = subjects.studyStream(session);
+  const activity = new Map<string, HostActivity>();
+  const showHosts = () => hooks.onHosts?.([...activity.values()]);
+  let invite = (_hostId: string) => {};
+  const directory = new HostDirectory(nc, subjects, dropped, {
+    onRefused: log,
+    onHost: (host, isNew) => {
+      if (isNew) log(`host ${host.name} (${host.islands} island${host.islands === 1 ? '' : 's'}) is here`);
+      if (!host.busy) invite(host.id);
+    },
+    onGone: (host, how) => {
+      const current = activity.get(host.name)?.current;
+      log(`host ${host.name} ${how}${current ? `; its run ${current} goes back to the queue` : ''}`);
+      activity.delete(host.name);
+      showHosts();
+    },
+  }, options.heartbeatMs);
+
+  let jsm: Awaited<ReturnType<typeof jetstreamManager>> | null = null;
+  try {
+    if (!(await directory.waitFor(wanted, waitMs))) {
+      const names = [...directory.hosts.values()].map((h) => h.name).join(', ');
+      throw new ConfigError(`--hosts ${wanted}: only ${directory.hosts.size} host${directory.hosts.size === 1 ? '' : 's'} answered on ${address.display} within ${waitMs / 1000} s${names ? ` (${names})` : ''}; start more with: nqueens-islands host --nats URL`);
+    }
+    const study = openStudy(experiment, options);
+    const { outcome } = study;
+    const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, broker: address.display };
+    if (study.todo.length === 0) return { ...result, ...outcome };
+
+    jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: stream, subjects: [subjects.study(session, 'runs')], retention: RetentionPolicy.Workqueue, storage: StorageType.File, max_age: 7 * 24 * 3600 * 1e9 });
+    await jsm.consumers.add(stream, { durable_name: CONSUMER, ack_policy: AckPolicy.Explicit, ack_wait: ackWaitMs * 1e6, max_deliver: -1, max_ack_pending: -1 });
+
+    const byId = new Map<string, PlannedRun>();
+    const attempts = new Map<string, number>();
+    const js = jetstream(nc);
+    const publishRun = async (planned: PlannedRun) => {
+      const runId = runKey(planned.cell.id, planned.seed).replace('\u0000', '#');
+      byId.set(runId, planned);
+      const attempt = (attempts.get(runId) ?? 0) + 1;
+      attempts.set(runId, attempt);
+      const config = toFileShape({ ...planned.cell.config, seed: planned.seed });
+      const message = encodeBus({ type: 'run', session, runId, cell: { id: planned.cell.id, values: planned.cell.values }, seed: planned.seed, config: config as Record<string, unknown>, events: options.events });
+      await js.publish(subjects.study(session, 'runs'), message, { msgID: `${session}:${runId}:${attempt}` });
+    };
+    for (const planned of study.todo) await publishRun(planned);
+
+    let finish: (by: ClusterStudyOutcome['stoppedBy']) => void = () => {};
+    const finished = new Promise<ClusterStudyOutcome['stoppedBy']>((resolve) => (finish = resolve));
+    const remaining = new Set(byId.keys());
+
+    nc.subscribe(subjects.study(session, 'started'), {
+      callback: (_e, msg) => {
+        const decoded = decodeBus(msg.data, 'run-started');
+        if (decoded.kind !== 'ok') return dropped.count(decoded);
+        const { runId, host, session: s } = decoded.message;
+        const planned = byId.get(runId);
+        if (s !== session || !planned) return;
+        const entry = activity.get(host) ?? { name: host, runs: 0, current: null };
+        entry.current = `${planned.cell.id} seed ${planned.seed}`;
+        activity.set(host, entry);
+        hooks.onRunStart?.(planned, outcome.skipped + outcome.completed);
+        showHosts();
+      },
+    });
+    nc.subscribe(subjects.study(session, 'result'), {
+      callback: (_e, msg) => {
+        const decoded = decodeBus(msg.data, 'run-done');
+        if (decoded.kind !== 'ok') return dropped.count(decoded);
+        const done = decoded.message;
+        const planned = byId.get(done.runId);
+        if (done.session !== session || !planned || done.record.cell !== planned.cell.id || done.record.seed !== planned.seed) {
+          dropped.malformed++;
+          return;
+        }
+        const duplicate = !remaining.has(done.runId);
+        if (!duplicate) {
+          const record = { ...(done.record as unknown as RunRecord), host: done.host };
+          // A failed worker says nothing about the GA: run it once more before recording the failure.
+          if (record.error && attempts.get(done.runId) === 1) {
+            hooks.onRetry?.(planned, record.error);
+            void publishRun(planned);
+          } else {
+            remaining.delete(done.runId);
+            study.save(planned, { record, events: done.events });
+          }
+        }
+        const entry = activity.get(done.host);
+        if (entry) {
+          entry.current = null;
+          if (!duplicate) entry.runs++;
+          showHosts();
+        }
+        msg.respond(encodeBus({ type: 'recorded', runId: done.runId, duplicate }));
+        if (remaining.size === 0) finish(null);
+      },
+    });
+
+    invite = (hostId) => nc.publish(subjects.invite(hostId), encodeBus({ type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs }));
+    for (const host of directory.hosts.values()) if (!host.busy) invite(host.id);
+
+    const onAbort = () => finish('signal');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) finish('signal');
+    void nc.closed().then(() => finish('broker-lost'));
+    // With no host left for the whole wait, the study cannot go on: stop it (it can be resumed).
+    const orphanCheck = setInterval(() => {
+      if (directory.hosts.size > 0) orphanSince = Date.now();
+      else if (Date.now() - orphanSince > waitMs) finish('no-hosts');
+    }, Math.min(1000, waitMs));
+    let orphanSince = Date.now();
+    try {
+      result.stoppedBy = await finished;
+    } finally {
+      clearInterval(orphanCheck);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+    return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total };
+  } finally {
+    directory.close();
+    if (!nc.isClosed()) {
+      // Hosts stop this study's runs; the stream goes (a resumed study publishes what is left again).
+      nc.publish(subjects.study(session, 'end'), encodeBus({ type: 'end', session }));
+      await jsm?.streams.delete(stream).catch(() => {});
+      await nc.drain().catch(() => {});
+    }
+  }
+}
