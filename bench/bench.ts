@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileBaseline, runBaseline } from './c-baseline.ts';
-import { migrantRoundTrip, natsServerPath, studyThroughput } from './cluster.ts';
+import { migrantRoundTrip, natsServerPath, solveBothWays, studyThroughput } from './cluster.ts';
 import { benchHybrid } from './hybrid.ts';
 import { islandScaling, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
@@ -269,6 +269,20 @@ async function clusterSection(): Promise<void> {
     ['NATS, client ⇄ broker ⇄ client', trips.bytes, fmt(trips.natsP50Ms, 3), fmt(trips.natsP99Ms, 3)],
   ]));
   print(`\nNATS / MessagePort p50: ${fmt(trips.natsP50Ms / trips.messagePortP50Ms, 1)}×; 2000 round trips each.\n`);
+  const latency = await solveBothWays(server.path, ['-n', '64', '--islands', '2'], [1, 2, 3, 4, 5, 6, 7], 2);
+  const stops = (runs: { stopLatencyMs: number | null }[]) => runs.flatMap((r) => (r.stopLatencyMs === null ? [] : [r.stopLatencyMs]));
+  print(table(['stop latency, winner found → last island stopped (N = 64, 2 islands, async)', 'p50 ms', 'max ms', 'runs'], [
+    ['one process, 2 worker threads', fmt(median(stops(latency.local)), 3), fmt(Math.max(...stops(latency.local)), 3), latency.local.length],
+    ['two host processes × 1 island, over NATS', fmt(median(stops(latency.spread)), 3), fmt(Math.max(...stops(latency.spread)), 3), latency.spread.length],
+  ]));
+  print('\nGoal across processes: p50 ≤ 5 ms on loopback. Seeds 1..7.\n');
+  const large = await solveBothWays(server.path, ['-n', '1000', '--islands', '2'], [1, 2, 3], 2);
+  const wall = (runs: { seconds: number }[]) => median(runs.map((r) => r.seconds));
+  print(table(['N = 1000, paper mode, 2 islands, whole command', 'median s', 'ratio'], [
+    ['one process × 2 islands', fmt(wall(large.local)), '1.00'],
+    ['two host processes × 1 island', fmt(wall(large.spread)), fmt(wall(large.spread) / wall(large.local))],
+  ]));
+  print('\nGoal: ≤ 1.15×. Seeds 1..3, alternating; hosts started before timing (their threads are warm).\n');
   const rounds = [1, 2, 3];
   const one: number[] = [];
   const two: number[] = [];
@@ -285,7 +299,7 @@ async function clusterSection(): Promise<void> {
     ['two host processes', fmt(median(two)), fmt(median(two) / median(one))],
   ]));
   print(`\nWhole studies through \`experiment --nats\` (publish, pull, run, confirm, ack), medians of ${rounds.length}; hosts started before timing.\n`);
-  results.cluster = { trips, studyRunsPerSecond: { one, two } };
+  results.cluster = { trips, latency, large, studyRunsPerSecond: { one, two } };
 }
 
 async function main(): Promise<void> {

@@ -1,9 +1,10 @@
 /**
  * Across machines, measured on loopback: what a migrant costs over NATS against a
- * MessagePort, and a study's throughput on two host processes against one. Needs a
+ * MessagePort, one run's islands on two host processes against the same islands in one
+ * process, and a study's throughput on two host processes against one. Needs a
  * nats-server (found as the tests find it: NQI_NATS_SERVER, PATH, Debian's paths).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -128,5 +129,41 @@ export async function studyThroughput(natsServer: string, hosts: number, n: numb
     await Promise.all(processes.map((p) => new Promise((resolve) => (p.exitCode === null ? p.once('exit', resolve) : resolve(null)))));
     await broker.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface SolveTiming {
+  seed: number;
+  /** Whole command, process start to exit. */
+  seconds: number;
+  solved: boolean;
+  stopLatencyMs: number | null;
+}
+
+/** `solve --json` with `args` per seed: in one process, and with its islands on `hosts` host processes of 1 island each. */
+export async function solveBothWays(natsServer: string, args: string[], seeds: number[], hosts: number): Promise<{ local: SolveTiming[]; spread: SolveTiming[] }> {
+  const broker = await startLocalBroker(natsServer);
+  const processes = await startHosts(broker.url, 'solve', hosts);
+  const once = (seed: number, extra: string[]): SolveTiming => {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const seconds = (performance.now() - t0) / 1000;
+    if (r.status !== 0 && r.status !== 1) throw new Error(`solve failed: ${r.stderr}`);
+    const out = JSON.parse(r.stdout);
+    return { seed, seconds, solved: out.solved, stopLatencyMs: out.stopLatencyMs };
+  };
+  try {
+    const local: SolveTiming[] = [];
+    const spread: SolveTiming[] = [];
+    // Alternating, so slow drifts of the machine fall on both alike.
+    for (const seed of seeds) {
+      local.push(once(seed, []));
+      spread.push(once(seed, ['--nats', broker.url, '--nats-prefix', 'solve', '--hosts', String(hosts)]));
+    }
+    return { local, spread };
+  } finally {
+    for (const p of processes) p.kill('SIGTERM');
+    await Promise.all(processes.map((p) => new Promise((resolve) => (p.exitCode === null ? p.once('exit', resolve) : resolve(null)))));
+    await broker.stop();
   }
 }

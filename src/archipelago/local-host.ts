@@ -5,8 +5,15 @@ import { decode, encode } from './codec.ts';
 import type { Host, LaunchedRun, LaunchPlan } from './launcher.ts';
 import type { ControlMessage, IslandReport, IslandTask } from './messages.ts';
 import { SharedMemoryCoordination } from './shared-memory-coordination.ts';
-import { createPortMesh, type IslandEnvelope } from './transport.ts';
+import { createPortMesh, type IslandEnvelope, type IslandPorts } from './transport.ts';
 import { islandWorkerFile } from './worker-path.ts';
+
+/** One island to start: its task, its ends of its channels, and the host's end of its control channel. */
+export interface IslandPlacement {
+  task: IslandTask;
+  ports: IslandPorts;
+  control: MessagePort;
+}
 
 /**
  * This process's host: a piscina pool of island workers that outlives runs. Each run gets
@@ -44,44 +51,52 @@ export class LocalHost implements Host {
   }
 
   launch(plan: LaunchPlan): LaunchedRun {
-    const islands = plan.tasks.length;
-    this.reserve(islands);
-    const pool = this.pool!;
-    if (plan.tasks.some((t) => t.evolver.mode === 'paper')) this.kernel ??= kernelModuleForThread();
-    const coordination = SharedMemoryCoordination.create(islands);
+    const coordination = SharedMemoryCoordination.create(plan.tasks.length);
     const mesh = createPortMesh(plan.tasks);
-    const onBytes = (bytes: Uint8Array) => plan.onControl(decode<ControlMessage>(bytes));
+    const placements = plan.tasks.map((task, island) => ({ task, ports: mesh.islands[island], control: mesh.controls[island] }));
+    const started = this.start(placements, coordination, (bytes) => plan.onControl(decode<ControlMessage>(bytes)));
+    return {
+      coordination,
+      reports: started.reports.map((report) => report.then((bytes) => decode<IslandReport>(bytes))),
+      terminate: started.terminate,
+      release: () => mesh.controls.forEach((control) => control.close()),
+    };
+  }
+
+  /**
+   * Starts islands on the pool over `coordination`, each with its ready-made ports: what
+   * `launch` does for a whole run, and what a cluster host does for its part of a run whose
+   * other islands are elsewhere (src/cluster/island-relay.ts). Reports stay encoded; each
+   * island's control messages reach `onControl` (encoded) before its report settles.
+   */
+  start(placements: readonly IslandPlacement[], coordination: SharedMemoryCoordination, onControl: (bytes: Uint8Array) => void): { reports: Promise<Uint8Array>[]; terminate(): void } {
+    this.reserve(placements.length);
+    const pool = this.pool!;
+    if (placements.some(({ task }) => task.evolver.mode === 'paper')) this.kernel ??= kernelModuleForThread();
     // Messages posted just before a task ends may still be queued: read them before its report.
     const drain = (port: MessagePort) => {
-      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onBytes(m.message as Uint8Array);
+      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onControl(m.message as Uint8Array);
     };
-    const aborts = plan.tasks.map(() => new AbortController());
-    const settled = plan.tasks.map(() => false);
-    const reports = plan.tasks.map((task: IslandTask, island) => {
-      const ports = mesh.islands[island];
-      const control = mesh.controls[island];
-      control.on('message', onBytes);
+    const aborts = placements.map(() => new AbortController());
+    const settled = placements.map(() => false);
+    const reports = placements.map(({ task, ports, control }, k) => {
+      control.on('message', onControl);
       const envelope: IslandEnvelope = { task: encode(task), shared: coordination.sab, ports, ...(this.kernel ? { kernel: this.kernel } : {}) };
-      return pool.run(envelope, { transferList: [ports.control, ...ports.inPorts, ...ports.outPorts], signal: aborts[island].signal }).then(
+      return pool.run(envelope, { transferList: [ports.control, ...ports.inPorts, ...ports.outPorts], signal: aborts[k].signal }).then(
         (bytes: Uint8Array) => {
-          settled[island] = true;
+          settled[k] = true;
           drain(control);
-          return decode<IslandReport>(bytes);
+          return bytes;
         },
         (error: unknown) => {
-          settled[island] = true;
+          settled[k] = true;
           drain(control);
-          coordination.depart(island); // a dead worker could not say so itself: nobody may wait for it
+          coordination.depart(task.island); // a dead worker could not say so itself: nobody may wait for it
           throw error;
         },
       );
     });
-    return {
-      coordination,
-      reports,
-      terminate: () => aborts.forEach((abort, island) => settled[island] || abort.abort()),
-      release: () => mesh.controls.forEach((control) => control.close()),
-    };
+    return { reports, terminate: () => aborts.forEach((abort, k) => settled[k] || abort.abort()) };
   }
 
   close(): Promise<void> {

@@ -21,6 +21,8 @@ const HEADER = 6;
 
 const NO_EPOCH = 0x7fffffff;
 
+type WaitAsync = (a: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+
 export class SharedMemoryCoordination implements Coordination, IslandCoordination {
   private readonly a: Int32Array;
   /** Maps `sab` (made by `create`, shared with the islands' threads). */
@@ -137,6 +139,23 @@ export class SharedMemoryCoordination implements Coordination, IslandCoordinatio
   /** The change counter: read it before checking a condition, then `awaitChange(seq, ...)`. */
   seq(): number {
     return Atomics.load(this.a, SEQ);
+  }
+
+  /** Async: the island that claimed the run, or -1. */
+  winner(): number {
+    return Atomics.load(this.a, WINNER);
+  }
+
+  /** Wakes every waiter, as any change does (a relay that posted migrants into a port calls it). */
+  notify(): void {
+    this.wake();
+  }
+
+  /** Resolves once the shared state changed since `seq` was read (for a main thread, which must not block). */
+  async changed(seq: number): Promise<void> {
+    // Atomics.waitAsync is in Node 20 but not in the ES2022 lib the project compiles against.
+    const waited = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync(this.a, SEQ, seq);
+    if (waited.async) await waited.value;
   }
 
   /** Waits until shared state changed since `seq` was read, or `timeoutMs` passed. */

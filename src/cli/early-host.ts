@@ -23,11 +23,12 @@ function flagValue(argv: readonly string[], names: readonly string[]): string | 
 
 /**
  * Islands to boot workers for: `--islands` if given (up to 4 per core: this is before any
- * validation), else the cores (the default); none for boards answered without a run or for
- * help. A config asking for more grows the pool at launch; for fewer, the extra workers idle.
+ * validation), else the cores (the default); none for boards answered without a run, for
+ * help, or for islands on other machines (--nats). A config asking for more grows the pool
+ * at launch; for fewer, the extra workers idle.
  */
 export function islandsHint(argv: readonly string[]): number {
-  if (argv.includes('--help') || argv.includes('-h') || Number(flagValue(argv, ['-n', '--n'])) <= 3) return 0;
+  if (argv.includes('--help') || argv.includes('-h') || Number(flagValue(argv, ['-n', '--n'])) <= 3 || flagValue(argv, ['--nats']) !== undefined) return 0;
   const cores = availableParallelism();
   const islands = Number(flagValue(argv, ['--islands']));
   return Number.isInteger(islands) && islands >= 1 && islands <= 4 * cores ? islands : cores;

@@ -16,6 +16,8 @@ const packr = new Packr({ moreTypes: true });
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const session = id;
+const island = z.number().int().min(0);
+const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array);
 
 const schemas = {
   /** A host's heartbeat, also its answer to `discover`. */
@@ -52,6 +54,29 @@ const schemas = {
   recorded: z.object({ type: z.literal('recorded'), runId: z.string(), duplicate: z.boolean() }),
   /** The study is over (done or interrupted): hosts stop its runs and leave it. */
   end: z.object({ type: z.literal('end'), session }),
+
+  // One run's islands spread over hosts (cluster-launcher.ts, island-relay.ts). Island
+  // tasks, reports, control messages and migrants travel as the thread codec encoded them.
+  /** Coordinator → host: run these islands (`tasks`, encoded IslandTasks) of a run of `islands`; `hostOf[i]` is island i's host id. */
+  islands: z.object({ type: z.literal('islands'), runId: session, islands: z.number().int().min(1), hostOf: z.array(id), tasks: z.array(bytes) }),
+  /** Host → coordinator: the islands are starting. */
+  accepted: z.object({ type: z.literal('accepted'), runId: session }),
+  /** Between hosts: migrants along the edge from → to. */
+  migrants: z.object({ type: z.literal('migrants'), runId: session, from: island, to: island, bytes }),
+  /** Host → hosts and coordinator: barrier arrivals of its islands (flat island, epoch pairs), the found-epoch, the stop and its claimer. */
+  state: z.object({ type: z.literal('state'), runId: session, reached: z.array(z.number().int()), foundEpoch: z.number().int(), stop: z.number().int().min(0).max(2), winner: z.number().int().min(-1) }),
+  /** Host → coordinator: an island's message to the coordinator. */
+  control: z.object({ type: z.literal('control'), runId: session, bytes }),
+  /** Host → coordinator: an island's end: its encoded report, or why it failed. */
+  report: z.object({ type: z.literal('report'), runId: session, island, bytes: bytes.nullable(), error: z.string().nullable() }),
+  /** Coordinator → hosts, every heartbeat period: the run's coordinator is still there. */
+  alive: z.object({ type: z.literal('alive'), runId: session }),
+  /** Coordinator → hosts: stop every island. */
+  halt: z.object({ type: z.literal('halt'), runId: session }),
+  /** Coordinator → hosts: end islands that did not stop within the grace period. */
+  terminate: z.object({ type: z.literal('terminate'), runId: session }),
+  /** Coordinator → hosts: these islands are gone (their host was lost): nobody waits for them. */
+  depart: z.object({ type: z.literal('depart'), runId: session, islands: z.array(island) }),
 } as const;
 
 export type BusMessageType = keyof typeof schemas;

@@ -79,6 +79,14 @@ export class Subjects {
   study(session: string, what: 'runs' | 'result' | 'started' | 'end'): string {
     return `${this.prefix}.study.${session}.${what}`;
   }
+  /** A host is asked to run some of a run's islands. */
+  islands(hostId: string): string {
+    return `${this.prefix}.host.${hostId}.islands`;
+  }
+  /** Everything of one run addressed to one host (by id) or to the coordinator, on one subject so it stays in order. */
+  run(runId: string, to: string): string {
+    return `${this.prefix}.run.${runId}.${to}`;
+  }
   /** JetStream stream names allow no dots: the prefix with dots as underscores. */
   studyStream(session: string): string {
     return `${this.prefix.replace(/\./g, '_')}_study_${session}`;
@@ -109,4 +117,19 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
     const why = error instanceof Error ? error.message : String(error);
     throw new BrokerUnreachableError(`--nats ${address.display}: cannot connect to the NATS broker (${why})`);
   }
+}
+
+/**
+ * Whether the client is connected right now: false from a disconnect until it reconnects.
+ * Peers cannot be heard while the broker is away, so silence then says nothing about them.
+ */
+export function connectionState(nc: NatsConnection): { readonly connected: boolean } {
+  const state = { connected: true };
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') state.connected = false;
+      else if (status.type === 'reconnect') state.connected = true;
+    }
+  })();
+  return state;
 }

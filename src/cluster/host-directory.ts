@@ -4,12 +4,10 @@
  * refused for running another tool version or bus format (one line each).
  */
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import type { Subjects } from './bus.ts';
+import { connectionState, type Subjects } from './bus.ts';
 import { decodeBus, encodeBus, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
-import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
+import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
 
-/** Heartbeats a host may miss before it counts as lost. */
-const MISSED_HEARTBEATS = 3;
 
 export interface KnownHost {
   id: string;
@@ -34,14 +32,17 @@ export class HostDirectory {
   private readonly subs: Subscription[];
   private readonly timer: NodeJS.Timeout;
   private waiters: (() => void)[] = [];
+  private readonly connection: { readonly connected: boolean };
 
   constructor(
     private readonly nc: NatsConnection,
     subjects: Subjects,
     private readonly dropped: DropCounter,
-    private readonly events: HostDirectoryEvents = {},
+    /** Mutable: a launcher adds its own reaction to a lost host for the length of a run. */
+    readonly events: HostDirectoryEvents = {},
     heartbeatMs = DEFAULT_HEARTBEAT_MS,
   ) {
+    this.connection = connectionState(nc);
     this.subs = [
       nc.subscribe(subjects.heartbeat, { callback: (_e, msg) => this.onHeartbeat(msg.data) }),
       nc.subscribe(subjects.leave, { callback: (_e, msg) => this.onLeave(msg.data) }),
@@ -51,11 +52,11 @@ export class HostDirectory {
     nc.publish(subjects.discover, encodeBus({ type: 'discover' }));
   }
 
-  /** Resolves once `count` hosts are known, or with false after `timeoutMs`. */
-  waitFor(count: number, timeoutMs: number): Promise<boolean> {
+  /** Resolves once `count` hosts (that `accept` takes) are known, or with false after `timeoutMs`. */
+  waitFor(count: number, timeoutMs: number, accept: (host: KnownHost) => boolean = () => true): Promise<boolean> {
     return new Promise((resolve) => {
       const check = () => {
-        if (this.hosts.size < count) return false;
+        if ([...this.hosts.values()].filter(accept).length < count) return false;
         clearTimeout(timeout);
         resolve(true);
         return true;
@@ -97,6 +98,7 @@ export class HostDirectory {
     const host: KnownHost = { id: beat.id, name: beat.name, islands: beat.islands, busy: beat.busy, lastSeen: Date.now() };
     this.hosts.set(beat.id, host);
     if (!known || known.busy !== host.busy) this.events.onHost?.(host, !known);
+    // Also on a busy → idle change: a waiter may be counting idle hosts.
     for (const waiter of [...this.waiters]) waiter();
   }
 
@@ -108,6 +110,11 @@ export class HostDirectory {
 
   private sweep(maxSilenceMs: number): void {
     const now = Date.now();
+    // While the broker is away nobody can be heard: the silence starts again from the reconnect.
+    if (!this.connection.connected) {
+      for (const host of this.hosts.values()) host.lastSeen = now;
+      return;
+    }
     for (const host of [...this.hosts.values()]) if (now - host.lastSeen > maxSilenceMs) this.forget(host.id, 'lost');
   }
 

@@ -1,8 +1,10 @@
 /**
- * A host: a long-lived process that offers its cores to coordinators on a NATS broker. It
- * announces itself with a heartbeat (and answers a coordinator's `discover` at once), joins
- * the studies it is invited to, pulls their runs from a JetStream work queue one at a time,
- * runs each on its own island threads, and acks a run only after the coordinator has
+ * A host: a long-lived process that offers its cores to coordinators on a NATS broker. Its
+ * island threads are a warm pool that outlives runs. It announces itself with a heartbeat
+ * (and answers a coordinator's `discover` at once), and does one thing at a time: runs some
+ * islands of a coordinator's run (island-relay.ts), or serves a study it is invited to:
+ * pulls its runs from a JetStream work queue one at a time, runs each on the pool, and
+ * acks a run only after the coordinator has
  * confirmed its result: a host that dies mid-run leaves the run unacked, and the broker
  * gives it to another host after the ack deadline.
  */
@@ -11,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { jetstream, type Consumer, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
 import { resolveRunConfig } from '../config/schema.ts';
 import { toRunRecord } from '../experiment/records.ts';
@@ -19,6 +22,7 @@ import { RunFailedError, startRun, type Run } from '../run/start-run.ts';
 import { checkPrefix, connectBus, parseNatsUrl, Subjects } from './bus.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
 import { decodeBus, DropCounter, encodeBus, ownVersion, type BusMessage } from './bus-codec.ts';
+import { IslandRelay } from './island-relay.ts';
 
 /** How long a host waits for the coordinator to confirm a result before it gives the run back. */
 const RESULT_TIMEOUT_MS = 30_000;
@@ -78,11 +82,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const refused = new Set<string>();
   let runsDone = 0;
   let membership: Membership | null = null;
+  let relay: IslandRelay | null = null;
   let stopping = false;
+  const pool = new LocalHost(islands);
+  const busy = () => membership !== null || relay !== null;
 
   const heartbeat = () => {
     if (nc.isClosed()) return;
-    nc.publish(subjects.heartbeat, encodeBus({ type: 'host', id, name, islands, busy: membership !== null }));
+    nc.publish(subjects.heartbeat, encodeBus({ type: 'host', id, name, islands, busy: busy() }));
   };
   const timer = setInterval(heartbeat, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
 
@@ -105,7 +112,24 @@ export async function startHost(options: HostOptions): Promise<Host> {
   nc.subscribe(subjects.invite(id), {
     callback: (_err, msg) => {
       const invite = receive(msg.data, 'invite');
-      if (invite && membership === null && !stopping) void serveStudy(invite);
+      if (invite && !busy() && !stopping) void serveStudy(invite);
+    },
+  });
+  nc.subscribe(subjects.islands(id), {
+    callback: (_err, msg) => {
+      const order = receive(msg.data, 'islands');
+      if (!order || busy() || stopping) return; // no answer: the coordinator fails these islands
+      const ids = order.hostOf.flatMap((host, island) => (host === id ? [island] : []));
+      log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
+      const own = new IslandRelay(nc, subjects, order, id, pool, dropped);
+      relay = own;
+      heartbeat();
+      msg.respond(encodeBus({ type: 'accepted', runId: order.runId }));
+      void own.done.then(() => {
+        log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
+        relay = null;
+        heartbeat();
+      });
     },
   });
 
@@ -154,7 +178,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     let run: Run;
     try {
       const config = resolveRunConfig(order.config, `run ${order.runId} of study ${order.session}`);
-      run = startRun({ ...config, seed: order.seed });
+      run = startRun({ ...config, seed: order.seed }, { launcher: pool });
     } catch (error) {
       // This machine cannot run it (too little memory, ...): give it back for another host.
       log(`cannot run ${order.runId}: ${error instanceof Error ? error.message : String(error)}; leaving the study`);
@@ -203,6 +227,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   void nc.closed().then(() => {
     clearInterval(timer);
     membership?.current?.run.stop();
+    relay?.stop('the NATS broker was lost');
     settle(stopping ? 'stopped' : 'broker-lost');
   });
 
@@ -225,11 +250,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
         current.run.stop();
         await current.run.result.catch(() => {});
       }
+      relay?.stop(`host ${name} left`);
+      await relay?.done;
       if (!nc.isClosed()) {
         nc.publish(subjects.leave, encodeBus({ type: 'leave', id }));
         await nc.drain().catch(() => {});
       }
       await closed;
+      await pool.close();
     },
     closed,
   };

@@ -11,10 +11,12 @@ import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';
 
-/** How a run ended: solved, a limit, a signal (CLI), `stop()` (library), or an island failure under `onIslandError: fail`. */
-export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed';
+/** How a run ended: solved, a limit, a signal (CLI), `stop()` (library), an island failure under `onIslandError: fail`, or the NATS broker lost (islands on other machines). */
+export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'broker-lost';
 
 export interface IslandRecord extends IslandSummary {
+  /** Islands on other machines: the name of the host that ran it. */
+  host?: string;
   stopReason: StopReason | null;
   error?: { message: string; iteration: number };
 }
@@ -41,6 +43,8 @@ export interface SolveRecord {
   stopLatencyMs: number | null;
   /** When unsolved: the best chromosome found (1-based). */
   best?: number[] | null;
+  /** Islands on other machines: the hosts that ran the run, by name. */
+  hosts?: string[];
   islands: IslandRecord[];
   failures: { island: number; iteration: number; message: string }[];
   /** The fully resolved config, seed included: running it again repeats a sync run. */
@@ -55,7 +59,7 @@ export function endingOf(result: RunResult): Ending {
 }
 
 /** The run's record. @throws Error if the archipelago reported a solution the validator refuses (never printed). */
-export function resultRecord(result: RunResult, config: SeededRunConfig, ended: Ending = endingOf(result)): SolveRecord {
+export function resultRecord(result: RunResult, config: SeededRunConfig, ended: Ending = endingOf(result), placement: readonly string[] | null = null): SolveRecord {
   if (result.solved && (!result.solution || !validateSolution(result.solution, config.n).valid)) {
     throw new Error('the archipelago reported a solution that fails validation');
   }
@@ -74,8 +78,11 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
     foundAtIteration: result.foundAtIteration,
     stopLatencyMs: result.stopLatencyMs,
     ...(result.solved ? {} : { best: result.best }),
+    // Islands on other machines (`placement`: each island's host name).
+    ...(placement ? { hosts: [...new Set(placement)] } : {}),
     islands: result.islands.map((i) => ({
       ...islandSummary(i),
+      ...(placement ? { host: placement[i.id] } : {}),
       stopReason: i.stopReason,
       ...(i.error ? { error: i.error } : {}),
     })),

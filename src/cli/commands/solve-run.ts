@@ -5,6 +5,7 @@ import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events
 import type { CheckpointFile } from '../../archipelago/messages.ts';
 import { numberLiteral, overridesFromArgv } from '../../config/flags.ts';
 import { displayName, loadConfigFromArgv } from '../../config/load.ts';
+import { systemEnv, type ResolveEnv } from '../../config/schema.ts';
 import { randomSeed } from '../../ga/rng.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint } from '../../run/checkpoint.ts';
@@ -13,12 +14,13 @@ import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededR
 import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
+import { clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
 import { checkOutFile } from '../../io/write-file.ts';
 
-export interface SolveArgs {
+export interface SolveArgs extends ClusterArgs {
   config?: string;
   json: boolean;
   board: boolean;
@@ -42,9 +44,9 @@ function checkpointEverySeconds(args: SolveArgs): number {
 }
 
 /** The run config: from `--config` and flags, or from the checkpoint `--resume` names (flags may change only limits and outputs). */
-function runConfig(args: SolveArgs): { config: SeededRunConfig; resumed: CheckpointFile | null } {
+function runConfig(args: SolveArgs, env?: ResolveEnv): { config: SeededRunConfig; resumed: CheckpointFile | null } {
   if (args.resume === undefined) {
-    const resolved = loadConfigFromArgv(args);
+    const resolved = loadConfigFromArgv(args, env);
     return { config: { ...resolved, seed: resolved.seed ?? randomSeed() }, resumed: null };
   }
   if (args.config !== undefined) throw new UsageError('--config: not with --resume; the checkpoint holds the run config');
@@ -91,7 +93,20 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
 
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
   const everySeconds = checkpointEverySeconds(args);
-  const { config, resumed } = runConfig(args);
+  const clusterOptions = clusterFromArgs(args);
+  if (clusterOptions && (args.checkpoint !== undefined || args.resume !== undefined)) {
+    throw new UsageError(`${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with --nats (islands on other hosts are not checkpointed)`);
+  }
+  // Across machines, the islands default to what the hosts offer, not this machine's cores.
+  const cluster = clusterOptions ? await (await import('../../cluster/cluster-run.ts')).joinCluster({ ...clusterOptions, log: printError }) : null;
+  let config: SeededRunConfig;
+  let resumed: CheckpointFile | null;
+  try {
+    ({ config, resumed } = runConfig(args, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : undefined));
+  } catch (error) {
+    await cluster?.close();
+    throw error;
+  }
   const out = config.output.file;
   if (out !== null) checkOutFile('--out', out);
   const checkpointPath = args.checkpoint ?? null;
@@ -101,12 +116,13 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   let run;
   try {
     run = startRun(config, {
-      launcher: host,
+      launcher: cluster ? cluster.launcher : host,
       ...(testFault ? { testFault } : {}),
       ...(checkpointPath !== null ? { checkpointEveryMs: everySeconds * 1000 } : {}),
       ...(resumed ? { resume: resumed.islands } : {}),
     });
   } catch (error) {
+    await cluster?.close();
     if (!(error instanceof NoSolutionError)) throw error;
     printError(error.message);
     process.exitCode = EXIT.notSolved;
@@ -144,16 +160,19 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     live?.close();
     signals.dispose();
     subscription.unsubscribe();
+    await cluster?.close();
   }
 
   // resultRecord re-checks the solution: the tool never prints one its own validator refuses.
-  const ended: Ending = signals.signal ?? (failure ? 'island-failed' : endingOf(result));
-  const record = resultRecord(result, config, ended);
+  const brokerLost = cluster?.launcher.brokerLost ?? false;
+  const ended: Ending = signals.signal ?? (brokerLost ? 'broker-lost' : failure ? 'island-failed' : endingOf(result));
+  const record = resultRecord(result, config, ended, cluster ? cluster.launcher.placement : null);
   if (out !== null) writeRecord(out, record);
   if (args.json) printLine(JSON.stringify(record));
   else printText(result, args, ended);
   printFailures(result, failure);
-  process.exitCode = signals.received ? signals.exitCode : failure ? EXIT.islandFailed : result.solved ? EXIT.ok : EXIT.notSolved;
+  if (brokerLost) printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null ? ` and in ${out}` : ''}`);
+  process.exitCode = signals.received ? signals.exitCode : failure || brokerLost ? EXIT.islandFailed : result.solved ? EXIT.ok : EXIT.notSolved;
 }
 
 /** Writes one checkpoint; a failed write is reported and the run goes on (the previous checkpoint stays). */

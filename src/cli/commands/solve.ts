@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { CONFIG_FILE_OPTION, lastValue, RUN_FLAG_OPTIONS } from '../../config/flags.ts';
 import { MAX_BOARD_N } from '../../problem/board.ts';
+import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
 import type { SolveArgs } from './solve-run.ts';
 
 /** Seconds between checkpoints when `--checkpoint` is given without `--checkpoint-every`. */
@@ -19,12 +20,14 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('all', { type: 'boolean', default: false, describe: 'print long solutions in full' })
       .option('checkpoint', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: "save every island's state to FILE now and then (atomic: the last good one always survives)" })
       .option('checkpoint-every', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: `seconds between checkpoints (> 0; default ${DEFAULT_CHECKPOINT_EVERY})` })
+      .options(CLUSTER_OPTIONS)
       .option('resume', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: 'continue the run saved in FILE; only --max-iterations, --time-limit, --on-island-error and --out may change' })
       .example('$0 solve -n 200', 'all cores, default migration')
       .example('$0 solve -n 64 --islands 4 --topology ring --interval 10 --migrants 2 --seed 7', 'a repeatable study run')
       .example('$0 solve --config config/paper.yaml -n 25', "the paper's GA on one island")
       .example('$0 solve -n 5000 --checkpoint run.ckpt --checkpoint-every 300', 'a long run that survives a reboot')
-      .example('$0 solve --resume run.ckpt', 'continue it') as unknown as Argv<SolveArgs>,
+      .example('$0 solve --resume run.ckpt', 'continue it')
+      .example('$0 solve -n 1000 --islands 8 --nats nats://lab1:4222 --hosts 2', "islands on two machines' `host` processes") as unknown as Argv<SolveArgs>,
   // Imported on use: `--help` and the other commands start without threads, zod or rxjs.
   handler: async (args) => (await import('./solve-run.ts')).solve(args),
 };

@@ -1,0 +1,186 @@
+/**
+ * The launcher for islands on other machines: it splits a run's islands over hosts of the
+ * bus (contiguous blocks, in host order), sends each host its islands' tasks, and gives the
+ * archipelago a coordination that talks over the bus. The archipelago drives it exactly as
+ * it drives the local pool (src/archipelago/launcher.ts); it never learns where islands run.
+ *
+ * One winner: in async mode each host's islands claim the stop in their own shared memory
+ * and the claim travels to the other hosts; two hosts can both claim within the relay's
+ * latency, and the coordinator keeps the first solution it receives (the archipelago does).
+ * A host that is lost (no heartbeat, or gone from the bus) fails its islands, as a crashed
+ * worker would; `onIslandError` decides whether the run goes on.
+ */
+import { randomBytes } from 'node:crypto';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { decode, encode } from '../archipelago/codec.ts';
+import { HALTED, RUNNING, SOLVED, type Coordination, type StopState } from '../archipelago/coordination.ts';
+import type { LaunchedRun, LaunchPlan, Launcher } from '../archipelago/launcher.ts';
+import type { ControlMessage, IslandReport } from '../archipelago/messages.ts';
+import type { Subjects } from './bus.ts';
+import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
+import { decodeBus, encodeBus, type BusMessage, type DropCounter } from './bus-codec.ts';
+import type { HostDirectory, KnownHost } from './host-directory.ts';
+
+/** How long a host has to accept its islands. */
+const ACCEPT_TIMEOUT_MS = 10_000;
+
+/**
+ * Island ids 0..islands-1 in contiguous blocks over hosts, in proportion to the islands each
+ * offers (largest remainders, ties to the first host): 4 islands on hosts offering 1 and 3
+ * go 0 | 1 2 3. Returns each island's host index.
+ */
+export function placeIslands(islands: number, offered: readonly number[]): number[] {
+  const total = offered.reduce((a, b) => a + b, 0);
+  const exact = offered.map((k) => (islands * k) / total);
+  const counts = exact.map(Math.floor);
+  const byRemainder = exact.map((x, h) => h).sort((a, b) => exact[b] - counts[b] - (exact[a] - counts[a]) || a - b);
+  for (let k = 0, left = islands - counts.reduce((a, b) => a + b, 0); k < left; k++) counts[byRemainder[k]]++;
+  return counts.flatMap((count, h) => new Array<number>(count).fill(h));
+}
+
+/** The coordinator's side of a run's coordination, over the bus. */
+class BusCoordination implements Coordination {
+  private stop: StopState = RUNNING;
+  private readonly counts: number[];
+  constructor(readonly islands: number, private readonly publishHalt: () => void) {
+    this.counts = new Array(islands).fill(0);
+  }
+  stopState(): StopState {
+    return this.stop;
+  }
+  halt(): boolean {
+    if (this.stop !== RUNNING) return false;
+    this.stop = HALTED;
+    this.publishHalt();
+    return true;
+  }
+  requestCheckpoint(): number {
+    throw new Error('checkpoints are not taken of islands on other hosts');
+  }
+  iterations(island: number): number {
+    return this.counts[island];
+  }
+  /** From the hosts: a newer count, or the stop they saw. */
+  seen(island: number, iterations: number): void {
+    if (iterations > this.counts[island]) this.counts[island] = iterations;
+  }
+  stopped(state: StopState): void {
+    if (this.stop === RUNNING && state !== RUNNING) this.stop = state;
+  }
+}
+
+export class ClusterLauncher implements Launcher {
+  /** Host name of each island of the last launched run. */
+  placement: string[] = [];
+  /** The broker was lost during the last run. */
+  brokerLost = false;
+  /** Set before the coordinator disconnects on purpose, so that is not taken for a lost broker. */
+  closing = false;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly subjects: Subjects,
+    private readonly hosts: readonly KnownHost[],
+    private readonly directory: HostDirectory,
+    private readonly dropped: DropCounter,
+  ) {}
+
+  launch(plan: LaunchPlan): LaunchedRun {
+    const runId = randomBytes(8).toString('hex');
+    const { nc, subjects } = this;
+    const islands = plan.tasks.length;
+    const hostIndex = placeIslands(islands, this.hosts.map((h) => h.islands));
+    // Only hosts that got islands take part.
+    const hosts = this.hosts.filter((_, h) => hostIndex.includes(h));
+    hostIndex.forEach((h, island) => (hostIndex[island] = hosts.indexOf(this.hosts[h])));
+    const hostOf = hostIndex.map((h) => hosts[h].id);
+    this.placement = hostIndex.map((h) => hosts[h].name);
+    const toHosts = (message: BusMessage<'alive' | 'halt' | 'terminate' | 'depart'>) => {
+      if (nc.isClosed()) return;
+      const bytes = encodeBus(message);
+      for (const host of hosts) nc.publish(subjects.run(runId, host.id), bytes);
+    };
+    const coordination = new BusCoordination(islands, () => toHosts({ type: 'halt', runId }));
+
+    const settles = plan.tasks.map(() => ({ resolve: (_r: IslandReport) => {}, reject: (_e: Error) => {}, done: false }));
+    const reports = settles.map((s) => new Promise<IslandReport>((resolve, reject) => Object.assign(s, { resolve, reject })));
+    const settle = (island: number, outcome: IslandReport | Error) => {
+      const s = settles[island];
+      if (!s || s.done) return;
+      s.done = true;
+      if (outcome instanceof Error) s.reject(outcome);
+      else s.resolve(outcome);
+    };
+    /** Fails every unsettled island of host `h` and tells the others not to wait for them. */
+    const failHost = (h: number, reason: string) => {
+      const lost = hostIndex.flatMap((owner, island) => (owner === h && !settles[island].done ? [island] : []));
+      for (const island of lost) settle(island, new Error(reason));
+      if (lost.length > 0) toHosts({ type: 'depart', runId, islands: lost });
+    };
+
+    const sub = nc.subscribe(subjects.run(runId, 'coordinator'), {
+      callback: (_e, msg) => {
+        const decoded = decodeBus(msg.data, 'control', 'report', 'state');
+        if (decoded.kind !== 'ok' || decoded.message.runId !== runId) return this.dropped.count(decoded.kind === 'ok' ? { kind: 'malformed' } : decoded);
+        const message = decoded.message;
+        if (message.type === 'control') {
+          const control = decode<ControlMessage>(message.bytes);
+          if (control.type === 'progress') coordination.seen(control.island, control.iteration);
+          plan.onControl(control);
+        } else if (message.type === 'report') {
+          if (message.bytes) {
+            const report = decode<IslandReport>(message.bytes);
+            coordination.seen(report.island, report.iterations);
+            settle(message.island, report);
+          } else {
+            settle(message.island, new Error(message.error ?? 'failed'));
+          }
+        } else {
+          coordination.stopped(message.stop === SOLVED || message.stop === HALTED ? message.stop : RUNNING);
+        }
+      },
+    });
+    const previous = this.directory.events.onGone;
+    this.directory.events.onGone = (host, how) => {
+      previous?.(host, how);
+      const h = hosts.findIndex((k) => k.id === host.id);
+      if (h >= 0) failHost(h, `host ${host.name} ${how === 'lost' ? 'was lost (no heartbeat)' : 'left'}`);
+    };
+    void nc.closed().then(() => {
+      if (this.closing) return;
+      this.brokerLost = true;
+      hosts.forEach((_, h) => failHost(h, 'the NATS broker was lost'));
+    });
+
+    // Each host gets its islands' tasks; a host that refuses or does not answer fails its islands.
+    hosts.forEach((host, h) => {
+      const order: BusMessage<'islands'> = {
+        type: 'islands',
+        runId,
+        islands,
+        hostOf,
+        tasks: plan.tasks.filter((_, island) => hostIndex[island] === h).map((task) => encode(task)),
+      };
+      nc.request(subjects.islands(host.id), encodeBus(order), { timeout: ACCEPT_TIMEOUT_MS }).then(
+        (reply) => {
+          const answer = decodeBus(reply.data, 'accepted');
+          if (answer.kind !== 'ok') failHost(h, answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`);
+        },
+        (error: unknown) => failHost(h, `host ${host.name} did not accept its islands (${error instanceof Error ? error.message : String(error)})`),
+      );
+    });
+
+    // Hosts end the islands of a coordinator that went silent (killed), instead of running them forever.
+    const alive = setInterval(() => toHosts({ type: 'alive', runId }), DEFAULT_HEARTBEAT_MS);
+    return {
+      coordination,
+      reports,
+      terminate: () => toHosts({ type: 'terminate', runId }),
+      release: () => {
+        clearInterval(alive);
+        sub.unsubscribe();
+        this.directory.events.onGone = previous;
+      },
+    };
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * A host's part of a run whose islands are spread over hosts. The islands here run on the
+ * host's warm pool exactly as local islands do: the same worker, the same MessagePort
+ * transport, the same shared-memory coordination (sized for the whole run, ids global).
+ * This relay, on the host's main thread, carries the rest over the bus:
+ *
+ * - an edge to an island elsewhere ends at a MessagePort held here: its migrants go out on
+ *   the other host's run subject, and arriving migrants are posted into the port the island
+ *   reads (then the islands are woken, so a sync island waiting for them looks again);
+ * - what islands share (barrier arrivals and departures, the sync found-epoch, the async
+ *   stop and its claimer) is watched in the shared memory and published on every change;
+ *   what other hosts publish is written into it;
+ * - each island's messages to the coordinator and its report are forwarded as they are.
+ *
+ * Order is what keeps sync runs repeatable: everything from one host to another travels on
+ * one subject over one connection, so it arrives in the order it was sent, and before
+ * publishing a state change the relay first sends the migrants already queued (an island
+ * posts its migrants before it arrives at the barrier or departs). A state message carries
+ * the found-epoch together with the arrivals, and is applied found-epoch first.
+ */
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { decode } from '../archipelago/codec.ts';
+import { DEPARTED, HALTED, RUNNING, SOLVED } from '../archipelago/coordination.ts';
+import type { LocalHost } from '../archipelago/local-host.ts';
+import type { IslandTask } from '../archipelago/messages.ts';
+import { SharedMemoryCoordination } from '../archipelago/shared-memory-coordination.ts';
+import type { IslandPorts } from '../archipelago/transport.ts';
+import { connectionState, type Subjects } from './bus.ts';
+import { decodeBus, encodeBus, type BusMessage, type DropCounter } from './bus-codec.ts';
+import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
+
+const NO_EPOCH = 0x7fffffff;
+
+/** An edge end held by the relay. */
+interface RelayPort {
+  from: number;
+  to: number;
+  port: MessagePort;
+}
+
+export class IslandRelay {
+  private readonly coordination: SharedMemoryCoordination;
+  private readonly tasks: IslandTask[];
+  private readonly outgoing: RelayPort[] = [];
+  /** `${from}>${to}` → the port whose other end island `to` reads. */
+  private readonly incoming = new Map<string, MessagePort>();
+  private readonly controls: MessagePort[] = [];
+  private readonly sub: Subscription;
+  /** Last published value of each local island's barrier, and of the shared fields. */
+  private readonly published = new Map<number, number>();
+  private known = { foundEpoch: NO_EPOCH, stop: RUNNING as number };
+  private watching = true;
+  /** Resolves when every island here has ended and its report was sent. */
+  readonly done: Promise<void>;
+  private terminate: () => void = () => {};
+  /** Why the islands here were ended by the host itself (it is leaving); their reports say so. */
+  leaving: string | null = null;
+  /** When the coordinator was last heard from; silent for MISSED_HEARTBEATS periods, it counts as gone. */
+  private coordinatorSeen = Date.now();
+  private readonly coordinatorCheck: NodeJS.Timeout;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly subjects: Subjects,
+    private readonly order: BusMessage<'islands'>,
+    private readonly hostId: string,
+    pool: LocalHost,
+    private readonly dropped: DropCounter,
+  ) {
+    this.tasks = order.tasks.map((bytes) => decode<IslandTask>(bytes));
+    this.coordination = SharedMemoryCoordination.create(order.islands);
+    this.sub = nc.subscribe(subjects.run(order.runId, hostId), { callback: (_e, msg) => this.onBus(msg.data) });
+    const placements = this.wire();
+    const started = pool.start(placements, this.coordination, (bytes) => this.toCoordinator({ type: 'control', runId: order.runId, bytes }));
+    this.terminate = started.terminate;
+    const sent = started.reports.map((report, i) =>
+      report.then(
+        (bytes) => this.toCoordinator({ type: 'report', runId: order.runId, island: this.tasks[i].island, bytes, error: null }),
+        (error: unknown) => this.toCoordinator({ type: 'report', runId: order.runId, island: this.tasks[i].island, bytes: null, error: this.leaving ?? (error instanceof Error ? error.message : String(error)) }),
+      ),
+    );
+    void this.watch();
+    const connection = connectionState(nc);
+    this.coordinatorCheck = setInterval(() => {
+      // While the broker is away the coordinator cannot be heard: its silence counts from the reconnect.
+      if (!connection.connected) this.coordinatorSeen = Date.now();
+      else if (Date.now() - this.coordinatorSeen > MISSED_HEARTBEATS * DEFAULT_HEARTBEAT_MS) this.stop('the coordinator was lost');
+    }, DEFAULT_HEARTBEAT_MS);
+    this.done = Promise.all(sent).then(() => this.close());
+  }
+
+  /** Channels for every edge that touches an island here: island ⇄ island, or island ⇄ relay. */
+  private wire() {
+    const here = new Set(this.tasks.map((t) => t.island));
+    const ports = new Map<number, IslandPorts>();
+    const placements = this.tasks.map((task) => {
+      const control = new MessageChannel();
+      this.controls.push(control.port1);
+      const own: IslandPorts = { control: control.port2, inPorts: new Array(task.sources.length), outPorts: [] };
+      ports.set(task.island, own);
+      return { task, ports: own, control: control.port1 };
+    });
+    for (const task of this.tasks) {
+      const own = ports.get(task.island)!;
+      for (const to of task.targets) {
+        const channel = new MessageChannel();
+        own.outPorts.push(channel.port1);
+        if (here.has(to)) {
+          const receiver = this.tasks.find((t) => t.island === to)!;
+          ports.get(to)!.inPorts[receiver.sources.indexOf(task.island)] = channel.port2;
+        } else {
+          this.outgoing.push({ from: task.island, to, port: channel.port2 });
+        }
+      }
+      task.sources.forEach((from, k) => {
+        if (here.has(from)) return;
+        const channel = new MessageChannel();
+        own.inPorts[k] = channel.port2;
+        this.incoming.set(`${from}>${task.island}`, channel.port1);
+      });
+    }
+    return placements;
+  }
+
+  private toCoordinator(message: BusMessage<'control' | 'report'>): void {
+    if (!this.nc.isClosed()) this.nc.publish(this.subjects.run(this.order.runId, 'coordinator'), encodeBus(message));
+  }
+
+  /** To every other host of the run, and the coordinator. */
+  private broadcast(message: BusMessage<'state'>): void {
+    if (this.nc.isClosed()) return;
+    const bytes = encodeBus(message);
+    for (const host of new Set(this.order.hostOf)) if (host !== this.hostId) this.nc.publish(this.subjects.run(this.order.runId, host), bytes);
+    this.nc.publish(this.subjects.run(this.order.runId, 'coordinator'), bytes);
+  }
+
+  /** Sends the migrants islands here have queued for islands elsewhere. */
+  private flushMigrants(): void {
+    for (const { from, to, port } of this.outgoing) {
+      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
+        const host = this.order.hostOf[to];
+        if (!this.nc.isClosed()) this.nc.publish(this.subjects.run(this.order.runId, host), encodeBus({ type: 'migrants', runId: this.order.runId, from, to, bytes: m.message as Uint8Array }));
+      }
+    }
+  }
+
+  /** Publishes what changed in the shared memory, each time it changes, until the islands here are done. */
+  private async watch(): Promise<void> {
+    const c = this.coordination;
+    while (this.watching) {
+      const seq = c.seq();
+      this.flushMigrants();
+      const reached: number[] = [];
+      for (const task of this.tasks) {
+        const epoch = c.reached(task.island);
+        if (this.published.get(task.island) !== epoch) {
+          this.published.set(task.island, epoch);
+          reached.push(task.island, epoch);
+        }
+      }
+      const foundEpoch = c.foundEpoch();
+      const stop = c.stopState();
+      if (reached.length > 0 || foundEpoch < this.known.foundEpoch || stop !== this.known.stop) {
+        this.known = { foundEpoch: Math.min(foundEpoch, this.known.foundEpoch), stop };
+        this.broadcast({ type: 'state', runId: this.order.runId, reached, foundEpoch, stop, winner: c.winner() });
+      }
+      await c.changed(seq);
+    }
+  }
+
+  private onBus(bytes: Uint8Array): void {
+    const decoded = decodeBus(bytes, 'migrants', 'state', 'alive', 'halt', 'terminate', 'depart');
+    if (decoded.kind !== 'ok' || decoded.message.runId !== this.order.runId) {
+      this.dropped.count(decoded.kind === 'ok' ? { kind: 'malformed' } : decoded);
+      return;
+    }
+    const message = decoded.message;
+    const c = this.coordination;
+    if (message.type !== 'migrants' && message.type !== 'state') this.coordinatorSeen = Date.now();
+    if (message.type === 'migrants') {
+      const port = this.incoming.get(`${message.from}>${message.to}`);
+      if (!port) return void this.dropped.malformed++;
+      port.postMessage(message.bytes);
+      c.notify();
+    } else if (message.type === 'state') {
+      // Found-epoch before arrivals: an island passing a barrier must already see it.
+      if (message.foundEpoch < this.known.foundEpoch) {
+        c.reportFoundEpoch(message.foundEpoch);
+        this.known.foundEpoch = message.foundEpoch;
+      }
+      if (message.stop === SOLVED && message.winner >= 0) c.claim(message.winner);
+      if (message.stop === HALTED) c.halt();
+      this.known.stop = c.stopState();
+      for (let k = 0; k + 1 < message.reached.length; k += 2) {
+        const [island, epoch] = [message.reached[k], message.reached[k + 1]];
+        if (epoch === DEPARTED) c.depart(island);
+        else c.arrive(island, epoch);
+      }
+    } else if (message.type === 'alive') {
+      // Only its time matters (above).
+    } else if (message.type === 'halt') {
+      c.halt();
+    } else if (message.type === 'terminate') {
+      this.terminate();
+    } else {
+      for (const island of message.islands) c.depart(island);
+    }
+  }
+
+  /** The host leaves: its islands end now and are reported failed with `reason`. */
+  stop(reason: string): void {
+    this.leaving ??= reason;
+    this.terminate();
+  }
+
+  private close(): void {
+    clearInterval(this.coordinatorCheck);
+    this.watching = false;
+    this.coordination.notify(); // ends the watcher's wait
+    this.flushMigrants();
+    this.sub.unsubscribe();
+    for (const port of [...this.controls, ...this.incoming.values(), ...this.outgoing.map((o) => o.port)]) port.close();
+  }
+}

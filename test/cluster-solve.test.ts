@@ -1,0 +1,174 @@
+/**
+ * One run's islands spread over `host` processes of the built CLI, on a real nats-server:
+ * migrants cross hosts over the bus, the first solution stops every island everywhere, a
+ * sync run gives exactly the result of the same islands in one process, and a host killed
+ * mid-run fails its islands as a crashed worker would. Waits are for lines and exits only.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { placeIslands } from '../src/cluster/cluster-launcher.ts';
+import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
+import { validateSolution } from '../src/problem/validate.ts';
+import { spawnCli, type LiveCli } from './cli-helpers.ts';
+import { nats } from './nats-server.ts';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'nq-cluster-solve-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('placeIslands', () => {
+  it('splits island ids into contiguous blocks in proportion to what each host offers', () => {
+    assert.deepEqual(placeIslands(4, [1, 3]), [0, 1, 1, 1]);
+    assert.deepEqual(placeIslands(5, [2, 1]), [0, 0, 0, 1, 1]);
+    assert.deepEqual(placeIslands(2, [1, 1]), [0, 1]);
+    assert.deepEqual(placeIslands(3, [4, 4]), [0, 0, 1]);
+    assert.deepEqual(placeIslands(1, [1, 1]), [0]);
+  });
+});
+
+/** What a run must repeat exactly. */
+function fingerprint(record: { solution: number[]; foundBy: number; iterations: number; evaluations: number; islands: { iterations: number; evaluations: number; migrantsSent: number; migrantsAccepted: number; stopReason: string }[] }) {
+  return {
+    solution: record.solution,
+    foundBy: record.foundBy,
+    iterations: record.iterations,
+    evaluations: record.evaluations,
+    islands: record.islands.map((i) => [i.iterations, i.evaluations, i.migrantsSent, i.migrantsAccepted, i.stopReason]),
+  };
+}
+
+// One describe, so a machine without nats-server shows one skip line.
+describe('one run across host processes on NATS', { skip: nats.skip }, () => {
+  let server: NatsServer;
+  const hosts: LiveCli[] = [];
+  let prefixes = 0;
+
+  async function startHosts(names: string[], islands = 1): Promise<{ prefix: string; hosts: Map<string, LiveCli> }> {
+    const prefix = `s${++prefixes}`;
+    const started = new Map<string, LiveCli>();
+    for (const name of names) {
+      const host = spawnCli(['host', '--nats', server.url, '--nats-prefix', prefix, '--name', name, '--islands', String(islands)]);
+      hosts.push(host);
+      started.set(name, host);
+    }
+    await Promise.all([...started.values()].map((h) => h.waitForStderr(/ ready: /)));
+    return { prefix, hosts: started };
+  }
+
+  async function solve(args: string[]) {
+    const run = spawnCli(['solve', '--json', ...args]);
+    const exit = await run.exited;
+    return { code: exit.code, stderr: run.stderr(), record: exit.code === 0 || exit.code === 1 || exit.code === 3 ? JSON.parse(run.stdout()) : null };
+  }
+
+  before(async () => {
+    server = await startLocalBroker(nats.path());
+  });
+  after(async () => {
+    for (const host of hosts) if (host.child.exitCode === null) host.child.kill('SIGKILL');
+    await server?.stop();
+  });
+
+  it('async: islands on two hosts exchange migrants, one solution stops all, the result names the hosts', async () => {
+    const { prefix } = await startHosts(['east', 'west']);
+    const r = await solve(['-n', '24', '--seed', '3', '--islands', '2', '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    assert.equal(r.code, 0, r.stderr);
+    const record = r.record;
+    assert.equal(record.solved, true);
+    assert.deepEqual(validateSolution(record.solution), { valid: true });
+    assert.deepEqual(record.hosts, ['east', 'west']);
+    assert.deepEqual(record.islands.map((i: { host: string }) => i.host), ['east', 'west']);
+    // Both islands stopped by the run's stop, one of them as the finder; migrants crossed.
+    assert.deepEqual(record.islands.map((i: { stopReason: string }) => i.stopReason).sort(), ['other-solved', 'solved']);
+    assert.ok(record.islands.every((i: { migrantsAccepted: number; migrantsSent: number }) => i.migrantsSent > 0), JSON.stringify(record.islands));
+    assert.deepEqual(record.failures, []);
+  });
+
+  it('sync: five islands over two hosts give exactly the result of the same islands in one process', async () => {
+    const { prefix } = await startHosts(['big', 'small'], 2);
+    const args = ['-n', '30', '--seed', '4', '--islands', '5', '--topology', 'fully-connected', '--migration', 'sync', '--interval', '3'];
+    const [spread, local] = await Promise.all([solve([...args, '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']), solve(args)]);
+    assert.equal(spread.code, 0, spread.stderr);
+    assert.equal(local.code, 0, local.stderr);
+    assert.deepEqual(fingerprint(spread.record), fingerprint(local.record));
+    assert.deepEqual(spread.record.islands.map((i: { host: string }) => i.host), ['big', 'big', 'big', 'small', 'small']);
+    assert.ok(spread.record.islands.some((i: { migrantsAccepted: number }) => i.migrantsAccepted > 0));
+  });
+
+  it('a host SIGKILLed mid-run fails its island like a crashed worker: --on-island-error fail stops the run, exit 3', async () => {
+    const { prefix, hosts: started } = await startHosts(['keeps', 'dies']);
+    const run = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '120', '--on-island-error', 'fail', '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    await run.waitForStderr(/started N=3000 on 2 islands/);
+    started.get('dies')!.child.kill('SIGKILL');
+    const exit = await run.exited;
+    assert.equal(exit.code, 3, run.stderr());
+    const record = JSON.parse(run.stdout());
+    assert.equal(record.ended, 'island-failed');
+    // Hosts are taken in name order: island 0 on 'dies', island 1 on 'keeps'.
+    assert.deepEqual(record.islands.map((i: { host: string }) => i.host), ['dies', 'keeps']);
+    assert.deepEqual(record.failures.map((f: { island: number; message: string }) => [f.island, f.message]), [[0, 'host dies was lost (no heartbeat)']]);
+    assert.equal(record.islands[1].stopReason, 'stopped');
+    assert.match(run.stderr(), /island 0 failed at iteration \d+: host dies was lost \(no heartbeat\); run stopped \(--on-island-error fail\)/);
+  });
+
+  it('a host stopped with SIGTERM mid-run reports its islands gone; with continue the run goes on and ends', async () => {
+    const { prefix, hosts: started } = await startHosts(['stays', 'leaves']);
+    const run = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '3', '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    await run.waitForStderr(/started N=3000 on 2 islands/);
+    const leaving = started.get('leaves')!;
+    leaving.child.kill('SIGTERM');
+    assert.equal((await leaving.exited).code, 0, leaving.stderr());
+    const exit = await run.exited;
+    assert.equal(exit.code, 1, run.stderr());
+    const record = JSON.parse(run.stdout());
+    assert.equal(record.ended, 'time-limit');
+    // Island 0 on 'leaves' (name order); island 1 went on to the time limit.
+    assert.deepEqual(record.failures.map((f: { island: number; message: string }) => [f.island, f.message]), [[0, 'host leaves left']]);
+    assert.equal(record.islands[1].stopReason, 'stopped');
+  });
+
+  it('the coordinator SIGKILLed mid-run: hosts end its islands when it goes silent and serve the next run', async () => {
+    const { prefix, hosts: started } = await startHosts(['h1', 'h2']);
+    const args = ['--nats', server.url, '--nats-prefix', prefix, '--hosts', '2'];
+    const doomed = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', ...args]);
+    await doomed.waitForStderr(/started N=3000 on 2 islands/);
+    doomed.child.kill('SIGKILL');
+    await Promise.all([...started.values()].map((h) => h.waitForStderr(/run [0-9a-f]+: over \(the coordinator was lost\)/)));
+    const next = await solve(['-n', '16', '--seed', '2', ...args]);
+    assert.equal(next.code, 0, next.stderr);
+    assert.deepEqual(next.record.hosts, ['h1', 'h2']);
+  });
+
+  it('the broker killed mid-run: the result is printed and saved with ended "broker-lost", exit 3', async () => {
+    const own = await startLocalBroker(nats.path());
+    const pair = ['p1', 'p2'].map((name) => spawnCli(['host', '--nats', own.url, '--name', name, '--islands', '1']));
+    hosts.push(...pair);
+    try {
+      await Promise.all(pair.map((h) => h.waitForStderr(/ ready: /)));
+      const out = path.join(tmp, 'broker-lost.json');
+      const run = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--out', out, '--nats', own.url, '--hosts', '2']);
+      await run.waitForStderr(/started N=3000 on 2 islands/);
+      await own.kill();
+      assert.equal((await run.exited).code, 3, run.stderr());
+      assert.match(run.stdout(), /^not solved N=3000 \(broker-lost\)/);
+      assert.match(run.stderr(), /lost the NATS broker nats:\/\/127\.0\.0\.1:\d+: the best so far is above and in /);
+      const record = JSON.parse(readFileSync(out, 'utf8'));
+      assert.equal(record.ended, 'broker-lost');
+      assert.deepEqual(record.failures.map((f: { message: string }) => f.message), ['the NATS broker was lost', 'the NATS broker was lost']);
+      for (const host of pair) {
+        assert.equal((await host.exited).code, 3);
+        assert.match(host.stderr(), /lost the NATS broker/);
+      }
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('too few idle hosts within --wait: one line, exit 2', async () => {
+    const r = await solve(['-n', '8', '--nats', server.url, '--nats-prefix', 'nobody-here', '--hosts', '1', '--wait', '0.2']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^nqueens-islands: --hosts 1: only 0 idle hosts answered on nats:\/\/127\.0\.0\.1:\d+ within 0\.2 s/);
+  });
+});
