@@ -80,8 +80,11 @@ describe('one run across host processes on NATS', { skip: nats.skip }, () => {
     assert.deepEqual(validateSolution(record.solution), { valid: true });
     assert.deepEqual(record.hosts, ['east', 'west']);
     assert.deepEqual(record.islands.map((i: { host: string }) => i.host), ['east', 'west']);
-    // Both islands stopped by the run's stop, one of them as the finder; migrants crossed.
-    assert.deepEqual(record.islands.map((i: { stopReason: string }) => i.stopReason).sort(), ['other-solved', 'solved']);
+    // Every island stopped for the solution: the winner as its finder, the other because it
+    // was told or (within the relay's latency) because it found one too; one winner either way.
+    const reasons = record.islands.map((i: { stopReason: string }) => i.stopReason);
+    assert.equal(reasons[record.foundBy], 'solved');
+    assert.ok(reasons.every((r: string) => r === 'solved' || r === 'other-solved'), reasons.join());
     assert.ok(record.islands.every((i: { migrantsAccepted: number; migrantsSent: number }) => i.migrantsSent > 0), JSON.stringify(record.islands));
     assert.deepEqual(record.failures, []);
   });
