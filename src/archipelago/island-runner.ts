@@ -37,6 +37,18 @@ export function runIsland(task: IslandTask, transport: IslandTransport, shared: 
   }
 }
 
+/**
+ * Progress is sampled by iteration as well as every `progressIntervalMs`: at iterations
+ * 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, ... (powers of two and 1.5 times them), so a run of a
+ * tenth of a second still draws a curve of several points, while a long run adds only about
+ * 2·log2(iterations) samples to the timed ones. The first iteration of that sequence after `i`.
+ */
+export function nextSampleIteration(i: number): number {
+  if (i < 4) return i + 1;
+  const power = 2 ** Math.floor(Math.log2(i));
+  return i < power * 1.5 ? power * 1.5 : power * 2;
+}
+
 class IslandRun {
   private readonly id: number;
   private readonly evolver: IslandCore;
@@ -52,6 +64,8 @@ class IslandRun {
   private foundAtIteration = -1;
   private claimed = false;
   private nextProgress: number;
+  /** The iteration of the next progress sample (see nextSampleIteration). */
+  private nextSample = 0;
   /** The last checkpoint request this island answered (or found already past). */
   private served: number;
 
@@ -91,6 +105,7 @@ class IslandRun {
     shared.arrive(id, 0);
     if (!shared.awaitBarrier(0)) return this.report('stopped');
     this.transport.report({ type: 'started', island: id, time: wallClock() });
+    this.progress(); // the start of every island's curve
     // Sync islands take checkpoints only at a barrier (every island at the same epoch, no
     // migrants in flight); without barriers, or in async mode, between any two iterations.
     const anytimeCheckpoints = !(sync && migrating);
@@ -120,7 +135,7 @@ class IslandRun {
           break;
         }
       }
-      if (performance.now() >= this.nextProgress) this.progress();
+      if (evolver.iterations >= this.nextSample || performance.now() >= this.nextProgress) this.progress();
       if (anytimeCheckpoints && shared.checkpointRequest() !== this.served) this.snapshot(0);
     }
     // The loop has stopped: that is the moment stop latency measures. Posting the solution
@@ -129,6 +144,7 @@ class IslandRun {
     if (this.claimed) {
       this.transport.report({ type: 'solution', island: id, iteration: evolver.iterations, genes: evolver.solution!, foundAt: this.foundAt });
     }
+    this.progress(); // the end of its curve
     return this.report(reason, stoppedAt);
   }
 
@@ -236,7 +252,8 @@ class IslandRun {
       island: this.id,
       iteration: evolver.iterations,
       evaluations: evolver.evaluations,
-      bestFitness: evolver.bestFitness(),
+      // A solution found in this step may not be in the population yet.
+      bestFitness: evolver.solution ? 0 : evolver.bestFitness(),
       meanFitness: evolver.population.meanFitness(),
       diversity: sampleDiversity(evolver.population),
       migrantsSent: this.migrantsSent,
@@ -245,6 +262,7 @@ class IslandRun {
       migrations: this.log.take(),
     });
     this.nextProgress = performance.now() + this.task.progressIntervalMs;
+    this.nextSample = nextSampleIteration(evolver.iterations);
   }
 
   private fault(kind: 'throw' | 'exit'): void {
