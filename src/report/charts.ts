@@ -8,6 +8,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { toSolution, type Metric } from './summary.ts';
+import type { XAxis } from './x-axis.ts';
 
 const LABELS: Record<Metric, string> = { seconds: 'time to solution (s)', evaluations: 'evaluations to solution', iterations: 'iterations to solution' };
 const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
@@ -31,26 +32,64 @@ export function boxPlotSpec(runs: readonly RunRecord[], cells: readonly string[]
   };
 }
 
-/** Best fitness over time, one line per island, from a run's progress samples. */
-export function fitnessSpec(events: readonly ArchipelagoEvent[], title: string): TopLevelSpec {
-  // The solution event closes the finder's curve at 0; progress samples alone may stop short of it.
-  const values = events.flatMap((e) =>
-    e.type === 'progress' ? [{ island: e.island, seconds: e.seconds, bestFitness: e.bestFitness }] : e.type === 'solution' ? [{ island: e.island, seconds: e.seconds, bestFitness: 0 }] : [],
-  );
+
+const X_TITLES: Record<XAxis, string> = { iterations: 'iterations of the island', evaluations: 'evaluations of the island', seconds: 'seconds since every island started' };
+/** d3 formats: 12k rather than 12000, 0.05 rather than 0.050000. */
+const X_FORMATS: Record<XAxis, string> = { iterations: '~s', evaluations: '~s', seconds: '~g' };
+
+export interface ProgressPoint {
+  island: number;
+  x: number;
+  bestFitness: number;
+  diversity: number | null;
+}
+
+/**
+ * The points of a run's progress curves on `x`: every progress sample, plus the finder's
+ * solution at fitness 0 when no sample of its island says 0 already (logs from before the
+ * last sample was taken at the end; not on the evaluations axis, which the event lacks).
+ */
+export function progressPoints(events: readonly ArchipelagoEvent[], x: XAxis): ProgressPoint[] {
+  const points: ProgressPoint[] = [];
+  const atZero = new Set<number>();
+  for (const e of events) {
+    if (e.type !== 'progress') continue;
+    points.push({ island: e.island, x: x === 'iterations' ? e.iteration : x === 'evaluations' ? e.evaluations : e.seconds, bestFitness: e.bestFitness, diversity: e.diversity });
+    if (e.bestFitness === 0) atZero.add(e.island);
+  }
+  for (const e of events) {
+    if (e.type === 'solution' && !atZero.has(e.island) && x !== 'evaluations') {
+      points.push({ island: e.island, x: x === 'iterations' ? e.iteration : e.seconds, bestFitness: 0, diversity: null });
+    }
+  }
+  return points;
+}
+
+function progressSpec(points: readonly ProgressPoint[], x: XAxis, y: { field: 'bestFitness' | 'diversity'; title: string; format: string }, title: string): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: title, ...FONT },
-    data: { values },
+    data: { values: points.filter((p) => p[y.field] !== null) },
     width: 560,
     height: 260,
-    mark: { type: 'line', point: true, interpolate: 'step-after' },
+    mark: { type: 'line', point: true, interpolate: y.field === 'bestFitness' ? 'step-after' : 'linear' },
     encoding: {
-      x: { field: 'seconds', type: 'quantitative', title: 'seconds since start' },
-      y: { field: 'bestFitness', type: 'quantitative', title: 'best fitness (0 = solved)', scale: { zero: true } },
+      x: { field: 'x', type: 'quantitative', title: X_TITLES[x], axis: { format: X_FORMATS[x] } },
+      y: { field: y.field, type: 'quantitative', title: y.title, scale: { zero: true }, axis: { format: y.format, ...(y.field === 'bestFitness' ? { tickMinStep: 1 } : {}) } },
       color: { field: 'island', type: 'nominal', title: 'island' },
     },
     config: { axis: FONT, legend: FONT },
   };
+}
+
+/** Best fitness per island (one line each, a point per sample) against iterations, evaluations or seconds. */
+export function fitnessSpec(points: readonly ProgressPoint[], x: XAxis, title: string): TopLevelSpec {
+  return progressSpec(points, x, { field: 'bestFitness', title: 'best fitness (0 = solved)', format: 'd' }, title);
+}
+
+/** Diversity per island (mean pairwise Hamming distance of a sample of members, as a share of N). */
+export function diversitySpec(points: readonly ProgressPoint[], x: XAxis, title: string): TopLevelSpec {
+  return progressSpec(points, x, { field: 'diversity', title: 'diversity (Hamming distance / N)', format: '.0%' }, title);
 }
 
 export interface EdgeFlow {
@@ -77,10 +116,10 @@ export function edgeFlows(events: readonly ArchipelagoEvent[]): Map<string, { fr
 }
 
 /** A heat map per cell: rows are senders, columns receivers, colour the migrants accepted per run. */
-export function migrationSpec(flows: readonly EdgeFlow[]): TopLevelSpec {
+export function migrationSpec(flows: readonly EdgeFlow[], title = 'migrants accepted per run along each edge (mean over runs with event logs)'): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'migrants accepted per run along each edge (mean over runs with event logs)', ...FONT },
+    title: { text: title, ...FONT },
     data: { values: flows.map((f) => ({ ...f, accepted: Math.round(f.accepted * 10) / 10, sent: Math.round(f.sent * 10) / 10 })) },
     facet: { field: 'cell', type: 'nominal', title: null, header: { labelLimit: 0, labelFontSize: 10, ...FONT } },
     columns: 3,

@@ -2,11 +2,14 @@
  * The report page: one self-contained HTML file (inline CSS and SVG, no scripts, a CSP that
  * forbids any network fetch), so it opens offline and can be attached to a paper's data.
  */
+import path from 'node:path';
 import type { StudyData } from './study-data.ts';
-import { boxPlotSpec, edgeFlows, fitnessSpec, migrationSpec, renderSvg, type EdgeFlow } from './charts.ts';
+import { runSummaryLines, type RunData } from './run-data.ts';
+import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, migrationSpec, progressPoints, renderSvg, type EdgeFlow } from './charts.ts';
+import type { XAxis } from './x-axis.ts';
 import { readEvents } from './study-data.ts';
 import type { StudySummary } from './summary.ts';
-import { comparisonText, formatQuartiles, successText } from './table.ts';
+import { summaryRows } from './table.ts';
 import { formatValue } from '../experiment/sweep.ts';
 
 export function escapeHtml(text: string): string {
@@ -20,16 +23,15 @@ export function chooseRun(study: StudyData, wanted: { cell: string; seed: number
   return null;
 }
 
+/** Every column of the terminal table (summaryRows), as an HTML table. */
 function summaryTable(summary: StudySummary): string {
-  const head = ['cell', 'runs', 'solved', 'time s median [Q1, Q3]', 'evaluations', 'iterations', 'time ratio', 'r', 'p', 'p Holm'];
-  const rows = summary.cells.map((c) => {
-    const q = (m: 'seconds' | 'evaluations' | 'iterations') => formatQuartiles(c.quartiles[m], m);
-    const vs = summary.baseline === null ? ['-', '', '', ''] : comparisonText(c, 'seconds', '×');
-    const cells = [c.id, String(c.runs), successText(c), q('seconds'), q('evaluations'), q('iterations'), ...vs];
-    return `<tr>${cells.map((x, i) => (i === 0 ? `<th scope="row">${escapeHtml(x)}</th>` : `<td>${escapeHtml(x)}</td>`)).join('')}</tr>`;
-  });
-  return `<table><thead><tr>${head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const { header, rows } = summaryRows(summary, '×');
+  const body = rows.map((cells) => `<tr>${cells.map((x, i) => (i === 0 ? `<th scope="row">${escapeHtml(x)}</th>` : `<td>${escapeHtml(x)}</td>`)).join('')}</tr>`);
+  return `<table><thead><tr>${header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
 }
+
+/** How progress samples are taken (island-runner.ts), for the captions. */
+const SAMPLES_NOTE = 'One point per progress sample: every island samples at its start, at iterations 1, 2, 3, 4, 6, 8, 12, 16, ..., every 250 ms, and at its end.';
 
 function figure(svg: string, caption: string): string {
   return `<figure>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
@@ -40,7 +42,7 @@ function note(text: string): string {
 }
 
 /** Builds the whole page. `run` picks the run for the fitness chart (`report --run`). */
-export async function renderHtml(study: StudyData, summary: StudySummary, run: { cell: string; seed: number } | null): Promise<string> {
+export async function renderHtml(study: StudyData, summary: StudySummary, run: { cell: string; seed: number } | null, x: XAxis = 'iterations'): Promise<string> {
   const { manifest } = study;
   const cells = manifest.cells.map((c) => c.id);
   const unsolved = summary.cells.filter((c) => c.solved < c.runs).map((c) => `${c.id}: ${c.runs - c.solved} of ${c.runs}`);
@@ -76,10 +78,13 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
   parts.push('<h2>Best fitness over time</h2>');
   const chosen = chooseRun(study, run);
   const events = chosen ? readEvents(study, chosen.cell, chosen.seed) : null;
-  if (chosen && events) {
-    parts.push(figure(await renderSvg(fitnessSpec(events, `best fitness per island: ${chosen.cell}, seed ${chosen.seed}`)), 'Progress samples (about four a second per island). Choose another run with report --run CELL@SEED.'));
+  const points = events ? progressPoints(events, x) : [];
+  if (chosen && points.length > 0) {
+    parts.push(figure(await renderSvg(fitnessSpec(points, x, `best fitness per island: ${chosen.cell}, seed ${chosen.seed}`)), `${SAMPLES_NOTE} Choose another run with report --run CELL@SEED, another x axis with --x-axis.`));
+  } else if (chosen && events) {
+    parts.push(note(`The event log of ${chosen.cell}, seed ${chosen.seed} has no progress samples (no island got as far as its first iteration).`));
   } else {
-    parts.push(note(chosen ? `No event log for ${chosen.cell}, seed ${chosen.seed}.` : 'No event logs in this study: run the experiment with --events to record progress samples and migrations.'));
+    parts.push(note(chosen ? `No event log for ${chosen.cell}, seed ${chosen.seed}: it was run without --events.` : 'No event logs in this study: run the experiment with --events to record progress samples and migrations.'));
   }
 
   parts.push('<h2>Migration flow per edge</h2>');
@@ -107,13 +112,39 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
 
   parts.push('<h2>Experiment file</h2>', `<p>sha256 <code>${manifest.experiment.sha256}</code></p>`, `<pre>${escapeHtml(manifest.experiment.text)}</pre>`);
 
+  return page(`${manifest.name}: migration study report`, parts);
+}
+
+/** The page of one run (`report --run FILE --html`): fitness and diversity per island over `x`, migrants along each edge. */
+export async function renderRunHtml(run: RunData, x: XAxis = 'iterations'): Promise<string> {
+  const parts: string[] = [];
+  const [headline, ...islands] = runSummaryLines(run);
+  parts.push(`<h1>One run: ${escapeHtml(path.basename(run.file))}</h1>`, `<p>${escapeHtml(headline)}</p>`);
+  if (islands.length > 0) parts.push(`<ul>${islands.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`);
+  const points = progressPoints(run.events, x);
+  parts.push('<h2>Best fitness over time</h2>');
+  if (points.length > 0) parts.push(figure(await renderSvg(fitnessSpec(points, x, 'best fitness per island')), `${SAMPLES_NOTE} Another x axis: --x-axis iterations|evaluations|seconds.`));
+  else parts.push(note('No progress samples in this log: no island got as far as its first iteration.'));
+  parts.push('<h2>Diversity over time</h2>');
+  if (points.some((p) => p.diversity !== null)) parts.push(figure(await renderSvg(diversitySpec(points, x, 'diversity per island')), 'Mean pairwise Hamming distance of 16 members at evenly spaced ranks, as a share of N.'));
+  else parts.push(note('No progress samples in this log, so no diversity.'));
+  parts.push('<h2>Migration flow per edge</h2>');
+  const flows = [...edgeFlows(run.events).values()].map((f) => ({ cell: 'this run', ...f }));
+  if (flows.length > 0) parts.push(figure(await renderSvg(migrationSpec(flows, 'migrants accepted along each edge in this run')), 'Rows send, columns receive.'));
+  else parts.push(note(run.header?.config.islands === 1 || run.header?.config.topology?.kind === 'none' ? 'No migrations: one island, or topology none.' : 'No migrations happened in this run (it ended before the first migration).'));
+  if (run.header) parts.push('<h2>Run config</h2>', `<pre>${escapeHtml(JSON.stringify(run.header.config, null, 2))}</pre>`);
+  return page(`${path.basename(run.file)}: one run`, parts);
+}
+
+/** The page around its parts: inline CSS, no scripts, a CSP that forbids every fetch. */
+function page(title: string, parts: readonly string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(manifest.name)}: migration study report</title>
+<title>${escapeHtml(title)}</title>
 <style>
 body { font-family: sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
 table { border-collapse: collapse; font-size: 0.85rem; }

@@ -43,6 +43,21 @@ export interface Table1Row {
   paperPercentiles: number[];
 }
 
+/**
+ * How each cell differs from the paper's set-up (one island, topology none, paper mode):
+ * `cell id: islands 4, topology.kind ring`, one entry per differing cell. Table 1's numbers
+ * are comparable only with cells that have none.
+ */
+export function paperSetupDifferences(study: StudyData): string[] {
+  return study.manifest.cells.flatMap(({ id, config }) => {
+    const diff: string[] = [];
+    if (config.islands !== 1) diff.push(`islands ${config.islands}`);
+    if (config.topology.kind !== 'none') diff.push(`topology.kind ${config.topology.kind}`);
+    if (config.ga.mode !== 'paper') diff.push(`ga.mode ${config.ga.mode}`);
+    return diff.length === 0 ? [] : [`${id}: ${diff.join(', ')}`];
+  });
+}
+
 /** One row per (reading, N) cell of a study that sweeps `n`; empty when the study does not. */
 export function table1Rows(study: StudyData): Table1Row[] {
   const rows: Table1Row[] = [];

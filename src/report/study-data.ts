@@ -8,6 +8,7 @@ import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
 import type { Manifest, RunRecord } from '../experiment/records.ts';
 import { eventLogPath } from '../experiment/runner.ts';
+import { parseEventLines } from './run-data.ts';
 import { MANIFEST_FILE, readManifest, readRuns, runKey, RUNS_FILE } from '../experiment/store.ts';
 
 export interface StudyData {
@@ -38,9 +39,5 @@ export function readStudy(dir: string): StudyData {
 export function readEvents(study: StudyData, cell: string, seed: number): ArchipelagoEvent[] | null {
   const file = path.join(study.dir, eventLogPath(cell, seed));
   if (!existsSync(file)) return null;
-  const text = readFileSync(file, 'utf8');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as ArchipelagoEvent);
+  return parseEventLines(readFileSync(file, 'utf8'), file) as ArchipelagoEvent[];
 }

@@ -49,20 +49,30 @@ function align(rows: string[][]): string {
   return rows.map((r) => r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ').trimEnd()).join('\n');
 }
 
-/** The terminal table; with a baseline, it adds the paired comparison columns (time and evaluations). */
-export function renderTable(summary: StudySummary): string {
+/**
+ * The summary's columns and rows, for the terminal table and the page alike (so neither can
+ * drop a column): with a baseline, the paired comparisons of time and of evaluations.
+ * `times` writes the ratios' sign.
+ */
+export function summaryRows(summary: StudySummary, times = 'x'): { header: string[]; rows: string[][] } {
   const compared = summary.baseline !== null;
   const header = ['cell', 'runs', 'solved', 'time s: median [Q1, Q3]', 'evaluations', 'iterations', 'start-up s'];
   if (compared) header.push('time ratio', 'r', 'p', 'p Holm', 'evals ratio', 'r', 'p', 'p Holm');
-  const rows = [header];
-  for (const cell of summary.cells) {
+  const rows = summary.cells.map((cell) => {
     const row = [cell.id, String(cell.runs), successText(cell), quartileText(cell, 'seconds'), quartileText(cell, 'evaluations'), quartileText(cell, 'iterations'), formatNumber(cell.startupSeconds, 'seconds')];
-    if (compared) row.push(...comparisonText(cell, 'seconds'), ...comparisonText(cell, 'evaluations'));
-    rows.push(row);
-  }
+    if (compared) row.push(...comparisonText(cell, 'seconds', times), ...comparisonText(cell, 'evaluations', times));
+    return row;
+  });
+  return { header, rows };
+}
+
+/** The terminal table, with a note on the comparisons when there is a baseline. */
+export function renderTable(summary: StudySummary): string {
+  const compared = summary.baseline !== null;
+  const { header, rows } = summaryRows(summary);
   const lines = [`${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs, ${summary.seeds.length} seeds per cell`];
   if (summary.failedRuns.length > 0) lines.push(`left out, an island failed: ${summary.failedRuns.join('; ')}`);
-  lines.push('', align(rows));
+  lines.push('', align([header, ...rows]));
   if (compared) {
     const base = Object.entries(summary.baseline!).map(([k, v]) => `${k}=${formatValue(v)}`).join(', ');
     lines.push(

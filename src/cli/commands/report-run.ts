@@ -2,8 +2,11 @@
 import type { ArgumentsCamelCase } from 'yargs';
 import { ConfigError } from '../../config/errors.ts';
 import { baselineMapper, parseBaselineFlags } from '../../report/baseline.ts';
-import { renderHtml } from '../../report/html.ts';
-import { renderTable1, table1Rows } from '../../report/paper-table1.ts';
+import { renderHtml, renderRunHtml } from '../../report/html.ts';
+import { readRunEvents, runSummaryLines } from '../../report/run-data.ts';
+import type { XAxis } from '../../report/x-axis.ts';
+import { UsageError } from '../errors.ts';
+import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/paper-table1.ts';
 import { readStudy } from '../../report/study-data.ts';
 import { summarise } from '../../report/summary.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
@@ -11,13 +14,14 @@ import { printError, printLine } from '../output.ts';
 import { checkOutFile, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface ReportArgs {
-  dir: string;
+  dir?: string;
   baseline?: string[];
   html?: string;
   csv?: string;
   json: boolean;
   run?: string;
   paperTable1: boolean;
+  xAxis: XAxis;
 }
 
 function parseRun(text: string, cells: readonly string[], seeds: readonly number[]): { cell: string; seed: number } {
@@ -30,15 +34,39 @@ function parseRun(text: string, cells: readonly string[], seeds: readonly number
   return { cell, seed };
 }
 
+/** `report --run FILE`: one run's event stream, without a study. */
+async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Promise<void> {
+  for (const [flag, given] of [['--csv', args.csv !== undefined], ['--baseline', args.baseline !== undefined], ['--paper-table1', args.paperTable1], ['--json', args.json]] as const) {
+    if (given) throw new UsageError(`${flag}: needs a study folder; --run ${file} alone reports one run`);
+  }
+  const run = readRunEvents(file);
+  printLine(runSummaryLines(run).join('\n'));
+  if (args.html !== undefined) {
+    writeFileAtomic(args.html, await renderRunHtml(run, args.xAxis));
+    printError(`wrote ${args.html}`);
+  }
+}
+
 export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void> {
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
+  if (args.dir === undefined) {
+    if (args.run === undefined) throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
+    return reportRun(args, args.run);
+  }
   const study = readStudy(args.dir);
   const { manifest } = study;
   const flags = args.baseline ?? [];
   const baseline = flags.length > 0 ? parseBaselineFlags(flags, manifest) : manifest.baseline;
   const chosen = args.run === undefined ? null : parseRun(args.run, manifest.cells.map((c) => c.id), manifest.seeds);
   const summary = summarise(study, baselineMapper(manifest, baseline), baseline);
+  if (args.paperTable1) {
+    const differ = paperSetupDifferences(study);
+    if (differ.length > 0) {
+      const more = differ.length > 1 ? ` (and ${differ.length - 1} more cell${differ.length > 2 ? 's' : ''})` : '';
+      throw new ConfigError(`--paper-table1: ${args.dir} is not the paper's set-up (one island, topology none, paper mode), so Table 1 is no comparison: cell ${differ[0]}${more}`);
+    }
+  }
   const table1 = args.paperTable1 ? table1Rows(study) : [];
   if (args.paperTable1 && table1.length === 0) throw new ConfigError(`--paper-table1: ${args.dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
 
@@ -53,7 +81,7 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     printError(`wrote ${args.csv}`);
   }
   if (args.html !== undefined) {
-    writeFileAtomic(args.html, await renderHtml(study, summary, chosen));
+    writeFileAtomic(args.html, await renderHtml(study, summary, chosen, args.xAxis));
     printError(`wrote ${args.html}`);
   }
 }

@@ -15,6 +15,7 @@ import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
 import { clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
+import { TraceWriter } from '../../run/trace.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
@@ -29,6 +30,7 @@ export interface SolveArgs extends ClusterArgs {
   checkpoint?: string;
   checkpointEvery?: string;
   resume?: string;
+  trace?: string;
   [flag: string]: unknown;
 }
 
@@ -111,6 +113,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   if (out !== null) checkOutFile('--out', out);
   const checkpointPath = args.checkpoint ?? null;
   if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
+  if (args.trace !== undefined) checkOutFile('--trace', args.trace);
   const testFault = testFaultFromEnv(config.islands);
 
   let run;
@@ -147,13 +150,20 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       saveCheckpoint(checkpointPath, event, config, resumed?.seconds ?? 0, notes);
     }
   };
-  const subscription = run.events$.subscribe(onEvent);
+  const trace = args.trace === undefined ? null : new TraceWriter(args.trace, config);
+  const subscription = run.events$.subscribe((event) => {
+    trace?.write(event);
+    onEvent(event);
+  });
   let result: RunResult;
   let failure: RunFailedError | null = null;
   try {
     result = await run.result;
   } catch (error) {
-    if (!(error instanceof RunFailedError)) throw error;
+    if (!(error instanceof RunFailedError)) {
+      trace?.abort();
+      throw error;
+    }
     failure = error;
     result = error.result;
   } finally {
@@ -162,6 +172,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     subscription.unsubscribe();
     await cluster?.close();
   }
+  trace?.close();
 
   // resultRecord re-checks the solution: the tool never prints one its own validator refuses.
   const brokerLost = cluster?.launcher.brokerLost ?? false;

@@ -18,6 +18,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('board', { type: 'boolean', default: false, describe: `draw the board (N <= ${MAX_BOARD_N})` })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no live view, and no started/checkpoint notes on stderr' })
       .option('all', { type: 'boolean', default: false, describe: 'print long solutions in full' })
+      .option('trace', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'write the run\'s events (progress samples, migrations, solution) to FILE as JSON lines; draw them with report --run FILE' })
       .option('checkpoint', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: "save every island's state to FILE now and then (atomic: the last good one always survives)" })
       .option('checkpoint-every', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: `seconds between checkpoints (> 0; default ${DEFAULT_CHECKPOINT_EVERY})` })
       .options(CLUSTER_OPTIONS)
