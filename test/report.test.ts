@@ -11,9 +11,12 @@ import { expandSweep, baselineOf } from '../src/experiment/sweep.ts';
 import { baselineMapper, parseBaselineFlags } from '../src/report/baseline.ts';
 import { renderHtml } from '../src/report/html.ts';
 import { PAPER_TABLE1, table1Rows } from '../src/report/paper-table1.ts';
-import { readStudy } from '../src/report/study-data.ts';
+import { readEvents, readStudy } from '../src/report/study-data.ts';
 import { summarise } from '../src/report/summary.ts';
-import { renderCsv, renderTable } from '../src/report/table.ts';
+import { renderCsv, renderTable, summaryRows } from '../src/report/table.ts';
+import { progressPoints } from '../src/report/charts.ts';
+import { runExperiment, type ArchipelagoEvent } from '../src/index.ts';
+import { cli, isOneLineError } from './cli-helpers.ts';
 import { paper } from './helpers.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
@@ -181,6 +184,20 @@ describe('HTML report', () => {
     assert.equal(page.match(/<svg/g)?.length, 4, 'two box plots, fitness over time, migration flow');
   });
 
+  it('has every column of the terminal table', () => {
+    const study = readStudy(withEvents);
+    const { header } = summaryRows(summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline));
+    const columns = [...page.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
+    assert.deepEqual(columns, header);
+    for (const name of ['start-up s', 'time ratio', 'evals ratio', 'r', 'p', 'p Holm']) assert.ok(columns.includes(name), name);
+  });
+
+  it('refuses --paper-table1 for a study that is not the paper\'s set-up, naming what differs', () => {
+    const r = cli(['report', withEvents, '--paper-table1']);
+    assert.ok(isOneLineError(r), r.stderr);
+    assert.match(r.stderr, /--paper-table1: .* is not the paper's set-up \(one island, topology none, paper mode\), so Table 1 is no comparison: cell topology\.kind=ring: islands 4, topology\.kind ring \(and 2 more cells\)$/m);
+  });
+
   it('says where event logs are missing', () => {
     assert.match(bare, /No event logs in this study: run the experiment with --events/);
     assert.equal(bare.match(/<svg/g)?.length, 2, 'the box plots only');
@@ -219,5 +236,60 @@ describe('HTML report', () => {
         await tab.close();
       });
     }
+
+    /** Loads a page, saves a screenshot beside it, and counts the points plotted in each chart (legend symbols are not marks). */
+    async function plottedPoints(html: string): Promise<number[]> {
+      const tab = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      const problems: string[] = [];
+      tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      tab.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && problems.push(`fetch: ${r.url()}`));
+      await tab.goto(`file://${html}`, { waitUntil: 'load' });
+      const png = await tab.screenshot({ path: html.replace(/\.html$/, '.png'), fullPage: true });
+      assert.ok(png.length > 10_000, 'a screenshot with something on it');
+      const counts = await tab.$$eval('figure svg', (svgs) => svgs.map((svg) => svg.querySelectorAll('g.mark-symbol.role-mark path').length));
+      assert.deepEqual(problems, []);
+      await tab.close();
+      return counts;
+    }
+
+    /** Points per island of a log's fitness curves, checked to be several for each island. */
+    function pointsPerIsland(events: readonly ArchipelagoEvent[], islands: number): number {
+      const points = progressPoints(events, 'iterations');
+      for (let island = 0; island < islands; island++) {
+        const own = points.filter((p) => p.island === island).length;
+        assert.ok(own >= 3, `island ${island} has ${own} points`);
+      }
+      return points.length;
+    }
+
+    it('draws a curve of several points per island for a study of runs of about 0.1 s', async () => {
+      const out = path.join(dir, 'short-runs');
+      await runExperiment({ name: 'short runs', base: { overrides: { n: 20, islands: 2, migration: { mode: 'sync', interval: 2 } } }, sweep: { 'topology.kind': ['ring', 'none'] }, baseline: { 'topology.kind': 'none' }, repeats: 2, seed: 1 }, { out, events: true });
+      const study = readStudy(out);
+      assert.ok(study.runs.every((r) => r.seconds < 1), `short runs: ${study.runs.map((r) => r.seconds).join(', ')} s`);
+      const html = path.join(out, 'report.html');
+      writeFileSync(html, await renderHtml(study, summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline), null));
+      const chosen = study.runs[0];
+      const expected = pointsPerIsland(readEvents(study, chosen.cell, chosen.seed)!, 2);
+      const [, , fitness] = await plottedPoints(html);
+      assert.equal(fitness, expected, 'every progress sample of the chosen run is a point');
+    });
+
+    it('draws one run from solve --trace with report --run FILE --html: fitness and diversity per island, migrants per edge', async () => {
+      const trace = path.join(dir, 'trace.jsonl');
+      const html = path.join(dir, 'run.html');
+      const solved = cli(['solve', '-n', '20', '--islands', '2', '--seed', '4', '--migration', 'sync', '--interval', '2', '--trace', trace, '--json']);
+      assert.equal(solved.code, 0, solved.stderr);
+      const r = cli(['report', '--run', trace, '--html', html]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^.*trace\.jsonl: N=20, 2 islands, topology ring, seed 4; solved by island [01] at iteration \d+/);
+      assert.match(r.stdout, /^island 1: \d+ samples, iterations 0\.\.\d+/m);
+      const events = readFileSync(trace, 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line) as ArchipelagoEvent);
+      const expected = pointsPerIsland(events, 2);
+      const [fitness, diversity, flow] = await plottedPoints(html);
+      assert.equal(fitness, expected);
+      assert.equal(diversity, events.filter((e) => e.type === 'progress').length);
+      assert.equal(flow, 0, 'the flow is a heat map, no points');
+    });
   });
 });

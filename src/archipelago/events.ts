@@ -21,7 +21,7 @@ export interface CheckpointEvent {
   seconds: number;
 }
 
-/** An island's periodic statistics (about 4 a second): its progress message, timed from the run's start. */
+/** An island's statistics, sampled at its start, at iterations 1, 2, 3, 4, 6, 8, 12, ..., every `progressIntervalMs` and at its end, timed from the run's start. */
 export type ProgressEvent = Omit<ProgressMessage, 'time' | 'migrations'> & {
   /** Seconds of search (since every island iterates). */
   seconds: number;
