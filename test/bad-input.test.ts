@@ -110,7 +110,9 @@ const cases: Case[] = [
   ['a malformed test fault', [...SOLVE, '-n', '8'], /^NQUEENS_ISLANDS_TEST_FAULT: expected island:iteration:throw\|exit, got "1:x"$/, { env: { NQUEENS_ISLANDS_TEST_FAULT: '1:x' } }],
   // commands and flags
   ['an unknown command', ['solvee', '-n', '8'], /Unknown argument|Did you mean solve/, { out: false }],
-  ['an unknown flag', ['solve', '-n', '8', '--islandz', '2'], /^Unknown argument: islandz$/],
+  ['an unknown flag', ['solve', '-n', '8', '--islandz', '2'], /^Unknown argument: islandz; did you mean --islands\?$/],
+  ['a misspelt dashed flag', ['solve', '-n', '8', '--max-iteratons', '2'], /^Unknown argument: max-iteratons; did you mean --max-iterations\?$/],
+  ['an unknown flag far from any', ['solve', '-n', '8', '--zzzzzzzz', '2'], /^Unknown argument: zzzzzzzz$/],
   ['a flag without its value', ['solve', '-n'], /Not enough arguments following: n/, { out: false }],
   // verify
   ['verify: a tuple that is not numbers', ['verify', '1', 'x', '3'], /^tuple 2: "x" is not a positive integer$/, { out: false }],

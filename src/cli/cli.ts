@@ -9,6 +9,7 @@ import { reportCommand } from './commands/report.ts';
 import { hostCommand } from './commands/host.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { printError } from './output.ts';
+import { withFlagSuggestions } from './unknown-flags.ts';
 
 /** Errors that mean "your input is wrong": one line, exit 2, no stack trace. */
 function isInputError(error: unknown): error is Error {
@@ -33,10 +34,10 @@ export async function main(argv: string[]): Promise<void> {
     .help()
     .alias('h', 'help')
     .version()
-    .wrap(Math.min(110, process.stdout.columns ?? 110))
-    .fail((message, error) => {
+    .wrap(Math.min(110, process.stdout.columns || 110))
+    .fail((message, error, usage) => {
       if (error) throw error;
-      throw new UsageError(message.replace(/\n/g, ' '));
+      throw new UsageError(withFlagSuggestions(message.replace(/\n/g, ' '), commandFlags(usage), argv));
     });
   skipHelpCache(cli);
   try {
@@ -62,4 +63,14 @@ function skipHelpCache(cli: Argv): void {
   const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } })
     .getInternalMethods?.().getUsageInstance?.();
   if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {};
+}
+
+/**
+ * The flags of the command being parsed, for suggestions. yargs hands `.fail()` its usage
+ * instance, whose descriptions are keyed by the current command's options (internal API,
+ * yargs 18, pinned: without it there are no suggestions, nothing else changes).
+ */
+function commandFlags(usage: unknown): string[] {
+  const descriptions = (usage as { getDescriptions?: () => Record<string, unknown> } | undefined)?.getDescriptions?.();
+  return descriptions ? Object.keys(descriptions) : [];
 }

@@ -15,7 +15,7 @@ export function sparkline(values: readonly number[]): string {
   return values.map((v) => SPARKS[Math.round(((v - min) / span) * (SPARKS.length - 1))]).join('');
 }
 
-interface IslandRow {
+export interface IslandRow {
   last: ProgressEvent;
   trend: number[];
 }
@@ -28,6 +28,15 @@ export interface LiveViewHeader {
   seed: number;
 }
 
+/** One line per island, from its latest progress: what the view shows, and what it leaves on screen at the end. */
+export function islandLines(rows: ReadonlyMap<number, IslandRow>): string[] {
+  return [...rows].sort((a, b) => a[0] - b[0]).map(([id, { last, trend }]) =>
+    `  island ${String(id).padStart(2)}  iteration ${String(last.iteration).padStart(7)}  best ${String(last.bestFitness).padStart(4)}  ` +
+      `mean ${last.meanFitness.toFixed(1).padStart(6)}  diversity ${last.diversity.toFixed(2)}  ` +
+      `migrants ${last.migrantsSent}/${last.migrantsAccepted}  ${sparkline(trend)}`,
+  );
+}
+
 /** Formats the live view's lines from the latest progress of each island. */
 export function renderLiveView(header: LiveViewHeader, rows: ReadonlyMap<number, IslandRow>, seconds: number): string {
   let evaluations = 0;
@@ -36,15 +45,25 @@ export function renderLiveView(header: LiveViewHeader, rows: ReadonlyMap<number,
   const lines = [
     `N=${header.n}  islands ${header.islands}  ${header.topology} ${header.migration}  seed ${header.seed}  ` +
       `${seconds.toFixed(1)} s  ${(evaluations / 1e6).toFixed(2)}M evaluations  ${(rate / 1e6).toFixed(2)}M/s`,
+    ...islandLines(rows),
   ];
-  for (const [id, { last, trend }] of [...rows].sort((a, b) => a[0] - b[0])) {
-    lines.push(
-      `  island ${String(id).padStart(2)}  iteration ${String(last.iteration).padStart(7)}  best ${String(last.bestFitness).padStart(4)}  ` +
-        `mean ${last.meanFitness.toFixed(1).padStart(6)}  diversity ${last.diversity.toFixed(2)}  ` +
-        `migrants ${last.migrantsSent}/${last.migrantsAccepted}  ${sparkline(trend)}`,
-    );
-  }
   return lines.join('\n');
+}
+
+/**
+ * The terminal as log-update sees it. A terminal that reports 0 columns or rows (some
+ * emulators, serial consoles) would get nothing drawn: 80 × 24 is assumed then.
+ */
+export function terminalFor(stream: NodeJS.WriteStream): { write(text: string): boolean; columns: number; rows: number } {
+  return {
+    write: (text) => stream.write(text),
+    get columns() {
+      return stream.columns || 80;
+    },
+    get rows() {
+      return stream.rows || 24;
+    },
+  };
 }
 
 /**
@@ -53,7 +72,7 @@ export function renderLiveView(header: LiveViewHeader, rows: ReadonlyMap<number,
  * decides (stdout is a TTY and not --quiet / --json).
  */
 export function showLiveView(events$: Observable<ArchipelagoEvent>, header: LiveViewHeader): { close(): void } {
-  const log = createLogUpdate(process.stdout);
+  const log = createLogUpdate(terminalFor(process.stdout) as unknown as NodeJS.WriteStream);
   const rows = new Map<number, IslandRow>();
   const started = performance.now();
   let dirty = false;
@@ -72,10 +91,12 @@ export function showLiveView(events$: Observable<ArchipelagoEvent>, header: Live
     log(renderLiveView(header, rows, (performance.now() - started) / 1000));
   }, REDRAW_MS);
   return {
+    /** Stops redrawing and leaves one line per island (its last sample) above the result. */
     close() {
       clearInterval(timer);
       subscription.unsubscribe();
-      log.clear();
+      if (rows.size > 0) log(islandLines(rows).join('\n'));
+      else log.clear();
       log.done();
     },
   };

@@ -11,8 +11,11 @@ export function printError(text: string): void {
   process.stderr.write(`nqueens-islands: ${text}\n`);
 }
 
-/** A tuple for a person: whole up to MAX_PRINTED_TUPLE entries, else its head and a pointer to --out. */
-export function tupleForPeople(tuple: readonly number[], all = false): string {
+/**
+ * A tuple for a person: whole up to MAX_PRINTED_TUPLE entries, else its head and `rest`, which
+ * says where the rest is (the `--out` file given) or how to get it.
+ */
+export function tupleForPeople(tuple: readonly number[], all = false, rest = '--all prints them'): string {
   if (all || tuple.length <= MAX_PRINTED_TUPLE) return `(${tuple.join(', ')})`;
-  return `(${tuple.slice(0, 10).join(', ')}, ... ${tuple.length - 10} more; use --out FILE to save them)`;
+  return `(${tuple.slice(0, 10).join(', ')}, ... ${tuple.length - 10} more; ${rest})`;
 }

@@ -4,7 +4,7 @@
  */
 import type { Options } from 'yargs';
 import { ConfigError } from '../config/errors.ts';
-import { lastValue, numberLiteral } from '../config/flags.ts';
+import { lastValue, numberLiteral, numberInHelp } from '../config/flags.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
 
 const GROUP = 'Across machines (NATS, docs/distributed.md):';
@@ -16,8 +16,8 @@ export const NATS_OPTION = {
 
 export const CLUSTER_OPTIONS = {
   ...NATS_OPTION,
-  hosts: { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'hosts to wait for (with --nats; start them with `nqueens-islands host`)' },
-  wait: { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: `seconds to wait for the hosts (default ${DEFAULT_WAIT_SECONDS})` },
+  hosts: { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, group: GROUP, describe: 'hosts to wait for (with --nats; start them with `nqueens-islands host`)' },
+  wait: { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, group: GROUP, describe: `seconds to wait for the hosts (default ${DEFAULT_WAIT_SECONDS})` },
 } as const satisfies Record<string, Options>;
 
 /** A flag's positive number: integer or not. */

@@ -67,13 +67,22 @@ export const CONFIG_FILE_OPTION = {
   config: { alias: 'c', type: 'string', requiresArg: true, coerce: lastValue, describe: 'run config file (YAML or JSON)' },
 } as const satisfies Record<string, Options>;
 
+/**
+ * For an option whose value is a number: `--help` says `[number]`, while the value still
+ * arrives as the string typed (a string option is never coerced, so "ten" is quoted back
+ * in the error instead of becoming NaN). yargs labels an option in both lists a number.
+ */
+export function numberInHelp(isNumber = true): Pick<Options, 'number'> {
+  return isNumber ? { number: true } : {};
+}
+
 /** yargs options for every run flag, grouped so `--help` lists them together. */
 export const RUN_FLAG_OPTIONS: Record<string, Options> = Object.fromEntries(
   RUN_FLAGS.map((flag): [string, Options] => [
     flag.name,
     flag.value === 'boolean'
       ? { type: 'boolean', describe: flag.describe, group: 'Run config overrides:' }
-      : { type: 'string', requiresArg: true, describe: flag.describe, group: 'Run config overrides:' },
+      : { type: 'string', ...numberInHelp(flag.value === 'number'), requiresArg: true, describe: flag.describe, group: 'Run config overrides:' },
   ]),
 );
 

@@ -7,7 +7,6 @@
  * (or flag), the key path and what was expected.
  */
 import os from 'node:os';
-import { closest, distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import type { EmigrantSelectionSpec } from '../archipelago/policies/emigrant-selection.ts';
 import { REPLACEMENT_KINDS } from '../archipelago/policies/replacement.ts';
@@ -15,6 +14,7 @@ import { nearSquareRows } from '../archipelago/topologies/grid.ts';
 import { TOPOLOGY_KINDS, type TopologyKind } from '../archipelago/topology.ts';
 import { hybridParams, type HybridOperators, type HybridParams } from '../ga/hybrid/params.ts';
 import { bytesPerGene } from '../problem/genes.ts';
+import { nearestName } from './suggest.ts';
 import { ConfigError, describeValue, formatPath } from './errors.ts';
 import { flagForPath, type ConfigOverrides } from './flags.ts';
 // Topology and replacement names come from their registries in src/archipelago, so adding
@@ -75,9 +75,8 @@ function section<S extends z.ZodRawShape>(shape: S) {
     if (iss.code !== 'unrecognized_keys') return expected('a mapping')(iss);
     const path = iss.path ?? [];
     const key = iss.keys[0];
-    const near = closest(key, known);
-    const isNear = distance(key.toLowerCase(), near.toLowerCase()) <= Math.max(2, Math.floor(key.length / 3));
-    const hint = isNear
+    const near = nearestName(key, known);
+    const hint = near !== null
       ? `did you mean "${formatPath([...path, near])}"?`
       : `expected one of ${known.join(', ')}`;
     return `unknown key "${formatPath([...path, key])}"; ${hint}`;

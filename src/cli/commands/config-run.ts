@@ -2,8 +2,9 @@
 import type { ArgumentsCamelCase } from 'yargs';
 import YAML from 'yaml';
 import { runConfigJsonSchema } from '../../config/json-schema.ts';
-import { DEFAULT_CONFIG_FILE, displayName, loadConfigFromArgv } from '../../config/load.ts';
-import { toFileShape } from '../../config/schema.ts';
+import { overridesFromArgv } from '../../config/flags.ts';
+import { DEFAULT_CONFIG_FILE, displayName, loadConfigFromArgv, readConfigFile } from '../../config/load.ts';
+import { applyOverrides, resolveRunConfig, toFileShape } from '../../config/schema.ts';
 
 export interface PrintArgs {
   config?: string;
@@ -22,12 +23,38 @@ function toYaml(value: unknown, header: string): string {
   return doc.toString({ flowCollectionPadding: false });
 }
 
+/** Where two resolved shapes differ (values that depend on n), null; elsewhere their common value. */
+function nullWhereDiffer(a: unknown, b: unknown): unknown {
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a)) {
+    return Object.fromEntries(Object.entries(a).map(([key, value]) => [key, nullWhereDiffer(value, (b as Record<string, unknown>)[key])]));
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? a : null;
+}
+
+/**
+ * The resolved config in the file shape. Without n (no -n, no `n:` in the file) it is
+ * resolved for two board sizes and printed with n and every value that depends on it null
+ * (the file's "null = from n" reading), so the defaults can be looked at before choosing N.
+ */
+function resolvedShape(argv: ArgumentsCamelCase<PrintArgs>): { shape: unknown; nSet: boolean } {
+  const file = argv.config ?? DEFAULT_CONFIG_FILE;
+  const overrides = overridesFromArgv(argv);
+  const input = readConfigFile(file);
+  const merged = applyOverrides(input, overrides);
+  if (merged === null || typeof merged !== 'object' || Array.isArray(merged) || (merged as { n?: unknown }).n !== undefined) {
+    return { shape: toFileShape(loadConfigFromArgv(argv)), nSet: true };
+  }
+  const withN = (n: number) => toFileShape(resolveRunConfig({ ...(input as object), n }, displayName(file), overrides));
+  return { shape: { ...(nullWhereDiffer(withN(16), withN(400)) as object), n: null }, nSet: false };
+}
+
 /** Prints the resolved config in the file shape, so the output is itself a config reproducing the run. */
 export function printConfig(argv: ArgumentsCamelCase<PrintArgs>): void {
-  const config = loadConfigFromArgv(argv);
-  const shape = toFileShape(config);
+  const { shape, nSet } = resolvedShape(argv);
   const from = displayName(argv.config ?? DEFAULT_CONFIG_FILE);
-  process.stdout.write(argv.json ? `${JSON.stringify(shape, null, 2)}\n` : toYaml(shape, ` Resolved run config, from ${from} and flags.`));
+  const unset = 'n is not set (give -n N, or n: in the file); values that depend on it are null';
+  if (!nSet && argv.json) process.stderr.write(`nqueens-islands: config print: ${unset}\n`);
+  process.stdout.write(argv.json ? `${JSON.stringify(shape, null, 2)}\n` : toYaml(shape, ` Resolved run config, from ${from} and flags.${nSet ? '' : `\n ${unset}.`}`));
 }
 
 export function printSchema(): void {

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { lastValue } from '../../config/flags.ts';
+import { lastValue, numberInHelp } from '../../config/flags.ts';
 import { NATS_OPTION } from '../../cluster/flags.ts';
 import type { HostArgs } from './host-run.ts';
 
@@ -10,7 +10,7 @@ export const hostCommand: CommandModule<object, HostArgs> = {
     y
       .options(NATS_OPTION)
       .demandOption('nats', 'host needs --nats URL: the broker the coordinators use')
-      .option('islands', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'islands this host offers (default: its cores)' })
+      .option('islands', { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, describe: 'islands this host offers (default: its cores)' })
       .option('name', { type: 'string', requiresArg: true, coerce: lastValue, describe: "how coordinators name this host (default: hostname and a short tag)" })
       .example('$0 host --nats nats://lab-server:4222', 'serve every core until Ctrl-C')
       .example('$0 host --nats nats://alice:secret@lab-server:4222 --islands 8 --name node3', 'with a user and password') as unknown as Argv<HostArgs>,

@@ -56,13 +56,15 @@ function runConfig(args: SolveArgs, env?: ResolveEnv): { config: SeededRunConfig
   return { config: resumeConfig(checkpoint, args.resume, overridesFromArgv(args)), resumed: checkpoint };
 }
 
-function printText(result: RunResult, args: SolveArgs, ended: Ending): void {
+function printText(result: RunResult, args: SolveArgs, ended: Ending, out: string | null): void {
+  // Where the rest of a long tuple is: the --out file given, else how to get it.
+  const rest = out !== null ? `all of them in ${out}` : 'use --out FILE to save them, --all to print them';
   const found = result.foundBy === null ? '' : `found by island ${result.foundBy} at iteration ${result.foundAtIteration}; `;
   if (result.solved && result.solution) {
-    printLine(`solved N=${result.n}: ${tupleForPeople(result.solution, args.all)}`);
+    printLine(`solved N=${result.n}: ${tupleForPeople(result.solution, args.all, rest)}`);
     if (args.board) printLine(result.n <= MAX_BOARD_N ? renderBoard(result.solution) : `(no board drawn above N = ${MAX_BOARD_N})`);
   } else {
-    printLine(`not solved N=${result.n} (${ended}): best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all)}` : ''}`);
+    printLine(`not solved N=${result.n} (${ended}): best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all, rest)}` : ''}`);
   }
   const latency = result.stopLatencyMs === null ? '' : `; stop latency ${result.stopLatencyMs.toFixed(2)} ms`;
   const failed = result.islands.filter((i) => i.error).length;
@@ -180,7 +182,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const record = resultRecord(result, config, ended, cluster ? cluster.launcher.placement : null);
   if (out !== null) writeRecord(out, record);
   if (args.json) printLine(JSON.stringify(record));
-  else printText(result, args, ended);
+  else printText(result, args, ended, out);
   printFailures(result, failure);
   if (brokerLost) printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null ? ` and in ${out}` : ''}`);
   process.exitCode = signals.received ? signals.exitCode : failure || brokerLost ? EXIT.islandFailed : result.solved ? EXIT.ok : EXIT.notSolved;

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { CONFIG_FILE_OPTION, lastValue, RUN_FLAG_OPTIONS } from '../../config/flags.ts';
+import { CONFIG_FILE_OPTION, lastValue, numberInHelp, RUN_FLAG_OPTIONS } from '../../config/flags.ts';
 import { MAX_BOARD_N } from '../../problem/board.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
 import type { SolveArgs } from './solve-run.ts';
@@ -20,11 +20,11 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('all', { type: 'boolean', default: false, describe: 'print long solutions in full' })
       .option('trace', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'write the run\'s events (progress samples, migrations, solution) to FILE as JSON lines; draw them with report --run FILE' })
       .option('checkpoint', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: "save every island's state to FILE now and then (atomic: the last good one always survives)" })
-      .option('checkpoint-every', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: `seconds between checkpoints (> 0; default ${DEFAULT_CHECKPOINT_EVERY})` })
+      .option('checkpoint-every', { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: `seconds between checkpoints (> 0; default ${DEFAULT_CHECKPOINT_EVERY})` })
       .options(CLUSTER_OPTIONS)
       .option('resume', { type: 'string', requiresArg: true, coerce: lastValue, group: 'Checkpoints:', describe: 'continue the run saved in FILE; only --max-iterations, --time-limit, --on-island-error and --out may change' })
       .example('$0 solve -n 200', 'all cores, default migration')
-      .example('$0 solve -n 64 --islands 4 --topology ring --interval 10 --migrants 2 --seed 7', 'a repeatable study run')
+      .example('$0 solve -n 64 --islands 4 --topology ring --migration sync --interval 10 --migrants 2 --seed 7', 'repeatable: sync migration and a seed give the same run every time')
       .example('$0 solve --config config/paper.yaml -n 25', "the paper's GA on one island")
       .example('$0 solve -n 5000 --checkpoint run.ckpt --checkpoint-every 300', 'a long run that survives a reboot')
       .example('$0 solve --resume run.ckpt', 'continue it')

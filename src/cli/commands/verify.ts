@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { lastValue } from '../../config/flags.ts';
+import { lastValue, numberInHelp } from '../../config/flags.ts';
 import { checkTuple } from '../../problem/check-tuple.ts';
 import { parseTuple, parseTupleFile, TupleSyntaxError } from '../../problem/tuple.ts';
 import { EXIT, UsageError } from '../errors.ts';
@@ -74,10 +74,11 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     y
       .positional('tuple', { type: 'string', array: true, describe: 'a tuple: 8 6 4 1 3 5 7 2, or quoted ones: "(2, 6, 8, 3, 4, 1, 7, 5)"' })
       .option('file', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'read tuples from FILE: one tuple per line, a JSON array of arrays, {"solution": [...]}, or one row per line (solve --out x.txt)' })
-      .option('n', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'expect every tuple to have N rows (else exit 2); without it each tuple is its own board' })
+      .option('n', { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, describe: 'expect every tuple to have N rows (else exit 2); without it each tuple is its own board' })
       .option('json', { type: 'boolean', default: false, describe: 'print [{"n","permutation","fitness","solution"}, ...]' })
       .option('all', { type: 'boolean', default: false, describe: 'print long tuples in full' })
-      .example('$0 verify 8 6 4 1 3 5 7 2', 'one tuple')
+      .example('$0 verify 1 5 8 6 3 7 2 4', 'one tuple, a solution (exit 0)')
+      .example('$0 verify 8 6 4 1 3 5 7 2', 'a permutation with one conflict, not a solution (exit 1)')
       .example('$0 verify --file solutions.txt --json', 'many tuples') as unknown as Argv<VerifyArgs>,
   handler: run,
 };
