@@ -6,7 +6,9 @@
 import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from './archipelago/events.ts';
 import { buildTopology, TOPOLOGY_KINDS, type Edge, type TopologyKind, type TopologySpec } from './archipelago/topology.ts';
-import { resolveRunConfig, systemEnv, type RunConfigInput } from './config/schema.ts';
+import type { ClusterRun } from './cluster/cluster-run.ts';
+import { runStudyOnCluster, type ClusterOptions } from './cluster/study.ts';
+import { resolveRunConfig, systemEnv, type ResolveEnv, type RunConfigInput } from './config/schema.ts';
 import { experimentFromObject, loadExperiment } from './experiment/load.ts';
 import type { ExperimentInput } from './experiment/schema.ts';
 import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
@@ -28,6 +30,11 @@ export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/input-error.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, RunFailedError } from './run/start-run.ts';
+// Across machines (docs/distributed.md): serve as a host; join hosts for a run (RunOptions.cluster).
+export { startHost, type Host as ClusterHost, type HostOptions } from './cluster/host.ts';
+export { joinCluster, type ClusterRun } from './cluster/cluster-run.ts';
+export type { ClusterOptions, ClusterStudyOutcome } from './cluster/study.ts';
+export { BrokerUnreachableError } from './cluster/bus.ts';
 
 /** A run in progress. */
 export interface RunHandle {
@@ -44,6 +51,11 @@ export interface RunHandle {
 export interface RunOptions {
   /** Aborting it is `stop()`. */
   signal?: AbortSignal;
+  /**
+   * Run the islands on hosts of a NATS broker (from `joinCluster`; close it after the run):
+   * `islands` then defaults to what the hosts offer, and the record names `hosts` and each island's `host`.
+   */
+  cluster?: ClusterRun;
 }
 
 /**
@@ -52,7 +64,12 @@ export interface RunOptions {
  * @throws ConfigError (an InputError) naming the key and what was expected.
  */
 export function resolveConfig(config: RunConfigInput): SeededRunConfig {
-  const resolved = resolveRunConfig(config, 'config', {}, systemEnv());
+  return resolveOn(config, systemEnv());
+}
+
+/** `resolveConfig` with the machine facts given (islands across hosts default to what the hosts offer). */
+function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
+  const resolved = resolveRunConfig(config, 'config', {}, env);
   return { ...resolved, seed: resolved.seed ?? randomSeed() };
 }
 
@@ -61,8 +78,9 @@ export function resolveConfig(config: RunConfigInput): SeededRunConfig {
  * @throws ConfigError for a bad config; NoSolutionError for N = 2 and 3 (nothing is started).
  */
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
-  const seeded = resolveConfig(config);
-  const run = startSeededRun(seeded);
+  const { cluster } = options;
+  const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
+  const run = startSeededRun(seeded, cluster ? { launcher: cluster.launcher } : {});
   let stopped = false;
   const stop = () => {
     stopped = true;
@@ -73,7 +91,8 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
   signal?.addEventListener('abort', stop, { once: true });
   const result = run.result
     .then((r) => {
-      const record = resultRecord(r, seeded, stopped && !r.solved ? 'stopped' : endingOf(r));
+      const ended = cluster?.launcher.brokerLost ? 'broker-lost' : stopped && !r.solved ? 'stopped' : endingOf(r);
+      const record = resultRecord(r, seeded, ended, cluster ? cluster.launcher.placement : null);
       if (seeded.output.file !== null) writeRecord(seeded.output.file, record);
       return record;
     })
@@ -100,6 +119,8 @@ export interface ExperimentOptions {
   /** Aborting stops the current run (not recorded); resume later. */
   signal?: AbortSignal;
   hooks?: StudyHooks;
+  /** Spread the runs over hosts of a NATS broker (docs/distributed.md); each record then names its `host`. */
+  cluster?: ClusterOptions;
 }
 
 /**
@@ -109,7 +130,8 @@ export interface ExperimentOptions {
  */
 export async function runExperiment(study: string | ExperimentInput, options: ExperimentOptions): Promise<StudyOutcome> {
   const experiment = typeof study === 'string' ? loadExperiment(study) : experimentFromObject(study);
-  return runStudy(experiment, { outDir: options.out, resume: options.resume ?? false, events: options.events ?? false, signal: options.signal, hooks: options.hooks });
+  const studyOptions = { outDir: options.out, resume: options.resume ?? false, events: options.events ?? false, signal: options.signal, hooks: options.hooks };
+  return options.cluster ? runStudyOnCluster(experiment, { ...studyOptions, ...options.cluster }) : runStudy(experiment, studyOptions);
 }
 
 /**

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
-import { checkPrefix, parseNatsUrl, Subjects } from '../src/cluster/bus.ts';
+import { Subjects } from '../src/cluster/bus.ts';
+import { checkPrefix, parseNatsUrl } from '../src/cluster/nats-url.ts';
 import { BUS_FORMAT, decodeBus, encodeBus } from '../src/cluster/bus-codec.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { toolInfo } from '../src/package-info.ts';

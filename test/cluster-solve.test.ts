@@ -5,11 +5,12 @@
  * mid-run fails its islands as a crashed worker would. Waits are for lines and exits only.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { placeIslands } from '../src/cluster/cluster-launcher.ts';
+import * as library from '../src/index.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli, type LiveCli } from './cli-helpers.ts';
@@ -167,6 +168,37 @@ describe('one run across host processes on NATS', { skip: nats.skip }, () => {
     } finally {
       await own.stop();
     }
+  });
+
+  it('from the library: joinCluster, then solve() with it; islands default to what the hosts offer', async () => {
+    const { prefix } = await startHosts(['lib1', 'lib2'], 2);
+    const cluster = await library.joinCluster({ nats: server.url, prefix, hosts: 2 });
+    try {
+      assert.equal(cluster.islands, 4);
+      const record = await library.solve({ n: 20, seed: 6, migration: { mode: 'sync', interval: 4 } }, { cluster });
+      assert.equal(record.solved, true);
+      assert.deepEqual(record.hosts, ['lib1', 'lib2']);
+      assert.deepEqual(record.islands.map((i) => i.host), ['lib1', 'lib1', 'lib2', 'lib2']);
+      const local = await library.solve({ n: 20, seed: 6, islands: 4, migration: { mode: 'sync', interval: 4 } });
+      assert.deepEqual([record.solution, record.foundBy, record.evaluations], [local.solution, local.foundBy, local.evaluations]);
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  it('a run config with a cluster: section runs across hosts; the record hides its token', async () => {
+    const { prefix } = await startHosts(['cfg1', 'cfg2']);
+    const file = path.join(tmp, 'cluster.yaml');
+    writeFileSync(file, `n: 16\nseed: 5\ncluster:\n  nats: ${server.url.replace('nats://', 'nats://s3cret-token@')}\n  hosts: 2\n  prefix: ${prefix}\n`);
+    const r = await solve(['--config', file]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.record.hosts, ['cfg1', 'cfg2']);
+    assert.equal(r.record.config.islands, 2, 'islands default to what the hosts offer');
+    assert.deepEqual(r.record.config.cluster, { nats: server.url.replace('nats://', 'nats://***@'), hosts: 2, prefix, wait: 30 });
+    assert.ok(!JSON.stringify(r.record).includes('s3cret'));
+    const refused = await solve(['--config', file, '--checkpoint', path.join(tmp, 'x.ckpt')]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--checkpoint: not with cluster: in the run config/);
   });
 
   it('too few idle hosts within --wait: one line, exit 2', async () => {

@@ -70,6 +70,7 @@ const DEFAULTS: RunConfig = {
   limits: { maxIterations: null, timeLimit: null },
   onIslandError: 'continue',
   output: { file: null },
+  cluster: null,
 };
 
 describe('run config: defaults and resolution', () => {
@@ -291,7 +292,7 @@ describe('run config: files', () => {
 describe('run config: JSON Schema', () => {
   it('is JSON, lists every key, and the committed copy is current', () => {
     const schema = JSON.parse(JSON.stringify(runConfigJsonSchema()));
-    assert.deepEqual(Object.keys(schema.properties), ['n', 'seed', 'ga', 'islands', 'topology', 'migration', 'limits', 'onIslandError', 'output']);
+    assert.deepEqual(Object.keys(schema.properties), ['n', 'seed', 'ga', 'islands', 'topology', 'migration', 'limits', 'onIslandError', 'output', 'cluster']);
     assert.deepEqual(schema.required, ['n']);
     assert.equal(schema.additionalProperties, false);
     assert.ok(schema.properties.migration.properties.interval);

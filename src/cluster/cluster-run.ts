@@ -4,7 +4,8 @@
  */
 import os from 'node:os';
 import { ConfigError } from '../config/errors.ts';
-import { checkPrefix, connectBus, parseNatsUrl, Subjects } from './bus.ts';
+import { connectBus, Subjects } from './bus.ts';
+import { checkPrefix, parseNatsUrl } from './nats-url.ts';
 import { DropCounter } from './bus-codec.ts';
 import { ClusterLauncher } from './cluster-launcher.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';

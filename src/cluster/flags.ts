@@ -5,6 +5,7 @@
 import type { Options } from 'yargs';
 import { ConfigError } from '../config/errors.ts';
 import { lastValue, numberLiteral, numberInHelp } from '../config/flags.ts';
+import type { RunConfig } from '../config/schema.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
 
 const GROUP = 'Across machines (NATS, docs/distributed.md):';
@@ -35,6 +36,11 @@ export interface ClusterArgs {
   natsPrefix?: string;
   hosts?: string;
   wait?: string;
+}
+
+/** A run config's `cluster:` section as options (null: this machine). */
+export function clusterFromConfig(cluster: RunConfig['cluster']): { nats: string; hosts: number; prefix: string; waitMs: number } | null {
+  return cluster ? { nats: cluster.nats, hosts: cluster.hosts, prefix: cluster.prefix, waitMs: cluster.wait * 1000 } : null;
 }
 
 /** The cluster flags as options, or null when `--nats` is absent (then --hosts/--wait/--nats-prefix are errors). */

@@ -198,6 +198,18 @@ const outputSchema = section({
     .nullable().default(null).describe('where to write the result (JSON); null = nowhere'),
 });
 
+const natsError = expected('a nats:// URL (nats://[user:password@]host[:port])');
+const prefixError = expected('subject tokens of letters, digits, - and _ separated by dots');
+const waitError = expected('a number of seconds > 0');
+/** Islands on other machines (docs/distributed.md); the flags --nats, --hosts, --nats-prefix, --wait say the same. */
+const clusterSchema = section({
+  nats: z.string({ error: natsError }).regex(/^nats:\/\/[^/?#]+$/, { error: natsError }).describe('the NATS broker: nats://[user:password@ | token@]host[:port]'),
+  hosts: int(1).describe('hosts to wait for; the run\'s islands are spread over them'),
+  prefix: z.string({ error: prefixError }).regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, { error: prefixError }).max(64, { error: prefixError }).default('nqi')
+    .describe('subject prefix shared with the hosts (--nats-prefix)'),
+  wait: z.number({ error: waitError }).gt(0, { error: waitError }).default(30).describe('seconds to wait for the hosts'),
+});
+
 /** The shape of a run-config file (YAML or JSON). */
 export const runConfigFileSchema = section({
   n: int(1).describe('board size N'),
@@ -212,6 +224,7 @@ export const runConfigFileSchema = section({
   onIslandError: oneOf(ON_ISLAND_ERROR).default('continue')
     .describe('when an island fails: continue without it (the result records the failure), or fail the run (exit 3)'),
   output: outputSchema.prefault({}),
+  cluster: clusterSchema.nullable().default(null).describe('run the islands on `host` processes of a NATS broker; null = on this machine'),
 });
 
 /** What a config file may contain (everything but `n` optional). */
@@ -259,6 +272,8 @@ export interface RunConfig {
   limits: Parsed['limits'];
   onIslandError: Parsed['onIslandError'];
   output: Parsed['output'];
+  /** Islands on other machines; null = this machine. */
+  cluster: Parsed['cluster'];
 }
 
 /** Machine facts the defaults and checks depend on; tests pass their own. */
@@ -530,6 +545,7 @@ export function resolveRunConfig(
     limits: p.limits,
     onIslandError: p.onIslandError,
     output: p.output,
+    cluster: p.cluster,
   };
 }
 
@@ -562,5 +578,6 @@ export function toFileShape(config: RunConfig): RunConfigInput {
     limits: { ...config.limits },
     onIslandError: config.onIslandError,
     output: { ...config.output },
+    ...(config.cluster ? { cluster: { ...config.cluster } } : {}),
   };
 }

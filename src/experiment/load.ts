@@ -101,8 +101,9 @@ function resolveExperiment(raw: unknown, text: string, file: string, env: Resolv
     if (config.n === 2 || config.n === 3) {
       throw new ConfigError(`${file}: cell ${cell.id}: n: ${config.n} has no solution, so there is no time to solution to study; expected n = 1 or n >= 4`);
     }
-    // The study owns the seeds and the result files.
-    config = { ...config, seed: seeds[0], output: { ...config.output, file: null } };
+    // The study owns the seeds and the result files, and where runs go (experiment --nats);
+    // each run is one run on one host.
+    config = { ...config, seed: seeds[0], output: { ...config.output, file: null }, cluster: null };
     return { ...cell, baseline: baselineOf(cell, spec.baseline), config };
   });
   return {

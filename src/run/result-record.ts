@@ -7,6 +7,7 @@ import { extname } from 'node:path';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape, type RunConfigInput } from '../config/schema.ts';
+import { parseNatsUrl } from '../cluster/nats-url.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';
@@ -87,7 +88,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
       ...(i.error ? { error: i.error } : {}),
     })),
     failures: result.islands.flatMap((i) => (i.error ? [{ island: i.id, iteration: i.error.iteration, message: i.error.message }] : [])),
-    config: toFileShape(config),
+    config: withoutSecrets(toFileShape(config)),
   };
 }
 
@@ -99,4 +100,9 @@ export function writeRecord(file: string, record: SolveRecord): void {
   } else {
     writeFileAtomic(file, `${JSON.stringify(record)}\n`);
   }
+}
+
+/** The config as a record shows it: a `cluster.nats` password or token replaced by ***. */
+function withoutSecrets(config: RunConfigInput): RunConfigInput {
+  return config.cluster ? { ...config, cluster: { ...config.cluster, nats: parseNatsUrl(config.cluster.nats, 'cluster.nats').display } } : config;
 }

@@ -14,7 +14,7 @@ import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededR
 import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
-import { clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
+import { clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
@@ -97,19 +97,22 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
 
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
   const everySeconds = checkpointEverySeconds(args);
-  const clusterOptions = clusterFromArgs(args);
+  // Islands on other machines: from the flags, else from the config's `cluster:` section.
+  const fromFlags = clusterFromArgs(args);
+  let { config, resumed } = runConfig(args);
+  const clusterOptions = fromFlags ?? clusterFromConfig(config.cluster);
   if (clusterOptions && (args.checkpoint !== undefined || args.resume !== undefined)) {
-    throw new UsageError(`${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with --nats (islands on other hosts are not checkpointed)`);
+    throw new UsageError(`${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with ${fromFlags ? '--nats' : 'cluster: in the run config'} (islands on other hosts are not checkpointed)`);
   }
-  // Across machines, the islands default to what the hosts offer, not this machine's cores.
   const cluster = clusterOptions ? await (await import('../../cluster/cluster-run.ts')).joinCluster({ ...clusterOptions, log: printError }) : null;
-  let config: SeededRunConfig;
-  let resumed: CheckpointFile | null;
-  try {
-    ({ config, resumed } = runConfig(args, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : undefined));
-  } catch (error) {
-    await cluster?.close();
-    throw error;
+  if (cluster) {
+    // Across machines, the islands default to what the hosts offer, not this machine's cores.
+    try {
+      ({ config, resumed } = runConfig(args, { ...systemEnv(), availableParallelism: cluster.islands }));
+    } catch (error) {
+      await cluster.close();
+      throw error;
+    }
   }
   const out = config.output.file;
   if (out !== null) checkOutFile('--out', out);
