@@ -147,25 +147,30 @@ export class IslandRelay {
 
   /** Publishes what changed in the shared memory, each time it changes, until the islands here are done. */
   private async watch(): Promise<void> {
-    const c = this.coordination;
     while (this.watching) {
-      const seq = c.seq();
-      this.flushMigrants();
-      const reached: number[] = [];
-      for (const task of this.tasks) {
-        const epoch = c.reached(task.island);
-        if (this.published.get(task.island) !== epoch) {
-          this.published.set(task.island, epoch);
-          reached.push(task.island, epoch);
-        }
+      const seq = this.coordination.seq();
+      this.publishChanges();
+      await this.coordination.changed(seq);
+    }
+  }
+
+  /** Sends queued migrants, then the state that changed since the last call (if any). */
+  private publishChanges(): void {
+    const c = this.coordination;
+    this.flushMigrants();
+    const reached: number[] = [];
+    for (const task of this.tasks) {
+      const epoch = c.reached(task.island);
+      if (this.published.get(task.island) !== epoch) {
+        this.published.set(task.island, epoch);
+        reached.push(task.island, epoch);
       }
-      const foundEpoch = c.foundEpoch();
-      const stop = c.stopState();
-      if (reached.length > 0 || foundEpoch < this.known.foundEpoch || stop !== this.known.stop) {
-        this.known = { foundEpoch: Math.min(foundEpoch, this.known.foundEpoch), stop };
-        this.broadcast({ type: 'state', runId: this.order.runId, reached, foundEpoch, stop, winner: c.winner() });
-      }
-      await c.changed(seq);
+    }
+    const foundEpoch = c.foundEpoch();
+    const stop = c.stopState();
+    if (reached.length > 0 || foundEpoch < this.known.foundEpoch || stop !== this.known.stop) {
+      this.known = { foundEpoch: Math.min(foundEpoch, this.known.foundEpoch), stop };
+      this.broadcast({ type: 'state', runId: this.order.runId, reached, foundEpoch, stop, winner: c.winner() });
     }
   }
 
@@ -216,9 +221,10 @@ export class IslandRelay {
 
   private close(): void {
     clearInterval(this.coordinatorCheck);
+    // The last changes (a claim, departures) may have come after the watcher's last look.
+    this.publishChanges();
     this.watching = false;
     this.coordination.notify(); // ends the watcher's wait
-    this.flushMigrants();
     this.sub.unsubscribe();
     for (const port of [...this.controls, ...this.incoming.values(), ...this.outgoing.map((o) => o.port)]) port.close();
   }
