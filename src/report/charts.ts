@@ -74,7 +74,8 @@ function progressSpec(points: readonly ProgressPoint[], x: XAxis, y: { field: 'b
     height: 260,
     mark: { type: 'line', point: true, interpolate: y.field === 'bestFitness' ? 'step-after' : 'linear' },
     encoding: {
-      x: { field: 'x', type: 'quantitative', title: X_TITLES[x], axis: { format: X_FORMATS[x] } },
+      // Each label formatted by itself: an axis-wide format shares one SI prefix (0k, 5k, ...).
+      x: { field: 'x', type: 'quantitative', title: X_TITLES[x], axis: { labelExpr: `format(datum.value, '${X_FORMATS[x]}')` } },
       y: { field: y.field, type: 'quantitative', title: y.title, scale: { zero: true }, axis: { format: y.format, ...(y.field === 'bestFitness' ? { tickMinStep: 1 } : {}) } },
       color: { field: 'island', type: 'nominal', title: 'island' },
     },
