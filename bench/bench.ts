@@ -67,7 +67,7 @@ function solveWithCli(args: string[]): CliRun {
   const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 1 << 28 });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0 && r.status !== 1) throw new Error(`solve ${args.join(' ')} failed: ${r.stderr.trim()}`);
-  const out = JSON.parse(r.stdout);
+  const out = JSON.parse(r.stdout) as Omit<CliRun, 'seconds'>;
   return { seconds, solved: out.solved, iterations: out.iterations, evaluations: out.evaluations, foundBy: out.foundBy, stopLatencyMs: out.stopLatencyMs };
 }
 

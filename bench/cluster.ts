@@ -103,7 +103,7 @@ async function startHosts(url: string, prefix: string, count: number): Promise<C
     spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], { stdio: ['ignore', 'ignore', 'pipe'] }));
   await Promise.all(hosts.map((h) => new Promise<void>((resolve, reject) => {
     let err = '';
-    h.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    h.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       err += chunk;
       if (err.includes(' ready: ')) resolve();
     });
@@ -149,7 +149,7 @@ export async function solveBothWays(natsServer: string, args: string[], seeds: n
     const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26 });
     const seconds = (performance.now() - t0) / 1000;
     if (r.status !== 0 && r.status !== 1) throw new Error(`solve failed: ${r.stderr}`);
-    const out = JSON.parse(r.stdout);
+    const out = JSON.parse(r.stdout) as { solved: boolean; stopLatencyMs: number | null };
     return { seed, seconds, solved: out.solved, stopLatencyMs: out.stopLatencyMs };
   };
   try {

@@ -39,10 +39,13 @@ export function spawnCli(args: string[], options: { env?: NodeJS.ProcessEnv } = 
   let out = '';
   let err = '';
   const watchers: { pattern: RegExp; resolve: () => void }[] = [];
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk;
-    for (const w of watchers.splice(0)) (w.pattern.test(err) ? w.resolve() : watchers.push(w));
+    for (const w of watchers.splice(0)) {
+      if (w.pattern.test(err)) w.resolve();
+      else watchers.push(w);
+    }
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: bigint }>((resolve) => {
     // The time is taken at exit; the promise settles once the output streams are read to the end.

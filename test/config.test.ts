@@ -129,9 +129,10 @@ describe('run config: flags', () => {
   });
 
   it('sets only keys that exist in the schema', () => {
-    const schema = runConfigJsonSchema() as { properties: Record<string, any> };
+    interface SchemaNode { properties?: Record<string, SchemaNode>; oneOf?: SchemaNode[] }
+    const schema = runConfigJsonSchema() as SchemaNode;
     for (const flag of RUN_FLAGS) {
-      let node: any = { properties: schema.properties };
+      let node: SchemaNode = { properties: schema.properties };
       for (const key of flag.path.split('.')) {
         const props = node.properties ?? node.oneOf?.[0]?.properties;
         assert.ok(props?.[key], `--${flag.name}: ${flag.path} is not a config key`);

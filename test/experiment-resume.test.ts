@@ -133,7 +133,8 @@ describe('the real CLI, killed with SIGKILL mid-study and resumed', () => {
       };
       child.on('exit', () => {
         watcher?.close();
-        lines() >= 1 ? resolve() : reject(new Error(`the CLI ended before its first run: ${stderr}`));
+        if (lines() >= 1) resolve();
+        else reject(new Error(`the CLI ended before its first run: ${stderr}`));
       });
       // The CLI creates the folder; until then watch its parent.
       if (existsSync(out)) startWatching();

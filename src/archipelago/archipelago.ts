@@ -91,8 +91,8 @@ class ArchipelagoRun {
   constructor(private readonly options: ArchipelagoOptions, private readonly edges: readonly Edge[], launcher: Launcher) {
     this.islands = options.islands;
     this.sync = options.migration.mode === 'sync';
-    this.reports = new Array(this.islands).fill(null);
-    this.failures = new Array(this.islands).fill(null);
+    this.reports = new Array<IslandReport | null>(this.islands).fill(null);
+    this.failures = new Array<Failure | null>(this.islands).fill(null);
     this.checkpoints = new CheckpointRequests(this.islands);
     this.launched = launcher.launch({ tasks: islandTasks(options, edges), onControl: (message) => this.onControl(message) });
     this.coordination = this.launched.coordination;

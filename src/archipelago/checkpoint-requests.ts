@@ -21,7 +21,7 @@ export class CheckpointRequests {
   /** Request `generation` (from the coordination) is out. */
   open(generation: number): void {
     this.generation = generation;
-    this.snapshots = new Array(this.islands).fill(null);
+    this.snapshots = new Array<IslandSnapshot | null>(this.islands).fill(null);
     this.answered = 0;
   }
 

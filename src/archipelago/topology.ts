@@ -56,7 +56,7 @@ export function buildTopology(spec: TopologySpec, islands: number, seed: number)
   if (!build) {
     throw new TopologyError(`topology kind must be one of ${TOPOLOGY_KINDS.join(', ')}, got ${String(spec?.kind)}`);
   }
-  return build(islands, spec as never, seed);
+  return build(islands, spec, seed);
 }
 
 /** In-neighbours of island `i` (ascending: the fixed order in which sync migration takes immigrants). */

@@ -79,7 +79,7 @@ export function createPortMesh(neighbours: readonly { sources: readonly number[]
   for (const { sources } of neighbours) {
     const control = new MessageChannel();
     mesh.controls.push(control.port1);
-    mesh.islands.push({ control: control.port2, inPorts: new Array(sources.length), outPorts: [] });
+    mesh.islands.push({ control: control.port2, inPorts: new Array<MessagePort>(sources.length), outPorts: [] });
   }
   neighbours.forEach(({ targets }, from) => {
     for (const to of targets) {

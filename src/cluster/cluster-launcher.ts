@@ -43,7 +43,7 @@ class BusCoordination implements Coordination {
   private stop: StopState = RUNNING;
   private readonly counts: number[];
   constructor(readonly islands: number, private readonly publishHalt: () => void) {
-    this.counts = new Array(islands).fill(0);
+    this.counts = new Array<number>(islands).fill(0);
   }
   stopState(): StopState {
     return this.stop;

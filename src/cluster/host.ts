@@ -10,8 +10,8 @@
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { jetstream, type Consumer, type JsMsg } from '@nats-io/jetstream';
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { jetstream, type JsMsg } from '@nats-io/jetstream';
+import type { Subscription } from '@nats-io/transport-node';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';

@@ -97,7 +97,7 @@ export class IslandRelay {
     const placements = this.tasks.map((task) => {
       const control = new MessageChannel();
       this.controls.push(control.port1);
-      const own: IslandPorts = { control: control.port2, inPorts: new Array(task.sources.length), outPorts: [] };
+      const own: IslandPorts = { control: control.port2, inPorts: new Array<MessagePort>(task.sources.length), outPorts: [] };
       ports.set(task.island, own);
       return { task, ports: own, control: control.port1 };
     });

@@ -14,7 +14,9 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';
   if (value !== null && typeof value === 'object') return 'a mapping';
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  // What is left after lists and mappings: a scalar (a function cannot come from a file).
+  const scalar = value as string | number | boolean | bigint | symbol | null;
+  const text = typeof scalar === 'string' ? JSON.stringify(scalar) : String(scalar);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

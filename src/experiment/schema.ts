@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ConfigError, describeValue, formatPath } from '../config/errors.ts';
-import { formatValue, type SweepValue } from './sweep.ts';
+import { formatValue } from './sweep.ts';
 
 /** A sweep key is a dotted run-config path such as `migration.interval`. */
 const CONFIG_PATH = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
@@ -73,7 +73,7 @@ export const experimentSchema = z
       const outer = keys.find((other) => other !== key && key.startsWith(`${other}.`));
       if (outer) ctx.addIssue({ code: 'custom', path: ['sweep', key], message: `overlaps the sweep key ${outer}` });
       // Compared as they appear in cell ids, so 10 and "10" cannot make two cells with one id.
-      const values = e.sweep[key].map((v) => formatValue(v as SweepValue));
+      const values = e.sweep[key].map((v) => formatValue(v));
       const dup = values.findIndex((v, i) => values.indexOf(v) !== i);
       if (dup >= 0) ctx.addIssue({ code: 'custom', path: ['sweep', key, dup], message: `value ${values[dup]} appears twice` });
     }

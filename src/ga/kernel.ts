@@ -64,7 +64,7 @@ interface KernelExports {
   cross32: CrossFn;
   fitness16: FitnessFn;
   fitness32: FitnessFn;
-  setEpoch(allele: number): void;
+  setEpoch: (allele: number) => void;
 }
 
 /**

@@ -48,8 +48,10 @@ export function readRunEvents(file: string): RunData {
   }
   const all = parseEventLines(text, `--run ${file}`);
   const first = all[0];
-  const header = first?.type === 'trace' ? (first as TraceHeader) : null;
-  if (header && header.format !== TRACE_FORMAT) throw new ConfigError(`--run ${file}: trace format ${String(header.format)}, this nqueens-islands reads ${TRACE_FORMAT}`);
+  const header = first?.type === 'trace' ? first : null;
+  // A file from another version may hold any format string: compare it as read.
+  const format: string = header ? String(header.format) : TRACE_FORMAT;
+  if (format !== TRACE_FORMAT) throw new ConfigError(`--run ${file}: trace format ${format}, this nqueens-islands reads ${TRACE_FORMAT}`);
   const events = (header ? all.slice(1) : all) as ArchipelagoEvent[];
   if (events.length === 0) throw new ConfigError(`--run ${file}: no events in the file`);
   return { file, header, events };

@@ -19,7 +19,7 @@ export interface Run {
   events$: Observable<ArchipelagoEvent>;
   result: Promise<RunResult>;
   /** Ends the run early (the result reports what was reached). */
-  stop(): void;
+  stop: () => void;
 }
 
 /** A config with its seed decided (the CLI draws one when the user gave none). */

@@ -70,7 +70,7 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   const table1 = args.paperTable1 ? table1Rows(study) : [];
   if (args.paperTable1 && table1.length === 0) throw new ConfigError(`--paper-table1: ${args.dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
 
-  if (args.json) printLine(JSON.stringify(summary, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)));
+  if (args.json) printLine(JSON.stringify(summary, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)));
   else printLine(renderTable(summary));
   if (args.paperTable1) {
     printLine('');

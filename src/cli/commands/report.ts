@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { lastValue } from '../../config/flags.ts';
-import { X_AXES, type XAxis } from '../../report/x-axis.ts';
+import { X_AXES } from '../../report/x-axis.ts';
 import type { ReportArgs } from './report-run.ts';
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
@@ -14,7 +14,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('csv', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'write the summary table as CSV to FILE' })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON instead of a table' })
       .option('run', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'with a study folder: the run for the fitness plot, CELL@SEED (needs --events data); alone: a file from solve --trace FILE (or a study\'s events/*.jsonl), reported by itself' })
-      .option('x-axis', { choices: X_AXES, default: 'iterations' as XAxis, describe: 'x axis of the progress plots' })
+      .option('x-axis', { choices: X_AXES, default: 'iterations', describe: 'x axis of the progress plots' })
       .option('paper-table1', { type: 'boolean', default: false, describe: 'also print our iterations beside the paper\'s Table 1 (for paper-table1.yaml studies)' })
       .example('$0 report results/topology --html report.html --csv summary.csv', 'table, CSV and page')
       .example('$0 report results/migration-interval --baseline migration.interval=100', 'another baseline')

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { lastValue, numberInHelp } from '../../config/flags.ts';
 import { checkTuple } from '../../problem/check-tuple.ts';
-import { parseTuple, parseTupleFile, TupleSyntaxError } from '../../problem/tuple.ts';
+import { parseTuple, parseTupleFile } from '../../problem/tuple.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printLine, tupleForPeople } from '../output.ts';
 
@@ -28,7 +28,7 @@ function readTuples(args: VerifyArgs): number[][] {
 
 /** Reads a whole text file, turning the usual mistakes into one-line usage errors. */
 export function readTextFile(path: string, what: string): string {
-  let isDirectory = false;
+  let isDirectory: boolean;
   try {
     isDirectory = statSync(path).isDirectory();
   } catch {

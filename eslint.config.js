@@ -1,0 +1,58 @@
+// ESLint flat config: the recommended JavaScript rules plus typescript-eslint's type-aware
+// recommended set, checked against tsconfig.test.json (sources, workers, bench and tests).
+// kernel/ is AssemblyScript (its own types, compiled by asc) and is not linted here.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "kernel/", "coverage/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        project: "./tsconfig.test.json",
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    rules: {
+      // node:test's test() and describe() return promises the runner itself awaits.
+      "@typescript-eslint/no-floating-promises": [
+        "error",
+        {
+          allowForKnownSafeCalls: [
+            { from: "package", package: "node:test", name: ["test", "it", "describe", "suite"] },
+          ],
+        },
+      ],
+      // Interfaces here declare callbacks in method syntax (a launcher's terminate, a port's
+      // handlers) and hand them on; flagging every hand-off would push `this: void` everywhere.
+      "@typescript-eslint/unbound-method": "off",
+      // Ambient declarations (kernel.ts types the little of WebAssembly it uses) are not namespaces in code.
+      "@typescript-eslint/no-namespace": ["error", { allowDeclarations: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // Tests read the tool's JSON output untyped on purpose: they assert on its shape.
+    files: ["test/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+    },
+  },
+  {
+    // Plain JavaScript (this file, build scripts): not in a tsconfig, so no type-aware rules; Node's globals.
+    files: ["**/*.js", "**/*.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly" },
+    },
+  },
+);
