@@ -137,7 +137,8 @@ int main(int argc, char **argv) {
     }
     if (!found && nb >= 2) { int x = rint_(nb), y = uniform_other(nb, x); found = breed(bad + (size_t)x * n, bad + (size_t)y * n, c); c += 2; }
     if (!found && nb >= 1) { int x = rint_(nb), y = rint_(m); found = breed(bad + (size_t)x * n, pop + (size_t)y * n, c); c += 2; }
-    if (found && !fixed) { solved = 1; break; }
+    /* The generation that made the solution counts, as the paper counts it. */
+    if (found && !fixed) { solved = 1; it++; break; }
     survive(c); it++;
   }
   printf("%ld %lld %.4f %d\n", it, evaluations, now() - t0, solved);

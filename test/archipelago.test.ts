@@ -142,8 +142,9 @@ describe('archipelago (real workers)', () => {
     assert.equal(a.result.solved, true);
     assert.deepEqual(deterministic(b.result, b.events), deterministic(a.result, a.events));
     assert.equal(ofType(a.events, 'solution').length, 1);
-    // The finder stops at once; the others finish the epoch and stop at its barrier.
-    const epochEnd = Math.ceil((a.result.foundAtIteration! + 1) / 3) * 3;
+    // The finder stops at once; the others finish the epoch and stop at its barrier. The
+    // generation that made the solution counts, so it ends the epoch it belongs to (never before epoch 1).
+    const epochEnd = Math.ceil(Math.max(1, a.result.foundAtIteration!) / 3) * 3;
     for (const island of a.result.islands) {
       if (island.id === a.result.foundBy) assert.equal(island.iterations, a.result.foundAtIteration);
       else if (island.stopReason === 'other-solved') assert.equal(island.iterations, epochEnd);

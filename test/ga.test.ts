@@ -265,6 +265,25 @@ describe('Island', () => {
     assert.equal(island.immigrate(solution.slice(), 1, replaceWorstIfBetter, true), 0, 'a duplicate is rejected');
   });
 
+  it('counts iterations as the paper does: 0 for a solution in the initial population, 1 for one made in generation 1', () => {
+    // N = 6 has 4 solutions among 720 permutations: with M = 20 some seeds start solved, some solve in generation 1.
+    const params = paperParams(6, { populationSize: 20 });
+    const firstSeed = (wanted: (island: Island) => boolean) => {
+      for (let seed = 1; seed < 500; seed++) {
+        const island = new Island({ params, rng: Rng.forStream(seed, 0) });
+        if (wanted(island)) return island;
+      }
+      throw new Error('no such seed below 500');
+    };
+    const atStart = firstSeed((island) => island.solution !== null);
+    assert.equal(atStart.step(), true);
+    assert.equal(atStart.iterations, 0);
+    const inFirst = firstSeed((island) => island.solution === null && island.step());
+    assert.equal(inFirst.iterations, 1);
+    const later = firstSeed((island) => island.solution === null && !island.step() && island.step());
+    assert.equal(later.iterations, 2);
+  });
+
   it('abandons an iteration when told to stop, without counting it', () => {
     let calls = 0;
     const island = new Island({ params: paperParams(50, { populationSize: 200 }), rng: Rng.forStream(1, 0), shouldStop: () => ++calls > 1 });

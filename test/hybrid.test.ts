@@ -245,6 +245,23 @@ describe('HybridIsland', () => {
     assert.equal(island.iterations, 40);
   });
 
+  it('counts generations as the paper\'s island does: 0 for a solution at the start, 1 for one made in generation 1', () => {
+    // N = 6, random start, no local search: some seeds start solved, some solve in generation 1 or 2.
+    const params = hybridParams(6, { populationSize: 4, operators: { smartStart: null, localSearch: null } });
+    const firstSeed = (wanted: (island: HybridIsland) => boolean) => {
+      for (let seed = 1; seed < 2000; seed++) {
+        const island = new HybridIsland({ params, rng: Rng.forStream(seed, 0) });
+        if (wanted(island)) return island;
+      }
+      throw new Error('no such seed below 2000');
+    };
+    const atStart = firstSeed((island) => island.solution !== null);
+    assert.equal(atStart.step(), true);
+    assert.equal(atStart.iterations, 0);
+    assert.equal(firstSeed((island) => island.solution === null && island.step()).iterations, 1);
+    assert.equal(firstSeed((island) => island.solution === null && !island.step() && island.step()).iterations, 2);
+  });
+
   it('replays the same run from the same seed, and swapDelta off changes the cost, not the run', () => {
     const n = 100;
     // A short local search, so that the run takes many generations of every operator.

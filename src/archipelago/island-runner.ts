@@ -124,7 +124,8 @@ class IslandRun {
       const solved = evolver.step();
       shared.setIterations(id, evolver.iterations);
       if (solved) {
-        reason = this.found();
+        // The solving generation counts: it belongs to the epoch it ends in (the initial population to epoch 1).
+        reason = this.found(Math.floor(Math.max(0, evolver.iterations - 1) / task.migration.interval) + 1);
         break;
       }
       if (evolver.iterations === before) continue; // abandoned for a stop: the loop head sees it
@@ -148,13 +149,16 @@ class IslandRun {
     return this.report(reason, stoppedAt);
   }
 
-  /** The island holds a solution: claim the run (async) or post the epoch it was found in (sync). */
-  private found(): StopReason {
+  /**
+   * The island holds a solution: claim the run (async) or post `epoch`, the epoch it was
+   * found in (sync): every island stops at that epoch's barrier.
+   */
+  private found(epoch: number): StopReason {
     const { task, evolver, shared, id } = this;
     this.foundAt = wallClock();
     this.foundAtIteration = evolver.iterations;
     if (task.migration.mode === 'sync') {
-      shared.reportFoundEpoch(Math.floor(evolver.iterations / task.migration.interval) + 1);
+      shared.reportFoundEpoch(epoch);
     } else {
       this.claimed = shared.claim(id);
     }
@@ -183,7 +187,7 @@ class IslandRun {
     for (let s = 0; s < transport.sources.length; s++) {
       for (let m = transport.receive(s); m; m = transport.receive(s)) this.immigrate(m);
     }
-    return this.evolver.solution ? this.found() : null;
+    return this.evolver.solution ? this.found(0) : null;
   }
 
   /**
@@ -203,7 +207,8 @@ class IslandRun {
       const message = this.takeEpoch(s, epoch);
       if (message) this.immigrate(message);
     }
-    if (this.evolver.solution) return this.found();
+    // An immigrant that solves arrived after this epoch's barrier: the others learn of it at the next.
+    if (this.evolver.solution) return this.found(epoch + 1);
     // Every island got this epoch's migrants and sent none of the next: a clean cut.
     if (shared.checkpointRequest() !== this.served && shared.checkpointEpoch() === epoch) this.snapshot(epoch);
     return null;

@@ -3,6 +3,7 @@ import { IslandCore } from './island-core.ts';
 import { DiagonalMarks, fitness } from '../problem/fitness.ts';
 import { createPaperKernel, type ChildFn } from './kernel.ts';
 import { childrenPerIteration, type GaParams } from './params.ts';
+import { drawMutation } from './mutation.ts';
 import { randomPermutation } from './permutation.ts';
 import { Population } from './population.ts';
 import type { Rng } from './rng.ts';
@@ -53,6 +54,8 @@ export class Island extends IslandCore {
   private readonly badBase: number;
   private readonly childBase: number;
   private readonly survival: SurvivalScratch;
+  /** One child's mutation swaps (i1, j1, i2, j2), reused. */
+  private readonly swaps = new Int32Array(4);
   private readonly shouldStop: (() => boolean) | undefined;
 
   constructor(options: IslandOptions) {
@@ -132,31 +135,16 @@ export class Island extends IslandCore {
 
   /**
    * Child k = OX1(p1, p2) on segment lo..hi, mutated and evaluated by one kernel call.
-   * The mutation draws are `mutate`'s (src/ga/mutation.ts), in its order: u, then i and
-   * j of each swap. The parents are never children, so crossing child 2 after child 1
-   * was mutated gives what crossing both first gave. Returns true for a solution.
+   * The mutation is drawn by `drawMutation` (src/ga/mutation.ts), as `mutate` draws it.
+   * The parents are never children, so crossing child 2 after child 1 was mutated gives
+   * what crossing both first gave. Returns true for a solution.
    */
   private breedChild(p1: number, p2: number, k: number, lo: number, hi: number): boolean {
     const { n, mutationProbability, doubleMutationProbability } = this.params;
-    const rng = this.rng;
-    const u = rng.float();
-    let swaps = 0;
-    let i1 = 0;
-    let j1 = 0;
-    let i2 = 0;
-    let j2 = 0;
-    if (u < mutationProbability || u < doubleMutationProbability) {
-      swaps = 1;
-      i1 = rng.int(n);
-      j1 = uniformOther(rng, n, i1);
-      if (u < doubleMutationProbability) {
-        swaps = 2;
-        i2 = rng.int(n);
-        j2 = uniformOther(rng, n, i2);
-      }
-    }
+    const s = this.swaps;
+    const count = drawMutation(this.rng, n, mutationProbability, doubleMutationProbability, s);
     this.evaluations++;
-    const f = this.child(p1, p2, this.childBase + k * n, n, lo, hi, swaps, i1, j1, i2, j2);
+    const f = this.child(p1, p2, this.childBase + k * n, n, lo, hi, count, s[0], s[1], s[2], s[3]);
     this.childFitness[k] = f;
     if (f === 0) {
       this.recordSolution(this.children, k * n);
@@ -167,36 +155,46 @@ export class Island extends IslandCore {
 
   /**
    * One iteration (a generation, in the paper's outline): rank-selected pairs, the bad
-   * pair, bad × main, then (μ+λ) survival. Returns true once a solution is found; stops
-   * early, leaving the iteration uncounted, when `shouldStop` says so.
+   * pair, bad × main, then (μ+λ) survival. Returns true once a solution is found. The
+   * generation that finds it counts, as the paper counts (a solution made in generation 1
+   * reports 1; one in the initial population, 0); it ends at that child, without survival.
+   * Stops early, leaving the iteration uncounted, when `shouldStop` says so.
    */
   step(): boolean {
     if (this.solution) return true;
+    const children = this.breedGeneration();
+    if (children < 0) return false;
+    this.iterations++;
+    if (this.solution) return true;
+    plusSelection(this.population, this.children, this.childFitness, children, this.survival);
+    return false;
+  }
+
+  /** Breeds one generation's children; returns how many, or -1 if abandoned for a stop. Ends early at a solution. */
+  private breedGeneration(): number {
     const pop = this.population;
     const rng = this.rng;
     const { n, populationSize: m, pairsPerIteration, badRepositorySize: b } = this.params;
     let c = 0;
     for (let pair = 0; pair < pairsPerIteration; pair++) {
-      if (pair % STOP_CHECK_EVERY === STOP_CHECK_EVERY - 1 && this.shouldStop?.()) return false;
+      if (pair % STOP_CHECK_EVERY === STOP_CHECK_EVERY - 1 && this.shouldStop?.()) return -1;
       const ra = rankSelect(rng, m);
       const rb = rankSelectOther(rng, m, ra);
-      if (this.breed(pop.order[ra] * n, pop.order[rb] * n, c)) return true;
+      if (this.breed(pop.order[ra] * n, pop.order[rb] * n, c)) return c + 2;
       c += 2;
     }
     if (b >= 2) {
       const x = rng.int(b);
       const y = uniformOther(rng, b, x);
-      if (this.breed(this.badBase + x * n, this.badBase + y * n, c)) return true;
+      if (this.breed(this.badBase + x * n, this.badBase + y * n, c)) return c + 2;
       c += 2;
     }
     if (b >= 1) {
       const x = rng.int(b);
       const y = rng.int(m);
-      if (this.breed(this.badBase + x * n, y * n, c)) return true;
+      if (this.breed(this.badBase + x * n, y * n, c)) return c + 2;
       c += 2;
     }
-    plusSelection(pop, this.children, this.childFitness, c, this.survival);
-    this.iterations++;
-    return false;
+    return c;
   }
 }

@@ -169,8 +169,8 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
 
   /**
    * One generation: λ children bred and searched, then (μ+λ) survival. Returns true once
-   * a solution is known; returns false early, the generation uncounted, when `shouldStop`
-   * says so.
+   * a solution is known; the generation that finds it counts, as in the paper's Island.
+   * Returns false early, the generation uncounted, when `shouldStop` says so.
    */
   step(): boolean {
     if (this.solution) return true;
@@ -181,9 +181,8 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
       const child = this.children[c];
       if (child.fitness === 0) {
         this.recordSolution(child.genes, child.offset);
-        // As in the paper's Island, the generation that finds the solution is not counted:
-        // `iterations` is the generations completed before it (the sync stop rule relies on that).
         replaceWorst(this.population, this.children, c + 1, this.unchanged);
+        this.iterations++;
         return true;
       }
     }
