@@ -42,14 +42,14 @@ describe('small habits', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^# n is not set \(give -n N, or n: in the file\); values that depend on it are null\.$/m);
     assert.match(r.stdout, /^n: null$/m);
-    assert.match(r.stdout, /^  badRepositorySize: null$/m, 'floor(sqrt(n)) cannot be known yet');
-    assert.match(r.stdout, /^  populationSize: 1000$/m);
+    assert.match(r.stdout, /^ {2}badRepositorySize: null$/m, 'floor(sqrt(n)) cannot be known yet');
+    assert.match(r.stdout, /^ {2}populationSize: 1000$/m);
     const json = cli(['config', 'print', '--json', '--islands', '3']);
     assert.equal(json.code, 0, json.stderr);
     assert.equal(JSON.parse(json.stdout).n, null);
     assert.equal(JSON.parse(json.stdout).islands, 3);
     assert.match(json.stderr, /n is not set/);
-    assert.match(cli(['config', 'print', '-n', '25']).stdout, /^  badRepositorySize: 5$/m);
+    assert.match(cli(['config', 'print', '-n', '25']).stdout, /^ {2}badRepositorySize: 5$/m);
     assert.equal(cli(['config', 'print', '--interval', 'ten']).code, 2);
   });
 

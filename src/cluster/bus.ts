@@ -4,7 +4,7 @@
  * and JetStream stream names are scoped by a prefix, so two teams (or two test files) can
  * share one broker without seeing each other.
  */
-import { connect, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/errors.ts';
 import type { BusAddress } from './nats-url.ts';
 
