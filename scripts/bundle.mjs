@@ -3,6 +3,7 @@
 // live view and the report (Vega) are chunks loaded only by the command that needs them.
 // The worker is one file. piscina stays outside: it starts its workers from its own files.
 // Run by `npm run build`, after tsc.
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -42,6 +43,8 @@ const common = {
   banner: { js: "import { createRequire as __nqiRequire } from 'node:module'; const require = __nqiRequire(import.meta.url);" },
 };
 
+// Chunk names carry content hashes: without a clean start, old chunks would pile up (and be packed).
+rmSync('dist/bundle', { recursive: true, force: true });
 await Promise.all([
   build({ ...common, entryPoints: { 'nqueens-islands': 'src/cli/main.ts' }, splitting: true, chunkNames: 'chunks/[name]-[hash]' }),
   build({ ...common, entryPoints: { 'island-worker': 'workers/island-worker.ts' } }),
