@@ -19,6 +19,7 @@ export interface IslandPlacement {
  * This process's host: a piscina pool of island workers that outlives runs. Each run gets
  * fresh shared memory, fresh MessageChannels and a fresh island in every worker; a worker
  * that failed or was terminated is replaced by piscina before the next task needs it.
+ * One run at a time: a run needing more workers than the pool has replaces the pool.
  */
 export class LocalHost implements Host {
   private pool: Piscina | null = null;
