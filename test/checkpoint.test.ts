@@ -9,8 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { decode, encode } from '../src/archipelago/codec.ts';
-import type { CheckpointFile } from '../src/archipelago/messages.ts';
+import { decodeData, encodeData } from '../src/archipelago/codec.ts';
+import type { CheckpointFile } from '../src/run/checkpoint.ts';
 import { cli, isOneLineError, spawnCli } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-ckpt-'));
@@ -55,7 +55,7 @@ describe('checkpoint and resume (sync)', () => {
     assert.equal(code, 130, run.stderr());
     assert.deepEqual(readdirSync(tmp), ['run.ckpt'], 'only the checkpoint, no temporary file');
 
-    const saved = decode<CheckpointFile>(readFileSync(ckpt));
+    const saved = decodeData(readFileSync(ckpt)) as CheckpointFile;
     assert.equal(saved.format, 'nqueens-islands checkpoint');
     assert.equal(saved.formatVersion, 1);
     assert.equal(saved.mode, 'sync');
@@ -103,7 +103,7 @@ describe('checkpoint and resume, hybrid mode (sync)', () => {
     const first = cli(['solve', '--config', config, '--seed', '2', '--checkpoint', file, '--checkpoint-every', '0.02', '--max-iterations', '60']);
     assert.equal(first.code, 1, first.stderr);
     assert.match(first.stderr, /checkpoint written to .*hybrid\.ckpt/);
-    const saved = decode<CheckpointFile>(readFileSync(file));
+    const saved = decodeData(readFileSync(file)) as CheckpointFile;
     assert.equal(saved.islands[0].state.bad.genes.length, 0, 'no bad repository in hybrid mode');
     const resumed = json(['solve', '--resume', file, '--max-iterations', '100000'], 0);
     const uninterrupted = json(['solve', '--config', config, '--seed', '2'], 0);
@@ -113,10 +113,10 @@ describe('checkpoint and resume, hybrid mode (sync)', () => {
 
 describe('checkpoints that cannot be resumed', () => {
   const variant = (name: string, change: (c: CheckpointFile) => void): string => {
-    const c = decode<CheckpointFile>(readFileSync(ckpt));
+    const c = decodeData(readFileSync(ckpt)) as CheckpointFile;
     change(c);
     const file = join(tmp, name);
-    writeFileSync(file, encode(c));
+    writeFileSync(file, encodeData(c));
     return file;
   };
   const refuses = (args: string[], says: RegExp) => {

@@ -6,7 +6,7 @@ import { allocGenes, toOneBased, type Genes } from '../src/problem/genes.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { createEvolver } from '../src/ga/create-evolver.ts';
-import type { EmigrantSelection } from '../src/ga/island.ts';
+import type { EmigrantSelection } from '../src/ga/migration-policy.ts';
 import { randomPermutation } from '../src/ga/permutation.ts';
 import type { Population } from '../src/ga/population.ts';
 import { Rng } from '../src/ga/rng.ts';

@@ -1,4 +1,5 @@
-import type { IslandSnapshot, SnapshotMessage } from './messages.ts';
+import type { IslandSnapshot } from './island-snapshot.ts';
+import type { SnapshotMessage } from './messages.ts';
 
 /**
  * The coordinator's checkpoint requests: one at a time, each answered by every island (sync:

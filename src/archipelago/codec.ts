@@ -16,3 +16,15 @@ export function encode(message: Message): Uint8Array<ArrayBuffer> {
 export function decode<M extends Message = Message>(bytes: Uint8Array): M {
   return packr.unpack(bytes) as M;
 }
+
+/**
+ * The same encoding for data written to files (a checkpoint holds island snapshots, typed
+ * arrays and all). Files are not thread messages: what `decodeData` returns is unchecked.
+ */
+export function encodeData(value: object): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(packr.pack(value));
+}
+
+export function decodeData(bytes: Uint8Array): unknown {
+  return packr.unpack(bytes) as unknown;
+}

@@ -1,4 +1,5 @@
-import type { IslandSnapshot, ProgressMessage, StopReason } from './messages.ts';
+import type { IslandSnapshot } from './island-snapshot.ts';
+import type { ProgressMessage, StopReason } from './messages.ts';
 
 /** The archipelago's one event stream: what the CLI display, result files and tests subscribe to. */
 export type ArchipelagoEvent = StartedEvent | ProgressEvent | MigrationEvent | SolutionEvent | IslandErrorEvent | CheckpointEvent | DoneEvent;

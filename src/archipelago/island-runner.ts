@@ -1,8 +1,7 @@
 import { createEvolver } from '../ga/create-evolver.ts';
-import type { IslandCore } from '../ga/island-core.ts';
-import type { EmigrantSelection, ReplacementPolicy } from '../ga/island.ts';
+import type { Evolver } from '../ga/evolver.ts';
+import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
 import { Rng } from '../ga/rng.ts';
-import { snapshotIsland } from '../ga/snapshot.ts';
 import { sampleDiversity } from './diversity.ts';
 import type { IslandReport, IslandTask, MigrantsMessage, StopReason } from './messages.ts';
 import { MigrationLog } from './migration-log.ts';
@@ -51,7 +50,7 @@ export function nextSampleIteration(i: number): number {
 
 class IslandRun {
   private readonly id: number;
-  private readonly evolver: IslandCore;
+  private readonly evolver: Evolver;
   private readonly select: EmigrantSelection;
   private readonly replace: ReplacementPolicy;
   private readonly log = new MigrationLog();
@@ -221,7 +220,7 @@ class IslandRun {
     this.transport.report({
       type: 'snapshot',
       generation,
-      snapshot: { island: this.id, epoch, state: snapshotIsland(this.evolver), migrantsSent: this.migrantsSent, migrantsAccepted: this.migrantsAccepted },
+      snapshot: { island: this.id, epoch, state: this.evolver.snapshot(), migrantsSent: this.migrantsSent, migrantsAccepted: this.migrantsAccepted },
     });
   }
 

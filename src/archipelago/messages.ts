@@ -1,7 +1,7 @@
 import type { EvolverSpec } from '../ga/create-evolver.ts';
-import type { IslandState } from '../ga/snapshot.ts';
 import type { Genes } from '../problem/genes.ts';
-import type { MigrationOptions } from './options.ts';
+import type { IslandSnapshot } from './island-snapshot.ts';
+import type { MigrationOptions, TestFault } from './options.ts';
 
 /**
  * Every message between threads, one type each. All go through `codec.ts`; genes and logs
@@ -23,19 +23,9 @@ export interface IslandTask {
   sources: number[];
   /** Out-neighbours, ascending: the order of `outPorts`. */
   targets: number[];
-  testFault: { island: number; atIteration: number; kind: 'throw' | 'exit' } | null;
+  testFault: TestFault | null;
   /** Continue from this checkpointed state instead of a new population. */
   snapshot: IslandSnapshot | null;
-}
-
-/** One island's part of a checkpoint: its GA state and the runner's counters. */
-export interface IslandSnapshot {
-  island: number;
-  /** Sync: the epoch barrier it was taken at (the same for every island); async: 0. */
-  epoch: number;
-  state: IslandState;
-  migrantsSent: number;
-  migrantsAccepted: number;
 }
 
 /** An island passed the start gate: it is iterating. */
@@ -51,25 +41,6 @@ export interface SnapshotMessage {
   type: 'snapshot';
   generation: number;
   snapshot: IslandSnapshot;
-}
-
-/**
- * A checkpoint file: what a run needs to continue, plus what identifies it. `config` is the
- * resolved run config in the file shape (seed included); the run layer checks it.
- */
-export interface CheckpointFile {
-  type: 'checkpoint';
-  format: string;
-  formatVersion: number;
-  toolVersion: string;
-  createdAt: string;
-  config: unknown;
-  mode: 'sync' | 'async';
-  /** Sync: the epoch every island was at; async: null. */
-  epoch: number | null;
-  /** Seconds the run had been going when the checkpoint was taken. */
-  seconds: number;
-  islands: IslandSnapshot[];
 }
 
 /** Emigrants along one edge. `epoch` is the sync barrier number (0 in async mode). */
@@ -135,6 +106,6 @@ export interface IslandReport {
 }
 
 export type Message =
-  | IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport | StartedMessage | SnapshotMessage | CheckpointFile;
+  | IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport | StartedMessage | SnapshotMessage;
 /** What an island sends to the coordinator over its control port. */
 export type ControlMessage = ProgressMessage | SolutionMessage | StartedMessage | SnapshotMessage;

@@ -3,7 +3,7 @@ import { ArchipelagoOptionError } from './errors.ts';
 import { emigrantSelectionFor, type EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
 import { replacementFor, type ReplacementKind } from './policies/replacement.ts';
 import type { Launcher } from './launcher.ts';
-import type { IslandSnapshot } from './messages.ts';
+import type { IslandSnapshot } from './island-snapshot.ts';
 import type { TopologySpec } from './topology.ts';
 
 export interface MigrationOptions {
@@ -19,6 +19,13 @@ export interface MigrationOptions {
   rejectDuplicates: boolean;
 }
 
+/** A deliberate failure for tests: island `island`'s worker throws (or exits) on reaching iteration `atIteration`. */
+export interface TestFault {
+  island: number;
+  atIteration: number;
+  kind: 'throw' | 'exit';
+}
+
 export interface ArchipelagoOptions {
   seed: number;
   islands: number;
@@ -32,8 +39,8 @@ export interface ArchipelagoOptions {
   progressIntervalMs?: number;
   /** 'continue' (default): the others go on, nobody waits for the failed island. 'fail': stop and reject. */
   onIslandError?: 'continue' | 'fail';
-  /** Test-only fault hook; never reachable from config files or the CLI. */
-  testFault?: { island: number; atIteration: number; kind: 'throw' | 'exit' };
+  /** Test-only fault hook; never reachable from config files (the CLI reads it from the environment: src/run/test-fault.ts). */
+  testFault?: TestFault;
   /**
    * Ask every island for a snapshot this often; each complete set is one `checkpoint` event
    * (sync: taken at an epoch barrier).

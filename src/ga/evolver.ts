@@ -1,7 +1,8 @@
 import type { Genes } from '../problem/genes.ts';
-import type { EmigrantSelection, ReplacementPolicy } from './island.ts';
+import type { EmigrantSelection, ReplacementPolicy } from './migration-policy.ts';
 import type { Population } from './population.ts';
 import type { Rng } from './rng.ts';
+import type { IslandState } from './snapshot.ts';
 
 /**
  * What the island model needs from one island's algorithm, whatever it is (the paper's
@@ -21,4 +22,6 @@ export interface Evolver {
   best(): Genes;
   emigrants(k: number, select: EmigrantSelection): Genes;
   immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates?: boolean): number;
+  /** A copy of the whole GA state between two iterations (a checkpoint's part). */
+  snapshot(): IslandState;
 }

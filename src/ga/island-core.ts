@@ -1,8 +1,9 @@
 import { allocGenes, copyGenes, type Genes } from '../problem/genes.ts';
 import type { Evolver } from './evolver.ts';
-import type { EmigrantSelection, ReplacementPolicy } from './island.ts';
+import type { EmigrantSelection, ReplacementPolicy } from './migration-policy.ts';
 import type { Population } from './population.ts';
 import type { Rng } from './rng.ts';
+import { snapshotIsland, type IslandState } from './snapshot.ts';
 import type { SurvivalScratch } from './survival.ts';
 
 /**
@@ -56,6 +57,10 @@ export abstract class IslandCore<P extends Population = Population> implements E
     const out = allocGenes(this.n);
     this.population.copyOut(this.population.bestSlot(), out, 0);
     return out;
+  }
+
+  snapshot(): IslandState {
+    return snapshotIsland(this);
   }
 
   /** Copies `k` emigrants chosen by `select` into a new flat array (k * N genes). */

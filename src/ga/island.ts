@@ -11,17 +11,6 @@ import { restoreIsland, type IslandState } from './snapshot.ts';
 import { rankSelect, rankSelectOther, uniformOther } from './selection.ts';
 import { plusSelection, SurvivalScratch } from './survival.ts';
 
-/** How emigrants are chosen: writes `k` distinct slots of `pop` into `slots`. */
-export type EmigrantSelection = (pop: Population, rng: Rng, k: number, slots: Int32Array) => void;
-
-/**
- * How arriving chromosomes enter: `count` immigrants (already evaluated) replace
- * members of `pop` by some rule. Returns how many were accepted.
- */
-export type ReplacementPolicy = (
-  pop: Population, rng: Rng, genes: Genes, fitness: Int32Array, count: number, scratch: SurvivalScratch,
-) => number;
-
 export interface IslandOptions {
   params: GaParams;
   rng: Rng;

@@ -5,8 +5,8 @@
  * numbers in the same order as the island that was saved.
  */
 import type { Genes } from '../problem/genes.ts';
-import type { IslandCore } from './island-core.ts';
 import type { Population } from './population.ts';
+import type { Rng } from './rng.ts';
 
 export interface PopulationState {
   genes: Genes;
@@ -27,7 +27,14 @@ export interface IslandState {
 }
 
 /** An island whose state a snapshot holds: its population, and the bad repository if it has one. */
-type Snapshottable = IslandCore & { readonly bad?: Population };
+interface Snapshottable {
+  readonly n: number;
+  iterations: number;
+  evaluations: number;
+  readonly rng: Rng;
+  readonly population: Population;
+  readonly bad?: Population;
+}
 
 function savePopulation(pop: Population): PopulationState {
   return { genes: pop.genes.slice(), fitness: pop.fitness.slice(), order: pop.order.slice() };

@@ -5,9 +5,9 @@
  * answers a bad file with one ConfigError line (the CLI exits 2).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { decode, encode } from '../archipelago/codec.ts';
+import { decodeData, encodeData } from '../archipelago/codec.ts';
 import type { CheckpointEvent } from '../archipelago/events.ts';
-import type { CheckpointFile, IslandSnapshot } from '../archipelago/messages.ts';
+import type { IslandSnapshot } from '../archipelago/island-snapshot.ts';
 import { ConfigError } from '../config/errors.ts';
 import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
 import { displayName } from '../config/load.ts';
@@ -19,6 +19,25 @@ import type { SeededRunConfig } from './start-run.ts';
 export const CHECKPOINT_FORMAT = 'nqueens-islands checkpoint';
 /** Bump when the file's shape or an island's state changes meaning. */
 export const CHECKPOINT_FORMAT_VERSION = 1;
+
+/**
+ * A checkpoint file: what a run needs to continue, plus what identifies it. `config` is the
+ * resolved run config in the file shape (seed included); the run layer checks it.
+ */
+export interface CheckpointFile {
+  type: 'checkpoint';
+  format: string;
+  formatVersion: number;
+  toolVersion: string;
+  createdAt: string;
+  config: unknown;
+  mode: 'sync' | 'async';
+  /** Sync: the epoch every island was at; async: null. */
+  epoch: number | null;
+  /** Seconds the run had been going when the checkpoint was taken. */
+  seconds: number;
+  islands: IslandSnapshot[];
+}
 
 /** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
 export const RESUMABLE_KEYS = ['limits.maxIterations', 'limits.timeLimit', 'onIslandError', 'output.file'] as const;
@@ -40,7 +59,7 @@ export function checkpointFile(event: CheckpointEvent, config: SeededRunConfig, 
 
 /** Temporary file, fsync, rename: a crash mid-write leaves the previous checkpoint intact. */
 export function writeCheckpoint(file: string, checkpoint: CheckpointFile): void {
-  writeFileAtomic(file, encode(checkpoint));
+  writeFileAtomic(file, encodeData(checkpoint));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -62,7 +81,7 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
   const notOne = new ConfigError(`${name}: not an nqueens-islands checkpoint (damaged, or another kind of file)`);
   let value: unknown;
   try {
-    value = decode(bytes);
+    value = decodeData(bytes);
   } catch {
     throw notOne;
   }

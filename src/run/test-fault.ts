@@ -3,15 +3,10 @@
  * makes that island's worker throw (or exit) when it reaches that iteration, so tests can
  * crash a real worker through the real CLI. Read only by `solve`; never from config files.
  */
+import type { TestFault } from '../archipelago/options.ts';
 import { ConfigError } from '../config/errors.ts';
 
 export const TEST_FAULT_ENV = 'NQUEENS_ISLANDS_TEST_FAULT';
-
-export interface TestFault {
-  island: number;
-  atIteration: number;
-  kind: 'throw' | 'exit';
-}
 
 /** The fault the environment asks for, if any. @throws ConfigError for a malformed value. */
 export function testFaultFromEnv(islands: number, env: NodeJS.ProcessEnv = process.env): TestFault | undefined {

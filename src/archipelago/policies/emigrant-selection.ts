@@ -1,4 +1,4 @@
-import type { EmigrantSelection } from '../../ga/island.ts';
+import type { EmigrantSelection } from '../../ga/migration-policy.ts';
 import type { Population } from '../../ga/population.ts';
 import type { Rng } from '../../ga/rng.ts';
 import { MigrationPolicyError } from '../errors.ts';

@@ -1,4 +1,4 @@
-import type { ReplacementPolicy } from '../../ga/island.ts';
+import type { ReplacementPolicy } from '../../ga/migration-policy.ts';
 import { plusSelection } from '../../ga/survival.ts';
 import { MigrationPolicyError } from '../errors.ts';
 

@@ -2,13 +2,12 @@
 import { LocalHost } from '../../archipelago/local-host.ts';
 import type { ArgumentsCamelCase } from 'yargs';
 import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events.ts';
-import type { CheckpointFile } from '../../archipelago/messages.ts';
 import { numberLiteral, overridesFromArgv } from '../../config/flags.ts';
 import { displayName, loadConfigFromArgv } from '../../config/load.ts';
 import { systemEnv, type ResolveEnv } from '../../config/schema.ts';
 import { randomSeed } from '../../ga/rng.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
-import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint } from '../../run/checkpoint.ts';
+import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint, type CheckpointFile } from '../../run/checkpoint.ts';
 import { endingOf, resultRecord, writeRecord, type Ending } from '../../run/result-record.ts';
 import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { testFaultFromEnv } from '../../run/test-fault.ts';

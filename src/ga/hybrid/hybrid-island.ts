@@ -13,7 +13,7 @@ import { localSearch, type LocalSearchLimits } from './local-search.ts';
 import { checkHybridParams, type HybridParams } from './params.ts';
 import { HybridPopulation } from './population.ts';
 import { OccupancyBits, smartStart } from './smart-start.ts';
-import { replaceWorst } from './survival.ts';
+import { plusSelectionDistinct } from './survival.ts';
 
 export interface HybridIslandOptions {
   params: HybridParams;
@@ -181,12 +181,12 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
       const child = this.children[c];
       if (child.fitness === 0) {
         this.recordSolution(child.genes, child.offset);
-        replaceWorst(this.population, this.children, c + 1, this.unchanged);
+        plusSelectionDistinct(this.population, this.children, c + 1, this.unchanged);
         this.iterations++;
         return true;
       }
     }
-    replaceWorst(this.population, this.children, lambda, this.unchanged);
+    plusSelectionDistinct(this.population, this.children, lambda, this.unchanged);
     this.iterations++;
     return false;
   }

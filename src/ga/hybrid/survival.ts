@@ -9,7 +9,7 @@ import type { HybridPopulation } from './population.ts';
  * then earlier children. Members are found by a scan of μ fitness values: μ is small.
  * `skip[c] = 1` marks a child that is a plain copy of its parent. Returns how many entered.
  */
-export function replaceWorst(pop: HybridPopulation, children: readonly Board[], count: number, skip: Uint8Array): number {
+export function plusSelectionDistinct(pop: HybridPopulation, children: readonly Board[], count: number, skip: Uint8Array): number {
   const size = pop.size;
   const fit = pop.fitness;
   let accepted = 0;
