@@ -5,10 +5,12 @@
  */
 import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from './archipelago/events.ts';
-import { buildTopology, TOPOLOGY_KINDS, type Edge, type TopologyKind, type TopologySpec } from './archipelago/topology.ts';
+import { TOPOLOGY_KINDS, type Edge, type TopologyKind, type TopologySpec } from './archipelago/topology.ts';
+import { buildTopology } from './archipelago/topology-schema.ts';
 import type { ClusterRun } from './cluster/cluster-run.ts';
 import { runStudyOnCluster, type ClusterOptions } from './cluster/study.ts';
-import { resolveRunConfig, systemEnv, type ResolveEnv, type RunConfigInput } from './config/schema.ts';
+import { resolveRunConfig, systemEnv, type ResolveEnv } from './config/resolve.ts';
+import type { RunConfigInput } from './config/schema.ts';
 import { experimentFromObject, loadExperiment } from './experiment/load.ts';
 import type { ExperimentInput } from './experiment/schema.ts';
 import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
@@ -19,7 +21,8 @@ import { endingOf, resultRecord, writeRecord, type SolveRecord } from './run/res
 import { startRun as startSeededRun, type SeededRunConfig } from './run/start-run.ts';
 
 export type { ArchipelagoEvent, CheckpointEvent, DoneEvent, IslandErrorEvent, MigrationEvent, ProgressEvent, SolutionEvent, StartedEvent } from './archipelago/events.ts';
-export type { RunConfig, RunConfigInput } from './config/schema.ts';
+export type { RunConfig } from './config/run-config.ts';
+export type { RunConfigInput } from './config/schema.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
 export type { TupleReport } from './problem/check-tuple.ts';
 export type { StudyHooks, StudyOutcome } from './experiment/runner.ts';

@@ -11,7 +11,9 @@ import { ConfigError } from '../src/config/errors.ts';
 import { CONFIG_FILE_OPTION, overridesFromArgv, RUN_FLAG_OPTIONS, RUN_FLAGS } from '../src/config/flags.ts';
 import { runConfigJsonSchema } from '../src/config/json-schema.ts';
 import { DEFAULT_CONFIG_FILE, loadConfigFile, readConfigFile } from '../src/config/load.ts';
-import { resolveRunConfig, toFileShape, type ResolveEnv, type RunConfig } from '../src/config/schema.ts';
+import { toFileShape } from '../src/config/file-shape.ts';
+import { resolveRunConfig, type ResolveEnv } from '../src/config/resolve.ts';
+import type { RunConfig } from '../src/config/run-config.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONFIG_DIR = path.join(ROOT, 'config');

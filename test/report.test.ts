@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { resolveRunConfig } from '../src/config/schema.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from '../src/experiment/records.ts';
 import { eventLogPath } from '../src/experiment/runner.ts';
 import { expandSweep, baselineOf } from '../src/experiment/sweep.ts';

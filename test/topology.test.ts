@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TopologyError } from '../src/archipelago/errors.ts';
 import { nearSquareRows } from '../src/archipelago/topologies/grid.ts';
-import { buildTopology, sourcesOf, targetsOf, TOPOLOGY_KINDS, type Edge, type TopologySpec } from '../src/archipelago/topology.ts';
+import { buildTopology } from '../src/archipelago/topology-schema.ts';
+import { sourcesOf, targetsOf, TOPOLOGY_KINDS, type Edge } from '../src/archipelago/topology.ts';
+
+/** A topology as a config file gives it (options may be left to their defaults). */
+type TopologySpec = { kind: string } & Record<string, unknown>;
 
 /** Edges as sorted "a>b" strings, so sets compare regardless of build order. */
 function set(edges: readonly Edge[]): string[] {
@@ -23,7 +27,7 @@ describe('topology table', () => {
   });
 
   it('rejects an unknown kind and a bad island count with a clear error', () => {
-    assert.throws(() => buildTopology({ kind: 'torus' } as never, 4, 1), (e: Error) => e instanceof TopologyError && /one of ring, .*got torus/.test(e.message));
+    assert.throws(() => buildTopology({ kind: 'torus' }, 4, 1), (e: Error) => e instanceof TopologyError && /^topology\.kind: expected one of ring, .*got "torus"$/.test(e.message));
     assert.throws(() => buildTopology({ kind: 'ring' }, 0, 1), /positive integer island count, got 0/);
   });
 
@@ -94,7 +98,7 @@ describe('grid', () => {
     assert.deepEqual(build({ kind: 'grid' }, 1), []);
   });
   it('rejects rows that do not divide the island count', () => {
-    assert.throws(() => buildTopology({ kind: 'grid', rows: 4 }, 6, 1), /TopologyError|grid rows must be a positive divisor of the island count 6, got 4/);
+    assert.throws(() => buildTopology({ kind: 'grid', rows: 4 }, 6, 1), /^TopologyError: topology\.rows: 4 rows do not divide the 6 islands into full rows; expected a divisor of 6$/);
     assert.throws(() => buildTopology({ kind: 'grid', rows: 0 }, 6, 1), TopologyError);
   });
 });
@@ -111,7 +115,7 @@ describe('hypercube', () => {
   it('needs a power-of-two island count', () => {
     assert.throws(
       () => buildTopology({ kind: 'hypercube' }, 6, 1),
-      (e: Error) => e.name === 'TopologyError' && e.message === 'hypercube needs a power-of-two island count, got 6',
+      (e: Error) => e.name === 'TopologyError' && e.message === 'islands: 6 is not a power of two, which topology.kind "hypercube" needs; expected 1, 2, 4, 8, ...',
     );
   });
 });
@@ -129,7 +133,7 @@ describe('random', () => {
     assert.ok(Math.abs(edges / (40 * 39) - 0.3) < 0.05, `${edges} edges`);
   });
   it('rejects a probability outside [0, 1]', () => {
-    assert.throws(() => buildTopology({ kind: 'random', probability: 1.5 }, 4, 1), /probability must be in \[0, 1\], got 1.5/);
+    assert.throws(() => buildTopology({ kind: 'random', probability: 1.5 }, 4, 1), /^TopologyError: topology\.probability: expected a number in \[0, 1\], got 1\.5$/);
     assert.throws(() => buildTopology({ kind: 'random', probability: Number.NaN }, 4, 1), TopologyError);
   });
 });
@@ -139,9 +143,9 @@ describe('edges', () => {
     assert.deepEqual(build({ kind: 'edges', edges: [[0, 2], [2, 1]] }, 3), ['0>2', '2>1']);
   });
   it('rejects a missing island, a self-loop, a repeat and a malformed edge', () => {
-    assert.throws(() => buildTopology({ kind: 'edges', edges: [[0, 3]] }, 3, 1), /edge \[0, 3\] names island 3, but islands are 0..2/);
-    assert.throws(() => buildTopology({ kind: 'edges', edges: [[-1, 0]] }, 3, 1), /names island -1/);
-    assert.throws(() => buildTopology({ kind: 'edges', edges: [[1, 1]] }, 3, 1), /edge \[1, 1\] is a self-loop/);
+    assert.throws(() => buildTopology({ kind: 'edges', edges: [[0, 3]] }, 3, 1), /topology\.edges\[0\]: island 3 does not exist; with 3 islands, ids are 0\.\.2$/);
+    assert.throws(() => buildTopology({ kind: 'edges', edges: [[-1, 0]] }, 3, 1), /topology\.edges\[0\]\[0\]: expected an integer >= 0, got -1/);
+    assert.throws(() => buildTopology({ kind: 'edges', edges: [[1, 1]] }, 3, 1), /topology\.edges\[0\]: \[1, 1\] sends island 1 its own migrants/);
     assert.throws(() => buildTopology({ kind: 'edges', edges: [[0, 1], [0, 1]] }, 3, 1), /listed twice/);
     assert.throws(() => buildTopology({ kind: 'edges', edges: [[0, 1, 2]] }, 3, 1), TopologyError);
   });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
-import { resolveRunConfig } from '../src/config/schema.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
 import { archipelagoOptionsFor, startRun } from '../src/run/start-run.ts';
 import { cli } from './cli-helpers.ts';
 

@@ -12,7 +12,7 @@ import type { ControlMessage, IslandReport, IslandTask } from './messages.ts';
 import { migrationEvents } from './migration-log.ts';
 import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type ArchipelagoOptions } from './options.ts';
 import { buildResult, syncFinder, type Failure, type Winner } from './run-result.ts';
-import { buildTopology, sourcesOf, targetsOf, type Edge } from './topology.ts';
+import { edgesOf, sourcesOf, targetsOf, type Edge } from './topology.ts';
 
 export type { ArchipelagoOptions, MigrationOptions } from './options.ts';
 export type * from './events.ts';
@@ -34,7 +34,7 @@ export interface Archipelago {
  */
 export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   checkOptions(options);
-  const edges = buildTopology(options.topology, options.islands, options.seed);
+  const edges = edgesOf(options.topology, options.islands, options.seed);
   const ownHost = options.launcher ? null : new LocalHost(options.islands);
   const run = new ArchipelagoRun(options, edges, options.launcher ?? ownHost!);
   const result = run.result.finally(() => ownHost?.close());

@@ -8,13 +8,11 @@
  * that look like numbers into numbers. The schema is the one place that checks them.
  */
 import type { Options } from 'yargs';
+import { REPLACEMENT_KINDS } from '../archipelago/policies/replacement.ts';
+import type { TopologyRegistry } from '../archipelago/topology.ts';
+import { TOPOLOGY_REGISTRY } from '../archipelago/topologies/registry.ts';
+import type { FlagValue } from '../schema/fields.ts';
 
-/** How a flag's string becomes a config value. */
-export type FlagValue =
-  /** Numeric-looking strings become numbers, `null`/`none` become null (default/none); anything else stays a string for the schema to refuse or read (`5%`). */
-  | 'number'
-  | 'string'
-  | 'boolean';
 
 export interface FlagSpec {
   /** Flag name without dashes; a one-letter name is written `-n`. */
@@ -25,7 +23,11 @@ export interface FlagSpec {
   readonly describe: string;
 }
 
-export const RUN_FLAGS = [
+/** Where the topology flags go in the list. */
+const TOPOLOGY_FLAGS = Symbol('topology flags');
+
+/** The flags of a run config, with the topology registry's flags in place of `TOPOLOGY_FLAGS`. */
+const BASE_FLAGS: readonly (FlagSpec | typeof TOPOLOGY_FLAGS)[] = [
   { name: 'n', path: 'n', value: 'number', describe: 'board size N' },
   { name: 'seed', path: 'seed', value: 'number', describe: 'random seed (non-negative integer; absent = random)' },
   { name: 'mode', path: 'ga.mode', value: 'string', describe: 'paper (Sarkar & Nag exactly) | hybrid (memetic, for large N; docs/hybrid.md)' },
@@ -36,20 +38,33 @@ export const RUN_FLAGS = [
   { name: 'double-mutation-probability', path: 'ga.doubleMutationProbability', value: 'number', describe: 'probability a child is mutated twice, <= mutation probability' },
   { name: 'bad-repository-size', path: 'ga.badRepositorySize', value: 'number', describe: 'bad repository size b (null = floor(sqrt(N)))' },
   { name: 'islands', path: 'islands', value: 'number', describe: 'number of islands, 1..256 (null = available cores)' },
-  { name: 'topology', path: 'topology.kind', value: 'string', describe: 'ring | ring-bi | fully-connected | star | grid | hypercube | random | none | edges' },
-  { name: 'probability', path: 'topology.probability', value: 'number', describe: 'edge probability of the random topology' },
-  { name: 'rows', path: 'topology.rows', value: 'number', describe: 'rows of the grid topology (null = near-square)' },
+  TOPOLOGY_FLAGS,
   { name: 'migration', path: 'migration.mode', value: 'string', describe: 'async | sync' },
   { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
   { name: 'migrants', path: 'migration.migrants', value: 'number', describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"' },
   { name: 'emigrant-selection', path: 'migration.emigrantSelection', value: 'string', describe: 'best | random | tournament | tournament(K)' },
-  { name: 'replacement', path: 'migration.replacement', value: 'string', describe: 'worst-if-better | worst | random-if-better' },
+  { name: 'replacement', path: 'migration.replacement', value: 'string', describe: REPLACEMENT_KINDS.join(' | ') },
   { name: 'reject-duplicates', path: 'migration.rejectDuplicates', value: 'boolean', describe: 'refuse immigrants already in the population' },
   { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },
   { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
   { name: 'on-island-error', path: 'onIslandError', value: 'string', describe: 'continue (default: the run goes on without a failed island) | fail (stop, exit 3)' },
   { name: 'out', path: 'output.file', value: 'string', describe: 'write the result to this file: JSON, or one row per line for a .txt name' },
-] as const satisfies readonly FlagSpec[];
+];
+
+/** `--topology` and one flag per option a topology kind gives a flag, from `registry`. */
+export function topologyFlags(registry: TopologyRegistry): FlagSpec[] {
+  return [
+    { name: 'topology', path: 'topology.kind', value: 'string', describe: registry.map((d) => d.kind).join(' | ') },
+    ...registry.flatMap((d) => Object.entries(d.flags ?? {}).map(([option, flag]) => ({ name: flag.name, path: `topology.${option}`, value: flag.value, describe: flag.describe }))),
+  ];
+}
+
+/** Every run flag, the topology part built from `registry` (a test passes one with a kind more). */
+export function runFlags(registry: TopologyRegistry = TOPOLOGY_REGISTRY): readonly FlagSpec[] {
+  return BASE_FLAGS.flatMap((flag): readonly FlagSpec[] => (flag === TOPOLOGY_FLAGS ? topologyFlags(registry) : [flag]));
+}
+
+export const RUN_FLAGS = runFlags();
 
 /** The flag as a person types it: `-n`, `--interval`. */
 export function flagSpelling(flag: FlagSpec): string {
@@ -76,15 +91,20 @@ export function numberInHelp(isNumber = true): Pick<Options, 'number'> {
   return isNumber ? { number: true } : {};
 }
 
-/** yargs options for every run flag, grouped so `--help` lists them together. */
-export const RUN_FLAG_OPTIONS: Record<string, Options> = Object.fromEntries(
-  RUN_FLAGS.map((flag): [string, Options] => [
-    flag.name,
-    flag.value === 'boolean'
-      ? { type: 'boolean', describe: flag.describe, group: 'Run config overrides:' }
-      : { type: 'string', ...numberInHelp(flag.value === 'number'), requiresArg: true, describe: flag.describe, group: 'Run config overrides:' },
-  ]),
-);
+/** yargs options for `flags`, grouped so `--help` lists them together. */
+export function flagOptions(flags: readonly FlagSpec[]): Record<string, Options> {
+  return Object.fromEntries(
+    flags.map((flag): [string, Options] => [
+      flag.name,
+      flag.value === 'boolean'
+        ? { type: 'boolean', describe: flag.describe, group: 'Run config overrides:' }
+        : { type: 'string', ...numberInHelp(flag.value === 'number'), requiresArg: true, describe: flag.describe, group: 'Run config overrides:' },
+    ]),
+  );
+}
+
+/** yargs options for every run flag. */
+export const RUN_FLAG_OPTIONS: Record<string, Options> = flagOptions(RUN_FLAGS);
 
 /** A partial run-config input, nested like the file (`{ migration: { interval: 3 } }`). */
 export type ConfigOverrides = { [key: string]: unknown };

@@ -9,7 +9,8 @@ import YAML from 'yaml';
 import { packageRoot } from '../package-info.ts';
 import { ConfigError } from './errors.ts';
 import { overridesFromArgv, type ConfigOverrides } from './flags.ts';
-import { resolveRunConfig, systemEnv, type ResolveEnv, type RunConfig } from './schema.ts';
+import { resolveRunConfig, systemEnv, type ResolveEnv } from './resolve.ts';
+import type { RunConfig } from './run-config.ts';
 
 /** The file `solve` and `config print` read when no `--config` is given. */
 export const DEFAULT_CONFIG_FILE = path.join(packageRoot(), 'config', 'default.yaml');

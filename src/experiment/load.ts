@@ -9,7 +9,9 @@ import YAML from 'yaml';
 import { ConfigError } from '../config/errors.ts';
 import { setPath, type ConfigOverrides } from '../config/flags.ts';
 import { readConfigFile, readText } from '../config/load.ts';
-import { applyOverrides, resolveRunConfig, systemEnv, type ResolveEnv, type RunConfig } from '../config/schema.ts';
+import { applyOverrides } from '../config/overrides.ts';
+import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
+import type { RunConfig } from '../config/run-config.ts';
 import { parseExperiment, type ExperimentFile } from './schema.ts';
 import { baselineOf, expandSweep, studySeeds, type Cell, type SweepValue } from './sweep.ts';
 

@@ -3,7 +3,7 @@
  * `Manifest`. The report reads these and nothing else, so they are the study's data format.
  */
 import os from 'node:os';
-import type { RunConfig } from '../config/schema.ts';
+import type { RunConfig } from '../config/run-config.ts';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { RunResult } from '../run/start-run.ts';
 import type { SweepValue } from './sweep.ts';

@@ -12,7 +12,8 @@ import { ConfigError } from '../config/errors.ts';
 import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
 import { displayName } from '../config/load.ts';
 import { toolInfo } from '../package-info.ts';
-import { resolveRunConfig, systemEnv, toFileShape, type ResolveEnv } from '../config/schema.ts';
+import { toFileShape } from '../config/file-shape.ts';
+import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import type { SeededRunConfig } from './start-run.ts';
 

@@ -6,7 +6,8 @@
 import { extname } from 'node:path';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { StopReason } from '../archipelago/messages.ts';
-import { toFileShape, type RunConfigInput } from '../config/schema.ts';
+import { toFileShape } from '../config/file-shape.ts';
+import type { RunConfigInput } from '../config/schema.ts';
 import { parseNatsUrl } from '../cluster/nats-url.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';

@@ -4,7 +4,7 @@ import { IslandFailedError } from '../archipelago/errors.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from '../archipelago/events.ts';
 import type { ArchipelagoOptions } from '../archipelago/options.ts';
 import type { EvolverSpec } from '../ga/create-evolver.ts';
-import type { RunConfig } from '../config/schema.ts';
+import type { RunConfig } from '../config/run-config.ts';
 import { smallBoardAnswer } from '../problem/small-boards.ts';
 
 /** A run's result: the archipelago's, plus what identifies the run. */

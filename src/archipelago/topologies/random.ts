@@ -1,19 +1,16 @@
 import { Rng } from '../../ga/rng.ts';
-import { TopologyError } from '../errors.ts';
+import { defineTopology } from './define.ts';
 import type { Edge } from './edge.ts';
 
 /** The random stream topology draws use: far from any island's stream (island i uses stream i). */
 export const TOPOLOGY_STREAM = 0x7fff0000;
 
 /**
- * Each directed edge i → j (i ≠ j) exists with probability p, drawn in the order
+ * Each directed edge i → j (i ≠ j) exists with probability p in [0, 1], drawn in the order
  * (0,1), (0,2), ..., (1,0), ... from `Rng.forStream(seed, TOPOLOGY_STREAM)`: the edge set
  * depends only on the run's seed, the island count and p.
  */
 export function random(islands: number, probability: number, seed: number): Edge[] {
-  if (!(probability >= 0 && probability <= 1)) {
-    throw new TopologyError(`random topology probability must be in [0, 1], got ${probability}`);
-  }
   const rng = Rng.forStream(seed, TOPOLOGY_STREAM);
   const edges: Edge[] = [];
   for (let i = 0; i < islands; i++) {
@@ -21,3 +18,13 @@ export function random(islands: number, probability: number, seed: number): Edge
   }
   return edges;
 }
+
+export const randomTopology = defineTopology({
+  kind: 'random',
+  help: 'each directed edge with a probability, drawn from the run seed',
+  options: (f) => ({
+    probability: f.probability().default(0.5).describe('random only: probability of each directed edge; default 0.5'),
+  }),
+  flags: { probability: { name: 'probability', value: 'number', describe: 'edge probability of the random topology' } },
+  build: (islands, { probability }, seed) => random(islands, probability, seed),
+});

@@ -1,3 +1,4 @@
+import { defineTopology } from './define.ts';
 import { addEdge, type Edge } from './edge.ts';
 
 /** Two-way ring: i → i+1 and i → i-1 (mod islands), without duplicates for two islands. */
@@ -10,3 +11,10 @@ export function ringBi(islands: number): Edge[] {
   }
   return edges;
 }
+
+export const ringBiTopology = defineTopology({
+  kind: 'ring-bi',
+  help: 'two-way ring: island i sends to i+1 and i-1',
+  options: () => ({}),
+  build: (islands) => ringBi(islands),
+});

@@ -4,7 +4,9 @@ import YAML from 'yaml';
 import { runConfigJsonSchema } from '../../config/json-schema.ts';
 import { overridesFromArgv } from '../../config/flags.ts';
 import { DEFAULT_CONFIG_FILE, displayName, loadConfigFromArgv, readConfigFile } from '../../config/load.ts';
-import { applyOverrides, resolveRunConfig, toFileShape } from '../../config/schema.ts';
+import { toFileShape } from '../../config/file-shape.ts';
+import { applyOverrides } from '../../config/overrides.ts';
+import { resolveRunConfig } from '../../config/resolve.ts';
 
 export interface PrintArgs {
   config?: string;

@@ -1,0 +1,83 @@
+/**
+ * The `topology` section of a run config, built from the topology registry: one strict
+ * mapping with `kind` and every kind's options (a file may name only its own kind's), and
+ * the resolution that applies the kind's defaults and island-count checks. The config
+ * layer uses both; `buildTopology` is the checked entry for code that has a spec of its own.
+ */
+import { z } from 'zod';
+import { fields, formatPath } from '../schema/fields.ts';
+import { TopologyError } from './errors.ts';
+import { edgesOf, TOPOLOGY_KINDS, topologyDefinition, type Edge, type TopologyRegistry, type TopologySpec } from './topology.ts';
+import type { TopologyContext } from './topologies/define.ts';
+import { TOPOLOGY_REGISTRY } from './topologies/registry.ts';
+
+/** Which kind owns each option name. */
+function optionOwners(registry: TopologyRegistry): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const d of registry) {
+    for (const option of Object.keys(d.options(fields))) {
+      const other = owners.get(option);
+      if (other !== undefined) throw new Error(`topology option "${option}" is defined by both ${other} and ${d.kind}; option names must be unique`);
+      owners.set(option, d.kind);
+    }
+  }
+  return owners;
+}
+
+/** The `topology` section: `kind` (default: the registry's first) and every kind's options, all optional here. */
+export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY) {
+  const kinds = registry.map((d) => d.kind) as [string, ...string[]];
+  const shape: Record<string, z.ZodType> = {
+    kind: fields.oneOf(kinds).default(kinds[0]).describe(`who sends migrants to whom: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`),
+  };
+  for (const d of registry) {
+    for (const [option, schema] of Object.entries(d.options(fields))) {
+      // Defaults belong to the option's own kind: `resolveTopology` applies them once the kind is known.
+      const field = schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : (schema as z.ZodType);
+      shape[option] = field.optional().describe((schema as z.ZodType).description ?? option);
+    }
+  }
+  return fields.section(shape);
+}
+
+/** A parsed `topology` section: the kind and whatever options the file gave. */
+export type TopologySectionValue = { kind: string } & Record<string, unknown>;
+
+/**
+ * The resolved spec: refuses another kind's options, applies the kind's own schema (its
+ * defaults) and its `resolve` (island-count checks and defaults).
+ */
+export function resolveTopology(section: TopologySectionValue, ctx: TopologyContext, registry: TopologyRegistry = TOPOLOGY_REGISTRY): TopologySpec {
+  const { kind, ...given } = section;
+  const owners = optionOwners(registry);
+  for (const [option, value] of Object.entries(given)) {
+    const owner = owners.get(option);
+    if (value !== undefined && owner !== kind) ctx.fail(option, `only used with topology.kind "${owner}", not "${kind}"; remove it`, ['topology.kind']);
+  }
+  const definition = topologyDefinition(kind, registry)!;
+  // Already checked field by field; parsing the kind's own object fills its defaults.
+  const options = z.object(definition.options(fields)).parse(given) as Record<string, unknown>;
+  const resolved = definition.resolve ? definition.resolve(options, ctx) : options;
+  return { kind, ...resolved } as TopologySpec;
+}
+
+/**
+ * The directed edges of a topology given as a config file would give it (`{ kind: 'grid',
+ * rows: 2 }`), checked as the config checks it. @throws TopologyError naming the option.
+ */
+export function buildTopology(spec: unknown, islands: number, seed: number, registry: TopologyRegistry = TOPOLOGY_REGISTRY): Edge[] {
+  if (!Number.isInteger(islands) || islands < 1) throw new TopologyError(`topology needs a positive integer island count, got ${islands}`);
+  const parsed = topologySection(registry).safeParse(spec);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const kinds = registry === TOPOLOGY_REGISTRY ? TOPOLOGY_KINDS : registry.map((d) => d.kind);
+    const at = issue.path.length > 0 ? `topology.${formatPath(issue.path)}: ` : 'topology: ';
+    throw new TopologyError(issue.path[0] === 'kind' ? `topology.kind: expected one of ${kinds.join(', ')}, got ${JSON.stringify((spec as { kind?: unknown } | null)?.kind)}` : `${at}${issue.message}`);
+  }
+  const fail = (key: string | readonly (string | number)[], message: string): never => {
+    const path = typeof key === 'string' ? (key.startsWith('/') ? [key.slice(1)] : ['topology', key]) : ['topology', ...key];
+    throw new TopologyError(`${formatPath(path)}: ${message}`);
+  };
+  const resolved = resolveTopology(parsed.data as TopologySectionValue, { islands, islandsText: String(islands), fail }, registry);
+  return edgesOf(resolved, islands, seed, registry);
+}

@@ -1,0 +1,36 @@
+/** The resolved config written back in the file shape (what `config print` shows and result records hold). */
+import type { GaConfig, RunConfig } from './run-config.ts';
+import type { RunConfigInput } from './schema.ts';
+
+function gaFileShape(ga: GaConfig): RunConfigInput['ga'] {
+  if (ga.mode === 'paper') return { ...ga };
+  const { crossover, ...operators } = ga.operators;
+  return { mode: ga.mode, populationSize: ga.populationSize, childrenPerGeneration: ga.childrenPerGeneration, ...operators, crossoverProbability: crossover.probability };
+}
+
+/**
+ * The resolved config written back in the file shape (what `config print` shows). Reading
+ * it back gives the same `RunConfig`, so a printed config reproduces a run.
+ */
+export function toFileShape(config: RunConfig): RunConfigInput {
+  const selection = config.migration.emigrantSelection;
+  return {
+    n: config.n,
+    seed: config.seed,
+    ga: gaFileShape(config.ga),
+    islands: config.islands,
+    topology: { ...config.topology },
+    migration: {
+      mode: config.migration.mode,
+      interval: config.migration.interval,
+      migrants: config.migration.migrants,
+      emigrantSelection: selection.kind === 'tournament' ? `tournament(${selection.size})` : selection.kind,
+      replacement: config.migration.replacement,
+      rejectDuplicates: config.migration.rejectDuplicates,
+    },
+    limits: { ...config.limits },
+    onIslandError: config.onIslandError,
+    output: { ...config.output },
+    ...(config.cluster ? { cluster: { ...config.cluster } } : {}),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Where a bad value came from: builds the one-line messages, naming the flag for
+ * overridden keys and the file otherwise (`--interval: ...`, `config/x.yaml: migration.interval: ...`).
+ */
+import type { z } from 'zod';
+import { formatPath } from '../schema/fields.ts';
+import { ConfigError } from './errors.ts';
+import { flagForPath, type ConfigOverrides } from './flags.ts';
+import { isPlainObject } from './overrides.ts';
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let node = value;
+  for (const key of path) node = isPlainObject(node) || Array.isArray(node) ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  return node;
+}
+
+function leafPaths(overrides: unknown, prefix = '', out = new Set<string>()): Set<string> {
+  if (!isPlainObject(overrides)) {
+    out.add(prefix);
+    return out;
+  }
+  for (const [key, value] of Object.entries(overrides)) leafPaths(value, prefix === '' ? key : `${prefix}.${key}`, out);
+  return out;
+}
+
+/** Builds the one-line messages, naming the flag for overridden keys and the file otherwise. */
+export class Locator {
+  private readonly overridden: Set<string>;
+  constructor(private readonly source: string, overrides: ConfigOverrides) {
+    this.overridden = leafPaths(overrides);
+    this.overridden.delete('');
+  }
+
+  private flagFor(path: readonly PropertyKey[]): string | undefined {
+    const keys: string[] = [];
+    for (const key of path) {
+      if (typeof key !== 'string') break;
+      keys.push(key);
+      const dotted = keys.join('.');
+      if (this.overridden.has(dotted)) return flagForPath(dotted) ?? `override ${dotted}`;
+    }
+    return undefined;
+  }
+
+  /**
+   * `config/x.yaml: migration.interval: <message>`, or `--interval: <message>` when a flag set
+   * the key. A cross-field problem lists the other keys involved (`related`): when only one
+   * of those came from a flag, the message names that flag and the key it upset.
+   */
+  message(path: readonly PropertyKey[], message: string, related: readonly string[] = []): string {
+    const own = this.flagFor(path);
+    if (own !== undefined) return `${own}: ${message}`;
+    for (const other of related) {
+      const flag = this.flagFor(other.split('.'));
+      if (flag !== undefined) return `${flag}: ${formatPath(path)}: ${message}`;
+    }
+    return path.length === 0 ? `${this.source}: ${message}` : `${this.source}: ${formatPath(path)}: ${message}`;
+  }
+
+  fail(path: string | readonly PropertyKey[], message: string, related: readonly string[] = []): never {
+    throw new ConfigError(this.message(typeof path === 'string' ? path.split('.') : path, message, related));
+  }
+
+  fromZod(error: z.ZodError, input: unknown): never {
+    const issue = error.issues[0];
+    // Unknown-key messages already name the full key path.
+    if (issue.code === 'unrecognized_keys') throw new ConfigError(`${this.source}: ${issue.message}`);
+    const flag = flagForPath(issue.path.join('.'));
+    const missing = flag !== undefined && valueAt(input, issue.path) === undefined;
+    this.fail(issue.path, missing ? `${issue.message} (set it in the file or pass ${flag})` : issue.message);
+  }
+}
+

@@ -1,0 +1,47 @@
+/**
+ * CLI flags and experiment cells change a config file's content before it is checked:
+ * overrides are merged in (they win), and a flag that changes a section's kind drops the
+ * file's options for the old kind.
+ */
+import type { ConfigOverrides } from './flags.ts';
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Overrides win; a file value that is not a mapping is kept so that its error names the
+ * file, except null, which a nullable section (`localSearch: null`) may legitimately hold.
+ */
+function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(over)) return over;
+  if (base === undefined || base === null) return over;
+  if (!isPlainObject(base)) return base;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = deepMerge(base[key], value);
+  return out;
+}
+
+/**
+ * A flag that changes a section's kind drops the file's options for that section: they
+ * belong to the old kind (`--topology ring` over a random-topology file must not fail on
+ * `topology.probability`; `--mode hybrid` over a paper file must not fail on `ga.pairsPerIteration`).
+ */
+const KIND_KEYS = [['topology', 'kind', 'ring'], ['ga', 'mode', 'paper']] as const;
+
+/**
+ * A config file's content with overrides merged in (overrides win), dropping a section's
+ * options when an override changes its kind. `resolveRunConfig` merges flags with it, and
+ * experiments merge their base overrides and each cell's sweep values with it.
+ */
+export function applyOverrides(input: unknown, overrides: ConfigOverrides): unknown {
+  if (!isPlainObject(input)) return input;
+  const base: Record<string, unknown> = { ...input };
+  for (const [section, key, fallback] of KIND_KEYS) {
+    const wanted = isPlainObject(overrides[section]) ? overrides[section][key] : undefined;
+    const file = base[section];
+    if (wanted !== undefined && isPlainObject(file) && (file[key] ?? fallback) !== wanted) base[section] = {};
+  }
+  return deepMerge(base, overrides);
+}
+
