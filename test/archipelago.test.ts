@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { describe, it } from 'node:test';
 import { startArchipelago, type ArchipelagoEvent, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
-import { ArchipelagoOptionError, IslandFailedError, TopologyError } from '../src/archipelago/errors.ts';
+import { ArchipelagoOptionError, IslandFailedError } from '../src/archipelago/errors.ts';
 import { islandWorkerFile } from '../src/archipelago/worker-path.ts';
 import { Island } from '../src/ga/island.ts';
 import { paperParams } from '../src/ga/params.ts';
@@ -69,13 +69,9 @@ describe('worker file', () => {
 });
 
 describe('archipelago options', () => {
-  it('throws at once, naming the option', () => {
-    assert.throws(() => startArchipelago(options({ islands: 0 })), (e: Error) => e instanceof ArchipelagoOptionError && e.message === 'islands must be a positive integer, got 0');
-    assert.throws(() => startArchipelago(options({ migration: { interval: 0 } })), /migration.interval must be a positive integer, got 0/);
-    assert.throws(() => startArchipelago(options({ migration: { mode: 'eventual' as never } })), /migration.mode must be 'sync' or 'async', got "eventual"/);
-    assert.throws(() => startArchipelago(options({ migration: { migrants: 101 } })), /migration.migrants must be at most the population size 100, got 101/);
-    assert.throws(() => startArchipelago(options({ islands: 6, topology: { kind: 'hypercube' } })), TopologyError);
-    assert.throws(() => startArchipelago(options({ populationSize: 1, migration: { migrants: 1 } })), /evolver.params.populationSize must be an integer >= 2, got 1/);
+  it('refuses a resume whose snapshots do not match the islands, naming the option', () => {
+    // Everything else comes from a run config the schema checked (test/config.test.ts).
+    assert.throws(() => startArchipelago(options({ islands: 2, resume: [] })), (e: Error) => e instanceof ArchipelagoOptionError && e.message === 'resume must be one snapshot per island 0..1, in order, got []');
   });
 });
 

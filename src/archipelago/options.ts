@@ -1,7 +1,7 @@
 import type { EvolverSpec } from '../ga/create-evolver.ts';
 import { ArchipelagoOptionError } from './errors.ts';
-import { emigrantSelectionFor, type EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
-import { replacementFor, type ReplacementKind } from './policies/replacement.ts';
+import type { EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
+import type { ReplacementKind } from './policies/replacement.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { TopologySpec } from './topology.ts';
@@ -56,44 +56,18 @@ export const DEFAULT_PROGRESS_INTERVAL_MS = 250;
 /** After a stop, how long islands get to finish before their workers are terminated. */
 export const STOP_GRACE_MS = 2000;
 
-/** Checks what the GA core and the config layer do not: one clear error per bad option. */
+/**
+ * Checks what the run config's schema does not: a resume's snapshots against the run. The
+ * rest of the options come from a checked `RunConfig` (src/config) and are not checked again.
+ */
 export function checkOptions(o: ArchipelagoOptions): void {
   const fail = (what: string, expected: string, got: unknown): never => {
     throw new ArchipelagoOptionError(`${what} must be ${expected}, got ${JSON.stringify(got) ?? String(got)}`);
   };
-  if (!Number.isInteger(o.seed) || o.seed < 0) fail('seed', 'a non-negative integer', o.seed);
-  if (!Number.isInteger(o.islands) || o.islands < 1) fail('islands', 'a positive integer', o.islands);
-  // Rank selection needs two members to pick distinct parents (a population of one would spin).
-  const size = o.evolver.params.populationSize;
-  if (!Number.isInteger(size) || size < 2) fail('evolver.params.populationSize', 'an integer >= 2', size);
-  const m = o.migration;
-  if (!m) fail('migration', 'an object', m);
-  if (m.mode !== 'sync' && m.mode !== 'async') fail('migration.mode', "'sync' or 'async'", m.mode);
-  if (!Number.isInteger(m.interval) || m.interval < 1) fail('migration.interval', 'a positive integer', m.interval);
-  if (!Number.isInteger(m.migrants) || m.migrants < 0) fail('migration.migrants', 'a non-negative integer', m.migrants);
-  if (m.migrants > o.evolver.params.populationSize) {
-    fail('migration.migrants', `at most the population size ${o.evolver.params.populationSize}`, m.migrants);
-  }
-  emigrantSelectionFor(m.emigrantSelection);
-  replacementFor(m.replacement);
-  if (o.maxIterations !== undefined && !(Number.isInteger(o.maxIterations) && o.maxIterations >= 0)) {
-    fail('maxIterations', 'a non-negative integer', o.maxIterations);
-  }
-  if (o.timeLimitMs !== undefined && !(o.timeLimitMs > 0)) fail('timeLimitMs', 'a positive number', o.timeLimitMs);
-  if (o.progressIntervalMs !== undefined && !(o.progressIntervalMs > 0)) {
-    fail('progressIntervalMs', 'a positive number', o.progressIntervalMs);
-  }
-  if (o.onIslandError !== undefined && o.onIslandError !== 'continue' && o.onIslandError !== 'fail') {
-    fail('onIslandError', "'continue' or 'fail'", o.onIslandError);
-  }
-  if (o.checkpointEveryMs !== undefined && !(o.checkpointEveryMs > 0)) fail('checkpointEveryMs', 'a positive number', o.checkpointEveryMs);
   if (o.resume !== undefined) {
     const ids = o.resume.map((s) => s?.island);
     if (ids.length !== o.islands || ids.some((id, i) => id !== i)) fail('resume', `one snapshot per island 0..${o.islands - 1}, in order`, ids);
     const epochs = new Set(o.resume.map((s) => s.epoch));
     if (o.migration.mode === 'sync' && epochs.size !== 1) fail('resume', 'snapshots of one sync epoch', [...epochs]);
-  }
-  if (o.maxIterations === undefined && o.timeLimitMs === undefined && o.islands > 0 && o.evolver.params.n < 4 && o.evolver.params.n !== 1) {
-    fail('evolver.params.n', 'a board with a solution (1 or at least 4) when no limit is set', o.evolver.params.n);
   }
 }

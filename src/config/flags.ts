@@ -8,6 +8,7 @@
  * that look like numbers into numbers. The schema is the one place that checks them.
  */
 import type { Options } from 'yargs';
+import { EMIGRANT_SELECTION_KINDS } from '../archipelago/policies/emigrant-selection.ts';
 import { REPLACEMENT_KINDS } from '../archipelago/policies/replacement.ts';
 import type { TopologyRegistry } from '../archipelago/topology.ts';
 import { TOPOLOGY_REGISTRY } from '../archipelago/topologies/registry.ts';
@@ -42,7 +43,7 @@ const BASE_FLAGS: readonly (FlagSpec | typeof TOPOLOGY_FLAGS)[] = [
   { name: 'migration', path: 'migration.mode', value: 'string', describe: 'async | sync' },
   { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
   { name: 'migrants', path: 'migration.migrants', value: 'number', describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"' },
-  { name: 'emigrant-selection', path: 'migration.emigrantSelection', value: 'string', describe: 'best | random | tournament | tournament(K)' },
+  { name: 'emigrant-selection', path: 'migration.emigrantSelection', value: 'string', describe: [...EMIGRANT_SELECTION_KINDS, 'tournament(K)'].join(' | ') },
   { name: 'replacement', path: 'migration.replacement', value: 'string', describe: REPLACEMENT_KINDS.join(' | ') },
   { name: 'reject-duplicates', path: 'migration.rejectDuplicates', value: 'boolean', describe: 'refuse immigrants already in the population' },
   { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },

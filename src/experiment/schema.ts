@@ -4,7 +4,8 @@
  * path (`study.yaml: sweep.migration.interval: expected a non-empty list of values`).
  */
 import { z } from 'zod';
-import { ConfigError, describeValue, formatPath } from '../config/errors.ts';
+import { ConfigError } from '../config/errors.ts';
+import { describeValue, formatPath } from '../schema/fields.ts';
 import { formatValue } from './sweep.ts';
 
 /** A sweep key is a dotted run-config path such as `migration.interval`. */
