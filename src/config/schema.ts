@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import { REPLACEMENT_KINDS } from '../archipelago/policies/replacement.ts';
 import { topologySection } from '../archipelago/topology-schema.ts';
+import { HYBRID_DEFAULTS } from '../ga/hybrid/params.ts';
+import { PAPER_DEFAULTS } from '../ga/params.ts';
 import { expected, int, oneOf, probability, section } from '../schema/fields.ts';
 
 export const MIGRATION_MODES = ['async', 'sync'] as const;
@@ -22,12 +24,12 @@ export const MAX_ISLANDS = 256;
 
 const paperGaSchema = section({
   mode: z.literal('paper').default('paper').describe('GA variant: "paper" is Sarkar & Nag as ALGORITHM.md reads it'),
-  populationSize: int(2).default(1000).describe('main population M per island'),
+  populationSize: int(2).default(PAPER_DEFAULTS.populationSize).describe('main population M per island'),
   pairsPerIteration: int(1, { nullMeans: 'floor(populationSize / 2)' }).nullable().default(null)
     .describe('rank-selected parent pairs per iteration; null = floor(populationSize / 2) (generational), 1 = steady state'),
-  crossoverProbability: probability().default(1.0).describe('probability that a parent pair is crossed'),
-  mutationProbability: probability().default(0.8).describe('probability that a child is mutated at all'),
-  doubleMutationProbability: probability().default(0.4)
+  crossoverProbability: probability().default(PAPER_DEFAULTS.crossoverProbability).describe('probability that a parent pair is crossed'),
+  mutationProbability: probability().default(PAPER_DEFAULTS.mutationProbability).describe('probability that a child is mutated at all'),
+  doubleMutationProbability: probability().default(PAPER_DEFAULTS.doubleMutationProbability)
     .describe('probability that a child is mutated twice (part of mutationProbability, so <= it)'),
   badRepositorySize: int(0, { nullMeans: 'floor(sqrt(n))' }).nullable().default(null)
     .describe('size b of the fixed bad-population repository; null = floor(sqrt(n)), 0 turns it off'),
@@ -40,8 +42,8 @@ const nullableSection = <S extends z.ZodRawShape>(shape: S, describe: string) =>
 
 const hybridGaSchema = section({
   mode: z.literal('hybrid').describe('GA variant: "hybrid" adds the operators below to the paper\'s loop (never on in paper mode)'),
-  populationSize: int(2).default(8).describe('members per island (each holds N genes and 4N diagonal counts)'),
-  childrenPerGeneration: int(1).default(4).describe('children bred per generation; (mu+lambda) survival'),
+  populationSize: int(2).default(HYBRID_DEFAULTS.populationSize).describe('members per island (each holds N genes and 4N diagonal counts)'),
+  childrenPerGeneration: int(1).default(HYBRID_DEFAULTS.childrenPerGeneration).describe('children bred per generation; (mu+lambda) survival'),
   smartStart: nullableSection({ maxTries: int(1).describe('random rows tried per column before giving up') },
     'greedy low-conflict initial permutations (Sosic & Gu); default { maxTries: 128 }'),
   swapDelta: z.boolean({ error: expected('true or false') }).default(true)

@@ -15,16 +15,22 @@ export interface GaParams {
   badRepositorySize: number;
 }
 
+/** The paper's numbers (ALGORITHM.md): the one place they are written; the run-config schema's defaults read them. */
+export const PAPER_DEFAULTS = {
+  populationSize: 1000,
+  crossoverProbability: 1.0,
+  mutationProbability: 0.8,
+  doubleMutationProbability: 0.4,
+} as const;
+
 /** The paper's parameters as ALGORITHM.md reads them, for a board of size n. */
 export function paperParams(n: number, overrides: Partial<Omit<GaParams, 'n'>> = {}): GaParams {
-  const populationSize = overrides.populationSize ?? 1000;
+  const populationSize = overrides.populationSize ?? PAPER_DEFAULTS.populationSize;
   return {
     n,
+    ...PAPER_DEFAULTS,
     populationSize,
     pairsPerIteration: Math.floor(populationSize / 2),
-    crossoverProbability: 1.0,
-    mutationProbability: 0.8,
-    doubleMutationProbability: 0.4,
     badRepositorySize: Math.floor(Math.sqrt(n)),
     ...overrides,
   };

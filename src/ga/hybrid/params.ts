@@ -59,6 +59,9 @@ const CROSSOVER_MAX_N = 1_000;
  * all the work), and crossover with probability 0.1 for N <= 1,000 and
  * 0 above. `overrides` replace whole fields (an operator object is replaced, not merged).
  */
+/** The hybrid's population sizes by default (μ, λ); the run-config schema's defaults read them. */
+export const HYBRID_DEFAULTS = { populationSize: 8, childrenPerGeneration: 4 } as const;
+
 export function hybridParams(
   n: number,
   overrides: Partial<Omit<HybridParams, 'n' | 'operators'>> & { operators?: Partial<HybridOperators> } = {},
@@ -73,8 +76,8 @@ export function hybridParams(
   };
   return {
     n,
-    populationSize: overrides.populationSize ?? 8,
-    childrenPerGeneration: overrides.childrenPerGeneration ?? 4,
+    populationSize: overrides.populationSize ?? HYBRID_DEFAULTS.populationSize,
+    childrenPerGeneration: overrides.childrenPerGeneration ?? HYBRID_DEFAULTS.childrenPerGeneration,
     operators,
   };
 }
