@@ -5,9 +5,9 @@
  * layer uses both; `buildTopology` is the checked entry for code that has a spec of its own.
  */
 import { z } from 'zod';
-import { fields, formatPath } from '../schema/fields.ts';
+import { fields, formatPath, type Fields } from '../schema/fields.ts';
 import { TopologyError } from './errors.ts';
-import { edgesOf, TOPOLOGY_KINDS, topologyDefinition, type Edge, type TopologyRegistry, type TopologySpec } from './topology.ts';
+import { edgesOf, TOPOLOGY_KINDS, topologyDefinition, type Edge, type TopologyKind, type TopologyRegistry, type TopologySpec } from './topology.ts';
 import type { TopologyContext } from './topologies/define.ts';
 import { TOPOLOGY_REGISTRY } from './topologies/registry.ts';
 
@@ -24,8 +24,18 @@ function optionOwners(registry: TopologyRegistry): Map<string, string> {
   return owners;
 }
 
+type Registered = (typeof TOPOLOGY_REGISTRY)[number];
+type OptionsOf<D> = D extends { options(f: Fields): infer S extends z.ZodRawShape } ? S : never;
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** What a file's `topology` may hold: a registered kind and any registered kind's options (for library users' types). */
+export type TopologyInput = { kind?: TopologyKind } & Partial<z.input<z.ZodObject<UnionToIntersection<OptionsOf<Registered>>>>>;
+
+/** A parsed `topology` section: the kind and whatever options the file gave. */
+export type TopologySectionValue = { kind: string } & Record<string, unknown>;
+
 /** The `topology` section: `kind` (default: the registry's first) and every kind's options, all optional here. */
-export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY) {
+export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY): z.ZodType<TopologySectionValue, TopologyInput> {
   const kinds = registry.map((d) => d.kind) as [string, ...string[]];
   const shape: Record<string, z.ZodType> = {
     kind: fields.oneOf(kinds).default(kinds[0]).describe(`who sends migrants to whom: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`),
@@ -37,11 +47,8 @@ export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY) 
       shape[option] = field.optional().describe((schema as z.ZodType).description ?? option);
     }
   }
-  return fields.section(shape);
+  return fields.section(shape) as unknown as z.ZodType<TopologySectionValue, TopologyInput>;
 }
-
-/** A parsed `topology` section: the kind and whatever options the file gave. */
-export type TopologySectionValue = { kind: string } & Record<string, unknown>;
 
 /**
  * The resolved spec: refuses another kind's options, applies the kind's own schema (its
@@ -78,6 +85,6 @@ export function buildTopology(spec: unknown, islands: number, seed: number, regi
     const path = typeof key === 'string' ? (key.startsWith('/') ? [key.slice(1)] : ['topology', key]) : ['topology', ...key];
     throw new TopologyError(`${formatPath(path)}: ${message}`);
   };
-  const resolved = resolveTopology(parsed.data as TopologySectionValue, { islands, islandsText: String(islands), fail }, registry);
+  const resolved = resolveTopology(parsed.data, { islands, islandsText: String(islands), fail }, registry);
   return edgesOf(resolved, islands, seed, registry);
 }

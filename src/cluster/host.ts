@@ -15,7 +15,7 @@ import type { Subscription } from '@nats-io/transport-node';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
-import { resolveRunConfig } from '../config/schema.ts';
+import { resolveRunConfig } from '../config/resolve.ts';
 import { toRunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { RunFailedError, startRun, type Run } from '../run/start-run.ts';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { ConfigError } from '../config/errors.ts';
-import { toFileShape } from '../config/schema.ts';
+import { toFileShape } from '../config/file-shape.ts';
 import type { Experiment } from '../experiment/load.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { openStudy, type HostActivity, type PlannedRun, type StudyOptions, type StudyOutcome } from '../experiment/runner.ts';

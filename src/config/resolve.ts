@@ -6,7 +6,7 @@
  * is one `ConfigError` line naming the file (or flag), the key path and what was expected.
  */
 import os from 'node:os';
-import { resolveTopology, type TopologySectionValue } from '../archipelago/topology-schema.ts';
+import { resolveTopology } from '../archipelago/topology-schema.ts';
 import { hybridParams, type HybridOperators } from '../ga/hybrid/params.ts';
 import { describeValue } from '../schema/fields.ts';
 import type { ConfigOverrides } from './flags.ts';
@@ -58,7 +58,7 @@ function resolveTopologySection(topology: Parsed['topology'], islands: number, i
     const path = typeof key === 'string' ? (key.startsWith('/') ? key.slice(1).split('.') : ['topology', key]) : ['topology', ...key];
     return at.fail(path, message, related);
   };
-  return resolveTopology(topology as TopologySectionValue, { islands, islandsText, fail });
+  return resolveTopology(topology, { islands, islandsText, fail });
 }
 
 function resolveMigration(migration: Parsed['migration'], populationSize: number, at: Locator): MigrationConfig {

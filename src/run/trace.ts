@@ -8,7 +8,8 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import { toFileShape, type RunConfigInput } from '../config/schema.ts';
+import { toFileShape } from '../config/file-shape.ts';
+import type { RunConfigInput } from '../config/schema.ts';
 import { toolInfo } from '../package-info.ts';
 import type { SeededRunConfig } from './start-run.ts';
 

@@ -4,7 +4,7 @@ import type { ArgumentsCamelCase } from 'yargs';
 import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events.ts';
 import { numberLiteral, overridesFromArgv } from '../../config/flags.ts';
 import { displayName, loadConfigFromArgv } from '../../config/load.ts';
-import { systemEnv, type ResolveEnv } from '../../config/schema.ts';
+import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { randomSeed } from '../../ga/rng.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint, type CheckpointFile } from '../../run/checkpoint.ts';
