@@ -13,7 +13,7 @@ import { Population } from '../src/ga/population.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { rankSelect } from '../src/ga/selection.ts';
 import { plusSelection, SurvivalScratch } from '../src/ga/survival.ts';
-import { paper } from './helpers.ts';
+import { assertPaperIterationCounting, paper } from './helpers.ts';
 
 const isPermutation = (genes: ArrayLike<number>, offset: number, n: number) => {
   const seen = new Set<number>();
@@ -269,20 +269,7 @@ describe('Island', () => {
   it('counts iterations as the paper does: 0 for a solution in the initial population, 1 for one made in generation 1', () => {
     // N = 6 has 4 solutions among 720 permutations: with M = 20 some seeds start solved, some solve in generation 1.
     const params = paperParams(6, { populationSize: 20 });
-    const firstSeed = (wanted: (island: Island) => boolean) => {
-      for (let seed = 1; seed < 500; seed++) {
-        const island = new Island({ params, rng: Rng.forStream(seed, 0) });
-        if (wanted(island)) return island;
-      }
-      throw new Error('no such seed below 500');
-    };
-    const atStart = firstSeed((island) => island.solution !== null);
-    assert.equal(atStart.step(), true);
-    assert.equal(atStart.iterations, 0);
-    const inFirst = firstSeed((island) => island.solution === null && island.step());
-    assert.equal(inFirst.iterations, 1);
-    const later = firstSeed((island) => island.solution === null && !island.step() && island.step());
-    assert.equal(later.iterations, 2);
+    assertPaperIterationCounting((seed) => new Island({ params, rng: Rng.forStream(seed, 0) }), 500, assert.equal);
   });
 
   it('abandons an iteration when told to stop, without counting it', () => {

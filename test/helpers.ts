@@ -23,3 +23,30 @@ export const paper: PaperData = JSON.parse(
 );
 
 export const paperSolutions: PaperSolution[] = [...paper.table1, ...paper.appendix];
+
+/** Something that steps and counts iterations: an island of either GA mode. */
+interface Stepper {
+  solution: unknown;
+  iterations: number;
+  step(): boolean;
+}
+
+/**
+ * Asserts how iterations are counted (as the paper counts them): 0 for a solution already in
+ * the initial population, 1 for one made in generation 1, 2 in generation 2. `island(seed)`
+ * builds a fresh island; the first seeds below `seeds` that show each case are used.
+ */
+export function assertPaperIterationCounting(island: (seed: number) => Stepper, seeds: number, equal: (actual: number, expected: number) => void): void {
+  const firstSeed = (wanted: (island: Stepper) => boolean): Stepper => {
+    for (let seed = 1; seed < seeds; seed++) {
+      const candidate = island(seed);
+      if (wanted(candidate)) return candidate;
+    }
+    throw new Error(`no such seed below ${seeds}`);
+  };
+  const atStart = firstSeed((i) => i.solution !== null);
+  equal(Number(atStart.step()), 1);
+  equal(atStart.iterations, 0);
+  equal(firstSeed((i) => i.solution === null && i.step()).iterations, 1);
+  equal(firstSeed((i) => i.solution === null && !i.step() && i.step()).iterations, 2);
+}

@@ -18,6 +18,7 @@ import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
 import { localSearch } from '../src/ga/hybrid/local-search.ts';
 import { HYBRID_ERRORS, hybridParams, type HybridOperators, type HybridParams } from '../src/ga/hybrid/params.ts';
 import { OccupancyBits, smartStart } from '../src/ga/hybrid/smart-start.ts';
+import { assertPaperIterationCounting } from './helpers.ts';
 import { applySwap, swapDelta, swapDeltaByRecount } from '../src/ga/hybrid/swap-delta.ts';
 
 const isPermutation = (genes: ArrayLike<number>, offset: number, n: number): boolean => {
@@ -248,18 +249,7 @@ describe('HybridIsland', () => {
   it('counts generations as the paper\'s island does: 0 for a solution at the start, 1 for one made in generation 1', () => {
     // N = 6, random start, no local search: some seeds start solved, some solve in generation 1 or 2.
     const params = hybridParams(6, { populationSize: 4, operators: { smartStart: null, localSearch: null } });
-    const firstSeed = (wanted: (island: HybridIsland) => boolean) => {
-      for (let seed = 1; seed < 2000; seed++) {
-        const island = new HybridIsland({ params, rng: Rng.forStream(seed, 0) });
-        if (wanted(island)) return island;
-      }
-      throw new Error('no such seed below 2000');
-    };
-    const atStart = firstSeed((island) => island.solution !== null);
-    assert.equal(atStart.step(), true);
-    assert.equal(atStart.iterations, 0);
-    assert.equal(firstSeed((island) => island.solution === null && island.step()).iterations, 1);
-    assert.equal(firstSeed((island) => island.solution === null && !island.step() && island.step()).iterations, 2);
+    assertPaperIterationCounting((seed) => new HybridIsland({ params, rng: Rng.forStream(seed, 0) }), 2000, assert.equal);
   });
 
   it('replays the same run from the same seed, and swapDelta off changes the cost, not the run', () => {
