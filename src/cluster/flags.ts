@@ -5,7 +5,7 @@
 import type { Options } from 'yargs';
 import { ConfigError } from '../config/errors.ts';
 import { lastValue, numberLiteral, numberInHelp } from '../config/flags.ts';
-import type { RunConfig } from '../config/schema.ts';
+import type { RunConfig } from '../config/run-config.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
 
 const GROUP = 'Across machines (NATS, docs/distributed.md):';
