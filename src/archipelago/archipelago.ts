@@ -3,7 +3,7 @@ import { toOneBased, type Genes } from '../problem/genes.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { CheckpointRequests } from './checkpoint-requests.ts';
 import { RUNNING, type Coordination } from './coordination.ts';
-import { IslandFailedError } from './errors.ts';
+import { IslandFailedError } from './island-failed-error.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from './events.ts';
 import { wallClock } from './island-runner.ts';
 import type { LaunchedRun, Launcher } from './launcher.ts';
@@ -14,7 +14,8 @@ import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type Archipe
 import { buildResult, syncFinder, type Failure, type Winner } from './run-result.ts';
 import { edgesOf, sourcesOf, targetsOf, type Edge } from './topology.ts';
 
-export type { ArchipelagoOptions, MigrationOptions } from './options.ts';
+export type { ArchipelagoOptions } from './options.ts';
+export type { MigrationOptions } from './island-options.ts';
 export type * from './events.ts';
 
 export interface Archipelago {

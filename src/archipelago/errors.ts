@@ -1,5 +1,3 @@
-import type { ArchipelagoResult } from './events.ts';
-
 /**
  * Errors for bad archipelago options: one class per family, each message one line naming
  * the option and what was expected, so a config layer can show it as is.
@@ -14,14 +12,4 @@ export class TopologyError extends Error {
 
 export class MigrationPolicyError extends Error {
   override name = 'MigrationPolicyError';
-}
-
-/** An island's worker threw or exited; with `onIslandError: 'fail'` the run rejects with it. */
-export class IslandFailedError extends Error {
-  override name = 'IslandFailedError';
-  /** What the run reached before it stopped (set by the archipelago when every island has ended). */
-  result: ArchipelagoResult | null = null;
-  constructor(readonly island: number, readonly iteration: number, readonly reason: string) {
-    super(`island ${island} failed at iteration ${iteration}: ${reason}`);
-  }
 }

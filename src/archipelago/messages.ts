@@ -1,7 +1,7 @@
 import type { EvolverSpec } from '../ga/create-evolver.ts';
 import type { Genes } from '../problem/genes.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
-import type { MigrationOptions, TestFault } from './options.ts';
+import type { MigrationOptions, TestFault } from './island-options.ts';
 
 /**
  * Every message between threads, one type each. All go through `codec.ts`; genes and logs

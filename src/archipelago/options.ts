@@ -1,30 +1,9 @@
 import type { EvolverSpec } from '../ga/create-evolver.ts';
 import { ArchipelagoOptionError } from './errors.ts';
-import type { EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
-import type { ReplacementKind } from './policies/replacement.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
+import type { MigrationOptions, TestFault } from './island-options.ts';
 import type { TopologySpec } from './topology.ts';
-
-export interface MigrationOptions {
-  /** 'async' (default): islands never wait. 'sync': a global epoch barrier; repeatable. */
-  mode: 'sync' | 'async';
-  /** Iterations between migrations (an epoch, in sync mode). */
-  interval: number;
-  /** Emigrants per migration (a count; the config layer resolves fractions). 0 turns migration off. */
-  migrants: number;
-  emigrantSelection: EmigrantSelectionSpec;
-  replacement: ReplacementKind;
-  /** Drop immigrants equal to a current member. */
-  rejectDuplicates: boolean;
-}
-
-/** A deliberate failure for tests: island `island`'s worker throws (or exits) on reaching iteration `atIteration`. */
-export interface TestFault {
-  island: number;
-  atIteration: number;
-  kind: 'throw' | 'exit';
-}
 
 export interface ArchipelagoOptions {
   seed: number;

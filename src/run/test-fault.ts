@@ -3,7 +3,7 @@
  * makes that island's worker throw (or exit) when it reaches that iteration, so tests can
  * crash a real worker through the real CLI. Read only by `solve`; never from config files.
  */
-import type { TestFault } from '../archipelago/options.ts';
+import type { TestFault } from '../archipelago/island-options.ts';
 import { ConfigError } from '../config/errors.ts';
 
 export const TEST_FAULT_ENV = 'NQUEENS_ISLANDS_TEST_FAULT';
