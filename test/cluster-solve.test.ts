@@ -11,6 +11,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { placeIslands } from '../src/cluster/cluster-launcher.ts';
 import * as library from '../src/index.ts';
+import { connect } from '@nats-io/transport-node';
+import { Packr } from 'msgpackr';
+import { BUS_FORMAT } from '../src/cluster/bus-codec.ts';
+import { toolInfo } from '../src/package-info.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli, type LiveCli } from './cli-helpers.ts';
@@ -199,6 +203,37 @@ describe('one run across host processes on NATS', { skip: nats.skip }, () => {
     const refused = await solve(['--config', file, '--checkpoint', path.join(tmp, 'x.ckpt')]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /--checkpoint: not with cluster: in the run config/);
+  });
+
+  it('malformed messages and messages of another run on a run\'s subjects are dropped and counted, never a crash', async () => {
+    const { prefix } = await startHosts(['m1', 'm2']);
+    const raw = await connect({ servers: server.url.replace('nats://', '') });
+    const packr = new Packr({ moreTypes: true });
+    // The first message of the run names its subjects: answer it with garbage on each of them.
+    let spoiled = false;
+    raw.subscribe(`${prefix}.run.>`, {
+      callback: (_e, msg) => {
+        if (spoiled) return;
+        spoiled = true;
+        const base = msg.subject.split('.').slice(0, -1).join('.');
+        for (const to of ['coordinator', ...['m1', 'm2']]) {
+          raw.publish(`${base}.${to}`, new Uint8Array([0xc1, 1, 2]));
+          raw.publish(`${base}.${to}`, packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, body: { type: 'halt', runId: 'another0run' } }));
+        }
+        raw.publish(`${base}.coordinator`, packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, body: { type: 'report', runId: 'another0run', island: 0, bytes: null, error: 'x' } }));
+      },
+    });
+    await raw.flush();
+    try {
+      const r = await solve(['-n', '28', '--seed', '9', '--islands', '2', '--migration', 'sync', '--interval', '4', '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']);
+      const local = await solve(['-n', '28', '--seed', '9', '--islands', '2', '--migration', 'sync', '--interval', '4']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(spoiled);
+      assert.deepEqual(fingerprint(r.record), fingerprint(local.record), 'the garbage changed nothing');
+      assert.match(r.stderr, /nqueens-islands: [1-9]\d* malformed and 0 foreign bus messages dropped/);
+    } finally {
+      await raw.close();
+    }
   });
 
   it('too few idle hosts within --wait: one line, exit 2', async () => {

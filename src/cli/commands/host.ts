@@ -5,7 +5,7 @@ import type { HostArgs } from './host-run.ts';
 
 export const hostCommand: CommandModule<object, HostArgs> = {
   command: 'host',
-  describe: "Offer this machine's cores to studies on a NATS broker (runs until Ctrl-C)",
+  describe: "Offer this machine's cores to runs and studies on a NATS broker (runs until Ctrl-C)",
   builder: (y: Argv) =>
     y
       .options(NATS_OPTION)

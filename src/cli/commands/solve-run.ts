@@ -186,6 +186,9 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   if (args.json) printLine(JSON.stringify(record));
   else printText(result, args, ended, out);
   printFailures(result, failure);
+  if (cluster && cluster.dropped.total > 0) {
+    printError(`${cluster.dropped.malformed} malformed and ${cluster.dropped.incompatible} foreign bus messages dropped`);
+  }
   if (brokerLost) printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null ? ` and in ${out}` : ''}`);
   process.exitCode = signals.received ? signals.exitCode : failure || brokerLost ? EXIT.islandFailed : result.solved ? EXIT.ok : EXIT.notSolved;
 }
