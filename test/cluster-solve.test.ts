@@ -45,7 +45,8 @@ function fingerprint(record: { solution: number[]; foundBy: number; iterations: 
 }
 
 // One describe, so a machine without nats-server shows one skip line.
-describe('one run across host processes on NATS', { skip: nats.skip }, () => {
+// Bounded: a run that never ends fails the test instead of hanging the suite.
+describe('one run across host processes on NATS', { skip: nats.skip, timeout: 300_000 }, () => {
   let server: NatsServer;
   const hosts: LiveCli[] = [];
   let prefixes = 0;

@@ -51,7 +51,8 @@ function assertEachRunOnce(out: string, experiment: ReturnType<typeof study>): M
 }
 
 // One describe, so a machine without nats-server shows one skip line.
-describe('across machines on NATS', { skip: nats.skip }, () => {
+// Bounded: a study that never ends fails the test instead of hanging the suite.
+describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () => {
   describe('hosts and studies on a real nats-server', () => {
     let server: NatsServer;
     const hosts: LiveCli[] = [];

@@ -80,6 +80,9 @@ export class IslandRelay {
         (error: unknown) => this.toCoordinator({ type: 'report', runId: order.runId, island: this.tasks[i].island, bytes: null, error: this.leaving ?? (error instanceof Error ? error.message : String(error)) }),
       ),
     );
+    // Migrants also go out as they come, not only when shared state changes: an island whose
+    // neighbours have all left still sends, and its port must not fill up.
+    for (const edge of this.outgoing) edge.port.on('message', (bytes: Uint8Array) => this.sendMigrants(edge, bytes));
     void this.watch();
     const connection = connectionState(nc);
     this.coordinatorCheck = setInterval(() => {
@@ -135,14 +138,15 @@ export class IslandRelay {
     this.nc.publish(this.subjects.run(this.order.runId, 'coordinator'), bytes);
   }
 
-  /** Sends the migrants islands here have queued for islands elsewhere. */
+  /** Sends the migrants islands here have queued for islands elsewhere (before a state change is published). */
   private flushMigrants(): void {
-    for (const { from, to, port } of this.outgoing) {
-      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
-        const host = this.order.hostOf[to];
-        if (!this.nc.isClosed()) this.nc.publish(this.subjects.run(this.order.runId, host), encodeBus({ type: 'migrants', runId: this.order.runId, from, to, bytes: m.message as Uint8Array }));
-      }
+    for (const edge of this.outgoing) {
+      for (let m = receiveMessageOnPort(edge.port); m; m = receiveMessageOnPort(edge.port)) this.sendMigrants(edge, m.message as Uint8Array);
     }
+  }
+
+  private sendMigrants({ from, to }: RelayPort, bytes: Uint8Array): void {
+    if (!this.nc.isClosed()) this.nc.publish(this.subjects.run(this.order.runId, this.order.hostOf[to]), encodeBus({ type: 'migrants', runId: this.order.runId, from, to, bytes }));
   }
 
   /** Publishes what changed in the shared memory, each time it changes, until the islands here are done. */
