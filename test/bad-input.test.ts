@@ -127,7 +127,7 @@ const cases: Case[] = [
   ['verify: a word in a tuples file', ['verify', '--file', tuplesWord], /tuples-word\.txt:2: "five" is not a positive integer$/, { out: false }],
   ['verify: a record whose solution does not match its n', ['verify', '--file', recordMismatch], /record\.json: key "solution" has 4 rows but key "n" is 8/, { out: false }],
   ['verify: a missing file', ['verify', '--file', join(tmp, 'absent.txt')], /^--file .*absent\.txt: no such file$/, { out: false }],
-  ['verify: a directory as file', ['verify', '--file', dir], /^--file .*a-folder: is a directory, expected a file$/, { out: false }],
+  ['verify: a directory as file', ['verify', '--file', dir], /^--file .*a-folder: is a directory; expected a file of tuples$/, { out: false }],
 ];
 
 describe('bad input: one line naming what to fix, exit 2, nothing written', () => {

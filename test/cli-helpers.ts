@@ -17,6 +17,32 @@ export function cli(args: string[], options: { input?: string; cwd?: string; env
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** As `cli`, without blocking: for tables of cases run a few at a time. */
+export function cliAsync(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs `task` over `items`, at most `limit` at once, results in input order. */
+export async function inBatches<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 /** A bad-input answer: exit 2, one line on stderr, no stack trace, nothing on stdout. */
 export function isOneLineError(r: CliRun): boolean {
   const lines = r.stderr.trimEnd().split('\n');

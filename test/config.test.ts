@@ -188,7 +188,7 @@ describe('run config: value errors', () => {
     ['a bad percentage', { n: 8, migration: { migrants: '150%' } }, `${SRC}: migration.migrants: expected an integer >= 1, a fraction in (0, 1) or a percentage like "5%", got "150%"`],
     ['a bad selection', { n: 8, migration: { emigrantSelection: 'worst' } }, `${SRC}: migration.emigrantSelection: expected best | random | tournament | tournament(K), got "worst"`],
     ['a negative seed', { n: 8, seed: -1 }, `${SRC}: seed: expected an integer from 0 to 9007199254740991 or null (= random), got -1`],
-    ['a zero time limit', { n: 8, limits: { timeLimit: 0 } }, `${SRC}: limits.timeLimit: expected a number of seconds > 0 or null (= no limit), got 0`],
+    ['a zero time limit', { n: 8, limits: { timeLimit: 0 } }, `${SRC}: limits.timeLimit: expected a number of seconds > 0 or null (= no limit), at most 2147483 (24.8 days), got 0`],
     ['a malformed edge', { n: 8, islands: 2, topology: { kind: 'edges', edges: [[0, 1], [1]] } }, `${SRC}: topology.edges[1]: expected a pair [from, to] of 0-based island ids, got a list`],
   ];
   for (const [name, input, message] of cases) it(`refuses ${name}`, () => refuses(() => resolve(input), message));

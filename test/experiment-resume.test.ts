@@ -25,22 +25,46 @@ function assertEachRunOnce(out: string, cells: string[], seeds: number[]): void 
   assert.deepEqual([...keys].sort(), expected, 'no run lost');
 }
 
+/** One line of runs.jsonl as a study writes it (an unsolved one-island run). */
+function runLine(cell: string, seed: number, change: Record<string, unknown> = {}): string {
+  const island = { id: 0, iterations: 5, evaluations: 100, bestFitness: 2, migrantsSent: 0, migrantsAccepted: 0 };
+  return JSON.stringify({
+    cell, values: {}, seed, solved: false, fitness: 2, seconds: 0.5, iterations: 5, evaluations: 100, foundBy: null, stopLatencyMs: null,
+    migrantsSent: 0, migrantsAccepted: 0, islands: [island], solution: null, error: null, finishedAt: '2026-01-01T00:00:00.000Z', ...change,
+  });
+}
+
 describe('readRuns', () => {
   it('drops (and with repair, cuts) a half-written last line', () => {
     const file = path.join(dir, 'half.jsonl');
     const torn = '{"cell":"b","se';
-    writeFileSync(file, `{"cell":"a","seed":1}\n${torn}`);
+    writeFileSync(file, `${runLine('a', 1)}\n${torn}`);
     assert.equal(readRuns(file).runs.length, 1);
     assert.ok(readFileSync(file, 'utf8').endsWith(torn), 'read-only without repair');
     const repaired = readRuns(file, true);
     assert.equal(repaired.droppedBytes, torn.length);
-    assert.equal(readFileSync(file, 'utf8'), '{"cell":"a","seed":1}\n');
+    assert.equal(readFileSync(file, 'utf8'), `${runLine('a', 1)}\n`);
   });
 
   it('refuses a damaged complete line', () => {
     const file = path.join(dir, 'bad.jsonl');
-    writeFileSync(file, '{"cell":"a","seed":1}\nnot json\n{"cell":"b","seed":1}\n');
+    writeFileSync(file, `${runLine('a', 1)}\nnot json\n${runLine('b', 1)}\n`);
     assert.throws(() => readRuns(file), /bad\.jsonl:2: not a JSON line/);
+  });
+
+  it('refuses a complete line that is not a run record, naming the key', () => {
+    const file = path.join(dir, 'types.jsonl');
+    for (const [change, says] of [
+      [{ seconds: 'fast' }, /types\.jsonl:2: not a run record \(seconds: expected number/],
+      [{ islands: [3] }, /types\.jsonl:2: not a run record \(islands\[0\]: expected object/],
+      [{ seed: -1 }, /types\.jsonl:2: not a run record \(seed: /],
+      [{ solution: 'x' }, /types\.jsonl:2: not a run record \(solution: /],
+    ] as const) {
+      writeFileSync(file, `${runLine('a', 1)}\n${runLine('b', 1, change)}\n`);
+      assert.throws(() => readRuns(file), (e: unknown) => e instanceof ConfigError && says.test(e.message), JSON.stringify(change));
+    }
+    writeFileSync(file, `${runLine('a', 1)}\nnull\n`);
+    assert.throws(() => readRuns(file), /types\.jsonl:2: not a run record \(expected object, received null\)/);
   });
 });
 

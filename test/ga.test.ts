@@ -272,6 +272,20 @@ describe('Island', () => {
     assertPaperIterationCounting((seed) => new Island({ params, rng: Rng.forStream(seed, 0) }), 500, assert.equal);
   });
 
+  it('with rejectDuplicates, takes in one of two equal immigrants of one batch (each is new to the population)', () => {
+    const n = 8;
+    const solution = [2, 4, 6, 8, 3, 1, 7, 5];
+    const other = [3, 6, 8, 1, 4, 7, 5, 2];
+    const batch = fromOneBased([...solution, ...solution, ...other]);
+    for (const reject of [false, true]) {
+      const island = new Island({ params: paperParams(n, { populationSize: 20 }), rng: Rng.forStream(2, 0) });
+      const accepted = island.immigrate(batch.slice(), 3, replaceWorstIfBetter, reject);
+      const copies = [...Array(20).keys()].filter((s) => toOneBased(island.population.genes, s * n, n).join() === solution.join()).length;
+      assert.equal(accepted, reject ? 2 : 3);
+      assert.equal(copies, reject ? 1 : 2);
+    }
+  });
+
   it('abandons an iteration when told to stop, without counting it', () => {
     let calls = 0;
     const island = new Island({ params: paperParams(50, { populationSize: 200 }), rng: Rng.forStream(1, 0), shouldStop: () => ++calls > 1 });

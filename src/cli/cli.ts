@@ -18,6 +18,38 @@ function isInputError(error: unknown): error is Error {
   return error instanceof InputError || (error instanceof Error && error.name === 'YError');
 }
 
+/** What a yargs middleware sees of the command's options (`getOptions` is not in @types/yargs). */
+interface OptionTable {
+  getOptions(): { boolean: string[]; alias: Record<string, string[]> };
+}
+
+/**
+ * Checks yargs cannot make: yargs reads `--json=foo` as false, and takes `--html ""` as a
+ * file name to fail on later. A boolean flag's value is true or false; a flag's value is
+ * never empty. Only the words before `--` are flags.
+ */
+function checkFlagValues(raw: readonly string[]) {
+  return (_argv: unknown, y: OptionTable): void => {
+    const { boolean, alias } = y.getOptions();
+    const booleans = new Set(boolean.flatMap((name) => [name, ...(alias[name] ?? [])]));
+    const end = raw.indexOf('--') === -1 ? raw.length : raw.indexOf('--');
+    for (let i = 0; i < end; i++) {
+      const word = raw[i];
+      const withValue = /^(--?)([^=]+)=(.*)$/s.exec(word);
+      if (withValue !== null) {
+        const [, dashes, name, value] = withValue;
+        const flag = `${dashes}${name}`;
+        if (booleans.has(name.replace(/^no-/, '')) && !/^(true|false)$/i.test(value)) {
+          throw new UsageError(`${flag}: expected true or false, got ${JSON.stringify(value)}`);
+        }
+        if (value === '') throw new UsageError(`${flag}: expected a value, got an empty string`);
+      } else if (word === '' && i > 0 && /^--?[^-]/.test(raw[i - 1]) && !booleans.has(raw[i - 1].replace(/^--?(no-)?/, ''))) {
+        throw new UsageError(`${raw[i - 1]}: expected a value, got an empty string`);
+      }
+    }
+  };
+}
+
 export async function main(argv: string[]): Promise<void> {
   const cli = yargs(argv)
     .scriptName('nqueens-islands')
@@ -35,6 +67,7 @@ export async function main(argv: string[]): Promise<void> {
     .alias('h', 'help')
     .version()
     .wrap(Math.min(110, process.stdout.columns || 110))
+    .middleware(checkFlagValues(argv) as unknown as Parameters<Argv['middleware']>[0], true)
     .fail((message, error, usage) => {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(message.replace(/\n/g, ' '), commandFlags(usage), argv));

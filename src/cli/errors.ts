@@ -11,6 +11,8 @@ export const EXIT = {
   /** Not solved within the limits, or a tuple that is not a solution. */
   notSolved: 1,
   badInput: 2,
-  /** An island failed under `--on-island-error fail` (also used for internal errors). */
+  /** An island failed under `--on-island-error fail`, or every island failed (also used for internal errors). */
   islandFailed: 3,
+  /** The work finished and its result is on stdout, but an output file could not be written. */
+  notSaved: 4,
 } as const;

@@ -6,6 +6,10 @@
 import { installSignalHandlers } from './signals.ts';
 
 installSignalHandlers();
+// A reader that went away (`| head`) is not an error to report; the rest (--out) still gets written.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 const argv = process.argv.slice(2);
 if (argv[0] === 'solve') (await import('./early-host.ts')).startEarlyHost(argv.slice(1));
 const { main } = await import('./cli.ts');

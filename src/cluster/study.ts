@@ -108,7 +108,7 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       const attempt = (attempts.get(runId) ?? 0) + 1;
       attempts.set(runId, attempt);
       const config = toFileShape({ ...planned.cell.config, seed: planned.seed });
-      const message = encodeBus({ type: 'run', session, runId, cell: { id: planned.cell.id, values: planned.cell.values }, seed: planned.seed, config, events: options.events });
+      const message = encodeBus({ type: 'run', session, runId, cell: { id: planned.cell.id, values: planned.cell.values }, seed: planned.seed, config, events: study.events });
       await js.publish(subjects.study(session, 'runs'), message, { msgID: `${session}:${runId}:${attempt}` });
     };
     for (const planned of study.todo) await publishRun(planned);

@@ -3,9 +3,10 @@
  * read as YAML, which also accepts JSON), turned into one-line `ConfigError`s that point at
  * the file and, for syntax errors, the line and column (`config/x.yaml:3:5: ...`).
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import { InputError } from '../io/input-error.ts';
+import { MAX_CONFIG_BYTES, readRegularText } from '../io/read-file.ts';
 import { packageRoot } from '../package-info.ts';
 import { ConfigError } from './errors.ts';
 import { overridesFromArgv, type ConfigOverrides } from './flags.ts';
@@ -22,16 +23,15 @@ export function displayName(file: string): string {
   return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 
-/** A whole text file, with the usual mistakes as one-line errors naming it and what was `expected`. */
+/**
+ * A whole text file (a regular file of at most MAX_CONFIG_BYTES), with the usual mistakes
+ * as one-line errors naming it and what was `expected`.
+ */
 export function readText(file: string, name: string, expected = 'a YAML or JSON file'): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularText(file, { name, expected, maxBytes: MAX_CONFIG_BYTES });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ConfigError(`${name}: no such file`);
-    if (code === 'EISDIR') throw new ConfigError(`${name}: is a directory; expected ${expected}`);
-    if (code === 'EACCES') throw new ConfigError(`${name}: cannot read the file (permission denied)`);
-    throw new ConfigError(`${name}: cannot read the file (${code ?? (error as Error).message})`);
+    throw error instanceof InputError ? new ConfigError(error.message) : error;
   }
 }
 
@@ -90,7 +90,19 @@ function parseYaml(text: string, name: string): unknown {
     const problem = problems[0];
     throw new ConfigError(`${name}:${problem.line}:${problem.col}: invalid YAML: ${problem.message}`);
   }
-  return doc.toJS();
+  try {
+    return doc.toJS();
+  } catch (error) {
+    // yaml refuses aliases that would expand without bound ("billion laughs") only here.
+    throw new ConfigError(`${name}: invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Parses a config or experiment file's text: JSON for a .json name, YAML otherwise. Null for an empty document. */
+export function parseConfigText(text: string, file: string, name = displayName(file)): unknown {
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trim() === '') return null;
+  return path.extname(file).toLowerCase() === '.json' ? parseJson(body, name) : parseYaml(body, name);
 }
 
 /**
@@ -99,12 +111,9 @@ function parseYaml(text: string, name: string): unknown {
  */
 export function readConfigFile(file: string): unknown {
   const name = displayName(file);
-  const text = readText(file, name).replace(/^\uFEFF/, '');
-  const empty = new ConfigError(`${name}: empty file; expected a mapping with at least "n"`);
-  if (text.trim() === '') throw empty;
-  const value = path.extname(file).toLowerCase() === '.json' ? parseJson(text, name) : parseYaml(text, name);
-  // Comments only, `---` or `null`: nothing to run either.
-  if (value === null || value === undefined) throw empty;
+  const value = parseConfigText(readText(file, name), file, name);
+  // Empty, comments only, `---` or `null`: nothing to run.
+  if (value === null || value === undefined) throw new ConfigError(`${name}: empty file; expected a mapping with at least "n"`);
   return value;
 }
 

@@ -80,9 +80,10 @@ const migrantsSchema = z.union(
   [
     z.number(migrantsError).int(migrantsError).min(1, migrantsError),
     z.number(migrantsError).gt(0, migrantsError).lt(1, migrantsError),
+    // zod runs a refinement even after the regex failed: it must not assume a match.
     z.string(migrantsError).regex(PERCENT, migrantsError).refine((s) => {
-      const percent = Number(PERCENT.exec(s)![1]);
-      return percent > 0 && percent < 100;
+      const match = PERCENT.exec(s);
+      return match !== null && Number(match[1]) > 0 && Number(match[1]) < 100;
     }, migrantsError),
   ],
   migrantsError,
@@ -109,10 +110,12 @@ const migrationSchema = section({
     .describe('refuse immigrants equal to a member of the population'),
 });
 
-const timeLimitError = expected('a number of seconds > 0 or null (= no limit)');
+/** The longest timer Node keeps (2^31 - 1 ms, 24.8 days): a longer one would fire at once. */
+const MAX_TIME_LIMIT_SECONDS = 2_147_483;
+const timeLimitError = expected(`a number of seconds > 0 or null (= no limit), at most ${MAX_TIME_LIMIT_SECONDS} (24.8 days)`);
 const limitsSchema = section({
   maxIterations: int(1, { nullMeans: 'no limit' }).nullable().default(null).describe('iteration limit per island; null = none'),
-  timeLimit: z.number({ error: timeLimitError }).gt(0, { error: timeLimitError }).nullable().default(null)
+  timeLimit: z.number({ error: timeLimitError }).gt(0, { error: timeLimitError }).max(MAX_TIME_LIMIT_SECONDS, { error: timeLimitError }).nullable().default(null)
     .describe('wall-clock limit in seconds; null = none'),
 });
 

@@ -8,11 +8,11 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { ConfigError } from '../config/errors.ts';
 import { setPath, type ConfigOverrides } from '../config/flags.ts';
-import { readConfigFile, readText } from '../config/load.ts';
+import { parseConfigText, readConfigFile, readText } from '../config/load.ts';
 import { applyOverrides } from '../config/overrides.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
 import type { RunConfig } from '../config/run-config.ts';
-import { parseExperiment, type ExperimentFile } from './schema.ts';
+import { FOLDER_NAME, parseExperiment, type ExperimentFile } from './schema.ts';
 import { baselineOf, expandSweep, studySeeds, type Cell, type SweepValue } from './sweep.ts';
 
 export interface ResolvedCell extends Cell {
@@ -58,19 +58,20 @@ function cellInput(base: unknown, values: Readonly<Record<string, SweepValue>>):
   return applyOverrides(base, overrides);
 }
 
+/** The file's name without its extension (`topology` for topology.yaml), or with it when nothing else is left (`.yaml`). */
+function defaultName(file: string): string {
+  const base = path.basename(file);
+  const stem = base.replace(/\.(ya?ml|json)$/i, '');
+  return FOLDER_NAME.test(stem) ? stem : base;
+}
+
 /**
  * Reads, validates and resolves an experiment file.
  * @throws ConfigError with one line naming the file (or the base run-config file) and the key path.
  */
 export function loadExperiment(file: string, env: ResolveEnv = systemEnv()): Experiment {
   const text = readText(file, file, 'an experiment file (YAML or JSON)');
-  let raw: unknown;
-  try {
-    raw = YAML.parse(text);
-  } catch {
-    // readConfigFile gives the line and column of a syntax error.
-    raw = readConfigFile(file);
-  }
+  const raw = parseConfigText(text, file, file);
   if (raw === null || raw === undefined) throw new ConfigError(`${file}: empty file; expected a mapping with base, sweep, repeats and baseline`);
   return resolveExperiment(raw, text, file, env);
 }
@@ -110,7 +111,7 @@ function resolveExperiment(raw: unknown, text: string, file: string, env: Resolv
   });
   return {
     file,
-    name: spec.name ?? path.basename(file).replace(/\.(ya?ml|json)$/i, ''),
+    name: spec.name ?? defaultName(file),
     description: spec.description ?? null,
     text,
     sha256: sha256(text),

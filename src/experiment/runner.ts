@@ -14,7 +14,7 @@ import { toolInfo } from '../package-info.ts';
 import { RunFailedError, startRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
 import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
-import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic } from './store.ts';
+import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic, writeManifest } from './store.ts';
 import { cellFileName } from './sweep.ts';
 
 export interface PlannedRun {
@@ -138,6 +138,8 @@ export interface OpenStudy {
   todo: PlannedRun[];
   /** Counts so far (`completed` grows with each `save`). */
   outcome: StudyOutcome;
+  /** Event logs are kept: asked for now, or when the study was started (a resumed study keeps its options). */
+  events: boolean;
   /** Saves a finished run: its event log (when kept), then its line in runs.jsonl; calls onRunEnd. */
   save(planned: PlannedRun, finished: { record: RunRecord; events: string[] }): void;
 }
@@ -167,8 +169,9 @@ export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 's
   } else {
     manifest = newManifest(experiment, options.events);
   }
-  writeFileAtomic(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
-  if (options.events) mkdirSync(path.join(outDir, EVENTS_DIR), { recursive: true });
+  const { events } = manifest;
+  writeManifest(outDir, manifest);
+  if (events) mkdirSync(path.join(outDir, EVENTS_DIR), { recursive: true });
 
   const plan = planRuns(experiment);
   const todo = plan.filter((p) => !done.has(runKey(p.cell.id, p.seed)));
@@ -177,9 +180,10 @@ export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 's
   return {
     todo,
     outcome,
+    events,
     save(planned, finished) {
       // The event log first: a run is finished once its line is in runs.jsonl, and by then its log is whole.
-      if (options.events) writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));
+      if (events) writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));
       appendLineSync(runsFile, JSON.stringify(finished.record));
       const index = outcome.skipped + outcome.completed++;
       outcome.interrupted = outcome.skipped + outcome.completed < outcome.total;
@@ -204,11 +208,11 @@ export async function runStudy(experiment: Experiment, options: StudyOptions): P
     for (const planned of study.todo) {
       if (signal?.aborted) break;
       hooks.onRunStart?.(planned, outcome.skipped + outcome.completed);
-      let finished = await runOne(planned, host, options.events, signal);
+      let finished = await runOne(planned, host, study.events, signal);
       // A failed worker says nothing about the GA: run it again once before recording the failure.
       if (finished?.record.error) {
         hooks.onRetry?.(planned, finished.record.error);
-        finished = await runOne(planned, host, options.events, signal);
+        finished = await runOne(planned, host, study.events, signal);
       }
       if (finished === null) break;
       study.save(planned, finished);

@@ -8,6 +8,9 @@ import { ConfigError } from '../config/errors.ts';
 import { describeValue, formatPath } from '../schema/fields.ts';
 import { formatValue } from './sweep.ts';
 
+/** One path segment: not empty, not `.` or `..`, no separator or control character. */
+export const FOLDER_NAME = /^(?!\.\.?$)[^/\\\u0000-\u001f\u007f]+$/;
+
 /** A sweep key is a dotted run-config path such as `migration.interval`. */
 const CONFIG_PATH = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
 
@@ -37,7 +40,11 @@ const baseSchema = z.union(
 
 export const experimentSchema = z
   .strictObject({
-    name: z.string({ error: 'expected a string' }).min(1).optional(),
+    // The default result folder is results/<name>: one folder name, never a path out of results/.
+    name: z
+      .string({ error: 'expected a string' })
+      .regex(FOLDER_NAME, { error: 'expected a folder name (no /, \\, control characters, and not . or ..), as results/<name> is the default --out' })
+      .optional(),
     description: z.string({ error: 'expected a string' }).optional(),
     base: baseSchema.optional(),
     sweep: z

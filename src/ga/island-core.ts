@@ -77,8 +77,8 @@ export abstract class IslandCore<P extends Population = Population> implements E
   /**
    * Evaluates `count` immigrants (flat, 0-based; the array is reused in place) and lets
    * `replace` place them. An immigrant of fitness 0 is recorded as a solution. With
-   * `rejectDuplicates`, an immigrant equal to a current member is dropped. Returns how
-   * many were accepted.
+   * `rejectDuplicates`, an immigrant equal to a current member, or to an immigrant kept
+   * earlier in the same batch, is dropped. Returns how many were accepted.
    */
   immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false): number {
     const n = this.n;
@@ -88,10 +88,22 @@ export abstract class IslandCore<P extends Population = Population> implements E
     for (let i = 0; i < count; i++) {
       const f = this.evaluateImmigrant(genes, i * n);
       if (f === 0) this.recordSolution(genes, i * n);
-      if (rejectDuplicates && this.population.contains(genes, i * n, f)) continue;
+      if (rejectDuplicates && (this.population.contains(genes, i * n, f) || this.keptEarlier(genes, i * n, f, kept))) continue;
       if (kept !== i) copyGenes(genes, i * n, genes, kept * n, n);
       fit[kept++] = f;
     }
     return kept === 0 ? 0 : replace(this.population, this.rng, genes, fit, kept, this.survivalScratch());
+  }
+
+  /** Whether the immigrant at `offset` equals one of the first `kept` (already screened) immigrants of its batch. */
+  private keptEarlier(genes: Genes, offset: number, f: number, kept: number): boolean {
+    const n = this.n;
+    for (let k = 0; k < kept; k++) {
+      if (this.immigrantFitness[k] !== f) continue;
+      let i = 0;
+      while (i < n && genes[k * n + i] === genes[offset + i]) i++;
+      if (i === n) return true;
+    }
+    return false;
   }
 }

@@ -45,7 +45,8 @@ function checkNumberArray(value: unknown, where: string): number[] {
 
 /**
  * Parses a file of tuples. JSON: an array of numbers (one tuple), an array of arrays
- * (many), or an object with a `solution` array (what `solve --json` and `--out` write).
+ * (many), or an object with a `solution` array (what `solve --json` and `--out` write), or
+ * for an unsolved result, `solution: null` and the `best` array.
  * Text: one tuple per line (blank lines and `#` comments skipped), except that a file
  * whose every line holds a single number is one tuple written one row per line.
  */
@@ -105,13 +106,15 @@ function parseJsonTuples(text: string, file: string): number[][] {
     throw new TupleSyntaxError(`${file}: not valid JSON (${(error as Error).message})`);
   }
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-    const record = data as { solution?: unknown; n?: unknown };
-    const solution = checkNumberArray(record.solution, `${file}: key "solution"`);
-    // A result record names its board: a solution of another length is a damaged record.
-    if (typeof record.n === 'number' && record.n !== solution.length) {
-      throw new TupleSyntaxError(`${file}: key "solution" has ${solution.length} rows but key "n" is ${record.n}; expected ${record.n} rows`);
+    const record = data as { solution?: unknown; best?: unknown; n?: unknown };
+    // An unsolved result (solve --out) has `solution: null` and the best chromosome reached in `best`.
+    const key = (record.solution === null || record.solution === undefined) && record.best !== undefined ? 'best' : 'solution';
+    const tuple = checkNumberArray(record[key], `${file}: key "${key}"`);
+    // A result record names its board: a tuple of another length is a damaged record.
+    if (typeof record.n === 'number' && record.n !== tuple.length) {
+      throw new TupleSyntaxError(`${file}: key "${key}" has ${tuple.length} rows but key "n" is ${record.n}; expected ${record.n} rows`);
     }
-    return [solution];
+    return [tuple];
   }
   if (!Array.isArray(data) || data.length === 0) throw new TupleSyntaxError(`${file}: expected a JSON array of tuples`);
   if (data.every((d) => Array.isArray(d))) return data.map((d, i) => checkNumberArray(d, `${file}: tuple ${i + 1}`));

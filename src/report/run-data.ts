@@ -2,9 +2,12 @@
  * One run's event stream for `report --run FILE`: a `solve --trace` file, or an event log
  * from a study folder's events/. Read-only.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { constants as bufferLimits } from 'node:buffer';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
+import { eventProblem } from '../experiment/record-schema.ts';
+import { InputError } from '../io/input-error.ts';
+import { readRegularText } from '../io/read-file.ts';
 import { TRACE_FORMAT, type TraceHeader } from '../run/trace.ts';
 
 export interface RunData {
@@ -31,6 +34,9 @@ export function parseEventLines(text: string, file: string): (ArchipelagoEvent |
     if (value === null || typeof value !== 'object' || typeof (value as { type?: unknown }).type !== 'string') {
       throw new ConfigError(`${file}: line ${i + 1} is not an event (an object with a type)`);
     }
+    // The fields the report reads must have their types, or the charts fail far from here.
+    const problem = eventProblem(value);
+    if (problem !== null) throw new ConfigError(`${file}: line ${i + 1} is not an event (${problem})`);
     events.push(value as ArchipelagoEvent | TraceHeader);
   });
   return events;
@@ -39,12 +45,13 @@ export function parseEventLines(text: string, file: string): (ArchipelagoEvent |
 export function readRunEvents(file: string): RunData {
   let text: string;
   try {
-    if (statSync(file).isDirectory()) throw new ConfigError(`--run ${file}: is a folder; give a study folder as report's first argument and --run CELL@SEED, or --run a file written by solve --trace`);
-    text = readFileSync(file, 'utf8');
+    text = readRegularText(file, { name: `--run ${file}`, expected: 'a file written by solve --trace', maxBytes: bufferLimits.MAX_STRING_LENGTH });
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(code === 'ENOENT' ? `--run ${file}: no such file` : `--run ${file}: cannot read the file (${code ?? 'error'})`);
+    if (!(error instanceof InputError)) throw error;
+    if (/: is a directory;/.test(error.message)) {
+      throw new ConfigError(`--run ${file}: is a folder; give a study folder as report's first argument and --run CELL@SEED, or --run a file written by solve --trace`);
+    }
+    throw new ConfigError(error.message);
   }
   const all = parseEventLines(text, `--run ${file}`);
   const first = all[0];

@@ -2,14 +2,14 @@
  * Reads a study folder for reporting: the manifest, the finished runs and, on demand, a
  * run's event log. Read-only: a half-written last line is ignored here, not repaired.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
 import type { Manifest, RunRecord } from '../experiment/records.ts';
 import { eventLogPath } from '../experiment/runner.ts';
 import { parseEventLines } from './run-data.ts';
-import { MANIFEST_FILE, readManifest, readRuns, runKey, RUNS_FILE } from '../experiment/store.ts';
+import { MANIFEST_FILE, readManifest, readRuns, readStudyFile, runKey, RUNS_FILE } from '../experiment/store.ts';
 
 export interface StudyData {
   dir: string;
@@ -18,6 +18,8 @@ export interface StudyData {
   runs: RunRecord[];
   /** Runs whose islands failed (`error` set): listed, never counted in a statistic. */
   failed: RunRecord[];
+  /** Bytes of a half-written last line of runs.jsonl (a study killed mid-write), left out. */
+  droppedBytes: number;
 }
 
 export function readStudy(dir: string): StudyData {
@@ -26,18 +28,19 @@ export function readStudy(dir: string): StudyData {
   if (!existsSync(manifestFile)) throw new ConfigError(`${dir}: no ${MANIFEST_FILE}; expected the --out folder of an experiment`);
   const manifest = readManifest(manifestFile);
   const seen = new Set<string>();
-  const all = readRuns(path.join(dir, RUNS_FILE)).runs.filter((run) => {
+  const { runs, droppedBytes } = readRuns(path.join(dir, RUNS_FILE));
+  const all = runs.filter((run) => {
     const key = runKey(run.cell, run.seed);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
-  return { dir, manifest, runs: all.filter((r) => !r.error), failed: all.filter((r) => r.error) };
+  return { dir, manifest, runs: all.filter((r) => !r.error), failed: all.filter((r) => r.error), droppedBytes };
 }
 
 /** A run's events, or null when the study was run without --events (or the run has no log). */
 export function readEvents(study: StudyData, cell: string, seed: number): ArchipelagoEvent[] | null {
   const file = path.join(study.dir, eventLogPath(cell, seed));
   if (!existsSync(file)) return null;
-  return parseEventLines(readFileSync(file, 'utf8'), file) as ArchipelagoEvent[];
+  return parseEventLines(readStudyFile(file, 'an event log (JSON lines)'), file) as ArchipelagoEvent[];
 }

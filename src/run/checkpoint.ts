@@ -4,7 +4,7 @@
  * typed arrays kept) and written whole or not at all. Reading one checks all of it and
  * answers a bad file with one ConfigError line (the CLI exits 2).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { constants as bufferLimits } from 'node:buffer';
 import { decodeData, encodeData } from '../archipelago/codec.ts';
 import type { CheckpointEvent } from '../archipelago/events.ts';
 import type { IslandSnapshot } from '../archipelago/island-snapshot.ts';
@@ -14,6 +14,9 @@ import { displayName } from '../config/load.ts';
 import { toolInfo } from '../package-info.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
+import { InputError } from '../io/input-error.ts';
+import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
+import { readRegularFile } from '../io/read-file.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import type { SeededRunConfig } from './start-run.ts';
 
@@ -72,12 +75,10 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
   const name = `${flag} ${displayName(file)}`;
   let bytes: Buffer;
   try {
-    if (statSync(file).isDirectory()) throw new ConfigError(`${name}: is a directory; expected a checkpoint file`);
-    bytes = readFileSync(file);
+    // A checkpoint's size follows from its config, checked below; the cap only keeps a wrong file from filling the heap.
+    bytes = readRegularFile(file, { name, expected: 'a checkpoint file', maxBytes: bufferLimits.MAX_LENGTH });
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(code === 'ENOENT' ? `${name}: no such file` : `${name}: cannot read the file (${code ?? 'error'})`);
+    throw error instanceof InputError ? new ConfigError(error.message) : error;
   }
   const notOne = new ConfigError(`${name}: not an nqueens-islands checkpoint (damaged, or another kind of file)`);
   let value: unknown;
@@ -145,26 +146,62 @@ export function resumeConfig(checkpoint: CheckpointFile, file: string, overrides
   return { ...merged, seed: saved.seed };
 }
 
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/**
+ * Checks every island's state as a worker would trust it: nothing is taken on faith, so a
+ * damaged or edited checkpoint is refused here, naming what is wrong, instead of failing
+ * (or silently computing something else) inside a worker.
+ */
 function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig | ReturnType<typeof resolveRunConfig>, damaged: (what: string) => ConfigError): void {
   const { n, islands, ga } = config;
   if (checkpoint.mode !== config.migration.mode) throw damaged(`mode ${String(checkpoint.mode)} but config says ${config.migration.mode}`);
+  if (checkpoint.mode === 'sync' ? !isCount(checkpoint.epoch) : checkpoint.epoch !== null) throw damaged(`epoch ${String(checkpoint.epoch)} for a ${checkpoint.mode} run`);
+  if (typeof checkpoint.seconds !== 'number' || !(checkpoint.seconds >= 0) || !Number.isFinite(checkpoint.seconds)) throw damaged(`seconds ${String(checkpoint.seconds)}`);
   if (!Array.isArray(checkpoint.islands) || checkpoint.islands.length !== islands) throw damaged(`expected ${islands} island snapshots`);
+  const marks = new DiagonalMarks(n);
   checkpoint.islands.forEach((snapshot: IslandSnapshot, i) => {
-    const s = snapshot?.state;
-    const ok = snapshot?.island === i && isObject(s) && s.n === n
-      && s.rng instanceof Int32Array && s.rng.length === 4
-      && Number.isInteger(s.iterations) && Number.isInteger(s.evaluations)
-      && populationOk(s.population, ga.populationSize, n) && populationOk(s.bad, ga.mode === 'paper' ? ga.badRepositorySize : 0, n)
-      && (checkpoint.mode === 'async' || snapshot.epoch === checkpoint.epoch);
-    if (!ok) throw damaged(`island ${i}'s snapshot does not match N = ${n} and the config`);
+    const island = (what: string) => damaged(`island ${i}: ${what}`);
+    if (!isObject(snapshot) || snapshot.island !== i) throw damaged(`island snapshot ${i} is missing or out of order`);
+    const s = snapshot.state;
+    if (!isObject(s) || s.n !== n) throw island(`its state is not for N = ${n}`);
+    if (checkpoint.mode === 'sync' ? snapshot.epoch !== checkpoint.epoch : snapshot.epoch !== 0) throw island(`epoch ${String(snapshot.epoch)}, expected ${checkpoint.mode === 'sync' ? checkpoint.epoch : 0}`);
+    for (const key of ['iterations', 'evaluations'] as const) if (!isCount(s[key])) throw island(`${key} ${String(s[key])} is not a count`);
+    for (const key of ['migrantsSent', 'migrantsAccepted'] as const) if (!isCount(snapshot[key])) throw island(`${key} ${String(snapshot[key])} is not a count`);
+    // xoshiro128** never leaves the all-zero state once in it: every draw would be 0.
+    if (!(s.rng instanceof Int32Array) || s.rng.length !== 4) throw island('the random-number state is not 4 32-bit words');
+    if (s.rng.every((word) => word === 0)) throw island('the random-number state is all zero');
+    checkPopulation(s.population, ga.populationSize, n, marks, (what) => island(`population: ${what}`));
+    checkPopulation(s.bad, ga.mode === 'paper' ? ga.badRepositorySize : 0, n, marks, (what) => island(`bad repository: ${what}`));
   });
 }
 
-function populationOk(pop: unknown, size: number, n: number): boolean {
-  if (!isObject(pop)) return false;
+/** Genes are permutations of 0..N-1, fitness is what the genes score, the ranking orders every slot by fitness. */
+function checkPopulation(pop: unknown, size: number, n: number, marks: DiagonalMarks, damaged: (what: string) => ConfigError): void {
+  if (!isObject(pop)) throw damaged('missing');
   const { genes, fitness, order } = pop;
-  if (!(genes instanceof Uint16Array || genes instanceof Int32Array) || genes.length !== size * n) return false;
-  if (!(fitness instanceof Int32Array) || fitness.length !== size || !(order instanceof Int32Array) || order.length !== size) return false;
-  for (let i = 0; i < genes.length; i++) if (genes[i] >= n || genes[i] < 0) return false;
-  return true;
+  if (!(genes instanceof Uint16Array || genes instanceof Int32Array) || genes.length !== size * n) throw damaged(`expected ${size} chromosomes of ${n} genes`);
+  if (!(fitness instanceof Int32Array) || fitness.length !== size) throw damaged(`expected ${size} fitness values`);
+  if (!(order instanceof Int32Array) || order.length !== size) throw damaged(`expected a ranking of ${size} slots`);
+  const seen = new Int32Array(Math.max(n, size)).fill(-1);
+  for (let c = 0; c < size; c++) {
+    for (let g = c * n; g < (c + 1) * n; g++) {
+      const gene = genes[g];
+      if (gene < 0 || gene >= n || seen[gene] === c) throw damaged(`chromosome ${c} is not a permutation of 0..${n - 1}`);
+      seen[gene] = c;
+    }
+    const f = computeFitness(genes, c * n, n, marks);
+    if (fitness[c] !== f) throw damaged(`chromosome ${c} has fitness ${f}, the file says ${fitness[c]}`);
+  }
+  seen.fill(-1);
+  for (let r = 0; r < size; r++) {
+    const slot = order[r];
+    if (slot < 0 || slot >= size || seen[slot] === 0) throw damaged(`ranking entry ${r} (${slot}) is not a slot 0..${size - 1} listed once`);
+    seen[slot] = 0;
+    // Exactly what Population.rerank makes: by fitness, ties by slot (the restored island trusts it).
+    const before = r > 0 ? order[r - 1] : -1;
+    if (r > 0 && (fitness[slot] < fitness[before] || (fitness[slot] === fitness[before] && slot < before))) {
+      throw damaged(`the ranking is not by fitness (ties by slot) at rank ${r}`);
+    }
+  }
 }

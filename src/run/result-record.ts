@@ -13,8 +13,12 @@ import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';
 
-/** How a run ended: solved, a limit, a signal (CLI), `stop()` (library), an island failure under `onIslandError: fail`, or the NATS broker lost (islands on other machines). */
-export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'broker-lost';
+/**
+ * How a run ended: solved, a limit, a signal (CLI), `stop()` (library), an island failure
+ * under `onIslandError: fail`, every island failed under `continue`, or the NATS broker lost
+ * (islands on other machines).
+ */
+export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
 
 export interface IslandRecord extends IslandSummary {
   /** Islands on other machines: the name of the host that ran it. */
@@ -56,6 +60,8 @@ export interface SolveRecord {
 /** Why a run that was neither interrupted nor failed ended. */
 export function endingOf(result: RunResult): Ending {
   if (result.solved) return 'solved';
+  // Under onIslandError: continue the run goes on without failed islands, until none is left.
+  if (result.islands.length > 0 && result.islands.every((i) => i.error)) return 'all-islands-failed';
   if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
   return 'time-limit';
 }
@@ -93,14 +99,22 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
   };
 }
 
-/** Saves the record (the `output.file` key, `--out`): the solution, or the best so far, one row per line for .txt, else the JSON record; written atomically. */
-export function writeRecord(file: string, record: SolveRecord): void {
-  if (extname(file).toLowerCase() === '.txt') {
-    const rows = record.solution ?? record.best;
-    writeFileAtomic(file, rows ? `${rows.join('\n')}\n` : '');
-  } else {
-    writeFileAtomic(file, `${JSON.stringify(record)}\n`);
-  }
+/**
+ * The record as the file `file` holds it: the solution, or the best so far, one row per line
+ * for .txt, else the JSON record. Null when a .txt has no rows to hold (no island reported a
+ * chromosome): an empty file would look like a result.
+ */
+export function recordText(file: string, record: SolveRecord): string | null {
+  if (extname(file).toLowerCase() !== '.txt') return `${JSON.stringify(record)}\n`;
+  const rows = record.solution ?? record.best;
+  return rows ? `${rows.join('\n')}\n` : null;
+}
+
+/** Saves the record (the `output.file` key, `--out`), whole or not at all; returns false when there was nothing to save (see recordText). */
+export function writeRecord(file: string, record: SolveRecord): boolean {
+  const text = recordText(file, record);
+  if (text !== null) writeFileAtomic(file, text);
+  return text !== null;
 }
 
 /** The config as a record shows it: a `cluster.nats` password or token replaced by ***. */

@@ -3,8 +3,10 @@ import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
 import { loadExperiment } from '../../experiment/load.ts';
+import { failureReason } from '../../io/write-file.ts';
 import { progressBar } from '../../experiment/progress.ts';
 import { runStudy, type StudyOutcome } from '../../experiment/runner.ts';
+import { EXIT, UsageError } from '../errors.ts';
 import { printError } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE } from '../signals.ts';
 
@@ -18,8 +20,20 @@ export interface ExperimentArgs extends ClusterArgs {
 /** Exit code of a distributed study that lost its broker or all its hosts (it can be resumed). */
 const EXIT_CLUSTER_LOST = 3;
 
+/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[\w./=@%+:,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A file-system error (ENOSPC, EROFS, ...) rather than a bug: it has an errno code. */
+function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
+}
+
 export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Promise<void> {
   const cluster = clusterFromArgs(args);
+  if (args.file === '') throw new UsageError('experiment: expected an experiment file, got an empty string');
   const experiment = loadExperiment(args.file);
   const outDir = args.out ?? path.join('results', experiment.name);
   const controller = new AbortController();
@@ -28,11 +42,22 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   const bar = progressBar();
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
   const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: bar.hooks };
+  // The study's own options (--events) are in its manifest: --resume keeps them.
+  const resume = `nqueens-islands experiment ${shellWord(args.file)} --out ${shellWord(outDir)} --resume${cluster ? ' --nats URL --hosts H' : ''}`;
   try {
     let outcome: StudyOutcome;
     let lost: string | null = null;
     if (cluster === null) {
-      outcome = await runStudy(experiment, options);
+      try {
+        outcome = await runStudy(experiment, options);
+      } catch (error) {
+        if (!isFileSystemError(error)) throw error;
+        // The folder took the manifest, then stopped taking runs (full disk, ...): every run recorded before is kept.
+        bar.stop();
+        printError(`${outDir}: cannot write (${failureReason(error)}); the runs recorded before are kept; once fixed, continue with: ${resume}`);
+        process.exitCode = EXIT.notSaved;
+        return;
+      }
     } else {
       const { runStudyOnCluster } = await import('../../cluster/study.ts');
       const log = (line: string) => bar.log(`nqueens-islands: ${line}`);
@@ -46,11 +71,11 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     if (outcome.droppedBytes > 0) printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);
     const done = outcome.skipped + outcome.completed;
     if (outcome.interrupted) {
-      printError(`${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: nqueens-islands experiment ${args.file} --out ${outDir} --resume${cluster ? ' --nats URL --hosts H' : ''}`);
+      printError(`${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
       // 128 + SIGINT, as shells expect of a study stopped by Ctrl-C (or SIGTERM).
       process.exitCode = lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE.SIGINT;
     } else {
-      printError(`${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${outDir}`);
+      printError(`${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${shellWord(outDir)}`);
     }
   } finally {
     bar.stop();

@@ -5,13 +5,13 @@ import { baselineMapper, parseBaselineFlags } from '../../report/baseline.ts';
 import { renderHtml, renderRunHtml } from '../../report/html.ts';
 import { readRunEvents, runSummaryLines } from '../../report/run-data.ts';
 import type { XAxis } from '../../report/x-axis.ts';
-import { UsageError } from '../errors.ts';
+import { EXIT, UsageError } from '../errors.ts';
 import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/paper-table1.ts';
 import { readStudy } from '../../report/study-data.ts';
 import { summarise } from '../../report/summary.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
 import { printError, printLine } from '../output.ts';
-import { checkOutFile, writeFileAtomic } from '../../io/write-file.ts';
+import { checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface ReportArgs {
   dir?: string;
@@ -34,20 +34,30 @@ function parseRun(text: string, cells: readonly string[], seeds: readonly number
   return { cell, seed };
 }
 
+/** Writes a report file once the summary is on stdout: a file that cannot be written is one line and exit 4. */
+function save(flag: string, path: string, text: string): void {
+  try {
+    writeFileAtomic(path, text);
+    printError(`wrote ${path}`);
+  } catch (error) {
+    printError(`${writeError(flag, path, error)}; the summary is on stdout only`);
+    process.exitCode = EXIT.notSaved;
+  }
+}
+
 /** `report --run FILE`: one run's event stream, without a study. */
 async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Promise<void> {
   for (const [flag, given] of [['--csv', args.csv !== undefined], ['--baseline', args.baseline !== undefined], ['--paper-table1', args.paperTable1], ['--json', args.json]] as const) {
     if (given) throw new UsageError(`${flag}: needs a study folder; --run ${file} alone reports one run`);
   }
   const run = readRunEvents(file);
+  const html = args.html === undefined ? null : await renderRunHtml(run, args.xAxis);
   printLine(runSummaryLines(run).join('\n'));
-  if (args.html !== undefined) {
-    writeFileAtomic(args.html, await renderRunHtml(run, args.xAxis));
-    printError(`wrote ${args.html}`);
-  }
+  if (args.html !== undefined && html !== null) save('--html', args.html, html);
 }
 
 export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void> {
+  if (args.dir === '') throw new ConfigError('report: expected a study folder, got an empty string');
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
   if (args.dir === undefined) {
@@ -69,19 +79,16 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   }
   const table1 = args.paperTable1 ? table1Rows(study) : [];
   if (args.paperTable1 && table1.length === 0) throw new ConfigError(`--paper-table1: ${args.dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
+  // The page reads the event logs: a damaged one is refused before anything is printed.
+  const html = args.html === undefined ? null : await renderHtml(study, summary, chosen, args.xAxis);
 
+  if (study.droppedBytes > 0) printError(`${args.dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`);
   if (args.json) printLine(JSON.stringify(summary, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)));
   else printLine(renderTable(summary));
   if (args.paperTable1) {
     printLine('');
     printLine(renderTable1(table1));
   }
-  if (args.csv !== undefined) {
-    writeFileAtomic(args.csv, renderCsv(summary));
-    printError(`wrote ${args.csv}`);
-  }
-  if (args.html !== undefined) {
-    writeFileAtomic(args.html, await renderHtml(study, summary, chosen, args.xAxis));
-    printError(`wrote ${args.html}`);
-  }
+  if (args.csv !== undefined) save('--csv', args.csv, renderCsv(summary));
+  if (args.html !== undefined && html !== null) save('--html', args.html, html);
 }

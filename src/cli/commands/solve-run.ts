@@ -1,4 +1,5 @@
 /** The work behind `solve`, loaded only when the command runs (it pulls in threads, zod and rxjs). */
+import { basename, dirname } from 'node:path';
 import { LocalHost } from '../../archipelago/local-host.ts';
 import type { ArgumentsCamelCase } from 'yargs';
 import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events.ts';
@@ -8,7 +9,7 @@ import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { randomSeed } from '../../ga/rng.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint, type CheckpointFile } from '../../run/checkpoint.ts';
-import { endingOf, resultRecord, writeRecord, type Ending } from '../../run/result-record.ts';
+import { endingOf, recordText, resultRecord, type Ending, type SolveRecord } from '../../run/result-record.ts';
 import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
@@ -18,7 +19,7 @@ import { TraceWriter } from '../../run/trace.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
 import { printError, printLine, tupleForPeople } from '../output.ts';
-import { checkOutFile } from '../../io/write-file.ts';
+import { checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs {
   config?: string;
@@ -52,6 +53,8 @@ function runConfig(args: SolveArgs, env?: ResolveEnv): { config: SeededRunConfig
   }
   if (args.config !== undefined) throw new UsageError('--config: not with --resume; the checkpoint holds the run config');
   const checkpoint = readCheckpoint(args.resume);
+  // A checkpoint write killed mid-way leaves its temporary file beside it.
+  removeStaleTemps(dirname(args.resume), basename(args.resume));
   return { config: resumeConfig(checkpoint, args.resume, overridesFromArgv(args)), resumed: checkpoint };
 }
 
@@ -63,7 +66,8 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
     printLine(`solved N=${result.n}: ${tupleForPeople(result.solution, args.all, rest)}`);
     if (args.board) printLine(result.n <= MAX_BOARD_N ? renderBoard(result.solution) : `(no board drawn above N = ${MAX_BOARD_N})`);
   } else {
-    printLine(`not solved N=${result.n} (${ended}): best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all, rest)}` : ''}`);
+    const best = result.fitness < 0 ? 'no island reported a best chromosome' : `best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all, rest)}` : ''}`;
+    printLine(`not solved N=${result.n} (${ended}): ${best}`);
   }
   const latency = result.stopLatencyMs === null ? '' : `; stop latency ${result.stopLatencyMs.toFixed(2)} ms`;
   const failed = result.islands.filter((i) => i.error).length;
@@ -75,10 +79,30 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
 
 /** One stderr line per failed island (text and --json alike); the one that stopped the run says so. */
 function printFailures(result: RunResult, failure: RunFailedError | null): void {
+  const allFailed = result.islands.every((i) => i.error);
   for (const island of result.islands) {
     if (!island.error) continue;
-    const fatal = failure?.failure.island === island.id ? '; run stopped (--on-island-error fail)' : '; the others went on';
+    const fatal = failure?.failure.island === island.id ? '; run stopped (--on-island-error fail)' : allFailed ? '; every island has failed' : '; the others went on';
     printError(`island ${island.id} failed at iteration ${island.error.iteration}: ${island.error.message}${fatal}`);
+  }
+}
+
+/**
+ * Saves the result after it is on stdout: a failed write (full disk, read-only file system,
+ * a FIFO nobody reads) is one line, and the result is not lost. Returns whether it was saved.
+ */
+function saveResult(out: string, record: SolveRecord): boolean {
+  const text = recordText(out, record);
+  if (text === null) {
+    printError(`--out ${out}: not written: no island reported a chromosome to save`);
+    return false;
+  }
+  try {
+    writeFileAtomic(out, text);
+    return true;
+  } catch (error) {
+    printError(`${writeError('--out', out, error)}; the result is on stdout only`);
+    return false;
   }
 }
 
@@ -182,15 +206,19 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const brokerLost = cluster?.launcher.brokerLost ?? false;
   const ended: Ending = signals.signal ?? (brokerLost ? 'broker-lost' : failure ? 'island-failed' : endingOf(result));
   const record = resultRecord(result, config, ended, cluster ? cluster.launcher.placement : null);
-  if (out !== null) writeRecord(out, record);
+  // stdout first: whatever happens to --out, a finished result is never lost.
   if (args.json) printLine(JSON.stringify(record));
   else printText(result, args, ended, out);
   printFailures(result, failure);
+  const saved = out === null || saveResult(out, record);
   if (cluster && cluster.dropped.total > 0) {
     printError(`${cluster.dropped.malformed} malformed and ${cluster.dropped.incompatible} foreign bus messages dropped`);
   }
-  if (brokerLost) printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null ? ` and in ${out}` : ''}`);
-  process.exitCode = signals.received ? signals.exitCode : failure || brokerLost ? EXIT.islandFailed : result.solved ? EXIT.ok : EXIT.notSolved;
+  if (brokerLost) printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
+  process.exitCode = signals.received ? signals.exitCode
+    : failure || brokerLost || ended === 'all-islands-failed' ? EXIT.islandFailed
+    : !saved ? EXIT.notSaved
+    : result.solved ? EXIT.ok : EXIT.notSolved;
 }
 
 /** Writes one checkpoint; a failed write is reported and the run goes on (the previous checkpoint stays). */
@@ -198,7 +226,7 @@ function saveCheckpoint(path: string, event: CheckpointEvent, config: SeededRunC
   try {
     writeCheckpoint(path, checkpointFile(event, config, previousSeconds));
   } catch (error) {
-    printError(`--checkpoint ${path}: not written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run goes on`);
+    printError(`${writeError('--checkpoint', path, error)}; the run goes on (the previous checkpoint, if any, stays)`);
     return;
   }
   if (note) {

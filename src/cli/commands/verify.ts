@@ -1,12 +1,17 @@
-import { readFileSync, statSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { lastValue, numberInHelp } from '../../config/flags.ts';
 import { checkTuple } from '../../problem/check-tuple.ts';
 import { parseTuple, parseTupleFile } from '../../problem/tuple.ts';
+import { readRegularText } from '../../io/read-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printLine, tupleForPeople } from '../output.ts';
 
+/** A tuples file may hold a million-queen solution one row per line (about 7 MB); far beyond is a wrong file. */
+const MAX_TUPLES_FILE_BYTES = 256 * 1024 * 1024;
+
 interface VerifyArgs {
+  /** Positionals after `--` (a tuple may start with a minus sign there); `_[0]` is the command. */
+  _: (string | number)[];
   tuple?: string[];
   file?: string;
   n?: string;
@@ -15,31 +20,16 @@ interface VerifyArgs {
 }
 
 function readTuples(args: VerifyArgs): number[][] {
+  const parts = [...(args.tuple ?? []), ...args._.slice(1).map(String)];
   if (args.file !== undefined) {
-    if (args.tuple && args.tuple.length > 0) throw new UsageError('verify: give tuples or --file, not both');
-    return parseTupleFile(readTextFile(args.file, '--file'), args.file);
+    if (parts.length > 0) throw new UsageError('verify: give tuples or --file, not both');
+    const text = readRegularText(args.file, { name: `--file ${args.file}`, expected: 'a file of tuples', maxBytes: MAX_TUPLES_FILE_BYTES });
+    return parseTupleFile(text, args.file);
   }
-  const parts = args.tuple ?? [];
   if (parts.length === 0) throw new UsageError('verify: expected a tuple such as 8 6 4 1 3 5 7 2, or --file FILE');
   // `verify 8 6 4 1` is one tuple; quoted arguments (`"8 6 4 1" "(2, 4, 1, 3)"`) are one tuple each.
   if (parts.every((p) => /^\s*\d+\s*$/.test(p))) return [parseTuple(parts.join(' '))];
   return parts.map((p, i) => parseTuple(p, `tuple ${i + 1}`));
-}
-
-/** Reads a whole text file, turning the usual mistakes into one-line usage errors. */
-export function readTextFile(path: string, what: string): string {
-  let isDirectory: boolean;
-  try {
-    isDirectory = statSync(path).isDirectory();
-  } catch {
-    throw new UsageError(`${what} ${path}: no such file`);
-  }
-  if (isDirectory) throw new UsageError(`${what} ${path}: is a directory, expected a file`);
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${what} ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
 }
 
 function run(args: ArgumentsCamelCase<VerifyArgs>): void {

@@ -1,0 +1,84 @@
+/**
+ * The shapes a study folder's files must have when read back (manifest.json, the lines of
+ * runs.jsonl, event logs). A folder edited by hand or damaged on disk is refused with one
+ * line naming the file, the line and the key, instead of failing deep inside the report.
+ * Objects are loose: fields a newer version adds are kept, not refused.
+ */
+import { z } from 'zod';
+import { formatPath } from '../schema/fields.ts';
+
+const count = z.number().int().min(0);
+const nonNegative = z.number().min(0);
+const sweepValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.record(z.string(), z.unknown())]);
+const values = z.record(z.string(), sweepValue);
+
+const islandRecord = z.looseObject({
+  id: count,
+  iterations: count,
+  evaluations: count,
+  bestFitness: count,
+  migrantsSent: count,
+  migrantsAccepted: count,
+});
+
+export const runRecordSchema = z.looseObject({
+  cell: z.string(),
+  values,
+  seed: count,
+  solved: z.boolean(),
+  fitness: count,
+  seconds: nonNegative,
+  iterations: count,
+  evaluations: count,
+  foundBy: count.nullable(),
+  stopLatencyMs: nonNegative.nullable(),
+  migrantsSent: count,
+  migrantsAccepted: count,
+  islands: z.array(islandRecord),
+  solution: z.array(z.number().int().min(1)).nullable(),
+  error: z.string().nullable(),
+  finishedAt: z.string(),
+});
+
+export const manifestSchema = z.looseObject({
+  name: z.string(),
+  description: z.string().nullable(),
+  experiment: z.looseObject({ file: z.string(), sha256: z.string(), text: z.string() }),
+  keys: z.array(z.string()),
+  seeds: z.array(count).min(1),
+  baseline: values.nullable(),
+  cells: z
+    .array(z.looseObject({ id: z.string(), values, baseline: z.string().nullable(), config: z.looseObject({ n: z.number().int().min(1) }) }))
+    .min(1),
+  events: z.boolean(),
+  tool: z.looseObject({ name: z.string(), version: z.string() }),
+  environment: z.looseObject({}),
+  startedAt: z.string(),
+  resumedAt: z.array(z.string()),
+});
+
+const island = z.number().int().min(0);
+/** The events the report reads, by type; other types only need to be named. */
+const EVENT_SHAPES: Record<string, z.ZodType> = {
+  progress: z.looseObject({ island, seconds: nonNegative, bestFitness: count }),
+  solution: z.looseObject({ island, seconds: nonNegative }),
+  migration: z.looseObject({ from: island, to: island, sent: count, accepted: count }),
+};
+const anyEvent = z.looseObject({ type: z.string() });
+
+/** What is wrong with one line of an event log, or null when the report can read it. */
+export function eventProblem(value: unknown): string | null {
+  const named = anyEvent.safeParse(value);
+  if (!named.success) return firstProblem(named.error);
+  const shape = EVENT_SHAPES[named.data.type];
+  const checked = shape?.safeParse(value);
+  return checked === undefined || checked.success ? null : firstProblem(checked.error);
+}
+
+/** The first problem of a failed parse, as `key.path: expected number, received string`. */
+export function firstProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const path = formatPath(issue.path);
+  const what = issue.message.replace(/^Invalid input: /, '');
+  return path === '' ? what : `${path}: ${what}`;
+}
