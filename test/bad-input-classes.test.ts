@@ -477,7 +477,7 @@ describe('class 7: results say what happened', () => {
   it('verify -- 2 4 1 3 checks the tuple after --', () => {
     const r = cli(['verify', '--', '2', '4', '1', '3']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^\(2, 4, 1, 3\)  N=4  permutation: yes  fitness: 0  solution: yes$/m);
+    assert.match(r.stdout, /^\(2, 4, 1, 3\) {2}N=4 {2}permutation: yes {2}fitness: 0 {2}solution: yes$/m);
   });
 });
 

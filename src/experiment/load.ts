@@ -12,7 +12,7 @@ import { parseConfigText, readConfigFile, readText } from '../config/load.ts';
 import { applyOverrides } from '../config/overrides.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
 import type { RunConfig } from '../config/run-config.ts';
-import { FOLDER_NAME, parseExperiment, type ExperimentFile } from './schema.ts';
+import { isFolderName, parseExperiment, type ExperimentFile } from './schema.ts';
 import { baselineOf, expandSweep, studySeeds, type Cell, type SweepValue } from './sweep.ts';
 
 export interface ResolvedCell extends Cell {
@@ -62,7 +62,7 @@ function cellInput(base: unknown, values: Readonly<Record<string, SweepValue>>):
 function defaultName(file: string): string {
   const base = path.basename(file);
   const stem = base.replace(/\.(ya?ml|json)$/i, '');
-  return FOLDER_NAME.test(stem) ? stem : base;
+  return isFolderName(stem) ? stem : base;
 }
 
 /**

@@ -9,7 +9,14 @@ import { describeValue, formatPath } from '../schema/fields.ts';
 import { formatValue } from './sweep.ts';
 
 /** One path segment: not empty, not `.` or `..`, no separator or control character. */
-export const FOLDER_NAME = /^(?!\.\.?$)[^/\\\u0000-\u001f\u007f]+$/;
+export function isFolderName(name: string): boolean {
+  if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\\')) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
+}
 
 /** A sweep key is a dotted run-config path such as `migration.interval`. */
 const CONFIG_PATH = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
@@ -43,7 +50,7 @@ export const experimentSchema = z
     // The default result folder is results/<name>: one folder name, never a path out of results/.
     name: z
       .string({ error: 'expected a string' })
-      .regex(FOLDER_NAME, { error: 'expected a folder name (no /, \\, control characters, and not . or ..), as results/<name> is the default --out' })
+      .refine(isFolderName, { error: 'expected a folder name (no /, \\, control characters, and not . or ..), as results/<name> is the default --out' })
       .optional(),
     description: z.string({ error: 'expected a string' }).optional(),
     base: baseSchema.optional(),

@@ -84,7 +84,7 @@ export function readRuns(file: string, repair = false): RunsFile {
       }
       const record = runRecordSchema.safeParse(value);
       if (!record.success) throw new ConfigError(`${file}:${i + 1}: not a run record (${firstProblem(record.error)}); the folder is damaged (move the line away to resume)`);
-      runs.push(record.data as RunRecord);
+      runs.push(record.data);
     });
   return { runs, droppedBytes };
 }
