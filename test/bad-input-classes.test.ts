@@ -10,8 +10,8 @@ import { closeSync, constants, cpSync, existsSync, lstatSync, mkdirSync, mkdtemp
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { decode, encode } from '../src/archipelago/codec.ts';
-import type { CheckpointFile } from '../src/archipelago/messages.ts';
+import { decodeData, encodeData } from '../src/archipelago/codec.ts';
+import type { CheckpointFile } from '../src/run/checkpoint.ts';
 import { cli, cliAsync, inBatches, isOneLineError, type CliRun } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-classes-'));
@@ -409,10 +409,10 @@ describe('class 6: a damaged checkpoint is refused naming what is wrong', () => 
     assert.equal(first.code, 1, first.stderr);
     assert.match(first.stderr, /checkpoint written to/);
     results = await inBatches(variants, 4, ([name, change]) => {
-      const c = decode<CheckpointFile>(readFileSync(ckpt));
+      const c = decodeData(readFileSync(ckpt)) as CheckpointFile;
       change(c);
       const path = join(tmp, `${name.replace(/ /g, '-')}.ckpt`);
-      writeFileSync(path, encode(c));
+      writeFileSync(path, encodeData(c));
       return cliAsync(['solve', '--resume', path, '--max-iterations', '1001']);
     });
   });
