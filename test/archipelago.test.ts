@@ -165,10 +165,11 @@ describe('archipelago (real workers)', () => {
 
   it('a worker that throws gives an island-error naming the island and the iteration; the others go on', async () => {
     for (const mode of ['async', 'sync'] as const) {
-      // As many islands as cores and a board that takes hundreds of iterations, so island 1
-      // reaches its fault long before anyone can solve, however the threads are scheduled.
+      // Sync: the barrier at every second iteration holds island 0 until island 1 has reached
+      // its fault, whatever the scheduling. Async has no barrier, so the board is large enough
+      // (hundreds of iterations) that island 1 reaches iteration 4 first even on a loaded machine.
       const { result, events } = await run(options({
-        islands: 2, n: 48, populationSize: 200, migration: { mode, interval: 2 }, testFault: { island: 1, atIteration: 4, kind: 'throw' },
+        islands: 2, n: mode === 'sync' ? 48 : 100, populationSize: 200, migration: { mode, interval: 2 }, testFault: { island: 1, atIteration: 4, kind: 'throw' },
       }));
       const errors = ofType(events, 'island-error');
       assert.equal(errors.length, 1, mode);
@@ -194,7 +195,11 @@ describe('archipelago (real workers)', () => {
   });
 
   it("onIslandError: 'fail' stops the run and rejects naming the island", async () => {
-    const archipelago = startArchipelago(options({ islands: 2, n: 60, onIslandError: 'fail', testFault: { island: 1, atIteration: 2, kind: 'throw' } }));
+    // Sync with interval 2: island 0 cannot pass iteration 2 before island 1 has faulted, so no
+    // solution can come first however the threads are scheduled.
+    const archipelago = startArchipelago(options({
+      islands: 2, n: 60, onIslandError: 'fail', migration: { mode: 'sync', interval: 2 }, testFault: { island: 1, atIteration: 2, kind: 'throw' },
+    }));
     const events: ArchipelagoEvent[] = [];
     archipelago.events$.subscribe((e) => events.push(e));
     await assert.rejects(archipelago.result, (e: Error) => e instanceof IslandFailedError && /^island 1 failed at iteration 2: test fault/.test(e.message));
