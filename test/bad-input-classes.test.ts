@@ -446,7 +446,7 @@ describe('class 6: a damaged checkpoint is refused naming what is wrong', () => 
 // Class 7: the right words for what happened.
 
 describe('class 7: results say what happened', () => {
-  it('every island failed under continue: ended all-islands-failed, exit 3, the JSON --out written, no empty .txt', () => {
+  it('every island failed under continue: ended all-islands-failed, exit 3, the best any island reached kept; no empty .txt when none could say', () => {
     const json = join(tmp, 'failed.json');
     const txt = join(tmp, 'failed.txt');
     const env = { NQUEENS_ISLANDS_TEST_FAULT: '0:2:throw' };
@@ -456,10 +456,21 @@ describe('class 7: results say what happened', () => {
     assert.equal(record.ended, 'all-islands-failed');
     assert.equal(JSON.parse(readFileSync(json, 'utf8')).ended, 'all-islands-failed');
     assert.match(a.stderr, /island 0 failed at iteration 2: .*; every island has failed/);
+    // A throwing island sends its best before the failure propagates: the run keeps it.
+    assert.deepEqual([...record.best].sort((x: number, y: number) => x - y), Array.from({ length: 30 }, (_, i) => i + 1));
+    assert.ok(record.fitness > 0, String(record.fitness));
+    assert.equal(record.islands[0].bestFitness, record.fitness);
     const b = cli(['solve', '-n', '30', '--islands', '1', '--out', txt, '--quiet'], { env });
     assert.equal(b.code, 3, b.stderr);
     assert.match(b.stdout, /^not solved N=30 \(all-islands-failed\)/);
-    assert.equal(existsSync(txt), false, 'no empty result file');
+    assert.match(b.stdout, /best fitness \d+/);
+    assert.equal(readFileSync(txt, 'utf8').trim().split('\n').length, 30);
+    // An island that exits says nothing: no chromosome, and no empty result file.
+    const silent = join(tmp, 'silent.txt');
+    const c = cli(['solve', '-n', '30', '--islands', '1', '--out', silent, '--quiet'], { env: { NQUEENS_ISLANDS_TEST_FAULT: '0:2:exit' } });
+    assert.equal(c.code, 3, c.stderr);
+    assert.match(c.stdout, /no island reported a best chromosome/);
+    assert.equal(existsSync(silent), false, 'no empty result file');
   });
 
   it("verify --file takes the tool's own unsolved result file and checks its best", () => {

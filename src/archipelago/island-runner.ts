@@ -29,8 +29,13 @@ export const TEST_FAULT_EXIT_CODE = 70;
  * throw it still marks itself departed so no sync barrier waits for it.
  */
 export function runIsland(task: IslandTask, transport: IslandTransport, shared: IslandCoordination, hooks: RunnerHooks): IslandReport {
+  let run: IslandRun | null = null;
   try {
-    return new IslandRun(task, transport, shared, hooks).run();
+    run = new IslandRun(task, transport, shared, hooks);
+    return run.run();
+  } catch (error) {
+    run?.reportBestBeforeFailing();
+    throw error;
   } finally {
     shared.depart(task.island);
   }
@@ -267,6 +272,16 @@ class IslandRun {
     });
     this.nextProgress = performance.now() + this.task.progressIntervalMs;
     this.nextSample = nextSampleIteration(evolver.iterations);
+  }
+
+  /** Sends the best chromosome reached so far; never throws over the failure being reported. */
+  reportBestBeforeFailing(): void {
+    try {
+      const { evolver } = this;
+      this.transport.report({ type: 'failed', island: this.id, bestFitness: evolver.bestFitness(), best: evolver.best() });
+    } catch {
+      // the island's own failure is what the coordinator must hear about
+    }
   }
 
   private fault(kind: 'throw' | 'exit'): void {

@@ -72,6 +72,14 @@ export interface ProgressMessage {
   migrations: Int32Array;
 }
 
+/** An island's last word before its failure propagates: the best it reached, so a run whose islands all fail still has one. */
+export interface FailedMessage {
+  type: 'failed';
+  island: number;
+  bestFitness: number;
+  best: Genes;
+}
+
 /** Sent by the island that claimed the stop (async) or by every finder (sync). */
 export interface SolutionMessage {
   type: 'solution';
@@ -106,6 +114,6 @@ export interface IslandReport {
 }
 
 export type Message =
-  | IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport | StartedMessage | SnapshotMessage;
+  | IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport | StartedMessage | SnapshotMessage | FailedMessage;
 /** What an island sends to the coordinator over its control port. */
-export type ControlMessage = ProgressMessage | SolutionMessage | StartedMessage | SnapshotMessage;
+export type ControlMessage = ProgressMessage | SolutionMessage | StartedMessage | SnapshotMessage | FailedMessage;

@@ -1,6 +1,6 @@
 import { toOneBased } from '../problem/genes.ts';
 import type { ArchipelagoResult, IslandResult } from './events.ts';
-import type { IslandReport } from './messages.ts';
+import type { FailedMessage, IslandReport } from './messages.ts';
 
 /** An island whose worker failed: why, and its last completed iteration. */
 export interface Failure {
@@ -29,6 +29,8 @@ export function syncFinder(reports: readonly (IslandReport | null)[]): IslandRep
 export interface RunRecordings {
   reports: readonly (IslandReport | null)[];
   failures: readonly (Failure | null)[];
+  /** The best each failed island reached (its last word), if it could send one. */
+  failedBest?: readonly (FailedMessage | null)[];
   winner: Winner | null;
   /** When the coordinator halted the run (wall ms), if it did. */
   haltedAt: number | null;
@@ -64,7 +66,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
       id: i,
       iterations: r ? r.iterations : o.iterations(i),
       evaluations: r ? r.evaluations : 0,
-      bestFitness: r ? r.bestFitness : -1,
+      bestFitness: r ? r.bestFitness : (o.failedBest?.[i]?.bestFitness ?? -1),
       migrantsSent: r ? r.migrantsSent : 0,
       migrantsAccepted: r ? r.migrantsAccepted : 0,
       seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
@@ -72,7 +74,10 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
       ...(failure ? { error: failure } : {}),
     });
   });
-  const best = bestReport as IslandReport | null;
+  const reported = bestReport as IslandReport | null;
+  // The best any island reached: a failed island's last word counts too, so a run whose islands all fail keeps one.
+  let best: { bestFitness: number; best: IslandReport['best'] } | null = reported;
+  for (const f of o.failedBest ?? []) if (f && (!best || f.bestFitness < best.bestFitness)) best = f;
   const end = lastEnd > -Infinity ? lastEnd : o.now;
   const searchFrom = o.searchFrom ?? end;
   const stopClaimedAt = winner ? winner.foundAt : o.haltedAt;
