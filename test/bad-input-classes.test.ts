@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeData, encodeData } from '../src/archipelago/codec.ts';
 import type { CheckpointFile } from '../src/run/checkpoint.ts';
+import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { cli, cliAsync, inBatches, isOneLineError, type CliRun } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-classes-'));
@@ -446,7 +447,7 @@ describe('class 6: a damaged checkpoint is refused naming what is wrong', () => 
 // Class 7: the right words for what happened.
 
 describe('class 7: results say what happened', () => {
-  it('every island failed under continue: ended all-islands-failed, exit 3, the best any island reached kept; no empty .txt when none could say', () => {
+  it('every island failed under continue: ended all-islands-failed, exit 3, the best any island reached kept; also of an island that exits without a last word', () => {
     const json = join(tmp, 'failed.json');
     const txt = join(tmp, 'failed.txt');
     const env = { NQUEENS_ISLANDS_TEST_FAULT: '0:2:throw' };
@@ -465,12 +466,14 @@ describe('class 7: results say what happened', () => {
     assert.match(b.stdout, /^not solved N=30 \(all-islands-failed\)/);
     assert.match(b.stdout, /best fitness \d+/);
     assert.equal(readFileSync(txt, 'utf8').trim().split('\n').length, 30);
-    // An island that exits says nothing: no chromosome, and no empty result file.
-    const silent = join(tmp, 'silent.txt');
+    // An island that exits has no last word, but it sent its best with its progress: the run keeps that.
+    const silent = join(tmp, 'silent.json');
     const c = cli(['solve', '-n', '30', '--islands', '1', '--out', silent, '--quiet'], { env: { NQUEENS_ISLANDS_TEST_FAULT: '0:2:exit' } });
     assert.equal(c.code, 3, c.stderr);
-    assert.match(c.stdout, /no island reported a best chromosome/);
-    assert.equal(existsSync(silent), false, 'no empty result file');
+    const kept = JSON.parse(readFileSync(silent, 'utf8'));
+    assert.match(c.stdout, new RegExp(`^not solved N=30 \\(all-islands-failed\\): best fitness ${kept.fitness} \\(${kept.best.join(', ')}\\)`));
+    assert.equal(referenceFitness(kept.best), kept.fitness);
+    assert.equal(kept.islands[0].bestFitness, kept.fitness);
   });
 
   it("verify --file takes the tool's own unsolved result file and checks its best", () => {

@@ -16,6 +16,7 @@ import { Packr } from 'msgpackr';
 import { BUS_FORMAT } from '../src/cluster/bus-codec.ts';
 import { toolInfo } from '../src/package-info.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
+import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli, type LiveCli } from './cli-helpers.ts';
 import { nats } from './nats-server.ts';
@@ -150,25 +151,33 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.deepEqual(next.record.hosts, ['h1', 'h2']);
   });
 
-  it('the broker killed mid-run: the result is printed and saved with ended "broker-lost", exit 3', async () => {
+  it('the broker killed mid-run: the run ends at once with the best so far printed and saved (ended "broker-lost"), exit 3; hosts stop their islands', async () => {
     const own = await startLocalBroker(nats.path());
     const pair = ['p1', 'p2'].map((name) => spawnCli(['host', '--nats', own.url, '--name', name, '--islands', '1']));
     hosts.push(...pair);
     try {
       await Promise.all(pair.map((h) => h.waitForStderr(/ ready: /)));
       const out = path.join(tmp, 'broker-lost.json');
-      const run = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--out', out, '--nats', own.url, '--hosts', '2']);
+      const run = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--all', '--out', out, '--nats', own.url, '--hosts', '2']);
+      // Once the run is reported started, the coordinator holds every island's best (each sends it before 'started').
       await run.waitForStderr(/started N=3000 on 2 islands/);
       await own.kill();
       assert.equal((await run.exited).code, 3, run.stderr());
-      assert.match(run.stdout(), /^not solved N=3000 \(broker-lost\)/);
+      const printed = /^not solved N=3000 \(broker-lost\): best fitness (\d+) \(([\d, ]+)\)$/m.exec(run.stdout());
+      assert.ok(printed, run.stdout());
+      const [fitness, best] = [Number(printed[1]), printed[2].split(', ').map(Number)];
+      assert.deepEqual([...best].sort((a, b) => a - b), Array.from({ length: 3000 }, (_, i) => i + 1), 'the best is a permutation of 1..3000');
+      assert.equal(referenceFitness(best), fitness, 'the printed fitness is that of the printed best');
       assert.match(run.stderr(), /lost the NATS broker nats:\/\/127\.0\.0\.1:\d+: the best so far is above and in /);
       const record = JSON.parse(readFileSync(out, 'utf8'));
       assert.equal(record.ended, 'broker-lost');
+      assert.deepEqual([record.fitness, record.best], [fitness, best]);
       assert.deepEqual(record.failures.map((f: { message: string }) => f.message), ['the NATS broker was lost', 'the NATS broker was lost']);
+      assert.ok(record.islands.every((i: { bestFitness: number }) => i.bestFitness >= fitness), JSON.stringify(record.islands));
+      // Hosts halt their islands at the disconnect, then leave once reconnecting fails (one line, exit 3).
       for (const host of pair) {
         assert.equal((await host.exited).code, 3);
-        assert.match(host.stderr(), /lost the NATS broker/);
+        assert.match(host.stderr(), /run [0-9a-f]+: over \(the NATS broker was lost\)\n(.*\n)*.*lost the NATS broker; 0 runs done/);
       }
     } finally {
       await own.stop();

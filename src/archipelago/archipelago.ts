@@ -8,7 +8,7 @@ import type { ArchipelagoEvent, ArchipelagoResult } from './events.ts';
 import { wallClock } from './island-runner.ts';
 import type { LaunchedRun, Launcher } from './launcher.ts';
 import { LocalHost } from './local-host.ts';
-import type { ControlMessage, FailedMessage, IslandReport, IslandTask } from './messages.ts';
+import type { BestMessage, ControlMessage, IslandReport, IslandTask } from './messages.ts';
 import { migrationEvents } from './migration-log.ts';
 import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type ArchipelagoOptions } from './options.ts';
 import { buildResult, syncFinder, type Failure, type Winner } from './run-result.ts';
@@ -75,8 +75,10 @@ class ArchipelagoRun {
   private searchFrom: number | null = null;
   private readonly reports: (IslandReport | null)[];
   private readonly failures: (Failure | null)[];
-  /** The best a failed island reached, from its last word. */
-  private readonly failedBest: (FailedMessage | null)[];
+  /** The best each island has reported so far (what counts for an island that ends without a report). */
+  private readonly lastBest: (BestMessage | null)[];
+  /** Each island's evaluations at its last progress message (what counts for an island without a report). */
+  private readonly lastEvaluations: number[];
   private readonly checkpoints: CheckpointRequests;
   private fatal: IslandFailedError | null = null;
   /** Async: the claimer's validated solution, as soon as its message arrives. */
@@ -96,7 +98,8 @@ class ArchipelagoRun {
     this.sync = options.migration.mode === 'sync';
     this.reports = new Array<IslandReport | null>(this.islands).fill(null);
     this.failures = new Array<Failure | null>(this.islands).fill(null);
-    this.failedBest = new Array<FailedMessage | null>(this.islands).fill(null);
+    this.lastBest = new Array<BestMessage | null>(this.islands).fill(null);
+    this.lastEvaluations = new Array<number>(this.islands).fill(0);
     this.checkpoints = new CheckpointRequests(this.islands);
     this.launched = launcher.launch({ tasks: islandTasks(options, edges), onControl: (message) => this.onControl(message) });
     this.coordination = this.launched.coordination;
@@ -152,13 +155,14 @@ class ArchipelagoRun {
     if (message.type === 'snapshot') {
       const snapshots = this.checkpoints.answer(message);
       if (snapshots) this.emit({ type: 'checkpoint', mode: this.options.migration.mode, epoch: this.sync ? snapshots[0].epoch : null, islands: snapshots, seconds: this.seconds() });
-    } else if (message.type === 'failed') {
-      this.failedBest[message.island] = message;
+    } else if (message.type === 'best') {
+      this.lastBest[message.island] = message;
     } else if (message.type === 'started') {
       this.searchFrom = Math.max(this.searchFrom ?? message.time, message.time);
       if (++this.startedIslands === this.islands) this.emit({ type: 'started', islands: this.islands, seconds: (this.searchFrom - this.launchedAt) / 1000 });
     } else if (message.type === 'progress') {
       this.emitMigrations(message.migrations);
+      this.lastEvaluations[message.island] = message.evaluations;
       const { type: _t, migrations: _m, time, ...stats } = message;
       this.emit({ type: 'progress', ...stats, seconds: this.seconds(time) });
     } else if (message.type === 'solution' && !this.claimed && !this.invalidClaim) {
@@ -208,7 +212,8 @@ class ArchipelagoRun {
     const result = buildResult({
       reports: this.reports,
       failures: this.failures,
-      failedBest: this.failedBest,
+      lastBest: this.lastBest,
+      lastEvaluations: this.lastEvaluations,
       winner: this.sync ? this.syncWinner() : this.claimed,
       haltedAt: this.haltedAt,
       iterations: (island) => this.coordination.iterations(island),

@@ -34,7 +34,7 @@ export function runIsland(task: IslandTask, transport: IslandTransport, shared: 
     run = new IslandRun(task, transport, shared, hooks);
     return run.run();
   } catch (error) {
-    run?.reportBestBeforeFailing();
+    run?.reportBest(true);
     throw error;
   } finally {
     shared.depart(task.island);
@@ -70,6 +70,8 @@ class IslandRun {
   private nextProgress: number;
   /** The iteration of the next progress sample (see nextSampleIteration). */
   private nextSample = 0;
+  /** The fitness of the last best chromosome sent to the coordinator (see reportBest). */
+  private bestSent = -1;
   /** The last checkpoint request this island answered (or found already past). */
   private served: number;
 
@@ -108,6 +110,8 @@ class IslandRun {
     // an early island cannot solve before the others exist (and stop latency means stopping).
     shared.arrive(id, 0);
     if (!shared.awaitBarrier(0)) return this.report('stopped');
+    // Its best before 'started' (one port, in order): once the run is reported started, the coordinator holds every island's best.
+    this.reportBest();
     this.transport.report({ type: 'started', island: id, time: wallClock() });
     this.progress(); // the start of every island's curve
     // Sync islands take checkpoints only at a barrier (every island at the same epoch, no
@@ -256,6 +260,7 @@ class IslandRun {
 
   private progress(): void {
     const { evolver } = this;
+    if (!evolver.solution) this.reportBest();
     this.transport.report({
       type: 'progress',
       island: this.id,
@@ -274,13 +279,19 @@ class IslandRun {
     this.nextSample = nextSampleIteration(evolver.iterations);
   }
 
-  /** Sends the best chromosome reached so far; never throws over the failure being reported. */
-  reportBestBeforeFailing(): void {
+  /**
+   * Sends the best chromosome reached so far if its fitness changed since the last one sent
+   * (or always, before a failure); never throws over a failure being reported.
+   */
+  reportBest(failing = false): void {
     try {
       const { evolver } = this;
-      this.transport.report({ type: 'failed', island: this.id, bestFitness: evolver.bestFitness(), best: evolver.best() });
-    } catch {
-      // the island's own failure is what the coordinator must hear about
+      const bestFitness = evolver.bestFitness();
+      if (!failing && bestFitness === this.bestSent) return;
+      this.bestSent = bestFitness;
+      this.transport.report({ type: 'best', island: this.id, bestFitness, best: evolver.best() });
+    } catch (error) {
+      if (!failing) throw error; // the island's own failure is what the coordinator must hear about
     }
   }
 

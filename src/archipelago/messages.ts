@@ -72,9 +72,14 @@ export interface ProgressMessage {
   migrations: Int32Array;
 }
 
-/** An island's last word before its failure propagates: the best it reached, so a run whose islands all fail still has one. */
-export interface FailedMessage {
-  type: 'failed';
+/**
+ * The best chromosome an island has reached so far: sent with a progress sample whenever its
+ * best fitness changed since the last one, and as its last word before a failure propagates.
+ * So the coordinator always holds each island's best, even of an island that can no longer
+ * report (its worker crashed, its host or the broker was lost).
+ */
+export interface BestMessage {
+  type: 'best';
   island: number;
   bestFitness: number;
   best: Genes;
@@ -114,6 +119,6 @@ export interface IslandReport {
 }
 
 export type Message =
-  | IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport | StartedMessage | SnapshotMessage | FailedMessage;
+  | IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport | StartedMessage | SnapshotMessage | BestMessage;
 /** What an island sends to the coordinator over its control port. */
-export type ControlMessage = ProgressMessage | SolutionMessage | StartedMessage | SnapshotMessage | FailedMessage;
+export type ControlMessage = ProgressMessage | SolutionMessage | StartedMessage | SnapshotMessage | BestMessage;

@@ -1,6 +1,6 @@
 import { toOneBased } from '../problem/genes.ts';
 import type { ArchipelagoResult, IslandResult } from './events.ts';
-import type { FailedMessage, IslandReport } from './messages.ts';
+import type { BestMessage, IslandReport } from './messages.ts';
 
 /** An island whose worker failed: why, and its last completed iteration. */
 export interface Failure {
@@ -29,8 +29,10 @@ export function syncFinder(reports: readonly (IslandReport | null)[]): IslandRep
 export interface RunRecordings {
   reports: readonly (IslandReport | null)[];
   failures: readonly (Failure | null)[];
-  /** The best each failed island reached (its last word), if it could send one. */
-  failedBest?: readonly (FailedMessage | null)[];
+  /** The best each island last sent (with its progress, or as its last word before failing), if any. */
+  lastBest?: readonly (BestMessage | null)[];
+  /** Each island's evaluations at its last progress message. */
+  lastEvaluations?: readonly number[];
   winner: Winner | null;
   /** When the coordinator halted the run (wall ms), if it did. */
   haltedAt: number | null;
@@ -56,8 +58,10 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   let lastEnd = -Infinity;
   o.reports.forEach((r, i) => {
     const failure = o.failures[i];
+    // An island without a report counts what it last said it had done.
+    const islandEvaluations = r ? r.evaluations : (o.lastEvaluations?.[i] ?? 0);
+    evaluations += islandEvaluations;
     if (r) {
-      evaluations += r.evaluations;
       if (!bestReport || r.bestFitness < bestReport.bestFitness) bestReport = r;
       if (r.stopReason !== 'max-iterations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
       lastEnd = Math.max(lastEnd, r.stoppedAt);
@@ -65,8 +69,8 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     islandResults.push({
       id: i,
       iterations: r ? r.iterations : o.iterations(i),
-      evaluations: r ? r.evaluations : 0,
-      bestFitness: r ? r.bestFitness : (o.failedBest?.[i]?.bestFitness ?? -1),
+      evaluations: islandEvaluations,
+      bestFitness: r ? r.bestFitness : (o.lastBest?.[i]?.bestFitness ?? -1),
       migrantsSent: r ? r.migrantsSent : 0,
       migrantsAccepted: r ? r.migrantsAccepted : 0,
       seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
@@ -75,9 +79,12 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     });
   });
   const reported = bestReport as IslandReport | null;
-  // The best any island reached: a failed island's last word counts too, so a run whose islands all fail keeps one.
+  // The best any island reached: what an island without a report (failed, or its host or the
+  // broker lost) last sent counts too, so such a run keeps the best so far.
   let best: { bestFitness: number; best: IslandReport['best'] } | null = reported;
-  for (const f of o.failedBest ?? []) if (f && (!best || f.bestFitness < best.bestFitness)) best = f;
+  o.lastBest?.forEach((b, i) => {
+    if (b && !o.reports[i] && (!best || b.bestFitness < best.bestFitness)) best = b;
+  });
   const end = lastEnd > -Infinity ? lastEnd : o.now;
   const searchFrom = o.searchFrom ?? end;
   const stopClaimedAt = winner ? winner.foundAt : o.haltedAt;

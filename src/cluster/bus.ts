@@ -86,3 +86,19 @@ export function connectionState(nc: NatsConnection): { readonly connected: boole
   })();
   return state;
 }
+
+/**
+ * Resolves when the connection first drops (or closes). Core NATS keeps no messages for a
+ * client that is away, so what one run's peers sent meanwhile is gone: a run spread over
+ * hosts cannot go on after a disconnect, however soon the client reconnects.
+ */
+export function disconnected(nc: NatsConnection): Promise<void> {
+  return new Promise((resolve) => {
+    void nc.closed().then(() => resolve());
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === 'disconnect') return resolve();
+      }
+    })();
+  });
+}

@@ -16,7 +16,7 @@ import { decode, encode } from '../archipelago/codec.ts';
 import { HALTED, RUNNING, SOLVED, type Coordination, type StopState } from '../archipelago/coordination.ts';
 import type { LaunchedRun, LaunchPlan, Launcher } from '../archipelago/launcher.ts';
 import type { ControlMessage, IslandReport } from '../archipelago/messages.ts';
-import type { Subjects } from './bus.ts';
+import { disconnected, type Subjects } from './bus.ts';
 import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
 import { decodeBus, encodeBus, type BusMessage, type DropCounter } from './bus-codec.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
@@ -76,6 +76,10 @@ export class ClusterLauncher implements Launcher {
   brokerLost = false;
   /** Set before the coordinator disconnects on purpose, so that is not taken for a lost broker. */
   closing = false;
+  /** The connection has dropped: no run can go on (see `disconnected`). */
+  private disconnected = false;
+  /** Ends the current run's islands when the connection drops. */
+  private onDisconnect: (() => void) | null = null;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -83,7 +87,14 @@ export class ClusterLauncher implements Launcher {
     private readonly hosts: readonly KnownHost[],
     private readonly directory: HostDirectory,
     private readonly dropped: DropCounter,
-  ) {}
+  ) {
+    // Lost at the first disconnect, not after the reconnect attempts: what was sent meanwhile is gone for good.
+    void disconnected(nc).then(() => {
+      if (this.closing) return;
+      this.disconnected = true;
+      this.onDisconnect?.();
+    });
+  }
 
   launch(plan: LaunchPlan): LaunchedRun {
     const runId = randomBytes(8).toString('hex');
@@ -146,11 +157,11 @@ export class ClusterLauncher implements Launcher {
       const h = hosts.findIndex((k) => k.id === host.id);
       if (h >= 0) failHost(h, `host ${host.name} ${how === 'lost' ? 'was lost (no heartbeat)' : 'left'}`);
     };
-    void nc.closed().then(() => {
-      if (this.closing) return;
+    this.onDisconnect = () => {
       this.brokerLost = true;
       hosts.forEach((_, h) => failHost(h, 'the NATS broker was lost'));
-    });
+    };
+    if (this.disconnected) this.onDisconnect();
 
     // Each host gets its islands' tasks; a host that refuses or does not answer fails its islands.
     hosts.forEach((host, h) => {
@@ -177,6 +188,7 @@ export class ClusterLauncher implements Launcher {
       reports,
       terminate: () => toHosts({ type: 'terminate', runId }),
       release: () => {
+        this.onDisconnect = null;
         clearInterval(alive);
         sub.unsubscribe();
         this.directory.events.onGone = previous;

@@ -39,7 +39,9 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterRun> 
   const close = async () => {
     if (launcher) launcher.closing = true;
     directory.close();
-    if (!nc.isClosed()) await nc.drain().catch(() => {});
+    // Without its broker a drain would wait for the reconnect attempts: close at once.
+    if (launcher?.brokerLost) await nc.close().catch(() => {});
+    else if (!nc.isClosed()) await nc.drain().catch(() => {});
   };
   const idle = () => [...directory.hosts.values()].filter((h) => !h.busy);
   if (!(await directory.waitFor(wanted, waitMs, (h) => !h.busy))) {

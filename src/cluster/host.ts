@@ -222,6 +222,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
     }
   }
 
+  // A run spread over hosts cannot outlive a disconnect (bus.ts `disconnected`): stop its islands
+  // now. A study's run goes on: its work message and result survive a reconnect.
+  const haltOnDisconnect = async () => {
+    for await (const status of nc.status()) if (status.type === 'disconnect') relay?.brokerLost();
+  };
+  void haltOnDisconnect();
   heartbeat();
   let settle: (how: 'stopped' | 'broker-lost') => void = () => {};
   const closed = new Promise<'stopped' | 'broker-lost'>((resolve) => (settle = resolve));

@@ -223,6 +223,12 @@ export class IslandRelay {
     this.terminate();
   }
 
+  /** The broker connection dropped: the run cannot go on (see bus.ts `disconnected`); the islands here stop within milliseconds. */
+  brokerLost(): void {
+    this.leaving ??= 'the NATS broker was lost';
+    this.coordination.halt();
+  }
+
   private close(): void {
     clearInterval(this.coordinatorCheck);
     // The last changes (a claim, departures) may have come after the watcher's last look.
