@@ -3,12 +3,15 @@ import { availableParallelism } from 'node:os';
 import { describe, it } from 'node:test';
 import { startArchipelago, type ArchipelagoEvent, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
 import { ArchipelagoOptionError } from '../src/archipelago/errors.ts';
+import type { LaunchPlan, Launcher } from '../src/archipelago/launcher.ts';
+import type { IslandReport } from '../src/archipelago/messages.ts';
+import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { IslandFailedError } from '../src/archipelago/island-failed-error.ts';
 import { islandWorkerFile } from '../src/archipelago/worker-path.ts';
 import { Island } from '../src/ga/island.ts';
 import { paperParams } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
-import { toOneBased } from '../src/problem/genes.ts';
+import { fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 
 type Overrides = Partial<Omit<ArchipelagoOptions, 'migration'>> & { migration?: Partial<ArchipelagoOptions['migration']>; n?: number; populationSize?: number };
@@ -76,6 +79,52 @@ describe('archipelago options', () => {
   });
 });
 
+/**
+ * A launcher whose islands are the test's script: the test says what each island sends and
+ * reports, in which order. It stands for islands on hosts across a bus, where two islands
+ * can both claim a solution before either hears of the other's claim.
+ */
+function scriptedLauncher(islands: number) {
+  const coordination = SharedMemoryCoordination.create(islands);
+  const settle: ((report: IslandReport) => void)[] = [];
+  const reports = Array.from({ length: islands }, () => new Promise<IslandReport>((resolve) => settle.push(resolve)));
+  let plan: LaunchPlan | null = null;
+  const launcher: Launcher = {
+    launch(p) {
+      plan = p;
+      return { coordination, reports, terminate() {}, release() {} };
+    },
+  };
+  return { launcher, control: (message: Parameters<LaunchPlan['onControl']>[0]) => plan!.onControl(message), settle };
+}
+
+/** The report of an island that found (and claimed) `tuple` at iteration `iteration`. */
+function solvedReport(island: number, tuple: number[], iteration: number, foundAt: number): IslandReport {
+  const genes = fromOneBased(tuple);
+  return {
+    type: 'report', island, iterations: iteration, evaluations: 100, bestFitness: 0, best: genes, solution: genes, foundAtIteration: iteration, foundAt,
+    claimed: true, migrantsSent: 0, migrantsAccepted: 0, startedAt: foundAt - 5, stoppedAt: foundAt + 1, stopReason: 'solved', migrations: new Int32Array(0),
+  };
+}
+
+describe('one winner (the coordinator decides)', () => {
+  it('async: two islands that both claimed a solution (on two hosts) give one winner, the first to arrive; the other is recorded as also-solved', async () => {
+    const { launcher, control, settle } = scriptedLauncher(2);
+    const archipelago = startArchipelago({ ...options({ islands: 2, n: 6 }), launcher });
+    const events: ArchipelagoEvent[] = [];
+    archipelago.events$.subscribe((e) => events.push(e));
+    // Island 1's solution arrives first, although island 0 found its own earlier (by its clock and its iteration).
+    control({ type: 'solution', island: 1, iteration: 7, genes: fromOneBased([2, 4, 6, 1, 3, 5]), foundAt: 2000 });
+    control({ type: 'solution', island: 0, iteration: 3, genes: fromOneBased([3, 6, 2, 5, 1, 4]), foundAt: 1000 });
+    settle[0](solvedReport(0, [3, 6, 2, 5, 1, 4], 3, 1000));
+    settle[1](solvedReport(1, [2, 4, 6, 1, 3, 5], 7, 2000));
+    const result = await archipelago.result;
+    assert.deepEqual([result.foundBy, result.foundAtIteration, result.solution], [1, 7, [2, 4, 6, 1, 3, 5]]);
+    assert.deepEqual(result.islands.map((i) => i.stopReason), ['also-solved', 'solved']);
+    assert.deepEqual(ofType(events, 'solution').map((e) => e.island), [1], 'one solution event, the winner\'s');
+  });
+});
+
 describe('archipelago (real workers)', () => {
   it('async: the first solution stops every island, and only one solution is reported', async () => {
     const { result, events, completed } = await run(options({ islands: 4 }));
@@ -89,10 +138,11 @@ describe('archipelago (real workers)', () => {
     assert.equal(result.fitness, 0);
     assert.equal(result.islands.length, 4);
     for (const island of result.islands) {
-      assert.ok(island.stopReason === 'solved' || island.stopReason === 'other-solved', `island ${island.id}: ${island.stopReason}`);
+      assert.ok(island.stopReason === 'solved' || island.stopReason === 'also-solved' || island.stopReason === 'other-solved', `island ${island.id}: ${island.stopReason}`);
       assert.equal(island.error, undefined);
     }
     assert.equal(result.islands[result.foundBy!].stopReason, 'solved');
+    assert.equal(result.islands.filter((i) => i.stopReason === 'solved').length, 1, 'one winner');
     assert.ok(result.stopLatencyMs !== null && result.stopLatencyMs >= 0);
     assert.equal(result.evaluations, result.islands.reduce((s, i) => s + i.evaluations, 0));
     assert.equal(events.at(-1)?.type, 'done');

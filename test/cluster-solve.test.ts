@@ -88,10 +88,11 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.deepEqual(record.hosts, ['east', 'west']);
     assert.deepEqual(record.islands.map((i: { host: string }) => i.host), ['east', 'west']);
     // Every island stopped for the solution: the winner as its finder, the other because it
-    // was told or (within the relay's latency) because it found one too; one winner either way.
+    // was told or (within the relay's latency) because it found one too (also-solved): one winner either way.
     const reasons = record.islands.map((i: { stopReason: string }) => i.stopReason);
     assert.equal(reasons[record.foundBy], 'solved');
-    assert.ok(reasons.every((r: string) => r === 'solved' || r === 'other-solved'), reasons.join());
+    assert.equal(reasons.filter((r: string) => r === 'solved').length, 1, `one winner: ${reasons.join()}`);
+    assert.ok(reasons.every((r: string) => r === 'solved' || r === 'also-solved' || r === 'other-solved'), reasons.join());
     assert.ok(record.islands.every((i: { migrantsAccepted: number; migrantsSent: number }) => i.migrantsSent > 0), JSON.stringify(record.islands));
     assert.deepEqual(record.failures, []);
   });
@@ -105,6 +106,18 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.deepEqual(fingerprint(spread.record), fingerprint(local.record));
     assert.deepEqual(spread.record.islands.map((i: { host: string }) => i.host), ['big', 'big', 'big', 'small', 'small']);
     assert.ok(spread.record.islands.some((i: { migrantsAccepted: number }) => i.migrantsAccepted > 0));
+  });
+
+  it('one winner: two islands on two hosts that both solve in their initial populations (sync, N = 6) name one finder; the other is also-solved, as in one process', async () => {
+    const { prefix } = await startHosts(['one', 'two']);
+    const args = ['-n', '6', '--seed', '1', '--islands', '2', '--migration', 'sync'];
+    const [spread, local] = await Promise.all([solve([...args, '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']), solve(args)]);
+    assert.equal(spread.code, 0, spread.stderr);
+    for (const r of [spread, local]) {
+      assert.deepEqual([r.record.foundBy, r.record.foundAtIteration], [0, 0]);
+      assert.deepEqual(r.record.islands.map((i: { stopReason: string; iterations: number }) => [i.stopReason, i.iterations]), [['solved', 0], ['also-solved', 0]]);
+    }
+    assert.deepEqual(spread.record.solution, local.record.solution);
   });
 
   it('a host SIGKILLed mid-run fails its island like a crashed worker: --on-island-error fail stops the run, exit 3', async () => {

@@ -94,7 +94,13 @@ export interface SolutionMessage {
   foundAt: number;
 }
 
-export type StopReason = 'solved' | 'other-solved' | 'stopped' | 'max-iterations';
+/**
+ * Why an island stopped. 'also-solved' is never sent by an island: the coordinator gives it in
+ * the run's result to an island that found a solution too but is not the run's one winner
+ * (async: its claim came after the winner's, e.g. on another host within the stop's latency;
+ * sync: a later iteration, or a higher id at the same iteration). Only the winner is 'solved'.
+ */
+export type StopReason = 'solved' | 'also-solved' | 'other-solved' | 'stopped' | 'max-iterations';
 
 /** An island's last word: the piscina task's return value. */
 export interface IslandReport {

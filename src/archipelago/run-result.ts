@@ -74,7 +74,8 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
       migrantsSent: r ? r.migrantsSent : 0,
       migrantsAccepted: r ? r.migrantsAccepted : 0,
       seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
-      stopReason: r ? r.stopReason : null,
+      // One winner: another island's solution is recorded as such and changes nothing.
+      stopReason: r ? (r.stopReason === 'solved' && winner && winner.island !== i ? 'also-solved' : r.stopReason) : null,
       ...(failure ? { error: failure } : {}),
     });
   });

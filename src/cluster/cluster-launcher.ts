@@ -6,7 +6,8 @@
  *
  * One winner: in async mode each host's islands claim the stop in their own shared memory
  * and the claim travels to the other hosts; two hosts can both claim within the relay's
- * latency, and the coordinator keeps the first solution it receives (the archipelago does).
+ * latency. The coordinator decides: the first valid solution it receives wins (the
+ * archipelago's rule); the other claimer is recorded as 'also-solved' (run-result.ts).
  * A host that is lost (no heartbeat, or gone from the bus) fails its islands, as a crashed
  * worker would; `onIslandError` decides whether the run goes on.
  */
