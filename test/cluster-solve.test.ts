@@ -8,18 +8,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { placeIslands } from '../src/cluster/cluster-launcher.ts';
 import * as library from '../src/index.ts';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { BUS_FORMAT } from '../src/cluster/bus-codec.ts';
 import { toolInfo } from '../src/package-info.ts';
-import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
+import { startLocalBroker } from '../src/cluster/local-broker.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
-import { spawnCli, type LiveCli } from './cli-helpers.ts';
-import { nats } from './nats-server.ts';
+import { spawnCli } from './cli-helpers.ts';
+import { localCluster, nats } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-cluster-solve-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -48,21 +48,8 @@ function fingerprint(record: { solution: number[]; foundBy: number; iterations: 
 // One describe, so a machine without nats-server shows one skip line.
 // Bounded: a run that never ends fails the test instead of hanging the suite.
 describe('one run across host processes on NATS', { skip: nats.skip, timeout: 300_000 }, () => {
-  let server: NatsServer;
-  const hosts: LiveCli[] = [];
-  let prefixes = 0;
-
-  async function startHosts(names: string[], islands = 1): Promise<{ prefix: string; hosts: Map<string, LiveCli> }> {
-    const prefix = `s${++prefixes}`;
-    const started = new Map<string, LiveCli>();
-    for (const name of names) {
-      const host = spawnCli(['host', '--nats', server.url, '--nats-prefix', prefix, '--name', name, '--islands', String(islands)]);
-      hosts.push(host);
-      started.set(name, host);
-    }
-    await Promise.all([...started.values()].map((h) => h.waitForStderr(/ ready: /)));
-    return { prefix, hosts: started };
-  }
+  const broker = localCluster('s');
+  const startHosts = (names: string[], islands = 1) => broker.startHosts(names, { islands });
 
   async function solve(args: string[]) {
     const run = spawnCli(['solve', '--json', ...args]);
@@ -70,17 +57,9 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     return { code: exit.code, stderr: run.stderr(), record: exit.code === 0 || exit.code === 1 || exit.code === 3 ? JSON.parse(run.stdout()) : null };
   }
 
-  before(async () => {
-    server = await startLocalBroker(nats.path());
-  });
-  after(async () => {
-    for (const host of hosts) if (host.child.exitCode === null) host.child.kill('SIGKILL');
-    await server?.stop();
-  });
-
   it('async: islands on two hosts exchange migrants, one solution stops all, the result names the hosts', async () => {
     const { prefix } = await startHosts(['east', 'west']);
-    const r = await solve(['-n', '24', '--seed', '3', '--islands', '2', '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const r = await solve(['-n', '24', '--seed', '3', '--islands', '2', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
     assert.equal(r.code, 0, r.stderr);
     const record = r.record;
     assert.equal(record.solved, true);
@@ -100,7 +79,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   it('sync: five islands over two hosts give exactly the result of the same islands in one process', async () => {
     const { prefix } = await startHosts(['big', 'small'], 2);
     const args = ['-n', '30', '--seed', '4', '--islands', '5', '--topology', 'fully-connected', '--migration', 'sync', '--interval', '3'];
-    const [spread, local] = await Promise.all([solve([...args, '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']), solve(args)]);
+    const [spread, local] = await Promise.all([solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']), solve(args)]);
     assert.equal(spread.code, 0, spread.stderr);
     assert.equal(local.code, 0, local.stderr);
     assert.deepEqual(fingerprint(spread.record), fingerprint(local.record));
@@ -111,7 +90,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   it('one winner: two islands on two hosts that both solve in their initial populations (sync, N = 6) name one finder; the other is also-solved, as in one process', async () => {
     const { prefix } = await startHosts(['one', 'two']);
     const args = ['-n', '6', '--seed', '1', '--islands', '2', '--migration', 'sync'];
-    const [spread, local] = await Promise.all([solve([...args, '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']), solve(args)]);
+    const [spread, local] = await Promise.all([solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']), solve(args)]);
     assert.equal(spread.code, 0, spread.stderr);
     for (const r of [spread, local]) {
       assert.deepEqual([r.record.foundBy, r.record.foundAtIteration], [0, 0]);
@@ -122,7 +101,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
 
   it('a host SIGKILLed mid-run fails its island like a crashed worker: --on-island-error fail stops the run, exit 3', async () => {
     const { prefix, hosts: started } = await startHosts(['keeps', 'dies']);
-    const run = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '120', '--on-island-error', 'fail', '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const run = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '120', '--on-island-error', 'fail', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
     await run.waitForStderr(/started N=3000 on 2 islands/);
     started.get('dies')!.child.kill('SIGKILL');
     const exit = await run.exited;
@@ -138,7 +117,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
 
   it('a host stopped with SIGTERM mid-run reports its islands gone; with continue the run goes on and ends', async () => {
     const { prefix, hosts: started } = await startHosts(['stays', 'leaves']);
-    const run = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '3', '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const run = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '3', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
     await run.waitForStderr(/started N=3000 on 2 islands/);
     const leaving = started.get('leaves')!;
     leaving.child.kill('SIGTERM');
@@ -154,7 +133,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
 
   it('the coordinator SIGKILLed mid-run: hosts end its islands when it goes silent and serve the next run', async () => {
     const { prefix, hosts: started } = await startHosts(['h1', 'h2']);
-    const args = ['--nats', server.url, '--nats-prefix', prefix, '--hosts', '2'];
+    const args = ['--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2'];
     const doomed = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', ...args]);
     await doomed.waitForStderr(/started N=3000 on 2 islands/);
     doomed.child.kill('SIGKILL');
@@ -166,12 +145,10 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
 
   it('the broker killed mid-run: the run ends at once with the best so far printed and saved (ended "broker-lost"), exit 3; hosts stop their islands', async () => {
     const own = await startLocalBroker(nats.path());
-    const pair = ['p1', 'p2'].map((name) => spawnCli(['host', '--nats', own.url, '--name', name, '--islands', '1']));
-    hosts.push(...pair);
     try {
-      await Promise.all(pair.map((h) => h.waitForStderr(/ ready: /)));
+      const { prefix, hosts } = await broker.startHosts(['p1', 'p2'], { url: own.url });
       const out = path.join(tmp, 'broker-lost.json');
-      const run = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--all', '--out', out, '--nats', own.url, '--hosts', '2']);
+      const run = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--all', '--out', out, '--nats', own.url, '--nats-prefix', prefix, '--hosts', '2']);
       // Once the run is reported started, the coordinator holds every island's best (each sends it before 'started').
       await run.waitForStderr(/started N=3000 on 2 islands/);
       await own.kill();
@@ -188,7 +165,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       assert.deepEqual(record.failures.map((f: { message: string }) => f.message), ['the NATS broker was lost', 'the NATS broker was lost']);
       assert.ok(record.islands.every((i: { bestFitness: number }) => i.bestFitness >= fitness), JSON.stringify(record.islands));
       // Hosts halt their islands at the disconnect, then leave once reconnecting fails (one line, exit 3).
-      for (const host of pair) {
+      for (const host of hosts.values()) {
         assert.equal((await host.exited).code, 3);
         assert.match(host.stderr(), /run [0-9a-f]+: over \(the NATS broker was lost\)\n(.*\n)*.*lost the NATS broker; 0 runs done/);
       }
@@ -199,7 +176,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
 
   it('from the library: joinCluster, then solve() with it; islands default to what the hosts offer', async () => {
     const { prefix } = await startHosts(['lib1', 'lib2'], 2);
-    const cluster = await library.joinCluster({ nats: server.url, prefix, hosts: 2 });
+    const cluster = await library.joinCluster({ nats: broker.server.url, prefix, hosts: 2 });
     try {
       assert.equal(cluster.islands, 4);
       const record = await library.solve({ n: 20, seed: 6, migration: { mode: 'sync', interval: 4 } }, { cluster });
@@ -216,12 +193,12 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   it('a run config with a cluster: section runs across hosts; the record hides its token', async () => {
     const { prefix } = await startHosts(['cfg1', 'cfg2']);
     const file = path.join(tmp, 'cluster.yaml');
-    writeFileSync(file, `n: 16\nseed: 5\ncluster:\n  nats: ${server.url.replace('nats://', 'nats://s3cret-token@')}\n  hosts: 2\n  prefix: ${prefix}\n`);
+    writeFileSync(file, `n: 16\nseed: 5\ncluster:\n  nats: ${broker.server.url.replace('nats://', 'nats://s3cret-token@')}\n  hosts: 2\n  prefix: ${prefix}\n`);
     const r = await solve(['--config', file]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.record.hosts, ['cfg1', 'cfg2']);
     assert.equal(r.record.config.islands, 2, 'islands default to what the hosts offer');
-    assert.deepEqual(r.record.config.cluster, { nats: server.url.replace('nats://', 'nats://***@'), hosts: 2, prefix, wait: 30 });
+    assert.deepEqual(r.record.config.cluster, { nats: broker.server.url.replace('nats://', 'nats://***@'), hosts: 2, prefix, wait: 30 });
     assert.ok(!JSON.stringify(r.record).includes('s3cret'));
     const refused = await solve(['--config', file, '--checkpoint', path.join(tmp, 'x.ckpt')]);
     assert.equal(refused.code, 2);
@@ -230,7 +207,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
 
   it('malformed messages and messages of another run on a run\'s subjects are dropped and counted, never a crash', async () => {
     const { prefix } = await startHosts(['m1', 'm2']);
-    const raw = await connect({ servers: server.url.replace('nats://', '') });
+    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
     const packr = new Packr({ moreTypes: true });
     // The first message of the run names its subjects: answer it with garbage on each of them.
     let spoiled = false;
@@ -248,7 +225,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     });
     await raw.flush();
     try {
-      const r = await solve(['-n', '28', '--seed', '9', '--islands', '2', '--migration', 'sync', '--interval', '4', '--nats', server.url, '--nats-prefix', prefix, '--hosts', '2']);
+      const r = await solve(['-n', '28', '--seed', '9', '--islands', '2', '--migration', 'sync', '--interval', '4', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
       const local = await solve(['-n', '28', '--seed', '9', '--islands', '2', '--migration', 'sync', '--interval', '4']);
       assert.equal(r.code, 0, r.stderr);
       assert.ok(spoiled);
@@ -260,7 +237,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   });
 
   it('too few idle hosts within --wait: one line, exit 2', async () => {
-    const r = await solve(['-n', '8', '--nats', server.url, '--nats-prefix', 'nobody-here', '--hosts', '1', '--wait', '0.2']);
+    const r = await solve(['-n', '8', '--nats', broker.server.url, '--nats-prefix', 'nobody-here', '--hosts', '1', '--wait', '0.2']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^nqueens-islands: --hosts 1: only 0 idle hosts answered on nats:\/\/127\.0\.0\.1:\d+ within 0\.2 s/);
   });

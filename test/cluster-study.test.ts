@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { BUS_FORMAT } from '../src/cluster/bus-codec.ts';
@@ -18,9 +18,9 @@ import { loadExperiment } from '../src/experiment/load.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { readRuns, runKey } from '../src/experiment/store.ts';
 import { toolInfo } from '../src/package-info.ts';
-import { isOneLineError, spawnCli, type LiveCli } from './cli-helpers.ts';
-import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
-import { nats } from './nats-server.ts';
+import { isOneLineError, spawnCli } from './cli-helpers.ts';
+import { startLocalBroker } from '../src/cluster/local-broker.ts';
+import { localCluster, nats } from './nats-server.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-cluster-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,31 +53,11 @@ function assertEachRunOnce(out: string, experiment: ReturnType<typeof study>): M
 // One describe, so a machine without nats-server shows one skip line.
 // Bounded: a study that never ends fails the test instead of hanging the suite.
 describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () => {
+  const cluster = localCluster('t');
+
   describe('hosts and studies on a real nats-server', () => {
-    let server: NatsServer;
-    const hosts: LiveCli[] = [];
-    let prefixes = 0;
-    /** Each test gets its own subjects on the shared broker (as two teams would). */
-    const freshPrefix = () => `t${++prefixes}`;
-
-    async function startHosts(prefix: string, names: string[], url = server.url): Promise<Map<string, LiveCli>> {
-      const started = new Map<string, LiveCli>();
-      for (const name of names) {
-        const host = spawnCli(['host', '--nats', url, '--nats-prefix', prefix, '--name', name, '--islands', '1']);
-        hosts.push(host);
-        started.set(name, host);
-      }
-      await Promise.all([...started.values()].map((h) => h.waitForStderr(/ready: 1 island/)));
-      return started;
-    }
-
-    before(async () => {
-      server = await startLocalBroker(nats.path());
-    });
-    after(async () => {
-      for (const host of hosts) if (host.child.exitCode === null) host.child.kill('SIGKILL');
-      await server?.stop();
-    });
+    const freshPrefix = cluster.freshPrefix;
+    const startHosts = async (prefix: string, names: string[]) => (await cluster.startHosts(names, { prefix })).hosts;
 
     it('spreads a study over two host processes: every run once, each record naming its host', async () => {
       const prefix = freshPrefix();
@@ -86,7 +66,7 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       const out = path.join(dir, 'two-hosts');
       const seen: string[][] = [];
       const outcome = await runStudyOnCluster(experiment, {
-        outDir: out, resume: false, events: true, nats: server.url, hosts: 2, prefix,
+        outDir: out, resume: false, events: true, nats: cluster.server.url, hosts: 2, prefix,
         hooks: { onHosts: (list) => seen.push(list.map((h) => h.name)) },
       });
       assert.deepEqual([outcome.completed, outcome.interrupted, outcome.stoppedBy], [4, false, null]);
@@ -98,55 +78,44 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       assert.ok(seen.flat().length > 0, 'the progress display was told about the hosts');
     });
 
-    it('a host SIGKILLed mid-run: the broker redelivers its run after the ack deadline, recorded once, by the other host', async () => {
+    /**
+     * A study of quick and slow runs on two hosts, one of which gets `signal` as soon as the
+     * coordinator sees it start a slow run (the display's hook: an event, not a timer).
+     */
+    async function studySignallingAHost(name: string, names: [string, string], signal: NodeJS.Signals, ackWaitMs: number) {
       const prefix = freshPrefix();
-      const started = await startHosts(prefix, ['k1', 'k2']);
-      const experiment = study('killed', 2);
-      const out = path.join(dir, 'killed');
-      let killed: { host: string; run: string } | null = null;
+      const started = await startHosts(prefix, names);
+      const experiment = study(name, 2);
+      const out = path.join(dir, name);
+      let victim: { host: string; run: string } | null = null;
       const outcome = await runStudyOnCluster(experiment, {
-        outDir: out, resume: false, events: false, nats: server.url, hosts: 2, prefix, ackWaitMs: 1500,
+        outDir: out, resume: false, events: false, nats: cluster.server.url, hosts: 2, prefix, ackWaitMs,
         hooks: {
           onHosts(list) {
-            const victim = killed ? undefined : list.find((h) => h.current?.startsWith('n=3000'));
-            if (!victim) return;
-            killed = { host: victim.name, run: victim.current! };
-            started.get(victim.name)!.child.kill('SIGKILL');
+            const busy = victim ? undefined : list.find((h) => h.current?.startsWith('n=3000'));
+            if (!busy) return;
+            victim = { host: busy.name, run: busy.current! };
+            started.get(busy.name)!.child.kill(signal);
           },
         },
       });
-      assert.ok(killed, 'a host was killed during a slow run');
-      const { host, run } = killed as { host: string; run: string };
+      assert.ok(victim, `a host got ${signal} during a slow run`);
+      const { host, run } = victim as { host: string; run: string };
       assert.deepEqual([outcome.completed, outcome.interrupted], [4, false]);
-      const records = assertEachRunOnce(out, experiment);
+      return { host, run, signalled: started.get(host)!, records: assertEachRunOnce(out, experiment) };
+    }
+
+    it('a host SIGKILLed mid-run: the broker redelivers its run after the ack deadline, recorded once, by the other host', async () => {
+      const { host, run, signalled, records } = await studySignallingAHost('killed', ['k1', 'k2'], 'SIGKILL', 1500);
       const [, cell, seed] = /^(\S+) seed (\d+)$/.exec(run)!;
       const survivor = host === 'k1' ? 'k2' : 'k1';
       assert.equal(records.get(runKey(cell, Number(seed)))!.host, survivor, 'the killed run was run again by the survivor');
-      assert.equal((await started.get(host)!.exited).signal, 'SIGKILL');
+      assert.equal((await signalled.exited).signal, 'SIGKILL');
     });
 
     it('a host stopped with SIGTERM mid-run gives its run back at once and leaves cleanly (exit 0)', async () => {
-      const prefix = freshPrefix();
-      const started = await startHosts(prefix, ['t1', 't2']);
-      const experiment = study('terminated', 2);
-      const out = path.join(dir, 'terminated');
-      let stopped: string | null = null;
       // An ack deadline far beyond the test's: only the host's own give-back lets the study finish.
-      const outcome = await runStudyOnCluster(experiment, {
-        outDir: out, resume: false, events: false, nats: server.url, hosts: 2, prefix, ackWaitMs: 600_000,
-        hooks: {
-          onHosts(list) {
-            const victim = stopped ? undefined : list.find((h) => h.current?.startsWith('n=3000'));
-            if (!victim) return;
-            stopped = victim.name;
-            started.get(victim.name)!.child.kill('SIGTERM');
-          },
-        },
-      });
-      assert.ok(stopped);
-      assert.deepEqual([outcome.completed, outcome.interrupted], [4, false]);
-      assertEachRunOnce(out, experiment);
-      const leaving = started.get(stopped)!;
+      const { signalled: leaving } = await studySignallingAHost('terminated', ['t1', 't2'], 'SIGTERM', 600_000);
       const exit = await leaving.exited;
       assert.equal(exit.code, 0, leaving.stderr());
       assert.match(leaving.stderr(), /SIGTERM: leaving \(the current run goes back to the queue\)\n.*host t\d left after \d+ runs?/);
@@ -159,12 +128,12 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       const out = path.join(dir, 'resumed');
       const controller = new AbortController();
       const first = await runStudyOnCluster(experiment, {
-        outDir: out, resume: false, events: false, nats: server.url, hosts: 1, prefix, signal: controller.signal,
+        outDir: out, resume: false, events: false, nats: cluster.server.url, hosts: 1, prefix, signal: controller.signal,
         hooks: { onRunEnd: () => controller.abort() },
       });
       assert.equal(first.stoppedBy, 'signal');
       assert.ok(first.interrupted && first.completed >= 1 && first.completed < 4, `completed ${first.completed}`);
-      const second = await runStudyOnCluster(experiment, { outDir: out, resume: true, events: false, nats: server.url, hosts: 1, prefix });
+      const second = await runStudyOnCluster(experiment, { outDir: out, resume: true, events: false, nats: cluster.server.url, hosts: 1, prefix });
       assert.deepEqual([second.skipped + second.completed, second.interrupted], [4, false]);
       assert.equal(second.skipped, first.completed);
       assertEachRunOnce(out, experiment);
@@ -173,7 +142,7 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
     it('refuses a host of another version by name, drops malformed messages, and ignores other prefixes', async () => {
       const prefix = freshPrefix();
       await startHosts('elsewhere', ['foreign-prefix']);
-      const raw = await connect({ servers: server.url.replace('nats://', '') });
+      const raw = await connect({ servers: cluster.server.url.replace('nats://', '') });
       const packr = new Packr({ moreTypes: true });
       const lines: string[] = [];
       const experiment = study('refused');
@@ -189,7 +158,7 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
         },
       });
       await raw.flush();
-      const outcome = await runStudyOnCluster(experiment, { outDir: out, resume: false, events: false, nats: server.url, hosts: 1, prefix, log: (l) => lines.push(l) });
+      const outcome = await runStudyOnCluster(experiment, { outDir: out, resume: false, events: false, nats: cluster.server.url, hosts: 1, prefix, log: (l) => lines.push(l) });
       await raw.close();
       assert.equal(outcome.completed, 4);
       const records = assertEachRunOnce(out, experiment);
@@ -202,7 +171,7 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
     it('too few hosts within --wait: one line naming the count and the broker, nothing written', async () => {
       const out = path.join(dir, 'too-few');
       await assert.rejects(
-        runStudyOnCluster(study('too-few'), { outDir: out, resume: false, events: false, nats: server.url, hosts: 1, prefix: freshPrefix(), waitMs: 300 }),
+        runStudyOnCluster(study('too-few'), { outDir: out, resume: false, events: false, nats: cluster.server.url, hosts: 1, prefix: freshPrefix(), waitMs: 300 }),
         (e: unknown) => e instanceof ConfigError && /^--hosts 1: only 0 hosts answered on nats:\/\/127\.0\.0\.1:\d+ within 0\.3 s/.test(e.message),
       );
       assert.equal(existsSync(out), false);
@@ -213,33 +182,32 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
     it('a broker with a user and password: a host with them in the URL works, one without is refused in one line', async () => {
       const server = await startLocalBroker(nats.path(), { user: 'alice', password: 's3cret' });
       const url = server.url.replace('nats://', 'nats://alice:s3cret@');
-      const host = spawnCli(['host', '--nats', url, '--name', 'authed', '--islands', '1']);
       try {
+        const { prefix, hosts } = await cluster.startHosts(['authed'], { url });
+        const host = hosts.get('authed')!;
         await host.waitForStderr(/host authed ready: 1 island on nats:\/\/alice:\*\*\*@127\.0\.0\.1:\d+/);
         assert.ok(!host.stderr().includes('s3cret'), 'the password is never printed');
         const experiment = study('authed');
         const out = path.join(dir, 'authed');
-        const outcome = await runStudyOnCluster(experiment, { outDir: out, resume: false, events: false, nats: url, hosts: 1 });
+        const outcome = await runStudyOnCluster(experiment, { outDir: out, resume: false, events: false, nats: url, hosts: 1, prefix });
         assert.equal(outcome.completed, 4);
         const anonymous = spawnCli(['host', '--nats', server.url]);
         const r = { ...(await anonymous.exited), stdout: anonymous.stdout(), stderr: anonymous.stderr() };
         assert.ok(isOneLineError(r), r.stderr);
         assert.match(r.stderr, /cannot connect to the NATS broker \(Authorization Violation\)/);
       } finally {
-        host.child.kill('SIGTERM');
-        await host.exited;
         await server.stop();
       }
     });
 
     it('the broker killed mid-study: the coordinator stops with exit 3 and the resume command, the host with exit 3', async () => {
       const server = await startLocalBroker(nats.path());
-      const host = spawnCli(['host', '--nats', server.url, '--name', 'orphan', '--islands', '1']);
       try {
-        await host.waitForStderr(/ready/);
+        const { prefix, hosts } = await cluster.startHosts(['orphan'], { url: server.url });
+        const host = hosts.get('orphan')!;
         const file = experimentFile('broker-lost', 'base: { overrides: { n: 3000, islands: 1, ga: { populationSize: 40 }, limits: { timeLimit: 1 } } }\nrepeats: 20\nseed: 1\n');
         const out = path.join(dir, 'broker-lost');
-        const coordinator = spawnCli(['experiment', file, '--out', out, '--nats', server.url, '--hosts', '1']);
+        const coordinator = spawnCli(['experiment', file, '--out', out, '--nats', server.url, '--nats-prefix', prefix, '--hosts', '1']);
         await host.waitForStderr(/joined study/);
         await server.kill();
         const [c, h] = await Promise.all([coordinator.exited, host.exited]);
@@ -248,7 +216,6 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
         assert.equal(h.code, 3, host.stderr());
         assert.match(host.stderr(), /lost the NATS broker/);
       } finally {
-        if (host.child.exitCode === null) host.child.kill('SIGKILL');
         await server.stop();
       }
     });

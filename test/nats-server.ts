@@ -1,8 +1,12 @@
 /**
  * A real nats-server per test file, found (or skipped with one line) the way every system
  * program of the tests is: see system-tools.ts (NQI_NATS_SERVER, NQI_REQUIRE_NATS_SERVER).
- * Start the server itself with startLocalBroker (src/cluster/local-broker.ts).
+ * The server itself is src/cluster/local-broker.ts; `localCluster()` gives a describe()
+ * one broker and `host` processes of the built CLI.
  */
+import { after, before } from 'node:test';
+import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
+import { spawnCli, type LiveCli } from './cli-helpers.ts';
 import { systemTool, type SystemToolSpec } from './system-tools.ts';
 
 export const NATS_SERVER: SystemToolSpec = {
@@ -14,3 +18,59 @@ export const NATS_SERVER: SystemToolSpec = {
 
 /** For describe(..., { skip: nats.skip }) and, in before(), nats.path(). */
 export const nats = systemTool(NATS_SERVER);
+
+export interface HostOptions {
+  /** Islands each host offers (default 1). */
+  islands?: number;
+  /** Subject prefix (default: a fresh one, so each test has its own subjects on the shared broker, as two teams would). */
+  prefix?: string;
+  /** Another broker's URL (default: the suite's). */
+  url?: string;
+}
+
+export interface LocalCluster {
+  /** The suite's broker (started in before()). */
+  readonly server: NatsServer;
+  /** A prefix no other test of the suite uses. */
+  freshPrefix(): string;
+  /** `host` processes named `names`, resolved once each says it is ready; all are killed after the suite. */
+  startHosts(names: readonly string[], options?: HostOptions): Promise<{ prefix: string; hosts: Map<string, LiveCli> }>;
+}
+
+/**
+ * Call inside a describe(): its before() starts one nats-server, its after() kills the host
+ * processes still running and stops the server.
+ */
+export function localCluster(tag: string): LocalCluster {
+  let server: NatsServer | null = null;
+  const spawned: LiveCli[] = [];
+  let prefixes = 0;
+  before(async () => {
+    server = await startLocalBroker(nats.path());
+  });
+  after(async () => {
+    for (const host of spawned) if (host.child.exitCode === null && host.child.signalCode === null) host.child.kill('SIGKILL');
+    await Promise.all(spawned.map((h) => h.exited));
+    await server?.stop();
+  });
+  const freshPrefix = () => `${tag}${++prefixes}`;
+  return {
+    get server() {
+      if (!server) throw new Error('localCluster: the broker starts in before()');
+      return server;
+    },
+    freshPrefix,
+    async startHosts(names, options = {}) {
+      const prefix = options.prefix ?? freshPrefix();
+      const url = options.url ?? this.server.url;
+      const hosts = new Map<string, LiveCli>();
+      for (const name of names) {
+        const host = spawnCli(['host', '--nats', url, '--nats-prefix', prefix, '--name', name, '--islands', String(options.islands ?? 1)]);
+        spawned.push(host);
+        hosts.set(name, host);
+      }
+      await Promise.all([...hosts.values()].map((h) => h.waitForStderr(/ ready: /)));
+      return { prefix, hosts };
+    },
+  };
+}
