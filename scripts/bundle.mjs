@@ -3,7 +3,7 @@
 // live view and the report (Vega) are chunks loaded only by the command that needs them.
 // The worker is one file. piscina stays outside: it starts its workers from its own files.
 // Run by `npm run build`, after tsc.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -26,6 +26,49 @@ const esBuilds = {
   },
 };
 
+/**
+ * string-width (yargs' cliui and its own copy, wrap-ansi) builds an `Intl.Segmenter` and Unicode
+ * property regexes (\p{RGI_Emoji}) when it loads: ~15 ms on every command, though only help text
+ * is ever measured. Its module body runs on the first call instead. The build fails if a version
+ * no longer has the one shape this relies on (imports, then one default-exported function).
+ */
+const DEFERRED_EXPORT = 'export default function stringWidth(';
+const deferStringWidth = {
+  name: 'defer-string-width',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      if (!/^export /m.test(source)) return undefined; // the CommonJS 4.x: nothing at load
+      const lines = source.split('\n');
+      const imports = lines.filter((line) => line.startsWith('import '));
+      const exports = lines.filter((line) => line.startsWith('export '));
+      if (exports.length !== 1 || !exports[0].startsWith(DEFERRED_EXPORT) || !imports.every((line) => line.endsWith(';'))) {
+        throw new Error(`${path}: expected single-line imports and one "${DEFERRED_EXPORT}" (see deferStringWidth in scripts/bundle.mjs)`);
+      }
+      const body = lines.filter((line) => !line.startsWith('import ')).join('\n').replace(DEFERRED_EXPORT, 'function stringWidth(');
+      const contents = `${imports.join('\n')}
+let loaded;
+const load = () => {
+${body}
+return stringWidth;
+};
+export default function deferredStringWidth(...args) { return (loaded ??= load())(...args); }`;
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * zod re-exports all of its ~50 message locales (360 kB, a third of what `solve` parses at start)
+ * as `z.locales`; we only use its built-in English, which zod imports on its own.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
+  },
+};
+
 const common = {
   outdir: 'dist/bundle',
   bundle: true,
@@ -37,7 +80,7 @@ const common = {
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
-  plugins: [esBuilds],
+  plugins: [esBuilds, deferStringWidth, zodEnglishOnly],
   logLevel: 'warning',
   // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __nqiRequire } from 'node:module'; const require = __nqiRequire(import.meta.url);" },
