@@ -2,8 +2,9 @@
 // few files instead of resolving hundreds of modules. The CLI is split: a command's work, the
 // live view and the report (Vega) are chunks loaded only by the command that needs them.
 // The worker is one file. piscina stays outside: it starts its workers from its own files.
-// Run by `npm run build`, after tsc.
-import { readFileSync, rmSync } from 'node:fs';
+// Run by `npm run build`, after tsc. Also stores config/default.yaml parsed (see below).
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -85,6 +86,13 @@ const common = {
   // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __nqiRequire } from 'node:module'; const require = __nqiRequire(import.meta.url);" },
 };
+
+// config/default.yaml parsed by the same code that would parse it at run time (tsc's output,
+// built just before), for src/config/config-file.ts: a plain `solve` need not load the YAML parser.
+const { readConfigFile } = await import('../dist/src/config/load.js');
+const { BUILT_DEFAULT_FILE, DEFAULT_CONFIG_FILE } = await import('../dist/src/config/config-file.js');
+mkdirSync(path.dirname(BUILT_DEFAULT_FILE), { recursive: true });
+writeFileSync(BUILT_DEFAULT_FILE, JSON.stringify({ text: readFileSync(DEFAULT_CONFIG_FILE, 'utf8'), value: readConfigFile(DEFAULT_CONFIG_FILE) }));
 
 // Chunk names carry content hashes: without a clean start, old chunks would pile up (and be packed).
 rmSync('dist/bundle', { recursive: true, force: true });

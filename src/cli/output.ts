@@ -12,6 +12,15 @@ export function printError(text: string): void {
 }
 
 /**
+ * Ends the process once stdout and stderr have taken everything written to them (with the
+ * exit code set), without waiting for worker threads to wind down one by one: a finished
+ * command has written its files synchronously, and the threads end with the process.
+ */
+export function exitWhenWritten(): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+}
+
+/**
  * A tuple for a person: whole up to MAX_PRINTED_TUPLE entries, else its head and `rest`, which
  * says where the rest is (the `--out` file given) or how to get it.
  */

@@ -2,38 +2,15 @@
  * Reading run-config files: YAML or JSON by extension (.yml/.yaml/.json; anything else is
  * read as YAML, which also accepts JSON), turned into one-line `ConfigError`s that point at
  * the file and, for syntax errors, the line and column (`config/x.yaml:3:5: ...`).
+ * The CLI reaches it through `config-file.ts`, which loads it only for a file that needs parsing.
  */
 import path from 'node:path';
 import YAML from 'yaml';
-import { InputError } from '../io/input-error.ts';
-import { MAX_CONFIG_BYTES, readRegularText } from '../io/read-file.ts';
-import { packageRoot } from '../package-info.ts';
+import { DEFAULT_CONFIG_FILE, displayName, readText } from './config-file.ts';
 import { ConfigError } from './errors.ts';
 import { overridesFromArgv, type ConfigOverrides } from './flags.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './resolve.ts';
 import type { RunConfig } from './run-config.ts';
-
-/** The file `solve` and `config print` read when no `--config` is given. */
-export const DEFAULT_CONFIG_FILE = path.join(packageRoot(), 'config', 'default.yaml');
-
-/** How a file is named in messages: as the user wrote it, or relative to cwd when it lies inside. */
-export function displayName(file: string): string {
-  if (!path.isAbsolute(file)) return file;
-  const relative = path.relative(process.cwd(), file);
-  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
-}
-
-/**
- * A whole text file (a regular file of at most MAX_CONFIG_BYTES), with the usual mistakes
- * as one-line errors naming it and what was `expected`.
- */
-export function readText(file: string, name: string, expected = 'a YAML or JSON file'): string {
-  try {
-    return readRegularText(file, { name, expected, maxBytes: MAX_CONFIG_BYTES });
-  } catch (error) {
-    throw error instanceof InputError ? new ConfigError(error.message) : error;
-  }
-}
 
 interface YamlProblem {
   line: number;

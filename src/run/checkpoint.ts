@@ -10,7 +10,7 @@ import type { CheckpointEvent } from '../archipelago/events.ts';
 import type { IslandSnapshot } from '../archipelago/island-snapshot.ts';
 import { ConfigError } from '../config/errors.ts';
 import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
-import { displayName } from '../config/load.ts';
+import { displayName } from '../config/config-file.ts';
 import { toolInfo } from '../package-info.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';

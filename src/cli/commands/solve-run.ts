@@ -4,7 +4,7 @@ import { LocalHost } from '../../archipelago/local-host.ts';
 import type { ArgumentsCamelCase } from 'yargs';
 import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events.ts';
 import { numberLiteral, overridesFromArgv } from '../../config/flags.ts';
-import { displayName, loadConfigFromArgv } from '../../config/load.ts';
+import { displayName, runConfigFromArgv } from '../../config/config-file.ts';
 import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { randomSeed } from '../../ga/rng.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
@@ -18,7 +18,7 @@ import { clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../clus
 import { TraceWriter } from '../../run/trace.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
-import { printError, printLine, tupleForPeople } from '../output.ts';
+import { exitWhenWritten, printError, printLine, tupleForPeople } from '../output.ts';
 import { checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs {
@@ -46,9 +46,9 @@ function checkpointEverySeconds(args: SolveArgs): number {
 }
 
 /** The run config: from `--config` and flags, or from the checkpoint `--resume` names (flags may change only limits and outputs). */
-function runConfig(args: SolveArgs, env?: ResolveEnv): { config: SeededRunConfig; resumed: CheckpointFile | null } {
+async function runConfig(args: SolveArgs, env?: ResolveEnv): Promise<{ config: SeededRunConfig; resumed: CheckpointFile | null }> {
   if (args.resume === undefined) {
-    const resolved = loadConfigFromArgv(args, env);
+    const resolved = await runConfigFromArgv(args, env);
     return { config: { ...resolved, seed: resolved.seed ?? randomSeed() }, resumed: null };
   }
   if (args.config !== undefined) throw new UsageError('--config: not with --resume; the checkpoint holds the run config');
@@ -113,16 +113,19 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
   const host = takeEarlyHost() ?? new LocalHost();
   try {
     await solveOn(host, args);
-  } finally {
+  } catch (error) {
     await host.close();
+    throw error;
   }
+  // Stopping the pool's threads one by one would only delay the exit (~10-30 ms).
+  exitWhenWritten();
 }
 
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
   const everySeconds = checkpointEverySeconds(args);
   // Islands on other machines: from the flags, else from the config's `cluster:` section.
   const fromFlags = clusterFromArgs(args);
-  let { config, resumed } = runConfig(args);
+  let { config, resumed } = await runConfig(args);
   const clusterOptions = fromFlags ?? clusterFromConfig(config.cluster);
   if (clusterOptions && (args.checkpoint !== undefined || args.resume !== undefined)) {
     throw new UsageError(`${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with ${fromFlags ? '--nats' : 'cluster: in the run config'} (islands on other hosts are not checkpointed)`);
@@ -131,7 +134,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   if (cluster) {
     // Across machines, the islands default to what the hosts offer, not this machine's cores.
     try {
-      ({ config, resumed } = runConfig(args, { ...systemEnv(), availableParallelism: cluster.islands }));
+      ({ config, resumed } = await runConfig(args, { ...systemEnv(), availableParallelism: cluster.islands }));
     } catch (error) {
       await cluster.close();
       throw error;

@@ -1,0 +1,70 @@
+/**
+ * Config files before parsing: how they are named in messages, reading them with bounds, and
+ * config/default.yaml (what `solve` reads without --config). `npm run build` stores the
+ * default file parsed (dist/config/default.json, beside the text it came from), so a command
+ * that reads only that file does not load the YAML parser, a tenth of a cold start; a file
+ * that differs from what was built (edited since) is parsed as usual.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { InputError } from '../io/input-error.ts';
+import { MAX_CONFIG_BYTES, readRegularText } from '../io/read-file.ts';
+import { packageRoot } from '../package-info.ts';
+import { ConfigError } from './errors.ts';
+import { overridesFromArgv } from './flags.ts';
+import { resolveRunConfig, systemEnv, type ResolveEnv } from './resolve.ts';
+import type { RunConfig } from './run-config.ts';
+
+/** The file `solve` and `config print` read when no `--config` is given. */
+export const DEFAULT_CONFIG_FILE = path.join(packageRoot(), 'config', 'default.yaml');
+
+/** How a file is named in messages: as the user wrote it, or relative to cwd when it lies inside. */
+export function displayName(file: string): string {
+  if (!path.isAbsolute(file)) return file;
+  const relative = path.relative(process.cwd(), file);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
+
+/**
+ * A whole text file (a regular file of at most MAX_CONFIG_BYTES), with the usual mistakes
+ * as one-line errors naming it and what was `expected`.
+ */
+export function readText(file: string, name: string, expected = 'a YAML or JSON file'): string {
+  try {
+    return readRegularText(file, { name, expected, maxBytes: MAX_CONFIG_BYTES });
+  } catch (error) {
+    throw error instanceof InputError ? new ConfigError(error.message) : error;
+  }
+}
+
+/** What the build stores of config/default.yaml: its exact text and what it parses to. */
+export interface BuiltDefault {
+  text: string;
+  value: unknown;
+}
+
+export const BUILT_DEFAULT_FILE = path.join(packageRoot(), 'dist', 'config', 'default.json');
+
+/** The built value of the default file if `text` is exactly what it was built from; else undefined (parse it). */
+export function builtDefaultValue(text: string, file = BUILT_DEFAULT_FILE): unknown {
+  let built: BuiltDefault;
+  try {
+    built = JSON.parse(readFileSync(file, 'utf8')) as BuiltDefault;
+  } catch {
+    return undefined; // not built (tests under tsx before a build): parse the YAML
+  }
+  return built.text === text ? built.value : undefined;
+}
+
+/**
+ * The run config a command's parsed argv describes: `--config` (or the default file) plus
+ * flags; the same as load.ts's `loadConfigFromArgv`, which it loads only to parse a file.
+ */
+export async function runConfigFromArgv(argv: Readonly<Record<string, unknown>>, env: ResolveEnv = systemEnv()): Promise<RunConfig> {
+  if (typeof argv.config !== 'string') {
+    const name = displayName(DEFAULT_CONFIG_FILE);
+    const value = builtDefaultValue(readText(DEFAULT_CONFIG_FILE, name));
+    if (value !== undefined) return resolveRunConfig(value, name, overridesFromArgv(argv), env);
+  }
+  return (await import('./load.ts')).loadConfigFromArgv(argv, env);
+}
