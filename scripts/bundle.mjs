@@ -1,7 +1,7 @@
 // Bundles the CLI and the island worker with esbuild into dist/bundle/, so a command loads a
 // few files instead of resolving hundreds of modules. The CLI is split: a command's work, the
 // live view and the report (Vega) are chunks loaded only by the command that needs them.
-// The worker is one file. piscina stays outside: it starts its workers from its own files.
+// The worker is one file.
 // Run by `npm run build`, after tsc. Also stores config/default.yaml parsed (see below).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -70,6 +70,23 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * piscina is bundled (its module graph, resolved file by file, cost ~8 ms per start), all but
+ * its worker script: piscina starts workers from `worker.js` beside its own files, which
+ * the bundle finds in the installed package.
+ */
+const PISCINA_WORKER = "(0, node_path_1.resolve)(__dirname, 'worker.js')";
+const piscinaWorkerInPackage = {
+  name: 'piscina-worker-in-package',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path: file }) => {
+      const source = readFileSync(file, 'utf8');
+      if (!source.includes(PISCINA_WORKER)) throw new Error(`${file}: expected ${PISCINA_WORKER} (see piscinaWorkerInPackage in scripts/bundle.mjs)`);
+      return { contents: source.replace(PISCINA_WORKER, "(0, node_path_1.resolve)(require.resolve('piscina'), '..', 'worker.js')"), loader: 'js' };
+    });
+  },
+};
+
 const common = {
   outdir: 'dist/bundle',
   bundle: true,
@@ -77,11 +94,11 @@ const common = {
   platform: 'node',
   target: 'node20',
   outExtension: { '.js': '.mjs' },
-  external: ['piscina', 'msgpackr-extract', 'playwright-core'],
+  external: ['msgpackr-extract', 'playwright-core', '@napi-rs/nice'],
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
-  plugins: [esBuilds, deferStringWidth, zodEnglishOnly],
+  plugins: [esBuilds, deferStringWidth, zodEnglishOnly, piscinaWorkerInPackage],
   logLevel: 'warning',
   // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __nqiRequire } from 'node:module'; const require = __nqiRequire(import.meta.url);" },
