@@ -15,7 +15,7 @@ import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { BUS_FORMAT } from '../src/cluster/bus-codec.ts';
 import { toolInfo } from '../src/package-info.ts';
-import { startLocalBroker } from '../src/cluster/local-broker.ts';
+import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli } from './cli-helpers.ts';
@@ -187,6 +187,33 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       assert.deepEqual([record.solution, record.foundBy, record.evaluations], [local.solution, local.foundBy, local.evaluations]);
     } finally {
       await cluster.close();
+    }
+  });
+
+  it('from the library: a broker restart ends the run in progress as broker-lost with its best; hosts and the cluster reconnect and run the next one', async () => {
+    const first = await startLocalBroker(nats.path());
+    let second: NatsServer | null = null;
+    try {
+      const { prefix, hosts } = await broker.startHosts(['b1', 'b2'], { url: first.url });
+      const cluster = await library.joinCluster({ nats: first.url, prefix, hosts: 2 });
+      try {
+        const run = library.startRun({ n: 3000, seed: 1, limits: { timeLimit: 120 } }, { cluster });
+        await new Promise<void>((resolve) => run.events$.subscribe((e) => e.type === 'started' && resolve()));
+        await first.kill();
+        const lost = await run.result;
+        assert.equal(lost.ended, 'broker-lost');
+        assert.equal(referenceFitness(lost.best!), lost.fitness);
+        second = await startLocalBroker(nats.path(), { port: first.port });
+        await Promise.all([...hosts.values()].map((h) => h.waitForStderr(/reconnected to nats:\/\/127\.0\.0\.1:\d+/)));
+        const next = await library.solve({ n: 16, seed: 2 }, { cluster });
+        assert.equal(next.ended, 'solved', JSON.stringify(next.failures));
+        assert.deepEqual(next.hosts, ['b1', 'b2']);
+      } finally {
+        await cluster.close();
+      }
+    } finally {
+      await first.stop();
+      await second?.stop();
     }
   });
 

@@ -72,33 +72,35 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
   }
 }
 
-/**
- * Whether the client is connected right now: false from a disconnect until it reconnects.
- * Peers cannot be heard while the broker is away, so silence then says nothing about them.
- */
-export function connectionState(nc: NatsConnection): { readonly connected: boolean } {
-  const state = { connected: true };
+export interface ConnectionEvents {
+  /**
+   * The connection dropped. Core NATS keeps no messages for a client that is away, so what
+   * one run's peers sent meanwhile is gone: a run spread over hosts cannot go on after a
+   * disconnect, however soon the client reconnects (a study can: its work queue and results
+   * are requests and acks that survive a reconnect).
+   */
+  disconnect?(): void;
+  /** It is back (subscriptions renewed); the client retries a few times before it gives up and closes. */
+  reconnect?(): void;
+}
+
+/** Calls `events` at every disconnect and reconnect of `nc`, for as long as it is open. */
+export function watchConnection(nc: NatsConnection, events: ConnectionEvents): void {
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === 'disconnect') state.connected = false;
-      else if (status.type === 'reconnect') state.connected = true;
+      if (status.type === 'disconnect') events.disconnect?.();
+      else if (status.type === 'reconnect') events.reconnect?.();
     }
   })();
-  return state;
 }
 
 /**
- * Resolves when the connection first drops (or closes). Core NATS keeps no messages for a
- * client that is away, so what one run's peers sent meanwhile is gone: a run spread over
- * hosts cannot go on after a disconnect, however soon the client reconnects.
+ * Whether the client is connected right now: false from a disconnect until it reconnects.
+ * Peers cannot be heard while the broker is away, so silence then says nothing about them.
+ * One per connection: it watches for as long as the connection is open.
  */
-export function disconnected(nc: NatsConnection): Promise<void> {
-  return new Promise((resolve) => {
-    void nc.closed().then(() => resolve());
-    void (async () => {
-      for await (const status of nc.status()) {
-        if (status.type === 'disconnect') return resolve();
-      }
-    })();
-  });
+export function connectionState(nc: NatsConnection): { readonly connected: boolean } {
+  const state = { connected: true };
+  watchConnection(nc, { disconnect: () => (state.connected = false), reconnect: () => (state.connected = true) });
+  return state;
 }

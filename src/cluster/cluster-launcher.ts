@@ -17,7 +17,7 @@ import { decode, encode } from '../archipelago/codec.ts';
 import { HALTED, RUNNING, SOLVED, type Coordination, type StopState } from '../archipelago/coordination.ts';
 import type { LaunchedRun, LaunchPlan, Launcher } from '../archipelago/launcher.ts';
 import type { ControlMessage, IslandReport } from '../archipelago/messages.ts';
-import { disconnected, type Subjects } from './bus.ts';
+import { watchConnection, type Subjects } from './bus.ts';
 import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
 import { decodeBus, encodeBus, type BusMessage, type DropCounter } from './bus-codec.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
@@ -73,14 +73,14 @@ class BusCoordination implements Coordination {
 export class ClusterLauncher implements Launcher {
   /** Host name of each island of the last launched run. */
   placement: string[] = [];
-  /** The broker was lost during the last run. */
+  /** The broker was lost during the last run (a later run on a reconnected client may go on). */
   brokerLost = false;
   /** Set before the coordinator disconnects on purpose, so that is not taken for a lost broker. */
   closing = false;
-  /** The connection has dropped: no run can go on (see `disconnected`). */
-  private disconnected = false;
-  /** Ends the current run's islands when the connection drops. */
-  private onDisconnect: (() => void) | null = null;
+  /** Ends the current run's islands when the connection drops (bus.ts `watchConnection`). */
+  private lost: (() => void) | null = null;
+  private connected = true;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly nc: NatsConnection,
@@ -90,11 +90,26 @@ export class ClusterLauncher implements Launcher {
     private readonly dropped: DropCounter,
   ) {
     // Lost at the first disconnect, not after the reconnect attempts: what was sent meanwhile is gone for good.
-    void disconnected(nc).then(() => {
-      if (this.closing) return;
-      this.disconnected = true;
-      this.onDisconnect?.();
+    watchConnection(nc, {
+      disconnect: () => {
+        this.connected = false;
+        if (!this.closing) this.lost?.();
+      },
+      reconnect: () => {
+        this.connected = true;
+        for (const wake of this.waiting.splice(0)) wake();
+      },
     });
+    // Given up reconnecting: a run waiting for the connection (see `connection`) is lost too.
+    void nc.closed().then(() => {
+      this.connected = false;
+      if (!this.closing) this.lost?.();
+    });
+  }
+
+  /** Resolves once the client is connected: a run launched while it reconnects (after a broker restart) starts when it is back. */
+  private connection(): Promise<void> {
+    return this.connected ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
   }
 
   launch(plan: LaunchPlan): LaunchedRun {
@@ -158,14 +173,16 @@ export class ClusterLauncher implements Launcher {
       const h = hosts.findIndex((k) => k.id === host.id);
       if (h >= 0) failHost(h, `host ${host.name} ${how === 'lost' ? 'was lost (no heartbeat)' : 'left'}`);
     };
-    this.onDisconnect = () => {
+    this.brokerLost = false;
+    this.lost = () => {
       this.brokerLost = true;
       hosts.forEach((_, h) => failHost(h, 'the NATS broker was lost'));
     };
-    if (this.disconnected) this.onDisconnect();
+    // A connection that gave up reconnecting before this run: nothing can reach the hosts.
+    if (nc.isClosed()) this.lost();
 
     // Each host gets its islands' tasks; a host that refuses or does not answer fails its islands.
-    hosts.forEach((host, h) => {
+    const sendOrder = (host: KnownHost, h: number) => {
       const order: BusMessage<'islands'> = {
         type: 'islands',
         runId,
@@ -180,6 +197,9 @@ export class ClusterLauncher implements Launcher {
         },
         (error: unknown) => failHost(h, `host ${host.name} did not accept its islands (${error instanceof Error ? error.message : String(error)})`),
       );
+    };
+    void this.connection().then(() => {
+      if (!nc.isClosed()) hosts.forEach(sendOrder);
     });
 
     // Hosts end the islands of a coordinator that went silent (killed), instead of running them forever.
@@ -189,7 +209,7 @@ export class ClusterLauncher implements Launcher {
       reports,
       terminate: () => toHosts({ type: 'terminate', runId }),
       release: () => {
-        this.onDisconnect = null;
+        this.lost = null;
         clearInterval(alive);
         sub.unsubscribe();
         this.directory.events.onGone = previous;

@@ -19,7 +19,7 @@ import { resolveRunConfig } from '../config/resolve.ts';
 import { toRunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { RunFailedError, startRun, type Run } from '../run/start-run.ts';
-import { connectBus, Subjects } from './bus.ts';
+import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
 import { checkPrefix, parseNatsUrl } from './nats-url.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
 import { decodeBus, DropCounter, encodeBus, ownVersion, type BusMessage } from './bus-codec.ts';
@@ -78,6 +78,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const name = options.name ?? `${os.hostname()}-${id.slice(0, 4)}`;
   const log = options.log ?? (() => {});
   const nc = await connectBus(address, { name: `nqueens-islands host ${name}` });
+  const connection = connectionState(nc);
   const js = jetstream(nc);
   const dropped = new DropCounter();
   const refused = new Set<string>();
@@ -122,7 +123,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       if (!order || busy() || stopping) return; // no answer: the coordinator fails these islands
       const ids = order.hostOf.flatMap((host, island) => (host === id ? [island] : []));
       log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
-      const own = new IslandRelay(nc, subjects, order, id, pool, dropped);
+      const own = new IslandRelay(nc, subjects, order, id, pool, dropped, connection);
       relay = own;
       heartbeat();
       msg.respond(encodeBus({ type: 'accepted', runId: order.runId }));
@@ -222,12 +223,18 @@ export async function startHost(options: HostOptions): Promise<Host> {
     }
   }
 
-  // A run spread over hosts cannot outlive a disconnect (bus.ts `disconnected`): stop its islands
-  // now. A study's run goes on: its work message and result survive a reconnect.
-  const haltOnDisconnect = async () => {
-    for await (const status of nc.status()) if (status.type === 'disconnect') relay?.brokerLost();
-  };
-  void haltOnDisconnect();
+  // A run spread over hosts cannot outlive a disconnect (bus.ts `ConnectionEvents`): stop its
+  // islands now. A study's run goes on: its work message and result survive a reconnect.
+  watchConnection(nc, {
+    disconnect: () => {
+      log(`lost the NATS broker ${address.display}; reconnecting`);
+      relay?.brokerLost();
+    },
+    reconnect: () => {
+      log(`reconnected to ${address.display}`);
+      heartbeat();
+    },
+  });
   heartbeat();
   let settle: (how: 'stopped' | 'broker-lost') => void = () => {};
   const closed = new Promise<'stopped' | 'broker-lost'>((resolve) => (settle = resolve));

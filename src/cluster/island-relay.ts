@@ -26,7 +26,7 @@ import type { LocalHost } from '../archipelago/local-host.ts';
 import type { IslandTask } from '../archipelago/messages.ts';
 import { SharedMemoryCoordination } from '../archipelago/shared-memory-coordination.ts';
 import type { IslandPorts } from '../archipelago/transport.ts';
-import { connectionState, type Subjects } from './bus.ts';
+import type { Subjects } from './bus.ts';
 import { decodeBus, encodeBus, type BusMessage, type DropCounter } from './bus-codec.ts';
 import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
 
@@ -67,6 +67,8 @@ export class IslandRelay {
     private readonly hostId: string,
     pool: LocalHost,
     private readonly dropped: DropCounter,
+    /** The host's connection state (bus.ts `connectionState`). */
+    connection: { readonly connected: boolean },
   ) {
     this.tasks = order.tasks.map((bytes) => decode<IslandTask>(bytes));
     this.coordination = SharedMemoryCoordination.create(order.islands);
@@ -84,7 +86,6 @@ export class IslandRelay {
     // neighbours have all left still sends, and its port must not fill up.
     for (const edge of this.outgoing) edge.port.on('message', (bytes: Uint8Array) => this.sendMigrants(edge, bytes));
     void this.watch();
-    const connection = connectionState(nc);
     this.coordinatorCheck = setInterval(() => {
       // While the broker is away the coordinator cannot be heard: its silence counts from the reconnect.
       if (!connection.connected) this.coordinatorSeen = Date.now();
@@ -223,7 +224,7 @@ export class IslandRelay {
     this.terminate();
   }
 
-  /** The broker connection dropped: the run cannot go on (see bus.ts `disconnected`); the islands here stop within milliseconds. */
+  /** The broker connection dropped: the run cannot go on (see bus.ts `ConnectionEvents`); the islands here stop within milliseconds. */
   brokerLost(): void {
     this.leaving ??= 'the NATS broker was lost';
     this.coordination.halt();

@@ -22,6 +22,8 @@ export interface NatsServer {
 }
 
 export interface NatsServerOptions {
+  /** A given port (a broker restarted where its clients reconnect); default: one the server picks. */
+  port?: number;
   user?: string;
   password?: string;
   token?: string;
@@ -30,7 +32,7 @@ export interface NatsServerOptions {
 /** Starts nats-server and resolves once it accepts clients (its "Server is ready" line, not a timer). */
 export function startLocalBroker(executable: string, options: NatsServerOptions = {}): Promise<NatsServer> {
   const store = mkdtempSync(join(tmpdir(), 'nq-nats-'));
-  const args = ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', store];
+  const args = ['-a', '127.0.0.1', '-p', String(options.port ?? -1), '-js', '-sd', store];
   if (options.user !== undefined) args.push('--user', options.user, '--pass', options.password ?? '');
   if (options.token !== undefined) args.push('--auth', options.token);
   const child: ChildProcess = spawn(executable, args, { stdio: ['ignore', 'ignore', 'pipe'] });
