@@ -97,27 +97,37 @@ export interface StudyThroughput {
   seconds: number;
 }
 
-/** Starts `count` host processes of the built CLI (1 island each) and resolves when all are ready. */
-async function startHosts(url: string, prefix: string, count: number): Promise<ChildProcess[]> {
-  const hosts = Array.from({ length: count }, (_, i) =>
-    spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], { stdio: ['ignore', 'ignore', 'pipe'] }));
+/**
+ * Starts `count` host processes of the built CLI (1 island each) into `hosts` and resolves
+ * when all are ready (the caller stops them, also when one failed to start).
+ */
+async function startHosts(url: string, prefix: string, count: number, hosts: ChildProcess[]): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    hosts.push(spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], { stdio: ['ignore', 'ignore', 'pipe'] }));
+  }
   await Promise.all(hosts.map((h) => new Promise<void>((resolve, reject) => {
     let err = '';
-    h.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    h.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       err += chunk;
       if (err.includes(' ready: ')) resolve();
     });
     h.once('exit', () => reject(new Error(`host exited: ${err}`)));
   })));
-  return hosts;
+}
+
+/** SIGTERM to each host still running; resolves when all have exited. */
+async function stopHosts(hosts: ChildProcess[]): Promise<void> {
+  for (const p of hosts) p.kill('SIGTERM');
+  await Promise.all(hosts.map((p) => new Promise((resolve) => (p.exitCode === null && p.signalCode === null ? p.once('exit', resolve) : resolve(null)))));
 }
 
 /** The wall time of one study (1-island runs of `n` queens, `repeats` seeds × 2 cells) on `hosts` host processes. */
 export async function studyThroughput(natsServer: string, hosts: number, n: number, repeats: number): Promise<StudyThroughput> {
   const dir = mkdtempSync(path.join(tmpdir(), 'nq-bench-cluster-'));
   const broker = await startLocalBroker(natsServer);
-  const processes = await startHosts(broker.url, 'bench', hosts);
+  const processes: ChildProcess[] = [];
   try {
+    await startHosts(broker.url, 'bench', hosts, processes);
     const file = path.join(dir, 'study.yaml');
     writeFileSync(file, `base: { overrides: { n: ${n}, islands: 1, limits: { timeLimit: 60 } } }\nsweep:\n  topology.kind: [none, ring]\nrepeats: ${repeats}\nseed: 1\n`);
     const experiment = loadExperiment(file);
@@ -125,8 +135,7 @@ export async function studyThroughput(natsServer: string, hosts: number, n: numb
     const outcome = await runStudyOnCluster(experiment, { outDir: path.join(dir, 'out'), resume: false, events: false, nats: broker.url, hosts, prefix: 'bench' });
     return { hosts, runs: outcome.completed, seconds: (performance.now() - t0) / 1000 };
   } finally {
-    for (const p of processes) p.kill('SIGTERM');
-    await Promise.all(processes.map((p) => new Promise((resolve) => (p.exitCode === null ? p.once('exit', resolve) : resolve(null)))));
+    await stopHosts(processes);
     await broker.stop();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -143,7 +152,7 @@ export interface SolveTiming {
 /** `solve --json` with `args` per seed: in one process, and with its islands on `hosts` host processes of 1 island each. */
 export async function solveBothWays(natsServer: string, args: string[], seeds: number[], hosts: number): Promise<{ local: SolveTiming[]; spread: SolveTiming[] }> {
   const broker = await startLocalBroker(natsServer);
-  const processes = await startHosts(broker.url, 'solve', hosts);
+  const processes: ChildProcess[] = [];
   const once = (seed: number, extra: string[]): SolveTiming => {
     const t0 = performance.now();
     const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -153,6 +162,7 @@ export async function solveBothWays(natsServer: string, args: string[], seeds: n
     return { seed, seconds, solved: out.solved, stopLatencyMs: out.stopLatencyMs };
   };
   try {
+    await startHosts(broker.url, 'solve', hosts, processes);
     const local: SolveTiming[] = [];
     const spread: SolveTiming[] = [];
     // Alternating, so slow drifts of the machine fall on both alike.
@@ -162,8 +172,7 @@ export async function solveBothWays(natsServer: string, args: string[], seeds: n
     }
     return { local, spread };
   } finally {
-    for (const p of processes) p.kill('SIGTERM');
-    await Promise.all(processes.map((p) => new Promise((resolve) => (p.exitCode === null ? p.once('exit', resolve) : resolve(null)))));
+    await stopHosts(processes);
     await broker.stop();
   }
 }
