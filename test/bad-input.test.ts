@@ -69,7 +69,7 @@ const cases: Case[] = [
   ['max-iterations 0', [...SOLVE, '-n', '8', '--max-iterations', '0'], /^--max-iterations: expected an integer >= 1/],
   ['time-limit 0', [...SOLVE, '-n', '8', '--time-limit', '0'], /^--time-limit: expected a number of seconds > 0/],
   ['an unknown migration mode', [...SOLVE, '-n', '8', '--migration', 'sideways'], /^--migration: expected one of async \| sync, got "sideways"$/],
-  ['a tournament of 1', [...SOLVE, '-n', '8', '--emigrant-selection', 'tournament(1)'], /^--emigrant-selection: expected a tournament of size >= 2, got "tournament\(1\)"$/],
+  ['a tournament of 1', [...SOLVE, '-n', '8', '--emigrant-selection', 'tournament(1)'], /^--emigrant-selection: K in "tournament\(1\)": expected an integer >= 2, got 1$/],
   ['an unknown replacement', [...SOLVE, '-n', '8', '--replacement', 'best'], /^--replacement: expected one of worst-if-better/],
   ['an unknown --on-island-error', [...SOLVE, '-n', '8', '--on-island-error', 'retry'], /^--on-island-error: expected one of continue \| fail, got "retry"$/],
   // topology

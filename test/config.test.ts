@@ -67,7 +67,7 @@ const DEFAULTS: RunConfig = {
     interval: 1,
     migrants: 1,
     emigrantSelection: { kind: 'best' },
-    replacement: 'worst-if-better',
+    replacement: { kind: 'worst-if-better' },
     rejectDuplicates: false,
   },
   limits: { maxIterations: null, timeLimit: null },

@@ -1,16 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { EMIGRANT_SELECTION_KINDS } from '../src/archipelago/policies/emigrant-selection.ts';
-import { REPLACEMENT_KINDS } from '../src/archipelago/policies/replacement.ts';
+import { islandSummary, type MigrationEvent } from '../src/archipelago/events.ts';
+import { extendRegistries } from '../src/archipelago/extension.ts';
+import { optionKey, policyNames } from '../src/archipelago/policies/policy-schema.ts';
 import { defineTopology } from '../src/archipelago/topologies/define.ts';
 import type { Edge } from '../src/archipelago/topologies/edge.ts';
 import { TOPOLOGY_REGISTRY } from '../src/archipelago/topologies/registry.ts';
-import { TOPOLOGY_KINDS, type TopologyRegistry } from '../src/archipelago/topology.ts';
+import type { TopologyRegistry } from '../src/archipelago/topology.ts';
 import { buildTopology, resolveTopology, topologySection } from '../src/archipelago/topology-schema.ts';
 import { flagOptions, RUN_FLAGS, runFlags } from '../src/config/flags.ts';
+import { toFileShape } from '../src/config/file-shape.ts';
 import { runConfigJsonSchema } from '../src/config/json-schema.ts';
+import { REGISTRIES } from '../src/config/registries.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
+import { runConfigFileSchema } from '../src/config/schema.ts';
+import { startRun } from '../src/run/start-run.ts';
 import { cli } from './cli-helpers.ts';
+import policyExtension from './fixtures/policy-extension.ts';
 
 /** `solve --help` with its line wrapping undone, so a long flag description reads as one line. */
 function solveHelp(): string {
@@ -19,39 +26,45 @@ function solveHelp(): string {
   return r.stdout.replace(/\s+/g, ' ');
 }
 
-interface SchemaNode { properties?: Record<string, SchemaNode>; enum?: string[]; oneOf?: SchemaNode[] }
+interface SchemaNode { properties?: Record<string, SchemaNode>; enum?: string[]; oneOf?: SchemaNode[]; anyOf?: SchemaNode[] }
 
-describe('registries reach the schema, the flags and --help', () => {
+interface Entry { kind: string; flags?: Record<string, { name: string }>; options(f: never): object }
+
+/** Every registry: where a file names an entry, the flag that names it, and where an option of entry `kind` goes. */
+const FAMILIES: { what: string; entries: readonly Entry[]; section: string; key: string; flag: string; optionKey: (kind: string, option: string) => string }[] = [
+  { what: 'topology', entries: REGISTRIES.topologies, section: 'topology', key: 'kind', flag: 'topology', optionKey: (_kind, option) => option },
+  { what: 'emigrant selection', entries: REGISTRIES.emigrantSelections, section: 'migration', key: 'emigrantSelection', flag: 'emigrant-selection', optionKey },
+  { what: 'replacement', entries: REGISTRIES.replacements, section: 'migration', key: 'replacement', flag: 'replacement', optionKey },
+];
+
+describe('registries reach the schema, the JSON Schema, the flags and --help', () => {
   const schema = runConfigJsonSchema() as SchemaNode;
   const flag = (name: string) => RUN_FLAGS.find((f) => f.name === name)!;
   const help = solveHelp();
 
-  it('every topology kind and every topology option flag', () => {
-    assert.deepEqual(schema.properties!.topology.properties!.kind.enum, [...TOPOLOGY_KINDS]);
-    for (const kind of TOPOLOGY_KINDS) {
-      assert.ok(flag('topology').describe.split(' | ').includes(kind), `--topology lists ${kind}`);
-      assert.ok(help.includes(kind), `--help names ${kind}`);
-    }
-    for (const d of TOPOLOGY_REGISTRY) {
-      for (const [option, f] of Object.entries((d as { flags?: Record<string, { name: string }> }).flags ?? {})) {
-        assert.ok(schema.properties!.topology.properties![option], `topology.${option} in the JSON Schema`);
-        assert.equal(flag(f.name).path, `topology.${option}`);
-        assert.ok(help.includes(`--${f.name}`), `--help lists --${f.name}`);
+  for (const { what, entries, section, key, flag: flagName, optionKey: keyOf } of FAMILIES) {
+    it(`every ${what} and every option flag of one`, () => {
+      const node = schema.properties![section];
+      for (const { kind, flags } of entries) {
+        assert.ok(runConfigFileSchema.safeParse({ n: 8, [section]: { [key]: kind } }).success, `the schema accepts ${section}.${key}: ${kind}`);
+        assert.ok(JSON.stringify(node.properties![key]).includes(`"${kind}"`), `the JSON Schema names ${kind}`);
+        assert.ok(flag(flagName).describe.split(' | ').includes(kind), `--${flagName} lists ${kind}`);
+        assert.ok(help.includes(kind), `--help names ${kind}`);
+        for (const [option, f] of Object.entries(flags ?? {})) {
+          assert.ok(node.properties![keyOf(kind, option)], `${section}.${keyOf(kind, option)} in the JSON Schema`);
+          assert.equal(flag(f.name).path, `${section}.${keyOf(kind, option)}`);
+          assert.ok(help.includes(`--${f.name}`), `--help lists --${f.name}`);
+        }
       }
-    }
-  });
+    });
+  }
 
-  it('every replacement and emigrant selection', () => {
-    assert.deepEqual(schema.properties!.migration.properties!.replacement.enum, [...REPLACEMENT_KINDS]);
-    for (const name of REPLACEMENT_KINDS) {
-      assert.ok(flag('replacement').describe.split(' | ').includes(name));
-      assert.ok(help.includes(name), `--help names ${name}`);
-    }
-    for (const name of EMIGRANT_SELECTION_KINDS) {
-      assert.ok(flag('emigrant-selection').describe.split(' | ').includes(name));
-      assert.ok(JSON.stringify(schema.properties!.migration.properties!.emigrantSelection).includes(name));
-      assert.ok(help.includes(name), `--help names ${name}`);
-    }
+  it('a policy option given inline: tournament(K) in the schema, the flag and --help', () => {
+    assert.deepEqual(policyNames(REGISTRIES.emigrantSelections), ['best', 'random', 'tournament', 'tournament(K)']);
+    assert.equal(flag('emigrant-selection').describe, 'best | random | tournament | tournament(K)');
+    assert.ok(help.includes('tournament(K)'));
+    assert.ok(runConfigFileSchema.safeParse({ n: 8, migration: { emigrantSelection: 'tournament(3)', tournamentSize: 3 } }).success);
+    assert.ok(schema.properties!.migration.properties!.tournamentSize);
   });
 
   it('every GA mode', () => {
@@ -93,7 +106,7 @@ describe('registering a topology with an option', () => {
     const json = z.toJSONSchema(section, { io: 'input' }) as SchemaNode;
     assert.ok(json.properties!.kind.enum!.includes('ring-k'));
     assert.ok(json.properties!.k);
-    const flags = runFlags(withRingK);
+    const flags = runFlags({ ...REGISTRIES, topologies: withRingK });
     assert.ok(flags.find((f) => f.name === 'topology')!.describe.endsWith('| edges | ring-k'));
     assert.deepEqual(flags.find((f) => f.name === 'ring-k'), { name: 'ring-k', path: 'topology.k', value: 'number', describe: 'islands ahead that the ring-k topology sends to' });
     assert.ok(flagOptions(flags)['ring-k']);
@@ -111,5 +124,79 @@ describe('registering a topology with an option', () => {
     assert.throws(() => buildTopology({ kind: 'ring-k', k: 4 }, 4, 1, withRingK), /^TopologyError: topology\.k: 4 reaches past the 4 islands; expected at most 3$/);
     assert.throws(() => buildTopology({ kind: 'ring', k: 2 }, 4, 1, withRingK), /topology\.k: only used with topology\.kind "ring-k", not "ring"/);
     assert.throws(() => buildTopology({ kind: 'ring-k' }, 4, 1), /topology\.kind: expected one of/);
+  });
+});
+
+/**
+ * The worked examples of docs/ARCHITECTURE.md, "How to add a migration policy": an emigrant
+ * selection (`ranked`, option `from`, inline as `ranked(R)`) and a replacement (`random`,
+ * option `probability`), in test/fixtures/policy-extension.ts. Registered in copies of the
+ * registries; a run's islands import the same module (`extensions`).
+ */
+const EXTENSION = new URL('./fixtures/policy-extension.ts', import.meta.url).href;
+const withPolicies = extendRegistries(REGISTRIES, [policyExtension]);
+const env = { availableParallelism: 4, totalMemory: 16e9 };
+const resolveWith = (input: object, registries = withPolicies) => resolveRunConfig({ n: 40, ...input }, 'test.yaml', {}, env, registries);
+
+describe('registering an emigrant selection and a replacement with an option', () => {
+  it('the schema accepts them, fills their defaults, checks their options and writes them back', () => {
+    const c = resolveWith({ migration: { emigrantSelection: 'ranked(2)', replacement: 'random', randomProbability: 0.5 } });
+    assert.deepEqual(c.migration.emigrantSelection, { kind: 'ranked', from: 2 });
+    assert.deepEqual(c.migration.replacement, { kind: 'random', probability: 0.5 });
+    const defaults = resolveWith({ migration: { emigrantSelection: 'ranked', replacement: 'random' } }).migration;
+    assert.deepEqual([defaults.emigrantSelection, defaults.replacement], [{ kind: 'ranked', from: 1 }, { kind: 'random', probability: 1 }]);
+    assert.deepEqual(resolveWith({ migration: { emigrantSelection: 'ranked', rankedFrom: 3 } }).migration.emigrantSelection, { kind: 'ranked', from: 3 });
+    const shape = toFileShape(c, withPolicies);
+    assert.deepEqual(shape.migration, { mode: 'async', interval: 1, migrants: 1, emigrantSelection: 'ranked(2)', replacement: 'random', randomProbability: 0.5, rejectDuplicates: false });
+    assert.deepEqual(resolveWith(shape), c);
+
+    const refuses = (input: object, message: string, registries = withPolicies) => assert.throws(() => resolveWith(input, registries), (e: Error) => e.message === message);
+    refuses({ ga: { populationSize: 4 }, migration: { emigrantSelection: 'ranked(4)' } }, 'test.yaml: migration.emigrantSelection: rank 4 is past ga.populationSize (4); expected at most 3');
+    refuses({ ga: { populationSize: 4 }, migration: { emigrantSelection: 'ranked', rankedFrom: 4 } }, 'test.yaml: migration.rankedFrom: rank 4 is past ga.populationSize (4); expected at most 3');
+    refuses({ migration: { emigrantSelection: 'ranked(-1)' } }, 'test.yaml: migration.emigrantSelection: R in "ranked(-1)": expected an integer >= 0, got -1');
+    refuses({ migration: { emigrantSelection: 'ranked(2)', rankedFrom: 3 } }, 'test.yaml: migration.rankedFrom: 3 contradicts emigrantSelection "ranked(2)"; give it once');
+    refuses({ migration: { replacement: 'random', randomProbability: 2 } }, 'test.yaml: migration.randomProbability: expected a number in [0, 1], got 2');
+    // The real registries are untouched.
+    refuses({ migration: { emigrantSelection: 'ranked' } }, 'test.yaml: migration.emigrantSelection: expected best | random | tournament | tournament(K), got "ranked"', REGISTRIES);
+    refuses({ migration: { replacement: 'random' } }, 'test.yaml: migration.replacement: expected one of worst-if-better | worst | random-if-better, got "random"', REGISTRIES);
+  });
+
+  it('they appear in the JSON Schema, the flags and --help', () => {
+    const migration = (runConfigJsonSchema(withPolicies) as SchemaNode).properties!.migration.properties!;
+    assert.ok(JSON.stringify(migration.emigrantSelection).includes('"ranked"') && JSON.stringify(migration.emigrantSelection).includes('ranked\\\\('));
+    assert.ok(migration.replacement.enum!.includes('random'));
+    assert.ok(migration.rankedFrom && migration.randomProbability);
+    const flags = runFlags(withPolicies);
+    assert.equal(flags.find((f) => f.name === 'emigrant-selection')!.describe, 'best | random | tournament | ranked | tournament(K) | ranked(R)');
+    assert.ok(flags.find((f) => f.name === 'replacement')!.describe.endsWith('| random'));
+    assert.deepEqual(flags.find((f) => f.name === 'ranked-from'), { name: 'ranked-from', path: 'migration.rankedFrom', value: 'number', describe: 'rank of the first emigrant of the ranked selection' });
+    assert.equal(flags.find((f) => f.name === 'random-probability')!.path, 'migration.randomProbability');
+    const options = flagOptions(flags);
+    assert.match(String(options['ranked-from'].describe), /ranked selection/);
+    assert.match(String(options['emigrant-selection'].describe), /ranked\(R\)/);
+    assert.ok(!RUN_FLAGS.some((f) => f.name === 'ranked-from'));
+  });
+
+  it('they run in a real archipelago run: every island imports the extension', async () => {
+    // Sync runs are repeatable: a run is a function of its config and seed.
+    const run = async (migration: object) => {
+      const config = resolveWith({ seed: 5, islands: 2, ga: { populationSize: 20 }, topology: { kind: 'ring-bi' }, migration: { mode: 'sync', interval: 1, migrants: 2, ...migration }, limits: { maxIterations: 15 } });
+      const events: MigrationEvent[] = [];
+      const handle = startRun({ ...config, seed: 5 }, { extensions: [EXTENSION] });
+      handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
+      const result = await handle.result;
+      assert.deepEqual(result.islands.flatMap((i) => (i.error ? [i.error.message] : [])), [], 'no island failed');
+      // Events of different islands arrive in any order; within an epoch each edge migrates once.
+      events.sort((a, b) => a.epoch! - b.epoch! || a.from - b.from || a.to - b.to);
+      return { events, islands: result.islands.map(islandSummary) };
+    };
+    const closed = await run({ replacement: 'random', randomProbability: 0 });
+    assert.ok(closed.events.length > 0 && closed.events.every((e) => e.sent === 2 && e.accepted === 0));
+    const open = await run({ replacement: 'random' });
+    assert.ok(open.events.length > 0 && open.events.every((e) => e.sent === 2 && e.accepted === 2));
+    // ranked(0) sends what best sends; ranked(10) sends middling members, and the run differs.
+    const best = await run({ emigrantSelection: 'best' });
+    assert.deepEqual(await run({ emigrantSelection: 'ranked(0)' }), best);
+    assert.notDeepEqual(await run({ emigrantSelection: 'ranked(10)' }), best);
   });
 });

@@ -4,15 +4,20 @@
  */
 import { decode, encode } from '../src/archipelago/codec.ts';
 import { kernelModuleForThread } from '../src/ga/kernel.ts';
+import { extendRegistries, loadExtensions } from '../src/archipelago/extension.ts';
 import { runIsland } from '../src/archipelago/island-runner.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
+import { POLICY_REGISTRIES } from '../src/archipelago/policies/lookup.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { MessagePortTransport, type IslandEnvelope } from '../src/archipelago/transport.ts';
 
-export default function islandWorker(envelope: IslandEnvelope): Uint8Array {
+export default function islandWorker(envelope: IslandEnvelope): Uint8Array | Promise<Uint8Array> {
   if (envelope.kernel) kernelModuleForThread(envelope.kernel);
   const task = decode<IslandTask>(envelope.task);
   const transport = new MessagePortTransport(task.sources, task.targets, envelope.ports);
   const shared = new SharedMemoryCoordination(envelope.shared, task.islands);
-  return encode(runIsland(task, transport, shared, { exit: (code) => process.exit(code) }));
+  const run = (policies = POLICY_REGISTRIES) => encode(runIsland(task, transport, shared, { exit: (code) => process.exit(code) }, policies));
+  // Only a task that names extension modules waits for an import.
+  if (!task.extensions?.length) return run();
+  return loadExtensions(task.extensions).then((extensions) => run(extendRegistries(POLICY_REGISTRIES, extensions)));
 }

@@ -58,6 +58,7 @@ function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): Islan
     targets: targetsOf(edges, island),
     testFault: options.testFault ?? null,
     snapshot: options.resume?.[island] ?? null,
+    ...(options.extensions?.length ? { extensions: options.extensions } : {}),
   }));
 }
 

@@ -1,6 +1,5 @@
 /** The parts of the archipelago's options that each island's task carries too (messages.ts). */
-import type { EmigrantSelectionSpec } from './policies/emigrant-selection.ts';
-import type { ReplacementKind } from './policies/replacement.ts';
+import type { EmigrantSelectionSpec, ReplacementKind, ReplacementSpec } from './policies/lookup.ts';
 
 export interface MigrationOptions {
   /** 'async' (default): islands never wait. 'sync': a global epoch barrier; repeatable. */
@@ -10,7 +9,8 @@ export interface MigrationOptions {
   /** Emigrants per migration (a count; the config layer resolves fractions). 0 turns migration off. */
   migrants: number;
   emigrantSelection: EmigrantSelectionSpec;
-  replacement: ReplacementKind;
+  /** A spec, or for a replacement without options its name. */
+  replacement: ReplacementSpec | ReplacementKind;
   /** Drop immigrants equal to a current member. */
   rejectDuplicates: boolean;
 }

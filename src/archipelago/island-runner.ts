@@ -5,8 +5,7 @@ import { Rng } from '../ga/rng.ts';
 import { sampleDiversity } from './diversity.ts';
 import type { IslandReport, IslandTask, MigrantsMessage, StopReason } from './messages.ts';
 import { MigrationLog } from './migration-log.ts';
-import { emigrantSelectionFor } from './policies/emigrant-selection.ts';
-import { replacementFor } from './policies/replacement.ts';
+import { emigrantSelectionFor, POLICY_REGISTRIES, replacementFor, type PolicyRegistries } from './policies/lookup.ts';
 import { DEPARTED, HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
 import type { IslandTransport } from './transport.ts';
 
@@ -26,12 +25,13 @@ export const TEST_FAULT_EXIT_CODE = 70;
 /**
  * One island's whole run, inside its worker: build the evolver, loop `step()`, migrate
  * every `interval` iterations, report progress, stop when told. Returns its report; on a
- * throw it still marks itself departed so no sync barrier waits for it.
+ * throw it still marks itself departed so no sync barrier waits for it. `policies` are the
+ * registries its migration spec names from (the built-in ones and the task's extensions).
  */
-export function runIsland(task: IslandTask, transport: IslandTransport, shared: IslandCoordination, hooks: RunnerHooks): IslandReport {
+export function runIsland(task: IslandTask, transport: IslandTransport, shared: IslandCoordination, hooks: RunnerHooks, policies: PolicyRegistries = POLICY_REGISTRIES): IslandReport {
   let run: IslandRun | null = null;
   try {
-    run = new IslandRun(task, transport, shared, hooks);
+    run = new IslandRun(task, transport, shared, hooks, policies);
     return run.run();
   } catch (error) {
     run?.reportBest(true);
@@ -80,10 +80,11 @@ class IslandRun {
     private readonly transport: IslandTransport,
     private readonly shared: IslandCoordination,
     private readonly hooks: RunnerHooks,
+    policies: PolicyRegistries,
   ) {
     this.id = task.island;
-    this.select = emigrantSelectionFor(task.migration.emigrantSelection);
-    this.replace = replacementFor(task.migration.replacement);
+    this.select = emigrantSelectionFor(task.migration.emigrantSelection, policies.emigrantSelections);
+    this.replace = replacementFor(task.migration.replacement, policies.replacements);
     this.pending = transport.sources.map(() => []);
     // Async islands stop on any stop; sync islands only on the coordinator's (a solution
     // elsewhere is seen at the barrier, so every island's epoch stays whole and repeatable).

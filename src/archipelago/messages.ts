@@ -26,6 +26,8 @@ export interface IslandTask {
   testFault: TestFault | null;
   /** Continue from this checkpointed state instead of a new population. */
   snapshot: IslandSnapshot | null;
+  /** URLs of extension modules (`extension.ts`) whose policies the task may name. */
+  extensions?: readonly string[];
 }
 
 /** An island passed the start gate: it is iterating. */

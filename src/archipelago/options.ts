@@ -27,6 +27,11 @@ export interface ArchipelagoOptions {
   checkpointEveryMs?: number;
   /** Continue from a checkpoint: one snapshot per island, in island order. */
   resume?: readonly IslandSnapshot[];
+  /**
+   * URLs of extension modules (`extension.ts`) that every island imports: policies the
+   * built-in registries lack, which `migration` may then name.
+   */
+  extensions?: readonly string[];
   /** Where the islands run: a warm host kept across runs (e.g. `LocalHost`); default: a local pool made for this run and closed after it. */
   launcher?: Launcher;
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { fields, formatPath, type Fields } from '../schema/fields.ts';
+import { keyOwners, optionalOption, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
 import { TopologyError } from './errors.ts';
 import { edgesOf, TOPOLOGY_KINDS, topologyDefinition, type Edge, type TopologyKind, type TopologyRegistry, type TopologySpec } from './topology.ts';
 import type { TopologyContext } from './topologies/define.ts';
@@ -13,20 +14,11 @@ import { TOPOLOGY_REGISTRY } from './topologies/registry.ts';
 
 /** Which kind owns each option name. */
 function optionOwners(registry: TopologyRegistry): Map<string, string> {
-  const owners = new Map<string, string>();
-  for (const d of registry) {
-    for (const option of Object.keys(d.options(fields))) {
-      const other = owners.get(option);
-      if (other !== undefined) throw new Error(`topology option "${option}" is defined by both ${other} and ${d.kind}; option names must be unique`);
-      owners.set(option, d.kind);
-    }
-  }
-  return owners;
+  return keyOwners(registry.map((d) => [d.kind, Object.keys(d.options(fields))] as const), 'topology option');
 }
 
 type Registered = (typeof TOPOLOGY_REGISTRY)[number];
 type OptionsOf<D> = D extends { options(f: Fields): infer S extends z.ZodRawShape } ? S : never;
-type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
 /** What a file's `topology` may hold: a registered kind and any registered kind's options (for library users' types). */
 export type TopologyInput = { kind?: TopologyKind } & Partial<z.input<z.ZodObject<UnionToIntersection<OptionsOf<Registered>>>>>;
@@ -41,11 +33,8 @@ export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY):
     kind: fields.oneOf(kinds).default(kinds[0]).describe(`who sends migrants to whom: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`),
   };
   for (const d of registry) {
-    for (const [option, schema] of Object.entries(d.options(fields))) {
-      // Defaults belong to the option's own kind: `resolveTopology` applies them once the kind is known.
-      const field = schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : (schema as z.ZodType);
-      shape[option] = field.optional().describe((schema as z.ZodType).description ?? option);
-    }
+    // Defaults belong to the option's own kind: `resolveTopology` applies them once the kind is known.
+    for (const [option, schema] of Object.entries(d.options(fields))) shape[option] = optionalOption(schema as z.ZodType, option);
   }
   return fields.section(shape) as unknown as z.ZodType<TopologySectionValue, TopologyInput>;
 }
@@ -62,8 +51,7 @@ export function resolveTopology(section: TopologySectionValue, ctx: TopologyCont
     if (value !== undefined && owner !== kind) ctx.fail(option, `only used with topology.kind "${owner}", not "${kind}"; remove it`, ['topology.kind']);
   }
   const definition = topologyDefinition(kind, registry)!;
-  // Already checked field by field; parsing the kind's own object fills its defaults.
-  const options = z.object(definition.options(fields)).parse(given) as Record<string, unknown>;
+  const options = ownOptions(definition.options(fields), given);
   const resolved = definition.resolve ? definition.resolve(options, ctx) : options;
   return { kind, ...resolved } as TopologySpec;
 }

@@ -1,3 +1,4 @@
+import type { SpecOf } from '../schema/registry.ts';
 import type { TopologyDefinition } from './topologies/define.ts';
 import type { Edge } from './topologies/edge.ts';
 import { TOPOLOGY_REGISTRY } from './topologies/registry.ts';
@@ -8,8 +9,6 @@ export type { Edge } from './topologies/edge.ts';
 export type TopologyRegistry = readonly TopologyDefinition[];
 
 type Registered = (typeof TOPOLOGY_REGISTRY)[number];
-// A kind without options parses to Record<string, never>: its spec is just the kind.
-type SpecOf<D> = D extends TopologyDefinition<infer K, infer _S, infer O> ? (string extends keyof O ? { kind: K } : { kind: K } & O) : never;
 
 /** Who sends migrants to whom: a registered kind and its options, resolved (src/config checks them). */
 export type TopologySpec = SpecOf<Registered>;

@@ -1,4 +1,6 @@
 /** The resolved config written back in the file shape (what `config print` shows and result records hold). */
+import { migrationPoliciesFileShape } from './migration-policies.ts';
+import { REGISTRIES, type Registries } from './registries.ts';
 import type { GaConfig, RunConfig } from './run-config.ts';
 import type { RunConfigInput } from './schema.ts';
 
@@ -12,8 +14,7 @@ function gaFileShape(ga: GaConfig): RunConfigInput['ga'] {
  * The resolved config written back in the file shape (what `config print` shows). Reading
  * it back gives the same `RunConfig`, so a printed config reproduces a run.
  */
-export function toFileShape(config: RunConfig): RunConfigInput {
-  const selection = config.migration.emigrantSelection;
+export function toFileShape(config: RunConfig, registries: Registries = REGISTRIES): RunConfigInput {
   return {
     n: config.n,
     seed: config.seed,
@@ -24,8 +25,7 @@ export function toFileShape(config: RunConfig): RunConfigInput {
       mode: config.migration.mode,
       interval: config.migration.interval,
       migrants: config.migration.migrants,
-      emigrantSelection: selection.kind === 'tournament' ? `tournament(${selection.size})` : selection.kind,
-      replacement: config.migration.replacement,
+      ...migrationPoliciesFileShape(config.migration, registries),
       rejectDuplicates: config.migration.rejectDuplicates,
     },
     limits: { ...config.limits },

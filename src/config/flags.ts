@@ -8,11 +8,11 @@
  * that look like numbers into numbers. The schema is the one place that checks them.
  */
 import type { Options } from 'yargs';
-import { EMIGRANT_SELECTION_KINDS } from '../archipelago/policies/emigrant-selection.ts';
-import { REPLACEMENT_KINDS } from '../archipelago/policies/replacement.ts';
+import { optionKey, policyFamilies, policyNames, type PolicyRegistries } from '../archipelago/policies/policy-schema.ts';
 import type { TopologyRegistry } from '../archipelago/topology.ts';
-import { TOPOLOGY_REGISTRY } from '../archipelago/topologies/registry.ts';
-import type { FlagValue } from '../schema/fields.ts';
+import type { OptionFlag } from '../schema/registry.ts';
+import { REGISTRIES, type Registries } from './registries.ts';
+import { numberLiteral, type FlagValue } from '../schema/fields.ts';
 
 
 export interface FlagSpec {
@@ -24,11 +24,12 @@ export interface FlagSpec {
   readonly describe: string;
 }
 
-/** Where the topology flags go in the list. */
+/** Where the registries' flags go in the list. */
 const TOPOLOGY_FLAGS = Symbol('topology flags');
+const POLICY_FLAGS = Symbol('migration policy flags');
 
-/** The flags of a run config, with the topology registry's flags in place of `TOPOLOGY_FLAGS`. */
-const BASE_FLAGS: readonly (FlagSpec | typeof TOPOLOGY_FLAGS)[] = [
+/** The flags of a run config, with the registries' flags in place of the symbols. */
+const BASE_FLAGS: readonly (FlagSpec | typeof TOPOLOGY_FLAGS | typeof POLICY_FLAGS)[] = [
   { name: 'n', path: 'n', value: 'number', describe: 'board size N' },
   { name: 'seed', path: 'seed', value: 'number', describe: 'random seed (non-negative integer; absent = random)' },
   { name: 'mode', path: 'ga.mode', value: 'string', describe: 'paper (Sarkar & Nag exactly) | hybrid (memetic, for large N; docs/hybrid.md)' },
@@ -43,8 +44,7 @@ const BASE_FLAGS: readonly (FlagSpec | typeof TOPOLOGY_FLAGS)[] = [
   { name: 'migration', path: 'migration.mode', value: 'string', describe: 'async | sync' },
   { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
   { name: 'migrants', path: 'migration.migrants', value: 'number', describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"' },
-  { name: 'emigrant-selection', path: 'migration.emigrantSelection', value: 'string', describe: [...EMIGRANT_SELECTION_KINDS, 'tournament(K)'].join(' | ') },
-  { name: 'replacement', path: 'migration.replacement', value: 'string', describe: REPLACEMENT_KINDS.join(' | ') },
+  POLICY_FLAGS,
   { name: 'reject-duplicates', path: 'migration.rejectDuplicates', value: 'boolean', describe: 'refuse immigrants already in the population' },
   { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },
   { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
@@ -52,17 +52,36 @@ const BASE_FLAGS: readonly (FlagSpec | typeof TOPOLOGY_FLAGS)[] = [
   { name: 'out', path: 'output.file', value: 'string', describe: 'write the result to this file: JSON, or one row per line for a .txt name' },
 ];
 
+/** One flag per option an entry gives a flag; `path` places the option in the config. */
+function optionFlags(entry: { flags?: { readonly [option: string]: OptionFlag } }, path: (option: string) => string): FlagSpec[] {
+  return Object.entries(entry.flags ?? {}).map(([option, flag]) => ({ name: flag.name, path: path(option), value: flag.value, describe: flag.describe }));
+}
+
 /** `--topology` and one flag per option a topology kind gives a flag, from `registry`. */
 export function topologyFlags(registry: TopologyRegistry): FlagSpec[] {
   return [
     { name: 'topology', path: 'topology.kind', value: 'string', describe: registry.map((d) => d.kind).join(' | ') },
-    ...registry.flatMap((d) => Object.entries(d.flags ?? {}).map(([option, flag]) => ({ name: flag.name, path: `topology.${option}`, value: flag.value, describe: flag.describe }))),
+    ...registry.flatMap((d) => optionFlags(d, (option) => `topology.${option}`)),
   ];
 }
 
-/** Every run flag, the topology part built from `registry` (a test passes one with a kind more). */
-export function runFlags(registry: TopologyRegistry = TOPOLOGY_REGISTRY): readonly FlagSpec[] {
-  return BASE_FLAGS.flatMap((flag): readonly FlagSpec[] => (flag === TOPOLOGY_FLAGS ? topologyFlags(registry) : [flag]));
+const POLICY_FLAG_NAMES = { emigrantSelection: 'emigrant-selection', replacement: 'replacement' } as const;
+
+/** `--emigrant-selection`, `--replacement` and one flag per option a policy gives a flag, from the registries. */
+export function policyFlags(registries: PolicyRegistries): FlagSpec[] {
+  const families = policyFamilies(registries);
+  return [
+    ...families.map(([key, registry]): FlagSpec => ({ name: POLICY_FLAG_NAMES[key], path: `migration.${key}`, value: 'string', describe: policyNames(registry).join(' | ') })),
+    ...families.flatMap(([, registry]) => registry.flatMap((d) => optionFlags(d, (option) => `migration.${optionKey(d.kind, option)}`))),
+  ];
+}
+
+/** Every run flag, the registries' parts built from `registries` (a test passes a copy with more). */
+export function runFlags(registries: Registries = REGISTRIES): readonly FlagSpec[] {
+  return BASE_FLAGS.flatMap((flag): readonly FlagSpec[] => {
+    if (flag === TOPOLOGY_FLAGS) return topologyFlags(registries.topologies);
+    return flag === POLICY_FLAGS ? policyFlags(registries) : [flag];
+  });
 }
 
 export const RUN_FLAGS = runFlags();
@@ -110,12 +129,7 @@ export const RUN_FLAG_OPTIONS: Record<string, Options> = flagOptions(RUN_FLAGS);
 /** A partial run-config input, nested like the file (`{ migration: { interval: 3 } }`). */
 export type ConfigOverrides = { [key: string]: unknown };
 
-const NUMBER_LITERAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-/** A flag's text as a number when it is written as one (`12`, `0.5`, `1e3`), else NaN ("12abc" is not 12). */
-export function numberLiteral(text: string): number {
-  return NUMBER_LITERAL.test(text) ? Number(text) : Number.NaN;
-}
+export { numberLiteral };
 
 /**
  * A repeated flag arrives from yargs as an array; the last one wins, as in most CLIs.

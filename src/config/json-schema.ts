@@ -5,10 +5,12 @@
  * checks (migrants <= populationSize, hypercube island counts, memory) are not in here.
  */
 import { z } from 'zod';
-import { runConfigFileSchema } from './schema.ts';
+import { REGISTRIES, type Registries } from './registries.ts';
+import { runConfigSchemaFor } from './schema.ts';
 
-export function runConfigJsonSchema(): Record<string, unknown> {
+/** The JSON Schema of a run-config file that may name what `registries` hold. */
+export function runConfigJsonSchema(registries: Registries = REGISTRIES): Record<string, unknown> {
   // io: 'input' describes what a file may contain (defaults optional), not the parsed output.
-  const schema = z.toJSONSchema(runConfigFileSchema, { io: 'input', target: 'draft-2020-12' });
+  const schema = z.toJSONSchema(runConfigSchemaFor(registries), { io: 'input', target: 'draft-2020-12' });
   return { ...schema, title: 'nqueens-islands run config' };
 }

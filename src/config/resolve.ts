@@ -8,13 +8,14 @@
 import os from 'node:os';
 import { resolveTopology } from '../archipelago/topology-schema.ts';
 import { hybridParams, type HybridOperators } from '../ga/hybrid/params.ts';
-import { describeValue } from '../schema/fields.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
 import { estimateMemoryBytes, gb, memoryParts, MEMORY_SHARE } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
-import type { EmigrantSelection, GaConfig, HybridGaConfig, MigrationConfig, RunConfig, TopologyConfig } from './run-config.ts';
-import { MAX_ISLANDS, PERCENT, runConfigFileSchema, TOURNAMENT, type ParsedRunConfig } from './schema.ts';
+import { resolveMigrationPolicies } from './migration-policies.ts';
+import { REGISTRIES, type Registries } from './registries.ts';
+import type { GaConfig, HybridGaConfig, MigrationConfig, RunConfig, TopologyConfig } from './run-config.ts';
+import { MAX_ISLANDS, PERCENT, runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
 
 type Parsed = ParsedRunConfig;
 
@@ -52,17 +53,17 @@ function resolveGa(ga: Parsed['ga'], n: number, at: Locator): GaConfig {
   };
 }
 
-function resolveTopologySection(topology: Parsed['topology'], islands: number, islandsGiven: boolean, at: Locator): TopologyConfig {
+function resolveTopologySection(topology: Parsed['topology'], islands: number, islandsGiven: boolean, at: Locator, registries: Registries): TopologyConfig {
   const islandsText = islandsGiven ? `${islands}` : `${islands} (the available cores, as islands is null)`;
   const fail = (key: string | readonly (string | number)[], message: string, related: readonly string[] = []): never => {
     const path = typeof key === 'string' ? (key.startsWith('/') ? key.slice(1).split('.') : ['topology', key]) : ['topology', ...key];
     return at.fail(path, message, related);
   };
-  return resolveTopology(topology, { islands, islandsText, fail });
+  return resolveTopology(topology, { islands, islandsText, fail }, registries.topologies);
 }
 
-function resolveMigration(migration: Parsed['migration'], populationSize: number, at: Locator): MigrationConfig {
-  const { migrants: rawMigrants, emigrantSelection: rawSelection, tournamentSize, ...rest } = migration;
+function resolveMigration(migration: Parsed['migration'], populationSize: number, at: Locator, registries: Registries): MigrationConfig {
+  const { mode, interval, migrants: rawMigrants, rejectDuplicates } = migration;
   let migrants: number;
   if (typeof rawMigrants === 'string') migrants = Math.max(1, Math.round((Number(PERCENT.exec(rawMigrants)![1]) / 100) * populationSize));
   else if (rawMigrants < 1) migrants = Math.max(1, Math.round(rawMigrants * populationSize));
@@ -71,27 +72,14 @@ function resolveMigration(migration: Parsed['migration'], populationSize: number
     at.fail('migration.migrants', `${migrants} emigrants is more than ga.populationSize (${populationSize}); expected at most ${populationSize}`, ['ga.populationSize']);
   }
 
-  let emigrantSelection: EmigrantSelection;
-  const sized = TOURNAMENT.exec(rawSelection);
-  if (rawSelection === 'best' || rawSelection === 'random') {
-    emigrantSelection = { kind: rawSelection };
-  } else {
-    const size = sized ? Number(sized[1]) : (tournamentSize ?? 2);
-    if (sized && tournamentSize !== undefined && tournamentSize !== size) {
-      at.fail('migration.tournamentSize', `${tournamentSize} contradicts emigrantSelection "${rawSelection}"; give the size once`);
-    }
-    if (size < 2) at.fail('migration.emigrantSelection', `expected a tournament of size >= 2, got ${describeValue(rawSelection)}`);
-    if (size > populationSize) {
-      at.fail(sized ? 'migration.emigrantSelection' : 'migration.tournamentSize', `a tournament of ${size} is more than ga.populationSize (${populationSize})`, ['ga.populationSize']);
-    }
-    emigrantSelection = { kind: 'tournament', size };
-  }
-  return { ...rest, migrants, emigrantSelection };
+  const { emigrantSelection, replacement } = resolveMigrationPolicies(migration, populationSize, at, registries);
+  return { mode, interval, migrants, emigrantSelection, replacement, rejectDuplicates };
 }
 
 /**
  * Validates a config file's content (`input`, as parsed from YAML/JSON) with CLI overrides
- * merged in, and returns the fully resolved run config. `source` names the file in messages.
+ * merged in, and returns the fully resolved run config. `source` names the file in messages;
+ * `registries` are what the config may name (a test passes a copy with more).
  * @throws ConfigError with a one-line message.
  */
 export function resolveRunConfig(
@@ -99,10 +87,12 @@ export function resolveRunConfig(
   source: string,
   overrides: ConfigOverrides = {},
   env: ResolveEnv = systemEnv(),
+  registries: Registries = REGISTRIES,
 ): RunConfig {
   const at: Locator = new Locator(source, overrides); // annotated so its `never` methods narrow
   const merged = applyOverrides(input ?? {}, overrides);
-  const parsed = runConfigFileSchema.safeParse(merged);
+  const schema = registries === REGISTRIES ? runConfigFileSchema : runConfigSchemaFor(registries);
+  const parsed = schema.safeParse(merged);
   if (!parsed.success) at.fromZod(parsed.error, merged);
   const p = parsed.data;
 
@@ -121,8 +111,8 @@ export function resolveRunConfig(
     seed: p.seed ?? null,
     ga,
     islands,
-    topology: resolveTopologySection(p.topology, islands, islandsGiven, at),
-    migration: resolveMigration(p.migration, ga.populationSize, at),
+    topology: resolveTopologySection(p.topology, islands, islandsGiven, at, registries),
+    migration: resolveMigration(p.migration, ga.populationSize, at, registries),
     limits: p.limits,
     onIslandError: p.onIslandError,
     output: p.output,

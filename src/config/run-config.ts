@@ -1,7 +1,7 @@
 /** The resolved run config: every default filled in, no nulls where a default exists (see resolve.ts). */
-import type { EmigrantSelectionSpec } from '../archipelago/policies/emigrant-selection.ts';
 import type { TopologySpec } from '../archipelago/topology.ts';
 import type { HybridParams } from '../ga/hybrid/params.ts';
+import type { MigrationPolicies } from './migration-policies.ts';
 import type { ParsedRunConfig } from './schema.ts';
 
 type Parsed = ParsedRunConfig;
@@ -18,13 +18,13 @@ export type GaConfig = PaperGaConfig | HybridGaConfig;
 /** Who sends migrants to whom: a registered kind with its options resolved. */
 export type TopologyConfig = TopologySpec;
 
-export type EmigrantSelection = EmigrantSelectionSpec;
-
-export type MigrationConfig = Omit<Parsed['migration'], 'migrants' | 'emigrantSelection' | 'tournamentSize'> & {
+export interface MigrationConfig extends MigrationPolicies {
+  mode: Parsed['migration']['mode'];
+  interval: number;
   /** Emigrants per migration, as a count in 1..populationSize. */
   migrants: number;
-  emigrantSelection: EmigrantSelection;
-};
+  rejectDuplicates: boolean;
+}
 
 export interface RunConfig {
   n: number;

@@ -6,11 +6,13 @@
  * checks) is `resolve.ts`; the resolved types are `run-config.ts`.
  */
 import { z } from 'zod';
-import { REPLACEMENT_KINDS } from '../archipelago/policies/replacement.ts';
+import type { PolicyRegistries } from '../archipelago/policies/policy-schema.ts';
 import { topologySection } from '../archipelago/topology-schema.ts';
 import { HYBRID_DEFAULTS } from '../ga/hybrid/params.ts';
 import { PAPER_DEFAULTS } from '../ga/params.ts';
 import { expected, int, oneOf, probability, section } from '../schema/fields.ts';
+import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
+import { REGISTRIES, type Registries } from './registries.ts';
 
 export const MIGRATION_MODES = ['async', 'sync'] as const;
 /** What a run does when an island's worker throws or exits: go on without it, or stop and fail. */
@@ -89,26 +91,25 @@ const migrantsSchema = z.union(
   migrantsError,
 );
 
-export const TOURNAMENT = /^tournament\(\s*(\d+)\s*\)$/;
-const selectionError = { error: expected('best | random | tournament | tournament(K)') };
-const emigrantSelectionSchema = z.union(
-  [z.enum(['best', 'random', 'tournament'], selectionError), z.string(selectionError).regex(TOURNAMENT, selectionError)],
-  selectionError,
-);
-
-const migrationSchema = section({
+const migrationBase = {
   mode: oneOf(MIGRATION_MODES).default('async')
     .describe('async: islands send and take migrants without waiting; sync: all islands migrate in lockstep'),
   interval: int(1).default(1).describe('iterations between migrations'),
   migrants: migrantsSchema.default(1)
     .describe('emigrants per migration: a count, a fraction in (0, 1) of the population, or "5%"'),
-  emigrantSelection: emigrantSelectionSchema.default('best')
-    .describe('which members leave: best | random | tournament | tournament(K)'),
-  tournamentSize: int(2).optional().describe('tournament size for emigrantSelection "tournament"; default 2'),
-  replacement: oneOf(REPLACEMENT_KINDS).default('worst-if-better').describe('how immigrants enter the population'),
-  rejectDuplicates: z.boolean({ error: expected('true or false') }).default(false)
-    .describe('refuse immigrants equal to a member of the population'),
-});
+};
+const rejectDuplicates = z.boolean({ error: expected('true or false') }).default(false)
+  .describe('refuse immigrants equal to a member of the population');
+
+/** A parsed `migration` section: the policy names as written, and whatever policy options the file gave. */
+export type MigrationSectionValue = z.output<z.ZodObject<typeof migrationBase>> & { emigrantSelection: string; replacement: string; rejectDuplicates: boolean } & Record<string, unknown>;
+type MigrationInput = z.input<z.ZodObject<typeof migrationBase>> & { rejectDuplicates?: boolean } & MigrationPolicyInput;
+
+/** The `migration` section: its own keys, and the policy keys and options from the policy registries. */
+function migrationSchema(registries: PolicyRegistries) {
+  const shape = { ...migrationBase, ...migrationPolicyFields(registries, [...Object.keys(migrationBase), 'rejectDuplicates']), rejectDuplicates };
+  return section(shape) as unknown as z.ZodType<MigrationSectionValue, MigrationInput>;
+}
 
 /** The longest timer Node keeps (2^31 - 1 ms, 24.8 days): a longer one would fire at once. */
 const MAX_TIME_LIMIT_SECONDS = 2_147_483;
@@ -136,22 +137,27 @@ const clusterSchema = section({
   wait: z.number({ error: waitError }).gt(0, { error: waitError }).default(30).describe('seconds to wait for the hosts'),
 });
 
-/** The shape of a run-config file (YAML or JSON). */
-export const runConfigFileSchema = section({
+/** The shape of a run-config file (YAML or JSON), built from `registries` (a test passes a copy with more). */
+export function runConfigSchemaFor(registries: Registries) {
+  return section({
   n: int(1).describe('board size N'),
   seed: int(0, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'random' }).nullable().optional()
     .describe('random seed; absent or null = random (the CLI chooses one and prints it)'),
   ga: gaSchema.prefault({}),
   islands: int(1, { max: MAX_ISLANDS, nullMeans: 'available cores', why: 'each island is a worker thread, and far more threads than cores only add switching and copying' })
     .nullable().default(null).describe(`number of islands (worker threads), 1..${MAX_ISLANDS}; null = os.availableParallelism()`),
-  topology: topologySection().prefault({}),
-  migration: migrationSchema.prefault({}),
+  topology: topologySection(registries.topologies).prefault({}),
+  migration: migrationSchema(registries).prefault({}),
   limits: limitsSchema.prefault({}),
   onIslandError: oneOf(ON_ISLAND_ERROR).default('continue')
     .describe('when an island fails: continue without it (the result records the failure), or fail the run (exit 3)'),
   output: outputSchema.prefault({}),
   cluster: clusterSchema.nullable().default(null).describe('run the islands on `host` processes of a NATS broker; null = on this machine'),
-});
+  });
+}
+
+/** The shape of a run-config file (YAML or JSON). */
+export const runConfigFileSchema = runConfigSchemaFor(REGISTRIES);
 
 /** What a config file may contain (everything but `n` optional). */
 export type RunConfigInput = z.input<typeof runConfigFileSchema>;

@@ -5,8 +5,10 @@
  * (docs/ARCHITECTURE.md, "How to add a topology").
  */
 import type { z } from 'zod';
-import type { Fields, FlagValue } from '../../schema/fields.ts';
+import type { RegistryEntry } from '../../schema/registry.ts';
 import type { Edge } from './edge.ts';
+
+export type { OptionFlag } from '../../schema/registry.ts';
 
 /** What a kind's `resolve` may ask about the run, and how it refuses. */
 export interface TopologyContext {
@@ -20,29 +22,9 @@ export interface TopologyContext {
   fail: (key: string | readonly (string | number)[], message: string, related?: readonly string[]) => never;
 }
 
-/** A CLI flag for one of a kind's options: `--NAME` sets `topology.OPTION`. */
-export interface OptionFlag {
-  name: string;
-  value: FlagValue;
-  describe: string;
-}
-
-export interface TopologyDefinition<K extends string = string, S extends z.ZodRawShape = z.ZodRawShape, O extends object = object> {
-  kind: K;
-  /** One line for `--help`, the JSON Schema and the docs. */
-  help: string;
-  /**
-   * The kind's options besides `kind`, as zod fields built from `f` (each optional or
-   * defaulted: a file may leave them out). Option names are unique across kinds.
-   */
-  options(f: Fields): S;
-  /** Flags for some options (by option name). */
-  flags?: { readonly [option: string]: OptionFlag };
-  /**
-   * Checks that need the island count, and defaults that depend on it: gives the options
-   * as `build` takes them. Without it the parsed options are used as they are.
-   */
-  resolve?(options: z.output<z.ZodObject<S>>, ctx: TopologyContext): O;
+/** A topology kind (option names are unique across kinds; `resolve` gets the island count). */
+export interface TopologyDefinition<K extends string = string, S extends z.ZodRawShape = z.ZodRawShape, O extends object = object>
+  extends RegistryEntry<K, S, O, TopologyContext> {
   /** The directed edges for `islands` islands. Trusts its options: the schema checked them. */
   build(islands: number, options: O, seed: number): Edge[];
 }

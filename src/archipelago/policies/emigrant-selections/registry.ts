@@ -1,0 +1,14 @@
+/**
+ * The one table of emigrant selections. Adding one is a module in this folder (see
+ * `../define.ts`) and one line here; the config schema, the JSON Schema, the CLI flags and
+ * `--help` read this list. The first is the default.
+ */
+import { bestSelection } from './best.ts';
+import { randomSelection } from './random.ts';
+import { tournamentSelection } from './tournament.ts';
+
+export const EMIGRANT_SELECTION_REGISTRY = [
+  bestSelection,
+  randomSelection,
+  tournamentSelection,
+] as const;

@@ -1,0 +1,24 @@
+import type { ReplacementPolicy } from '../../../ga/migration-policy.ts';
+import { defineReplacement } from '../define.ts';
+
+/** Each immigrant meets one uniformly random member and replaces it when strictly fitter. */
+export const replaceRandomIfBetter: ReplacementPolicy = (pop, rng, genes, fitness, count) => {
+  const n = pop.n;
+  let accepted = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = rng.int(pop.size);
+    if (fitness[i] < pop.fitness[slot]) {
+      pop.copyIn(slot, genes, i * n, fitness[i]);
+      accepted++;
+    }
+  }
+  if (accepted > 0) pop.rerank();
+  return accepted;
+};
+
+export const randomIfBetterReplacement = defineReplacement({
+  kind: 'random-if-better',
+  help: 'an immigrant replaces a random member if strictly fitter',
+  options: () => ({}),
+  build: () => replaceRandomIfBetter,
+});

@@ -1,0 +1,60 @@
+/**
+ * The `migration` section's policies, from the policy registries: the fields of
+ * `emigrantSelection`, `replacement` and every policy option, their resolution into specs
+ * (and the cross-field checks of each policy's `resolve`), and the way back to the file.
+ */
+import type { z } from 'zod';
+import type { EmigrantSelectionSpec, ReplacementSpec } from '../archipelago/policies/lookup.ts';
+import { EMIGRANT_SELECTION_REGISTRY } from '../archipelago/policies/emigrant-selections/registry.ts';
+import { REPLACEMENT_REGISTRY } from '../archipelago/policies/replacements/registry.ts';
+import {
+  policyFamilies, policyField, policyFileShape, policyOptionFields, resolvePolicy, type PolicyRegistries,
+} from '../archipelago/policies/policy-schema.ts';
+import type { Fields } from '../schema/fields.ts';
+import { keyOwners, type UnionToIntersection } from '../schema/registry.ts';
+import type { Locator } from './locator.ts';
+
+const PURPOSE = { emigrantSelection: 'which members leave', replacement: 'how immigrants enter the population' } as const;
+
+/**
+ * `emigrantSelection` and `replacement` (defaults: each registry's first) and every policy
+ * option; `taken` are the section's other keys, which no option key may reuse.
+ */
+export function migrationPolicyFields(registries: PolicyRegistries, taken: readonly string[]): Record<string, z.ZodType> {
+  const fields: Record<string, z.ZodType> = {};
+  for (const [key, registry] of policyFamilies(registries)) fields[key] = policyField(registry, PURPOSE[key]).default(registry[0].kind);
+  const options = policyOptionFields(registries);
+  keyOwners([['migration', [...taken, ...Object.keys(fields)]], ...Object.keys(options).map((k) => ['a policy', [k]] as const)], 'migration key');
+  return { ...fields, ...options };
+}
+
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type OptionInputs<D> = D extends { kind: infer K extends string; options(f: Fields): infer S extends z.ZodRawShape }
+  ? { [O in keyof S & string as `${Camel<K>}${Capitalize<O>}`]?: z.input<S[O]> }
+  : never;
+type Registered = (typeof EMIGRANT_SELECTION_REGISTRY)[number] | (typeof REPLACEMENT_REGISTRY)[number];
+
+/** What a file's `migration` may say about policies (for library users' types): the names and every registered option. */
+export type MigrationPolicyInput = { emigrantSelection?: string; replacement?: string } & UnionToIntersection<OptionInputs<Registered>>;
+
+export interface MigrationPolicies {
+  emigrantSelection: EmigrantSelectionSpec;
+  replacement: ReplacementSpec;
+}
+
+/** The specs a parsed `migration` section names, each policy's options checked against the run. */
+export function resolveMigrationPolicies(migration: Record<string, unknown>, populationSize: number, at: Locator, registries: PolicyRegistries): MigrationPolicies {
+  const ctx = { populationSize, fail: (key: string, message: string, related?: readonly string[]) => at.fail(['migration', key], message, related) };
+  return {
+    emigrantSelection: resolvePolicy('emigrantSelection', registries.emigrantSelections, migration, ctx) as EmigrantSelectionSpec,
+    replacement: resolvePolicy('replacement', registries.replacements, migration, ctx) as ReplacementSpec,
+  };
+}
+
+/** The specs written back as `migration` keys. */
+export function migrationPoliciesFileShape(policies: { emigrantSelection: { kind: string }; replacement: { kind: string } }, registries: PolicyRegistries): Record<string, unknown> {
+  return {
+    ...policyFileShape('emigrantSelection', registries.emigrantSelections, policies.emigrantSelection),
+    ...policyFileShape('replacement', registries.replacements, policies.replacement),
+  };
+}
