@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { islandSummary, type MigrationEvent } from '../src/archipelago/events.ts';
 import { extendRegistries } from '../src/archipelago/extension.ts';
-import { optionKey, policyNames } from '../src/archipelago/policies/policy-schema.ts';
+import { optionKey, policyNames } from '../src/archipelago/policies/names.ts';
 import { defineTopology } from '../src/archipelago/topologies/define.ts';
 import type { Edge } from '../src/archipelago/topologies/edge.ts';
 import { TOPOLOGY_REGISTRY } from '../src/archipelago/topologies/registry.ts';

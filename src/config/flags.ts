@@ -8,11 +8,12 @@
  * that look like numbers into numbers. The schema is the one place that checks them.
  */
 import type { Options } from 'yargs';
-import { optionKey, policyFamilies, policyNames, type PolicyRegistries } from '../archipelago/policies/policy-schema.ts';
+import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
+import { optionKey, policyFamilies, policyNames } from '../archipelago/policies/names.ts';
 import type { TopologyRegistry } from '../archipelago/topology.ts';
 import type { OptionFlag } from '../schema/registry.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
-import { numberLiteral, type FlagValue } from '../schema/fields.ts';
+import { numberLiteral, type FlagValue } from '../schema/flag-value.ts';
 
 
 export interface FlagSpec {

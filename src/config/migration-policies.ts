@@ -7,9 +7,9 @@ import type { z } from 'zod';
 import type { EmigrantSelectionSpec, ReplacementSpec } from '../archipelago/policies/lookup.ts';
 import { EMIGRANT_SELECTION_REGISTRY } from '../archipelago/policies/emigrant-selections/registry.ts';
 import { REPLACEMENT_REGISTRY } from '../archipelago/policies/replacements/registry.ts';
-import {
-  policyFamilies, policyField, policyFileShape, policyOptionFields, resolvePolicy, type PolicyRegistries,
-} from '../archipelago/policies/policy-schema.ts';
+import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
+import { policyFamilies } from '../archipelago/policies/names.ts';
+import { policyField, policyFileShape, policyOptionFields, resolvePolicy } from '../archipelago/policies/policy-schema.ts';
 import type { Fields } from '../schema/fields.ts';
 import { keyOwners, type UnionToIntersection } from '../schema/registry.ts';
 import type { Locator } from './locator.ts';

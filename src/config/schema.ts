@@ -6,7 +6,7 @@
  * checks) is `resolve.ts`; the resolved types are `run-config.ts`.
  */
 import { z } from 'zod';
-import type { PolicyRegistries } from '../archipelago/policies/policy-schema.ts';
+import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
 import { topologySection } from '../archipelago/topology-schema.ts';
 import { HYBRID_DEFAULTS } from '../ga/hybrid/params.ts';
 import { PAPER_DEFAULTS } from '../ga/params.ts';

@@ -84,20 +84,6 @@ export function section<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject(shape, { error });
 }
 
-const NUMBER_LITERAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-/** Text as a number when it is written as one (`12`, `0.5`, `1e3`), else NaN ("12abc" is not 12). */
-export function numberLiteral(text: string): number {
-  return NUMBER_LITERAL.test(text) ? Number(text) : Number.NaN;
-}
-
-/** How a CLI flag's string becomes a config value (src/config/flags.ts reads it). */
-export type FlagValue =
-  /** Numeric-looking strings become numbers, `null`/`none` become null (default/none); anything else stays a string for the schema to refuse or read (`5%`). */
-  | 'number'
-  | 'string'
-  | 'boolean';
-
 /** The kit a registry entry builds its option schema from. */
 export const fields = { z, int, probability, boolean, oneOf, section, expected } as const;
 export type Fields = typeof fields;

@@ -6,7 +6,8 @@
  * schema, the JSON Schema, the flags and `--help` are built from the registries.
  */
 import { z } from 'zod';
-import type { Fields, FlagValue } from './fields.ts';
+import type { Fields } from './fields.ts';
+import type { FlagValue } from './flag-value.ts';
 
 /** A CLI flag for one of an entry's options: `--NAME` sets that option. */
 export interface OptionFlag {

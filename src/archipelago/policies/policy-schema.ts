@@ -5,32 +5,14 @@
  * section into specs, and the way back to the file shape. The config layer uses all of them.
  */
 import { z } from 'zod';
-import { describeValue, expected, fields, numberLiteral, oneOf } from '../../schema/fields.ts';
+import { describeValue, expected, fields, oneOf } from '../../schema/fields.ts';
+import { numberLiteral } from '../../schema/flag-value.ts';
 import { optionalOption, ownOptions } from '../../schema/registry.ts';
 import type { PolicyDefinition } from './define.ts';
 import type { PolicyRegistries } from './lookup.ts';
+import { optionKey, policyFamilies, policyNames, type PolicyKey } from './names.ts';
 
-export { POLICY_REGISTRIES, type PolicyRegistries } from './lookup.ts';
-
-/** The `migration` keys that name a policy. */
-export type PolicyKey = 'emigrantSelection' | 'replacement';
 type AnyPolicy = PolicyDefinition<unknown>;
-
-/** Each policy key with its registry. */
-export function policyFamilies(registries: PolicyRegistries): readonly (readonly [PolicyKey, readonly AnyPolicy[]])[] {
-  return [['emigrantSelection', registries.emigrantSelections], ['replacement', registries.replacements]];
-}
-
-/** The `migration` key of a policy's option: the kind in camel case, then the option (`tournament`, `size`: `tournamentSize`). */
-export function optionKey(kind: string, option: string): string {
-  return kind.replace(/-([a-z0-9])/gi, (_, c: string) => c.toUpperCase()) + option.charAt(0).toUpperCase() + option.slice(1);
-}
-
-/** What a policy key accepts, as help and messages list it: `best | random | tournament | tournament(K)`. */
-export function policyNames(registry: readonly AnyPolicy[]): string[] {
-  const inline = registry.flatMap((d) => (d.argument ? [`${d.kind}(${d.argument.placeholder})`] : []));
-  return [...registry.map((d) => d.kind), ...inline];
-}
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const inlinePattern = (kind: string) => new RegExp(`^${escaped(kind)}\\(\\s*([^()]+?)\\s*\\)$`);
