@@ -36,6 +36,27 @@ export default tseslint.config(
     },
   },
   {
+    // Dependencies point down: nothing under the CLI imports it.
+    files: ["src/{problem,ga,schema,io,archipelago,config,run,experiment,report}/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: ["**/cli/*"], message: "Only src/cli may import src/cli: dependencies point down." }] }],
+    },
+  },
+  {
+    // The GA core and the problem are pure and synchronous: no threads, no config layer, and
+    // no zod at run time (a GA mode's option schema is built from the kit it is handed).
+    files: ["src/{problem,ga}/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", {
+        paths: [{ name: "node:worker_threads", message: "The GA core knows nothing of threads." }],
+        patterns: [
+          { group: ["**/cli/*", "**/config/*", "**/archipelago/*", "**/cluster/*", "**/run/*", "**/experiment/*", "**/report/*"], message: "src/ga and src/problem import nothing above them." },
+          { group: ["zod"], allowTypeImports: true, message: "Only types from zod: options are built from the Fields kit a registry entry is handed." },
+        ],
+      }],
+    },
+  },
+  {
     // Tests read the tool's JSON output untyped on purpose: they assert on its shape.
     files: ["test/**/*.ts"],
     rules: {

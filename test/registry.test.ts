@@ -17,6 +17,7 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { runConfigFileSchema } from '../src/config/schema.ts';
 import { startRun } from '../src/run/start-run.ts';
 import { cli } from './cli-helpers.ts';
+import gaModeExtension from './fixtures/ga-mode-extension.ts';
 import policyExtension from './fixtures/policy-extension.ts';
 
 /** `solve --help` with its line wrapping undone, so a long flag description reads as one line. */
@@ -32,6 +33,7 @@ interface Entry { kind: string; flags?: Record<string, { name: string }>; option
 
 /** Every registry: where a file names an entry, the flag that names it, and where an option of entry `kind` goes. */
 const FAMILIES: { what: string; entries: readonly Entry[]; section: string; key: string; flag: string; optionKey: (kind: string, option: string) => string }[] = [
+  { what: 'GA mode', entries: REGISTRIES.gaModes, section: 'ga', key: 'mode', flag: 'mode', optionKey: (_kind, option) => option },
   { what: 'topology', entries: REGISTRIES.topologies, section: 'topology', key: 'kind', flag: 'topology', optionKey: (_kind, option) => option },
   { what: 'emigrant selection', entries: REGISTRIES.emigrantSelections, section: 'migration', key: 'emigrantSelection', flag: 'emigrant-selection', optionKey },
   { what: 'replacement', entries: REGISTRIES.replacements, section: 'migration', key: 'replacement', flag: 'replacement', optionKey },
@@ -45,13 +47,15 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
   for (const { what, entries, section, key, flag: flagName, optionKey: keyOf } of FAMILIES) {
     it(`every ${what} and every option flag of one`, () => {
       const node = schema.properties![section];
+      // The `ga` section is one branch per mode: its mode's keys are in its branch.
+      const branch = (kind: string) => node.oneOf?.find((b) => JSON.stringify(b.properties!.mode).includes(`"${kind}"`)) ?? node;
       for (const { kind, flags } of entries) {
         assert.ok(runConfigFileSchema.safeParse({ n: 8, [section]: { [key]: kind } }).success, `the schema accepts ${section}.${key}: ${kind}`);
-        assert.ok(JSON.stringify(node.properties![key]).includes(`"${kind}"`), `the JSON Schema names ${kind}`);
-        assert.ok(flag(flagName).describe.split(' | ').includes(kind), `--${flagName} lists ${kind}`);
+        assert.ok(JSON.stringify(branch(kind).properties![key]).includes(`"${kind}"`), `the JSON Schema names ${kind}`);
+        assert.ok(flag(flagName).describe.split(' | ').some((listed) => listed === kind || listed.startsWith(`${kind} (`)), `--${flagName} lists ${kind}`);
         assert.ok(help.includes(kind), `--help names ${kind}`);
         for (const [option, f] of Object.entries(flags ?? {})) {
-          assert.ok(node.properties![keyOf(kind, option)], `${section}.${keyOf(kind, option)} in the JSON Schema`);
+          assert.ok(branch(kind).properties![keyOf(kind, option)], `${section}.${keyOf(kind, option)} in the JSON Schema`);
           assert.equal(flag(f.name).path, `${section}.${keyOf(kind, option)}`);
           assert.ok(help.includes(`--${f.name}`), `--help lists --${f.name}`);
         }
@@ -67,10 +71,10 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
     assert.ok(schema.properties!.migration.properties!.tournamentSize);
   });
 
-  it('every GA mode', () => {
-    const modes = schema.properties!.ga.oneOf!.map((o) => o.properties!.mode);
-    assert.deepEqual(modes.map((m) => JSON.stringify(m).match(/"(paper|hybrid)"/)?.[1]), ['paper', 'hybrid']);
-    for (const mode of ['paper', 'hybrid']) assert.ok(flag('mode').describe.includes(mode) && help.includes(mode));
+  it('the GA modes, one JSON Schema branch each, in registry order', () => {
+    const modes = schema.properties!.ga.oneOf!.map((o) => JSON.stringify(o.properties!.mode).match(/"const":"([^"]+)"/)?.[1]);
+    assert.deepEqual(modes, REGISTRIES.gaModes.map((d) => d.kind));
+    assert.deepEqual(modes, ['paper', 'hybrid']);
   });
 });
 
@@ -198,5 +202,46 @@ describe('registering an emigrant selection and a replacement with an option', (
     const best = await run({ emigrantSelection: 'best' });
     assert.deepEqual(await run({ emigrantSelection: 'ranked(0)' }), best);
     assert.notDeepEqual(await run({ emigrantSelection: 'ranked(10)' }), best);
+  });
+});
+
+/** The worked example of docs/ARCHITECTURE.md, "How to add a GA mode", in test/fixtures/ga-mode-extension.ts. */
+const GA_EXTENSION = new URL('./fixtures/ga-mode-extension.ts', import.meta.url).href;
+const withSteady = extendRegistries(REGISTRIES, [gaModeExtension]);
+
+describe('registering a GA mode', () => {
+  it('the schema accepts it with its defaults and checks, and writes it back', () => {
+    const c = resolveWith({ ga: { mode: 'steady' } }, withSteady);
+    assert.deepEqual(c.ga, { mode: 'steady', populationSize: 100, pairsPerIteration: 1, crossoverProbability: 1, mutationProbability: 0.8, doubleMutationProbability: 0.4, badRepositorySize: 0 });
+    assert.deepEqual(resolveWith(toFileShape(c, withSteady), withSteady), c);
+    assert.throws(() => resolveWith({ ga: { mode: 'steady', populationSize: 4, badRepositorySize: 5 } }, withSteady), { message: 'test.yaml: ga.badRepositorySize: 5 is more than ga.populationSize (4); expected at most 4' });
+    assert.throws(() => resolveWith({ ga: { mode: 'steady', pairsPerIteration: 3 } }, withSteady), { message: 'test.yaml: unknown key "ga.pairsPerIteration"; expected one of mode, populationSize, badRepositorySize' });
+    assert.throws(() => resolveWith({ ga: { mode: 'steady' } }), { message: 'test.yaml: ga.mode: expected "paper" or "hybrid", got "steady"' });
+    assert.throws(() => resolveWith({ ga: { mode: 'quantum' } }, withSteady), { message: 'test.yaml: ga.mode: expected "paper", "hybrid" or "steady", got "quantum"' });
+  });
+
+  it('it appears in the JSON Schema, the flags and --help', () => {
+    const branches = (runConfigJsonSchema(withSteady) as SchemaNode).properties!.ga.oneOf!;
+    assert.equal(branches.length, 3);
+    assert.ok(JSON.stringify(branches[2].properties!.mode).includes('"steady"'));
+    const flags = runFlags(withSteady);
+    assert.match(flags.find((f) => f.name === 'mode')!.describe, /\| steady \(the paper's GA steady-state/);
+    assert.match(String(flagOptions(flags).mode.describe), /steady/);
+    // Modes share a flag for a shared option.
+    assert.equal(flags.filter((f) => f.name === 'population').length, 1);
+  });
+
+  it('it runs in a real archipelago run: every island imports the extension', async () => {
+    const run = async (ga: object) => {
+      const config = resolveWith({ seed: 3, islands: 2, ga, topology: { kind: 'ring-bi' }, migration: { mode: 'sync', interval: 2 }, limits: { maxIterations: 12 } }, withSteady);
+      const result = await startRun({ ...config, seed: 3 }, { extensions: [GA_EXTENSION] }).result;
+      assert.deepEqual(result.islands.flatMap((i) => (i.error ? [i.error.message] : [])), [], 'no island failed');
+      return result.islands.map(islandSummary);
+    };
+    const steady = await run({ mode: 'steady', populationSize: 30 });
+    // One pair per iteration: the initial 30, two children per iteration and one immigrant every 2 iterations.
+    assert.deepEqual(steady.map((i) => [i.iterations, i.evaluations]), [[12, 30 + 2 * 12 + 6], [12, 30 + 2 * 12 + 6]]);
+    // The same island as paper mode with the same parameters: the same run.
+    assert.deepEqual(await run({ mode: 'paper', populationSize: 30, pairsPerIteration: 1, badRepositorySize: 0 }), steady);
   });
 });

@@ -7,7 +7,7 @@ import { kernelModuleForThread } from '../src/ga/kernel.ts';
 import { extendRegistries, loadExtensions } from '../src/archipelago/extension.ts';
 import { runIsland } from '../src/archipelago/island-runner.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
-import { POLICY_REGISTRIES } from '../src/archipelago/policies/lookup.ts';
+import { ISLAND_REGISTRIES } from '../src/archipelago/island-registries.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { MessagePortTransport, type IslandEnvelope } from '../src/archipelago/transport.ts';
 
@@ -16,8 +16,8 @@ export default function islandWorker(envelope: IslandEnvelope): Uint8Array | Pro
   const task = decode<IslandTask>(envelope.task);
   const transport = new MessagePortTransport(task.sources, task.targets, envelope.ports);
   const shared = new SharedMemoryCoordination(envelope.shared, task.islands);
-  const run = (policies = POLICY_REGISTRIES) => encode(runIsland(task, transport, shared, { exit: (code) => process.exit(code) }, policies));
+  const run = (registries = ISLAND_REGISTRIES) => encode(runIsland(task, transport, shared, { exit: (code) => process.exit(code) }, registries));
   // Only a task that names extension modules waits for an import.
   if (!task.extensions?.length) return run();
-  return loadExtensions(task.extensions).then((extensions) => run(extendRegistries(POLICY_REGISTRIES, extensions)));
+  return loadExtensions(task.extensions).then((extensions) => run(extendRegistries(ISLAND_REGISTRIES, extensions)));
 }

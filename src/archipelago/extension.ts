@@ -6,19 +6,26 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { EmigrantSelectionRegistry, PolicyRegistries, ReplacementRegistry } from './policies/lookup.ts';
+import type { GaModeRegistry } from '../ga/create-evolver.ts';
+import type { EmigrantSelectionRegistry, ReplacementRegistry } from './policies/lookup.ts';
 
-export interface Extension {
-  emigrantSelections?: EmigrantSelectionRegistry;
-  replacements?: ReplacementRegistry;
+/** What an island builds from registries: its GA mode and its migration policies. */
+export interface IslandRegistries {
+  gaModes: GaModeRegistry;
+  emigrantSelections: EmigrantSelectionRegistry;
+  replacements: ReplacementRegistry;
 }
 
+export type Extension = Partial<IslandRegistries>;
+
 /** `base` with each extension's entries after its own (any other registries of `base` kept). */
-export function extendRegistries<R extends PolicyRegistries>(base: R, extensions: readonly Extension[]): R {
+export function extendRegistries<R extends IslandRegistries>(base: R, extensions: readonly Extension[]): R {
+  const more = <T>(own: readonly T[], of: (e: Extension) => readonly T[] | undefined): T[] => [...own, ...extensions.flatMap((e) => of(e) ?? [])];
   return {
     ...base,
-    emigrantSelections: [...base.emigrantSelections, ...extensions.flatMap((e) => e.emigrantSelections ?? [])],
-    replacements: [...base.replacements, ...extensions.flatMap((e) => e.replacements ?? [])],
+    gaModes: more(base.gaModes, (e) => e.gaModes),
+    emigrantSelections: more(base.emigrantSelections, (e) => e.emigrantSelections),
+    replacements: more(base.replacements, (e) => e.replacements),
   };
 }
 

@@ -5,7 +5,9 @@ import { Rng } from '../ga/rng.ts';
 import { sampleDiversity } from './diversity.ts';
 import type { IslandReport, IslandTask, MigrantsMessage, StopReason } from './messages.ts';
 import { MigrationLog } from './migration-log.ts';
-import { emigrantSelectionFor, POLICY_REGISTRIES, replacementFor, type PolicyRegistries } from './policies/lookup.ts';
+import type { IslandRegistries } from './extension.ts';
+import { ISLAND_REGISTRIES } from './island-registries.ts';
+import { emigrantSelectionFor, replacementFor } from './policies/lookup.ts';
 import { DEPARTED, HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
 import type { IslandTransport } from './transport.ts';
 
@@ -25,13 +27,13 @@ export const TEST_FAULT_EXIT_CODE = 70;
 /**
  * One island's whole run, inside its worker: build the evolver, loop `step()`, migrate
  * every `interval` iterations, report progress, stop when told. Returns its report; on a
- * throw it still marks itself departed so no sync barrier waits for it. `policies` are the
- * registries its migration spec names from (the built-in ones and the task's extensions).
+ * throw it still marks itself departed so no sync barrier waits for it. `registries` are
+ * what its GA mode and migration spec name (the built-in ones and the task's extensions).
  */
-export function runIsland(task: IslandTask, transport: IslandTransport, shared: IslandCoordination, hooks: RunnerHooks, policies: PolicyRegistries = POLICY_REGISTRIES): IslandReport {
+export function runIsland(task: IslandTask, transport: IslandTransport, shared: IslandCoordination, hooks: RunnerHooks, registries: IslandRegistries = ISLAND_REGISTRIES): IslandReport {
   let run: IslandRun | null = null;
   try {
-    run = new IslandRun(task, transport, shared, hooks, policies);
+    run = new IslandRun(task, transport, shared, hooks, registries);
     return run.run();
   } catch (error) {
     run?.reportBest(true);
@@ -80,18 +82,18 @@ class IslandRun {
     private readonly transport: IslandTransport,
     private readonly shared: IslandCoordination,
     private readonly hooks: RunnerHooks,
-    policies: PolicyRegistries,
+    registries: IslandRegistries,
   ) {
     this.id = task.island;
-    this.select = emigrantSelectionFor(task.migration.emigrantSelection, policies.emigrantSelections);
-    this.replace = replacementFor(task.migration.replacement, policies.replacements);
+    this.select = emigrantSelectionFor(task.migration.emigrantSelection, registries.emigrantSelections);
+    this.replace = replacementFor(task.migration.replacement, registries.replacements);
     this.pending = transport.sources.map(() => []);
     // Async islands stop on any stop; sync islands only on the coordinator's (a solution
     // elsewhere is seen at the barrier, so every island's epoch stays whole and repeatable).
     const shouldStop = task.migration.mode === 'sync' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
     const snapshot = task.snapshot;
     const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
-    this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state);
+    this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes);
     if (snapshot) {
       this.migrantsSent = snapshot.migrantsSent;
       this.migrantsAccepted = snapshot.migrantsAccepted;

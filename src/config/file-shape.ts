@@ -1,14 +1,9 @@
 /** The resolved config written back in the file shape (what `config print` shows and result records hold). */
+import { gaFileShape } from './ga-section.ts';
 import { migrationPoliciesFileShape } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
-import type { GaConfig, RunConfig } from './run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import type { RunConfigInput } from './schema.ts';
-
-function gaFileShape(ga: GaConfig): RunConfigInput['ga'] {
-  if (ga.mode === 'paper') return { ...ga };
-  const { crossover, ...operators } = ga.operators;
-  return { mode: ga.mode, populationSize: ga.populationSize, childrenPerGeneration: ga.childrenPerGeneration, ...operators, crossoverProbability: crossover.probability };
-}
 
 /**
  * The resolved config written back in the file shape (what `config print` shows). Reading
@@ -18,7 +13,7 @@ export function toFileShape(config: RunConfig, registries: Registries = REGISTRI
   return {
     n: config.n,
     seed: config.seed,
-    ga: gaFileShape(config.ga),
+    ga: gaFileShape(config.ga, registries.gaModes),
     islands: config.islands,
     topology: { ...config.topology },
     migration: {

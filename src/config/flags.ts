@@ -11,6 +11,7 @@ import type { Options } from 'yargs';
 import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
 import { optionKey, policyFamilies, policyNames } from '../archipelago/policies/names.ts';
 import type { TopologyRegistry } from '../archipelago/topology.ts';
+import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import type { OptionFlag } from '../schema/registry.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import { numberLiteral, type FlagValue } from '../schema/flag-value.ts';
@@ -26,20 +27,15 @@ export interface FlagSpec {
 }
 
 /** Where the registries' flags go in the list. */
+const GA_MODE_FLAGS = Symbol('GA mode flags');
 const TOPOLOGY_FLAGS = Symbol('topology flags');
 const POLICY_FLAGS = Symbol('migration policy flags');
 
 /** The flags of a run config, with the registries' flags in place of the symbols. */
-const BASE_FLAGS: readonly (FlagSpec | typeof TOPOLOGY_FLAGS | typeof POLICY_FLAGS)[] = [
+const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FLAGS | typeof POLICY_FLAGS)[] = [
   { name: 'n', path: 'n', value: 'number', describe: 'board size N' },
   { name: 'seed', path: 'seed', value: 'number', describe: 'random seed (non-negative integer; absent = random)' },
-  { name: 'mode', path: 'ga.mode', value: 'string', describe: 'paper (Sarkar & Nag exactly) | hybrid (memetic, for large N; docs/hybrid.md)' },
-  { name: 'population', path: 'ga.populationSize', value: 'number', describe: 'main population size M per island' },
-  { name: 'pairs-per-iteration', path: 'ga.pairsPerIteration', value: 'number', describe: 'parent pairs per iteration (null = M/2, 1 = steady state)' },
-  { name: 'crossover-probability', path: 'ga.crossoverProbability', value: 'number', describe: 'crossover probability in [0, 1]' },
-  { name: 'mutation-probability', path: 'ga.mutationProbability', value: 'number', describe: 'probability a child is mutated, in [0, 1]' },
-  { name: 'double-mutation-probability', path: 'ga.doubleMutationProbability', value: 'number', describe: 'probability a child is mutated twice, <= mutation probability' },
-  { name: 'bad-repository-size', path: 'ga.badRepositorySize', value: 'number', describe: 'bad repository size b (null = floor(sqrt(N)))' },
+  GA_MODE_FLAGS,
   { name: 'islands', path: 'islands', value: 'number', describe: 'number of islands, 1..256 (null = available cores)' },
   TOPOLOGY_FLAGS,
   { name: 'migration', path: 'migration.mode', value: 'string', describe: 'async | sync' },
@@ -56,6 +52,17 @@ const BASE_FLAGS: readonly (FlagSpec | typeof TOPOLOGY_FLAGS | typeof POLICY_FLA
 /** One flag per option an entry gives a flag; `path` places the option in the config. */
 function optionFlags(entry: { flags?: { readonly [option: string]: OptionFlag } }, path: (option: string) => string): FlagSpec[] {
   return Object.entries(entry.flags ?? {}).map(([option, flag]) => ({ name: flag.name, path: path(option), value: flag.value, describe: flag.describe }));
+}
+
+/**
+ * `--mode` and one flag per option a GA mode gives a flag, from `registry`; modes that share
+ * an option (`populationSize`) share its flag, described by the first mode that gives it.
+ */
+export function gaModeFlags(registry: GaModeRegistry): FlagSpec[] {
+  const options = new Map<string, FlagSpec>();
+  for (const d of registry) for (const flag of optionFlags(d, (option) => `ga.${option}`)) if (!options.has(flag.name)) options.set(flag.name, flag);
+  const modes = registry.map((d) => `${d.kind} (${d.help})`).join(' | ');
+  return [{ name: 'mode', path: 'ga.mode', value: 'string', describe: modes }, ...options.values()];
 }
 
 /** `--topology` and one flag per option a topology kind gives a flag, from `registry`. */
@@ -80,6 +87,7 @@ export function policyFlags(registries: PolicyRegistries): FlagSpec[] {
 /** Every run flag, the registries' parts built from `registries` (a test passes a copy with more). */
 export function runFlags(registries: Registries = REGISTRIES): readonly FlagSpec[] {
   return BASE_FLAGS.flatMap((flag): readonly FlagSpec[] => {
+    if (flag === GA_MODE_FLAGS) return gaModeFlags(registries.gaModes);
     if (flag === TOPOLOGY_FLAGS) return topologyFlags(registries.topologies);
     return flag === POLICY_FLAGS ? policyFlags(registries) : [flag];
   });

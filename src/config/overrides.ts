@@ -3,6 +3,8 @@
  * overrides are merged in (they win), and a flag that changes a section's kind drops the
  * file's options for the old kind.
  */
+import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
+import { TOPOLOGY_REGISTRY } from '../archipelago/topologies/registry.ts';
 import type { ConfigOverrides } from './flags.ts';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -27,7 +29,7 @@ function deepMerge(base: unknown, over: unknown): unknown {
  * belong to the old kind (`--topology ring` over a random-topology file must not fail on
  * `topology.probability`; `--mode hybrid` over a paper file must not fail on `ga.pairsPerIteration`).
  */
-const KIND_KEYS = [['topology', 'kind', 'ring'], ['ga', 'mode', 'paper']] as const;
+const KIND_KEYS = [['topology', 'kind', TOPOLOGY_REGISTRY[0].kind], ['ga', 'mode', GA_MODE_REGISTRY[0].kind]] as const;
 
 /**
  * A config file's content with overrides merged in (overrides win), dropping a section's

@@ -7,14 +7,14 @@
  */
 import os from 'node:os';
 import { resolveTopology } from '../archipelago/topology-schema.ts';
-import { hybridParams, type HybridOperators } from '../ga/hybrid/params.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
-import { estimateMemoryBytes, gb, memoryParts, MEMORY_SHARE } from './memory.ts';
+import { resolveGaSection } from './ga-section.ts';
+import { estimateMemory, gb, MEMORY_SHARE } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
-import type { GaConfig, HybridGaConfig, MigrationConfig, RunConfig, TopologyConfig } from './run-config.ts';
+import type { MigrationConfig, RunConfig, TopologyConfig } from './run-config.ts';
 import { MAX_ISLANDS, PERCENT, runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
 
 type Parsed = ParsedRunConfig;
@@ -28,29 +28,6 @@ export interface ResolveEnv {
 
 export function systemEnv(): ResolveEnv {
   return { availableParallelism: os.availableParallelism(), totalMemory: os.totalmem() };
-}
-
-type HybridGaParsed = Extract<Parsed['ga'], { mode: 'hybrid' }>;
-
-function resolveHybrid(ga: HybridGaParsed, n: number): HybridGaConfig {
-  const { mode, populationSize, childrenPerGeneration, crossoverProbability, swapDelta, ...named } = ga;
-  const operators: Partial<HybridOperators> = { swapDelta };
-  for (const [key, value] of Object.entries(named)) if (value !== undefined) Object.assign(operators, { [key]: value });
-  if (crossoverProbability !== null) operators.crossover = { probability: crossoverProbability };
-  const { n: _n, ...params } = hybridParams(n, { populationSize, childrenPerGeneration, operators });
-  return { mode, ...params };
-}
-
-function resolveGa(ga: Parsed['ga'], n: number, at: Locator): GaConfig {
-  if (ga.mode === 'hybrid') return resolveHybrid(ga, n);
-  if (ga.doubleMutationProbability > ga.mutationProbability) {
-    at.fail('ga.doubleMutationProbability', `${ga.doubleMutationProbability} is more than ga.mutationProbability (${ga.mutationProbability}); a double mutation is a kind of mutation, so expected a number <= ${ga.mutationProbability}`, ['ga.mutationProbability']);
-  }
-  return {
-    ...ga,
-    pairsPerIteration: ga.pairsPerIteration ?? Math.floor(ga.populationSize / 2),
-    badRepositorySize: ga.badRepositorySize ?? Math.floor(Math.sqrt(n)),
-  };
 }
 
 function resolveTopologySection(topology: Parsed['topology'], islands: number, islandsGiven: boolean, at: Locator, registries: Registries): TopologyConfig {
@@ -98,12 +75,12 @@ export function resolveRunConfig(
 
   const islandsGiven = p.islands !== null;
   const islands = p.islands ?? Math.min(env.availableParallelism, MAX_ISLANDS);
-  const ga = resolveGa(p.ga, p.n, at);
+  const ga = resolveGaSection(p.ga, p.n, at, registries.gaModes);
 
-  const bytes = estimateMemoryBytes(p.n, islands, ga);
+  const { bytes, parts } = estimateMemory(p.n, islands, ga, registries);
   const limit = MEMORY_SHARE * env.totalMemory;
   if (bytes > limit) {
-    at.fail('n', `${p.n} needs about ${gb(bytes)} for ${islands} island${islands === 1 ? '' : 's'} (${memoryParts(ga, p.n)}), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(env.totalMemory)}); lower n, population or islands`, ['islands', 'ga.populationSize', 'ga.pairsPerIteration', 'ga.badRepositorySize']);
+    at.fail('n', `${p.n} needs about ${gb(bytes)} for ${islands} island${islands === 1 ? '' : 's'} (${parts}), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(env.totalMemory)}); lower n, population or islands`, ['islands', 'ga.populationSize', 'ga.pairsPerIteration', 'ga.badRepositorySize']);
   }
 
   return {

@@ -1,19 +1,12 @@
 /** The resolved run config: every default filled in, no nulls where a default exists (see resolve.ts). */
 import type { TopologySpec } from '../archipelago/topology.ts';
-import type { HybridParams } from '../ga/hybrid/params.ts';
+import type { GaConfig } from './ga-section.ts';
 import type { MigrationPolicies } from './migration-policies.ts';
 import type { ParsedRunConfig } from './schema.ts';
 
 type Parsed = ParsedRunConfig;
-type PaperGaParsed = Extract<Parsed['ga'], { mode: 'paper' }>;
-export type PaperGaConfig = Omit<PaperGaParsed, 'pairsPerIteration' | 'badRepositorySize'> & {
-  pairsPerIteration: number;
-  badRepositorySize: number;
-};
-/** The hybrid GA with every default filled in for the board: `HybridParams` without n. */
-export type HybridGaConfig = { mode: 'hybrid' } & Omit<HybridParams, 'n'>;
-/** One member per GA mode. */
-export type GaConfig = PaperGaConfig | HybridGaConfig;
+/** One member per GA mode: the mode and its parameters for the board (all but n). */
+export type { GaConfig } from './ga-section.ts';
 
 /** Who sends migrants to whom: a registered kind with its options resolved. */
 export type TopologyConfig = TopologySpec;

@@ -1,16 +1,15 @@
 /**
  * The run-config file shape: one zod schema (defaults, strict sections) for what a YAML or
- * JSON run config may contain. Topology kinds and their options come from the topology
- * registry, replacement names from the replacement registry, so adding one there is the
- * only change configs need. Resolution (defaults that depend on other values, cross-field
+ * JSON run config may contain. GA modes, topology kinds, emigrant selections and
+ * replacements, with their options, come from their registries (`registries.ts`), so adding
+ * one there is the only change configs need. Resolution (defaults that depend on other values, cross-field
  * checks) is `resolve.ts`; the resolved types are `run-config.ts`.
  */
 import { z } from 'zod';
 import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
 import { topologySection } from '../archipelago/topology-schema.ts';
-import { HYBRID_DEFAULTS } from '../ga/hybrid/params.ts';
-import { PAPER_DEFAULTS } from '../ga/params.ts';
-import { expected, int, oneOf, probability, section } from '../schema/fields.ts';
+import { expected, int, oneOf, section } from '../schema/fields.ts';
+import { gaSection } from './ga-section.ts';
 import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 
@@ -23,55 +22,6 @@ export const MAX_ISLANDS = 256;
 
 // ---------------------------------------------------------------------------------------
 // The file shape. Sections default to `{}` through `prefault`, so their own defaults apply.
-
-const paperGaSchema = section({
-  mode: z.literal('paper').default('paper').describe('GA variant: "paper" is Sarkar & Nag as ALGORITHM.md reads it'),
-  populationSize: int(2).default(PAPER_DEFAULTS.populationSize).describe('main population M per island'),
-  pairsPerIteration: int(1, { nullMeans: 'floor(populationSize / 2)' }).nullable().default(null)
-    .describe('rank-selected parent pairs per iteration; null = floor(populationSize / 2) (generational), 1 = steady state'),
-  crossoverProbability: probability().default(PAPER_DEFAULTS.crossoverProbability).describe('probability that a parent pair is crossed'),
-  mutationProbability: probability().default(PAPER_DEFAULTS.mutationProbability).describe('probability that a child is mutated at all'),
-  doubleMutationProbability: probability().default(PAPER_DEFAULTS.doubleMutationProbability)
-    .describe('probability that a child is mutated twice (part of mutationProbability, so <= it)'),
-  badRepositorySize: int(0, { nullMeans: 'floor(sqrt(n))' }).nullable().default(null)
-    .describe('size b of the fixed bad-population repository; null = floor(sqrt(n)), 0 turns it off'),
-});
-
-// Beyond the paper (docs/hybrid.md): a memetic island GA for large N. Each operator is
-// named, and `null` turns it off; unset keys take `hybridParams`' defaults for the board.
-const nullableSection = <S extends z.ZodRawShape>(shape: S, describe: string) =>
-  section(shape).nullable().optional().describe(`${describe}; null turns it off`);
-
-const hybridGaSchema = section({
-  mode: z.literal('hybrid').describe('GA variant: "hybrid" adds the operators below to the paper\'s loop (never on in paper mode)'),
-  populationSize: int(2).default(HYBRID_DEFAULTS.populationSize).describe('members per island (each holds N genes and 4N diagonal counts)'),
-  childrenPerGeneration: int(1).default(HYBRID_DEFAULTS.childrenPerGeneration).describe('children bred per generation; (mu+lambda) survival'),
-  smartStart: nullableSection({ maxTries: int(1).describe('random rows tried per column before giving up') },
-    'greedy low-conflict initial permutations (Sosic & Gu); default { maxTries: 128 }'),
-  swapDelta: z.boolean({ error: expected('true or false') }).default(true)
-    .describe('price a swap in O(1) from per-member diagonal counts (false: full O(N) recount, same result)'),
-  conflictMutation: nullableSection({
-    probability: probability(),
-    moves: int(0),
-    partners: int(1),
-  }, 'move a queen in conflict to the best of `partners` random swaps, `moves` times per child; default { probability: 0.8, moves: 1, partners: 8 }'),
-  localSearch: nullableSection({
-    applyTo: oneOf(['children', 'migrants', 'both'] as const),
-    maxSteps: int(0),
-    triesPerQueen: int(1),
-  }, 'bounded QS4-like descent (a memetic GA); default { applyTo: both, maxSteps: 64, triesPerQueen: 128 }'),
-  crossoverProbability: probability().nullable().default(null)
-    .describe("probability of the paper's order-1 crossover per child; null = 0.1 for n <= 1000, else 0"),
-});
-
-// A discriminated union on `mode`; files without `mode` mean 'paper'.
-const gaSchema = z.discriminatedUnion('mode', [paperGaSchema, hybridGaSchema], {
-  error: (iss) => {
-    if (iss.code !== 'invalid_union') return expected('a mapping')(iss);
-    const input = iss.input as { mode?: unknown } | undefined;
-    return expected('"paper" or "hybrid"')({ ...iss, input: input?.mode });
-  },
-});
 
 const MIGRANTS_EXPECTED = 'an integer >= 1, a fraction in (0, 1) or a percentage like "5%"';
 export const PERCENT = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/;
@@ -143,7 +93,7 @@ export function runConfigSchemaFor(registries: Registries) {
   n: int(1).describe('board size N'),
   seed: int(0, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'random' }).nullable().optional()
     .describe('random seed; absent or null = random (the CLI chooses one and prints it)'),
-  ga: gaSchema.prefault({}),
+  ga: gaSection(registries.gaModes).prefault({}),
   islands: int(1, { max: MAX_ISLANDS, nullMeans: 'available cores', why: 'each island is a worker thread, and far more threads than cores only add switching and copying' })
     .nullable().default(null).describe(`number of islands (worker threads), 1..${MAX_ISLANDS}; null = os.availableParallelism()`),
   topology: topologySection(registries.topologies).prefault({}),

@@ -1,19 +1,20 @@
-import { HybridIsland } from './hybrid/hybrid-island.ts';
-import type { HybridParams } from './hybrid/params.ts';
-import { Island } from './island.ts';
 import type { Evolver } from './evolver.ts';
-import type { GaParams } from './params.ts';
+import type { GaModeDefinition } from './modes/define.ts';
+import { GA_MODE_REGISTRY } from './modes/registry.ts';
 import type { Rng } from './rng.ts';
 import type { IslandState } from './snapshot.ts';
 
-/** What one island runs: plain data, so it can be sent to a worker thread. */
-export type EvolverSpec =
-  | { mode: 'paper'; params: GaParams }
-  /** Beyond the paper: the memetic island GA of src/ga/hybrid (docs/hybrid.md). */
-  | { mode: 'hybrid'; params: HybridParams };
+/** Any list of GA modes: the registry, or one with more. */
+export type GaModeRegistry = readonly GaModeDefinition[];
+
+type SpecOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K; params: O & { n: number } } : never;
+
+/** What one island runs: a registered mode and its parameters, plain data, so it can be sent to a worker thread. */
+export type EvolverSpec = SpecOf<(typeof GA_MODE_REGISTRY)[number]>;
 
 /** Builds the island algorithm a spec names; with `snapshot`, continues a checkpointed one. */
-export function createEvolver(spec: EvolverSpec, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState): Evolver {
-  if (spec.mode === 'hybrid') return new HybridIsland({ params: spec.params, rng, shouldStop, snapshot });
-  return new Island({ params: spec.params, rng, shouldStop, snapshot });
+export function createEvolver(spec: { mode: string; params: { n: number } }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState, registry: GaModeRegistry = GA_MODE_REGISTRY): Evolver {
+  const definition = registry.find((d) => d.kind === spec.mode);
+  if (!definition) throw new Error(`GA mode ${spec.mode} is not registered`);
+  return definition.create(spec.params, rng, shouldStop, snapshot);
 }

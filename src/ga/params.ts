@@ -15,7 +15,7 @@ export interface GaParams {
   badRepositorySize: number;
 }
 
-/** The paper's numbers (ALGORITHM.md): the one place they are written; the run-config schema's defaults read them. */
+/** The paper's numbers (ALGORITHM.md): the one place they are written; the paper mode's options (src/ga/modes/paper.ts) default to them. */
 export const PAPER_DEFAULTS = {
   populationSize: 1000,
   crossoverProbability: 1.0,

@@ -27,13 +27,8 @@ export type SeededRunConfig = RunConfig & { seed: number };
 
 /** What one island runs, from the resolved config. */
 export function evolverSpecFor({ n, ga }: RunConfig): EvolverSpec {
-  // Narrowed per mode so each params type is checked against its own algorithm.
-  if (ga.mode === 'hybrid') {
-    const { mode, ...params } = ga;
-    return { mode, params: { n, ...params } };
-  }
   const { mode, ...params } = ga;
-  return { mode, params: { n, ...params } };
+  return { mode, params: { n, ...params } } as EvolverSpec;
 }
 
 /** The archipelago's options for a resolved run config. */

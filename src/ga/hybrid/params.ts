@@ -59,7 +59,7 @@ const CROSSOVER_MAX_N = 1_000;
  * all the work), and crossover with probability 0.1 for N <= 1,000 and
  * 0 above. `overrides` replace whole fields (an operator object is replaced, not merged).
  */
-/** The hybrid's population sizes by default (μ, λ); the run-config schema's defaults read them. */
+/** The hybrid's population sizes by default (μ, λ); the hybrid mode's options (src/ga/modes/hybrid.ts) default to them. */
 export const HYBRID_DEFAULTS = { populationSize: 8, childrenPerGeneration: 4 } as const;
 
 export function hybridParams(

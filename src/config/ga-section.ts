@@ -1,0 +1,73 @@
+/**
+ * The `ga` section, built from the GA mode registry: one strict branch per mode told apart
+ * by `mode` (a file without it means the first mode), the resolution of a parsed branch into
+ * the mode's parameters, the way back to the file shape, and the memory estimate.
+ */
+import { z } from 'zod';
+import type { GaModeRegistry } from '../ga/create-evolver.ts';
+import type { GaModeDefinition } from '../ga/modes/define.ts';
+import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
+import { expected, fields, section, type Fields } from '../schema/fields.ts';
+import type { Locator } from './locator.ts';
+
+type Registered = (typeof GA_MODE_REGISTRY)[number];
+type InputOf<D> = D extends { kind: infer K; options(f: Fields): infer S extends z.ZodRawShape } ? { mode?: K } & z.input<z.ZodObject<S>> : never;
+type ConfigOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K } & O : never;
+
+/** What a file's `ga` may hold: one registered mode's keys (for library users' types). */
+export type GaInput = InputOf<Registered>;
+/** A parsed `ga` section: the mode and its options as the file gave them, defaults applied. */
+export type GaSectionValue = { mode: string } & Record<string, unknown>;
+/** The resolved `ga` section: a registered mode and its parameters (all but `n`). */
+export type GaConfig = ConfigOf<Registered>;
+
+/** `"paper" or "hybrid"`; `"a", "b" or "c"`. */
+function quotedNames(names: readonly string[]): string {
+  const quoted = names.map((name) => JSON.stringify(name));
+  return quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+}
+
+/** The `ga` section: a discriminated union on `mode`, one branch per registered mode. */
+export function gaSection(registry: GaModeRegistry = GA_MODE_REGISTRY): z.ZodType<GaSectionValue, GaInput> {
+  const branches = registry.map((d, i) => {
+    const mode = z.literal(d.kind).describe(`GA variant: "${d.kind}": ${d.help}`);
+    return section({ mode: i === 0 ? mode.default(d.kind) : mode, ...d.options(fields) });
+  });
+  const names = quotedNames(registry.map((d) => d.kind));
+  const union = z.discriminatedUnion('mode', branches as unknown as [z.ZodObject<{ mode: z.ZodLiteral<string> }>], {
+    error: (iss) => {
+      if (iss.code !== 'invalid_union') return expected('a mapping')(iss);
+      const input = iss.input as { mode?: unknown } | undefined;
+      return expected(names)({ ...iss, input: input?.mode });
+    },
+  });
+  return union as unknown as z.ZodType<GaSectionValue, GaInput>;
+}
+
+function definitionOf(mode: string, registry: GaModeRegistry): GaModeDefinition {
+  const definition = registry.find((d) => d.kind === mode);
+  if (!definition) throw new Error(`GA mode ${mode} is not registered`);
+  return definition;
+}
+
+/** The mode's parameters for board size `n`: its defaults that depend on n, and its cross-field checks. */
+export function resolveGaSection(ga: GaSectionValue, n: number, at: Locator, registry: GaModeRegistry = GA_MODE_REGISTRY): GaConfig {
+  const { mode, ...options } = ga;
+  const fail = (key: string, message: string, related?: readonly string[]) => at.fail(['ga', key], message, related);
+  return { mode, ...definitionOf(mode, registry).resolve(options, { n, fail }) } as GaConfig;
+}
+
+/** The resolved section written back as `ga` keys (by default the parameters that are options). */
+export function gaFileShape(ga: { mode: string }, registry: GaModeRegistry = GA_MODE_REGISTRY): GaInput {
+  const { mode, ...params } = ga;
+  const definition = definitionOf(mode, registry);
+  if (definition.fileShape) return { mode, ...definition.fileShape(params) } as GaInput;
+  const options = new Set(Object.keys(definition.options(fields)));
+  return { mode, ...Object.fromEntries(Object.entries(params).filter(([key]) => options.has(key))) } as GaInput;
+}
+
+/** Bytes of chromosomes one island of this mode allocates for board size `n`, and the parts as a message lists them. */
+export function gaMemory(ga: { mode: string; populationSize: number }, n: number, registry: GaModeRegistry = GA_MODE_REGISTRY): { bytes: number; parts: string } {
+  const { mode, ...params } = ga;
+  return definitionOf(mode, registry).memory(params, n);
+}

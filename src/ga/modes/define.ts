@@ -1,0 +1,41 @@
+/**
+ * What one GA mode is: an island algorithm (`Evolver`) with its parameters, one module in
+ * this folder listed on one line in `registry.ts`. The config's `ga` section (one branch per
+ * mode, told apart by `ga.mode`), the JSON Schema, `--mode` and its help, the memory check
+ * and the file shape are built from the registry (docs/ARCHITECTURE.md, "How to add a GA
+ * mode"). Options are zod fields built from the `Fields` kit a mode is handed: the GA core
+ * never loads zod or the config layer.
+ */
+import type { z } from 'zod';
+import type { RegistryEntry } from '../../schema/registry.ts';
+import type { Evolver } from '../evolver.ts';
+import type { Rng } from '../rng.ts';
+import type { IslandState } from '../snapshot.ts';
+
+/** What a mode's `resolve` may ask about the run, and how it refuses. */
+export interface GaModeContext {
+  /** Board size N. */
+  n: number;
+  /** Refuses the config, naming a key under `ga`; `related` are other keys involved. */
+  fail: (key: string, message: string, related?: readonly string[]) => never;
+}
+
+/**
+ * A GA mode: `kind` is its `ga.mode` name; `resolve` turns the parsed options into the
+ * parameters (`O`, without `n`) that the resolved config holds and islands receive.
+ */
+export interface GaModeDefinition<K extends string = string, S extends z.ZodRawShape = z.ZodRawShape, O extends object = object>
+  extends RegistryEntry<K, S, O, GaModeContext> {
+  resolve(options: z.output<z.ZodObject<S>>, ctx: GaModeContext): O;
+  /** The parameters written back as `ga` keys (a printed config reproduces the run). Default: those that are options. */
+  fileShape?(params: O): Record<string, unknown>;
+  /** Bytes of chromosomes one island allocates, and those parts as a message lists them. */
+  memory(params: O, n: number): { bytes: number; parts: string };
+  /** The island algorithm; with `snapshot`, continues a checkpointed one. Trusts its parameters. */
+  create(params: O & { n: number }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState): Evolver;
+}
+
+/** Types a definition (the options' types flow from `options` into `resolve`, the parameters' into the rest). */
+export function defineGaMode<K extends string, S extends z.ZodRawShape, O extends object>(definition: GaModeDefinition<K, S, O>): GaModeDefinition<K, S, O> {
+  return definition;
+}

@@ -1,0 +1,48 @@
+import { bytesPerGene } from '../../problem/genes.ts';
+import type { Fields } from '../../schema/fields.ts';
+import { HybridIsland } from '../hybrid/hybrid-island.ts';
+import { HYBRID_DEFAULTS, hybridParams, type HybridOperators, type HybridParams } from '../hybrid/params.ts';
+import { defineGaMode } from './define.ts';
+
+/** An operator's settings, or null to turn it off; unset, `hybridParams` gives its default for the board. */
+const operator = <S extends Parameters<Fields['section']>[0]>(f: Fields, shape: S, describe: string) =>
+  f.section(shape).nullable().optional().describe(`${describe}; null turns it off`);
+
+/** Beyond the paper (docs/hybrid.md): a memetic island GA for large N, each operator named. */
+export const hybridMode = defineGaMode({
+  kind: 'hybrid',
+  help: 'memetic, for large N: named operators added to the paper\'s loop; docs/hybrid.md',
+  options: (f) => ({
+    populationSize: f.int(2).default(HYBRID_DEFAULTS.populationSize).describe('members per island (each holds N genes and 4N diagonal counts)'),
+    childrenPerGeneration: f.int(1).default(HYBRID_DEFAULTS.childrenPerGeneration).describe('children bred per generation; (mu+lambda) survival'),
+    smartStart: operator(f, { maxTries: f.int(1).describe('random rows tried per column before giving up') },
+      'greedy low-conflict initial permutations (Sosic & Gu); default { maxTries: 128 }'),
+    swapDelta: f.boolean().default(true)
+      .describe('price a swap in O(1) from per-member diagonal counts (false: full O(N) recount, same result)'),
+    conflictMutation: operator(f, { probability: f.probability(), moves: f.int(0), partners: f.int(1) },
+      'move a queen in conflict to the best of `partners` random swaps, `moves` times per child; default { probability: 0.8, moves: 1, partners: 8 }'),
+    localSearch: operator(f, { applyTo: f.oneOf(['children', 'migrants', 'both'] as const), maxSteps: f.int(0), triesPerQueen: f.int(1) },
+      'bounded QS4-like descent (a memetic GA); default { applyTo: both, maxSteps: 64, triesPerQueen: 128 }'),
+    crossoverProbability: f.probability().nullable().default(null)
+      .describe("probability of the paper's order-1 crossover per child; null = 0.1 for n <= 1000, else 0"),
+  }),
+  flags: {
+    populationSize: { name: 'population', value: 'number', describe: 'main population size M per island' },
+    crossoverProbability: { name: 'crossover-probability', value: 'number', describe: 'crossover probability in [0, 1]' },
+  },
+  resolve: (ga, { n }): Omit<HybridParams, 'n'> => {
+    const { populationSize, childrenPerGeneration, crossoverProbability, swapDelta, ...named } = ga;
+    const operators: Partial<HybridOperators> = { swapDelta };
+    for (const [key, value] of Object.entries(named)) if (value !== undefined) Object.assign(operators, { [key]: value });
+    if (crossoverProbability !== null) operators.crossover = { probability: crossoverProbability };
+    const { n: _n, ...params } = hybridParams(n, { populationSize, childrenPerGeneration, operators });
+    return params;
+  },
+  fileShape: ({ operators: { crossover, ...operators }, ...sizes }) => ({ ...sizes, ...operators, crossoverProbability: crossover.probability }),
+  // Members and children, each with 4N Int32 diagonal counts besides its genes.
+  memory: (p, n) => ({
+    bytes: (p.populationSize + p.childrenPerGeneration + 1) * n * (bytesPerGene(n) + 16),
+    parts: `hybrid population ${p.populationSize}, ${p.childrenPerGeneration} children, ${bytesPerGene(n)} bytes per gene + 16 bytes of diagonal counts`,
+  }),
+  create: (params, rng, shouldStop, snapshot) => new HybridIsland({ params, rng, shouldStop, snapshot }),
+});

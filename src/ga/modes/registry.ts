@@ -1,0 +1,12 @@
+/**
+ * The one table of GA modes. Adding one is a module in this folder (see `define.ts`) and
+ * one line here; the config's `ga` section, the JSON Schema, `--mode` and `--help` read this
+ * list. The first is the default (a file without `ga.mode`).
+ */
+import { hybridMode } from './hybrid.ts';
+import { paperMode } from './paper.ts';
+
+export const GA_MODE_REGISTRY = [
+  paperMode,
+  hybridMode,
+] as const;
