@@ -45,3 +45,8 @@ function definer<F>() {
 
 export const defineEmigrantSelection = definer<EmigrantSelection>();
 export const defineReplacement = definer<ReplacementPolicy>();
+
+/** A policy without options: its kind, its help and the one function it always is. */
+export function optionlessPolicy<F, K extends string>(kind: K, help: string, policy: F): PolicyDefinition<F, K, Record<string, never>, Record<string, never>> {
+  return { kind, help, options: () => ({}), build: () => policy };
+}

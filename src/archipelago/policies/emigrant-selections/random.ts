@@ -1,5 +1,5 @@
 import type { EmigrantSelection } from '../../../ga/migration-policy.ts';
-import { defineEmigrantSelection } from '../define.ts';
+import { optionlessPolicy } from '../define.ts';
 import { contains } from './distinct.ts';
 
 /** k distinct members uniformly at random (Floyd's algorithm: exactly k draws, no scratch). */
@@ -13,9 +13,4 @@ export const selectRandom: EmigrantSelection = (pop, rng, k, slots) => {
   }
 };
 
-export const randomSelection = defineEmigrantSelection({
-  kind: 'random',
-  help: 'k distinct members uniformly at random',
-  options: () => ({}),
-  build: () => selectRandom,
-});
+export const randomSelection = optionlessPolicy('random', 'k distinct members uniformly at random', selectRandom);

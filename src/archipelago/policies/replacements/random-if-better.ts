@@ -1,5 +1,5 @@
 import type { ReplacementPolicy } from '../../../ga/migration-policy.ts';
-import { defineReplacement } from '../define.ts';
+import { optionlessPolicy } from '../define.ts';
 
 /** Each immigrant meets one uniformly random member and replaces it when strictly fitter. */
 export const replaceRandomIfBetter: ReplacementPolicy = (pop, rng, genes, fitness, count) => {
@@ -16,9 +16,4 @@ export const replaceRandomIfBetter: ReplacementPolicy = (pop, rng, genes, fitnes
   return accepted;
 };
 
-export const randomIfBetterReplacement = defineReplacement({
-  kind: 'random-if-better',
-  help: 'an immigrant replaces a random member if strictly fitter',
-  options: () => ({}),
-  build: () => replaceRandomIfBetter,
-});
+export const randomIfBetterReplacement = optionlessPolicy('random-if-better', 'an immigrant replaces a random member if strictly fitter', replaceRandomIfBetter);

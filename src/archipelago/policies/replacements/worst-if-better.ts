@@ -1,6 +1,6 @@
 import type { ReplacementPolicy } from '../../../ga/migration-policy.ts';
 import { plusSelection } from '../../../ga/survival.ts';
-import { defineReplacement } from '../define.ts';
+import { optionlessPolicy } from '../define.ts';
 
 /**
  * The default, and exactly the GA's own survival: immigrants compete like children, each
@@ -9,9 +9,4 @@ import { defineReplacement } from '../define.ts';
 export const replaceWorstIfBetter: ReplacementPolicy = (pop, _rng, genes, fitness, count, scratch) =>
   plusSelection(pop, genes, fitness, count, scratch);
 
-export const worstIfBetterReplacement = defineReplacement({
-  kind: 'worst-if-better',
-  help: 'an immigrant replaces the worst member if strictly fitter, as the GA\'s own survival does',
-  options: () => ({}),
-  build: () => replaceWorstIfBetter,
-});
+export const worstIfBetterReplacement = optionlessPolicy('worst-if-better', 'an immigrant replaces the worst member if strictly fitter, as the GA\'s own survival does', replaceWorstIfBetter);

@@ -1,5 +1,5 @@
 import type { ReplacementPolicy } from '../../../ga/migration-policy.ts';
-import { defineReplacement } from '../define.ts';
+import { optionlessPolicy } from '../define.ts';
 
 /** The immigrants replace the `count` worst members whatever their fitness. */
 export const replaceWorst: ReplacementPolicy = (pop, _rng, genes, fitness, count) => {
@@ -11,9 +11,4 @@ export const replaceWorst: ReplacementPolicy = (pop, _rng, genes, fitness, count
   return k;
 };
 
-export const worstReplacement = defineReplacement({
-  kind: 'worst',
-  help: 'the immigrants replace the worst members whatever their fitness',
-  options: () => ({}),
-  build: () => replaceWorst,
-});
+export const worstReplacement = optionlessPolicy('worst', 'the immigrants replace the worst members whatever their fitness', replaceWorst);
