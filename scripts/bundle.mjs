@@ -97,6 +97,7 @@ const common = {
   external: ['msgpackr-extract', 'playwright-core', '@napi-rs/nice'],
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
   legalComments: 'none',
   plugins: [esBuilds, deferStringWidth, zodEnglishOnly, piscinaWorkerInPackage],
   logLevel: 'warning',

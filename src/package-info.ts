@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,16 +12,14 @@ let info: { name: string; version: string } | null = null;
 export function packageRoot(): string {
   if (root !== null) return root;
   let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    try {
-      readFileSync(path.join(dir, 'package.json'));
-      return (root = dir);
-    } catch {
-      const parent = path.dirname(dir);
-      if (parent === dir) throw new Error('package.json not found above src/');
-      dir = parent;
-    }
+  // existsSync, not a read that throws: every command asks (for --version), and from the
+  // bundle's chunks the package is three folders up.
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above src/');
+    dir = parent;
   }
+  return (root = dir);
 }
 
 /** The tool's name and version from its package.json (read once). */

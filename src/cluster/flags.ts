@@ -4,7 +4,7 @@
  */
 import type { Options } from 'yargs';
 import { ConfigError } from '../config/errors.ts';
-import { lastValue, numberLiteral, numberInHelp } from '../config/flags.ts';
+import { lastValue, numberLiteral, numberInHelp } from '../schema/flag-value.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
 

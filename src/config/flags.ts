@@ -14,7 +14,7 @@ import type { TopologyRegistry } from '../archipelago/topology.ts';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import type { OptionFlag } from '../schema/registry.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
-import { numberLiteral, type FlagValue } from '../schema/flag-value.ts';
+import { lastValue, numberInHelp, numberLiteral, type FlagValue } from '../schema/flag-value.ts';
 
 
 export interface FlagSpec {
@@ -111,15 +111,6 @@ export const CONFIG_FILE_OPTION = {
   config: { alias: 'c', type: 'string', requiresArg: true, coerce: lastValue, describe: 'run config file (YAML or JSON)' },
 } as const satisfies Record<string, Options>;
 
-/**
- * For an option whose value is a number: `--help` says `[number]`, while the value still
- * arrives as the string typed (a string option is never coerced, so "ten" is quoted back
- * in the error instead of becoming NaN). yargs labels an option in both lists a number.
- */
-export function numberInHelp(isNumber = true): Pick<Options, 'number'> {
-  return isNumber ? { number: true } : {};
-}
-
 /** yargs options for `flags`, grouped so `--help` lists them together. */
 export function flagOptions(flags: readonly FlagSpec[]): Record<string, Options> {
   return Object.fromEntries(
@@ -137,16 +128,6 @@ export const RUN_FLAG_OPTIONS: Record<string, Options> = flagOptions(RUN_FLAGS);
 
 /** A partial run-config input, nested like the file (`{ migration: { interval: 3 } }`). */
 export type ConfigOverrides = { [key: string]: unknown };
-
-export { numberLiteral };
-
-/**
- * A repeated flag arrives from yargs as an array; the last one wins, as in most CLIs.
- * Commands give it as `coerce` to their own single-value options (`--config`, `--html`, ...).
- */
-export function lastValue(raw: unknown): unknown {
-  return Array.isArray(raw) ? raw[raw.length - 1] : raw;
-}
 
 function flagValue(raw: unknown, kind: FlagValue): unknown {
   const value = lastValue(raw);

@@ -3,6 +3,7 @@
  * use it, and they load on every command (verify and --help included), zod only where a
  * config is checked.
  */
+import type { Options } from 'yargs';
 const NUMBER_LITERAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** Text as a number when it is written as one (`12`, `0.5`, `1e3`), else NaN ("12abc" is not 12). */
@@ -16,3 +17,20 @@ export type FlagValue =
   | 'number'
   | 'string'
   | 'boolean';
+
+/**
+ * A repeated flag arrives from yargs as an array; the last one wins, as in most CLIs.
+ * Commands give it as `coerce` to their own single-value options (`--config`, `--html`, ...).
+ */
+export function lastValue(raw: unknown): unknown {
+  return Array.isArray(raw) ? raw[raw.length - 1] : raw;
+}
+
+/**
+ * For an option whose value is a number: `--help` says `[number]`, while the value still
+ * arrives as the string typed (a string option is never coerced, so "ten" is quoted back
+ * in the error instead of becoming NaN). yargs labels an option in both lists a number.
+ */
+export function numberInHelp(isNumber = true): Pick<Options, 'number'> {
+  return isNumber ? { number: true } : {};
+}

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { lastValue } from '../../config/flags.ts';
+import { lastValue } from '../../schema/flag-value.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
 import type { ExperimentArgs } from './experiment-run.ts';
 

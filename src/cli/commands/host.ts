@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { lastValue, numberInHelp } from '../../config/flags.ts';
+import { lastValue, numberInHelp } from '../../schema/flag-value.ts';
 import { NATS_OPTION } from '../../cluster/flags.ts';
 import type { HostArgs } from './host-run.ts';
 

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { lastValue } from '../../config/flags.ts';
+import { lastValue } from '../../schema/flag-value.ts';
 import { X_AXES } from '../../report/x-axis.ts';
 import type { ReportArgs } from './report-run.ts';
 

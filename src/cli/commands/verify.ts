@@ -1,5 +1,5 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { lastValue, numberInHelp } from '../../config/flags.ts';
+import { lastValue, numberInHelp } from '../../schema/flag-value.ts';
 import { checkTuple } from '../../problem/check-tuple.ts';
 import { parseTuple, parseTupleFile } from '../../problem/tuple.ts';
 import { readRegularText } from '../../io/read-file.ts';
