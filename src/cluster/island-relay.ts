@@ -42,6 +42,7 @@ interface RelayPort {
 export class IslandRelay {
   private readonly coordination: SharedMemoryCoordination;
   private readonly tasks: IslandTask[];
+  private readonly sync: boolean;
   private readonly outgoing: RelayPort[] = [];
   /** `${from}>${to}` → the port whose other end island `to` reads. */
   private readonly incoming = new Map<string, MessagePort>();
@@ -71,6 +72,7 @@ export class IslandRelay {
     connection: { readonly connected: boolean },
   ) {
     this.tasks = order.tasks.map((bytes) => decode<IslandTask>(bytes));
+    this.sync = this.tasks.some((task) => task.migration.mode === 'sync');
     this.coordination = SharedMemoryCoordination.create(order.islands);
     this.sub = nc.subscribe(subjects.run(order.runId, hostId), { callback: (_e, msg) => this.onBus(msg.data) });
     const placements = this.wire();
@@ -192,7 +194,9 @@ export class IslandRelay {
       const port = this.incoming.get(`${message.from}>${message.to}`);
       if (!port) return void this.dropped.malformed++;
       port.postMessage(message.bytes);
-      c.notify();
+      // A sync island may be waiting for these; an async one never waits, and a wake-up
+      // would only run this relay's own watcher again for nothing, once per migrant.
+      if (this.sync) c.notify();
     } else if (message.type === 'state') {
       // Found-epoch before arrivals: an island passing a barrier must already see it.
       if (message.foundEpoch < this.known.foundEpoch) {
