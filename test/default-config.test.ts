@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BUILT_DEFAULT_FILE, builtDefaultValue, DEFAULT_CONFIG_FILE, runConfigFromArgv } from '../src/config/config-file.ts';
-import { loadConfigFromArgv, readConfigFile } from '../src/config/load.ts';
+import { BUILT_DEFAULT_FILE, builtDefaultValue, configFileOf, DEFAULT_CONFIG_FILE, runConfigFromArgv } from '../src/config/config-file.ts';
+import { overridesFromArgv } from '../src/config/flags.ts';
+import { loadConfigFile, readConfigFile } from '../src/config/load.ts';
 import type { ResolveEnv } from '../src/config/resolve.ts';
 
 const env: ResolveEnv = { availableParallelism: 4, totalMemory: 16e9 };
@@ -28,7 +29,7 @@ describe('config/default.yaml as the build stores it (the CLI reads it without t
 
   it('gives the run config the YAML reader gives, with flags and with --config', async () => {
     for (const argv of [{ n: 12 }, { n: 30, islands: 3, seed: 9, topology: 'star' }, { n: 12, config: 'config/paper.yaml' }]) {
-      assert.deepEqual(await runConfigFromArgv(argv, env), loadConfigFromArgv(argv, env));
+      assert.deepEqual(await runConfigFromArgv(argv, env), loadConfigFile(configFileOf(argv), overridesFromArgv(argv), env));
     }
   });
 });

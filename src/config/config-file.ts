@@ -56,15 +56,19 @@ export function builtDefaultValue(text: string, file = BUILT_DEFAULT_FILE): unkn
   return built.text === text ? built.value : undefined;
 }
 
+/** The config file a command's parsed argv names: `--config`, else the default file. */
+export function configFileOf(argv: Readonly<Record<string, unknown>>): string {
+  return typeof argv.config === 'string' ? argv.config : DEFAULT_CONFIG_FILE;
+}
+
 /**
  * The run config a command's parsed argv describes: `--config` (or the default file) plus
- * flags; the same as load.ts's `loadConfigFromArgv`, which it loads only to parse a file.
+ * flags. load.ts (and its YAML parser) is loaded only when the file has to be parsed.
  */
 export async function runConfigFromArgv(argv: Readonly<Record<string, unknown>>, env: ResolveEnv = systemEnv()): Promise<RunConfig> {
-  if (typeof argv.config !== 'string') {
-    const name = displayName(DEFAULT_CONFIG_FILE);
-    const value = builtDefaultValue(readText(DEFAULT_CONFIG_FILE, name));
-    if (value !== undefined) return resolveRunConfig(value, name, overridesFromArgv(argv), env);
-  }
-  return (await import('./load.ts')).loadConfigFromArgv(argv, env);
+  const file = configFileOf(argv);
+  const name = displayName(file);
+  const text = readText(file, name);
+  const value = (file === DEFAULT_CONFIG_FILE ? builtDefaultValue(text) : undefined) ?? (await import('./load.ts')).configFromText(text, file, name);
+  return resolveRunConfig(value, name, overridesFromArgv(argv), env);
 }

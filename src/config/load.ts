@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import YAML from 'yaml';
-import { DEFAULT_CONFIG_FILE, displayName, readText } from './config-file.ts';
+import { displayName, readText } from './config-file.ts';
 import { ConfigError } from './errors.ts';
-import { overridesFromArgv, type ConfigOverrides } from './flags.ts';
+import type { ConfigOverrides } from './flags.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './resolve.ts';
 import type { RunConfig } from './run-config.ts';
 
@@ -88,7 +88,12 @@ export function parseConfigText(text: string, file: string, name = displayName(f
  */
 export function readConfigFile(file: string): unknown {
   const name = displayName(file);
-  const value = parseConfigText(readText(file, name), file, name);
+  return configFromText(readText(file, name), file, name);
+}
+
+/** A config file's text parsed, not validated. @throws ConfigError for an empty document or a syntax error. */
+export function configFromText(text: string, file: string, name = displayName(file)): unknown {
+  const value = parseConfigText(text, file, name);
   // Empty, comments only, `---` or `null`: nothing to run.
   if (value === null || value === undefined) throw new ConfigError(`${name}: empty file; expected a mapping with at least "n"`);
   return value;
@@ -100,10 +105,4 @@ export function readConfigFile(file: string): unknown {
  */
 export function loadConfigFile(file: string, overrides: ConfigOverrides = {}, env: ResolveEnv = systemEnv()): RunConfig {
   return resolveRunConfig(readConfigFile(file), displayName(file), overrides, env);
-}
-
-/** The run config a command's parsed argv describes: `--config` (or the default file) plus flags. */
-export function loadConfigFromArgv(argv: Readonly<Record<string, unknown>>, env: ResolveEnv = systemEnv()): RunConfig {
-  const file = typeof argv.config === 'string' ? argv.config : DEFAULT_CONFIG_FILE;
-  return loadConfigFile(file, overridesFromArgv(argv), env);
 }

@@ -3,8 +3,8 @@ import type { ArgumentsCamelCase } from 'yargs';
 import YAML from 'yaml';
 import { runConfigJsonSchema } from '../../config/json-schema.ts';
 import { overridesFromArgv } from '../../config/flags.ts';
-import { DEFAULT_CONFIG_FILE, displayName } from '../../config/config-file.ts';
-import { loadConfigFromArgv, readConfigFile } from '../../config/load.ts';
+import { configFileOf, displayName } from '../../config/config-file.ts';
+import { readConfigFile } from '../../config/load.ts';
 import { toFileShape } from '../../config/file-shape.ts';
 import { applyOverrides } from '../../config/overrides.ts';
 import { resolveRunConfig } from '../../config/resolve.ts';
@@ -40,12 +40,12 @@ function nullWhereDiffer(a: unknown, b: unknown): unknown {
  * (the file's "null = from n" reading), so the defaults can be looked at before choosing N.
  */
 function resolvedShape(argv: ArgumentsCamelCase<PrintArgs>): { shape: unknown; nSet: boolean } {
-  const file = argv.config ?? DEFAULT_CONFIG_FILE;
+  const file = configFileOf(argv);
   const overrides = overridesFromArgv(argv);
   const input = readConfigFile(file);
   const merged = applyOverrides(input, overrides);
   if (merged === null || typeof merged !== 'object' || Array.isArray(merged) || (merged as { n?: unknown }).n !== undefined) {
-    return { shape: toFileShape(loadConfigFromArgv(argv)), nSet: true };
+    return { shape: toFileShape(resolveRunConfig(input, displayName(file), overrides)), nSet: true };
   }
   const withN = (n: number) => toFileShape(resolveRunConfig({ ...(input as object), n }, displayName(file), overrides));
   return { shape: { ...(nullWhereDiffer(withN(16), withN(400)) as object), n: null }, nSet: false };
@@ -54,7 +54,7 @@ function resolvedShape(argv: ArgumentsCamelCase<PrintArgs>): { shape: unknown; n
 /** Prints the resolved config in the file shape, so the output is itself a config reproducing the run. */
 export function printConfig(argv: ArgumentsCamelCase<PrintArgs>): void {
   const { shape, nSet } = resolvedShape(argv);
-  const from = displayName(argv.config ?? DEFAULT_CONFIG_FILE);
+  const from = displayName(configFileOf(argv));
   const unset = 'n is not set (give -n N, or n: in the file); values that depend on it are null';
   if (!nSet && argv.json) process.stderr.write(`nqueens-islands: config print: ${unset}\n`);
   process.stdout.write(argv.json ? `${JSON.stringify(shape, null, 2)}\n` : toYaml(shape, ` Resolved run config, from ${from} and flags.${nSet ? '' : `\n ${unset}.`}`));
