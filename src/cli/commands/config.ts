@@ -5,20 +5,16 @@
  * A bad config is one line on stderr and exit code 2 (src/cli/main.ts).
  */
 import type { Argv, CommandModule } from 'yargs';
+import { withRunConfigFlags } from '../run-flags.ts';
 import type { PrintArgs } from './config-run.ts';
 
 const printCommand: CommandModule<object, PrintArgs> = {
   command: 'print',
   describe: 'print the resolved run config (file plus flags, every default filled in)',
-  // As solve's: the run flags are loaded when the command runs.
-  builder: async (yargs) => {
-    const { CONFIG_FILE_OPTION, RUN_FLAG_OPTIONS } = await import('../../config/flags.ts');
-    return yargs
-      .options(CONFIG_FILE_OPTION)
+  builder: async (yargs) =>
+    (await withRunConfigFlags(yargs))
       .option('json', { type: 'boolean', describe: 'print JSON instead of YAML' })
-      .options(RUN_FLAG_OPTIONS)
-      .strict();
-  },
+      .strict(),
   handler: async (argv) => (await import('./config-run.ts')).printConfig(argv),
 };
 

@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { lastValue, numberInHelp } from '../../schema/flag-value.ts';
 import { MAX_BOARD_N } from '../../problem/board.ts';
+import { withRunConfigFlags } from '../run-flags.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
 import type { SolveArgs } from './solve-run.ts';
 
@@ -10,13 +11,8 @@ export const DEFAULT_CHECKPOINT_EVERY = 60;
 export const solveCommand: CommandModule<object, SolveArgs> = {
   command: 'solve',
   describe: 'Solve N-Queens with the island-model GA (one island per core by default)',
-  // The run flags come from the registries (GA modes, policies, topologies): loaded when the
-  // command is solve, so other commands do not pay for them at start.
-  builder: async (y: Argv) => {
-    const { CONFIG_FILE_OPTION, RUN_FLAG_OPTIONS } = await import('../../config/flags.ts');
-    return y
-      .options(CONFIG_FILE_OPTION)
-      .options(RUN_FLAG_OPTIONS)
+  builder: async (y: Argv) =>
+    (await withRunConfigFlags(y))
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object with the result' })
       .option('board', { type: 'boolean', default: false, describe: `draw the board (N <= ${MAX_BOARD_N})` })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no live view, and no started/checkpoint notes on stderr' })
@@ -31,8 +27,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .example('$0 solve --config config/paper.yaml -n 25', "the paper's GA on one island")
       .example('$0 solve -n 5000 --checkpoint run.ckpt --checkpoint-every 300', 'a long run that survives a reboot')
       .example('$0 solve --resume run.ckpt', 'continue it')
-      .example('$0 solve -n 1000 --islands 8 --nats nats://lab1:4222 --hosts 2', "islands on two machines' `host` processes") as unknown as Argv<SolveArgs>;
-  },
+      .example('$0 solve -n 1000 --islands 8 --nats nats://lab1:4222 --hosts 2', "islands on two machines' `host` processes") as unknown as Argv<SolveArgs>,
   // Imported on use: `--help` and the other commands start without threads, zod or rxjs.
   handler: async (args) => (await import('./solve-run.ts')).solve(args),
 };
