@@ -69,11 +69,17 @@ export default tseslint.config(
   },
   {
     // Plain JavaScript (this file, build scripts): not in a tsconfig, so no type-aware rules; Node's globals.
-    files: ["**/*.js", "**/*.mjs"],
+    files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly" },
     },
+  },
+  {
+    // The code-cache loader and its build step are CommonJS scripts (scripts/bundle.mjs says why).
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

@@ -26,7 +26,7 @@ const SECTIONS = ['start', 'paper', 'islands', 'cli', 'large', 'hybrid', 'cluste
 type Section = (typeof SECTIONS)[number];
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
-const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.mjs', import.meta.url));
+const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.cjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STUDY = fileURLToPath(new URL('../../bench/study-n8.yaml', import.meta.url));
 

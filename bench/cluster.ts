@@ -19,7 +19,7 @@ import { findSystemTool } from '../test/system-tools.ts';
 import { NATS_SERVER } from '../test/nats-server.ts';
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
-const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.mjs', import.meta.url));
+const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.cjs', import.meta.url));
 
 /** nats-server's path, or why the section is skipped. */
 export function natsServerPath(): { path: string } | { skip: string } {

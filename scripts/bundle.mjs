@@ -1,9 +1,13 @@
-// Bundles the CLI and the island worker with esbuild into dist/bundle/, so a command loads a
-// few files instead of resolving hundreds of modules. The CLI is split: a command's work, the
-// live view and the report (Vega) are chunks loaded only by the command that needs them.
-// The worker is one file.
+// Bundles the CLI and the island worker with esbuild into dist/bundle/, each one CommonJS
+// script started from a V8 code cache made here (scripts/cached-script.cjs): a command
+// neither resolves hundreds of modules nor compiles what it ran last time. A command's work,
+// the live view and the report stay behind import() (they run only for the command that
+// needs them); Vega and the NATS client are scripts of their own, loaded on use.
 // Run by `npm run build`, after tsc. Also stores config/default.yaml parsed (see below).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -87,22 +91,76 @@ const piscinaWorkerInPackage = {
   },
 };
 
+/**
+ * vega-canvas probes for the optional node-canvas package with a top-level await, which a
+ * CommonJS script cannot hold. We render SVG and never install node-canvas: the probe
+ * always found nothing, so it is replaced by its outcome. The build fails if the shape changes.
+ */
+const CANVAS_PROBE = "NodeCanvas = await import('canvas');";
+const vegaCanvasWithoutProbe = {
+  name: 'vega-canvas-without-probe',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/ }, ({ path: file }) => {
+      const source = readFileSync(file, 'utf8');
+      if (!source.includes(CANVAS_PROBE)) throw new Error(`${file}: expected ${CANVAS_PROBE} (see vegaCanvasWithoutProbe in scripts/bundle.mjs)`);
+      return { contents: source.replace(CANVAS_PROBE, 'NodeCanvas = null;'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Vega (~1 MB) and the NATS client (~0.2 MB) are their own scripts, loaded by `require` when
+ * `report` draws or a run goes across machines: the CLI's script, read and deserialised on
+ * every start, stays under half the size. Only third-party packages go there (no state of
+ * ours is duplicated); each group is one script, so packages that share code share it there.
+ */
+const VENDORS = {
+  'vendor-vega.cjs': ['vega', 'vega-lite'],
+  'vendor-nats.cjs': ['@nats-io/transport-node', '@nats-io/jetstream'],
+};
+const vendored = new Map(Object.entries(VENDORS).flatMap(([file, names]) => names.map((name, i) => [name, { file, key: `m${i}` }])));
+const fromVendorScripts = {
+  name: 'from-vendor-scripts',
+  setup(b) {
+    const filter = new RegExp(`^(${[...vendored.keys()].map((n) => n.replace(/[/@.-]/g, '\\$&')).join('|')})$`);
+    b.onResolve({ filter }, ({ path: name }) => ({ path: name, namespace: 'vendor' }));
+    b.onResolve({ filter: /^\.\/vendor-/ }, ({ path: file }) => ({ path: file, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'vendor' }, ({ path: name }) => {
+      const { file, key } = vendored.get(name);
+      return { contents: `module.exports = require(${JSON.stringify(`./${file}`)}).${key};`, loader: 'js' };
+    });
+  },
+};
+/** A vendor script's entry: each package's namespace under m0, m1, ... (as fromVendorScripts reads them). */
+const vendorEntry = (names) => ({ contents: names.map((name, i) => `export * as m${i} from ${JSON.stringify(name)};`).join('\n'), resolveDir: '.', loader: 'js' });
+
+/**
+ * Each bundle is one CommonJS script, not ES modules: a script can start from a V8 code
+ * cache (scripts/cached-script.cjs) and ES modules cannot on Node 20. A command's work, the
+ * live view and the report (Vega) stay behind `import()`, which esbuild turns into a lazy
+ * initialiser: their code is in the file but runs only for the command that needs it.
+ */
+/** The command whose start the CLI's code cache holds: the most common one. */
+const CACHE_WORKLOAD = ['solve', '-n', '8', '--seed', '1', '--quiet'];
+
 const common = {
-  outdir: 'dist/bundle',
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  outExtension: { '.js': '.mjs' },
   external: ['msgpackr-extract', 'playwright-core', '@napi-rs/nice'],
   minifyWhitespace: true,
   minifySyntax: true,
   minifyIdentifiers: true,
   legalComments: 'none',
-  plugins: [esBuilds, deferStringWidth, zodEnglishOnly, piscinaWorkerInPackage],
+  plugins: [esBuilds, deferStringWidth, zodEnglishOnly, piscinaWorkerInPackage, vegaCanvasWithoutProbe],
   logLevel: 'warning',
-  // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __nqiRequire } from 'node:module'; const require = __nqiRequire(import.meta.url);" },
+  // piscina finds its worker script with require.resolve, on purpose (see piscinaWorkerInPackage).
+  logOverride: { 'require-resolve-not-external': 'silent' },
+  metafile: true,
+  // In a CommonJS script, import.meta.url is the script's own URL.
+  define: { 'import.meta.url': '__nqiModuleUrl' },
+  banner: { js: "var __nqiModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
 // config/default.yaml parsed by the same code that would parse it at run time (tsc's output,
@@ -112,9 +170,45 @@ const { BUILT_DEFAULT_FILE, DEFAULT_CONFIG_FILE } = await import('../dist/src/co
 mkdirSync(path.dirname(BUILT_DEFAULT_FILE), { recursive: true });
 writeFileSync(BUILT_DEFAULT_FILE, JSON.stringify({ text: readFileSync(DEFAULT_CONFIG_FILE, 'utf8'), value: readConfigFile(DEFAULT_CONFIG_FILE) }));
 
-// Chunk names carry content hashes: without a clean start, old chunks would pile up (and be packed).
+// A clean start: the code caches' names carry hashes, and old ones would pile up (and be packed).
 rmSync('dist/bundle', { recursive: true, force: true });
-await Promise.all([
-  build({ ...common, entryPoints: { 'nqueens-islands': 'src/cli/main.ts' }, splitting: true, chunkNames: 'chunks/[name]-[hash]' }),
-  build({ ...common, entryPoints: { 'island-worker': 'workers/island-worker.ts' } }),
+const OUT = 'dist/bundle';
+const [cli, island] = await Promise.all([
+  build({ ...common, plugins: [...common.plugins, fromVendorScripts], entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs` }),
+  build({ ...common, entryPoints: ['workers/island-worker.ts'], outfile: `${OUT}/island.cjs` }),
+  ...Object.entries(VENDORS).map(([file, names]) => build({ ...common, stdin: vendorEntry(names), outfile: `${OUT}/${file}` })),
 ]);
+// What each source module imports, statically or by import(): test/bundle.test.ts reads it.
+writeFileSync('dist/bundle-meta.json', JSON.stringify({ cli: cli.metafile, island: island.metafile }));
+
+/**
+ * The files the bin and piscina load: a loader per bundle that runs it with its code cache,
+ * named after the script's hash. Returns the cache's path.
+ */
+copyFileSync('scripts/cached-script.cjs', `${OUT}/cached-script.cjs`);
+function writeLoader(loader, script, head) {
+  const cache = `${script.replace(/\.cjs$/, '')}.${createHash('sha256').update(readFileSync(`${OUT}/${script}`)).digest('hex').slice(0, 12)}.cache`;
+  writeFileSync(`${OUT}/${loader}`, `${head}'use strict';
+// Generated by scripts/bundle.mjs: ${script} with its V8 code cache.
+const path = require('node:path');
+module.exports = require('./cached-script.cjs').load(path.join(__dirname, '${script}'), path.join(__dirname, '${cache}'));
+`, { mode: 0o755 });
+  return `${OUT}/${cache}`;
+}
+const islandCache = writeLoader('island-worker.cjs', 'island.cjs', '');
+const cliCache = writeLoader('nqueens-islands.cjs', 'cli.cjs', '#!/usr/bin/env node\n');
+
+// The caches. The worker's: its script run to the end of its module body (no task to run).
+{
+  const require = createRequire(import.meta.url);
+  const { compile, evaluate } = require(`../${OUT}/cached-script.cjs`);
+  const file = path.resolve(`${OUT}/island.cjs`);
+  const script = compile(file);
+  evaluate(script, file);
+  writeFileSync(islandCache, script.createCachedData());
+}
+// The CLI's: a real `solve` (yargs, the config, the archipelago), cached at its exit.
+{
+  const run = spawnSync(process.execPath, ['scripts/make-code-cache.cjs', `${OUT}/cli.cjs`, cliCache, ...CACHE_WORKLOAD], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`making the CLI's code cache: \`${CACHE_WORKLOAD.join(' ')}\` exited ${run.status}: ${run.stderr}`);
+}

@@ -66,8 +66,8 @@ describe('worker file', () => {
     const js = islandWorkerFile('file:///p/dist/src/archipelago/archipelago.js');
     assert.equal(js.filename, '/p/dist/workers/island-worker.js');
     assert.equal(js.execArgv, undefined);
-    const bundled = islandWorkerFile('file:///p/dist/bundle/chunks/chunk-X.mjs');
-    assert.equal(bundled.filename, '/p/dist/bundle/island-worker.mjs');
+    const bundled = islandWorkerFile('file:///p/dist/bundle/cli.cjs');
+    assert.equal(bundled.filename, '/p/dist/bundle/island-worker.cjs');
     assert.equal(bundled.execArgv, undefined);
   });
 });

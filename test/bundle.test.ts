@@ -1,66 +1,99 @@
 /**
- * What each command loads at start, read from the built bundle (dist/bundle, what the
- * `nqueens-islands` bin runs): the files a command's static import graph reaches. Start-up
- * time is measured in `npm run bench`; this guards its structure, deterministically: a
- * package that only some commands need must not creep into every command's start.
+ * What each command runs at start, read from the built bundle (dist/bundle, what the
+ * `nqueens-islands` bin runs) and esbuild's record of it (dist/bundle-meta.json). A module
+ * behind `import()` is in the script but runs only when imported; what a command's static
+ * imports reach runs at its start. Start-up time is measured in `npm run bench`; this guards
+ * its structure, deterministically: a package only some commands need must not creep into
+ * every command's start, and the code caches the build made must be ones V8 takes.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { CLI } from './cli-helpers.ts';
 
 const BUNDLE = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
-const CHUNKS = path.join(BUNDLE, 'chunks');
 
-/** A text each package's code carries in any build (minifiers keep string literals). */
-const MARKS = { zod: '"$ZodType"', yaml: 'YAMLParseError', vega: 'vega-lite', nats: '$JS.API' };
-
-function source(file: string): string {
-  return readFileSync(file, 'utf8');
+interface Metafile {
+  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
 }
+const meta = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/bundle-meta.json', import.meta.url)), 'utf8')) as { cli: Metafile; island: Metafile };
 
-/** The chunk whose name starts with `prefix` (esbuild adds a content hash). */
-function chunk(prefix: string): string {
-  const name = readdirSync(CHUNKS).find((f) => f.startsWith(`${prefix}-`) && f.endsWith('.mjs'));
-  assert.ok(name, `no ${prefix}-*.mjs in dist/bundle/chunks: run npm run build`);
-  return path.join(CHUNKS, name);
-}
+/** Where each package's modules live in esbuild's inputs (vendor:NAME: the shim that requires a vendor script). */
+const PACKAGES: Record<string, RegExp> = {
+  zod: /node_modules\/zod\//,
+  yaml: /node_modules\/yaml\//,
+  vega: /^vendor:vega/,
+  nats: /^vendor:@nats-io\//,
+};
 
-/** Every file loaded by `roots` and their static imports (dynamic `import()` is a later, optional load). */
-function staticClosure(roots: readonly string[]): Set<string> {
+/** The modules `roots` and their static imports reach (an `import()` is a later, optional load). */
+function staticClosure(roots: readonly string[], metafile = meta.cli): Set<string> {
   const seen = new Set<string>();
   const visit = (file: string) => {
-    if (seen.has(file)) return;
+    if (seen.has(file) || !metafile.inputs[file]) return;
     seen.add(file);
-    for (const [, spec] of source(file).matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["'](\.[^"']+)["']/g)) {
-      visit(path.resolve(path.dirname(file), spec));
-    }
+    for (const i of metafile.inputs[file].imports) if (!i.external && i.kind !== 'dynamic-import') visit(i.path);
   };
-  roots.forEach(visit);
+  roots.forEach((root) => {
+    assert.ok(metafile.inputs[root], `${root} is not in the bundle`);
+    visit(root);
+  });
   return seen;
 }
 
-function packagesIn(files: Set<string>): string[] {
-  return Object.entries(MARKS).filter(([, mark]) => [...files].some((f) => source(f).includes(mark))).map(([name]) => name);
+function packagesIn(modules: Set<string>): string[] {
+  return Object.entries(PACKAGES).filter(([, where]) => [...modules].some((m) => where.test(m))).map(([name]) => name);
 }
 
-const entry = path.join(BUNDLE, 'nqueens-islands.mjs');
+/** Every command's start: the entry point, yargs and the command table. */
+const START = ['src/cli/main.ts', 'src/cli/cli.ts'];
 
-describe('what a command loads at start (dist/bundle)', () => {
-  it('the marks are real: each package is somewhere in the bundle', () => {
-    const all = new Set(readdirSync(CHUNKS).map((f) => path.join(CHUNKS, f)));
-    assert.deepEqual(packagesIn(all).sort(), Object.keys(MARKS).sort());
+describe('what a command runs at start (dist/bundle)', () => {
+  it('the packages are real: each is in the CLI bundle', () => {
+    assert.deepEqual(packagesIn(new Set(Object.keys(meta.cli.inputs))), Object.keys(PACKAGES));
   });
 
   it('verify, --help and every command before its handler: yargs and the command table, none of zod, yaml, vega, nats', () => {
-    const files = staticClosure([entry, chunk('cli')]);
-    assert.ok(files.size > 2, 'the closure follows imports');
-    assert.deepEqual(packagesIn(files), []);
+    const modules = staticClosure(START);
+    assert.ok([...modules].some((m) => m.includes('node_modules/yargs/')), 'the closure follows imports');
+    assert.deepEqual(packagesIn(modules), []);
   });
 
   it('solve with the default config: zod for the config, no yaml (the build stores config/default.yaml parsed), no vega, no nats', () => {
-    const files = staticClosure([entry, chunk('cli'), chunk('early-host'), chunk('solve-run')]);
-    assert.deepEqual(packagesIn(files), ['zod']);
+    const modules = staticClosure([...START, 'src/cli/early-host.ts', 'src/cli/commands/solve-run.ts', 'src/config/flags.ts']);
+    assert.deepEqual(packagesIn(modules), ['zod']);
   });
+
+  it('the island worker: none of them', () => {
+    assert.deepEqual(packagesIn(staticClosure(['workers/island-worker.ts'], meta.island)), []);
+  });
+
+  it('at run time too: verify never runs zod (which marks globalThis when it loads), solve does', () => {
+    const probe = path.join(tmpdir(), `nqi-zod-probe-${process.pid}.cjs`);
+    writeFileSync(probe, "process.on('exit', () => process.stderr.write(`zod loaded: ${'__zod_globalConfig' in globalThis}\\n`));\n");
+    const run = (args: string[]) => spawnSync(process.execPath, ['--require', probe, CLI, ...args], { encoding: 'utf8' });
+    const verify = run(['verify', '8', '6', '4', '1', '3', '5', '7', '2']);
+    assert.equal(verify.status, 1, verify.stderr); // a board with one attack: not a solution
+    assert.match(verify.stderr, /zod loaded: false/);
+    assert.match(run(['solve', '-n', '8', '--seed', '1', '--quiet']).stderr, /zod loaded: true/);
+  });
+});
+
+describe('code caches (dist/bundle)', () => {
+  const require = createRequire(import.meta.url);
+  const { compile } = require(path.join(BUNDLE, 'cached-script.cjs')) as { compile(file: string, cachedData?: Buffer): { cachedDataRejected?: boolean } };
+
+  for (const loader of ['nqueens-islands.cjs', 'island-worker.cjs']) {
+    it(`${loader}: the cache it names is there and V8 takes it for its script`, () => {
+      const text = readFileSync(path.join(BUNDLE, loader), 'utf8');
+      const [, script, cache] = /load\(path\.join\(__dirname, '([^']+)'\), path\.join\(__dirname, '([^']+)'\)\)/.exec(text) ?? [];
+      assert.ok(script && cache, `${loader} names a script and its cache`);
+      assert.equal(compile(path.join(BUNDLE, script), readFileSync(path.join(BUNDLE, cache))).cachedDataRejected, false);
+    });
+  }
 });

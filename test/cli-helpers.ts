@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI, as a user runs it: the bundle the `nqueens-islands` bin points at (`npm test` builds first). */
-export const CLI = fileURLToPath(new URL('../dist/bundle/nqueens-islands.mjs', import.meta.url));
+export const CLI = fileURLToPath(new URL('../dist/bundle/nqueens-islands.cjs', import.meta.url));
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface CliRun {

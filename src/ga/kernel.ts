@@ -28,8 +28,8 @@ declare namespace WebAssembly {
   }
 }
 
-/** Where the wasm is, relative to this module: from dist/src/ga (built), dist/bundle/chunks (bundled CLI), src/ga (tests under tsx). */
-const CANDIDATES = ['../../kernel/paper.wasm', '../../dist/kernel/paper.wasm'];
+/** Where the wasm is, relative to this module: from dist/src/ga (built), src/ga (tests under tsx), dist/bundle (the bundled CLI). */
+const CANDIDATES = ['../../kernel/paper.wasm', '../../dist/kernel/paper.wasm', '../kernel/paper.wasm'];
 
 /** A compiled kernel, as one thread hands it to another (structured clone shares the compiled code). */
 export type KernelModule = WebAssembly.Module;
