@@ -6,8 +6,7 @@
 // Run by `npm run build`, after tsc. Also stores config/default.yaml parsed (see below).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -140,8 +139,8 @@ const vendorEntry = (names) => ({ contents: names.map((name, i) => `export * as 
  * live view and the report (Vega) stay behind `import()`, which esbuild turns into a lazy
  * initialiser: their code is in the file but runs only for the command that needs it.
  */
-/** The command whose start the CLI's code cache holds: the most common one. */
-const CACHE_WORKLOAD = ['solve', '-n', '8', '--seed', '1', '--quiet'];
+/** The command whose start the code caches hold: the most common one, on a board that takes some generations. */
+const CACHE_WORKLOAD = ['solve', '-n', '32', '--seed', '1', '--quiet'];
 
 const common = {
   bundle: true,
@@ -198,17 +197,11 @@ module.exports = require('./cached-script.cjs').load(path.join(__dirname, '${scr
 const islandCache = writeLoader('island-worker.cjs', 'island.cjs', '');
 const cliCache = writeLoader('nqueens-islands.cjs', 'cli.cjs', '#!/usr/bin/env node\n');
 
-// The caches. The worker's: its script run to the end of its module body (no task to run).
+// The caches, from a real `solve` (scripts/make-code-cache.cjs, scripts/island-code-cache.cjs): yargs, the config and the
+// archipelago on the main thread; an island's module and its first generations in the workers.
 {
-  const require = createRequire(import.meta.url);
-  const { compile, evaluate } = require(`../${OUT}/cached-script.cjs`);
-  const file = path.resolve(`${OUT}/island.cjs`);
-  const script = compile(file);
-  evaluate(script, file);
-  writeFileSync(islandCache, script.createCachedData());
-}
-// The CLI's: a real `solve` (yargs, the config, the archipelago), cached at its exit.
-{
-  const run = spawnSync(process.execPath, ['scripts/make-code-cache.cjs', `${OUT}/cli.cjs`, cliCache, ...CACHE_WORKLOAD], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`making the CLI's code cache: \`${CACHE_WORKLOAD.join(' ')}\` exited ${run.status}: ${run.stderr}`);
+  const env = { ...process.env, NQI_CODE_CACHE_CLI: cliCache, NQI_CODE_CACHE_ISLAND: islandCache };
+  const run = spawnSync(process.execPath, ['--require', './scripts/island-code-cache.cjs', 'scripts/make-code-cache.cjs', OUT, ...CACHE_WORKLOAD], { encoding: 'utf8', env });
+  const missing = [cliCache, islandCache].filter((file) => !existsSync(file));
+  if (run.status !== 0 || missing.length > 0) throw new Error(`making the code caches: \`${CACHE_WORKLOAD.join(' ')}\` exited ${run.status}${missing.length ? `, no ${missing.join(', ')}` : ''}: ${run.stderr}`);
 }
