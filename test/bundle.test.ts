@@ -96,4 +96,21 @@ describe('code caches (dist/bundle)', () => {
       assert.equal(compile(path.join(BUNDLE, script), readFileSync(path.join(BUNDLE, cache))).cachedDataRejected, false);
     });
   }
+
+  it('under other V8 flags V8 refuses the cache, and the commands work the same without it', () => {
+    const refused = spawnSync(process.execPath, ['--no-opt', '--input-type=commonjs', '-e', `
+      const { compile } = require(${JSON.stringify(path.join(BUNDLE, 'cached-script.cjs'))});
+      const fs = require('node:fs');
+      const cache = fs.readdirSync(${JSON.stringify(BUNDLE)}).find((f) => f.startsWith('cli.') && f.endsWith('.cache'));
+      process.stdout.write(String(compile(${JSON.stringify(path.join(BUNDLE, 'cli.cjs'))}, fs.readFileSync(${JSON.stringify(BUNDLE)} + cache)).cachedDataRejected));
+    `], { encoding: 'utf8' });
+    assert.equal(refused.stdout, 'true', refused.stderr);
+    for (const args of [['verify', '1', '5', '8', '6', '3', '7', '2', '4'], ['solve', '-n', '12', '--islands', '2', '--migration', 'sync', '--seed', '5', '--json', '--quiet']]) {
+      const withCache = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+      const without = spawnSync(process.execPath, ['--no-opt', CLI, ...args], { encoding: 'utf8' });
+      assert.equal(withCache.status, 0, withCache.stderr);
+      const comparable = (stdout: string) => stdout.replace(/"(seconds|startupSeconds|stopLatencyMs|foundAt|startedAt|stoppedAt|time)":[0-9.e-]+/g, '"$1":0');
+      assert.deepEqual([without.status, comparable(without.stdout)], [withCache.status, comparable(withCache.stdout)]);
+    }
+  });
 });
