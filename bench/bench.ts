@@ -8,7 +8,7 @@
  * island model, and paper mode for hybrid mode. Medians over several seeds throughout.
  *
  *   npm run bench                         every section
- *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, large, hybrid, cluster
+ *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, migration, large, hybrid, cluster
  *   npm run bench -- --json out.json      also write the raw numbers
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -22,7 +22,7 @@ import { benchHybrid } from './hybrid.ts';
 import { islandScaling, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
-const SECTIONS = ['start', 'paper', 'islands', 'cli', 'large', 'hybrid', 'cluster'] as const;
+const SECTIONS = ['start', 'paper', 'islands', 'cli', 'migration', 'large', 'hybrid', 'cluster'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
@@ -215,6 +215,20 @@ function cliSection(baseline: string): void {
   doneWhen.push([`N = 200, paper, islands = cores (${cores}): median whole command / C's`, `${fmt(ours / cSeconds)} (${fmt(ours, 3)} s / ${fmt(cSeconds, 3)} s)`, '≤ 1', ours <= cSeconds ? 'yes' : 'no']);
 }
 
+/** The default emigrants per migration (config/default.yaml) against one and a few, whole runs. */
+function migrationSection(): void {
+  const small = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+  const large = [1, 2, 3, 4, 5];
+  results.migration = cliTable('## Emigrants per migration (default config otherwise: async ring, every iteration)', [
+    { label: '1 emigrant', n: 200, args: ['--migrants', '1'], seeds: small },
+    { label: '8 emigrants', n: 200, args: ['--migrants', '8'], seeds: small },
+    { label: 'default: 2% of the population (20)', n: 200, args: [], seeds: small },
+    { label: '1 emigrant', n: 1000, args: ['--migrants', '1'], seeds: large },
+    { label: '8 emigrants', n: 1000, args: ['--migrants', '8'], seeds: large },
+    { label: 'default: 2% of the population (20)', n: 1000, args: [], seeds: large },
+  ], `Whole runs from the command line, islands = cores, seeds ${small[0]}-${small.at(-1)} (N = 200) and ${large[0]}-${large.at(-1)} (N = 1000). Why the default is 2%: docs/performance.md, "Default migration".`);
+}
+
 function largeSection(baseline: string): void {
   const seeds = [1, 2, 3, 4, 5];
   const raw = cliTable('## Large N', [
@@ -330,6 +344,7 @@ async function main(): Promise<void> {
   if (only.includes('paper')) await paperSection(baseline);
   if (only.includes('islands')) await islandsSection();
   if (only.includes('cli')) cliSection(baseline);
+  if (only.includes('migration')) migrationSection();
   if (only.includes('hybrid')) await hybridSection();
   if (only.includes('large')) largeSection(baseline);
   if (only.includes('cluster')) await clusterSection();

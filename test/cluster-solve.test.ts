@@ -57,13 +57,15 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     return { code: exit.code, stderr: run.stderr(), record: exit.code === 0 || exit.code === 1 || exit.code === 3 ? JSON.parse(run.stdout()) : null };
   }
 
-  it('async: islands on two hosts each send a migrant every iteration over the bus', async () => {
+  it('async: islands on two hosts each send their emigrants every iteration over the bus', async () => {
     // A board that 40 iterations cannot solve: both islands run exactly 40, whatever the load.
     const { prefix } = await startHosts(['east', 'west']);
     const r = await solve(['-n', '300', '--seed', '3', '--islands', '2', '--max-iterations', '40', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
     assert.equal(r.code, 1, r.stderr);
+    const emigrants = r.record.config.migration.migrants as number; // the default: 2% of the population
+    assert.equal(emigrants, 20);
     assert.deepEqual(r.record.islands.map((i: { host: string; iterations: number; migrantsSent: number; stopReason: string }) => [i.host, i.iterations, i.migrantsSent, i.stopReason]),
-      [['east', 40, 40, 'max-iterations'], ['west', 40, 40, 'max-iterations']]);
+      [['east', 40, 40 * emigrants, 'max-iterations'], ['west', 40, 40 * emigrants, 'max-iterations']]);
   });
 
   it('async: one solution stops all islands on both hosts, the result names the hosts', async () => {

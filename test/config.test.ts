@@ -65,7 +65,7 @@ const DEFAULTS: RunConfig = {
   migration: {
     mode: 'async',
     interval: 1,
-    migrants: 1,
+    migrants: 20, // 2% of the population
     emigrantSelection: { kind: 'best' },
     replacement: { kind: 'worst-if-better' },
     rejectDuplicates: false,

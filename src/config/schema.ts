@@ -45,7 +45,7 @@ const migrationBase = {
   mode: oneOf(MIGRATION_MODES).default('async')
     .describe('async: islands send and take migrants without waiting; sync: all islands migrate in lockstep'),
   interval: int(1).default(1).describe('iterations between migrations'),
-  migrants: migrantsSchema.default(1)
+  migrants: migrantsSchema.default('2%')
     .describe('emigrants per migration: a count, a fraction in (0, 1) of the population, or "5%"'),
 };
 const rejectDuplicates = z.boolean({ error: expected('true or false') }).default(false)
