@@ -134,14 +134,17 @@ const fromVendorScripts = {
 const vendorEntry = (names) => ({ contents: names.map((name, i) => `export * as m${i} from ${JSON.stringify(name)};`).join('\n'), resolveDir: '.', loader: 'js' });
 
 /**
+ * The command whose start the code caches hold: the most common one, on a board that takes
+ * some generations, on two islands whatever the machine (every worker saves the same cache).
+ */
+const CACHE_WORKLOAD = ['solve', '-n', '32', '--seed', '1', '--islands', '2', '--quiet'];
+
+/**
  * Each bundle is one CommonJS script, not ES modules: a script can start from a V8 code
  * cache (scripts/cached-script.cjs) and ES modules cannot on Node 20. A command's work, the
  * live view and the report (Vega) stay behind `import()`, which esbuild turns into a lazy
  * initialiser: their code is in the file but runs only for the command that needs it.
  */
-/** The command whose start the code caches hold: the most common one, on a board that takes some generations. */
-const CACHE_WORKLOAD = ['solve', '-n', '32', '--seed', '1', '--quiet'];
-
 const common = {
   bundle: true,
   format: 'cjs',
@@ -197,10 +200,12 @@ module.exports = require('./cached-script.cjs').load(path.join(__dirname, '${scr
 const islandCache = writeLoader('island-worker.cjs', 'island.cjs', '');
 const cliCache = writeLoader('nqueens-islands.cjs', 'cli.cjs', '#!/usr/bin/env node\n');
 
-// The caches, from a real `solve` (scripts/make-code-cache.cjs, scripts/island-code-cache.cjs): yargs, the config and the
-// archipelago on the main thread; an island's module and its first generations in the workers.
+// The caches, from a real `solve` (scripts/make-code-cache.cjs, scripts/island-code-cache.cjs):
+// yargs, the config and the archipelago on the main thread; an island's first generations in
+// the workers. Made with the V8 flags of a plain `node` (none from NODE_OPTIONS), as users run it.
 {
-  const env = { ...process.env, NQI_CODE_CACHE_CLI: cliCache, NQI_CODE_CACHE_ISLAND: islandCache };
+  const { NODE_OPTIONS: _, ...inherited } = process.env;
+  const env = { ...inherited, NQI_CODE_CACHE_CLI: cliCache, NQI_CODE_CACHE_ISLAND: islandCache };
   const run = spawnSync(process.execPath, ['--require', './scripts/island-code-cache.cjs', 'scripts/make-code-cache.cjs', OUT, ...CACHE_WORKLOAD], { encoding: 'utf8', env });
   const missing = [cliCache, islandCache].filter((file) => !existsSync(file));
   if (run.status !== 0 || missing.length > 0) throw new Error(`making the code caches: \`${CACHE_WORKLOAD.join(' ')}\` exited ${run.status}${missing.length ? `, no ${missing.join(', ')}` : ''}: ${run.stderr}`);
