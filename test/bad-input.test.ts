@@ -66,6 +66,7 @@ const cases: Case[] = [
   ['population 1', [...SOLVE, '-n', '8', '--population', '1'], /^--population: expected an integer >= 2, got 1$/],
   ['a negative seed', [...SOLVE, '-n', '8', '--seed=-1'], /^--seed: expected an integer from 0/],
   ['a non-numeric seed', [...SOLVE, '-n', '8', '--seed', 'abc'], /^--seed: expected an integer/],
+  ['a seed past 2^53, quoted as typed (not rounded)', [...SOLVE, '-n', '8', '--seed', '9007199254740993'], /^--seed: expected an integer from 0 to 9007199254740991 .*got "9007199254740993"$/],
   ['max-iterations 0', [...SOLVE, '-n', '8', '--max-iterations', '0'], /^--max-iterations: expected an integer >= 1/],
   ['time-limit 0', [...SOLVE, '-n', '8', '--time-limit', '0'], /^--time-limit: expected a number of seconds > 0/],
   ['an unknown migration mode', [...SOLVE, '-n', '8', '--migration', 'sideways'], /^--migration: expected one of async \| sync, got "sideways"$/],

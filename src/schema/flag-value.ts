@@ -6,9 +6,17 @@
 import type { Options } from 'yargs';
 const NUMBER_LITERAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
-/** Text as a number when it is written as one (`12`, `0.5`, `1e3`), else NaN ("12abc" is not 12). */
+const INTEGER_LITERAL = /^[+-]?\d+$/;
+
+/**
+ * Text as a number when it is written as one (`12`, `0.5`, `1e3`), else NaN ("12abc" is not
+ * 12). Also NaN for an integer too long to be held exactly (beyond 2^53): it would be checked
+ * and quoted back rounded, not as typed.
+ */
 export function numberLiteral(text: string): number {
-  return NUMBER_LITERAL.test(text) ? Number(text) : Number.NaN;
+  if (!NUMBER_LITERAL.test(text)) return Number.NaN;
+  const value = Number(text);
+  return INTEGER_LITERAL.test(text) && !Number.isSafeInteger(value) ? Number.NaN : value;
 }
 
 /** How a CLI flag's string becomes a config value (src/config/flags.ts reads it). */
