@@ -215,6 +215,8 @@ studyCase('event-json', (d) => writeFileSync(join(d, 'events', 'migration.interv
 studyCases.push(
   [['report', study, '--html', join(tmp, 'no', 'such', 'r.html')], /^--html .*r\.html: folder .* does not exist$/],
   [['report', study, '--csv', folder], /^--csv .*folder: is a directory, expected a file name$/],
+  [['report', studyFile], /: is a file, not a folder; expected the --out folder of an experiment$/],
+  [['report', join(tmp, 'no-such-study')], /no-such-study: no such folder; expected the --out folder of an experiment$/],
 );
 
 table('class 1: damaged study folders and unwritable report files are one line and exit 2', studyCases, () => {

@@ -23,7 +23,8 @@ export interface StudyData {
 }
 
 export function readStudy(dir: string): StudyData {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`${dir}: no such folder; expected the --out folder of an experiment`);
+  if (!existsSync(dir)) throw new ConfigError(`${dir}: no such folder; expected the --out folder of an experiment`);
+  if (!statSync(dir).isDirectory()) throw new ConfigError(`${dir}: is a file, not a folder; expected the --out folder of an experiment`);
   const manifestFile = path.join(dir, MANIFEST_FILE);
   if (!existsSync(manifestFile)) throw new ConfigError(`${dir}: no ${MANIFEST_FILE}; expected the --out folder of an experiment`);
   const manifest = readManifest(manifestFile);
