@@ -88,12 +88,14 @@ describe('code caches (dist/bundle)', () => {
   const require = createRequire(import.meta.url);
   const { compile } = require(path.join(BUNDLE, 'cached-script.cjs')) as { compile(file: string, cachedData?: Buffer): { cachedDataRejected?: boolean } };
 
-  for (const loader of ['nqueens-islands.cjs', 'island-worker.cjs']) {
-    it(`${loader}: the cache it names is there and V8 takes it for its script`, () => {
+  for (const [loader, caches] of [['nqueens-islands.cjs', 2], ['island-worker.cjs', 1]] as const) {
+    it(`${loader}: the caches it names are there and V8 takes them for its script`, () => {
       const text = readFileSync(path.join(BUNDLE, loader), 'utf8');
-      const [, script, cache] = /load\(path\.join\(__dirname, '([^']+)'\), path\.join\(__dirname, '([^']+)'\)\)/.exec(text) ?? [];
-      assert.ok(script && cache, `${loader} names a script and its cache`);
-      assert.equal(compile(path.join(BUNDLE, script), readFileSync(path.join(BUNDLE, cache))).cachedDataRejected, false);
+      const script = /load\(path\.join\(__dirname, '([^']+)'\)/.exec(text)?.[1];
+      const names = [...text.matchAll(/'([^']+\.cache)'/g)].map((m) => m[1]);
+      assert.ok(script, `${loader} names its script`);
+      assert.equal(names.length, caches, `${loader} names ${caches} cache(s)`);
+      for (const cache of names) assert.equal(compile(path.join(BUNDLE, script), readFileSync(path.join(BUNDLE, cache))).cachedDataRejected, false, cache);
     });
   }
 
@@ -101,7 +103,7 @@ describe('code caches (dist/bundle)', () => {
     const refused = spawnSync(process.execPath, ['--no-opt', '--input-type=commonjs', '-e', `
       const { compile } = require(${JSON.stringify(path.join(BUNDLE, 'cached-script.cjs'))});
       const fs = require('node:fs');
-      const cache = fs.readdirSync(${JSON.stringify(BUNDLE)}).find((f) => f.startsWith('cli.') && f.endsWith('.cache'));
+      const cache = fs.readdirSync(${JSON.stringify(BUNDLE)}).find((f) => f.startsWith('cli.') && f.endsWith('.run.cache'));
       process.stdout.write(String(compile(${JSON.stringify(path.join(BUNDLE, 'cli.cjs'))}, fs.readFileSync(${JSON.stringify(BUNDLE)} + cache)).cachedDataRejected));
     `], { encoding: 'utf8' });
     assert.equal(refused.stdout, 'true', refused.stderr);
