@@ -16,12 +16,13 @@ const tmp = mkdtempSync(join(tmpdir(), 'nq-int-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 const STOP_BOUND_MS = 2000;
-const STARTED = /started N=300 on 2 islands/;
+// A board no run solves within a second or two (the signal must find the run still going).
+const STARTED = /started N=1000 on 2 islands/;
 
 async function interrupt(signal: 'SIGINT' | 'SIGTERM', times = 1) {
   const folder = mkdtempSync(join(tmp, `${signal}-`));
   const out = join(folder, 'best.json');
-  const run = spawnCli(['solve', '-n', '300', '--islands', '2', '--seed', '1', '--out', out]);
+  const run = spawnCli(['solve', '-n', '1000', '--islands', '2', '--seed', '1', '--out', out]);
   await run.waitForStderr(STARTED);
   const sent = process.hrtime.bigint();
   for (let i = 0; i < times; i++) run.child.kill(signal);
@@ -34,15 +35,15 @@ describe('interruption', () => {
     const r = await interrupt('SIGINT');
     assert.equal(r.code, 130, r.stderr);
     assert.ok(r.ms < STOP_BOUND_MS, `exited ${r.ms.toFixed(0)} ms after the signal`);
-    const printed = /^not solved N=300 \(SIGINT\): best fitness (\d+) \(/.exec(r.stdout);
+    const printed = /^not solved N=1000 \(SIGINT\): best fitness (\d+) \(/.exec(r.stdout);
     assert.ok(printed, r.stdout);
     assert.match(r.stderr, /SIGINT: stopping all islands/);
     const record = JSON.parse(readFileSync(r.out, 'utf8'));
     assert.equal(record.ended, 'SIGINT');
     assert.equal(record.solved, false);
     assert.equal(record.fitness, Number(printed[1]));
-    assert.equal(record.best.length, 300);
-    assert.deepEqual([...record.best].sort((a: number, b: number) => a - b), Array.from({ length: 300 }, (_, i) => i + 1));
+    assert.equal(record.best.length, 1000);
+    assert.deepEqual([...record.best].sort((a: number, b: number) => a - b), Array.from({ length: 1000 }, (_, i) => i + 1));
     assert.ok(record.islands.every((i: { stopReason: string }) => i.stopReason === 'stopped'));
     assert.deepEqual(readdirSync(r.folder), ['best.json'], 'no temporary file left');
   });
@@ -51,7 +52,7 @@ describe('interruption', () => {
     // The test hook prints a line once the handlers are in; the signal follows at once, long
     // before the workers are up. Either path is deterministic: the entry point's handler (nothing
     // started, nothing written) or, if the run got going first, the run's own clean stop.
-    const run = spawnCli(['solve', '-n', '300', '--islands', '2', '--seed', '1'], { env: { NQUEENS_ISLANDS_TEST_SIGNAL_NOTE: '1' } });
+    const run = spawnCli(['solve', '-n', '1000', '--islands', '2', '--seed', '1'], { env: { NQUEENS_ISLANDS_TEST_SIGNAL_NOTE: '1' } });
     await run.waitForStderr(/signal handlers installed/);
     run.child.kill('SIGINT');
     const { code, signal } = await run.exited;
@@ -61,7 +62,7 @@ describe('interruption', () => {
     if (early) assert.equal(run.stdout(), '');
     else {
       assert.match(run.stderr(), /SIGINT: stopping all islands/);
-      assert.match(run.stdout(), /^not solved N=300 \(SIGINT\)/);
+      assert.match(run.stdout(), /^not solved N=1000 \(SIGINT\)/);
     }
   });
 
@@ -69,7 +70,7 @@ describe('interruption', () => {
     const r = await interrupt('SIGTERM');
     assert.equal(r.code, 143, r.stderr);
     assert.ok(r.ms < STOP_BOUND_MS, `exited ${r.ms.toFixed(0)} ms after the signal`);
-    assert.match(r.stdout, /^not solved N=300 \(SIGTERM\): best fitness \d+/);
+    assert.match(r.stdout, /^not solved N=1000 \(SIGTERM\): best fitness \d+/);
     assert.equal(JSON.parse(readFileSync(r.out, 'utf8')).ended, 'SIGTERM');
   });
 
@@ -82,9 +83,9 @@ describe('interruption', () => {
 
   it('--time-limit ends the run the same clean way: exit 1, best so far printed and saved', () => {
     const out = join(tmp, 'time-limit.json');
-    const r = cli(['solve', '-n', '300', '--islands', '2', '--seed', '1', '--time-limit', '0.5', '--out', out, '--quiet']);
+    const r = cli(['solve', '-n', '1000', '--islands', '2', '--seed', '1', '--time-limit', '0.5', '--out', out, '--quiet']);
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stdout, /^not solved N=300 \(time-limit\): best fitness \d+ \(/);
+    assert.match(r.stdout, /^not solved N=1000 \(time-limit\): best fitness \d+ \(/);
     const record = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(record.ended, 'time-limit');
     assert.ok(record.seconds < 0.5 + STOP_BOUND_MS / 1000, `${record.seconds} s`);
