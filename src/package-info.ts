@@ -13,7 +13,7 @@ export function packageRoot(): string {
   if (root !== null) return root;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   // existsSync, not a read that throws: every command asks (for --version), and from the
-  // bundle's chunks the package is three folders up.
+  // bundle (dist/bundle) the package is two folders up.
   while (!existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir);
     if (parent === dir) throw new Error('package.json not found above src/');
