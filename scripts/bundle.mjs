@@ -74,38 +74,37 @@ const zodEnglishOnly = {
 };
 
 /**
+ * A plugin that replaces `from` by `to` in the one file `filter` matches: for a package whose
+ * shape we rely on, so the build fails (naming `name`) when a new version no longer has it.
+ */
+function replaceInPackage(name, filter, from, to) {
+  return {
+    name,
+    setup(b) {
+      b.onLoad({ filter }, ({ path: file }) => {
+        const source = readFileSync(file, 'utf8');
+        if (!source.includes(from)) throw new Error(`${file}: expected ${from} (see ${name} in scripts/bundle.mjs)`);
+        return { contents: source.replace(from, to), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
  * piscina is bundled (its module graph, resolved file by file, cost ~8 ms per start), all but
  * its worker script: piscina starts workers from `worker.js` beside its own files, which
  * the bundle finds in the installed package.
  */
-const PISCINA_WORKER = "(0, node_path_1.resolve)(__dirname, 'worker.js')";
-const piscinaWorkerInPackage = {
-  name: 'piscina-worker-in-package',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path: file }) => {
-      const source = readFileSync(file, 'utf8');
-      if (!source.includes(PISCINA_WORKER)) throw new Error(`${file}: expected ${PISCINA_WORKER} (see piscinaWorkerInPackage in scripts/bundle.mjs)`);
-      return { contents: source.replace(PISCINA_WORKER, "(0, node_path_1.resolve)(require.resolve('piscina'), '..', 'worker.js')"), loader: 'js' };
-    });
-  },
-};
+const piscinaWorkerInPackage = replaceInPackage('piscina-worker-in-package', /[\\/]piscina[\\/]dist[\\/]index\.js$/,
+  "(0, node_path_1.resolve)(__dirname, 'worker.js')", "(0, node_path_1.resolve)(require.resolve('piscina'), '..', 'worker.js')");
 
 /**
  * vega-canvas probes for the optional node-canvas package with a top-level await, which a
  * CommonJS script cannot hold. We render SVG and never install node-canvas: the probe
- * always found nothing, so it is replaced by its outcome. The build fails if the shape changes.
+ * always found nothing, so it is replaced by its outcome.
  */
-const CANVAS_PROBE = "NodeCanvas = await import('canvas');";
-const vegaCanvasWithoutProbe = {
-  name: 'vega-canvas-without-probe',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/ }, ({ path: file }) => {
-      const source = readFileSync(file, 'utf8');
-      if (!source.includes(CANVAS_PROBE)) throw new Error(`${file}: expected ${CANVAS_PROBE} (see vegaCanvasWithoutProbe in scripts/bundle.mjs)`);
-      return { contents: source.replace(CANVAS_PROBE, 'NodeCanvas = null;'), loader: 'js' };
-    });
-  },
-};
+const vegaCanvasWithoutProbe = replaceInPackage('vega-canvas-without-probe', /[\\/]vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/,
+  "NodeCanvas = await import('canvas');", 'NodeCanvas = null;');
 
 /**
  * Vega (~1 MB) and the NATS client (~0.2 MB) are their own scripts, loaded by `require` when
@@ -175,13 +174,13 @@ writeFileSync(BUILT_DEFAULT_FILE, JSON.stringify({ text: readFileSync(DEFAULT_CO
 // A clean start: the code caches' names carry hashes, and old ones would pile up (and be packed).
 rmSync('dist/bundle', { recursive: true, force: true });
 const OUT = 'dist/bundle';
-const [cli, island] = await Promise.all([
+const [cliBuild, islandBuild] = await Promise.all([
   build({ ...common, plugins: [...common.plugins, fromVendorScripts], entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs` }),
   build({ ...common, entryPoints: ['workers/island-worker.ts'], outfile: `${OUT}/island.cjs` }),
   ...Object.entries(VENDORS).map(([file, names]) => build({ ...common, stdin: vendorEntry(names), outfile: `${OUT}/${file}` })),
 ]);
 // What each source module imports, statically or by import(): test/bundle.test.ts reads it.
-writeFileSync('dist/bundle-meta.json', JSON.stringify({ cli: cli.metafile, island: island.metafile }));
+writeFileSync('dist/bundle-meta.json', JSON.stringify({ cli: cliBuild.metafile, island: islandBuild.metafile }));
 
 /**
  * The files the bin and piscina load: a loader per bundle that runs it with a code cache
@@ -190,11 +189,12 @@ writeFileSync('dist/bundle-meta.json', JSON.stringify({ cli: cli.metafile, islan
  * lighter one made by a `verify` for the rest, which would only pay to deserialise the first.
  */
 copyFileSync('scripts/cached-script.cjs', `${OUT}/cached-script.cjs`);
-const cacheName = (script, kind = '') => `${script.replace(/\.cjs$/, '')}.${createHash('sha256').update(readFileSync(`${OUT}/${script}`)).digest('hex').slice(0, 12)}${kind}.cache`;
+const hashed = (script) => `${script.replace(/\.cjs$/, '')}.${createHash('sha256').update(readFileSync(`${OUT}/${script}`)).digest('hex').slice(0, 12)}`;
 const RUN_COMMANDS = ['solve', 'experiment', 'config', 'host', 'report'];
-const islandCache = cacheName('island.cjs');
-const cliRunCache = cacheName('cli.cjs', '.run');
-const cliCache = cacheName('cli.cjs');
+const islandCache = `${hashed('island.cjs')}.cache`;
+const cli = hashed('cli.cjs');
+const cliRunCache = `${cli}.run.cache`;
+const cliCache = `${cli}.cache`;
 function writeLoader(loader, head, script, cache) {
   writeFileSync(`${OUT}/${loader}`, `${head}'use strict';
 // Generated by scripts/bundle.mjs: ${script} with its V8 code cache.
@@ -212,8 +212,8 @@ writeLoader('nqueens-islands.cjs', '#!/usr/bin/env node\n', 'cli.cjs', `const ca
 // of a plain `node` (none from NODE_OPTIONS), as users run it.
 {
   const { NODE_OPTIONS: _, ...inherited } = process.env;
-  for (const [workload, cli] of [[CACHE_WORKLOAD, cliRunCache], [['verify', '8', '6', '4', '1', '3', '5', '7', '2'], cliCache]]) {
-    const env = { ...inherited, NQI_CODE_CACHE_CLI: `${OUT}/${cli}`, NQI_CODE_CACHE_ISLAND: `${OUT}/${islandCache}` };
+  for (const [workload, cache] of [[CACHE_WORKLOAD, cliRunCache], [['verify', '8', '6', '4', '1', '3', '5', '7', '2'], cliCache]]) {
+    const env = { ...inherited, NQI_CODE_CACHE_CLI: `${OUT}/${cache}`, NQI_CODE_CACHE_ISLAND: `${OUT}/${islandCache}` };
     const run = spawnSync(process.execPath, ['--require', './scripts/island-code-cache.cjs', 'scripts/make-code-cache.cjs', OUT, ...workload], { encoding: 'utf8', env });
     if (run.status === null || run.status > 1) throw new Error(`making the code caches: \`${workload.join(' ')}\` exited ${run.status}: ${run.stderr}`);
   }
