@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -85,28 +84,41 @@ describe('what a command runs at start (dist/bundle)', () => {
 });
 
 describe('code caches (dist/bundle)', () => {
-  const require = createRequire(import.meta.url);
-  const { compile } = require(path.join(BUNDLE, 'cached-script.cjs')) as { compile(file: string, cachedData?: Buffer): { cachedDataRejected?: boolean } };
+  /** The script a generated loader runs and the caches it names (scripts/bundle.mjs writes them). */
+  function loaderFiles(loader: string): { script: string; caches: string[] } {
+    const text = readFileSync(path.join(BUNDLE, loader), 'utf8');
+    const script = /load\(path\.join\(__dirname, '([^']+)'\)/.exec(text)?.[1];
+    assert.ok(script, `${loader} names its script`);
+    return { script: path.join(BUNDLE, script), caches: [...text.matchAll(/'([^']+\.cache)'/g)].map((m) => path.join(BUNDLE, m[1])) };
+  }
 
-  for (const [loader, caches] of [['nqueens-islands.cjs', 2], ['island-worker.cjs', 1]] as const) {
+  /**
+   * Whether V8 refuses `cache` for `script` in a new process run with `flags`. One process per
+   * check: V8 keeps a compiled script in memory, and a second compile of the same source there
+   * would never consult its cache.
+   */
+  function refused(script: string, cache: string, flags: string[] = []): boolean {
+    const r = spawnSync(process.execPath, [...flags, '--input-type=commonjs', '-e', `
+      const { compile } = require(${JSON.stringify(path.join(BUNDLE, 'cached-script.cjs'))});
+      process.stdout.write(String(compile(${JSON.stringify(script)}, require('node:fs').readFileSync(${JSON.stringify(cache)})).cachedDataRejected));
+    `], { encoding: 'utf8' });
+    assert.match(r.stdout, /^(true|false)$/, r.stderr);
+    return r.stdout === 'true';
+  }
+
+  for (const [loader, count] of [['nqueens-islands.cjs', 2], ['island-worker.cjs', 1]] as const) {
     it(`${loader}: the caches it names are there and V8 takes them for its script`, () => {
-      const text = readFileSync(path.join(BUNDLE, loader), 'utf8');
-      const script = /load\(path\.join\(__dirname, '([^']+)'\)/.exec(text)?.[1];
-      const names = [...text.matchAll(/'([^']+\.cache)'/g)].map((m) => m[1]);
-      assert.ok(script, `${loader} names its script`);
-      assert.equal(names.length, caches, `${loader} names ${caches} cache(s)`);
-      for (const cache of names) assert.equal(compile(path.join(BUNDLE, script), readFileSync(path.join(BUNDLE, cache))).cachedDataRejected, false, cache);
+      const { script, caches } = loaderFiles(loader);
+      assert.equal(caches.length, count, `${loader} names ${count} cache(s)`);
+      for (const cache of caches) assert.equal(refused(script, cache), false, cache);
     });
   }
 
-  it('under other V8 flags V8 refuses the cache, and the commands work the same without it', () => {
-    const refused = spawnSync(process.execPath, ['--no-opt', '--input-type=commonjs', '-e', `
-      const { compile } = require(${JSON.stringify(path.join(BUNDLE, 'cached-script.cjs'))});
-      const fs = require('node:fs');
-      const cache = fs.readdirSync(${JSON.stringify(BUNDLE)}).find((f) => f.startsWith('cli.') && f.endsWith('.run.cache'));
-      process.stdout.write(String(compile(${JSON.stringify(path.join(BUNDLE, 'cli.cjs'))}, fs.readFileSync(${JSON.stringify(BUNDLE)} + cache)).cachedDataRejected));
-    `], { encoding: 'utf8' });
-    assert.equal(refused.stdout, 'true', refused.stderr);
+  it('under other V8 flags V8 refuses the caches, and the commands work the same without them', () => {
+    for (const loader of ['nqueens-islands.cjs', 'island-worker.cjs']) {
+      const { script, caches } = loaderFiles(loader);
+      for (const cache of caches) assert.equal(refused(script, cache, ['--no-opt']), true, cache);
+    }
     for (const args of [['verify', '1', '5', '8', '6', '3', '7', '2', '4'], ['solve', '-n', '12', '--islands', '2', '--migration', 'sync', '--seed', '5', '--json', '--quiet']]) {
       const withCache = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
       const without = spawnSync(process.execPath, ['--no-opt', CLI, ...args], { encoding: 'utf8' });
