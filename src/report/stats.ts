@@ -4,6 +4,7 @@
  * statistic (median, quartile, signed rank) needs and what a mean could not give.
  */
 import wilcoxon from '@stdlib/stats-wilcoxon';
+import { Rng } from '../ga/rng.ts';
 
 /**
  * Quantile by linear interpolation between order statistics (Hyndman & Fan type 7, the
@@ -139,4 +140,122 @@ export function holm(pValues: readonly number[]): number[] {
     out[i] = running;
   });
   return out;
+}
+
+/** z for a two-sided 95% interval: the 0.975 quantile of the standard normal. */
+export const Z95 = 1.959963984540054;
+
+export interface Interval {
+  lower: number;
+  upper: number;
+}
+
+/**
+ * Wilson's score interval for a success rate (Wilson 1927), 95% by default: the interval
+ * R's prop.test gives without continuity correction. Chosen over the plain Wald interval,
+ * which collapses to [1, 1] at 20/20 and undercovers near 0 and 1; narrower than
+ * Clopper-Pearson's, whose coverage is above the nominal level. No runs: [NaN, NaN].
+ */
+export function wilson(successes: number, runs: number, z = Z95): Interval {
+  if (runs === 0) return { lower: Number.NaN, upper: Number.NaN };
+  const p = successes / runs;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * runs)) / (1 + z2 / runs);
+  const half = (z / (1 + z2 / runs)) * Math.sqrt((p * (1 - p)) / runs + z2 / (4 * runs * runs));
+  // At 0/n and n/n the bound is 0 or 1 exactly; rounding must not put it a hair inside.
+  return { lower: successes === 0 ? 0 : Math.max(0, centre - half), upper: successes === runs ? 1 : Math.min(1, centre + half) };
+}
+
+function logFactorials(n: number): Float64Array {
+  const out = new Float64Array(n + 1);
+  for (let k = 2; k <= n; k++) out[k] = out[k - 1] + Math.log(k);
+  return out;
+}
+
+/**
+ * Two-sided p-value of Fisher's exact test for two success rates, a/n1 against b/n2: the
+ * probability, under the hypergeometric law with the margins fixed, of every table no more
+ * likely than the one seen (R's fisher.test, with its relative tolerance 1e-7). NaN when a
+ * cell has no runs.
+ */
+export function fisherExact(a: number, n1: number, b: number, n2: number): number {
+  if (n1 === 0 || n2 === 0) return Number.NaN;
+  const successes = a + b;
+  const lf = logFactorials(n1 + n2);
+  const logChoose = (n: number, k: number) => lf[n] - lf[k] - lf[n - k];
+  const total = logChoose(n1 + n2, successes);
+  const prob = (k: number) => Math.exp(logChoose(n1, k) + logChoose(n2, successes - k) - total);
+  const seen = prob(a);
+  let p = 0;
+  for (let k = Math.max(0, successes - n2); k <= Math.min(n1, successes); k++) {
+    const pk = prob(k);
+    if (pk <= seen * (1 + 1e-7)) p += pk;
+  }
+  return Math.min(1, p);
+}
+
+/** What ERT and its bootstrap need of a run. */
+export interface RunLength {
+  solved: boolean;
+  /** Evaluations the run used: to its solution, or to its end when unsolved. */
+  evaluations: number;
+}
+
+/**
+ * Expected running time (COCO, IOHprofiler; Auger & Hansen 2005): the evaluations of all
+ * runs, solved or not, divided by the number of successes, i.e. the evaluations a restarted
+ * algorithm would spend on average until its first success. +Infinity with no success,
+ * NaN with no runs.
+ */
+export function expectedRunningTime(runs: readonly RunLength[]): number {
+  if (runs.length === 0) return Number.NaN;
+  let total = 0;
+  let successes = 0;
+  for (const r of runs) {
+    total += r.evaluations;
+    if (r.solved) successes++;
+  }
+  return successes === 0 ? Infinity : total / successes;
+}
+
+/** The bootstrap of ERT: how many resamples, from which seed, and the interval's level. */
+export const ERT_BOOTSTRAP = { resamples: 2000, seed: 1, level: 0.95 } as const;
+
+/**
+ * A percentile bootstrap interval of ERT: `resamples` times, draw as many runs as there are
+ * with replacement (xoshiro128** from `seed`, so the interval is the same on every report of
+ * the same runs), take the ERT of each resample (+Infinity when it holds no success), and
+ * return the (1 - level) / 2 and (1 + level) / 2 quantiles (type 7) of those ERTs. An upper
+ * bound of +Infinity says a resample without success is among the top 2.5%.
+ */
+export function ertInterval(runs: readonly RunLength[], options: { resamples: number; seed: number; level: number } = ERT_BOOTSTRAP): Interval {
+  const n = runs.length;
+  if (n === 0) return { lower: Number.NaN, upper: Number.NaN };
+  const rng = Rng.forStream(options.seed, 0);
+  const estimates = new Float64Array(options.resamples);
+  for (let b = 0; b < options.resamples; b++) {
+    let total = 0;
+    let successes = 0;
+    for (let k = 0; k < n; k++) {
+      const r = runs[rng.int(n)];
+      total += r.evaluations;
+      if (r.solved) successes++;
+    }
+    estimates[b] = successes === 0 ? Infinity : total / successes;
+  }
+  const sorted = [...estimates];
+  return { lower: quantile(sorted, (1 - options.level) / 2), upper: quantile(sorted, (1 + options.level) / 2) };
+}
+
+/**
+ * The fixed-target empirical run-length distribution: the share of all runs (unsolved ones
+ * included, never reaching 1 when some failed) solved within each budget of `budgets`.
+ */
+export function runLengthEcdf(runs: readonly RunLength[], budgets: readonly number[]): number[] {
+  const solved = runs.filter((r) => r.solved).map((r) => r.evaluations).sort((a, b) => a - b);
+  return budgets.map((budget) => {
+    let k = 0;
+    while (k < solved.length && solved[k] <= budget) k++;
+    return runs.length === 0 ? Number.NaN : k / runs.length;
+  });
 }

@@ -1,18 +1,36 @@
 /**
- * The numbers of a study, as data: per cell the success rate and the quartiles of time,
- * evaluations and iterations to solution, and the paired comparison with its baseline cell.
- * The terminal table, the CSV and the HTML page are all rendered from this.
+ * The numbers of a study, as data: per cell the success rate with its interval, ERT with its
+ * bootstrap interval, the quartiles of time, evaluations and iterations to solution, and the
+ * paired comparison with its baseline cell, made with the treatment of unsolved runs that is
+ * valid for it (censoring.ts). The terminal table, the CSV and the HTML page are all rendered from this.
  */
 import type { RunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
-import { comparePaired, holm, median, quartiles, type PairedComparison, type Quartiles } from './stats.ts';
+import { cellLimits, censoredValue, censoringPlan, observe, type CellLimits, type CensoringPlan } from './censoring.ts';
+import {
+  comparePaired, ERT_BOOTSTRAP, ertInterval, expectedRunningTime, fisherExact, holm, median, quartiles, wilson,
+  type Interval, type PairedComparison, type Quartiles,
+} from './stats.ts';
 import type { StudyData } from './study-data.ts';
 
-export const METRICS = ['seconds', 'evaluations', 'iterations'] as const;
+/** The measures, evaluations first: on shared cores a time says more about the machine than about the setting. */
+export const METRICS = ['evaluations', 'iterations', 'seconds'] as const;
 export type Metric = (typeof METRICS)[number];
 
-export interface Comparison extends PairedComparison {
+/** p below this (Holm-adjusted) is reported as an effect in the verdict. */
+export const ALPHA = 0.05;
+
+export interface Comparison extends PairedComparison, CensoringPlan {
   /** Holm-adjusted p-value over all cells compared on this metric. */
+  pHolm: number;
+  /** 'lower' / 'higher': the cell's values are lower / higher than the baseline's at p Holm < ALPHA; 'none': no effect shown. */
+  verdict: 'lower' | 'higher' | 'none';
+}
+
+/** The cell's success rate against the baseline's, each under its own limits. */
+export interface SuccessComparison {
+  /** Two-sided Fisher's exact test on successes / runs of both cells. */
+  pValue: number;
   pHolm: number;
 }
 
@@ -24,10 +42,21 @@ export interface CellSummary {
   runs: number;
   solved: number;
   successRate: number;
-  /** Quartiles over all runs, an unsolved run counting as +Infinity (it took longer than any limit). */
+  /** Wilson's 95% score interval of the success rate. */
+  successInterval: Interval;
+  /** Expected running time in evaluations: evaluations of all runs / successes (+Infinity without a success). */
+  ert: number;
+  /** Percentile bootstrap 95% interval of ERT (ERT_BOOTSTRAP: 2000 resamples, seed 1). */
+  ertInterval: Interval;
+  /** Quartiles over the solved runs only (NaN when none solved): what a solved run took. */
+  solvedQuartiles: Record<Metric, Quartiles>;
+  /** Quartiles over all runs, an unsolved run counting as +Infinity (it took longer than its limit). */
   quartiles: Record<Metric, Quartiles>;
+  /** The cell's limits in each measure, from its resolved config. */
+  limits: CellLimits;
   /** Against the baseline on the seeds both ran; null for the baseline itself. */
   comparison: Record<Metric, Comparison> | null;
+  success: SuccessComparison | null;
   /** Median start-up seconds (launch to every island iterating), beside the search time; NaN for records without it. */
   startupSeconds: number;
 }
@@ -42,12 +71,28 @@ export interface StudySummary {
   /** Runs left out because an island failed: `cell@seed: error`. */
   failedRuns: string[];
   baseline: Record<string, SweepValue> | null;
+  /** How ERT's interval was made. */
+  bootstrap: typeof ERT_BOOTSTRAP;
   cells: CellSummary[];
 }
 
 /** Value of a run's metric "to solution": +Infinity when unsolved. */
 export function toSolution(run: RunRecord, metric: Metric): number {
   return run.solved ? run[metric] : Infinity;
+}
+
+function verdictOf(c: PairedComparison, pHolm: number): Comparison['verdict'] {
+  if (!(pHolm < ALPHA) || Number.isNaN(c.rankBiserial) || c.rankBiserial === 0) return 'none';
+  return c.rankBiserial < 0 ? 'lower' : 'higher';
+}
+
+/** Compares a cell's runs with the baseline's on `metric`, seed by seed, treating unsolved runs as censoring.ts decides. */
+function compareOn(metric: Metric, mine: readonly RunRecord[], theirs: readonly RunRecord[], limits: [CellLimits, CellLimits]): Comparison {
+  const x = mine.map((r) => observe(r, metric, limits[0]));
+  const y = theirs.map((r) => observe(r, metric, limits[1]));
+  const plan = censoringPlan([...x, ...y], metric);
+  const paired = comparePaired(x.map((o) => censoredValue(o, plan)), y.map((o) => censoredValue(o, plan)));
+  return { ...paired, ...plan, pHolm: Number.NaN, verdict: 'none' };
 }
 
 /**
@@ -59,23 +104,25 @@ export function summarise(study: StudyData, baselineOf: (cell: string) => string
   const byCell = new Map<string, Map<number, RunRecord>>();
   for (const cell of manifest.cells) byCell.set(cell.id, new Map());
   for (const run of study.runs) byCell.get(run.cell)?.set(run.seed, run);
+  const limitsOf = new Map(manifest.cells.map((c) => [c.id, cellLimits(c.config)]));
 
   const cells: CellSummary[] = manifest.cells.map((cell) => {
     const runs = [...byCell.get(cell.id)!.values()];
-    const solved = runs.filter((r) => r.solved).length;
+    const solvedRuns = runs.filter((r) => r.solved);
+    const solved = solvedRuns.length;
     const q = Object.fromEntries(METRICS.map((m) => [m, quartiles(runs.map((r) => toSolution(r, m)))])) as Record<Metric, Quartiles>;
+    const sq = Object.fromEntries(METRICS.map((m) => [m, quartiles(solvedRuns.map((r) => r[m]))])) as Record<Metric, Quartiles>;
     const base = baselineOf(cell.id);
     let comparison: Record<Metric, Comparison> | null = null;
+    let success: SuccessComparison | null = null;
     if (base !== null && base !== cell.id && byCell.has(base)) {
       const mine = byCell.get(cell.id)!;
       const theirs = byCell.get(base)!;
       const seeds = manifest.seeds.filter((s) => mine.has(s) && theirs.has(s));
-      comparison = Object.fromEntries(
-        METRICS.map((m) => [
-          m,
-          { ...comparePaired(seeds.map((s) => toSolution(mine.get(s)!, m)), seeds.map((s) => toSolution(theirs.get(s)!, m))), pHolm: Number.NaN },
-        ]),
-      ) as Record<Metric, Comparison>;
+      const limits: [CellLimits, CellLimits] = [limitsOf.get(cell.id)!, limitsOf.get(base)!];
+      comparison = Object.fromEntries(METRICS.map((m) => [m, compareOn(m, seeds.map((s) => mine.get(s)!), seeds.map((s) => theirs.get(s)!), limits)])) as Record<Metric, Comparison>;
+      const baseRuns = [...theirs.values()];
+      success = { pValue: fisherExact(solved, runs.length, baseRuns.filter((r) => r.solved).length, baseRuns.length), pHolm: Number.NaN };
     }
     return {
       id: cell.id,
@@ -84,16 +131,28 @@ export function summarise(study: StudyData, baselineOf: (cell: string) => string
       runs: runs.length,
       solved,
       successRate: runs.length === 0 ? Number.NaN : solved / runs.length,
+      successInterval: wilson(solved, runs.length),
+      ert: expectedRunningTime(runs),
+      ertInterval: ertInterval(runs),
+      solvedQuartiles: sq,
       quartiles: q,
+      limits: limitsOf.get(cell.id)!,
       comparison,
+      success,
       startupSeconds: median(runs.flatMap((r) => (r.startupSeconds === undefined ? [] : [r.startupSeconds]))),
     };
   });
+  const compared = cells.filter((c) => c.comparison !== null);
   for (const metric of METRICS) {
-    const compared = cells.filter((c) => c.comparison !== null);
     const adjusted = holm(compared.map((c) => c.comparison![metric].pValue));
-    compared.forEach((c, i) => (c.comparison![metric].pHolm = adjusted[i]));
+    compared.forEach((c, i) => {
+      const comparison = c.comparison![metric];
+      comparison.pHolm = adjusted[i];
+      comparison.verdict = verdictOf(comparison, adjusted[i]);
+    });
   }
+  const adjusted = holm(compared.map((c) => c.success!.pValue));
+  compared.forEach((c, i) => (c.success!.pHolm = adjusted[i]));
   return {
     name: manifest.name,
     keys: manifest.keys,
@@ -102,6 +161,7 @@ export function summarise(study: StudyData, baselineOf: (cell: string) => string
     finishedRuns: study.runs.length,
     failedRuns: study.failed.map((r) => `${r.cell}@${r.seed}: ${r.error}`),
     baseline,
+    bootstrap: ERT_BOOTSTRAP,
     cells,
   };
 }

@@ -4,7 +4,7 @@
  */
 import { formatValue } from '../experiment/sweep.ts';
 import type { Quartiles } from './stats.ts';
-import { METRICS, type CellSummary, type Metric, type StudySummary } from './summary.ts';
+import { METRICS, type CellSummary, type Comparison, type Metric, type StudySummary } from './summary.ts';
 
 /** A number for people: 3 significant digits, k/M for large counts, ∞ for unsolved. */
 export function formatNumber(value: number, metric?: Metric): string {
@@ -28,20 +28,41 @@ export function formatQuartiles(q: Quartiles, metric: Metric): string {
   return `${formatNumber(q.median, metric)} [${formatNumber(q.q1, metric)}, ${formatNumber(q.q3, metric)}]`;
 }
 
-function quartileText(cell: CellSummary, metric: Metric): string {
-  return formatQuartiles(cell.quartiles[metric], metric);
+/** Median [Q1, Q3] over the cell's solved runs, with how many they are when some failed: a median of what it is a median of. */
+function solvedQuartileText(cell: CellSummary, metric: Metric): string {
+  if (cell.solved === 0) return cell.runs === 0 ? '-' : 'none solved';
+  const text = formatQuartiles(cell.solvedQuartiles[metric], metric);
+  return cell.solved < cell.runs ? `${text} (${cell.solved}/${cell.runs})` : text;
 }
 
-/** A cell's paired comparison on `metric`: ratio, r, p, Holm p (`times` writes the ratio's sign: x in a terminal, × on the page). */
+/** How a comparison treated unsolved runs, in a few characters (the notes under the table say the rest). */
+export function testText(c: Comparison): string {
+  if (c.test === 'all-solved') return 'all solved';
+  if (c.test === 'infinity-rank') return '∞ rank';
+  return `budget ${formatNumber(c.budget!)}`;
+}
+
+/** A cell's paired comparison on `metric`: test, ratio, r, p, Holm p (`times` writes the ratio's sign: x in a terminal, × on the page). */
 export function comparisonText(cell: CellSummary, metric: Metric, times = 'x'): string[] {
   const c = cell.comparison?.[metric];
-  if (!c) return cell.baseline === null && cell.comparison === null ? ['baseline', '', '', ''] : ['-', '-', '-', '-'];
-  return [Number.isNaN(c.medianRatio) ? '-' : `${c.medianRatio.toPrecision(3)}${times}`, Number.isNaN(c.rankBiserial) ? '-' : c.rankBiserial.toFixed(2), formatP(c.pValue), formatP(c.pHolm)];
+  if (!c) return cell.baseline === null && cell.comparison === null ? ['baseline', '', '', '', ''] : ['-', '-', '-', '-', '-'];
+  return [testText(c), Number.isNaN(c.medianRatio) ? '-' : `${c.medianRatio.toPrecision(3)}${times}`, Number.isNaN(c.rankBiserial) ? '-' : c.rankBiserial.toFixed(2), formatP(c.pValue), formatP(c.pHolm)];
 }
 
-/** The share of a cell's runs that solved, as a percentage ('-' with no runs). */
+function percent(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+/** Successes / runs with Wilson's 95% interval ('-' with no runs). */
 export function successText(cell: CellSummary): string {
-  return Number.isNaN(cell.successRate) ? '-' : `${Math.round(cell.successRate * 100)}%`;
+  if (cell.runs === 0) return '-';
+  return `${cell.solved}/${cell.runs} [${percent(cell.successInterval.lower)}, ${percent(cell.successInterval.upper)}]`;
+}
+
+/** ERT in evaluations with its bootstrap interval. */
+export function ertText(cell: CellSummary): string {
+  if (cell.runs === 0) return '-';
+  return `${formatNumber(cell.ert)} [${formatNumber(cell.ertInterval.lower)}, ${formatNumber(cell.ertInterval.upper)}]`;
 }
 
 function align(rows: string[][]): string {
@@ -56,32 +77,54 @@ function align(rows: string[][]): string {
  */
 export function summaryRows(summary: StudySummary, times = 'x'): { header: string[]; rows: string[][] } {
   const compared = summary.baseline !== null;
-  const header = ['cell', 'runs', 'solved', 'time s: median [Q1, Q3]', 'evaluations', 'iterations', 'start-up s'];
-  if (compared) header.push('time ratio', 'r', 'p', 'p Holm', 'evals ratio', 'r', 'p', 'p Holm');
+  const header = ['cell', 'runs', 'solved [95% CI]', 'ERT evals [95% CI]', 'evaluations (solved runs)', 'iterations (solved runs)', 'time s (solved runs)', 'start-up s'];
+  if (compared) header.push('evals test', 'evals ratio', 'r', 'p', 'p Holm', 'time test', 'time ratio', 'r', 'p', 'p Holm', 'success p Holm');
   const rows = summary.cells.map((cell) => {
-    const row = [cell.id, String(cell.runs), successText(cell), quartileText(cell, 'seconds'), quartileText(cell, 'evaluations'), quartileText(cell, 'iterations'), formatNumber(cell.startupSeconds, 'seconds')];
-    if (compared) row.push(...comparisonText(cell, 'seconds', times), ...comparisonText(cell, 'evaluations', times));
+    const row = [cell.id, String(cell.runs), successText(cell), ertText(cell), solvedQuartileText(cell, 'evaluations'), solvedQuartileText(cell, 'iterations'), solvedQuartileText(cell, 'seconds'), formatNumber(cell.startupSeconds, 'seconds')];
+    if (compared) row.push(...comparisonText(cell, 'evaluations', times), ...comparisonText(cell, 'seconds', times), cell.success ? formatP(cell.success.pHolm) : cell.baseline === null ? '' : '-');
     return row;
   });
   return { header, rows };
 }
 
+/** Why a comparison could not rank unsolved runs as +Infinity, one line per cell and measure that says so. */
+export function censoringNotes(summary: StudySummary): string[] {
+  return summary.cells.flatMap((cell) =>
+    (['evaluations', 'seconds', 'iterations'] as const).flatMap((m) => {
+      const c = cell.comparison?.[m];
+      return c?.why ? [`${cell.id}, ${m}: ${c.why}; compared at the common budget ${formatNumber(c.budget!, m)}`] : [];
+    }),
+  );
+}
+
+/** What the columns of the table mean, for the terminal and the page alike. */
+export function tableNotes(summary: StudySummary): string[] {
+  const { resamples, seed } = summary.bootstrap;
+  const notes = [
+    'solved: successes / runs, 95% Wilson score interval. ERT: evaluations of all runs / successes, 95% percentile bootstrap interval (' +
+      `${resamples} resamples of the runs, seed ${seed}). Medians and quartiles are over the solved runs (their count in brackets when some failed).`,
+  ];
+  if (summary.baseline !== null) {
+    const base = Object.entries(summary.baseline).map(([k, v]) => `${k}=${formatValue(v)}`).join(', ');
+    notes.push(
+      `Compared on the same seeds with the baseline (${base}): ratio = median over seeds of cell / baseline (both solved);`,
+      'r = matched-pairs rank-biserial correlation (-1: the cell is lower on every seed); p = two-sided Wilcoxon signed-rank; p Holm = adjusted for comparing several cells.',
+      'test: how unsolved runs were treated. ∞ rank: every unsolved run was cut off at the same value, which no solved run passed, so it ranks after every solved run;',
+      'budget B: cut-offs differ, so every run is compared as "solved within B, at this value" or not (B = the smallest cut-off; the runs not solved within B tie).',
+      'success p Holm: two-sided Fisher exact test of the success rates (each cell under its own limits), Holm-adjusted.',
+    );
+  }
+  return notes;
+}
+
 /** The terminal table, with a note on the comparisons when there is a baseline. */
 export function renderTable(summary: StudySummary): string {
-  const compared = summary.baseline !== null;
   const { header, rows } = summaryRows(summary);
   const lines = [`${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs, ${summary.seeds.length} seeds per cell`];
   if (summary.failedRuns.length > 0) lines.push(`left out, an island failed: ${summary.failedRuns.join('; ')}`);
-  lines.push('', align([header, ...rows]));
-  if (compared) {
-    const base = Object.entries(summary.baseline!).map(([k, v]) => `${k}=${formatValue(v)}`).join(', ');
-    lines.push(
-      '',
-      `Compared on the same seeds with the baseline (${base}): ratio = median over seeds of cell / baseline (both solved);`,
-      'r = matched-pairs rank-biserial correlation (-1: the cell is lower on every seed); p = two-sided Wilcoxon signed-rank;',
-      'p Holm = adjusted for comparing several cells. Unsolved runs count as slower than every solved run (∞).',
-    );
-  }
+  lines.push('', align([header, ...rows]), '', ...tableNotes(summary));
+  const censored = censoringNotes(summary);
+  if (censored.length > 0) lines.push('', 'Unsolved runs not ranked as ∞:', ...censored.map((n) => `  ${n}`));
   return lines.join('\n');
 }
 
@@ -94,18 +137,22 @@ function csvField(value: unknown): string {
 
 /** One row per cell with every number of the summary. */
 export function renderCsv(summary: StudySummary): string {
-  const header = ['cell', ...summary.keys, 'baseline', 'runs', 'solved', 'success_rate'];
-  for (const m of METRICS) header.push(`${m}_q1`, `${m}_median`, `${m}_q3`);
-  header.push('startup_seconds_median');
-  for (const m of METRICS) header.push(`${m}_pairs`, `${m}_median_diff`, `${m}_median_ratio`, `${m}_rank_biserial`, `${m}_wilcoxon_v`, `${m}_p`, `${m}_p_method`, `${m}_p_holm`);
+  const header = ['cell', ...summary.keys, 'baseline', 'runs', 'solved', 'success_rate', 'success_wilson_lower', 'success_wilson_upper', 'ert_evaluations', 'ert_bootstrap_lower', 'ert_bootstrap_upper'];
+  for (const m of METRICS) header.push(`${m}_solved_q1`, `${m}_solved_median`, `${m}_solved_q3`, `${m}_q1`, `${m}_median`, `${m}_q3`);
+  header.push('startup_seconds_median', 'success_fisher_p', 'success_fisher_p_holm');
+  for (const m of METRICS) header.push(`${m}_test`, `${m}_budget`, `${m}_pairs`, `${m}_median_diff`, `${m}_median_ratio`, `${m}_rank_biserial`, `${m}_wilcoxon_v`, `${m}_p`, `${m}_p_method`, `${m}_p_holm`, `${m}_verdict`);
   const lines = [header.map(csvField).join(',')];
   for (const cell of summary.cells) {
-    const row: unknown[] = [cell.id, ...summary.keys.map((k) => cell.values[k]), cell.baseline, cell.runs, cell.solved, cell.successRate];
-    for (const m of METRICS) row.push(cell.quartiles[m].q1, cell.quartiles[m].median, cell.quartiles[m].q3);
-    row.push(cell.startupSeconds);
+    const row: unknown[] = [cell.id, ...summary.keys.map((k) => cell.values[k]), cell.baseline, cell.runs, cell.solved, cell.successRate, cell.successInterval.lower, cell.successInterval.upper, cell.ert, cell.ertInterval.lower, cell.ertInterval.upper];
+    for (const m of METRICS) {
+      const s = cell.solvedQuartiles[m];
+      const q = cell.quartiles[m];
+      row.push(s.q1, s.median, s.q3, q.q1, q.median, q.q3);
+    }
+    row.push(cell.startupSeconds, cell.success?.pValue, cell.success?.pHolm);
     for (const m of METRICS) {
       const c = cell.comparison?.[m];
-      row.push(c?.pairs, c?.medianDifference, c?.medianRatio, c?.rankBiserial, c?.statistic, c?.pValue, c?.method, c?.pHolm);
+      row.push(c?.test, c?.budget, c?.pairs, c?.medianDifference, c?.medianRatio, c?.rankBiserial, c?.statistic, c?.pValue, c?.method, c?.pHolm, c?.verdict);
     }
     lines.push(row.map(csvField).join(','));
   }

@@ -1,0 +1,201 @@
+/**
+ * The benchmarking measures of a study (success rates with intervals, ERT with its bootstrap
+ * interval, run-length ECDFs) and the treatment of unsolved runs, checked on a small
+ * hand-made runs.jsonl against values worked out by hand in the comments.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { resolveRunConfig } from '../src/config/resolve.ts';
+import { MANIFEST_FORMAT, type Manifest, type RunRecord } from '../src/experiment/records.ts';
+import { baselineMapper } from '../src/report/baseline.ts';
+import { censoredValue, censoringPlan, observe } from '../src/report/censoring.ts';
+import { ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
+import { readStudy } from '../src/report/study-data.ts';
+import { summarise } from '../src/report/summary.ts';
+import { renderTable } from '../src/report/table.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-measures-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const env = { availableParallelism: 4, totalMemory: 8e9 };
+
+interface Hand {
+  seed: number;
+  solved: boolean;
+  evaluations: number;
+  iterations: number;
+}
+
+/** Writes a study folder of two cells, `islands` 1 and 2, with the runs given, as `experiment` would. */
+function handMadeStudy(name: string, maxIterations: number | null, runs: Record<1 | 2, Hand[]>): string {
+  const out = path.join(dir, name);
+  mkdirSync(out, { recursive: true });
+  const seeds = [...new Set([...runs[1], ...runs[2]].map((r) => r.seed))].sort((a, b) => a - b);
+  const cells = ([1, 2] as const).map((islands) => ({
+    id: `islands=${islands}`,
+    values: { islands },
+    baseline: 'islands=1',
+    config: resolveRunConfig({ n: 12, islands, limits: { maxIterations } }, 'hand-made', {}, env),
+  }));
+  const manifest: Manifest = {
+    format: MANIFEST_FORMAT, name, description: null,
+    experiment: { file: '/x/hand.yaml', sha256: '0'.repeat(64), text: 'sweep:\n  islands: [1, 2]\n' },
+    keys: ['islands'], seeds, baseline: { islands: 1 }, cells, events: false,
+    tool: { name: 'nqueens-islands', version: '0.0.0' },
+    environment: { node: 'v20', platform: 'linux', arch: 'x64', cpuModel: 'test cpu', cores: 4, totalMemoryBytes: 8e9 },
+    startedAt: '2025-01-01T00:00:00.000Z', resumedAt: [],
+  };
+  writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest));
+  const lines = ([1, 2] as const).flatMap((islands) =>
+    runs[islands].map((r): RunRecord => ({
+      cell: `islands=${islands}`, values: { islands }, seed: r.seed, solved: r.solved, fitness: r.solved ? 0 : 1, seconds: r.iterations / 1000,
+      iterations: r.iterations, evaluations: r.evaluations, foundBy: r.solved ? 0 : null, stopLatencyMs: null, migrantsSent: 0, migrantsAccepted: 0,
+      islands: [], solution: null, error: null, finishedAt: '2025-01-01T00:00:00.000Z',
+    })),
+  );
+  writeFileSync(path.join(out, 'runs.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return out;
+}
+
+const run = (seed: number, solved: boolean, evaluations: number, iterations = evaluations / 10): Hand => ({ seed, solved, evaluations, iterations });
+
+describe('success rates, ERT and run-length ECDF of a hand-made runs.jsonl', () => {
+  // Cell islands=1: solved with 100, 200 and 400 evaluations, one run unsolved after 1000.
+  // Cell islands=2: solved with 300 and 300, three runs unsolved after 800 (seeds 3, 4, 5).
+  const folder = handMadeStudy('hand', null, {
+    1: [run(1, true, 100), run(2, true, 200), run(3, true, 400), run(4, false, 1000)],
+    2: [run(1, true, 300), run(2, true, 300), run(3, false, 800), run(4, false, 800), run(5, false, 800)],
+  });
+  const study = readStudy(folder);
+  const summary = summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline);
+  const [one, two] = summary.cells;
+  const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-6, `${what}: ${a}, expected ${b}`);
+
+  it('ERT = evaluations of all runs / successes', () => {
+    // islands=1: (100 + 200 + 400 + 1000) / 3 = 1700 / 3 = 566.666...
+    close(one.ert, 1700 / 3, 'ERT of islands=1');
+    // islands=2: (300 + 300 + 800 + 800 + 800) / 2 = 3000 / 2 = 1500.
+    close(two.ert, 1500, 'ERT of islands=2');
+    assert.equal(expectedRunningTime([{ solved: false, evaluations: 5 }]), Infinity, 'no success: infinite');
+  });
+
+  it('success rates with Wilson score intervals', () => {
+    // Wilson, z = 1.959964, z² = 3.841459. 3/4: centre (0.75 + z²/8) / (1 + z²/4) = 1.230182 / 1.960365 = 0.627527,
+    // half-width z / (1 + z²/4) · sqrt(0.75 · 0.25 / 4 + z²/64) = 0.999795 · 0.326953 = 0.326886: [0.300642, 0.954413]
+    // (R: prop.test(3, 4, correct = FALSE)$conf.int).
+    assert.deepEqual([one.solved, one.runs], [3, 4]);
+    close(one.successInterval.lower, 0.300642, 'lower 3/4');
+    close(one.successInterval.upper, 0.954413, 'upper 3/4');
+    // 2/5: centre (0.4 + z²/10) / (1 + z²/5) = 0.784146 / 1.768292 = 0.443448, half-width
+    // z / (1 + z²/5) · sqrt(0.4 · 0.6 / 5 + z²/100) = 1.108393 · 0.293964 = 0.325827: [0.117621, 0.769276].
+    close(two.successInterval.lower, 0.117621, 'lower 2/5');
+    close(two.successInterval.upper, 0.769276, 'upper 2/5');
+    // The bounds at 0/n and n/n are 0 and 1 exactly: 0/5 is [0, z²/(5 + z²)] = [0, 0.434482].
+    const none = wilson(0, 5);
+    assert.equal(none.lower, 0);
+    close(none.upper, 3.841459 / 8.841459, 'upper 0/5');
+    assert.equal(wilson(5, 5).upper, 1);
+  });
+
+  it('compares success rates with Fisher\'s exact test', () => {
+    // 3 of 4 against 2 of 5: 5 successes among 9 runs. With the margins fixed, the successes of
+    // the first cell k = 0..4 have probabilities C(4,k) C(5,5-k) / C(9,5) = 1, 20, 60, 40, 5 (/126).
+    // Seen: k = 3 (40/126); as likely or less: k = 0, 1, 3, 4: p = 66/126 = 0.523810 (R: fisher.test).
+    close(two.success!.pValue, 66 / 126, 'Fisher p');
+    close(fisherExact(0, 5, 5, 5), 2 / 252, 'Fisher p of 0/5 vs 5/5 (1/252 each tail)');
+  });
+
+  it('the bootstrap interval of ERT: seeded, and as the exact bootstrap distribution says', () => {
+    // Two runs, one solved with 100 evaluations and one unsolved after 300: ERT = 400. A resample of
+    // two draws holds the solved run twice (probability 1/4, ERT 100), once (1/2, ERT 400) or never
+    // (1/4, no success: ∞). So the 2.5% quantile of 2000 resamples is 100 and the 97.5% one is ∞.
+    const pair = [{ solved: true, evaluations: 100 }, { solved: false, evaluations: 300 }];
+    assert.deepEqual(ertInterval(pair), { lower: 100, upper: Infinity });
+    // Same runs, same interval: the resampling is seeded.
+    assert.deepEqual(ertInterval([...study.runs]), ertInterval([...study.runs]));
+    // islands=1, enumerated: the 4^4 = 256 equally likely ordered resamples of its four runs give
+    // the exact bootstrap distribution of ERT; 2000 resamples must put the 95% interval's ends
+    // between its 1% and 4% quantiles (lower) and its 96% and 99% quantiles (upper).
+    const runs = study.runs.filter((r) => r.cell === 'islands=1');
+    const exact: number[] = [];
+    for (let code = 0; code < 256; code++) {
+      const pick = [0, 1, 2, 3].map((k) => runs[(code >> (2 * k)) & 3]);
+      exact.push(expectedRunningTime(pick));
+    }
+    const { lower, upper } = one.ertInterval;
+    assert.ok(lower >= quantile(exact, 0.01) && lower <= quantile(exact, 0.04), `lower ${lower}`);
+    assert.ok(upper >= quantile(exact, 0.96) && upper <= quantile(exact, 0.99), `upper ${upper}`);
+    assert.ok(lower <= one.ert && one.ert <= upper);
+  });
+
+  it('the fixed-target ECDF: the share of all runs solved within each budget', () => {
+    // islands=1: solved at 100, 200, 400 of 4 runs: 0 below 100, 1/4 from 100, 2/4 from 200, 3/4 from 400, never 1.
+    const runs = study.runs.filter((r) => r.cell === 'islands=1');
+    assert.deepEqual(runLengthEcdf(runs, [50, 100, 199, 200, 400, 1e9]), [0, 0.25, 0.25, 0.5, 0.75, 0.75]);
+    // islands=2: solved at 300 twice of 5 runs: 0 below 300, 2/5 from there.
+    assert.deepEqual(runLengthEcdf(study.runs.filter((r) => r.cell === 'islands=2'), [299, 300, 800]), [0, 0.4, 0.4]);
+  });
+
+  it('medians are over the solved runs, and say how many they are', () => {
+    // islands=2: solved 300, 300: median 300 over 2 of 5 runs.
+    assert.equal(two.solvedQuartiles.evaluations.median, 300);
+    // islands=1: solved 100, 200, 400: median 200 (over all runs, unsolved = ∞: (200 + 400) / 2 = 300).
+    assert.equal(one.solvedQuartiles.evaluations.median, 200);
+    assert.equal(one.quartiles.evaluations.median, 300);
+    assert.match(renderTable(summary), /islands=2 +5 +2\/5 \[12%, 77%\] +1500 \[\d+, ∞\] +300 \[300, 300\] \(2\/5\)/);
+  });
+});
+
+describe('unsolved runs: +∞ only where every cut-off is the same', () => {
+  // The issue's example in small: 1 and 2 islands under one iteration limit (100). Both
+  // islands count evaluations, so an iteration is 10 evaluations on 1 island and 20 on 2,
+  // and the limit cuts 1 island off at 1000 evaluations and 2 islands at 2000.
+  const runs: Record<1 | 2, Hand[]> = {
+    // seeds 1-4: 1 island solves at 60, 70, 80, 90 iterations; seeds 5, 6 unsolved at 100.
+    1: [60, 70, 80, 90, 100, 100].map((it, i) => ({ seed: i + 1, solved: it < 100, iterations: it, evaluations: it * 10 })),
+    // 2 islands: solves at 55, 65, 75, 85, 95 iterations (more evaluations than 1 island on every seed), seed 6 unsolved.
+    2: [55, 65, 75, 85, 95, 100].map((it, i) => ({ seed: i + 1, solved: it < 100, iterations: it, evaluations: it * 20 })),
+  };
+  const study = readStudy(handMadeStudy('cut-offs', 100, runs));
+  const summary = summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline);
+  const c = summary.cells[1].comparison!;
+
+  it('iterations share the cut-off (100): unsolved runs rank as +∞', () => {
+    assert.equal(c.iterations.test, 'infinity-rank');
+    assert.equal(c.iterations.budget, 100);
+    // Differences 2 - 1 islands: -5, -5, -5, -5, 95 - ∞ = -∞, tie: 2 islands lower on every non-zero pair.
+    assert.equal(c.iterations.rankBiserial, -1);
+  });
+
+  it('evaluations do not (1000 for 1 island, 2000 for 2): compared at the common budget 1000, saying why', () => {
+    assert.equal(c.evaluations.test, 'common-budget');
+    assert.equal(c.evaluations.budget, 1000);
+    assert.match(c.evaluations.why!, /unsolved runs were cut off at different evaluations \(1000, 2000\)/);
+    // Within 1000 evaluations: 1 island 600, 700, 800, 900, -, -; 2 islands 1100.. all past 1000, so not solved:
+    // 2 islands are higher on seeds 1-4 and tie on 5, 6. +∞ would have said 2 islands were lower on seed 5 (1900 < ∞).
+    assert.equal(c.evaluations.rankBiserial, 1);
+    assert.equal(c.evaluations.zeros, 2);
+    assert.match(renderTable(summary), /islands=2, evaluations: unsolved runs were cut off at different evaluations \(1000, 2000\); compared at the common budget 1000/);
+  });
+
+  it('plans each case: all solved, one shared cut-off, a run solved past the cut-off', () => {
+    const solved = (value: number) => ({ solved: true, value, cutoff: value });
+    const cut = (cutoff: number) => ({ solved: false, value: cutoff, cutoff });
+    assert.deepEqual(censoringPlan([solved(1), solved(2)], 'evaluations'), { test: 'all-solved', budget: null, why: null });
+    assert.equal(censoringPlan([solved(1), cut(5), cut(5)], 'evaluations').test, 'infinity-rank');
+    const past = censoringPlan([solved(7), cut(5)], 'evaluations');
+    assert.deepEqual([past.test, past.budget], ['common-budget', 5]);
+    assert.match(past.why!, /1 run solved past 5 evaluations/);
+    assert.equal(censoredValue(solved(7), past), Infinity, 'solved past the budget: not solved within it');
+    assert.equal(censoredValue(solved(4), past), 4);
+  });
+
+  it('an unsolved run stopped by another limit is cut off where it stopped, not at the limit', () => {
+    const limits = { maxIterations: 100, maxEvaluations: null, timeLimit: 2 };
+    const stoppedByTime = { ...study.runs[0], solved: false, iterations: 40, seconds: 2.01 };
+    assert.deepEqual(observe(stoppedByTime, 'iterations', limits), { solved: false, value: 40, cutoff: 40 });
+    assert.deepEqual(observe(stoppedByTime, 'seconds', limits), { solved: false, value: 2.01, cutoff: 2 });
+  });
+});
