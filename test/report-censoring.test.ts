@@ -1,0 +1,74 @@
+/**
+ * Issue 18's example with real runs: 1 against 2 islands under an iteration limit that
+ * leaves runs unsolved. An iteration limit is a different evaluation budget for 1 and 2
+ * islands, so ranking unsolved runs as +Infinity in evaluations can give an effect whose sign
+ * the same seeds run to completion contradict. The report's verdict must agree in sign (or
+ * claim nothing) with the verdict on the uncensored runs.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runExperiment } from '../src/index.ts';
+import { baselineMapper } from '../src/report/baseline.ts';
+import { readStudy } from '../src/report/study-data.ts';
+import { summarise, type StudySummary } from '../src/report/summary.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-censoring-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Islands 1 and 2 at N = 60, 20 seeds, islands independent (topology none) and in lockstep (sync), so every run is the same on every machine. */
+async function study(name: string, maxIterations: number | null): Promise<StudySummary> {
+  const out = path.join(dir, name);
+  await runExperiment(
+    {
+      name,
+      base: { overrides: { n: 60, topology: { kind: 'none' }, migration: { mode: 'sync' }, limits: { maxIterations } } },
+      sweep: { islands: [1, 2] },
+      baseline: { islands: 1 },
+      repeats: 20,
+      seed: 1,
+    },
+    { out },
+  );
+  const data = readStudy(out);
+  return summarise(data, baselineMapper(data.manifest, data.manifest.baseline), data.manifest.baseline);
+}
+
+describe('a study cut off by an iteration limit against the same seeds run to completion', () => {
+  let limited: StudySummary;
+  let complete: StudySummary;
+  before(async () => {
+    limited = await study('limited', 240);
+    complete = await study('complete', null);
+  });
+
+  it('leaves runs unsolved in both cells under the limit, and none without it', () => {
+    for (const cell of limited.cells) assert.ok(cell.solved > 0 && cell.solved < cell.runs, `${cell.id}: ${cell.solved}/${cell.runs} solved`);
+    for (const cell of complete.cells) assert.equal(cell.solved, cell.runs, cell.id);
+  });
+
+  it('ranks unsolved runs as +∞ only in iterations, where both cells are cut off at 240', () => {
+    const c = limited.cells[1].comparison!;
+    assert.equal(c.iterations.test, 'infinity-rank');
+    assert.equal(c.iterations.budget, 240);
+    // Evaluations: 2 islands spend twice the evaluations per iteration, so their limit is another budget.
+    assert.equal(c.evaluations.test, 'common-budget');
+    assert.match(c.evaluations.why!, /cut off at different evaluations/);
+  });
+
+  it('claims no effect whose sign the uncensored runs contradict', () => {
+    const truth = complete.cells[1].comparison!;
+    const claimed = limited.cells[1].comparison!;
+    for (const metric of ['evaluations', 'iterations'] as const) {
+      const verdict = claimed[metric].verdict;
+      const sign = Math.sign(truth[metric].rankBiserial);
+      if (verdict !== 'none') assert.equal(verdict === 'lower' ? -1 : 1, sign, `${metric}: limited says ${verdict} (r = ${claimed[metric].rankBiserial}), complete r = ${truth[metric].rankBiserial}`);
+    }
+    // The uncensored runs say 2 independent islands cost more evaluations than one (each spends
+    // an iteration's evaluations twice); the limited study, compared at the common budget, must not say less.
+    assert.ok(truth.evaluations.rankBiserial > 0, `complete: r = ${truth.evaluations.rankBiserial}`);
+    assert.notEqual(claimed.evaluations.verdict, 'lower');
+  });
+});
