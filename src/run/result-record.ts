@@ -11,6 +11,7 @@ import type { RunConfigInput } from '../config/schema.ts';
 import { parseNatsUrl } from '../cluster/nats-url.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
+import { provenance, type Provenance } from '../provenance.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';
 
 /**
@@ -55,6 +56,8 @@ export interface SolveRecord {
   failures: { island: number; iteration: number; message: string }[];
   /** The fully resolved config, seed included: running it again repeats a sync run. */
   config: RunConfigInput;
+  /** Tool, version, commit, the hash of `config`, Node, OS and CPU that made the record. */
+  provenance: Provenance;
 }
 
 /** Why a run that was neither interrupted nor failed ended. */
@@ -71,6 +74,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
   if (result.solved && (!result.solution || !validateSolution(result.solution, config.n).valid)) {
     throw new Error('the archipelago reported a solution that fails validation');
   }
+  const shown = recordedConfig(config);
   return {
     n: result.n,
     solved: result.solved,
@@ -95,7 +99,8 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
       ...(i.error ? { error: i.error } : {}),
     })),
     failures: result.islands.flatMap((i) => (i.error ? [{ island: i.id, iteration: i.error.iteration, message: i.error.message }] : [])),
-    config: withoutSecrets(toFileShape(config)),
+    config: shown,
+    provenance: provenance(shown),
   };
 }
 
@@ -117,7 +122,8 @@ export function writeRecord(file: string, record: SolveRecord): boolean {
   return text !== null;
 }
 
-/** The config as a record shows it: a `cluster.nats` password or token replaced by ***. */
-function withoutSecrets(config: RunConfigInput): RunConfigInput {
-  return config.cluster ? { ...config, cluster: { ...config.cluster, nats: parseNatsUrl(config.cluster.nats, 'cluster.nats').display } } : config;
+/** The config as a record or trace shows it (and its provenance hashes): the file shape, a `cluster.nats` password or token replaced by ***. */
+export function recordedConfig(config: SeededRunConfig): RunConfigInput {
+  const shape = toFileShape(config);
+  return shape.cluster ? { ...shape, cluster: { ...shape.cluster, nats: parseNatsUrl(shape.cluster.nats, 'cluster.nats').display } } : shape;
 }
