@@ -17,6 +17,7 @@ import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
 import { resolveRunConfig } from '../config/resolve.ts';
 import { toRunRecord } from '../experiment/records.ts';
+import { TrajectoryRecorder } from '../experiment/trajectory.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { RunFailedError, startRun, type Run, type SeededRunConfig } from '../run/start-run.ts';
 import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
@@ -193,7 +194,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
     // Tell the broker the run is alive, well within its ack deadline.
     const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
     const events: string[] = [];
-    const subscription = order.events ? run.events$.subscribe((e: ArchipelagoEvent) => e.type !== 'done' && events.push(JSON.stringify(e))) : null;
+    const trajectory = new TrajectoryRecorder();
+    const subscription = run.events$.subscribe((e: ArchipelagoEvent) => {
+      trajectory.observe(e);
+      if (order.events && e.type !== 'done') events.push(JSON.stringify(e));
+    });
     try {
       const result = await run.result.catch((error: unknown) => {
         if (error instanceof RunFailedError) return error.result;
@@ -203,7 +208,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
         msg.nak();
         return false;
       }
-      const record = { ...toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config), host: name };
+      const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
+      const record = { ...made, trajectory: trajectory.finish(made), host: name };
       const done: BusMessage<'run-done'> = { type: 'run-done', session: member.session, runId: order.runId, host: name, record, events };
       try {
         const reply = await nc.request(subjects.study(member.session, 'result'), encodeBus(done), { timeout: RESULT_TIMEOUT_MS });
@@ -219,7 +225,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       return true;
     } finally {
       clearInterval(keepAlive);
-      subscription?.unsubscribe();
+      subscription.unsubscribe();
       member.current = null;
     }
   }

@@ -38,6 +38,7 @@ export const runRecordSchema = z.looseObject({
   solution: z.array(z.number().int().min(1)).nullable(),
   error: z.string().nullable(),
   finishedAt: z.string(),
+  trajectory: z.array(z.tuple([count, count])).optional(),
 });
 
 export const manifestSchema = z.looseObject({

@@ -9,6 +9,7 @@ import { recordedConfig } from '../run/result-record.ts';
 import type { RunResult, SeededRunConfig } from '../run/start-run.ts';
 import { provenance, type MachineProvenance, type Provenance } from '../provenance.ts';
 import type { SweepValue } from './sweep.ts';
+import type { Trajectory } from './trajectory.ts';
 
 export const MANIFEST_FORMAT = 'nqueens-islands/experiment-results@1';
 
@@ -47,6 +48,12 @@ export interface RunRecord {
   finishedAt: string;
   /** Distributed studies: the name of the host that ran it (absent for a run on this machine). */
   host?: string;
+  /**
+   * Best fitness by evaluations, from the progress samples (trajectory.ts): [evaluations of all
+   * islands, best fitness] where it improved; the last point is the run's end. For the
+   * report's fixed-budget curves and the IOHanalyzer export. Absent in studies of versions before 0.2.
+   */
+  trajectory?: Trajectory;
   /**
    * What made the record: tool, version, commit, machine (of the host that ran it), and
    * `configHash`, the sha256 of the run's resolved config with its seed (`solve` with that

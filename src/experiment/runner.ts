@@ -17,6 +17,7 @@ import type { Experiment, ResolvedCell } from './load.ts';
 import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
 import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic, writeManifest } from './store.ts';
 import { cellFileName } from './sweep.ts';
+import { TrajectoryRecorder } from './trajectory.ts';
 
 export interface PlannedRun {
   cell: ResolvedCell;
@@ -145,11 +146,11 @@ function firstDifference(a: unknown, b: unknown, prefix = ''): string | null {
 async function runOne(planned: PlannedRun, host: Launcher, keepEvents: boolean, signal: AbortSignal | undefined): Promise<{ record: RunRecord; events: string[] } | null> {
   const run = startRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
   const events: string[] = [];
-  const subscription = keepEvents
-    ? run.events$.subscribe((event: ArchipelagoEvent) => {
-        if (event.type !== 'done') events.push(JSON.stringify(event));
-      })
-    : null;
+  const trajectory = new TrajectoryRecorder();
+  const subscription = run.events$.subscribe((event: ArchipelagoEvent) => {
+    trajectory.observe(event);
+    if (keepEvents && event.type !== 'done') events.push(JSON.stringify(event));
+  });
   const abort = () => run.stop();
   signal?.addEventListener('abort', abort, { once: true });
   try {
@@ -160,10 +161,11 @@ async function runOne(planned: PlannedRun, host: Launcher, keepEvents: boolean, 
       throw error;
     });
     if (signal?.aborted) return null;
-    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events };
+    const record = toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed });
+    return { record: { ...record, trajectory: trajectory.finish(record) }, events };
   } finally {
     signal?.removeEventListener('abort', abort);
-    subscription?.unsubscribe();
+    subscription.unsubscribe();
   }
 }
 

@@ -8,30 +8,40 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { toSolution, type Metric } from './summary.ts';
+import { shortNames } from './study-charts.ts';
 import type { XAxis } from './x-axis.ts';
 
 const LABELS: Record<Metric, string> = { seconds: 'time to solution (s)', evaluations: 'evaluations to solution', iterations: 'iterations to solution' };
 const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
 
-/** Box plots of a metric per cell over the solved runs (log scale: these times spread over decades). */
+/**
+ * Box plots of a metric per cell over its solved runs (log scale: these spread over decades).
+ * Cells go by their short names (the page's cell table gives the full labels), each with how
+ * many of its runs solved, so a cell that solved few runs cannot pass for a fast one.
+ */
 export function boxPlotSpec(runs: readonly RunRecord[], cells: readonly string[], metric: Metric): TopLevelSpec {
-  const values = runs.filter((r) => r.solved).map((r) => ({ cell: r.cell, value: toSolution(r, metric) }));
+  const names = shortNames(cells);
+  const label = new Map(cells.map((id) => {
+    const own = runs.filter((r) => r.cell === id);
+    return [id, `${names.get(id)!}: ${own.filter((r) => r.solved).length}/${own.length} solved`];
+  }));
+  const values = runs.filter((r) => r.solved).map((r) => ({ cell: label.get(r.cell)!, value: toSolution(r, metric) }));
+  const order = cells.map((id) => label.get(id)!);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: `${LABELS[metric]}, solved runs`, ...FONT },
+    title: { text: `${LABELS[metric]}, solved runs only`, ...FONT },
     data: { values },
     width: 560,
-    height: { step: 28 },
+    height: { step: 24 },
     mark: { type: 'boxplot', extent: 1.5, median: { color: 'black' } },
     encoding: {
-      y: { field: 'cell', type: 'nominal', sort: [...cells], title: null, axis: { labelLimit: 320 } },
-      x: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: LABELS[metric] },
-      color: { field: 'cell', type: 'nominal', legend: null, sort: [...cells] },
+      y: { field: 'cell', type: 'nominal', sort: order, scale: { domain: order }, title: null, axis: { labelLimit: 0 } },
+      x: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: LABELS[metric], axis: { labelExpr: `format(datum.value, '${metric === 'seconds' ? '~g' : '~s'}')` } },
+      color: { field: 'cell', type: 'nominal', legend: null, sort: order, scale: { scheme: 'tableau20' } },
     },
     config: { axis: FONT },
   };
 }
-
 
 const X_TITLES: Record<XAxis, string> = { iterations: 'iterations of the island', evaluations: 'evaluations of the island', seconds: 'seconds since every island started' };
 /** d3 formats: 12k rather than 12000, 0.05 rather than 0.050000. */
@@ -117,19 +127,20 @@ export function edgeFlows(events: readonly ArchipelagoEvent[]): Map<string, { fr
 }
 
 /** A heat map per cell: rows are senders, columns receivers, colour the migrants accepted per run. */
-export function migrationSpec(flows: readonly EdgeFlow[], title = 'migrants accepted per run along each edge (mean over runs with event logs)'): TopLevelSpec {
+export function migrationSpec(flows: readonly EdgeFlow[], title = 'migrants accepted per run along each edge (mean over runs with event logs)', order?: readonly string[]): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: title, ...FONT },
     data: { values: flows.map((f) => ({ ...f, accepted: Math.round(f.accepted * 10) / 10, sent: Math.round(f.sent * 10) / 10 })) },
-    facet: { field: 'cell', type: 'nominal', title: null, header: { labelLimit: 0, labelFontSize: 10, ...FONT } },
+    facet: { field: 'cell', type: 'nominal', title: null, ...(order ? { sort: [...order] } : {}), header: { labelLimit: 0, labelFontSize: 12, ...FONT } },
     columns: 3,
     spacing: 40,
     spec: {
       width: 200,
       height: 200,
       layer: [
-        { mark: 'rect', encoding: { color: { field: 'accepted', type: 'quantitative', title: 'accepted / run', scale: { scheme: 'blues' } } } },
+        // The colour scale starts at zero: an edge's shade is its share of the busiest edge, not of the range between the two.
+        { mark: 'rect', encoding: { color: { field: 'accepted', type: 'quantitative', title: 'accepted / run', scale: { scheme: 'blues', domainMin: 0 } } } },
         { mark: { type: 'text', fontSize: 9 }, encoding: { text: { field: 'accepted', type: 'quantitative', format: '.3~s' } } },
       ],
       encoding: {

@@ -9,8 +9,8 @@ import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, migrationSpec, prog
 import type { XAxis } from './x-axis.ts';
 import { readEvents } from './study-data.ts';
 import type { StudySummary } from './summary.ts';
-import { summaryRows } from './table.ts';
-import { formatValue } from '../experiment/sweep.ts';
+import { censoringNotes, MEASURE_COLUMNS, summaryRows, tableNotes } from './table.ts';
+import { diversityBands, diversityBandSpec, ecdfPoints, ecdfSpec, fixedBudgetPoints, fixedBudgetSpec, shortNames } from './study-charts.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -23,11 +23,72 @@ export function chooseRun(study: StudyData, wanted: { cell: string; seed: number
   return null;
 }
 
-/** Every column of the terminal table (summaryRows), as an HTML table. */
-function summaryTable(summary: StudySummary): string {
-  const { header, rows } = summaryRows(summary, '×');
-  const body = rows.map((cells) => `<tr>${cells.map((x, i) => (i === 0 ? `<th scope="row">${escapeHtml(x)}</th>` : `<td>${escapeHtml(x)}</td>`)).join('')}</tr>`);
+/** A cell's label that may wrap after each comma (cell ids have no spaces), with its short name (c1, c2, ...) first. */
+function cellLabel(short: string, id: string): string {
+  return `<span class="short">${escapeHtml(short)}</span> ${escapeHtml(id).replace(/,/g, ',<wbr>')}`;
+}
+
+/** An HTML table; the first column heads each row and is HTML already (a cell label). */
+function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], labels: readonly string[]): string {
+  const body = rows.map((cells, r) => `<tr><th scope="row">${labels[r]}</th>${cells.map((x) => `<td>${escapeHtml(x)}</td>`).join('')}</tr>`);
   return `<table><thead><tr>${header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+/**
+ * Every column of the terminal table (summaryRows), as two tables so that neither needs more
+ * than the page's width: the measures of each cell, then its comparison with the baseline.
+ */
+function summaryTables(summary: StudySummary): string {
+  const { header, rows } = summaryRows(summary, '×');
+  const names = shortNames(summary.cells.map((c) => c.id));
+  const labels = summary.cells.map((c) => cellLabel(names.get(c.id)!, c.id));
+  const split = MEASURE_COLUMNS;
+  const parts = [htmlTable(header.slice(0, split), rows.map((r) => r.slice(1, split)), labels)];
+  if (header.length > split) parts.push('<h3>Against the baseline</h3>', htmlTable([header[0], ...header.slice(split)], rows.map((r) => r.slice(split)), labels));
+  return parts.join('\n');
+}
+
+/** A sweep value or settings object in a few words: `best`, `random (probability 0.2)`. */
+function settingText(value: unknown): string {
+  if (value === null || value === undefined) return 'none';
+  if (typeof value !== 'object') return JSON.stringify(value).replace(/^"|"$/g, '');
+  const { kind, ...options } = value as Record<string, unknown>;
+  const rest = Object.entries(options).map(([k, v]) => `${k} ${JSON.stringify(v)}`);
+  const name = kind === undefined ? '' : settingText(kind);
+  return rest.length === 0 ? name : name === '' ? rest.join(', ') : `${name} (${rest.join(', ')})`;
+}
+
+/** The resolved settings of every cell that bear on migration (and the limits that cut runs off), keyed by short name. */
+function settingsTable(study: StudyData): string {
+  const names = shortNames(study.manifest.cells.map((c) => c.id));
+  const header = ['cell', 'N', 'islands', 'population / island', 'topology', 'migration', 'interval', 'migrants', 'emigrants', 'replacement', 'reject duplicates', 'limits'];
+  const rows = study.manifest.cells.map(({ config }) => {
+    const c = config as unknown as { n: number; islands: number; ga: { populationSize?: number }; topology: unknown; migration: Record<string, unknown>; limits: Record<string, unknown> };
+    const limits = Object.entries(c.limits).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${String(v)}`);
+    const m = c.migration;
+    return [String(c.n), String(c.islands), String(c.ga.populationSize ?? '-'), settingText(c.topology), settingText(m.mode), settingText(m.interval), settingText(m.migrants), settingText(m.emigrantSelection), settingText(m.replacement), settingText(m.rejectDuplicates), limits.length > 0 ? limits.join(', ') : 'none'];
+  });
+  return htmlTable(header, rows, study.manifest.cells.map((c) => cellLabel(names.get(c.id)!, c.id)));
+}
+
+/** Which build, config files and machine made the study, and the runs (a cluster's hosts may differ). */
+function provenanceBlock(study: StudyData): string {
+  const { manifest } = study;
+  const p = manifest.provenance;
+  const e = manifest.environment;
+  const build = p ? `${p.tool} ${p.version}, commit ${p.commit}${p.dirty ? ' (with uncommitted changes)' : ''}` : `${manifest.tool.name} ${manifest.tool.version} (a study of a version that recorded no commit)`;
+  const machine = p ? `Node ${p.node}, ${p.os.platform} ${p.os.release} ${p.os.arch}, ${p.cpu.model} × ${p.cpu.cores}` : `Node ${e.node}, ${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}`;
+  const items = [`Made by ${build} on ${machine}; started ${manifest.startedAt}${manifest.resumedAt.length > 0 ? `, resumed ${manifest.resumedAt.join(', ')}` : ''}.`];
+  const { inputs, studySha256 } = manifest.experiment;
+  items.push(studySha256 ? `Study sha256 ${studySha256}, over ${(inputs ?? []).map((i) => `${i.file} (sha256 ${i.sha256})`).join(', ')}.` : `Experiment file sha256 ${manifest.experiment.sha256}.`);
+  const makers = new Map<string, number>();
+  for (const run of [...study.runs, ...study.failed]) {
+    const r = run.provenance;
+    const key = r ? `${r.version}, commit ${r.commit.slice(0, 12)}, ${r.cpu.model} × ${r.cpu.cores}${run.host ? `, host ${run.host}` : ''}` : 'no provenance (a version before 0.2)';
+    makers.set(key, (makers.get(key) ?? 0) + 1);
+  }
+  if (makers.size > 0) items.push(`Runs made by: ${[...makers].map(([k, n]) => `${k} (${n} run${n === 1 ? '' : 's'})`).join('; ')}. Each run record holds the sha256 of its resolved config with its seed (configHash).`);
+  return `<ul class="provenance">${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`;
 }
 
 /** How progress samples are taken (island-runner.ts), for the captions. */
@@ -41,39 +102,54 @@ function note(text: string): string {
   return `<p class="note">${escapeHtml(text)}</p>`;
 }
 
+/** Fixed-target ECDF, fixed-budget curves and box plots: evaluations first, then time. */
+async function runLengthSection(study: StudyData, cells: readonly string[]): Promise<string[]> {
+  const parts = ['<h2>Run lengths</h2>'];
+  if (!study.runs.some((r) => r.solved)) return [...parts, note('No run has solved yet: nothing to plot.')];
+  parts.push(figure(await renderSvg(ecdfSpec(ecdfPoints(study.runs, cells), cells)),
+    'Fixed target (a solution): each line is one cell, the share of all its runs, unsolved ones included, solved within the evaluations on the x axis. A line that ends below 100% had unsolved runs.'));
+  const budget = fixedBudgetPoints(study.runs, cells);
+  if (budget.length > 0) {
+    parts.push(figure(await renderSvg(fixedBudgetSpec(budget, cells)),
+      "Fixed budget: each line is one cell, the median over its runs of the best fitness reached within the evaluations on the x axis (from the progress samples the records keep). A cell's line ends where its first unsolved run was stopped."));
+  } else {
+    parts.push(note('No fixed-budget curves: the run records hold no best-fitness trajectory (a study of a version before 0.2).'));
+  }
+  for (const metric of ['evaluations', 'seconds'] as const) {
+    parts.push(figure(await renderSvg(boxPlotSpec(study.runs, cells, metric)), `Box plots of the solved runs only (log scale), ${metric}; each label says how many runs that is. Read the ECDF above for the unsolved ones.`));
+  }
+  return parts;
+}
+
+/** Within-island diversity per cell over iterations, from the event logs. */
+async function diversitySection(study: StudyData, cells: readonly string[]): Promise<string[]> {
+  const parts = ['<h2>Diversity within islands</h2>'];
+  const logs = new Map(cells.map((id) => [id, study.runs.filter((r) => r.cell === id).flatMap((r) => {
+    const events = readEvents(study, r.cell, r.seed);
+    return events === null ? [] : [events];
+  })]));
+  const bands = diversityBands(logs, cells);
+  if (bands.length === 0) return [...parts, note('No event logs in this study: run the experiment with --events to record the islands\' diversity.')];
+  parts.push(figure(await renderSvg(diversityBandSpec(bands, cells)),
+    'Mean pairwise Hamming distance of 16 members at evenly spaced ranks, as a share of N, per island; line: median over every island of every logged run, band: quartiles. A panel ends where fewer than half of its islands still run.'));
+  return parts;
+}
+
 /** Builds the whole page. `run` picks the run for the fitness chart (`report --run`). */
 export async function renderHtml(study: StudyData, summary: StudySummary, run: { cell: string; seed: number } | null, x: XAxis = 'iterations'): Promise<string> {
   const { manifest } = study;
   const cells = manifest.cells.map((c) => c.id);
-  const unsolved = summary.cells.filter((c) => c.solved < c.runs).map((c) => `${c.id}: ${c.runs - c.solved} of ${c.runs}`);
   const parts: string[] = [];
   parts.push(`<h1>${escapeHtml(manifest.name)}</h1>`);
   if (manifest.description) parts.push(`<p>${escapeHtml(manifest.description)}</p>`);
-  parts.push(
-    `<p>${summary.finishedRuns} of ${summary.expectedRuns} runs; seeds ${escapeHtml(summary.seeds.join(', '))} in every cell (paired). ` +
-      `${escapeHtml(manifest.tool.name)} ${escapeHtml(manifest.tool.version)}, Node ${escapeHtml(manifest.environment.node)}, ` +
-      `${escapeHtml(manifest.environment.cpuModel)} × ${manifest.environment.cores}, started ${escapeHtml(manifest.startedAt)}.</p>`,
-  );
-  parts.push('<h2>Summary</h2>', summaryTable(summary));
+  parts.push(`<p>${summary.finishedRuns} of ${summary.expectedRuns} runs; seeds ${escapeHtml(summary.seeds.join(', '))} in every cell (paired).</p>`);
+  parts.push(provenanceBlock(study));
+  parts.push('<h2>Cells and their settings</h2>', settingsTable(study), note('Resolved run configs (defaults and base file applied), one row per cell; c1, c2, ... name the cells in every plot.'));
+  parts.push('<h2>Summary</h2>', summaryTables(summary));
   if (summary.failedRuns.length > 0) parts.push(note(`Left out of every number and plot because an island failed: ${summary.failedRuns.join('; ')}.`));
-  if (summary.baseline !== null) {
-    const base = Object.entries(summary.baseline).map(([k, v]) => `${k}=${formatValue(v)}`).join(', ');
-    parts.push(
-      note(
-        `Each cell is compared with its baseline (${base}) on the seeds both ran. Time ratio: median over seeds of cell time / baseline time (pairs where both solved). ` +
-          'r: matched-pairs rank-biserial correlation of the paired differences (−1: the cell was faster on every seed). ' +
-          'p: two-sided Wilcoxon signed-rank test (@stdlib/stats-wilcoxon; zero differences dropped; exact without ties, else normal approximation); p Holm: adjusted for the number of cells. ' +
-          'Medians and quartiles count an unsolved run as slower than any solved one (∞).',
-      ),
-    );
-  }
-
-  parts.push('<h2>Time and evaluations to solution</h2>');
-  if (unsolved.length > 0) parts.push(note(`Box plots show solved runs only. Unsolved: ${unsolved.join('; ')}.`));
-  for (const metric of ['seconds', 'evaluations'] as const) {
-    if (study.runs.some((r) => r.solved)) parts.push(figure(await renderSvg(boxPlotSpec(study.runs, cells, metric)), `Box plot per cell (log scale), ${metric}.`));
-    else parts.push(note('No run has solved yet: nothing to plot.'));
-  }
+  for (const line of [...tableNotes(summary), ...censoringNotes(summary)]) parts.push(note(line));
+  parts.push(...(await runLengthSection(study, cells)));
+  parts.push(...(await diversitySection(study, cells)));
 
   parts.push('<h2>Best fitness over time</h2>');
   const chosen = chooseRun(study, run);
@@ -90,6 +166,7 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
   parts.push('<h2>Migration flow per edge</h2>');
   const flows: EdgeFlow[] = [];
   let logged = 0;
+  const names = shortNames(cells);
   for (const cell of cells) {
     const sums = new Map<string, EdgeFlow>();
     let runs = 0;
@@ -98,7 +175,7 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
       if (ev === null) continue;
       runs++;
       for (const [key, f] of edgeFlows(ev)) {
-        const sum = sums.get(key) ?? { cell, from: f.from, to: f.to, sent: 0, accepted: 0 };
+        const sum = sums.get(key) ?? { cell: names.get(cell)!, from: f.from, to: f.to, sent: 0, accepted: 0 };
         sum.sent += f.sent;
         sum.accepted += f.accepted;
         sums.set(key, sum);
@@ -107,7 +184,10 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
     logged += runs;
     for (const s of sums.values()) flows.push({ ...s, sent: s.sent / runs, accepted: s.accepted / runs });
   }
-  if (flows.length > 0) parts.push(figure(await renderSvg(migrationSpec(flows)), 'Cells without migrations (topology none, one island) have no panel.'));
+  if (flows.length > 0) {
+    const title = 'migrants accepted per run along each edge (mean over runs with event logs)';
+    parts.push(figure(await renderSvg(migrationSpec(flows, title, [...names.values()])), 'Rows send, columns receive; the colour scale starts at 0. Cells without migrations (topology none, one island) have no panel.'));
+  }
   else parts.push(note(logged === 0 ? 'No event logs in this study: run the experiment with --events to record the migration log.' : 'No migrations happened in the logged runs.'));
 
   parts.push('<h2>Experiment file</h2>', `<p>sha256 <code>${manifest.experiment.sha256}</code></p>`, `<pre>${escapeHtml(manifest.experiment.text)}</pre>`);
@@ -147,12 +227,15 @@ function page(title: string, parts: readonly string[]): string {
 <title>${escapeHtml(title)}</title>
 <style>
 body { font-family: sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; font-size: 0.85rem; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: right; }
+table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: right; vertical-align: top; }
 th[scope=row], th[scope=col]:first-child { text-align: left; }
-figure { margin: 1rem 0; overflow-x: auto; }
-figcaption, .note { color: #555; font-size: 0.85rem; }
-pre { background: #f6f6f6; padding: 0.75rem; overflow-x: auto; }
+th[scope=row] { font-weight: normal; min-width: 8rem; max-width: 20rem; overflow-wrap: anywhere; }
+.short { font-weight: bold; }
+figure { margin: 1rem 0; }
+figure svg { max-width: 100%; height: auto; }
+figcaption, .note, .provenance { color: #555; font-size: 0.85rem; overflow-wrap: anywhere; }
+pre { background: #f6f6f6; padding: 0.75rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 </style>
 </head>
 <body>

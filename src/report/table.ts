@@ -75,6 +75,9 @@ function align(rows: string[][]): string {
  * drop a column): with a baseline, the paired comparisons of time and of evaluations.
  * `times` writes the ratios' sign.
  */
+/** summaryRows' columns up to the comparisons: the cell and its own measures. */
+export const MEASURE_COLUMNS = 8;
+
 export function summaryRows(summary: StudySummary, times = 'x'): { header: string[]; rows: string[][] } {
   const compared = summary.baseline !== null;
   const header = ['cell', 'runs', 'solved [95% CI]', 'ERT evals [95% CI]', 'evaluations (solved runs)', 'iterations (solved runs)', 'time s (solved runs)', 'start-up s'];

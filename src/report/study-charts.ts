@@ -1,0 +1,225 @@
+/**
+ * The study page's run-length plots (fixed-target ECDF, fixed-budget curves) and the
+ * within-island diversity band per cell, as data and as Vega-Lite specs. Cells are drawn
+ * under short names (c1, c2, ...) that the page's cell table keys to the full cell labels,
+ * so no label is ever cut, whatever the number of cells.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import type { RunRecord } from '../experiment/records.ts';
+import type { Trajectory } from '../experiment/trajectory.ts';
+import { quantile } from './stats.ts';
+
+const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+
+/** Short names of the cells in manifest order: c1, c2, ... */
+export function shortNames(cells: readonly string[]): Map<string, string> {
+  return new Map(cells.map((id, i) => [id, `c${i + 1}`]));
+}
+
+/** One colour and one dash pattern per cell, so that even 24 lines stay apart (20 colours, 4 dashes). */
+function cellEncoding(names: readonly string[]): Record<string, unknown> {
+  const dashes = [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2]];
+  return {
+    color: { field: 'cell', type: 'nominal', sort: [...names], title: 'cell', scale: { scheme: 'tableau20' }, legend: { columns: names.length > 12 ? 2 : 1, symbolType: 'stroke', symbolStrokeWidth: 2 } },
+    strokeDash: { field: 'cell', type: 'nominal', sort: [...names], title: 'cell', scale: { range: names.map((_, i) => dashes[Math.floor(i / 20) + (i % 20 >= 10 ? 1 : 0)] ?? dashes[0]) } },
+  };
+}
+
+export interface EcdfPoint {
+  cell: string;
+  evaluations: number;
+  /** Share of the cell's runs solved within `evaluations`. */
+  solved: number;
+}
+
+/**
+ * The fixed-target ECDF per cell: for each solved run (by evaluations to solution), the share
+ * of all the cell's runs solved within that many evaluations; every line starts at 0 at the
+ * smallest value of the study and runs on to its largest, so lines that never reach 1 show it.
+ */
+export function ecdfPoints(runs: readonly RunRecord[], cells: readonly string[]): EcdfPoint[] {
+  const names = shortNames(cells);
+  const solved = runs.filter((r) => r.solved).map((r) => r.evaluations);
+  if (solved.length === 0) return [];
+  const lo = Math.min(...solved);
+  const hi = Math.max(...solved);
+  return cells.flatMap((id) => {
+    const own = runs.filter((r) => r.cell === id);
+    const values = own.filter((r) => r.solved).map((r) => r.evaluations).sort((a, b) => a - b);
+    const cell = names.get(id)!;
+    const points: EcdfPoint[] = [{ cell, evaluations: lo, solved: 0 }];
+    values.forEach((v, k) => points.push({ cell, evaluations: v, solved: (k + 1) / own.length }));
+    points.push({ cell, evaluations: hi, solved: values.length / Math.max(1, own.length) });
+    return points;
+  });
+}
+
+export function ecdfSpec(points: readonly EcdfPoint[], cells: readonly string[]): TopLevelSpec {
+  const names = cells.map((_, i) => `c${i + 1}`);
+  return {
+    $schema: SCHEMA,
+    title: { text: 'share of runs solved within a budget of evaluations (fixed target: a solution)', ...FONT },
+    data: { values: points },
+    width: 620,
+    height: 300,
+    mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
+    encoding: {
+      x: { field: 'evaluations', type: 'quantitative', scale: { type: 'log' }, title: 'evaluations (all islands, log scale)', axis: { labelExpr: "format(datum.value, '~s')" } },
+      y: { field: 'solved', type: 'quantitative', scale: { domain: [0, 1] }, title: 'share of runs solved', axis: { format: '.0%' } },
+      ...cellEncoding(names),
+    },
+    config: { axis: FONT, legend: FONT },
+  };
+}
+
+/** Best fitness of a trajectory within `budget`: its last point at or below it; undefined before its first point or, for an unsolved run, past its end. */
+export function fitnessWithin(trajectory: Trajectory, solved: boolean, budget: number): number | undefined {
+  if (trajectory.length === 0 || budget < trajectory[0][0]) return undefined;
+  const end = trajectory[trajectory.length - 1];
+  if (budget > end[0]) return solved ? 0 : undefined;
+  let value = trajectory[0][1];
+  for (const [x, f] of trajectory) {
+    if (x > budget) break;
+    value = f;
+  }
+  return value;
+}
+
+export interface BudgetPoint {
+  cell: string;
+  evaluations: number;
+  /** Median over the cell's runs of the best fitness reached within `evaluations`. */
+  median: number;
+}
+
+/** Budgets at which the fixed-budget curves are read: 12 per decade of the study's range, log-spaced. */
+const BUDGETS_PER_DECADE = 12;
+
+/**
+ * Fixed-budget curves: per cell, the median over its runs of the best fitness reached within
+ * each budget (log-spaced), from the records' trajectories. A cell's line is drawn only over
+ * budgets at which every one of its runs has a value: from its runs' first samples to the
+ * smallest budget at which one of its unsolved runs was stopped (past that, the run's value is unknown).
+ */
+export function fixedBudgetPoints(runs: readonly RunRecord[], cells: readonly string[]): BudgetPoint[] {
+  const names = shortNames(cells);
+  const traced = runs.filter((r) => r.trajectory !== undefined && r.trajectory.length > 0);
+  if (traced.length === 0) return [];
+  const lo = Math.min(...traced.map((r) => r.trajectory![0][0]));
+  const hi = Math.max(...traced.map((r) => r.trajectory![r.trajectory!.length - 1][0]));
+  const steps = Math.max(1, Math.ceil(Math.log10(Math.max(hi, lo + 1) / Math.max(lo, 1)) * BUDGETS_PER_DECADE));
+  const budgets = Array.from({ length: steps + 1 }, (_, k) => Math.max(lo, 1) * (Math.max(hi, lo + 1) / Math.max(lo, 1)) ** (k / steps));
+  return cells.flatMap((id) => {
+    const own = traced.filter((r) => r.cell === id);
+    if (own.length === 0 || own.length < runs.filter((r) => r.cell === id).length) return [];
+    return budgets.flatMap((budget) => {
+      const values = own.map((r) => fitnessWithin(r.trajectory!, r.solved, budget));
+      if (values.some((v) => v === undefined)) return [];
+      return [{ cell: names.get(id)!, evaluations: budget, median: quantile(values as number[], 0.5) }];
+    });
+  });
+}
+
+export function fixedBudgetSpec(points: readonly BudgetPoint[], cells: readonly string[]): TopLevelSpec {
+  const names = cells.map((_, i) => `c${i + 1}`);
+  return {
+    $schema: SCHEMA,
+    title: { text: 'best fitness reached within a budget of evaluations (fixed budget), median over runs', ...FONT },
+    data: { values: points },
+    width: 620,
+    height: 300,
+    mark: { type: 'line', strokeWidth: 2 },
+    encoding: {
+      x: { field: 'evaluations', type: 'quantitative', scale: { type: 'log' }, title: 'evaluations (all islands, log scale)', axis: { labelExpr: "format(datum.value, '~s')" } },
+      y: { field: 'median', type: 'quantitative', scale: { zero: true }, title: 'best fitness (0 = solved)' },
+      ...cellEncoding(names),
+    },
+    config: { axis: FONT, legend: FONT },
+  };
+}
+
+export interface DiversityBand {
+  cell: string;
+  iteration: number;
+  q1: number;
+  median: number;
+  q3: number;
+}
+
+/**
+ * Within-island diversity per cell over iterations: at each iteration of the sampling
+ * schedule (0, 1, 2, 3, 4, 6, 8, 12, ...), the quartiles over every island of every logged run
+ * of its diversity at its last sample up to that iteration. An island counts only while it
+ * runs; the band stops where fewer than half of the cell's islands still run, so its end is
+ * not drawn by a few long runs.
+ */
+export function diversityBands(logs: ReadonlyMap<string, readonly (readonly ArchipelagoEvent[])[]>, cells: readonly string[]): DiversityBand[] {
+  const names = shortNames(cells);
+  return cells.flatMap((id) => {
+    const series: { iteration: number; diversity: number }[][] = [];
+    for (const events of logs.get(id) ?? []) {
+      const byIsland = new Map<number, { iteration: number; diversity: number }[]>();
+      for (const e of events) {
+        if (e.type !== 'progress') continue;
+        const list = byIsland.get(e.island) ?? [];
+        list.push({ iteration: e.iteration, diversity: e.diversity });
+        byIsland.set(e.island, list);
+      }
+      for (const list of byIsland.values()) series.push(list.sort((a, b) => a.iteration - b.iteration));
+    }
+    if (series.length === 0) return [];
+    const bands: DiversityBand[] = [];
+    for (const iteration of sampleSchedule(Math.max(...series.map((s) => s[s.length - 1].iteration)))) {
+      const values = series.flatMap((s) => {
+        if (s[s.length - 1].iteration < iteration) return [];
+        let v = s[0].diversity;
+        for (const p of s) {
+          if (p.iteration > iteration) break;
+          v = p.diversity;
+        }
+        return [v];
+      });
+      if (values.length * 2 < series.length) break;
+      bands.push({ cell: names.get(id)!, iteration, q1: quantile(values, 0.25), median: quantile(values, 0.5), q3: quantile(values, 0.75) });
+    }
+    return bands;
+  });
+}
+
+/** 0, 1, 2, 3, 4, 6, 8, 12, 16, 24, ... up to `last`: the iterations at which every island samples. */
+function sampleSchedule(last: number): number[] {
+  const out = [0];
+  for (let p = 1; p <= last; p *= 2) {
+    out.push(p);
+    if (p >= 2 && p + p / 2 <= last) out.push(p + p / 2);
+  }
+  return out;
+}
+
+/** One panel per cell (wrapped three to a row): median diversity as a line, the quartiles as a band. */
+export function diversityBandSpec(bands: readonly DiversityBand[], cells: readonly string[]): TopLevelSpec {
+  const names = cells.filter((_, i) => bands.some((b) => b.cell === `c${i + 1}`)).map((id) => `c${cells.indexOf(id) + 1}`);
+  return {
+    $schema: SCHEMA,
+    title: { text: 'diversity within islands over iterations: median and quartiles over islands and runs', ...FONT },
+    data: { values: bands },
+    facet: { field: 'cell', type: 'nominal', sort: names, title: null, header: { labelFontSize: 12, ...FONT } },
+    columns: 3,
+    spacing: 24,
+    spec: {
+      width: 180,
+      height: 120,
+      layer: [
+        { mark: { type: 'area', opacity: 0.3, color: '#4c78a8' }, encoding: { y: { field: 'q1', type: 'quantitative' }, y2: { field: 'q3' } } },
+        { mark: { type: 'line', color: '#4c78a8' }, encoding: { y: { field: 'median', type: 'quantitative', title: 'diversity (share of N)', scale: { zero: true }, axis: { format: '.0%' } } } },
+      ],
+      encoding: {
+        x: { field: 'iteration', type: 'quantitative', scale: { type: 'symlog' }, title: 'iteration (symlog)', axis: { labelExpr: "format(datum.value, '~s')", tickCount: 4 } },
+      },
+    },
+    resolve: { scale: { x: 'independent' } },
+    config: { axis: FONT, legend: FONT },
+  };
+}
