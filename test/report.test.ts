@@ -13,7 +13,7 @@ import { renderHtml } from '../src/report/html.ts';
 import { PAPER_TABLE1, table1Rows } from '../src/report/paper-table1.ts';
 import { readEvents, readStudy } from '../src/report/study-data.ts';
 import { summarise } from '../src/report/summary.ts';
-import { renderCsv, renderTable, summaryRows } from '../src/report/table.ts';
+import { MEASURE_COLUMNS, renderCsv, renderTable, summaryRows } from '../src/report/table.ts';
 import { progressPoints } from '../src/report/charts.ts';
 import { runExperiment, type ArchipelagoEvent } from '../src/index.ts';
 import { cli, isOneLineError } from './cli-helpers.ts';
@@ -39,18 +39,17 @@ function stream(seed: number): () => number {
 /**
  * Writes a study folder as `experiment` would, without running anything: cells ring,
  * fully-connected and none (the baseline) on 4 islands, 8 seeds; ring is about twice as
- * fast as none, one run of none is unsolved and one of fully-connected failed. `events` adds event logs to every run.
+ * fast as none, one run of none is unsolved and one of fully-connected failed. `events` adds
+ * event logs to every run. Another `sweep` (with topology.kind, none among its kinds) gives other cells.
  */
-function syntheticStudy(name: string, events: boolean): string {
+function syntheticStudy(name: string, events: boolean, sweep: Record<string, (string | number)[]> = { 'topology.kind': ['ring', 'fully-connected', 'none'] }, seeds = [1, 2, 3, 4, 5, 6, 7, 8]): string {
   const out = path.join(dir, name);
   mkdirSync(path.join(out, 'events'), { recursive: true });
-  const sweep = { 'topology.kind': ['ring', 'fully-connected', 'none'] };
   const baseline = { 'topology.kind': 'none' };
-  const seeds = [1, 2, 3, 4, 5, 6, 7, 8];
   const cells = expandSweep(sweep).map((cell) => ({
     ...cell,
     baseline: baselineOf(cell, baseline),
-    config: resolveRunConfig({ n: 48, islands: 4, topology: { kind: cell.values['topology.kind'] } }, 'synthetic', {}, env),
+    config: resolveRunConfig({ n: 48, islands: 4, topology: { kind: cell.values['topology.kind'] }, migration: { interval: cell.values['migration.interval'] ?? 1 } }, 'synthetic', {}, env),
   }));
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
@@ -69,7 +68,7 @@ function syntheticStudy(name: string, events: boolean): string {
   };
   writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest));
   const random = stream(7);
-  const speed: Record<string, number> = { ring: 0.5, 'fully-connected': 0.7, none: 1 };
+  const speed: Record<string, number> = { ring: 0.5, 'ring-bi': 0.55, 'fully-connected': 0.7, star: 0.8, hypercube: 0.6, none: 1 };
   const lines: string[] = [];
   for (const seed of seeds) {
     const hardness = 0.5 + random() * 2;
@@ -82,6 +81,8 @@ function syntheticStudy(name: string, events: boolean): string {
         cell: cell.id, values: cell.values, seed, solved, fitness: solved ? 0 : 1, seconds: solved ? seconds : 20, iterations, evaluations: iterations * 4000,
         foundBy: solved ? seed % 4 : null, stopLatencyMs: 2, migrantsSent: 0, migrantsAccepted: 0, islands: [], solution: null, finishedAt: '2025-01-01T00:00:00.000Z',
         error: kind === 'fully-connected' && seed === 3 ? 'island 1: worker exited' : null,
+        // Best fitness 12, 9, 6, 3 at a fifth, two, three and four fifths of the run, then its end.
+        trajectory: [...[1, 2, 3, 4].map((k): [number, number] => [Math.round((k * iterations * 4000) / 5), 15 - 3 * k]), [iterations * 4000, solved ? 0 : 1]],
       };
       lines.push(JSON.stringify(record));
       if (!events) continue;
@@ -181,14 +182,16 @@ describe('HTML report', () => {
     assert.doesNotMatch(page, /(src|href)\s*=\s*["']?(https?:)?\/\//i);
     assert.match(page, /Content-Security-Policy" content="default-src 'none'/);
     assert.match(page, /synthetic &lt;study&gt; &amp; friends/);
-    assert.equal(page.match(/<svg/g)?.length, 4, 'two box plots, fitness over time, migration flow');
+    assert.equal(page.match(/<svg/g)?.length, 7, 'ECDF, fixed budget, two box plots, diversity, fitness over time, migration flow');
   });
 
   it('has every column of the terminal table', () => {
     const study = readStudy(withEvents);
     const { header } = summaryRows(summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline));
-    const columns = [...page.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
-    assert.deepEqual(columns, header);
+    // The settings table first, then the measures and the comparisons (each headed by the cell column).
+    const summary = page.slice(page.indexOf('<h2>Summary</h2>'));
+    const columns = [...summary.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
+    assert.deepEqual(columns, [...header.slice(0, MEASURE_COLUMNS), header[0], ...header.slice(MEASURE_COLUMNS)]);
     for (const name of ['start-up s', 'time ratio', 'evals ratio', 'r', 'p', 'p Holm']) assert.ok(columns.includes(name), name);
   });
 
@@ -200,7 +203,7 @@ describe('HTML report', () => {
 
   it('says where event logs are missing', () => {
     assert.match(bare, /No event logs in this study: run the experiment with --events/);
-    assert.equal(bare.match(/<svg/g)?.length, 2, 'the box plots only');
+    assert.equal(bare.match(/<svg/g)?.length, 4, 'ECDF, fixed budget and the box plots only');
   });
 
   // Skipped with one line where there is no Chromium; CI sets NQI_REQUIRE_CHROMIUM=1, so there it must run.
@@ -212,7 +215,7 @@ describe('HTML report', () => {
     });
     after(async () => browser?.close());
 
-    for (const [name, folder, charts] of [['with event logs', () => withEvents, 4], ['without event logs', () => without, 2]] as const) {
+    for (const [name, folder, charts] of [['with event logs', () => withEvents, 7], ['without event logs', () => without, 4]] as const) {
       it(`loads without console errors or fetches and draws its charts (${name})`, async () => {
         const tab = await browser.newPage();
         const problems: string[] = [];
@@ -231,7 +234,57 @@ describe('HTML report', () => {
           assert.ok(f.width > 100 && f.height > 50, `chart size ${f.width}x${f.height}`);
           assert.ok(f.marks > 3, `chart has ${f.marks} marks`);
         }
-        assert.ok((await tab.locator('table tbody tr').count()) === 3);
+        assert.equal(await tab.locator('table tbody tr').count(), 9, 'settings, measures and comparisons: a row per cell each');
+        assert.deepEqual(problems, []);
+        await tab.close();
+      });
+    }
+
+    const layouts: [number, Record<string, string[] | number[]>][] = [
+      [2, { 'topology.kind': ['ring', 'none'] }],
+      [8, { 'topology.kind': ['ring', 'ring-bi', 'fully-connected', 'none'], 'migration.interval': [1, 50] }],
+      [24, { 'topology.kind': ['ring', 'ring-bi', 'fully-connected', 'star', 'hypercube', 'none'], 'migration.interval': [1, 10, 50, 100] }],
+    ];
+    for (const [count, sweep] of layouts) {
+      it(`lays out a study of ${count} cells with nothing overflowing or cut and no console error`, async () => {
+        const folder = syntheticStudy(`layout-${count}`, true, sweep, [1, 2, 3, 4]);
+        const study = readStudy(folder);
+        assert.equal(study.manifest.cells.length, count);
+        const html = path.join(folder, 'report.html');
+        writeFileSync(html, await renderHtml(study, summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline), null));
+        const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        const problems: string[] = [];
+        tab.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+        tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+        await tab.goto(`file://${html}`, { waitUntil: 'load' });
+        await tab.screenshot({ path: html.replace(/\.html$/, '.png'), fullPage: true });
+        // What overflows: the page wider than the window, text wider than its box, chart text outside its chart, labels cut short (…).
+        const overflows = await tab.$eval('html', (root) => {
+          const out: string[] = [];
+          if (root.scrollWidth > root.clientWidth) out.push(`page ${root.scrollWidth} px wide in a window of ${root.clientWidth}`);
+          for (const el of root.querySelectorAll('h1, h2, h3, p, li, th, td, figcaption, pre, figure')) {
+            if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.tagName} "${(el.textContent ?? '').slice(0, 50)}": ${el.scrollWidth} > ${el.clientWidth}`);
+          }
+          for (const svg of root.querySelectorAll('figure svg')) {
+            const box = svg.getBoundingClientRect();
+            const figure = svg.parentElement!.getBoundingClientRect();
+            if (box.left < figure.left - 1 || box.right > figure.right + 1) out.push(`chart ${box.width} px wide in a figure of ${figure.width}`);
+            for (const text of svg.querySelectorAll('text')) {
+              const r = text.getBoundingClientRect();
+              const content = text.textContent ?? '';
+              if (content.endsWith('…')) out.push(`label cut short: "${content}"`);
+              if (r.width === 0) continue;
+              if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) out.push(`chart text "${content}" outside its chart`);
+            }
+          }
+          return out;
+        });
+        assert.deepEqual(overflows, []);
+        // Every cell is in the ECDF's legend under its short name, and keyed to its full label in the settings table.
+        const legend = await tab.$$eval('figure svg', (svgs) => [...svgs[0].querySelectorAll('.role-legend-label text')].map((t) => t.textContent ?? ''));
+        assert.deepEqual(legend.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))), study.manifest.cells.map((_, i) => `c${i + 1}`));
+        const rows = await tab.$$eval('table:first-of-type tbody th', (ths) => ths.map((th) => th.textContent));
+        assert.deepEqual(rows, study.manifest.cells.map((c, i) => `c${i + 1} ${c.id}`));
         assert.deepEqual(problems, []);
         await tab.close();
       });
@@ -271,7 +324,7 @@ describe('HTML report', () => {
       writeFileSync(html, await renderHtml(study, summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline), null));
       const chosen = study.runs[0];
       const expected = pointsPerIsland(readEvents(study, chosen.cell, chosen.seed)!, 2);
-      const [, , fitness] = await plottedPoints(html);
+      const fitness = (await plottedPoints(html))[5];
       assert.equal(fitness, expected, 'every progress sample of the chosen run is a point');
     });
 
