@@ -20,7 +20,7 @@ const task: IslandTask = {
 const report: IslandReport = {
   type: 'report', island: 2, iterations: 40, evaluations: 4000, bestFitness: 1, best: Uint16Array.from([3, 1, 0, 2]), solution: null,
   foundAtIteration: -1, foundAt: 0, claimed: false, migrantsSent: 8, migrantsAccepted: 3, startedAt: 1, stoppedAt: 2,
-  stopReason: 'other-solved', migrations: new Int32Array(0),
+  stopReason: 'other-solved', migrations: new Int32Array(0), evaluationsFrom: 35, evaluationsAt: Float64Array.from([3500, 3600, 3700, 3800, 3900]),
 };
 
 describe('codec', () => {

@@ -124,6 +124,13 @@ export interface IslandReport {
   stoppedAt: number;
   stopReason: StopReason;
   migrations: Int32Array;
+  /**
+   * Sync: `evaluationsAt[j - evaluationsFrom]` is the island's evaluations once iteration j
+   * and the migration after it were done, for j from the last barrier it passed up to its
+   * last iteration (exclusive; `evaluations` is the count at the end). Async: empty.
+   */
+  evaluationsFrom: number;
+  evaluationsAt: Float64Array;
 }
 
 export type Message =

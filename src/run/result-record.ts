@@ -38,8 +38,10 @@ export interface SolveRecord {
   fitness: number;
   /** The finder's iterations; when unsolved, the most any island ran. */
   iterations: number;
-  /** Total over all islands. */
+  /** Over all islands; sync, solved: to the winning iteration (docs/experiments.md, "What is counted"). */
   evaluations: number;
+  /** Sync, solved: what the islands evaluated after the winning iteration, running on to the barrier; null otherwise. */
+  evaluationsAfterSolution: number | null;
   /** Search time: from every island iterating to the end. */
   seconds: number;
   /** Start-up before that (worker boot on a cold host, populations). */
@@ -83,6 +85,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
     fitness: result.fitness,
     iterations: result.iterations,
     evaluations: result.evaluations,
+    evaluationsAfterSolution: result.evaluationsAfterSolution,
     seconds: result.seconds,
     startupSeconds: result.startupSeconds,
     seed: result.seed,
