@@ -70,7 +70,7 @@ const DEFAULTS: RunConfig = {
     replacement: { kind: 'worst-if-better' },
     rejectDuplicates: false,
   },
-  limits: { maxIterations: null, timeLimit: null },
+  limits: { maxIterations: null, maxEvaluations: null, timeLimit: null },
   onIslandError: 'continue',
   output: { file: null },
   cluster: null,

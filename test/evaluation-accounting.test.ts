@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { LocalHost } from '../src/archipelago/local-host.ts';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
+import { ConfigError } from '../src/config/errors.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
 import { childrenPerIteration, paperParams } from '../src/ga/params.ts';
+import { endingOf } from '../src/run/result-record.ts';
+import { startRun } from '../src/run/start-run.ts';
 
 const N = 20;
 const POPULATION = 40;
@@ -62,5 +66,52 @@ describe('evaluations to solution (sync)', () => {
     assert.equal(result.solved, true);
     assert.equal(result.evaluationsAfterSolution, null);
     for (const island of result.islands) assert.equal(island.evaluationsAfterSolution, null);
+  });
+});
+
+describe('limits.maxEvaluations', () => {
+  /** A board of 64 takes far more than the budgets below: every run here ends at the budget. */
+  const budgetRun = (overrides: Record<string, unknown>, seed = 1) => {
+    const config = resolveRunConfig({ n: 64, islands: 3, ga: { populationSize: 40 }, ...overrides }, 'test');
+    return startRun({ ...config, seed }, { launcher: host }).result;
+  };
+
+  it('stops every unsolved run at exactly the budget, each island at its share (budget / islands, the first budget mod islands one more), in every mode', async () => {
+    // 3 islands × 48 first-population evaluations (40 + bad repository 8) = 144; 2000 = 667 + 667 + 666.
+    for (const migration of [{ mode: 'sync', interval: 1 }, { mode: 'sync', interval: 7 }, { mode: 'async', interval: 1 }]) {
+      for (const topology of [{ kind: 'none' }, { kind: 'ring' }]) {
+        const result = await budgetRun({ migration, topology, limits: { maxEvaluations: 2000 } });
+        const where = `${migration.mode} every ${migration.interval}, ${topology.kind}`;
+        assert.equal(result.solved, false, where);
+        assert.equal(result.evaluations, 2000, where);
+        assert.deepEqual(result.islands.map((i) => i.evaluations), [667, 667, 666], where);
+        assert.deepEqual(result.islands.map((i) => i.stopReason), ['max-evaluations', 'max-evaluations', 'max-evaluations'], where);
+        assert.equal(endingOf(result), 'max-evaluations', where);
+      }
+    }
+  });
+
+  it('sync: the same seed stops at the same place (iterations, best fitness), migration or not', async () => {
+    for (const topology of [{ kind: 'none' }, { kind: 'ring' }]) {
+      const config = { migration: { mode: 'sync', interval: 3 }, topology, limits: { maxEvaluations: 3001 } };
+      const [a, b] = [await budgetRun(config, 5), await budgetRun(config, 5)];
+      const shape = (r: typeof a) => r.islands.map((i) => [i.iterations, i.evaluations, i.bestFitness, i.migrantsAccepted]);
+      assert.deepEqual(shape(a), shape(b), topology.kind);
+      assert.deepEqual([a.fitness, a.best], [b.fitness, b.best], topology.kind);
+    }
+  });
+
+  it('the hybrid mode keeps the budget too', async () => {
+    const result = await budgetRun({ ga: { mode: 'hybrid', populationSize: 20 }, migration: { mode: 'sync' }, limits: { maxEvaluations: 301 } });
+    if (!result.solved) assert.equal(result.evaluations, 301);
+    else assert.ok(result.evaluations <= 301);
+    for (const island of result.islands) assert.ok(island.evaluations <= 101, `island ${island.id}: ${island.evaluations}`);
+  });
+
+  it('a budget that cannot pay for the first populations is refused, naming the key and the least it must be', () => {
+    assert.throws(
+      () => resolveRunConfig({ n: 64, islands: 3, ga: { populationSize: 40 }, limits: { maxEvaluations: 143 } }, 'run.yaml'),
+      (e: Error) => e instanceof ConfigError && e.message === 'run.yaml: limits.maxEvaluations: 143 does not pay for the first populations: 3 islands × 48 evaluations each; expected at least 144',
+    );
   });
 });

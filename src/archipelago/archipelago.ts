@@ -43,6 +43,16 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   return { events$: run.events$, result, stop: () => run.halt() };
 }
 
+/**
+ * Island `island`'s share of an evaluation budget: `budget` split evenly, the first
+ * `budget mod islands` islands one more, so the shares add up to the budget exactly. Each
+ * island stops at its share whatever the others do, so a run that does not solve has
+ * evaluated exactly `budget` chromosomes (unless an island failed).
+ */
+export function evaluationShare(budget: number, islands: number, island: number): number {
+  return Math.floor(budget / islands) + (island < budget % islands ? 1 : 0);
+}
+
 /** What one island runs, from the options and the topology's edges. */
 function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): IslandTask[] {
   return Array.from({ length: options.islands }, (_, island) => ({
@@ -53,6 +63,7 @@ function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): Islan
     evolver: options.evolver,
     migration: options.migration,
     maxIterations: options.maxIterations ?? Infinity,
+    maxEvaluations: options.maxEvaluations === undefined ? Infinity : evaluationShare(options.maxEvaluations, options.islands, island),
     progressIntervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
     sources: sourcesOf(edges, island),
     targets: targetsOf(edges, island),

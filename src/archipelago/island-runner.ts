@@ -103,6 +103,7 @@ class IslandRun {
     const snapshot = task.snapshot;
     const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
     this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes);
+    this.evolver.evaluationBudget = task.maxEvaluations;
     if (snapshot) {
       this.migrantsSent = snapshot.migrantsSent;
       this.migrantsAccepted = snapshot.migrantsAccepted;
@@ -149,6 +150,10 @@ class IslandRun {
       }
       if (evolver.iterations >= task.maxIterations) {
         reason = 'max-iterations';
+        break;
+      }
+      if (evolver.evaluations >= task.maxEvaluations) {
+        reason = 'max-evaluations';
         break;
       }
       if (fault && evolver.iterations === fault.atIteration) this.fault(fault.kind);

@@ -95,7 +95,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     after += islandAfter;
     if (r) {
       if (!bestReport || r.bestFitness < bestReport.bestFitness) bestReport = r;
-      if (r.stopReason !== 'max-iterations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
+      if (r.stopReason !== 'max-iterations' && r.stopReason !== 'max-evaluations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
       lastEnd = Math.max(lastEnd, r.stoppedAt);
     }
     islandResults.push({

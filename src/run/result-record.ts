@@ -19,7 +19,7 @@ import type { RunResult, SeededRunConfig } from './start-run.ts';
  * under `onIslandError: fail`, every island failed under `continue`, or the NATS broker lost
  * (islands on other machines).
  */
-export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
+export type Ending = 'solved' | 'max-iterations' | 'max-evaluations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
 
 export interface IslandRecord extends IslandSummary {
   /** Islands on other machines: the name of the host that ran it. */
@@ -68,6 +68,7 @@ export function endingOf(result: RunResult): Ending {
   // Under onIslandError: continue the run goes on without failed islands, until none is left.
   if (result.islands.length > 0 && result.islands.every((i) => i.error)) return 'all-islands-failed';
   if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
+  if (result.islands.some((i) => i.stopReason === 'max-evaluations')) return 'max-evaluations';
   return 'time-limit';
 }
 

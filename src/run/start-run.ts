@@ -41,6 +41,7 @@ export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptio
     topology: config.topology,
     migration: config.migration,
     maxIterations: limits.maxIterations ?? undefined,
+    maxEvaluations: limits.maxEvaluations ?? undefined,
     timeLimitMs: limits.timeLimit === null ? undefined : limits.timeLimit * 1000,
     onIslandError: config.onIslandError,
   };
