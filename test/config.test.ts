@@ -183,7 +183,7 @@ describe('run config: value errors', () => {
     ['an unknown GA mode', { n: 8, ga: { mode: 'quantum' } }, `${SRC}: ga.mode: expected "paper" or "hybrid", got "quantum"`],
     ['a misspelt key', { n: 8, migration: { intervall: 3 } }, `${SRC}: unknown key "migration.intervall"; did you mean "migration.interval"?`],
     ['a misspelt top-level key', { n: 8, isands: 3 }, `${SRC}: unknown key "isands"; did you mean "islands"?`],
-    ['an unknown key', { n: 8, limits: { patience: 3 } }, `${SRC}: unknown key "limits.patience"; expected one of maxIterations, timeLimit`],
+    ['an unknown key', { n: 8, limits: { patience: 3 } }, `${SRC}: unknown key "limits.patience"; expected one of maxIterations, maxEvaluations, timeLimit`],
     ['too many islands', { n: 8, islands: 10000 }, `${SRC}: islands: expected an integer from 1 to 256 or null (= available cores), got 10000; each island is a worker thread, and far more threads than cores only add switching and copying`],
     ['a bad migrants value', { n: 8, migration: { migrants: 2.5 } }, `${SRC}: migration.migrants: expected an integer >= 1, a fraction in (0, 1) or a percentage like "5%", got 2.5`],
     ['a bad percentage', { n: 8, migration: { migrants: '150%' } }, `${SRC}: migration.migrants: expected an integer >= 1, a fraction in (0, 1) or a percentage like "5%", got "150%"`],
