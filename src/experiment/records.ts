@@ -5,7 +5,7 @@
 import os from 'node:os';
 import type { RunConfig } from '../config/run-config.ts';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
-import { recordedConfig } from '../run/result-record.ts';
+import { endingOf, recordedConfig, type Ending } from '../run/result-record.ts';
 import type { RunResult, SeededRunConfig } from '../run/start-run.ts';
 import { provenance, type MachineProvenance, type Provenance } from '../provenance.ts';
 import type { SweepValue } from './sweep.ts';
@@ -29,8 +29,12 @@ export interface RunRecord {
   startupSeconds?: number;
   /** The finder's iterations when solved; the most any island ran otherwise. */
   iterations: number;
-  /** Over all islands. */
+  /** Over all islands; sync, solved: to the winning iteration (docs/experiments.md, "What is counted"). */
   evaluations: number;
+  /** Sync, solved: what the islands evaluated after the winning iteration, running on to the barrier; null otherwise (and in studies before 0.2). */
+  evaluationsAfterSolution: number | null;
+  /** Why the run ended: solved, or the limit that stopped it (absent in studies before 0.2). */
+  ended?: Ending;
   /** Island that found the solution; null when unsolved. */
   foundBy: number | null;
   stopLatencyMs: number | null;
@@ -115,6 +119,8 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     startupSeconds: result.startupSeconds,
     iterations: result.iterations,
     evaluations: result.evaluations,
+    evaluationsAfterSolution: result.evaluationsAfterSolution,
+    ended: endingOf(result),
     foundBy: result.foundBy,
     stopLatencyMs: result.stopLatencyMs,
     migrantsSent: islands.reduce((sum, i) => sum + i.migrantsSent, 0),

@@ -47,7 +47,7 @@ export interface CheckpointFile {
 }
 
 /** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
-export const RESUMABLE_KEYS = ['limits.maxIterations', 'limits.timeLimit', 'onIslandError', 'output.file'] as const;
+export const RESUMABLE_KEYS = ['limits.maxIterations', 'limits.maxEvaluations', 'limits.timeLimit', 'onIslandError', 'output.file'] as const;
 
 export function checkpointFile(event: CheckpointEvent, config: SeededRunConfig, previousSeconds = 0): CheckpointFile {
   const shape = toFileShape(config);

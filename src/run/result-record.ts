@@ -19,7 +19,7 @@ import type { RunResult, SeededRunConfig } from './start-run.ts';
  * under `onIslandError: fail`, every island failed under `continue`, or the NATS broker lost
  * (islands on other machines).
  */
-export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
+export type Ending = 'solved' | 'max-iterations' | 'max-evaluations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
 
 export interface IslandRecord extends IslandSummary {
   /** Islands on other machines: the name of the host that ran it. */
@@ -38,8 +38,10 @@ export interface SolveRecord {
   fitness: number;
   /** The finder's iterations; when unsolved, the most any island ran. */
   iterations: number;
-  /** Total over all islands. */
+  /** Over all islands; sync, solved: to the winning iteration (docs/experiments.md, "What is counted"). */
   evaluations: number;
+  /** Sync, solved: what the islands evaluated after the winning iteration, running on to the barrier; null otherwise. */
+  evaluationsAfterSolution: number | null;
   /** Search time: from every island iterating to the end. */
   seconds: number;
   /** Start-up before that (worker boot on a cold host, populations). */
@@ -66,6 +68,7 @@ export function endingOf(result: RunResult): Ending {
   // Under onIslandError: continue the run goes on without failed islands, until none is left.
   if (result.islands.length > 0 && result.islands.every((i) => i.error)) return 'all-islands-failed';
   if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
+  if (result.islands.some((i) => i.stopReason === 'max-evaluations')) return 'max-evaluations';
   return 'time-limit';
 }
 
@@ -83,6 +86,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
     fitness: result.fitness,
     iterations: result.iterations,
     evaluations: result.evaluations,
+    evaluationsAfterSolution: result.evaluationsAfterSolution,
     seconds: result.seconds,
     startupSeconds: result.startupSeconds,
     seed: result.seed,
