@@ -51,7 +51,7 @@ function handMadeStudy(name: string, maxIterations: number | null, runs: Record<
   const lines = ([1, 2] as const).flatMap((islands) =>
     runs[islands].map((r): RunRecord => ({
       cell: `islands=${islands}`, values: { islands }, seed: r.seed, solved: r.solved, fitness: r.solved ? 0 : 1, seconds: r.iterations / 1000,
-      iterations: r.iterations, evaluations: r.evaluations, foundBy: r.solved ? 0 : null, stopLatencyMs: null, migrantsSent: 0, migrantsAccepted: 0,
+      iterations: r.iterations, evaluations: r.evaluations, evaluationsAfterSolution: null, foundBy: r.solved ? 0 : null, stopLatencyMs: null, migrantsSent: 0, migrantsAccepted: 0,
       islands: [], solution: null, error: null, finishedAt: '2025-01-01T00:00:00.000Z',
     })),
   );
@@ -197,5 +197,10 @@ describe('unsolved runs: +∞ only where every cut-off is the same', () => {
     const stoppedByTime = { ...study.runs[0], solved: false, iterations: 40, seconds: 2.01 };
     assert.deepEqual(observe(stoppedByTime, 'iterations', limits), { solved: false, value: 40, cutoff: 40 });
     assert.deepEqual(observe(stoppedByTime, 'seconds', limits), { solved: false, value: 2.01, cutoff: 2 });
+    // A common evaluation budget (limits.maxEvaluations, counted exactly) is one cut-off for 1 and 2 islands alike.
+    const budget = { maxIterations: null, maxEvaluations: 5000, timeLimit: null };
+    const one = observe({ ...study.runs[0], solved: false, evaluations: 5000 }, 'evaluations', budget);
+    const two = observe({ ...study.runs[0], solved: false, evaluations: 5000 }, 'evaluations', budget);
+    assert.equal(censoringPlan([one, two, { solved: true, value: 4000, cutoff: 4000 }], 'evaluations').test, 'infinity-rank');
   });
 });

@@ -18,9 +18,9 @@ export interface CellLimits {
   timeLimit: number | null;
 }
 
-/** The limits of a resolved run config; a config without `maxEvaluations` (older studies) has none. */
-export function cellLimits(config: { limits: { maxIterations: number | null; timeLimit: number | null } }): CellLimits {
-  const limits = config.limits as { maxIterations: number | null; timeLimit: number | null; maxEvaluations?: number | null };
+/** The limits of a resolved run config (`maxEvaluations` is absent from the configs of studies before 0.2: no limit). */
+export function cellLimits(config: { limits: { maxIterations: number | null; maxEvaluations?: number | null; timeLimit: number | null } }): CellLimits {
+  const { limits } = config;
   return { maxIterations: limits.maxIterations, maxEvaluations: limits.maxEvaluations ?? null, timeLimit: limits.timeLimit };
 }
 
