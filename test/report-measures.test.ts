@@ -4,7 +4,7 @@
  * hand-made runs.jsonl against values worked out by hand in the comments.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -14,8 +14,10 @@ import { baselineMapper } from '../src/report/baseline.ts';
 import { censoredValue, censoringPlan, observe } from '../src/report/censoring.ts';
 import { ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
+import { IOH_DAT_HEADER, iohFiles, writeIoh } from '../src/report/ioh-export.ts';
 import { summarise } from '../src/report/summary.ts';
 import { renderTable } from '../src/report/table.ts';
+import { cli, isOneLineError } from './cli-helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-measures-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,6 +28,7 @@ interface Hand {
   solved: boolean;
   evaluations: number;
   iterations: number;
+  trajectory?: [number, number][];
 }
 
 /** Writes a study folder of two cells, `islands` 1 and 2, with the runs given, as `experiment` would. */
@@ -52,7 +55,7 @@ function handMadeStudy(name: string, maxIterations: number | null, runs: Record<
     runs[islands].map((r): RunRecord => ({
       cell: `islands=${islands}`, values: { islands }, seed: r.seed, solved: r.solved, fitness: r.solved ? 0 : 1, seconds: r.iterations / 1000,
       iterations: r.iterations, evaluations: r.evaluations, evaluationsAfterSolution: null, foundBy: r.solved ? 0 : null, stopLatencyMs: null, migrantsSent: 0, migrantsAccepted: 0,
-      islands: [], solution: null, error: null, finishedAt: '2025-01-01T00:00:00.000Z',
+      islands: [], solution: null, error: null, finishedAt: '2025-01-01T00:00:00.000Z', ...(r.trajectory ? { trajectory: r.trajectory } : {}),
     })),
   );
   writeFileSync(path.join(out, 'runs.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
@@ -202,5 +205,88 @@ describe('unsolved runs: +∞ only where every cut-off is the same', () => {
     const one = observe({ ...study.runs[0], solved: false, evaluations: 5000 }, 'evaluations', budget);
     const two = observe({ ...study.runs[0], solved: false, evaluations: 5000 }, 'evaluations', budget);
     assert.equal(censoringPlan([one, two, { solved: true, value: 4000, cutoff: 4000 }], 'evaluations').test, 'infinity-rank');
+  });
+});
+
+describe('export for IOHanalyzer (report --ioh DIR)', () => {
+  // islands=1: seed 1 solved at 100 after improving to 5 at 10 and 2 at 60; seed 2 unsolved at 1000, fitness 1.
+  // islands=2: seed 1 solved at 300, no trajectory (a record of a version before 0.2); seed 2 unsolved at 800.
+  const folder = handMadeStudy('ioh', null, {
+    1: [{ ...run(1, true, 100), trajectory: [[10, 5], [60, 2], [100, 0]] }, { ...run(2, false, 1000), trajectory: [[10, 6], [500, 1], [1000, 1]] }],
+    2: [run(1, true, 300), run(2, false, 800)],
+  });
+  const study = readStudy(folder);
+  const out = path.join(dir, 'ioh-out');
+
+  /**
+   * Reads an export as IOHanalyzer's documentation ("Supported Data Format") describes it:
+   * an .info file of three-line blocks (1: comma-separated name = value pairs with funcId,
+   * DIM and algId, case-sensitive and mandatory; 2: a comment starting with %; 3: the data
+   * file's relative path, then instance:running time|best-so-far f(x) per run); a .dat file
+   * whose runs are separated by lines starting with "function evaluation" (quoted), here the
+   * two-column format: evaluations and best-so-far f(x), one space apart, each block ending
+   * at the run's last evaluation.
+   */
+  function parseExport(root: string, cellFolder: string) {
+    const info = readFileSync(path.join(root, cellFolder, 'IOHprofiler_f1_i1.info'), 'utf8').split('\n').filter((l) => l !== '');
+    assert.equal(info.length, 3, 'one block of three lines');
+    const pairs = Object.fromEntries(info[0].split(',').map((p) => {
+      const at = p.indexOf('=');
+      return [p.slice(0, at).trim(), p.slice(at + 1).trim().replace(/^'|'$/g, '')];
+    }));
+    for (const key of ['funcId', 'DIM', 'algId']) assert.ok(key in pairs, `${key} in ${info[0]}`);
+    assert.ok(info[1].startsWith('%'));
+    const [datPath, ...runs] = info[2].split(',').map((f) => f.trim());
+    const ends = runs.map((r) => {
+      const m = /^(\d+):(\d+)\|([-+0-9.e]+)$/.exec(r);
+      assert.ok(m, `run entry ${r}`);
+      return { instance: Number(m[1]), maxRT: Number(m[2]), finalFV: Number(m[3]) };
+    });
+    const datFile = path.join(root, cellFolder, datPath);
+    assert.ok(existsSync(datFile), datPath);
+    const lines = readFileSync(datFile, 'utf8').split('\n').filter((l) => l !== '');
+    assert.ok(lines[0].startsWith('"function evaluation"'), 'IOHanalyzer tells the format by the first line');
+    const blocks: [number, number][][] = [];
+    for (const line of lines) {
+      if (line.startsWith('"function evaluation"')) {
+        assert.equal(line.match(/"[^"]*"/g)!.length, 2, 'two columns');
+        blocks.push([]);
+        continue;
+      }
+      const fields = line.split(' ');
+      assert.equal(fields.length, 2, `a complete two-column record: ${line}`);
+      blocks[blocks.length - 1].push([Number(fields[0]), Number(fields[1])]);
+    }
+    return { pairs, ends, blocks };
+  }
+
+  it('writes one folder per cell whose .info and .dat parse as the documentation says, and agree', () => {
+    writeIoh(out, iohFiles(study));
+    const one = parseExport(out, 'islands=1');
+    assert.deepEqual([one.pairs.funcId, one.pairs.DIM, one.pairs.algId, one.pairs.maximization], ['1', '12', 'c1 islands=1', 'F']);
+    // Runs of islands=1: ends 100 (fitness 0) and 1000 (fitness 1); blocks are the trajectories.
+    assert.deepEqual(one.ends, [{ instance: 1, maxRT: 100, finalFV: 0 }, { instance: 1, maxRT: 1000, finalFV: 1 }]);
+    assert.deepEqual(one.blocks, [[[10, 5], [60, 2], [100, 0]], [[10, 6], [500, 1], [1000, 1]]]);
+    const two = parseExport(out, 'islands=2');
+    assert.deepEqual(two.blocks, [[[300, 0]], [[800, 1]]], 'records without a trajectory: their end alone');
+    for (const { ends, blocks } of [one, two]) {
+      // Each block ends at its run's last evaluation and value (what the .info says), evaluations rising, f(x) never rising.
+      blocks.forEach((b, k) => {
+        assert.deepEqual(b.at(-1), [ends[k].maxRT, ends[k].finalFV]);
+        for (let i = 1; i < b.length; i++) assert.ok(b[i][0] > b[i - 1][0] && b[i][1] <= b[i - 1][1]);
+      });
+    }
+    assert.equal(IOH_DAT_HEADER, '"function evaluation" "best-so-far f(x)"');
+  });
+
+  it('report --ioh refuses a folder that is not empty, with one line and exit 2', () => {
+    const r = cli(['report', folder, '--ioh', out]);
+    assert.equal(r.code, 2);
+    assert.ok(isOneLineError(r), r.stderr);
+    assert.match(r.stderr, /--ioh .*ioh-out: folder is not empty; expected a missing or empty folder/);
+    const fresh = path.join(dir, 'ioh-cli');
+    const ok = cli(['report', folder, '--ioh', fresh]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.ok(existsSync(path.join(fresh, 'islands=2', 'data_f1', 'IOHprofiler_f1_DIM12_i1.dat')));
   });
 });

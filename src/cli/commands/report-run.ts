@@ -8,6 +8,7 @@ import type { XAxis } from '../../report/x-axis.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/paper-table1.ts';
 import { readStudy } from '../../report/study-data.ts';
+import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
 import { summarise } from '../../report/summary.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
 import { printError, printLine } from '../output.ts';
@@ -18,6 +19,7 @@ export interface ReportArgs {
   baseline?: string[];
   html?: string;
   csv?: string;
+  ioh?: string;
   json: boolean;
   run?: string;
   paperTable1: boolean;
@@ -47,7 +49,7 @@ function save(flag: string, path: string, text: string): void {
 
 /** `report --run FILE`: one run's event stream, without a study. */
 async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Promise<void> {
-  for (const [flag, given] of [['--csv', args.csv !== undefined], ['--baseline', args.baseline !== undefined], ['--paper-table1', args.paperTable1], ['--json', args.json]] as const) {
+  for (const [flag, given] of [['--csv', args.csv !== undefined], ['--ioh', args.ioh !== undefined], ['--baseline', args.baseline !== undefined], ['--paper-table1', args.paperTable1], ['--json', args.json]] as const) {
     if (given) throw new UsageError(`${flag}: needs a study folder; --run ${file} alone reports one run`);
   }
   const run = readRunEvents(file);
@@ -60,6 +62,7 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   if (args.dir === '') throw new ConfigError('report: expected a study folder, got an empty string');
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
+  if (args.ioh !== undefined) checkIohFolder(args.ioh);
   if (args.dir === undefined) {
     if (args.run === undefined) throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
     return reportRun(args, args.run);
@@ -91,4 +94,14 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   }
   if (args.csv !== undefined) save('--csv', args.csv, renderCsv(summary));
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
+  if (args.ioh !== undefined) {
+    try {
+      writeIoh(args.ioh, iohFiles(study));
+      printError(`wrote ${args.ioh} (IOHprofiler format, two-column .dat, for IOHanalyzer)`);
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      printError(`${writeError('--ioh', args.ioh, error)}; the summary is on stdout only`);
+      process.exitCode = EXIT.notSaved;
+    }
+  }
 }
