@@ -14,12 +14,13 @@ import { runExperiment } from '../src/index.ts';
 import { baselineMapper } from '../src/report/baseline.ts';
 import { readStudy } from '../src/report/study-data.ts';
 import { summarise, type StudySummary } from '../src/report/summary.ts';
+import type { RunRecord } from '../src/experiment/records.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-censoring-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Islands 1 and 2 at N = 60, 20 seeds, islands independent (topology none) and in lockstep (sync), so every run is the same on every machine. */
-async function study(name: string, maxIterations: number | null): Promise<StudySummary> {
+async function study(name: string, maxIterations: number | null): Promise<{ summary: StudySummary; runs: RunRecord[] }> {
   const out = path.join(dir, name);
   await runExperiment(
     {
@@ -33,15 +34,26 @@ async function study(name: string, maxIterations: number | null): Promise<StudyS
     { out },
   );
   const data = readStudy(out);
-  return summarise(data, baselineMapper(data.manifest, data.manifest.baseline), data.manifest.baseline);
+  return { summary: summarise(data, baselineMapper(data.manifest, data.manifest.baseline), data.manifest.baseline), runs: data.runs };
 }
 
 describe('a study cut off by an iteration limit against the same seeds run to completion', () => {
   let limited: StudySummary;
   let complete: StudySummary;
+  let runs: RunRecord[];
   before(async () => {
-    limited = await study('limited', 240);
-    complete = await study('complete', null);
+    const a = await study('limited', 240);
+    const b = await study('complete', null);
+    [limited, complete, runs] = [a.summary, b.summary, [...a.runs, ...b.runs]];
+  });
+
+  it('keeps in every record a best-fitness trajectory that ends at the run\'s end', () => {
+    for (const run of runs) {
+      const t = run.trajectory!;
+      assert.ok(t.length >= 2, `${run.cell}@${run.seed}: ${t.length} points`);
+      assert.deepEqual(t.at(-1), [run.evaluations, run.fitness]);
+      for (let i = 1; i < t.length; i++) assert.ok(t[i][0] > t[i - 1][0] && t[i][1] < t[i - 1][1] + (i === t.length - 1 ? 1 : 0), `${run.cell}@${run.seed}: ${JSON.stringify(t)}`);
+    }
   });
 
   it('leaves runs unsolved in both cells under the limit, and none without it', () => {
