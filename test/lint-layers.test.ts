@@ -18,7 +18,7 @@ const layers = config.filter((c) => c.rules?.[RULE] !== undefined);
 const eslint = new ESLint({
   cwd: root,
   overrideConfigFile: true,
-  overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser }, plugins: { '@typescript-eslint': tseslint.plugin as unknown as ESLint.Plugin } }, ...layers],
+  overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin as unknown as ESLint.Plugin } }, ...layers],
 });
 
 async function importErrors(file: string, line: string): Promise<string[]> {
