@@ -145,6 +145,7 @@ describe('one winner (the coordinator decides)', () => {
       settle[1](held(1, [2, 4, 6, 1, 3, 5]));
       const result = await archipelago.result;
       assert.deepEqual([result.solved, result.fitness, result.foundBy, result.foundAtIteration, result.solution], [true, 0, 1, 0, [2, 4, 6, 1, 3, 5]], mode);
+      assert.deepEqual(result.islands.map((i) => i.stopReason), ['stopped', 'solved'], mode);
     }
     // A held "solution" the validator refuses is not one: the run stays unsolved.
     const { launcher, settle } = scriptedLauncher(1);

@@ -7,6 +7,7 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { childrenPerIteration, paperParams } from '../src/ga/params.ts';
 import { endingOf } from '../src/run/result-record.ts';
 import { startRun } from '../src/run/start-run.ts';
+import { cli, isOneLineError } from './cli-helpers.ts';
 
 const N = 20;
 const POPULATION = 40;
@@ -113,5 +114,29 @@ describe('limits.maxEvaluations', () => {
       () => resolveRunConfig({ n: 64, islands: 3, ga: { populationSize: 40 }, limits: { maxEvaluations: 143 } }, 'run.yaml'),
       (e: Error) => e instanceof ConfigError && e.message === 'run.yaml: limits.maxEvaluations: 143 does not pay for the first populations: 3 islands × 48 evaluations each; expected at least 144',
     );
+  });
+});
+
+describe('the CLI', () => {
+  it('solve --max-evaluations: the record ends max-evaluations with exactly the budget; a budget below the first populations is one line, exit 2', () => {
+    const r = cli(['solve', '-n', '64', '--seed', '2', '--islands', '2', '--population', '40', '--max-evaluations', '1001', '--json']);
+    assert.equal(r.code, 1, r.stderr);
+    const record = JSON.parse(r.stdout);
+    assert.deepEqual([record.solved, record.ended, record.evaluations, record.config.limits.maxEvaluations], [false, 'max-evaluations', 1001, 1001]);
+    assert.deepEqual(record.islands.map((i: { evaluations: number }) => i.evaluations), [501, 500]);
+    const low = cli(['solve', '-n', '64', '--islands', '2', '--population', '40', '--max-evaluations', '95']);
+    assert.ok(isOneLineError(low), low.stderr);
+    assert.match(low.stderr, /--max-evaluations: 95 does not pay for the first populations: 2 islands × 48 evaluations each; expected at least 96/);
+    assert.match(cli(['solve', '--help']).stdout, /--max-evaluations +evaluation budget of the run/);
+  });
+
+  it('a run stopped at once whose islands hold a solution in their first populations prints it solved (N = 5: every population of 40 holds one)', () => {
+    for (const mode of ['async', 'sync']) {
+      const r = cli(['solve', '-n', '5', '--seed', '1', '--islands', '2', '--population', '40', '--migration', mode, '--time-limit', '0.000001', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const record = JSON.parse(r.stdout);
+      assert.deepEqual([record.solved, record.fitness, record.foundAtIteration], [true, 0, 0], mode);
+      assert.equal(record.islands.filter((i: { stopReason: string }) => i.stopReason === 'solved').length, 1, mode);
+    }
   });
 });

@@ -107,9 +107,9 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
       migrantsSent: r ? r.migrantsSent : 0,
       migrantsAccepted: r ? r.migrantsAccepted : 0,
       seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
-      // One winner: another island that holds a solution (found, or in its initial population
-      // when the stop came before it looked) is recorded as such and changes nothing.
-      stopReason: r ? (r.solution && winner && winner.island !== i ? 'also-solved' : r.stopReason) : null,
+      // One winner, solved (even if the stop came before it looked at the solution its first
+      // population held); another island holding a solution is also-solved and changes nothing.
+      stopReason: r ? (r.solution && winner ? (winner.island === i ? 'solved' : 'also-solved') : r.stopReason) : null,
       ...(failure ? { error: failure } : {}),
     });
   });

@@ -10,6 +10,7 @@ import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
+import { isPlainObject, valueAt } from '../config/overrides.ts';
 import { toolInfo } from '../package-info.ts';
 import { canonicalJson, machineProvenance } from '../provenance.ts';
 import { RunFailedError, startRun } from '../run/start-run.ts';
@@ -123,16 +124,9 @@ function checkSameStudy(manifest: Manifest, experiment: Experiment, outDir: stri
   }
 }
 
-function valueAt(value: unknown, dotted: string): unknown {
-  let node = value;
-  for (const key of dotted.split('.')) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
-  return node;
-}
-
 /** The first dotted key (in canonical order) at which two JSON values differ, or null when they are equal. */
 function firstDifference(a: unknown, b: unknown, prefix = ''): string | null {
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (isObject(a) && isObject(b)) {
+  if (isPlainObject(a) && isPlainObject(b)) {
     for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
       const found = firstDifference(a[key], b[key], prefix === '' ? key : `${prefix}.${key}`);
       if (found !== null) return found;

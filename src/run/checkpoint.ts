@@ -14,6 +14,7 @@ import { displayName } from '../config/config-file.ts';
 import { toolInfo } from '../package-info.ts';
 import { provenance, type Provenance } from '../provenance.ts';
 import { toFileShape } from '../config/file-shape.ts';
+import { valueAt } from '../config/overrides.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
 import { InputError } from '../io/input-error.ts';
 import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
@@ -101,12 +102,6 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
     throw new ConfigError(`${name}: written by nqueens-islands ${String(value.toolVersion)}, this is ${version}; resume it with the version that wrote it`);
   }
   return value as unknown as CheckpointFile;
-}
-
-function valueAt(value: unknown, dotted: string): unknown {
-  let node = value;
-  for (const key of dotted.split('.')) node = isObject(node) ? node[key] : undefined;
-  return node;
 }
 
 function leafPaths(value: unknown, prefix = ''): string[] {
