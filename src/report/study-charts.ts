@@ -56,22 +56,28 @@ export function ecdfPoints(runs: readonly RunRecord[], cells: readonly string[])
   });
 }
 
-export function ecdfSpec(points: readonly EcdfPoint[], cells: readonly string[]): TopLevelSpec {
+/** One line per cell over evaluations (log x): the ECDF and the fixed-budget curves alike. */
+function cellLinesSpec(points: readonly object[], cells: readonly string[], title: string, mark: Record<string, unknown>, y: Record<string, unknown>): TopLevelSpec {
   const names = cells.map((_, i) => `c${i + 1}`);
   return {
     $schema: SCHEMA,
-    title: { text: 'share of runs solved within a budget of evaluations (fixed target: a solution)', ...FONT },
-    data: { values: points },
+    title: { text: title, ...FONT },
+    data: { values: [...points] },
     width: 620,
     height: 300,
-    mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
+    mark: { type: 'line', strokeWidth: 2, ...mark },
     encoding: {
       x: { field: 'evaluations', type: 'quantitative', scale: { type: 'log' }, title: 'evaluations (all islands, log scale)', axis: { labelExpr: "format(datum.value, '~s')" } },
-      y: { field: 'solved', type: 'quantitative', scale: { domain: [0, 1] }, title: 'share of runs solved', axis: { format: '.0%' } },
+      y: { type: 'quantitative', ...y },
       ...cellEncoding(names),
     },
     config: { axis: FONT, legend: FONT },
   };
+}
+
+export function ecdfSpec(points: readonly EcdfPoint[], cells: readonly string[]): TopLevelSpec {
+  return cellLinesSpec(points, cells, 'share of runs solved within a budget of evaluations (fixed target: a solution)', { interpolate: 'step-after' },
+    { field: 'solved', scale: { domain: [0, 1] }, title: 'share of runs solved', axis: { format: '.0%' } });
 }
 
 /** Best fitness of a trajectory within `budget`: its last point at or below it; undefined before its first point or, for an unsolved run, past its end. */
@@ -123,21 +129,8 @@ export function fixedBudgetPoints(runs: readonly RunRecord[], cells: readonly st
 }
 
 export function fixedBudgetSpec(points: readonly BudgetPoint[], cells: readonly string[]): TopLevelSpec {
-  const names = cells.map((_, i) => `c${i + 1}`);
-  return {
-    $schema: SCHEMA,
-    title: { text: 'best fitness reached within a budget of evaluations (fixed budget), median over runs', ...FONT },
-    data: { values: points },
-    width: 620,
-    height: 300,
-    mark: { type: 'line', strokeWidth: 2 },
-    encoding: {
-      x: { field: 'evaluations', type: 'quantitative', scale: { type: 'log' }, title: 'evaluations (all islands, log scale)', axis: { labelExpr: "format(datum.value, '~s')" } },
-      y: { field: 'median', type: 'quantitative', scale: { zero: true }, title: 'best fitness (0 = solved)' },
-      ...cellEncoding(names),
-    },
-    config: { axis: FONT, legend: FONT },
-  };
+  return cellLinesSpec(points, cells, 'best fitness reached within a budget of evaluations (fixed budget), median over runs', {},
+    { field: 'median', scale: { zero: true }, title: 'best fitness (0 = solved)' });
 }
 
 export interface DiversityBand {
