@@ -132,6 +132,7 @@ export function migrationSpec(flows: readonly EdgeFlow[], title = 'migrants acce
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: title, ...FONT },
     data: { values: flows.map((f) => ({ ...f, accepted: Math.round(f.accepted * 10) / 10, sent: Math.round(f.sent * 10) / 10 })) },
+    transform: [{ joinaggregate: [{ op: 'max', field: 'accepted', as: 'busiest' }] }],
     facet: { field: 'cell', type: 'nominal', title: null, ...(order ? { sort: [...order] } : {}), header: { labelLimit: 0, labelFontSize: 12, ...FONT } },
     columns: 3,
     spacing: 40,
@@ -141,7 +142,14 @@ export function migrationSpec(flows: readonly EdgeFlow[], title = 'migrants acce
       layer: [
         // The colour scale starts at zero: an edge's shade is its share of the busiest edge, not of the range between the two.
         { mark: 'rect', encoding: { color: { field: 'accepted', type: 'quantitative', title: 'accepted / run', scale: { scheme: 'blues', domainMin: 0 } } } },
-        { mark: { type: 'text', fontSize: 9 }, encoding: { text: { field: 'accepted', type: 'quantitative', format: '.3~s' } } },
+        // White on the darker half of the scale, black on the lighter, so every count stays readable.
+        {
+          mark: { type: 'text', fontSize: 9 },
+          encoding: {
+            text: { field: 'accepted', type: 'quantitative', format: '.3~s' },
+            color: { condition: { test: 'datum.accepted > datum.busiest / 2', value: 'white' }, value: 'black' },
+          },
+        },
       ],
       encoding: {
         x: { field: 'to', type: 'ordinal', title: 'to island' },
