@@ -98,7 +98,7 @@ const flagCases: Case[] = [
   [['experiment', ''], /^experiment: expected an experiment file/],
   [['experiment', 'config/experiments/topology.yaml', '--out', ''], /^--out: expected/],
   [['report', ''], /^report: expected a study folder/],
-  ...['--html', '--csv', '--run', '--baseline'].map((flag): Case => [['report', 'results/none', flag, ''], new RegExp(`^${escape(flag)}: expected`)]),
+  ...['--html', '--csv', '--ioh', '--run', '--baseline'].map((flag): Case => [['report', 'results/none', flag, ''], new RegExp(`^${escape(flag)}: expected`)]),
   // Garbage booleans are refused, not read as false (7).
   ...['--json', '--board', '--quiet', '--all', '--reject-duplicates', '--no-json', '-q'].map((flag): Case => [['solve', '-n', '8', `${flag}=foo`], new RegExp(`^${escape(flag)}: expected true or false, got "foo"$`)]),
   [['verify', '--json=yes', '2', '4', '1', '3'], /^--json: expected true or false, got "yes"$/],
