@@ -12,7 +12,7 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from '../src/experiment/records.ts';
 import { baselineMapper } from '../src/report/baseline.ts';
 import { censoredValue, censoringPlan, observe } from '../src/report/censoring.ts';
-import { ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
+import { comparePaired, ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
 import { IOH_DAT_HEADER, iohFiles, writeIoh } from '../src/report/ioh-export.ts';
 import { summarise } from '../src/report/summary.ts';
@@ -181,6 +181,25 @@ describe('unsolved runs: +∞ only where every cut-off is the same', () => {
     assert.equal(c.evaluations.rankBiserial, 1);
     assert.equal(c.evaluations.zeros, 2);
     assert.match(renderTable(summary), /islands=2, evaluations: unsolved runs were cut off at different evaluations \(1000, 2000\); compared at the common budget 1000/);
+  });
+
+  it('where +∞ would give the wrong sign, the common budget does not', () => {
+    // 1 island solves seed 1 at 600 evaluations and is cut off at 1000 on seeds 2-6 (run on, it would
+    // solve at 1010-1050); 2 islands solve seeds 1-5 at 1100-1900 and are cut off at 2000 on seed 6
+    // (it would solve at 2100). Run to completion, 2 islands are higher on every seed: r = +1.
+    const complete = comparePaired([1100, 1300, 1500, 1700, 1900, 2100], [600, 1010, 1020, 1030, 1040, 1050]);
+    assert.equal(complete.rankBiserial, 1);
+    const one = [600, 1000, 1000, 1000, 1000, 1000].map((v, i) => ({ solved: i === 0, value: v, cutoff: v }));
+    const two = [1100, 1300, 1500, 1700, 1900, 2000].map((v, i) => ({ solved: i < 5, value: v, cutoff: v }));
+    // +∞ for every unsolved run: differences +500, then four 2-islands-solved minus ∞ (-∞), one tie:
+    // ranks 1 and 3.5 x 4, R+ = 1, R- = 14, r = -13/15: 2 islands "lower", the wrong sign.
+    const infinity = comparePaired(two.map((o) => (o.solved ? o.value : Infinity)), one.map((o) => (o.solved ? o.value : Infinity)));
+    assert.ok(Math.abs(infinity.rankBiserial + 13 / 15) < 1e-12, `r = ${infinity.rankBiserial}`);
+    // The cut-offs differ (1000 and 2000): compared within 1000 evaluations, only 1 island's seed 1 solved: r = +1.
+    const plan = censoringPlan([...one, ...two], 'evaluations');
+    assert.deepEqual([plan.test, plan.budget], ['common-budget', 1000]);
+    const budgeted = comparePaired(two.map((o) => censoredValue(o, plan)), one.map((o) => censoredValue(o, plan)));
+    assert.equal(budgeted.rankBiserial, 1);
   });
 
   it('plans each case: all solved, one shared cut-off, a run solved past the cut-off', () => {

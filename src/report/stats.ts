@@ -1,7 +1,10 @@
 /**
- * The statistics of a study, on plain number arrays. Unsolved runs enter as +Infinity:
- * "not solved within the limits" ranks after every solved run, which is what a rank
- * statistic (median, quartile, signed rank) needs and what a mean could not give.
+ * The statistics of a study, on plain number arrays: quantiles, the paired Wilcoxon test
+ * with its effect size, Holm's adjustment, Wilson intervals, Fisher's exact test, ERT with
+ * its bootstrap interval and the run-length ECDF. An unsolved run enters a rank statistic as
+ * +Infinity ("not solved within the limits" ranks after every solved run), which is what a
+ * median, quartile or signed rank needs and a mean could not give; censoring.ts decides where
+ * that is valid and where a comparison must be made at a common budget instead.
  */
 import wilcoxon from '@stdlib/stats-wilcoxon';
 import { Rng } from '../ga/rng.ts';
