@@ -15,6 +15,7 @@ import { censoredValue, censoringPlan, observe } from '../src/report/censoring.t
 import { comparePaired, ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
 import { IOH_DAT_HEADER, iohFiles, writeIoh } from '../src/report/ioh-export.ts';
+import { fitnessWithin, fixedBudgetPoints } from '../src/report/study-charts.ts';
 import { summarise } from '../src/report/summary.ts';
 import { renderTable } from '../src/report/table.ts';
 import { cli, isOneLineError } from './cli-helpers.ts';
@@ -296,6 +297,22 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
       });
     }
     assert.equal(IOH_DAT_HEADER, '"function evaluation" "best-so-far f(x)"');
+  });
+
+  it('fixed-budget values: the best fitness within each budget, known only where every run has one', () => {
+    // islands=1, seed 1: 5 from 10 evaluations, 2 from 60, solved (0) at 100 and from then on.
+    const [solved, unsolved] = study.runs.filter((r) => r.cell === 'islands=1');
+    assert.deepEqual([5, 10, 59, 60, 100, 5000].map((b) => fitnessWithin(solved.trajectory!, true, b)), [undefined, 5, 5, 2, 0, 0]);
+    // Seed 2: 6 from 10, 1 from 500, stopped at 1000 unsolved: unknown past 1000.
+    assert.deepEqual([10, 499, 500, 1000, 1001].map((b) => fitnessWithin(unsolved.trajectory!, false, b)), [6, 6, 1, 1, undefined]);
+    // The curve of islands=1 runs from 10 to 1000 (12 budgets a decade): median of (5, 6) = 5.5 at 10,
+    // of (0, 1) = 0.5 at 1000. islands=2's records have no trajectory: no line.
+    const points = fixedBudgetPoints(study.runs, study.manifest.cells.map((c) => c.id));
+    assert.ok(points.every((p) => p.cell === 'c1'));
+    assert.equal(points.length, 25);
+    assert.deepEqual([points[0].evaluations, points[0].median], [10, 5.5]);
+    assert.ok(Math.abs(points[24].evaluations - 1000) < 1e-9);
+    assert.equal(points[24].median, 0.5);
   });
 
   it('report --ioh refuses a folder that is not empty, with one line and exit 2', () => {
