@@ -75,7 +75,7 @@ export function resolveRunConfig(
 
   const islandsGiven = p.islands !== null;
   const islands = p.islands ?? Math.min(env.availableParallelism, MAX_ISLANDS);
-  const ga = resolveGaSection(p.ga, p.n, at, registries.gaModes);
+  const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
 
   const { bytes, parts } = estimateMemory(p.n, islands, ga, registries);
   const limit = MEMORY_SHARE * env.totalMemory;
@@ -90,7 +90,7 @@ export function resolveRunConfig(
     islands,
     topology: resolveTopologySection(p.topology, islands, islandsGiven, at, registries),
     migration: resolveMigration(p.migration, ga.populationSize, at, registries),
-    limits: p.limits,
+    limits: p.limits.maxIterations === null ? { ...p.limits, maxIterations: registries.gaModes.find((d) => d.kind === ga.mode)?.defaultMaxIterations ?? null } : p.limits,
     onIslandError: p.onIslandError,
     output: p.output,
     cluster: p.cluster,
