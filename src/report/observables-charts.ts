@@ -17,6 +17,11 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
 const ITERATIONS = { field: 'iteration', type: 'quantitative', title: 'iteration', axis: { tickMinStep: 1, labelExpr: "format(datum.value, '~s')" } } as const;
 
+/** What every chart of this file starts with: schema, title, data, fonts. */
+function topLevel(text: string, values: readonly object[]) {
+  return { $schema: SCHEMA, title: { text, ...FONT }, data: { values: [...values] }, config: { axis: FONT, legend: FONT } };
+}
+
 /** How the page puts a chart or a remark (html.ts's helpers, passed in). */
 export interface PageKit {
   figure(svg: string, caption: string): string;
@@ -27,9 +32,7 @@ export interface PageKit {
 /** Distance per pair of islands over iterations, a line each. */
 export function pairDistanceSpec(rows: ReturnType<typeof pairDistances>): TopLevelSpec {
   return {
-    $schema: SCHEMA,
-    title: { text: 'distance between the islands of each pair', ...FONT },
-    data: { values: rows },
+    ...topLevel('distance between the islands of each pair', rows),
     width: 560,
     height: 260,
     mark: { type: 'line', point: true },
@@ -38,16 +41,13 @@ export function pairDistanceSpec(rows: ReturnType<typeof pairDistances>): TopLev
       y: { field: 'distance', type: 'quantitative', title: 'mean Hamming distance / N', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
       color: { field: 'pair', type: 'nominal', title: 'islands', legend: { columns: 2, symbolLimit: 40 } },
     },
-    config: { axis: FONT, legend: FONT },
   };
 }
 
 /** The distance matrix at one iteration, as a heat map. */
 export function distanceMatrixSpec(matrix: NonNullable<ReturnType<typeof lastDistanceMatrix>>): TopLevelSpec {
   return {
-    $schema: SCHEMA,
-    title: { text: `distance between islands at iteration ${matrix.iteration}`, ...FONT },
-    data: { values: matrix.cells.map((c) => ({ ...c, distance: Math.round(c.distance * 1000) / 1000 })) },
+    ...topLevel(`distance between islands at iteration ${matrix.iteration}`, matrix.cells.map((c) => ({ ...c, distance: Math.round(c.distance * 1000) / 1000 }))),
     width: 240,
     height: 240,
     layer: [
@@ -55,16 +55,13 @@ export function distanceMatrixSpec(matrix: NonNullable<ReturnType<typeof lastDis
       { mark: { type: 'text', fontSize: 8 }, encoding: { text: { field: 'distance', type: 'quantitative', format: '.2f' } } },
     ],
     encoding: { x: { field: 'to', type: 'ordinal', title: 'island' }, y: { field: 'from', type: 'ordinal', title: 'island' } },
-    config: { axis: FONT, legend: FONT },
   };
 }
 
 /** Lines of shares over iterations, coloured by `color` (a measure, or a cell). */
 function shareLinesSpec(values: readonly object[], title: string, color: { field: string; title: string | null }): TopLevelSpec {
   return {
-    $schema: SCHEMA,
-    title: { text: title, ...FONT },
-    data: { values: [...values] },
+    ...topLevel(title, [...values]),
     width: 560,
     height: 220,
     mark: { type: 'line', point: true },
@@ -73,16 +70,13 @@ function shareLinesSpec(values: readonly object[], title: string, color: { field
       y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] }, axis: { format: '.0%' } },
       color: { field: color.field, type: 'nominal', title: color.title, legend: { labelLimit: 360, orient: 'bottom', columns: 1 } },
     },
-    config: { axis: FONT, legend: FONT },
   };
 }
 
 /** Per island (a panel each): immigrants received, accepted and surviving per migration. */
 export function intakeSpec(rows: ReturnType<typeof intakeRows>): TopLevelSpec {
   return {
-    $schema: SCHEMA,
-    title: { text: `immigrants per migration: received, accepted, still there ${SURVIVAL_ITERATIONS} iterations later`, ...FONT },
-    data: { values: rows },
+    ...topLevel(`immigrants per migration: received, accepted, still there ${SURVIVAL_ITERATIONS} iterations later`, rows),
     facet: { field: 'island', type: 'ordinal', title: 'island', header: FONT },
     columns: 4,
     spec: {
@@ -95,16 +89,13 @@ export function intakeSpec(rows: ReturnType<typeof intakeRows>): TopLevelSpec {
         color: { field: 'measure', type: 'nominal', title: null, sort: ['received', 'accepted', 'survived'] },
       },
     },
-    config: { axis: FONT, legend: FONT },
   };
 }
 
 /** A panel per cell: the median over runs of the mean distance between islands and of distinct / sampled, over iterations. */
 export function betweenMediansSpec(rows: ReturnType<typeof betweenMedians>, cells: readonly string[]): TopLevelSpec {
   return {
-    $schema: SCHEMA,
-    title: { text: 'between the islands: median over runs, per cell', ...FONT },
-    data: { values: rows },
+    ...topLevel('between the islands: median over runs, per cell', rows),
     facet: { field: 'cell', type: 'nominal', sort: [...cells], title: null, header: { labelLimit: 0, labelFontSize: 9, ...FONT } },
     columns: 3,
     spacing: 24,
@@ -119,16 +110,13 @@ export function betweenMediansSpec(rows: ReturnType<typeof betweenMedians>, cell
       },
     },
     resolve: { scale: { x: 'independent' } },
-    config: { axis: FONT, legend: FONT },
   };
 }
 
 /** Per cell: median acceptance and survival rates, a dot each. */
 export function intakeRatesSpec(rows: ReturnType<typeof intakeRates>, cells: readonly string[]): TopLevelSpec {
   return {
-    $schema: SCHEMA,
-    title: { text: 'immigrants accepted and surviving, median over runs', ...FONT },
-    data: { values: rows },
+    ...topLevel('immigrants accepted and surviving, median over runs', rows),
     width: 400,
     height: { step: 22 },
     mark: { type: 'point', filled: true, size: 60 },
@@ -138,7 +126,6 @@ export function intakeRatesSpec(rows: ReturnType<typeof intakeRates>, cells: rea
       color: { field: 'measure', type: 'nominal', title: null },
       shape: { field: 'measure', type: 'nominal', title: null },
     },
-    config: { axis: FONT, legend: FONT },
   };
 }
 
@@ -147,14 +134,12 @@ export function takeoverSpec(rows: readonly TakeoverRow[]): TopLevelSpec {
   const values = rows.filter((r) => Number.isFinite(r.median) && Number.isFinite(r.predicted)).map((r) => ({ ...r, interval: `interval ${r.interval}` }));
   const top = Math.max(1, ...values.flatMap((r) => [r.median, r.predicted, r.q3]).filter(Number.isFinite));
   return {
-    $schema: SCHEMA,
-    title: { text: 'takeover time: measured median [Q1, Q3] against the prediction', ...FONT },
+    ...topLevel('takeover time: measured median [Q1, Q3] against the prediction', values),
     width: 420,
     height: 420,
     layer: [
       { data: { values: [{ x: 0, y: 0 }, { x: top, y: top }] }, mark: { type: 'line', color: '#999', strokeDash: [4, 4] }, encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } },
       {
-        data: { values },
         layer: [
           { mark: { type: 'rule' }, encoding: { x: { field: 'predicted', type: 'quantitative' }, y: { field: 'q1', type: 'quantitative' }, y2: { field: 'q3' }, color: { field: 'interval', type: 'nominal', title: null } } },
           {
@@ -169,7 +154,6 @@ export function takeoverSpec(rows: readonly TakeoverRow[]): TopLevelSpec {
         ],
       },
     ],
-    config: { axis: FONT, legend: FONT },
   };
 }
 
