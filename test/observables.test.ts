@@ -96,3 +96,13 @@ describe('immigrant survival on a scripted migration', () => {
     assert.deepEqual(survivalRecords(tracker.take()).map((r) => r.survived), [0]);
   });
 });
+
+describe('reading observables back', () => {
+  it('refuses an event log whose between or survival event lacks a field the report draws, naming the line', async () => {
+    const { parseEventLines } = await import('../src/report/run-data.ts');
+    const good = '{"type":"between","iteration":4,"distance":[[0,0.5],[0.5,0]],"meanDistance":0.5,"distinct":3,"sampled":4,"seconds":0}';
+    assert.equal(parseEventLines(good, 'x.jsonl').length, 1);
+    assert.throws(() => parseEventLines(`${good}\n{"type":"between","iteration":8,"distance":"far","meanDistance":0.5,"distinct":3,"sampled":4}\n`, 'x.jsonl'), /x\.jsonl: line 2 is not an event \(distance: expected array/);
+    assert.throws(() => parseEventLines('{"type":"survival","from":0,"to":1,"iteration":3,"received":2,"accepted":1}\n', 'x.jsonl'), /line 1 is not an event \(survived: expected number/);
+  });
+});
