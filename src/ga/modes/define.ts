@@ -35,6 +35,8 @@ export interface GaModeDefinition<K extends string = string, S extends z.ZodRawS
   defaultMaxIterations?: number;
   /** Bytes of chromosomes one island allocates, and those parts as a message lists them. */
   memory(params: O, n: number): { bytes: number; parts: string };
+  /** Evaluations an island spends building its first population (a `limits.maxEvaluations` share must cover them). */
+  initialEvaluations(params: O): number;
   /** The island algorithm; with `snapshot`, continues a checkpointed one; `place` says which island of which run it is. Trusts its parameters. */
   create(params: O & { n: number }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState, place?: IslandPlace): Evolver;
 }

@@ -23,6 +23,8 @@ export const takeoverMode = defineGaMode({
     return { populationSize, bestIsland };
   },
   defaultMaxIterations: TAKEOVER_MAX_ITERATIONS,
+  // Every member of the first population is scored once.
+  initialEvaluations: (p) => p.populationSize,
   // The population and the next generation.
   memory: (p, n) => ({ bytes: 2 * p.populationSize * n * bytesPerGene(n), parts: `takeover population ${p.populationSize} and its next generation, ${bytesPerGene(n)} bytes per gene` }),
   create: (params, rng, _shouldStop, snapshot, place = { island: 0, seed: 0 }) => new TakeoverIsland(params, rng, place, snapshot),
