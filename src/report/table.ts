@@ -65,7 +65,7 @@ export function ertText(cell: CellSummary): string {
   return `${formatNumber(cell.ert)} [${formatNumber(cell.ertInterval.lower)}, ${formatNumber(cell.ertInterval.upper)}]`;
 }
 
-function align(rows: string[][]): string {
+export function align(rows: string[][]): string {
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => [...r[col]].length)));
   return rows.map((r) => r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ').trimEnd()).join('\n');
 }
