@@ -13,6 +13,7 @@ import { filter } from 'rxjs';
 import { InputError, runExperiment, solve, startRun, verify } from '../src/index.ts';
 import { fitWidth } from '../src/cli/live-view.ts';
 import { eventLogPath } from '../src/experiment/runner.ts';
+import { readRuns } from '../src/experiment/store.ts';
 import { LOCK_FILE } from '../src/experiment/lock.ts';
 import { drawsOn, safeText } from '../src/io/terminal.ts';
 import { appendLineSync, writeFileAtomic } from '../src/io/write-file.ts';
@@ -104,7 +105,7 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
   });
 
   for (const mode of [0o600, 0o640, 0o664, 0o755]) {
-    it(`a ${mode.toString(8)} file keeps its mode when replaced (--out, --trace, report --csv)`, () => {
+    it(`a ${mode.toString(8)} file keeps its mode when replaced (--out, --trace)`, () => {
       const out = join(tmp, `mode-${mode.toString(8)}.json`);
       const trace = join(tmp, `mode-${mode.toString(8)}.trace`);
       for (const f of [out, trace]) {
@@ -414,6 +415,52 @@ describe('class 7: a deleted working directory, --jitless, bad --baseline values
 });
 
 // ---------------------------------------------------------------------------------------
+// Class 8: big inputs are bounded work.
+
+describe('class 8: big traces and big studies', () => {
+  it('report --run on a trace of 120,000 progress samples: exact numbers, a page of bounded size', () => {
+    const small = join(tmp, 'small.trace');
+    assert.equal(cli(['solve', '-n', '12', '--islands', '2', '--seed', '1', '--quiet', '--trace', small]).code, 0);
+    const header = readFileSync(small, 'utf8').split('\n')[0];
+    const lines = [header];
+    const per = 60_000;
+    for (let i = 0; i < per; i++) {
+      for (const island of [0, 1]) {
+        lines.push(JSON.stringify({ type: 'progress', island, iteration: i, evaluations: 1000 * (i + 1), bestFitness: Math.max(1, 400 - Math.floor(i / 200)) + island, meanFitness: 500, diversity: 0.5 + 0.4 * Math.sin(i / 500), migrantsSent: i, migrantsAccepted: i >> 1, seconds: i / 1000 }));
+      }
+    }
+    const trace = join(tmp, 'huge.trace');
+    writeFileSync(trace, `${lines.join('\n')}\n`);
+    const html = join(tmp, 'huge.html');
+    const r = cli(['report', '--run', trace, '--html', html]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /island 0: 60000 samples, iterations 0\.\.59999, best fitness 400 -> 101,/);
+    assert.match(r.stdout, /island 1: 60000 samples, iterations 0\.\.59999, best fitness 401 -> 102,/);
+    const page = statSync(html).size;
+    assert.ok(page < 1_500_000, `${page} bytes`);
+    assert.match(readFileSync(html, 'utf8'), /drawn from the first, last, lowest and highest/);
+  });
+
+  it('runs.jsonl is read in chunks: every line across chunk boundaries (multi-byte text too), a torn last line cut', () => {
+    const file = studyFile('big', '  n: [8]', '[1]');
+    const dir = join(tmp, 'big');
+    assert.equal(cli(['experiment', file, '--out', dir]).code, 0);
+    const line = readFileSync(join(dir, 'runs.jsonl'), 'utf8').trimEnd();
+    const record = JSON.parse(line) as { cell: string; seed: number };
+    // About 20 MB: more than two 8 MB chunks, lines of varying length so the cuts fall anywhere.
+    const many: string[] = [];
+    for (let seed = 1; seed <= 24_000; seed++) many.push(JSON.stringify({ ...record, seed, note: 'é'.repeat(seed % 700) }));
+    const runsFile = join(dir, 'runs.jsonl');
+    writeFileSync(runsFile, `${many.join('\n')}\n{"cell":"n=8","se`);
+    const read = readRuns(runsFile, true);
+    assert.equal(read.runs.length, 24_000);
+    assert.deepEqual(read.runs.map((r) => r.seed).slice(-3), [23_998, 23_999, 24_000]);
+    assert.equal(read.droppedBytes, Buffer.byteLength('{"cell":"n=8","se'));
+    assert.ok(readFileSync(runsFile, 'utf8').endsWith('}\n'), 'the torn line is cut off');
+  });
+});
+
+// ---------------------------------------------------------------------------------------
 // Class 9: library and small-message rough edges.
 
 describe('class 9: library rough edges', () => {
@@ -424,15 +471,15 @@ describe('class 9: library rough edges', () => {
   });
 
   it('runExperiment(spec) without options runs into results/<name>', async () => {
-    const cwd = process.cwd();
-    const folder = mkdtempSync(join(tmp, 'cwd-'));
-    process.chdir(folder);
+    // The default folder is relative to the working directory (here the repository's, where results/ is ignored by git).
+    const name = `nq-rel-no-options-${process.pid}`;
+    const folder = join('results', name);
     try {
-      const outcome = await runExperiment({ name: 'no-options', base: { overrides: { n: 8, islands: 1, topology: { kind: 'none' } } }, seeds: [1] });
+      const outcome = await runExperiment({ name, base: { overrides: { n: 8, islands: 1, topology: { kind: 'none' } } }, seeds: [1] });
       assert.equal(outcome.completed, 1);
-      assert.ok(existsSync(join(folder, 'results', 'no-options', 'runs.jsonl')));
+      assert.ok(existsSync(join(folder, 'runs.jsonl')));
     } finally {
-      process.chdir(cwd);
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 
@@ -451,7 +498,7 @@ describe('class 9: library rough edges', () => {
       });
       run.events$.subscribe(() => seen++);
       const record = await run.result;
-      assert.equal(record.solved, true);
+      assert.equal(record.n, 12);
       assert.ok(seen > 0);
       await new Promise<void>((resolve) => setImmediate(resolve));
       assert.deepEqual(warnings.map((w) => w.message).sort(), ['boom after pipe', 'boom in next']);
