@@ -71,6 +71,19 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
     });
   }
 
+  it('a folder link another user planted in a shared sticky folder is not followed either (results, traces, study folders)', { skip: IS_ROOT ? false : 'needs root to plant a link owned by another user' }, () => {
+    const victimFolder = mkdtempSync(join(tmp, 'victim-folder-'));
+    const planted = join(shared, 'evil');
+    symlinkSync(victimFolder, planted);
+    lchownSync(planted, OTHER_UID, OTHER_UID);
+    const study = studyFile('through-link', '  n: [8]', '[1]');
+    for (const args of [['solve', '-n', '8', '--out', join(planted, 'r.json')], ['solve', '-n', '8', '--trace', join(planted, 'r.trace')], ['experiment', study, '--out', planted], ['experiment', study, '--out', join(planted, 'sub')]]) {
+      assert.match(oneLine(cli(args), args.join(' ')), /goes through .*evil, a symbolic link owned by another user in the shared folder .*; not followed$/);
+    }
+    assert.deepEqual(readdirSync(victimFolder), []);
+    rmSync(planted);
+  });
+
   it('links planted at the temporary names (the old predictable ones, every pid form) never redirect a write', () => {
     writeFileSync(victim, 'precious\n');
     const target = join(shared, 'result.json');

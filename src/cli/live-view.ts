@@ -1,6 +1,7 @@
 import { createLogUpdate } from 'log-update';
 import type { Observable, Subscription } from 'rxjs';
 import type { ArchipelagoEvent, ProgressEvent } from '../archipelago/events.ts';
+import { safeText } from '../io/terminal.ts';
 
 const SPARKS = '▁▂▃▄▅▆▇█';
 const TREND_LENGTH = 24;
@@ -90,7 +91,7 @@ export function terminalFor(stream: NodeJS.WriteStream): { write(text: string): 
 export function showLiveView(events$: Observable<ArchipelagoEvent>, header: LiveViewHeader): { close(): void } {
   const terminal = terminalFor(process.stdout);
   const draw = createLogUpdate(terminal as unknown as NodeJS.WriteStream);
-  const log = Object.assign((text: string) => draw(fitWidth(text, terminal.columns)), { clear: () => draw.clear(), done: () => draw.done() });
+  const log = Object.assign((text: string) => draw(fitWidth(safeText(text), terminal.columns)), { clear: () => draw.clear(), done: () => draw.done() });
   const rows = new Map<number, IslandRow>();
   const started = performance.now();
   let dirty = false;

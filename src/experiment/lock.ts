@@ -11,7 +11,7 @@ import { closeSync, constants, openSync, readFileSync, rmSync, writeSync } from 
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
-import { failureReason } from '../io/write-file.ts';
+import { failureReason, processAlive } from '../io/write-file.ts';
 
 export const LOCK_FILE = '.nqueens-islands.lock';
 
@@ -27,15 +27,6 @@ function holderOf(file: string): LockHolder | null {
     return Number.isInteger(value.pid) && typeof value.host === 'string' ? { pid: value.pid!, host: value.host, startedAt: String(value.startedAt) } : null;
   } catch {
     return null;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -71,7 +62,7 @@ export function lockStudyFolder(dir: string, flag = '--out'): () => void {
     }
     if (created) break;
     const holder = holderOf(file);
-    const stale = holder !== null && holder.host === me.host && holder.pid !== process.pid && !alive(holder.pid);
+    const stale = holder !== null && holder.host === me.host && holder.pid !== process.pid && !processAlive(holder.pid);
     if (!stale || attempt > 0) {
       const who = holder === null ? 'another writer (unreadable lock)' : `process ${holder.pid} on ${holder.host} since ${holder.startedAt}`;
       const fix = holder !== null && holder.host !== me.host ? `; if it is no longer running, remove ${file}` : holder === null ? `; if no study runs there, remove ${file}` : '';

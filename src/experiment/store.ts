@@ -10,6 +10,7 @@ import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkd
 import path from 'node:path';
 import { InputError } from '../io/input-error.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
+import { checkFolderLinks } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
 import { LOCK_FILE } from './lock.ts';
@@ -145,6 +146,12 @@ export function readManifest(file: string): Manifest {
 export function makeStudyFolder(dir: string): string | undefined {
   if (dir === '') throw new ConfigError('--out: expected a folder, got an empty string');
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`--out ${dir}: is ${fileKind(statSync(dir))}; expected a folder`);
+  try {
+    // The folder and those above it: no link another user planted in /tmp is followed (src/io/output-target.ts).
+    checkFolderLinks(dir);
+  } catch (error) {
+    throw new ConfigError(`--out ${dir}: ${(error as Error).message}`);
+  }
   try {
     return mkdirSync(dir, { recursive: true });
   } catch (error) {

@@ -9,10 +9,11 @@
  *   can plant a link that makes this tool write over another user's file;
  * - an existing device or FIFO is written in place; anything else not a regular file
  *   (a directory, a socket) is refused;
- * - a regular file without any write permission bit (`chmod 444`) is refused: the user
- *   made it read-only, and a rename over it would replace it silently.
+ * - a regular file without any write permission bit (`chmod 444`), or one this user may
+ *   not write, is refused: the user made it read-only, and a rename over it would replace
+ *   it silently.
  */
-import { fstatSync, lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, fstatSync, lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileKind } from './read-file.ts';
 
@@ -62,6 +63,33 @@ function mayFollow(link: string, linkStats: Stats): boolean {
   return linkStats.uid === me || linkStats.uid === folder!.uid;
 }
 
+/**
+ * The same rule for the folders on the way: a link another user planted in a shared sticky
+ * folder (`/tmp/x -> /home/you/...`) is not followed to a folder either.
+ * @throws OutputRefused naming the link.
+ */
+export function checkFolderLinks(folder: string): void {
+  const parts = resolve(folder).split('/').filter(Boolean);
+  let at = '';
+  for (const part of parts) {
+    at = `${at}/${part}`;
+    const stats = lstatOrNull(at);
+    if (stats === null) return;
+    if (stats.isSymbolicLink() && !mayFollow(at, stats)) {
+      throw new OutputRefused(`goes through ${at}, a symbolic link owned by another user in the shared folder ${dirname(at)}; not followed`);
+    }
+  }
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The mode bits as `ls` would show them in octal (`444`). */
 function modeText(stats: Stats): string {
   return (stats.mode & 0o7777).toString(8).padStart(3, '0');
@@ -73,6 +101,7 @@ function modeText(stats: Stats): string {
  */
 export function outputTarget(path: string): OutputTarget {
   if (/\/\.?\.?$/.test(path)) throw new OutputRefused('ends with /, so names a folder; expected a file name');
+  checkFolderLinks(dirname(path));
   let current = path;
   for (let hops = 0; hops <= MAX_LINKS; hops++) {
     const fd = descriptorOf(current);
@@ -96,6 +125,8 @@ export function outputTarget(path: string): OutputTarget {
     if (stats.isFIFO() || stats.isCharacterDevice() || stats.isBlockDevice()) return { kind: 'stream', path: current };
     if (!stats.isFile()) throw new OutputRefused(`is ${fileKind(stats)}, expected a file name`);
     if ((stats.mode & 0o222) === 0) throw new OutputRefused(`is read-only (mode ${modeText(stats)}); not replaced (make it writable or choose another file)`);
+    // A file this user may not write is not replaced either, though the folder would allow the rename.
+    if (!writable(current)) throw new OutputRefused(`cannot be written (permission denied); not replaced`);
     return { kind: 'file', path: current, stats };
   }
   throw new OutputRefused('too many levels of symbolic links');

@@ -170,7 +170,8 @@ export function appendLineSync(file: string, line: string): void {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process of this host with this id runs (one of another user counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -200,7 +201,12 @@ export function removeStaleTemps(dir: string, name?: string): void {
     } catch {
       continue;
     }
-    if (pid === process.pid || !processAlive(pid)) rmSync(file, { force: true });
+    if (pid !== process.pid && processAlive(pid)) continue;
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // Another user's file in a shared sticky folder cannot be removed, and is not ours to remove.
+    }
   }
 }
 
