@@ -304,17 +304,25 @@ describe('class 4: two writers on one study, two outputs on one file', () => {
     assert.equal(readFileSync(join(dir, 'runs.jsonl'), 'utf8').trimEnd().split('\n').length, 2);
   });
 
-  it('two `experiment --resume` at once: no run twice, one line per run', async () => {
-    const file = studyFile('twice', '  n: [8, 9, 10, 11]', '[1, 2, 3]');
-    const dir = join(tmp, 'twice');
-    const results = await inBatches([0, 1, 2], 3, () => cliAsync(['experiment', file, '--out', dir, '--resume']));
-    for (const r of results) assert.ok(r.code === 0 || isOneLineError(r), `${r.code} ${r.stderr}`);
-    const refused = results.filter((r) => r.code === 2);
-    for (const r of refused) assert.match(r.stderr, /the study is in use by process \d+ on /);
-    const lines = readFileSync(join(dir, 'runs.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { cell: string; seed: number });
-    assert.equal(lines.length, 12);
-    assert.equal(new Set(lines.map((l) => `${l.cell}@${l.seed}`)).size, 12);
-  });
+  for (const stale of [false, true]) {
+    it(`three \`experiment --resume\` at once${stale ? ', on a stale lock' : ''}: no run twice, one line per run`, async () => {
+      const name = stale ? 'thrice-stale' : 'thrice';
+      const file = studyFile(name, '  n: [8, 9, 10, 11]', '[1, 2, 3]');
+      const dir = join(tmp, name);
+      if (stale) {
+        mkdirSync(dir);
+        writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 54321, host: hostname(), startedAt: 'then' }));
+      }
+      const results = await inBatches([0, 1, 2], 3, () => cliAsync(['experiment', file, '--out', dir, '--resume']));
+      for (const r of results) assert.ok(r.code === 0 || isOneLineError(r), `${r.code} ${r.stderr}`);
+      const refused = results.filter((r) => r.code === 2);
+      for (const r of refused) assert.match(r.stderr, /the study is in use by process \d+ on /);
+      const lines = readFileSync(join(dir, 'runs.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { cell: string; seed: number });
+      assert.equal(lines.length, 12);
+      assert.equal(new Set(lines.map((l) => `${l.cell}@${l.seed}`)).size, 12);
+      assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(LOCK_FILE)), []);
+    });
+  }
 
   it('event logs are one per cell: `a/b` and `a_b` (and long ids) each get their own, resumable', () => {
     const long = `x${'y'.repeat(400)}`;

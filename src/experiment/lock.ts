@@ -40,10 +40,33 @@ function create(file: string, holder: LockHolder): boolean {
   }
   try {
     writeSync(fd, `${JSON.stringify(holder)}\n`);
-  } finally {
+  } catch (error) {
+    // A full disk can take the name and not the text: an empty lock would name nobody.
     closeSync(fd);
+    rmSync(file, { force: true });
+    throw error;
   }
+  closeSync(fd);
   return true;
+}
+
+/**
+ * Removes the lock of a holder that is gone (killed without a chance to clean up), so the
+ * next attempt can take it: one process at a time (a second lock file guards the takeover,
+ * itself taken over when its process is gone), and only while the lock is still that
+ * holder's, so two writers starting at once never both take a stale lock.
+ */
+function takeOver(file: string, stale: LockHolder, me: LockHolder): void {
+  const guard = `${file}.takeover`;
+  const guardHolder = holderOf(guard);
+  if (guardHolder !== null && guardHolder.host === me.host && !processAlive(guardHolder.pid)) rmSync(guard, { force: true });
+  if (!create(guard, me)) return;
+  try {
+    const now = holderOf(file);
+    if (now !== null && now.pid === stale.pid && now.host === stale.host && now.startedAt === stale.startedAt) rmSync(file, { force: true });
+  } finally {
+    rmSync(guard, { force: true });
+  }
 }
 
 /**
@@ -68,8 +91,7 @@ export function lockStudyFolder(dir: string, flag = '--out'): () => void {
       const fix = holder !== null && holder.host !== me.host ? `; if it is no longer running, remove ${file}` : holder === null ? `; if no study runs there, remove ${file}` : '';
       throw new ConfigError(`${flag} ${dir}: the study is in use by ${who}; wait for it to end${fix}`);
     }
-    // The holder is gone (killed without a chance to clean up): its lock is taken over.
-    rmSync(file, { force: true });
+    takeOver(file, holder, me);
   }
   let held = true;
   const release = () => {

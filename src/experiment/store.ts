@@ -197,7 +197,7 @@ export function prepareFolder(dir: string, resume: boolean): 'new' | 'resume' {
   let entries: string[] = [];
   try {
     // The study's own lock (src/experiment/lock.ts) is taken before this check.
-    if (existsSync(dir)) entries = readdirSync(dir).filter((entry) => entry !== LOCK_FILE);
+    if (existsSync(dir)) entries = readdirSync(dir).filter((entry) => !entry.startsWith(LOCK_FILE));
   } catch (error) {
     throw folderError(dir, 'cannot read the folder', error);
   }
