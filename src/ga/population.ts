@@ -9,6 +9,14 @@ export class Population {
   readonly genes: Genes;
   readonly fitness: Int32Array;
   readonly order: Int32Array;
+  /**
+   * `writes` at the last `copyIn` of each slot (0: never written since the population was
+   * built): who watches a member (an immigrant's survival, src/archipelago/observables)
+   * knows it was overwritten without comparing genes.
+   */
+  readonly written: Int32Array;
+  /** How many `copyIn` calls so far. */
+  writes = 0;
   private readonly counts: Int32Array;
 
   /** `genes`, if given, is storage for size * n genes to use instead of a new array (e.g. a view into the WebAssembly kernel's memory). */
@@ -17,6 +25,7 @@ export class Population {
     this.genes = genes ?? allocGenes(n, size);
     this.fitness = new Int32Array(size);
     this.order = new Int32Array(size);
+    this.written = new Int32Array(size);
     this.counts = new Int32Array(2 * n + 1);
   }
 
@@ -53,6 +62,7 @@ export class Population {
   copyIn(slot: number, src: Genes, srcOffset: number, fitness: number): void {
     copyGenes(src, srcOffset, this.genes, slot * this.n, this.n);
     this.fitness[slot] = fitness;
+    this.written[slot] = ++this.writes;
   }
 
   /** Whether some member equals the chromosome at `src[srcOffset..]` (members of other fitness are skipped). */

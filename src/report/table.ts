@@ -46,7 +46,7 @@ export function successText(cell: CellSummary): string {
 }
 
 /** Aligned columns; cells are measured as printed (safeText: an escape is shown as its code). */
-function align(given: string[][]): string {
+export function align(given: string[][]): string {
   const rows = given.map((r) => r.map(safeText));
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => [...r[col]].length)));
   return rows.map((r) => r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ').trimEnd()).join('\n');
