@@ -9,7 +9,12 @@
  * for a source of another length, it is refused and the script compiles as it would
  * without it (slower, same behaviour). The build names each cache after a hash of its
  * script's text, so a rebuilt script never meets an old cache.
+ *
+ * V8 does not check a cache's contents, though: flipped bytes inside one crash the process
+ * (a fatal error, a segfault). So a cache file starts with the SHA-256 of the rest, and a
+ * cache whose bytes do not match it is never handed to V8: the script compiles without.
  */
+const { createHash } = require('node:crypto');
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { Script, constants } = require('node:vm');
@@ -32,12 +37,24 @@ function evaluate(script, file) {
   return module.exports;
 }
 
+const DIGEST_BYTES = 32;
+
+/** A cache as its file holds it: the SHA-256 of the V8 data, then the data. */
+function seal(data) {
+  return Buffer.concat([createHash('sha256').update(data).digest(), data]);
+}
+
+/** The V8 data of a cache file, or undefined when there is none or its bytes are not the ones sealed. */
 function readCache(file) {
+  let bytes;
   try {
-    return readFileSync(file);
+    bytes = readFileSync(file);
   } catch {
     return undefined; // no cache (a build that made none, a file removed): compile without
   }
+  const data = bytes.subarray(DIGEST_BYTES);
+  const sealed = bytes.length > DIGEST_BYTES && createHash('sha256').update(data).digest().equals(bytes.subarray(0, DIGEST_BYTES));
+  return sealed ? data : undefined;
 }
 
 /** Loads the bundled script `file` with its code cache `cacheFile`; returns its exports. */
@@ -45,4 +62,4 @@ function load(file, cacheFile) {
   return evaluate(compile(file, readCache(cacheFile)), file);
 }
 
-module.exports = { compile, evaluate, load };
+module.exports = { compile, evaluate, load, readCache, seal };

@@ -5,14 +5,17 @@
  * saves one (to NQI_CODE_CACHE_ISLAND) after the island's task: its module and its first
  * generations, which later workers need not compile again.
  */
+const { randomBytes } = require('node:crypto');
 const { renameSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
-const { isMainThread, threadId } = require('node:worker_threads');
+const { isMainThread } = require('node:worker_threads');
+const { seal } = require('./cached-script.cjs');
 
-/** Written whole, then renamed: two islands saving at once never mix their files. */
+/** Sealed with its checksum (cached-script.cjs), written whole to a new file, then renamed: two islands saving at once never mix their files. */
 function save(file, data) {
-  writeFileSync(`${file}.${threadId}.tmp`, data);
-  renameSync(`${file}.${threadId}.tmp`, file);
+  const temp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+  writeFileSync(temp, seal(data), { flag: 'wx' });
+  renameSync(temp, file);
 }
 
 if (!isMainThread) {

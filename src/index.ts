@@ -3,6 +3,7 @@
  * The CLI is a layer over the same modules: a config here is what a config file holds, checked
  * by the same schema, and `solve()` resolves to the very record `solve --json` prints.
  */
+import path from 'node:path';
 import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from './archipelago/events.ts';
 import { TOPOLOGY_KINDS, type Edge, type TopologyKind, type TopologySpec } from './archipelago/topology.ts';
@@ -16,9 +17,11 @@ import type { ExperimentInput } from './experiment/schema.ts';
 import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
 import { randomSeed } from './ga/rng.ts';
 import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
-import { parseTuple } from './problem/tuple.ts';
+import { checkNumberArray, parseTuple } from './problem/tuple.ts';
+import { checkOutFile } from './io/write-file.ts';
 import { endingOf, resultRecord, writeRecord, type SolveRecord } from './run/result-record.ts';
 import { startRun as startSeededRun, type SeededRunConfig } from './run/start-run.ts';
+import { ContainedObservable } from './run/contained-events.ts';
 
 export type { ArchipelagoEvent, CheckpointEvent, DoneEvent, IslandErrorEvent, MigrationEvent, ProgressEvent, SolutionEvent, StartedEvent } from './archipelago/events.ts';
 export type { RunConfig } from './config/run-config.ts';
@@ -40,7 +43,11 @@ export type { ClusterOptions } from './cluster/study.ts';
 
 /** A run in progress. */
 export interface RunHandle {
-  /** Everything the run reports (see docs/events.md); completes when the run ends. */
+  /**
+   * Everything the run reports (see docs/events.md); completes when the run ends. An error
+   * thrown by a subscriber's callback is contained: that subscriber is dropped, the run goes
+   * on, and the error becomes a process warning (src/run/contained-events.ts).
+   */
   events$: Observable<ArchipelagoEvent>;
   /** The record `solve --json` prints. Rejects with RunFailedError when an island fails under `onIslandError: 'fail'`. */
   result: Promise<SolveRecord>;
@@ -77,11 +84,15 @@ function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
 
 /**
  * Starts a run of the island model. N = 1 is answered at once.
- * @throws ConfigError for a bad config; NoSolutionError for N = 2 and 3 (nothing is started).
+ * @throws ConfigError for a bad config; InputError for an `output.file` that cannot be
+ * written (a missing folder, a read-only file, ...); NoSolutionError for N = 2 and 3
+ * (nothing is started).
  */
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
   const { cluster } = options;
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
+  // A result file that cannot be written is refused before the run, not after it (the record would be lost).
+  if (seeded.output.file !== null) checkOutFile('output.file', seeded.output.file);
   const run = startSeededRun(seeded, cluster ? { launcher: cluster.launcher } : {});
   let stopped = false;
   const stop = () => {
@@ -99,7 +110,7 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
       return record;
     })
     .finally(() => signal?.removeEventListener('abort', stop));
-  return { events$: run.events$, result, stop, config: seeded };
+  return { events$: ContainedObservable.of(run.events$), result, stop, config: seeded };
 }
 
 /**
@@ -112,8 +123,8 @@ export async function solve(config: RunConfigInput, options: RunOptions = {}): P
 }
 
 export interface ExperimentOptions {
-  /** The study folder: missing or empty, or (with `resume`) the folder of the same study. */
-  out: string;
+  /** The study folder: missing or empty, or (with `resume`) the folder of the same study. Default `results/<name>`, as the CLI's. */
+  out?: string;
   /** Continue an interrupted study in `out`. */
   resume?: boolean;
   /** Keep every run's event log in `out/events/` (what the report's curves are drawn from). */
@@ -130,9 +141,9 @@ export interface ExperimentOptions {
  * that `nqueens-islands report` reads.
  * @throws ConfigError for a bad study or an unusable folder, before any run starts.
  */
-export async function runExperiment(study: string | ExperimentInput, options: ExperimentOptions): Promise<StudyOutcome> {
+export async function runExperiment(study: string | ExperimentInput, options: ExperimentOptions = {}): Promise<StudyOutcome> {
   const experiment = typeof study === 'string' ? loadExperiment(study) : experimentFromObject(study);
-  const studyOptions = { outDir: options.out, resume: options.resume ?? false, events: options.events ?? false, signal: options.signal, hooks: options.hooks };
+  const studyOptions = { outDir: options.out ?? path.join('results', experiment.name), resume: options.resume ?? false, events: options.events ?? false, signal: options.signal, hooks: options.hooks };
   if (!options.cluster) return runStudy(experiment, studyOptions);
   // Loaded on use: the NATS client is no cost to a study on this machine.
   const { runStudyOnCluster } = await import('./cluster/study.ts');
@@ -142,10 +153,12 @@ export async function runExperiment(study: string | ExperimentInput, options: Ex
 /**
  * Checks one 1-based tuple (`[2, 4, 1, 3]` or text such as `"(2, 4, 1, 3)"`): permutation?,
  * the paper's fitness, and whether the independent validator accepts it as a solution.
- * @throws TupleSyntaxError (an InputError) for rows outside 1..N or text that is no tuple.
+ * @throws TupleSyntaxError (an InputError) for rows outside 1..N, an empty tuple, or anything
+ * that is neither an array of row numbers nor text holding one.
  */
 export function verify(tuple: readonly number[] | string): TupleReport {
-  return checkTuple(typeof tuple === 'string' ? parseTuple(tuple) : tuple, 'tuple');
+  // From JavaScript anything may come: null, [], an object; each is a TupleSyntaxError naming what was expected.
+  return checkTuple(typeof tuple === 'string' ? parseTuple(tuple) : checkNumberArray(tuple, 'tuple'), 'tuple');
 }
 
 /** The topologies `topology.kind` takes, and the directed edges each gives for a number of islands. */

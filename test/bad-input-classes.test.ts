@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeData, encodeData } from '../src/archipelago/codec.ts';
+import { eventLogPath } from '../src/experiment/runner.ts';
 import type { CheckpointFile } from '../src/run/checkpoint.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { cli, cliAsync, inBatches, isOneLineError, type CliRun } from './cli-helpers.ts';
@@ -208,10 +209,10 @@ studyCase('runs-fifo', (d) => {
   rmSync(join(d, 'runs.jsonl'));
   assert.equal(spawnSync('mkfifo', [join(d, 'runs.jsonl')]).status, 0);
 }, /runs\.jsonl: is a FIFO/);
-studyCase('event-type', (d) => writeFileSync(join(d, 'events', 'migration.interval=1__seed-1.jsonl'), '{"type":"progress","island":"x","seconds":1,"bestFitness":2}\n'),
-  /migration\.interval=1__seed-1\.jsonl: line 1 is not an event \(island: expected number/, ['--html', join(tmp, 'event.html'), '--run', 'migration.interval=1@1']);
-studyCase('event-json', (d) => writeFileSync(join(d, 'events', 'migration.interval=1__seed-1.jsonl'), 'junk\n'),
-  /migration\.interval=1__seed-1\.jsonl: line 1 is not JSON/, ['--html', join(tmp, 'event.html'), '--run', 'migration.interval=1@1']);
+studyCase('event-type', (d) => writeFileSync(join(d, eventLogPath('migration.interval=1', 1)), '{"type":"progress","island":"x","seconds":1,"bestFitness":2}\n'),
+  /migration\.interval=1~[0-9a-f]{16}__seed-1\.jsonl: line 1 is not an event \(island: expected number/, ['--html', join(tmp, 'event.html'), '--run', 'migration.interval=1@1']);
+studyCase('event-json', (d) => writeFileSync(join(d, eventLogPath('migration.interval=1', 1)), 'junk\n'),
+  /migration\.interval=1~[0-9a-f]{16}__seed-1\.jsonl: line 1 is not JSON/, ['--html', join(tmp, 'event.html'), '--run', 'migration.interval=1@1']);
 studyCases.push(
   [['report', study, '--html', join(tmp, 'no', 'such', 'r.html')], /^--html .*r\.html: folder .* does not exist$/],
   [['report', study, '--csv', folder], /^--csv .*folder: is a directory, expected a file name$/],
@@ -369,7 +370,7 @@ describe('class 2: a full or read-only file system loses no finished result', { 
 
   it('experiment --out on a full disk: refused before any run, no folder left', () => {
     const r = cli(['experiment', studyFile, '--out', join(full, 'study')]);
-    assert.match(oneLine(r, 'full'), /^--out .*study: cannot write manifest\.json \(no space left on the device\)/);
+    assert.match(oneLine(r, 'full'), /^--out .*study: cannot write its lock file \.nqueens-islands\.lock \(no space left on the device\)/);
     assert.equal(existsSync(join(full, 'study')), false);
   });
 
@@ -380,7 +381,7 @@ describe('class 2: a full or read-only file system loses no finished result', { 
     [['report', study, '--html', ro('r.html')], /^--html .*r\.html: cannot be written \(read-only file system\)$/],
     [['report', study, '--csv', ro('r.csv')], /^--csv .*r\.csv: cannot be written \(read-only file system\)$/],
     [['experiment', studyFile, '--out', ro('study')], /^--out .*study: cannot create the folder \(read-only file system\)/],
-    [['experiment', studyFile, '--out', readOnly], /^--out .*ro: cannot write manifest\.json \(read-only file system\)/],
+    [['experiment', studyFile, '--out', readOnly], /^--out .*ro: cannot write its lock file \.nqueens-islands\.lock \(read-only file system\)/],
   ]);
 });
 
@@ -433,8 +434,8 @@ describe('class 6: a damaged checkpoint is refused naming what is wrong', () => 
   });
 
   it("a killed writer's temporary file is removed when the checkpoint is next used; a live writer's stays", () => {
-    const dead = join(tmp, `.run.ckpt.${2 ** 22 + 12345}.tmp`);
-    const live = join(tmp, `.run.ckpt.${process.pid}.tmp`);
+    const dead = join(tmp, `.run.ckpt.${2 ** 22 + 12345}.0123456789abcdef.tmp`);
+    const live = join(tmp, `.run.ckpt.${process.pid}.0123456789abcdef.tmp`);
     writeFileSync(dead, 'half');
     writeFileSync(live, 'busy');
     const r = cli(['solve', '--resume', ckpt, '--max-iterations', '1001', '--quiet']);
@@ -508,7 +509,7 @@ it('class 8: experiment --resume without --events keeps writing the event logs t
   const lines = readFileSync(join(out, 'runs.jsonl'), 'utf8').trimEnd().split('\n');
   const last = JSON.parse(lines.pop()!) as { cell: string; seed: number };
   writeFileSync(join(out, 'runs.jsonl'), `${lines.join('\n')}\n`);
-  const log = join(out, 'events', `${last.cell}__seed-${last.seed}.jsonl`);
+  const log = join(out, eventLogPath(last.cell, last.seed));
   rmSync(log);
   const r = cli(['experiment', studyFile, '--out', out, '--resume']);
   assert.equal(r.code, 0, r.stderr);

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -99,8 +99,10 @@ describe('code caches (dist/bundle)', () => {
    */
   function refused(script: string, cache: string, flags: string[] = []): boolean {
     const r = spawnSync(process.execPath, [...flags, '--input-type=commonjs', '-e', `
-      const { compile } = require(${JSON.stringify(path.join(BUNDLE, 'cached-script.cjs'))});
-      process.stdout.write(String(compile(${JSON.stringify(script)}, require('node:fs').readFileSync(${JSON.stringify(cache)})).cachedDataRejected));
+      const { compile, readCache } = require(${JSON.stringify(path.join(BUNDLE, 'cached-script.cjs'))});
+      const data = readCache(${JSON.stringify(cache)});
+      if (data === undefined) throw new Error('the cache does not match its checksum');
+      process.stdout.write(String(compile(${JSON.stringify(script)}, data).cachedDataRejected));
     `], { encoding: 'utf8' });
     assert.match(r.stdout, /^(true|false)$/, r.stderr);
     return r.stdout === 'true';
@@ -125,6 +127,31 @@ describe('code caches (dist/bundle)', () => {
       assert.equal(withCache.status, 0, withCache.stderr);
       const comparable = (stdout: string) => stdout.replace(/"(seconds|startupSeconds|stopLatencyMs|foundAt|startedAt|stoppedAt|time)":[0-9.e-]+/g, '"$1":0');
       assert.deepEqual([without.status, comparable(without.stdout)], [withCache.status, comparable(withCache.stdout)]);
+    }
+  });
+
+  it('a cache with flipped bytes is never handed to V8: the commands work the same without it (no crash)', () => {
+    // A copy of the bundle as dist/flipped-*/dist/bundle (node_modules resolve the same, the workers are the copy's), every cache damaged mid-file.
+    const top = mkdtempSync(path.join(BUNDLE, '..', 'flipped-'));
+    const copy = path.join(top, 'dist', 'bundle');
+    try {
+      cpSync(BUNDLE, copy, { recursive: true });
+      cpSync(path.join(BUNDLE, '..', 'kernel'), path.join(top, 'dist', 'kernel'), { recursive: true });
+      const caches = readdirSync(copy).filter((f) => f.endsWith('.cache'));
+      assert.equal(caches.length, 3);
+      for (const cache of caches) {
+        const bytes = readFileSync(path.join(copy, cache));
+        for (let i = bytes.length >> 2; i < bytes.length; i += 997) bytes[i] ^= 0x5a;
+        writeFileSync(path.join(copy, cache), bytes);
+      }
+      const bin = path.join(copy, 'nqueens-islands.cjs');
+      for (const [args, status] of [[['verify', '1', '5', '8', '6', '3', '7', '2', '4'], 0], [['solve', '-n', '12', '--islands', '2', '--seed', '5', '--json', '--quiet'], 0]] as const) {
+        const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+        assert.equal(r.status, status, r.stderr);
+        assert.equal(r.signal, null);
+      }
+    } finally {
+      rmSync(top, { recursive: true, force: true });
     }
   });
 });

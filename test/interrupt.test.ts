@@ -1,16 +1,18 @@
 /**
  * Interruption, through the real CLI: SIGINT / SIGTERM on a board that is not solved
- * quickly stops every island, prints and saves the best so far, and exits 130 / 143 —
+ * quickly stops every island, prints and saves the best so far, and exits 130 / 143 (SIGHUP,
+ * 129: test/reliability.test.ts) —
  * within 1 s of the signal (measured with process.hrtime; the bound is relaxed to 2 s
  * because the test machine is shared and loaded: the assertion is about behaviour, not speed).
  * The test waits for the CLI's "started" note on stderr, never for a fixed time.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { cli, spawnCli } from './cli-helpers.ts';
+import { cli, ROOT, spawnCli } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-int-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -74,11 +76,29 @@ describe('interruption', () => {
     assert.equal(JSON.parse(readFileSync(r.out, 'utf8')).ended, 'SIGTERM');
   });
 
-  it('a second SIGINT exits at once with 130', async () => {
+  it('two signals at once (as `timeout` sends them to the child, then its group) are one interruption: the best is still printed and saved, exit 130', async () => {
     const r = await interrupt('SIGINT', 2);
     assert.equal(r.code, 130, r.stderr);
     assert.ok(r.ms < STOP_BOUND_MS, `exited ${r.ms.toFixed(0)} ms after the signals`);
-    for (const name of readdirSync(r.folder)) assert.ok(!name.endsWith('.tmp'), `half-written ${name}`);
+    assert.match(r.stdout, /^not solved N=1000 \(SIGINT\): best fitness \d+/);
+    assert.equal(JSON.parse(readFileSync(r.out, 'utf8')).ended, 'SIGINT');
+    assert.deepEqual(readdirSync(r.folder), ['best.json'], 'no temporary file left');
+  });
+
+  it('a signal more than a second after the first quits at once (what is written stays)', () => {
+    // A command whose clean stop never ends: only the later signal can end it.
+    const script = `
+      import { claimSignals, installSignalHandlers } from './src/cli/signals.ts';
+      installSignalHandlers();
+      claimSignals(() => process.stdout.write('stopping\\n'));
+      setInterval(() => {}, 1000);
+      process.kill(process.pid, 'SIGINT');
+      setTimeout(() => process.kill(process.pid, 'SIGTERM'), 1200);
+    `;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    assert.equal(r.status, 143, r.stderr);
+    assert.equal(r.stdout, 'stopping\n');
+    assert.match(r.stderr, /SIGTERM again: quitting at once \(what was already written stays\)/);
   });
 
   it('--time-limit ends the run the same clean way: exit 1, best so far printed and saved', () => {

@@ -1,6 +1,7 @@
 import { createLogUpdate } from 'log-update';
 import type { Observable, Subscription } from 'rxjs';
 import type { ArchipelagoEvent, ProgressEvent } from '../archipelago/events.ts';
+import { safeText } from '../io/terminal.ts';
 
 const SPARKS = '▁▂▃▄▅▆▇█';
 const TREND_LENGTH = 24;
@@ -51,6 +52,22 @@ export function renderLiveView(header: LiveViewHeader, rows: ReadonlyMap<number,
 }
 
 /**
+ * Each line cut to the terminal's width less one column: a line that wraps takes two rows,
+ * which the next redraw does not erase, and a narrow terminal would fill its scrollback
+ * with copies of the view. The view's characters are one column each.
+ */
+export function fitWidth(text: string, columns: number): string {
+  const width = Math.max(1, columns - 1);
+  return text
+    .split('\n')
+    .map((line) => {
+      const chars = [...line];
+      return chars.length > width ? chars.slice(0, width).join('') : line;
+    })
+    .join('\n');
+}
+
+/**
  * The terminal as log-update sees it. A terminal that reports 0 columns or rows (some
  * emulators, serial consoles) would get nothing drawn: 80 × 24 is assumed then.
  */
@@ -72,7 +89,9 @@ export function terminalFor(stream: NodeJS.WriteStream): { write(text: string): 
  * decides (stdout is a TTY and not --quiet / --json).
  */
 export function showLiveView(events$: Observable<ArchipelagoEvent>, header: LiveViewHeader): { close(): void } {
-  const log = createLogUpdate(terminalFor(process.stdout) as unknown as NodeJS.WriteStream);
+  const terminal = terminalFor(process.stdout);
+  const draw = createLogUpdate(terminal as unknown as NodeJS.WriteStream);
+  const log = Object.assign((text: string) => draw(fitWidth(safeText(text), terminal.columns)), { clear: () => draw.clear(), done: () => draw.done() });
   const rows = new Map<number, IslandRow>();
   const started = performance.now();
   let dirty = false;

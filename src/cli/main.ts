@@ -4,16 +4,38 @@
  * command's bundle is a CommonJS script, so that it can start from a code cache
  * (scripts/bundle.mjs).
  */
+import { printError } from './output.ts';
 import { installSignalHandlers } from './signals.ts';
 
 installSignalHandlers();
-// A reader that went away (`| head`) is not an error to report; the rest (--out) still gets written.
+// A reader that went away (`| head`) or a closed terminal (EIO after SIGHUP) is not an error
+// to report; the rest (--out) still gets written.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
+  if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
+});
+process.stderr.on('error', () => {
+  // Messages have nowhere to go; the work and its files go on.
 });
 const argv = process.argv.slice(2);
 void (async () => {
+  if (!workingDirectoryExists()) return;
   if (argv[0] === 'solve') (await import('./early-host.ts')).startEarlyHost(argv.slice(1));
   const { main } = await import('./cli.ts');
   await main(argv);
 })();
+
+/**
+ * Relative paths, the default study folder and the libraries' own look-ups all start from
+ * the working directory: one that was deleted under the shell (`rm -r` of the folder it is
+ * in) is one line and exit 2 instead of a stack trace from deep inside.
+ */
+function workingDirectoryExists(): boolean {
+  try {
+    process.cwd();
+    return true;
+  } catch (error) {
+    printError(`the working directory cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: deleted or moved away?); cd to an existing folder and run again`);
+    process.exitCode = 2;
+    return false;
+  }
+}

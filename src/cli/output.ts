@@ -1,14 +1,18 @@
-/** Writing results: stdout for data, stderr for messages, and a cap on what a terminal is shown. */
+/**
+ * Writing results: stdout for data, stderr for messages, and a cap on what a terminal is
+ * shown. Everything goes through safeText: no control character from a file reaches a terminal.
+ */
+import { safeText } from '../io/terminal.ts';
 
 /** Tuples longer than this are summarised on a terminal unless the user asks for all of them. */
 export const MAX_PRINTED_TUPLE = 200;
 
 export function printLine(text: string): void {
-  process.stdout.write(`${text}\n`);
+  process.stdout.write(`${safeText(text)}\n`);
 }
 
 export function printError(text: string): void {
-  process.stderr.write(`nqueens-islands: ${text}\n`);
+  process.stderr.write(`nqueens-islands: ${safeText(text)}\n`);
 }
 
 /**

@@ -1,38 +1,59 @@
 /**
- * SIGINT / SIGTERM, from the first line of the process on: the entry point installs these
- * handlers before it loads anything slow, so a Ctrl-C during start-up ends the process at
- * once with a note and the shell's code (128 + signal) instead of killing it silently. A
- * command with work in progress (a run, a study) claims the signals while it works, to stop
- * that work cleanly and print what it reached.
+ * SIGINT / SIGTERM / SIGHUP, from the first line of the process on: the entry point installs
+ * these handlers before it loads anything slow, so a signal during start-up ends the process
+ * at once with a note and the shell's code (128 + signal) instead of killing it silently. A
+ * command with work in progress (a run, a study, a host) claims the signals while it works,
+ * to stop that work cleanly and print and save what it reached.
+ *
+ * What a further signal means: one that comes within SAME_INTERRUPTION_MS of the first is
+ * the same interruption delivered twice (`timeout` signals its child and then the child's
+ * whole process group; a closed terminal sends SIGHUP, then often SIGTERM or SIGCONT), and
+ * is ignored: the clean stop goes on and what it reaches is still printed and saved. A
+ * signal after that (a second Ctrl-C a moment later) quits at once: whatever is already
+ * written stays (a study's recorded runs, the last checkpoint), nothing more is written.
  */
 import { printError } from './output.ts';
 
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /** 128 + the signal number, as shells report a process ended by it. */
-export const SIGNAL_EXIT_CODE: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
+export const SIGNAL_EXIT_CODE: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
-/** Test hook: with this set to 1, a line on stderr says the handlers are in place (tests signal right after it). */
+/** Further signals within this long of the first are the same interruption. */
+export const SAME_INTERRUPTION_MS = 1000;
+
+/** Test hook: with this set to 1, lines on stderr say the handlers are in place and when a command claims them (tests signal right after). */
 export const SIGNAL_NOTE_ENV = 'NQUEENS_ISLANDS_TEST_SIGNAL_NOTE';
 
 let claimant: ((signal: StopSignal) => void) | null = null;
+let first: { signal: StopSignal; at: number } | null = null;
 
 function onSignal(signal: StopSignal): void {
-  if (claimant) return claimant(signal);
-  printError(`${signal}: interrupted before any run started; nothing was written`);
+  const now = performance.now();
+  if (first === null) {
+    first = { signal, at: now };
+    if (claimant) return claimant(signal);
+    printError(`${signal}: interrupted before any run started; nothing was written`);
+    process.exit(SIGNAL_EXIT_CODE[signal]);
+  }
+  if (now - first.at < SAME_INTERRUPTION_MS) return;
+  printError(`${signal} again: quitting at once (what was already written stays)`);
   process.exit(SIGNAL_EXIT_CODE[signal]);
 }
 
 /** Installs the handlers (the entry point's first act). */
 export function installSignalHandlers(): void {
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of Object.keys(SIGNAL_EXIT_CODE) as StopSignal[]) process.on(signal, onSignal);
   if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('signal handlers installed\n');
 }
 
-/** Routes SIGINT / SIGTERM to `handler` until the returned release function is called. */
+/**
+ * Routes the first SIGINT / SIGTERM / SIGHUP to `handler` until the returned release
+ * function is called; further ones are handled here (see the module comment).
+ */
 export function claimSignals(handler: (signal: StopSignal) => void): () => void {
   claimant = handler;
+  if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('signals claimed\n');
   return () => {
     if (claimant === handler) claimant = null;
   };

@@ -85,12 +85,14 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
   }, options.heartbeatMs);
 
   let jsm: Awaited<ReturnType<typeof jetstreamManager>> | null = null;
+  let release: (() => void) | null = null;
   try {
     if (!(await directory.waitFor(wanted, waitMs))) {
       const names = [...directory.hosts.values()].map((h) => h.name).join(', ');
       throw new ConfigError(`--hosts ${wanted}: only ${directory.hosts.size} host${directory.hosts.size === 1 ? '' : 's'} answered on ${address.display} within ${waitMs / 1000} s${names ? ` (${names})` : ''}; start more with: nqueens-islands host --nats URL`);
     }
     const study = openStudy(experiment, options);
+    release = study.close;
     const { outcome } = study;
     const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, broker: address.display };
     if (study.todo.length === 0) return { ...result, ...outcome };
@@ -185,6 +187,7 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
     }
     return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total };
   } finally {
+    release?.();
     directory.close();
     if (!nc.isClosed()) {
       // Hosts stop this study's runs; the stream goes (a resumed study publishes what is left again).

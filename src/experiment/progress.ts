@@ -1,14 +1,16 @@
 /**
  * The study's progress bar on stderr: runs done, the current cell (or, for a distributed
  * study, every host with its run count and current run) and the time left. Only on a
- * terminal; a log file or a pipe gets nothing but the notes passed to `log` (nohup runs stay clean).
+ * terminal that takes cursor movement; a log file, a pipe or TERM=dumb gets nothing but the
+ * notes passed to `log` (nohup runs stay clean). Cell ids come from a file: shown through safeText.
  */
 import cliProgress from 'cli-progress';
+import { drawsOn, safeText } from '../io/terminal.ts';
 import type { StudyHooks } from './runner.ts';
 
 export function progressBar(stream: NodeJS.WriteStream = process.stderr): { hooks: StudyHooks; log(line: string): void; stop(): void } {
-  const plainLog = (line: string) => stream.write(`${line}\n`);
-  if (!stream.isTTY) return { hooks: {}, log: plainLog, stop: () => {} };
+  const plainLog = (line: string) => stream.write(`${safeText(line)}\n`);
+  if (!drawsOn(stream)) return { hooks: {}, log: plainLog, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     {
       stream,
@@ -29,20 +31,20 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): { hook
       started = true;
     },
     onRunStart(run) {
-      bar.update({ doing: `${run.cell.id} seed ${run.seed}` });
+      bar.update({ doing: safeText(`${run.cell.id} seed ${run.seed}`) });
     },
     onRunEnd() {
       bar.increment();
     },
     onHosts(hosts) {
       const each = hosts.map((h) => `${h.name}: ${h.runs} done${h.current ? `, on ${h.current}` : ''}`);
-      bar.update({ doing: `${hosts.length} host${hosts.length === 1 ? '' : 's'} | ${each.join(' | ')}` });
+      bar.update({ doing: safeText(`${hosts.length} host${hosts.length === 1 ? '' : 's'} | ${each.join(' | ')}`) });
     },
   };
   return {
     hooks,
     // Over the bar's line: the bar redraws itself below at its next frame.
-    log: (line) => plainLog(started ? `\r\x1b[2K${line}` : line),
+    log: (line) => (started ? stream.write(`\r\x1b[2K${safeText(line)}\n`) : plainLog(line)),
     stop: () => {
       if (started) bar.stop();
       started = false;

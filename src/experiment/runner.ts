@@ -4,7 +4,7 @@
  * still has complete pairs for the paired tests, and slow drifts of the machine (other
  * load, heat) fall on all cells alike instead of on the cells that happened to run last.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
@@ -16,7 +16,8 @@ import { canonicalJson, machineProvenance } from '../provenance.ts';
 import { RunFailedError, startRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
 import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
-import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic, writeManifest } from './store.ts';
+import { lockStudyFolder } from './lock.ts';
+import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, makeStudyFolder, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic, writeManifest } from './store.ts';
 import { cellFileName } from './sweep.ts';
 import { TrajectoryRecorder } from './trajectory.ts';
 
@@ -30,9 +31,9 @@ export function planRuns(experiment: Experiment): PlannedRun[] {
   return experiment.seeds.flatMap((seed) => experiment.cells.map((cell) => ({ cell, seed })));
 }
 
-/** Event-log file of one run, relative to the study folder. */
-export function eventLogPath(cell: string, seed: number): string {
-  return path.join(EVENTS_DIR, `${cellFileName(cell)}__seed-${seed}.jsonl`);
+/** Event-log file of one run, relative to the study folder (one file per cell and seed, see cellFileName). */
+export function eventLogPath(cell: string, seed: number, name: (cell: string) => string = cellFileName): string {
+  return path.join(EVENTS_DIR, `${name(cell)}__seed-${seed}.jsonl`);
 }
 
 export interface StudyHooks {
@@ -173,15 +174,33 @@ export interface OpenStudy {
   events: boolean;
   /** Saves a finished run: its event log (when kept), then its line in runs.jsonl; calls onRunEnd. */
   save(planned: PlannedRun, finished: { record: RunRecord; events: string[] }): void;
+  /** Releases the folder's lock (src/experiment/lock.ts); call it once the study ends, however it ends. */
+  close(): void;
 }
 
 /**
  * Makes `outDir` ready for the study: a new study needs a missing or empty folder; `resume`
  * continues what an interrupted study in the folder has not finished. Local and distributed
- * studies (src/cluster) share it, so both keep the same files and crash rules.
- * @throws ConfigError for a folder that cannot be used (the CLI exits 2, nothing written).
+ * studies (src/cluster) share it, so both keep the same files and crash rules. The folder is
+ * locked until `close()`: a second writer is refused.
+ * @throws ConfigError for a folder that cannot be used or is in use (the CLI exits 2, nothing written).
  */
 export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 'signal'>): OpenStudy {
+  const { outDir } = options;
+  const made = makeStudyFolder(outDir);
+  let release = () => {};
+  try {
+    release = lockStudyFolder(outDir);
+    return { ...prepareStudy(experiment, options), close: release };
+  } catch (error) {
+    release();
+    // A study refused leaves no folder behind that it made.
+    if (made !== undefined) rmSync(made, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function prepareStudy(experiment: Experiment, options: Omit<StudyOptions, 'signal'>): Omit<OpenStudy, 'close'> {
   const { outDir, hooks = {} } = options;
   const mode = prepareFolder(outDir, options.resume);
   const manifestFile = path.join(outDir, MANIFEST_FILE);
@@ -249,6 +268,7 @@ export async function runStudy(experiment: Experiment, options: StudyOptions): P
       study.save(planned, finished);
     }
   } finally {
+    study.close();
     await ownHost?.close();
   }
   return outcome;

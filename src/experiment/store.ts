@@ -1,17 +1,19 @@
 /**
  * The result folder of a study and its crash rules. `manifest.json` and event logs are
- * written whole or not at all (temp file + rename); `runs.jsonl` only ever grows by one
+ * written whole or not at all (src/io/write-file.ts); `runs.jsonl` only ever grows by one
  * complete line per finished run, flushed to disk (fsync) before the next run starts. A
  * kill can therefore leave at most a half-written last line, which `readRuns` detects and
  * cuts off, so a resumed study neither loses nor repeats a finished run.
  */
 import { constants as bufferLimits } from 'node:buffer';
-import { accessSync, closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/input-error.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
-import { failureReason, writeFileAtomic } from '../io/write-file.ts';
+import { checkFolderLinks } from '../io/output-target.ts';
+import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
+import { LOCK_FILE } from './lock.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from './records.ts';
 import { firstProblem, manifestSchema, runRecordSchema } from './record-schema.ts';
 
@@ -19,20 +21,7 @@ export const MANIFEST_FILE = 'manifest.json';
 export const RUNS_FILE = 'runs.jsonl';
 export const EVENTS_DIR = 'events';
 
-export { writeFileAtomic };
-
-/** Appends one line and flushes it to disk before returning. */
-export function appendLineSync(file: string, line: string): void {
-  const fd = openSync(file, 'a');
-  try {
-    // A nearly full disk takes part of a write without an error: write on until it refuses.
-    const bytes = Buffer.from(`${line}\n`);
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+export { appendLineSync, writeFileAtomic };
 
 export interface RunsFile {
   runs: RunRecord[];
@@ -59,34 +48,75 @@ function present(file: string): boolean {
   }
 }
 
+/** Bytes read from runs.jsonl at a time: the file is read line by line, never whole, so its size has no cap. */
+const CHUNK_BYTES = 8 << 20;
+
 /**
- * Reads runs.jsonl. A last line without its newline is what a kill mid-write leaves: it is
- * dropped (and cut from the file when `repair` is set). A complete line that is not JSON,
- * or not a run record, is damage no kill can cause, and an error.
+ * Calls `line` with each complete line of `file` (text, without its newline, 1-based
+ * number); returns the bytes of complete lines and of a last line without its newline.
+ * Lines are cut at the byte 0x0A, which is never part of a longer UTF-8 character.
+ * @throws ConfigError naming the file when it cannot be read or is not a regular file.
+ */
+function forEachLine(file: string, line: (text: string, number: number) => void): { complete: number; torn: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read the file (${failureReason(error)}); the folder is damaged`);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new ConfigError(`${file}: is ${fileKind(stats)}; expected a file of run records (JSON lines); the folder is damaged`);
+    let rest: Buffer = Buffer.alloc(0);
+    let complete = 0;
+    let number = 0;
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (;;) {
+      let got: number;
+      try {
+        got = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      } catch (error) {
+        throw new ConfigError(`${file}: cannot read the file (${failureReason(error)}); the folder is damaged`);
+      }
+      if (got === 0) break;
+      const bytes = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, got)]) : chunk.subarray(0, got);
+      let from = 0;
+      for (let at = bytes.indexOf(0x0a, from); at !== -1; at = bytes.indexOf(0x0a, from)) {
+        line(bytes.toString('utf8', from, at), ++number);
+        complete += at + 1 - from;
+        from = at + 1;
+      }
+      rest = Buffer.from(bytes.subarray(from));
+    }
+    return { complete, torn: rest.length };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads runs.jsonl, line by line (a study of any size can be reported and resumed). A last
+ * line without its newline is what a kill mid-write leaves: it is dropped (and cut from the
+ * file when `repair` is set). A complete line that is not JSON, or not a run record, is
+ * damage no kill can cause, and an error.
  */
 export function readRuns(file: string, repair = false): RunsFile {
   if (!present(file)) return { runs: [], droppedBytes: 0 };
-  const text = readStudyFile(file, 'a file of run records (JSON lines)');
-  const end = text.lastIndexOf('\n') + 1;
-  const droppedBytes = Buffer.byteLength(text.slice(end));
-  if (droppedBytes > 0 && repair) truncateSync(file, Buffer.byteLength(text.slice(0, end)));
   const runs: RunRecord[] = [];
-  text
-    .slice(0, end)
-    .split('\n')
-    .forEach((line, i) => {
-      if (line.trim() === '') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        throw new ConfigError(`${file}:${i + 1}: not a JSON line; the folder is damaged (move the line away to resume)`);
-      }
-      const record = runRecordSchema.safeParse(value);
-      if (!record.success) throw new ConfigError(`${file}:${i + 1}: not a run record (${firstProblem(record.error)}); the folder is damaged (move the line away to resume)`);
-      runs.push(record.data);
-    });
-  return { runs, droppedBytes };
+  const { complete, torn } = forEachLine(file, (line, i) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new ConfigError(`${file}:${i}: not a JSON line; the folder is damaged (move the line away to resume)`);
+    }
+    const record = runRecordSchema.safeParse(value);
+    if (!record.success) throw new ConfigError(`${file}:${i}: not a run record (${firstProblem(record.error)}); the folder is damaged (move the line away to resume)`);
+    runs.push(record.data);
+  });
+  if (torn > 0 && repair) truncateSync(file, complete);
+  return { runs, droppedBytes: torn };
 }
 
 /**
@@ -109,21 +139,31 @@ export function readManifest(file: string): Manifest {
 }
 
 /**
- * Writes manifest.json, the study's first write, making the folder if needed: a folder
- * that cannot take it is refused before any run starts (exit 2), not after the first hour
- * of runs, and the folders made for it are removed again.
+ * Makes the study folder (and the folders above it) if needed, before the lock and the
+ * first write: a folder that cannot be made is refused before any run starts (exit 2).
+ * Returns the first folder made (to remove again should the study be refused), if any.
  */
-export function writeManifest(dir: string, manifest: Manifest): void {
-  let made: string | undefined;
+export function makeStudyFolder(dir: string): string | undefined {
+  if (dir === '') throw new ConfigError('--out: expected a folder, got an empty string');
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`--out ${dir}: is ${fileKind(statSync(dir))}; expected a folder`);
   try {
-    made = mkdirSync(dir, { recursive: true });
+    // The folder and those above it: no link another user planted in /tmp is followed (src/io/output-target.ts).
+    checkFolderLinks(dir);
+  } catch (error) {
+    throw new ConfigError(`--out ${dir}: ${(error as Error).message}`);
+  }
+  try {
+    return mkdirSync(dir, { recursive: true });
   } catch (error) {
     throw folderError(dir, 'cannot create the folder', whyNotWritable(dir) ?? error);
   }
+}
+
+/** Writes manifest.json, the study's first write: a folder that cannot take it is refused before any run starts. */
+export function writeManifest(dir: string, manifest: Manifest): void {
   try {
     writeFileAtomic(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (error) {
-    if (made !== undefined) rmSync(made, { recursive: true, force: true });
     throw folderError(dir, `cannot write ${MANIFEST_FILE}`, error);
   }
 }
@@ -156,7 +196,8 @@ export function prepareFolder(dir: string, resume: boolean): 'new' | 'resume' {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`--out ${dir}: is ${fileKind(statSync(dir))}; expected a folder`);
   let entries: string[] = [];
   try {
-    if (existsSync(dir)) entries = readdirSync(dir);
+    // The study's own lock (src/experiment/lock.ts) is taken before this check.
+    if (existsSync(dir)) entries = readdirSync(dir).filter((entry) => !entry.startsWith(LOCK_FILE));
   } catch (error) {
     throw folderError(dir, 'cannot read the folder', error);
   }

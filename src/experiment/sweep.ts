@@ -4,6 +4,8 @@
  * made from its values alone, so the same file always gives the same ids and a resumed
  * or extended study still matches its earlier runs.
  */
+import { createHash } from 'node:crypto';
+
 export type SweepValue = string | number | boolean | null | { [key: string]: unknown };
 
 export interface Cell {
@@ -51,7 +53,20 @@ export function studySeeds(spec: { seed?: number; seeds?: readonly number[]; rep
   return Array.from({ length: spec.repeats ?? 1 }, (_, k) => base + k);
 }
 
-/** A cell id as a file name: anything but letters, digits and `.=-` becomes `_`. */
+/** Characters of a cell id kept readable in its file name. */
+const READABLE_CHARS = 64;
+
+/**
+ * A cell id as a file name, one-to-one and bounded: its first READABLE_CHARS characters
+ * with anything but letters, digits and `.=-` as `_` (for people), then `~` and 16 hex
+ * digits of the whole id's SHA-256 (so `a/b` and `a_b`, or two ids alike in their first
+ * characters, never share a file). At most 81 bytes, far below any file system's limit.
+ */
 export function cellFileName(id: string): string {
+  return `${legacyCellFileName(id.slice(0, READABLE_CHARS))}~${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
+}
+
+/** How studies made before cellFileName named their event logs (not one-to-one): read only when unambiguous. */
+export function legacyCellFileName(id: string): string {
   return id.replace(/[^A-Za-z0-9.=-]+/g, '_');
 }

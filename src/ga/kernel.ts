@@ -8,10 +8,16 @@
  *
  * One instance (with its own memory) per island; the compiled module is cached per
  * thread. The memory never grows, so the typed views handed out stay valid.
+ *
+ * A Node without WebAssembly (`node --jitless`) gets the same operators in TypeScript
+ * behind the same interface: the same results, more slowly.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { DiagonalMarks } from '../problem/fitness.ts';
 import { MAX_UINT16_N, type Genes } from '../problem/genes.ts';
+import { AlleleMarks } from './crossover.ts';
+import { swapGenes } from './mutation.ts';
 
 /** The little of the WebAssembly JS API used here (the project's `lib` and @types/node 20 do not declare it). */
 declare namespace WebAssembly {
@@ -50,8 +56,17 @@ function kernelModule(): WebAssembly.Module {
   return cachedModule;
 }
 
-/** This thread's kernel: the module the host compiled once (islands' workers), else compiled here on first use. */
-export function kernelModuleForThread(module?: KernelModule): KernelModule {
+/** Whether this Node has WebAssembly (not under `--jitless`). */
+export function hasWebAssembly(): boolean {
+  return typeof (globalThis as { WebAssembly?: unknown }).WebAssembly !== 'undefined';
+}
+
+/**
+ * This thread's kernel: the module the host compiled once (islands' workers), else compiled
+ * here on first use; undefined without WebAssembly (the TypeScript kernel is used then).
+ */
+export function kernelModuleForThread(module?: KernelModule): KernelModule | undefined {
+  if (!hasWebAssembly()) return undefined;
   if (module) cachedModule ??= module;
   return kernelModule();
 }
@@ -112,6 +127,7 @@ export function createPaperKernel(n: number, slots: number, width: 2 | 4 = n <= 
   const end = diagonalsAt + 4 * n;
   const pages = Math.ceil(end / PAGE);
   if (pages > MAX_PAGES) throw new RangeError(`kernel: ${slots} chromosomes of ${n} genes need ${end} bytes, over the 4 GiB of wasm32 memory`);
+  if (!hasWebAssembly()) return typeScriptKernel(n, slots, width);
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
   const ex = new WebAssembly.Instance(kernelModule(), { env: { memory } }).exports as unknown as KernelExports;
   ex.init(0, allelesAt, diagonalsAt, n);
@@ -123,4 +139,20 @@ export function createPaperKernel(n: number, slots: number, width: 2 | 4 = n <= 
 
 function align8(x: number): number {
   return Math.ceil(x / 8) * 8;
+}
+
+/** The kernel's operators in TypeScript (src/ga/crossover.ts, src/problem/fitness.ts, src/ga/mutation.ts), for a Node without WebAssembly. */
+function typeScriptKernel(n: number, slots: number, width: 2 | 4): PaperKernel {
+  const genes = width === 2 ? new Uint16Array(n * slots) : new Int32Array(n * slots);
+  const alleles = new AlleleMarks(n);
+  const diagonals = new DiagonalMarks(n);
+  const cross: CrossFn = (p1, p2, child, size, lo, hi) => alleles.cross(genes, p1, genes, p2, genes, child, size, lo, hi);
+  const fitness: FitnessFn = (chromosome, size) => diagonals.count(genes, chromosome, size);
+  const child: ChildFn = (p1, p2, c, size, lo, hi, swaps, i1, j1, i2, j2) => {
+    cross(p1, p2, c, size, lo, hi);
+    if (swaps > 0) swapGenes(genes, c, i1, j1);
+    if (swaps > 1) swapGenes(genes, c, i2, j2);
+    return fitness(c, size);
+  };
+  return { n, width, genes, child, cross, fitness, setEpoch: (allele) => void (alleles.epoch = allele) };
 }

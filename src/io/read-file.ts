@@ -81,7 +81,11 @@ export function readRegularFile(path: string, { name, expected, maxBytes }: Read
   }
 }
 
-/** As readRegularFile, as UTF-8 text without a byte-order mark. */
+/**
+ * As readRegularFile, as UTF-8 text without a byte-order mark. A lone CR (classic Mac line
+ * ends) is a line end, as LF and CRLF are: read as LF (CRLF is left for the parsers, which
+ * take it).
+ */
 export function readRegularText(path: string, bounds: ReadBounds): string {
-  return readRegularFile(path, bounds).toString('utf8').replace(/^\uFEFF/, '');
+  return readRegularFile(path, bounds).toString('utf8').replace(/^\uFEFF/, '').replace(/\r(?!\n)/g, '\n');
 }

@@ -1,21 +1,30 @@
 /**
- * Writing output files (results, checkpoints, reports, study files). A regular file is
- * written whole or not at all: the text goes to a temporary file beside it, is flushed and
- * renamed over it, so a crash mid-write never leaves a half-written file. Anything else
- * that already exists at the path is never replaced by that rename: a device (/dev/null,
- * /dev/stdout) or a FIFO (`--out >(jq .)`) is written directly, as a shell redirection
- * would; a directory or a socket is refused.
+ * Writing output files (results, checkpoints, traces, reports, study files), carefully:
+ * where the write lands is decided first (src/io/output-target.ts: descriptors and devices
+ * in place, links followed only when safe, read-only files refused). A regular file is
+ * written whole or not at all: the bytes go to a new temporary file beside it, created
+ * exclusively and without following links (O_CREAT | O_EXCL | O_NOFOLLOW) under a name
+ * nobody can guess (random bytes), given the replaced file's mode (and owner, when this
+ * process may set it), flushed and renamed over the file. A link or file planted at a
+ * temporary name makes that open fail instead of redirecting the write.
  */
-import { accessSync, closeSync, constants, fsyncSync, lstatSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { accessSync, closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from './input-error.ts';
-import { fileKind } from './read-file.ts';
+import { OutputRefused, outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
 
-/** Temporary files are `.<name>.<pid>.tmp` beside their target. */
-const TEMP = /^\.(.+)\.(\d+)\.tmp$/;
+export { OutputRefused };
 
-function tempPath(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+/** Temporary files are `.<name>.<pid>.<16 hex digits>.tmp` beside their target (the name cut to keep within 255 bytes). */
+const TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]{16}\.tmp$/;
+const MAX_NAME_BYTES = 200;
+
+/** The target's name as temporary names carry it: at most MAX_NAME_BYTES bytes. */
+function tempStem(name: string): string {
+  let stem = name;
+  while (Buffer.byteLength(stem) > MAX_NAME_BYTES) stem = stem.slice(0, -1);
+  return stem;
 }
 
 function statOrNull(path: string): Stats | null {
@@ -23,20 +32,6 @@ function statOrNull(path: string): Stats | null {
     return statSync(path);
   } catch {
     return null;
-  }
-}
-
-/** A device or a FIFO: written in place, never renamed over. */
-function isStream(stats: Stats): boolean {
-  return stats.isFIFO() || stats.isCharacterDevice() || stats.isBlockDevice();
-}
-
-/** The file a write lands in: a symbolic link's target, so the rename replaces the file and keeps the link. */
-function landingPath(path: string): string {
-  try {
-    return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
-  } catch {
-    return path;
   }
 }
 
@@ -53,40 +48,130 @@ function writeAll(fd: number, data: string | Uint8Array): void {
   }
 }
 
-/**
- * Writes a whole file: a regular (or new) file atomically, a device or FIFO directly.
- * @throws the file system's error (ENOSPC, EROFS, ENXIO for a FIFO nobody reads, ...).
- */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const target = landingPath(path);
-  const stats = statOrNull(target);
-  if (stats !== null && isStream(stats)) {
-    // Non-blocking: a FIFO without a reader fails at once (ENXIO) instead of hanging the run.
-    const fd = openSync(target, constants.O_WRONLY | constants.O_NONBLOCK);
-    try {
-      writeAll(fd, data);
-    } finally {
-      closeSync(fd);
-    }
-    return;
-  }
-  const temp = tempPath(target);
+/** Creates the temporary file beside `target`: exclusively, following no link, with the replaced file's mode and owner. */
+function createTemp(target: string, replaced: Stats | null): { fd: number; temp: string } {
+  const temp = join(dirname(target), `.${tempStem(basename(target))}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
+  // A new file gets the usual 666 less the umask, as a shell redirection makes it.
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, replaced === null ? 0o666 : 0o600);
   try {
-    const fd = openSync(temp, 'w');
+    if (replaced !== null) {
+      if (replaced.uid !== process.geteuid?.() || replaced.gid !== process.getegid?.()) {
+        try {
+          fchownSync(fd, replaced.uid, replaced.gid);
+        } catch {
+          // Only root may give a file away: the file becomes this user's, as with any editor's save.
+        }
+      }
+      fchmodSync(fd, replaced.mode & 0o7777);
+    }
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  return { fd, temp };
+}
+
+/** An output being written: chunks go in as they come; `commit()` puts the whole in place, `abort()` drops it. */
+export interface OutputFile {
+  write(data: string | Uint8Array): void;
+  commit(): void;
+  abort(): void;
+}
+
+/**
+ * Opens `path` for writing as described above.
+ * @throws OutputRefused (a directory, a read-only file, an unsafe link, ...) or the file system's error.
+ */
+export function openOutput(path: string): OutputFile {
+  const target = outputTarget(path);
+  if (target.kind === 'descriptor') return inPlace(target.fd, false);
+  if (target.kind === 'stream') {
+    // Non-blocking: a FIFO without a reader fails at once (ENXIO) instead of hanging the run.
+    return inPlace(openSync(target.path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_APPEND), true);
+  }
+  return viaTemp(target);
+}
+
+function inPlace(fd: number, close: boolean): OutputFile {
+  const done = () => {
+    if (close) closeSync(fd);
+  };
+  return { write: (data) => writeAll(fd, data), commit: done, abort: done };
+}
+
+function viaTemp(target: Extract<OutputTarget, { kind: 'file' }>): OutputFile {
+  const { fd, temp } = createTemp(target.path, target.stats);
+  let open = true;
+  const abort = () => {
+    if (open) closeSync(fd);
+    open = false;
+    rmSync(temp, { force: true });
+  };
+  return {
+    write: (data) => writeAll(fd, data),
+    commit: () => {
+      try {
+        fsyncSync(fd);
+        closeSync(fd);
+        open = false;
+        renameSync(temp, target.path);
+      } catch (error) {
+        abort();
+        throw error;
+      }
+      syncFolder(dirname(target.path));
+    },
+    abort,
+  };
+}
+
+/** Makes the rename itself durable (a power cut right after it keeps the new file); best effort. */
+function syncFolder(folder: string): void {
+  try {
+    const fd = openSync(folder, constants.O_RDONLY | constants.O_DIRECTORY);
     try {
-      writeAll(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(temp, target);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
+  } catch {
+    // Some file systems refuse fsync on a folder; the file itself is synced.
   }
 }
 
-function processAlive(pid: number): boolean {
+/**
+ * Writes a whole file (see the module comment).
+ * @throws OutputRefused or the file system's error (ENOSPC, EROFS, ENXIO for a FIFO nobody reads, ...).
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const output = openOutput(path);
+  try {
+    output.write(data);
+  } catch (error) {
+    output.abort();
+    throw error;
+  }
+  output.commit();
+}
+
+/**
+ * Appends one line to a study's log and flushes it to disk before returning. The file is
+ * opened without following a link (a link planted at its name is refused).
+ */
+export function appendLineSync(file: string, line: string): void {
+  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o666);
+  try {
+    // A nearly full disk takes part of a write without an error: write on until it refuses.
+    writeAll(fd, `${line}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether a process of this host with this id runs (one of another user counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -97,7 +182,7 @@ function processAlive(pid: number): boolean {
 
 /**
  * Removes temporary files that a killed writer left in `dir` (for the file `name` only, when
- * given): those of processes no longer running. A live writer's temp file is left alone.
+ * given): regular files (never a link) of processes no longer running. A live writer's stays.
  */
 export function removeStaleTemps(dir: string, name?: string): void {
   let entries: string[];
@@ -108,55 +193,92 @@ export function removeStaleTemps(dir: string, name?: string): void {
   }
   for (const entry of entries) {
     const match = TEMP.exec(entry);
-    if (match === null || (name !== undefined && match[1] !== name)) continue;
+    if (match === null || (name !== undefined && match[1] !== tempStem(name))) continue;
     const pid = Number(match[2]);
-    if (pid === process.pid || !processAlive(pid)) rmSync(join(dir, entry), { force: true });
+    const file = join(dir, entry);
+    try {
+      if (!lstatSync(file).isFile()) continue;
+    } catch {
+      continue;
+    }
+    if (pid !== process.pid && processAlive(pid)) continue;
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // Another user's file in a shared sticky folder cannot be removed, and is not ours to remove.
+    }
   }
 }
 
 /** Why a file-system call failed, in words: `read-only file system`, `no space left on the device`. */
 export function failureReason(error: unknown): string {
+  if (error instanceof OutputRefused) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
   return code === 'EROFS' ? 'read-only file system'
     : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
     : code === 'ENOSPC' ? 'no space left on the device'
     : code === 'EDQUOT' ? 'disk quota exceeded'
     : code === 'ENXIO' ? 'a FIFO nobody reads'
+    : code === 'ELOOP' ? 'a symbolic link where a new file was to be made'
+    : code === 'EEXIST' ? 'a file appeared at the temporary name'
+    : code === 'ENAMETOOLONG' ? 'file name too long'
     : (code ?? (error as Error).message);
 }
 
 /** A failed write as `--out x.json: cannot be written (read-only file system)`. */
 export function writeError(flag: string, path: string, error: unknown): string {
-  return `${flag} ${path}: cannot be written (${failureReason(error)})`;
+  return error instanceof OutputRefused ? `${flag} ${path}: ${error.message}` : `${flag} ${path}: cannot be written (${failureReason(error)})`;
 }
 
 /**
- * An output flag (`--out`, `--checkpoint`, `--html`, `--csv`) must name a file this process
- * can write: checked before any work starts, so a bad path costs nothing. Also removes what
- * a killed earlier write of the same file left behind.
- * @throws InputError naming the flag.
+ * An output (`--out`, `--checkpoint`, `--trace`, `--html`, `--csv`, a config's
+ * `output.file`) must name a file this process can write: checked before any work starts,
+ * so a bad path costs nothing. Also removes what a killed earlier write of the same file
+ * left behind. `flag` is how the output is named in messages.
+ * @throws InputError naming it.
  */
 export function checkOutFile(flag: string, path: string): void {
   if (path === '') throw new InputError(`${flag}: expected a file name, got an empty string`);
-  const target = landingPath(path);
-  const stats = statOrNull(target);
-  if (stats !== null && stats.isDirectory()) throw new InputError(`${flag} ${path}: is a directory, expected a file name`);
-  if (stats !== null && !stats.isFile() && !isStream(stats)) throw new InputError(`${flag} ${path}: is ${fileKind(stats)}, expected a file name`);
-  if (stats !== null && isStream(stats)) {
+  let target: OutputTarget;
+  try {
+    target = outputTarget(path);
+  } catch (error) {
+    throw new InputError(writeError(flag, path, error));
+  }
+  if (target.kind === 'descriptor') return;
+  if (target.kind === 'stream') {
     try {
-      accessSync(target, constants.W_OK);
+      accessSync(target.path, constants.W_OK);
     } catch (error) {
       throw new InputError(writeError(flag, path, error));
     }
     return;
   }
-  const folder = dirname(target);
+  const folder = dirname(target.path);
   if (!statOrNull(folder)?.isDirectory()) throw new InputError(`${flag} ${path}: folder ${dirname(path)} does not exist`);
+  if (Buffer.byteLength(basename(target.path)) > 255) throw new InputError(`${flag} ${path}: file name too long (at most 255 bytes)`);
   try {
     // The rename needs the folder writable (access() also reports a read-only file system, even to root).
     accessSync(folder, constants.W_OK);
   } catch (error) {
     throw new InputError(writeError(flag, path, error));
   }
-  removeStaleTemps(folder, basename(target));
+  removeStaleTemps(folder, basename(target.path));
+}
+
+/**
+ * Two outputs of one command must be two files: `--out x --trace x` (also spelt `./x`, or
+ * through a link) would write one over the other.
+ * @throws InputError naming both.
+ */
+export function checkDistinctOutputs(outputs: readonly (readonly [flag: string, path: string | null | undefined])[]): void {
+  const seen = new Map<string, string>();
+  for (const [flag, path] of outputs) {
+    if (path === null || path === undefined || path === '') continue;
+    const id = targetIdentity(path);
+    if (id === null) continue;
+    const first = seen.get(id);
+    if (first !== undefined) throw new InputError(`${flag} ${path}: the same file as ${first}; give each output its own file`);
+    seen.set(id, `${flag} ${path}`);
+  }
 }

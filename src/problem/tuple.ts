@@ -32,7 +32,8 @@ function parseEntry(token: string, where: string): number {
   return value;
 }
 
-function checkNumberArray(value: unknown, where: string): number[] {
+/** An array of positive safe integers (any other value: a TupleSyntaxError naming `where`). */
+export function checkNumberArray(value: unknown, where: string): number[] {
   if (!Array.isArray(value)) throw new TupleSyntaxError(`${where}: expected an array of row numbers`);
   if (value.length === 0) throw new TupleSyntaxError(`${where}: empty tuple`);
   for (const v of value) {

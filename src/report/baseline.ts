@@ -7,20 +7,32 @@ import { baselineOf, formatValue, type SweepValue } from '../experiment/sweep.ts
 /** Parses `--baseline key=value` flags (values read as YAML scalars: `10` is a number) against the study's sweep. */
 export function parseBaselineFlags(flags: readonly string[], manifest: Manifest): Record<string, SweepValue> {
   const out: Record<string, SweepValue> = {};
-  for (const flag of flags) {
+  for (const given of flags) {
+    // yargs may hand a bare number or boolean (`--baseline 5`): the flag's text is what was typed.
+    const flag = String(given);
     const at = flag.indexOf('=');
     if (at <= 0) throw new ConfigError(`--baseline ${flag}: expected KEY=VALUE with a sweep key (${manifest.keys.join(', ')})`);
     const key = flag.slice(0, at).trim();
     const text = flag.slice(at + 1).trim();
     if (!manifest.keys.includes(key)) throw new ConfigError(`--baseline ${flag}: ${key} is not a sweep key; expected one of ${manifest.keys.join(', ')}`);
     const values = manifest.cells.map((c) => c.values[key]);
-    const value = values.find((v) => formatValue(v) === text || JSON.stringify(v) === JSON.stringify(YAML.parse(text)));
+    const parsed = yamlScalar(text);
+    const value = values.find((v) => formatValue(v) === text || (parsed !== undefined && JSON.stringify(v) === JSON.stringify(parsed)));
     if (value === undefined) {
       throw new ConfigError(`--baseline ${flag}: expected one of the swept values ${[...new Set(values.map(formatValue))].join(', ')}`);
     }
     out[key] = value;
   }
   return out;
+}
+
+/** A flag's value as YAML reads it (`10` a number), or undefined for text YAML refuses (`[`, `*x`). */
+function yamlScalar(text: string): unknown {
+  try {
+    return YAML.parse(text, { maxAliasCount: 0 }) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A function from cell id to its baseline id. */

@@ -75,14 +75,56 @@ export function progressPoints(events: readonly ArchipelagoEvent[], x: XAxis): P
   return points;
 }
 
+/** Most points drawn per island and curve: about four per pixel of the 560-pixel plot. */
+export const MAX_DRAWN_PER_ISLAND = 2000;
+/** Above this many points in a plot, the line is drawn without a mark per point. */
+const MAX_MARKED = 2000;
+
+/**
+ * The points a plot draws: every point when an island has at most MAX_DRAWN_PER_ISLAND,
+ * else its points in MAX_DRAWN_PER_ISLAND / 2 equal stretches with the first and last of
+ * each kept, and the lowest and highest of `field` where they differ from those (a
+ * stretch's extremes stay visible). A trace of half a million samples then draws in
+ * seconds; the numbers the report prints are computed from every sample.
+ */
+export function drawnPoints(points: readonly ProgressPoint[], field: 'bestFitness' | 'diversity'): ProgressPoint[] {
+  const byIsland = new Map<number, ProgressPoint[]>();
+  for (const p of points) {
+    if (p[field] === null) continue;
+    const list = byIsland.get(p.island) ?? [];
+    list.push(p);
+    byIsland.set(p.island, list);
+  }
+  const drawn: ProgressPoint[] = [];
+  for (const list of byIsland.values()) {
+    if (list.length <= MAX_DRAWN_PER_ISLAND) {
+      drawn.push(...list);
+      continue;
+    }
+    const stretch = Math.ceil(list.length / (MAX_DRAWN_PER_ISLAND / 4));
+    for (let start = 0; start < list.length; start += stretch) {
+      const end = Math.min(list.length, start + stretch) - 1;
+      let low = start;
+      let high = start;
+      for (let i = start + 1; i <= end; i++) {
+        if (list[i][field]! < list[low][field]!) low = i;
+        if (list[i][field]! > list[high][field]!) high = i;
+      }
+      for (const i of [...new Set([start, low, high, end])].sort((a, b) => a - b)) drawn.push(list[i]);
+    }
+  }
+  return drawn;
+}
+
 function progressSpec(points: readonly ProgressPoint[], x: XAxis, y: { field: 'bestFitness' | 'diversity'; title: string; format: string }, title: string): TopLevelSpec {
+  const values = drawnPoints(points, y.field);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: title, ...FONT },
-    data: { values: points.filter((p) => p[y.field] !== null) },
+    data: { values },
     width: 560,
     height: 260,
-    mark: { type: 'line', point: true, interpolate: y.field === 'bestFitness' ? 'step-after' : 'linear' },
+    mark: { type: 'line', point: values.length <= MAX_MARKED, interpolate: y.field === 'bestFitness' ? 'step-after' : 'linear' },
     encoding: {
       // Each label formatted by itself: an axis-wide format shares one SI prefix (0k, 5k, ...).
       x: { field: 'x', type: 'quantitative', title: X_TITLES[x], axis: { labelExpr: `format(datum.value, '${X_FORMATS[x]}')` } },

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { StudyData } from './study-data.ts';
 import { runSummaryLines, type RunData } from './run-data.ts';
-import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, migrationSpec, progressPoints, renderSvg, type EdgeFlow } from './charts.ts';
+import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, MAX_DRAWN_PER_ISLAND, migrationSpec, progressPoints, renderSvg, type EdgeFlow } from './charts.ts';
 import { observablesRunParts, observablesStudyParts, type PageKit } from './observables-charts.ts';
 import type { XAxis } from './x-axis.ts';
 import { readEvents } from './study-data.ts';
@@ -93,7 +93,7 @@ function provenanceBlock(study: StudyData): string {
 }
 
 /** How progress samples are taken (island-runner.ts), for the captions. */
-const SAMPLES_NOTE = 'One point per progress sample: every island samples at its start, at iterations 1, 2, 3, 4, 6, 8, 12, 16, ..., every 250 ms, and at its end.';
+const SAMPLES_NOTE = `One point per progress sample: every island samples at its start, at iterations 1, 2, 3, 4, 6, 8, 12, 16, ..., every 250 ms, and at its end (an island with more than ${MAX_DRAWN_PER_ISLAND} samples is drawn from the first, last, lowest and highest of each of ${MAX_DRAWN_PER_ISLAND / 4} equal stretches).`;
 
 function figure(svg: string, caption: string): string {
   return `<figure>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;

@@ -8,6 +8,7 @@ import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
 import type { Manifest, RunRecord } from '../experiment/records.ts';
 import { eventLogPath } from '../experiment/runner.ts';
+import { legacyCellFileName } from '../experiment/sweep.ts';
 import { parseEventLines } from './run-data.ts';
 import { MANIFEST_FILE, readManifest, readRuns, readStudyFile, runKey, RUNS_FILE } from '../experiment/store.ts';
 
@@ -41,7 +42,21 @@ export function readStudy(dir: string): StudyData {
 
 /** A run's events, or null when the study was run without --events (or the run has no log). */
 export function readEvents(study: StudyData, cell: string, seed: number): ArchipelagoEvent[] | null {
-  const file = path.join(study.dir, eventLogPath(cell, seed));
-  if (!existsSync(file)) return null;
+  const file = eventLogFile(study, cell, seed);
+  if (file === null) return null;
   return parseEventLines(readStudyFile(file, 'an event log (JSON lines)'), file) as ArchipelagoEvent[];
+}
+
+/**
+ * The run's event log: under its one-to-one name, or in a study made before those names,
+ * under the old one when no other cell of the study shares it (else there is no telling
+ * whose run the file holds, and the run is shown without a log).
+ */
+function eventLogFile(study: StudyData, cell: string, seed: number): string | null {
+  const file = path.join(study.dir, eventLogPath(cell, seed));
+  if (existsSync(file)) return file;
+  const legacy = legacyCellFileName(cell);
+  if (study.manifest.cells.some((c) => c.id !== cell && legacyCellFileName(c.id) === legacy)) return null;
+  const old = path.join(study.dir, eventLogPath(cell, seed, legacyCellFileName));
+  return existsSync(old) ? old : null;
 }

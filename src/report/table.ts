@@ -3,6 +3,7 @@
  * from `StudySummary`. CSV keeps full precision; Inf marks "unsolved" (R and pandas read it).
  */
 import { formatValue } from '../experiment/sweep.ts';
+import { safeText } from '../io/terminal.ts';
 import type { Quartiles } from './stats.ts';
 import { METRICS, type CellSummary, type Comparison, type Metric, type StudySummary } from './summary.ts';
 
@@ -65,7 +66,9 @@ export function ertText(cell: CellSummary): string {
   return `${formatNumber(cell.ert)} [${formatNumber(cell.ertInterval.lower)}, ${formatNumber(cell.ertInterval.upper)}]`;
 }
 
-export function align(rows: string[][]): string {
+/** Aligned columns; cells are measured as printed (safeText: an escape is shown as its code). */
+export function align(given: string[][]): string {
+  const rows = given.map((r) => r.map(safeText));
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => [...r[col]].length)));
   return rows.map((r) => r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ').trimEnd()).join('\n');
 }
@@ -131,10 +134,16 @@ export function renderTable(summary: StudySummary): string {
   return lines.join('\n');
 }
 
-function csvField(value: unknown): string {
+/**
+ * One CSV field. Text (sweep values and cell ids come from a file) that starts with
+ * `= + - @`, a tab or a carriage return would be a formula to a spreadsheet: it gets a
+ * leading `'`, as OWASP advises, and control characters are shown as escapes (safeText).
+ */
+export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isNaN(value) ? '' : value === Infinity ? 'Inf' : value === -Infinity ? '-Inf' : String(value);
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const raw = typeof value === 'string' ? value : JSON.stringify(value);
+  const text = safeText(/^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw);
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

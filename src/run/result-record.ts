@@ -19,7 +19,7 @@ import type { RunResult, SeededRunConfig } from './start-run.ts';
  * under `onIslandError: fail`, every island failed under `continue`, or the NATS broker lost
  * (islands on other machines).
  */
-export type Ending = 'solved' | 'taken-over' | 'max-iterations' | 'max-evaluations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
+export type Ending = 'solved' | 'taken-over' | 'max-iterations' | 'max-evaluations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
 
 export interface IslandRecord extends IslandSummary {
   /** Islands on other machines: the name of the host that ran it. */

@@ -3,10 +3,10 @@
  * first line names the format and holds the resolved config; then every event as the
  * library's `events$` gives it (a checkpoint without its snapshots). Lines go to a
  * temporary file beside FILE in 64 KB writes and the file is renamed into place when the
- * run ends, so FILE is never half-written.
+ * run ends, so FILE is never half-written (src/io/write-file.ts: a device such as
+ * /dev/stdout is written as the lines come).
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { openOutput, type OutputFile } from '../io/write-file.ts';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { RunConfigInput } from '../config/schema.ts';
 import { toolInfo } from '../package-info.ts';
@@ -28,14 +28,12 @@ export interface TraceHeader {
 const FLUSH_BYTES = 1 << 16;
 
 export class TraceWriter {
-  private readonly temp: string;
-  private readonly fd: number;
+  private readonly output: OutputFile;
   private buffer: string[] = [];
   private bytes = 0;
 
-  constructor(private readonly file: string, config: SeededRunConfig) {
-    this.temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-    this.fd = openSync(this.temp, 'w');
+  constructor(file: string, config: SeededRunConfig) {
+    this.output = openOutput(file);
     const shape = recordedConfig(config);
     const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
     this.push(header);
@@ -48,18 +46,12 @@ export class TraceWriter {
   /** Flushes, syncs and renames the file into place. */
   close(): void {
     this.flush();
-    fsyncSync(this.fd);
-    closeSync(this.fd);
-    renameSync(this.temp, this.file);
+    this.output.commit();
   }
 
   /** Drops the temporary file (the run could not finish properly). */
   abort(): void {
-    try {
-      closeSync(this.fd);
-    } finally {
-      rmSync(this.temp, { force: true });
-    }
+    this.output.abort();
   }
 
   private push(value: object): void {
@@ -71,7 +63,7 @@ export class TraceWriter {
 
   private flush(): void {
     if (this.buffer.length === 0) return;
-    writeSync(this.fd, this.buffer.join(''));
+    this.output.write(this.buffer.join(''));
     this.buffer = [];
     this.bytes = 0;
   }

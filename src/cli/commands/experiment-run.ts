@@ -8,7 +8,7 @@ import { progressBar } from '../../experiment/progress.ts';
 import { runStudy, type StudyOutcome } from '../../experiment/runner.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printError } from '../output.ts';
-import { claimSignals, SIGNAL_EXIT_CODE } from '../signals.ts';
+import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
 
 export interface ExperimentArgs extends ClusterArgs {
   file: string;
@@ -37,8 +37,12 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   const experiment = loadExperiment(args.file);
   const outDir = args.out ?? path.join('results', experiment.name);
   const controller = new AbortController();
-  // The first signal stops the current run (the study can be resumed); a second quits at once.
-  const release = claimSignals((signal) => (controller.signal.aborted ? process.exit(SIGNAL_EXIT_CODE[signal]) : controller.abort()));
+  // The first signal stops the current run (the study can be resumed); a later one quits at once (src/cli/signals.ts).
+  let stoppedBy: StopSignal = 'SIGINT';
+  const release = claimSignals((signal) => {
+    stoppedBy = signal;
+    controller.abort();
+  });
   const bar = progressBar();
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
   const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: bar.hooks };
@@ -72,8 +76,8 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     const done = outcome.skipped + outcome.completed;
     if (outcome.interrupted) {
       printError(`${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
-      // 128 + SIGINT, as shells expect of a study stopped by Ctrl-C (or SIGTERM).
-      process.exitCode = lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE.SIGINT;
+      // 128 + the signal, as shells expect of a study stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).
+      process.exitCode = lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE[stoppedBy];
     } else {
       printError(`${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${shellWord(outDir)}`);
     }

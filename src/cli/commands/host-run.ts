@@ -4,7 +4,7 @@ import { ConfigError } from '../../config/errors.ts';
 import { positiveNumber } from '../../cluster/flags.ts';
 import { startHost } from '../../cluster/host.ts';
 import { printError } from '../output.ts';
-import { claimSignals, SIGNAL_EXIT_CODE } from '../signals.ts';
+import { claimSignals } from '../signals.ts';
 
 export interface HostArgs {
   nats: string;
@@ -27,11 +27,8 @@ export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
     log: printError,
   });
   printError(`host ${host.name} ready: ${host.islands} island${host.islands === 1 ? '' : 's'} on ${host.broker}; Ctrl-C leaves`);
-  // The first signal leaves cleanly; a second quits at once.
-  let leaving = false;
+  // The first signal leaves cleanly; a later one quits at once (src/cli/signals.ts).
   const release = claimSignals((signal) => {
-    if (leaving) process.exit(SIGNAL_EXIT_CODE[signal]);
-    leaving = true;
     printError(`${signal}: leaving (the current run goes back to the queue)`);
     void host.stop();
   });

@@ -13,7 +13,7 @@ import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
 import { summarise } from '../../report/summary.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
 import { printError, printLine } from '../output.ts';
-import { checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { checkDistinctOutputs, checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface ReportArgs {
   dir?: string;
@@ -64,6 +64,7 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
   if (args.ioh !== undefined) checkIohFolder(args.ioh);
+  checkDistinctOutputs([['--html', args.html], ['--csv', args.csv], ['--ioh', args.ioh]]);
   if (args.dir === undefined) {
     if (args.run === undefined) throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
     return reportRun(args, args.run);

@@ -17,10 +17,11 @@ import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
 import { clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
+import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
 import { exitWhenWritten, printError, printLine, tupleForPeople } from '../output.ts';
-import { checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs {
   config?: string;
@@ -101,17 +102,17 @@ function printFailures(result: RunResult, failure: RunFailedError | null): void 
  * Saves the result after it is on stdout: a failed write (full disk, read-only file system,
  * a FIFO nobody reads) is one line, and the result is not lost. Returns whether it was saved.
  */
-function saveResult(out: string, record: SolveRecord): boolean {
+function saveResult(outName: string, out: string, record: SolveRecord): boolean {
   const text = recordText(out, record);
   if (text === null) {
-    printError(`--out ${out}: not written: no island reported a chromosome to save`);
+    printError(`${outName} ${out}: not written: no island reported a chromosome to save`);
     return false;
   }
   try {
     writeFileAtomic(out, text);
     return true;
   } catch (error) {
-    printError(`${writeError('--out', out, error)}; the result is on stdout only`);
+    printError(`${writeError(outName, out, error)}; the result is on stdout only`);
     return false;
   }
 }
@@ -151,10 +152,15 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     }
   }
   const out = config.output.file;
-  if (out !== null) checkOutFile('--out', out);
+  // The result file comes from --out or from the run config's output.file: messages name the one used.
+  const outName = args.out !== undefined ? '--out' : `output.file (${args.config !== undefined ? displayName(args.config) : 'run config'})`;
+  if (out !== null) checkOutFile(outName, out);
   const checkpointPath = args.checkpoint ?? null;
   if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
   if (args.trace !== undefined) checkOutFile('--trace', args.trace);
+  checkDistinctOutputs([[outName, out], ['--checkpoint', checkpointPath], ['--trace', args.trace]]);
+  // The checkpoint a run resumes from may take its new checkpoints, not its result or trace.
+  checkDistinctOutputs([['--resume', args.resume], [outName, out], ['--trace', args.trace]]);
   const testFault = testFaultFromEnv(config.islands);
 
   let run;
@@ -174,8 +180,8 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   }
 
   const signals = interruptions(run.stop);
-  // The live view (and log-update) is loaded only for a terminal: scripts start faster.
-  const live = process.stdout.isTTY && !args.quiet && !args.json
+  // The live view (and log-update) is loaded only for a terminal that takes cursor movement (not TERM=dumb): scripts start faster.
+  const live = drawsOn(process.stdout) && !args.quiet && !args.json
     ? (await import('../live-view.ts')).showLiveView(run.events$, {
         n: config.n, islands: config.islands, seed: config.seed,
         topology: config.topology.kind, migration: `${config.migration.mode} every ${config.migration.interval}`,
@@ -223,7 +229,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   if (args.json) printLine(JSON.stringify(record));
   else printText(result, args, ended, out);
   printFailures(result, failure);
-  const saved = out === null || saveResult(out, record);
+  const saved = out === null || saveResult(outName, out, record);
   if (cluster && cluster.dropped.total > 0) {
     printError(`${cluster.dropped.malformed} malformed and ${cluster.dropped.incompatible} foreign bus messages dropped`);
   }
@@ -249,18 +255,16 @@ function saveCheckpoint(path: string, event: CheckpointEvent, config: SeededRunC
 }
 
 /**
- * SIGINT / SIGTERM stop the run cleanly (the best so far is printed and saved); a second
- * one exits at once. Exit codes follow the shell's 128 + signal convention.
+ * SIGINT / SIGTERM / SIGHUP stop the run cleanly (the best so far is printed and saved); a
+ * later signal quits at once (src/cli/signals.ts). Exit codes follow the shell's 128 + signal.
  */
 function interruptions(stop: () => void) {
   const state = { received: false, signal: null as StopSignal | null, exitCode: 0, dispose: () => {} };
   const onSignal = (signal: StopSignal) => {
-    const code = SIGNAL_EXIT_CODE[signal];
-    if (state.received) process.exit(code);
     state.received = true;
     state.signal = signal;
-    state.exitCode = code;
-    printError(`${signal}: stopping all islands (again to quit at once)`);
+    state.exitCode = SIGNAL_EXIT_CODE[signal];
+    printError(`${signal}: stopping all islands (a second signal, a second from now, quits at once)`);
     stop();
   };
   state.dispose = claimSignals(onSignal);

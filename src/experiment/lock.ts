@@ -1,0 +1,106 @@
+/**
+ * One writer per study folder. A study takes `DIR/.nqueens-islands.lock` before it reads or
+ * writes anything there: a file created exclusively (O_CREAT | O_EXCL, following no link)
+ * holding the writer's pid, host name and start time. A second `experiment --out DIR` (or
+ * `runExperiment`) while the first runs gets one line naming the holder and exit 2, so no
+ * run is done twice and runs.jsonl never takes two writers' lines. A lock whose process is
+ * gone (same host, pid not running: a kill -9, a power cut) is stale and taken over; a lock
+ * from another host cannot be checked from here, so it is refused with the file to remove.
+ */
+import { closeSync, constants, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '../config/errors.ts';
+import { failureReason, processAlive } from '../io/write-file.ts';
+
+export const LOCK_FILE = '.nqueens-islands.lock';
+
+interface LockHolder {
+  pid: number;
+  host: string;
+  startedAt: string;
+}
+
+function holderOf(file: string): LockHolder | null {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>;
+    return Number.isInteger(value.pid) && typeof value.host === 'string' ? { pid: value.pid!, host: value.host, startedAt: String(value.startedAt) } : null;
+  } catch {
+    return null;
+  }
+}
+
+function create(file: string, holder: LockHolder): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, `${JSON.stringify(holder)}\n`);
+  } catch (error) {
+    // A full disk can take the name and not the text: an empty lock would name nobody.
+    closeSync(fd);
+    rmSync(file, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  return true;
+}
+
+/**
+ * Removes the lock of a holder that is gone (killed without a chance to clean up), so the
+ * next attempt can take it: one process at a time (a second lock file guards the takeover,
+ * itself taken over when its process is gone), and only while the lock is still that
+ * holder's, so two writers starting at once never both take a stale lock.
+ */
+function takeOver(file: string, stale: LockHolder, me: LockHolder): void {
+  const guard = `${file}.takeover`;
+  const guardHolder = holderOf(guard);
+  if (guardHolder !== null && guardHolder.host === me.host && !processAlive(guardHolder.pid)) rmSync(guard, { force: true });
+  if (!create(guard, me)) return;
+  try {
+    const now = holderOf(file);
+    if (now !== null && now.pid === stale.pid && now.host === stale.host && now.startedAt === stale.startedAt) rmSync(file, { force: true });
+  } finally {
+    rmSync(guard, { force: true });
+  }
+}
+
+/**
+ * Takes the lock of the study folder `dir` (which exists); returns its release.
+ * @throws ConfigError naming the holder when another writer has it (`flag` names the folder).
+ */
+export function lockStudyFolder(dir: string, flag = '--out'): () => void {
+  const file = path.join(dir, LOCK_FILE);
+  const me: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+  for (let attempt = 0; ; attempt++) {
+    let created: boolean;
+    try {
+      created = create(file, me);
+    } catch (error) {
+      throw new ConfigError(`${flag} ${dir}: cannot write its lock file ${LOCK_FILE} (${failureReason(error)}); expected a folder this user can write`);
+    }
+    if (created) break;
+    const holder = holderOf(file);
+    const stale = holder !== null && holder.host === me.host && holder.pid !== process.pid && !processAlive(holder.pid);
+    if (!stale || attempt > 0) {
+      const who = holder === null ? 'another writer (unreadable lock)' : `process ${holder.pid} on ${holder.host} since ${holder.startedAt}`;
+      const fix = holder !== null && holder.host !== me.host ? `; if it is no longer running, remove ${file}` : holder === null ? `; if no study runs there, remove ${file}` : '';
+      throw new ConfigError(`${flag} ${dir}: the study is in use by ${who}; wait for it to end${fix}`);
+    }
+    takeOver(file, holder, me);
+  }
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    process.off('exit', release);
+    rmSync(file, { force: true });
+  };
+  // Quitting at once (a later signal) still leaves the folder free.
+  process.on('exit', release);
+  return release;
+}
