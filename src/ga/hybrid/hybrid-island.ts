@@ -1,4 +1,5 @@
 import { allocGenes, copyGenes, type Genes } from '../../problem/genes.ts';
+import { buildStopped } from '../build-stopped.ts';
 import { AlleleMarks, order1Crossover } from '../crossover.ts';
 import { IslandCore } from '../island-core.ts';
 import { restoreIsland, type IslandState } from '../snapshot.ts';
@@ -87,16 +88,21 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     }
   }
 
-  /** μ smart starts (or random permutations), ranked; a member of fitness 0 is a solution. */
+  /**
+   * μ smart starts (or random permutations), ranked; a member of fitness 0 is a solution.
+   * @throws BuildStopped when `shouldStop` says yes meanwhile (a limit or signal during start-up).
+   */
   private initialise(): void {
     const pop = this.population;
     const n = this.n;
     const start = this.params.operators.smartStart;
     const bits = start ? new OccupancyBits(n) : null;
     for (let s = 0; s < pop.size; s++) {
+      if (this.shouldStop?.()) throw buildStopped(pop.genes, pop.fitness, s, n, this.evaluations);
       const b = pop.boards[s];
       if (start && bits) {
-        b.fitness = smartStart(pop.genes, b.offset, n, b.up, b.down, this.rng, start.maxTries, bits);
+        b.fitness = smartStart(pop.genes, b.offset, n, b.up, b.down, this.rng, start.maxTries, bits, this.shouldStop);
+        if (b.fitness < 0) throw buildStopped(pop.genes, pop.fitness, s, n, this.evaluations);
       } else {
         randomPermutation(pop.genes, b.offset, n, this.rng);
         b.fitness = countDiagonals(pop.genes, b.offset, n, b.up, b.down);

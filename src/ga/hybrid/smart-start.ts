@@ -2,6 +2,9 @@ import type { Genes } from '../../problem/genes.ts';
 import type { Rng } from '../rng.ts';
 import { countDiagonals } from './diagonals.ts';
 
+/** Columns placed between two `shouldStop` checks (a few milliseconds at most). */
+const STOP_CHECK_MASK = 0xffff;
+
 /**
  * Scratch for `smartStart`: one occupancy bit per diagonal in each direction. Bits
  * rather than the Int32 counts because the greedy search makes about 3N random probes:
@@ -30,11 +33,12 @@ export class OccupancyBits {
  * local search only have to finish the job. Each call draws its own rows, so members
  * differ.
  *
- * Writes the genes at `offset` and their counts, returns the fitness.
+ * Writes the genes at `offset` and their counts, returns the fitness, or -1 when
+ * `shouldStop` (asked every 65,536 columns) said yes and the permutation was left unfinished.
  */
 export function smartStart(
   genes: Genes, offset: number, n: number, up: Int32Array, down: Int32Array,
-  rng: Rng, maxTries: number, bits: OccupancyBits,
+  rng: Rng, maxTries: number, bits: OccupancyBits, shouldStop?: () => boolean,
 ): number {
   const ub = bits.up;
   const db = bits.down;
@@ -43,6 +47,7 @@ export function smartStart(
   for (let i = 0; i < n; i++) genes[offset + i] = i;
   const shift = n - 1;
   for (let i = 0; i < n; i++) {
+    if ((i & STOP_CHECK_MASK) === STOP_CHECK_MASK && shouldStop?.()) return -1;
     const left = n - i;
     let j = i + rng.int(left);
     let r = genes[offset + j];
