@@ -9,7 +9,8 @@ export class Population {
   readonly genes: Genes;
   readonly fitness: Int32Array;
   readonly order: Int32Array;
-  private readonly counts: Int32Array;
+  /** rerank's histogram (2N + 1 counters), made on first use: a subclass that ranks otherwise never needs it. */
+  private counts: Int32Array | null = null;
 
   /** `genes`, if given, is storage for size * n genes to use instead of a new array (e.g. a view into the WebAssembly kernel's memory). */
   constructor(readonly n: number, readonly size: number, genes?: Genes) {
@@ -17,12 +18,11 @@ export class Population {
     this.genes = genes ?? allocGenes(n, size);
     this.fitness = new Int32Array(size);
     this.order = new Int32Array(size);
-    this.counts = new Int32Array(2 * n + 1);
   }
 
   /** Re-sorts `order` after fitness values changed: O(size + N), no allocation. */
   rerank(): void {
-    const counts = this.counts;
+    const counts = (this.counts ??= new Int32Array(2 * this.n + 1));
     const fitness = this.fitness;
     counts.fill(0);
     for (let s = 0; s < this.size; s++) counts[fitness[s] + 1]++;
