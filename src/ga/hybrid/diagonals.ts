@@ -199,3 +199,26 @@ export function swapBoardState(a: Board, b: Board): void {
   b.fitness = fitness;
   b.list = list;
 }
+
+/**
+ * Whether `cols` (columns of `board`, any order, repeats allowed) keeps `Board.list`'s
+ * promise for the board's counts: of the k queens on any diagonal, at least k - 1 listed.
+ * O(N) over the counts; for lists that come from outside (a checkpoint).
+ */
+export function listCovers(board: Board, cols: ArrayLike<number>): boolean {
+  const { genes, offset, n, up, down, wide } = board;
+  const onUp = new Map<number, number>();
+  const onDown = new Map<number, number>();
+  for (const i of new Set(Array.from(cols))) {
+    if (!Number.isInteger(i) || i < 0 || i >= n) return false;
+    const r = genes[offset + i];
+    onUp.set(r - i + n - 1, (onUp.get(r - i + n - 1) ?? 0) + 1);
+    onDown.set(r + i, (onDown.get(r + i) ?? 0) + 1);
+  }
+  for (let d = 0; d < 2 * n - 1; d++) {
+    const u = up[d] === SATURATED ? wide.get(d)! : up[d];
+    const w = down[d] === SATURATED ? wide.get(2 * n + d)! : down[d];
+    if ((onUp.get(d) ?? 0) < u - 1 || (onDown.get(d) ?? 0) < w - 1) return false;
+  }
+  return true;
+}

@@ -10,7 +10,7 @@ import { rankSelect, rankSelectOther } from '../selection.ts';
 import { SurvivalScratch } from '../survival.ts';
 import type { Board } from './board.ts';
 import { conflictMutation } from './conflict-mutation.ts';
-import { collectConflicts, copyBoardState, countDiagonals, newBoard } from './diagonals.ts';
+import { collectConflicts, copyBoardState, countDiagonals, listCovers, newBoard } from './diagonals.ts';
 import { localSearch, type LocalSearchLimits } from './local-search.ts';
 import { checkHybridParams, type HybridParams } from './params.ts';
 import { HybridPopulation } from './population.ts';
@@ -80,16 +80,28 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     else this.initialise();
   }
 
-  /** Loads a checkpointed population; the diagonal counts and lists are not saved but recounted from the genes. */
+  /** Loads a checkpointed population: the counts are recounted from the genes, the conflict lists taken from the snapshot (scanned if it has none). */
   private restore(state: IslandState): void {
     restoreIsland(this, state);
     const pop = this.population;
+    const lists = state.lists;
+    if (lists && lists.length !== pop.size) throw new RangeError(`snapshot: ${lists.length} conflict lists for ${pop.size} members`);
     for (let s = 0; s < pop.size; s++) {
       const b = pop.boards[s];
       b.fitness = countDiagonals(b);
-      collectConflicts(b);
       if (b.fitness !== pop.fitness[s]) throw new RangeError(`snapshot member ${s}: fitness ${pop.fitness[s]} does not match its genes (${b.fitness})`);
+      if (!lists) collectConflicts(b);
+      else if (!listCovers(b, lists[s])) throw new RangeError(`snapshot member ${s}: its conflict list misses queens in conflict`);
+      else {
+        b.list.count = 0;
+        for (const i of lists[s]) b.list.push(i);
+      }
     }
+  }
+
+  override snapshot(): IslandState {
+    const lists = this.population.boards.map((b) => b.list.cols.slice(0, b.list.count));
+    return { ...super.snapshot(), lists };
   }
 
   /**
