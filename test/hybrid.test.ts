@@ -78,6 +78,16 @@ function boardOf(genes: Genes, n: number): Board {
   return b;
 }
 
+/** Swaps two random queens as the operators do: counts updated, both columns listed, fitness moved by swapDelta. */
+function randomSwap(b: Board, rng: Rng): void {
+  const i = rng.int(b.n);
+  const j = (i + 1 + rng.int(b.n - 1)) % b.n;
+  b.fitness += swapDelta(b.genes, 0, b.n, b.up, b.down, i, j);
+  applySwap(b, i, j);
+  b.list.push(i);
+  b.list.push(j);
+}
+
 function randomBoard(n: number, rng: Rng): Board {
   const genes = allocGenes(n);
   randomPermutation(genes, 0, n, rng);
@@ -173,15 +183,7 @@ describe('swapDelta', () => {
     const b = randomBoard(n, Rng.forStream(5, 0));
     assert.ok(b.genes instanceof Int32Array);
     const rng = Rng.forStream(5, 1);
-    for (let k = 0; k < 200; k++) {
-      const i = rng.int(n);
-      const j = (i + 1 + rng.int(n - 1)) % n;
-      const d = swapDelta(b.genes, 0, n, b.up, b.down, i, j);
-      applySwap(b, i, j);
-      b.list.push(i);
-      b.list.push(j);
-      b.fitness += d;
-    }
+    for (let k = 0; k < 200; k++) randomSwap(b, rng);
     assertConsistent(b);
   });
 
@@ -196,14 +198,7 @@ describe('swapDelta', () => {
     assertConsistent(b, 'identity');
     const rng = Rng.forStream(8, 0);
     for (let k = 0; k < 1500; k++) {
-      // Mostly swaps near the diagonal's count of 255, in both directions.
-      const i = rng.int(n);
-      const j = (i + 1 + rng.int(n - 1)) % n;
-      const d = swapDelta(b.genes, 0, n, b.up, b.down, i, j);
-      applySwap(b, i, j);
-      b.list.push(i);
-      b.list.push(j);
-      b.fitness += d;
+      randomSwap(b, rng);
       if (k % 100 === 99) assertConsistent(b, `after ${k + 1} swaps`);
     }
     assert.ok(b.wide.size === 0 && b.up[n - 1] < SATURATED, 'the swaps brought the diagonal below 255 again');
