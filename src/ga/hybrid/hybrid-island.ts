@@ -158,7 +158,8 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
    * Breeds the child: a rank-selected parent, crossed with a second one (probability
    * `crossover.probability`: a full recount) or copied with its counts and list; then
    * conflict-directed mutation and local search. Returns whether the child differs from
-   * its parent's copy, or null if `shouldStop` interrupted the local search.
+   * its parent's copy, or null if `shouldStop` interrupted the local search or the
+   * evaluation budget is spent (nothing bred).
    */
   private breed(): boolean | null {
     const pop = this.population;
@@ -167,6 +168,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     const ops = this.params.operators;
     const child = this.child;
     const size = pop.size;
+    if (this.evaluations >= this.evaluationBudget) return null; // the generation is abandoned, as for a stop
     const ra = rankSelect(rng, size);
     const pa = pop.boards[pop.order[ra]];
     let changed = false;

@@ -45,5 +45,6 @@ export const hybridMode = defineGaMode({
     bytes: (p.populationSize + 1) * n * (bytesPerGene(n) + 4) + n / 2,
     parts: `hybrid population ${p.populationSize} and one scratch board, ${bytesPerGene(n)} bytes per gene + 4 bytes of diagonal counts per column`,
   }),
+  initialEvaluations: (p) => p.populationSize,
   create: (params, rng, shouldStop, snapshot) => new HybridIsland({ params, rng, shouldStop, snapshot }),
 });
