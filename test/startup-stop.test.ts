@@ -40,47 +40,51 @@ function built(make: () => unknown): BuildStopped {
 }
 
 describe('a stop during the population build (GA side)', () => {
-  const n = 64;
-  /** The first three members each mode draws with this seed, built without a stop. */
-  const firstThree = {
-    paper: () => {
+  // Members of 70,000 genes: the build asks for a stop every 65,536 genes (BUILD_STOP_GRANULE).
+  const n = 70_000;
+  const paper = (shouldStop?: () => boolean) => new Island({ params: paperParams(n, { populationSize: 6, badRepositorySize: 0 }), rng: Rng.forStream(3, 0), shouldStop });
+  const hybrid = (shouldStop?: () => boolean) => new HybridIsland({ params: hybridParams(n, { populationSize: 6 }), rng: Rng.forStream(3, 0), shouldStop });
+  /** The members each mode draws with this seed, in build order, built without a stop. */
+  const members = {
+    paper: (k: number) => {
       const rng = Rng.forStream(3, 0);
-      return [0, 1, 2].map(() => {
-        const genes = new Uint16Array(n);
+      return Array.from({ length: k }, () => {
+        const genes = new Int32Array(n);
         randomPermutation(genes, 0, n, rng);
         return genes;
       });
     },
-    hybrid: () => {
-      const whole = new HybridIsland({ params: hybridParams(n, { populationSize: 6 }), rng: Rng.forStream(3, 0) });
-      return [0, 1, 2].map((s) => whole.population.genes.slice(s * n, (s + 1) * n));
+    hybrid: (k: number) => {
+      const whole = hybrid();
+      return Array.from({ length: k }, (_, s) => whole.population.genes.slice(s * n, (s + 1) * n));
     },
   };
-  for (const [mode, make] of [
-    ['paper', (k: number) => new Island({ params: paperParams(n, { populationSize: 20 }), rng: Rng.forStream(3, 0), shouldStop: stopAtCall(k) })],
-    ['hybrid', (k: number) => new HybridIsland({ params: hybridParams(n, { populationSize: 6 }), rng: Rng.forStream(3, 0), shouldStop: stopAtCall(k) })],
-  ] as const) {
-    it(`${mode}: a stop before the first member leaves no best`, () => {
-      const stopped = built(() => make(1));
-      assert.equal(stopped.best, null);
-      assert.equal(stopped.evaluations, 0);
-    });
-
-    it(`${mode}: a stop after three members carries the best of those three, with its fitness`, () => {
-      const stopped = built(() => make(4));
-      assert.equal(stopped.evaluations, 3);
-      assert.ok(stopped.best);
-      const scores = firstThree[mode]().map((genes) => ({ genes: [...genes], fitness: fitness(genes, 0, n, new DiagonalMarks(n)) }));
-      const best = scores.reduce((a, b) => (b.fitness < a.fitness ? b : a));
-      assert.equal(stopped.best.fitness, best.fitness);
-      assert.deepEqual([...stopped.best.genes], best.genes);
+  for (const [mode, make] of [['paper', paper], ['hybrid', hybrid]] as const) {
+    it(`${mode}: a stop carries the best member built so far, a real permutation with its fitness`, () => {
+      for (const k of [1, 2, 4]) {
+        const stopped = built(() => make(stopAtCall(k)));
+        if (stopped.evaluations === 0) {
+          assert.equal(stopped.best, null);
+          continue;
+        }
+        assert.ok(stopped.best);
+        const scores = members[mode](stopped.evaluations).map((genes) => ({ genes: [...genes], fitness: fitness(genes, 0, n, new DiagonalMarks(n)) }));
+        const best = scores.reduce((a, b) => (b.fitness < a.fitness ? b : a));
+        assert.equal(stopped.best.fitness, best.fitness, `stop at call ${k}`);
+        assert.deepEqual([...stopped.best.genes], best.genes);
+      }
     });
   }
 
-  it('hybrid: a stop in the middle of one smart start (checked every 65,536 columns) ends the build too', () => {
-    // Call 1 is before member 0; call 2 is inside its smart start, at column 65,535.
-    const stopped = built(() => new HybridIsland({ params: hybridParams(200_000, { populationSize: 2 }), rng: Rng.forStream(1, 0), shouldStop: stopAtCall(2) }));
+  it('hybrid: a stop inside the first smart start (checked every 65,536 columns) leaves no member', () => {
+    const stopped = built(() => hybrid(stopAtCall(1)));
     assert.equal(stopped.best, null);
+    assert.equal(stopped.evaluations, 0);
+  });
+
+  it('a small build completes whatever the stop says (its first population may hold a solution to report)', () => {
+    assert.equal(new HybridIsland({ params: hybridParams(64, { populationSize: 6 }), rng: Rng.forStream(3, 0), shouldStop: () => true }).evaluations, 6);
+    assert.equal(new Island({ params: paperParams(64, { populationSize: 20 }), rng: Rng.forStream(3, 0), shouldStop: () => true }).evaluations, 28);
   });
 });
 

@@ -17,6 +17,13 @@ export class BuildStopped extends Error {
 }
 
 /**
+ * Genes built between two stop checks of a population's build: a small build (N = 5, 40
+ * members) always completes, so a run stopped at once still holds and reports what its
+ * first populations found, while a large one stops within milliseconds.
+ */
+export const BUILD_STOP_GRANULE = 65_536;
+
+/**
  * The `BuildStopped` for a population whose first `built` members (slot s at s * n) are
  * complete: the best of them is copied out, the lowest slot among equals.
  */

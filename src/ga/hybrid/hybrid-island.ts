@@ -1,5 +1,5 @@
 import { allocGenes, copyGenes, type Genes } from '../../problem/genes.ts';
-import { buildStopped } from '../build-stopped.ts';
+import { BUILD_STOP_GRANULE, buildStopped } from '../build-stopped.ts';
 import { AlleleMarks, order1Crossover } from '../crossover.ts';
 import { IslandCore } from '../island-core.ts';
 import type { ReplacementPolicy } from '../migration-policy.ts';
@@ -110,7 +110,8 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
    * block of max(65,536, N/μ) columns (all of them up to N = 65,536) placed again by the
    * same greedy rule (`regreedBlock`): the build costs about two smart starts whatever μ,
    * where μ whole ones at N = 10^7 take seconds each.
-   * @throws BuildStopped when `shouldStop` says yes meanwhile (a limit or signal during start-up).
+   * @throws BuildStopped when `shouldStop` says yes meanwhile (a limit or signal during
+   * start-up), asked every BUILD_STOP_GRANULE genes and inside each large smart start.
    */
   private initialise(): void {
     const pop = this.population;
@@ -119,8 +120,12 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     const scratch = start ? new SmartStartScratch(n) : null;
     const block = Math.min(n, Math.max(DERIVED_BLOCK_MIN, Math.ceil(n / pop.size)));
     const first = pop.boards[0];
+    let checked = 0;
     for (let s = 0; s < pop.size; s++) {
-      if (this.shouldStop?.()) throw buildStopped(pop.genes, pop.fitness, s, n, this.evaluations);
+      if (s * n >= checked + BUILD_STOP_GRANULE) {
+        checked = s * n;
+        if (this.shouldStop?.()) throw buildStopped(pop.genes, pop.fitness, s, n, this.evaluations);
+      }
       const b = pop.boards[s];
       if (start && scratch) {
         let f: number;
