@@ -104,6 +104,7 @@ function solvedReport(island: number, tuple: number[], iteration: number, foundA
   return {
     type: 'report', island, iterations: iteration, evaluations: 100, bestFitness: 0, best: genes, solution: genes, foundAtIteration: iteration, foundAt,
     claimed: true, migrantsSent: 0, migrantsAccepted: 0, startedAt: foundAt - 5, stoppedAt: foundAt + 1, stopReason: 'solved', migrations: new Int32Array(0),
+    survivals: new Int32Array(0), migrantsReceived: 0, immigrantsChecked: 0, immigrantsSurvived: 0,
     evaluationsFrom: iteration, evaluationsAt: new Float64Array(0),
   };
 }

@@ -137,7 +137,8 @@ describe('run config: flags', () => {
     for (const flag of RUN_FLAGS) {
       let node: SchemaNode = { properties: schema.properties };
       for (const key of flag.path.split('.')) {
-        const props = node.properties ?? node.oneOf?.[0]?.properties;
+        // A key of one GA mode (ga.bestIsland) is in that mode's branch.
+        const props = node.properties ?? node.oneOf?.find((branch) => branch.properties?.[key])?.properties;
         assert.ok(props?.[key], `--${flag.name}: ${flag.path} is not a config key`);
         node = props[key];
       }
@@ -180,7 +181,7 @@ describe('run config: value errors', () => {
     ['a probability above 1', { n: 8, ga: { mutationProbability: 1.5 } }, `${SRC}: ga.mutationProbability: expected a number in [0, 1], got 1.5`],
     ['a section that is not a mapping', { n: 8, migration: 5 }, `${SRC}: migration: expected a mapping, got 5`],
     ['a top level that is not a mapping', [1, 2], `${SRC}: expected a mapping, got a list`],
-    ['an unknown GA mode', { n: 8, ga: { mode: 'quantum' } }, `${SRC}: ga.mode: expected "paper" or "hybrid", got "quantum"`],
+    ['an unknown GA mode', { n: 8, ga: { mode: 'quantum' } }, `${SRC}: ga.mode: expected "paper", "hybrid" or "takeover", got "quantum"`],
     ['a misspelt key', { n: 8, migration: { intervall: 3 } }, `${SRC}: unknown key "migration.intervall"; did you mean "migration.interval"?`],
     ['a misspelt top-level key', { n: 8, isands: 3 }, `${SRC}: unknown key "isands"; did you mean "islands"?`],
     ['an unknown key', { n: 8, limits: { patience: 3 } }, `${SRC}: unknown key "limits.patience"; expected one of maxIterations, maxEvaluations, timeLimit`],

@@ -74,7 +74,7 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
   it('the GA modes, one JSON Schema branch each, in registry order', () => {
     const modes = schema.properties!.ga.oneOf!.map((o) => JSON.stringify(o.properties!.mode).match(/"const":"([^"]+)"/)?.[1]);
     assert.deepEqual(modes, REGISTRIES.gaModes.map((d) => d.kind));
-    assert.deepEqual(modes, ['paper', 'hybrid']);
+    assert.deepEqual(modes, ['paper', 'hybrid', 'takeover']);
   });
 });
 
@@ -216,14 +216,14 @@ describe('registering a GA mode', () => {
     assert.deepEqual(resolveWith(toFileShape(c, withSteady), withSteady), c);
     assert.throws(() => resolveWith({ ga: { mode: 'steady', populationSize: 4, badRepositorySize: 5 } }, withSteady), { message: 'test.yaml: ga.badRepositorySize: 5 is more than ga.populationSize (4); expected at most 4' });
     assert.throws(() => resolveWith({ ga: { mode: 'steady', pairsPerIteration: 3 } }, withSteady), { message: 'test.yaml: unknown key "ga.pairsPerIteration"; expected one of mode, populationSize, badRepositorySize' });
-    assert.throws(() => resolveWith({ ga: { mode: 'steady' } }), { message: 'test.yaml: ga.mode: expected "paper" or "hybrid", got "steady"' });
-    assert.throws(() => resolveWith({ ga: { mode: 'quantum' } }, withSteady), { message: 'test.yaml: ga.mode: expected "paper", "hybrid" or "steady", got "quantum"' });
+    assert.throws(() => resolveWith({ ga: { mode: 'steady' } }), { message: 'test.yaml: ga.mode: expected "paper", "hybrid" or "takeover", got "steady"' });
+    assert.throws(() => resolveWith({ ga: { mode: 'quantum' } }, withSteady), { message: 'test.yaml: ga.mode: expected "paper", "hybrid", "takeover" or "steady", got "quantum"' });
   });
 
   it('it appears in the JSON Schema, the flags and --help', () => {
     const branches = (runConfigJsonSchema(withSteady) as SchemaNode).properties!.ga.oneOf!;
-    assert.equal(branches.length, 3);
-    assert.ok(JSON.stringify(branches[2].properties!.mode).includes('"steady"'));
+    assert.equal(branches.length, 4);
+    assert.ok(JSON.stringify(branches[3].properties!.mode).includes('"steady"'));
     const flags = runFlags(withSteady);
     assert.match(flags.find((f) => f.name === 'mode')!.describe, /\| steady \(the paper's GA steady-state/);
     assert.match(String(flagOptions(flags).mode.describe), /steady/);

@@ -275,6 +275,73 @@ describe('HTML report', () => {
       assert.equal(fitness, expected, 'every progress sample of the chosen run is a point');
     });
 
+    /** Loads a page and returns, per figure, its title and how many marks it draws; fails on any console error, page error or fetch. */
+    async function figureMarks(html: string): Promise<{ titles: string[]; marks: number }[]> {
+      const tab = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      const problems: string[] = [];
+      tab.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+      tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      tab.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && problems.push(`fetch: ${r.url()}`));
+      await tab.goto(`file://${html}`, { waitUntil: 'load' });
+      await tab.screenshot({ path: html.replace(/\.html$/, '.png'), fullPage: true });
+      const figures = await tab.$$eval('figure svg', (svgs) =>
+        svgs.map((svg) => ({
+          titles: [...svg.querySelectorAll('.role-title-text')].map((t) => t.textContent ?? ''),
+          marks: svg.querySelectorAll('g[class*="mark-"] > path, g[class*="mark-"] > line, g[class*="mark-"] > rect, g[class*="mark-"] > text').length,
+        })),
+      );
+      assert.deepEqual(problems, []);
+      await tab.close();
+      return figures;
+    }
+
+    it('draws the migration observables of one run (report --run): distance per pair, its matrix, distinct genotypes, immigrants per island, the takeover', async () => {
+      const trace = path.join(dir, 'takeover-trace.jsonl');
+      const html = path.join(dir, 'takeover-run.html');
+      const solved = cli(['solve', '-n', '16', '--mode', 'takeover', '--population', '256', '--islands', '4', '--topology', 'ring-bi', '--migration', 'sync', '--interval', '1', '--migrants', '1', '--seed', '2', '--trace', trace, '--json']);
+      assert.equal(solved.code, 0, solved.stderr);
+      const r = cli(['report', '--run', trace, '--html', html]);
+      assert.equal(r.code, 0, r.stderr);
+      const events = readFileSync(trace, 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line) as ArchipelagoEvent);
+      const between = events.filter((e) => e.type === 'between');
+      assert.ok(between.length >= 6 && events.some((e) => e.type === 'survival'), 'the trace has between and survival events');
+      const figures = await figureMarks(html);
+      const titled = (text: string) => figures.find((f) => f.titles.some((t) => t.startsWith(text)));
+      for (const title of ['distance between the islands of each pair', 'distance between islands at iteration', 'distinct genotypes and mean distance', 'immigrants per migration']) {
+        assert.ok(titled(title), `a chart "${title}" in ${JSON.stringify(figures.map((f) => f.titles))}`);
+        assert.ok(titled(title)!.marks > 3, `"${title}" draws ${titled(title)!.marks} marks`);
+      }
+      // 6 pairs of 4 islands, a line each; a 4 x 4 matrix without its diagonal.
+      assert.equal(titled('distance between the islands of each pair')!.marks >= 6, true);
+      const page = readFileSync(html, 'utf8');
+      assert.match(page, /<h2>Takeover<\/h2>/);
+      assert.match(page, /Archipelago: taken over at iteration \d+/);
+    });
+
+    it('draws the migration observables of a study: medians per cell, immigrant rates, the takeover table and plot', async () => {
+      const out = path.join(dir, 'takeover-study');
+      await runExperiment({
+        name: 'takeover', base: { overrides: { n: 16, islands: 4, ga: { mode: 'takeover', populationSize: 32 }, migration: { mode: 'sync', migrants: 1 } } },
+        sweep: { 'topology.kind': ['ring', 'fully-connected'], 'migration.interval': [1, 5] }, repeats: 2, seed: 1,
+      }, { out, events: false });
+      const study = readStudy(out);
+      assert.ok(study.runs.every((r) => r.takeover?.iteration !== null && (r.between?.length ?? 0) >= 4), 'every run records its takeover and between samples');
+      const html = path.join(out, 'report.html');
+      writeFileSync(html, await renderHtml(study, summarise(study, baselineMapper(study.manifest, null), null), null));
+      const figures = await figureMarks(html);
+      for (const title of ['between the islands: median over runs, per cell', 'immigrants accepted and surviving', 'takeover time: measured median']) {
+        const f = figures.find((x) => x.titles.some((t) => t.startsWith(title)));
+        assert.ok(f && f.marks > 3, `a chart "${title}" with marks in ${JSON.stringify(figures)}`);
+      }
+      const page = readFileSync(html, 'utf8');
+      assert.match(page, /<h2>Takeover time<\/h2>/);
+      assert.equal(page.match(/<th scope="row">topology\.kind=ring,migration\.interval=5<\/th>/g)?.length, 2, 'the cell in the summary and in the takeover table');
+      const r = cli(['report', out]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /takeover time \(iterations at which every island held only copies of the best/);
+      assert.match(r.stdout, /^topology\.kind=fully-connected,migration\.interval=1\s+2\s+2\s+/m);
+    });
+
     it('draws one run from solve --trace with report --run FILE --html: fitness and diversity per island, migrants per edge', async () => {
       const trace = path.join(dir, 'trace.jsonl');
       const html = path.join(dir, 'run.html');

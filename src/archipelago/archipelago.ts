@@ -10,6 +10,8 @@ import type { LaunchedRun, Launcher } from './launcher.ts';
 import { LocalHost } from './local-host.ts';
 import type { BestMessage, ControlMessage, IslandReport, IslandTask } from './messages.ts';
 import { migrationEvents } from './migration-log.ts';
+import { BetweenTracker } from './observables/between.ts';
+import { SURVIVAL_ITERATIONS, survivalRecords } from './observables/survival.ts';
 import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type ArchipelagoOptions } from './options.ts';
 import { buildResult, heldAt, syncFinder, type Failure, type Winner } from './run-result.ts';
 import { edgesOf, sourcesOf, targetsOf, type Edge } from './topology.ts';
@@ -92,6 +94,9 @@ class ArchipelagoRun {
   /** Each island's evaluations at its last progress message (what counts for an island without a report). */
   private readonly lastEvaluations: number[];
   private readonly checkpoints: CheckpointRequests;
+  private readonly between: BetweenTracker;
+  /** Takeover mode: each island's takeover iteration as last reported (-1: not yet); null for other modes. */
+  private takeover: number[] | null = null;
   private fatal: IslandFailedError | null = null;
   /** Async: the claimer's validated solution, as soon as its message arrives. */
   private claimed: Winner | null = null;
@@ -113,6 +118,7 @@ class ArchipelagoRun {
     this.lastBest = new Array<BestMessage | null>(this.islands).fill(null);
     this.lastEvaluations = new Array<number>(this.islands).fill(0);
     this.checkpoints = new CheckpointRequests(this.islands);
+    this.between = new BetweenTracker(this.islands);
     this.launched = launcher.launch({ tasks: islandTasks(options, edges), onControl: (message) => this.onControl(message) });
     this.coordination = this.launched.coordination;
     this.timeLimit = options.timeLimitMs !== undefined ? setTimeout(() => this.halt(), options.timeLimitMs) : undefined;
@@ -159,8 +165,16 @@ class ArchipelagoRun {
     return null;
   }
 
-  private emitMigrations(records: Int32Array): void {
+  private emitMigrations(records: Int32Array, survivals: Int32Array): void {
     for (const event of migrationEvents(records, this.sync)) this.emit(event);
+    for (const r of survivalRecords(survivals)) this.emit({ type: 'survival', ...r, epoch: this.sync ? r.epoch : null, after: SURVIVAL_ITERATIONS });
+  }
+
+  /** Takeover mode: records an island's takeover; once every island is taken over the run has its answer and stops. */
+  private onTakeover(island: number, iteration: number): void {
+    this.takeover ??= new Array<number>(this.islands).fill(-1);
+    this.takeover[island] = iteration;
+    if (this.takeover.every((t) => t >= 0)) this.halt();
   }
 
   private onControl(message: ControlMessage): void {
@@ -173,10 +187,13 @@ class ArchipelagoRun {
       this.searchFrom = Math.max(this.searchFrom ?? message.time, message.time);
       if (++this.startedIslands === this.islands) this.emit({ type: 'started', islands: this.islands, seconds: (this.searchFrom - this.launchedAt) / 1000 });
     } else if (message.type === 'progress') {
-      this.emitMigrations(message.migrations);
+      this.emitMigrations(message.migrations, message.survivals);
       this.lastEvaluations[message.island] = message.evaluations;
-      const { type: _t, migrations: _m, time, ...stats } = message;
+      const { type: _t, migrations: _m, survivals: _s, observation, time, ...stats } = message;
       this.emit({ type: 'progress', ...stats, seconds: this.seconds(time) });
+      const between = observation ? this.between.add(message.island, message.iteration, observation) : null;
+      if (between) this.emit({ type: 'between', ...between, seconds: this.seconds(time) });
+      if (message.takenOverAt !== undefined) this.onTakeover(message.island, message.takenOverAt);
     } else if (message.type === 'solution' && !this.claimed && !this.invalidClaim) {
       const solution = this.validated(message.island, message.genes);
       if (!solution) {
@@ -191,7 +208,7 @@ class ArchipelagoRun {
 
   private onReport(report: IslandReport): void {
     this.reports[report.island] = report;
-    this.emitMigrations(report.migrations);
+    this.emitMigrations(report.migrations, report.survivals);
     if (report.stopReason === 'solved' && !this.sync) this.startGrace(); // the others are stopping now
   }
 
@@ -236,6 +253,7 @@ class ArchipelagoRun {
       searchFrom: this.searchFrom,
       now: wallClock(),
       edges: this.edges.length,
+      between: this.between.series(),
     });
     if (result.solved && (this.sync || !this.claimed)) {
       this.emit({ type: 'solution', island: result.foundBy!, iteration: result.foundAtIteration!, solution: result.solution!, seconds: result.foundAtSeconds! });

@@ -1,11 +1,10 @@
 import type { Population } from '../ga/population.ts';
+import { rankSampleSlot, samplePosition } from './observables/sample.ts';
 
 /** How many members the diversity estimate compares. */
 export const DIVERSITY_SAMPLE = 16;
 /** How many gene positions it compares at most: a fixed scattered sample beyond this. */
 export const DIVERSITY_POSITIONS = 1024;
-/** Knuth's multiplicative hash constant: scatters sample positions with no period to alias with. */
-const SCATTER = 2654435761;
 
 /**
  * Mean pairwise Hamming distance, as a fraction of N (0: all equal, 1: no gene in common),
@@ -19,14 +18,13 @@ export function sampleDiversity(pop: Population): number {
   const n = pop.n;
   const genes = pop.genes;
   const positions = Math.min(n, DIVERSITY_POSITIONS);
-  const exact = positions === n;
   let total = 0;
   for (let a = 0; a < s; a++) {
-    const sa = pop.order[Math.floor((a * (pop.size - 1)) / (s - 1))] * n;
+    const sa = rankSampleSlot(pop, a, s) * n;
     for (let b = a + 1; b < s; b++) {
-      const sb = pop.order[Math.floor((b * (pop.size - 1)) / (s - 1))] * n;
+      const sb = rankSampleSlot(pop, b, s) * n;
       for (let k = 0; k < positions; k++) {
-        const i = exact ? k : (k * SCATTER) % n;
+        const i = samplePosition(k, n, positions);
         if (genes[sa + i] !== genes[sb + i]) total++;
       }
     }

@@ -1,8 +1,10 @@
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { ProgressMessage, StopReason } from './messages.ts';
+import type { BetweenPoint, BetweenSample } from './observables/between.ts';
+import type { SurvivalRecord } from './observables/survival.ts';
 
 /** The archipelago's one event stream: what the CLI display, result files and tests subscribe to. */
-export type ArchipelagoEvent = StartedEvent | ProgressEvent | MigrationEvent | SolutionEvent | IslandErrorEvent | CheckpointEvent | DoneEvent;
+export type ArchipelagoEvent = StartedEvent | ProgressEvent | MigrationEvent | BetweenEvent | SurvivalEvent | SolutionEvent | IslandErrorEvent | CheckpointEvent | DoneEvent;
 
 /** Every island has been built and is iterating (emitted once). */
 export interface StartedEvent {
@@ -23,7 +25,7 @@ export interface CheckpointEvent {
 }
 
 /** An island's statistics, sampled at its start, at iterations 1, 2, 3, 4, 6, 8, 12, ..., every `progressIntervalMs` and at its end, timed from the run's start. */
-export type ProgressEvent = Omit<ProgressMessage, 'time' | 'migrations'> & {
+export type ProgressEvent = Omit<ProgressMessage, 'time' | 'migrations' | 'survivals' | 'observation'> & {
   /** Seconds of search (since every island iterates). */
   seconds: number;
 };
@@ -40,6 +42,23 @@ export interface MigrationEvent {
   sent: number;
   accepted: number;
 }
+
+/**
+ * The between-island observables at one iteration of the progress schedule, once every
+ * island has sampled it (observables/between.ts): distance per pair, distinct genotypes.
+ */
+export type BetweenEvent = { type: 'between' } & BetweenSample & {
+  /** Seconds of search when the last island's sample arrived. */
+  seconds: number;
+};
+
+/** One batch of immigrants checked k iterations after it was taken in (observables/survival.ts). */
+export type SurvivalEvent = { type: 'survival' } & Omit<SurvivalRecord, 'epoch'> & {
+  /** Sync barrier number, or null in async mode. */
+  epoch: number | null;
+  /** k: the iterations after which survival was checked. */
+  after: number;
+};
 
 /** The run's one solution, re-validated (1-based tuple). */
 export interface SolutionEvent {
@@ -78,10 +97,28 @@ export interface IslandSummary {
   bestFitness: number;
   migrantsSent: number;
   migrantsAccepted: number;
+  /** Immigrants that arrived (absent in records of versions before the observables). */
+  migrantsReceived?: number;
+  /** Immigrants whose survival was checked k iterations after they entered, and those still there. */
+  immigrantsChecked?: number;
+  immigrantsSurvived?: number;
+  /** Takeover mode: the iteration at which the island held only copies of the best; null if it never did. */
+  takenOverAt?: number | null;
 }
 
 export function islandSummary(i: IslandSummary): IslandSummary {
-  return { id: i.id, iterations: i.iterations, evaluations: i.evaluations, evaluationsAfterSolution: i.evaluationsAfterSolution, bestFitness: i.bestFitness, migrantsSent: i.migrantsSent, migrantsAccepted: i.migrantsAccepted };
+  return {
+    id: i.id, iterations: i.iterations, evaluations: i.evaluations, evaluationsAfterSolution: i.evaluationsAfterSolution, bestFitness: i.bestFitness, migrantsSent: i.migrantsSent, migrantsAccepted: i.migrantsAccepted,
+    migrantsReceived: i.migrantsReceived ?? 0, immigrantsChecked: i.immigrantsChecked ?? 0, immigrantsSurvived: i.immigrantsSurvived ?? 0,
+    ...(i.takenOverAt !== undefined ? { takenOverAt: i.takenOverAt } : {}),
+  };
+}
+
+/** Takeover mode: when each island, and the whole archipelago, held only copies of the best. */
+export interface TakeoverResult {
+  /** The archipelago's takeover time: the iteration at which the last island was taken over; null if one never was. */
+  iteration: number | null;
+  islands: (number | null)[];
 }
 
 export interface IslandResult extends IslandSummary {
@@ -122,4 +159,8 @@ export interface ArchipelagoResult {
   islands: IslandResult[];
   /** Number of directed topology edges. */
   edges: number;
+  /** The between-island observables at each iteration every island sampled (docs/events.md). */
+  between?: BetweenPoint[];
+  /** Takeover mode only. */
+  takeover?: TakeoverResult;
 }

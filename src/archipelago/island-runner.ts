@@ -4,6 +4,8 @@ import type { Evolver } from '../ga/evolver.ts';
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
 import { Rng } from '../ga/rng.ts';
 import { sampleDiversity } from './diversity.ts';
+import { observe } from './observables/sample.ts';
+import { ImmigrantTracker } from './observables/survival.ts';
 import type { IslandReport, IslandTask, MigrantsMessage, StopReason } from './messages.ts';
 import { MigrationLog } from './migration-log.ts';
 import type { IslandRegistries } from './extension.ts';
@@ -56,6 +58,7 @@ function stoppedInBuild(island: number, stopped: BuildStopped, startedAt: number
     foundAtIteration: -1, foundAt: 0, claimed: false, migrantsSent: 0, migrantsAccepted: 0,
     startedAt, stoppedAt, stopReason: 'stopped', migrations: new Int32Array(0),
     evaluationsFrom: 0, evaluationsAt: new Float64Array(0),
+    survivals: new Int32Array(0), migrantsReceived: 0, immigrantsChecked: 0, immigrantsSurvived: 0,
   };
 }
 
@@ -71,12 +74,23 @@ export function nextSampleIteration(i: number): number {
   return i < power * 1.5 ? power * 1.5 : power * 2;
 }
 
+/** Whether iteration `i` is one of the progress schedule (0, 1, 2, 3, 4, 6, 8, 12, ...): where islands sample the between-island observables. */
+export function isScheduledIteration(i: number): boolean {
+  return i <= 4 || nextSampleIteration(i - 1) === i;
+}
+
 class IslandRun {
   private readonly id: number;
   private readonly evolver: Evolver;
   private readonly select: EmigrantSelection;
   private readonly replace: ReplacementPolicy;
   private readonly log = new MigrationLog();
+  private readonly immigrants: ImmigrantTracker;
+  private migrantsReceived = 0;
+  /** The last iteration whose observation was sent (-1: none yet). */
+  private observed = -1;
+  /** Modes that report a takeover: the takeover iteration last sent (-1: not yet). */
+  private takeoverSent = -1;
   /** Sync: messages of later epochs that arrived while an earlier barrier was served, per source. */
   private readonly pending: MigrantsMessage[][];
   private readonly startedAt = wallClock();
@@ -113,12 +127,13 @@ class IslandRun {
     this.select = emigrantSelectionFor(task.migration.emigrantSelection, registries.emigrantSelections);
     this.replace = replacementFor(task.migration.replacement, registries.replacements);
     this.pending = transport.sources.map(() => []);
+    this.immigrants = new ImmigrantTracker(task.island);
     // Async islands stop on any stop; sync islands only on the coordinator's (a solution
     // elsewhere is seen at the barrier, so every island's epoch stays whole and repeatable).
     const shouldStop = task.migration.mode === 'sync' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
     const snapshot = task.snapshot;
     const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
-    this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes);
+    this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes, { island: task.island, seed: task.seed });
     this.evolver.evaluationBudget = task.maxEvaluations;
     if (snapshot) {
       this.migrantsSent = snapshot.migrantsSent;
@@ -183,6 +198,7 @@ class IslandRun {
         break;
       }
       if (evolver.iterations === before) continue; // abandoned for a stop: the loop head sees it
+      this.immigrants.check(evolver.population, evolver.iterations);
       if (migrating && evolver.iterations % task.migration.interval === 0) {
         const outcome = sync ? this.migrateSync(evolver.iterations / task.migration.interval) : this.migrateAsync();
         if (outcome) {
@@ -190,7 +206,9 @@ class IslandRun {
           break;
         }
       }
-      if (evolver.iterations >= this.nextSample || performance.now() >= this.nextProgress) this.progress();
+      // A takeover is reported at once (the coordinator ends the run when every island is taken over).
+      const takeover = evolver.takeoverIteration?.() ?? -1;
+      if (evolver.iterations >= this.nextSample || performance.now() >= this.nextProgress || takeover !== this.takeoverSent) this.progress();
       if (anytimeCheckpoints && shared.checkpointRequest() !== this.served) this.snapshot(0);
     }
     // The loop has stopped: that is the moment stop latency measures. Posting the solution
@@ -229,7 +247,11 @@ class IslandRun {
   }
 
   private immigrate(message: MigrantsMessage): void {
-    const accepted = this.evolver.immigrate(message.genes, message.count, this.replace, this.task.migration.rejectDuplicates);
+    const { evolver } = this;
+    const mark = this.immigrants.mark(evolver.population);
+    const accepted = evolver.immigrate(message.genes, message.count, this.replace, this.task.migration.rejectDuplicates);
+    this.immigrants.taken(evolver.population, mark, message.from, message.epoch, evolver.iterations, message.count, accepted);
+    this.migrantsReceived += message.count;
     this.migrantsAccepted += accepted;
     this.log.add(message.from, this.id, message.epoch, message.iteration, message.count, accepted);
   }
@@ -308,6 +330,11 @@ class IslandRun {
   private progress(): void {
     const { evolver } = this;
     if (!evolver.solution) this.reportBest();
+    const iteration = evolver.iterations;
+    const observation = iteration !== this.observed && isScheduledIteration(iteration) ? observe(evolver.population) : undefined;
+    if (observation) this.observed = iteration;
+    const takeover = evolver.takeoverIteration?.();
+    if (takeover !== undefined) this.takeoverSent = takeover;
     this.transport.report({
       type: 'progress',
       island: this.id,
@@ -321,6 +348,9 @@ class IslandRun {
       migrantsAccepted: this.migrantsAccepted,
       time: wallClock(),
       migrations: this.log.take(),
+      survivals: this.immigrants.take(),
+      ...(observation ? { observation } : {}),
+      ...(takeover !== undefined ? { takenOverAt: takeover } : {}),
     });
     this.nextProgress = performance.now() + this.task.progressIntervalMs;
     this.nextSample = nextSampleIteration(evolver.iterations);
@@ -367,6 +397,11 @@ class IslandRun {
       stoppedAt,
       stopReason,
       migrations: this.log.take(),
+      survivals: this.immigrants.take(),
+      migrantsReceived: this.migrantsReceived,
+      immigrantsChecked: this.immigrants.checked,
+      immigrantsSurvived: this.immigrants.survived,
+      ...(evolver.takeoverIteration ? { takenOverAt: evolver.takeoverIteration() } : {}),
       evaluationsFrom: this.epochStart,
       evaluationsAt: this.task.migration.mode === 'sync' ? this.evaluationsAt.slice(0, Math.max(0, evolver.iterations - this.epochStart)) : new Float64Array(0),
     };

@@ -1,6 +1,7 @@
 import type { EvolverSpec } from '../ga/create-evolver.ts';
 import type { Genes } from '../problem/genes.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
+import type { Observation } from './observables/sample.ts';
 import type { MigrationOptions, TestFault } from './island-options.ts';
 
 /**
@@ -74,6 +75,12 @@ export interface ProgressMessage {
   migrantsAccepted: number;
   time: number;
   migrations: Int32Array;
+  /** Immigrant batches checked since the last message, SURVIVAL_RECORD ints each (observables/survival.ts). */
+  survivals: Int32Array;
+  /** At the iterations of the progress schedule (0, 1, 2, 3, 4, 6, 8, 12, ...): the island's sample for the between-island observables. */
+  observation?: Observation;
+  /** Modes that report a takeover (takeover): the iteration at which the island held only copies of the best, or -1 not yet. */
+  takenOverAt?: number;
 }
 
 /**
@@ -127,6 +134,13 @@ export interface IslandReport {
   stoppedAt: number;
   stopReason: StopReason;
   migrations: Int32Array;
+  survivals: Int32Array;
+  /** Immigrants received (sent to it and arrived), whether accepted or not. */
+  migrantsReceived: number;
+  /** Immigrants whose survival was checked, and how many of them survived (observables/survival.ts). */
+  immigrantsChecked: number;
+  immigrantsSurvived: number;
+  takenOverAt?: number;
   /**
    * Sync: `evaluationsAt[j - evaluationsFrom]` is the island's evaluations once iteration j
    * and the migration after it were done, for j from the last barrier it passed up to its

@@ -1,5 +1,6 @@
 import { toOneBased, type Genes } from '../problem/genes.ts';
-import type { ArchipelagoResult, IslandResult } from './events.ts';
+import type { ArchipelagoResult, IslandResult, TakeoverResult } from './events.ts';
+import type { BetweenPoint } from './observables/between.ts';
 import type { BestMessage, IslandReport } from './messages.ts';
 
 /** An island whose worker failed: why, and its last completed iteration. */
@@ -72,6 +73,14 @@ export interface RunRecordings {
   /** Wall ms now, for a run in which no island reported. */
   now: number;
   edges: number;
+  between?: BetweenPoint[];
+}
+
+/** Takeover mode: each island's takeover iteration from its report (null: never, or no report) and the archipelago's (the last island's); null for other modes. */
+function takeoverOf(reports: readonly (IslandReport | null)[]): TakeoverResult | null {
+  if (!reports.some((r) => r?.takenOverAt !== undefined)) return null;
+  const islands = reports.map((r) => (r?.takenOverAt !== undefined && r.takenOverAt >= 0 ? r.takenOverAt : null));
+  return { iteration: islands.every((t) => t !== null) ? Math.max(...(islands)) : null, islands };
 }
 
 /** The run's result from its islands' reports and failures. */
@@ -106,6 +115,10 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
       bestFitness: r ? r.bestFitness : (o.lastBest?.[i]?.bestFitness ?? -1),
       migrantsSent: r ? r.migrantsSent : 0,
       migrantsAccepted: r ? r.migrantsAccepted : 0,
+      migrantsReceived: r ? r.migrantsReceived : 0,
+      immigrantsChecked: r ? r.immigrantsChecked : 0,
+      immigrantsSurvived: r ? r.immigrantsSurvived : 0,
+      ...(r?.takenOverAt !== undefined ? { takenOverAt: r.takenOverAt >= 0 ? r.takenOverAt : null } : {}),
       seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
       // One winner, solved (even if the stop came before it looked at the solution its first
       // population held); another island holding a solution is also-solved and changes nothing.
@@ -123,6 +136,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   const end = lastEnd > -Infinity ? lastEnd : o.now;
   const searchFrom = o.searchFrom ?? end;
   const stopClaimedAt = winner ? winner.foundAt : o.haltedAt;
+  const takeover = takeoverOf(o.reports);
   const stopLatencyMs = stopClaimedAt !== null && latestStop > -Infinity ? Math.max(0, latestStop - stopClaimedAt) : null;
   return {
     solved: winner !== null,
@@ -139,5 +153,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     evaluationsAfterSolution: o.sync && winner ? after : null,
     islands: islandResults,
     edges: o.edges,
+    between: o.between ?? [],
+    ...(takeover ? { takeover } : {}),
   };
 }

@@ -51,10 +51,10 @@ function definitionOf(mode: string, registry: GaModeRegistry): GaModeDefinition 
 }
 
 /** The mode's parameters for board size `n`: its defaults that depend on n, and its cross-field checks. */
-export function resolveGaSection(ga: GaSectionValue, n: number, at: Locator, registry: GaModeRegistry = GA_MODE_REGISTRY): GaConfig {
+export function resolveGaSection(ga: GaSectionValue, n: number, islands: number, at: Locator, registry: GaModeRegistry = GA_MODE_REGISTRY): GaConfig {
   const { mode, ...options } = ga;
   const fail = (key: string, message: string, related?: readonly string[]) => at.fail(['ga', key], message, related);
-  return { mode, ...definitionOf(mode, registry).resolve(options, { n, fail }) } as GaConfig;
+  return { mode, ...definitionOf(mode, registry).resolve(options, { n, islands, fail }) } as GaConfig;
 }
 
 /** The resolved section written back as `ga` keys (by default the parameters that are options). */

@@ -55,6 +55,9 @@ function resolveMigration(migration: Parsed['migration'], populationSize: number
 
 /** A `maxEvaluations` budget must pay for every island's first population: a share below that could not be kept exactly. */
 function resolveLimits(limits: Parsed['limits'], islands: number, ga: RunConfig['ga'], at: Locator, registries: Registries): Parsed['limits'] {
+  // A mode whose runs need not end by themselves (takeover) has an iteration limit when the config gives none.
+  const defaultMax = registries.gaModes.find((d) => d.kind === ga.mode)?.defaultMaxIterations;
+  if (limits.maxIterations === null && defaultMax !== undefined) limits = { ...limits, maxIterations: defaultMax };
   const budget = limits.maxEvaluations;
   if (budget === null) return limits;
   const initial = gaInitialEvaluations(ga, registries.gaModes);
@@ -87,7 +90,7 @@ export function resolveRunConfig(
 
   const islandsGiven = p.islands !== null;
   const islands = p.islands ?? Math.min(env.availableParallelism, MAX_ISLANDS);
-  const ga = resolveGaSection(p.ga, p.n, at, registries.gaModes);
+  const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
 
   const migration = resolveMigration(p.migration, ga.populationSize, at, registries);
   const migrants = migration.interval > 0 ? migration.migrants : 0;

@@ -37,6 +37,11 @@ export const runRecordSchema = z.looseObject({
   stopLatencyMs: nonNegative.nullable(),
   migrantsSent: count,
   migrantsAccepted: count,
+  migrantsReceived: count.optional(),
+  immigrantsChecked: count.optional(),
+  immigrantsSurvived: count.optional(),
+  between: z.array(z.looseObject({ iteration: count, meanDistance: nonNegative, distinct: count, sampled: count.min(1) })).optional(),
+  takeover: z.looseObject({ iteration: count.nullable(), islands: z.array(count.nullable()) }).optional(),
   islands: z.array(islandRecord),
   solution: z.array(z.number().int().min(1)).nullable(),
   error: z.string().nullable(),
@@ -66,6 +71,8 @@ const EVENT_SHAPES: Record<string, z.ZodType> = {
   progress: z.looseObject({ island, seconds: nonNegative, bestFitness: count }),
   solution: z.looseObject({ island, seconds: nonNegative }),
   migration: z.looseObject({ from: island, to: island, sent: count, accepted: count }),
+  between: z.looseObject({ iteration: count, distance: z.array(z.array(nonNegative)), meanDistance: nonNegative, distinct: count, sampled: count.min(1) }),
+  survival: z.looseObject({ from: island, to: island, iteration: count, received: count, accepted: count, survived: count }),
 };
 const anyEvent = z.looseObject({ type: z.string() });
 

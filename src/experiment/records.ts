@@ -4,7 +4,8 @@
  */
 import os from 'node:os';
 import type { RunConfig } from '../config/run-config.ts';
-import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
+import { islandSummary, type IslandSummary, type TakeoverResult } from '../archipelago/events.ts';
+import type { BetweenPoint } from '../archipelago/observables/between.ts';
 import { endingOf, recordedConfig, type Ending } from '../run/result-record.ts';
 import type { RunResult, SeededRunConfig } from '../run/start-run.ts';
 import { provenance, type MachineProvenance, type Provenance } from '../provenance.ts';
@@ -39,6 +40,14 @@ export interface RunRecord {
   stopLatencyMs: number | null;
   migrantsSent: number;
   migrantsAccepted: number;
+  /** Immigrants that arrived, whose survival was checked, and that survived (docs/events.md, `survival`); absent before the observables. */
+  migrantsReceived?: number;
+  immigrantsChecked?: number;
+  immigrantsSurvived?: number;
+  /** The between-island observables at each iteration every island sampled (docs/events.md, `between`; no matrices). */
+  between?: BetweenPoint[];
+  /** Takeover mode only: each island's and the archipelago's takeover iteration. */
+  takeover?: TakeoverResult;
   islands: IslandRecord[];
   /** 1-based, validated; null when unsolved. */
   solution: number[] | null;
@@ -118,6 +127,11 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     stopLatencyMs: result.stopLatencyMs,
     migrantsSent: islands.reduce((sum, i) => sum + i.migrantsSent, 0),
     migrantsAccepted: islands.reduce((sum, i) => sum + i.migrantsAccepted, 0),
+    migrantsReceived: islands.reduce((sum, i) => sum + (i.migrantsReceived ?? 0), 0),
+    immigrantsChecked: islands.reduce((sum, i) => sum + (i.immigrantsChecked ?? 0), 0),
+    immigrantsSurvived: islands.reduce((sum, i) => sum + (i.immigrantsSurvived ?? 0), 0),
+    between: result.between ?? [],
+    ...(result.takeover ? { takeover: result.takeover } : {}),
     islands,
     solution: result.solution,
     error: runError(result),

@@ -30,4 +30,12 @@ export interface Evolver {
   immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates?: boolean): number;
   /** A copy of the whole GA state between two iterations (a checkpoint's part). */
   snapshot(): IslandState;
+  /** Modes that study takeover (takeover): the iteration at which the island first held only copies of the best, or -1. */
+  takeoverIteration?(): number;
+}
+
+/** Where an island sits in its run, for modes whose islands differ (the takeover mode's best island). */
+export interface IslandPlace {
+  island: number;
+  seed: number;
 }

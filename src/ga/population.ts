@@ -9,6 +9,14 @@ export class Population {
   readonly genes: Genes;
   readonly fitness: Int32Array;
   readonly order: Int32Array;
+  /**
+   * `writes` at the last `copyIn` of each slot (0: never written since the population was
+   * built): who watches a member (an immigrant's survival, src/archipelago/observables)
+   * knows it was overwritten without comparing genes.
+   */
+  readonly written: Int32Array;
+  /** How many `copyIn` calls so far. */
+  writes = 0;
   /** rerank's histogram (2N + 1 counters), made on first use: a subclass that ranks otherwise never needs it. */
   private counts: Int32Array | null = null;
 
@@ -18,6 +26,7 @@ export class Population {
     this.genes = genes ?? allocGenes(n, size);
     this.fitness = new Int32Array(size);
     this.order = new Int32Array(size);
+    this.written = new Int32Array(size);
   }
 
   /** Re-sorts `order` after fitness values changed: O(size + N), no allocation. */
@@ -53,6 +62,7 @@ export class Population {
   copyIn(slot: number, src: Genes, srcOffset: number, fitness: number): void {
     copyGenes(src, srcOffset, this.genes, slot * this.n, this.n);
     this.fitness[slot] = fitness;
+    this.written[slot] = ++this.writes;
   }
 
   /** Whether some member equals the chromosome at `src[srcOffset..]` (members of other fitness are skipped). */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { StudyData } from './study-data.ts';
 import { runSummaryLines, type RunData } from './run-data.ts';
 import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, migrationSpec, progressPoints, renderSvg, type EdgeFlow } from './charts.ts';
+import { observablesRunParts, observablesStudyParts, type PageKit } from './observables-charts.ts';
 import type { XAxis } from './x-axis.ts';
 import { readEvents } from './study-data.ts';
 import type { StudySummary } from './summary.ts';
@@ -26,8 +27,7 @@ export function chooseRun(study: StudyData, wanted: { cell: string; seed: number
 /** Every column of the terminal table (summaryRows), as an HTML table. */
 function summaryTable(summary: StudySummary): string {
   const { header, rows } = summaryRows(summary, '×');
-  const body = rows.map((cells) => `<tr>${cells.map((x, i) => (i === 0 ? `<th scope="row">${escapeHtml(x)}</th>` : `<td>${escapeHtml(x)}</td>`)).join('')}</tr>`);
-  return `<table><thead><tr>${header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
+  return table(header, rows);
 }
 
 /** How progress samples are taken (island-runner.ts), for the captions. */
@@ -40,6 +40,14 @@ function figure(svg: string, caption: string): string {
 function note(text: string): string {
   return `<p class="note">${escapeHtml(text)}</p>`;
 }
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const body = rows.map((cells) => `<tr>${cells.map((x, i) => (i === 0 ? `<th scope="row">${escapeHtml(x)}</th>` : `<td>${escapeHtml(x)}</td>`)).join('')}</tr>`);
+  return `<table><thead><tr>${header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+/** What the migration observables' sections (observables-charts.ts) use to put things on the page. */
+const KIT: PageKit = { figure, note, table };
 
 /** Builds the whole page. `run` picks the run for the fitness chart (`report --run`). */
 export async function renderHtml(study: StudyData, summary: StudySummary, run: { cell: string; seed: number } | null, x: XAxis = 'iterations'): Promise<string> {
@@ -110,6 +118,8 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
   if (flows.length > 0) parts.push(figure(await renderSvg(migrationSpec(flows)), 'Cells without migrations (topology none, one island) have no panel.'));
   else parts.push(note(logged === 0 ? 'No event logs in this study: run the experiment with --events to record the migration log.' : 'No migrations happened in the logged runs.'));
 
+  parts.push(...(await observablesStudyParts(study, KIT)));
+
   parts.push('<h2>Experiment file</h2>', `<p>sha256 <code>${manifest.experiment.sha256}</code></p>`, `<pre>${escapeHtml(manifest.experiment.text)}</pre>`);
 
   return page(`${manifest.name}: migration study report`, parts);
@@ -132,6 +142,7 @@ export async function renderRunHtml(run: RunData, x: XAxis = 'iterations'): Prom
   const flows = [...edgeFlows(run.events).values()].map((f) => ({ cell: 'this run', ...f }));
   if (flows.length > 0) parts.push(figure(await renderSvg(migrationSpec(flows, 'migrants accepted along each edge in this run')), 'Rows send, columns receive.'));
   else parts.push(note(run.header?.config.islands === 1 || run.header?.config.topology?.kind === 'none' ? 'No migrations: one island, or topology none.' : 'No migrations happened in this run (it ended before the first migration).'));
+  parts.push(...(await observablesRunParts(run.events, KIT)));
   if (run.header) parts.push('<h2>Run config</h2>', `<pre>${escapeHtml(JSON.stringify(run.header.config, null, 2))}</pre>`);
   return page(`${path.basename(run.file)}: one run`, parts);
 }

@@ -44,7 +44,7 @@ export function successText(cell: CellSummary): string {
   return Number.isNaN(cell.successRate) ? '-' : `${Math.round(cell.successRate * 100)}%`;
 }
 
-function align(rows: string[][]): string {
+export function align(rows: string[][]): string {
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => [...r[col]].length)));
   return rows.map((r) => r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ').trimEnd()).join('\n');
 }

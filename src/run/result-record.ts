@@ -19,7 +19,7 @@ import type { RunResult, SeededRunConfig } from './start-run.ts';
  * under `onIslandError: fail`, every island failed under `continue`, or the NATS broker lost
  * (islands on other machines).
  */
-export type Ending = 'solved' | 'max-iterations' | 'max-evaluations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
+export type Ending = 'solved' | 'taken-over' | 'max-iterations' | 'max-evaluations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
 
 export interface IslandRecord extends IslandSummary {
   /** Islands on other machines: the name of the host that ran it. */
@@ -50,6 +50,8 @@ export interface SolveRecord {
   foundBy: number | null;
   foundAtIteration: number | null;
   stopLatencyMs: number | null;
+  /** Takeover mode: each island's and the archipelago's takeover iteration (docs/takeover.md). */
+  takeover?: RunResult['takeover'];
   /** When unsolved: the best chromosome found (1-based). */
   best?: number[] | null;
   /** Islands on other machines: the hosts that ran the run, by name. */
@@ -65,6 +67,7 @@ export interface SolveRecord {
 /** Why a run that was neither interrupted nor failed ended. */
 export function endingOf(result: RunResult): Ending {
   if (result.solved) return 'solved';
+  if (result.takeover && result.takeover.iteration !== null) return 'taken-over';
   // Under onIslandError: continue the run goes on without failed islands, until none is left.
   if (result.islands.length > 0 && result.islands.every((i) => i.error)) return 'all-islands-failed';
   if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
@@ -93,6 +96,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
     foundBy: result.foundBy,
     foundAtIteration: result.foundAtIteration,
     stopLatencyMs: result.stopLatencyMs,
+    ...(result.takeover ? { takeover: result.takeover } : {}),
     ...(result.solved ? {} : { best: result.best }),
     // Islands on other machines (`placement`: each island's host name).
     ...(placement ? { hosts: [...new Set(placement)] } : {}),

@@ -4,6 +4,7 @@ import { ConfigError } from '../../config/errors.ts';
 import { baselineMapper, parseBaselineFlags } from '../../report/baseline.ts';
 import { renderHtml, renderRunHtml } from '../../report/html.ts';
 import { readRunEvents, runSummaryLines } from '../../report/run-data.ts';
+import { renderTakeoverTable, takeoverRows } from '../../report/observables-data.ts';
 import type { XAxis } from '../../report/x-axis.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/paper-table1.ts';
@@ -83,8 +84,11 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   const html = args.html === undefined ? null : await renderHtml(study, summary, chosen, args.xAxis);
 
   if (study.droppedBytes > 0) printError(`${args.dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`);
-  if (args.json) printLine(JSON.stringify(summary, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)));
+  const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
+  const json = takeover.length > 0 ? { ...summary, takeover } : summary;
+  if (args.json) printLine(JSON.stringify(json, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)));
   else printLine(renderTable(summary));
+  if (!args.json && takeover.length > 0) printLine(`\n${renderTakeoverTable(takeover)}`);
   if (args.paperTable1) {
     printLine('');
     printLine(renderTable1(table1));

@@ -63,7 +63,11 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
   // Where the rest of a long tuple is: the --out file given, else how to get it.
   const rest = out !== null ? `all of them in ${out}` : 'use --out FILE to save them, --all to print them';
   const found = result.foundBy === null ? '' : `found by island ${result.foundBy} at iteration ${result.foundAtIteration}; `;
-  if (result.solved && result.solution) {
+  if (result.takeover) {
+    const { iteration, islands } = result.takeover;
+    const each = islands.map((t, i) => `${i}: ${t ?? 'never'}`).join(', ');
+    printLine(`takeover N=${result.n}: ${iteration === null ? `not every island was taken over (${ended})` : `archipelago at iteration ${iteration}`}; per island ${each}`);
+  } else if (result.solved && result.solution) {
     printLine(`solved N=${result.n}: ${tupleForPeople(result.solution, args.all, rest)}`);
     if (args.board) printLine(result.n <= MAX_BOARD_N ? renderBoard(result.solution) : `(no board drawn above N = ${MAX_BOARD_N})`);
   } else {
@@ -230,7 +234,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   process.exitCode = signals.received ? signals.exitCode
     : failure || brokerLost || ended === 'all-islands-failed' ? EXIT.islandFailed
     : !saved ? EXIT.notSaved
-    : result.solved ? EXIT.ok : EXIT.notSolved;
+    : result.solved || ended === 'taken-over' ? EXIT.ok : EXIT.notSolved;
 }
 
 /** Writes one checkpoint; a failed write is reported and the run goes on (the previous checkpoint stays). */

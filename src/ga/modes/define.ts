@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { RegistryEntry } from '../../schema/registry.ts';
-import type { Evolver } from '../evolver.ts';
+import type { Evolver, IslandPlace } from '../evolver.ts';
 import type { Rng } from '../rng.ts';
 import type { IslandState } from '../snapshot.ts';
 
@@ -16,6 +16,8 @@ import type { IslandState } from '../snapshot.ts';
 export interface GaModeContext {
   /** Board size N. */
   n: number;
+  /** Islands of the run. */
+  islands: number;
   /** Refuses the config, naming a key under `ga`; `related` are other keys involved. */
   fail: (key: string, message: string, related?: readonly string[]) => never;
 }
@@ -29,12 +31,14 @@ export interface GaModeDefinition<K extends string = string, S extends z.ZodRawS
   resolve(options: z.output<z.ZodObject<S>>, ctx: GaModeContext): O;
   /** The parameters written back as `ga` keys (a printed config reproduces the run). Default: those that are options. */
   fileShape?(params: O): Record<string, unknown>;
+  /** The iteration limit of a run of this mode whose config leaves `limits.maxIterations` null (a mode whose runs need not end by themselves). */
+  defaultMaxIterations?: number;
   /** Bytes of chromosomes one island allocates, and those parts as a message lists them. */
   memory(params: O, n: number): { bytes: number; parts: string };
   /** Evaluations an island spends building its first population (a `limits.maxEvaluations` share must cover them). */
   initialEvaluations(params: O): number;
-  /** The island algorithm; with `snapshot`, continues a checkpointed one. Trusts its parameters. */
-  create(params: O & { n: number }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState): Evolver;
+  /** The island algorithm; with `snapshot`, continues a checkpointed one; `place` says which island of which run it is. Trusts its parameters. */
+  create(params: O & { n: number }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState, place?: IslandPlace): Evolver;
 }
 
 /** Types a definition (the options' types flow from `options` into `resolve`, the parameters' into the rest). */

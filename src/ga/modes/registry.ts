@@ -5,8 +5,10 @@
  */
 import { hybridMode } from './hybrid.ts';
 import { paperMode } from './paper.ts';
+import { takeoverMode } from './takeover.ts';
 
 export const GA_MODE_REGISTRY = [
   paperMode,
   hybridMode,
+  takeoverMode,
 ] as const;

@@ -1,0 +1,109 @@
+/**
+ * The between-island observables, computed by the coordinator from the islands'
+ * observations (sample.ts) taken at the same iteration: a distance per pair of islands and
+ * the number of distinct genotypes in the archipelago. Pure.
+ */
+import type { Observation } from './sample.ts';
+
+/**
+ * Distance between two islands' samples: the mean, over every pair of one member of each,
+ * of the positional Hamming distance on the sampled positions, as a fraction of them
+ * (0: the samples are copies of one chromosome; about 1 - 1/N for unrelated random permutations).
+ */
+export function sampleDistance(a: Observation, b: Observation): number {
+  const p = a.positions;
+  if (b.positions !== p) throw new RangeError(`observations on ${a.positions} and ${b.positions} positions cannot be compared`);
+  const ma = a.genes.length / p;
+  const mb = b.genes.length / p;
+  if (ma === 0 || mb === 0) return 0;
+  let differ = 0;
+  for (let x = 0; x < ma; x++) {
+    for (let y = 0; y < mb; y++) {
+      for (let k = 0; k < p; k++) if (a.genes[x * p + k] !== b.genes[y * p + k]) differ++;
+    }
+  }
+  return differ / (ma * mb * p);
+}
+
+/** Distinct values among the hashes of every observation (distinct genotypes among the sampled members). */
+export function distinctGenotypes(observations: readonly Observation[]): { distinct: number; sampled: number } {
+  const seen = new Set<number>();
+  let sampled = 0;
+  for (const o of observations) {
+    sampled += o.hashes.length;
+    for (const h of o.hashes) seen.add(h);
+  }
+  return { distinct: seen.size, sampled };
+}
+
+/** The archipelago at one iteration, as the `between` event and a run's summary give it. */
+export interface BetweenSample {
+  /** The iteration every island was at when sampled (its count of completed iterations). */
+  iteration: number;
+  /** distance[i][j]: sampleDistance of islands i and j (symmetric, 0 on the diagonal). */
+  distance: number[][];
+  /** The mean of distance[i][j] over the pairs i < j (0 with one island). */
+  meanDistance: number;
+  /** Distinct genotypes (permutation hashes) among the `sampled` hashed members of all islands. */
+  distinct: number;
+  sampled: number;
+}
+
+/** The observables of a complete set of observations, one per island in island order. */
+export function betweenIslands(iteration: number, observations: readonly Observation[]): BetweenSample {
+  const m = observations.length;
+  const distance = Array.from({ length: m }, () => new Array<number>(m).fill(0));
+  let sum = 0;
+  for (let i = 0; i < m; i++) {
+    for (let j = i + 1; j < m; j++) {
+      const d = sampleDistance(observations[i], observations[j]);
+      distance[i][j] = d;
+      distance[j][i] = d;
+      sum += d;
+    }
+  }
+  const pairs = (m * (m - 1)) / 2;
+  return { iteration, distance, meanDistance: pairs > 0 ? sum / pairs : 0, ...distinctGenotypes(observations) };
+}
+
+/**
+ * Collects observations by iteration and gives the observables of an iteration once every
+ * island has observed it. Islands observe at the same iterations of the progress schedule
+ * (0, 1, 2, 3, 4, 6, 8, 12, ...), so in sync mode the sets are those of one moment of the run
+ * and are the same every time; in async mode they compare the islands at equal iteration counts.
+ * An iteration some island never reached (it stopped first) is never complete and is dropped.
+ */
+export class BetweenTracker {
+  private readonly pending = new Map<number, (Observation | undefined)[]>();
+  private readonly counts = new Map<number, number>();
+  readonly samples: BetweenSample[] = [];
+
+  constructor(private readonly islands: number) {}
+
+  /** Records island's observation at `iteration`; returns the observables when it completes that iteration's set. */
+  add(island: number, iteration: number, observation: Observation): BetweenSample | null {
+    let set = this.pending.get(iteration);
+    if (!set) {
+      set = new Array<Observation | undefined>(this.islands);
+      this.pending.set(iteration, set);
+      this.counts.set(iteration, 0);
+    }
+    if (set[island] !== undefined) return null; // observed twice (a resumed island): the first counts
+    set[island] = observation;
+    const count = this.counts.get(iteration)! + 1;
+    this.counts.set(iteration, count);
+    if (count < this.islands) return null;
+    this.pending.delete(iteration);
+    this.counts.delete(iteration);
+    const sample = betweenIslands(iteration, set as Observation[]);
+    this.samples.push(sample);
+    return sample;
+  }
+
+  /** The series so far in iteration order, without the matrices (what a run's summary keeps). */
+  series(): BetweenPoint[] {
+    return [...this.samples].sort((a, b) => a.iteration - b.iteration).map(({ iteration, meanDistance, distinct, sampled }) => ({ iteration, meanDistance, distinct, sampled }));
+  }
+}
+
+export type BetweenPoint = Omit<BetweenSample, 'distance'>;

@@ -1,0 +1,120 @@
+import { allocGenes, type Genes } from '../../problem/genes.ts';
+import type { IslandPlace } from '../evolver.ts';
+import { IslandCore } from '../island-core.ts';
+import { randomPermutation } from '../permutation.ts';
+import { Population } from '../population.ts';
+import { Rng } from '../rng.ts';
+import { rankSelect } from '../selection.ts';
+import { restoreIsland, type IslandState } from '../snapshot.ts';
+import { SurvivalScratch } from '../survival.ts';
+
+export interface TakeoverParams {
+  n: number;
+  /** Members per island, M. */
+  populationSize: number;
+  /** The island that starts with the one best individual. */
+  bestIsland: number;
+}
+
+/** The random stream the best individual is drawn from: the same on every island of a run (island streams are 0 .. islands - 1). */
+export const BEST_STREAM = 2 ** 30;
+/** The takeover mode's fitness: a copy of the best individual, and anything else (lower is better, as everywhere). */
+export const BEST_FITNESS = 1;
+export const OTHER_FITNESS = 2;
+
+/** The best individual of a run with this seed: a random permutation from its own stream, the same on every island. */
+export function bestIndividual(n: number, seed: number): Genes {
+  const genes = allocGenes(n);
+  randomPermutation(genes, 0, n, Rng.forStream(seed, BEST_STREAM));
+  return genes;
+}
+
+/**
+ * One island of the takeover mode (docs/takeover.md): selection and migration only, no
+ * variation. A member scores 1 if it is a copy of the run's best individual B and 2
+ * otherwise, so the ranks hold B's copies first and the takeover depends on nothing else.
+ * Every island draws M random permutations (none equal to B); the best island's slot 0 is B.
+ * One generation: the best member is kept (elitism of one, so B cannot be lost by drift)
+ * and the other M - 1 slots are filled with members drawn independently by the paper's rank
+ * selection (linear ranking, pressure 2) from the current generation.
+ */
+export class TakeoverIsland extends IslandCore {
+  readonly params: TakeoverParams;
+  private readonly bestGenes: Genes;
+  private readonly next: Population;
+  private readonly survival: SurvivalScratch;
+  private takenOverAt = -1;
+
+  constructor(params: TakeoverParams, rng: Rng, place: IslandPlace, snapshot?: IslandState) {
+    super(params.n, new Population(params.n, params.populationSize), rng);
+    this.params = params;
+    this.bestGenes = bestIndividual(params.n, place.seed);
+    this.next = new Population(params.n, params.populationSize);
+    this.survival = new SurvivalScratch(params.n);
+    if (snapshot) restoreIsland(this, snapshot);
+    else this.initialise(place.island === params.bestIsland);
+  }
+
+  private initialise(holdsBest: boolean): void {
+    const { n, populationSize: m } = this.params;
+    const pop = this.population;
+    for (let s = 0; s < m; s++) {
+      if (s === 0 && holdsBest) pop.genes.set(this.bestGenes, 0);
+      else do randomPermutation(pop.genes, s * n, n, this.rng); while (this.isBest(pop.genes, s * n));
+      pop.fitness[s] = this.evaluate(pop.genes, s * n);
+    }
+    pop.rerank();
+  }
+
+  private isBest(genes: Genes, offset: number): boolean {
+    const best = this.bestGenes;
+    for (let i = 0; i < this.n; i++) if (genes[offset + i] !== best[i]) return false;
+    return true;
+  }
+
+  private evaluate(genes: Genes, offset: number): number {
+    this.evaluations++;
+    return this.isBest(genes, offset) ? BEST_FITNESS : OTHER_FITNESS;
+  }
+
+  protected evaluateImmigrant(genes: Genes, offset: number): number {
+    return this.evaluate(genes, offset);
+  }
+
+  protected survivalScratch(): SurvivalScratch {
+    return this.survival;
+  }
+
+  /** One generation: the best member kept, M - 1 drawn by rank selection; never a solution. */
+  step(): boolean {
+    const pop = this.population;
+    const next = this.next;
+    const m = pop.size;
+    const n = this.n;
+    next.copyIn(0, pop.genes, pop.order[0] * n, pop.fitness[pop.order[0]]);
+    for (let s = 1; s < m; s++) {
+      const slot = pop.order[rankSelect(this.rng, m)];
+      next.copyIn(s, pop.genes, slot * n, pop.fitness[slot]);
+    }
+    for (let s = 0; s < m; s++) pop.copyIn(s, next.genes, s * n, next.fitness[s]);
+    pop.rerank();
+    this.iterations++;
+    return false;
+  }
+
+  /** The first iteration at which every member was a copy of the best (checked whenever asked: after each generation and migration), or -1. */
+  takeoverIteration(): number {
+    if (this.takenOverAt < 0) {
+      const pop = this.population;
+      if (pop.fitness[pop.order[pop.size - 1]] === BEST_FITNESS) this.takenOverAt = this.iterations;
+    }
+    return this.takenOverAt;
+  }
+
+  /** Copies of the best individual in the population. */
+  copiesOfBest(): number {
+    let k = 0;
+    for (let s = 0; s < this.population.size; s++) if (this.population.fitness[s] === BEST_FITNESS) k++;
+    return k;
+  }
+}
