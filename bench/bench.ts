@@ -8,7 +8,7 @@
  * island model, and paper mode for hybrid mode. Medians over several seeds throughout.
  *
  *   npm run bench                         every section
- *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, migration, large, hybrid, cluster
+ *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, migration, large, large-n, hybrid, cluster
  *   npm run bench -- --json out.json      also write the raw numbers
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -19,10 +19,11 @@ import { fileURLToPath } from 'node:url';
 import { compileBaseline, runBaseline } from './c-baseline.ts';
 import { migrantRoundTrip, natsServerPath, solveBothWays, studyThroughput } from './cluster.ts';
 import { benchHybrid } from './hybrid.ts';
+import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './large-n.ts';
 import { islandScaling, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
-const SECTIONS = ['start', 'paper', 'islands', 'cli', 'migration', 'large', 'hybrid', 'cluster'] as const;
+const SECTIONS = ['start', 'paper', 'islands', 'cli', 'migration', 'large', 'large-n', 'hybrid', 'cluster'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
@@ -252,6 +253,48 @@ function largeSection(baseline: string): void {
   results.large = raw;
 }
 
+/** Hybrid mode at N = 10^5 .. 10^7, whole commands, beside min-conflicts in C; growth ratios from one size to the next. */
+function largeNSection(): void {
+  print('## Large N: hybrid mode at 10^5, 10^6, 10^7 beside min-conflicts in C');
+  print();
+  const sizes = [100_000, 1_000_000, 10_000_000];
+  const seeds = [1, 2, 3];
+  const c = compileMinConflicts();
+  if ('skip' in c) print(`C reference skipped: ${c.skip}.\n`);
+  const gbOf = (runs: LargeRun[]) => (runs[0].peakBytes === null ? 'n/a' : `${fmt(median(runs.map((r) => r.peakBytes!)) / 1e9, 2)} GB`);
+  const cpuOf = (runs: LargeRun[]) => (runs[0].cpuSeconds === null ? NaN : median(runs.map((r) => r.cpuSeconds!)));
+  const rows: (string | number)[][] = [];
+  const raw: Record<string, { ours: LargeRun[]; c: LargeRun[] }> = {};
+  for (const n of sizes) {
+    const ours: LargeRun[] = [];
+    const cRuns: LargeRun[] = [];
+    // Alternating, so that a change in the machine's load falls on both alike.
+    for (const seed of seeds) {
+      ours.push(solveLarge(CLI, ROOT, n, seed));
+      if ('binary' in c) cRuns.push(minConflicts(c.binary, n, seed));
+    }
+    raw[n] = { ours, c: cRuns };
+    rows.push([n, 'hybrid, 2 islands', `${ours.filter((r) => r.solved).length}/${ours.length}`, fmt(median(ours.map((r) => r.wallSeconds))), fmt(cpuOf(ours)),
+      fmt(median(ours.map((r) => r.searchSeconds))), fmt(median(ours.map((r) => r.startupSeconds ?? 0))), gbOf(ours)]);
+    if (cRuns.length > 0) {
+      rows.push([n, 'min-conflicts in C, 1 thread', `${cRuns.filter((r) => r.solved).length}/${cRuns.length}`, fmt(median(cRuns.map((r) => r.wallSeconds))), fmt(cpuOf(cRuns)),
+        fmt(median(cRuns.map((r) => r.searchSeconds))), '', gbOf(cRuns)]);
+    }
+  }
+  print(table(['N', 'program', 'solved', 'median wall s', 'median CPU s', 'median search s', 'median start-up s', 'median peak memory'], rows));
+  const ratio = (pick: (x: { ours: LargeRun[]; c: LargeRun[] }) => LargeRun[], value: (r: LargeRun[]) => number) =>
+    sizes.slice(1).map((n, k) => fmt(value(pick(raw[n])) / value(pick(raw[sizes[k]])), 1)).join(', ');
+  const wallOf = (runs: LargeRun[]) => median(runs.map((r) => r.wallSeconds));
+  print();
+  print(table(['growth, 10^5 → 10^6, 10^6 → 10^7', 'wall', 'CPU'], [
+    ['hybrid, whole command', ratio((x) => x.ours, wallOf), ratio((x) => x.ours, cpuOf)],
+    ...('binary' in c ? [['min-conflicts in C', ratio((x) => x.c, wallOf), ratio((x) => x.c, cpuOf)]] : []),
+  ]));
+  print(`\nWhole commands (\`solve --config config/large-n.yaml -n N --seed S --json --quiet\`: start, worker threads, the population build, search, validation and output), seeds ${seeds.join(', ')}, ` +
+    'alternating with the C program; CPU and peak memory from `/usr/bin/time` (all threads). Targets (2 cores): N = 10^7 ≤ 20 s and ≤ 2 GB, N = 10^6 ≤ 3 s, 10^6 → 10^7 time ratio ≤ 12.\n');
+  results.largeN = raw;
+}
+
 async function hybridSection(): Promise<void> {
   print('## Hybrid mode beside paper mode, same seeds (one island, single thread)');
   print();
@@ -349,6 +392,7 @@ async function main(): Promise<void> {
   if (only.includes('migration')) migrationSection();
   if (only.includes('hybrid')) await hybridSection();
   if (only.includes('large')) largeSection(baseline);
+  if (only.includes('large-n')) largeNSection();
   if (only.includes('cluster')) await clusterSection();
   if (doneWhen.length > 0) {
     print('## Issue 9: "done when"');

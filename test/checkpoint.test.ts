@@ -105,6 +105,16 @@ describe('checkpoint and resume, hybrid mode (sync)', () => {
     assert.match(first.stderr, /checkpoint written to .*hybrid\.ckpt/);
     const saved = decodeData(readFileSync(file)) as CheckpointFile;
     assert.equal(saved.islands[0].state.bad.genes.length, 0, 'no bad repository in hybrid mode');
+    // The conflict lists travel with the genes; one that misses a member's conflicts is refused before the run.
+    const lists = saved.islands[0].state.lists!;
+    assert.equal(lists.length, 8);
+    const tampered = decodeData(readFileSync(file)) as CheckpointFile;
+    const member = tampered.islands[0].state.population.fitness.findIndex((f) => f > 0);
+    tampered.islands[0].state.lists![member] = new Int32Array(0);
+    writeFileSync(join(dir, 'tampered.ckpt'), encodeData(tampered));
+    const refused = cli(['solve', '--resume', join(dir, 'tampered.ckpt')]);
+    assert.ok(isOneLineError(refused), refused.stderr);
+    assert.match(refused.stderr, new RegExp(`island 0: conflict lists: list ${member} misses queens in conflict`));
     const resumed = json(['solve', '--resume', file, '--max-iterations', '100000'], 0);
     const uninterrupted = json(['solve', '--config', config, '--seed', '2'], 0);
     assert.deepEqual(essence(resumed), essence(uninterrupted));

@@ -217,7 +217,7 @@ describe('run config: cross-field errors', () => {
     ['a tournament larger than the population', { n: 8, ga: { populationSize: 4 }, migration: { emigrantSelection: 'tournament(5)' } },
       `${SRC}: migration.emigrantSelection: a tournament of 5 is more than ga.populationSize (4)`],
     ['a board that does not fit in memory', { n: 2_000_000, islands: 2 },
-      `${SRC}: n: 2000000 needs about 54.7 GB for 2 islands (population 1000, bad repository 1414, 500 pairs per iteration, 4 bytes per gene), more than the 12.0 GB this machine allows (75% of 16.0 GB); lower n, population or islands`],
+      `${SRC}: n: 2000000 needs about 56.4 GB for 2 islands (per island: population 1000, bad repository 1414, 500 pairs per iteration, 4 bytes per gene; 20 migrants in flight; 32 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); even one island needs about 28.2 GB; lower n or the population (ga.populationSize, --population)`],
   ];
   for (const [name, input, message] of cases) it(`refuses ${name}`, () => refuses(() => resolve(input), message));
 });

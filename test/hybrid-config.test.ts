@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { overridesFromArgv } from '../src/config/flags.ts';
 import { loadConfigFile } from '../src/config/load.ts';
+import { estimateMemory } from '../src/config/memory.ts';
 import { toFileShape } from '../src/config/file-shape.ts';
 import { resolveRunConfig, type ResolveEnv } from '../src/config/resolve.ts';
 import { hybridParams } from '../src/ga/hybrid/params.ts';
@@ -46,9 +47,16 @@ describe('hybrid mode in the run config', () => {
     assert.equal(config.ga.populationSize, 8);
   });
 
-  it('estimates memory with the diagonal counts and refuses what does not fit', () => {
-    assert.throws(() => resolveRunConfig({ n: 50_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),
-      /n: 50000000 needs about 26\.0 GB for 2 islands \(hybrid population 8, 4 children/);
+  it('estimates memory with the diagonal counts, migrants and threads, and refuses what does not fit, saying what would', () => {
+    // Per island (N = 5e7): 9 boards of 8 bytes a column, the smart start's bits, a migrant's 4 copies, 32 MB of thread.
+    const island = 9 * 8 * 5e7 + 5e7 / 2 + 4 * 4 * 5e7 + 32e6;
+    const total = (islands: number) => 80e6 + islands * island + 2 * islands * 4 * 5e7 + 16 * 5e7;
+    const ga = resolveRunConfig({ n: 50_000_000, islands: 1, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env).ga;
+    assert.equal(estimateMemory(50_000_000, 4, ga, 1).bytes, total(4));
+    assert.throws(() => resolveRunConfig({ n: 50_000_000, islands: 4, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),
+      { message: `x.yaml: n: 50000000 needs about ${(total(4) / 1e9).toFixed(1)} GB for 4 islands (per island: hybrid population 8 and one scratch board, 4 bytes per gene + 4 bytes of diagonal counts per column; 1 migrant in flight; 32 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); it fits with islands = 2 (about ${(total(2) / 1e9).toFixed(1)} GB)` });
+    assert.throws(() => resolveRunConfig({ n: 200_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),
+      /n: 200000000 needs about [\d.]+ GB for 2 islands .*; even one island needs about [\d.]+ GB; lower n or the population \(ga.populationSize, --population\)$/);
   });
 
   it('config/large-n.yaml resolves to hybrid mode', () => {

@@ -13,11 +13,11 @@ import { Rng } from '../src/ga/rng.ts';
 import { plusSelection, type SurvivalScratch } from '../src/ga/survival.ts';
 import type { Board } from '../src/ga/hybrid/board.ts';
 import { conflictMutation } from '../src/ga/hybrid/conflict-mutation.ts';
-import { allocCounts, collectConflicts, ConflictList, countDiagonals, isConflicted } from '../src/ga/hybrid/diagonals.ts';
+import { collectConflicts, compactConflicts, countDiagonals, isConflicted, newBoard, SATURATED } from '../src/ga/hybrid/diagonals.ts';
 import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
 import { localSearch } from '../src/ga/hybrid/local-search.ts';
 import { HYBRID_ERRORS, hybridParams, type HybridOperators, type HybridParams } from '../src/ga/hybrid/params.ts';
-import { OccupancyBits, smartStart } from '../src/ga/hybrid/smart-start.ts';
+import { regreedBlock, SmartStartScratch, smartStart } from '../src/ga/hybrid/smart-start.ts';
 import { assertPaperIterationCounting } from './helpers.ts';
 import { applySwap, swapDelta, swapDeltaByRecount } from '../src/ga/hybrid/swap-delta.ts';
 
@@ -33,23 +33,65 @@ const isPermutation = (genes: ArrayLike<number>, offset: number, n: number): boo
 
 const paperFitness = (genes: Genes, offset: number, n: number): number => fitness(genes, offset, n, new DiagonalMarks(n));
 
-/** The board's counts and fitness agree with a recount from its genes. */
+/** The true number of queens on each diagonal, counted plainly. */
+function trueCounts(genes: Genes, offset: number, n: number): { up: number[]; down: number[] } {
+  const up = new Array<number>(2 * n - 1).fill(0);
+  const down = new Array<number>(2 * n - 1).fill(0);
+  for (let i = 0; i < n; i++) {
+    up[genes[offset + i] - i + n - 1]++;
+    down[genes[offset + i] + i]++;
+  }
+  return { up, down };
+}
+
+/**
+ * The board's counts (bytes, with the wide map for 255 or more), fitness and conflict list
+ * agree with its genes: of the k queens on any diagonal at least k - 1 are listed.
+ */
 function assertConsistent(b: Board, what = 'board'): void {
-  const up = allocCounts(b.n);
-  const down = allocCounts(b.n);
-  const f = countDiagonals(b.genes, b.offset, b.n, up, down);
-  assert.equal(b.fitness, f, `${what}: fitness`);
-  assert.equal(f, paperFitness(b.genes, b.offset, b.n), `${what}: paper fitness`);
-  assert.deepEqual(b.up, up, `${what}: ↗ counts`);
-  assert.deepEqual(b.down, down, `${what}: ↘ counts`);
+  const { n } = b;
+  const counts = trueCounts(b.genes, b.offset, n);
+  assert.equal(b.fitness, paperFitness(b.genes, b.offset, n), `${what}: paper fitness`);
+  const listed = new Set(b.list.cols.subarray(0, b.list.count));
+  const listedOn = { up: new Array<number>(2 * n - 1).fill(0), down: new Array<number>(2 * n - 1).fill(0) };
+  for (const i of listed) {
+    listedOn.up[b.genes[b.offset + i] - i + n - 1]++;
+    listedOn.down[b.genes[b.offset + i] + i]++;
+  }
+  for (const [dir, bytes, key] of [['up', b.up, 0], ['down', b.down, 2 * n]] as const) {
+    for (let d = 0; d < 2 * n - 1; d++) {
+      const k = counts[dir][d];
+      const stored = bytes[d] === SATURATED ? b.wide.get(key + d) : bytes[d];
+      assert.equal(stored, k, `${what}: ${dir} count ${d}`);
+      assert.ok(listedOn[dir][d] >= k - 1, `${what}: ${dir} diagonal ${d} holds ${k} queens, ${listedOn[dir][d]} listed`);
+    }
+  }
+  let wide = 0;
+  for (const d of [...counts.up, ...counts.down]) if (d >= SATURATED) wide++;
+  assert.equal(b.wide.size, wide, `${what}: wide entries`);
+}
+
+function boardOf(genes: Genes, n: number): Board {
+  const b = newBoard(n, genes, 0);
+  b.fitness = countDiagonals(b);
+  collectConflicts(b);
+  return b;
+}
+
+/** Swaps two random queens as the operators do: counts updated, both columns listed, fitness moved by swapDelta. */
+function randomSwap(b: Board, rng: Rng): void {
+  const i = rng.int(b.n);
+  const j = (i + 1 + rng.int(b.n - 1)) % b.n;
+  b.fitness += swapDelta(b.genes, 0, b.n, b.up, b.down, i, j);
+  applySwap(b, i, j);
+  b.list.push(i);
+  b.list.push(j);
 }
 
 function randomBoard(n: number, rng: Rng): Board {
   const genes = allocGenes(n);
   randomPermutation(genes, 0, n, rng);
-  const up = allocCounts(n);
-  const down = allocCounts(n);
-  return { n, genes, offset: 0, up, down, fitness: countDiagonals(genes, 0, n, up, down) };
+  return boardOf(genes, n);
 }
 
 function solve(params: HybridParams, seed: number, maxIterations = 50_000): HybridIsland {
@@ -86,12 +128,14 @@ describe('diagonal counts', () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 80 }), fc.integer(), (n, seed) => {
         const b = randomBoard(n, Rng.forStream(seed, 2));
-        const list = new ConflictList(n);
-        collectConflicts(b.genes, 0, n, b.up, b.down, list);
         const expected: number[] = [];
         for (let i = 0; i < n; i++) if (isConflicted(b.genes, 0, n, b.up, b.down, i)) expected.push(i);
-        assert.deepEqual([...list.cols.subarray(0, list.count)], expected);
-        assert.equal(list.count === 0, b.fitness === 0);
+        assert.deepEqual([...b.list.cols.subarray(0, b.list.count)], expected);
+        assert.equal(b.list.count === 0, b.fitness === 0);
+        // Stale entries and repeats are dropped by a compaction, conflicted ones kept.
+        for (let i = 0; i < n; i++) b.list.push(i % 3 === 0 ? i : (i * 7) % n);
+        compactConflicts(b);
+        assert.deepEqual([...b.list.cols.subarray(0, b.list.count)].sort((x, y) => x - y), expected);
       }),
       { numRuns: 200 },
     );
@@ -111,14 +155,17 @@ describe('swapDelta', () => {
           const b = randomBoard(n, Rng.forStream(seed, 3));
           // The identity puts every queen on one diagonal: the coinciding-diagonal cases.
           if (identity) for (let i = 0; i < n; i++) b.genes[i] = i;
-          b.fitness = countDiagonals(b.genes, 0, n, b.up, b.down);
+          b.fitness = countDiagonals(b);
+          collectConflicts(b);
           for (const [x, y] of pairs) {
             const i = x % n;
             const j = (i + 1 + (y % (n - 1))) % n;
             const before = paperFitness(b.genes, 0, n);
             const d = swapDelta(b.genes, 0, n, b.up, b.down, i, j);
-            assert.equal(swapDeltaByRecount(b.genes, 0, n, b.up, b.down, i, j, before), d);
-            applySwap(b.genes, 0, n, b.up, b.down, i, j);
+            assert.equal(swapDeltaByRecount(b, i, j), d);
+            applySwap(b, i, j);
+            b.list.push(i);
+            b.list.push(j);
             b.fitness += d;
             assert.equal(paperFitness(b.genes, 0, n), before + d);
             swaps++;
@@ -136,26 +183,56 @@ describe('swapDelta', () => {
     const b = randomBoard(n, Rng.forStream(5, 0));
     assert.ok(b.genes instanceof Int32Array);
     const rng = Rng.forStream(5, 1);
-    for (let k = 0; k < 200; k++) {
-      const i = rng.int(n);
-      const j = (i + 1 + rng.int(n - 1)) % n;
-      const d = swapDelta(b.genes, 0, n, b.up, b.down, i, j);
-      applySwap(b.genes, 0, n, b.up, b.down, i, j);
-      b.fitness += d;
-    }
+    for (let k = 0; k < 200; k++) randomSwap(b, rng);
     assertConsistent(b);
+  });
+
+  it('stays exact past 255 queens on a diagonal (byte counts saturate into the wide map)', () => {
+    // The identity: n queens on one ↗ diagonal. Swaps take queens off it, and back on.
+    const n = 600;
+    const genes = allocGenes(n);
+    for (let i = 0; i < n; i++) genes[i] = i;
+    const b = boardOf(genes, n);
+    assert.equal(b.up[n - 1], SATURATED);
+    assert.equal(b.wide.get(n - 1), n);
+    assertConsistent(b, 'identity');
+    const rng = Rng.forStream(8, 0);
+    for (let k = 0; k < 1500; k++) {
+      randomSwap(b, rng);
+      if (k % 100 === 99) assertConsistent(b, `after ${k + 1} swaps`);
+    }
+    assert.ok(b.wide.size === 0 && b.up[n - 1] < SATURATED, 'the swaps brought the diagonal below 255 again');
   });
 });
 
 describe('hybrid operators', () => {
   it('smartStart writes a permutation with its exact counts, far fitter than a random one', () => {
     for (const n of [1, 4, 8, 57, 1000, 20_000]) {
-      const genes = allocGenes(n, 2);
-      const b: Board = { n, genes, offset: n, up: allocCounts(n), down: allocCounts(n), fitness: 0 };
-      b.fitness = smartStart(genes, n, n, b.up, b.down, Rng.forStream(n, 0), 128, new OccupancyBits(n));
-      assert.ok(isPermutation(genes, n, n), `N = ${n}`);
-      assertConsistent(b, `N = ${n}`);
-      if (n >= 1000) assert.ok(b.fitness < n / 100, `N = ${n}: fitness ${b.fitness}`);
+      for (const maxTries of [1, 128]) {
+        const genes = allocGenes(n, 2);
+        const b = newBoard(n, genes, n);
+        assert.equal(smartStart(b, Rng.forStream(n, 0), maxTries, new SmartStartScratch(n)), b.fitness);
+        assert.ok(isPermutation(genes, n, n), `N = ${n}`);
+        assertConsistent(b, `N = ${n}, maxTries ${maxTries}`);
+        if (n >= 1000 && maxTries === 128) assert.ok(b.fitness < n / 100, `N = ${n}: fitness ${b.fitness}`);
+      }
+    }
+  });
+
+  it('regreedBlock places a block of a built board again: a permutation, exact counts and list, the rest unchanged', () => {
+    for (const n of [2, 9, 300, 5000]) {
+      const genes = allocGenes(n);
+      const b = newBoard(n, genes, 0);
+      const rng = Rng.forStream(n, 1);
+      smartStart(b, rng, 128, new SmartStartScratch(n));
+      for (const [start, length] of [[0, n], [Math.floor(n / 3), Math.ceil(n / 2) - Math.floor(n / 6)], [n - 1, 1]]) {
+        const before = genes.slice();
+        const f = regreedBlock(b, start, length, rng, 128);
+        assert.equal(f, b.fitness);
+        assert.ok(isPermutation(genes, 0, n), `N = ${n}`);
+        assertConsistent(b, `N = ${n}, block ${start}+${length}`);
+        for (let i = 0; i < n; i++) if (i < start || i >= start + length) assert.equal(genes[i], before[i]);
+      }
     }
   });
 
@@ -164,10 +241,8 @@ describe('hybrid operators', () => {
       fc.property(fc.integer({ min: 4, max: 60 }), fc.integer(), fc.boolean(), (n, seed, useDelta) => {
         const rng = Rng.forStream(seed, 4);
         const b = randomBoard(n, rng);
-        const list = new ConflictList(n);
-        collectConflicts(b.genes, 0, n, b.up, b.down, list);
         const before = b.genes.slice();
-        const d = conflictMutation(b, rng, list, 8, useDelta);
+        const d = conflictMutation(b, rng, 8, useDelta);
         assert.ok(isPermutation(b.genes, 0, n));
         assertConsistent(b);
         const moved = [...b.genes].filter((g, i) => g !== before[i]).length;
@@ -184,9 +259,7 @@ describe('hybrid operators', () => {
         const rng = Rng.forStream(seed, 5);
         const b = randomBoard(n, rng);
         const start = b.fitness;
-        const list = new ConflictList(n);
-        collectConflicts(b.genes, 0, n, b.up, b.down, list);
-        const steps = localSearch(b, rng, list, { maxSteps, triesPerQueen: 32, useSwapDelta: true });
+        const steps = localSearch(b, rng, { maxSteps, triesPerQueen: 32, useSwapDelta: true });
         assert.ok(steps <= maxSteps);
         assert.ok(isPermutation(b.genes, 0, n));
         assert.ok(b.fitness <= start);
@@ -200,10 +273,8 @@ describe('hybrid operators', () => {
     const n = 5000;
     const rng = Rng.forStream(9, 0);
     const b = randomBoard(n, rng);
-    const list = new ConflictList(n);
-    collectConflicts(b.genes, 0, n, b.up, b.down, list);
     let asked = 0;
-    const steps = localSearch(b, rng, list, { maxSteps: 1e9, triesPerQueen: 32, useSwapDelta: true }, () => ++asked >= 2);
+    const steps = localSearch(b, rng, { maxSteps: 1e9, triesPerQueen: 32, useSwapDelta: true }, () => ++asked >= 2);
     assert.equal(asked, 2);
     assert.equal(steps, 2 * 4096);
     assertConsistent(b);
@@ -322,7 +393,9 @@ describe('HybridIsland', () => {
 
   it('abandons a generation when shouldStop says so', () => {
     const params = hybridParams(2000, { operators: { smartStart: null } });
-    const island = new HybridIsland({ params, rng: Rng.forStream(1, 0), shouldStop: () => true });
+    let stop = false; // from the first generation on (a stop during the build is test/startup-stop.test.ts)
+    const island = new HybridIsland({ params, rng: Rng.forStream(1, 0), shouldStop: () => stop });
+    stop = true;
     assert.equal(island.step(), false);
     assert.equal(island.iterations, 0);
     assert.equal(island.solution, null);

@@ -1,3 +1,4 @@
+import { BuildStopped } from '../ga/build-stopped.ts';
 import { createEvolver } from '../ga/create-evolver.ts';
 import type { Evolver } from '../ga/evolver.ts';
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
@@ -34,15 +35,31 @@ export const TEST_FAULT_EXIT_CODE = 70;
  */
 export function runIsland(task: IslandTask, transport: IslandTransport, shared: IslandCoordination, hooks: RunnerHooks, registries: IslandRegistries = ISLAND_REGISTRIES): IslandReport {
   let run: IslandRun | null = null;
+  const startedAt = wallClock();
   try {
     run = new IslandRun(task, transport, shared, hooks, registries);
     return run.run();
   } catch (error) {
+    // A stop during the population's build (start-up) is a stop, not a failure.
+    if (error instanceof BuildStopped) return stoppedInBuild(task.island, error, startedAt);
     run?.reportBest(true);
     throw error;
   } finally {
     shared.depart(task.island);
   }
+}
+
+/** The report of an island stopped while it built its population: no iteration, the best member built so far or none. */
+function stoppedInBuild(island: number, stopped: BuildStopped, startedAt: number): IslandReport {
+  const stoppedAt = wallClock();
+  return {
+    type: 'report', island, iterations: 0, evaluations: stopped.evaluations,
+    bestFitness: stopped.best ? stopped.best.fitness : -1, best: stopped.best ? stopped.best.genes : null, solution: null,
+    foundAtIteration: -1, foundAt: 0, claimed: false, migrantsSent: 0, migrantsAccepted: 0,
+    startedAt, stoppedAt, stopReason: 'stopped', migrations: new Int32Array(0),
+    evaluationsFrom: 0, evaluationsAt: new Float64Array(0),
+    survivals: new Int32Array(0), migrantsReceived: 0, immigrantsChecked: 0, immigrantsSurvived: 0,
+  };
 }
 
 /**

@@ -119,8 +119,9 @@ export interface IslandReport {
   island: number;
   iterations: number;
   evaluations: number;
+  /** -1 with `best` null: stopped during start-up before any member of its population was built. */
   bestFitness: number;
-  best: Genes;
+  best: Genes | null;
   /** The island's own solution (found by it), or null. */
   solution: Genes | null;
   foundAtIteration: number;

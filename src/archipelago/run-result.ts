@@ -1,4 +1,4 @@
-import { toOneBased } from '../problem/genes.ts';
+import { toOneBased, type Genes } from '../problem/genes.ts';
 import type { ArchipelagoResult, IslandResult, TakeoverResult } from './events.ts';
 import type { BetweenPoint } from './observables/between.ts';
 import type { BestMessage, IslandReport } from './messages.ts';
@@ -103,7 +103,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     evaluations += islandEvaluations;
     after += islandAfter;
     if (r) {
-      if (!bestReport || r.bestFitness < bestReport.bestFitness) bestReport = r;
+      if (r.best && (!bestReport || r.bestFitness < bestReport.bestFitness)) bestReport = r;
       if (r.stopReason !== 'max-iterations' && r.stopReason !== 'max-evaluations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
       lastEnd = Math.max(lastEnd, r.stoppedAt);
     }
@@ -129,7 +129,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   const reported = bestReport as IslandReport | null;
   // The best any island reached: what an island without a report (failed, or its host or the
   // broker lost) last sent counts too, so such a run keeps the best so far.
-  let best: { bestFitness: number; best: IslandReport['best'] } | null = reported;
+  let best: { bestFitness: number; best: Genes } | null = reported?.best ? { bestFitness: reported.bestFitness, best: reported.best } : null;
   o.lastBest?.forEach((b, i) => {
     if (b && !o.reports[i] && (!best || b.bestFitness < best.bestFitness)) best = b;
   });

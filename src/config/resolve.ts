@@ -10,7 +10,7 @@ import { resolveTopology } from '../archipelago/topology-schema.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
 import { gaInitialEvaluations, resolveGaSection } from './ga-section.ts';
-import { estimateMemory, gb, MEMORY_SHARE } from './memory.ts';
+import { memoryAdvice } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
@@ -92,11 +92,10 @@ export function resolveRunConfig(
   const islands = p.islands ?? Math.min(env.availableParallelism, MAX_ISLANDS);
   const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
 
-  const { bytes, parts } = estimateMemory(p.n, islands, ga, registries);
-  const limit = MEMORY_SHARE * env.totalMemory;
-  if (bytes > limit) {
-    at.fail('n', `${p.n} needs about ${gb(bytes)} for ${islands} island${islands === 1 ? '' : 's'} (${parts}), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(env.totalMemory)}); lower n, population or islands`, ['islands', 'ga.populationSize', 'ga.pairsPerIteration', 'ga.badRepositorySize']);
-  }
+  const migration = resolveMigration(p.migration, ga.populationSize, at, registries);
+  const migrants = migration.interval > 0 ? migration.migrants : 0;
+  const tooBig = memoryAdvice(p.n, islands, ga, migrants, env.totalMemory, registries);
+  if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
   return {
     n: p.n,
@@ -104,7 +103,7 @@ export function resolveRunConfig(
     ga,
     islands,
     topology: resolveTopologySection(p.topology, islands, islandsGiven, at, registries),
-    migration: resolveMigration(p.migration, ga.populationSize, at, registries),
+    migration,
     limits: resolveLimits(p.limits, islands, ga, at, registries),
     onIslandError: p.onIslandError,
     output: p.output,

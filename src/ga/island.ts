@@ -1,4 +1,5 @@
 import type { Genes } from '../problem/genes.ts';
+import { BUILD_STOP_GRANULE, buildStopped } from './build-stopped.ts';
 import { IslandCore } from './island-core.ts';
 import { DiagonalMarks, fitness } from '../problem/fitness.ts';
 import { createPaperKernel, type ChildFn } from './kernel.ts';
@@ -69,11 +70,21 @@ export class Island extends IslandCore {
     else this.initialise();
   }
 
-  /** Draws M + b random permutations; the best M are the main population, the worst b are B. */
+  /**
+   * Draws M + b random permutations; the best M are the main population, the worst b are B.
+   * A stop asked for meanwhile (a time limit or signal during start-up; asked every
+   * BUILD_STOP_GRANULE genes) ends the build:
+   * @throws BuildStopped with the best permutation drawn so far.
+   */
   private initialise(): void {
     const { n, populationSize: m, badRepositorySize: b } = this.params;
     const all = new Population(n, m + b);
+    let checked = 0;
     for (let s = 0; s < m + b; s++) {
+      if (s * n >= checked + BUILD_STOP_GRANULE) {
+        checked = s * n;
+        if (this.shouldStop?.()) throw buildStopped(all.genes, all.fitness, s, n, this.evaluations);
+      }
       randomPermutation(all.genes, s * n, n, this.rng);
       all.fitness[s] = this.evaluate(all.genes, s * n);
     }

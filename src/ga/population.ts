@@ -17,7 +17,8 @@ export class Population {
   readonly written: Int32Array;
   /** How many `copyIn` calls so far. */
   writes = 0;
-  private readonly counts: Int32Array;
+  /** rerank's histogram (2N + 1 counters), made on first use: a subclass that ranks otherwise never needs it. */
+  private counts: Int32Array | null = null;
 
   /** `genes`, if given, is storage for size * n genes to use instead of a new array (e.g. a view into the WebAssembly kernel's memory). */
   constructor(readonly n: number, readonly size: number, genes?: Genes) {
@@ -26,12 +27,11 @@ export class Population {
     this.fitness = new Int32Array(size);
     this.order = new Int32Array(size);
     this.written = new Int32Array(size);
-    this.counts = new Int32Array(2 * n + 1);
   }
 
   /** Re-sorts `order` after fitness values changed: O(size + N), no allocation. */
   rerank(): void {
-    const counts = this.counts;
+    const counts = (this.counts ??= new Int32Array(2 * this.n + 1));
     const fitness = this.fitness;
     counts.fill(0);
     for (let s = 0; s < this.size; s++) counts[fitness[s] + 1]++;

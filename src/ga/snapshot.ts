@@ -24,6 +24,12 @@ export interface IslandState {
   population: PopulationState;
   /** The paper's bad repository; empty for algorithms without one (the hybrid). */
   bad: PopulationState;
+  /**
+   * The hybrid's conflict lists, member by member in slot order (see hybrid/board.ts): they
+   * steer its local search and cannot be rebuilt from the genes alone, so a resumed run
+   * repeats the saved one only with them.
+   */
+  lists?: Int32Array[];
 }
 
 /** An island whose state a snapshot holds: its population, and the bad repository if it has one. */

@@ -1,13 +1,24 @@
 import type { Genes } from '../problem/genes.ts';
 import type { Population } from './population.ts';
 
-/** Histograms for `plusSelection`, sized once per population. */
+/**
+ * Histograms for `plusSelection`, one counter per fitness value. Sized for fitness up to
+ * 2n - 1 at once (the paper's island, whose children span that range), or grown to the
+ * largest fitness met (the hybrid's, whose members are near 0: 16 bytes a column would be
+ * 160 MB at N = 10^7).
+ */
 export class SurvivalScratch {
-  readonly parents: Int32Array;
-  readonly children: Int32Array;
+  parents: Int32Array;
+  children: Int32Array;
   constructor(n: number) {
     this.parents = new Int32Array(2 * n);
     this.children = new Int32Array(2 * n);
+  }
+  /** Makes room for fitness values up to `maxFitness`. */
+  reserve(maxFitness: number): void {
+    if (maxFitness < this.parents.length) return;
+    this.parents = new Int32Array(maxFitness + 1);
+    this.children = new Int32Array(maxFitness + 1);
   }
 }
 
@@ -25,6 +36,12 @@ export function plusSelection(
   scratch: SurvivalScratch,
 ): number {
   const size = pop.size;
+  if (scratch.parents.length < 2 * pop.n) {
+    let max = 0;
+    for (let s = 0; s < size; s++) max = Math.max(max, pop.fitness[s]);
+    for (let c = 0; c < count; c++) max = Math.max(max, childFitness[c]);
+    scratch.reserve(max);
+  }
   const hp = scratch.parents;
   const hc = scratch.children;
   hp.fill(0);

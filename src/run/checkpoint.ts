@@ -18,6 +18,8 @@ import { valueAt } from '../config/overrides.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
 import { InputError } from '../io/input-error.ts';
 import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
+import type { Genes } from '../problem/genes.ts';
+import { countDiagonals, listCovers, newBoard } from '../ga/hybrid/diagonals.ts';
 import { readRegularFile } from '../io/read-file.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import type { SeededRunConfig } from './start-run.ts';
@@ -173,6 +175,18 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig | Re
     if (s.rng.every((word) => word === 0)) throw island('the random-number state is all zero');
     checkPopulation(s.population, ga.populationSize, n, marks, (what) => island(`population: ${what}`));
     checkPopulation(s.bad, ga.mode === 'paper' ? ga.badRepositorySize : 0, n, marks, (what) => island(`bad repository: ${what}`));
+    if (s.lists !== undefined) checkConflictLists(s.lists, s.population.genes, ga.populationSize, n, (what) => island(`conflict lists: ${what}`));
+  });
+}
+
+/** The hybrid's conflict lists: one per member, each covering the member's conflicts (hybrid/diagonals.ts, `listCovers`). */
+function checkConflictLists(lists: unknown, genes: Genes, size: number, n: number, damaged: (what: string) => ConfigError): void {
+  if (!Array.isArray(lists) || lists.length !== size) throw damaged(`expected ${size} lists`);
+  lists.forEach((list: unknown, s) => {
+    if (!(list instanceof Int32Array) || list.length > 2 * n) throw damaged(`list ${s} is not a list of columns`);
+    const board = newBoard(n, genes, s * n);
+    countDiagonals(board);
+    if (!listCovers(board, list)) throw damaged(`list ${s} misses queens in conflict (or names a column outside 0..${n - 1})`);
   });
 }
 

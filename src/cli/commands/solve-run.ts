@@ -14,7 +14,7 @@ import { endingOf, recordText, resultRecord, type Ending, type SolveRecord } fro
 import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
-import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
+import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
 import { drawsOn } from '../../io/terminal.ts';
@@ -72,7 +72,8 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
     printLine(`solved N=${result.n}: ${tupleForPeople(result.solution, args.all, rest)}`);
     if (args.board) printLine(result.n <= MAX_BOARD_N ? renderBoard(result.solution) : `(no board drawn above N = ${MAX_BOARD_N})`);
   } else {
-    const best = result.fitness < 0 ? 'no island reported a best chromosome' : `best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all, rest)}` : ''}`;
+    const none = result.islands.some((i) => i.error) ? 'no island reported a best chromosome' : 'stopped during start-up, before any island had built a chromosome';
+    const best = result.fitness < 0 ? none : `best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all, rest)}` : ''}`;
     printLine(`not solved N=${result.n} (${ended}): ${best}`);
   }
   const latency = result.stopLatencyMs === null ? '' : `; stop latency ${result.stopLatencyMs.toFixed(2)} ms`;
@@ -180,6 +181,8 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   }
 
   const signals = interruptions(run.stop);
+  // Test hook: the run owns the signals from here on (tests signal during start-up right after this line).
+  if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('run launched\n');
   // The live view (and log-update) is loaded only for a terminal that takes cursor movement (not TERM=dumb): scripts start faster.
   const live = drawsOn(process.stdout) && !args.quiet && !args.json
     ? (await import('../live-view.ts')).showLiveView(run.events$, {

@@ -1,16 +1,28 @@
 import type { Genes } from '../../problem/genes.ts';
+import type { ConflictList } from './diagonals.ts';
 
 /**
  * One chromosome as the hybrid operators see it: its genes (n at `offset` in a flat
- * array, as populations store them), its two diagonal count arrays and its fitness,
- * which the operators keep equal to the paper's fitness as they swap queens.
- * Boards are created once per population slot and per child slot, never per child.
+ * array, as populations store them), its two diagonal count arrays (one byte a diagonal,
+ * exact through `wide`, see diagonals.ts), its fitness, which the operators keep equal to
+ * the paper's fitness as they swap queens, and the columns whose queens may be in conflict.
+ * Boards are created once per population slot and per scratch board, never per child;
+ * a child that enters the population trades its counts and list with the member it replaces.
  */
 export interface Board {
   readonly n: number;
-  readonly genes: Genes;
-  readonly offset: number;
-  readonly up: Int32Array;
-  readonly down: Int32Array;
+  genes: Genes;
+  offset: number;
+  up: Uint8Array;
+  down: Uint8Array;
+  /** The true counts of the diagonals holding 255 queens or more (key: ↗ index, or 2n + ↘ index); almost always empty. */
+  wide: Map<number, number>;
   fitness: number;
+  /**
+   * Columns whose queens may be in conflict: of the k queens on any diagonal, at least
+   * k - 1 are listed (stale entries allowed). Every operator keeps this true: a queen moved
+   * onto an occupied diagonal is listed. So the queens in conflict are found among the
+   * listed ones, never by an O(N) scan of the board.
+   */
+  list: ConflictList;
 }

@@ -1,7 +1,7 @@
 import type { Rng } from '../rng.ts';
 import { uniformOther } from '../selection.ts';
 import type { Board } from './board.ts';
-import { isConflicted, type ConflictList } from './diagonals.ts';
+import { isConflicted } from './diagonals.ts';
 import { applySwap, swapDelta, swapDeltaByRecount } from './swap-delta.ts';
 
 /** How many list entries are drawn, at most, to find one still in conflict. */
@@ -12,15 +12,15 @@ const PICK_TRIES = 8;
  * board's conflicted columns), draw `partners` random columns, and swap it with the one
  * whose swap lowers the fitness most. The swap is made even when no partner improves:
  * this is a mutation (a directed kick that lets the GA leave a local optimum of the
- * local search), not a hill-climbing step. The moved partner is appended to `list`.
+ * local search), not a hill-climbing step. The moved partner is appended to the list.
  *
  * Changes relative to paper mode: the paper swaps two uniformly random genes, which on
  * a near-solution almost always adds conflicts; this one always moves a queen that is
  * in conflict, toward fewer conflicts. Priced with `swapDelta` (O(1)) unless
  * `useSwapDelta` is false. Returns the fitness change (0 when no queen is in conflict).
  */
-export function conflictMutation(board: Board, rng: Rng, list: ConflictList, partners: number, useSwapDelta: boolean): number {
-  const { n, genes, offset, up, down } = board;
+export function conflictMutation(board: Board, rng: Rng, partners: number, useSwapDelta: boolean): number {
+  const { n, genes, offset, up, down, list } = board;
   const count = list.count;
   if (count === 0 || n < 2) return 0;
   let i = -1;
@@ -38,14 +38,14 @@ export function conflictMutation(board: Board, rng: Rng, list: ConflictList, par
     const j = uniformOther(rng, n, i);
     const d = useSwapDelta
       ? swapDelta(genes, offset, n, up, down, i, j)
-      : swapDeltaByRecount(genes, offset, n, up, down, i, j, board.fitness);
+      : swapDeltaByRecount(board, i, j);
     if (d < best) {
       best = d;
       bestJ = j;
     }
   }
   if (bestJ < 0) return 0;
-  applySwap(genes, offset, n, up, down, i, bestJ);
+  applySwap(board, i, bestJ);
   board.fitness += best;
   list.push(bestJ);
   return best;

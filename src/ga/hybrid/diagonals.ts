@@ -1,4 +1,5 @@
 import type { Genes } from '../../problem/genes.ts';
+import type { Board } from './board.ts';
 
 /**
  * Per-chromosome diagonal counts: the state that makes every other hybrid operator
@@ -7,72 +8,217 @@ import type { Genes } from '../../problem/genes.ts';
  *
  * Changes relative to paper mode: the paper re-counts a whole chromosome (O(N)) after
  * every change; here each member carries its counts, so a swap is priced in O(1)
- * (`swap-delta.ts`) and the queens in conflict can be listed without sorting.
- * Counts are Int32Array whatever N is: a count can reach N (the identity permutation).
+ * (`swap-delta.ts`) and the queens in conflict are listed without sorting.
+ *
+ * One byte a diagonal, exact for every N: a count can reach N (the identity permutation),
+ * so a byte saturates at 255 and the true count of such a diagonal is kept in the board's
+ * `wide` map. The operators only ask whether a count is 0, 1, 2 or more, which a saturated
+ * byte answers right; only an increment from 254 or a decrement from 255 consults the map
+ * (never on near-solutions). Four bytes a diagonal (Int32) would be four times the memory:
+ * 160 MB a member at N = 10^7 instead of 40 MB.
  */
+export const SATURATED = 255;
 
 /** Allocates one count array (either direction) for a board of size n. */
-export function allocCounts(n: number): Int32Array {
-  return new Int32Array(2 * n - 1);
+export function allocCounts(n: number): Uint8Array {
+  return new Uint8Array(2 * n - 1);
+}
+
+/** Adds a queen to diagonal `k` of `counts` (key `key` in `wide`); returns the count before. */
+export function addQueen(counts: Uint8Array, k: number, wide: Map<number, number>, key: number): number {
+  const c = counts[k];
+  if (c < SATURATED - 1) {
+    counts[k] = c + 1;
+    return c;
+  }
+  if (c === SATURATED - 1) {
+    counts[k] = SATURATED;
+    wide.set(key, SATURATED);
+    return c;
+  }
+  const t = wide.get(key)!;
+  wide.set(key, t + 1);
+  return t;
+}
+
+/** Takes a queen off diagonal `k` (which holds one); returns the count before. */
+export function removeQueen(counts: Uint8Array, k: number, wide: Map<number, number>, key: number): number {
+  const c = counts[k];
+  if (c !== SATURATED) {
+    counts[k] = c - 1;
+    return c;
+  }
+  const t = wide.get(key)!;
+  if (t === SATURATED) {
+    counts[k] = SATURATED - 1;
+    wide.delete(key);
+  } else {
+    wide.set(key, t - 1);
+  }
+  return t;
 }
 
 /**
- * Recounts both directions from scratch and returns the paper's fitness (for every
- * diagonal with k >= 1 queens add k - 1, which is 2n minus the occupied diagonals). O(N).
+ * Recounts both directions of a board from scratch and returns the paper's fitness (for
+ * every diagonal with k >= 1 queens add k - 1, which is 2n minus the occupied diagonals). O(N).
  */
-export function countDiagonals(genes: Genes, offset: number, n: number, up: Int32Array, down: Int32Array): number {
+export function countDiagonals(board: Board): number {
+  const { genes, offset, n, up, down, wide } = board;
   up.fill(0);
   down.fill(0);
+  wide.clear();
   const shift = n - 1;
+  const twoN = 2 * n;
   let occupied = 0;
   for (let i = 0; i < n; i++) {
     const r = genes[offset + i];
-    // (c - 1) >>> 31 is 1 exactly when the old count c was 0: branch-free on random rows.
-    occupied += (up[r - i + shift]++ - 1) >>> 31;
-    occupied += (down[r + i]++ - 1) >>> 31;
+    const a = r - i + shift;
+    const b = r + i;
+    const ca = up[a];
+    const cb = down[b];
+    // Counts below 254 (all of them on any board but a pathological one) take the first branch.
+    if (ca < SATURATED - 1) up[a] = ca + 1;
+    else addQueen(up, a, wide, a);
+    if (cb < SATURATED - 1) down[b] = cb + 1;
+    else addQueen(down, b, wide, twoN + b);
+    // (c - 1) >>> 31 is 1 exactly when the count before was 0.
+    occupied += ((ca - 1) >>> 31) + ((cb - 1) >>> 31);
   }
   return 2 * n - occupied;
 }
 
 /** Whether the queen in column i shares a diagonal with another queen. */
-export function isConflicted(genes: Genes, offset: number, n: number, up: Int32Array, down: Int32Array, i: number): boolean {
+export function isConflicted(genes: Genes, offset: number, n: number, up: Uint8Array, down: Uint8Array, i: number): boolean {
   const r = genes[offset + i];
   return up[r - i + n - 1] > 1 || down[r + i] > 1;
 }
 
-/**
- * Scratch list of columns whose queen is (or recently was) in conflict. Sized n + 64:
- * a scan writes at most n entries, and operators may append a few moved queens.
- */
+/** A growable list of columns (a board's queens that may be in conflict, see `Board.list`). */
 export class ConflictList {
-  readonly cols: Int32Array;
+  cols: Int32Array;
   count = 0;
-  constructor(n: number) {
-    this.cols = new Int32Array(n + 64);
+  constructor(capacity = 16) {
+    this.cols = new Int32Array(Math.max(capacity, 16));
   }
-  /** Appends a column if there is room (a full list only loses a hint, never correctness). */
   push(col: number): void {
-    if (this.count < this.cols.length) this.cols[this.count++] = col;
+    if (this.count === this.cols.length) this.grow(this.count * 2);
+    this.cols[this.count++] = col;
+  }
+  /** Makes this list a copy of `other` (grows if needed). */
+  copyFrom(other: ConflictList): void {
+    if (this.cols.length < other.count) this.grow(other.count);
+    this.cols.set(other.cols.subarray(0, other.count));
+    this.count = other.count;
+  }
+  private grow(capacity: number): void {
+    const cols = new Int32Array(capacity);
+    cols.set(this.cols.subarray(0, this.count));
+    this.cols = cols;
   }
 }
 
 /**
- * Lists every column whose queen shares a diagonal, in column order. O(N), branch-free:
- * the column is always written and the cursor advances only for a conflicted queen,
- * since on a near-solution almost no queen is, and a branch would still mispredict.
+ * Lists every column whose queen shares a diagonal, in column order: O(N), for a board
+ * whose list is unknown (just counted). On a near-solution almost no queen is in conflict,
+ * so the branch is well predicted.
  */
-export function collectConflicts(
-  genes: Genes, offset: number, n: number, up: Int32Array, down: Int32Array, list: ConflictList,
-): number {
-  const cols = list.cols;
+export function collectConflicts(board: Board): number {
+  const { genes, offset, n, up, down, list } = board;
   const shift = n - 1;
-  let count = 0;
+  list.count = 0;
   for (let i = 0; i < n; i++) {
     const r = genes[offset + i];
-    cols[count] = i;
-    // (1 - c) >>> 31 is 1 exactly when c >= 2.
-    count += ((1 - up[r - i + shift]) >>> 31) | ((1 - down[r + i]) >>> 31);
+    if (up[r - i + shift] > 1 || down[r + i] > 1) list.push(i);
   }
-  list.count = count;
-  return count;
+  return list.count;
+}
+
+/** Above this many entries a compaction removes repeats by sorting rather than by pairwise search. */
+const PAIRWISE_DEDUP = 64;
+
+/**
+ * Drops the listed columns whose queen is in no conflict now, and repeats, keeping
+ * `Board.list`'s promise (a queen in no conflict sits alone on both its diagonals, so no
+ * diagonal needs it listed). O(list) on near-solutions.
+ */
+export function compactConflicts(board: Board): number {
+  const { genes, offset, n, up, down, list } = board;
+  const cols = list.cols;
+  const shift = n - 1;
+  let kept = 0;
+  for (let k = 0; k < list.count; k++) {
+    const i = cols[k];
+    const r = genes[offset + i];
+    if (up[r - i + shift] > 1 || down[r + i] > 1) cols[kept++] = i;
+  }
+  if (kept > PAIRWISE_DEDUP) {
+    cols.subarray(0, kept).sort();
+    let u = 0;
+    for (let k = 0; k < kept; k++) if (k === 0 || cols[k] !== cols[u - 1]) cols[u++] = cols[k];
+    kept = u;
+  } else {
+    let u = 0;
+    for (let k = 0; k < kept; k++) {
+      const i = cols[k];
+      let m = 0;
+      while (m < u && cols[m] !== i) m++;
+      if (m === u) cols[u++] = i;
+    }
+    kept = u;
+  }
+  list.count = kept;
+  return kept;
+}
+
+/** A board with its own counts and list over `genes` at `offset` (fitness 0 until counted). */
+export function newBoard(n: number, genes: Genes, offset: number): Board {
+  return { n, genes, offset, up: allocCounts(n), down: allocCounts(n), wide: new Map(), fitness: 0, list: new ConflictList() };
+}
+
+/** Makes `to` a copy of `from`'s counts, fitness and list (genes are the caller's: they live in population storage). */
+export function copyBoardState(from: Board, to: Board): void {
+  to.up.set(from.up);
+  to.down.set(from.down);
+  to.wide.clear();
+  for (const [k, v] of from.wide) to.wide.set(k, v);
+  to.fitness = from.fitness;
+  to.list.copyFrom(from.list);
+}
+
+/** Trades counts, fitness and list between two boards of one size (O(1): a child entering the population takes the place of a member). */
+export function swapBoardState(a: Board, b: Board): void {
+  const { up, down, wide, fitness, list } = a;
+  a.up = b.up;
+  a.down = b.down;
+  a.wide = b.wide;
+  a.fitness = b.fitness;
+  a.list = b.list;
+  b.up = up;
+  b.down = down;
+  b.wide = wide;
+  b.fitness = fitness;
+  b.list = list;
+}
+
+/**
+ * Whether `cols` (columns of `board`, any order, repeats allowed) keeps `Board.list`'s
+ * promise for the board's counts: of the k queens on any diagonal, at least k - 1 listed.
+ * O(N) over the counts; for lists that come from outside (a checkpoint).
+ */
+export function listCovers(board: Board, cols: ArrayLike<number>): boolean {
+  const { genes, offset, n, up, down, wide } = board;
+  const onUp = new Map<number, number>();
+  const onDown = new Map<number, number>();
+  for (const i of new Set(Array.from(cols))) {
+    if (!Number.isInteger(i) || i < 0 || i >= n) return false;
+    const r = genes[offset + i];
+    onUp.set(r - i + n - 1, (onUp.get(r - i + n - 1) ?? 0) + 1);
+    onDown.set(r + i, (onDown.get(r + i) ?? 0) + 1);
+  }
+  for (let d = 0; d < 2 * n - 1; d++) {
+    const u = up[d] === SATURATED ? wide.get(d)! : up[d];
+    const w = down[d] === SATURATED ? wide.get(2 * n + d)! : down[d];
+    if ((onUp.get(d) ?? 0) < u - 1 || (onDown.get(d) ?? 0) < w - 1) return false;
+  }
+  return true;
 }

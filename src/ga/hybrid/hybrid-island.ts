@@ -1,6 +1,8 @@
 import { allocGenes, copyGenes, type Genes } from '../../problem/genes.ts';
+import { BUILD_STOP_GRANULE, buildStopped } from '../build-stopped.ts';
 import { AlleleMarks, order1Crossover } from '../crossover.ts';
 import { IslandCore } from '../island-core.ts';
+import type { ReplacementPolicy } from '../migration-policy.ts';
 import { restoreIsland, type IslandState } from '../snapshot.ts';
 import { randomPermutation } from '../permutation.ts';
 import type { Rng } from '../rng.ts';
@@ -8,17 +10,20 @@ import { rankSelect, rankSelectOther } from '../selection.ts';
 import { SurvivalScratch } from '../survival.ts';
 import type { Board } from './board.ts';
 import { conflictMutation } from './conflict-mutation.ts';
-import { allocCounts, collectConflicts, ConflictList, countDiagonals } from './diagonals.ts';
+import { collectConflicts, copyBoardState, countDiagonals, listCovers, newBoard } from './diagonals.ts';
 import { localSearch, type LocalSearchLimits } from './local-search.ts';
 import { checkHybridParams, type HybridParams } from './params.ts';
 import { HybridPopulation } from './population.ts';
-import { OccupancyBits, smartStart } from './smart-start.ts';
-import { plusSelectionDistinct } from './survival.ts';
+import { regreedBlock, SmartStartScratch, smartStart } from './smart-start.ts';
+
+/** The smallest block a derived member's build places again (see `initialise`). */
+const DERIVED_BLOCK_MIN = 65_536;
+import { enterIfFitter } from './survival.ts';
 
 export interface HybridIslandOptions {
   params: HybridParams;
   rng: Rng;
-  /** Asked between children and every 4096 candidate swaps of a local search; true abandons the generation. */
+  /** Asked during the population's build, between children and every 4096 candidate swaps of a local search; true stops. */
   shouldStop?: () => boolean;
   /** Continue from a checkpoint instead of building new members (`rng` must be restored from it too). */
   snapshot?: IslandState;
@@ -26,12 +31,15 @@ export interface HybridIslandOptions {
 
 /**
  * One island of the hybrid (memetic) GA, beyond the paper. A small population of
- * permutations, each with its diagonal counts; one generation breeds λ children (parent
- * by linear rank as in the paper, then crossover or a copy, conflict-directed mutation
- * and a bounded local search), and (μ+λ) survival keeps the best μ. Migrants leave and
- * enter through the same `Evolver` surface as the paper's `Island`, optionally improved
- * by the local search on arrival. Pure and synchronous; fitness is always exactly the
- * paper's fitness.
+ * permutations, each with its diagonal counts and conflict list; one generation breeds λ
+ * children one after another (parent by linear rank as in the paper, then crossover or a
+ * copy, conflict-directed mutation and a bounded local search), each of which replaces the
+ * worst member if strictly fitter. Migrants leave and enter through the same `Evolver`
+ * surface as the paper's `Island`, optionally improved by the local search on arrival.
+ * Pure and synchronous; fitness is always exactly the paper's fitness.
+ *
+ * What a child costs does not grow with N beyond copying its parent (8 bytes a column):
+ * no operator scans the board, since the conflicts are found in the member's list.
  *
  * `evaluations` counts whole chromosomes priced (initial members, children, immigrants),
  * `swapEvaluations` the O(1) candidate swaps priced by the operators.
@@ -40,15 +48,16 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   readonly params: HybridParams;
   swapEvaluations = 0;
 
-  private readonly children: Board[];
-  /** 1 for a child that ended up an unchanged copy of its parent (it cannot enter). */
-  private readonly unchanged: Uint8Array;
-  private readonly conflicts: ConflictList;
+  /**
+   * The one scratch board: each child is bred here and trades state with the member it
+   * replaces; between generations an arriving chromosome is counted here too (pointed at
+   * the message's genes), so an island holds μ + 1 sets of counts.
+   */
+  private readonly child: Board;
+  private readonly childGenes: Genes;
   private readonly alleles: AlleleMarks | null;
   private readonly limits: LocalSearchLimits;
   private readonly shouldStop: (() => boolean) | undefined;
-  /** The board an arriving chromosome is evaluated on: built once, pointed at each immigrant in turn. */
-  private migrantBoard: { -readonly [K in keyof Board]: Board[K] } | null = null;
   private survival: SurvivalScratch | null = null;
 
   constructor(options: HybridIslandOptions) {
@@ -58,13 +67,8 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     this.params = p;
     this.shouldStop = options.shouldStop;
     const n = p.n;
-    const childGenes = allocGenes(n, p.childrenPerGeneration);
-    this.children = [];
-    for (let c = 0; c < p.childrenPerGeneration; c++) {
-      this.children.push({ n, genes: childGenes, offset: c * n, up: allocCounts(n), down: allocCounts(n), fitness: 0 });
-    }
-    this.unchanged = new Uint8Array(p.childrenPerGeneration);
-    this.conflicts = new ConflictList(n);
+    this.childGenes = allocGenes(n);
+    this.child = newBoard(n, this.childGenes, 0);
     this.alleles = p.operators.crossover.probability > 0 ? new AlleleMarks(n) : null;
     const ls = p.operators.localSearch;
     this.limits = {
@@ -76,30 +80,67 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     else this.initialise();
   }
 
-  /** Loads a checkpointed population; the diagonal counts are not saved but recounted from the genes. */
+  /** Loads a checkpointed population: the counts are recounted from the genes, the conflict lists taken from the snapshot (scanned if it has none). */
   private restore(state: IslandState): void {
     restoreIsland(this, state);
     const pop = this.population;
+    const lists = state.lists;
+    if (lists && lists.length !== pop.size) throw new RangeError(`snapshot: ${lists.length} conflict lists for ${pop.size} members`);
     for (let s = 0; s < pop.size; s++) {
       const b = pop.boards[s];
-      b.fitness = countDiagonals(pop.genes, b.offset, this.n, b.up, b.down);
+      b.fitness = countDiagonals(b);
       if (b.fitness !== pop.fitness[s]) throw new RangeError(`snapshot member ${s}: fitness ${pop.fitness[s]} does not match its genes (${b.fitness})`);
+      if (!lists) collectConflicts(b);
+      else if (!listCovers(b, lists[s])) throw new RangeError(`snapshot member ${s}: its conflict list misses queens in conflict`);
+      else {
+        b.list.count = 0;
+        for (const i of lists[s]) b.list.push(i);
+      }
     }
   }
 
-  /** μ smart starts (or random permutations), ranked; a member of fitness 0 is a solution. */
+  override snapshot(): IslandState {
+    const lists = this.population.boards.map((b) => b.list.cols.slice(0, b.list.count));
+    return { ...super.snapshot(), lists };
+  }
+
+  /**
+   * μ smart starts (or random permutations), ranked; a member of fitness 0 is a solution.
+   * The first member is a whole smart start; each further one is the first with a random
+   * block of max(65,536, N/μ) columns (all of them up to N = 65,536) placed again by the
+   * same greedy rule (`regreedBlock`): the build costs about two smart starts whatever μ,
+   * where μ whole ones at N = 10^7 take seconds each.
+   * @throws BuildStopped when `shouldStop` says yes meanwhile (a limit or signal during
+   * start-up), asked every BUILD_STOP_GRANULE genes and inside each large smart start.
+   */
   private initialise(): void {
     const pop = this.population;
     const n = this.n;
     const start = this.params.operators.smartStart;
-    const bits = start ? new OccupancyBits(n) : null;
+    const scratch = start ? new SmartStartScratch(n) : null;
+    const block = Math.min(n, Math.max(DERIVED_BLOCK_MIN, Math.ceil(n / pop.size)));
+    const first = pop.boards[0];
+    let checked = 0;
     for (let s = 0; s < pop.size; s++) {
+      if (s * n >= checked + BUILD_STOP_GRANULE) {
+        checked = s * n;
+        if (this.shouldStop?.()) throw buildStopped(pop.genes, pop.fitness, s, n, this.evaluations);
+      }
       const b = pop.boards[s];
-      if (start && bits) {
-        b.fitness = smartStart(pop.genes, b.offset, n, b.up, b.down, this.rng, start.maxTries, bits);
+      if (start && scratch) {
+        let f: number;
+        if (s === 0) {
+          f = smartStart(b, this.rng, start.maxTries, scratch, this.shouldStop);
+        } else {
+          copyGenes(first.genes, first.offset, b.genes, b.offset, n);
+          copyBoardState(first, b);
+          f = regreedBlock(b, this.rng.int(n - block + 1), block, this.rng, start.maxTries, this.shouldStop);
+        }
+        if (f < 0) throw buildStopped(pop.genes, pop.fitness, s, n, this.evaluations);
       } else {
         randomPermutation(pop.genes, b.offset, n, this.rng);
-        b.fitness = countDiagonals(pop.genes, b.offset, n, b.up, b.down);
+        b.fitness = countDiagonals(b);
+        collectConflicts(b);
       }
       pop.syncFitness(s);
       this.evaluations++;
@@ -119,19 +160,20 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   }
 
   /**
-   * Breeds child c: a rank-selected parent, crossed with a second one (probability
-   * `crossover.probability`) or copied; then conflict-directed mutation and local search.
-   * Returns false if `shouldStop` interrupted the local search, or the evaluation budget is spent (nothing bred).
+   * Breeds the child: a rank-selected parent, crossed with a second one (probability
+   * `crossover.probability`: a full recount) or copied with its counts and list; then
+   * conflict-directed mutation and local search. Returns whether the child differs from
+   * its parent's copy, or null if `shouldStop` interrupted the local search or the
+   * evaluation budget is spent (nothing bred).
    */
-  private breed(c: number): boolean {
+  private breed(): boolean | null {
     const pop = this.population;
     const rng = this.rng;
     const n = this.n;
     const ops = this.params.operators;
-    const child = this.children[c];
-    const list = this.conflicts;
+    const child = this.child;
     const size = pop.size;
-    if (this.evaluations >= this.evaluationBudget) return false; // the generation is abandoned, as for a stop
+    if (this.evaluations >= this.evaluationBudget) return null; // the generation is abandoned, as for a stop
     const ra = rankSelect(rng, size);
     const pa = pop.boards[pop.order[ra]];
     let changed = false;
@@ -140,74 +182,84 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
       const x = rng.int(n);
       const y = rng.int(n);
       order1Crossover(pa.genes, pa.offset, pb.genes, pb.offset, child.genes, child.offset, n, x < y ? x : y, x < y ? y : x, this.alleles);
-      child.fitness = countDiagonals(child.genes, child.offset, n, child.up, child.down);
+      child.fitness = countDiagonals(child);
+      collectConflicts(child);
       changed = true;
     } else {
       copyGenes(pa.genes, pa.offset, child.genes, child.offset, n);
-      child.up.set(pa.up);
-      child.down.set(pa.down);
-      child.fitness = pa.fitness;
+      copyBoardState(pa, child);
     }
     this.evaluations++;
-    if (child.fitness > 0) collectConflicts(child.genes, child.offset, n, child.up, child.down, list);
     const mut = ops.conflictMutation;
     if (mut && child.fitness > 0 && rng.float() < mut.probability) {
       for (let m = 0; m < mut.moves && child.fitness > 0; m++) {
-        conflictMutation(child, rng, list, mut.partners, this.limits.useSwapDelta);
+        conflictMutation(child, rng, mut.partners, this.limits.useSwapDelta);
         this.swapEvaluations += mut.partners;
         changed = true;
       }
     }
     if (this.searchChildren && child.fitness > 0) {
       const before = child.fitness;
-      this.swapEvaluations += localSearch(child, rng, list, this.limits, this.shouldStop);
+      this.swapEvaluations += localSearch(child, rng, this.limits, this.shouldStop);
       if (child.fitness !== before) changed = true;
-      if (child.fitness > 0 && this.shouldStop?.()) return false;
+      if (child.fitness > 0 && this.shouldStop?.()) return null;
     }
-    this.unchanged[c] = changed ? 0 : 1;
-    return true;
+    return changed;
   }
 
   /**
-   * One generation: λ children bred and searched, then (μ+λ) survival. Returns true once
-   * a solution is known; the generation that finds it counts, as in the paper's Island.
-   * Returns false early, the generation uncounted, when `shouldStop` says so.
+   * One generation: λ children, each bred and then placed by `enterIfFitter`. Returns true
+   * once a solution is known; the generation that finds it counts, as in the paper's
+   * Island. Returns false early, the generation uncounted, when `shouldStop` says so.
    */
   step(): boolean {
     if (this.solution) return true;
     const lambda = this.params.childrenPerGeneration;
+    const child = this.child;
     for (let c = 0; c < lambda; c++) {
       if (c > 0 && this.shouldStop?.()) return false;
-      if (!this.breed(c)) return false;
-      const child = this.children[c];
-      if (child.fitness === 0) {
-        this.recordSolution(child.genes, child.offset);
-        plusSelectionDistinct(this.population, this.children, c + 1, this.unchanged);
+      const changed = this.breed();
+      if (changed === null) return false;
+      if (child.fitness === 0) this.recordSolution(child.genes, child.offset);
+      enterIfFitter(this.population, child, changed);
+      if (this.solution) {
         this.iterations++;
         return true;
       }
     }
-    plusSelectionDistinct(this.population, this.children, lambda, this.unchanged);
     this.iterations++;
     return false;
   }
 
-  /** Counts an arriving chromosome's diagonals and, when the local search applies to migrants, improves it in place. */
+  /**
+   * Counts an arriving chromosome's diagonals on the scratch board and lists its conflicts
+   * and, when the local search applies to migrants, improves it in place. The board is staged, so a
+   * replacement policy that lets it in hands its counts over instead of counting again.
+   */
   protected evaluateImmigrant(genes: Genes, offset: number): number {
-    const n = this.n;
-    const board = (this.migrantBoard ??= { n, genes, offset, up: allocCounts(n), down: allocCounts(n), fitness: 0 });
+    const board = this.child;
     board.genes = genes;
     board.offset = offset;
-    board.fitness = countDiagonals(genes, offset, n, board.up, board.down);
+    board.fitness = countDiagonals(board);
+    collectConflicts(board);
     this.evaluations++;
-    if (this.searchMigrants && board.fitness > 0) {
-      collectConflicts(genes, offset, n, board.up, board.down, this.conflicts);
-      this.swapEvaluations += localSearch(board, this.rng, this.conflicts, this.limits, this.shouldStop);
-    }
+    if (this.searchMigrants && board.fitness > 0) this.swapEvaluations += localSearch(board, this.rng, this.limits, this.shouldStop);
+    this.population.stage(board);
     return board.fitness;
   }
 
+  override immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false): number {
+    try {
+      return super.immigrate(genes, count, replace, rejectDuplicates);
+    } finally {
+      this.population.stage(null);
+      this.child.genes = this.childGenes;
+      this.child.offset = 0;
+    }
+  }
+
   protected survivalScratch(): SurvivalScratch {
-    return (this.survival ??= new SurvivalScratch(this.n));
+    // Sized by the fitness values it meets, not by N (see SurvivalScratch).
+    return (this.survival ??= new SurvivalScratch(0));
   }
 }

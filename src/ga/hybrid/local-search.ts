@@ -1,7 +1,7 @@
 import type { Rng } from '../rng.ts';
 import { uniformOther } from '../selection.ts';
 import type { Board } from './board.ts';
-import { collectConflicts, type ConflictList } from './diagonals.ts';
+import { compactConflicts } from './diagonals.ts';
 import { applySwap, swapDelta, swapDeltaByRecount } from './swap-delta.ts';
 
 /** Candidate swaps between two `shouldStop` checks: cheap next to the swaps themselves. */
@@ -20,9 +20,9 @@ export interface LocalSearchLimits {
  * Operator `localSearch`: a bounded QS4-like descent (Sosic & Gu). For each queen that
  * shares a diagonal, try random partners and make the first swap that lowers the fitness
  * (priced in O(1) by `swapDelta`), until the queen is free or `triesPerQueen` partners
- * failed. One pass walks `list` (which must hold the board's conflicted columns, maybe
- * with stale entries, as `collectConflicts` and the mutation leave it); further passes
- * rescan the board, and the search ends at fitness 0, after `maxSteps` candidate swaps,
+ * failed. One pass walks the board's list (every queen in conflict is listed, with stale
+ * entries maybe: see `Board.list`); further passes walk it again after dropping the stale
+ * entries (O(list), never a scan of the board), and the search ends at fitness 0, after `maxSteps` candidate swaps,
  * after a pass that improved nothing (a local optimum as far as sampling can tell), or
  * when `shouldStop` says so (checked every 4096 candidates). Only improving swaps are
  * made, so the fitness never rises, and swaps keep the permutation.
@@ -32,19 +32,16 @@ export interface LocalSearchLimits {
  * migrants, or both (`applyTo`). Leaves the new fitness in `board.fitness` and returns
  * how many candidate swaps it priced.
  */
-export function localSearch(
-  board: Board, rng: Rng, list: ConflictList, limits: LocalSearchLimits, shouldStop?: () => boolean,
-): number {
-  const { n, genes, offset, up, down } = board;
+export function localSearch(board: Board, rng: Rng, limits: LocalSearchLimits, shouldStop?: () => boolean): number {
+  const { n, genes, offset, up, down, list } = board;
   const { maxSteps, triesPerQueen, useSwapDelta } = limits;
   const shift = n - 1;
-  const cols = list.cols;
   let f = board.fitness;
   let steps = 0;
   while (f > 0 && steps < maxSteps) {
     let improved = false;
     for (let k = 0; k < list.count && f > 0 && steps < maxSteps; k++) {
-      const i = cols[k];
+      const i = list.cols[k];
       let tries = 0;
       while (tries < triesPerQueen && steps < maxSteps) {
         const ri = genes[offset + i];
@@ -52,11 +49,12 @@ export function localSearch(
         const j = uniformOther(rng, n, i);
         const d = useSwapDelta
           ? swapDelta(genes, offset, n, up, down, i, j)
-          : swapDeltaByRecount(genes, offset, n, up, down, i, j, f);
+          : swapDeltaByRecount(board, i, j);
         tries++;
         if (d < 0) {
-          applySwap(genes, offset, n, up, down, i, j);
+          applySwap(board, i, j);
           f += d;
+          board.fitness = f;
           improved = true;
           // The partner may have landed on a shared diagonal: visit it in this pass.
           list.push(j);
@@ -68,7 +66,7 @@ export function localSearch(
       }
     }
     if (!improved || f === 0) break;
-    collectConflicts(genes, offset, n, up, down, list);
+    compactConflicts(board);
   }
   board.fitness = f;
   return steps;

@@ -1,44 +1,72 @@
 import type { Genes } from '../../problem/genes.ts';
 import { Population } from '../population.ts';
 import type { Board } from './board.ts';
-import { allocCounts, countDiagonals } from './diagonals.ts';
+import { collectConflicts, countDiagonals, newBoard, swapBoardState } from './diagonals.ts';
+
+/** Up to this many members `rerank` sorts by insertion (O(μ²), no N-sized array); above, by counting as `Population` does. */
+const INSERTION_RANK_MAX = 64;
 
 /**
- * A `Population` whose members also carry their diagonal counts (one `Board` per slot).
- * Whatever writes a member through `copyIn` (a migration replacement policy, say) gets
- * the counts recounted (O(N)); the hybrid's own survival uses `adopt`, which copies a
- * child's counts instead of recounting them.
+ * A `Population` whose members also carry their diagonal counts and conflict lists (one
+ * `Board` per slot). Whatever writes a member through `copyIn` (a migration replacement
+ * policy, say) gets the counts recounted (O(N)) unless the chromosome is the board `stage`
+ * named (an immigrant already counted: its state is taken over instead); the hybrid's own
+ * survival uses `adopt`, which takes a child's state in O(1).
  */
 export class HybridPopulation extends Population {
   readonly boards: Board[];
+  private staged: Board | null = null;
 
   constructor(n: number, size: number) {
     super(n, size);
     this.boards = [];
-    for (let s = 0; s < size; s++) {
-      this.boards.push({ n, genes: this.genes, offset: s * n, up: allocCounts(n), down: allocCounts(n), fitness: 0 });
-    }
+    for (let s = 0; s < size; s++) this.boards.push(newBoard(n, this.genes, s * n));
   }
 
-  /** Overwrites member `slot` and recounts its diagonals (the fitness given is checked by the recount, which wins). */
+  /** The next `copyIn` of exactly `board`'s genes takes its counts and list instead of recounting (the board's state is then spent). */
+  stage(board: Board | null): void {
+    this.staged = board;
+  }
+
+  /** Overwrites member `slot` and gives it counts and a list (the fitness given is checked by the recount, which wins). */
   override copyIn(slot: number, src: Genes, srcOffset: number, fitness: number): void {
     super.copyIn(slot, src, srcOffset, fitness);
     const b = this.boards[slot];
-    b.fitness = countDiagonals(this.genes, b.offset, this.n, b.up, b.down);
+    const staged = this.staged;
+    if (staged && staged.genes === src && staged.offset === srcOffset) {
+      swapBoardState(b, staged);
+      this.staged = null;
+    } else {
+      b.fitness = countDiagonals(b);
+      collectConflicts(b);
+    }
     this.fitness[slot] = b.fitness;
   }
 
-  /** Overwrites member `slot` with a board: genes, counts and fitness copied, nothing recounted. */
+  /** Member `slot` becomes `child` (genes copied, counts and list traded in O(1): `child`'s are the old member's after). */
   adopt(slot: number, child: Board): void {
     super.copyIn(slot, child.genes, child.offset, child.fitness);
-    const b = this.boards[slot];
-    b.up.set(child.up);
-    b.down.set(child.down);
-    b.fitness = child.fitness;
+    swapBoardState(this.boards[slot], child);
   }
 
   /** Sets member `slot`'s fitness from its board (after an operator changed it in place). */
   syncFitness(slot: number): void {
     this.fitness[slot] = this.boards[slot].fitness;
+  }
+
+  /** The same order as `Population.rerank` (fitness, then slot), by insertion for a small μ: no 2N-sized histogram. */
+  override rerank(): void {
+    if (this.size > INSERTION_RANK_MAX) return super.rerank();
+    const order = this.order;
+    const fitness = this.fitness;
+    for (let s = 0; s < this.size; s++) {
+      const f = fitness[s];
+      let r = s;
+      while (r > 0 && fitness[order[r - 1]] > f) {
+        order[r] = order[r - 1];
+        r--;
+      }
+      order[r] = s;
+    }
   }
 }

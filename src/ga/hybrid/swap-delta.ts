@@ -1,5 +1,6 @@
 import type { Genes } from '../../problem/genes.ts';
-import { countDiagonals } from './diagonals.ts';
+import type { Board } from './board.ts';
+import { addQueen, countDiagonals, removeQueen, SATURATED } from './diagonals.ts';
 
 /**
  * Operator `swapDelta`: the exact change of the paper's fitness when the queens of
@@ -17,7 +18,7 @@ import { countDiagonals } from './diagonals.ts';
  * off a diagonal holding c queens lowers the fitness by 1 if c >= 2; putting one on a
  * diagonal holding c raises it by 1 if c >= 1; a coinciding pair sees the first change.
  */
-export function swapDelta(genes: Genes, offset: number, n: number, up: Int32Array, down: Int32Array, i: number, j: number): number {
+export function swapDelta(genes: Genes, offset: number, n: number, up: Uint8Array, down: Uint8Array, i: number, j: number): number {
   const ri = genes[offset + i];
   const rj = genes[offset + j];
   const shift = n - 1;
@@ -42,37 +43,70 @@ export function swapDelta(genes: Genes, offset: number, n: number, up: Int32Arra
   return added - removed;
 }
 
-/** Swaps the queens of columns i and j and updates both count arrays (O(1)). */
-export function applySwap(genes: Genes, offset: number, n: number, up: Int32Array, down: Int32Array, i: number, j: number): void {
+/**
+ * Swaps the queens of columns i and j and updates both count arrays (O(1)). A byte count
+ * at its limit (see diagonals.ts) goes through the board's `wide` map; no other does.
+ */
+export function applySwap(board: Board, i: number, j: number): void {
+  const { genes, offset, n, up, down } = board;
   const ri = genes[offset + i];
   const rj = genes[offset + j];
   const shift = n - 1;
-  up[ri - i + shift]--;
-  up[rj - j + shift]--;
-  down[ri + i]--;
-  down[rj + j]--;
-  up[rj - i + shift]++;
-  up[ri - j + shift]++;
-  down[rj + i]++;
-  down[ri + j]++;
+  const a1 = ri - i + shift;
+  const a2 = rj - j + shift;
+  const c1 = ri + i;
+  const c2 = rj + j;
+  const b1 = rj - i + shift;
+  const b2 = ri - j + shift;
+  const d1 = rj + i;
+  const d2 = ri + j;
+  // Two queens may land on one diagonal (b1 = b2 or d1 = d2): below 253 even two additions stay exact bytes.
+  if ((up[a1] | up[a2] | down[c1] | down[c2]) === SATURATED || up[b1] >= SATURATED - 2 || up[b2] >= SATURATED - 2 ||
+    down[d1] >= SATURATED - 2 || down[d2] >= SATURATED - 2) {
+    wideSwap(board, a1, a2, c1, c2, b1, b2, d1, d2);
+  } else {
+    up[a1]--;
+    up[a2]--;
+    down[c1]--;
+    down[c2]--;
+    up[b1]++;
+    up[b2]++;
+    down[d1]++;
+    down[d2]++;
+  }
   genes[offset + i] = rj;
   genes[offset + j] = ri;
+}
+
+/** The same count updates, each through the saturation rules (a count at or near 255 is involved). */
+function wideSwap(board: Board, a1: number, a2: number, c1: number, c2: number, b1: number, b2: number, d1: number, d2: number): void {
+  const { up, down, wide } = board;
+  const twoN = 2 * board.n;
+  removeQueen(up, a1, wide, a1);
+  removeQueen(up, a2, wide, a2);
+  removeQueen(down, c1, wide, twoN + c1);
+  removeQueen(down, c2, wide, twoN + c2);
+  addQueen(up, b1, wide, b1);
+  addQueen(up, b2, wide, b2);
+  addQueen(down, d1, wide, twoN + d1);
+  addQueen(down, d2, wide, twoN + d2);
 }
 
 /**
  * The same number as `swapDelta`, by brute force: swap, recount everything, swap back
  * and recount again. O(N); used when the `swapDelta` operator is off, and by tests.
- * `fitness` is the chromosome's current fitness; the counts are left as they were.
+ * The board's fitness is its current one; its counts are left as they were.
  */
-export function swapDeltaByRecount(
-  genes: Genes, offset: number, n: number, up: Int32Array, down: Int32Array, i: number, j: number, fitness: number,
-): number {
+export function swapDeltaByRecount(board: Board, i: number, j: number): number {
+  const { genes, offset } = board;
+  const fitness = board.fitness;
   const ri = genes[offset + i];
   genes[offset + i] = genes[offset + j];
   genes[offset + j] = ri;
-  const after = countDiagonals(genes, offset, n, up, down);
+  const after = countDiagonals(board);
   genes[offset + j] = genes[offset + i];
   genes[offset + i] = ri;
-  countDiagonals(genes, offset, n, up, down);
+  countDiagonals(board);
+  board.fitness = fitness;
   return after - fitness;
 }

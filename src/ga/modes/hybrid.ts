@@ -13,7 +13,7 @@ export const hybridMode = defineGaMode({
   kind: 'hybrid',
   help: 'memetic, for large N: named operators added to the paper\'s loop; docs/hybrid.md',
   options: (f) => ({
-    populationSize: f.int(2).default(HYBRID_DEFAULTS.populationSize).describe('members per island (each holds N genes and 4N diagonal counts)'),
+    populationSize: f.int(2).default(HYBRID_DEFAULTS.populationSize).describe('members per island (each holds N genes and 4N one-byte diagonal counts)'),
     childrenPerGeneration: f.int(1).default(HYBRID_DEFAULTS.childrenPerGeneration).describe('children bred per generation; (mu+lambda) survival'),
     smartStart: operator(f, { maxTries: f.int(1).describe('random rows tried per column before giving up') },
       'greedy low-conflict initial permutations (Sosic & Gu); default { maxTries: 128 }'),
@@ -39,10 +39,11 @@ export const hybridMode = defineGaMode({
     return params;
   },
   fileShape: ({ operators: { crossover, ...operators }, ...sizes }) => ({ ...sizes, ...operators, crossoverProbability: crossover.probability }),
-  // Members and children, each with 4N Int32 diagonal counts besides its genes.
+  // Members and the one scratch board, each with genes and 2(2N - 1) one-byte diagonal counts;
+  // the smart start's occupancy bits (N / 2 bytes) while the population is built.
   memory: (p, n) => ({
-    bytes: (p.populationSize + p.childrenPerGeneration + 1) * n * (bytesPerGene(n) + 16),
-    parts: `hybrid population ${p.populationSize}, ${p.childrenPerGeneration} children, ${bytesPerGene(n)} bytes per gene + 16 bytes of diagonal counts`,
+    bytes: (p.populationSize + 1) * n * (bytesPerGene(n) + 4) + n / 2,
+    parts: `hybrid population ${p.populationSize} and one scratch board, ${bytesPerGene(n)} bytes per gene + 4 bytes of diagonal counts per column`,
   }),
   initialEvaluations: (p) => p.populationSize,
   create: (params, rng, shouldStop, snapshot) => new HybridIsland({ params, rng, shouldStop, snapshot }),

@@ -36,9 +36,10 @@ export const paperMode = defineGaMode({
       badRepositorySize: ga.badRepositorySize ?? Math.floor(Math.sqrt(n)),
     };
   },
-  // Main population, bad repository and children.
+  // Main population, bad repository and children; 52 bytes a column of scratch (marks,
+  // survival histograms, ranking counts: docs/performance.md, "Memory per island").
   memory: (p, n) => ({
-    bytes: (p.populationSize + p.badRepositorySize + 2 * p.pairsPerIteration + 4) * n * bytesPerGene(n),
+    bytes: (p.populationSize + p.badRepositorySize + 2 * p.pairsPerIteration + 4) * n * bytesPerGene(n) + 52 * n,
     parts: `population ${p.populationSize}, bad repository ${p.badRepositorySize}, ${p.pairsPerIteration} pairs per iteration, ${bytesPerGene(n)} bytes per gene`,
   }),
   // Draws M + b permutations and evaluates each (Island.initialise).
