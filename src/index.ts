@@ -38,6 +38,8 @@ export { startHost, type Host as ClusterHost, type HostOptions } from './cluster
 export { joinCluster, type ClusterRun } from './cluster/cluster-run.ts';
 export type { ClusterOptions, ClusterStudyOutcome } from './cluster/study.ts';
 export { BrokerUnreachableError } from './cluster/bus.ts';
+export { listHosts, type HostListing, type ListedHost, type ListHostsOptions } from './cluster/host-list.ts';
+export type { NatsAuth } from './cluster/credentials.ts';
 
 /** A run in progress. */
 export interface RunHandle {

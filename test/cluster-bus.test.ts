@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
 import { Subjects } from '../src/cluster/bus.ts';
 import { checkPrefix, parseNatsUrl } from '../src/cluster/nats-url.ts';
+import { busAddress } from '../src/cluster/credentials.ts';
 import { BUS_FORMAT, decodeBus, encodeBus } from '../src/cluster/bus-codec.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { toolInfo } from '../src/package-info.ts';
@@ -14,13 +15,15 @@ import { cli, isOneLineError } from './cli-helpers.ts';
 
 describe('--nats URL', () => {
   it('reads host, port (default 4222), user and password or a token, and hides secrets when shown', () => {
-    assert.deepEqual(parseNatsUrl('nats://127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333' }, display: 'nats://127.0.0.1:4333' });
-    assert.deepEqual(parseNatsUrl('127.0.0.1').options, { servers: '127.0.0.1:4222' });
-    assert.deepEqual(parseNatsUrl('nats://alice:s%40cret@127.0.0.1:4333'), {
+    const address = (url: string) => busAddress(url, {}, {});
+    assert.deepEqual(address('nats://127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333' }, display: 'nats://127.0.0.1:4333', secrets: [] });
+    assert.deepEqual(address('127.0.0.1').options, { servers: '127.0.0.1:4222' });
+    assert.deepEqual(address('nats://alice:s%40cret@127.0.0.1:4333'), {
       options: { servers: '127.0.0.1:4333', user: 'alice', pass: 's@cret' },
       display: 'nats://alice:***@127.0.0.1:4333',
+      secrets: ['s@cret'],
     });
-    assert.deepEqual(parseNatsUrl('nats://t0ken@127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333', token: 't0ken' }, display: 'nats://***@127.0.0.1:4333' });
+    assert.deepEqual(address('nats://t0ken@127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333', token: 't0ken' }, display: 'nats://***@127.0.0.1:4333', secrets: ['t0ken'] });
   });
 
   for (const bad of ['http://127.0.0.1:4222', 'nats://127.0.0.1:4222/x', 'nats://', 'nats://127.0.0.1:99999']) {

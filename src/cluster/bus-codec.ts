@@ -61,6 +61,8 @@ const schemas = {
   islands: z.object({ type: z.literal('islands'), runId: session, islands: z.number().int().min(1), hostOf: z.array(id), tasks: z.array(bytes) }),
   /** Host → coordinator: the islands are starting. */
   accepted: z.object({ type: z.literal('accepted'), runId: session }),
+  /** Host → coordinator: refused, it is serving another run or study (`doing`, for the coordinator's message). */
+  busy: z.object({ type: z.literal('busy'), runId: session, doing: z.string().max(200) }),
   /** Between hosts: migrants along the edge from → to. */
   migrants: z.object({ type: z.literal('migrants'), runId: session, from: island, to: island, bytes }),
   /** Host → hosts and coordinator: barrier arrivals of its islands (flat island, epoch pairs), the found-epoch, the stop and its claimer. */

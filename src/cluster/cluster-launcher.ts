@@ -21,6 +21,7 @@ import { watchConnection, type Subjects } from './bus.ts';
 import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
 import { decodeBus, encodeBus, type BusMessage, type DropCounter } from './bus-codec.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
+import { safeText } from './host-names.ts';
 
 /** How long a host has to accept its islands. */
 const ACCEPT_TIMEOUT_MS = 10_000;
@@ -192,8 +193,9 @@ export class ClusterLauncher implements Launcher {
       };
       nc.request(subjects.islands(host.id), encodeBus(order), { timeout: ACCEPT_TIMEOUT_MS }).then(
         (reply) => {
-          const answer = decodeBus(reply.data, 'accepted');
-          if (answer.kind !== 'ok') failHost(h, answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`);
+          const answer = decodeBus(reply.data, 'accepted', 'busy');
+          if (answer.kind === 'ok' && answer.message.type === 'busy') failHost(h, `host ${host.name} is busy (${safeText(answer.message.doing, 200)})`);
+          else if (answer.kind !== 'ok') failHost(h, answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`);
         },
         (error: unknown) => failHost(h, `host ${host.name} did not accept its islands (${error instanceof Error ? error.message : String(error)})`),
       );

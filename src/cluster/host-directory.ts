@@ -6,7 +6,8 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { connectionState, type Subjects } from './bus.ts';
 import { decodeBus, encodeBus, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
-import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
+import { DEFAULT_HEARTBEAT_MS, MAX_HOST_ISLANDS, MISSED_HEARTBEATS } from './defaults.ts';
+import { safeName } from './host-names.ts';
 
 
 export interface KnownHost {
@@ -15,6 +16,8 @@ export interface KnownHost {
   islands: number;
   busy: boolean;
   lastSeen: number;
+  /** Tool version and bus format, as `refused` lines name them. */
+  version: string;
 }
 
 export interface HostDirectoryEvents {
@@ -72,6 +75,19 @@ export class HostDirectory {
     });
   }
 
+  /** Resolves at the next heartbeat or goodbye of any host, or after `timeoutMs`. */
+  nextBeat(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiter = () => {
+        clearTimeout(timeout);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve();
+      };
+      const timeout = setTimeout(waiter, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
   close(): void {
     clearInterval(this.timer);
     for (const sub of this.subs) sub.unsubscribe();
@@ -85,7 +101,7 @@ export class HostDirectory {
       // Named only when it says it is a host: an unreadable body is just counted.
       const body = decoded.body as { type?: unknown; name?: unknown } | null;
       if (body?.type !== 'host' || typeof body.name !== 'string') return;
-      const who = body.name.slice(0, 200);
+      const who = safeName(body.name);
       if (!this.refused.has(who)) {
         this.refused.add(who);
         this.events.onRefused?.(`refused host ${who}: it runs ${decoded.from}; this coordinator runs ${ownVersion()}`);
@@ -95,7 +111,8 @@ export class HostDirectory {
     if (decoded.kind !== 'ok') return this.dropped.count(decoded);
     const beat: BusMessage<'host'> = decoded.message;
     const known = this.hosts.get(beat.id);
-    const host: KnownHost = { id: beat.id, name: beat.name, islands: beat.islands, busy: beat.busy, lastSeen: Date.now() };
+    // The name as it may be shown; the islands capped (a host's own check, checkOfferedIslands, is only as honest as the host).
+    const host: KnownHost = { id: beat.id, name: safeName(beat.name), islands: Math.min(beat.islands, MAX_HOST_ISLANDS), busy: beat.busy, lastSeen: Date.now(), version: ownVersion() };
     this.hosts.set(beat.id, host);
     if (!known || known.busy !== host.busy) this.events.onHost?.(host, !known);
     // Also on a busy → idle change: a waiter may be counting idle hosts.
@@ -123,5 +140,6 @@ export class HostDirectory {
     if (!host) return;
     this.hosts.delete(id);
     this.events.onGone?.(host, how);
+    for (const waiter of [...this.waiters]) waiter();
   }
 }

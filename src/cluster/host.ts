@@ -20,10 +20,12 @@ import { toRunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { RunFailedError, startRun, type Run } from '../run/start-run.ts';
 import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
-import { checkPrefix, parseNatsUrl } from './nats-url.ts';
+import { checkPrefix } from './nats-url.ts';
+import { busAddress, type NatsAuth } from './credentials.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
 import { decodeBus, DropCounter, encodeBus, ownVersion, type BusMessage } from './bus-codec.ts';
 import { IslandRelay } from './island-relay.ts';
+import { checkHostName, defaultHostName } from './host-names.ts';
 
 /** How long a host waits for the coordinator to confirm a result before it gives the run back. */
 const RESULT_TIMEOUT_MS = 30_000;
@@ -31,6 +33,8 @@ const RESULT_TIMEOUT_MS = 30_000;
 export interface HostOptions {
   /** nats://[user:password@|token@]host[:port] */
   nats: string;
+  /** Credentials and TLS files beside the URL (credentials.ts); NQI_NATS_PASSWORD / NQI_NATS_TOKEN are read too. */
+  auth?: NatsAuth;
   /** Islands this host offers (default: its cores). */
   islands?: number;
   /** Shown by coordinators (default: the machine's hostname and a short random tag). */
@@ -48,7 +52,7 @@ export interface Host {
   readonly islands: number;
   /** The broker's URL as shown to people (no password). */
   readonly broker: string;
-  /** Runs finished and confirmed by a coordinator. */
+  /** Runs finished: a study's runs confirmed by its coordinator, and solve runs whose islands ran here. */
   readonly runsDone: number;
   readonly dropped: DropCounter;
   /** Leaves cleanly: stops the current run, gives it back to the queue, says goodbye, disconnects. */
@@ -66,16 +70,28 @@ interface Membership {
 }
 
 /**
+ * `--islands` of a host: at most the cores this machine has (os.availableParallelism()), the
+ * default. A host offering more would take islands it can only run by sharing cores, from
+ * hosts that have them free.
+ */
+export function checkOfferedIslands(islands: number | undefined): number {
+  const cores = os.availableParallelism();
+  if (islands === undefined) return cores;
+  if (!Number.isInteger(islands) || islands < 1) throw new ConfigError(`--islands: expected a positive integer, got ${JSON.stringify(islands)}`);
+  if (islands > cores) throw new ConfigError(`--islands: this machine has ${cores} core${cores === 1 ? '' : 's'} (os.availableParallelism()); a host offers at most that many islands, got ${islands}`);
+  return islands;
+}
+
+/**
  * Connects to the broker and starts serving.
  * @throws ConfigError for a bad URL or prefix; BrokerUnreachableError (one line naming the URL) when the broker cannot be reached.
  */
 export async function startHost(options: HostOptions): Promise<Host> {
-  const address = parseNatsUrl(options.nats);
+  const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
-  const islands = options.islands ?? os.availableParallelism();
-  if (!Number.isInteger(islands) || islands < 1) throw new ConfigError(`--islands: expected a positive integer, got ${JSON.stringify(islands)}`);
+  const islands = checkOfferedIslands(options.islands);
   const id = randomBytes(6).toString('hex');
-  const name = options.name ?? `${os.hostname()}-${id.slice(0, 4)}`;
+  const name = options.name === undefined ? defaultHostName(os.hostname(), id.slice(0, 4)) : checkHostName(options.name);
   const log = options.log ?? (() => {});
   const nc = await connectBus(address, { name: `nqueens-islands host ${name}` });
   const connection = connectionState(nc);
@@ -120,7 +136,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
   nc.subscribe(subjects.islands(id), {
     callback: (_err, msg) => {
       const order = receive(msg.data, 'islands');
-      if (!order || busy() || stopping) return; // no answer: the coordinator fails these islands
+      if (!order) return; // no answer: the coordinator fails these islands
+      if (busy() || stopping) {
+        // Said, not dropped: the coordinator names it at once instead of after its timeout.
+        const doing = stopping ? 'leaving' : relay ? "running the islands of another run" : `serving study ${membership?.session}`;
+        msg.respond(encodeBus({ type: 'busy', runId: order.runId, doing }));
+        return;
+      }
       const ids = order.hostOf.flatMap((host, island) => (host === id ? [island] : []));
       log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
       const own = new IslandRelay(nc, subjects, order, id, pool, dropped, connection);
@@ -129,6 +151,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       msg.respond(encodeBus({ type: 'accepted', runId: order.runId }));
       void own.done.then(() => {
         log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
+        runsDone++;
         relay = null;
         heartbeat();
       });

@@ -15,16 +15,20 @@ import type { RunRecord } from '../experiment/records.ts';
 import { openStudy, type HostActivity, type PlannedRun, type StudyOptions, type StudyOutcome } from '../experiment/runner.ts';
 import { runKey } from '../experiment/store.ts';
 import { connectBus, Subjects } from './bus.ts';
-import { checkPrefix, parseNatsUrl } from './nats-url.ts';
+import { checkPrefix } from './nats-url.ts';
+import { busAddress, type NatsAuth } from './credentials.ts';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
 import { decodeBus, DropCounter, encodeBus } from './bus-codec.ts';
 import { HostDirectory } from './host-directory.ts';
+import { holderName, HostLeases, openLeaseBucket, removeAbandonedStudies } from './host-lease.ts';
 
 const CONSUMER = 'hosts';
 
 export interface ClusterOptions {
   /** nats://[user:password@|token@]host[:port] */
   nats: string;
+  /** Credentials and TLS files beside the URL (credentials.ts); NQI_NATS_PASSWORD / NQI_NATS_TOKEN are read too. */
+  auth?: NatsAuth;
   /** Hosts to wait for before starting. */
   hosts: number;
   prefix?: string;
@@ -56,7 +60,7 @@ export function checkHostCount(hosts: unknown, flag = '--hosts'): number {
  * @throws ConfigError (exit 2, nothing written) for a bad URL, prefix or folder, an unreachable broker, or too few hosts within the wait.
  */
 export async function runStudyOnCluster(experiment: Experiment, options: StudyOptions & ClusterOptions): Promise<ClusterStudyOutcome> {
-  const address = parseNatsUrl(options.nats);
+  const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const wanted = checkHostCount(options.hosts);
   const waitMs = options.waitMs ?? DEFAULT_WAIT_SECONDS * 1000;
@@ -85,17 +89,19 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
   }, options.heartbeatMs);
 
   let jsm: Awaited<ReturnType<typeof jetstreamManager>> | null = null;
+  let leases: HostLeases | null = null;
   try {
-    if (!(await directory.waitFor(wanted, waitMs))) {
-      const names = [...directory.hosts.values()].map((h) => h.name).join(', ');
-      throw new ConfigError(`--hosts ${wanted}: only ${directory.hosts.size} host${directory.hosts.size === 1 ? '' : 's'} answered on ${address.display} within ${waitMs / 1000} s${names ? ` (${names})` : ''}; start more with: nqueens-islands host --nats URL`);
-    }
+    leases = new HostLeases(await openLeaseBucket(nc, subjects), holderName(`experiment ${experiment.name}`), log);
+    await leases.reserve(directory, wanted, waitMs, address.display);
     const study = openStudy(experiment, options);
     const { outcome } = study;
     const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, broker: address.display };
     if (study.todo.length === 0) return { ...result, ...outcome };
 
     jsm = await jetstreamManager(nc);
+    // The study's lease first, then its stream: a stream without a live lease is a dead study's, removed here.
+    await leases.holdStudy(session);
+    await removeAbandonedStudies(jsm, leases, subjects);
     await jsm.streams.add({ name: stream, subjects: [subjects.study(session, 'runs')], retention: RetentionPolicy.Workqueue, storage: StorageType.File, max_age: 7 * 24 * 3600 * 1e9 });
     await jsm.consumers.add(stream, { durable_name: CONSUMER, ack_policy: AckPolicy.Explicit, ack_wait: ackWaitMs * 1e6, max_deliver: -1, max_ack_pending: -1 });
 
@@ -164,7 +170,8 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       },
     });
 
-    invite = (hostId) => nc.publish(subjects.invite(hostId), encodeBus({ type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs }));
+    // Only a host leased to this study is invited (also one that turns up later and is free).
+    invite = (hostId) => void leases?.take(hostId).then((ours) => ours && !nc.isClosed() && nc.publish(subjects.invite(hostId), encodeBus({ type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs })));
     for (const host of directory.hosts.values()) if (!host.busy) invite(host.id);
 
     const onAbort = () => finish('signal');
@@ -190,7 +197,9 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       // Hosts stop this study's runs; the stream goes (a resumed study publishes what is left again).
       nc.publish(subjects.study(session, 'end'), encodeBus({ type: 'end', session }));
       await jsm?.streams.delete(stream).catch(() => {});
-      await nc.drain().catch(() => {});
     }
+    // Without the broker they cannot be released: they expire (and the next study removes the stream).
+    await leases?.close(!nc.isClosed());
+    if (!nc.isClosed()) await nc.drain().catch(() => {});
   }
 }

@@ -8,7 +8,7 @@ import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
-import { parseNatsUrl } from '../cluster/nats-url.ts';
+import { withoutSecrets } from '../cluster/nats-url.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';
@@ -117,7 +117,3 @@ export function writeRecord(file: string, record: SolveRecord): boolean {
   return text !== null;
 }
 
-/** The config as a record shows it: a `cluster.nats` password or token replaced by ***. */
-function withoutSecrets(config: RunConfigInput): RunConfigInput {
-  return config.cluster ? { ...config, cluster: { ...config.cluster, nats: parseNatsUrl(config.cluster.nats, 'cluster.nats').display } } : config;
-}

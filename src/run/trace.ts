@@ -5,6 +5,7 @@
  * temporary file beside FILE in 64 KB writes and the file is renamed into place when the
  * run ends, so FILE is never half-written.
  */
+import { withoutSecrets } from '../cluster/nats-url.ts';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
@@ -34,7 +35,7 @@ export class TraceWriter {
   constructor(private readonly file: string, config: SeededRunConfig) {
     this.temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
     this.fd = openSync(this.temp, 'w');
-    const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: toFileShape(config) };
+    const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: withoutSecrets(toFileShape(config)) };
     this.push(header);
   }
 

@@ -1,14 +1,13 @@
 /** The work behind `host`, imported only when the command runs (it loads the NATS client and the island code). */
 import type { ArgumentsCamelCase } from 'yargs';
-import { ConfigError } from '../../config/errors.ts';
-import { positiveNumber } from '../../cluster/flags.ts';
+import { authFromArgs, positiveNumber, type NatsArgs } from '../../cluster/flags.ts';
+import { checkHostName } from '../../cluster/host-names.ts';
 import { startHost } from '../../cluster/host.ts';
-import { printError } from '../output.ts';
+import { printLog } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE } from '../signals.ts';
 
-export interface HostArgs {
+export interface HostArgs extends NatsArgs {
   nats: string;
-  natsPrefix?: string;
   islands?: string;
   name?: string;
 }
@@ -17,31 +16,31 @@ export interface HostArgs {
 const EXIT_BROKER_LOST = 3;
 
 export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
-  const name = args.name === undefined ? undefined : String(args.name).trim();
-  if (name === '') throw new ConfigError('--name: expected a non-empty name');
+  const name = args.name === undefined ? undefined : checkHostName(String(args.name));
   const host = await startHost({
     nats: String(args.nats),
+    auth: authFromArgs(args),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.islands !== undefined ? { islands: positiveNumber('--islands', args.islands, true) } : {}),
     ...(name !== undefined ? { name } : {}),
-    log: printError,
+    log: printLog,
   });
-  printError(`host ${host.name} ready: ${host.islands} island${host.islands === 1 ? '' : 's'} on ${host.broker}; Ctrl-C leaves`);
+  printLog(`host ${host.name} ready: ${host.islands} island${host.islands === 1 ? '' : 's'} on ${host.broker}; Ctrl-C leaves`);
   // The first signal leaves cleanly; a second quits at once.
   let leaving = false;
   const release = claimSignals((signal) => {
     if (leaving) process.exit(SIGNAL_EXIT_CODE[signal]);
     leaving = true;
-    printError(`${signal}: leaving (the current run goes back to the queue)`);
+    printLog(`${signal}: leaving (the current run goes back to the queue)`);
     void host.stop();
   });
   const how = await host.closed;
   release();
   const dropped = host.dropped.total ? `; ${host.dropped.malformed} malformed and ${host.dropped.incompatible} foreign messages dropped` : '';
   if (how === 'broker-lost') {
-    printError(`lost the NATS broker; ${host.runsDone} run${host.runsDone === 1 ? '' : 's'} done${dropped}`);
+    printLog(`lost the NATS broker; ${host.runsDone} run${host.runsDone === 1 ? '' : 's'} done${dropped}`);
     process.exitCode = EXIT_BROKER_LOST;
   } else {
-    printError(`host ${host.name} left after ${host.runsDone} run${host.runsDone === 1 ? '' : 's'}${dropped}`);
+    printLog(`host ${host.name} left after ${host.runsDone} run${host.runsDone === 1 ? '' : 's'}${dropped}`);
   }
 }
