@@ -24,6 +24,7 @@ import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.t
 import { maskNatsUrl, parseNatsUrl } from '../src/cluster/nats-url.ts';
 import { runStudyOnCluster } from '../src/cluster/study.ts';
 import { ConfigError } from '../src/config/errors.ts';
+import { clusterHint } from '../src/cli/commands/experiment-run.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { cliAsync, isOneLineError, spawnCli, type LiveCli } from './cli-helpers.ts';
 import { localCluster, nats } from './nats-server.ts';
@@ -105,6 +106,16 @@ describe('the CLI shows no password', () => {
       assert.ok(isOneLineError(r), `${args.join(' ')}: ${r.code} ${r.stderr}`);
       assertNoSecret(r.stderr, args.join(' '));
     }
+  });
+
+  it('the resume hint of a distributed study repeats the flags as given, a password in the URL as ***', () => {
+    assert.equal(
+      clusterHint({ nats: `nats://alice:${SECRET}@lab1:4222`, natsPrefix: 'team', hosts: '3', wait: '60' }, {}),
+      "--nats 'nats://alice:***@lab1:4222' --nats-prefix team --hosts 3 --wait 60",
+    );
+    assert.equal(clusterHint({ nats: 'tls://alice@lab1', natsCreds: '/etc/nq/pw', natsCa: 'ca.pem', hosts: '2' }, {}), '--nats tls://alice@lab1:4222 --nats-creds /etc/nq/pw --nats-ca ca.pem --hosts 2');
+    assert.equal(clusterHint({ nats: 'alice@lab1', hosts: '2' }, { NQI_NATS_PASSWORD: SECRET }), '--nats nats://alice@lab1:4222 --hosts 2');
+    assert.equal(clusterHint({ nats: 'T0KEN@lab1', hosts: '2' }, {}), "--nats 'nats://***@lab1:4222' --hosts 2");
   });
 
   it('a host refuses to offer more islands than its cores, a --name with escapes, and stray TLS flags, in one line each', async () => {

@@ -9,7 +9,7 @@ import { credsAuthenticator, nkeyAuthenticator, type ConnectionOptions } from '@
 import { ConfigError } from '../config/errors.ts';
 import { InputError } from '../io/input-error.ts';
 import { readRegularFile } from '../io/read-file.ts';
-import { parseNatsUrl } from './nats-url.ts';
+import { displayNatsUrl, parseNatsUrl } from './nats-url.ts';
 import { PASSWORD_ENV, TOKEN_ENV } from './defaults.ts';
 
 
@@ -108,9 +108,7 @@ export function busAddress(nats: string, auth: NatsAuth = {}, env: NodeJS.Proces
     secrets.push(token);
   }
   // What people see: the URL as given, with a password or token in it as ***.
-  const display = inUrl && url.password === undefined && password !== undefined
-    ? `${url.scheme}://${/^[A-Za-z0-9._~-]{1,64}$/.test(url.user!) ? url.user : '***'}@${url.server}`
-    : url.display;
+  const display = displayNatsUrl(url, inUrl && url.password === undefined && password !== undefined);
   applyTls(options, url.scheme, auth);
   return { options, display, secrets };
 }

@@ -65,7 +65,7 @@ export function parseNatsUrl(text: string, flag = '--nats'): NatsUrl {
   const bad = (why: string) => new NatsUrlError(flag, `${why}, got ${JSON.stringify(shown)}; expected nats://[user:password@]host[:port] or tls://...`);
   const schemeEnd = text.indexOf('://');
   const scheme = schemeEnd < 0 ? 'nats' : text.slice(0, schemeEnd).toLowerCase();
-  if (!(SCHEMES as readonly string[]).includes(scheme)) throw bad(`scheme ${JSON.stringify(scheme.slice(0, 20))} is not offered`);
+  if (!(SCHEMES as readonly string[]).includes(scheme)) throw bad(/^[a-z][a-z0-9+.-]{0,19}$/.test(scheme) ? `scheme ${scheme} is not offered` : 'not a nats:// or tls:// URL');
   const rest = schemeEnd < 0 ? text : text.slice(schemeEnd + 3);
   const at = rest.lastIndexOf('@');
   const userinfo = at < 0 ? null : rest.slice(0, at);
@@ -93,6 +93,15 @@ export function parseNatsUrl(text: string, flag = '--nats'): NatsUrl {
     }
   }
   return url;
+}
+
+/**
+ * The URL as people see it when the password for its user comes from elsewhere (the
+ * environment, a file): the user is shown (it is a user, not a token), and nothing else.
+ */
+export function displayNatsUrl(url: NatsUrl, passwordElsewhere: boolean): string {
+  if (url.user === undefined || url.password !== undefined || !passwordElsewhere) return url.display;
+  return `${url.scheme}://${/^[A-Za-z0-9._~-]{1,64}$/.test(url.user) ? url.user : '***'}@${url.server}`;
 }
 
 /** `--nats-prefix`: NATS subject tokens (letters, digits, - and _), dot-separated. */

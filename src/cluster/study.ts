@@ -20,6 +20,7 @@ import { busAddress, type NatsAuth } from './credentials.ts';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
 import { decodeBus, DropCounter, encodeBus } from './bus-codec.ts';
 import { HostDirectory } from './host-directory.ts';
+import { safeName } from './host-names.ts';
 import { holderName, HostLeases, openLeaseBucket, removeAbandonedStudies } from './host-lease.ts';
 
 const CONSUMER = 'hosts';
@@ -127,7 +128,8 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       callback: (_e, msg) => {
         const decoded = decodeBus(msg.data, 'run-started');
         if (decoded.kind !== 'ok') return dropped.count(decoded);
-        const { runId, host, session: s } = decoded.message;
+        const { runId, session: s } = decoded.message;
+        const host = safeName(decoded.message.host);
         const planned = byId.get(runId);
         if (s !== session || !planned) return;
         const entry = activity.get(host) ?? { name: host, runs: 0, current: null };
@@ -141,7 +143,7 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       callback: (_e, msg) => {
         const decoded = decodeBus(msg.data, 'run-done');
         if (decoded.kind !== 'ok') return dropped.count(decoded);
-        const done = decoded.message;
+        const done = { ...decoded.message, host: safeName(decoded.message.host) };
         const planned = byId.get(done.runId);
         if (done.session !== session || !planned || done.record.cell !== planned.cell.id || done.record.seed !== planned.seed) {
           dropped.malformed++;

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { checkNoAuthFlags, clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
-import { maskNatsUrl } from '../../cluster/nats-url.ts';
+import { displayNatsUrl, parseNatsUrl } from '../../cluster/nats-url.ts';
+import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { loadExperiment } from '../../experiment/load.ts';
 import { failureReason } from '../../io/write-file.ts';
 import { progressBar } from '../../experiment/progress.ts';
@@ -30,9 +31,9 @@ export function shellWord(word: string): string {
  * The cluster flags of this command line for a hint, as given but with any password or token
  * in the URL as *** (one given through NQI_NATS_PASSWORD or --nats-creds is not in them).
  */
-function clusterHint(args: ExperimentArgs): string {
+export function clusterHint(args: ClusterArgs, env: NodeJS.ProcessEnv = process.env): string {
   const flags: [string, string | undefined][] = [
-    ['--nats', args.nats === undefined ? undefined : maskNatsUrl(String(args.nats))],
+    ['--nats', args.nats === undefined ? undefined : displayNatsUrl(parseNatsUrl(String(args.nats)), args.natsCreds !== undefined || env[PASSWORD_ENV] !== undefined)],
     ['--nats-creds', args.natsCreds], ['--nats-ca', args.natsCa], ['--nats-cert', args.natsCert], ['--nats-key', args.natsKey],
     ['--nats-prefix', args.natsPrefix], ['--hosts', args.hosts], ['--wait', args.wait],
   ];
