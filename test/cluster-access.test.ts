@@ -234,6 +234,20 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
     assert.match(east.stderr(), /host east left after 2 runs\n$/);
   });
 
+  it('the leases of a coordinator that was killed expire: the next one waits for them, then runs', async () => {
+    const prefix = cluster.freshPrefix();
+    await cluster.startHosts(['north', 'south'], { url, prefix, env });
+    const common = ['--nats', url, '--nats-prefix', prefix, '--hosts', '2'];
+    const killed = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '60', ...common], { env });
+    await killed.waitForStderr(/started N=3000/);
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    const next = await cliAsync(['solve', '--json', '-n', '24', '--seed', '2', ...common, '--wait', '30'], { env });
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stderr, new RegExp(`waiting up to \\d+ s for 2 idle hosts .*north \\(held by solve on .* \\(pid ${killed.child.pid}\\)\\)`));
+    assert.equal(JSON.parse(next.stdout).solved, true);
+  });
+
   it('a coordinator counts an announced host for at most 256 islands and shows its name without escapes', async () => {
     const prefix = cluster.freshPrefix();
     const nc = await connect({ servers: broker.url.replace('nats://', ''), user: 'lab', pass: SECRET });
