@@ -13,6 +13,7 @@ const GROUP = 'Across machines (NATS, docs/distributed.md):';
 export const NATS_OPTION = {
   nats: { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'NATS broker: nats://[user:password@ | token@]host[:port]' },
   'nats-prefix': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: `subject prefix, so several teams can share a broker (default ${DEFAULT_PREFIX})` },
+  'cluster-key-file': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'file holding the cluster key that signs every bus message (default: $NQI_CLUSTER_KEY; docs/distributed.md, Security model)' },
 } as const satisfies Record<string, Options>;
 
 export const CLUSTER_OPTIONS = {
@@ -34,6 +35,7 @@ export function positiveNumber(flag: string, raw: unknown, integer: boolean): nu
 export interface ClusterArgs {
   nats?: string;
   natsPrefix?: string;
+  clusterKeyFile?: string;
   hosts?: string;
   wait?: string;
 }
@@ -43,8 +45,13 @@ export function clusterFromConfig(cluster: RunConfig['cluster']): { nats: string
   return cluster ? { nats: cluster.nats, hosts: cluster.hosts, prefix: cluster.prefix, waitMs: cluster.wait * 1000 } : null;
 }
 
+/** `--cluster-key-file` as the cluster library's option. */
+export function keyFileOf(args: { clusterKeyFile?: string }): { clusterKeyFile?: string } {
+  return args.clusterKeyFile === undefined ? {} : { clusterKeyFile: String(args.clusterKeyFile) };
+}
+
 /** The cluster flags as options, or null when `--nats` is absent (then --hosts/--wait/--nats-prefix are errors). */
-export function clusterFromArgs(args: ClusterArgs): { nats: string; hosts: number; prefix?: string; waitMs?: number } | null {
+export function clusterFromArgs(args: ClusterArgs): { nats: string; hosts: number; prefix?: string; waitMs?: number; clusterKeyFile?: string } | null {
   if (args.nats === undefined) {
     const stray = (['hosts', 'wait', 'natsPrefix'] as const).find((k) => args[k] !== undefined);
     if (stray) throw new ConfigError(`--${stray === 'natsPrefix' ? 'nats-prefix' : stray}: only with --nats URL`);
@@ -56,5 +63,6 @@ export function clusterFromArgs(args: ClusterArgs): { nats: string; hosts: numbe
     hosts: positiveNumber('--hosts', args.hosts, true),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.wait !== undefined ? { waitMs: positiveNumber('--wait', args.wait, false) * 1000 } : {}),
+    ...keyFileOf(args),
   };
 }

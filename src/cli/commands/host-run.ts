@@ -1,7 +1,10 @@
 /** The work behind `host`, imported only when the command runs (it loads the NATS client and the island code). */
 import type { ArgumentsCamelCase } from 'yargs';
 import { ConfigError } from '../../config/errors.ts';
-import { positiveNumber } from '../../cluster/flags.ts';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { keyFileOf, positiveNumber } from '../../cluster/flags.ts';
+import { readRegularFile } from '../../io/read-file.ts';
 import { startHost } from '../../cluster/host.ts';
 import { printError } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE } from '../signals.ts';
@@ -11,6 +14,14 @@ export interface HostArgs {
   natsPrefix?: string;
   islands?: string;
   name?: string;
+  clusterKeyFile?: string;
+  extension?: string[];
+}
+
+/** `--extension FILE`: a module of this machine whose default export is an extension; checked to be a readable file here. */
+function extensionUrl(file: string): string {
+  readRegularFile(file, { name: `--extension ${file}`, expected: 'a JavaScript module (an extension: docs/ARCHITECTURE.md)', maxBytes: 16 * 1024 * 1024 });
+  return pathToFileURL(path.resolve(file)).href;
 }
 
 /** Exit code when the broker went away and did not come back. */
@@ -24,6 +35,8 @@ export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.islands !== undefined ? { islands: positiveNumber('--islands', args.islands, true) } : {}),
     ...(name !== undefined ? { name } : {}),
+    ...keyFileOf(args),
+    ...(args.extension?.length ? { extensions: args.extension.map((file) => extensionUrl(String(file))) } : {}),
     log: printError,
   });
   printError(`host ${host.name} ready: ${host.islands} island${host.islands === 1 ? '' : 's'} on ${host.broker}; Ctrl-C leaves`);
@@ -37,7 +50,7 @@ export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
   });
   const how = await host.closed;
   release();
-  const dropped = host.dropped.total ? `; ${host.dropped.malformed} malformed and ${host.dropped.incompatible} foreign messages dropped` : '';
+  const dropped = host.dropped.total ? `; ${host.dropped.describe()}` : '';
   if (how === 'broker-lost') {
     printError(`lost the NATS broker; ${host.runsDone} run${host.runsDone === 1 ? '' : 's'} done${dropped}`);
     process.exitCode = EXIT_BROKER_LOST;

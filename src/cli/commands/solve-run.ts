@@ -15,7 +15,7 @@ import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededR
 import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
-import { clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
+import { clusterFromArgs, clusterFromConfig, keyFileOf, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
@@ -127,7 +127,9 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   // Islands on other machines: from the flags, else from the config's `cluster:` section.
   const fromFlags = clusterFromArgs(args);
   let { config, resumed } = await runConfig(args);
-  const clusterOptions = fromFlags ?? clusterFromConfig(config.cluster);
+  const fromConfig = clusterFromConfig(config.cluster);
+  const clusterOptions = fromFlags ?? (fromConfig && { ...fromConfig, ...keyFileOf(args) });
+  if (!clusterOptions && args.clusterKeyFile !== undefined) throw new UsageError('--cluster-key-file: only with --nats URL or cluster: in the run config');
   if (clusterOptions && (args.checkpoint !== undefined || args.resume !== undefined)) {
     throw new UsageError(`${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with ${fromFlags ? '--nats' : 'cluster: in the run config'} (islands on other hosts are not checkpointed)`);
   }
@@ -215,9 +217,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   else printText(result, args, ended, out);
   printFailures(result, failure);
   const saved = out === null || saveResult(out, record);
-  if (cluster && cluster.dropped.total > 0) {
-    printError(`${cluster.dropped.malformed} malformed and ${cluster.dropped.incompatible} foreign bus messages dropped`);
-  }
+  if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
   if (brokerLost) printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
   process.exitCode = signals.received ? signals.exitCode
     : failure || brokerLost || ended === 'all-islands-failed' ? EXIT.islandFailed
