@@ -243,7 +243,9 @@ export class BusCodec {
     }
     if (envelope === null || typeof envelope !== 'object' || typeof envelope.format !== 'number' || typeof envelope.tool !== 'string') return { kind: 'malformed' };
     if (envelope.format !== BUS_FORMAT || envelope.tool !== toolInfo().version) {
-      return { kind: 'incompatible', from: `${toolInfo().name} ${envelope.tool.slice(0, 40)} (bus format ${envelope.format})`, body: unpackQuietly(envelope.body) };
+      // Format 1 carried the body as an object, later ones as packed bytes: either way a sender that says it is a host can be named.
+      const body = envelope.body instanceof Uint8Array ? unpackQuietly(envelope.body) : envelope.body;
+      return { kind: 'incompatible', from: `${toolInfo().name} ${envelope.tool.slice(0, 40)} (bus format ${envelope.format})`, body };
     }
     const { from, seq, scope, mac, body } = envelope;
     if (typeof from !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(from) || !Number.isSafeInteger(seq) || seq! < 1 || typeof scope !== 'string' || scope.length > 64 || !(body instanceof Uint8Array)) {
@@ -268,8 +270,7 @@ export class BusCodec {
   }
 }
 
-function unpackQuietly(bytes: unknown): unknown {
-  if (!(bytes instanceof Uint8Array)) return undefined;
+function unpackQuietly(bytes: Uint8Array): unknown {
   try {
     return bodyPackr.unpack(bytes) as unknown;
   } catch {
