@@ -26,6 +26,9 @@ export interface HostOptions {
   prefix?: string;
   /** Another broker's URL (default: the suite's). */
   url?: string;
+  /** More environment (e.g. NQI_CLUSTER_KEY) and flags for each host. */
+  env?: NodeJS.ProcessEnv;
+  args?: string[];
 }
 
 export interface LocalCluster {
@@ -65,7 +68,7 @@ export function localCluster(tag: string): LocalCluster {
       const url = options.url ?? this.server.url;
       const hosts = new Map<string, LiveCli>();
       for (const name of names) {
-        const host = spawnCli(['host', '--nats', url, '--nats-prefix', prefix, '--name', name, '--islands', String(options.islands ?? 1)]);
+        const host = spawnCli(['host', '--nats', url, '--nats-prefix', prefix, '--name', name, '--islands', String(options.islands ?? 1), ...(options.args ?? [])], { env: options.env });
         spawned.push(host);
         hosts.set(name, host);
       }
