@@ -30,7 +30,7 @@ import { readRuns } from '../src/experiment/store.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { RunFailedError, startRun } from '../src/run/start-run.ts';
 import { spawnCli } from './cli-helpers.ts';
-import { localCluster, nats } from './nats-server.ts';
+import { fingerprint, localCluster, nats } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-hostile-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -44,17 +44,6 @@ const EXTENSION = new URL('./fixtures/policy-extension.ts', import.meta.url).hre
 function read(data: Uint8Array): { from: string; body: Record<string, unknown> } {
   const envelope = packr.unpack(data) as { from: string; body: Uint8Array };
   return { from: envelope.from, body: packr.unpack(envelope.body) as Record<string, unknown> };
-}
-
-/** What a run must repeat exactly. */
-function fingerprint(record: { solution: number[]; foundBy: number; iterations: number; evaluations: number; islands: { iterations: number; evaluations: number; migrantsSent: number; migrantsAccepted: number; stopReason: string }[] }) {
-  return {
-    solution: record.solution,
-    foundBy: record.foundBy,
-    iterations: record.iterations,
-    evaluations: record.evaluations,
-    islands: record.islands.map((i) => [i.iterations, i.evaluations, i.migrantsSent, i.migrantsAccepted, i.stopReason]),
-  };
 }
 
 /** Host ids by name, from their heartbeats (a bystander learns them so). */
