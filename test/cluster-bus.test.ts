@@ -149,7 +149,16 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
     ['experiment --wait -1', ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '-1'], /--wait: expected a positive number/],
     ['a bad prefix', ['host', '--nats', 'nats://127.0.0.1:1', '--nats-prefix', 'a.*'], /--nats-prefix: expected subject tokens/],
     ['a bad URL', ['host', '--nats', 'http://x'], /--nats: scheme http is not offered/],
+    ['a missing --extension file', ['host', '--nats', 'nats://127.0.0.1:1', '--extension', '/nonexistent/policy.js'], /--extension \/nonexistent\/policy\.js: no such file/],
+    ['a missing --cluster-key-file', ['host', '--nats', 'nats://127.0.0.1:1', '--cluster-key-file', '/nonexistent/key'], /--cluster-key-file \/nonexistent\/key: no such file/],
+    ['--cluster-key-file without a cluster (solve)', ['solve', '-n', '8', '--cluster-key-file', '/nonexistent/key'], /--cluster-key-file: only with --nats URL or cluster: in the run config/],
   ];
+  it('a short NQI_CLUSTER_KEY', () => {
+    const r = cli(['host', '--nats', 'nats://127.0.0.1:1'], { env: { NQI_CLUSTER_KEY: 'short' } });
+    assert.ok(isOneLineError(r), `${r.code} ${r.stdout} ${r.stderr}`);
+    assert.match(r.stderr, /NQI_CLUSTER_KEY: expected one line of at least 16 characters/);
+    assert.ok(!r.stderr.includes('short'), 'the key is never printed');
+  });
   for (const [what, args, message] of cases) {
     it(what, () => {
       const r = cli(args);
