@@ -16,7 +16,8 @@ import { after, before, describe, it } from 'node:test';
 import { jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Subjects } from '../src/cluster/bus.ts';
-import { decodeBus, DropCounter, encodeBus } from '../src/cluster/bus-codec.ts';
+import { BusCodec } from '../src/cluster/bus-codec.ts';
+import { BusEndpoint } from '../src/cluster/bus-endpoint.ts';
 import { busAddress } from '../src/cluster/credentials.ts';
 import { HostDirectory } from '../src/cluster/host-directory.ts';
 import { listHosts } from '../src/cluster/host-list.ts';
@@ -173,11 +174,12 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
     const prefix = cluster.freshPrefix();
     const { hosts } = await cluster.startHosts(['east'], { url, prefix, env });
     const creds = file('lab.pw', `${SECRET}\n`);
-    const { hosts: more } = await cluster.startHosts(['west'], { url, prefix, extra: ['--nats-creds', creds] });
+    const { hosts: more } = await cluster.startHosts(['west'], { url, prefix, args: ['--nats-creds', creds] });
     for (const host of [...hosts.values(), ...more.values()]) {
       assertNoSecret(cmdline(host), 'ps');
       assert.match(cmdline(host), /--nats nats:\/\/lab@127\.0\.0\.1:\d+/);
-      assert.match(host.stderr(), /^nqueens-islands: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z host \w+ ready: 1 island on nats:\/\/lab@127\.0\.0\.1:\d+; Ctrl-C leaves\n$/);
+      assert.match(host.stderr(), /^nqueens-islands: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z host \w+ ready: 1 island on nats:\/\/lab@127\.0\.0\.1:\d+; Ctrl-C leaves\n$/m);
+      assert.ok(host.stderr().split('\n').every((line) => line === '' || /^nqueens-islands: \d{4}-\d\d-\d\dT[\d:.]+Z /.test(line)), 'every line of its log has the time');
     }
     const listed = await cliAsync(['hosts', '--nats', url, '--nats-prefix', prefix, '--json'], { env });
     assert.equal(listed.code, 0, listed.stderr);
@@ -211,9 +213,11 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
       const listing = await listHosts({ nats: withPassword, prefix, waitMs: 1500 });
       assert.deepEqual(listing.hosts.map((h) => [h.name, h.state, /^solve on .* \(pid \d+\)$/.test(h.lease?.holder ?? '')]), [['east', 'busy', true], ['west', 'busy', true]]);
       const east = listing.hosts[0];
-      const reply = await raw.request(new Subjects(prefix).islands(east.id), encodeBus({ type: 'islands', runId: 'r1', islands: 1, hostOf: [east.id], tasks: [] }), { timeout: 5000 });
-      const answer = decodeBus(reply.data, 'busy');
-      assert.equal(answer.kind, 'ok');
+      const bus = new BusEndpoint(raw, new BusCodec('rogue1', null));
+      const order = { type: 'islands' as const, runId: 'r1', coordinator: 'rogue1', islands: 1, hostOf: [east.id], tasks: [new Uint8Array([1])] };
+      const reply = await bus.request(new Subjects(prefix).islands(east.id), order, 5000);
+      const answer = bus.decode(reply, ['refused']);
+      assert.ok(answer.kind === 'ok' && /^host east is busy \(running the islands of another run\)$/.test(answer.message.reason), JSON.stringify(answer));
     } finally {
       await raw.close();
     }
@@ -252,9 +256,9 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
     const prefix = cluster.freshPrefix();
     const nc = await connect({ servers: broker.url.replace('nats://', ''), user: 'lab', pass: SECRET });
     try {
-      const directory = new HostDirectory(nc, new Subjects(prefix), new DropCounter());
+      const directory = new HostDirectory(new BusEndpoint(nc, new BusCodec('coord1', null)), new Subjects(prefix));
       const heard = directory.waitFor(1, 10_000);
-      nc.publish(`${prefix}.hosts.heartbeat`, encodeBus({ type: 'host', id: 'fake1', name: 'big\u001b[2J\u202eliar', islands: 1e9, busy: false }));
+      new BusEndpoint(nc, new BusCodec('fake1', null)).publish(`${prefix}.hosts.heartbeat`, { type: 'host', id: 'fake1', name: 'big\u001b[2J\u202eliar', islands: 100_000, busy: false });
       assert.equal(await heard, true);
       assert.deepEqual([...directory.hosts.values()].map((h) => [h.name, h.islands]), [['big??2J?liar', 256]]);
       directory.close();
@@ -308,7 +312,7 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
   it('hosts and a solve connect with the CA and a client certificate; without the certificate, one line and exit 2', async () => {
     const tlsFlags = ['--nats-ca', pem('ca'), '--nats-cert', pem('client'), '--nats-key', pem('client-key')];
     assert.match(broker.url, /^tls:\/\//);
-    const { prefix } = await cluster.startHosts(['t1', 't2'], { url: broker.url, extra: tlsFlags });
+    const { prefix } = await cluster.startHosts(['t1', 't2'], { url: broker.url, args: tlsFlags });
     const r = await cliAsync(['solve', '--json', '-n', '16', '--seed', '3', '--nats', broker.url, '--nats-prefix', prefix, '--hosts', '2', ...tlsFlags]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).solved, true);

@@ -3,10 +3,13 @@
  * archipelago a launcher that places its islands on them (`startRun(config, { launcher })`).
  */
 import os from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { connectBus, Subjects } from './bus.ts';
 import { checkPrefix } from './nats-url.ts';
 import { busAddress } from './credentials.ts';
-import { DropCounter } from './bus-codec.ts';
+import { BusCodec, type DropCounter } from './bus-codec.ts';
+import { BusEndpoint } from './bus-endpoint.ts';
+import { clusterKeyOf, UNSIGNED_WARNING } from './bus-key.ts';
 import { ClusterLauncher } from './cluster-launcher.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
 import { HostDirectory } from './host-directory.ts';
@@ -33,9 +36,11 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterRun> 
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const wanted = checkHostCount(options.hosts);
   const waitMs = options.waitMs ?? DEFAULT_WAIT_SECONDS * 1000;
+  const key = clusterKeyOf(options);
   const nc = await connectBus(address, { name: `nqueens-islands solve on ${os.hostname()}` });
-  const dropped = new DropCounter();
-  const directory = new HostDirectory(nc, subjects, dropped, { onRefused: options.log }, options.heartbeatMs);
+  const bus = new BusEndpoint(nc, new BusCodec(randomBytes(6).toString('hex'), key), options.log);
+  const { dropped } = bus;
+  const directory = new HostDirectory(bus, subjects, { onRefused: options.log }, options.heartbeatMs);
   let launcher: ClusterLauncher | null = null;
   let leases: HostLeases | null = null;
   const close = async () => {
@@ -55,7 +60,9 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterRun> 
     await close();
     throw error;
   }
+  // Said once the run is going to happen (a refusal above stays one line).
+  if (!key) options.log?.(UNSIGNED_WARNING);
   const islands = hosts.reduce((sum, h) => sum + h.islands, 0);
-  launcher = new ClusterLauncher(nc, subjects, hosts, directory, dropped);
+  launcher = new ClusterLauncher(bus, subjects, hosts, directory);
   return { launcher, islands, broker: address.display, dropped, close };
 }

@@ -18,6 +18,7 @@ export const NATS_OPTION = {
   'nats-cert': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'tls://: this client\'s certificate (PEM), with --nats-key' },
   'nats-key': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'tls://: this client\'s private key (PEM)' },
   'nats-prefix': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: `subject prefix, so several teams can share a broker (default ${DEFAULT_PREFIX})` },
+  'cluster-key-file': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'file holding the cluster key that signs every bus message (default: $NQI_CLUSTER_KEY; docs/distributed.md, Security model)' },
 } as const satisfies Record<string, Options>;
 
 export const CLUSTER_OPTIONS = {
@@ -43,6 +44,7 @@ export interface NatsArgs {
   natsCa?: string;
   natsCert?: string;
   natsKey?: string;
+  clusterKeyFile?: string;
 }
 
 export interface ClusterArgs extends NatsArgs {
@@ -56,9 +58,14 @@ export function authFromArgs(args: NatsArgs): NatsAuth {
   return Object.fromEntries(Object.entries(files).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
 }
 
-/** A run config's `cluster:` section as options (null: this machine); the credential flags still apply. */
-export function clusterFromConfig(cluster: RunConfig['cluster'], args: NatsArgs = {}): { nats: string; auth: NatsAuth; hosts: number; prefix: string; waitMs: number } | null {
-  return cluster ? { nats: cluster.nats, auth: authFromArgs(args), hosts: cluster.hosts, prefix: cluster.prefix, waitMs: cluster.wait * 1000 } : null;
+/** A run config's `cluster:` section as options (null: this machine); the credential and key flags still apply. */
+export function clusterFromConfig(cluster: RunConfig['cluster'], args: NatsArgs = {}): { nats: string; auth: NatsAuth; hosts: number; prefix: string; waitMs: number; clusterKeyFile?: string } | null {
+  return cluster ? { nats: cluster.nats, auth: authFromArgs(args), hosts: cluster.hosts, prefix: cluster.prefix, waitMs: cluster.wait * 1000, ...keyFileOf(args) } : null;
+}
+
+/** `--cluster-key-file` as the cluster library's option. */
+export function keyFileOf(args: { clusterKeyFile?: string }): { clusterKeyFile?: string } {
+  return args.clusterKeyFile === undefined ? {} : { clusterKeyFile: String(args.clusterKeyFile) };
 }
 
 const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -73,7 +80,7 @@ export function checkNoAuthFlags(args: NatsArgs): void {
  * The cluster flags as options, or null when `--nats` is absent (then --hosts/--wait/--nats-prefix
  * are errors; the credential flags are left for a config's `cluster:`, see checkNoAuthFlags).
  */
-export function clusterFromArgs(args: ClusterArgs): { nats: string; auth: NatsAuth; hosts: number; prefix?: string; waitMs?: number } | null {
+export function clusterFromArgs(args: ClusterArgs): { nats: string; auth: NatsAuth; hosts: number; prefix?: string; waitMs?: number; clusterKeyFile?: string } | null {
   if (args.nats === undefined) {
     const stray = (['hosts', 'wait', 'natsPrefix'] as const).find((k) => args[k] !== undefined);
     if (stray) throw new ConfigError(`${flagName(stray)}: only with --nats URL`);
@@ -86,5 +93,6 @@ export function clusterFromArgs(args: ClusterArgs): { nats: string; auth: NatsAu
     hosts: positiveNumber('--hosts', args.hosts, true),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.wait !== undefined ? { waitMs: positiveNumber('--wait', args.wait, false) * 1000 } : {}),
+    ...keyFileOf(args),
   };
 }

@@ -4,17 +4,21 @@
  * its lease. For `nqueens-islands hosts` and for code (`listHosts`). Everything shown comes
  * from the bus, so names and texts are sanitised (host-names.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connectBus, Subjects } from './bus.ts';
-import { decodeBus, encodeBus, ownVersion } from './bus-codec.ts';
+import { BusCodec, ownVersion } from './bus-codec.ts';
+import { BusEndpoint } from './bus-endpoint.ts';
+import { clusterKeyOf, type ClusterKeySource } from './bus-key.ts';
 import { busAddress, type NatsAuth } from './credentials.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX, MAX_HOST_ISLANDS } from './defaults.ts';
 import { leaseBucket, leaseHolders, type LeaseHolder } from './host-lease.ts';
 import { safeName, safeText } from './host-names.ts';
 import { checkPrefix } from './nats-url.ts';
 
-export interface ListHostsOptions {
+/** With the cluster key (NQI_CLUSTER_KEY, `clusterKeyFile`), only hosts that sign with it are listed. */
+export interface ListHostsOptions extends ClusterKeySource {
   nats: string;
   auth?: NatsAuth;
   prefix?: string;
@@ -51,22 +55,19 @@ export async function listHosts(options: ListHostsOptions): Promise<HostListing>
   const nc = await connectBus(address, { name: 'nqueens-islands hosts' });
   try {
     const seen = new Map<string, Omit<ListedHost, 'lease'> & { busy: boolean }>();
-    const sub = nc.subscribe(subjects.heartbeat, {
-      callback: (_e, msg) => {
-        const decoded = decodeBus(msg.data, 'host');
-        if (decoded.kind === 'ok') {
-          const beat = decoded.message;
-          seen.set(beat.id, { id: beat.id, name: safeName(beat.name), islands: Math.min(beat.islands, MAX_HOST_ISLANDS), version: ownVersion(), compatible: true, busy: beat.busy, state: 'idle' });
-        } else if (decoded.kind === 'incompatible') {
-          // Another version: shown by what it says, read loosely.
-          const body = decoded.body as { type?: unknown; id?: unknown; name?: unknown; islands?: unknown; busy?: unknown } | null;
-          if (body?.type !== 'host' || typeof body.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(body.id)) return;
-          const islands = typeof body.islands === 'number' && Number.isInteger(body.islands) && body.islands > 0 ? Math.min(body.islands, MAX_HOST_ISLANDS) : 0;
-          seen.set(body.id, { id: body.id, name: safeName(String(body.name)), islands, version: safeText(decoded.from, 100), compatible: false, busy: body.busy === true, state: 'idle' });
-        }
+    const bus = new BusEndpoint(nc, new BusCodec(randomBytes(6).toString('hex'), clusterKeyOf(options)));
+    const sub = bus.listen(subjects.heartbeat, ['host'], (beat) => {
+      seen.set(beat.id, { id: beat.id, name: safeName(beat.name), islands: Math.min(beat.islands, MAX_HOST_ISLANDS), version: ownVersion(), compatible: true, busy: beat.busy, state: 'idle' });
+    }, {
+      // Another version: shown by what it says, read loosely.
+      onIncompatible: (decoded) => {
+        const body = decoded.body as { type?: unknown; id?: unknown; name?: unknown; islands?: unknown; busy?: unknown } | null;
+        if (body?.type !== 'host' || typeof body.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(body.id)) return;
+        const islands = typeof body.islands === 'number' && Number.isInteger(body.islands) && body.islands > 0 ? Math.min(body.islands, MAX_HOST_ISLANDS) : 0;
+        seen.set(body.id, { id: body.id, name: safeName(String(body.name)), islands, version: safeText(decoded.from, 100), compatible: false, busy: body.busy === true, state: 'idle' });
       },
     });
-    nc.publish(subjects.discover, encodeBus({ type: 'discover' }));
+    bus.publish(subjects.discover, { type: 'discover' });
     await new Promise((resolve) => setTimeout(resolve, options.waitMs ?? DEFAULT_HEARTBEAT_MS * 1.5));
     sub.unsubscribe();
     // Leases: read only (a listing creates no bucket); none when no coordinator ever made one.

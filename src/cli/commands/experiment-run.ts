@@ -81,7 +81,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
       outcome = result;
       if (result.stoppedBy === 'broker-lost') lost = `lost the NATS broker ${result.broker}`;
       if (result.stoppedBy === 'no-hosts') lost = 'no host was left';
-      if (result.dropped > 0) printError(`${result.dropped} malformed or foreign bus message${result.dropped === 1 ? '' : 's'} dropped`);
+      if (result.dropped > 0) printError(result.droppedText);
     }
     bar.stop();
     if (outcome.droppedBytes > 0) printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);

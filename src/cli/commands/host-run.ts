@@ -1,7 +1,10 @@
 /** The work behind `host`, imported only when the command runs (it loads the NATS client and the island code). */
 import type { ArgumentsCamelCase } from 'yargs';
-import { authFromArgs, positiveNumber, type NatsArgs } from '../../cluster/flags.ts';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { authFromArgs, keyFileOf, positiveNumber, type NatsArgs } from '../../cluster/flags.ts';
 import { checkHostName } from '../../cluster/host-names.ts';
+import { readRegularFile } from '../../io/read-file.ts';
 import { startHost } from '../../cluster/host.ts';
 import { printLog } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE } from '../signals.ts';
@@ -10,6 +13,14 @@ export interface HostArgs extends NatsArgs {
   nats: string;
   islands?: string;
   name?: string;
+  clusterKeyFile?: string;
+  extension?: string[];
+}
+
+/** `--extension FILE`: a module of this machine whose default export is an extension; checked to be a readable file here. */
+function extensionUrl(file: string): string {
+  readRegularFile(file, { name: `--extension ${file}`, expected: 'a JavaScript module (an extension: docs/ARCHITECTURE.md)', maxBytes: 16 * 1024 * 1024 });
+  return pathToFileURL(path.resolve(file)).href;
 }
 
 /** Exit code when the broker went away and did not come back. */
@@ -23,6 +34,8 @@ export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.islands !== undefined ? { islands: positiveNumber('--islands', args.islands, true) } : {}),
     ...(name !== undefined ? { name } : {}),
+    ...keyFileOf(args),
+    ...(args.extension?.length ? { extensions: args.extension.map((file) => extensionUrl(String(file))) } : {}),
     log: printLog,
   });
   printLog(`host ${host.name} ready: ${host.islands} island${host.islands === 1 ? '' : 's'} on ${host.broker}; Ctrl-C leaves`);
@@ -36,7 +49,7 @@ export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
   });
   const how = await host.closed;
   release();
-  const dropped = host.dropped.total ? `; ${host.dropped.malformed} malformed and ${host.dropped.incompatible} foreign messages dropped` : '';
+  const dropped = host.dropped.total ? `; ${host.dropped.describe()}` : '';
   if (how === 'broker-lost') {
     printLog(`lost the NATS broker; ${host.runsDone} run${host.runsDone === 1 ? '' : 's'} done${dropped}`);
     process.exitCode = EXIT_BROKER_LOST;

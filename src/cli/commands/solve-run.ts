@@ -129,6 +129,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   let { config, resumed } = await runConfig(args);
   const clusterOptions = fromFlags ?? clusterFromConfig(config.cluster, args);
   if (!clusterOptions) checkNoAuthFlags(args);
+  if (!clusterOptions && args.clusterKeyFile !== undefined) throw new UsageError('--cluster-key-file: only with --nats URL or cluster: in the run config');
   if (clusterOptions && (args.checkpoint !== undefined || args.resume !== undefined)) {
     throw new UsageError(`${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with ${fromFlags ? '--nats' : 'cluster: in the run config'} (islands on other hosts are not checkpointed)`);
   }
@@ -216,9 +217,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   else printText(result, args, ended, out);
   printFailures(result, failure);
   const saved = out === null || saveResult(out, record);
-  if (cluster && cluster.dropped.total > 0) {
-    printError(`${cluster.dropped.malformed} malformed and ${cluster.dropped.incompatible} foreign bus messages dropped`);
-  }
+  if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
   if (brokerLost) printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
   process.exitCode = signals.received ? signals.exitCode
     : failure || brokerLost || ended === 'all-islands-failed' ? EXIT.islandFailed
