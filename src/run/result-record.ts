@@ -8,7 +8,7 @@ import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
-import { parseNatsUrl } from '../cluster/nats-url.ts';
+import { maskUrlCredentials } from '../config/secrets.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';
@@ -119,5 +119,5 @@ export function writeRecord(file: string, record: SolveRecord): boolean {
 
 /** The config as a record shows it: a `cluster.nats` password or token replaced by ***. */
 function withoutSecrets(config: RunConfigInput): RunConfigInput {
-  return config.cluster ? { ...config, cluster: { ...config.cluster, nats: parseNatsUrl(config.cluster.nats, 'cluster.nats').display } } : config;
+  return config.cluster ? { ...config, cluster: { ...config.cluster, nats: maskUrlCredentials(config.cluster.nats) } } : config;
 }
