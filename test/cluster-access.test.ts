@@ -22,7 +22,7 @@ import { busAddress } from '../src/cluster/credentials.ts';
 import { HostDirectory } from '../src/cluster/host-directory.ts';
 import { listHosts } from '../src/cluster/host-list.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
-import { maskNatsUrl, parseNatsUrl } from '../src/cluster/nats-url.ts';
+import { maskNatsUrl, parseNatsUrl } from '../src/config/nats-url.ts';
 import { runStudyOnCluster } from '../src/cluster/study.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { clusterHint } from '../src/cli/commands/experiment-run.ts';

@@ -176,8 +176,15 @@ export type Decoded<T extends BusMessageType> =
   | { kind: 'unauthenticated' };
 
 export interface DecodeOptions {
-  /** Skip the sequence check: JetStream redelivers a work message on purpose, out of the sender's order. */
-  redelivered?: boolean;
+  /**
+   * Skip the sequence check, for a message whose order against its sender's others is not
+   * kept: a work message JetStream redelivers on purpose, or a request's reply, which the
+   * client hands over through a promise (after messages behind it in the same read were
+   * already dispatched). Such a message is still signed for its subject: a reply for the
+   * request's own one-time inbox (a replay can reach no other request), a work message for
+   * its study's queue (a replayed one only repeats a run, recorded once).
+   */
+  unordered?: boolean;
 }
 
 /**
@@ -254,7 +261,7 @@ export class BusCodec {
     if (this.key) {
       if (!(mac instanceof Uint8Array) || mac.length !== 32) return { kind: 'unauthenticated' };
       if (!timingSafeEqual(mac, macOf(this.keyOf(scope), subject, from, seq!, scope, body))) return { kind: 'unauthenticated' };
-      if (!options.redelivered) {
+      if (!options.unordered) {
         if (seq! <= (this.last.get(from) ?? 0)) return { kind: 'unauthenticated' };
         this.last.set(from, seq!);
       }

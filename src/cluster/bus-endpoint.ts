@@ -50,17 +50,6 @@ export class BusEndpoint {
     return decoded;
   }
 
-  /**
-   * Decodes the answer to one of our requests, without the sequence check: the client
-   * resolves a request a microtask after the callbacks of messages read with it, so the
-   * answering party's next message (a heartbeat, an island's first report) can be taken
-   * first and the answer would look like a replay. A replayed answer can only answer the
-   * request it answered: the reply subject, which the signature covers, is unique per request.
-   */
-  decodeReply<T extends BusMessageType>(msg: { subject: string; data: Uint8Array }, types: readonly T[]): Decoded<T> {
-    return this.decode(msg, types, { redelivered: true });
-  }
-
   /** Subscribes `handle` to the messages of `types` on `subject`; anything else is dropped and counted. */
   listen<T extends BusMessageType>(subject: string, types: readonly T[], handle: (message: BusMessage<T>, from: string, msg: Msg) => void, options: ListenOptions = {}): Subscription {
     return this.nc.subscribe(subject, {

@@ -204,7 +204,7 @@ export class ClusterLauncher implements Launcher {
       };
       bus.request(subjects.islands(host.id), order, ACCEPT_TIMEOUT_MS).then(
         (reply) => {
-          const answer = bus.decodeReply(reply, ['accepted', 'refused']);
+          const answer = bus.decode(reply, ['accepted', 'refused'], { unordered: true });
           if (answer.kind === 'ok' && answer.from === host.id && answer.message.runId === runId) {
             if (answer.message.type === 'refused') failHost(h, safeText(answer.message.reason, 500));
           } else {

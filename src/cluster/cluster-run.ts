@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { connectBus, Subjects } from './bus.ts';
-import { checkPrefix } from './nats-url.ts';
+import { checkPrefix } from '../config/nats-url.ts';
 import { busAddress } from './credentials.ts';
 import { BusCodec, type DropCounter } from './bus-codec.ts';
 import { BusEndpoint } from './bus-endpoint.ts';

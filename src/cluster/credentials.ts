@@ -9,19 +9,9 @@ import { credsAuthenticator, nkeyAuthenticator, type ConnectionOptions } from '@
 import { ConfigError } from '../config/errors.ts';
 import { InputError } from '../io/input-error.ts';
 import { readRegularFile } from '../io/read-file.ts';
-import { displayNatsUrl, parseNatsUrl } from './nats-url.ts';
+import { displayNatsUrl, parseNatsUrl, type NatsAuth } from '../config/nats-url.ts';
 import { PASSWORD_ENV, TOKEN_ENV } from './defaults.ts';
 
-
-/** Credentials and TLS files beside the URL (all optional). */
-export interface NatsAuth {
-  /** `--nats-creds FILE`: a NATS `.creds` file (JWT and seed), an nkey seed file, or a file whose first line is the password (for the URL's user) or the token. */
-  credsFile?: string;
-  /** `tls://` only: the CA that signed the broker's certificate (`--nats-ca`), and this client's certificate and key (`--nats-cert`, `--nats-key`). */
-  caFile?: string;
-  certFile?: string;
-  keyFile?: string;
-}
 
 export interface BusAddress {
   /** Connection options: the server without credentials, plus the authentication and TLS options. */

@@ -7,7 +7,7 @@ import { ConfigError } from '../config/errors.ts';
 import { lastValue, numberLiteral, numberInHelp } from '../schema/flag-value.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS, PASSWORD_ENV, TOKEN_ENV } from './defaults.ts';
-import type { NatsAuth } from './credentials.ts';
+import type { NatsAuth } from '../config/nats-url.ts';
 
 const GROUP = 'Across machines (NATS, docs/distributed.md):';
 

@@ -11,11 +11,11 @@ import { connectBus, Subjects } from './bus.ts';
 import { BusCodec, ownVersion } from './bus-codec.ts';
 import { BusEndpoint } from './bus-endpoint.ts';
 import { clusterKeyOf, type ClusterKeySource } from './bus-key.ts';
-import { busAddress, type NatsAuth } from './credentials.ts';
+import { busAddress } from './credentials.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX, MAX_HOST_ISLANDS } from './defaults.ts';
 import { leaseBucket, leaseHolders, type LeaseHolder } from './host-lease.ts';
 import { safeName, safeText } from './host-names.ts';
-import { checkPrefix } from './nats-url.ts';
+import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
 
 /** With the cluster key (NQI_CLUSTER_KEY, `clusterKeyFile`), only hosts that sign with it are listed. */
 export interface ListHostsOptions extends ClusterKeySource {

@@ -23,8 +23,8 @@ import { toRunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { RunFailedError, startRun, type Run } from '../run/start-run.ts';
 import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
-import { checkPrefix } from './nats-url.ts';
-import { busAddress, type NatsAuth } from './credentials.ts';
+import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
+import { busAddress } from './credentials.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
 import { BusCodec, carried, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
 import { BusEndpoint } from './bus-endpoint.ts';
@@ -202,7 +202,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   /** Runs one work message; false when the host should leave the study. */
   async function serveRun(member: Membership, msg: JsMsg, ackWaitMs: number): Promise<boolean> {
     // A work message may be redelivered (its host died): out of its sender's order on purpose.
-    const decoded = bus.decode(msg, ['run'], { redelivered: true });
+    const decoded = bus.decode(msg, ['run'], { unordered: true });
     const order = decoded.kind === 'ok' && decoded.message.session === member.session && decoded.from === member.coordinator ? decoded.message : null;
     if (!order) {
       if (decoded.kind === 'ok') dropped.unauthenticated++;
@@ -238,7 +238,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       const done: BusMessage<'run-done'> = { type: 'run-done', session: member.session, runId: order.runId, host: name, record, events };
       try {
         const reply = await bus.request(subjects.study(member.session, 'result'), done, RESULT_TIMEOUT_MS);
-        const answer = bus.decodeReply(reply, ['recorded']);
+        const answer = bus.decode(reply, ['recorded'], { unordered: true });
         if (answer.kind !== 'ok' || answer.from !== member.coordinator || answer.message.runId !== order.runId) throw new Error('the coordinator did not confirm the result');
       } catch (error) {
         // No coordinator (it was stopped or died): the run stays in the queue for a resumed study.

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
 import { topologySection } from '../archipelago/topology-schema.ts';
 import { expected, int, oneOf, section } from '../schema/fields.ts';
-import { NatsUrlError, parseNatsUrl } from '../cluster/nats-url.ts';
+import { NatsUrlError, parseNatsUrl } from './nats-url.ts';
 import { gaSection } from './ga-section.ts';
 import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';

@@ -8,7 +8,7 @@ import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
-import { withoutSecrets } from '../cluster/nats-url.ts';
+import { withoutSecrets } from '../config/nats-url.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';

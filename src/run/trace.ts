@@ -5,7 +5,7 @@
  * temporary file beside FILE in 64 KB writes and the file is renamed into place when the
  * run ends, so FILE is never half-written.
  */
-import { withoutSecrets } from '../cluster/nats-url.ts';
+import { withoutSecrets } from '../config/nats-url.ts';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';

@@ -8,7 +8,7 @@ import { readConfigFile } from '../../config/load.ts';
 import { toFileShape } from '../../config/file-shape.ts';
 import { applyOverrides } from '../../config/overrides.ts';
 import { resolveRunConfig } from '../../config/resolve.ts';
-import { withoutSecrets } from '../../cluster/nats-url.ts';
+import { withoutSecrets } from '../../config/nats-url.ts';
 
 export interface PrintArgs {
   config?: string;

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { checkNoAuthFlags, clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
-import { displayNatsUrl, parseNatsUrl } from '../../cluster/nats-url.ts';
+import { displayNatsUrl, parseNatsUrl } from '../../config/nats-url.ts';
 import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { loadExperiment } from '../../experiment/load.ts';
 import { failureReason } from '../../io/write-file.ts';

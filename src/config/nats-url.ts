@@ -1,6 +1,6 @@
 /**
- * Reading `--nats URL` and `--nats-prefix` (no NATS client here: result records use it to
- * hide a password, without loading the client). The URL is split by hand, not by `new URL`:
+ * Reading `--nats URL` and `--nats-prefix` (no NATS client here: configs, result records and
+ * traces use it to hide a password, without loading the client). The URL is split by hand, not by `new URL`:
  * a password with an unencoded `/`, `#` or `@` must still be found, and hidden, whole. No
  * message ever shows the string as given, only `display` (credentials as ***).
  */
@@ -102,6 +102,16 @@ export function parseNatsUrl(text: string, flag = '--nats'): NatsUrl {
 export function displayNatsUrl(url: NatsUrl, passwordElsewhere: boolean): string {
   if (url.user === undefined || url.password !== undefined || !passwordElsewhere) return url.display;
   return `${url.scheme}://${/^[A-Za-z0-9._~-]{1,64}$/.test(url.user) ? url.user : '***'}@${url.server}`;
+}
+
+/** Credentials and TLS files beside the URL (all optional; src/cluster/credentials.ts reads them). */
+export interface NatsAuth {
+  /** `--nats-creds FILE`: a NATS `.creds` file (JWT and seed), an nkey seed file, or a file whose first line is the password (for the URL's user) or the token. */
+  credsFile?: string;
+  /** `tls://` only: the CA that signed the broker's certificate (`--nats-ca`), and this client's certificate and key (`--nats-cert`, `--nats-key`). */
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
 }
 
 /** `--nats-prefix`: NATS subject tokens (letters, digits, - and _), dot-separated. */
