@@ -21,6 +21,10 @@ import { NATS_SERVER } from '../test/nats-server.ts';
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
 const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.cjs', import.meta.url));
 
+/** Every figure is measured as a cluster should run: each bus message signed (docs/distributed.md, Security model). */
+const CLUSTER_KEY = 'bench-cluster-key-0123456789abcdef';
+const env = { ...process.env, NQI_CLUSTER_KEY: CLUSTER_KEY };
+
 /** nats-server's path, or why the section is skipped. */
 export function natsServerPath(): { path: string } | { skip: string } {
   const tool = findSystemTool(NATS_SERVER);
@@ -103,7 +107,7 @@ export interface StudyThroughput {
  */
 async function startHosts(url: string, prefix: string, count: number, hosts: ChildProcess[]): Promise<void> {
   for (let i = 0; i < count; i++) {
-    hosts.push(spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], { stdio: ['ignore', 'ignore', 'pipe'] }));
+    hosts.push(spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], { stdio: ['ignore', 'ignore', 'pipe'], env }));
   }
   await Promise.all(hosts.map((h) => new Promise<void>((resolve, reject) => {
     let err = '';
@@ -132,7 +136,7 @@ export async function studyThroughput(natsServer: string, hosts: number, n: numb
     writeFileSync(file, `base: { overrides: { n: ${n}, islands: 1, limits: { timeLimit: 60 } } }\nsweep:\n  topology.kind: [none, ring]\nrepeats: ${repeats}\nseed: 1\n`);
     const experiment = loadExperiment(file);
     const t0 = performance.now();
-    const outcome = await runStudyOnCluster(experiment, { outDir: path.join(dir, 'out'), resume: false, events: false, nats: broker.url, hosts, prefix: 'bench' });
+    const outcome = await runStudyOnCluster(experiment, { outDir: path.join(dir, 'out'), resume: false, events: false, nats: broker.url, hosts, prefix: 'bench', clusterKey: CLUSTER_KEY });
     return { hosts, runs: outcome.completed, seconds: (performance.now() - t0) / 1000 };
   } finally {
     await stopHosts(processes);
@@ -155,7 +159,7 @@ export async function solveBothWays(natsServer: string, args: string[], seeds: n
   const processes: ChildProcess[] = [];
   const once = (seed: number, extra: string[]): SolveTiming => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26, env });
     const seconds = (performance.now() - t0) / 1000;
     if (r.status !== 0 && r.status !== 1) throw new Error(`solve failed: ${r.stderr}`);
     const out = JSON.parse(r.stdout) as { solved: boolean; stopLatencyMs: number | null };

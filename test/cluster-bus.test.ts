@@ -6,21 +6,26 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
 import { Subjects } from '../src/cluster/bus.ts';
-import { checkPrefix, parseNatsUrl } from '../src/cluster/nats-url.ts';
-import { BUS_FORMAT, decodeBus, encodeBus } from '../src/cluster/bus-codec.ts';
+import { checkPrefix, parseNatsUrl } from '../src/config/nats-url.ts';
+import { busAddress } from '../src/cluster/credentials.ts';
+import { BUS_FORMAT, BusCodec, carried, MAX_BUS_BYTES } from '../src/cluster/bus-codec.ts';
+import { clusterKeyOf } from '../src/cluster/bus-key.ts';
+import { encode } from '../src/archipelago/codec.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { toolInfo } from '../src/package-info.ts';
 import { cli, isOneLineError } from './cli-helpers.ts';
 
 describe('--nats URL', () => {
   it('reads host, port (default 4222), user and password or a token, and hides secrets when shown', () => {
-    assert.deepEqual(parseNatsUrl('nats://127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333' }, display: 'nats://127.0.0.1:4333' });
-    assert.deepEqual(parseNatsUrl('127.0.0.1').options, { servers: '127.0.0.1:4222' });
-    assert.deepEqual(parseNatsUrl('nats://alice:s%40cret@127.0.0.1:4333'), {
+    const address = (url: string) => busAddress(url, {}, {});
+    assert.deepEqual(address('nats://127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333' }, display: 'nats://127.0.0.1:4333', secrets: [] });
+    assert.deepEqual(address('127.0.0.1').options, { servers: '127.0.0.1:4222' });
+    assert.deepEqual(address('nats://alice:s%40cret@127.0.0.1:4333'), {
       options: { servers: '127.0.0.1:4333', user: 'alice', pass: 's@cret' },
       display: 'nats://alice:***@127.0.0.1:4333',
+      secrets: ['s@cret'],
     });
-    assert.deepEqual(parseNatsUrl('nats://t0ken@127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333', token: 't0ken' }, display: 'nats://***@127.0.0.1:4333' });
+    assert.deepEqual(address('nats://t0ken@127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333', token: 't0ken' }, display: 'nats://***@127.0.0.1:4333', secrets: ['t0ken'] });
   });
 
   for (const bad of ['http://127.0.0.1:4222', 'nats://127.0.0.1:4222/x', 'nats://', 'nats://127.0.0.1:99999']) {
@@ -44,34 +49,100 @@ describe('--nats-prefix', () => {
 
 describe('bus codec', () => {
   const heartbeat = { type: 'host', id: 'abc123', name: 'node1', islands: 2, busy: false } as const;
+  const subject = 'nqi.hosts.heartbeat';
+  const key = clusterKeyOf({ clusterKey: 'a test key of enough length' });
+  const packr = new Packr({ moreTypes: true });
+  /** An envelope as another sender would write it, with `body` packed as given. */
+  const envelope = (body: unknown, over: object = {}) => packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, from: 'x1', seq: 1, scope: '', mac: null, body: packr.pack(body), ...over });
 
-  it('round-trips a message of an expected type', () => {
-    assert.deepEqual(decodeBus(encodeBus(heartbeat), 'host'), { kind: 'ok', message: heartbeat });
+  it('round-trips a message of an expected type, naming its sender', () => {
+    const sender = new BusCodec('sender1', null);
+    assert.deepEqual(new BusCodec('me', null).decode(subject, sender.encode(subject, heartbeat), ['host']), { kind: 'ok', message: heartbeat, from: 'sender1' });
   });
 
-  it('calls garbage, an unexpected type and a wrong shape malformed, never throwing', () => {
-    const packr = new Packr({ moreTypes: true });
-    const own = { format: BUS_FORMAT, tool: toolInfo().version };
-    for (const bytes of [
+  it('calls garbage, an unexpected type, a wrong shape or type, truncation and a huge message malformed, never throwing, and counts each', () => {
+    const receiver = new BusCodec('me', null);
+    const good = new BusCodec('sender1', null).encode(subject, heartbeat);
+    const cases = [
       new Uint8Array([0xc1, 0xff, 0x00]),
       new Uint8Array(0),
+      good.subarray(0, good.length - 3),
       packr.pack('hello'),
-      packr.pack({ ...own, body: null }),
-      packr.pack({ ...own, body: { ...heartbeat, islands: 0 } }),
-      packr.pack({ ...own, body: { ...heartbeat, id: 'has.dots' } }),
-      encodeBus({ type: 'discover' }),
-    ]) {
-      assert.deepEqual(decodeBus(bytes, 'host'), { kind: 'malformed' });
-    }
+      packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, body: null }),
+      envelope(null),
+      envelope({ ...heartbeat, islands: 0 }),
+      envelope({ ...heartbeat, islands: '2' }),
+      envelope({ ...heartbeat, id: 'has.dots' }),
+      envelope({ type: 'discover' }),
+      envelope(heartbeat, { from: 'bad sender' }),
+      envelope(heartbeat, { seq: -1 }),
+      new Uint8Array(64 * 1024 + 1), // a heartbeat is small: refused before decoding
+    ];
+    for (const bytes of cases) assert.deepEqual(receiver.decode(subject, bytes, ['host']), { kind: 'malformed' });
+    assert.equal(receiver.dropped.malformed, cases.length);
+    assert.deepEqual(receiver.decode('s', new Uint8Array(MAX_BUS_BYTES + 1), ['migrants']), { kind: 'malformed' });
   });
 
   it('tells a message of another tool version or bus format apart, naming it', () => {
-    const packr = new Packr({ moreTypes: true });
-    const older = decodeBus(packr.pack({ format: BUS_FORMAT, tool: '0.0.1', body: heartbeat }), 'host');
+    const receiver = new BusCodec('me', null);
+    const older = receiver.decode(subject, packr.pack({ format: 1, tool: '0.0.1', body: heartbeat }), ['host']);
     assert.equal(older.kind, 'incompatible');
-    assert.equal(older.kind === 'incompatible' && older.from, `nqueens-islands 0.0.1 (bus format ${BUS_FORMAT})`);
-    const newer = decodeBus(packr.pack({ format: BUS_FORMAT + 1, tool: toolInfo().version, body: heartbeat }), 'host');
-    assert.equal(newer.kind, 'incompatible');
+    assert.equal(older.kind === 'incompatible' && older.from, 'nqueens-islands 0.0.1 (bus format 1)');
+    assert.equal(receiver.decode(subject, packr.pack({ format: BUS_FORMAT + 1, tool: toolInfo().version, body: heartbeat }), ['host']).kind, 'incompatible');
+    assert.equal(receiver.dropped.incompatible, 2);
+  });
+
+  it('with a cluster key: takes only messages signed with it, for this subject and scope, each sender in increasing order', () => {
+    const sender = new BusCodec('sender1', key);
+    const receiver = new BusCodec('me', key);
+    const first = sender.encode(subject, heartbeat);
+    const second = sender.encode(subject, heartbeat);
+    assert.equal(receiver.decode(subject, second, ['host']).kind, 'ok');
+    assert.equal(receiver.decode(subject, first, ['host']).kind, 'unauthenticated', 'an older sequence number: a replay');
+    assert.equal(receiver.decode(subject, second, ['host']).kind, 'unauthenticated', 'the same again: a replay');
+    assert.equal(receiver.decode('nqi.hosts.leave', sender.encode(subject, heartbeat), ['host']).kind, 'unauthenticated', 'signed for another subject');
+    assert.equal(receiver.decode(subject, new BusCodec('sender2', null).encode(subject, heartbeat), ['host']).kind, 'unauthenticated', 'unsigned');
+    const otherKey = new BusCodec('sender3', clusterKeyOf({ clusterKey: 'another key of enough length' }));
+    assert.equal(receiver.decode(subject, otherKey.encode(subject, heartbeat), ['host']).kind, 'unauthenticated', 'another key');
+    // A run's message re-labelled as another run's: the scope is signed.
+    const halt = sender.encode('nqi.run.r1.h1', { type: 'halt', runId: 'r1' });
+    const unpacked = packr.unpack(halt) as { body: Uint8Array };
+    const relabelled = packr.pack({ ...unpacked, body: packr.pack({ type: 'halt', runId: 'r2' }) });
+    assert.equal(receiver.decode('nqi.run.r1.h1', relabelled, ['halt']).kind, 'unauthenticated');
+    // A redelivered work message (or a request's reply) may come out of order.
+    const run = { type: 'run', session: 's1', runId: 'c#1', cell: { id: 'c', values: {} }, seed: 1, config: { n: 8 }, events: false } as const;
+    const work = sender.encode('nqi.study.s1.runs', run);
+    assert.equal(receiver.decode('nqi.study.s1.runs', work, ['run'], { unordered: true }).kind, 'ok');
+    assert.equal(receiver.decode('nqi.study.s1.runs', work, ['run'], { unordered: true }).kind, 'ok');
+    // A request's reply reaches its caller through a promise, after messages the same read dispatched at once.
+    const reply = sender.encode('_INBOX.abc.1', { type: 'accepted', runId: 'r1' });
+    const later = sender.encode(subject, heartbeat);
+    assert.equal(receiver.decode(subject, later, ['host']).kind, 'ok');
+    assert.equal(receiver.decode('_INBOX.abc.1', reply, ['accepted'], { unordered: true }).kind, 'ok');
+    assert.equal(receiver.decode('_INBOX.abc.2', reply, ['accepted'], { unordered: true }).kind, 'unauthenticated', 'signed for another request');
+    assert.equal(receiver.dropped.unauthenticated, 7);
+  });
+
+  it('checks the thread messages a bus message carries: a task with a test fault, a snapshot or the wrong types is refused', () => {
+    const task = {
+      type: 'task', island: 0, islands: 2, seed: 1, evolver: { mode: 'paper', params: { n: 8, populationSize: 10 } },
+      migration: { mode: 'async', interval: 1, migrants: 1, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
+      maxIterations: Infinity, progressIntervalMs: 250, sources: [1], targets: [1], testFault: null, snapshot: null,
+    } as const;
+    assert.deepEqual(carried('task', encode(task as never)), task);
+    assert.equal(carried('task', encode({ ...task, testFault: { island: 0, atIteration: 1, kind: 'exit' } } as never)), null);
+    assert.equal(carried('task', encode({ ...task, seed: 'one' } as never)), null);
+    assert.equal(carried('task', new Uint8Array([1])), null);
+    const migrants = { type: 'migrants', from: 0, epoch: 0, iteration: 3, count: 1, genes: new Uint16Array([0, 1, 2, 3]) } as const;
+    assert.deepEqual(carried('migrants', encode(migrants)), migrants);
+    assert.equal(carried('migrants', encode({ ...migrants, genes: [0, 1, 2, 3] } as never)), null);
+    assert.equal(carried('control', encode({ type: 'snapshot', generation: 1, snapshot: {} } as never)), null);
+  });
+
+  it('refuses a short cluster key, naming where it came from', () => {
+    assert.throws(() => clusterKeyOf({}, { NQI_CLUSTER_KEY: 'short' }), (e: unknown) => e instanceof ConfigError && /^NQI_CLUSTER_KEY: expected one line of at least 16 characters/.test(e.message));
+    assert.equal(clusterKeyOf({}, {}), null);
+    assert.throws(() => clusterKeyOf({ clusterKeyFile: '/nonexistent/key' }), /--cluster-key-file \/nonexistent\/key: no such file/);
   });
 });
 
@@ -87,7 +158,16 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
     ['experiment --wait -1', ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '-1'], /--wait: expected a positive number/],
     ['a bad prefix', ['host', '--nats', 'nats://127.0.0.1:1', '--nats-prefix', 'a.*'], /--nats-prefix: expected subject tokens/],
     ['a bad URL', ['host', '--nats', 'http://x'], /--nats: scheme http is not offered/],
+    ['a missing --extension file', ['host', '--nats', 'nats://127.0.0.1:1', '--extension', '/nonexistent/policy.js'], /--extension \/nonexistent\/policy\.js: no such file/],
+    ['a missing --cluster-key-file', ['host', '--nats', 'nats://127.0.0.1:1', '--cluster-key-file', '/nonexistent/key'], /--cluster-key-file \/nonexistent\/key: no such file/],
+    ['--cluster-key-file without a cluster (solve)', ['solve', '-n', '8', '--cluster-key-file', '/nonexistent/key'], /--cluster-key-file: only with --nats URL or cluster: in the run config/],
   ];
+  it('a short NQI_CLUSTER_KEY', () => {
+    const r = cli(['host', '--nats', 'nats://127.0.0.1:1'], { env: { NQI_CLUSTER_KEY: 'short' } });
+    assert.ok(isOneLineError(r), `${r.code} ${r.stdout} ${r.stderr}`);
+    assert.match(r.stderr, /NQI_CLUSTER_KEY: expected one line of at least 16 characters/);
+    assert.ok(!r.stderr.includes('short'), 'the key is never printed');
+  });
   for (const [what, args, message] of cases) {
     it(what, () => {
       const r = cli(args);

@@ -172,7 +172,7 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       const out = path.join(dir, 'too-few');
       await assert.rejects(
         runStudyOnCluster(study('too-few'), { outDir: out, resume: false, events: false, nats: cluster.server.url, hosts: 1, prefix: freshPrefix(), waitMs: 300 }),
-        (e: unknown) => e instanceof ConfigError && /^--hosts 1: only 0 hosts answered on nats:\/\/127\.0\.0\.1:\d+ within 0\.3 s/.test(e.message),
+        (e: unknown) => e instanceof ConfigError && /^--hosts 1: only 0 idle hosts answered on nats:\/\/127\.0\.0\.1:\d+ within 0\.3 s/.test(e.message),
       );
       assert.equal(existsSync(out), false);
     });
@@ -212,7 +212,7 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
         await server.kill();
         const [c, h] = await Promise.all([coordinator.exited, host.exited]);
         assert.equal(c.code, 3, coordinator.stderr());
-        assert.match(coordinator.stderr(), /lost the NATS broker nats:\/\/127\.0\.0\.1:\d+: \d+ of 20 runs are in .*; continue with: nqueens-islands experiment .* --resume --nats URL --hosts H/);
+        assert.match(coordinator.stderr(), /lost the NATS broker nats:\/\/127\.0\.0\.1:\d+: \d+ of 20 runs are in .*; continue with: nqueens-islands experiment .* --resume --nats nats:\/\/127\.0\.0\.1:\d+ --nats-prefix \w+ --hosts 1\n/);
         assert.equal(h.code, 3, host.stderr());
         assert.match(host.stderr(), /lost the NATS broker/);
       } finally {

@@ -61,7 +61,7 @@ describe('the layer matrix', () => {
 
   it('lets imports point down', async () => {
     assert.deepEqual(await importErrors('src/cli/main.ts', "import { x } from '../cluster/bus.ts';"), []);
-    assert.deepEqual(await importErrors('src/run/result-record.ts', "import { x } from '../config/secrets.ts';"), []);
+    assert.deepEqual(await importErrors('src/run/result-record.ts', "import { x } from '../config/nats-url.ts';"), []);
     assert.deepEqual(await importErrors('src/ga/island.ts', "import type { z } from 'zod';"), []);
     assert.deepEqual(await importErrors('src/archipelago/topologies/ring.ts', "import { x } from '../../ga/rng.ts';"), []);
   });

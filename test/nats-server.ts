@@ -26,6 +26,9 @@ export interface HostOptions {
   prefix?: string;
   /** Another broker's URL (default: the suite's). */
   url?: string;
+  /** More environment (e.g. NQI_CLUSTER_KEY) and flags for each host. */
+  env?: NodeJS.ProcessEnv;
+  args?: string[];
 }
 
 export interface LocalCluster {
@@ -65,12 +68,23 @@ export function localCluster(tag: string): LocalCluster {
       const url = options.url ?? this.server.url;
       const hosts = new Map<string, LiveCli>();
       for (const name of names) {
-        const host = spawnCli(['host', '--nats', url, '--nats-prefix', prefix, '--name', name, '--islands', String(options.islands ?? 1)]);
+        const host = spawnCli(['host', '--nats', url, '--nats-prefix', prefix, '--name', name, '--islands', String(options.islands ?? 1), ...(options.args ?? [])], { env: options.env });
         spawned.push(host);
         hosts.set(name, host);
       }
       await Promise.all([...hosts.values()].map((h) => h.waitForStderr(/ ready: /)));
       return { prefix, hosts };
     },
+  };
+}
+
+/** What a sync run must repeat exactly, on hosts as in one process. */
+export function fingerprint(record: { solution: number[]; foundBy: number; iterations: number; evaluations: number; islands: { iterations: number; evaluations: number; migrantsSent: number; migrantsAccepted: number; stopReason: string }[] }) {
+  return {
+    solution: record.solution,
+    foundBy: record.foundBy,
+    iterations: record.iterations,
+    evaluations: record.evaluations,
+    islands: record.islands.map((i) => [i.iterations, i.evaluations, i.migrantsSent, i.migrantsAccepted, i.stopReason]),
   };
 }

@@ -38,3 +38,18 @@ export async function loadExtensions(urls: readonly string[]): Promise<Extension
   const load = async (url: string) => (/\.[cm]?ts$/.test(url) ? createRequire(import.meta.url)(fileURLToPath(url)) : await import(url)) as { default: Extension };
   return Promise.all(urls.map(async (url) => (await load(url)).default));
 }
+
+/** The registry entries an island's task names: its GA mode and its two migration policies. */
+export interface TaskEntries {
+  mode: string;
+  emigrantSelection: string;
+  replacement: string;
+}
+
+/** The first entry `uses` names that `registries` lack, as `replacement "random"`; null when they have all. */
+export function missingEntry(uses: TaskEntries, registries: IslandRegistries): string | null {
+  if (!registries.gaModes.some((d) => d.kind === uses.mode)) return `GA mode ${JSON.stringify(uses.mode)}`;
+  if (!registries.emigrantSelections.some((d) => d.kind === uses.emigrantSelection)) return `emigrant selection ${JSON.stringify(uses.emigrantSelection)}`;
+  if (!registries.replacements.some((d) => d.kind === uses.replacement)) return `replacement ${JSON.stringify(uses.replacement)}`;
+  return null;
+}

@@ -8,6 +8,7 @@ import { verifyCommand } from './commands/verify.ts';
 import { experimentCommand } from './commands/experiment.ts';
 import { reportCommand } from './commands/report.ts';
 import { hostCommand } from './commands/host.ts';
+import { hostsCommand } from './commands/hosts.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { printError } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
@@ -61,7 +62,8 @@ export async function main(argv: string[]): Promise<void> {
     .command(experimentCommand)
     .command(reportCommand)
     .command(hostCommand)
-    .demandCommand(1, 'name a command: solve, verify, config, experiment, report or host')
+    .command(hostsCommand)
+    .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host or hosts')
     .strict()
     .recommendCommands()
     .help()

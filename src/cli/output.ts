@@ -15,6 +15,11 @@ export function printError(text: string): void {
   process.stderr.write(`nqueens-islands: ${safeText(text)}\n`);
 }
 
+/** A log line of a long-lived process (a host, a coordinator waiting for hosts): on stderr, with the UTC time. */
+export function printLog(text: string): void {
+  printError(`${new Date().toISOString()} ${text}`);
+}
+
 /**
  * Ends the process once stdout and stderr have taken everything written to them (with the
  * exit code set), without waiting for worker threads to wind down one by one: a finished

@@ -1,74 +1,95 @@
 /**
  * Every message on the bus: one TypeScript type each (inferred from one zod schema each),
- * msgpack on the wire (msgpackr with the thread codec's options), and an envelope naming
- * the bus format and the tool version. Whatever arrives from the network is untrusted: a
- * message that does not decode or fit its schema is dropped and counted, never a crash;
- * one from another tool version or bus format is told apart so it can be refused by name.
+ * msgpack on the wire (msgpackr with the thread codec's options), in an envelope naming the
+ * bus format, the tool version, the sender, its sequence number and the message's scope, and
+ * carrying an HMAC-SHA256 when a cluster key is set (bus-key.ts, docs/distributed.md,
+ * "Security model").
+ *
+ * Whatever arrives from the network is untrusted: a message larger than its type's bound is
+ * refused before it is decoded; one that does not decode, fit its schema, carry a valid
+ * signature or is a replay is dropped and counted, never a crash; one from another tool
+ * version or bus format is told apart so it can be refused by name. The thread messages a
+ * bus message carries (an island's task, its control messages, its report, migrants) are
+ * checked here too, against the same shapes the islands send (`carried`).
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Packr } from 'msgpackr';
 import { z } from 'zod';
+import { decode } from '../archipelago/codec.ts';
+import type { ControlMessage, IslandReport, IslandTask, MigrantsMessage, SnapshotMessage } from '../archipelago/messages.ts';
 import { toolInfo } from '../package-info.ts';
+import { runKeyOf, type ClusterKey } from './bus-key.ts';
 
-/** Bumped whenever a bus message changes shape or meaning. */
-export const BUS_FORMAT = 1;
+/** Bumped whenever a bus message changes shape or meaning. 2: signed envelope (sender, sequence, scope, MAC). */
+export const BUS_FORMAT = 2;
 
-const packr = new Packr({ moreTypes: true });
+/** Two packers: a body packed by one is embedded by the other without copying it first (each packs into its own scratch buffer). */
+const bodyPackr = new Packr({ moreTypes: true });
+const envelopePackr = new Packr({ moreTypes: true });
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const session = id;
-const island = z.number().int().min(0);
+const island = z.number().int().min(0).max(1_000_000);
 const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array);
+const text = z.string().max(10_000);
 
 const schemas = {
   /** A host's heartbeat, also its answer to `discover`. */
-  host: z.object({ type: z.literal('host'), id, name: z.string().min(1).max(200), islands: z.number().int().min(1), busy: z.boolean() }),
+  host: z.object({ type: z.literal('host'), id, name: z.string().min(1).max(200), islands: z.number().int().min(1).max(100_000), busy: z.boolean() }),
   /** A host leaves (Ctrl-C, SIGTERM): whatever it was running is gone. */
   leave: z.object({ type: z.literal('leave'), id }),
   /** A coordinator looks for hosts: each answers with its heartbeat at once. */
   discover: z.object({ type: z.literal('discover') }),
   /** Join a study: pull its runs from `stream`'s durable consumer `consumer`. */
-  invite: z.object({ type: z.literal('invite'), session, stream: z.string().min(1), consumer: z.string().min(1), ackWaitMs: z.number().positive() }),
+  invite: z.object({ type: z.literal('invite'), session, stream: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/), consumer: id, ackWaitMs: z.number().int().min(100).max(3_600_000) }),
   /** One run of a study, as a work-queue message. `config` is the resolved run config in the file shape. */
   run: z.object({
     type: z.literal('run'),
     session,
-    runId: z.string().min(1),
-    cell: z.object({ id: z.string(), values: z.record(z.string(), z.unknown()) }),
+    runId: text.min(1),
+    cell: z.object({ id: text, values: z.record(z.string(), z.unknown()) }),
     seed: z.number().int().min(0),
     config: z.record(z.string(), z.unknown()),
     events: z.boolean(),
   }),
   /** A host started a run (for the progress display). */
-  'run-started': z.object({ type: z.literal('run-started'), session, runId: z.string(), host: z.string() }),
+  'run-started': z.object({ type: z.literal('run-started'), session, runId: text, host: z.string().min(1).max(200) }),
   /** A host's finished run: its record (and event lines when the study keeps them). */
   'run-done': z.object({
     type: z.literal('run-done'),
     session,
-    runId: z.string(),
-    host: z.string(),
-    // A run record (records.ts) as the host built it, key order kept; the coordinator checks it names the run it was given.
-    record: z.record(z.string(), z.unknown()).refine((r) => typeof r.cell === 'string' && typeof r.seed === 'number' && (r.error === null || typeof r.error === 'string')),
+    runId: text,
+    host: z.string().min(1).max(200),
+    // A run record (records.ts) as the host built it, key order kept; the coordinator checks it (study-checks.ts).
+    record: z.record(z.string(), z.unknown()),
     events: z.array(z.string()),
   }),
   /** The coordinator's answer to `run-done`: the host may ack the work message now. */
-  recorded: z.object({ type: z.literal('recorded'), runId: z.string(), duplicate: z.boolean() }),
+  recorded: z.object({ type: z.literal('recorded'), session, runId: text, duplicate: z.boolean() }),
   /** The study is over (done or interrupted): hosts stop its runs and leave it. */
   end: z.object({ type: z.literal('end'), session }),
 
   // One run's islands spread over hosts (cluster-launcher.ts, island-relay.ts). Island
-  // tasks, reports, control messages and migrants travel as the thread codec encoded them.
-  /** Coordinator → host: run these islands (`tasks`, encoded IslandTasks) of a run of `islands`; `hostOf[i]` is island i's host id. */
-  islands: z.object({ type: z.literal('islands'), runId: session, islands: z.number().int().min(1), hostOf: z.array(id), tasks: z.array(bytes) }),
+  // tasks, reports, control messages and migrants travel as the thread codec encoded them,
+  // checked with `carried` where they land.
+  /**
+   * Coordinator → host: run these islands (`tasks`, encoded IslandTasks) of a run of `islands`;
+   * `hostOf[i]` is island i's host id, `coordinator` the id the coordinator signs with.
+   */
+  islands: z.object({ type: z.literal('islands'), runId: session, coordinator: id, islands: z.number().int().min(1).max(100_000), hostOf: z.array(id), tasks: z.array(bytes).min(1) })
+    .refine((o) => o.hostOf.length === o.islands),
   /** Host → coordinator: the islands are starting. */
   accepted: z.object({ type: z.literal('accepted'), runId: session }),
+  /** Host → coordinator: the host will not run these islands, and why (one line). */
+  refused: z.object({ type: z.literal('refused'), runId: session, reason: z.string().min(1).max(500) }),
   /** Between hosts: migrants along the edge from → to. */
   migrants: z.object({ type: z.literal('migrants'), runId: session, from: island, to: island, bytes }),
   /** Host → hosts and coordinator: barrier arrivals of its islands (flat island, epoch pairs), the found-epoch, the stop and its claimer. */
-  state: z.object({ type: z.literal('state'), runId: session, reached: z.array(z.number().int()), foundEpoch: z.number().int(), stop: z.number().int().min(0).max(2), winner: z.number().int().min(-1) }),
+  state: z.object({ type: z.literal('state'), runId: session, reached: z.array(z.number().int()).max(200_000), foundEpoch: z.number().int(), stop: z.number().int().min(0).max(2), winner: z.number().int().min(-1) }),
   /** Host → coordinator: an island's message to the coordinator. */
   control: z.object({ type: z.literal('control'), runId: session, bytes }),
   /** Host → coordinator: an island's end: its encoded report, or why it failed. */
-  report: z.object({ type: z.literal('report'), runId: session, island, bytes: bytes.nullable(), error: z.string().nullable() }),
+  report: z.object({ type: z.literal('report'), runId: session, island, bytes: bytes.nullable(), error: text.nullable() }),
   /** Coordinator → hosts, every heartbeat period: the run's coordinator is still there. */
   alive: z.object({ type: z.literal('alive'), runId: session }),
   /** Coordinator → hosts: stop every island. */
@@ -76,45 +97,192 @@ const schemas = {
   /** Coordinator → hosts: end islands that did not stop within the grace period. */
   terminate: z.object({ type: z.literal('terminate'), runId: session }),
   /** Coordinator → hosts: these islands are gone (their host was lost): nobody waits for them. */
-  depart: z.object({ type: z.literal('depart'), runId: session, islands: z.array(island) }),
+  depart: z.object({ type: z.literal('depart'), runId: session, islands: z.array(island).max(100_000) }),
 } as const;
 
 export type BusMessageType = keyof typeof schemas;
 export type BusMessage<T extends BusMessageType = BusMessageType> = z.infer<(typeof schemas)[T]>;
 
+/** Bytes on the wire one small control message may take. */
+const SMALL = 64 * 1024;
+/** Bytes a large one may take: NATS's own hard limit on a payload (the broker's `max_payload` is usually far less). */
+export const MAX_BUS_BYTES = 64 * 1024 * 1024;
+/** The bound of each type, checked on the raw bytes before anything is decoded. */
+const LIMITS: Record<BusMessageType, number> = {
+  host: SMALL, leave: SMALL, discover: SMALL, invite: SMALL, 'run-started': SMALL, recorded: SMALL, end: SMALL,
+  accepted: SMALL, refused: SMALL, alive: SMALL, halt: SMALL, terminate: SMALL,
+  run: MAX_BUS_BYTES, 'run-done': MAX_BUS_BYTES, islands: MAX_BUS_BYTES, migrants: MAX_BUS_BYTES, state: MAX_BUS_BYTES,
+  control: MAX_BUS_BYTES, report: MAX_BUS_BYTES, depart: MAX_BUS_BYTES,
+};
+
+/** Which key signs a type: the cluster's (who is there, orders), a study's or a run's (derived with its id). */
+function scopeOf(message: BusMessage): string {
+  if ('session' in message) return message.session;
+  if ('runId' in message && message.type !== 'islands' && message.type !== 'accepted' && message.type !== 'refused') return message.runId;
+  return '';
+}
+
 interface Envelope {
   format: number;
   tool: string;
-  body: unknown;
+  /** The sender's id (a host's id, a coordinator's). */
+  from: string;
+  /** The sender's message count, 1, 2, ...: a receiver takes each sender's messages in increasing order only. */
+  seq: number;
+  /** '' (the cluster's key), or the study or run whose key signs it. */
+  scope: string;
+  /** HMAC-SHA256 over subject, sender, sequence, scope and body, or null without a cluster key. */
+  mac: Uint8Array | null;
+  body: Uint8Array;
 }
 
-export function encodeBus(message: BusMessage): Uint8Array {
-  const envelope: Envelope = { format: BUS_FORMAT, tool: toolInfo().version, body: message };
-  return new Uint8Array(packr.pack(envelope));
+function macOf(key: Uint8Array, subject: string, from: string, seq: number, scope: string, body: Uint8Array): Buffer {
+  return createHmac('sha256', key).update(`${subject}\u0000${from}\u0000${seq}\u0000${scope}\u0000`).update(body).digest();
+}
+
+/** Why a message was dropped; `host` prints the counts when it leaves, `solve` and `experiment` at the end. */
+export type DropReason = 'malformed' | 'incompatible' | 'unauthenticated' | 'invalid';
+
+/** Messages dropped since start, by reason. */
+export class DropCounter {
+  /** Did not decode, fit its schema, or broke its handler. */
+  malformed = 0;
+  /** From another tool version or bus format. */
+  incompatible = 0;
+  /** No valid signature under a cluster key, a replay, or from a party not of its run. */
+  unauthenticated = 0;
+  /** A claimed result (solution, best, report, study record) that fails the independent checks. */
+  invalid = 0;
+  count(decoded: { kind: string }): void {
+    if (decoded.kind === 'malformed' || decoded.kind === 'incompatible' || decoded.kind === 'unauthenticated' || decoded.kind === 'invalid') this[decoded.kind]++;
+  }
+  get total(): number {
+    return this.malformed + this.incompatible + this.unauthenticated + this.invalid;
+  }
+  /** `3 bus messages dropped (2 malformed, 1 unauthenticated)`, or '' when none was. */
+  describe(): string {
+    if (this.total === 0) return '';
+    const parts = (['malformed', 'incompatible', 'unauthenticated', 'invalid'] as const).flatMap((k) => (this[k] ? [`${this[k]} ${k === 'incompatible' ? 'foreign' : k}`] : []));
+    return `${this.total} bus message${this.total === 1 ? '' : 's'} dropped (${parts.join(', ')})`;
+  }
 }
 
 export type Decoded<T extends BusMessageType> =
-  | { kind: 'ok'; message: BusMessage<T> }
+  /** `from`: the sender's id (authenticated when a cluster key is set). */
+  | { kind: 'ok'; message: BusMessage<T>; from: string }
   /** From another tool version or bus format: `from` says which, for a one-line refusal. */
   | { kind: 'incompatible'; from: string; body: unknown }
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  | { kind: 'unauthenticated' };
 
-/** Decodes a message expected to be one of `types`; never throws. */
-export function decodeBus<T extends BusMessageType>(bytes: Uint8Array, ...types: T[]): Decoded<T> {
-  let envelope: Partial<Envelope>;
+export interface DecodeOptions {
+  /**
+   * Skip the sequence check, for a message whose order against its sender's others is not
+   * kept: a work message JetStream redelivers on purpose, or a request's reply, which the
+   * client hands over through a promise (after messages behind it in the same read were
+   * already dispatched). Such a message is still signed for its subject: a reply for the
+   * request's own one-time inbox (a replay can reach no other request), a work message for
+   * its study's queue (a replayed one only repeats a run, recorded once).
+   */
+  unordered?: boolean;
+}
+
+/**
+ * One process's end of the bus: it signs what it sends (with its id and a sequence number)
+ * and checks what it receives. One per connection: sequence numbers are checked per sender,
+ * which NATS delivers in order on one connection.
+ */
+export class BusCodec {
+  private seq = 0;
+  /** Each sender's last sequence number taken (only with a key: without one anybody may claim any). */
+  private readonly last = new Map<string, number>();
+  /** A run's or study's derived key, by scope; a few at a time. */
+  private readonly keys = new Map<string, Uint8Array>();
+
+  constructor(
+    /** This process's id on the bus. */
+    readonly self: string,
+    private readonly key: ClusterKey | null,
+    readonly dropped = new DropCounter(),
+  ) {}
+
+  get signed(): boolean {
+    return this.key !== null;
+  }
+
+  private keyOf(scope: string): Uint8Array {
+    let key = this.keys.get(scope);
+    if (!key) {
+      if (this.keys.size >= 64) this.keys.clear();
+      key = runKeyOf(this.key!, scope);
+      this.keys.set(scope, key);
+    }
+    return key;
+  }
+
+  /** The bytes to publish `message` on `subject` (a message is signed for one subject). */
+  encode(subject: string, message: BusMessage): Uint8Array {
+    const body = bodyPackr.pack(message);
+    const seq = ++this.seq;
+    const scope = scopeOf(message);
+    const mac = this.key ? macOf(this.keyOf(scope), subject, this.self, seq, scope, body) : null;
+    const envelope: Envelope = { format: BUS_FORMAT, tool: toolInfo().version, from: this.self, seq, scope, mac, body };
+    return new Uint8Array(envelopePackr.pack(envelope));
+  }
+
+  /**
+   * Decodes a message that arrived on `subject`, expected to be one of `types`; never throws.
+   * Counts what it drops (an incompatible message too; the caller may name its sender).
+   */
+  decode<T extends BusMessageType>(subject: string, data: Uint8Array, types: readonly T[], options: DecodeOptions = {}): Decoded<T> {
+    const decoded = this.check(subject, data, types, options);
+    if (decoded.kind !== 'ok') this.dropped.count(decoded);
+    return decoded;
+  }
+
+  private check<T extends BusMessageType>(subject: string, data: Uint8Array, types: readonly T[], options: DecodeOptions): Decoded<T> {
+    if (!(data instanceof Uint8Array) || data.length > Math.max(...types.map((t) => LIMITS[t]))) return { kind: 'malformed' };
+    let envelope: Partial<Envelope>;
+    try {
+      envelope = envelopePackr.unpack(data) as Partial<Envelope>;
+    } catch {
+      return { kind: 'malformed' };
+    }
+    if (envelope === null || typeof envelope !== 'object' || typeof envelope.format !== 'number' || typeof envelope.tool !== 'string') return { kind: 'malformed' };
+    if (envelope.format !== BUS_FORMAT || envelope.tool !== toolInfo().version) {
+      // Format 1 carried the body as an object, later ones as packed bytes: either way a sender that says it is a host can be named.
+      const body = envelope.body instanceof Uint8Array ? unpackQuietly(envelope.body) : envelope.body;
+      return { kind: 'incompatible', from: `${toolInfo().name} ${envelope.tool.slice(0, 40)} (bus format ${envelope.format})`, body };
+    }
+    const { from, seq, scope, mac, body } = envelope;
+    if (typeof from !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(from) || !Number.isSafeInteger(seq) || seq! < 1 || typeof scope !== 'string' || scope.length > 64 || !(body instanceof Uint8Array)) {
+      return { kind: 'malformed' };
+    }
+    if (this.key) {
+      if (!(mac instanceof Uint8Array) || mac.length !== 32) return { kind: 'unauthenticated' };
+      if (!timingSafeEqual(mac, macOf(this.keyOf(scope), subject, from, seq!, scope, body))) return { kind: 'unauthenticated' };
+      if (!options.unordered) {
+        if (seq! <= (this.last.get(from) ?? 0)) return { kind: 'unauthenticated' };
+        this.last.set(from, seq!);
+      }
+    }
+    const message = unpackQuietly(body) as { type?: unknown } | null;
+    const type = message?.type;
+    if (!types.includes(type as T)) return { kind: 'malformed' };
+    const parsed = schemas[type as T].safeParse(message);
+    if (!parsed.success) return { kind: 'malformed' };
+    // Signed for this scope: a run's message cannot be passed off as another run's.
+    if (scopeOf(parsed.data) !== scope) return { kind: 'unauthenticated' };
+    return { kind: 'ok', message: parsed.data as BusMessage<T>, from };
+  }
+}
+
+function unpackQuietly(bytes: Uint8Array): unknown {
   try {
-    envelope = packr.unpack(bytes) as Partial<Envelope>;
+    return bodyPackr.unpack(bytes) as unknown;
   } catch {
-    return { kind: 'malformed' };
+    return undefined;
   }
-  if (envelope === null || typeof envelope !== 'object' || typeof envelope.format !== 'number' || typeof envelope.tool !== 'string') return { kind: 'malformed' };
-  if (envelope.format !== BUS_FORMAT || envelope.tool !== toolInfo().version) {
-    return { kind: 'incompatible', from: `${toolInfo().name} ${envelope.tool} (bus format ${envelope.format})`, body: envelope.body };
-  }
-  const type = (envelope.body as { type?: unknown } | null)?.type;
-  if (!types.includes(type as T)) return { kind: 'malformed' };
-  const parsed = schemas[type as T].safeParse(envelope.body);
-  return parsed.success ? { kind: 'ok', message: parsed.data as BusMessage<T> } : { kind: 'malformed' };
 }
 
 /** This side's version, as a refusal names it. */
@@ -122,15 +290,61 @@ export function ownVersion(): string {
   return `${toolInfo().name} ${toolInfo().version} (bus format ${BUS_FORMAT})`;
 }
 
-/** Messages dropped since start, by reason; shown by `host` on exit and in a study's summary. */
-export class DropCounter {
-  malformed = 0;
-  incompatible = 0;
-  count(decoded: Decoded<BusMessageType>): void {
-    if (decoded.kind === 'malformed') this.malformed++;
-    else if (decoded.kind === 'incompatible') this.incompatible++;
+// The thread messages a bus message carries, checked where they land. Typed arrays arrive
+// typed (msgpackr `moreTypes`); what the checks below cannot know (is a chromosome a
+// permutation, is a fitness right) is checked by result-checks.ts with N at hand.
+
+const int = z.number().int();
+const count = z.number().int().min(0);
+const time = z.number();
+const genes = z.union([z.instanceof(Uint16Array), z.instanceof(Int32Array)]);
+const records = z.instanceof(Int32Array).refine((r) => r.length % 6 === 0);
+
+const progress = z.object({
+  type: z.literal('progress'), island, iteration: count, evaluations: count, bestFitness: count, meanFitness: z.number().min(0),
+  diversity: z.number().min(0), migrantsSent: count, migrantsAccepted: count, time, migrations: records,
+});
+const best = z.object({ type: z.literal('best'), island, bestFitness: count, best: genes });
+const solution = z.object({ type: z.literal('solution'), island, iteration: count, genes, foundAt: time });
+const started = z.object({ type: z.literal('started'), island, time });
+
+const carriedSchemas = {
+  /** Checkpoints are not taken of islands on other hosts: no `snapshot` here. */
+  control: z.discriminatedUnion('type', [progress, best, solution, started]),
+  report: z.object({
+    type: z.literal('report'), island, iterations: count, evaluations: count, bestFitness: count, best: genes, solution: genes.nullable(),
+    foundAtIteration: int, foundAt: time, claimed: z.boolean(), migrantsSent: count, migrantsAccepted: count, startedAt: time, stoppedAt: time,
+    stopReason: z.enum(['solved', 'other-solved', 'stopped', 'max-iterations']), migrations: records,
+  }),
+  migrants: z.object({ type: z.literal('migrants'), from: island, epoch: count, iteration: count, count: z.number().int().min(0).max(1_000_000), genes }),
+  /**
+   * An island's task as a coordinator sends it: no checkpoint to resume from (refused with
+   * --nats), no test fault, and no extension modules (a host loads only its own).
+   */
+  task: z.object({
+    type: z.literal('task'), island, islands: z.number().int().min(1).max(100_000), seed: z.number().int().min(0),
+    evolver: z.object({ mode: z.string().min(1).max(100), params: z.object({ n: z.number().int().min(4).max(100_000_000) }).passthrough() }),
+    migration: z.object({
+      mode: z.enum(['sync', 'async']), interval: z.number().int().min(1), migrants: count, rejectDuplicates: z.boolean(),
+      emigrantSelection: z.object({ kind: z.string().min(1).max(100) }).passthrough(),
+      replacement: z.union([z.string().min(1).max(100), z.object({ kind: z.string().min(1).max(100) }).passthrough()]),
+    }),
+    maxIterations: z.custom<number>((v) => v === Infinity || (Number.isSafeInteger(v) && (v as number) >= 0)), progressIntervalMs: z.number().min(1).max(3_600_000),
+    sources: z.array(island), targets: z.array(island), testFault: z.null(), snapshot: z.null(),
+    extensions: z.array(z.string()).optional(),
+  }),
+} as const;
+
+type Carried = { control: Exclude<ControlMessage, SnapshotMessage>; report: IslandReport; migrants: MigrantsMessage; task: IslandTask };
+
+/** A thread message carried in a bus message, checked against its shape; null when it does not fit. */
+export function carried<K extends keyof Carried>(kind: K, data: Uint8Array): Carried[K] | null {
+  let value: unknown;
+  try {
+    value = decode(data);
+  } catch {
+    return null;
   }
-  get total(): number {
-    return this.malformed + this.incompatible;
-  }
+  const parsed = carriedSchemas[kind].safeParse(value);
+  return parsed.success ? (parsed.data as unknown as Carried[K]) : null;
 }

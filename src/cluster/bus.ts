@@ -1,12 +1,15 @@
 /**
- * The connection to the NATS broker and the names on it. Credentials come from the URL
- * (NATS's own auth: `nats://user:password@host:4222` or `nats://token@host:4222`); subjects
+ * The connection to the NATS broker and the names on it. Credentials and TLS come from
+ * credentials.ts (the URL, the environment or a file); subjects
  * and JetStream stream names are scoped by a prefix, so two teams (or two test files) can
  * share one broker without seeing each other.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/errors.ts';
-import type { BusAddress } from './nats-url.ts';
+import { redact, type BusAddress } from './credentials.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './defaults.ts';
 
 /** The broker could not be reached or refused us; a one-line message naming the URL (exit 2). */
 export class BrokerUnreachableError extends ConfigError {}
@@ -56,19 +59,30 @@ export interface BusConnectOptions {
 /**
  * Connects, or throws BrokerUnreachableError with one line naming the URL. Once connected
  * the client reconnects on its own (the broker may restart); callers watch `closed()`.
+ *
+ * A connect that fails leaves nothing open: the client (nats-core 3.4.0) keeps the socket of
+ * a connection that never completed its handshake (a port that accepts TCP and never speaks
+ * NATS), which would keep the process alive for ever. The sockets opened to the broker while
+ * connecting are seen through node's `net.client.socket` channel and destroyed on failure.
  */
 export async function connectBus(address: BusAddress, options: BusConnectOptions): Promise<NatsConnection> {
+  const sockets: Socket[] = [];
+  const onSocket = (message: unknown) => sockets.push((message as { socket: Socket }).socket);
+  subscribe('net.client.socket', onSocket);
   try {
     return await connect({
       ...address.options,
       name: options.name,
-      timeout: options.timeoutMs ?? 5000,
+      timeout: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       maxReconnectAttempts: 10,
       reconnectTimeWait: 500,
     });
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    for (const socket of sockets) socket.destroy();
+    const why = redact(error instanceof Error ? error.message : String(error), address.secrets);
     throw new BrokerUnreachableError(`--nats ${address.display}: cannot connect to the NATS broker (${why})`);
+  } finally {
+    unsubscribe('net.client.socket', onSocket);
   }
 }
 

@@ -12,15 +12,17 @@
  * worker would; `onIslandError` decides whether the run goes on.
  */
 import { randomBytes } from 'node:crypto';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { decode, encode } from '../archipelago/codec.ts';
+import { encode } from '../archipelago/codec.ts';
 import { HALTED, RUNNING, SOLVED, type Coordination, type StopState } from '../archipelago/coordination.ts';
 import type { LaunchedRun, LaunchPlan, Launcher } from '../archipelago/launcher.ts';
-import type { ControlMessage, IslandReport } from '../archipelago/messages.ts';
+import type { IslandReport } from '../archipelago/messages.ts';
 import { watchConnection, type Subjects } from './bus.ts';
 import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
-import { decodeBus, encodeBus, type BusMessage, type DropCounter } from './bus-codec.ts';
+import { carried, type BusMessage } from './bus-codec.ts';
+import type { BusEndpoint } from './bus-endpoint.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
+import { safeText } from './host-names.ts';
+import { bestMessageProblem, reportProblem, solutionProblem } from './result-checks.ts';
 
 /** How long a host has to accept its islands. */
 const ACCEPT_TIMEOUT_MS = 10_000;
@@ -83,12 +85,12 @@ export class ClusterLauncher implements Launcher {
   private readonly waiting: (() => void)[] = [];
 
   constructor(
-    private readonly nc: NatsConnection,
+    private readonly bus: BusEndpoint,
     private readonly subjects: Subjects,
     private readonly hosts: readonly KnownHost[],
     private readonly directory: HostDirectory,
-    private readonly dropped: DropCounter,
   ) {
+    const { nc } = bus;
     // Lost at the first disconnect, not after the reconnect attempts: what was sent meanwhile is gone for good.
     watchConnection(nc, {
       disconnect: () => {
@@ -114,7 +116,9 @@ export class ClusterLauncher implements Launcher {
 
   launch(plan: LaunchPlan): LaunchedRun {
     const runId = randomBytes(8).toString('hex');
-    const { nc, subjects } = this;
+    const { bus, subjects } = this;
+    const { nc, dropped } = bus;
+    const n = plan.tasks[0].evolver.params.n;
     const islands = plan.tasks.length;
     const hostIndex = placeIslands(islands, this.hosts.map((h) => h.islands));
     // Only hosts that got islands take part.
@@ -123,9 +127,7 @@ export class ClusterLauncher implements Launcher {
     const hostOf = hostIndex.map((h) => hosts[h].id);
     this.placement = hostIndex.map((h) => hosts[h].name);
     const toHosts = (message: BusMessage<'alive' | 'halt' | 'terminate' | 'depart'>) => {
-      if (nc.isClosed()) return;
-      const bytes = encodeBus(message);
-      for (const host of hosts) nc.publish(subjects.run(runId, host.id), bytes);
+      for (const host of hosts) bus.publish(subjects.run(runId, host.id), message);
     };
     const coordination = new BusCoordination(islands, () => toHosts({ type: 'halt', runId }));
 
@@ -145,27 +147,35 @@ export class ClusterLauncher implements Launcher {
       if (lost.length > 0) toHosts({ type: 'depart', runId, islands: lost });
     };
 
-    const sub = nc.subscribe(subjects.run(runId, 'coordinator'), {
-      callback: (_e, msg) => {
-        const decoded = decodeBus(msg.data, 'control', 'report', 'state');
-        if (decoded.kind !== 'ok' || decoded.message.runId !== runId) return this.dropped.count(decoded.kind === 'ok' ? { kind: 'malformed' } : decoded);
-        const message = decoded.message;
-        if (message.type === 'control') {
-          const control = decode<ControlMessage>(message.bytes);
-          if (control.type === 'progress') coordination.seen(control.island, control.iteration);
-          plan.onControl(control);
-        } else if (message.type === 'report') {
-          if (message.bytes) {
-            const report = decode<IslandReport>(message.bytes);
-            coordination.seen(report.island, report.iterations);
-            settle(message.island, report);
-          } else {
-            settle(message.island, new Error(message.error ?? 'failed'));
-          }
-        } else {
-          coordination.stopped(message.stop === SOLVED || message.stop === HALTED ? message.stop : RUNNING);
-        }
-      },
+    /**
+     * What the run's hosts send, each about its own islands only. Results are checked where
+     * they land: a solution with the independent validator, a best and a report's fitness
+     * recomputed; a claim that fails is dropped and counted.
+     */
+    const owns = (from: string, island: number) => hostOf[island] === from;
+    const sub = bus.listen(subjects.run(runId, 'coordinator'), ['control', 'report', 'state'], (message, from) => {
+      if (message.runId !== runId) return void dropped.malformed++;
+      if (!hostOf.includes(from)) return void dropped.unauthenticated++;
+      if (message.type === 'control') {
+        const control = carried('control', message.bytes);
+        if (!control) return void dropped.malformed++;
+        if (!owns(from, control.island)) return void dropped.unauthenticated++;
+        if (control.type === 'best' && bestMessageProblem(control, n)) return void dropped.invalid++;
+        if (control.type === 'solution' && solutionProblem(control.genes, n)) return void dropped.invalid++;
+        if (control.type === 'progress') coordination.seen(control.island, control.iteration);
+        plan.onControl(control);
+      } else if (message.type === 'report') {
+        if (!owns(from, message.island)) return void dropped.unauthenticated++;
+        if (!message.bytes) return settle(message.island, new Error(message.error ?? 'failed'));
+        // A report that fails is dropped, not taken as the island's end: a forged one must not end a real island.
+        const report = carried('report', message.bytes);
+        if (!report || report.island !== message.island) return void dropped.malformed++;
+        if (reportProblem(report, n)) return void dropped.invalid++;
+        coordination.seen(report.island, report.iterations);
+        settle(message.island, report);
+      } else {
+        coordination.stopped(message.stop === SOLVED || message.stop === HALTED ? message.stop : RUNNING);
+      }
     });
     const previous = this.directory.events.onGone;
     this.directory.events.onGone = (host, how) => {
@@ -186,14 +196,20 @@ export class ClusterLauncher implements Launcher {
       const order: BusMessage<'islands'> = {
         type: 'islands',
         runId,
+        coordinator: bus.codec.self,
         islands,
         hostOf,
-        tasks: plan.tasks.filter((_, island) => hostIndex[island] === h).map((task) => encode(task)),
+        // Without extension modules: a host runs only those it was started with (it refuses an entry it lacks).
+        tasks: plan.tasks.filter((_, island) => hostIndex[island] === h).map(({ extensions: _urls, ...task }) => encode(task)),
       };
-      nc.request(subjects.islands(host.id), encodeBus(order), { timeout: ACCEPT_TIMEOUT_MS }).then(
+      bus.request(subjects.islands(host.id), order, ACCEPT_TIMEOUT_MS).then(
         (reply) => {
-          const answer = decodeBus(reply.data, 'accepted');
-          if (answer.kind !== 'ok') failHost(h, answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`);
+          const answer = bus.decode(reply, ['accepted', 'refused'], { unordered: true });
+          if (answer.kind === 'ok' && answer.from === host.id && answer.message.runId === runId) {
+            if (answer.message.type === 'refused') failHost(h, safeText(answer.message.reason, 500));
+          } else {
+            failHost(h, answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`);
+          }
         },
         (error: unknown) => failHost(h, `host ${host.name} did not accept its islands (${error instanceof Error ? error.message : String(error)})`),
       );

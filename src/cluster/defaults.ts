@@ -9,3 +9,12 @@ export const DEFAULT_HEARTBEAT_MS = 1000;
 export const MISSED_HEARTBEATS = 3;
 /** A study's run not acked (nor kept alive) this long goes to another host. */
 export const DEFAULT_ACK_WAIT_MS = 30_000;
+/** ms a client waits for the broker to answer at start (a port that accepts and stays silent ends here, exit 2). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+/** Where a password (for the --nats URL's user) or a token may come from instead of the URL, which `ps` shows. */
+export const PASSWORD_ENV = 'NQI_NATS_PASSWORD';
+export const TOKEN_ENV = 'NQI_NATS_TOKEN';
+/** The most islands a coordinator counts for one host, whatever it announces: a run has at most 256 islands (MAX_ISLANDS). */
+export const MAX_HOST_ISLANDS = 256;
+/** A host's lease lives this long after its coordinator's last refresh (every third of it): a dead coordinator's hosts are free again after at most this. */
+export const LEASE_TTL_MS = 10_000;

@@ -6,13 +6,19 @@ import type { Options } from 'yargs';
 import { ConfigError } from '../config/errors.ts';
 import { lastValue, numberLiteral, numberInHelp } from '../schema/flag-value.ts';
 import type { RunConfig } from '../config/run-config.ts';
-import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
+import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS, PASSWORD_ENV, TOKEN_ENV } from './defaults.ts';
+import type { NatsAuth } from '../config/nats-url.ts';
 
 const GROUP = 'Across machines (NATS, docs/distributed.md):';
 
 export const NATS_OPTION = {
-  nats: { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'NATS broker: nats://[user:password@ | token@]host[:port]' },
+  nats: { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: `NATS broker: (nats|tls)://[user@]host[:port]; the password from ${PASSWORD_ENV} or --nats-creds (in the URL, ps shows it)` },
+  'nats-creds': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: `a NATS .creds file, an nkey seed file, or a file holding the password (for the URL's user) or token; or set ${PASSWORD_ENV} / ${TOKEN_ENV}` },
+  'nats-ca': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'tls://: the CA certificate (PEM) that signed the broker\'s' },
+  'nats-cert': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'tls://: this client\'s certificate (PEM), with --nats-key' },
+  'nats-key': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'tls://: this client\'s private key (PEM)' },
   'nats-prefix': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: `subject prefix, so several teams can share a broker (default ${DEFAULT_PREFIX})` },
+  'cluster-key-file': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'file holding the cluster key that signs every bus message (default: $NQI_CLUSTER_KEY; docs/distributed.md, Security model)' },
 } as const satisfies Record<string, Options>;
 
 export const CLUSTER_OPTIONS = {
@@ -31,30 +37,62 @@ export function positiveNumber(flag: string, raw: unknown, integer: boolean): nu
   return value;
 }
 
-export interface ClusterArgs {
+export interface NatsArgs {
   nats?: string;
   natsPrefix?: string;
+  natsCreds?: string;
+  natsCa?: string;
+  natsCert?: string;
+  natsKey?: string;
+  clusterKeyFile?: string;
+}
+
+export interface ClusterArgs extends NatsArgs {
   hosts?: string;
   wait?: string;
 }
 
-/** A run config's `cluster:` section as options (null: this machine). */
-export function clusterFromConfig(cluster: RunConfig['cluster']): { nats: string; hosts: number; prefix: string; waitMs: number } | null {
-  return cluster ? { nats: cluster.nats, hosts: cluster.hosts, prefix: cluster.prefix, waitMs: cluster.wait * 1000 } : null;
+/** The credential and TLS file flags (credentials.ts reads the files and the environment). */
+export function authFromArgs(args: NatsArgs): NatsAuth {
+  const files = { credsFile: args.natsCreds, caFile: args.natsCa, certFile: args.natsCert, keyFile: args.natsKey };
+  return Object.fromEntries(Object.entries(files).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
 }
 
-/** The cluster flags as options, or null when `--nats` is absent (then --hosts/--wait/--nats-prefix are errors). */
-export function clusterFromArgs(args: ClusterArgs): { nats: string; hosts: number; prefix?: string; waitMs?: number } | null {
+/** A run config's `cluster:` section as options (null: this machine); the credential and key flags still apply. */
+export function clusterFromConfig(cluster: RunConfig['cluster'], args: NatsArgs = {}): { nats: string; auth: NatsAuth; hosts: number; prefix: string; waitMs: number; clusterKeyFile?: string } | null {
+  return cluster ? { nats: cluster.nats, auth: authFromArgs(args), hosts: cluster.hosts, prefix: cluster.prefix, waitMs: cluster.wait * 1000, ...keyFileOf(args) } : null;
+}
+
+/** `--cluster-key-file` as the cluster library's option. */
+export function keyFileOf(args: { clusterKeyFile?: string }): { clusterKeyFile?: string } {
+  return args.clusterKeyFile === undefined ? {} : { clusterKeyFile: String(args.clusterKeyFile) };
+}
+
+const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** With no broker to use (no --nats, no `cluster:` in the config), a credential flag is a mistake. */
+export function checkNoAuthFlags(args: NatsArgs): void {
+  const stray = (['natsCreds', 'natsCa', 'natsCert', 'natsKey'] as const).find((k) => args[k] !== undefined);
+  if (stray) throw new ConfigError(`${flagName(stray)}: only with --nats URL (or cluster: in the run config)`);
+}
+
+/**
+ * The cluster flags as options, or null when `--nats` is absent (then --hosts/--wait/--nats-prefix
+ * are errors; the credential flags are left for a config's `cluster:`, see checkNoAuthFlags).
+ */
+export function clusterFromArgs(args: ClusterArgs): { nats: string; auth: NatsAuth; hosts: number; prefix?: string; waitMs?: number; clusterKeyFile?: string } | null {
   if (args.nats === undefined) {
     const stray = (['hosts', 'wait', 'natsPrefix'] as const).find((k) => args[k] !== undefined);
-    if (stray) throw new ConfigError(`--${stray === 'natsPrefix' ? 'nats-prefix' : stray}: only with --nats URL`);
+    if (stray) throw new ConfigError(`${flagName(stray)}: only with --nats URL`);
     return null;
   }
   if (args.hosts === undefined) throw new ConfigError('--hosts: needed with --nats: how many hosts to wait for');
   return {
     nats: String(args.nats),
+    auth: authFromArgs(args),
     hosts: positiveNumber('--hosts', args.hosts, true),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.wait !== undefined ? { waitMs: positiveNumber('--wait', args.wait, false) * 1000 } : {}),
+    ...keyFileOf(args),
   };
 }

@@ -3,10 +3,12 @@
  * `discover`), who left (a goodbye, or heartbeats missing for a few periods), and who was
  * refused for running another tool version or bus format (one line each).
  */
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Subscription } from '@nats-io/transport-node';
 import { connectionState, type Subjects } from './bus.ts';
-import { decodeBus, encodeBus, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
-import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
+import { ownVersion, type BusMessage, type Decoded } from './bus-codec.ts';
+import type { BusEndpoint } from './bus-endpoint.ts';
+import { DEFAULT_HEARTBEAT_MS, MAX_HOST_ISLANDS, MISSED_HEARTBEATS } from './defaults.ts';
+import { safeName } from './host-names.ts';
 
 
 export interface KnownHost {
@@ -15,6 +17,8 @@ export interface KnownHost {
   islands: number;
   busy: boolean;
   lastSeen: number;
+  /** Tool version and bus format, as `refused` lines name them. */
+  version: string;
 }
 
 export interface HostDirectoryEvents {
@@ -35,21 +39,21 @@ export class HostDirectory {
   private readonly connection: { readonly connected: boolean };
 
   constructor(
-    private readonly nc: NatsConnection,
+    bus: BusEndpoint,
     subjects: Subjects,
-    private readonly dropped: DropCounter,
     /** Mutable: a launcher adds its own reaction to a lost host for the length of a run. */
     readonly events: HostDirectoryEvents = {},
     heartbeatMs = DEFAULT_HEARTBEAT_MS,
   ) {
-    this.connection = connectionState(nc);
+    this.connection = connectionState(bus.nc);
+    // A host speaks only for itself: a heartbeat or goodbye signed by another id is dropped.
     this.subs = [
-      nc.subscribe(subjects.heartbeat, { callback: (_e, msg) => this.onHeartbeat(msg.data) }),
-      nc.subscribe(subjects.leave, { callback: (_e, msg) => this.onLeave(msg.data) }),
+      bus.listen(subjects.heartbeat, ['host'], (beat, from) => (from === beat.id ? this.onHeartbeat(beat) : void bus.dropped.unauthenticated++), { onIncompatible: (d) => this.onIncompatible(d) }),
+      bus.listen(subjects.leave, ['leave'], (leave, from) => (from === leave.id ? this.forget(leave.id, 'left') : void bus.dropped.unauthenticated++)),
     ];
     this.timer = setInterval(() => this.sweep(heartbeatMs * MISSED_HEARTBEATS), heartbeatMs);
     // Ask every host to answer now rather than at its next heartbeat.
-    nc.publish(subjects.discover, encodeBus({ type: 'discover' }));
+    bus.publish(subjects.discover, { type: 'discover' });
   }
 
   /** Resolves once `count` hosts (that `accept` takes) are known, or with false after `timeoutMs`. */
@@ -72,40 +76,44 @@ export class HostDirectory {
     });
   }
 
+  /** Resolves at the next heartbeat or goodbye of any host, or after `timeoutMs`. */
+  nextBeat(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiter = () => {
+        clearTimeout(timeout);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve();
+      };
+      const timeout = setTimeout(waiter, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
   close(): void {
     clearInterval(this.timer);
     for (const sub of this.subs) sub.unsubscribe();
     this.waiters = [];
   }
 
-  private onHeartbeat(bytes: Uint8Array): void {
-    const decoded = decodeBus(bytes, 'host');
-    if (decoded.kind === 'incompatible') {
-      this.dropped.count(decoded);
-      // Named only when it says it is a host: an unreadable body is just counted.
-      const body = decoded.body as { type?: unknown; name?: unknown } | null;
-      if (body?.type !== 'host' || typeof body.name !== 'string') return;
-      const who = body.name.slice(0, 200);
-      if (!this.refused.has(who)) {
-        this.refused.add(who);
-        this.events.onRefused?.(`refused host ${who}: it runs ${decoded.from}; this coordinator runs ${ownVersion()}`);
-      }
-      return;
+  /** A host of another version is named (once) when it says it is a host; an unreadable body is just counted. */
+  private onIncompatible(decoded: Extract<Decoded<'host'>, { kind: 'incompatible' }>): void {
+    const body = decoded.body as { type?: unknown; name?: unknown } | null;
+    if (body?.type !== 'host' || typeof body.name !== 'string') return;
+    const who = safeName(body.name);
+    if (!this.refused.has(who)) {
+      this.refused.add(who);
+      this.events.onRefused?.(`refused host ${who}: it runs ${decoded.from}; this coordinator runs ${ownVersion()}`);
     }
-    if (decoded.kind !== 'ok') return this.dropped.count(decoded);
-    const beat: BusMessage<'host'> = decoded.message;
+  }
+
+  private onHeartbeat(beat: BusMessage<'host'>): void {
     const known = this.hosts.get(beat.id);
-    const host: KnownHost = { id: beat.id, name: beat.name, islands: beat.islands, busy: beat.busy, lastSeen: Date.now() };
+    // The name as it may be shown; the islands capped (a host's own check, checkOfferedIslands, is only as honest as the host).
+    const host: KnownHost = { id: beat.id, name: safeName(beat.name), islands: Math.min(beat.islands, MAX_HOST_ISLANDS), busy: beat.busy, lastSeen: Date.now(), version: ownVersion() };
     this.hosts.set(beat.id, host);
     if (!known || known.busy !== host.busy) this.events.onHost?.(host, !known);
     // Also on a busy → idle change: a waiter may be counting idle hosts.
     for (const waiter of [...this.waiters]) waiter();
-  }
-
-  private onLeave(bytes: Uint8Array): void {
-    const decoded = decodeBus(bytes, 'leave');
-    if (decoded.kind !== 'ok') return this.dropped.count(decoded);
-    this.forget(decoded.message.id, 'left');
   }
 
   private sweep(maxSilenceMs: number): void {
@@ -123,5 +131,6 @@ export class HostDirectory {
     if (!host) return;
     this.hosts.delete(id);
     this.events.onGone?.(host, how);
+    for (const waiter of [...this.waiters]) waiter();
   }
 }

@@ -13,7 +13,10 @@ import { randomBytes } from 'node:crypto';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import type { Subscription } from '@nats-io/transport-node';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import { extendRegistries, loadExtensions, missingEntry, type IslandRegistries } from '../archipelago/extension.ts';
+import { ISLAND_REGISTRIES } from '../archipelago/island-registries.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
+import type { IslandTask } from '../archipelago/messages.ts';
 import { ConfigError } from '../config/errors.ts';
 import { resolveRunConfig } from '../config/resolve.ts';
 import { toRunRecord } from '../experiment/records.ts';
@@ -21,17 +24,23 @@ import { TrajectoryRecorder } from '../experiment/trajectory.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { RunFailedError, startRun, type Run, type SeededRunConfig } from '../run/start-run.ts';
 import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
-import { checkPrefix, parseNatsUrl } from './nats-url.ts';
+import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
+import { busAddress } from './credentials.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
-import { decodeBus, DropCounter, encodeBus, ownVersion, type BusMessage } from './bus-codec.ts';
+import { BusCodec, carried, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
+import { BusEndpoint } from './bus-endpoint.ts';
+import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from './bus-key.ts';
 import { IslandRelay } from './island-relay.ts';
+import { checkHostName, defaultHostName } from './host-names.ts';
 
 /** How long a host waits for the coordinator to confirm a result before it gives the run back. */
 const RESULT_TIMEOUT_MS = 30_000;
 
-export interface HostOptions {
+export interface HostOptions extends ClusterKeySource {
   /** nats://[user:password@|token@]host[:port] */
   nats: string;
+  /** Credentials and TLS files beside the URL (credentials.ts); NQI_NATS_PASSWORD / NQI_NATS_TOKEN are read too. */
+  auth?: NatsAuth;
   /** Islands this host offers (default: its cores). */
   islands?: number;
   /** Shown by coordinators (default: the machine's hostname and a short random tag). */
@@ -39,6 +48,12 @@ export interface HostOptions {
   /** Subject prefix shared with the coordinators (default `nqi`). */
   prefix?: string;
   heartbeatMs?: number;
+  /**
+   * URLs of extension modules (`archipelago/extension.ts`) whose GA modes and policies this
+   * host's islands may run. A host loads these and nothing else: an order from the bus that
+   * names a module is refused, as is one needing an entry none of these provides.
+   */
+  extensions?: readonly string[];
   /** One line per notable thing (joined a study, refused a message, ...). */
   log?: (line: string) => void;
 }
@@ -49,7 +64,7 @@ export interface Host {
   readonly islands: number;
   /** The broker's URL as shown to people (no password). */
   readonly broker: string;
-  /** Runs finished and confirmed by a coordinator. */
+  /** Runs finished: a study's runs confirmed by its coordinator, and solve runs whose islands ran here. */
   readonly runsDone: number;
   readonly dropped: DropCounter;
   /** Leaves cleanly: stops the current run, gives it back to the queue, says goodbye, disconnects. */
@@ -61,9 +76,24 @@ export interface Host {
 /** What the host is doing for one study. */
 interface Membership {
   session: string;
+  /** The study's coordinator: only it may end the study or confirm a result. */
+  coordinator: string;
   ended: boolean;
   current: { run: Run; msg: JsMsg } | null;
   endSub: Subscription;
+}
+
+/**
+ * `--islands` of a host: at most the cores this machine has (os.availableParallelism()), the
+ * default. A host offering more would take islands it can only run by sharing cores, from
+ * hosts that have them free.
+ */
+export function checkOfferedIslands(islands: number | undefined): number {
+  const cores = os.availableParallelism();
+  if (islands === undefined) return cores;
+  if (!Number.isInteger(islands) || islands < 1) throw new ConfigError(`--islands: expected a positive integer, got ${JSON.stringify(islands)}`);
+  if (islands > cores) throw new ConfigError(`--islands: this machine has ${cores} core${cores === 1 ? '' : 's'} (os.availableParallelism()); a host offers at most that many islands, got ${islands}`);
+  return islands;
 }
 
 /**
@@ -71,17 +101,21 @@ interface Membership {
  * @throws ConfigError for a bad URL or prefix; BrokerUnreachableError (one line naming the URL) when the broker cannot be reached.
  */
 export async function startHost(options: HostOptions): Promise<Host> {
-  const address = parseNatsUrl(options.nats);
+  const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
-  const islands = options.islands ?? os.availableParallelism();
-  if (!Number.isInteger(islands) || islands < 1) throw new ConfigError(`--islands: expected a positive integer, got ${JSON.stringify(islands)}`);
+  const islands = checkOfferedIslands(options.islands);
   const id = randomBytes(6).toString('hex');
-  const name = options.name ?? `${os.hostname()}-${id.slice(0, 4)}`;
+  const name = options.name === undefined ? defaultHostName(os.hostname(), id.slice(0, 4)) : checkHostName(options.name);
   const log = options.log ?? (() => {});
+  const key = clusterKeyOf(options);
+  const extensions = options.extensions ?? [];
+  const registries = await hostRegistries(extensions);
   const nc = await connectBus(address, { name: `nqueens-islands host ${name}` });
+  if (!key) log(UNSIGNED_WARNING);
   const connection = connectionState(nc);
   const js = jetstream(nc);
-  const dropped = new DropCounter();
+  const bus = new BusEndpoint(nc, new BusCodec(id, key), log);
+  const dropped = bus.dropped;
   const refused = new Set<string>();
   let runsDone = 0;
   let membership: Membership | null = null;
@@ -90,63 +124,58 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const pool = new LocalHost(islands);
   const busy = () => membership !== null || relay !== null;
 
-  const heartbeat = () => {
-    if (nc.isClosed()) return;
-    nc.publish(subjects.heartbeat, encodeBus({ type: 'host', id, name, islands, busy: busy() }));
-  };
+  const heartbeat = () => bus.publish(subjects.heartbeat, { type: 'host', id, name, islands, busy: busy() });
   const timer = setInterval(heartbeat, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
 
-  /** Decodes, counting drops; a peer of another version is named once. */
-  const receive = <T extends BusMessage['type']>(bytes: Uint8Array, ...types: T[]): BusMessage<T> | null => {
-    const decoded = decodeBus(bytes, ...types);
-    if (decoded.kind === 'ok') return decoded.message;
-    dropped.count(decoded);
-    if (decoded.kind === 'incompatible' && !refused.has(decoded.from)) {
-      refused.add(decoded.from);
-      log(`refused a coordinator running ${decoded.from}; this host runs ${ownVersion()}`);
-    }
-    return null;
+  /** A coordinator of another version is named once. */
+  const onIncompatible = ({ from }: { from: string }) => {
+    if (refused.has(from)) return;
+    refused.add(from);
+    log(`refused a coordinator running ${from}; this host runs ${ownVersion()}`);
   };
 
-  nc.subscribe(subjects.discover, { callback: (_err, msg) => {
-      if (receive(msg.data, 'discover')) heartbeat();
-    },
-  });
-  nc.subscribe(subjects.invite(id), {
-    callback: (_err, msg) => {
-      const invite = receive(msg.data, 'invite');
-      if (invite && !busy() && !stopping) void serveStudy(invite);
-    },
-  });
-  nc.subscribe(subjects.islands(id), {
-    callback: (_err, msg) => {
-      const order = receive(msg.data, 'islands');
-      if (!order || busy() || stopping) return; // no answer: the coordinator fails these islands
-      const ids = order.hostOf.flatMap((host, island) => (host === id ? [island] : []));
-      log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
-      const own = new IslandRelay(nc, subjects, order, id, pool, dropped, connection);
-      relay = own;
+  bus.listen(subjects.discover, ['discover'], () => heartbeat(), { onIncompatible });
+  bus.listen(subjects.invite(id), ['invite'], (invite, from) => {
+    if (!busy() && !stopping) void serveStudy(invite, from);
+  }, { onIncompatible });
+  bus.listen(subjects.islands(id), ['islands'], (order, from, msg) => {
+    if (order.coordinator !== from) return void dropped.unauthenticated++;
+    if (busy() || stopping) {
+      // Said, not dropped: the coordinator names it at once instead of after its timeout.
+      const doing = stopping ? 'leaving' : relay ? 'running the islands of another run' : `serving study ${membership?.session}`;
+      return bus.respond(msg, { type: 'refused', runId: order.runId, reason: `host ${name} is busy (${doing})` });
+    }
+    const tasks = checkOrder(order, id, name, registries, dropped);
+    if (typeof tasks === 'string') {
+      log(`run ${order.runId}: refused: ${tasks}`);
+      return bus.respond(msg, { type: 'refused', runId: order.runId, reason: tasks });
+    }
+    // The worker imports this host's own extension modules, never any a message names.
+    if (extensions.length > 0) for (const task of tasks) task.extensions = extensions;
+    const ids = tasks.map((t) => t.island);
+    log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
+    const own = new IslandRelay(bus, subjects, order, tasks, id, pool, connection);
+    relay = own;
+    heartbeat();
+    bus.respond(msg, { type: 'accepted', runId: order.runId });
+    void own.done.then(() => {
+      log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
+      runsDone++;
+      relay = null;
       heartbeat();
-      msg.respond(encodeBus({ type: 'accepted', runId: order.runId }));
-      void own.done.then(() => {
-        log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
-        relay = null;
-        heartbeat();
-      });
-    },
-  });
+    });
+  }, { onIncompatible });
 
-  async function serveStudy(invite: BusMessage<'invite'>): Promise<void> {
+  async function serveStudy(invite: BusMessage<'invite'>, coordinator: string): Promise<void> {
     const member: Membership = {
       session: invite.session,
+      coordinator,
       ended: false,
       current: null,
-      endSub: nc.subscribe(subjects.study(invite.session, 'end'), {
-        callback: (_err, msg) => {
-          if (receive(msg.data, 'end')?.session !== invite.session) return;
-          member.ended = true;
-          member.current?.run.stop();
-        },
+      endSub: bus.listen(subjects.study(invite.session, 'end'), ['end'], (end, from) => {
+        if (end.session !== invite.session || from !== coordinator) return void dropped.unauthenticated++;
+        member.ended = true;
+        member.current?.run.stop();
       }),
     };
     membership = member;
@@ -173,8 +202,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   /** Runs one work message; false when the host should leave the study. */
   async function serveRun(member: Membership, msg: JsMsg, ackWaitMs: number): Promise<boolean> {
-    const order = receive(msg.data, 'run');
-    if (!order || order.session !== member.session) {
+    // A work message may be redelivered (its host died): out of its sender's order on purpose.
+    const decoded = bus.decode(msg, ['run'], { unordered: true });
+    const order = decoded.kind === 'ok' && decoded.message.session === member.session && decoded.from === member.coordinator ? decoded.message : null;
+    if (!order) {
+      if (decoded.kind === 'ok') dropped.unauthenticated++;
       msg.term(); // no host could do better with it
       return true;
     }
@@ -190,7 +222,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       return false;
     }
     member.current = { run, msg };
-    nc.publish(subjects.study(member.session, 'started'), encodeBus({ type: 'run-started', session: member.session, runId: order.runId, host: name }));
+    bus.publish(subjects.study(member.session, 'started'), { type: 'run-started', session: member.session, runId: order.runId, host: name });
     // Tell the broker the run is alive, well within its ack deadline.
     const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
     const events: string[] = [];
@@ -212,8 +244,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
       const record = { ...made, trajectory: trajectory.finish(made), host: name };
       const done: BusMessage<'run-done'> = { type: 'run-done', session: member.session, runId: order.runId, host: name, record, events };
       try {
-        const reply = await nc.request(subjects.study(member.session, 'result'), encodeBus(done), { timeout: RESULT_TIMEOUT_MS });
-        if (receive(reply.data, 'recorded')?.runId !== order.runId) throw new Error('the coordinator did not confirm the result');
+        const reply = await bus.request(subjects.study(member.session, 'result'), done, RESULT_TIMEOUT_MS);
+        const answer = bus.decode(reply, ['recorded'], { unordered: true });
+        if (answer.kind !== 'ok' || answer.from !== member.coordinator || answer.message.runId !== order.runId) throw new Error('the coordinator did not confirm the result');
       } catch (error) {
         // No coordinator (it was stopped or died): the run stays in the queue for a resumed study.
         msg.nak();
@@ -274,7 +307,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       relay?.stop(`host ${name} left`);
       await relay?.done;
       if (!nc.isClosed()) {
-        nc.publish(subjects.leave, encodeBus({ type: 'leave', id }));
+        bus.publish(subjects.leave, { type: 'leave', id });
         await nc.drain().catch(() => {});
       }
       await closed;
@@ -282,4 +315,46 @@ export async function startHost(options: HostOptions): Promise<Host> {
     },
     closed,
   };
+}
+
+/** The registries this host's islands build from: the built-in ones and its own extension modules'. */
+async function hostRegistries(urls: readonly string[]): Promise<IslandRegistries> {
+  if (urls.length === 0) return ISLAND_REGISTRIES;
+  const loaded = await Promise.all(urls.map(async (url) => {
+    try {
+      const [extension] = await loadExtensions([url]);
+      if (extension === null || typeof extension !== 'object') throw new Error('its default export is not an extension (gaModes, emigrantSelections, replacements)');
+      return extension;
+    } catch (error) {
+      throw new ConfigError(`--extension ${url}: cannot load it (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`);
+    }
+  }));
+  return extendRegistries(ISLAND_REGISTRIES, loaded);
+}
+
+/**
+ * This host's islands of an order, checked: each task an island task of this version, the
+ * ones `hostOf` gives this host, in range, and runnable with this host's registries. Returns
+ * them, or the one line why the host refuses the order (the coordinator shows it).
+ */
+function checkOrder(order: BusMessage<'islands'>, id: string, name: string, registries: IslandRegistries, dropped: DropCounter): IslandTask[] | string {
+  const ids = order.hostOf.flatMap((host, island) => (host === id ? [island] : []));
+  const tasks = order.tasks.map((bytes) => carried('task', bytes));
+  const fits = (task: IslandTask | null, k: number): task is IslandTask =>
+    task !== null && task.island === ids[k] && task.islands === order.islands && [...task.sources, ...task.targets].every((i) => i < order.islands);
+  if (tasks.length !== ids.length || !tasks.every(fits)) {
+    dropped.malformed++;
+    return `host ${name} got island tasks it cannot read or that do not match the order (another tool version?)`;
+  }
+  for (const task of tasks) {
+    const named = task.extensions ?? [];
+    if (named.length > 0) {
+      return `host ${name} loads no code named by a message (the order names extension module ${JSON.stringify(named[0].slice(0, 100))}); start the host with --extension FILE instead`;
+    }
+    const selection = task.migration.emigrantSelection.kind;
+    const replacement = typeof task.migration.replacement === 'string' ? task.migration.replacement : task.migration.replacement.kind;
+    const missing = missingEntry({ mode: task.evolver.mode, emigrantSelection: selection, replacement }, registries);
+    if (missing) return `host ${name} has no ${missing.slice(0, 140)}: it is not built in and no --extension of this host provides it`;
+  }
+  return tasks;
 }

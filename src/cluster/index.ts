@@ -7,3 +7,5 @@ export { startHost, type Host as ClusterHost, type HostOptions } from './host.ts
 export { joinCluster, type ClusterRun } from './cluster-run.ts';
 export type { ClusterOptions, ClusterStudyOutcome } from './study.ts';
 export { BrokerUnreachableError } from './bus.ts';
+export { listHosts, type HostListing, type ListedHost, type ListHostsOptions } from './host-list.ts';
+export type { NatsAuth } from '../config/nats-url.ts';

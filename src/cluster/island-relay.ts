@@ -19,16 +19,17 @@
  * the found-epoch together with the arrivals, and is applied found-epoch first.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { decode } from '../archipelago/codec.ts';
+import type { Subscription } from '@nats-io/transport-node';
 import { DEPARTED, HALTED, RUNNING, SOLVED } from '../archipelago/coordination.ts';
 import type { LocalHost } from '../archipelago/local-host.ts';
 import type { IslandTask } from '../archipelago/messages.ts';
 import { SharedMemoryCoordination } from '../archipelago/shared-memory-coordination.ts';
 import type { IslandPorts } from '../archipelago/transport.ts';
 import type { Subjects } from './bus.ts';
-import { decodeBus, encodeBus, type BusMessage, type DropCounter } from './bus-codec.ts';
+import { carried, type BusMessage } from './bus-codec.ts';
+import type { BusEndpoint } from './bus-endpoint.ts';
 import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
+import { migrantsProblem } from './result-checks.ts';
 
 const NO_EPOCH = 0x7fffffff;
 
@@ -41,8 +42,9 @@ interface RelayPort {
 
 export class IslandRelay {
   private readonly coordination: SharedMemoryCoordination;
-  private readonly tasks: IslandTask[];
   private readonly sync: boolean;
+  /** Board size N: every migrant must be a permutation of it. */
+  private readonly n: number;
   private readonly outgoing: RelayPort[] = [];
   /** `${from}>${to}` → the port whose other end island `to` reads. */
   private readonly incoming = new Map<string, MessagePort>();
@@ -62,19 +64,20 @@ export class IslandRelay {
   private readonly coordinatorCheck: NodeJS.Timeout;
 
   constructor(
-    private readonly nc: NatsConnection,
+    private readonly bus: BusEndpoint,
     private readonly subjects: Subjects,
     private readonly order: BusMessage<'islands'>,
+    /** This host's islands of the order, checked (host.ts `checkOrder`). */
+    private readonly tasks: IslandTask[],
     private readonly hostId: string,
     pool: LocalHost,
-    private readonly dropped: DropCounter,
     /** The host's connection state (bus.ts `connectionState`). */
     connection: { readonly connected: boolean },
   ) {
-    this.tasks = order.tasks.map((bytes) => decode<IslandTask>(bytes));
-    this.sync = this.tasks.some((task) => task.migration.mode === 'sync');
+    this.sync = tasks.some((task) => task.migration.mode === 'sync');
+    this.n = tasks[0].evolver.params.n;
     this.coordination = SharedMemoryCoordination.create(order.islands);
-    this.sub = nc.subscribe(subjects.run(order.runId, hostId), { callback: (_e, msg) => this.onBus(msg.data) });
+    this.sub = bus.listen(subjects.run(order.runId, hostId), ['migrants', 'state', 'alive', 'halt', 'terminate', 'depart'], (message, from) => this.onBus(message, from));
     const placements = this.wire();
     const started = pool.start(placements, this.coordination, (bytes) => this.toCoordinator({ type: 'control', runId: order.runId, bytes }));
     this.terminate = started.terminate;
@@ -130,15 +133,13 @@ export class IslandRelay {
   }
 
   private toCoordinator(message: BusMessage<'control' | 'report'>): void {
-    if (!this.nc.isClosed()) this.nc.publish(this.subjects.run(this.order.runId, 'coordinator'), encodeBus(message));
+    this.bus.publish(this.subjects.run(this.order.runId, 'coordinator'), message);
   }
 
   /** To every other host of the run, and the coordinator. */
   private broadcast(message: BusMessage<'state'>): void {
-    if (this.nc.isClosed()) return;
-    const bytes = encodeBus(message);
-    for (const host of new Set(this.order.hostOf)) if (host !== this.hostId) this.nc.publish(this.subjects.run(this.order.runId, host), bytes);
-    this.nc.publish(this.subjects.run(this.order.runId, 'coordinator'), bytes);
+    for (const host of new Set(this.order.hostOf)) if (host !== this.hostId) this.bus.publish(this.subjects.run(this.order.runId, host), message);
+    this.bus.publish(this.subjects.run(this.order.runId, 'coordinator'), message);
   }
 
   /** Sends the migrants islands here have queued for islands elsewhere (before a state change is published). */
@@ -149,7 +150,7 @@ export class IslandRelay {
   }
 
   private sendMigrants({ from, to }: RelayPort, bytes: Uint8Array): void {
-    if (!this.nc.isClosed()) this.nc.publish(this.subjects.run(this.order.runId, this.order.hostOf[to]), encodeBus({ type: 'migrants', runId: this.order.runId, from, to, bytes }));
+    this.bus.publish(this.subjects.run(this.order.runId, this.order.hostOf[to]), { type: 'migrants', runId: this.order.runId, from, to, bytes });
   }
 
   /** Publishes what changed in the shared memory, each time it changes, until the islands here are done. */
@@ -181,33 +182,46 @@ export class IslandRelay {
     }
   }
 
-  private onBus(bytes: Uint8Array): void {
-    const decoded = decodeBus(bytes, 'migrants', 'state', 'alive', 'halt', 'terminate', 'depart');
-    if (decoded.kind !== 'ok' || decoded.message.runId !== this.order.runId) {
-      this.dropped.count(decoded.kind === 'ok' ? { kind: 'malformed' } : decoded);
-      return;
+  /**
+   * A message of this run from `from`: the coordinator's (alive, halt, terminate, depart) only
+   * from the coordinator that gave the order, migrants and state only from the host of the
+   * islands they speak for, and migrants only if each is a permutation of the run's N.
+   */
+  private onBus(message: BusMessage<'migrants' | 'state' | 'alive' | 'halt' | 'terminate' | 'depart'>, from: string): void {
+    const { dropped } = this.bus;
+    const { hostOf, islands, coordinator } = this.order;
+    const fromCoordinator = from === coordinator;
+    if (message.runId !== this.order.runId) return void dropped.malformed++;
+    if (message.type === 'migrants' || message.type === 'state' ? fromCoordinator || !hostOf.includes(from) || from === this.hostId : !fromCoordinator) {
+      return void dropped.unauthenticated++;
     }
-    const message = decoded.message;
     const c = this.coordination;
-    if (message.type !== 'migrants' && message.type !== 'state') this.coordinatorSeen = Date.now();
+    if (fromCoordinator) this.coordinatorSeen = Date.now();
     if (message.type === 'migrants') {
       const port = this.incoming.get(`${message.from}>${message.to}`);
-      if (!port) return void this.dropped.malformed++;
+      if (!port || hostOf[message.from] !== from) return void dropped.unauthenticated++;
+      const migrants = carried('migrants', message.bytes);
+      if (!migrants || migrants.from !== message.from) return void dropped.malformed++;
+      if (migrantsProblem(migrants, this.n)) return void dropped.invalid++;
       port.postMessage(message.bytes);
       // A sync island may be waiting for these; an async one never waits, and a wake-up
       // would only run this relay's own watcher again for nothing, once per migrant.
       if (this.sync) c.notify();
     } else if (message.type === 'state') {
+      const { reached, winner } = message;
+      const own = (island: number) => island >= 0 && island < islands && hostOf[island] === from;
+      for (let k = 0; k < reached.length; k += 2) if (!own(reached[k]) || !(reached[k + 1] >= -1) || k + 1 === reached.length) return void dropped.malformed++;
+      if (winner >= islands || message.foundEpoch < 0) return void dropped.malformed++;
       // Found-epoch before arrivals: an island passing a barrier must already see it.
       if (message.foundEpoch < this.known.foundEpoch) {
         c.reportFoundEpoch(message.foundEpoch);
         this.known.foundEpoch = message.foundEpoch;
       }
-      if (message.stop === SOLVED && message.winner >= 0) c.claim(message.winner);
+      if (message.stop === SOLVED && winner >= 0) c.claim(winner);
       if (message.stop === HALTED) c.halt();
       this.known.stop = c.stopState();
-      for (let k = 0; k + 1 < message.reached.length; k += 2) {
-        const [island, epoch] = [message.reached[k], message.reached[k + 1]];
+      for (let k = 0; k + 1 < reached.length; k += 2) {
+        const [island, epoch] = [reached[k], reached[k + 1]];
         if (epoch === DEPARTED) c.depart(island);
         else c.arrive(island, epoch);
       }
@@ -218,7 +232,7 @@ export class IslandRelay {
     } else if (message.type === 'terminate') {
       this.terminate();
     } else {
-      for (const island of message.islands) c.depart(island);
+      for (const island of message.islands) if (island < islands) c.depart(island);
     }
   }
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface NatsServer {
-  /** nats://127.0.0.1:PORT (without credentials). */
+  /** nats://127.0.0.1:PORT (tls:// with `tls`; without credentials). */
   url: string;
   port: number;
   /** Resolves when the server has exited. */
@@ -27,6 +27,8 @@ export interface NatsServerOptions {
   user?: string;
   password?: string;
   token?: string;
+  /** TLS required of every client (PEM files); with `ca`, clients must show a certificate it signed. */
+  tls?: { cert: string; key: string; ca?: string };
 }
 
 /** Starts nats-server and resolves once it accepts clients (its "Server is ready" line, not a timer). */
@@ -35,6 +37,10 @@ export function startLocalBroker(executable: string, options: NatsServerOptions 
   const args = ['-a', '127.0.0.1', '-p', String(options.port ?? -1), '-js', '-sd', store];
   if (options.user !== undefined) args.push('--user', options.user, '--pass', options.password ?? '');
   if (options.token !== undefined) args.push('--auth', options.token);
+  if (options.tls) {
+    args.push('--tls', '--tlscert', options.tls.cert, '--tlskey', options.tls.key);
+    if (options.tls.ca !== undefined) args.push('--tlscacert', options.tls.ca, '--tlsverify');
+  }
   const child: ChildProcess = spawn(executable, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const cleanup = exited.then(() => rmSync(store, { recursive: true, force: true }));
@@ -51,7 +57,7 @@ export function startLocalBroker(executable: string, options: NatsServerOptions 
       if (port && log.includes('Server is ready')) {
         child.stderr!.removeAllListeners('data');
         child.stderr!.resume();
-        resolve({ url: `nats://127.0.0.1:${port}`, port, exited, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') });
+        resolve({ url: `${options.tls ? 'tls' : 'nats'}://127.0.0.1:${port}`, port, exited, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') });
       }
     });
     child.once('error', (error) => {

@@ -15,16 +15,24 @@ import type { RunRecord } from '../experiment/records.ts';
 import { openStudy, type HostActivity, type PlannedRun, type StudyOptions, type StudyOutcome } from '../experiment/runner.ts';
 import { runKey } from '../experiment/store.ts';
 import { connectBus, Subjects } from './bus.ts';
-import { checkPrefix, parseNatsUrl } from './nats-url.ts';
+import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
+import { busAddress } from './credentials.ts';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
-import { decodeBus, DropCounter, encodeBus } from './bus-codec.ts';
+import { BusCodec } from './bus-codec.ts';
+import { BusEndpoint } from './bus-endpoint.ts';
+import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from './bus-key.ts';
 import { HostDirectory } from './host-directory.ts';
+import { safeName } from './host-names.ts';
+import { holderName, HostLeases, openLeaseBucket, removeAbandonedStudies } from './host-lease.ts';
+import { recordProblem } from './result-checks.ts';
 
 const CONSUMER = 'hosts';
 
-export interface ClusterOptions {
+export interface ClusterOptions extends ClusterKeySource {
   /** nats://[user:password@|token@]host[:port] */
   nats: string;
+  /** Credentials and TLS files beside the URL (credentials.ts); NQI_NATS_PASSWORD / NQI_NATS_TOKEN are read too. */
+  auth?: NatsAuth;
   /** Hosts to wait for before starting. */
   hosts: number;
   prefix?: string;
@@ -39,8 +47,10 @@ export interface ClusterOptions {
 export interface ClusterStudyOutcome extends StudyOutcome {
   /** Why an unfinished study stopped: interrupted (signal), the broker was lost, or no host was left. */
   stoppedBy: 'signal' | 'broker-lost' | 'no-hosts' | null;
-  /** Malformed or foreign messages dropped. */
+  /** Bus messages dropped: malformed, foreign, unauthenticated, or results that failed their checks. */
   dropped: number;
+  /** The same, by reason, as one line ('' when none was). */
+  droppedText: string;
   /** The broker's URL as shown to people (no password). */
   broker: string;
 }
@@ -56,21 +66,23 @@ export function checkHostCount(hosts: unknown, flag = '--hosts'): number {
  * @throws ConfigError (exit 2, nothing written) for a bad URL, prefix or folder, an unreachable broker, or too few hosts within the wait.
  */
 export async function runStudyOnCluster(experiment: Experiment, options: StudyOptions & ClusterOptions): Promise<ClusterStudyOutcome> {
-  const address = parseNatsUrl(options.nats);
+  const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const wanted = checkHostCount(options.hosts);
   const waitMs = options.waitMs ?? DEFAULT_WAIT_SECONDS * 1000;
   const ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
   const log = options.log ?? (() => {});
   const hooks = options.hooks ?? {};
+  const key = clusterKeyOf(options);
   const nc = await connectBus(address, { name: `nqueens-islands experiment ${experiment.name}` });
-  const dropped = new DropCounter();
+  const bus = new BusEndpoint(nc, new BusCodec(randomBytes(6).toString('hex'), key), log);
+  const { dropped } = bus;
   const session = randomBytes(8).toString('hex');
   const stream = subjects.studyStream(session);
   const activity = new Map<string, HostActivity>();
   const showHosts = () => hooks.onHosts?.([...activity.values()]);
   let invite = (_hostId: string) => {};
-  const directory = new HostDirectory(nc, subjects, dropped, {
+  const directory = new HostDirectory(bus, subjects, {
     onRefused: log,
     onHost: (host, isNew) => {
       if (isNew) log(`host ${host.name} (${host.islands} island${host.islands === 1 ? '' : 's'}) is here`);
@@ -86,18 +98,22 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
 
   let jsm: Awaited<ReturnType<typeof jetstreamManager>> | null = null;
   let release: (() => void) | null = null;
+  let leases: HostLeases | null = null;
   try {
-    if (!(await directory.waitFor(wanted, waitMs))) {
-      const names = [...directory.hosts.values()].map((h) => h.name).join(', ');
-      throw new ConfigError(`--hosts ${wanted}: only ${directory.hosts.size} host${directory.hosts.size === 1 ? '' : 's'} answered on ${address.display} within ${waitMs / 1000} s${names ? ` (${names})` : ''}; start more with: nqueens-islands host --nats URL`);
-    }
+    leases = new HostLeases(await openLeaseBucket(nc, subjects), holderName(`experiment ${experiment.name}`), log);
+    await leases.reserve(directory, wanted, waitMs, address.display);
     const study = openStudy(experiment, options);
     release = study.close;
+    // Said once the study is going to happen (a refusal above stays one line).
+    if (!key) log(UNSIGNED_WARNING);
     const { outcome } = study;
-    const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, broker: address.display };
+    const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, droppedText: '', broker: address.display };
     if (study.todo.length === 0) return { ...result, ...outcome };
 
     jsm = await jetstreamManager(nc);
+    // The study's lease first, then its stream: a stream without a live lease is a dead study's, removed here.
+    await leases.holdStudy(session);
+    await removeAbandonedStudies(jsm, leases, subjects);
     await jsm.streams.add({ name: stream, subjects: [subjects.study(session, 'runs')], retention: RetentionPolicy.Workqueue, storage: StorageType.File, max_age: 7 * 24 * 3600 * 1e9 });
     await jsm.consumers.add(stream, { durable_name: CONSUMER, ack_policy: AckPolicy.Explicit, ack_wait: ackWaitMs * 1e6, max_deliver: -1, max_ack_pending: -1 });
 
@@ -110,8 +126,9 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       const attempt = (attempts.get(runId) ?? 0) + 1;
       attempts.set(runId, attempt);
       const config = toFileShape({ ...planned.cell.config, seed: planned.seed });
-      const message = encodeBus({ type: 'run', session, runId, cell: { id: planned.cell.id, values: planned.cell.values }, seed: planned.seed, config, events: study.events });
-      await js.publish(subjects.study(session, 'runs'), message, { msgID: `${session}:${runId}:${attempt}` });
+      const subject = subjects.study(session, 'runs');
+      const message = bus.codec.encode(subject, { type: 'run', session, runId, cell: { id: planned.cell.id, values: planned.cell.values }, seed: planned.seed, config, events: study.events });
+      await js.publish(subject, message, { msgID: `${session}:${runId}:${attempt}` });
     };
     for (const planned of study.todo) await publishRun(planned);
 
@@ -119,54 +136,53 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
     const finished = new Promise<ClusterStudyOutcome['stoppedBy']>((resolve) => (finish = resolve));
     const remaining = new Set(byId.keys());
 
-    nc.subscribe(subjects.study(session, 'started'), {
-      callback: (_e, msg) => {
-        const decoded = decodeBus(msg.data, 'run-started');
-        if (decoded.kind !== 'ok') return dropped.count(decoded);
-        const { runId, host, session: s } = decoded.message;
-        const planned = byId.get(runId);
-        if (s !== session || !planned) return;
-        const entry = activity.get(host) ?? { name: host, runs: 0, current: null };
-        entry.current = `${planned.cell.id} seed ${planned.seed}`;
-        activity.set(host, entry);
-        hooks.onRunStart?.(planned, outcome.skipped + outcome.completed);
-        showHosts();
-      },
+    bus.listen(subjects.study(session, 'started'), ['run-started'], ({ runId, host: sent, session: s }) => {
+      const host = safeName(sent);
+      const planned = byId.get(runId);
+      if (s !== session || !planned) return void dropped.malformed++;
+      const entry = activity.get(host) ?? { name: host, runs: 0, current: null };
+      entry.current = `${planned.cell.id} seed ${planned.seed}`;
+      activity.set(host, entry);
+      hooks.onRunStart?.(planned, outcome.skipped + outcome.completed);
+      showHosts();
     });
-    nc.subscribe(subjects.study(session, 'result'), {
-      callback: (_e, msg) => {
-        const decoded = decodeBus(msg.data, 'run-done');
-        if (decoded.kind !== 'ok') return dropped.count(decoded);
-        const done = decoded.message;
-        const planned = byId.get(done.runId);
-        if (done.session !== session || !planned || done.record.cell !== planned.cell.id || done.record.seed !== planned.seed) {
-          dropped.malformed++;
-          return;
+    // Results are checked where they land: a record that fails is dropped and counted, never
+    // written; its host gets no confirmation, so the run stays in the queue.
+    bus.listen(subjects.study(session, 'result'), ['run-done'], (sent, _from, msg) => {
+      // The host's name as it may be shown and recorded.
+      const done = { ...sent, host: safeName(sent.host) };
+      const planned = byId.get(done.runId);
+      if (done.session !== session || !planned) return void dropped.malformed++;
+      const problem = recordProblem(done.record, done.events, { cell: planned.cell.id, seed: planned.seed, n: planned.cell.config.n, islands: planned.cell.config.islands });
+      if (problem) {
+        dropped.invalid++;
+        log(`dropped the result of ${planned.cell.id} seed ${planned.seed} from host ${done.host}: ${problem}`);
+        return;
+      }
+      const duplicate = !remaining.has(done.runId);
+      if (!duplicate) {
+        const record = { ...(done.record as unknown as RunRecord), host: done.host };
+        // A failed worker says nothing about the GA: run it once more before recording the failure.
+        if (record.error && attempts.get(done.runId) === 1) {
+          hooks.onRetry?.(planned, record.error);
+          void publishRun(planned);
+        } else {
+          remaining.delete(done.runId);
+          study.save(planned, { record, events: done.events });
         }
-        const duplicate = !remaining.has(done.runId);
-        if (!duplicate) {
-          const record = { ...(done.record as unknown as RunRecord), host: done.host };
-          // A failed worker says nothing about the GA: run it once more before recording the failure.
-          if (record.error && attempts.get(done.runId) === 1) {
-            hooks.onRetry?.(planned, record.error);
-            void publishRun(planned);
-          } else {
-            remaining.delete(done.runId);
-            study.save(planned, { record, events: done.events });
-          }
-        }
-        const entry = activity.get(done.host);
-        if (entry) {
-          entry.current = null;
-          if (!duplicate) entry.runs++;
-          showHosts();
-        }
-        msg.respond(encodeBus({ type: 'recorded', runId: done.runId, duplicate }));
-        if (remaining.size === 0) finish(null);
-      },
+      }
+      const entry = activity.get(done.host);
+      if (entry) {
+        entry.current = null;
+        if (!duplicate) entry.runs++;
+        showHosts();
+      }
+      bus.respond(msg, { type: 'recorded', session, runId: done.runId, duplicate });
+      if (remaining.size === 0) finish(null);
     });
 
-    invite = (hostId) => nc.publish(subjects.invite(hostId), encodeBus({ type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs }));
+    // Only a host leased to this study is invited (also one that turns up later and is free).
+    invite = (hostId) => void leases?.take(hostId).then((ours) => ours && bus.publish(subjects.invite(hostId), { type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs }));
     for (const host of directory.hosts.values()) if (!host.busy) invite(host.id);
 
     const onAbort = () => finish('signal');
@@ -185,15 +201,17 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       clearInterval(orphanCheck);
       options.signal?.removeEventListener('abort', onAbort);
     }
-    return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total };
+    return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total, droppedText: dropped.describe() };
   } finally {
     release?.();
     directory.close();
     if (!nc.isClosed()) {
       // Hosts stop this study's runs; the stream goes (a resumed study publishes what is left again).
-      nc.publish(subjects.study(session, 'end'), encodeBus({ type: 'end', session }));
+      bus.publish(subjects.study(session, 'end'), { type: 'end', session });
       await jsm?.streams.delete(stream).catch(() => {});
-      await nc.drain().catch(() => {});
     }
+    // Without the broker they cannot be released: they expire (and the next study removes the stream).
+    await leases?.close(!nc.isClosed());
+    if (!nc.isClosed()) await nc.drain().catch(() => {});
   }
 }

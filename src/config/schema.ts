@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
 import { topologySection } from '../archipelago/topology-schema.ts';
 import { expected, int, oneOf, section } from '../schema/fields.ts';
+import { NatsUrlError, parseNatsUrl } from './nats-url.ts';
 import { gaSection } from './ga-section.ts';
 import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
@@ -77,12 +78,20 @@ const outputSchema = section({
     .nullable().default(null).describe('where to write the result (JSON); null = nowhere'),
 });
 
-const natsError = expected('a nats:// URL (nats://[user:password@]host[:port])');
+const natsError = expected('a nats:// or tls:// URL (nats://[user:password@]host[:port])');
 const prefixError = expected('subject tokens of letters, digits, - and _ separated by dots');
 const waitError = expected('a number of seconds > 0');
 /** Islands on other machines (docs/distributed.md); the flags --nats, --hosts, --nats-prefix, --wait say the same. */
 const clusterSchema = section({
-  nats: z.string({ error: natsError }).regex(/^nats:\/\/[^/?#]+$/, { error: natsError }).describe('the NATS broker: nats://[user:password@ | token@]host[:port]'),
+  // Read as --nats reads it; a message shows the URL with its secrets as ***, never as given.
+  nats: z.string({ error: natsError }).superRefine((url, ctx) => {
+    try {
+      parseNatsUrl(url);
+    } catch (error) {
+      if (!(error instanceof NatsUrlError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.problem });
+    }
+  }).describe('the NATS broker: (nats|tls)://[user:password@ | token@]host[:port]; better without the password (NQI_NATS_PASSWORD, --nats-creds)'),
   hosts: int(1).describe('hosts to wait for; the run\'s islands are spread over them'),
   prefix: z.string({ error: prefixError }).regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, { error: prefixError }).max(64, { error: prefixError }).default('nqi')
     .describe('subject prefix shared with the hosts (--nats-prefix)'),

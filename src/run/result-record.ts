@@ -8,7 +8,7 @@ import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
-import { maskUrlCredentials } from '../config/secrets.ts';
+import { withoutSecrets } from '../config/nats-url.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { provenance, type Provenance } from '../provenance.ts';
@@ -132,6 +132,5 @@ export function writeRecord(file: string, record: SolveRecord): boolean {
 
 /** The config as a record or trace shows it (and its provenance hashes): the file shape, a `cluster.nats` password or token replaced by ***. */
 export function recordedConfig(config: SeededRunConfig): RunConfigInput {
-  const shape = toFileShape(config);
-  return shape.cluster ? { ...shape, cluster: { ...shape.cluster, nats: maskUrlCredentials(shape.cluster.nats) } } : shape;
+  return withoutSecrets(toFileShape(config));
 }

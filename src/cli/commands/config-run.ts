@@ -10,6 +10,7 @@ import { applyOverrides } from '../../config/overrides.ts';
 import { safeText } from '../../io/terminal.ts';
 import { printError } from '../output.ts';
 import { resolveRunConfig } from '../../config/resolve.ts';
+import { withoutSecrets } from '../../config/nats-url.ts';
 
 export interface PrintArgs {
   config?: string;
@@ -55,7 +56,9 @@ function resolvedShape(argv: ArgumentsCamelCase<PrintArgs>): { shape: unknown; n
 
 /** Prints the resolved config in the file shape, so the output is itself a config reproducing the run. */
 export function printConfig(argv: ArgumentsCamelCase<PrintArgs>): void {
-  const { shape, nSet } = resolvedShape(argv);
+  const { shape: resolved, nSet } = resolvedShape(argv);
+  // A password in `cluster.nats` is shown as *** (the printed config then needs it again, from NQI_NATS_PASSWORD or the file).
+  const shape = withoutSecrets(resolved);
   const from = displayName(configFileOf(argv));
   const unset = 'n is not set (give -n N, or n: in the file); values that depend on it are null';
   if (!nSet && argv.json) printError(`config print: ${unset}`);

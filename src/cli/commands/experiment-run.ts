@@ -1,7 +1,9 @@
 /** The work behind `experiment`, imported only when the command runs (the study runner pulls in threads, zod and rxjs). */
 import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
-import { clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
+import { checkNoAuthFlags, clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
+import { displayNatsUrl, parseNatsUrl } from '../../config/nats-url.ts';
+import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { loadExperiment } from '../../experiment/load.ts';
 import { failureReason } from '../../io/write-file.ts';
 import { progressBar } from '../../experiment/progress.ts';
@@ -25,6 +27,19 @@ export function shellWord(word: string): string {
   return /^[\w./=@%+:,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The cluster flags of this command line for a hint, as given but with any password or token
+ * in the URL as *** (one given through NQI_NATS_PASSWORD or --nats-creds is not in them).
+ */
+export function clusterHint(args: ClusterArgs, env: NodeJS.ProcessEnv = process.env): string {
+  const flags: [string, string | undefined][] = [
+    ['--nats', args.nats === undefined ? undefined : displayNatsUrl(parseNatsUrl(String(args.nats)), args.natsCreds !== undefined || env[PASSWORD_ENV] !== undefined)],
+    ['--nats-creds', args.natsCreds], ['--nats-ca', args.natsCa], ['--nats-cert', args.natsCert], ['--nats-key', args.natsKey],
+    ['--nats-prefix', args.natsPrefix], ['--hosts', args.hosts], ['--wait', args.wait],
+  ];
+  return flags.filter(([, v]) => v !== undefined).map(([flag, v]) => `${flag} ${shellWord(String(v))}`).join(' ');
+}
+
 /** A file-system error (ENOSPC, EROFS, ...) rather than a bug: it has an errno code. */
 function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -33,6 +48,7 @@ function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
 
 export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Promise<void> {
   const cluster = clusterFromArgs(args);
+  if (!cluster) checkNoAuthFlags(args);
   if (args.file === '') throw new UsageError('experiment: expected an experiment file, got an empty string');
   const experiment = loadExperiment(args.file);
   const outDir = args.out ?? path.join('results', experiment.name);
@@ -47,7 +63,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
   const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: bar.hooks };
   // The study's own options (--events) are in its manifest: --resume keeps them.
-  const resume = `nqueens-islands experiment ${shellWord(args.file)} --out ${shellWord(outDir)} --resume${cluster ? ' --nats URL --hosts H' : ''}`;
+  const resume = `nqueens-islands experiment ${shellWord(args.file)} --out ${shellWord(outDir)} --resume${cluster ? ` ${clusterHint(args)}` : ''}`;
   try {
     let outcome: StudyOutcome;
     let lost: string | null = null;
@@ -64,12 +80,12 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
       }
     } else {
       const { runStudyOnCluster } = await import('../../cluster/study.ts');
-      const log = (line: string) => bar.log(`nqueens-islands: ${line}`);
+      const log = (line: string) => bar.log(`nqueens-islands: ${new Date().toISOString()} ${line}`);
       const result = await runStudyOnCluster(experiment, { ...options, ...cluster, log });
       outcome = result;
       if (result.stoppedBy === 'broker-lost') lost = `lost the NATS broker ${result.broker}`;
       if (result.stoppedBy === 'no-hosts') lost = 'no host was left';
-      if (result.dropped > 0) printError(`${result.dropped} malformed or foreign bus message${result.dropped === 1 ? '' : 's'} dropped`);
+      if (result.dropped > 0) printError(result.droppedText);
     }
     bar.stop();
     if (outcome.droppedBytes > 0) printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);

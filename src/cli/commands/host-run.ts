@@ -1,44 +1,56 @@
 /** The work behind `host`, imported only when the command runs (it loads the NATS client and the island code). */
 import type { ArgumentsCamelCase } from 'yargs';
-import { ConfigError } from '../../config/errors.ts';
-import { positiveNumber } from '../../cluster/flags.ts';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { authFromArgs, keyFileOf, positiveNumber, type NatsArgs } from '../../cluster/flags.ts';
+import { checkHostName } from '../../cluster/host-names.ts';
+import { readRegularFile } from '../../io/read-file.ts';
 import { startHost } from '../../cluster/host.ts';
-import { printError } from '../output.ts';
+import { printLog } from '../output.ts';
 import { claimSignals } from '../signals.ts';
 
-export interface HostArgs {
+export interface HostArgs extends NatsArgs {
   nats: string;
-  natsPrefix?: string;
   islands?: string;
   name?: string;
+  clusterKeyFile?: string;
+  extension?: string[];
+}
+
+/** `--extension FILE`: a module of this machine whose default export is an extension; checked to be a readable file here. */
+function extensionUrl(file: string): string {
+  readRegularFile(file, { name: `--extension ${file}`, expected: 'a JavaScript module (an extension: docs/ARCHITECTURE.md)', maxBytes: 16 * 1024 * 1024 });
+  return pathToFileURL(path.resolve(file)).href;
 }
 
 /** Exit code when the broker went away and did not come back. */
 const EXIT_BROKER_LOST = 3;
 
 export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
-  const name = args.name === undefined ? undefined : String(args.name).trim();
-  if (name === '') throw new ConfigError('--name: expected a non-empty name');
+  const name = args.name === undefined ? undefined : checkHostName(String(args.name));
   const host = await startHost({
     nats: String(args.nats),
+    auth: authFromArgs(args),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.islands !== undefined ? { islands: positiveNumber('--islands', args.islands, true) } : {}),
     ...(name !== undefined ? { name } : {}),
-    log: printError,
+    ...keyFileOf(args),
+    ...(args.extension?.length ? { extensions: args.extension.map((file) => extensionUrl(String(file))) } : {}),
+    log: printLog,
   });
-  printError(`host ${host.name} ready: ${host.islands} island${host.islands === 1 ? '' : 's'} on ${host.broker}; Ctrl-C leaves`);
+  printLog(`host ${host.name} ready: ${host.islands} island${host.islands === 1 ? '' : 's'} on ${host.broker}; Ctrl-C leaves`);
   // The first signal leaves cleanly; a later one quits at once (src/cli/signals.ts).
   const release = claimSignals((signal) => {
-    printError(`${signal}: leaving (the current run goes back to the queue)`);
+    printLog(`${signal}: leaving (the current run goes back to the queue)`);
     void host.stop();
   });
   const how = await host.closed;
   release();
-  const dropped = host.dropped.total ? `; ${host.dropped.malformed} malformed and ${host.dropped.incompatible} foreign messages dropped` : '';
+  const dropped = host.dropped.total ? `; ${host.dropped.describe()}` : '';
   if (how === 'broker-lost') {
-    printError(`lost the NATS broker; ${host.runsDone} run${host.runsDone === 1 ? '' : 's'} done${dropped}`);
+    printLog(`lost the NATS broker; ${host.runsDone} run${host.runsDone === 1 ? '' : 's'} done${dropped}`);
     process.exitCode = EXIT_BROKER_LOST;
   } else {
-    printError(`host ${host.name} left after ${host.runsDone} run${host.runsDone === 1 ? '' : 's'}${dropped}`);
+    printLog(`host ${host.name} left after ${host.runsDone} run${host.runsDone === 1 ? '' : 's'}${dropped}`);
   }
 }

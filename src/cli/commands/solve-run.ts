@@ -15,12 +15,12 @@ import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededR
 import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
-import { clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
+import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
-import { exitWhenWritten, printError, printLine, tupleForPeople } from '../output.ts';
+import { exitWhenWritten, printError, printLine, printLog, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs {
@@ -138,11 +138,13 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   // Islands on other machines: from the flags, else from the config's `cluster:` section.
   const fromFlags = clusterFromArgs(args);
   let { config, resumed } = await runConfig(args);
-  const clusterOptions = fromFlags ?? clusterFromConfig(config.cluster);
+  const clusterOptions = fromFlags ?? clusterFromConfig(config.cluster, args);
+  if (!clusterOptions) checkNoAuthFlags(args);
+  if (!clusterOptions && args.clusterKeyFile !== undefined) throw new UsageError('--cluster-key-file: only with --nats URL or cluster: in the run config');
   if (clusterOptions && (args.checkpoint !== undefined || args.resume !== undefined)) {
     throw new UsageError(`${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with ${fromFlags ? '--nats' : 'cluster: in the run config'} (islands on other hosts are not checkpointed)`);
   }
-  const cluster = clusterOptions ? await (await import('../../cluster/cluster-run.ts')).joinCluster({ ...clusterOptions, log: printError }) : null;
+  const cluster = clusterOptions ? await (await import('../../cluster/cluster-run.ts')).joinCluster({ ...clusterOptions, log: printLog }) : null;
   if (cluster) {
     // Across machines, the islands default to what the hosts offer, not this machine's cores.
     try {
@@ -233,9 +235,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   else printText(result, args, ended, out);
   printFailures(result, failure);
   const saved = out === null || saveResult(outName, out, record);
-  if (cluster && cluster.dropped.total > 0) {
-    printError(`${cluster.dropped.malformed} malformed and ${cluster.dropped.incompatible} foreign bus messages dropped`);
-  }
+  if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
   if (brokerLost) printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
   process.exitCode = signals.received ? signals.exitCode
     : failure || brokerLost || ended === 'all-islands-failed' ? EXIT.islandFailed

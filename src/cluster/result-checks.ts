@@ -1,0 +1,99 @@
+/**
+ * Results are checked where they land: what a host claims (a solution, a best chromosome
+ * and its fitness, an island's report, migrants, a study's run record) is checked here with
+ * the independent validator (problem/validate.ts) and the paper's reference fitness, never
+ * with the GA's own code. Each check returns why a claim fails, or null when it holds; a
+ * claim that fails is dropped and counted, never used or written.
+ */
+import type { BestMessage, IslandReport, MigrantsMessage } from '../archipelago/messages.ts';
+import { eventProblem, firstProblem, runRecordSchema } from '../experiment/record-schema.ts';
+import type { RunRecord } from '../experiment/records.ts';
+import { toOneBased, type Genes } from '../problem/genes.ts';
+import { referenceFitness } from '../problem/reference-fitness.ts';
+import { validateSolution } from '../problem/validate.ts';
+
+/** Why `count` chromosomes of `n` genes from `offset` are not each a permutation of 0..n-1, or null. */
+function notPermutations(genes: Genes, n: number, count = 1): string | null {
+  if (genes.length !== n * count) return `holds ${genes.length} genes, expected ${n * count}`;
+  const seen = new Uint32Array(n);
+  for (let c = 0; c < count; c++) {
+    const mark = c + 1;
+    for (let i = c * n, end = i + n; i < end; i++) {
+      const row = genes[i];
+      if (row >= n || row < 0) return `gene ${i - c * n} is ${row}, outside 0..${n - 1}`;
+      if (seen[row] === mark) return `row ${row} is used twice`;
+      seen[row] = mark;
+    }
+  }
+  return null;
+}
+
+/** A best chromosome and the fitness claimed for it, recomputed with the reference fitness. */
+export function bestProblem(best: Genes, fitness: number, n: number): string | null {
+  const wrong = notPermutations(best, n);
+  if (wrong) return `best chromosome ${wrong}`;
+  const actual = referenceFitness(Array.from(best));
+  return actual === fitness ? null : `claims fitness ${fitness} for a best chromosome of fitness ${actual}`;
+}
+
+export function bestMessageProblem(message: BestMessage, n: number): string | null {
+  return bestProblem(message.best, message.bestFitness, n);
+}
+
+/** A claimed solution, with the independent validator. */
+export function solutionProblem(genes: Genes, n: number): string | null {
+  const check = validateSolution(toOneBased(genes), n);
+  return check.valid ? null : `invalid solution: ${check.reason}`;
+}
+
+/** An island's report: its best and fitness, and its solution if it claims one. */
+export function reportProblem(report: IslandReport, n: number): string | null {
+  // No best: an island stopped while it built its population, before any member was whole.
+  const best = report.best === null ? null : bestProblem(report.best, report.bestFitness, n);
+  if (best) return best;
+  if (report.stopReason === 'solved' && report.solution === null) return 'says solved without a solution';
+  return report.solution === null ? null : solutionProblem(report.solution, n);
+}
+
+/** Migrants from another host: each a permutation of the run's N (an island trusts its immigrants). */
+export function migrantsProblem(message: MigrantsMessage, n: number): string | null {
+  return notPermutations(message.genes, n, message.count);
+}
+
+/**
+ * A study's run record from a host, for the run `planned` (its N and island count). A record
+ * of a failed run (`error` set) is kept for the record and left out of every statistic: only
+ * what names the run and its solution are checked then.
+ */
+export function recordProblem(record: Record<string, unknown>, events: readonly string[], planned: { cell: string; seed: number; n: number; islands: number }): string | null {
+  if (record.cell !== planned.cell || record.seed !== planned.seed) return 'does not name the run it was given';
+  if (record.error !== null && (typeof record.error !== 'string' || record.error.length > 10_000)) return 'error: expected a line or null';
+  const solution = record.solution;
+  if (solution !== null && !(Array.isArray(solution) && solution.every((row) => typeof row === 'number'))) return 'solution: expected rows or null';
+  if (solution !== null) {
+    const check = validateSolution(solution, planned.n);
+    if (!check.valid) return `invalid solution: ${check.reason}`;
+  }
+  if (record.solved !== (solution !== null)) return 'solved and solution disagree';
+  if (record.error === null) {
+    const parsed = runRecordSchema.safeParse(record);
+    if (!parsed.success) return firstProblem(parsed.error);
+    const r = parsed.data as unknown as RunRecord;
+    if (r.islands.length !== planned.islands || r.islands.some((island, i) => island.id !== i)) return `has ${r.islands.length} islands, expected ${planned.islands}`;
+    const best = Math.min(...r.islands.map((i) => i.bestFitness));
+    if (r.solved ? r.fitness !== 0 || r.foundBy === null || r.foundBy >= planned.islands : r.fitness !== best || r.fitness === 0 || r.foundBy !== null) {
+      return 'solved, fitness, foundBy and the islands\' best disagree';
+    }
+  }
+  for (const [k, line] of events.entries()) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return `event line ${k + 1} is not JSON`;
+    }
+    const problem = eventProblem(value);
+    if (problem) return `event line ${k + 1}: ${problem}`;
+  }
+  return null;
+}
