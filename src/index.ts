@@ -27,6 +27,7 @@ export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
 export type { TupleReport } from './problem/check-tuple.ts';
 export type { StudyHooks, StudyOutcome } from './experiment/runner.ts';
 export type { RunRecord } from './experiment/records.ts';
+export type { MachineProvenance, Provenance } from './provenance.ts';
 export type { ExperimentInput } from './experiment/schema.ts';
 export type { Edge, TopologyKind, TopologySpec } from './archipelago/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';

@@ -47,7 +47,7 @@ describe('the packed package', () => {
     // `npm test` has built dist/ already: pack what is there.
     const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)) as { filename: string; files: { path: string }[] }[];
     const files = packed[0].files.map((f) => f.path);
-    for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/workers/island-worker.js', 'dist/kernel/paper.wasm', 'config/default.yaml']) assert.ok(files.includes(file), `the package has ${file}`);
+    for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/workers/island-worker.js', 'dist/kernel/paper.wasm', 'dist/build-info.json', 'config/default.yaml']) assert.ok(files.includes(file), `the package has ${file}`);
     const project = path.join(dir, 'project');
     run('mkdir', ['-p', project], dir);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'uses-nqueens-islands', private: true, type: 'module' }));

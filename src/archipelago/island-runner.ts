@@ -76,6 +76,15 @@ class IslandRun {
   private bestSent = -1;
   /** The last checkpoint request this island answered (or found already past). */
   private served: number;
+  /**
+   * Sync: the island's evaluations after each iteration since the last barrier it passed
+   * (`epochStart`), the migration after it included: entry j - epochStart is the count once
+   * iteration j and its migration were done. The coordinator reads the entry of the winning
+   * iteration, so what an island did after it, running on to the barrier, is counted apart.
+   * Grown on demand (at most one epoch long).
+   */
+  private evaluationsAt = new Float64Array(16);
+  private epochStart: number;
 
   constructor(
     private readonly task: IslandTask,
@@ -94,6 +103,7 @@ class IslandRun {
     const snapshot = task.snapshot;
     const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
     this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes);
+    this.evolver.evaluationBudget = task.maxEvaluations;
     if (snapshot) {
       this.migrantsSent = snapshot.migrantsSent;
       this.migrantsAccepted = snapshot.migrantsAccepted;
@@ -101,6 +111,18 @@ class IslandRun {
     this.nextProgress = performance.now() + task.progressIntervalMs;
     // A request made while this island was being built is answered at its first chance.
     this.served = 0;
+    this.epochStart = this.evolver.iterations;
+  }
+
+  /** Sync: notes the evaluations done once the current iteration and its migration are (see evaluationsAt). */
+  private noteEvaluations(): void {
+    const at = this.evolver.iterations - this.epochStart;
+    if (at >= this.evaluationsAt.length) {
+      const grown = new Float64Array(Math.max(at + 1, this.evaluationsAt.length * 2));
+      grown.set(this.evaluationsAt);
+      this.evaluationsAt = grown;
+    }
+    this.evaluationsAt[at] = this.evolver.evaluations;
   }
 
   run(): IslandReport {
@@ -130,7 +152,12 @@ class IslandRun {
         reason = 'max-iterations';
         break;
       }
+      if (evolver.evaluations >= task.maxEvaluations) {
+        reason = 'max-evaluations';
+        break;
+      }
       if (fault && evolver.iterations === fault.atIteration) this.fault(fault.kind);
+      if (sync) this.noteEvaluations();
       const before = evolver.iterations;
       const solved = evolver.step();
       shared.setIterations(id, evolver.iterations);
@@ -222,6 +249,7 @@ class IslandRun {
     if (this.evolver.solution) return this.found(epoch + 1);
     // Every island got this epoch's migrants and sent none of the next: a clean cut.
     if (shared.checkpointRequest() !== this.served && shared.checkpointEpoch() === epoch) this.snapshot(epoch);
+    this.epochStart = this.evolver.iterations; // no island's solution can be earlier than this barrier now
     return null;
   }
 
@@ -323,6 +351,8 @@ class IslandRun {
       stoppedAt,
       stopReason,
       migrations: this.log.take(),
+      evaluationsFrom: this.epochStart,
+      evaluationsAt: this.task.migration.mode === 'sync' ? this.evaluationsAt.slice(0, Math.max(0, evolver.iterations - this.epochStart)) : new Float64Array(0),
     };
   }
 }

@@ -11,6 +11,7 @@ import type { RunConfigInput } from '../config/schema.ts';
 import { maskUrlCredentials } from '../config/secrets.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
+import { provenance, type Provenance } from '../provenance.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';
 
 /**
@@ -18,7 +19,7 @@ import type { RunResult, SeededRunConfig } from './start-run.ts';
  * under `onIslandError: fail`, every island failed under `continue`, or the NATS broker lost
  * (islands on other machines).
  */
-export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
+export type Ending = 'solved' | 'max-iterations' | 'max-evaluations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
 
 export interface IslandRecord extends IslandSummary {
   /** Islands on other machines: the name of the host that ran it. */
@@ -37,8 +38,10 @@ export interface SolveRecord {
   fitness: number;
   /** The finder's iterations; when unsolved, the most any island ran. */
   iterations: number;
-  /** Total over all islands. */
+  /** Over all islands; sync, solved: to the winning iteration (docs/experiments.md, "What is counted"). */
   evaluations: number;
+  /** Sync, solved: what the islands evaluated after the winning iteration, running on to the barrier; null otherwise. */
+  evaluationsAfterSolution: number | null;
   /** Search time: from every island iterating to the end. */
   seconds: number;
   /** Start-up before that (worker boot on a cold host, populations). */
@@ -55,6 +58,8 @@ export interface SolveRecord {
   failures: { island: number; iteration: number; message: string }[];
   /** The fully resolved config, seed included: running it again repeats a sync run. */
   config: RunConfigInput;
+  /** Tool, version, commit, the hash of `config`, Node, OS and CPU that made the record. */
+  provenance: Provenance;
 }
 
 /** Why a run that was neither interrupted nor failed ended. */
@@ -63,6 +68,7 @@ export function endingOf(result: RunResult): Ending {
   // Under onIslandError: continue the run goes on without failed islands, until none is left.
   if (result.islands.length > 0 && result.islands.every((i) => i.error)) return 'all-islands-failed';
   if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
+  if (result.islands.some((i) => i.stopReason === 'max-evaluations')) return 'max-evaluations';
   return 'time-limit';
 }
 
@@ -71,6 +77,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
   if (result.solved && (!result.solution || !validateSolution(result.solution, config.n).valid)) {
     throw new Error('the archipelago reported a solution that fails validation');
   }
+  const shown = recordedConfig(config);
   return {
     n: result.n,
     solved: result.solved,
@@ -79,6 +86,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
     fitness: result.fitness,
     iterations: result.iterations,
     evaluations: result.evaluations,
+    evaluationsAfterSolution: result.evaluationsAfterSolution,
     seconds: result.seconds,
     startupSeconds: result.startupSeconds,
     seed: result.seed,
@@ -95,7 +103,8 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
       ...(i.error ? { error: i.error } : {}),
     })),
     failures: result.islands.flatMap((i) => (i.error ? [{ island: i.id, iteration: i.error.iteration, message: i.error.message }] : [])),
-    config: withoutSecrets(toFileShape(config)),
+    config: shown,
+    provenance: provenance(shown),
   };
 }
 
@@ -117,7 +126,8 @@ export function writeRecord(file: string, record: SolveRecord): boolean {
   return text !== null;
 }
 
-/** The config as a record shows it: a `cluster.nats` password or token replaced by ***. */
-function withoutSecrets(config: RunConfigInput): RunConfigInput {
-  return config.cluster ? { ...config, cluster: { ...config.cluster, nats: maskUrlCredentials(config.cluster.nats) } } : config;
+/** The config as a record or trace shows it (and its provenance hashes): the file shape, a `cluster.nats` password or token replaced by ***. */
+export function recordedConfig(config: SeededRunConfig): RunConfigInput {
+  const shape = toFileShape(config);
+  return shape.cluster ? { ...shape, cluster: { ...shape.cluster, nats: maskUrlCredentials(shape.cluster.nats) } } : shape;
 }
