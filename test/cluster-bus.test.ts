@@ -127,7 +127,7 @@ describe('bus codec', () => {
     const task = {
       type: 'task', island: 0, islands: 2, seed: 1, evolver: { mode: 'paper', params: { n: 8, populationSize: 10 } },
       migration: { mode: 'async', interval: 1, migrants: 1, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
-      maxIterations: Infinity, progressIntervalMs: 250, sources: [1], targets: [1], testFault: null, snapshot: null,
+      maxIterations: Infinity, maxEvaluations: Infinity, progressIntervalMs: 250, sources: [1], targets: [1], testFault: null, snapshot: null,
     } as const;
     assert.deepEqual(carried('task', encode(task as never)), task);
     assert.equal(carried('task', encode({ ...task, testFault: { island: 0, atIteration: 1, kind: 'exit' } } as never)), null);

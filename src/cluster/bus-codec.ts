@@ -290,8 +290,8 @@ export function ownVersion(): string {
   return `${toolInfo().name} ${toolInfo().version} (bus format ${BUS_FORMAT})`;
 }
 
-// The thread messages a bus message carries, checked where they land. Typed arrays arrive
-// typed (msgpackr `moreTypes`); what the checks below cannot know (is a chromosome a
+// The thread messages a bus message carries, checked where they land (loose: fields the
+// schemas do not name are kept for the archipelago). Typed arrays arrive typed (msgpackr `moreTypes`); what the checks below cannot know (is a chromosome a
 // permutation, is a fitness right) is checked by result-checks.ts with N at hand.
 
 const int = z.number().int();
@@ -299,37 +299,39 @@ const count = z.number().int().min(0);
 const time = z.number();
 const genes = z.union([z.instanceof(Uint16Array), z.instanceof(Int32Array)]);
 const records = z.instanceof(Int32Array).refine((r) => r.length % 6 === 0);
+/** An iteration or evaluation limit: a count, or Infinity for none. */
+const limit = z.custom<number>((v) => v === Infinity || (Number.isSafeInteger(v) && (v as number) >= 0));
 
-const progress = z.object({
+const progress = z.looseObject({
   type: z.literal('progress'), island, iteration: count, evaluations: count, bestFitness: count, meanFitness: z.number().min(0),
   diversity: z.number().min(0), migrantsSent: count, migrantsAccepted: count, time, migrations: records,
 });
-const best = z.object({ type: z.literal('best'), island, bestFitness: count, best: genes });
-const solution = z.object({ type: z.literal('solution'), island, iteration: count, genes, foundAt: time });
-const started = z.object({ type: z.literal('started'), island, time });
+const best = z.looseObject({ type: z.literal('best'), island, bestFitness: count, best: genes });
+const solution = z.looseObject({ type: z.literal('solution'), island, iteration: count, genes, foundAt: time });
+const started = z.looseObject({ type: z.literal('started'), island, time });
 
 const carriedSchemas = {
   /** Checkpoints are not taken of islands on other hosts: no `snapshot` here. */
   control: z.discriminatedUnion('type', [progress, best, solution, started]),
-  report: z.object({
+  report: z.looseObject({
     type: z.literal('report'), island, iterations: count, evaluations: count, bestFitness: count, best: genes, solution: genes.nullable(),
     foundAtIteration: int, foundAt: time, claimed: z.boolean(), migrantsSent: count, migrantsAccepted: count, startedAt: time, stoppedAt: time,
-    stopReason: z.enum(['solved', 'other-solved', 'stopped', 'max-iterations']), migrations: records,
+    stopReason: z.enum(['solved', 'other-solved', 'stopped', 'max-iterations', 'max-evaluations']), migrations: records,
   }),
-  migrants: z.object({ type: z.literal('migrants'), from: island, epoch: count, iteration: count, count: z.number().int().min(0).max(1_000_000), genes }),
+  migrants: z.looseObject({ type: z.literal('migrants'), from: island, epoch: count, iteration: count, count: z.number().int().min(0).max(1_000_000), genes }),
   /**
    * An island's task as a coordinator sends it: no checkpoint to resume from (refused with
    * --nats), no test fault, and no extension modules (a host loads only its own).
    */
-  task: z.object({
+  task: z.looseObject({
     type: z.literal('task'), island, islands: z.number().int().min(1).max(100_000), seed: z.number().int().min(0),
-    evolver: z.object({ mode: z.string().min(1).max(100), params: z.object({ n: z.number().int().min(4).max(100_000_000) }).passthrough() }),
-    migration: z.object({
+    evolver: z.looseObject({ mode: z.string().min(1).max(100), params: z.looseObject({ n: z.number().int().min(4).max(100_000_000) }).passthrough() }),
+    migration: z.looseObject({
       mode: z.enum(['sync', 'async']), interval: z.number().int().min(1), migrants: count, rejectDuplicates: z.boolean(),
-      emigrantSelection: z.object({ kind: z.string().min(1).max(100) }).passthrough(),
-      replacement: z.union([z.string().min(1).max(100), z.object({ kind: z.string().min(1).max(100) }).passthrough()]),
+      emigrantSelection: z.looseObject({ kind: z.string().min(1).max(100) }).passthrough(),
+      replacement: z.union([z.string().min(1).max(100), z.looseObject({ kind: z.string().min(1).max(100) }).passthrough()]),
     }),
-    maxIterations: z.custom<number>((v) => v === Infinity || (Number.isSafeInteger(v) && (v as number) >= 0)), progressIntervalMs: z.number().min(1).max(3_600_000),
+    maxIterations: limit, maxEvaluations: limit, progressIntervalMs: z.number().min(1).max(3_600_000),
     sources: z.array(island), targets: z.array(island), testFault: z.null(), snapshot: z.null(),
     extensions: z.array(z.string()).optional(),
   }),
