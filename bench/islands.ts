@@ -12,7 +12,7 @@ function paperRun(o: { seed: number; islands: number; n: number; populationSize?
     islands: o.islands,
     evolver: { mode: 'paper', params: paperParams(o.n, o.populationSize === undefined ? {} : { populationSize: o.populationSize }) },
     topology: { kind: 'ring' },
-    migration: { mode: 'async', interval: 10, migrants: 5, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
+    migration: { mode: 'async', lag: 0, interval: 10, migrants: 5, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
     ...(o.timeLimitMs === undefined ? {} : { timeLimitMs: o.timeLimitMs }),
   };
 }

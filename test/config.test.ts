@@ -64,6 +64,7 @@ const DEFAULTS: RunConfig = {
   topology: { kind: 'ring' },
   migration: {
     mode: 'async',
+    lag: 2,
     interval: 1,
     migrants: 20, // 2% of the population
     emigrantSelection: { kind: 'best' },

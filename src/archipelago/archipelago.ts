@@ -69,6 +69,8 @@ class ArchipelagoRun {
   readonly result: Promise<ArchipelagoResult>;
   private readonly islands: number;
   private readonly sync: boolean;
+  /** Sync or lagged: the winner is the first finder by (iteration, island), from the reports; nobody claims. */
+  private readonly firstFinder: boolean;
   private readonly launched: LaunchedRun;
   private readonly coordination: Coordination;
   private readonly launchedAt = wallClock();
@@ -97,6 +99,7 @@ class ArchipelagoRun {
   constructor(private readonly options: ArchipelagoOptions, private readonly edges: readonly Edge[], launcher: Launcher) {
     this.islands = options.islands;
     this.sync = options.migration.mode === 'sync';
+    this.firstFinder = options.migration.mode !== 'async';
     this.reports = new Array<IslandReport | null>(this.islands).fill(null);
     this.failures = new Array<Failure | null>(this.islands).fill(null);
     this.lastBest = new Array<BestMessage | null>(this.islands).fill(null);
@@ -149,7 +152,7 @@ class ArchipelagoRun {
   }
 
   private emitMigrations(records: Int32Array): void {
-    for (const event of migrationEvents(records, this.sync)) this.emit(event);
+    for (const event of migrationEvents(records, this.firstFinder)) this.emit(event);
   }
 
   private onControl(message: ControlMessage): void {
@@ -181,7 +184,7 @@ class ArchipelagoRun {
   private onReport(report: IslandReport): void {
     this.reports[report.island] = report;
     this.emitMigrations(report.migrations);
-    if (report.stopReason === 'solved' && !this.sync) this.startGrace(); // the others are stopping now
+    if (report.stopReason === 'solved' && !this.firstFinder) this.startGrace(); // the others are stopping now
   }
 
   private onFailure(island: number, error: unknown): void {
@@ -215,7 +218,7 @@ class ArchipelagoRun {
       failures: this.failures,
       lastBest: this.lastBest,
       lastEvaluations: this.lastEvaluations,
-      winner: this.sync ? this.syncWinner() : this.claimed,
+      winner: this.firstFinder ? this.syncWinner() : this.claimed,
       haltedAt: this.haltedAt,
       iterations: (island) => this.coordination.iterations(island),
       launchedAt: this.launchedAt,
@@ -223,7 +226,7 @@ class ArchipelagoRun {
       now: wallClock(),
       edges: this.edges.length,
     });
-    if (result.solved && this.sync) {
+    if (result.solved && this.firstFinder) {
       this.emit({ type: 'solution', island: result.foundBy!, iteration: result.foundAtIteration!, solution: result.solution!, seconds: result.foundAtSeconds! });
     }
     this.emit({ type: 'done', result });

@@ -72,7 +72,8 @@ export class IslandRelay {
     connection: { readonly connected: boolean },
   ) {
     this.tasks = order.tasks.map((bytes) => decode<IslandTask>(bytes));
-    this.sync = this.tasks.some((task) => task.migration.mode === 'sync');
+    // Sync and lagged islands wait for migrants (lagged ones for those of one sending iteration, which the message carries).
+    this.sync = this.tasks.some((task) => task.migration.mode !== 'async');
     this.coordination = SharedMemoryCoordination.create(order.islands);
     this.sub = nc.subscribe(subjects.run(order.runId, hostId), { callback: (_e, msg) => this.onBus(msg.data) });
     const placements = this.wire();
@@ -194,7 +195,7 @@ export class IslandRelay {
       const port = this.incoming.get(`${message.from}>${message.to}`);
       if (!port) return void this.dropped.malformed++;
       port.postMessage(message.bytes);
-      // A sync island may be waiting for these; an async one never waits, and a wake-up
+      // A sync or lagged island may be waiting for these; an async one never waits, and a wake-up
       // would only run this relay's own watcher again for nothing, once per migrant.
       if (this.sync) c.notify();
     } else if (message.type === 'state') {
