@@ -46,7 +46,7 @@ const migrantsSchema = z.union(
 );
 
 const migrationBase = {
-  mode: oneOf(MIGRATION_MODES).default('async')
+  mode: oneOf(MIGRATION_MODES).default('lagged')
     .describe(MIGRATION_MODE_REGISTRY.map((m) => `${m.mode}: ${m.help}`).join('; ')),
   lag: int(0).default(DEFAULT_LAG)
     .describe(`lagged only: migrants sent at an island's iteration t enter at the receiver's iteration t + lag; 0 = sync; default ${DEFAULT_LAG}`),
