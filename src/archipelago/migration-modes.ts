@@ -25,7 +25,7 @@ export type MigrationMode = (typeof MIGRATION_MODE_REGISTRY)[number]['mode'];
 
 export const MIGRATION_MODES = MIGRATION_MODE_REGISTRY.map((m) => m.mode) as [MigrationMode, ...MigrationMode[]];
 
-/** Whether runs in `mode` repeat bit for bit from their seed. */
-export function isRepeatable(mode: MigrationMode): boolean {
-  return MIGRATION_MODE_REGISTRY.find((m) => m.mode === mode)!.repeatable;
+/** Whether runs in `mode` repeat bit for bit from their seed (false for a name this version does not know). */
+export function isRepeatable(mode: string): boolean {
+  return MIGRATION_MODE_REGISTRY.find((m) => m.mode === mode)?.repeatable ?? false;
 }

@@ -17,6 +17,7 @@ import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
 import { resolveRunConfig } from '../config/resolve.ts';
 import { toRunRecord } from '../experiment/records.ts';
+import type { MigrationMode } from '../archipelago/migration-modes.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { RunFailedError, startRun, type Run } from '../run/start-run.ts';
 import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
@@ -178,8 +179,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
       return true;
     }
     let run: Run;
+    let mode: MigrationMode;
     try {
       const config = resolveRunConfig(order.config, `run ${order.runId} of study ${order.session}`);
+      mode = config.migration.mode;
       run = startRun({ ...config, seed: order.seed }, { launcher: pool });
     } catch (error) {
       // This machine cannot run it (too little memory, ...): give it back for another host.
@@ -202,7 +205,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
         msg.nak();
         return false;
       }
-      const record = { ...toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result), host: name };
+      const record = { ...toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, mode), host: name };
       const done: BusMessage<'run-done'> = { type: 'run-done', session: member.session, runId: order.runId, host: name, record, events };
       try {
         const reply = await nc.request(subjects.study(member.session, 'result'), encodeBus(done), { timeout: RESULT_TIMEOUT_MS });

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import type { RunConfig } from '../config/run-config.ts';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
+import { isRepeatable, type MigrationMode } from '../archipelago/migration-modes.ts';
 import type { RunResult } from '../run/start-run.ts';
 import type { SweepValue } from './sweep.ts';
 
@@ -41,6 +42,11 @@ export interface RunRecord {
    * even after one retry. Such runs are kept for the record and left out of every statistic.
    */
   error: string | null;
+  /**
+   * The run repeats bit for bit from its seed (sync or lagged migration); false for async,
+   * where thread timing decides what arrives when (absent in studies of versions before 0.2).
+   */
+  repeatable?: boolean;
   /** ISO time the run finished. */
   finishedAt: string;
   /** Distributed studies: the name of the host that ran it (absent for a run on this machine). */
@@ -51,6 +57,8 @@ export interface ManifestCell {
   id: string;
   values: Record<string, SweepValue>;
   baseline: string | null;
+  /** Its runs repeat bit for bit from their seeds (not so with async migration). */
+  repeatable?: boolean;
   /** Resolved run config; each run replaces its seed. */
   config: RunConfig;
 }
@@ -64,6 +72,8 @@ export interface Manifest {
   seeds: number[];
   baseline: Record<string, SweepValue> | null;
   cells: ManifestCell[];
+  /** Every cell is repeatable; false if any uses async migration (its comparisons then pair initial populations only). */
+  repeatable?: boolean;
   /** Event logs were asked for (--events). */
   events: boolean;
   tool: { name: string; version: string };
@@ -80,7 +90,7 @@ export function runError(result: RunResult): string | null {
   return `island ${failed.id}: ${failed.error?.message ?? 'worker failed'}`;
 }
 
-export function toRunRecord(cell: { id: string; values: Record<string, SweepValue> }, result: RunResult): RunRecord {
+export function toRunRecord(cell: { id: string; values: Record<string, SweepValue> }, result: RunResult, mode: MigrationMode): RunRecord {
   const islands = result.islands.map(islandSummary);
   return {
     cell: cell.id,
@@ -99,6 +109,7 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     islands,
     solution: result.solution,
     error: runError(result),
+    repeatable: isRepeatable(mode),
     finishedAt: new Date().toISOString(),
   };
 }

@@ -13,6 +13,7 @@ import { ConfigError } from '../config/errors.ts';
 import { toolInfo } from '../package-info.ts';
 import { RunFailedError, startRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
+import { isRepeatable } from '../archipelago/migration-modes.ts';
 import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
 import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic, writeManifest } from './store.ts';
 import { cellFileName } from './sweep.ts';
@@ -84,7 +85,8 @@ function newManifest(experiment: Experiment, events: boolean): Manifest {
     keys: experiment.keys,
     seeds: experiment.seeds,
     baseline: experiment.baseline,
-    cells: experiment.cells.map(({ id, values, baseline, config }) => ({ id, values, baseline, config })),
+    cells: experiment.cells.map(({ id, values, baseline, config }) => ({ id, values, baseline, repeatable: isRepeatable(config.migration.mode), config })),
+    repeatable: experiment.cells.every((cell) => isRepeatable(cell.config.migration.mode)),
     events,
     tool: toolInfo(),
     environment: environment(),
@@ -125,7 +127,7 @@ async function runOne(planned: PlannedRun, host: Launcher, keepEvents: boolean, 
       throw error;
     });
     if (signal?.aborted) return null;
-    return { record: toRunRecord(planned.cell, result), events };
+    return { record: toRunRecord(planned.cell, result, planned.cell.config.migration.mode), events };
   } finally {
     signal?.removeEventListener('abort', abort);
     subscription?.unsubscribe();

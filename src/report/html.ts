@@ -9,7 +9,7 @@ import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, migrationSpec, prog
 import type { XAxis } from './x-axis.ts';
 import { readEvents } from './study-data.ts';
 import type { StudySummary } from './summary.ts';
-import { summaryRows } from './table.ts';
+import { notRepeatableNote, summaryRows } from './table.ts';
 import { formatValue } from '../experiment/sweep.ts';
 
 export function escapeHtml(text: string): string {
@@ -55,6 +55,8 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
       `${escapeHtml(manifest.environment.cpuModel)} × ${manifest.environment.cores}, started ${escapeHtml(manifest.startedAt)}.</p>`,
   );
   parts.push('<h2>Summary</h2>', summaryTable(summary));
+  const unrepeatable = notRepeatableNote(summary);
+  if (unrepeatable) parts.push(note(unrepeatable));
   if (summary.failedRuns.length > 0) parts.push(note(`Left out of every number and plot because an island failed: ${summary.failedRuns.join('; ')}.`));
   if (summary.baseline !== null) {
     const base = Object.entries(summary.baseline).map(([k, v]) => `${k}=${formatValue(v)}`).join(', ');

@@ -3,6 +3,7 @@
  * evaluations and iterations to solution, and the paired comparison with its baseline cell.
  * The terminal table, the CSV and the HTML page are all rendered from this.
  */
+import { isRepeatable } from '../archipelago/migration-modes.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { comparePaired, holm, median, quartiles, type PairedComparison, type Quartiles } from './stats.ts';
@@ -43,6 +44,8 @@ export interface StudySummary {
   failedRuns: string[];
   baseline: Record<string, SweepValue> | null;
   cells: CellSummary[];
+  /** Cells whose runs a seed does not repeat (async migration): their comparisons pair initial populations only. */
+  notRepeatable: string[];
 }
 
 /** Value of a run's metric "to solution": +Infinity when unsolved. */
@@ -103,5 +106,6 @@ export function summarise(study: StudyData, baselineOf: (cell: string) => string
     failedRuns: study.failed.map((r) => `${r.cell}@${r.seed}: ${r.error}`),
     baseline,
     cells,
+    notRepeatable: manifest.cells.filter((cell) => !isRepeatable(String(cell.config.migration?.mode))).map((cell) => cell.id),
   };
 }

@@ -66,6 +66,13 @@ export function summaryRows(summary: StudySummary, times = 'x'): { header: strin
   return { header, rows };
 }
 
+/** What a study with async cells must say: a seed fixes their initial populations and nothing more. Null when every cell is repeatable. */
+export function notRepeatableNote(summary: StudySummary): string | null {
+  if (summary.notRepeatable.length === 0) return null;
+  return `Not repeatable: ${summary.notRepeatable.join('; ')} (async migration): thread timing decides what arrives when, so a rerun gives other numbers and `
+    + 'the comparisons of these cells pair initial populations only (the same seed starts the same populations).';
+}
+
 /** The terminal table, with a note on the comparisons when there is a baseline. */
 export function renderTable(summary: StudySummary): string {
   const compared = summary.baseline !== null;
@@ -82,6 +89,8 @@ export function renderTable(summary: StudySummary): string {
       'p Holm = adjusted for comparing several cells. Unsolved runs count as slower than every solved run (∞).',
     );
   }
+  const unrepeatable = notRepeatableNote(summary);
+  if (unrepeatable) lines.push('', unrepeatable);
   return lines.join('\n');
 }
 
