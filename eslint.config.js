@@ -4,6 +4,32 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+const SRC_FOLDERS = ["io", "problem", "schema", "ga", "archipelago", "config", "run", "experiment", "report", "cluster", "cli"];
+
+/**
+ * One no-restricted-imports entry per folder of src: every other folder not in its list is
+ * forbidden. src/ga and src/problem also stay free of threads and of zod at run time (a GA
+ * mode's option schema is built from the Fields kit it is handed).
+ */
+function layerRules(mayImport) {
+  return SRC_FOLDERS.map((folder) => {
+    const forbidden = SRC_FOLDERS.filter((other) => other !== folder && !mayImport[folder].includes(other));
+    const pure = folder === "ga" || folder === "problem";
+    const patterns = [];
+    if (forbidden.length > 0) patterns.push({ regex: `(^|/)(${forbidden.join("|")})/`, message: `src/${folder} may import only ${mayImport[folder].map((f) => `src/${f}`).join(", ") || "nothing of src"}: dependencies point down.` });
+    if (pure) patterns.push({ group: ["zod"], allowTypeImports: true, message: "Only types from zod: options are built from the Fields kit a registry entry is handed." });
+    return {
+      files: [`src/${folder}/**/*.ts`],
+      rules: {
+        "@typescript-eslint/no-restricted-imports": ["error", {
+          ...(pure ? { paths: [{ name: "node:worker_threads", message: "The GA core knows nothing of threads." }] } : {}),
+          patterns,
+        }],
+      },
+    };
+  });
+}
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "kernel/", "coverage/"] },
   js.configs.recommended,
@@ -35,27 +61,22 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
     },
   },
-  {
-    // Dependencies point down: nothing under the CLI imports it.
-    files: ["src/{problem,ga,schema,io,archipelago,config,run,experiment,report}/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: ["**/cli/*"], message: "Only src/cli may import src/cli: dependencies point down." }] }],
-    },
-  },
-  {
-    // The GA core and the problem are pure and synchronous: no threads, no config layer, and
-    // no zod at run time (a GA mode's option schema is built from the kit it is handed).
-    files: ["src/{problem,ga}/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", {
-        paths: [{ name: "node:worker_threads", message: "The GA core knows nothing of threads." }],
-        patterns: [
-          { group: ["**/cli/*", "**/config/*", "**/archipelago/*", "**/cluster/*", "**/run/*", "**/experiment/*", "**/report/*"], message: "src/ga and src/problem import nothing above them." },
-          { group: ["zod"], allowTypeImports: true, message: "Only types from zod: options are built from the Fields kit a registry entry is handed." },
-        ],
-      }],
-    },
-  },
+  // Dependencies point down (docs/ARCHITECTURE.md, "The map"): each folder of src may import
+  // only the folders listed for it; the root modules (index.ts, package-info.ts, ...) are the
+  // library's entry or leaves anyone may use. test/lint-layers.test.ts shows an upward import failing.
+  ...layerRules({
+    io: [],
+    problem: ["io"],
+    schema: ["io"],
+    ga: ["problem", "schema", "io"],
+    archipelago: ["ga", "problem", "schema", "io"],
+    config: ["archipelago", "ga", "problem", "schema", "io"],
+    run: ["config", "archipelago", "ga", "problem", "schema", "io"],
+    experiment: ["run", "config", "archipelago", "ga", "problem", "schema", "io"],
+    report: ["experiment", "run", "config", "archipelago", "ga", "problem", "schema", "io"],
+    cluster: ["experiment", "run", "config", "archipelago", "ga", "problem", "schema", "io"],
+    cli: ["cluster", "report", "experiment", "run", "config", "archipelago", "ga", "problem", "schema", "io"],
+  }),
   {
     // Tests read the tool's JSON output untyped on purpose: they assert on its shape.
     files: ["test/**/*.ts"],

@@ -7,8 +7,8 @@ import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from './archipelago/events.ts';
 import { TOPOLOGY_KINDS, type Edge, type TopologyKind, type TopologySpec } from './archipelago/topology.ts';
 import { buildTopology } from './archipelago/topology-schema.ts';
-import type { ClusterRun } from './cluster/cluster-run.ts';
-import { runStudyOnCluster, type ClusterOptions } from './cluster/study.ts';
+import type { IslandHosts } from './archipelago/launcher.ts';
+import type { ClusterOptions } from './cluster/study.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './config/resolve.ts';
 import type { RunConfigInput } from './config/schema.ts';
 import { experimentFromObject, loadExperiment } from './experiment/load.ts';
@@ -27,17 +27,16 @@ export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
 export type { TupleReport } from './problem/check-tuple.ts';
 export type { StudyHooks, StudyOutcome } from './experiment/runner.ts';
 export type { RunRecord } from './experiment/records.ts';
+export type { MachineProvenance, Provenance } from './provenance.ts';
 export type { ExperimentInput } from './experiment/schema.ts';
 export type { Edge, TopologyKind, TopologySpec } from './archipelago/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/input-error.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, RunFailedError } from './run/start-run.ts';
-// Across machines (docs/distributed.md): serve as a host; join hosts for a run (RunOptions.cluster).
-export { startHost, type Host as ClusterHost, type HostOptions } from './cluster/host.ts';
-export { joinCluster, type ClusterRun } from './cluster/cluster-run.ts';
-export type { ClusterOptions, ClusterStudyOutcome } from './cluster/study.ts';
-export { BrokerUnreachableError } from './cluster/bus.ts';
+export type { IslandHosts } from './archipelago/launcher.ts';
+export type { ClusterOptions } from './cluster/study.ts';
+// Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 
 /** A run in progress. */
 export interface RunHandle {
@@ -55,10 +54,10 @@ export interface RunOptions {
   /** Aborting it is `stop()`. */
   signal?: AbortSignal;
   /**
-   * Run the islands on hosts of a NATS broker (from `joinCluster`; close it after the run):
-   * `islands` then defaults to what the hosts offer, and the record names `hosts` and each island's `host`.
+   * Run the islands on hosts elsewhere (`joinCluster` from 'nqueens-islands/cluster'; close it after the
+   * run): `islands` then defaults to what the hosts offer, and the record names `hosts` and each island's `host`.
    */
-  cluster?: ClusterRun;
+  cluster?: IslandHosts;
 }
 
 /**
@@ -95,7 +94,7 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
   const result = run.result
     .then((r) => {
       const ended = cluster?.launcher.brokerLost ? 'broker-lost' : stopped && !r.solved ? 'stopped' : endingOf(r);
-      const record = resultRecord(r, seeded, ended, cluster ? cluster.launcher.placement : null);
+      const record = resultRecord(r, seeded, ended, cluster?.launcher.placement ?? null);
       if (seeded.output.file !== null) writeRecord(seeded.output.file, record);
       return record;
     })
@@ -134,7 +133,10 @@ export interface ExperimentOptions {
 export async function runExperiment(study: string | ExperimentInput, options: ExperimentOptions): Promise<StudyOutcome> {
   const experiment = typeof study === 'string' ? loadExperiment(study) : experimentFromObject(study);
   const studyOptions = { outDir: options.out, resume: options.resume ?? false, events: options.events ?? false, signal: options.signal, hooks: options.hooks };
-  return options.cluster ? runStudyOnCluster(experiment, { ...studyOptions, ...options.cluster }) : runStudy(experiment, studyOptions);
+  if (!options.cluster) return runStudy(experiment, studyOptions);
+  // Loaded on use: the NATS client is no cost to a study on this machine.
+  const { runStudyOnCluster } = await import('./cluster/study.ts');
+  return runStudyOnCluster(experiment, { ...studyOptions, ...options.cluster });
 }
 
 /**

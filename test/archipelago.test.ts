@@ -104,6 +104,7 @@ function solvedReport(island: number, tuple: number[], iteration: number, foundA
   return {
     type: 'report', island, iterations: iteration, evaluations: 100, bestFitness: 0, best: genes, solution: genes, foundAtIteration: iteration, foundAt,
     claimed: true, migrantsSent: 0, migrantsAccepted: 0, startedAt: foundAt - 5, stoppedAt: foundAt + 1, stopReason: 'solved', migrations: new Int32Array(0),
+    evaluationsFrom: iteration, evaluationsAt: new Float64Array(0),
   };
 }
 
@@ -122,6 +123,40 @@ describe('one winner (the coordinator decides)', () => {
     assert.deepEqual([result.foundBy, result.foundAtIteration, result.solution], [1, 7, [2, 4, 6, 1, 3, 5]]);
     assert.deepEqual(result.islands.map((i) => i.stopReason), ['also-solved', 'solved']);
     assert.deepEqual(ofType(events, 'solution').map((e) => e.island), [1], 'one solution event, the winner\'s');
+  });
+
+  it('async: an island that held a solution but saw the winner\'s claim first (it had not looked at its initial population yet) is also-solved, not other-solved', async () => {
+    const { launcher, control, settle } = scriptedLauncher(2);
+    const archipelago = startArchipelago({ ...options({ islands: 2, n: 6 }), launcher });
+    control({ type: 'solution', island: 0, iteration: 0, genes: fromOneBased([3, 6, 2, 5, 1, 4]), foundAt: 1000 });
+    settle[0](solvedReport(0, [3, 6, 2, 5, 1, 4], 0, 1000));
+    settle[1]({ ...solvedReport(1, [2, 4, 6, 1, 3, 5], 0, 0), foundAtIteration: -1, claimed: false, stopReason: 'other-solved' });
+    const result = await archipelago.result;
+    assert.deepEqual(result.islands.map((i) => i.stopReason), ['solved', 'also-solved']);
+  });
+
+  it('a run halted before any island looked at its population still reports a solution one of them held, validated (a best of fitness 0 is a solution)', async () => {
+    for (const mode of ['async', 'sync'] as const) {
+      const { launcher, settle } = scriptedLauncher(2);
+      const archipelago = startArchipelago({ ...options({ islands: 2, n: 6, migration: { mode } }), launcher });
+      archipelago.stop();
+      const held = (island: number, tuple: number[]) => ({ ...solvedReport(island, tuple, 0, 0), foundAtIteration: -1, claimed: false, stopReason: 'stopped' as const });
+      settle[0]({ ...solvedReport(0, [1, 2, 3, 4, 5, 6], 0, 0), solution: null, bestFitness: 3, foundAtIteration: -1, claimed: false, stopReason: 'stopped' });
+      settle[1](held(1, [2, 4, 6, 1, 3, 5]));
+      const result = await archipelago.result;
+      assert.deepEqual([result.solved, result.fitness, result.foundBy, result.foundAtIteration, result.solution], [true, 0, 1, 0, [2, 4, 6, 1, 3, 5]], mode);
+      assert.deepEqual(result.islands.map((i) => i.stopReason), ['stopped', 'solved'], mode);
+    }
+    // A held "solution" the validator refuses is not one: the run stays unsolved.
+    const { launcher, settle } = scriptedLauncher(1);
+    const archipelago = startArchipelago({ ...options({ islands: 1, n: 6 }), launcher });
+    const events: ArchipelagoEvent[] = [];
+    archipelago.events$.subscribe((e) => events.push(e));
+    archipelago.stop();
+    settle[0]({ ...solvedReport(0, [1, 2, 3, 4, 5, 6], 0, 0), foundAtIteration: -1, claimed: false, stopReason: 'stopped' });
+    const result = await archipelago.result;
+    assert.equal(result.solved, false);
+    assert.equal(ofType(events, 'island-error').length, 1);
   });
 });
 

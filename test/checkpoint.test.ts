@@ -132,7 +132,7 @@ describe('checkpoints that cannot be resumed', () => {
     refuses(['solve', '--resume', variant('old-format.ckpt', (c) => (c.formatVersion = 99))], /checkpoint format version 99; this nqueens-islands reads version 1$/);
   });
   it('another N on the command line', () => {
-    refuses(['solve', '--resume', ckpt, '-n', '301'], /^nqueens-islands: -n: 301 contradicts the checkpoint .*run\.ckpt, which is for n = 300; with --resume only --max-iterations, --time-limit, --on-island-error, --out may change$/);
+    refuses(['solve', '--resume', ckpt, '-n', '301'], /^nqueens-islands: -n: 301 contradicts the checkpoint .*run\.ckpt, which is for n = 300; with --resume only --max-iterations, --max-evaluations, --time-limit, --on-island-error, --out may change$/);
   });
   it('any other run flag that contradicts it (the same value is fine)', () => {
     refuses(['solve', '--resume', ckpt, '--interval', '6'], /--interval: 6 contradicts the checkpoint .* migration\.interval = 5/);

@@ -88,7 +88,7 @@ describe('solve', () => {
     assert.equal(out.solved, true);
     assert.equal(out.fitness, 0);
     assert.deepEqual(validateSolution(out.solution), { valid: true });
-    assert.deepEqual(Object.keys(out.islands[0]).slice(0, 6), ['id', 'iterations', 'evaluations', 'bestFitness', 'migrantsSent', 'migrantsAccepted']);
+    assert.deepEqual(Object.keys(out.islands[0]).slice(0, 7), ['id', 'iterations', 'evaluations', 'evaluationsAfterSolution', 'bestFitness', 'migrantsSent', 'migrantsAccepted']);
   });
 
   it('repeats a sync run exactly for the same seed', () => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { placeIslands } from '../src/cluster/cluster-launcher.ts';
 import * as library from '../src/index.ts';
+import { joinCluster } from '../src/cluster/index.ts';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { BUS_FORMAT } from '../src/cluster/bus-codec.ts';
@@ -210,7 +211,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
 
   it('from the library: joinCluster, then solve() with it; islands default to what the hosts offer', async () => {
     const { prefix } = await startHosts(['lib1', 'lib2'], 2);
-    const cluster = await library.joinCluster({ nats: broker.server.url, prefix, hosts: 2 });
+    const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 2 });
     try {
       assert.equal(cluster.islands, 4);
       const record = await library.solve({ n: 20, seed: 6, migration: { mode: 'sync', interval: 4 } }, { cluster });
@@ -229,7 +230,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     let second: NatsServer | null = null;
     try {
       const { prefix, hosts } = await broker.startHosts(['b1', 'b2'], { url: first.url });
-      const cluster = await library.joinCluster({ nats: first.url, prefix, hosts: 2 });
+      const cluster = await joinCluster({ nats: first.url, prefix, hosts: 2 });
       try {
         const run = library.startRun({ n: 3000, seed: 1, limits: { timeLimit: 120 } }, { cluster });
         await new Promise<void>((resolve) => run.events$.subscribe((e) => e.type === 'started' && resolve()));

@@ -15,12 +15,12 @@ const solution: SolutionMessage = { type: 'solution', island: 0, iteration: 3, g
 const task: IslandTask = {
   type: 'task', island: 2, islands: 4, seed: 2 ** 40 + 3, evolver: { mode: 'paper', params: paperParams(24, { populationSize: 100 }) },
   migration: { mode: 'sync', lag: 2, interval: 5, migrants: 2, emigrantSelection: { kind: 'tournament', size: 3 }, replacement: 'random-if-better', rejectDuplicates: true },
-  maxIterations: Infinity, progressIntervalMs: 250, sources: [1], targets: [3], testFault: null, snapshot: null,
+  maxIterations: Infinity, maxEvaluations: 123456, progressIntervalMs: 250, sources: [1], targets: [3], testFault: null, snapshot: null,
 };
 const report: IslandReport = {
   type: 'report', island: 2, iterations: 40, evaluations: 4000, bestFitness: 1, best: Uint16Array.from([3, 1, 0, 2]), solution: null,
   foundAtIteration: -1, foundAt: 0, claimed: false, migrantsSent: 8, migrantsAccepted: 3, startedAt: 1, stoppedAt: 2,
-  stopReason: 'other-solved', migrations: new Int32Array(0),
+  stopReason: 'other-solved', migrations: new Int32Array(0), evaluationsFrom: 35, evaluationsAt: Float64Array.from([3500, 3600, 3700, 3800, 3900]),
 };
 
 describe('codec', () => {

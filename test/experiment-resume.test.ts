@@ -105,7 +105,7 @@ describe('runStudy in-process (N = 1 boards: answered without threads)', () => {
     await runStudy(experiment, { outDir: out, resume: false, events: false });
     writeFileSync(file, `${experiment.text}# changed\n`);
     const changed = loadExperiment(file, env);
-    await assert.rejects(runStudy(changed, { outDir: out, resume: true, events: false }), /made from a different experiment file/);
+    await assert.rejects(runStudy(changed, { outDir: out, resume: true, events: false }), /made from other files \(study sha256 [0-9a-f]{12}\.\.\., now [0-9a-f]{12}\.\.\.: .*instant\.yaml differs\); resume with the same files/);
   });
 });
 

@@ -11,9 +11,11 @@ const dir = mkdtempSync(path.join(tmpdir(), 'nq-library-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A record without what depends on the clock. */
+/** The record without times, and without the build's commit (code run from src/ under tsx has none; the CLI is the build). */
 function untimed(record: Record<string, unknown>): Record<string, unknown> {
-  const { seconds, startupSeconds, stopLatencyMs, islands, ...rest } = record;
-  return { ...rest, islands: (islands as Record<string, unknown>[]).map(({ seconds: _s, ...i }) => i) };
+  const { seconds, startupSeconds, stopLatencyMs, islands, provenance, ...rest } = record;
+  const { commit: _c, dirty: _d, ...made } = provenance as Record<string, unknown>;
+  return { ...rest, islands: (islands as Record<string, unknown>[]).map(({ seconds: _s, ...i }) => i), provenance: made };
 }
 
 describe('the library', () => {

@@ -21,6 +21,22 @@ function run(command: string, args: string[], cwd: string) {
   return r.stdout;
 }
 
+/**
+ * A strict consumer, skipLibCheck off: the root entry's types need neither Node's types nor the
+ * NATS client's (whose declarations want `Symbol.asyncDispose`, which lib es2022 lacks), so
+ * they check with `"types": []`; the cluster entry checks with Node's types, as its users have them.
+ */
+function strictConsumers(project: string, tsc: string) {
+  const options = { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext' };
+  const check = (name: string, code: string, types: string[]) => {
+    writeFileSync(path.join(project, `${name}.ts`), code);
+    writeFileSync(path.join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...options, types }, files: [`${name}.ts`] }));
+    run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], project);
+  };
+  check('root', "import { solve, type SolveRecord } from 'nqueens-islands';\nconst r: SolveRecord = await solve({ n: 8 });\nexport const solved: boolean = r.solved;\n", []);
+  check('cluster', "import { startHost, joinCluster } from 'nqueens-islands/cluster';\nimport { solve } from 'nqueens-islands';\nexport const f = [startHost, joinCluster, solve];\n", ['node']);
+}
+
 describe('the packed package', () => {
   it('is the README example, verbatim', () => {
     const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -31,7 +47,7 @@ describe('the packed package', () => {
     // `npm test` has built dist/ already: pack what is there.
     const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)) as { filename: string; files: { path: string }[] }[];
     const files = packed[0].files.map((f) => f.path);
-    for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/workers/island-worker.js', 'dist/kernel/paper.wasm', 'config/default.yaml']) assert.ok(files.includes(file), `the package has ${file}`);
+    for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/workers/island-worker.js', 'dist/kernel/paper.wasm', 'dist/build-info.json', 'config/default.yaml']) assert.ok(files.includes(file), `the package has ${file}`);
     const project = path.join(dir, 'project');
     run('mkdir', ['-p', project], dir);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'uses-nqueens-islands', private: true, type: 'module' }));
@@ -43,6 +59,7 @@ describe('the packed package', () => {
     // Run it as compiled JavaScript, as a user's build would.
     run(process.execPath, [tsc, '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--outDir', 'out', 'example.ts'], project);
     const stdout = run(process.execPath, ['out/example.js'], project);
+    strictConsumers(project, tsc);
     assert.match(stdout, /^N=16 solved by island [01] at iteration \d+: (\d+ ){15}\d+$/m);
     assert.match(stdout, /solution: true/);
     assert.match(stdout, /^N=32 (solved|stopped|max-iterations): fitness \d+ after \d+ evaluations$/m);

@@ -79,7 +79,7 @@ function syntheticStudy(name: string, events: boolean): string {
       const seconds = hardness * speed[kind] * (0.9 + 0.2 * random());
       const iterations = Math.round(seconds * 400);
       const record: RunRecord = {
-        cell: cell.id, values: cell.values, seed, solved, fitness: solved ? 0 : 1, seconds: solved ? seconds : 20, iterations, evaluations: iterations * 4000,
+        cell: cell.id, values: cell.values, seed, solved, fitness: solved ? 0 : 1, seconds: solved ? seconds : 20, iterations, evaluations: iterations * 4000, evaluationsAfterSolution: null,
         foundBy: solved ? seed % 4 : null, stopLatencyMs: 2, migrantsSent: 0, migrantsAccepted: 0, islands: [], solution: null, finishedAt: '2025-01-01T00:00:00.000Z',
         error: kind === 'fully-connected' && seed === 3 ? 'island 1: worker exited' : null,
       };

@@ -11,7 +11,7 @@ import { LocalHost } from './local-host.ts';
 import type { BestMessage, ControlMessage, IslandReport, IslandTask } from './messages.ts';
 import { migrationEvents } from './migration-log.ts';
 import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type ArchipelagoOptions } from './options.ts';
-import { buildResult, syncFinder, type Failure, type Winner } from './run-result.ts';
+import { buildResult, heldAt, syncFinder, type Failure, type Winner } from './run-result.ts';
 import { edgesOf, sourcesOf, targetsOf, type Edge } from './topology.ts';
 
 export type { ArchipelagoOptions } from './options.ts';
@@ -43,6 +43,16 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   return { events$: run.events$, result, stop: () => run.halt() };
 }
 
+/**
+ * Island `island`'s share of an evaluation budget: `budget` split evenly, the first
+ * `budget mod islands` islands one more, so the shares add up to the budget exactly. Each
+ * island stops at its share whatever the others do, so a run that does not solve has
+ * evaluated exactly `budget` chromosomes (unless an island failed).
+ */
+export function evaluationShare(budget: number, islands: number, island: number): number {
+  return Math.floor(budget / islands) + (island < budget % islands ? 1 : 0);
+}
+
 /** What one island runs, from the options and the topology's edges. */
 function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): IslandTask[] {
   return Array.from({ length: options.islands }, (_, island) => ({
@@ -53,6 +63,7 @@ function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): Islan
     evolver: options.evolver,
     migration: options.migration,
     maxIterations: options.maxIterations ?? Infinity,
+    maxEvaluations: options.maxEvaluations === undefined ? Infinity : evaluationShare(options.maxEvaluations, options.islands, island),
     progressIntervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
     sources: sourcesOf(edges, island),
     targets: targetsOf(edges, island),
@@ -218,7 +229,11 @@ class ArchipelagoRun {
       failures: this.failures,
       lastBest: this.lastBest,
       lastEvaluations: this.lastEvaluations,
-      winner: this.firstFinder ? this.syncWinner() : this.claimed,
+      // A run nobody claimed may still hold a solution (async islands stopped before they
+      // looked at their initial population): it is one, validated, whatever ended the run.
+      winner: this.firstFinder ? this.syncWinner() : (this.claimed ?? this.syncWinner()),
+      // Lagged islands report their counters at the first solution's iteration themselves.
+      sync: this.sync,
       haltedAt: this.haltedAt,
       iterations: (island) => this.coordination.iterations(island),
       launchedAt: this.launchedAt,
@@ -226,7 +241,7 @@ class ArchipelagoRun {
       now: wallClock(),
       edges: this.edges.length,
     });
-    if (result.solved && this.firstFinder) {
+    if (result.solved && (this.firstFinder || !this.claimed)) {
       this.emit({ type: 'solution', island: result.foundBy!, iteration: result.foundAtIteration!, solution: result.solution!, seconds: result.foundAtSeconds! });
     }
     this.emit({ type: 'done', result });
@@ -241,6 +256,6 @@ class ArchipelagoRun {
   private syncWinner(): Winner | null {
     const finder = syncFinder(this.reports);
     const solution = finder ? this.validated(finder.island, finder.solution!) : null;
-    return finder && solution ? { island: finder.island, iteration: finder.foundAtIteration, solution, foundAt: finder.foundAt } : null;
+    return finder && solution ? { island: finder.island, iteration: heldAt(finder), solution, foundAt: finder.foundAt || finder.stoppedAt } : null;
   }
 }

@@ -72,14 +72,17 @@ export interface DoneEvent {
 export interface IslandSummary {
   id: number;
   iterations: number;
+  /** Sync, solved: to the winning iteration (see ArchipelagoResult.evaluations); else all it did. */
   evaluations: number;
+  /** Sync, solved: what it evaluated after the winning iteration (running on to the barrier); null otherwise. */
+  evaluationsAfterSolution: number | null;
   bestFitness: number;
   migrantsSent: number;
   migrantsAccepted: number;
 }
 
 export function islandSummary(i: IslandSummary): IslandSummary {
-  return { id: i.id, iterations: i.iterations, evaluations: i.evaluations, bestFitness: i.bestFitness, migrantsSent: i.migrantsSent, migrantsAccepted: i.migrantsAccepted };
+  return { id: i.id, iterations: i.iterations, evaluations: i.evaluations, evaluationsAfterSolution: i.evaluationsAfterSolution, bestFitness: i.bestFitness, migrantsSent: i.migrantsSent, migrantsAccepted: i.migrantsAccepted };
 }
 
 export interface IslandResult extends IslandSummary {
@@ -108,8 +111,15 @@ export interface ArchipelagoResult {
   startupSeconds: number;
   /** Latest island stop − the moment the stop was claimed (solution or coordinator), in ms; null if nobody was told to stop. */
   stopLatencyMs: number | null;
-  /** Total evaluations over all islands. */
+  /**
+   * Evaluations over all islands. Sync, solved: every island's evaluations up to and including
+   * the winning iteration (and the migration after it), so the count does not depend on how far
+   * the islands ran on to the barrier. Async and unsolved: everything every island evaluated
+   * until it stopped.
+   */
   evaluations: number;
+  /** Sync, solved: what the islands evaluated after the winning iteration, running on to the barrier (not in `evaluations`); null otherwise. */
+  evaluationsAfterSolution: number | null;
   islands: IslandResult[];
   /** Number of directed topology edges. */
   edges: number;

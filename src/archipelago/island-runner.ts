@@ -86,6 +86,15 @@ class IslandRun {
   /** Lagged: what the report counts (the island's state at the run's cut), once decided. */
   private atCut: IslandCounters | null = null;
   private readonly sleeper = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * Sync: the island's evaluations after each iteration since the last barrier it passed
+   * (`epochStart`), the migration after it included: entry j - epochStart is the count once
+   * iteration j and its migration were done. The coordinator reads the entry of the winning
+   * iteration, so what an island did after it, running on to the barrier, is counted apart.
+   * Grown on demand (at most one epoch long).
+   */
+  private evaluationsAt = new Float64Array(16);
+  private epochStart: number;
 
   constructor(
     private readonly task: IslandTask,
@@ -104,6 +113,7 @@ class IslandRun {
     const snapshot = task.snapshot;
     const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
     this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes);
+    this.evolver.evaluationBudget = task.maxEvaluations;
     if (snapshot) {
       this.migrantsSent = snapshot.migrantsSent;
       this.migrantsAccepted = snapshot.migrantsAccepted;
@@ -112,6 +122,18 @@ class IslandRun {
     // A request made while this island was being built is answered at its first chance.
     this.served = 0;
     this.history = task.migration.mode === 'lagged' ? new LagHistory() : null;
+    this.epochStart = this.evolver.iterations;
+  }
+
+  /** Sync: notes the evaluations done once the current iteration and its migration are (see evaluationsAt). */
+  private noteEvaluations(): void {
+    const at = this.evolver.iterations - this.epochStart;
+    if (at >= this.evaluationsAt.length) {
+      const grown = new Float64Array(Math.max(at + 1, this.evaluationsAt.length * 2));
+      grown.set(this.evaluationsAt);
+      this.evaluationsAt = grown;
+    }
+    this.evaluationsAt[at] = this.evolver.evaluations;
   }
 
   run(): IslandReport {
@@ -143,9 +165,14 @@ class IslandRun {
         reason = lagged ? this.finishLagged('max-iterations') : 'max-iterations';
         break;
       }
+      if (evolver.evaluations >= task.maxEvaluations) {
+        reason = lagged ? this.finishLagged('max-evaluations') : 'max-evaluations';
+        break;
+      }
       if (lagged && !this.awaitWindow()) continue; // halted: the loop head sees it
       if (fault && fault.kind === 'slow' && evolver.iterations >= fault.atIteration) Atomics.wait(this.sleeper, 0, 0, fault.delayMs ?? 1);
       else if (fault && fault.kind !== 'slow' && evolver.iterations === fault.atIteration) this.fault(fault.kind);
+      if (sync) this.noteEvaluations();
       const before = evolver.iterations;
       const solved = evolver.step();
       shared.setIterations(id, evolver.iterations);
@@ -361,6 +388,7 @@ class IslandRun {
     if (this.evolver.solution) return this.found(epoch + 1);
     // Every island got this epoch's migrants and sent none of the next: a clean cut.
     if (shared.checkpointRequest() !== this.served && shared.checkpointEpoch() === epoch) this.snapshot(epoch);
+    this.epochStart = this.evolver.iterations; // no island's solution can be earlier than this barrier now
     return null;
   }
 
@@ -463,6 +491,8 @@ class IslandRun {
       stoppedAt,
       stopReason,
       migrations: this.log.take(),
+      evaluationsFrom: this.epochStart,
+      evaluationsAt: this.task.migration.mode === 'sync' ? this.evaluationsAt.slice(0, Math.max(0, evolver.iterations - this.epochStart)) : new Float64Array(0),
     };
   }
 }

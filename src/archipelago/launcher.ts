@@ -30,6 +30,10 @@ export interface LaunchedRun {
 }
 
 export interface Launcher {
+  /** Launchers that put islands on named hosts: each island's host name, once launched (the record's `hosts`). */
+  readonly placement?: readonly string[];
+  /** Launchers that reach their hosts over a message broker: true once it was lost (the run ends `broker-lost`). */
+  readonly brokerLost?: boolean;
   /**
    * Starts `plan.tasks.length` islands together. Before any report settles, a failed island
    * is marked departed in the run's coordination, so no barrier waits for it.
@@ -40,4 +44,11 @@ export interface Launcher {
 /** A launcher that owns resources (threads, connections) across runs; `close` gives them back. */
 export interface Host extends Launcher {
   close(): Promise<void>;
+}
+
+/** Islands on hosts elsewhere (`joinCluster` gives one): how many they offer, and the launcher that places them. */
+export interface IslandHosts {
+  /** Islands the hosts offer together (the run's default island count). */
+  readonly islands: number;
+  readonly launcher: Launcher;
 }

@@ -18,6 +18,8 @@ export interface IslandTask {
   migration: MigrationOptions;
   /** Iteration limit per island (Infinity: none). */
   maxIterations: number;
+  /** This island's share of the run's evaluation budget (Infinity: none). */
+  maxEvaluations: number;
   progressIntervalMs: number;
   /** In-neighbours, ascending: the order of `inPorts`. */
   sources: number[];
@@ -102,7 +104,7 @@ export interface SolutionMessage {
  * (async: its claim came after the winner's, e.g. on another host within the stop's latency;
  * sync: a later iteration, or a higher id at the same iteration). Only the winner is 'solved'.
  */
-export type StopReason = 'solved' | 'also-solved' | 'other-solved' | 'stopped' | 'max-iterations';
+export type StopReason = 'solved' | 'also-solved' | 'other-solved' | 'stopped' | 'max-iterations' | 'max-evaluations';
 
 /** An island's last word: the piscina task's return value. */
 export interface IslandReport {
@@ -124,6 +126,13 @@ export interface IslandReport {
   stoppedAt: number;
   stopReason: StopReason;
   migrations: Int32Array;
+  /**
+   * Sync: `evaluationsAt[j - evaluationsFrom]` is the island's evaluations once iteration j
+   * and the migration after it were done, for j from the last barrier it passed up to its
+   * last iteration (exclusive; `evaluations` is the count at the end). Async: empty.
+   */
+  evaluationsFrom: number;
+  evaluationsAt: Float64Array;
 }
 
 export type Message =

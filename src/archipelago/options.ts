@@ -13,6 +13,8 @@ export interface ArchipelagoOptions {
   migration: MigrationOptions;
   /** Iteration limit per island. */
   maxIterations?: number;
+  /** Evaluation budget of the whole run: island i may evaluate `evaluationShare(maxEvaluations, islands, i)` chromosomes. */
+  maxEvaluations?: number;
   timeLimitMs?: number;
   /** How often each island posts progress (default 250 ms). */
   progressIntervalMs?: number;

@@ -16,13 +16,38 @@ export interface Winner {
   foundAt: number;
 }
 
-/** Sync: the finder with the smallest (iteration found, island id), fixed by the seed alone. */
+/**
+ * The iteration at which a report's island held its solution: where it found it, or, for an
+ * island stopped before it looked (its initial population held one, and the run was halted
+ * first), its iterations then.
+ */
+export function heldAt(r: IslandReport): number {
+  return r.foundAtIteration >= 0 ? r.foundAtIteration : r.iterations;
+}
+
+/**
+ * Sync (and any run nobody claimed): the island holding a solution with the smallest
+ * (iteration, island id), fixed by the seed alone.
+ */
 export function syncFinder(reports: readonly (IslandReport | null)[]): IslandReport | null {
   let best: IslandReport | null = null;
   for (const r of reports) {
-    if (r?.solution && (!best || r.foundAtIteration < best.foundAtIteration)) best = r;
+    if (r?.solution && (!best || heldAt(r) < heldAt(best))) best = r;
   }
   return best;
+}
+
+/**
+ * Sync: island `r`'s evaluations once it had done the winning iteration `k` (and the
+ * migration after it): what it did after that, running on to the barrier, is not the search's
+ * cost of the solution. The winner, and an island that stopped by then, count all they did.
+ */
+export function evaluationsThrough(r: IslandReport, k: number, winner: number): number {
+  if (r.island === winner || k >= r.iterations) return r.evaluations;
+  const at = k - r.evaluationsFrom;
+  // A report from another host is input: a missing or odd entry counts everything.
+  const value = at >= 0 && r.evaluationsAt instanceof Float64Array && at < r.evaluationsAt.length ? r.evaluationsAt[at] : r.evaluations;
+  return Number.isSafeInteger(value) && value >= 0 && value <= r.evaluations ? value : r.evaluations;
 }
 
 /** What the archipelago collected by the end of a run. */
@@ -34,6 +59,8 @@ export interface RunRecordings {
   /** Each island's evaluations at its last progress message. */
   lastEvaluations?: readonly number[];
   winner: Winner | null;
+  /** Sync mode: evaluations are counted to the winning iteration (evaluationsThrough). */
+  sync: boolean;
   /** When the coordinator halted the run (wall ms), if it did. */
   haltedAt: number | null;
   /** Last published iterations of an island without a report. */
@@ -52,6 +79,9 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   const { winner } = o;
   const islandResults: IslandResult[] = [];
   let evaluations = 0;
+  let after = 0;
+  // Sync: the solution's cost is every island's evaluations to the winning iteration.
+  const counted = o.sync && winner ? (r: IslandReport) => evaluationsThrough(r, winner.iteration, winner.island) : (r: IslandReport) => r.evaluations;
   let bestReport: IslandReport | null = null;
   let latestStop = -Infinity;
   /** The last island loop's end, whatever stopped it. */
@@ -59,23 +89,27 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   o.reports.forEach((r, i) => {
     const failure = o.failures[i];
     // An island without a report counts what it last said it had done.
-    const islandEvaluations = r ? r.evaluations : (o.lastEvaluations?.[i] ?? 0);
+    const islandEvaluations = r ? counted(r) : (o.lastEvaluations?.[i] ?? 0);
+    const islandAfter = r ? r.evaluations - islandEvaluations : 0;
     evaluations += islandEvaluations;
+    after += islandAfter;
     if (r) {
       if (!bestReport || r.bestFitness < bestReport.bestFitness) bestReport = r;
-      if (r.stopReason !== 'max-iterations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
+      if (r.stopReason !== 'max-iterations' && r.stopReason !== 'max-evaluations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
       lastEnd = Math.max(lastEnd, r.stoppedAt);
     }
     islandResults.push({
       id: i,
       iterations: r ? r.iterations : o.iterations(i),
       evaluations: islandEvaluations,
+      evaluationsAfterSolution: o.sync && winner ? islandAfter : null,
       bestFitness: r ? r.bestFitness : (o.lastBest?.[i]?.bestFitness ?? -1),
       migrantsSent: r ? r.migrantsSent : 0,
       migrantsAccepted: r ? r.migrantsAccepted : 0,
       seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
-      // One winner: another island's solution is recorded as such and changes nothing.
-      stopReason: r ? (r.stopReason === 'solved' && winner && winner.island !== i ? 'also-solved' : r.stopReason) : null,
+      // One winner, solved (even if the stop came before it looked at the solution its first
+      // population held); another island holding a solution is also-solved and changes nothing.
+      stopReason: r ? (r.solution && winner ? (winner.island === i ? 'solved' : 'also-solved') : r.stopReason) : null,
       ...(failure ? { error: failure } : {}),
     });
   });
@@ -102,6 +136,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     startupSeconds: Math.max(0, searchFrom - o.launchedAt) / 1000,
     stopLatencyMs,
     evaluations,
+    evaluationsAfterSolution: o.sync && winner ? after : null,
     islands: islandResults,
     edges: o.edges,
   };

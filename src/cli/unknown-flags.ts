@@ -1,5 +1,5 @@
 /** yargs' "Unknown argument(s)" message, with the flag each misspelt one was probably meant to be. */
-import { nearestName } from '../config/suggest.ts';
+import { nearestName } from '../schema/suggest.ts';
 
 /**
  * `Unknown argument: topologgy` becomes `Unknown argument: topologgy; did you mean --topology?`

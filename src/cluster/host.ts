@@ -17,9 +17,8 @@ import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
 import { resolveRunConfig } from '../config/resolve.ts';
 import { toRunRecord } from '../experiment/records.ts';
-import type { MigrationMode } from '../archipelago/migration-modes.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
-import { RunFailedError, startRun, type Run } from '../run/start-run.ts';
+import { RunFailedError, startRun, type Run, type SeededRunConfig } from '../run/start-run.ts';
 import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
 import { checkPrefix, parseNatsUrl } from './nats-url.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
@@ -179,11 +178,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
       return true;
     }
     let run: Run;
-    let mode: MigrationMode;
+    let config: SeededRunConfig;
     try {
-      const config = resolveRunConfig(order.config, `run ${order.runId} of study ${order.session}`);
-      mode = config.migration.mode;
-      run = startRun({ ...config, seed: order.seed }, { launcher: pool });
+      config = { ...resolveRunConfig(order.config, `run ${order.runId} of study ${order.session}`), seed: order.seed };
+      run = startRun(config, { launcher: pool });
     } catch (error) {
       // This machine cannot run it (too little memory, ...): give it back for another host.
       log(`cannot run ${order.runId}: ${error instanceof Error ? error.message : String(error)}; leaving the study`);
@@ -205,7 +203,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
         msg.nak();
         return false;
       }
-      const record = { ...toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, mode), host: name };
+      const record = { ...toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config), host: name };
       const done: BusMessage<'run-done'> = { type: 'run-done', session: member.session, runId: order.runId, host: name, record, events };
       try {
         const reply = await nc.request(subjects.study(member.session, 'result'), encodeBus(done), { timeout: RESULT_TIMEOUT_MS });

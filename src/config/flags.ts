@@ -46,6 +46,7 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
   POLICY_FLAGS,
   { name: 'reject-duplicates', path: 'migration.rejectDuplicates', value: 'boolean', describe: 'refuse immigrants already in the population' },
   { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },
+  { name: 'max-evaluations', path: 'limits.maxEvaluations', value: 'number', describe: 'evaluation budget of the run, split evenly over the islands (null = none)' },
   { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
   { name: 'on-island-error', path: 'onIslandError', value: 'string', describe: 'continue (default: the run goes on without a failed island) | fail (stop, exit 3)' },
   { name: 'out', path: 'output.file', value: 'string', describe: 'write the result to this file: JSON, or one row per line for a .txt name' },

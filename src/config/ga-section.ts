@@ -71,3 +71,9 @@ export function gaMemory(ga: { mode: string; populationSize: number }, n: number
   const { mode, ...params } = ga;
   return definitionOf(mode, registry).memory(params, n);
 }
+
+/** Evaluations one island of this mode spends on its first population. */
+export function gaInitialEvaluations(ga: { mode: string; populationSize: number }, registry: GaModeRegistry = GA_MODE_REGISTRY): number {
+  const { mode, ...params } = ga;
+  return definitionOf(mode, registry).initialEvaluations(params);
+}

@@ -11,6 +11,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** The value at a dotted key path (`migration.interval`), or undefined. */
+export function valueAt(value: unknown, dotted: string): unknown {
+  let node = value;
+  for (const key of dotted.split('.')) node = isPlainObject(node) ? node[key] : undefined;
+  return node;
+}
+
 /**
  * Overrides win; a file value that is not a mapping is kept so that its error names the
  * file, except null, which a nullable section (`localSearch: null`) may legitimately hold.

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { resolveTopology } from '../archipelago/topology-schema.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
-import { resolveGaSection } from './ga-section.ts';
+import { gaInitialEvaluations, resolveGaSection } from './ga-section.ts';
 import { estimateMemory, gb, MEMORY_SHARE } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
@@ -53,6 +53,18 @@ function resolveMigration(migration: Parsed['migration'], populationSize: number
   return { mode, lag, interval, migrants, emigrantSelection, replacement, rejectDuplicates };
 }
 
+/** A `maxEvaluations` budget must pay for every island's first population: a share below that could not be kept exactly. */
+function resolveLimits(limits: Parsed['limits'], islands: number, ga: RunConfig['ga'], at: Locator, registries: Registries): Parsed['limits'] {
+  const budget = limits.maxEvaluations;
+  if (budget === null) return limits;
+  const initial = gaInitialEvaluations(ga, registries.gaModes);
+  const least = islands * initial;
+  if (budget < least) {
+    at.fail('limits.maxEvaluations', `${budget} does not pay for the first populations: ${islands} island${islands === 1 ? '' : 's'} × ${initial} evaluations each; expected at least ${least}`, ['islands', 'ga.populationSize']);
+  }
+  return limits;
+}
+
 /**
  * Validates a config file's content (`input`, as parsed from YAML/JSON) with CLI overrides
  * merged in, and returns the fully resolved run config. `source` names the file in messages;
@@ -90,7 +102,7 @@ export function resolveRunConfig(
     islands,
     topology: resolveTopologySection(p.topology, islands, islandsGiven, at, registries),
     migration: resolveMigration(p.migration, ga.populationSize, at, registries),
-    limits: p.limits,
+    limits: resolveLimits(p.limits, islands, ga, at, registries),
     onIslandError: p.onIslandError,
     output: p.output,
     cluster: p.cluster,

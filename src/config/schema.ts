@@ -72,6 +72,8 @@ const MAX_TIME_LIMIT_SECONDS = 2_147_483;
 const timeLimitError = expected(`a number of seconds > 0 or null (= no limit), at most ${MAX_TIME_LIMIT_SECONDS} (24.8 days)`);
 const limitsSchema = section({
   maxIterations: int(1, { nullMeans: 'no limit' }).nullable().default(null).describe('iteration limit per island; null = none'),
+  maxEvaluations: int(1, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'no limit' }).nullable().default(null)
+    .describe('evaluation budget of the whole run, split evenly over the islands (each stops at its share, exactly); null = none'),
   timeLimit: z.number({ error: timeLimitError }).gt(0, { error: timeLimitError }).max(MAX_TIME_LIMIT_SECONDS, { error: timeLimitError }).nullable().default(null)
     .describe('wall-clock limit in seconds; null = none'),
 });

@@ -3,13 +3,13 @@
  * run config, apply each cell's sweep values and resolve every cell's config before any run
  * starts, so a bad cell is an error at the door, not after an hour of runs.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import YAML from 'yaml';
 import { ConfigError } from '../config/errors.ts';
 import { setPath, type ConfigOverrides } from '../config/flags.ts';
-import { readText } from '../config/config-file.ts';
-import { parseConfigText, readConfigFile } from '../config/load.ts';
+import { displayName, readText } from '../config/config-file.ts';
+import { configFromText, parseConfigText } from '../config/load.ts';
+import { sha256 } from '../provenance.ts';
 import { applyOverrides } from '../config/overrides.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
 import type { RunConfig } from '../config/run-config.ts';
@@ -31,6 +31,10 @@ export interface Experiment {
   /** The file's exact text and its sha256, so a result folder says what made it. */
   text: string;
   sha256: string;
+  /** Every file the study read (the experiment file, then its base run-config file if any), each with its sha256. */
+  inputs: StudyInput[];
+  /** The study hash: sha256 over the inputs' hashes in order, so a changed base file changes it too. */
+  studySha256: string;
   /** Sweep keys in file order (the columns of the report). */
   keys: string[];
   seeds: number[];
@@ -38,14 +42,28 @@ export interface Experiment {
   cells: ResolvedCell[];
 }
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+/** A file a study read: its path (the experiment file as named; a base file as the experiment file names it) and content hash. */
+export interface StudyInput {
+  file: string;
+  sha256: string;
 }
 
-/** The base run config as input (not yet resolved): the file's content with the inline overrides on top. */
-function baseInput(spec: ExperimentFile['base'], experimentFile: string): unknown {
+/** The study hash of its inputs: sha256 of their hashes, one a line, in order. */
+export function studyHash(inputs: readonly StudyInput[]): string {
+  return sha256(inputs.map((i) => `${i.sha256}\n`).join(''));
+}
+
+/** The base run config as input (not yet resolved): the file's content with the inline overrides on top; `read` records the file's text. */
+function baseInput(spec: ExperimentFile['base'], experimentFile: string, read: (file: string, text: string) => void): unknown {
   const base = typeof spec === 'string' ? { file: spec } : (spec ?? {});
-  const fromFile = base.file === undefined ? {} : readConfigFile(path.resolve(path.dirname(experimentFile), base.file));
+  let fromFile: unknown = {};
+  if (base.file !== undefined) {
+    const file = path.resolve(path.dirname(experimentFile), base.file);
+    const name = displayName(file);
+    const text = readText(file, name);
+    read(base.file, text);
+    fromFile = configFromText(text, file, name);
+  }
   return applyOverrides(fromFile, base.overrides ?? {});
 }
 
@@ -90,7 +108,8 @@ export function experimentFromObject(spec: unknown, name = 'experiment', env: Re
 
 function resolveExperiment(raw: unknown, text: string, file: string, env: ResolveEnv): Experiment {
   const spec = parseExperiment(raw, file);
-  const base = baseInput(spec.base, file);
+  const inputs: StudyInput[] = [{ file, sha256: sha256(text) }];
+  const base = baseInput(spec.base, file, (name, content) => inputs.push({ file: name, sha256: sha256(content) }));
   const seeds = studySeeds(spec);
   const cells = expandSweep(spec.sweep).map((cell): ResolvedCell => {
     let config: RunConfig;
@@ -115,7 +134,9 @@ function resolveExperiment(raw: unknown, text: string, file: string, env: Resolv
     name: spec.name ?? defaultName(file),
     description: spec.description ?? null,
     text,
-    sha256: sha256(text),
+    sha256: inputs[0].sha256,
+    inputs,
+    studySha256: studyHash(inputs),
     keys: Object.keys(spec.sweep),
     seeds,
     baseline: spec.baseline ?? null,

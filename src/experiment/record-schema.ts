@@ -16,6 +16,8 @@ const islandRecord = z.looseObject({
   id: count,
   iterations: count,
   evaluations: count,
+  // Absent in studies of versions before 0.2.
+  evaluationsAfterSolution: count.nullable().optional().default(null),
   bestFitness: count,
   migrantsSent: count,
   migrantsAccepted: count,
@@ -30,6 +32,7 @@ export const runRecordSchema = z.looseObject({
   seconds: nonNegative,
   iterations: count,
   evaluations: count,
+  evaluationsAfterSolution: count.nullable().optional().default(null),
   foundBy: count.nullable(),
   stopLatencyMs: nonNegative.nullable(),
   migrantsSent: count,

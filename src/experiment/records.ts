@@ -5,8 +5,10 @@
 import os from 'node:os';
 import type { RunConfig } from '../config/run-config.ts';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
-import { isRepeatable, type MigrationMode } from '../archipelago/migration-modes.ts';
-import type { RunResult } from '../run/start-run.ts';
+import { isRepeatable } from '../archipelago/migration-modes.ts';
+import { endingOf, recordedConfig, type Ending } from '../run/result-record.ts';
+import type { RunResult, SeededRunConfig } from '../run/start-run.ts';
+import { provenance, type MachineProvenance, type Provenance } from '../provenance.ts';
 import type { SweepValue } from './sweep.ts';
 
 export const MANIFEST_FORMAT = 'nqueens-islands/experiment-results@1';
@@ -27,8 +29,12 @@ export interface RunRecord {
   startupSeconds?: number;
   /** The finder's iterations when solved; the most any island ran otherwise. */
   iterations: number;
-  /** Over all islands. */
+  /** Over all islands; sync, solved: to the winning iteration (docs/experiments.md, "What is counted"). */
   evaluations: number;
+  /** Sync, solved: what the islands evaluated after the winning iteration, running on to the barrier; null otherwise (and in studies before 0.2). */
+  evaluationsAfterSolution: number | null;
+  /** Why the run ended: solved, or the limit that stopped it (absent in studies before 0.2). */
+  ended?: Ending;
   /** Island that found the solution; null when unsolved. */
   foundBy: number | null;
   stopLatencyMs: number | null;
@@ -51,6 +57,12 @@ export interface RunRecord {
   finishedAt: string;
   /** Distributed studies: the name of the host that ran it (absent for a run on this machine). */
   host?: string;
+  /**
+   * What made the record: tool, version, commit, machine (of the host that ran it), and
+   * `configHash`, the sha256 of the run's resolved config with its seed (`solve` with that
+   * config prints the same hash). Absent in studies of versions before 0.2.
+   */
+  provenance?: Provenance;
 }
 
 export interface ManifestCell {
@@ -67,7 +79,12 @@ export interface Manifest {
   format: typeof MANIFEST_FORMAT;
   name: string;
   description: string | null;
-  experiment: { file: string; sha256: string; text: string };
+  /**
+   * The experiment file (path, exact text, sha256), every file the study read with its sha256
+   * (`inputs`: the experiment file, then its base file) and the study hash over them
+   * (`studySha256`); the last two are absent in studies of versions before 0.2.
+   */
+  experiment: { file: string; sha256: string; text: string; inputs?: { file: string; sha256: string }[]; studySha256?: string };
   keys: string[];
   seeds: number[];
   baseline: Record<string, SweepValue> | null;
@@ -77,6 +94,8 @@ export interface Manifest {
   /** Event logs were asked for (--events). */
   events: boolean;
   tool: { name: string; version: string };
+  /** The build and machine that started the study (each run record has its own, with its config's hash). Absent before 0.2. */
+  provenance?: MachineProvenance;
   environment: { node: string; platform: string; arch: string; cpuModel: string; cores: number; totalMemoryBytes: number };
   startedAt: string;
   /** When the study was resumed, one entry per --resume. */
@@ -90,7 +109,8 @@ export function runError(result: RunResult): string | null {
   return `island ${failed.id}: ${failed.error?.message ?? 'worker failed'}`;
 }
 
-export function toRunRecord(cell: { id: string; values: Record<string, SweepValue> }, result: RunResult, mode: MigrationMode): RunRecord {
+/** The record of one run of `cell`, made with `config` (the cell's config with the run's seed). */
+export function toRunRecord(cell: { id: string; values: Record<string, SweepValue> }, result: RunResult, config: SeededRunConfig): RunRecord {
   const islands = result.islands.map(islandSummary);
   return {
     cell: cell.id,
@@ -102,6 +122,8 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     startupSeconds: result.startupSeconds,
     iterations: result.iterations,
     evaluations: result.evaluations,
+    evaluationsAfterSolution: result.evaluationsAfterSolution,
+    ended: endingOf(result),
     foundBy: result.foundBy,
     stopLatencyMs: result.stopLatencyMs,
     migrantsSent: islands.reduce((sum, i) => sum + i.migrantsSent, 0),
@@ -109,8 +131,9 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     islands,
     solution: result.solution,
     error: runError(result),
-    repeatable: isRepeatable(mode),
+    repeatable: isRepeatable(config.migration.mode),
     finishedAt: new Date().toISOString(),
+    provenance: provenance(recordedConfig(config)),
   };
 }
 

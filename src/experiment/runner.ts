@@ -10,7 +10,9 @@ import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
+import { isPlainObject, valueAt } from '../config/overrides.ts';
 import { toolInfo } from '../package-info.ts';
+import { canonicalJson, machineProvenance } from '../provenance.ts';
 import { RunFailedError, startRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
 import { isRepeatable } from '../archipelago/migration-modes.ts';
@@ -81,7 +83,7 @@ function newManifest(experiment: Experiment, events: boolean): Manifest {
     format: MANIFEST_FORMAT,
     name: experiment.name,
     description: experiment.description,
-    experiment: { file: path.resolve(experiment.file), sha256: experiment.sha256, text: experiment.text },
+    experiment: { file: path.resolve(experiment.file), sha256: experiment.sha256, text: experiment.text, inputs: experiment.inputs, studySha256: experiment.studySha256 },
     keys: experiment.keys,
     seeds: experiment.seeds,
     baseline: experiment.baseline,
@@ -89,23 +91,50 @@ function newManifest(experiment: Experiment, events: boolean): Manifest {
     repeatable: experiment.cells.every((cell) => isRepeatable(cell.config.migration.mode)),
     events,
     tool: toolInfo(),
+    provenance: machineProvenance(),
     environment: environment(),
     startedAt: new Date().toISOString(),
     resumedAt: [],
   };
 }
 
-/** On resume: the folder must hold this very study, else its runs would be mixed with another's. */
+/**
+ * On resume: the folder must hold this very study, made by this version, else its runs would
+ * be mixed with another's. One line says which of the three differs.
+ */
 function checkSameStudy(manifest: Manifest, experiment: Experiment, outDir: string): void {
   const where = path.join(outDir, MANIFEST_FILE);
-  if (manifest.experiment.sha256 !== experiment.sha256) {
-    throw new ConfigError(`${where}: the study in this folder was made from a different experiment file (sha256 ${manifest.experiment.sha256.slice(0, 12)}..., ${experiment.file} has ${experiment.sha256.slice(0, 12)}...); resume with the same file or choose another --out`);
+  const short = (hash: string | undefined) => (hash === undefined ? 'none' : `${hash.slice(0, 12)}...`);
+  const { name, version } = toolInfo();
+  const madeBy = manifest.provenance?.version ?? manifest.tool.version;
+  if (madeBy !== version) {
+    throw new ConfigError(`${where}: the study in this folder was made by ${name} ${madeBy}, this is ${version}; resume it with ${madeBy} or choose another --out`);
   }
-  const before = JSON.stringify(manifest.cells.map((c) => c.config));
-  const now = JSON.stringify(experiment.cells.map((c) => c.config));
-  if (before !== now) {
-    throw new ConfigError(`${where}: the cells now resolve to different run configs (the base run-config file or this machine's core count changed); choose another --out`);
+  const before = manifest.experiment.studySha256 ?? manifest.experiment.sha256;
+  if (before !== experiment.studySha256) {
+    const changed = experiment.inputs.find((input, i) => manifest.experiment.inputs?.[i]?.sha256 !== input.sha256) ?? experiment.inputs[0];
+    throw new ConfigError(`${where}: the study in this folder was made from other files (study sha256 ${short(before)}, now ${short(experiment.studySha256)}: ${changed.file} differs); resume with the same files or choose another --out`);
   }
+  for (const cell of experiment.cells) {
+    const saved = manifest.cells.find((c) => c.id === cell.id);
+    const key = saved === undefined ? null : firstDifference(saved.config, cell.config);
+    if (saved === undefined || key !== null) {
+      const what = saved === undefined ? 'is not in it' : `now resolves ${key} to ${JSON.stringify(valueAt(cell.config, key!))} instead of ${JSON.stringify(valueAt(saved.config, key!))}`;
+      throw new ConfigError(`${where}: cell ${cell.id} ${what} (a changed default, or this machine's core count when islands is null); choose another --out`);
+    }
+  }
+}
+
+/** The first dotted key (in canonical order) at which two JSON values differ, or null when they are equal. */
+function firstDifference(a: unknown, b: unknown, prefix = ''): string | null {
+  if (isPlainObject(a) && isPlainObject(b)) {
+    for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      const found = firstDifference(a[key], b[key], prefix === '' ? key : `${prefix}.${key}`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  return canonicalJson(a) === canonicalJson(b) ? null : prefix;
 }
 
 /** Runs one planned run to its end (or until `signal` aborts it); returns its record and events. */
@@ -127,7 +156,7 @@ async function runOne(planned: PlannedRun, host: Launcher, keepEvents: boolean, 
       throw error;
     });
     if (signal?.aborted) return null;
-    return { record: toRunRecord(planned.cell, result, planned.cell.config.migration.mode), events };
+    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events };
   } finally {
     signal?.removeEventListener('abort', abort);
     subscription?.unsubscribe();

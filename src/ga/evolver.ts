@@ -14,6 +14,12 @@ export interface Evolver {
   readonly rng: Rng;
   iterations: number;
   evaluations: number;
+  /**
+   * Evaluations the island may reach (Infinity: no limit). Once `evaluations` reaches it, a
+   * generation is abandoned (uncounted) and immigrants beyond it are dropped unevaluated, so
+   * the count never passes it.
+   */
+  evaluationBudget: number;
   /** 0-based genes of the first chromosome found with fitness 0, once found. */
   solution: Genes | null;
   /** One iteration; true once a solution is known. */

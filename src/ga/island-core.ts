@@ -16,6 +16,7 @@ import type { SurvivalScratch } from './survival.ts';
 export abstract class IslandCore<P extends Population = Population> implements Evolver {
   iterations = 0;
   evaluations = 0;
+  evaluationBudget = Infinity;
   /** 0-based genes of the first chromosome found with fitness 0. */
   solution: Genes | null = null;
   /** Reused by every migration (once a step, at interval 1): emigrant slots and immigrant fitness, grown on demand. */
@@ -84,6 +85,8 @@ export abstract class IslandCore<P extends Population = Population> implements E
     const n = this.n;
     if (this.immigrantFitness.length < count) this.immigrantFitness = new Int32Array(count);
     const fit = this.immigrantFitness;
+    // Past the evaluation budget an immigrant cannot be priced: it is dropped.
+    count = Math.min(count, Math.max(0, this.evaluationBudget - this.evaluations));
     let kept = 0;
     for (let i = 0; i < count; i++) {
       const f = this.evaluateImmigrant(genes, i * n);

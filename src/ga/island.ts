@@ -131,6 +131,7 @@ export class Island extends IslandCore {
   private breedChild(p1: number, p2: number, k: number, lo: number, hi: number): boolean {
     const { n, mutationProbability, doubleMutationProbability } = this.params;
     const s = this.swaps;
+    if (this.evaluations >= this.evaluationBudget) return false; // breedGeneration sees it and abandons the generation
     const count = drawMutation(this.rng, n, mutationProbability, doubleMutationProbability, s);
     this.evaluations++;
     const f = this.child(p1, p2, this.childBase + k * n, n, lo, hi, count, s[0], s[1], s[2], s[3]);
@@ -147,7 +148,8 @@ export class Island extends IslandCore {
    * pair, bad × main, then (μ+λ) survival. Returns true once a solution is found. The
    * generation that finds it counts, as the paper counts (a solution made in generation 1
    * reports 1; one in the initial population, 0); it ends at that child, without survival.
-   * Stops early, leaving the iteration uncounted, when `shouldStop` says so.
+   * Stops early, leaving the iteration uncounted, when `shouldStop` says so or the
+   * evaluation budget is spent.
    */
   step(): boolean {
     if (this.solution) return true;
@@ -159,7 +161,7 @@ export class Island extends IslandCore {
     return false;
   }
 
-  /** Breeds one generation's children; returns how many, or -1 if abandoned for a stop. Ends early at a solution. */
+  /** Breeds one generation's children; returns how many, or -1 if abandoned for a stop or the evaluation budget. Ends early at a solution. */
   private breedGeneration(): number {
     const pop = this.population;
     const rng = this.rng;
@@ -170,18 +172,21 @@ export class Island extends IslandCore {
       const ra = rankSelect(rng, m);
       const rb = rankSelectOther(rng, m, ra);
       if (this.breed(pop.order[ra] * n, pop.order[rb] * n, c)) return c + 2;
+      if (this.evaluations >= this.evaluationBudget) return -1;
       c += 2;
     }
     if (b >= 2) {
       const x = rng.int(b);
       const y = uniformOther(rng, b, x);
       if (this.breed(this.badBase + x * n, this.badBase + y * n, c)) return c + 2;
+      if (this.evaluations >= this.evaluationBudget) return -1;
       c += 2;
     }
     if (b >= 1) {
       const x = rng.int(b);
       const y = rng.int(m);
       if (this.breed(this.badBase + x * n, y * n, c)) return c + 2;
+      if (this.evaluations >= this.evaluationBudget) return -1;
       c += 2;
     }
     return c;

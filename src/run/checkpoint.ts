@@ -13,7 +13,9 @@ import { ConfigError } from '../config/errors.ts';
 import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
 import { displayName } from '../config/config-file.ts';
 import { toolInfo } from '../package-info.ts';
+import { provenance, type Provenance } from '../provenance.ts';
 import { toFileShape } from '../config/file-shape.ts';
+import { valueAt } from '../config/overrides.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
 import { InputError } from '../io/input-error.ts';
 import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
@@ -42,23 +44,27 @@ export interface CheckpointFile {
   /** Seconds the run had been going when the checkpoint was taken. */
   seconds: number;
   islands: IslandSnapshot[];
+  /** What wrote it: tool, version, commit, the hash of `config`, machine. */
+  provenance: Provenance;
 }
 
 /** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
-export const RESUMABLE_KEYS = ['limits.maxIterations', 'limits.timeLimit', 'onIslandError', 'output.file'] as const;
+export const RESUMABLE_KEYS = ['limits.maxIterations', 'limits.maxEvaluations', 'limits.timeLimit', 'onIslandError', 'output.file'] as const;
 
 export function checkpointFile(event: CheckpointEvent, config: SeededRunConfig, previousSeconds = 0): CheckpointFile {
+  const shape = toFileShape(config);
   return {
     type: 'checkpoint',
     format: CHECKPOINT_FORMAT,
     formatVersion: CHECKPOINT_FORMAT_VERSION,
     toolVersion: toolInfo().version,
     createdAt: new Date().toISOString(),
-    config: toFileShape(config),
+    config: shape,
     mode: event.mode,
     epoch: event.epoch,
     seconds: previousSeconds + event.seconds,
     islands: event.islands,
+    provenance: provenance(shape),
   };
 }
 
@@ -97,12 +103,6 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
     throw new ConfigError(`${name}: written by nqueens-islands ${String(value.toolVersion)}, this is ${version}; resume it with the version that wrote it`);
   }
   return value as unknown as CheckpointFile;
-}
-
-function valueAt(value: unknown, dotted: string): unknown {
-  let node = value;
-  for (const key of dotted.split('.')) node = isObject(node) ? node[key] : undefined;
-  return node;
 }
 
 function leafPaths(value: unknown, prefix = ''): string[] {

@@ -9,9 +9,10 @@ import { isRepeatable } from '../archipelago/migration-modes.ts';
 import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
-import { parseNatsUrl } from '../cluster/nats-url.ts';
+import { maskUrlCredentials } from '../config/secrets.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
+import { provenance, type Provenance } from '../provenance.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';
 
 /**
@@ -19,7 +20,7 @@ import type { RunResult, SeededRunConfig } from './start-run.ts';
  * under `onIslandError: fail`, every island failed under `continue`, or the NATS broker lost
  * (islands on other machines).
  */
-export type Ending = 'solved' | 'max-iterations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
+export type Ending = 'solved' | 'max-iterations' | 'max-evaluations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
 
 export interface IslandRecord extends IslandSummary {
   /** Islands on other machines: the name of the host that ran it. */
@@ -38,8 +39,10 @@ export interface SolveRecord {
   fitness: number;
   /** The finder's iterations; when unsolved, the most any island ran. */
   iterations: number;
-  /** Total over all islands. */
+  /** Over all islands; sync, solved: to the winning iteration (docs/experiments.md, "What is counted"). */
   evaluations: number;
+  /** Sync, solved: what the islands evaluated after the winning iteration, running on to the barrier; null otherwise. */
+  evaluationsAfterSolution: number | null;
   /** Search time: from every island iterating to the end. */
   seconds: number;
   /** Start-up before that (worker boot on a cold host, populations). */
@@ -61,6 +64,8 @@ export interface SolveRecord {
   repeatable: boolean;
   /** The fully resolved config, seed included: running it again repeats a sync or lagged run. */
   config: RunConfigInput;
+  /** Tool, version, commit, the hash of `config`, Node, OS and CPU that made the record. */
+  provenance: Provenance;
 }
 
 /** Why a run that was neither interrupted nor failed ended. */
@@ -69,6 +74,7 @@ export function endingOf(result: RunResult): Ending {
   // Under onIslandError: continue the run goes on without failed islands, until none is left.
   if (result.islands.length > 0 && result.islands.every((i) => i.error)) return 'all-islands-failed';
   if (result.islands.some((i) => i.stopReason === 'max-iterations')) return 'max-iterations';
+  if (result.islands.some((i) => i.stopReason === 'max-evaluations')) return 'max-evaluations';
   return 'time-limit';
 }
 
@@ -77,6 +83,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
   if (result.solved && (!result.solution || !validateSolution(result.solution, config.n).valid)) {
     throw new Error('the archipelago reported a solution that fails validation');
   }
+  const shown = recordedConfig(config);
   return {
     n: result.n,
     solved: result.solved,
@@ -85,6 +92,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
     fitness: result.fitness,
     iterations: result.iterations,
     evaluations: result.evaluations,
+    evaluationsAfterSolution: result.evaluationsAfterSolution,
     seconds: result.seconds,
     startupSeconds: result.startupSeconds,
     seed: result.seed,
@@ -102,7 +110,8 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
     })),
     failures: result.islands.flatMap((i) => (i.error ? [{ island: i.id, iteration: i.error.iteration, message: i.error.message }] : [])),
     repeatable: isRepeatable(config.migration.mode),
-    config: withoutSecrets(toFileShape(config)),
+    config: shown,
+    provenance: provenance(shown),
   };
 }
 
@@ -124,7 +133,8 @@ export function writeRecord(file: string, record: SolveRecord): boolean {
   return text !== null;
 }
 
-/** The config as a record shows it: a `cluster.nats` password or token replaced by ***. */
-function withoutSecrets(config: RunConfigInput): RunConfigInput {
-  return config.cluster ? { ...config, cluster: { ...config.cluster, nats: parseNatsUrl(config.cluster.nats, 'cluster.nats').display } } : config;
+/** The config as a record or trace shows it (and its provenance hashes): the file shape, a `cluster.nats` password or token replaced by ***. */
+export function recordedConfig(config: SeededRunConfig): RunConfigInput {
+  const shape = toFileShape(config);
+  return shape.cluster ? { ...shape, cluster: { ...shape.cluster, nats: maskUrlCredentials(shape.cluster.nats) } } : shape;
 }

@@ -41,6 +41,7 @@ export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptio
     topology: config.topology,
     migration: config.migration,
     maxIterations: limits.maxIterations ?? undefined,
+    maxEvaluations: limits.maxEvaluations ?? undefined,
     timeLimitMs: limits.timeLimit === null ? undefined : limits.timeLimit * 1000,
     onIslandError: config.onIslandError,
   };
@@ -69,7 +70,7 @@ export function startRun(config: SeededRunConfig, extra: Partial<ArchipelagoOpti
   if (small?.kind === 'solution') {
     const result: RunResult = {
       n: config.n, seed: config.seed, iterations: 0, solved: true, solution: small.tuple, fitness: 0, best: small.tuple,
-      foundBy: null, foundAtIteration: 0, seconds: 0, startupSeconds: 0, stopLatencyMs: null, evaluations: 0, islands: [], edges: 0,
+      foundBy: null, foundAtIteration: 0, seconds: 0, startupSeconds: 0, stopLatencyMs: null, evaluations: 0, evaluationsAfterSolution: null, islands: [], edges: 0,
     };
     return { events$: EMPTY, result: Promise.resolve(result), stop: () => {} };
   }

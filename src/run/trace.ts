@@ -8,9 +8,10 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
 import { toolInfo } from '../package-info.ts';
+import { provenance, type Provenance } from '../provenance.ts';
+import { recordedConfig } from './result-record.ts';
 import type { SeededRunConfig } from './start-run.ts';
 
 export const TRACE_FORMAT = 'nqueens-islands/trace@1';
@@ -21,6 +22,7 @@ export interface TraceHeader {
   format: typeof TRACE_FORMAT;
   tool: { name: string; version: string };
   config: RunConfigInput;
+  provenance: Provenance;
 }
 
 const FLUSH_BYTES = 1 << 16;
@@ -34,7 +36,8 @@ export class TraceWriter {
   constructor(private readonly file: string, config: SeededRunConfig) {
     this.temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
     this.fd = openSync(this.temp, 'w');
-    const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: toFileShape(config) };
+    const shape = recordedConfig(config);
+    const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
     this.push(header);
   }
 

@@ -6,7 +6,7 @@
  * thread loads never load zod.
  */
 import { z } from 'zod';
-import { nearestName } from '../config/suggest.ts';
+import { nearestName } from './suggest.ts';
 
 type ErrorMap = z.core.$ZodErrorMap;
 

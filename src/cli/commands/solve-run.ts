@@ -73,9 +73,14 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
   const latency = result.stopLatencyMs === null ? '' : `; stop latency ${result.stopLatencyMs.toFixed(2)} ms`;
   const failed = result.islands.filter((i) => i.error).length;
   printLine(
-    `${found}${result.iterations} iterations; ${result.evaluations} evaluations; ${result.seconds.toFixed(3)} s (start-up ${result.startupSeconds.toFixed(3)} s); ` +
+    `${found}${result.iterations} iterations; ${result.evaluations} evaluations${afterSolution(result)}; ${result.seconds.toFixed(3)} s (start-up ${result.startupSeconds.toFixed(3)} s); ` +
       `${result.islands.length || 1} island${result.islands.length > 1 ? 's' : ''}${failed ? ` (${failed} failed)` : ''}${latency}; seed ${result.seed}`,
   );
+}
+
+/** Sync: what the islands evaluated past the winning iteration, running on to the barrier (not in the count before it). */
+function afterSolution(result: RunResult): string {
+  return result.evaluationsAfterSolution ? ` (+${result.evaluationsAfterSolution} after the solution, to the barrier)` : '';
 }
 
 /** One stderr line per failed island (text and --json alike); the one that stopped the run says so. */

@@ -121,7 +121,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   /**
    * Breeds child c: a rank-selected parent, crossed with a second one (probability
    * `crossover.probability`) or copied; then conflict-directed mutation and local search.
-   * Returns false if `shouldStop` interrupted the local search.
+   * Returns false if `shouldStop` interrupted the local search, or the evaluation budget is spent (nothing bred).
    */
   private breed(c: number): boolean {
     const pop = this.population;
@@ -131,6 +131,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     const child = this.children[c];
     const list = this.conflicts;
     const size = pop.size;
+    if (this.evaluations >= this.evaluationBudget) return false; // the generation is abandoned, as for a stop
     const ra = rankSelect(rng, size);
     const pa = pop.boards[pop.order[ra]];
     let changed = false;

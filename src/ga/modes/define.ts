@@ -31,6 +31,8 @@ export interface GaModeDefinition<K extends string = string, S extends z.ZodRawS
   fileShape?(params: O): Record<string, unknown>;
   /** Bytes of chromosomes one island allocates, and those parts as a message lists them. */
   memory(params: O, n: number): { bytes: number; parts: string };
+  /** Evaluations an island spends building its first population (a `limits.maxEvaluations` share must cover them). */
+  initialEvaluations(params: O): number;
   /** The island algorithm; with `snapshot`, continues a checkpointed one. Trusts its parameters. */
   create(params: O & { n: number }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState): Evolver;
 }

@@ -44,5 +44,6 @@ export const hybridMode = defineGaMode({
     bytes: (p.populationSize + p.childrenPerGeneration + 1) * n * (bytesPerGene(n) + 16),
     parts: `hybrid population ${p.populationSize}, ${p.childrenPerGeneration} children, ${bytesPerGene(n)} bytes per gene + 16 bytes of diagonal counts`,
   }),
+  initialEvaluations: (p) => p.populationSize,
   create: (params, rng, shouldStop, snapshot) => new HybridIsland({ params, rng, shouldStop, snapshot }),
 });

@@ -41,5 +41,7 @@ export const paperMode = defineGaMode({
     bytes: (p.populationSize + p.badRepositorySize + 2 * p.pairsPerIteration + 4) * n * bytesPerGene(n),
     parts: `population ${p.populationSize}, bad repository ${p.badRepositorySize}, ${p.pairsPerIteration} pairs per iteration, ${bytesPerGene(n)} bytes per gene`,
   }),
+  // Draws M + b permutations and evaluates each (Island.initialise).
+  initialEvaluations: (p) => p.populationSize + p.badRepositorySize,
   create: (params, rng, shouldStop, snapshot) => new Island({ params, rng, shouldStop, snapshot }),
 });

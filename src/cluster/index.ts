@@ -1,0 +1,9 @@
+/**
+ * The cluster API, `import { joinCluster, startHost } from 'nqueens-islands/cluster'`
+ * (docs/distributed.md): serve as a host; join hosts for a run (`startRun(config, { cluster })`
+ * from the root entry). Its own entry so the root's types and start-up never reach the NATS client.
+ */
+export { startHost, type Host as ClusterHost, type HostOptions } from './host.ts';
+export { joinCluster, type ClusterRun } from './cluster-run.ts';
+export type { ClusterOptions, ClusterStudyOutcome } from './study.ts';
+export { BrokerUnreachableError } from './bus.ts';

@@ -1,0 +1,68 @@
+/**
+ * The layer matrix of eslint.config.js (docs/ARCHITECTURE.md, "The map"): every folder of src
+ * is in it, the tree obeys it, and an import that points up fails. Only the import rules run
+ * here (no type information), so this is quick.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ESLint, type Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const RULE = '@typescript-eslint/no-restricted-imports';
+const { default: config } = (await import(pathToFileURL(path.join(root, 'eslint.config.js')).href)) as { default: Linter.Config[] };
+const layers = config.filter((c) => c.rules?.[RULE] !== undefined);
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin as unknown as ESLint.Plugin } }, ...layers],
+});
+
+async function importErrors(file: string, line: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${line}\nexport {};\n`, { filePath: path.join(root, file) });
+  return result.messages.filter((m) => m.ruleId === RULE).map((m) => m.message);
+}
+
+describe('the layer matrix', () => {
+  it('names every folder of src', () => {
+    const folders = readdirSync(path.join(root, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const covered = layers.flatMap((c) => c.files ?? []).map((f) => String(f).split('/')[1]).sort();
+    assert.deepEqual(covered, folders);
+  });
+
+  it('holds for the whole tree', async () => {
+    const results = await eslint.lintFiles(['src/**/*.ts']);
+    const broken = results.flatMap((r) => r.messages.filter((m) => m.ruleId === RULE).map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`));
+    assert.deepEqual(broken, []);
+    assert.ok(results.length > 100, `linted ${results.length} files`);
+  });
+
+  const upward: [string, string, RegExp][] = [
+    ['src/run/result-record.ts', "import { parseNatsUrl } from '../cluster/nats-url.ts';", /src\/run may import only/],
+    ['src/schema/fields.ts', "import { x } from '../config/locator.ts';", /src\/schema may import only src\/io/],
+    ['src/archipelago/topologies/ring.ts', "import { x } from '../../config/schema.ts';", /src\/archipelago may import only/],
+    ['src/ga/island.ts', "import { x } from '../archipelago/codec.ts';", /src\/ga may import only/],
+    ['src/experiment/runner.ts', "import type { X } from '../report/stats.ts';", /src\/experiment may import only/],
+    ['src/io/write-file.ts', "import { x } from '../problem/validate.ts';", /src\/io may import only nothing of src/],
+    ['src/report/html.ts', "import { x } from '../cli/output.ts';", /src\/report may import only/],
+    ['src/ga/island.ts', "import { Worker } from 'node:worker_threads';", /knows nothing of threads/],
+    ['src/problem/fitness.ts', "import { z } from 'zod';", /Only types from zod/],
+  ];
+  for (const [file, line, message] of upward) {
+    it(`refuses in ${file}: ${line}`, async () => {
+      const errors = await importErrors(file, line);
+      assert.equal(errors.length, 1, `one error, got ${JSON.stringify(errors)}`);
+      assert.match(errors[0], message);
+    });
+  }
+
+  it('lets imports point down', async () => {
+    assert.deepEqual(await importErrors('src/cli/main.ts', "import { x } from '../cluster/bus.ts';"), []);
+    assert.deepEqual(await importErrors('src/run/result-record.ts', "import { x } from '../config/secrets.ts';"), []);
+    assert.deepEqual(await importErrors('src/ga/island.ts', "import type { z } from 'zod';"), []);
+    assert.deepEqual(await importErrors('src/archipelago/topologies/ring.ts', "import { x } from '../../ga/rng.ts';"), []);
+  });
+});
