@@ -269,42 +269,12 @@ class IslandRun {
     const sent = u - lag;
     if (!migrating || sent <= 0 || sent % interval !== 0) return null;
     const messages: (MigrantsMessage | null)[] = [];
-    for (let s = 0; s < transport.sources.length; s++) messages.push(this.takeSent(s, sent, u));
+    for (let s = 0; s < transport.sources.length; s++) messages.push(this.takeFrom(s, 'iteration', sent, u));
     if (shared.stopState() === HALTED) return null; // the loop head sees it
     if (shared.foundEpoch() <= u) return this.finishLagged('other-solved');
     for (const message of messages) if (message) this.immigrate(message);
     // A solving immigrant counts in the next iteration, as in sync mode (the others may still solve in this one).
     return evolver.solution ? this.foundLagged(u + 1) : null;
-  }
-
-  /**
-   * Lagged: source `s`'s migrants sent at iteration `sent`, waited for if needed; null if
-   * the source left or sent later ones first (a resumed run), a solution at `u` or earlier
-   * is known (then nothing after u counts), or the run was halted.
-   */
-  private takeSent(s: number, sent: number, u: number): MigrantsMessage | null {
-    const { shared, transport } = this;
-    const queue = this.pending[s];
-    for (;;) {
-      const seq = shared.seq();
-      // Read "gone" before draining: a source that left had already enqueued all it sent.
-      const gone = shared.reached(transport.sources[s]) === DEPARTED;
-      for (let m = transport.receive(s); m; m = transport.receive(s)) queue.push(m);
-      let at = 0;
-      while (at < queue.length && queue[at].iteration < sent) at++;
-      if (at < queue.length) {
-        const message = queue[at];
-        if (message.iteration !== sent) {
-          queue.splice(0, at);
-          return null;
-        }
-        queue.splice(0, at + 1); // older ones are never needed again
-        return message;
-      }
-      queue.length = 0;
-      if (gone || shared.stopState() === HALTED || shared.foundEpoch() <= u) return null;
-      shared.awaitChange(seq, 100);
-    }
   }
 
   /** Lagged: this island's step at `iteration` solved (or an immigrant did, counted at `iteration`). */
@@ -381,7 +351,7 @@ class IslandRun {
     if (!shared.awaitBarrier(epoch)) return 'stopped';
     if (shared.foundEpoch() <= epoch) return 'other-solved';
     for (let s = 0; s < transport.sources.length; s++) {
-      const message = this.takeEpoch(s, epoch);
+      const message = this.takeFrom(s, 'epoch', epoch, -1);
       if (message) this.immigrate(message);
     }
     // An immigrant that solves arrived after this epoch's barrier: the others learn of it at the next.
@@ -404,11 +374,15 @@ class IslandRun {
   }
 
   /**
-   * This epoch's message from source `s`, or null if the source left before sending it.
-   * postMessage enqueues synchronously, so once the barrier is passed the message is
-   * normally already here; the wait below is only a guard.
+   * Source `s`'s message whose `key` is `wanted` (sync: its epoch; lagged: the iteration it
+   * was sent at), waited for if needed; null if the source left or sent a later one first
+   * (a resumed run), a solution at iteration `cutBy` or earlier is known (lagged: nothing
+   * after it counts; -1 in sync mode, where the barrier decides), or the run was halted.
+   * A source's messages come in sending order, so older ones are never needed again.
+   * postMessage enqueues synchronously, so in sync mode the message is normally already
+   * here once the barrier is passed; the wait is only a guard.
    */
-  private takeEpoch(s: number, epoch: number): MigrantsMessage | null {
+  private takeFrom(s: number, key: 'epoch' | 'iteration', wanted: number, cutBy: number): MigrantsMessage | null {
     const { shared, transport } = this;
     const queue = this.pending[s];
     for (;;) {
@@ -417,13 +391,10 @@ class IslandRun {
       const gone = shared.reached(transport.sources[s]) === DEPARTED;
       for (let m = transport.receive(s); m; m = transport.receive(s)) queue.push(m);
       let at = 0;
-      while (at < queue.length && queue[at].epoch !== epoch) at++;
-      if (at < queue.length) {
-        const message = queue[at];
-        queue.splice(0, at + 1); // older epochs are never needed again
-        return message;
-      }
-      if (gone || shared.stopState() === HALTED) return null;
+      while (at < queue.length && queue[at][key] < wanted) at++;
+      queue.splice(0, at);
+      if (queue.length > 0) return queue[0][key] === wanted ? queue.shift()! : null;
+      if (gone || shared.stopState() === HALTED || shared.foundEpoch() <= cutBy) return null;
       shared.awaitChange(seq, 100);
     }
   }
