@@ -40,7 +40,7 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
   { name: 'islands', path: 'islands', value: 'number', describe: 'number of islands, 1..256 (null = available cores)' },
   TOPOLOGY_FLAGS,
   { name: 'migration', path: 'migration.mode', value: 'string', describe: MIGRATION_MODES.join(' | ') },
-  { name: 'lag', path: 'migration.lag', value: 'number', describe: 'lagged mode: iterations from a migrant\'s sending to its entry (0 = sync)' },
+  { name: 'lag', path: 'migration.lag', value: 'number', describe: 'lagged: iterations from sending to entry (0 = sync)' },
   { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
   { name: 'migrants', path: 'migration.migrants', value: 'number', describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"' },
   POLICY_FLAGS,
