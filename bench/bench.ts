@@ -20,7 +20,7 @@ import { compileBaseline, runBaseline } from './c-baseline.ts';
 import { migrantRoundTrip, natsServerPath, solveBothWays, studyThroughput } from './cluster.ts';
 import { benchHybrid } from './hybrid.ts';
 import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './large-n.ts';
-import { islandScaling, stopLatency } from './islands.ts';
+import { islandScaling, laggedVersusAsync, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
 const SECTIONS = ['start', 'paper', 'islands', 'cli', 'migration', 'large', 'large-n', 'hybrid', 'cluster'] as const;
@@ -216,6 +216,31 @@ function cliSection(baseline: string): void {
   doneWhen.push([`N = 200, paper, islands = cores (${cores}): median whole command / C's`, `${fmt(ours / cSeconds)} (${fmt(ours, 3)} s / ${fmt(cSeconds, 3)} s)`, '≤ 1', ours <= cSeconds ? 'yes' : 'no']);
 }
 
+/**
+ * The lagged mode's cost: its evaluations/s against async's on 2 islands at N = 1000 (equal
+ * work: runs of a fixed number of iterations, alternating), with one island slowed, and its
+ * stop latency (the finder waits until every island has reached its iteration).
+ */
+async function laggedTable(): Promise<void> {
+  const lag = 2;
+  const even = await laggedVersusAsync({ n: 1000, lag, iterations: 300, pairs: 3 });
+  const slowed = await laggedVersusAsync({ n: 1000, lag, iterations: 150, pairs: 3, slowIslandMs: 3 });
+  const latency = await stopLatency({ runs: 9, mode: 'lagged', lag });
+  const asyncLatency = await stopLatency({ runs: 9 });
+  print('## Lagged migration: throughput and stop latency (2 islands, the best 2% every iteration)');
+  print();
+  print(table(['measure', 'value', 'target'], [
+    [`lagged (lag ${lag}) / async evaluations/s, N = 1000, equal islands (median of 3 pairs)`, `${fmt(even.ratio)} (all: ${even.ratios.map((r) => fmt(r)).join(', ')}; async ${millions(median(even.async))})`, '≥ 0.95'],
+    [`the same, island 1 sleeping 3 ms per iteration`, `${fmt(slowed.ratio)} (all: ${slowed.ratios.map((r) => fmt(r)).join(', ')})`, ''],
+    [`lagged stop latency p50 / max (${latency.samples.length} solved runs, N = 48)`, `${fmt(latency.p50, 3)} / ${fmt(latency.max, 3)} ms`, ''],
+    [`async stop latency p50 / max, same runs`, `${fmt(asyncLatency.p50, 3)} / ${fmt(asyncLatency.max, 3)} ms`, ''],
+  ]));
+  print('\nEach rate: evaluations over the slower island\'s loop time in a run of 300 (slowed: 150) iterations, which no seed solves at N = 1000; worker start-up excluded. Lagged stop latency includes the wait for every island to reach the finder\'s iteration. docs/defaults.md.\n');
+  doneWhen.push([`lagged (lag ${lag}) / async evaluations/s, N = 1000, 2 islands`, fmt(even.ratio), '≥ 0.95', even.ratio >= 0.95 ? 'yes' : 'no']);
+  doneWhen.push(['lagged stop latency p50 (N = 48)', `${fmt(latency.p50, 3)} ms`, '', '']);
+  results.lagged = { even, slowed, latency, asyncLatency };
+}
+
 /** The default emigrants per migration (config/default.yaml) against one and a few, whole runs. */
 function migrationSection(): void {
   const small = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
@@ -389,13 +414,16 @@ async function main(): Promise<void> {
   if (only.includes('paper')) await paperSection(baseline);
   if (only.includes('islands')) await islandsSection();
   if (only.includes('cli')) cliSection(baseline);
-  if (only.includes('migration')) migrationSection();
+  if (only.includes('migration')) {
+    await laggedTable();
+    migrationSection();
+  }
   if (only.includes('hybrid')) await hybridSection();
   if (only.includes('large')) largeSection(baseline);
   if (only.includes('large-n')) largeNSection();
   if (only.includes('cluster')) await clusterSection();
   if (doneWhen.length > 0) {
-    print('## Issue 9: "done when"');
+    print('## "Done when" figures (issues 9 and 19)');
     print();
     print(table(['figure', 'measured', 'target', 'met?'], doneWhen));
     print();

@@ -4,15 +4,16 @@
  */
 import { availableParallelism } from 'node:os';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
+import type { MigrationMode } from '../src/archipelago/migration-modes.ts';
 import { paperParams } from '../src/ga/params.ts';
 
-function paperRun(o: { seed: number; islands: number; n: number; populationSize?: number; timeLimitMs?: number }): ArchipelagoOptions {
+function paperRun(o: { seed: number; islands: number; n: number; populationSize?: number; timeLimitMs?: number; mode?: MigrationMode; lag?: number }): ArchipelagoOptions {
   return {
     seed: o.seed,
     islands: o.islands,
     evolver: { mode: 'paper', params: paperParams(o.n, o.populationSize === undefined ? {} : { populationSize: o.populationSize }) },
     topology: { kind: 'ring' },
-    migration: { mode: 'async', interval: 10, migrants: 5, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
+    migration: { mode: o.mode ?? 'async', lag: o.lag ?? 0, interval: 10, migrants: 5, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
     ...(o.timeLimitMs === undefined ? {} : { timeLimitMs: o.timeLimitMs }),
   };
 }
@@ -56,11 +57,11 @@ export async function islandScaling(o: { n?: number; seconds?: number; seed?: nu
  * Stop latency (latest island stop − the winner's claim, in ms) over `runs` solved runs of a
  * small board, so each run is short. Target: p50 ≤ 1 ms.
  */
-export async function stopLatency(o: { runs?: number; islands?: number; n?: number; populationSize?: number } = {}): Promise<{ p50: number; max: number; samples: number[]; unsolved: number }> {
+export async function stopLatency(o: { runs?: number; islands?: number; n?: number; populationSize?: number; mode?: MigrationMode; lag?: number } = {}): Promise<{ p50: number; max: number; samples: number[]; unsolved: number }> {
   const samples: number[] = [];
   let unsolved = 0;
   for (let seed = 1; seed <= (o.runs ?? 7); seed++) {
-    const result = await startArchipelago(paperRun({ seed, islands: o.islands ?? 2, n: o.n ?? 48, populationSize: o.populationSize ?? 300, timeLimitMs: 20_000 })).result;
+    const result = await startArchipelago(paperRun({ seed, islands: o.islands ?? 2, n: o.n ?? 48, populationSize: o.populationSize ?? 300, timeLimitMs: 20_000, mode: o.mode, lag: o.lag })).result;
     if (result.solved && result.stopLatencyMs !== null) samples.push(result.stopLatencyMs);
     else unsolved++;
   }
@@ -83,4 +84,32 @@ export async function timeToSolution(
   }
   const solved = runs.filter((r) => r.solved).map((r) => r.seconds);
   return { n, islands, medianSeconds: solved.length ? median(solved) : Number.NaN, runs };
+}
+
+/** One run of a fixed number of iterations (no solution that early) with solve's default migration: evaluations per second of loop time. */
+export async function migrationThroughput(o: { mode: MigrationMode; lag: number; n: number; iterations: number; seed: number; slowIslandMs?: number }): Promise<number> {
+  const options: ArchipelagoOptions = {
+    ...paperRun({ seed: o.seed, islands: 2, n: o.n, mode: o.mode, lag: o.lag }),
+    migration: { mode: o.mode, lag: o.lag, interval: 1, migrants: 20, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
+    maxIterations: o.iterations,
+    ...(o.slowIslandMs ? { testFault: { island: 1, atIteration: 0, kind: 'slow' as const, delayMs: o.slowIslandMs } } : {}),
+  };
+  const result = await startArchipelago(options).result;
+  if (result.solved) throw new Error(`bench: N = ${o.n} solved within ${o.iterations} iterations; the rate would not be of equal work`);
+  return result.evaluations / Math.max(...result.islands.map((i) => i.seconds));
+}
+
+/**
+ * Lagged against async migration on 2 islands, the default migration (2% every iteration):
+ * `pairs` alternating runs of the same iterations; the median of the pairs' ratios.
+ */
+export async function laggedVersusAsync(o: { n: number; lag: number; iterations: number; pairs: number; slowIslandMs?: number }): Promise<{ ratio: number; ratios: number[]; lagged: number[]; async: number[] }> {
+  const lagged: number[] = [];
+  const async: number[] = [];
+  for (let p = 0; p < o.pairs; p++) {
+    async.push(await migrationThroughput({ ...o, mode: 'async', seed: p + 1 }));
+    lagged.push(await migrationThroughput({ ...o, mode: 'lagged', seed: p + 1 }));
+  }
+  const ratios = lagged.map((l, i) => l / async[i]);
+  return { ratio: median(ratios), ratios, lagged, async };
 }

@@ -24,7 +24,7 @@ function options(o: Overrides = {}): ArchipelagoOptions {
     evolver: { mode: 'paper', params: paperParams(n, { populationSize }) },
     topology: { kind: 'ring' },
     migration: {
-      mode: 'async', interval: 5, migrants: 2, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false,
+      mode: 'async', lag: 2, interval: 5, migrants: 2, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false,
       ...migration,
     },
     progressIntervalMs: 50,

@@ -69,7 +69,7 @@ const cases: Case[] = [
   ['a seed past 2^53, quoted as typed (not rounded)', [...SOLVE, '-n', '8', '--seed', '9007199254740993'], /^--seed: expected an integer from 0 to 9007199254740991 .*got "9007199254740993"$/],
   ['max-iterations 0', [...SOLVE, '-n', '8', '--max-iterations', '0'], /^--max-iterations: expected an integer >= 1/],
   ['time-limit 0', [...SOLVE, '-n', '8', '--time-limit', '0'], /^--time-limit: expected a number of seconds > 0/],
-  ['an unknown migration mode', [...SOLVE, '-n', '8', '--migration', 'sideways'], /^--migration: expected one of async \| sync, got "sideways"$/],
+  ['an unknown migration mode', [...SOLVE, '-n', '8', '--migration', 'sideways'], /^--migration: expected one of async \| sync \| lagged, got "sideways"$/],
   ['a tournament of 1', [...SOLVE, '-n', '8', '--emigrant-selection', 'tournament(1)'], /^--emigrant-selection: K in "tournament\(1\)": expected an integer >= 2, got 1$/],
   ['an unknown replacement', [...SOLVE, '-n', '8', '--replacement', 'best'], /^--replacement: expected one of worst-if-better/],
   ['an unknown --on-island-error', [...SOLVE, '-n', '8', '--on-island-error', 'retry'], /^--on-island-error: expected one of continue \| fail, got "retry"$/],
@@ -108,7 +108,7 @@ const cases: Case[] = [
   ['--resume of a text file', ['solve', '--resume', textCkpt], /^--resume .*text\.ckpt: not an nqueens-islands checkpoint/],
   ['--resume of a directory', ['solve', '--resume', dir], /^--resume .*a-folder: is a directory; expected a checkpoint file$/],
   ['--resume with --config', ['solve', '--resume', corrupt, '--config', misspelt], /^--config: not with --resume/],
-  ['a malformed test fault', [...SOLVE, '-n', '8'], /^NQUEENS_ISLANDS_TEST_FAULT: expected island:iteration:throw\|exit, got "1:x"$/, { env: { NQUEENS_ISLANDS_TEST_FAULT: '1:x' } }],
+  ['a malformed test fault', [...SOLVE, '-n', '8'], /^NQUEENS_ISLANDS_TEST_FAULT: expected island:iteration:throw\|exit\|slow:MS, got "1:x"$/, { env: { NQUEENS_ISLANDS_TEST_FAULT: '1:x' } }],
   // commands and flags
   ['an unknown command', ['solvee', '-n', '8'], /Unknown argument|Did you mean solve/, { out: false }],
   ['an unknown flag', ['solve', '-n', '8', '--islandz', '2'], /^Unknown argument: islandz; did you mean --islands\?$/],

@@ -20,6 +20,7 @@ import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.t
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli } from './cli-helpers.ts';
+import { repeatablePart } from './helpers.ts';
 import { fingerprint, localCluster, nats } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-cluster-solve-'));
@@ -50,7 +51,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   it('async: islands on two hosts each send their emigrants every iteration over the bus', async () => {
     // A board that 40 iterations cannot solve: both islands run exactly 40, whatever the load.
     const { prefix } = await startHosts(['east', 'west']);
-    const r = await solve(['-n', '300', '--seed', '3', '--islands', '2', '--max-iterations', '40', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const r = await solve(['-n', '300', '--seed', '3', '--islands', '2', '--migration', 'async', '--max-iterations', '40', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
     assert.equal(r.code, 1, r.stderr);
     const emigrants = r.record.config.migration.migrants as number; // the default: 2% of the population
     assert.equal(emigrants, 20);
@@ -60,7 +61,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
 
   it('async: one solution stops all islands on both hosts, the result names the hosts', async () => {
     const { prefix } = await startHosts(['east', 'west']);
-    const r = await solve(['-n', '24', '--seed', '3', '--islands', '2', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const r = await solve(['-n', '24', '--seed', '3', '--islands', '2', '--migration', 'async', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
     assert.equal(r.code, 0, r.stderr);
     const record = r.record;
     assert.equal(record.solved, true);
@@ -85,6 +86,29 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.deepEqual(fingerprint(spread.record), fingerprint(local.record));
     assert.deepEqual(spread.record.islands.map((i: { host: string }) => i.host), ['big', 'big', 'big', 'small', 'small']);
     assert.ok(spread.record.islands.some((i: { migrantsAccepted: number }) => i.migrantsAccepted > 0));
+  });
+
+  it('lagged (the default): four islands over two hosts give exactly the record of the same run in one process, twice, and with one island slowed', async () => {
+    const { prefix } = await startHosts(['near', 'far'], 2);
+    const args = ['-n', '40', '--seed', '8', '--islands', '4', '--topology', 'ring-bi', '--population', '200', '--lag', '3', '--interval', '2', '--migrants', '4'];
+    const spread = await solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const local = await solve(args);
+    assert.equal(spread.code, 0, spread.stderr);
+    assert.equal(local.code, 0, local.stderr);
+    assert.equal(spread.record.config.migration.mode, 'lagged');
+    assert.deepEqual(spread.record.islands.map((i: { host: string }) => i.host), ['far', 'far', 'near', 'near']);
+    // What must repeat: all but timings, host names and the cluster section of the config.
+    const same = (record: { config: Record<string, unknown> }) => {
+      const { cluster: _cluster, ...config } = record.config;
+      return repeatablePart({ ...record, config });
+    };
+    assert.deepEqual(same(spread.record), same(local.record));
+    assert.ok(spread.record.islands.every((i: { migrantsAccepted: number }) => i.migrantsAccepted > 0));
+    // An island on one host sleeping 2 ms every iteration: the other host's islands wait for its migrants or run ahead; the record is the same.
+    const slowed = spawnCli(['solve', '--json', ...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2'], { env: { NQUEENS_ISLANDS_TEST_FAULT: '1:1:slow:2' } });
+    const exit = await slowed.exited;
+    assert.equal(exit.code, 0, slowed.stderr());
+    assert.deepEqual(same(JSON.parse(slowed.stdout()) as { config: Record<string, unknown> }), same(local.record));
   });
 
   it('one winner: two islands on two hosts that both solve in their initial populations (sync, N = 6) name one finder; the other is also-solved, as in one process', async () => {

@@ -17,7 +17,7 @@ const progress: ProgressMessage = {
 const solution: SolutionMessage = { type: 'solution', island: 0, iteration: 3, genes: Uint16Array.from([1, 3, 0, 2]), foundAt: 1.7e12 };
 const task: IslandTask = {
   type: 'task', island: 2, islands: 4, seed: 2 ** 40 + 3, evolver: { mode: 'paper', params: paperParams(24, { populationSize: 100 }) },
-  migration: { mode: 'sync', interval: 5, migrants: 2, emigrantSelection: { kind: 'tournament', size: 3 }, replacement: 'random-if-better', rejectDuplicates: true },
+  migration: { mode: 'sync', lag: 2, interval: 5, migrants: 2, emigrantSelection: { kind: 'tournament', size: 3 }, replacement: 'random-if-better', rejectDuplicates: true },
   maxIterations: Infinity, maxEvaluations: 123456, progressIntervalMs: 250, sources: [1], targets: [3], testFault: null, snapshot: null,
 };
 const report: IslandReport = {

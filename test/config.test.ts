@@ -63,7 +63,8 @@ const DEFAULTS: RunConfig = {
   islands: 4,
   topology: { kind: 'ring' },
   migration: {
-    mode: 'async',
+    mode: 'lagged',
+    lag: 2,
     interval: 1,
     migrants: 20, // 2% of the population
     emigrantSelection: { kind: 'best' },

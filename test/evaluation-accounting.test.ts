@@ -22,7 +22,7 @@ function options(interval: number, seed: number, extra: Partial<ArchipelagoOptio
     islands: 3,
     evolver: { mode: 'paper', params },
     topology: { kind: 'none' },
-    migration: { mode: 'sync', interval, migrants: 1, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
+    migration: { mode: 'sync', lag: 0, interval, migrants: 1, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
     launcher: host,
     ...extra,
   };

@@ -13,10 +13,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('small habits', () => {
   it('help types number flags as numbers (their values still reach the schema as typed)', () => {
     const help = cli(['solve', '--help']).stdout;
-    for (const flag of ['-n', '--seed', '--islands', '--interval', '--max-iterations', '--time-limit', '--checkpoint-every']) {
+    for (const flag of ['-n', '--seed', '--islands', '--interval', '--lag', '--max-iterations', '--time-limit', '--checkpoint-every']) {
       assert.match(help, new RegExp(`^\\s+${flag} .*\\[number\\]`, 'm'), flag);
     }
-    assert.match(help, /^\s+--migration\s+async \| sync\s+\[string\]$/m);
+    assert.match(help, /^\s+--migration\s+async \| sync \| lagged\s+\[string\]$/m);
     assert.match(cli(['verify', '--help']).stdout, /^\s+-n [^[]*\[number\]/m);
     const bad = cli(['solve', '-n', '8', '--interval', 'ten']);
     assert.equal(bad.code, 2);

@@ -50,3 +50,13 @@ export function assertPaperIterationCounting(island: (seed: number) => Stepper, 
   equal(firstSeed((i) => i.solution === null && i.step()).iterations, 1);
   equal(firstSeed((i) => i.solution === null && !i.step() && i.step()).iterations, 2);
 }
+
+/** Keys of a record that measure time (or name a machine), which a repeated run may not repeat. */
+const TIMING_KEYS = new Set(['seconds', 'startupSeconds', 'stopLatencyMs', 'foundAtSeconds', 'finishedAt', 'host', 'hosts', 'provenance']);
+
+/** A record (run, island or study record) without its timings: what a repeatable run must repeat exactly. */
+export function repeatablePart(record: unknown): unknown {
+  if (Array.isArray(record)) return record.map(repeatablePart);
+  if (record === null || typeof record !== 'object') return record;
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !TIMING_KEYS.has(key)).map(([key, value]) => [key, repeatablePart(value)]));
+}

@@ -151,7 +151,7 @@ describe('registering an emigrant selection and a replacement with an option', (
     assert.deepEqual([defaults.emigrantSelection, defaults.replacement], [{ kind: 'ranked', from: 1 }, { kind: 'random', probability: 1 }]);
     assert.deepEqual(resolveWith({ migration: { emigrantSelection: 'ranked', rankedFrom: 3 } }).migration.emigrantSelection, { kind: 'ranked', from: 3 });
     const shape = toFileShape(c, withPolicies);
-    assert.deepEqual(shape.migration, { mode: 'async', interval: 1, migrants: 20, emigrantSelection: 'ranked(2)', replacement: 'random', randomProbability: 0.5, rejectDuplicates: false });
+    assert.deepEqual(shape.migration, { mode: 'lagged', lag: 2, interval: 1, migrants: 20, emigrantSelection: 'ranked(2)', replacement: 'random', randomProbability: 0.5, rejectDuplicates: false });
     assert.deepEqual(resolveWith(shape), c);
 
     const refuses = (input: object, message: string, registries = withPolicies) => assert.throws(() => resolveWith(input, registries), (e: Error) => e.message === message);

@@ -82,6 +82,8 @@ class ArchipelagoRun {
   readonly result: Promise<ArchipelagoResult>;
   private readonly islands: number;
   private readonly sync: boolean;
+  /** Sync or lagged: the winner is the first finder by (iteration, island), from the reports; nobody claims. */
+  private readonly firstFinder: boolean;
   private readonly launched: LaunchedRun;
   private readonly coordination: Coordination;
   private readonly launchedAt = wallClock();
@@ -113,6 +115,7 @@ class ArchipelagoRun {
   constructor(private readonly options: ArchipelagoOptions, private readonly edges: readonly Edge[], launcher: Launcher) {
     this.islands = options.islands;
     this.sync = options.migration.mode === 'sync';
+    this.firstFinder = options.migration.mode !== 'async';
     this.reports = new Array<IslandReport | null>(this.islands).fill(null);
     this.failures = new Array<Failure | null>(this.islands).fill(null);
     this.lastBest = new Array<BestMessage | null>(this.islands).fill(null);
@@ -166,7 +169,7 @@ class ArchipelagoRun {
   }
 
   private emitMigrations(records: Int32Array, survivals: Int32Array): void {
-    for (const event of migrationEvents(records, this.sync)) this.emit(event);
+    for (const event of migrationEvents(records, this.firstFinder)) this.emit(event);
     for (const r of survivalRecords(survivals)) this.emit({ type: 'survival', ...r, epoch: this.sync ? r.epoch : null, after: SURVIVAL_ITERATIONS });
   }
 
@@ -209,7 +212,7 @@ class ArchipelagoRun {
   private onReport(report: IslandReport): void {
     this.reports[report.island] = report;
     this.emitMigrations(report.migrations, report.survivals);
-    if (report.stopReason === 'solved' && !this.sync) this.startGrace(); // the others are stopping now
+    if (report.stopReason === 'solved' && !this.firstFinder) this.startGrace(); // the others are stopping now
   }
 
   private onFailure(island: number, error: unknown): void {
@@ -245,7 +248,8 @@ class ArchipelagoRun {
       lastEvaluations: this.lastEvaluations,
       // A run nobody claimed may still hold a solution (async islands stopped before they
       // looked at their initial population): it is one, validated, whatever ended the run.
-      winner: this.sync ? this.syncWinner() : (this.claimed ?? this.syncWinner()),
+      winner: this.firstFinder ? this.syncWinner() : (this.claimed ?? this.syncWinner()),
+      // Lagged islands report their counters at the first solution's iteration themselves.
       sync: this.sync,
       haltedAt: this.haltedAt,
       iterations: (island) => this.coordination.iterations(island),
@@ -255,7 +259,7 @@ class ArchipelagoRun {
       edges: this.edges.length,
       between: this.between.series(),
     });
-    if (result.solved && (this.sync || !this.claimed)) {
+    if (result.solved && (this.firstFinder || !this.claimed)) {
       this.emit({ type: 'solution', island: result.foundBy!, iteration: result.foundAtIteration!, solution: result.solution!, seconds: result.foundAtSeconds! });
     }
     this.emit({ type: 'done', result });

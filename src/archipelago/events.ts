@@ -1,3 +1,4 @@
+import type { MigrationMode } from './migration-modes.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { ProgressMessage, StopReason } from './messages.ts';
 import type { BetweenPoint, BetweenSample } from './observables/between.ts';
@@ -17,7 +18,7 @@ export interface StartedEvent {
 /** A complete set of island snapshots (see `checkpointEveryMs`); the caller writes it somewhere. */
 export interface CheckpointEvent {
   type: 'checkpoint';
-  mode: 'sync' | 'async';
+  mode: MigrationMode;
   /** Sync: the epoch barrier every snapshot was taken at; async: null. */
   epoch: number | null;
   islands: IslandSnapshot[];
@@ -35,7 +36,7 @@ export interface MigrationEvent {
   type: 'migration';
   from: number;
   to: number;
-  /** Sync barrier number, or null in async mode. */
+  /** Sync barrier number (lagged: the sending iteration / interval), or null in async mode. */
   epoch: number | null;
   /** The sender's completed iterations when it sent. */
   iteration: number;

@@ -1,9 +1,12 @@
 /** The parts of the archipelago's options that each island's task carries too (messages.ts). */
+import type { MigrationMode } from './migration-modes.ts';
 import type { EmigrantSelectionSpec, ReplacementKind, ReplacementSpec } from './policies/lookup.ts';
 
 export interface MigrationOptions {
-  /** 'async' (default): islands never wait. 'sync': a global epoch barrier; repeatable. */
-  mode: 'sync' | 'async';
+  /** migration-modes.ts: 'async' islands never wait; 'sync' a global epoch barrier; 'lagged' bounded staleness. */
+  mode: MigrationMode;
+  /** Lagged: migrants sent at iteration t enter at the receiver's iteration t + lag. */
+  lag: number;
   /** Iterations between migrations (an epoch, in sync mode). */
   interval: number;
   /** Emigrants per migration (a count; the config layer resolves fractions). 0 turns migration off. */
@@ -15,9 +18,14 @@ export interface MigrationOptions {
   rejectDuplicates: boolean;
 }
 
-/** A deliberate failure for tests: island `island`'s worker throws (or exits) on reaching iteration `atIteration`. */
+/**
+ * A deliberate fault for tests: island `island`'s worker throws (or exits) on reaching
+ * iteration `atIteration`, or (`slow`) sleeps `delayMs` in every iteration from there on.
+ */
 export interface TestFault {
   island: number;
   atIteration: number;
-  kind: 'throw' | 'exit';
+  kind: 'throw' | 'exit' | 'slow';
+  /** `slow` only: milliseconds of sleep per iteration. */
+  delayMs?: number;
 }

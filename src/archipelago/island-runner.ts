@@ -12,6 +12,7 @@ import type { IslandRegistries } from './extension.ts';
 import { ISLAND_REGISTRIES } from './island-registries.ts';
 import { emigrantSelectionFor, replacementFor } from './policies/lookup.ts';
 import { DEPARTED, HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
+import { HISTORY, LagHistory, type IslandCounters } from './lag-history.ts';
 import type { IslandTransport } from './transport.ts';
 
 /** Wall-clock ms comparable across threads. */
@@ -106,6 +107,15 @@ class IslandRun {
   private bestSent = -1;
   /** The last checkpoint request this island answered (or found already past). */
   private served: number;
+  /** Lagged mode: counters of the last iterations (null in the other modes). */
+  private readonly history: LagHistory | null;
+  /** Lagged: the iteration this island's solution counts in (its step's, or the next for a solving immigrant); -1 if none. */
+  private foundCut = -1;
+  /** Lagged: a lower bound of every island's completed iterations (see awaitWindow). */
+  private slowest = 0;
+  /** Lagged: what the report counts (the island's state at the run's cut), once decided. */
+  private atCut: IslandCounters | null = null;
+  private readonly sleeper = new Int32Array(new SharedArrayBuffer(4));
   /**
    * Sync: the island's evaluations after each iteration since the last barrier it passed
    * (`epochStart`), the migration after it included: entry j - epochStart is the count once
@@ -128,9 +138,9 @@ class IslandRun {
     this.replace = replacementFor(task.migration.replacement, registries.replacements);
     this.pending = transport.sources.map(() => []);
     this.immigrants = new ImmigrantTracker(task.island);
-    // Async islands stop on any stop; sync islands only on the coordinator's (a solution
-    // elsewhere is seen at the barrier, so every island's epoch stays whole and repeatable).
-    const shouldStop = task.migration.mode === 'sync' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
+    // Async islands stop on any stop; sync and lagged islands only on the coordinator's (a
+    // solution elsewhere is seen at a barrier or at the cut, so every island's iterations stay whole and repeatable).
+    const shouldStop = task.migration.mode !== 'async' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
     const snapshot = task.snapshot;
     const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
     this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes, { island: task.island, seed: task.seed });
@@ -142,6 +152,7 @@ class IslandRun {
     this.nextProgress = performance.now() + task.progressIntervalMs;
     // A request made while this island was being built is answered at its first chance.
     this.served = 0;
+    this.history = task.migration.mode === 'lagged' ? new LagHistory() : null;
     this.epochStart = this.evolver.iterations;
   }
 
@@ -159,6 +170,7 @@ class IslandRun {
   run(): IslandReport {
     const { task, evolver, shared, id } = this;
     const sync = task.migration.mode === 'sync';
+    const lagged = task.migration.mode === 'lagged';
     const migrating = task.migration.migrants > 0 && task.migration.interval > 0;
     const fault = task.testFault && task.testFault.island === id ? task.testFault : null;
     let reason: StopReason;
@@ -173,33 +185,44 @@ class IslandRun {
     // Sync islands take checkpoints only at a barrier (every island at the same epoch, no
     // migrants in flight); without barriers, or in async mode, between any two iterations.
     const anytimeCheckpoints = !(sync && migrating);
+    if (lagged) this.remember();
     for (;;) {
       const stop = shared.stopState();
-      if (stop !== RUNNING && (!sync || stop === HALTED)) {
+      if (stop !== RUNNING && (task.migration.mode === 'async' || stop === HALTED)) {
         reason = stop === HALTED ? 'stopped' : 'other-solved';
         break;
       }
       if (evolver.iterations >= task.maxIterations) {
-        reason = 'max-iterations';
+        reason = lagged ? this.finishLagged('max-iterations') : 'max-iterations';
         break;
       }
       if (evolver.evaluations >= task.maxEvaluations) {
-        reason = 'max-evaluations';
+        reason = lagged ? this.finishLagged('max-evaluations') : 'max-evaluations';
         break;
       }
-      if (fault && evolver.iterations === fault.atIteration) this.fault(fault.kind);
+      if (lagged && !this.awaitWindow()) continue; // halted: the loop head sees it
+      if (fault && fault.kind === 'slow' && evolver.iterations >= fault.atIteration) Atomics.wait(this.sleeper, 0, 0, fault.delayMs ?? 1);
+      else if (fault && fault.kind !== 'slow' && evolver.iterations === fault.atIteration) this.fault(fault.kind);
       if (sync) this.noteEvaluations();
       const before = evolver.iterations;
       const solved = evolver.step();
       shared.setIterations(id, evolver.iterations);
+      if (lagged && evolver.iterations !== before) this.remember();
       if (solved) {
-        // The solving generation counts: it belongs to the epoch it ends in (the initial population to epoch 1).
-        reason = this.found(Math.floor(Math.max(0, evolver.iterations - 1) / task.migration.interval) + 1);
+        // Lagged: the solving iteration is the cut. Sync: the solving generation belongs to
+        // the epoch it ends in (the initial population to epoch 1).
+        reason = lagged ? this.foundLagged(evolver.iterations) : this.found(Math.floor(Math.max(0, evolver.iterations - 1) / task.migration.interval) + 1);
         break;
       }
       if (evolver.iterations === before) continue; // abandoned for a stop: the loop head sees it
       this.immigrants.check(evolver.population, evolver.iterations);
-      if (migrating && evolver.iterations % task.migration.interval === 0) {
+      if (lagged) {
+        const outcome = this.iterateLagged(migrating);
+        if (outcome) {
+          reason = outcome;
+          break;
+        }
+      } else if (migrating && evolver.iterations % task.migration.interval === 0) {
         const outcome = sync ? this.migrateSync(evolver.iterations / task.migration.interval) : this.migrateAsync();
         if (outcome) {
           reason = outcome;
@@ -235,6 +258,92 @@ class IslandRun {
       this.claimed = shared.claim(id);
     }
     return 'solved';
+  }
+
+  /** Lagged: keeps this iteration's counters (after its step, before its migration). */
+  private remember(): void {
+    const { evolver } = this;
+    this.history!.record(evolver.iterations, evolver.evaluations, this.migrantsSent, this.migrantsAccepted, evolver.solution ? 0 : evolver.bestFitness());
+  }
+
+  /**
+   * Lagged, before a step: an island may not get HISTORY - 1 iterations ahead of the slowest
+   * island (which may still find the first solution, whose iteration this island must then
+   * still hold in its history). With neighbours to wait for this never binds; it bounds
+   * islands that take in nothing. False if the run was halted.
+   */
+  private awaitWindow(): boolean {
+    const { shared, evolver } = this;
+    const next = evolver.iterations + 1;
+    while (next - this.slowest >= HISTORY) {
+      const seq = shared.seq();
+      if (shared.stopState() === HALTED) return false;
+      let slowest = DEPARTED;
+      for (let k = 0; k < shared.islands; k++) slowest = Math.min(slowest, shared.reached(k));
+      this.slowest = slowest;
+      if (next - slowest < HISTORY) break;
+      shared.awaitChange(seq, 100);
+    }
+    return true;
+  }
+
+  /**
+   * Lagged, after iteration u's step (no solution in it): stop if a solution at u or earlier
+   * is known; else send this iteration's emigrants (every interval), publish u, and take in
+   * the migrants each source sent at iteration u - lag, in ascending source order, waiting
+   * for a source that has not sent them yet. What enters at u is fixed by the seed alone.
+   */
+  private iterateLagged(migrating: boolean): StopReason | null {
+    const { shared, evolver, task, transport } = this;
+    const u = evolver.iterations;
+    if (shared.foundEpoch() <= u) return this.finishLagged('other-solved');
+    const { interval, lag } = task.migration;
+    if (migrating && u % interval === 0) this.sendEmigrants(u / interval);
+    shared.arrive(this.id, u); // after sending: a receiver woken by this finds the migrants in its port
+    const sent = u - lag;
+    if (!migrating || sent <= 0 || sent % interval !== 0) return null;
+    const messages: (MigrantsMessage | null)[] = [];
+    for (let s = 0; s < transport.sources.length; s++) messages.push(this.takeFrom(s, 'iteration', sent, u));
+    if (shared.stopState() === HALTED) return null; // the loop head sees it
+    if (shared.foundEpoch() <= u) return this.finishLagged('other-solved');
+    for (const message of messages) if (message) this.immigrate(message);
+    // A solving immigrant counts in the next iteration, as in sync mode (the others may still solve in this one).
+    return evolver.solution ? this.foundLagged(u + 1) : null;
+  }
+
+  /** Lagged: this island's step at `iteration` solved (or an immigrant did, counted at `iteration`). */
+  private foundLagged(iteration: number): StopReason {
+    const { evolver, shared } = this;
+    this.foundAt = wallClock();
+    this.foundAtIteration = evolver.iterations;
+    this.foundCut = iteration;
+    shared.reportFoundEpoch(iteration);
+    return this.finishLagged('solved');
+  }
+
+  /**
+   * Lagged: this island stops. It leaves (nobody waits for it: every migrant another island
+   * can still need was sent), then waits until every island has stopped, so that the first
+   * solution's iteration (the cut) is final, and reports its counters at the cut.
+   */
+  private finishLagged(reason: StopReason): StopReason {
+    const { shared, evolver, id } = this;
+    shared.depart(id);
+    for (;;) {
+      const seq = shared.seq();
+      if (shared.stopState() === HALTED) return 'stopped';
+      let all = true;
+      for (let k = 0; k < shared.islands && all; k++) all = shared.reached(k) === DEPARTED;
+      if (all) break;
+      shared.awaitChange(seq, 100);
+    }
+    const cut = shared.foundEpoch();
+    if (this.foundCut >= 0 && this.foundCut <= cut) return 'solved';
+    if (cut > evolver.iterations) return reason; // no solution up to here: max-iterations
+    // It reached the cut or ran past it (perhaps to a later solution of its own): what counts
+    // is its state after the cut's step, before that iteration's migration.
+    this.atCut = this.history!.at(cut);
+    return 'other-solved';
   }
 
   private sendEmigrants(epoch: number): void {
@@ -280,7 +389,7 @@ class IslandRun {
     if (!shared.awaitBarrier(epoch)) return 'stopped';
     if (shared.foundEpoch() <= epoch) return 'other-solved';
     for (let s = 0; s < transport.sources.length; s++) {
-      const message = this.takeEpoch(s, epoch);
+      const message = this.takeFrom(s, 'epoch', epoch, -1);
       if (message) this.immigrate(message);
     }
     // An immigrant that solves arrived after this epoch's barrier: the others learn of it at the next.
@@ -303,11 +412,15 @@ class IslandRun {
   }
 
   /**
-   * This epoch's message from source `s`, or null if the source left before sending it.
-   * postMessage enqueues synchronously, so once the barrier is passed the message is
-   * normally already here; the wait below is only a guard.
+   * Source `s`'s message whose `key` is `wanted` (sync: its epoch; lagged: the iteration it
+   * was sent at), waited for if needed; null if the source left or sent a later one first
+   * (a resumed run), a solution at iteration `cutBy` or earlier is known (lagged: nothing
+   * after it counts; -1 in sync mode, where the barrier decides), or the run was halted.
+   * A source's messages come in sending order, so older ones are never needed again.
+   * postMessage enqueues synchronously, so in sync mode the message is normally already
+   * here once the barrier is passed; the wait is only a guard.
    */
-  private takeEpoch(s: number, epoch: number): MigrantsMessage | null {
+  private takeFrom(s: number, key: 'epoch' | 'iteration', wanted: number, cutBy: number): MigrantsMessage | null {
     const { shared, transport } = this;
     const queue = this.pending[s];
     for (;;) {
@@ -316,13 +429,10 @@ class IslandRun {
       const gone = shared.reached(transport.sources[s]) === DEPARTED;
       for (let m = transport.receive(s); m; m = transport.receive(s)) queue.push(m);
       let at = 0;
-      while (at < queue.length && queue[at].epoch !== epoch) at++;
-      if (at < queue.length) {
-        const message = queue[at];
-        queue.splice(0, at + 1); // older epochs are never needed again
-        return message;
-      }
-      if (gone || shared.stopState() === HALTED) return null;
+      while (at < queue.length && queue[at][key] < wanted) at++;
+      queue.splice(0, at);
+      if (queue.length > 0) return queue[0][key] === wanted ? queue.shift()! : null;
+      if (gone || shared.stopState() === HALTED || shared.foundEpoch() <= cutBy) return null;
       shared.awaitChange(seq, 100);
     }
   }
@@ -378,21 +488,22 @@ class IslandRun {
   }
 
   private report(stopReason: StopReason, stoppedAt = wallClock()): IslandReport {
-    const { evolver } = this;
-    const solution = evolver.solution;
+    const { evolver, atCut } = this;
+    // Lagged: an island that ran past the cut reports its state there, and no later solution.
+    const solution = atCut ? null : evolver.solution;
     return {
       type: 'report',
       island: this.id,
-      iterations: evolver.iterations,
-      evaluations: evolver.evaluations,
-      bestFitness: solution ? 0 : evolver.bestFitness(),
+      iterations: atCut ? atCut.iterations : evolver.iterations,
+      evaluations: atCut ? atCut.evaluations : evolver.evaluations,
+      bestFitness: atCut ? atCut.bestFitness : solution ? 0 : evolver.bestFitness(),
       best: solution ?? evolver.best(),
       solution,
-      foundAtIteration: this.foundAtIteration,
+      foundAtIteration: solution ? this.foundAtIteration : -1,
       foundAt: this.foundAt,
       claimed: this.claimed,
-      migrantsSent: this.migrantsSent,
-      migrantsAccepted: this.migrantsAccepted,
+      migrantsSent: atCut ? atCut.migrantsSent : this.migrantsSent,
+      migrantsAccepted: atCut ? atCut.migrantsAccepted : this.migrantsAccepted,
       startedAt: this.startedAt,
       stoppedAt,
       stopReason,

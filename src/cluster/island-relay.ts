@@ -74,7 +74,8 @@ export class IslandRelay {
     /** The host's connection state (bus.ts `connectionState`). */
     connection: { readonly connected: boolean },
   ) {
-    this.sync = tasks.some((task) => task.migration.mode === 'sync');
+    // Sync and lagged islands wait for migrants (lagged ones for those of one sending iteration, which the message carries).
+    this.sync = tasks.some((task) => task.migration.mode !== 'async');
     this.n = tasks[0].evolver.params.n;
     this.coordination = SharedMemoryCoordination.create(order.islands);
     this.sub = bus.listen(subjects.run(order.runId, hostId), ['migrants', 'state', 'alive', 'halt', 'terminate', 'depart'], (message, from) => this.onBus(message, from));
@@ -204,7 +205,7 @@ export class IslandRelay {
       if (!migrants || migrants.from !== message.from) return void dropped.malformed++;
       if (migrantsProblem(migrants, this.n)) return void dropped.invalid++;
       port.postMessage(message.bytes);
-      // A sync island may be waiting for these; an async one never waits, and a wake-up
+      // A sync or lagged island may be waiting for these; an async one never waits, and a wake-up
       // would only run this relay's own watcher again for nothing, once per migrant.
       if (this.sync) c.notify();
     } else if (message.type === 'state') {

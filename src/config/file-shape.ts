@@ -18,6 +18,7 @@ export function toFileShape(config: RunConfig, registries: Registries = REGISTRI
     topology: { ...config.topology },
     migration: {
       mode: config.migration.mode,
+      lag: config.migration.lag,
       interval: config.migration.interval,
       migrants: config.migration.migrants,
       ...migrationPoliciesFileShape(config.migration, registries),

@@ -8,6 +8,7 @@
  * that look like numbers into numbers. The schema is the one place that checks them.
  */
 import type { Options } from 'yargs';
+import { MIGRATION_MODES } from '../archipelago/migration-modes.ts';
 import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
 import { optionKey, policyFamilies, policyNames } from '../archipelago/policies/names.ts';
 import type { TopologyRegistry } from '../archipelago/topology.ts';
@@ -38,7 +39,8 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
   GA_MODE_FLAGS,
   { name: 'islands', path: 'islands', value: 'number', describe: 'number of islands, 1..256 (null = available cores)' },
   TOPOLOGY_FLAGS,
-  { name: 'migration', path: 'migration.mode', value: 'string', describe: 'async | sync' },
+  { name: 'migration', path: 'migration.mode', value: 'string', describe: MIGRATION_MODES.join(' | ') },
+  { name: 'lag', path: 'migration.lag', value: 'number', describe: 'lagged: iterations from sending to entry (0 = sync)' },
   { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
   { name: 'migrants', path: 'migration.migrants', value: 'number', describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"' },
   POLICY_FLAGS,

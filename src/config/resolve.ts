@@ -40,7 +40,7 @@ function resolveTopologySection(topology: Parsed['topology'], islands: number, i
 }
 
 function resolveMigration(migration: Parsed['migration'], populationSize: number, at: Locator, registries: Registries): MigrationConfig {
-  const { mode, interval, migrants: rawMigrants, rejectDuplicates } = migration;
+  const { mode, lag, interval, migrants: rawMigrants, rejectDuplicates } = migration;
   let migrants: number;
   if (typeof rawMigrants === 'string') migrants = Math.max(1, Math.round((Number(PERCENT.exec(rawMigrants)![1]) / 100) * populationSize));
   else if (rawMigrants < 1) migrants = Math.max(1, Math.round(rawMigrants * populationSize));
@@ -50,7 +50,7 @@ function resolveMigration(migration: Parsed['migration'], populationSize: number
   }
 
   const { emigrantSelection, replacement } = resolveMigrationPolicies(migration, populationSize, at, registries);
-  return { mode, interval, migrants, emigrantSelection, replacement, rejectDuplicates };
+  return { mode, lag, interval, migrants, emigrantSelection, replacement, rejectDuplicates };
 }
 
 /** A `maxEvaluations` budget must pay for every island's first population: a share below that could not be kept exactly. */

@@ -13,6 +13,8 @@ export type TopologyConfig = TopologySpec;
 
 export interface MigrationConfig extends MigrationPolicies {
   mode: Parsed['migration']['mode'];
+  /** Lagged mode: iterations between a migrant's sending and its entry (ignored by the other modes). */
+  lag: number;
   interval: number;
   /** Emigrants per migration, as a count in 1..populationSize. */
   migrants: number;

@@ -13,8 +13,12 @@ import { NatsUrlError, parseNatsUrl } from './nats-url.ts';
 import { gaSection } from './ga-section.ts';
 import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
+import { MIGRATION_MODE_REGISTRY, MIGRATION_MODES } from '../archipelago/migration-modes.ts';
 
-export const MIGRATION_MODES = ['async', 'sync'] as const;
+export { MIGRATION_MODES };
+/** The default lag of the lagged mode (docs/defaults.md). */
+export const DEFAULT_LAG = 2;
+
 /** What a run does when an island's worker throws or exits: go on without it, or stop and fail. */
 export const ON_ISLAND_ERROR = ['continue', 'fail'] as const;
 
@@ -43,8 +47,10 @@ const migrantsSchema = z.union(
 );
 
 const migrationBase = {
-  mode: oneOf(MIGRATION_MODES).default('async')
-    .describe('async: islands send and take migrants without waiting; sync: all islands migrate in lockstep'),
+  mode: oneOf(MIGRATION_MODES).default('lagged')
+    .describe(MIGRATION_MODE_REGISTRY.map((m) => `${m.mode}: ${m.help}`).join('; ')),
+  lag: int(0).default(DEFAULT_LAG)
+    .describe(`lagged only: migrants sent at an island's iteration t enter at the receiver's iteration t + lag; 0 = sync; default ${DEFAULT_LAG}`),
   interval: int(1).default(1).describe('iterations between migrations'),
   migrants: migrantsSchema.default('2%')
     .describe('emigrants per migration: a count, a fraction in (0, 1) of the population, or "5%"'),

@@ -6,6 +6,7 @@ import os from 'node:os';
 import type { RunConfig } from '../config/run-config.ts';
 import { islandSummary, type IslandSummary, type TakeoverResult } from '../archipelago/events.ts';
 import type { BetweenPoint } from '../archipelago/observables/between.ts';
+import { isRepeatable } from '../archipelago/migration-modes.ts';
 import { endingOf, recordedConfig, type Ending } from '../run/result-record.ts';
 import type { RunResult, SeededRunConfig } from '../run/start-run.ts';
 import { provenance, type MachineProvenance, type Provenance } from '../provenance.ts';
@@ -57,6 +58,11 @@ export interface RunRecord {
    * even after one retry. Such runs are kept for the record and left out of every statistic.
    */
   error: string | null;
+  /**
+   * The run repeats bit for bit from its seed (sync or lagged migration); false for async,
+   * where thread timing decides what arrives when (absent in studies of versions before 0.2).
+   */
+  repeatable?: boolean;
   /** ISO time the run finished. */
   finishedAt: string;
   /** Distributed studies: the name of the host that ran it (absent for a run on this machine). */
@@ -79,6 +85,8 @@ export interface ManifestCell {
   id: string;
   values: Record<string, SweepValue>;
   baseline: string | null;
+  /** Its runs repeat bit for bit from their seeds (not so with async migration). */
+  repeatable?: boolean;
   /** Resolved run config; each run replaces its seed. */
   config: RunConfig;
 }
@@ -97,6 +105,8 @@ export interface Manifest {
   seeds: number[];
   baseline: Record<string, SweepValue> | null;
   cells: ManifestCell[];
+  /** Every cell is repeatable; false if any uses async migration (its comparisons then pair initial populations only). */
+  repeatable?: boolean;
   /** Event logs were asked for (--events). */
   events: boolean;
   tool: { name: string; version: string };
@@ -142,6 +152,7 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     islands,
     solution: result.solution,
     error: runError(result),
+    repeatable: isRepeatable(config.migration.mode),
     finishedAt: new Date().toISOString(),
     provenance: provenance(recordedConfig(config)),
   };

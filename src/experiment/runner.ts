@@ -15,6 +15,7 @@ import { toolInfo } from '../package-info.ts';
 import { canonicalJson, machineProvenance } from '../provenance.ts';
 import { RunFailedError, startRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
+import { isRepeatable } from '../archipelago/migration-modes.ts';
 import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
 import { lockStudyFolder } from './lock.ts';
 import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, makeStudyFolder, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic, writeManifest } from './store.ts';
@@ -88,7 +89,8 @@ function newManifest(experiment: Experiment, events: boolean): Manifest {
     keys: experiment.keys,
     seeds: experiment.seeds,
     baseline: experiment.baseline,
-    cells: experiment.cells.map(({ id, values, baseline, config }) => ({ id, values, baseline, config })),
+    cells: experiment.cells.map(({ id, values, baseline, config }) => ({ id, values, baseline, repeatable: isRepeatable(config.migration.mode), config })),
+    repeatable: experiment.cells.every((cell) => isRepeatable(cell.config.migration.mode)),
     events,
     tool: toolInfo(),
     provenance: machineProvenance(),

@@ -10,7 +10,7 @@ import { observablesRunParts, observablesStudyParts, type PageKit } from './obse
 import type { XAxis } from './x-axis.ts';
 import { readEvents } from './study-data.ts';
 import type { StudySummary } from './summary.ts';
-import { censoringNotes, MEASURE_COLUMNS, summaryRows, tableNotes } from './table.ts';
+import { censoringNotes, MEASURE_COLUMNS, notRepeatableNote, summaryRows, tableNotes } from './table.ts';
 import { diversityBands, diversityBandSpec, ecdfPoints, ecdfSpec, fixedBudgetPoints, fixedBudgetSpec, shortNames } from './study-charts.ts';
 
 export function escapeHtml(text: string): string {
@@ -155,6 +155,8 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
   parts.push(provenanceBlock(study));
   parts.push('<h2>Cells and their settings</h2>', settingsTable(study), note('Resolved run configs (defaults and base file applied), one row per cell; c1, c2, ... name the cells in every plot.'));
   parts.push('<h2>Summary</h2>', summaryTables(summary));
+  const unrepeatable = notRepeatableNote(summary);
+  if (unrepeatable) parts.push(note(unrepeatable));
   if (summary.failedRuns.length > 0) parts.push(note(`Left out of every number and plot because an island failed: ${summary.failedRuns.join('; ')}.`));
   for (const line of [...tableNotes(summary), ...censoringNotes(summary)]) parts.push(note(line));
   parts.push(...(await runLengthSection(study, cells)));

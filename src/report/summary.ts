@@ -4,6 +4,7 @@
  * paired comparison with its baseline cell, made with the treatment of unsolved runs that is
  * valid for it (censoring.ts). The terminal table, the CSV and the HTML page are all rendered from this.
  */
+import { isRepeatable } from '../archipelago/migration-modes.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { cellLimits, censoredValue, censoringPlan, observe, type CellLimits, type CensoringPlan } from './censoring.ts';
@@ -74,6 +75,8 @@ export interface StudySummary {
   /** How ERT's interval was made. */
   bootstrap: typeof ERT_BOOTSTRAP;
   cells: CellSummary[];
+  /** Cells whose runs a seed does not repeat (async migration): their comparisons pair initial populations only. */
+  notRepeatable: string[];
 }
 
 /** Value of a run's metric "to solution": +Infinity when unsolved. */
@@ -163,5 +166,6 @@ export function summarise(study: StudyData, baselineOf: (cell: string) => string
     baseline,
     bootstrap: ERT_BOOTSTRAP,
     cells,
+    notRepeatable: manifest.cells.filter((cell) => !isRepeatable(String(cell.config.migration?.mode))).map((cell) => cell.id),
   };
 }

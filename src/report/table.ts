@@ -123,6 +123,13 @@ export function tableNotes(summary: StudySummary): string[] {
   return notes;
 }
 
+/** What a study with async cells must say: a seed fixes their initial populations and nothing more. Null when every cell is repeatable. */
+export function notRepeatableNote(summary: StudySummary): string | null {
+  if (summary.notRepeatable.length === 0) return null;
+  return `Not repeatable: ${summary.notRepeatable.join('; ')} (async migration): thread timing decides what arrives when, so a rerun gives other numbers and `
+    + 'the comparisons of these cells pair initial populations only (the same seed starts the same populations).';
+}
+
 /** The terminal table, with a note on the comparisons when there is a baseline. */
 export function renderTable(summary: StudySummary): string {
   const { header, rows } = summaryRows(summary);
@@ -131,6 +138,8 @@ export function renderTable(summary: StudySummary): string {
   lines.push('', align([header, ...rows]), '', ...tableNotes(summary));
   const censored = censoringNotes(summary);
   if (censored.length > 0) lines.push('', 'Unsolved runs not ranked as ∞:', ...censored.map((n) => `  ${n}`));
+  const unrepeatable = notRepeatableNote(summary);
+  if (unrepeatable) lines.push('', unrepeatable);
   return lines.join('\n');
 }
 

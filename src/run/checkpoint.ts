@@ -8,6 +8,7 @@ import { constants as bufferLimits } from 'node:buffer';
 import { decodeData, encodeData } from '../archipelago/codec.ts';
 import type { CheckpointEvent } from '../archipelago/events.ts';
 import type { IslandSnapshot } from '../archipelago/island-snapshot.ts';
+import type { MigrationMode } from '../archipelago/migration-modes.ts';
 import { ConfigError } from '../config/errors.ts';
 import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
 import { displayName } from '../config/config-file.ts';
@@ -39,7 +40,7 @@ export interface CheckpointFile {
   toolVersion: string;
   createdAt: string;
   config: unknown;
-  mode: 'sync' | 'async';
+  mode: MigrationMode;
   /** Sync: the epoch every island was at; async: null. */
   epoch: number | null;
   /** Seconds the run had been going when the checkpoint was taken. */

@@ -5,6 +5,7 @@
  */
 import { extname } from 'node:path';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
+import { isRepeatable } from '../archipelago/migration-modes.ts';
 import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
@@ -58,7 +59,12 @@ export interface SolveRecord {
   hosts?: string[];
   islands: IslandRecord[];
   failures: { island: number; iteration: number; message: string }[];
-  /** The fully resolved config, seed included: running it again repeats a sync run. */
+  /**
+   * The run repeats bit for bit from `config` (sync or lagged migration: everything here but
+   * the timings); false for async migration, where thread timing decides what arrives when.
+   */
+  repeatable: boolean;
+  /** The fully resolved config, seed included: running it again repeats a sync or lagged run. */
   config: RunConfigInput;
   /** Tool, version, commit, the hash of `config`, Node, OS and CPU that made the record. */
   provenance: Provenance;
@@ -107,6 +113,7 @@ export function resultRecord(result: RunResult, config: SeededRunConfig, ended: 
       ...(i.error ? { error: i.error } : {}),
     })),
     failures: result.islands.flatMap((i) => (i.error ? [{ island: i.id, iteration: i.error.iteration, message: i.error.message }] : [])),
+    repeatable: isRepeatable(config.migration.mode),
     config: shown,
     provenance: provenance(shown),
   };

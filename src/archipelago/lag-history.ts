@@ -1,0 +1,45 @@
+/**
+ * Lagged mode: an island's counters at each of its last HISTORY iterations, so that it can
+ * report what it had done at the run's cut (the iteration of the first solution) after it
+ * ran past it. Islands run ahead of each other; this is what makes the record a function
+ * of the seed alone. An island never gets more than HISTORY - 1 iterations ahead of the
+ * slowest island (island-runner.ts), so the cut is always still here.
+ */
+export const HISTORY = 1024;
+
+/** What a record counts of one island at one iteration. */
+export interface IslandCounters {
+  iterations: number;
+  evaluations: number;
+  migrantsSent: number;
+  migrantsAccepted: number;
+  bestFitness: number;
+}
+
+const FIELDS = 4;
+
+export class LagHistory {
+  private readonly data = new Float64Array(HISTORY * FIELDS);
+  private newest = -1;
+
+  /** The counters after iteration `iteration`'s step, before its migration. */
+  record(iteration: number, evaluations: number, migrantsSent: number, migrantsAccepted: number, bestFitness: number): void {
+    const at = (iteration % HISTORY) * FIELDS;
+    const d = this.data;
+    d[at] = evaluations;
+    d[at + 1] = migrantsSent;
+    d[at + 2] = migrantsAccepted;
+    d[at + 3] = bestFitness;
+    this.newest = iteration;
+  }
+
+  /** The counters recorded at `iteration`. @throws if it is no longer (or not yet) held. */
+  at(iteration: number): IslandCounters {
+    if (iteration > this.newest || iteration <= this.newest - HISTORY || iteration < 0) {
+      throw new Error(`lagged history: iteration ${iteration} is not held (newest ${this.newest})`);
+    }
+    const at = (iteration % HISTORY) * FIELDS;
+    const d = this.data;
+    return { iterations: iteration, evaluations: d[at], migrantsSent: d[at + 1], migrantsAccepted: d[at + 2], bestFitness: d[at + 3] };
+  }
+}
