@@ -52,7 +52,8 @@ export function assertPaperIterationCounting(island: (seed: number) => Stepper, 
 }
 
 /** Keys of a record that measure time (or name a machine), which a repeated run may not repeat. */
-const TIMING_KEYS = new Set(['seconds', 'startupSeconds', 'stopLatencyMs', 'foundAtSeconds', 'finishedAt', 'host', 'hosts', 'provenance']);
+// `trajectory` is sampled with the progress reports, on a clock (docs/experiments.md): like a timing, a rerun samples other points.
+const TIMING_KEYS = new Set(['seconds', 'startupSeconds', 'stopLatencyMs', 'foundAtSeconds', 'finishedAt', 'host', 'hosts', 'provenance', 'trajectory']);
 
 /** A record (run, island or study record) without its timings: what a repeatable run must repeat exactly. */
 export function repeatablePart(record: unknown): unknown {

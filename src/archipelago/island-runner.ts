@@ -263,7 +263,10 @@ class IslandRun {
   /** Lagged: keeps this iteration's counters (after its step, before its migration). */
   private remember(): void {
     const { evolver } = this;
-    this.history!.record(evolver.iterations, evolver.evaluations, this.migrantsSent, this.migrantsAccepted, evolver.solution ? 0 : evolver.bestFitness());
+    this.history!.record(
+      evolver.iterations, evolver.evaluations, this.migrantsSent, this.migrantsAccepted, evolver.solution ? 0 : evolver.bestFitness(),
+      this.migrantsReceived, this.immigrants.checked, this.immigrants.survived,
+    );
   }
 
   /**
@@ -509,9 +512,9 @@ class IslandRun {
       stopReason,
       migrations: this.log.take(),
       survivals: this.immigrants.take(),
-      migrantsReceived: this.migrantsReceived,
-      immigrantsChecked: this.immigrants.checked,
-      immigrantsSurvived: this.immigrants.survived,
+      migrantsReceived: atCut ? atCut.migrantsReceived : this.migrantsReceived,
+      immigrantsChecked: atCut ? atCut.immigrantsChecked : this.immigrants.checked,
+      immigrantsSurvived: atCut ? atCut.immigrantsSurvived : this.immigrants.survived,
       ...(evolver.takeoverIteration ? { takenOverAt: evolver.takeoverIteration() } : {}),
       evaluationsFrom: this.epochStart,
       evaluationsAt: this.task.migration.mode === 'sync' ? this.evaluationsAt.slice(0, Math.max(0, evolver.iterations - this.epochStart)) : new Float64Array(0),

@@ -14,22 +14,28 @@ export interface IslandCounters {
   migrantsSent: number;
   migrantsAccepted: number;
   bestFitness: number;
+  migrantsReceived: number;
+  immigrantsChecked: number;
+  immigrantsSurvived: number;
 }
 
-const FIELDS = 4;
+const FIELDS = 7;
 
 export class LagHistory {
   private readonly data = new Float64Array(HISTORY * FIELDS);
   private newest = -1;
 
   /** The counters after iteration `iteration`'s step, before its migration. */
-  record(iteration: number, evaluations: number, migrantsSent: number, migrantsAccepted: number, bestFitness: number): void {
+  record(iteration: number, evaluations: number, migrantsSent: number, migrantsAccepted: number, bestFitness: number, migrantsReceived: number, immigrantsChecked: number, immigrantsSurvived: number): void {
     const at = (iteration % HISTORY) * FIELDS;
     const d = this.data;
     d[at] = evaluations;
     d[at + 1] = migrantsSent;
     d[at + 2] = migrantsAccepted;
     d[at + 3] = bestFitness;
+    d[at + 4] = migrantsReceived;
+    d[at + 5] = immigrantsChecked;
+    d[at + 6] = immigrantsSurvived;
     this.newest = iteration;
   }
 
@@ -40,6 +46,6 @@ export class LagHistory {
     }
     const at = (iteration % HISTORY) * FIELDS;
     const d = this.data;
-    return { iterations: iteration, evaluations: d[at], migrantsSent: d[at + 1], migrantsAccepted: d[at + 2], bestFitness: d[at + 3] };
+    return { iterations: iteration, evaluations: d[at], migrantsSent: d[at + 1], migrantsAccepted: d[at + 2], bestFitness: d[at + 3], migrantsReceived: d[at + 4], immigrantsChecked: d[at + 5], immigrantsSurvived: d[at + 6] };
   }
 }
