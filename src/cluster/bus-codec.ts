@@ -16,7 +16,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Packr } from 'msgpackr';
 import { z } from 'zod';
 import { decode } from '../archipelago/codec.ts';
-import type { ControlMessage, IslandReport, IslandTask, MigrantsMessage, SnapshotMessage } from '../archipelago/messages.ts';
+import { MIGRATION_MODES } from '../archipelago/migration-modes.ts';
+import type { ControlMessage, IslandReport, IslandTask, MigrantsMessage, SnapshotMessage, StopReason } from '../archipelago/messages.ts';
 import { toolInfo } from '../package-info.ts';
 import { runKeyOf, type ClusterKey } from './bus-key.ts';
 
@@ -295,6 +296,8 @@ export function ownVersion(): string {
 // permutation, is a fitness right) is checked by result-checks.ts with N at hand.
 
 const int = z.number().int();
+/** Every StopReason (messages.ts). */
+const STOP_REASONS = ['solved', 'also-solved', 'other-solved', 'stopped', 'max-iterations', 'max-evaluations'] as const satisfies readonly StopReason[];
 const count = z.number().int().min(0);
 const time = z.number();
 const genes = z.union([z.instanceof(Uint16Array), z.instanceof(Int32Array)]);
@@ -314,25 +317,27 @@ const carriedSchemas = {
   /** Checkpoints are not taken of islands on other hosts: no `snapshot` here. */
   control: z.discriminatedUnion('type', [progress, best, solution, started]),
   report: z.looseObject({
-    type: z.literal('report'), island, iterations: count, evaluations: count, bestFitness: count, best: genes, solution: genes.nullable(),
+    type: z.literal('report'), island, iterations: count, evaluations: count, bestFitness: int, best: genes.nullable(), solution: genes.nullable(),
     foundAtIteration: int, foundAt: time, claimed: z.boolean(), migrantsSent: count, migrantsAccepted: count, startedAt: time, stoppedAt: time,
-    stopReason: z.enum(['solved', 'other-solved', 'stopped', 'max-iterations', 'max-evaluations']), migrations: records,
+    stopReason: z.enum(STOP_REASONS), migrations: records,
   }),
   migrants: z.looseObject({ type: z.literal('migrants'), from: island, epoch: count, iteration: count, count: z.number().int().min(0).max(1_000_000), genes }),
   /**
    * An island's task as a coordinator sends it: no checkpoint to resume from (refused with
-   * --nats), no test fault, and no extension modules (a host loads only its own).
+   * --nats), no test fault but a delay, and no extension modules (a host loads only its own).
    */
   task: z.looseObject({
     type: z.literal('task'), island, islands: z.number().int().min(1).max(100_000), seed: z.number().int().min(0),
     evolver: z.looseObject({ mode: z.string().min(1).max(100), params: z.looseObject({ n: z.number().int().min(4).max(100_000_000) }).passthrough() }),
     migration: z.looseObject({
-      mode: z.enum(['sync', 'async']), interval: z.number().int().min(1), migrants: count, rejectDuplicates: z.boolean(),
+      mode: z.enum(MIGRATION_MODES), lag: count.optional(), interval: z.number().int().min(1), migrants: count, rejectDuplicates: z.boolean(),
       emigrantSelection: z.looseObject({ kind: z.string().min(1).max(100) }).passthrough(),
       replacement: z.union([z.string().min(1).max(100), z.looseObject({ kind: z.string().min(1).max(100) }).passthrough()]),
     }),
     maxIterations: limit, maxEvaluations: limit, progressIntervalMs: z.number().min(1).max(3_600_000),
-    sources: z.array(island), targets: z.array(island), testFault: z.null(), snapshot: z.null(),
+    sources: z.array(island), targets: z.array(island), snapshot: z.null(),
+    // Of the test faults only a delay crosses the bus (the repeatability tests slow an island on a host); none that ends a worker.
+    testFault: z.union([z.null(), z.object({ island, atIteration: count, kind: z.literal('slow'), delayMs: z.number().int().min(0).max(1000) })]),
     extensions: z.array(z.string()).optional(),
   }),
 } as const;
