@@ -68,7 +68,7 @@ describe('the library', () => {
     assert.deepEqual([outcome.total, outcome.completed], [2, 2]);
     const r = cli(['report', out]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /topology\.kind=none\s+2\s+100%/);
+    assert.match(r.stdout, /topology\.kind=none\s+2\s+2\/2 \[/);
     await assert.rejects(runExperiment({ sweep: { 'topology.kind': [] } }, { out: path.join(dir, 'x') }), /experiment: sweep\.topology\.kind: expected a non-empty list/);
   });
 });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from '../src/experiment/records.ts';
+import { cellFileName } from '../src/experiment/sweep.ts';
 import { baselineMapper } from '../src/report/baseline.ts';
 import { censoredValue, censoringPlan, observe } from '../src/report/censoring.ts';
 import { comparePaired, ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
@@ -282,12 +283,12 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
 
   it('writes one folder per cell whose .info and .dat parse as the documentation says, and agree', () => {
     writeIoh(out, iohFiles(study));
-    const one = parseExport(out, 'islands=1');
+    const one = parseExport(out, cellFileName('islands=1'));
     assert.deepEqual([one.pairs.funcId, one.pairs.DIM, one.pairs.algId, one.pairs.maximization], ['1', '12', 'c1 islands=1', 'F']);
     // Runs of islands=1: ends 100 (fitness 0) and 1000 (fitness 1); blocks are the trajectories.
     assert.deepEqual(one.ends, [{ instance: 1, maxRT: 100, finalFV: 0 }, { instance: 1, maxRT: 1000, finalFV: 1 }]);
     assert.deepEqual(one.blocks, [[[10, 5], [60, 2], [100, 0]], [[10, 6], [500, 1], [1000, 1]]]);
-    const two = parseExport(out, 'islands=2');
+    const two = parseExport(out, cellFileName('islands=2'));
     assert.deepEqual(two.blocks, [[[300, 0]], [[800, 1]]], 'records without a trajectory: their end alone');
     for (const { ends, blocks } of [one, two]) {
       // Each block ends at its run's last evaluation and value (what the .info says), evaluations rising, f(x) never rising.
@@ -323,6 +324,6 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
     const fresh = path.join(dir, 'ioh-cli');
     const ok = cli(['report', folder, '--ioh', fresh]);
     assert.equal(ok.code, 0, ok.stderr);
-    assert.ok(existsSync(path.join(fresh, 'islands=2', 'data_f1', 'IOHprofiler_f1_DIM12_i1.dat')));
+    assert.ok(existsSync(path.join(fresh, cellFileName('islands=2'), 'data_f1', 'IOHprofiler_f1_DIM12_i1.dat')));
   });
 });
