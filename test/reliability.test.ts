@@ -555,7 +555,7 @@ describe('class 9: library rough edges', () => {
   });
 
   it('under a real terminal of 30 columns the live view never wraps; under TERM=dumb it sends no escape', { skip: existsSync('/usr/bin/script') ? false : 'needs script(1) for a pseudo-terminal' }, () => {
-    const run = (term: string) => spawnSync('script', ['-qfec', `stty cols 30 rows 20; TERM=${term} "${process.execPath}" "${CLI}" solve -n 300 --islands 2 --seed 1 --time-limit 1.5`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 });
+    const run = (term: string) => spawnSync('script', ['-qfec', `stty cols 30 rows 20; TERM=${term} "${process.execPath}" "${CLI}" solve -n 2000 --islands 2 --seed 1 --time-limit 1.5`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 });
     const xterm = run('xterm');
     assert.equal(xterm.status, 1, xterm.stderr);
     // Every line drawn (between cursor moves) fits in 30 columns.
