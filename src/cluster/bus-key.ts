@@ -35,7 +35,7 @@ function checked(text: string, where: string): ClusterKey {
  * is given (the bus is then trusted as it is).
  * @throws ConfigError (exit 2) naming the option, file or variable for a short or unreadable key.
  */
-export function clusterKeyOf(source: ClusterKeySource, env: NodeJS.ProcessEnv = process.env): ClusterKey | null {
+export function clusterKeyOf(source: ClusterKeySource, env: Readonly<Record<string, string | undefined>> = process.env): ClusterKey | null {
   if (source.clusterKey !== undefined) return checked(source.clusterKey, 'clusterKey');
   if (source.clusterKeyFile !== undefined) {
     const name = `--cluster-key-file ${source.clusterKeyFile}`;
