@@ -4,7 +4,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-const SRC_FOLDERS = ["io", "problem", "schema", "ga", "archipelago", "config", "run", "experiment", "report", "cluster", "cli"];
+const SRC_FOLDERS = ["io", "problem", "schema", "ga", "topology", "migration-policy", "archipelago", "config", "run", "experiment", "report", "cluster", "cli"];
 
 /**
  * One no-restricted-imports entry per folder of src: every other folder not in its list is
@@ -69,13 +69,15 @@ export default tseslint.config(
     problem: ["io"],
     schema: ["io"],
     ga: ["problem", "schema", "io"],
-    archipelago: ["ga", "problem", "schema", "io"],
-    config: ["archipelago", "ga", "problem", "schema", "io"],
-    run: ["config", "archipelago", "ga", "problem", "schema", "io"],
-    experiment: ["run", "config", "archipelago", "ga", "problem", "schema", "io"],
-    report: ["experiment", "run", "config", "archipelago", "ga", "problem", "schema", "io"],
-    cluster: ["experiment", "run", "config", "archipelago", "ga", "problem", "schema", "io"],
-    cli: ["cluster", "report", "experiment", "run", "config", "archipelago", "ga", "problem", "schema", "io"],
+    topology: ["ga", "problem", "schema", "io"],
+    "migration-policy": ["ga", "problem", "schema", "io"],
+    archipelago: ["topology", "migration-policy", "ga", "problem", "schema", "io"],
+    config: ["archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
+    run: ["config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
+    experiment: ["run", "config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
+    report: ["experiment", "run", "config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
+    cluster: ["experiment", "run", "config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
+    cli: ["cluster", "report", "experiment", "run", "config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
   }),
   {
     // Tests read the tool's JSON output untyped on purpose: they assert on its shape.

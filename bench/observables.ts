@@ -10,8 +10,8 @@
 import { observe } from '../src/archipelago/observables/sample.ts';
 import { ImmigrantTracker } from '../src/archipelago/observables/survival.ts';
 import { isScheduledIteration } from '../src/archipelago/island-runner.ts';
-import { replaceWorstIfBetter } from '../src/archipelago/policies/replacements/worst-if-better.ts';
-import { selectBest } from '../src/archipelago/policies/emigrant-selections/best.ts';
+import { replaceWorstIfBetter } from '../src/migration-policy/replacements/worst-if-better.ts';
+import { selectBest } from '../src/migration-policy/emigrant-selections/best.ts';
 import { Island } from '../src/ga/island.ts';
 import { paperParams } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';

@@ -43,7 +43,9 @@ describe('the layer matrix', () => {
   const upward: [string, string, RegExp][] = [
     ['src/run/result-record.ts', "import { parseNatsUrl } from '../cluster/nats-url.ts';", /src\/run may import only/],
     ['src/schema/fields.ts', "import { x } from '../config/locator.ts';", /src\/schema may import only src\/io/],
-    ['src/archipelago/topologies/ring.ts', "import { x } from '../../config/schema.ts';", /src\/archipelago may import only/],
+    ['src/topology/kinds/ring.ts', "import { x } from '../../archipelago/codec.ts';", /src\/topology may import only/],
+    ['src/migration-policy/replacements/worst.ts', "import { x } from '../../config/schema.ts';", /src\/migration-policy may import only/],
+    ['src/archipelago/archipelago.ts', "import { x } from '../config/schema.ts';", /src\/archipelago may import only/],
     ['src/ga/island.ts', "import { x } from '../archipelago/codec.ts';", /src\/ga may import only/],
     ['src/experiment/runner.ts', "import type { X } from '../report/stats.ts';", /src\/experiment may import only/],
     ['src/io/write-file.ts', "import { x } from '../problem/validate.ts';", /src\/io may import only nothing of src/],
@@ -63,6 +65,6 @@ describe('the layer matrix', () => {
     assert.deepEqual(await importErrors('src/cli/main.ts', "import { x } from '../cluster/bus.ts';"), []);
     assert.deepEqual(await importErrors('src/run/result-record.ts', "import { x } from '../config/nats-url.ts';"), []);
     assert.deepEqual(await importErrors('src/ga/island.ts', "import type { z } from 'zod';"), []);
-    assert.deepEqual(await importErrors('src/archipelago/topologies/ring.ts', "import { x } from '../../ga/rng.ts';"), []);
+    assert.deepEqual(await importErrors('src/migration-policy/replacements/worst.ts', "import { x } from '../../ga/rng.ts';"), []);
   });
 });

@@ -4,7 +4,7 @@ import { betweenIslands, BetweenTracker } from '../src/archipelago/observables/b
 import { hashGenes, observe } from '../src/archipelago/observables/sample.ts';
 import { ImmigrantTracker, survivalRecords } from '../src/archipelago/observables/survival.ts';
 import { isScheduledIteration } from '../src/archipelago/island-runner.ts';
-import { replaceWorstIfBetter } from '../src/archipelago/policies/replacements/worst-if-better.ts';
+import { replaceWorstIfBetter } from '../src/migration-policy/replacements/worst-if-better.ts';
 import { Population } from '../src/ga/population.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { SurvivalScratch } from '../src/ga/survival.ts';

@@ -3,12 +3,12 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { islandSummary, type MigrationEvent } from '../src/archipelago/events.ts';
 import { extendRegistries } from '../src/archipelago/extension.ts';
-import { optionKey, policyNames } from '../src/archipelago/policies/names.ts';
-import { defineTopology } from '../src/archipelago/topologies/define.ts';
-import type { Edge } from '../src/archipelago/topologies/edge.ts';
-import { TOPOLOGY_REGISTRY } from '../src/archipelago/topologies/registry.ts';
-import type { TopologyRegistry } from '../src/archipelago/topology.ts';
-import { buildTopology, resolveTopology, topologySection } from '../src/archipelago/topology-schema.ts';
+import { optionKey, policyNames } from '../src/migration-policy/names.ts';
+import { defineTopology } from '../src/topology/kinds/define.ts';
+import type { Edge } from '../src/topology/kinds/edge.ts';
+import { TOPOLOGY_REGISTRY } from '../src/topology/kinds/registry.ts';
+import type { TopologyRegistry } from '../src/topology/topology.ts';
+import { buildTopology, resolveTopology, topologySection } from '../src/topology/schema.ts';
 import { flagOptions, RUN_FLAGS, runFlags } from '../src/config/flags.ts';
 import { toFileShape } from '../src/config/file-shape.ts';
 import { runConfigJsonSchema } from '../src/config/json-schema.ts';
@@ -80,7 +80,7 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
 
 /**
  * The worked example of docs/ARCHITECTURE.md, "How to add a topology": one new module like
- * this one in src/archipelago/topologies/, and one line in registry.ts. Here the registry
+ * this one in src/topology/kinds/, and one line in registry.ts. Here the registry
  * is a copy with the line added, so the real one stays as it is.
  */
 const ringK = defineTopology({

@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
 import { eccentricity, panmicticTakeover, predictTakeover } from '../src/archipelago/observables/takeover-prediction.ts';
-import { edgesOf } from '../src/archipelago/topology.ts';
+import { edgesOf } from '../src/topology/topology.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { bestIndividual, TakeoverIsland } from '../src/ga/modes/takeover-island.ts';
 import { Rng } from '../src/ga/rng.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TopologyError } from '../src/archipelago/errors.ts';
-import { nearSquareRows } from '../src/archipelago/topologies/grid.ts';
-import { buildTopology } from '../src/archipelago/topology-schema.ts';
-import { sourcesOf, targetsOf, TOPOLOGY_KINDS, type Edge } from '../src/archipelago/topology.ts';
+import { TopologyError } from '../src/topology/errors.ts';
+import { nearSquareRows } from '../src/topology/kinds/grid.ts';
+import { buildTopology } from '../src/topology/schema.ts';
+import { sourcesOf, targetsOf, TOPOLOGY_KINDS, type Edge } from '../src/topology/topology.ts';
 
 /** A topology as a config file gives it (options may be left to their defaults). */
 type TopologySpec = { kind: string } & Record<string, unknown>;

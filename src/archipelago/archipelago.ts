@@ -14,7 +14,7 @@ import { BetweenTracker } from './observables/between.ts';
 import { SURVIVAL_ITERATIONS, survivalRecords } from './observables/survival.ts';
 import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type ArchipelagoOptions } from './options.ts';
 import { buildResult, heldAt, syncFinder, type Failure, type Winner } from './run-result.ts';
-import { edgesOf, sourcesOf, targetsOf, type Edge } from './topology.ts';
+import { edgesOf, sourcesOf, targetsOf, type Edge } from '../topology/topology.ts';
 
 export type { ArchipelagoOptions } from './options.ts';
 export type { MigrationOptions } from './island-options.ts';

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
-import type { EmigrantSelectionRegistry, ReplacementRegistry } from './policies/lookup.ts';
+import type { EmigrantSelectionRegistry, ReplacementRegistry } from '../migration-policy/lookup.ts';
 
 /** What an island builds from registries: its GA mode and its migration policies. */
 export interface IslandRegistries {

@@ -1,6 +1,6 @@
 /** The parts of the archipelago's options that each island's task carries too (messages.ts). */
 import type { MigrationMode } from './migration-modes.ts';
-import type { EmigrantSelectionSpec, ReplacementKind, ReplacementSpec } from './policies/lookup.ts';
+import type { EmigrantSelectionSpec, ReplacementKind, ReplacementSpec } from '../migration-policy/lookup.ts';
 
 export interface MigrationOptions {
   /** migration-modes.ts: 'async' islands never wait; 'sync' a global epoch barrier; 'lagged' bounded staleness. */

@@ -10,7 +10,7 @@ import type { IslandReport, IslandTask, MigrantsMessage, StopReason } from './me
 import { MigrationLog } from './migration-log.ts';
 import type { IslandRegistries } from './extension.ts';
 import { ISLAND_REGISTRIES } from './island-registries.ts';
-import { emigrantSelectionFor, replacementFor } from './policies/lookup.ts';
+import { emigrantSelectionFor, replacementFor } from '../migration-policy/lookup.ts';
 import { DEPARTED, HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
 import { HISTORY, LagHistory, type IslandCounters } from './lag-history.ts';
 import type { IslandTransport } from './transport.ts';

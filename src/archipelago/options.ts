@@ -3,7 +3,7 @@ import { ArchipelagoOptionError } from './errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { MigrationOptions, TestFault } from './island-options.ts';
-import type { TopologySpec } from './topology.ts';
+import type { TopologySpec } from '../topology/topology.ts';
 
 export interface ArchipelagoOptions {
   seed: number;

@@ -9,9 +9,9 @@
  */
 import type { Options } from 'yargs';
 import { MIGRATION_MODES } from '../archipelago/migration-modes.ts';
-import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
-import { optionKey, policyFamilies, policyNames } from '../archipelago/policies/names.ts';
-import type { TopologyRegistry } from '../archipelago/topology.ts';
+import type { PolicyRegistries } from '../migration-policy/lookup.ts';
+import { optionKey, policyFamilies, policyNames } from '../migration-policy/names.ts';
+import type { TopologyRegistry } from '../topology/topology.ts';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import type { OptionFlag } from '../schema/registry.ts';
 import { REGISTRIES, type Registries } from './registries.ts';

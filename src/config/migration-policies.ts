@@ -4,12 +4,12 @@
  * (and the cross-field checks of each policy's `resolve`), and the way back to the file.
  */
 import type { z } from 'zod';
-import type { EmigrantSelectionSpec, ReplacementSpec } from '../archipelago/policies/lookup.ts';
-import { EMIGRANT_SELECTION_REGISTRY } from '../archipelago/policies/emigrant-selections/registry.ts';
-import { REPLACEMENT_REGISTRY } from '../archipelago/policies/replacements/registry.ts';
-import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
-import { policyFamilies } from '../archipelago/policies/names.ts';
-import { policyField, policyFileShape, policyOptionFields, resolvePolicy } from '../archipelago/policies/policy-schema.ts';
+import type { EmigrantSelectionSpec, ReplacementSpec } from '../migration-policy/lookup.ts';
+import { EMIGRANT_SELECTION_REGISTRY } from '../migration-policy/emigrant-selections/registry.ts';
+import { REPLACEMENT_REGISTRY } from '../migration-policy/replacements/registry.ts';
+import type { PolicyRegistries } from '../migration-policy/lookup.ts';
+import { policyFamilies } from '../migration-policy/names.ts';
+import { policyField, policyFileShape, policyOptionFields, resolvePolicy } from '../migration-policy/schema.ts';
 import type { Fields } from '../schema/fields.ts';
 import { keyOwners, type UnionToIntersection } from '../schema/registry.ts';
 import type { Locator } from './locator.ts';

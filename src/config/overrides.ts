@@ -4,7 +4,7 @@
  * file's options for the old kind.
  */
 import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
-import { TOPOLOGY_REGISTRY } from '../archipelago/topologies/registry.ts';
+import { TOPOLOGY_REGISTRY } from '../topology/kinds/registry.ts';
 import type { ConfigOverrides } from './flags.ts';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -4,9 +4,9 @@
  */
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
-import { POLICY_REGISTRIES, type PolicyRegistries } from '../archipelago/policies/lookup.ts';
-import type { TopologyRegistry } from '../archipelago/topology.ts';
-import { TOPOLOGY_REGISTRY } from '../archipelago/topologies/registry.ts';
+import { POLICY_REGISTRIES, type PolicyRegistries } from '../migration-policy/lookup.ts';
+import type { TopologyRegistry } from '../topology/topology.ts';
+import { TOPOLOGY_REGISTRY } from '../topology/kinds/registry.ts';
 
 export interface Registries extends PolicyRegistries {
   gaModes: GaModeRegistry;

@@ -6,7 +6,7 @@
  * is one `ConfigError` line naming the file (or flag), the key path and what was expected.
  */
 import os from 'node:os';
-import { resolveTopology } from '../archipelago/topology-schema.ts';
+import { resolveTopology } from '../topology/schema.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
 import { gaInitialEvaluations, resolveGaSection } from './ga-section.ts';

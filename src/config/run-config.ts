@@ -1,5 +1,5 @@
 /** The resolved run config: every default filled in, no nulls where a default exists (see resolve.ts). */
-import type { TopologySpec } from '../archipelago/topology.ts';
+import type { TopologySpec } from '../topology/topology.ts';
 import type { GaConfig } from './ga-section.ts';
 import type { MigrationPolicies } from './migration-policies.ts';
 import type { ParsedRunConfig } from './schema.ts';

@@ -6,8 +6,8 @@
  * checks) is `resolve.ts`; the resolved types are `run-config.ts`.
  */
 import { z } from 'zod';
-import type { PolicyRegistries } from '../archipelago/policies/lookup.ts';
-import { topologySection } from '../archipelago/topology-schema.ts';
+import type { PolicyRegistries } from '../migration-policy/lookup.ts';
+import { topologySection } from '../topology/schema.ts';
 import { expected, int, oneOf, section } from '../schema/fields.ts';
 import { NatsUrlError, parseNatsUrl } from './nats-url.ts';
 import { gaSection } from './ga-section.ts';

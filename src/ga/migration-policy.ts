@@ -5,7 +5,7 @@ import type { SurvivalScratch } from './survival.ts';
 
 /**
  * The two halves of a migration policy, as the GA core sees them (pagmo2's s_policy and
- * r_policy). Their implementations live in src/archipelago/policies; an island only calls them.
+ * r_policy). Their implementations live in src/migration-policy; an island only calls them.
  */
 
 /** How emigrants are chosen: writes `k` distinct slots of `pop` into `slots`. */

@@ -4,7 +4,7 @@
  */
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { predictTakeover } from '../archipelago/observables/takeover-prediction.ts';
-import { edgesOf } from '../archipelago/topology.ts';
+import { edgesOf } from '../topology/topology.ts';
 import type { ManifestCell, RunRecord } from '../experiment/records.ts';
 import { median, quartiles } from './stats.ts';
 import { align } from './table.ts';

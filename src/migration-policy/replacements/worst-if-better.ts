@@ -1,5 +1,5 @@
-import type { ReplacementPolicy } from '../../../ga/migration-policy.ts';
-import { plusSelection } from '../../../ga/survival.ts';
+import type { ReplacementPolicy } from '../../ga/migration-policy.ts';
+import { plusSelection } from '../../ga/survival.ts';
 import { optionlessPolicy } from '../define.ts';
 
 /**

@@ -9,8 +9,8 @@ import { fields, formatPath, type Fields } from '../schema/fields.ts';
 import { keyOwners, optionalOption, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
 import { TopologyError } from './errors.ts';
 import { edgesOf, TOPOLOGY_KINDS, topologyDefinition, type Edge, type TopologyKind, type TopologyRegistry, type TopologySpec } from './topology.ts';
-import type { TopologyContext } from './topologies/define.ts';
-import { TOPOLOGY_REGISTRY } from './topologies/registry.ts';
+import type { TopologyContext } from './kinds/define.ts';
+import { TOPOLOGY_REGISTRY } from './kinds/registry.ts';
 
 /** Which kind owns each option name. */
 function optionOwners(registry: TopologyRegistry): Map<string, string> {

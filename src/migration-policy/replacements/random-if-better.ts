@@ -1,4 +1,4 @@
-import type { ReplacementPolicy } from '../../../ga/migration-policy.ts';
+import type { ReplacementPolicy } from '../../ga/migration-policy.ts';
 import { optionlessPolicy } from '../define.ts';
 
 /** Each immigrant meets one uniformly random member and replaces it when strictly fitter. */

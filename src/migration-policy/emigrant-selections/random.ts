@@ -1,4 +1,4 @@
-import type { EmigrantSelection } from '../../../ga/migration-policy.ts';
+import type { EmigrantSelection } from '../../ga/migration-policy.ts';
 import { optionlessPolicy } from '../define.ts';
 import { contains } from './distinct.ts';
 

@@ -1,4 +1,4 @@
-import type { EmigrantSelection } from '../../../ga/migration-policy.ts';
+import type { EmigrantSelection } from '../../ga/migration-policy.ts';
 import { optionlessPolicy } from '../define.ts';
 
 /** The k best members (ranks 0..k-1). Draws nothing from `rng`. */

@@ -3,9 +3,9 @@
  * come from the checked run config, so the options are trusted; an unknown kind means a
  * registry the worker was not given (an extension module missing from `extensions`).
  */
-import type { EmigrantSelection, ReplacementPolicy } from '../../ga/migration-policy.ts';
-import type { SpecOf } from '../../schema/registry.ts';
-import { MigrationPolicyError } from '../errors.ts';
+import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
+import type { SpecOf } from '../schema/registry.ts';
+import { MigrationPolicyError } from './errors.ts';
 import type { EmigrantSelectionDefinition, PolicyDefinition, ReplacementDefinition } from './define.ts';
 import { EMIGRANT_SELECTION_REGISTRY } from './emigrant-selections/registry.ts';
 import { REPLACEMENT_REGISTRY } from './replacements/registry.ts';

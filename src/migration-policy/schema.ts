@@ -5,9 +5,9 @@
  * section into specs, and the way back to the file shape. The config layer uses all of them.
  */
 import { z } from 'zod';
-import { describeValue, expected, fields, oneOf } from '../../schema/fields.ts';
-import { numberLiteral } from '../../schema/flag-value.ts';
-import { optionalOption, ownOptions } from '../../schema/registry.ts';
+import { describeValue, expected, fields, oneOf } from '../schema/fields.ts';
+import { numberLiteral } from '../schema/flag-value.ts';
+import { optionalOption, ownOptions } from '../schema/registry.ts';
 import type { PolicyDefinition } from './define.ts';
 import type { PolicyRegistries } from './lookup.ts';
 import { optionKey, policyFamilies, policyNames, type PolicyKey } from './names.ts';

@@ -1,9 +1,9 @@
 import type { SpecOf } from '../schema/registry.ts';
-import type { TopologyDefinition } from './topologies/define.ts';
-import type { Edge } from './topologies/edge.ts';
-import { TOPOLOGY_REGISTRY } from './topologies/registry.ts';
+import type { TopologyDefinition } from './kinds/define.ts';
+import type { Edge } from './kinds/edge.ts';
+import { TOPOLOGY_REGISTRY } from './kinds/registry.ts';
 
-export type { Edge } from './topologies/edge.ts';
+export type { Edge } from './kinds/edge.ts';
 
 /** Any list of topology definitions: the registry, or a test's registry with one more. */
 export type TopologyRegistry = readonly TopologyDefinition[];

@@ -6,8 +6,8 @@
  * from the registries (docs/ARCHITECTURE.md, "How to add a migration policy").
  */
 import type { z } from 'zod';
-import type { EmigrantSelection, ReplacementPolicy } from '../../ga/migration-policy.ts';
-import type { RegistryEntry } from '../../schema/registry.ts';
+import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
+import type { RegistryEntry } from '../schema/registry.ts';
 
 /** What a policy's `resolve` may ask about the run, and how it refuses. */
 export interface PolicyContext {

@@ -1,6 +1,6 @@
-import type { EmigrantSelection } from '../../../ga/migration-policy.ts';
-import type { Population } from '../../../ga/population.ts';
-import type { Rng } from '../../../ga/rng.ts';
+import type { EmigrantSelection } from '../../ga/migration-policy.ts';
+import type { Population } from '../../ga/population.ts';
+import type { Rng } from '../../ga/rng.ts';
 import { defineEmigrantSelection } from '../define.ts';
 import { contains } from './distinct.ts';
 

@@ -1,4 +1,4 @@
-import type { ReplacementPolicy } from '../../../ga/migration-policy.ts';
+import type { ReplacementPolicy } from '../../ga/migration-policy.ts';
 import { optionlessPolicy } from '../define.ts';
 
 /** The immigrants replace the `count` worst members whatever their fitness. */

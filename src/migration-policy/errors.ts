@@ -1,0 +1,4 @@
+/** A bad or unknown migration policy: one line naming it and what was expected. */
+export class MigrationPolicyError extends Error {
+  override name = 'MigrationPolicyError';
+}
