@@ -1,10 +1,24 @@
 // ESLint flat config: the recommended JavaScript rules plus typescript-eslint's type-aware
 // recommended set, checked against tsconfig.test.json (sources, workers, bench and tests).
 // kernel/ is AssemblyScript (its own types, compiled by asc) and is not linted here.
-import js from "@eslint/js";
-import tseslint from "typescript-eslint";
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
 
-const SRC_FOLDERS = ["io", "problem", "schema", "ga", "topology", "migration-policy", "archipelago", "config", "run", "experiment", "report", "cluster", "cli"];
+const SRC_FOLDERS = [
+  'io',
+  'problem',
+  'schema',
+  'ga',
+  'topology',
+  'migration-policy',
+  'archipelago',
+  'config',
+  'run',
+  'experiment',
+  'report',
+  'cluster',
+  'cli',
+];
 
 /**
  * One no-restricted-imports entry per folder of src: every other folder not in its list is
@@ -14,30 +28,42 @@ const SRC_FOLDERS = ["io", "problem", "schema", "ga", "topology", "migration-pol
 function layerRules(mayImport) {
   return SRC_FOLDERS.map((folder) => {
     const forbidden = SRC_FOLDERS.filter((other) => other !== folder && !mayImport[folder].includes(other));
-    const pure = folder === "ga" || folder === "problem";
+    const pure = folder === 'ga' || folder === 'problem';
     const patterns = [];
-    if (forbidden.length > 0) patterns.push({ regex: `(^|/)(${forbidden.join("|")})/`, message: `src/${folder} may import only ${mayImport[folder].map((f) => `src/${f}`).join(", ") || "nothing of src"}: dependencies point down.` });
-    if (pure) patterns.push({ group: ["zod"], allowTypeImports: true, message: "Only types from zod: options are built from the Fields kit a registry entry is handed." });
+    if (forbidden.length > 0)
+      patterns.push({
+        regex: `(^|/)(${forbidden.join('|')})/`,
+        message: `src/${folder} may import only ${mayImport[folder].map((f) => `src/${f}`).join(', ') || 'nothing of src'}: dependencies point down.`,
+      });
+    if (pure)
+      patterns.push({
+        group: ['zod'],
+        allowTypeImports: true,
+        message: 'Only types from zod: options are built from the Fields kit a registry entry is handed.',
+      });
     return {
       files: [`src/${folder}/**/*.ts`],
       rules: {
-        "@typescript-eslint/no-restricted-imports": ["error", {
-          ...(pure ? { paths: [{ name: "node:worker_threads", message: "The GA core knows nothing of threads." }] } : {}),
-          patterns,
-        }],
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            ...(pure ? { paths: [{ name: 'node:worker_threads', message: 'The GA core knows nothing of threads.' }] } : {}),
+            patterns,
+          },
+        ],
       },
     };
   });
 }
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "kernel/", "coverage/"] },
+  { ignores: ['dist/', 'node_modules/', 'kernel/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       parserOptions: {
-        project: "./tsconfig.test.json",
+        project: './tsconfig.test.json',
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -45,20 +71,18 @@ export default tseslint.config(
   {
     rules: {
       // node:test's test() and describe() return promises the runner itself awaits.
-      "@typescript-eslint/no-floating-promises": [
-        "error",
+      '@typescript-eslint/no-floating-promises': [
+        'error',
         {
-          allowForKnownSafeCalls: [
-            { from: "package", package: "node:test", name: ["test", "it", "describe", "suite"] },
-          ],
+          allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }],
         },
       ],
       // Interfaces here declare callbacks in method syntax (a launcher's terminate, a port's
       // handlers) and hand them on; flagging every hand-off would push `this: void` everywhere.
-      "@typescript-eslint/unbound-method": "off",
+      '@typescript-eslint/unbound-method': 'off',
       // Ambient declarations (kernel.ts types the little of WebAssembly it uses) are not namespaces in code.
-      "@typescript-eslint/no-namespace": ["error", { allowDeclarations: true }],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
   // Dependencies point down (docs/ARCHITECTURE.md, "The map"): each folder of src may import
@@ -66,43 +90,56 @@ export default tseslint.config(
   // library's entry or leaves anyone may use. test/lint-layers.test.ts shows an upward import failing.
   ...layerRules({
     io: [],
-    problem: ["io"],
-    schema: ["io"],
-    ga: ["problem", "schema", "io"],
-    topology: ["ga", "problem", "schema", "io"],
-    "migration-policy": ["ga", "problem", "schema", "io"],
-    archipelago: ["topology", "migration-policy", "ga", "problem", "schema", "io"],
-    config: ["archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
-    run: ["config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
-    experiment: ["run", "config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
-    report: ["experiment", "run", "config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
-    cluster: ["experiment", "run", "config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
-    cli: ["cluster", "report", "experiment", "run", "config", "archipelago", "topology", "migration-policy", "ga", "problem", "schema", "io"],
+    problem: ['io'],
+    schema: ['io'],
+    ga: ['problem', 'schema', 'io'],
+    topology: ['ga', 'problem', 'schema', 'io'],
+    'migration-policy': ['ga', 'problem', 'schema', 'io'],
+    archipelago: ['topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
+    config: ['archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
+    run: ['config', 'archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
+    experiment: ['run', 'config', 'archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
+    report: ['experiment', 'run', 'config', 'archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
+    cluster: ['experiment', 'run', 'config', 'archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
+    cli: [
+      'cluster',
+      'report',
+      'experiment',
+      'run',
+      'config',
+      'archipelago',
+      'topology',
+      'migration-policy',
+      'ga',
+      'problem',
+      'schema',
+      'io',
+    ],
   }),
   {
     // Tests read the tool's JSON output untyped on purpose: they assert on its shape.
-    files: ["test/**/*.ts"],
+    files: ['test/**/*.ts'],
     rules: {
-      "@typescript-eslint/no-unsafe-member-access": "off",
-      "@typescript-eslint/no-unsafe-assignment": "off",
-      "@typescript-eslint/no-unsafe-call": "off",
-      "@typescript-eslint/no-unsafe-argument": "off",
-      "@typescript-eslint/no-unsafe-return": "off",
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
   {
     // Plain JavaScript (this file, build scripts): not in a tsconfig, so no type-aware rules; Node's globals.
-    files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
-      globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly" },
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly' },
     },
   },
   {
     // The code-cache loader and its build step are CommonJS scripts (scripts/bundle.mjs says why).
-    files: ["**/*.cjs"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly" } },
-    rules: { "@typescript-eslint/no-require-imports": "off" },
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

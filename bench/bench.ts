@@ -69,7 +69,14 @@ function solveWithCli(args: string[]): CliRun {
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0 && r.status !== 1) throw new Error(`solve ${args.join(' ')} failed: ${r.stderr.trim()}`);
   const out = JSON.parse(r.stdout) as Omit<CliRun, 'seconds'>;
-  return { seconds, solved: out.solved, iterations: out.iterations, evaluations: out.evaluations, foundBy: out.foundBy, stopLatencyMs: out.stopLatencyMs };
+  return {
+    seconds,
+    solved: out.solved,
+    iterations: out.iterations,
+    evaluations: out.evaluations,
+    foundBy: out.foundBy,
+    stopLatencyMs: out.stopLatencyMs,
+  };
 }
 
 const results: Record<string, unknown> = {};
@@ -85,10 +92,23 @@ async function paperSection(baseline: string): Promise<void> {
     return run.evaluations / run.seconds;
   });
   const cRate = median(cRates);
-  print(table(['N', 'TypeScript evaluations/s', 'C baseline evaluations/s', 'TS / C', 'TS / issue target (1.85 M/s C × 0.6)'], [
-    [n, millions(rate.medianEvalsPerSecond), millions(cRate), fmt(rate.medianEvalsPerSecond / cRate), fmt(rate.medianEvalsPerSecond / (0.6 * 1.85e6))],
-  ]));
-  print(`\nMedian of 3 fresh islands (seeds 1-3), ${iterations} iterations each after a warm-up; the C baseline runs the same iterations.\n`);
+  print(
+    table(
+      ['N', 'TypeScript evaluations/s', 'C baseline evaluations/s', 'TS / C', 'TS / issue target (1.85 M/s C × 0.6)'],
+      [
+        [
+          n,
+          millions(rate.medianEvalsPerSecond),
+          millions(cRate),
+          fmt(rate.medianEvalsPerSecond / cRate),
+          fmt(rate.medianEvalsPerSecond / (0.6 * 1.85e6)),
+        ],
+      ],
+    ),
+  );
+  print(
+    `\nMedian of 3 fresh islands (seeds 1-3), ${iterations} iterations each after a warm-up; the C baseline runs the same iterations.\n`,
+  );
 
   const seeds = [1, 2, 3, 4, 5];
   const rows = await benchPaperSolve({ sizes: [50, 100, 200], seeds });
@@ -97,7 +117,15 @@ async function paperSection(baseline: string): Promise<void> {
     const c = seeds.map((seed) => runBaseline(baseline, row.n, seed));
     const cSeconds = median(c.map((r) => r.seconds));
     const sameIterations = median(c.map((r) => r.iterations)) === row.medianIterations;
-    out.push([row.n, fmt(row.medianSeconds, 3), fmt(cSeconds, 3), fmt(row.medianSeconds / cSeconds), row.medianIterations, sameIterations ? 'yes' : 'NO', row.allValid ? 'yes' : 'NO']);
+    out.push([
+      row.n,
+      fmt(row.medianSeconds, 3),
+      fmt(cSeconds, 3),
+      fmt(row.medianSeconds / cSeconds),
+      row.medianIterations,
+      sameIterations ? 'yes' : 'NO',
+      row.allValid ? 'yes' : 'NO',
+    ]);
   }
   print(table(['N', 'TS median s', 'C median s', 'TS / C time', 'median iterations', 'same as C', 'all valid'], out));
   print(`\nTime to solution, seeds ${seeds.join(', ')}, initial population included, no process start-up.\n`);
@@ -114,15 +142,26 @@ async function islandsSection(): Promise<void> {
   for (let r = 0; r < 3; r++) scalings.push(await islandScaling({ n: 1000, seconds: 3, seed: r + 1 }));
   const scaling = scalings.sort((a, b) => a.speedup - b.speedup)[1];
   const latency = await stopLatency({ runs: 9 });
-  print(table(['measure', 'value', 'target'], [
-    ['evaluations/s, 1 island (N = 1000)', millions(scaling.one.evaluationsPerSecond), ''],
-    ['evaluations/s, 2 islands (N = 1000)', millions(scaling.two.evaluationsPerSecond), ''],
-    ['speed-up, 2 islands / 1 (median of 3 pairs)', `${fmt(scaling.speedup)} (all: ${scalings.map((x) => fmt(x.speedup)).join(', ')})`, '≥ 1.85'],
-    [`stop latency p50 (${latency.samples.length} solved runs, N = 48)`, `${fmt(latency.p50, 3)} ms`, '≤ 1 ms'],
-    ['stop latency max', `${fmt(latency.max, 3)} ms`, ''],
-  ]));
+  print(
+    table(
+      ['measure', 'value', 'target'],
+      [
+        ['evaluations/s, 1 island (N = 1000)', millions(scaling.one.evaluationsPerSecond), ''],
+        ['evaluations/s, 2 islands (N = 1000)', millions(scaling.two.evaluationsPerSecond), ''],
+        [
+          'speed-up, 2 islands / 1 (median of 3 pairs)',
+          `${fmt(scaling.speedup)} (all: ${scalings.map((x) => fmt(x.speedup)).join(', ')})`,
+          '≥ 1.85',
+        ],
+        [`stop latency p50 (${latency.samples.length} solved runs, N = 48)`, `${fmt(latency.p50, 3)} ms`, '≤ 1 ms'],
+        ['stop latency max', `${fmt(latency.max, 3)} ms`, ''],
+      ],
+    ),
+  );
   const solvedEarly = scalings.some((x) => x.one.solved || x.two.solved);
-  print(`\nThroughput: 3 s runs (async ring, interval 10, 5 migrants), each island's own loop time, worker start-up excluded; ${solvedEarly ? 'SOME RUNS SOLVED EARLY: rates include warm-up' : 'no run solved early'}.\n`);
+  print(
+    `\nThroughput: 3 s runs (async ring, interval 10, 5 migrants), each island's own loop time, worker start-up excluded; ${solvedEarly ? 'SOME RUNS SOLVED EARLY: rates include warm-up' : 'no run solved early'}.\n`,
+  );
   results.islands = { scalings, latency };
 }
 
@@ -134,8 +173,16 @@ function cliTable(title: string, runs: { label: string; n: number; args: string[
   for (const r of runs) {
     const all = r.seeds.map((seed) => solveWithCli(['-n', String(r.n), '--seed', String(seed), ...r.args]));
     const solved = all.filter((x) => x.solved);
-    rows.push([r.label, r.n, `${solved.length}/${all.length}`, fmt(median(all.map((x) => x.seconds)), 3), fmt(Math.min(...all.map((x) => x.seconds)), 3),
-      fmt(Math.max(...all.map((x) => x.seconds)), 3), median(all.map((x) => x.iterations)), fmt(median(all.map((x) => x.evaluations / 1e6)), 2)]);
+    rows.push([
+      r.label,
+      r.n,
+      `${solved.length}/${all.length}`,
+      fmt(median(all.map((x) => x.seconds)), 3),
+      fmt(Math.min(...all.map((x) => x.seconds)), 3),
+      fmt(Math.max(...all.map((x) => x.seconds)), 3),
+      median(all.map((x) => x.iterations)),
+      fmt(median(all.map((x) => x.evaluations / 1e6)), 2),
+    ]);
     raw.push({ ...r, runs: all });
   }
   print(table(['mode', 'N', 'solved', 'median s', 'min s', 'max s', 'median iterations', 'median M evaluations'], rows));
@@ -175,19 +222,41 @@ function startSection(): void {
     try {
       const node = wall(process.execPath, ['-e', '0']);
       const seconds = wall(process.execPath, [CLI, 'experiment', STUDY, '--out', path.join(out, 'study')]);
-      const runs = readFileSync(path.join(out, 'study', 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { seconds: number; startupSeconds: number });
-      return { node, seconds, runs: runs.length, medianSeconds: median(runs.map((r) => r.seconds)), medianStartup: median(runs.map((r) => r.startupSeconds)) };
+      const runs = readFileSync(path.join(out, 'study', 'runs.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { seconds: number; startupSeconds: number });
+      return {
+        node,
+        seconds,
+        runs: runs.length,
+        medianSeconds: median(runs.map((r) => r.seconds)),
+        medianStartup: median(runs.map((r) => r.startupSeconds)),
+      };
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
   })();
-  print(table(['command', 'median s', 'node -e 0 median s', 'ratio (median of pairs)', 'target'], [
-    ['`solve -n 8 --quiet`', fmt(median(solve8.command), 3), fmt(median(solve8.node), 3), fmt(solve8.ratio), '≤ 2.5'],
-    ['`verify 8 6 4 1 3 5 7 2`', fmt(median(verify.command), 3), fmt(median(verify.node), 3), fmt(verify.ratio), '≤ 1.5'],
-    [`\`experiment bench/study-n8.yaml\` (${study.runs} runs)`, fmt(study.seconds, 3), fmt(study.node, 3), fmt(study.seconds / study.node), '≤ 15'],
-  ]));
-  print(`\n${pairs} alternating pairs (node -e 0, then the command), each a new process. The study: N = 8, 2 islands, ring vs none, 25 seeds, ` +
-    `on one warm worker pool; its runs' median recorded seconds (search) ${fmt(study.medianSeconds, 4)} s (target ≤ 0.01), median start-up ${fmt(study.medianStartup, 4)} s.\n`);
+  print(
+    table(
+      ['command', 'median s', 'node -e 0 median s', 'ratio (median of pairs)', 'target'],
+      [
+        ['`solve -n 8 --quiet`', fmt(median(solve8.command), 3), fmt(median(solve8.node), 3), fmt(solve8.ratio), '≤ 2.5'],
+        ['`verify 8 6 4 1 3 5 7 2`', fmt(median(verify.command), 3), fmt(median(verify.node), 3), fmt(verify.ratio), '≤ 1.5'],
+        [
+          `\`experiment bench/study-n8.yaml\` (${study.runs} runs)`,
+          fmt(study.seconds, 3),
+          fmt(study.node, 3),
+          fmt(study.seconds / study.node),
+          '≤ 15',
+        ],
+      ],
+    ),
+  );
+  print(
+    `\n${pairs} alternating pairs (node -e 0, then the command), each a new process. The study: N = 8, 2 islands, ring vs none, 25 seeds, ` +
+      `on one warm worker pool; its runs' median recorded seconds (search) ${fmt(study.medianSeconds, 4)} s (target ≤ 0.01), median start-up ${fmt(study.medianStartup, 4)} s.\n`,
+  );
   doneWhen.push(
     ['`solve -n 8` / `node -e 0` (median of 7 pairs)', fmt(solve8.ratio), '≤ 2.5', solve8.ratio <= 2.5 ? 'yes' : 'no'],
     ['`verify 8 6 4 1 3 5 7 2` / `node -e 0`', fmt(verify.ratio), '≤ 1.5', verify.ratio <= 1.5 ? 'yes' : 'no'],
@@ -206,14 +275,23 @@ function cliSection(baseline: string): void {
   const cores = os.availableParallelism();
   const seeds = [1, 2, 3, 4, 5];
   const cSeconds = cMedian(baseline, 200, seeds);
-  results.cli = cliTable(`## Whole runs from the command line (islands = cores = ${cores})`, [
-    { label: 'paper, async ring', n: 200, args: [], seeds },
-    { label: 'paper, none (independent restarts)', n: 200, args: ['--topology', 'none'], seeds },
-  ], `Wall time of \`nqueens-islands solve -n N --seed S --json --quiet\`, a new process each time (start-up, workers, validation included), seeds ${seeds.join(', ')}. ` +
-    `Same-run baseline: the single-threaded C baseline takes a median ${fmt(cSeconds, 3)} s (whole process) at N = 200 on these seeds (the issue quotes 0.43 s for its C).`);
+  results.cli = cliTable(
+    `## Whole runs from the command line (islands = cores = ${cores})`,
+    [
+      { label: 'paper, async ring', n: 200, args: [], seeds },
+      { label: 'paper, none (independent restarts)', n: 200, args: ['--topology', 'none'], seeds },
+    ],
+    `Wall time of \`nqueens-islands solve -n N --seed S --json --quiet\`, a new process each time (start-up, workers, validation included), seeds ${seeds.join(', ')}. ` +
+      `Same-run baseline: the single-threaded C baseline takes a median ${fmt(cSeconds, 3)} s (whole process) at N = 200 on these seeds (the issue quotes 0.43 s for its C).`,
+  );
   const ours = median((results.cli as { runs: CliRun[] }[])[0].runs.map((r) => r.seconds));
   print(`N = 200, default (async ring): median ${fmt(ours, 3)} s against C's ${fmt(cSeconds, 3)} s: **${fmt(ours / cSeconds)} × C**.\n`);
-  doneWhen.push([`N = 200, paper, islands = cores (${cores}): median whole command / C's`, `${fmt(ours / cSeconds)} (${fmt(ours, 3)} s / ${fmt(cSeconds, 3)} s)`, '≤ 1', ours <= cSeconds ? 'yes' : 'no']);
+  doneWhen.push([
+    `N = 200, paper, islands = cores (${cores}): median whole command / C's`,
+    `${fmt(ours / cSeconds)} (${fmt(ours, 3)} s / ${fmt(cSeconds, 3)} s)`,
+    '≤ 1',
+    ours <= cSeconds ? 'yes' : 'no',
+  ]);
 }
 
 /**
@@ -229,14 +307,38 @@ async function laggedTable(): Promise<void> {
   const asyncLatency = await stopLatency({ runs: 9 });
   print('## Lagged migration: throughput and stop latency (2 islands, the best 2% every iteration)');
   print();
-  print(table(['measure', 'value', 'target'], [
-    [`lagged (lag ${lag}) / async evaluations/s, N = 1000, equal islands (median of 3 pairs)`, `${fmt(even.ratio)} (all: ${even.ratios.map((r) => fmt(r)).join(', ')}; async ${millions(median(even.async))})`, '≥ 0.95'],
-    [`the same, island 1 sleeping 3 ms per iteration`, `${fmt(slowed.ratio)} (all: ${slowed.ratios.map((r) => fmt(r)).join(', ')})`, ''],
-    [`lagged stop latency p50 / max (${latency.samples.length} solved runs, N = 48)`, `${fmt(latency.p50, 3)} / ${fmt(latency.max, 3)} ms`, ''],
-    [`async stop latency p50 / max, same runs`, `${fmt(asyncLatency.p50, 3)} / ${fmt(asyncLatency.max, 3)} ms`, ''],
-  ]));
-  print('\nEach rate: evaluations over the slower island\'s loop time in a run of 300 (slowed: 150) iterations, which no seed solves at N = 1000; worker start-up excluded. Lagged stop latency includes the wait for every island to reach the finder\'s iteration. docs/defaults.md.\n');
-  doneWhen.push([`lagged (lag ${lag}) / async evaluations/s, N = 1000, 2 islands`, fmt(even.ratio), '≥ 0.95', even.ratio >= 0.95 ? 'yes' : 'no']);
+  print(
+    table(
+      ['measure', 'value', 'target'],
+      [
+        [
+          `lagged (lag ${lag}) / async evaluations/s, N = 1000, equal islands (median of 3 pairs)`,
+          `${fmt(even.ratio)} (all: ${even.ratios.map((r) => fmt(r)).join(', ')}; async ${millions(median(even.async))})`,
+          '≥ 0.95',
+        ],
+        [
+          `the same, island 1 sleeping 3 ms per iteration`,
+          `${fmt(slowed.ratio)} (all: ${slowed.ratios.map((r) => fmt(r)).join(', ')})`,
+          '',
+        ],
+        [
+          `lagged stop latency p50 / max (${latency.samples.length} solved runs, N = 48)`,
+          `${fmt(latency.p50, 3)} / ${fmt(latency.max, 3)} ms`,
+          '',
+        ],
+        [`async stop latency p50 / max, same runs`, `${fmt(asyncLatency.p50, 3)} / ${fmt(asyncLatency.max, 3)} ms`, ''],
+      ],
+    ),
+  );
+  print(
+    "\nEach rate: evaluations over the slower island's loop time in a run of 300 (slowed: 150) iterations, which no seed solves at N = 1000; worker start-up excluded. Lagged stop latency includes the wait for every island to reach the finder's iteration. docs/defaults.md.\n",
+  );
+  doneWhen.push([
+    `lagged (lag ${lag}) / async evaluations/s, N = 1000, 2 islands`,
+    fmt(even.ratio),
+    '≥ 0.95',
+    even.ratio >= 0.95 ? 'yes' : 'no',
+  ]);
   doneWhen.push(['lagged stop latency p50 (N = 48)', `${fmt(latency.p50, 3)} ms`, '', '']);
   results.lagged = { even, slowed, latency, asyncLatency };
 }
@@ -245,36 +347,51 @@ async function laggedTable(): Promise<void> {
 function migrationSection(): void {
   const small = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
   const large = [1, 2, 3, 4, 5];
-  results.migration = cliTable('## Emigrants per migration (default config otherwise: async ring, every iteration)', [
-    { label: '1 emigrant', n: 200, args: ['--migrants', '1'], seeds: small },
-    { label: '8 emigrants', n: 200, args: ['--migrants', '8'], seeds: small },
-    { label: 'default: 2% of the population (20)', n: 200, args: [], seeds: small },
-    { label: '1 emigrant', n: 1000, args: ['--migrants', '1'], seeds: large },
-    { label: '8 emigrants', n: 1000, args: ['--migrants', '8'], seeds: large },
-    { label: 'default: 2% of the population (20)', n: 1000, args: [], seeds: large },
-  ], `Whole runs from the command line, islands = cores, seeds ${small[0]}-${small.at(-1)} (N = 200) and ${large[0]}-${large.at(-1)} (N = 1000). Why the default is 2%: docs/performance.md, "Default migration".`);
+  results.migration = cliTable(
+    '## Emigrants per migration (default config otherwise: async ring, every iteration)',
+    [
+      { label: '1 emigrant', n: 200, args: ['--migrants', '1'], seeds: small },
+      { label: '8 emigrants', n: 200, args: ['--migrants', '8'], seeds: small },
+      { label: 'default: 2% of the population (20)', n: 200, args: [], seeds: small },
+      { label: '1 emigrant', n: 1000, args: ['--migrants', '1'], seeds: large },
+      { label: '8 emigrants', n: 1000, args: ['--migrants', '8'], seeds: large },
+      { label: 'default: 2% of the population (20)', n: 1000, args: [], seeds: large },
+    ],
+    `Whole runs from the command line, islands = cores, seeds ${small[0]}-${small.at(-1)} (N = 200) and ${large[0]}-${large.at(-1)} (N = 1000). Why the default is 2%: docs/performance.md, "Default migration".`,
+  );
 }
 
 function largeSection(baseline: string): void {
   const seeds = [1, 2, 3, 4, 5];
-  const raw = cliTable('## Large N', [
-    { label: 'paper', n: 500, args: [], seeds },
-    { label: 'paper', n: 1000, args: [], seeds },
-    { label: 'paper', n: 2000, args: [], seeds: [1, 2, 3] },
-    { label: 'hybrid (config/large-n.yaml)', n: 10_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
-    { label: 'hybrid (config/large-n.yaml)', n: 100_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
-    { label: 'hybrid (config/large-n.yaml)', n: 1_000_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
-  ], 'Whole runs from the command line, islands = cores; paper mode with the default config (async ring), hybrid with config/large-n.yaml. Targets (2 cores): paper N = 1000 ≤ 10 s, N = 2000 ≤ 45 s; hybrid N = 10^5 ≤ 1 s, N = 10^6 ≤ 5 s.') as { label: string; n: number; seeds: number[]; runs: CliRun[] }[];
+  const raw = cliTable(
+    '## Large N',
+    [
+      { label: 'paper', n: 500, args: [], seeds },
+      { label: 'paper', n: 1000, args: [], seeds },
+      { label: 'paper', n: 2000, args: [], seeds: [1, 2, 3] },
+      { label: 'hybrid (config/large-n.yaml)', n: 10_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
+      { label: 'hybrid (config/large-n.yaml)', n: 100_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
+      { label: 'hybrid (config/large-n.yaml)', n: 1_000_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
+    ],
+    'Whole runs from the command line, islands = cores; paper mode with the default config (async ring), hybrid with config/large-n.yaml. Targets (2 cores): paper N = 1000 ≤ 10 s, N = 2000 ≤ 45 s; hybrid N = 10^5 ≤ 1 s, N = 10^6 ≤ 5 s.',
+  ) as { label: string; n: number; seeds: number[]; runs: CliRun[] }[];
   // Paper mode against the single-threaded C of the same reading, on the same seeds.
   const rows: (string | number)[][] = [];
   for (const r of raw.filter((x) => x.label === 'paper' && x.n >= 1000)) {
     const ours = median(r.runs.map((x) => x.seconds));
     const c = cMedian(baseline, r.n, r.seeds);
     rows.push([r.n, r.seeds.join(', '), fmt(ours, 2), fmt(c, 2), fmt(ours / c)]);
-    doneWhen.push([`N = ${r.n}, paper, ${os.availableParallelism()} islands: median whole command / C's`, `${fmt(ours / c)} (${fmt(ours, 1)} s / ${fmt(c, 1)} s)`, 'aim ≤ 0.55', ours / c <= 0.55 ? 'yes' : 'no']);
+    doneWhen.push([
+      `N = ${r.n}, paper, ${os.availableParallelism()} islands: median whole command / C's`,
+      `${fmt(ours / c)} (${fmt(ours, 1)} s / ${fmt(c, 1)} s)`,
+      'aim ≤ 0.55',
+      ours / c <= 0.55 ? 'yes' : 'no',
+    ]);
   }
   print(table(['N', 'seeds', 'islands median s', 'C median s', 'islands / C'], rows));
-  print('\nC: `bench/baseline.c`, one thread, the same reading and seeds, timed as a whole process. Two cores bound pure parallelism at 0.5 ×; migration may beat it.\n');
+  print(
+    '\nC: `bench/baseline.c`, one thread, the same reading and seeds, timed as a whole process. Two cores bound pure parallelism at 0.5 ×; migration may beat it.\n',
+  );
   results.large = raw;
 }
 
@@ -299,24 +416,52 @@ function largeNSection(): void {
       if ('binary' in c) cRuns.push(minConflicts(c.binary, n, seed));
     }
     raw[n] = { ours, c: cRuns };
-    rows.push([n, 'hybrid, 2 islands', `${ours.filter((r) => r.solved).length}/${ours.length}`, fmt(median(ours.map((r) => r.wallSeconds))), fmt(cpuOf(ours)),
-      fmt(median(ours.map((r) => r.searchSeconds))), fmt(median(ours.map((r) => r.startupSeconds ?? 0))), gbOf(ours)]);
+    rows.push([
+      n,
+      'hybrid, 2 islands',
+      `${ours.filter((r) => r.solved).length}/${ours.length}`,
+      fmt(median(ours.map((r) => r.wallSeconds))),
+      fmt(cpuOf(ours)),
+      fmt(median(ours.map((r) => r.searchSeconds))),
+      fmt(median(ours.map((r) => r.startupSeconds ?? 0))),
+      gbOf(ours),
+    ]);
     if (cRuns.length > 0) {
-      rows.push([n, 'min-conflicts in C, 1 thread', `${cRuns.filter((r) => r.solved).length}/${cRuns.length}`, fmt(median(cRuns.map((r) => r.wallSeconds))), fmt(cpuOf(cRuns)),
-        fmt(median(cRuns.map((r) => r.searchSeconds))), '', gbOf(cRuns)]);
+      rows.push([
+        n,
+        'min-conflicts in C, 1 thread',
+        `${cRuns.filter((r) => r.solved).length}/${cRuns.length}`,
+        fmt(median(cRuns.map((r) => r.wallSeconds))),
+        fmt(cpuOf(cRuns)),
+        fmt(median(cRuns.map((r) => r.searchSeconds))),
+        '',
+        gbOf(cRuns),
+      ]);
     }
   }
-  print(table(['N', 'program', 'solved', 'median wall s', 'median CPU s', 'median search s', 'median start-up s', 'median peak memory'], rows));
+  print(
+    table(['N', 'program', 'solved', 'median wall s', 'median CPU s', 'median search s', 'median start-up s', 'median peak memory'], rows),
+  );
   const ratio = (pick: (x: { ours: LargeRun[]; c: LargeRun[] }) => LargeRun[], value: (r: LargeRun[]) => number) =>
-    sizes.slice(1).map((n, k) => fmt(value(pick(raw[n])) / value(pick(raw[sizes[k]])), 1)).join(', ');
+    sizes
+      .slice(1)
+      .map((n, k) => fmt(value(pick(raw[n])) / value(pick(raw[sizes[k]])), 1))
+      .join(', ');
   const wallOf = (runs: LargeRun[]) => median(runs.map((r) => r.wallSeconds));
   print();
-  print(table(['growth, 10^5 → 10^6, 10^6 → 10^7', 'wall', 'CPU'], [
-    ['hybrid, whole command', ratio((x) => x.ours, wallOf), ratio((x) => x.ours, cpuOf)],
-    ...('binary' in c ? [['min-conflicts in C', ratio((x) => x.c, wallOf), ratio((x) => x.c, cpuOf)]] : []),
-  ]));
-  print(`\nWhole commands (\`solve --config config/large-n.yaml -n N --seed S --json --quiet\`: start, worker threads, the population build, search, validation and output), seeds ${seeds.join(', ')}, ` +
-    'alternating with the C program; CPU and peak memory from `/usr/bin/time` (all threads). Targets (2 cores): N = 10^7 ≤ 20 s and ≤ 2 GB, N = 10^6 ≤ 3 s, 10^6 → 10^7 time ratio ≤ 12.\n');
+  print(
+    table(
+      ['growth, 10^5 → 10^6, 10^6 → 10^7', 'wall', 'CPU'],
+      [
+        ['hybrid, whole command', ratio((x) => x.ours, wallOf), ratio((x) => x.ours, cpuOf)],
+        ...('binary' in c ? [['min-conflicts in C', ratio((x) => x.c, wallOf), ratio((x) => x.c, cpuOf)]] : []),
+      ],
+    ),
+  );
+  print(
+    `\nWhole commands (\`solve --config config/large-n.yaml -n N --seed S --json --quiet\`: start, worker threads, the population build, search, validation and output), seeds ${seeds.join(', ')}, ` +
+      'alternating with the C program; CPU and peak memory from `/usr/bin/time` (all threads). Targets (2 cores): N = 10^7 ≤ 20 s and ≤ 2 GB, N = 10^6 ≤ 3 s, 10^6 → 10^7 time ratio ≤ 12.\n',
+  );
   results.largeN = raw;
 }
 
@@ -326,13 +471,27 @@ async function hybridSection(): Promise<void> {
   const seeds = [1, 2, 3];
   const hybrid = await benchHybrid({ sizes: [200, 500, 1000], seeds });
   const paper = await benchPaperSolve({ sizes: [200, 500, 1000], seeds });
-  print(table(['N', 'paper median s', 'hybrid median s', 'paper / hybrid', 'paper median evaluations', 'hybrid median evaluations'],
-    hybrid.map((h, i) => [h.n, fmt(paper[i].medianSeconds, 3), fmt(h.medianMs / 1000, 3), fmt(paper[i].medianSeconds / (h.medianMs / 1000), 0),
-      paper[i].medianEvaluations, h.medianEvaluations])));
+  print(
+    table(
+      ['N', 'paper median s', 'hybrid median s', 'paper / hybrid', 'paper median evaluations', 'hybrid median evaluations'],
+      hybrid.map((h, i) => [
+        h.n,
+        fmt(paper[i].medianSeconds, 3),
+        fmt(h.medianMs / 1000, 3),
+        fmt(paper[i].medianSeconds / (h.medianMs / 1000), 0),
+        paper[i].medianEvaluations,
+        h.medianEvaluations,
+      ]),
+    ),
+  );
   const big = await benchHybrid({ sizes: [10_000, 100_000, 1_000_000], seeds });
   print();
-  print(table(['N', 'hybrid median ms', 'of which start (smart start)', 'median generations', 'all valid'],
-    big.map((h) => [h.n, fmt(h.medianMs, 0), fmt(h.medianInitMs, 0), h.medianGenerations, h.allValid ? 'yes' : 'NO'])));
+  print(
+    table(
+      ['N', 'hybrid median ms', 'of which start (smart start)', 'median generations', 'all valid'],
+      big.map((h) => [h.n, fmt(h.medianMs, 0), fmt(h.medianInitMs, 0), h.medianGenerations, h.allValid ? 'yes' : 'NO']),
+    ),
+  );
   print(`\nSeeds ${seeds.join(', ')}; no threads, no process start-up.\n`);
   results.hybrid = { hybrid, paper, big };
 }
@@ -346,27 +505,69 @@ async function clusterSection(): Promise<void> {
     return;
   }
   const trips = await migrantRoundTrip(server.path, 1000, 2, 2000);
-  print(table(['migrant round trip (N = 1000, 2 migrants)', 'bytes', 'p50 ms', 'p99 ms'], [
-    ['MessagePort, thread ⇄ thread', trips.bytes, fmt(trips.messagePortP50Ms, 3), fmt(trips.messagePortP99Ms, 3)],
-    ['NATS, client ⇄ broker ⇄ client', trips.bytes, fmt(trips.natsP50Ms, 3), fmt(trips.natsP99Ms, 3)],
-  ]));
+  print(
+    table(
+      ['migrant round trip (N = 1000, 2 migrants)', 'bytes', 'p50 ms', 'p99 ms'],
+      [
+        ['MessagePort, thread ⇄ thread', trips.bytes, fmt(trips.messagePortP50Ms, 3), fmt(trips.messagePortP99Ms, 3)],
+        ['NATS, client ⇄ broker ⇄ client', trips.bytes, fmt(trips.natsP50Ms, 3), fmt(trips.natsP99Ms, 3)],
+      ],
+    ),
+  );
   print(`\nNATS / MessagePort p50: ${fmt(trips.natsP50Ms / trips.messagePortP50Ms, 1)}×; 2000 round trips each.\n`);
   const latency = await solveBothWays(server.path, ['-n', '64', '--islands', '2'], [1, 2, 3, 4, 5, 6, 7], 2);
   const stops = (runs: { stopLatencyMs: number | null }[]) => runs.flatMap((r) => (r.stopLatencyMs === null ? [] : [r.stopLatencyMs]));
-  print(table(['stop latency, winner found → last island stopped (N = 64, 2 islands, async)', 'p50 ms', 'max ms', 'runs'], [
-    ['one process, 2 worker threads', fmt(median(stops(latency.local)), 3), fmt(Math.max(...stops(latency.local)), 3), latency.local.length],
-    ['two host processes × 1 island, over NATS', fmt(median(stops(latency.spread)), 3), fmt(Math.max(...stops(latency.spread)), 3), latency.spread.length],
-  ]));
+  print(
+    table(
+      ['stop latency, winner found → last island stopped (N = 64, 2 islands, async)', 'p50 ms', 'max ms', 'runs'],
+      [
+        [
+          'one process, 2 worker threads',
+          fmt(median(stops(latency.local)), 3),
+          fmt(Math.max(...stops(latency.local)), 3),
+          latency.local.length,
+        ],
+        [
+          'two host processes × 1 island, over NATS',
+          fmt(median(stops(latency.spread)), 3),
+          fmt(Math.max(...stops(latency.spread)), 3),
+          latency.spread.length,
+        ],
+      ],
+    ),
+  );
   print('\nGoal across processes: p50 ≤ 5 ms on loopback. Seeds 1..7.\n');
   const large = await solveBothWays(server.path, ['-n', '1000', '--islands', '2'], [1, 2, 3], 2);
   const oneEmigrant = await solveBothWays(server.path, ['-n', '1000', '--islands', '2', '--migrants', '1'], [1, 2, 3], 2);
   const wall = (runs: { seconds: number }[]) => median(runs.map((r) => r.seconds));
-  print(table(['N = 1000, paper mode, 2 islands, whole command', 'one process × 2 islands, median s', 'two host processes × 1 island, median s', 'ratio'], [
-    ['default migration (20 emigrants every iteration)', fmt(wall(large.local)), fmt(wall(large.spread)), fmt(wall(large.spread) / wall(large.local))],
-    ['1 emigrant every iteration (the default before)', fmt(wall(oneEmigrant.local)), fmt(wall(oneEmigrant.spread)), fmt(wall(oneEmigrant.spread) / wall(oneEmigrant.local))],
-  ]));
-  print('\nGoal: ≤ 1.15× (set with 1 emigrant). Seeds 1..3, alternating; hosts started before timing (their threads are warm). ' +
-    'Both hosts, the broker and the coordinator share the 2 cores: the relays\' and the broker\'s work per byte of migrants is taken from the islands (docs/distributed.md).\n');
+  print(
+    table(
+      [
+        'N = 1000, paper mode, 2 islands, whole command',
+        'one process × 2 islands, median s',
+        'two host processes × 1 island, median s',
+        'ratio',
+      ],
+      [
+        [
+          'default migration (20 emigrants every iteration)',
+          fmt(wall(large.local)),
+          fmt(wall(large.spread)),
+          fmt(wall(large.spread) / wall(large.local)),
+        ],
+        [
+          '1 emigrant every iteration (the default before)',
+          fmt(wall(oneEmigrant.local)),
+          fmt(wall(oneEmigrant.spread)),
+          fmt(wall(oneEmigrant.spread) / wall(oneEmigrant.local)),
+        ],
+      ],
+    ),
+  );
+  print(
+    '\nGoal: ≤ 1.15× (set with 1 emigrant). Seeds 1..3, alternating; hosts started before timing (their threads are warm). ' +
+      "Both hosts, the broker and the coordinator share the 2 cores: the relays' and the broker's work per byte of migrants is taken from the islands (docs/distributed.md).\n",
+  );
   const rounds = [1, 2, 3];
   const one: number[] = [];
   const two: number[] = [];
@@ -378,11 +579,18 @@ async function clusterSection(): Promise<void> {
     two.push(b.runs / b.seconds);
     runs = a.runs;
   }
-  print(table(['study of ' + runs + ' runs (N = 40, 1 island each)', 'median runs/s', 'ratio'], [
-    ['one host process', fmt(median(one)), '1.00'],
-    ['two host processes', fmt(median(two)), fmt(median(two) / median(one))],
-  ]));
-  print(`\nWhole studies through \`experiment --nats\` (publish, pull, run, confirm, ack), medians of ${rounds.length}; hosts started before timing.\n`);
+  print(
+    table(
+      ['study of ' + runs + ' runs (N = 40, 1 island each)', 'median runs/s', 'ratio'],
+      [
+        ['one host process', fmt(median(one)), '1.00'],
+        ['two host processes', fmt(median(two)), fmt(median(two) / median(one))],
+      ],
+    ),
+  );
+  print(
+    `\nWhole studies through \`experiment --nats\` (publish, pull, run, confirm, ack), medians of ${rounds.length}; hosts started before timing.\n`,
+  );
   results.cluster = { trips, latency, large, studyRunsPerSecond: { one, two } };
 }
 
@@ -406,8 +614,15 @@ async function main(): Promise<void> {
   print('# nqueens-islands benchmarks');
   print();
   print(`- command: \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\``);
-  print(`- machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; ${os.platform()} ${os.release()}`);
-  print(`- commit ${commit}, ${new Date().toISOString()}; load average at start ${os.loadavg().map((x) => fmt(x)).join(' ')}`);
+  print(
+    `- machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; ${os.platform()} ${os.release()}`,
+  );
+  print(
+    `- commit ${commit}, ${new Date().toISOString()}; load average at start ${os
+      .loadavg()
+      .map((x) => fmt(x))
+      .join(' ')}`,
+  );
   print();
   const baseline = compileBaseline();
   if (only.includes('start')) startSection();

@@ -54,7 +54,10 @@ export interface RoundTrip {
 /** Round trips of one migrants message: main thread ⇄ worker thread, and client ⇄ broker ⇄ client. */
 export async function migrantRoundTrip(natsServer: string, n: number, count: number, trips: number): Promise<RoundTrip> {
   const bytes = migrantBytes(n, count);
-  const echo = new Worker("const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage(m, [m.buffer]));", { eval: true });
+  const echo = new Worker(
+    "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage(m, [m.buffer]));",
+    { eval: true },
+  );
   const port: number[] = [];
   for (let i = 0; i < trips; i++) {
     const copy = bytes.slice();
@@ -107,22 +110,34 @@ export interface StudyThroughput {
  */
 async function startHosts(url: string, prefix: string, count: number, hosts: ChildProcess[]): Promise<void> {
   for (let i = 0; i < count; i++) {
-    hosts.push(spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], { stdio: ['ignore', 'ignore', 'pipe'], env }));
+    hosts.push(
+      spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env,
+      }),
+    );
   }
-  await Promise.all(hosts.map((h) => new Promise<void>((resolve, reject) => {
-    let err = '';
-    h.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-      if (err.includes(' ready: ')) resolve();
-    });
-    h.once('exit', () => reject(new Error(`host exited: ${err}`)));
-  })));
+  await Promise.all(
+    hosts.map(
+      (h) =>
+        new Promise<void>((resolve, reject) => {
+          let err = '';
+          h.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+            err += chunk;
+            if (err.includes(' ready: ')) resolve();
+          });
+          h.once('exit', () => reject(new Error(`host exited: ${err}`)));
+        }),
+    ),
+  );
 }
 
 /** SIGTERM to each host still running; resolves when all have exited. */
 async function stopHosts(hosts: ChildProcess[]): Promise<void> {
   for (const p of hosts) p.kill('SIGTERM');
-  await Promise.all(hosts.map((p) => new Promise((resolve) => (p.exitCode === null && p.signalCode === null ? p.once('exit', resolve) : resolve(null)))));
+  await Promise.all(
+    hosts.map((p) => new Promise((resolve) => (p.exitCode === null && p.signalCode === null ? p.once('exit', resolve) : resolve(null)))),
+  );
 }
 
 /** The wall time of one study (1-island runs of `n` queens, `repeats` seeds × 2 cells) on `hosts` host processes. */
@@ -133,10 +148,21 @@ export async function studyThroughput(natsServer: string, hosts: number, n: numb
   try {
     await startHosts(broker.url, 'bench', hosts, processes);
     const file = path.join(dir, 'study.yaml');
-    writeFileSync(file, `base: { overrides: { n: ${n}, islands: 1, limits: { timeLimit: 60 } } }\nsweep:\n  topology.kind: [none, ring]\nrepeats: ${repeats}\nseed: 1\n`);
+    writeFileSync(
+      file,
+      `base: { overrides: { n: ${n}, islands: 1, limits: { timeLimit: 60 } } }\nsweep:\n  topology.kind: [none, ring]\nrepeats: ${repeats}\nseed: 1\n`,
+    );
     const experiment = loadExperiment(file);
     const t0 = performance.now();
-    const outcome = await runStudyOnCluster(experiment, { outDir: path.join(dir, 'out'), resume: false, events: false, nats: broker.url, hosts, prefix: 'bench', clusterKey: CLUSTER_KEY });
+    const outcome = await runStudyOnCluster(experiment, {
+      outDir: path.join(dir, 'out'),
+      resume: false,
+      events: false,
+      nats: broker.url,
+      hosts,
+      prefix: 'bench',
+      clusterKey: CLUSTER_KEY,
+    });
     return { hosts, runs: outcome.completed, seconds: (performance.now() - t0) / 1000 };
   } finally {
     await stopHosts(processes);
@@ -154,12 +180,21 @@ export interface SolveTiming {
 }
 
 /** `solve --json` with `args` per seed: in one process, and with its islands on `hosts` host processes of 1 island each. */
-export async function solveBothWays(natsServer: string, args: string[], seeds: number[], hosts: number): Promise<{ local: SolveTiming[]; spread: SolveTiming[] }> {
+export async function solveBothWays(
+  natsServer: string,
+  args: string[],
+  seeds: number[],
+  hosts: number,
+): Promise<{ local: SolveTiming[]; spread: SolveTiming[] }> {
   const broker = await startLocalBroker(natsServer);
   const processes: ChildProcess[] = [];
   const once = (seed: number, extra: string[]): SolveTiming => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26, env });
+    const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+      env,
+    });
     const seconds = (performance.now() - t0) / 1000;
     if (r.status !== 0 && r.status !== 1) throw new Error(`solve failed: ${r.stderr}`);
     const out = JSON.parse(r.stdout) as { solved: boolean; stopLatencyMs: number | null };

@@ -7,13 +7,29 @@ import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } fro
 import type { MigrationMode } from '../src/archipelago/migration-modes.ts';
 import { paperParams } from '../src/ga/params.ts';
 
-function paperRun(o: { seed: number; islands: number; n: number; populationSize?: number; timeLimitMs?: number; mode?: MigrationMode; lag?: number }): ArchipelagoOptions {
+function paperRun(o: {
+  seed: number;
+  islands: number;
+  n: number;
+  populationSize?: number;
+  timeLimitMs?: number;
+  mode?: MigrationMode;
+  lag?: number;
+}): ArchipelagoOptions {
   return {
     seed: o.seed,
     islands: o.islands,
     evolver: { mode: 'paper', params: paperParams(o.n, o.populationSize === undefined ? {} : { populationSize: o.populationSize }) },
     topology: { kind: 'ring' },
-    migration: { mode: o.mode ?? 'async', lag: o.lag ?? 0, interval: 10, migrants: 5, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
+    migration: {
+      mode: o.mode ?? 'async',
+      lag: o.lag ?? 0,
+      interval: 10,
+      migrants: 5,
+      emigrantSelection: { kind: 'best' },
+      replacement: 'worst-if-better',
+      rejectDuplicates: false,
+    },
     ...(o.timeLimitMs === undefined ? {} : { timeLimitMs: o.timeLimitMs }),
   };
 }
@@ -41,13 +57,23 @@ export interface ThroughputResult {
  */
 export async function islandThroughput(o: { islands: number; n?: number; seconds?: number; seed?: number }): Promise<ThroughputResult> {
   const n = o.n ?? 200;
-  const result = await startArchipelago(paperRun({ seed: o.seed ?? 1, islands: o.islands, n, timeLimitMs: (o.seconds ?? 3) * 1000 })).result;
+  const result = await startArchipelago(paperRun({ seed: o.seed ?? 1, islands: o.islands, n, timeLimitMs: (o.seconds ?? 3) * 1000 }))
+    .result;
   const seconds = Math.max(...result.islands.map((i) => i.seconds));
-  return { islands: o.islands, n, evaluations: result.evaluations, seconds, evaluationsPerSecond: result.evaluations / seconds, solved: result.solved };
+  return {
+    islands: o.islands,
+    n,
+    evaluations: result.evaluations,
+    seconds,
+    evaluationsPerSecond: result.evaluations / seconds,
+    solved: result.solved,
+  };
 }
 
 /** Throughput of 1 and of 2 islands at N = 200 and the speed-up (target: ≥ 1.85). */
-export async function islandScaling(o: { n?: number; seconds?: number; seed?: number } = {}): Promise<{ one: ThroughputResult; two: ThroughputResult; speedup: number }> {
+export async function islandScaling(
+  o: { n?: number; seconds?: number; seed?: number } = {},
+): Promise<{ one: ThroughputResult; two: ThroughputResult; speedup: number }> {
   const one = await islandThroughput({ ...o, islands: 1 });
   const two = await islandThroughput({ ...o, islands: 2 });
   return { one, two, speedup: two.evaluationsPerSecond / one.evaluationsPerSecond };
@@ -57,11 +83,23 @@ export async function islandScaling(o: { n?: number; seconds?: number; seed?: nu
  * Stop latency (latest island stop − the winner's claim, in ms) over `runs` solved runs of a
  * small board, so each run is short. Target: p50 ≤ 1 ms.
  */
-export async function stopLatency(o: { runs?: number; islands?: number; n?: number; populationSize?: number; mode?: MigrationMode; lag?: number } = {}): Promise<{ p50: number; max: number; samples: number[]; unsolved: number }> {
+export async function stopLatency(
+  o: { runs?: number; islands?: number; n?: number; populationSize?: number; mode?: MigrationMode; lag?: number } = {},
+): Promise<{ p50: number; max: number; samples: number[]; unsolved: number }> {
   const samples: number[] = [];
   let unsolved = 0;
   for (let seed = 1; seed <= (o.runs ?? 7); seed++) {
-    const result = await startArchipelago(paperRun({ seed, islands: o.islands ?? 2, n: o.n ?? 48, populationSize: o.populationSize ?? 300, timeLimitMs: 20_000, mode: o.mode, lag: o.lag })).result;
+    const result = await startArchipelago(
+      paperRun({
+        seed,
+        islands: o.islands ?? 2,
+        n: o.n ?? 48,
+        populationSize: o.populationSize ?? 300,
+        timeLimitMs: 20_000,
+        mode: o.mode,
+        lag: o.lag,
+      }),
+    ).result;
     if (result.solved && result.stopLatencyMs !== null) samples.push(result.stopLatencyMs);
     else unsolved++;
   }
@@ -72,9 +110,12 @@ export async function stopLatency(o: { runs?: number; islands?: number; n?: numb
  * Median wall time to a solution at board size n over the given seeds, islands = cores
  * by default. Runs that hit `timeLimitMs` count as unsolved and are left out of the median.
  */
-export async function timeToSolution(
-  o: { n?: number; seeds?: number[]; islands?: number; timeLimitMs?: number } = {},
-): Promise<{ n: number; islands: number; medianSeconds: number; runs: { seed: number; solved: boolean; seconds: number; foundAtIteration: number | null }[] }> {
+export async function timeToSolution(o: { n?: number; seeds?: number[]; islands?: number; timeLimitMs?: number } = {}): Promise<{
+  n: number;
+  islands: number;
+  medianSeconds: number;
+  runs: { seed: number; solved: boolean; seconds: number; foundAtIteration: number | null }[];
+}> {
   const n = o.n ?? 200;
   const islands = o.islands ?? availableParallelism();
   const runs: { seed: number; solved: boolean; seconds: number; foundAtIteration: number | null }[] = [];
@@ -87,10 +128,25 @@ export async function timeToSolution(
 }
 
 /** One run of a fixed number of iterations (no solution that early) with solve's default migration: evaluations per second of loop time. */
-export async function migrationThroughput(o: { mode: MigrationMode; lag: number; n: number; iterations: number; seed: number; slowIslandMs?: number }): Promise<number> {
+export async function migrationThroughput(o: {
+  mode: MigrationMode;
+  lag: number;
+  n: number;
+  iterations: number;
+  seed: number;
+  slowIslandMs?: number;
+}): Promise<number> {
   const options: ArchipelagoOptions = {
     ...paperRun({ seed: o.seed, islands: 2, n: o.n, mode: o.mode, lag: o.lag }),
-    migration: { mode: o.mode, lag: o.lag, interval: 1, migrants: 20, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
+    migration: {
+      mode: o.mode,
+      lag: o.lag,
+      interval: 1,
+      migrants: 20,
+      emigrantSelection: { kind: 'best' },
+      replacement: 'worst-if-better',
+      rejectDuplicates: false,
+    },
     maxIterations: o.iterations,
     ...(o.slowIslandMs ? { testFault: { island: 1, atIteration: 0, kind: 'slow' as const, delayMs: o.slowIslandMs } } : {}),
   };
@@ -103,7 +159,13 @@ export async function migrationThroughput(o: { mode: MigrationMode; lag: number;
  * Lagged against async migration on 2 islands, the default migration (2% every iteration):
  * `pairs` alternating runs of the same iterations; the median of the pairs' ratios.
  */
-export async function laggedVersusAsync(o: { n: number; lag: number; iterations: number; pairs: number; slowIslandMs?: number }): Promise<{ ratio: number; ratios: number[]; lagged: number[]; async: number[] }> {
+export async function laggedVersusAsync(o: {
+  n: number;
+  lag: number;
+  iterations: number;
+  pairs: number;
+  slowIslandMs?: number;
+}): Promise<{ ratio: number; ratios: number[]; lagged: number[]; async: number[] }> {
   const lagged: number[] = [];
   const async: number[] = [];
   for (let p = 0; p < o.pairs; p++) {

@@ -48,7 +48,11 @@ function measure(command: string, args: string[], cwd: string): Measured & { std
 
 /** `nqueens-islands solve --config config/large-n.yaml -n N --seed S --json --quiet`, a new process. */
 export function solveLarge(cli: string, root: string, n: number, seed: number): LargeRun {
-  const m = measure(process.execPath, [cli, 'solve', '--config', 'config/large-n.yaml', '-n', String(n), '--seed', String(seed), '--json', '--quiet'], root);
+  const m = measure(
+    process.execPath,
+    [cli, 'solve', '--config', 'config/large-n.yaml', '-n', String(n), '--seed', String(seed), '--json', '--quiet'],
+    root,
+  );
   const out = JSON.parse(m.stdout) as { solved: boolean; seconds: number; startupSeconds: number };
   return { ...m, solved: out.solved, searchSeconds: out.seconds, startupSeconds: out.startupSeconds };
 }
@@ -62,7 +66,9 @@ export function compileMinConflicts(): { binary: string } | { skip: string } {
     execFileSync('cc', ['-O2', '-o', binary, source], { stdio: 'pipe' });
     return { binary };
   } catch (error) {
-    return { skip: `no C compiler (cc -O2 bench/min-conflicts.c: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+    return {
+      skip: `no C compiler (cc -O2 bench/min-conflicts.c: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    };
   }
 }
 

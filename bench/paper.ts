@@ -107,7 +107,9 @@ if (!isMainThread && (workerData as Job | null)?.paperBench === true) {
  * islands (default 3, seeds 1..3), and their median. A run that solves early is timed
  * up to the solution.
  */
-export async function benchPaperRate(options: { n?: number; warmup?: number; iterations?: number; repetitions?: number } = {}): Promise<PaperRateResult> {
+export async function benchPaperRate(
+  options: { n?: number; warmup?: number; iterations?: number; repetitions?: number } = {},
+): Promise<PaperRateResult> {
   const n = options.n ?? 200;
   const warmup = options.warmup ?? 20;
   const iterations = options.iterations ?? 300;

@@ -26,7 +26,9 @@ const esBuilds = {
   name: 'es-builds',
   setup(b) {
     const filter = new RegExp(`^(${Object.keys(ES_BUILDS).join('|')})$`);
-    b.onResolve({ filter }, ({ path: name }) => ({ path: fileURLToPath(new URL(`../node_modules/${name}/${ES_BUILDS[name]}`, import.meta.url)) }));
+    b.onResolve({ filter }, ({ path: name }) => ({
+      path: fileURLToPath(new URL(`../node_modules/${name}/${ES_BUILDS[name]}`, import.meta.url)),
+    }));
   },
 };
 
@@ -49,7 +51,10 @@ const deferStringWidth = {
       if (exports.length !== 1 || !exports[0].startsWith(DEFERRED_EXPORT) || !imports.every((line) => line.endsWith(';'))) {
         throw new Error(`${path}: expected single-line imports and one "${DEFERRED_EXPORT}" (see deferStringWidth in scripts/bundle.mjs)`);
       }
-      const body = lines.filter((line) => !line.startsWith('import ')).join('\n').replace(DEFERRED_EXPORT, 'function stringWidth(');
+      const body = lines
+        .filter((line) => !line.startsWith('import '))
+        .join('\n')
+        .replace(DEFERRED_EXPORT, 'function stringWidth(');
       const contents = `${imports.join('\n')}
 let loaded;
 const load = () => {
@@ -69,7 +74,10 @@ export default function deferredStringWidth(...args) { return (loaded ??= load()
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: 'js',
+    }));
   },
 };
 
@@ -95,16 +103,24 @@ function replaceInPackage(name, filter, from, to) {
  * its worker script: piscina starts workers from `worker.js` beside its own files, which
  * the bundle finds in the installed package.
  */
-const piscinaWorkerInPackage = replaceInPackage('piscina-worker-in-package', /[\\/]piscina[\\/]dist[\\/]index\.js$/,
-  "(0, node_path_1.resolve)(__dirname, 'worker.js')", "(0, node_path_1.resolve)(require.resolve('piscina'), '..', 'worker.js')");
+const piscinaWorkerInPackage = replaceInPackage(
+  'piscina-worker-in-package',
+  /[\\/]piscina[\\/]dist[\\/]index\.js$/,
+  "(0, node_path_1.resolve)(__dirname, 'worker.js')",
+  "(0, node_path_1.resolve)(require.resolve('piscina'), '..', 'worker.js')",
+);
 
 /**
  * vega-canvas probes for the optional node-canvas package with a top-level await, which a
  * CommonJS script cannot hold. We render SVG and never install node-canvas: the probe
  * always found nothing, so it is replaced by its outcome.
  */
-const vegaCanvasWithoutProbe = replaceInPackage('vega-canvas-without-probe', /[\\/]vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/,
-  "NodeCanvas = await import('canvas');", 'NodeCanvas = null;');
+const vegaCanvasWithoutProbe = replaceInPackage(
+  'vega-canvas-without-probe',
+  /[\\/]vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/,
+  "NodeCanvas = await import('canvas');",
+  'NodeCanvas = null;',
+);
 
 /**
  * Vega (~1 MB) and the NATS client (~0.2 MB) are their own scripts, loaded by `require` when
@@ -130,7 +146,11 @@ const fromVendorScripts = {
   },
 };
 /** A vendor script's entry: each package's namespace under m0, m1, ... (as fromVendorScripts reads them). */
-const vendorEntry = (names) => ({ contents: names.map((name, i) => `export * as m${i} from ${JSON.stringify(name)};`).join('\n'), resolveDir: '.', loader: 'js' });
+const vendorEntry = (names) => ({
+  contents: names.map((name, i) => `export * as m${i} from ${JSON.stringify(name)};`).join('\n'),
+  resolveDir: '.',
+  loader: 'js',
+});
 
 /**
  * The command whose start the code caches hold: the most common one, on a board that takes
@@ -169,7 +189,10 @@ const common = {
 const { readConfigFile } = await import('../dist/src/config/load.js');
 const { BUILT_DEFAULT_FILE, DEFAULT_CONFIG_FILE } = await import('../dist/src/config/config-file.js');
 mkdirSync(path.dirname(BUILT_DEFAULT_FILE), { recursive: true });
-writeFileSync(BUILT_DEFAULT_FILE, JSON.stringify({ text: readFileSync(DEFAULT_CONFIG_FILE, 'utf8'), value: readConfigFile(DEFAULT_CONFIG_FILE) }));
+writeFileSync(
+  BUILT_DEFAULT_FILE,
+  JSON.stringify({ text: readFileSync(DEFAULT_CONFIG_FILE, 'utf8'), value: readConfigFile(DEFAULT_CONFIG_FILE) }),
+);
 
 // A clean start: the code caches' names carry hashes, and old ones would pile up (and be packed).
 rmSync('dist/bundle', { recursive: true, force: true });
@@ -189,22 +212,35 @@ writeFileSync('dist/bundle-meta.json', JSON.stringify({ cli: cliBuild.metafile, 
  * lighter one made by a `verify` for the rest, which would only pay to deserialise the first.
  */
 copyFileSync('scripts/cached-script.cjs', `${OUT}/cached-script.cjs`);
-const hashed = (script) => `${script.replace(/\.cjs$/, '')}.${createHash('sha256').update(readFileSync(`${OUT}/${script}`)).digest('hex').slice(0, 12)}`;
+const hashed = (script) =>
+  `${script.replace(/\.cjs$/, '')}.${createHash('sha256')
+    .update(readFileSync(`${OUT}/${script}`))
+    .digest('hex')
+    .slice(0, 12)}`;
 const RUN_COMMANDS = ['solve', 'experiment', 'config', 'host', 'report'];
 const islandCache = `${hashed('island.cjs')}.cache`;
 const cli = hashed('cli.cjs');
 const cliRunCache = `${cli}.run.cache`;
 const cliCache = `${cli}.cache`;
 function writeLoader(loader, head, script, cache) {
-  writeFileSync(`${OUT}/${loader}`, `${head}'use strict';
+  writeFileSync(
+    `${OUT}/${loader}`,
+    `${head}'use strict';
 // Generated by scripts/bundle.mjs: ${script} with its V8 code cache.
 const path = require('node:path');
 ${cache}
 module.exports = require('./cached-script.cjs').load(path.join(__dirname, '${script}'), path.join(__dirname, cache));
-`, { mode: 0o755 });
+`,
+    { mode: 0o755 },
+  );
 }
 writeLoader('island-worker.cjs', '', 'island.cjs', `const cache = '${islandCache}';`);
-writeLoader('nqueens-islands.cjs', '#!/usr/bin/env node\n', 'cli.cjs', `const cache = ${JSON.stringify(RUN_COMMANDS)}.includes(process.argv[2]) ? '${cliRunCache}' : '${cliCache}';`);
+writeLoader(
+  'nqueens-islands.cjs',
+  '#!/usr/bin/env node\n',
+  'cli.cjs',
+  `const cache = ${JSON.stringify(RUN_COMMANDS)}.includes(process.argv[2]) ? '${cliRunCache}' : '${cliCache}';`,
+);
 
 // The caches, from real commands (scripts/make-code-cache.cjs, scripts/island-code-cache.cjs):
 // a `solve` for yargs, the config and the archipelago on the main thread and an island's
@@ -212,10 +248,18 @@ writeLoader('nqueens-islands.cjs', '#!/usr/bin/env node\n', 'cli.cjs', `const ca
 // of a plain `node` (none from NODE_OPTIONS), as users run it.
 {
   const { NODE_OPTIONS: _, ...inherited } = process.env;
-  for (const [workload, cache] of [[CACHE_WORKLOAD, cliRunCache], [['verify', '8', '6', '4', '1', '3', '5', '7', '2'], cliCache]]) {
+  for (const [workload, cache] of [
+    [CACHE_WORKLOAD, cliRunCache],
+    [['verify', '8', '6', '4', '1', '3', '5', '7', '2'], cliCache],
+  ]) {
     const env = { ...inherited, NQI_CODE_CACHE_CLI: `${OUT}/${cache}`, NQI_CODE_CACHE_ISLAND: `${OUT}/${islandCache}` };
-    const run = spawnSync(process.execPath, ['--require', './scripts/island-code-cache.cjs', 'scripts/make-code-cache.cjs', OUT, ...workload], { encoding: 'utf8', env });
-    if (run.status === null || run.status > 1) throw new Error(`making the code caches: \`${workload.join(' ')}\` exited ${run.status}: ${run.stderr}`);
+    const run = spawnSync(
+      process.execPath,
+      ['--require', './scripts/island-code-cache.cjs', 'scripts/make-code-cache.cjs', OUT, ...workload],
+      { encoding: 'utf8', env },
+    );
+    if (run.status === null || run.status > 1)
+      throw new Error(`making the code caches: \`${workload.join(' ')}\` exited ${run.status}: ${run.stderr}`);
   }
   const missing = [cliRunCache, cliCache, islandCache].filter((file) => !existsSync(`${OUT}/${file}`));
   if (missing.length > 0) throw new Error(`making the code caches: no ${missing.join(', ')}`);

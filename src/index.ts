@@ -23,7 +23,16 @@ import { endingOf, resultRecord, writeRecord, type SolveRecord } from './run/res
 import { startRun as startSeededRun, type SeededRunConfig } from './run/start-run.ts';
 import { ContainedObservable } from './run/contained-events.ts';
 
-export type { ArchipelagoEvent, CheckpointEvent, DoneEvent, IslandErrorEvent, MigrationEvent, ProgressEvent, SolutionEvent, StartedEvent } from './archipelago/events.ts';
+export type {
+  ArchipelagoEvent,
+  CheckpointEvent,
+  DoneEvent,
+  IslandErrorEvent,
+  MigrationEvent,
+  ProgressEvent,
+  SolutionEvent,
+  StartedEvent,
+} from './archipelago/events.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
@@ -143,7 +152,13 @@ export interface ExperimentOptions {
  */
 export async function runExperiment(study: string | ExperimentInput, options: ExperimentOptions = {}): Promise<StudyOutcome> {
   const experiment = typeof study === 'string' ? loadExperiment(study) : experimentFromObject(study);
-  const studyOptions = { outDir: options.out ?? path.join('results', experiment.name), resume: options.resume ?? false, events: options.events ?? false, signal: options.signal, hooks: options.hooks };
+  const studyOptions = {
+    outDir: options.out ?? path.join('results', experiment.name),
+    resume: options.resume ?? false,
+    events: options.events ?? false,
+    signal: options.signal,
+    hooks: options.hooks,
+  };
   if (!options.cluster) return runStudy(experiment, studyOptions);
   // Loaded on use: the NATS client is no cost to a study on this machine.
   const { runStudyOnCluster } = await import('./cluster/study.ts');

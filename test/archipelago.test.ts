@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { describe, it } from 'node:test';
-import { startArchipelago, type ArchipelagoEvent, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
+import {
+  startArchipelago,
+  type ArchipelagoEvent,
+  type ArchipelagoOptions,
+  type ArchipelagoResult,
+} from '../src/archipelago/archipelago.ts';
 import { ArchipelagoOptionError } from '../src/archipelago/errors.ts';
 import type { LaunchPlan, Launcher } from '../src/archipelago/launcher.ts';
 import type { IslandReport } from '../src/archipelago/messages.ts';
@@ -14,7 +19,11 @@ import { Rng } from '../src/ga/rng.ts';
 import { fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 
-type Overrides = Partial<Omit<ArchipelagoOptions, 'migration'>> & { migration?: Partial<ArchipelagoOptions['migration']>; n?: number; populationSize?: number };
+type Overrides = Partial<Omit<ArchipelagoOptions, 'migration'>> & {
+  migration?: Partial<ArchipelagoOptions['migration']>;
+  n?: number;
+  populationSize?: number;
+};
 
 function options(o: Overrides = {}): ArchipelagoOptions {
   const { n = 24, populationSize = 100, migration, ...rest } = o;
@@ -24,7 +33,13 @@ function options(o: Overrides = {}): ArchipelagoOptions {
     evolver: { mode: 'paper', params: paperParams(n, { populationSize }) },
     topology: { kind: 'ring' },
     migration: {
-      mode: 'async', lag: 2, interval: 5, migrants: 2, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false,
+      mode: 'async',
+      lag: 2,
+      interval: 5,
+      migrants: 2,
+      emigrantSelection: { kind: 'best' },
+      replacement: 'worst-if-better',
+      rejectDuplicates: false,
       ...migration,
     },
     progressIntervalMs: 50,
@@ -53,9 +68,17 @@ function deterministic(result: ArchipelagoResult, events: ArchipelagoEvent[]) {
     foundAtIteration: result.foundAtIteration,
     evaluations: result.evaluations,
     islands: result.islands.map(({ id, iterations, evaluations, bestFitness, migrantsSent, migrantsAccepted, stopReason }) => ({
-      id, iterations, evaluations, bestFitness, migrantsSent, migrantsAccepted, stopReason,
+      id,
+      iterations,
+      evaluations,
+      bestFitness,
+      migrantsSent,
+      migrantsAccepted,
+      stopReason,
     })),
-    migrations: ofType(events, 'migration').map((m) => `${m.epoch}:${m.from}>${m.to}:${m.iteration}:${m.sent}:${m.accepted}`).sort(),
+    migrations: ofType(events, 'migration')
+      .map((m) => `${m.epoch}:${m.from}>${m.to}:${m.iteration}:${m.sent}:${m.accepted}`)
+      .sort(),
   };
 }
 
@@ -75,7 +98,10 @@ describe('worker file', () => {
 describe('archipelago options', () => {
   it('refuses a resume whose snapshots do not match the islands, naming the option', () => {
     // Everything else comes from a run config the schema checked (test/config.test.ts).
-    assert.throws(() => startArchipelago(options({ islands: 2, resume: [] })), (e: Error) => e instanceof ArchipelagoOptionError && e.message === 'resume must be one snapshot per island 0..1, in order, got []');
+    assert.throws(
+      () => startArchipelago(options({ islands: 2, resume: [] })),
+      (e: Error) => e instanceof ArchipelagoOptionError && e.message === 'resume must be one snapshot per island 0..1, in order, got []',
+    );
   });
 });
 
@@ -102,10 +128,28 @@ function scriptedLauncher(islands: number) {
 function solvedReport(island: number, tuple: number[], iteration: number, foundAt: number): IslandReport {
   const genes = fromOneBased(tuple);
   return {
-    type: 'report', island, iterations: iteration, evaluations: 100, bestFitness: 0, best: genes, solution: genes, foundAtIteration: iteration, foundAt,
-    claimed: true, migrantsSent: 0, migrantsAccepted: 0, startedAt: foundAt - 5, stoppedAt: foundAt + 1, stopReason: 'solved', migrations: new Int32Array(0),
-    survivals: new Int32Array(0), migrantsReceived: 0, immigrantsChecked: 0, immigrantsSurvived: 0,
-    evaluationsFrom: iteration, evaluationsAt: new Float64Array(0),
+    type: 'report',
+    island,
+    iterations: iteration,
+    evaluations: 100,
+    bestFitness: 0,
+    best: genes,
+    solution: genes,
+    foundAtIteration: iteration,
+    foundAt,
+    claimed: true,
+    migrantsSent: 0,
+    migrantsAccepted: 0,
+    startedAt: foundAt - 5,
+    stoppedAt: foundAt + 1,
+    stopReason: 'solved',
+    migrations: new Int32Array(0),
+    survivals: new Int32Array(0),
+    migrantsReceived: 0,
+    immigrantsChecked: 0,
+    immigrantsSurvived: 0,
+    evaluationsFrom: iteration,
+    evaluationsAt: new Float64Array(0),
   };
 }
 
@@ -122,18 +166,28 @@ describe('one winner (the coordinator decides)', () => {
     settle[1](solvedReport(1, [2, 4, 6, 1, 3, 5], 7, 2000));
     const result = await archipelago.result;
     assert.deepEqual([result.foundBy, result.foundAtIteration, result.solution], [1, 7, [2, 4, 6, 1, 3, 5]]);
-    assert.deepEqual(result.islands.map((i) => i.stopReason), ['also-solved', 'solved']);
-    assert.deepEqual(ofType(events, 'solution').map((e) => e.island), [1], 'one solution event, the winner\'s');
+    assert.deepEqual(
+      result.islands.map((i) => i.stopReason),
+      ['also-solved', 'solved'],
+    );
+    assert.deepEqual(
+      ofType(events, 'solution').map((e) => e.island),
+      [1],
+      "one solution event, the winner's",
+    );
   });
 
-  it('async: an island that held a solution but saw the winner\'s claim first (it had not looked at its initial population yet) is also-solved, not other-solved', async () => {
+  it("async: an island that held a solution but saw the winner's claim first (it had not looked at its initial population yet) is also-solved, not other-solved", async () => {
     const { launcher, control, settle } = scriptedLauncher(2);
     const archipelago = startArchipelago({ ...options({ islands: 2, n: 6 }), launcher });
     control({ type: 'solution', island: 0, iteration: 0, genes: fromOneBased([3, 6, 2, 5, 1, 4]), foundAt: 1000 });
     settle[0](solvedReport(0, [3, 6, 2, 5, 1, 4], 0, 1000));
     settle[1]({ ...solvedReport(1, [2, 4, 6, 1, 3, 5], 0, 0), foundAtIteration: -1, claimed: false, stopReason: 'other-solved' });
     const result = await archipelago.result;
-    assert.deepEqual(result.islands.map((i) => i.stopReason), ['solved', 'also-solved']);
+    assert.deepEqual(
+      result.islands.map((i) => i.stopReason),
+      ['solved', 'also-solved'],
+    );
   });
 
   it('a run halted before any island looked at its population still reports a solution one of them held, validated (a best of fitness 0 is a solution)', async () => {
@@ -141,12 +195,32 @@ describe('one winner (the coordinator decides)', () => {
       const { launcher, settle } = scriptedLauncher(2);
       const archipelago = startArchipelago({ ...options({ islands: 2, n: 6, migration: { mode } }), launcher });
       archipelago.stop();
-      const held = (island: number, tuple: number[]) => ({ ...solvedReport(island, tuple, 0, 0), foundAtIteration: -1, claimed: false, stopReason: 'stopped' as const });
-      settle[0]({ ...solvedReport(0, [1, 2, 3, 4, 5, 6], 0, 0), solution: null, bestFitness: 3, foundAtIteration: -1, claimed: false, stopReason: 'stopped' });
+      const held = (island: number, tuple: number[]) => ({
+        ...solvedReport(island, tuple, 0, 0),
+        foundAtIteration: -1,
+        claimed: false,
+        stopReason: 'stopped' as const,
+      });
+      settle[0]({
+        ...solvedReport(0, [1, 2, 3, 4, 5, 6], 0, 0),
+        solution: null,
+        bestFitness: 3,
+        foundAtIteration: -1,
+        claimed: false,
+        stopReason: 'stopped',
+      });
       settle[1](held(1, [2, 4, 6, 1, 3, 5]));
       const result = await archipelago.result;
-      assert.deepEqual([result.solved, result.fitness, result.foundBy, result.foundAtIteration, result.solution], [true, 0, 1, 0, [2, 4, 6, 1, 3, 5]], mode);
-      assert.deepEqual(result.islands.map((i) => i.stopReason), ['stopped', 'solved'], mode);
+      assert.deepEqual(
+        [result.solved, result.fitness, result.foundBy, result.foundAtIteration, result.solution],
+        [true, 0, 1, 0, [2, 4, 6, 1, 3, 5]],
+        mode,
+      );
+      assert.deepEqual(
+        result.islands.map((i) => i.stopReason),
+        ['stopped', 'solved'],
+        mode,
+      );
     }
     // A held "solution" the validator refuses is not one: the run stays unsolved.
     const { launcher, settle } = scriptedLauncher(1);
@@ -174,13 +248,19 @@ describe('archipelago (real workers)', () => {
     assert.equal(result.fitness, 0);
     assert.equal(result.islands.length, 4);
     for (const island of result.islands) {
-      assert.ok(island.stopReason === 'solved' || island.stopReason === 'also-solved' || island.stopReason === 'other-solved', `island ${island.id}: ${island.stopReason}`);
+      assert.ok(
+        island.stopReason === 'solved' || island.stopReason === 'also-solved' || island.stopReason === 'other-solved',
+        `island ${island.id}: ${island.stopReason}`,
+      );
       assert.equal(island.error, undefined);
     }
     assert.equal(result.islands[result.foundBy!].stopReason, 'solved');
     assert.equal(result.islands.filter((i) => i.stopReason === 'solved').length, 1, 'one winner');
     assert.ok(result.stopLatencyMs !== null && result.stopLatencyMs >= 0);
-    assert.equal(result.evaluations, result.islands.reduce((s, i) => s + i.evaluations, 0));
+    assert.equal(
+      result.evaluations,
+      result.islands.reduce((s, i) => s + i.evaluations, 0),
+    );
     assert.equal(events.at(-1)?.type, 'done');
     assert.ok(completed);
   });
@@ -192,7 +272,10 @@ describe('archipelago (real workers)', () => {
     const accepted = migrations.reduce((s, m) => s + m.accepted, 0);
     assert.ok(accepted > 0);
     for (const m of migrations) assert.equal(m.to, (m.from + 1) % 4); // ring edges only
-    assert.equal(accepted, result.islands.reduce((s, i) => s + i.migrantsAccepted, 0));
+    assert.equal(
+      accepted,
+      result.islands.reduce((s, i) => s + i.migrantsAccepted, 0),
+    );
     for (const island of result.islands) assert.ok(island.migrantsSent > 0 && island.migrantsAccepted > 0, `island ${island.id}`);
     const progress = ofType(events, 'progress');
     for (const p of progress) assert.ok(p.diversity >= 0 && p.diversity <= 1 && p.meanFitness >= p.bestFitness);
@@ -201,7 +284,9 @@ describe('archipelago (real workers)', () => {
   it('async migration also delivers', async () => {
     // Async delivery depends on thread timing: a board that takes hundreds of iterations gives
     // the migrants time to arrive (replacement 'worst' accepts every one that does).
-    const { result } = await run(options({ islands: 2, seed: 3, n: 64, topology: { kind: 'ring-bi' }, migration: { interval: 1, migrants: 3, replacement: 'worst' } }));
+    const { result } = await run(
+      options({ islands: 2, seed: 3, n: 64, topology: { kind: 'ring-bi' }, migration: { interval: 1, migrants: 3, replacement: 'worst' } }),
+    );
     assert.ok(result.islands.some((i) => i.migrantsAccepted > 0));
   });
 
@@ -221,7 +306,18 @@ describe('archipelago (real workers)', () => {
   });
 
   it('sync runs are repeatable', async () => {
-    const o = options({ islands: 4, seed: 11, topology: { kind: 'ring-bi' }, migration: { mode: 'sync', interval: 3, migrants: 3, emigrantSelection: { kind: 'tournament', size: 2 }, replacement: 'random-if-better' } });
+    const o = options({
+      islands: 4,
+      seed: 11,
+      topology: { kind: 'ring-bi' },
+      migration: {
+        mode: 'sync',
+        interval: 3,
+        migrants: 3,
+        emigrantSelection: { kind: 'tournament', size: 2 },
+        replacement: 'random-if-better',
+      },
+    });
     const a = await run(o);
     const b = await run(o);
     assert.equal(a.result.solved, true);
@@ -256,9 +352,15 @@ describe('archipelago (real workers)', () => {
       // Sync: the barrier at every second iteration holds island 0 until island 1 has reached
       // its fault, whatever the scheduling. Async has no barrier, so the board is large enough
       // (hundreds of iterations) that island 1 reaches iteration 4 first even on a loaded machine.
-      const { result, events } = await run(options({
-        islands: 2, n: mode === 'sync' ? 48 : 100, populationSize: 200, migration: { mode, interval: 2 }, testFault: { island: 1, atIteration: 4, kind: 'throw' },
-      }));
+      const { result, events } = await run(
+        options({
+          islands: 2,
+          n: mode === 'sync' ? 48 : 100,
+          populationSize: 200,
+          migration: { mode, interval: 2 },
+          testFault: { island: 1, atIteration: 4, kind: 'throw' },
+        }),
+      );
       const errors = ofType(events, 'island-error');
       assert.equal(errors.length, 1, mode);
       assert.equal(errors[0].island, 1);
@@ -272,7 +374,9 @@ describe('archipelago (real workers)', () => {
   });
 
   it('a worker that exits gives an island-error too, never a hang', async () => {
-    const { result, events } = await run(options({ islands: 2, migration: { mode: 'sync', interval: 2 }, testFault: { island: 0, atIteration: 3, kind: 'exit' } }));
+    const { result, events } = await run(
+      options({ islands: 2, migration: { mode: 'sync', interval: 2 }, testFault: { island: 0, atIteration: 3, kind: 'exit' } }),
+    );
     const errors = ofType(events, 'island-error');
     assert.equal(errors.length, 1);
     assert.equal(errors[0].island, 0);
@@ -285,12 +389,21 @@ describe('archipelago (real workers)', () => {
   it("onIslandError: 'fail' stops the run and rejects naming the island", async () => {
     // Sync with interval 2: island 0 cannot pass iteration 2 before island 1 has faulted, so no
     // solution can come first however the threads are scheduled.
-    const archipelago = startArchipelago(options({
-      islands: 2, n: 60, onIslandError: 'fail', migration: { mode: 'sync', interval: 2 }, testFault: { island: 1, atIteration: 2, kind: 'throw' },
-    }));
+    const archipelago = startArchipelago(
+      options({
+        islands: 2,
+        n: 60,
+        onIslandError: 'fail',
+        migration: { mode: 'sync', interval: 2 },
+        testFault: { island: 1, atIteration: 2, kind: 'throw' },
+      }),
+    );
     const events: ArchipelagoEvent[] = [];
     archipelago.events$.subscribe((e) => events.push(e));
-    await assert.rejects(archipelago.result, (e: Error) => e instanceof IslandFailedError && /^island 1 failed at iteration 2: test fault/.test(e.message));
+    await assert.rejects(
+      archipelago.result,
+      (e: Error) => e instanceof IslandFailedError && /^island 1 failed at iteration 2: test fault/.test(e.message),
+    );
     assert.equal(ofType(events, 'island-error')[0].fatal, true);
     const done = ofType(events, 'done')[0];
     assert.equal(done.result.islands[0].stopReason, 'stopped');
@@ -315,7 +428,9 @@ describe('archipelago (real workers)', () => {
   });
 
   it('maxIterations and timeLimitMs end the run', async () => {
-    const capped = await run(options({ islands: 2, n: 200, populationSize: 50, maxIterations: 7, migration: { mode: 'sync', interval: 3 } }));
+    const capped = await run(
+      options({ islands: 2, n: 200, populationSize: 50, maxIterations: 7, migration: { mode: 'sync', interval: 3 } }),
+    );
     for (const island of capped.result.islands) {
       assert.equal(island.iterations, 7);
       assert.equal(island.stopReason, 'max-iterations');

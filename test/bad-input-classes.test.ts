@@ -6,7 +6,21 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -39,7 +53,10 @@ function fifo(name: string): string {
 
 /** The one line of a bad-input answer, without the tool's prefix; fails unless it is one. */
 function oneLine(r: CliRun, what: string): string {
-  assert.ok(isOneLineError(r), `${what}: code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}`);
+  assert.ok(
+    isOneLineError(r),
+    `${what}: code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}`,
+  );
   return r.stderr.trim().replace(/^nqueens-islands: /, '');
 }
 
@@ -64,9 +81,21 @@ function table(title: string, cases: readonly Case[], setup?: () => void): void 
 // Class 1: every flag of every command, with values the schema must refuse.
 
 const NUMERIC_RUN_FLAGS: readonly (readonly [string, ...string[]])[] = [
-  ['-n'], ['--seed'], ['--population'], ['--pairs-per-iteration'], ['--crossover-probability'], ['--mutation-probability'],
-  ['--double-mutation-probability'], ['--bad-repository-size'], ['--islands'], ['--probability', '--topology', 'random'],
-  ['--rows', '--topology', 'grid', '--islands', '4'], ['--interval'], ['--migrants'], ['--max-iterations'], ['--time-limit'],
+  ['-n'],
+  ['--seed'],
+  ['--population'],
+  ['--pairs-per-iteration'],
+  ['--crossover-probability'],
+  ['--mutation-probability'],
+  ['--double-mutation-probability'],
+  ['--bad-repository-size'],
+  ['--islands'],
+  ['--probability', '--topology', 'random'],
+  ['--rows', '--topology', 'grid', '--islands', '4'],
+  ['--interval'],
+  ['--migrants'],
+  ['--max-iterations'],
+  ['--time-limit'],
 ];
 const WORD_RUN_FLAGS = ['--mode', '--topology', '--migration', '--emigrant-selection', '--replacement', '--on-island-error'];
 const escape = (flag: string) => flag.replace(/[-]/g, '\\-');
@@ -74,13 +103,21 @@ const base = (flag: string) => (flag === '-n' ? ['solve'] : ['solve', '-n', '8']
 
 const flagCases: Case[] = [
   ...NUMERIC_RUN_FLAGS.flatMap(([flag, ...rest]) =>
-    ['abc', '', '-1', '1e999', '0x1F'].map((value): Case => [[...base(flag), ...rest, `${flag}=${value}`], new RegExp(`^${escape(flag)}: expected`)]),
+    ['abc', '', '-1', '1e999', '0x1F'].map((value): Case => [
+      [...base(flag), ...rest, `${flag}=${value}`],
+      new RegExp(`^${escape(flag)}: expected`),
+    ]),
   ),
-  ...WORD_RUN_FLAGS.flatMap((flag) => ['abc', ''].map((value): Case => [[...base(flag), `${flag}=${value}`], new RegExp(`^${escape(flag)}: expected`)])),
+  ...WORD_RUN_FLAGS.flatMap((flag) =>
+    ['abc', ''].map((value): Case => [[...base(flag), `${flag}=${value}`], new RegExp(`^${escape(flag)}: expected`)]),
+  ),
   // Beyond what a timer can hold: it would fire at once.
   [['solve', '-n', '8', '--time-limit', '3e6'], /^--time-limit: expected .*at most 2147483/],
   // Fractions where only whole numbers make sense.
-  ...['-n', '--islands', '--population', '--interval', '--max-iterations', '--seed', '--migrants', '--rows'].map((flag): Case => [[...base(flag), `${flag}=2.5`], new RegExp(`^${escape(flag)}: expected`)]),
+  ...['-n', '--islands', '--population', '--interval', '--max-iterations', '--seed', '--migrants', '--rows'].map((flag): Case => [
+    [...base(flag), `${flag}=2.5`],
+    new RegExp(`^${escape(flag)}: expected`),
+  ]),
   // The config edge, through the other command that reads run flags.
   [['config', 'print', '-n', '8', '--migrants', 'abc'], /^--migrants: expected/],
   [['config', 'print', '-n', '8', '--migrants', 'x%'], /^--migrants: expected/],
@@ -88,7 +125,10 @@ const flagCases: Case[] = [
   [['solve', '-n', '8', '-n', 'abc'], /^-n: expected/],
   [['solve', '-n', '8', '--migrants', '2', '--migrants', '%'], /^--migrants: expected/],
   // Paths and other strings: never empty.
-  ...['--config', '--out', '--checkpoint', '--resume'].map((flag): Case => [['solve', '-n', '8', flag, ''], new RegExp(`^${escape(flag)}: expected`)]),
+  ...['--config', '--out', '--checkpoint', '--resume'].map((flag): Case => [
+    ['solve', '-n', '8', flag, ''],
+    new RegExp(`^${escape(flag)}: expected`),
+  ]),
   [['solve', '-n', '8', '--checkpoint', join(tmp, 'c.ckpt'), '--checkpoint-every', ''], /^--checkpoint-every: expected/],
   [['solve', '-n', '8', '--checkpoint', join(tmp, 'c.ckpt'), '--checkpoint-every=-1'], /^--checkpoint-every: expected/],
   [['solve', '-n', '8', '--checkpoint', join(tmp, 'c.ckpt'), '--checkpoint-every', '1e999'], /^--checkpoint-every: expected/],
@@ -99,9 +139,15 @@ const flagCases: Case[] = [
   [['experiment', ''], /^experiment: expected an experiment file/],
   [['experiment', 'config/experiments/topology.yaml', '--out', ''], /^--out: expected/],
   [['report', ''], /^report: expected a study folder/],
-  ...['--html', '--csv', '--ioh', '--run', '--baseline'].map((flag): Case => [['report', 'results/none', flag, ''], new RegExp(`^${escape(flag)}: expected`)]),
+  ...['--html', '--csv', '--ioh', '--run', '--baseline'].map((flag): Case => [
+    ['report', 'results/none', flag, ''],
+    new RegExp(`^${escape(flag)}: expected`),
+  ]),
   // Garbage booleans are refused, not read as false (7).
-  ...['--json', '--board', '--quiet', '--all', '--reject-duplicates', '--no-json', '-q'].map((flag): Case => [['solve', '-n', '8', `${flag}=foo`], new RegExp(`^${escape(flag)}: expected true or false, got "foo"$`)]),
+  ...['--json', '--board', '--quiet', '--all', '--reject-duplicates', '--no-json', '-q'].map((flag): Case => [
+    ['solve', '-n', '8', `${flag}=foo`],
+    new RegExp(`^${escape(flag)}: expected true or false, got "foo"$`),
+  ]),
   [['verify', '--json=yes', '2', '4', '1', '3'], /^--json: expected true or false, got "yes"$/],
   [['verify', '--all=2', '2', '4', '1', '3'], /^--all: expected true or false/],
   [['config', 'print', '-n', '8', '--json=1'], /^--json: expected true or false/],
@@ -122,7 +168,14 @@ it('class 1: flags given true or false explicitly still work', () => {
 // Class 1 and 5: hostile input files.
 
 const bombLines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-for (const [name, prev] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e'], ['g', 'f']]) {
+for (const [name, prev] of [
+  ['b', 'a'],
+  ['c', 'b'],
+  ['d', 'c'],
+  ['e', 'd'],
+  ['f', 'e'],
+  ['g', 'f'],
+]) {
   bombLines.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
 }
 const bomb = file('bomb.yaml', `n: 8\n${bombLines.join('\n')}\n`);
@@ -134,35 +187,42 @@ const hugeTuples = join(tmp, 'huge-tuples.txt');
 const folder = join(tmp, 'folder');
 mkdirSync(folder);
 
-table('classes 1 and 5: input files are read as bounded regular files and parsed safely', [
-  [['solve', '--config', bomb], /bomb\.yaml: invalid YAML: Excessive alias count/],
-  [['config', 'print', '--config', bomb], /bomb\.yaml: invalid YAML: Excessive alias count/],
-  [['experiment', bombStudy], /bomb-study\.yaml: invalid YAML: Excessive alias count/],
-  [['experiment', studySyntax], /study-syntax\.yaml:\d+:\d+: invalid YAML/],
-  [['solve', '--config', huge], /huge\.yaml: is [\d.]+ MB, more than the 1\.0 MB allowed for a YAML or JSON file$/],
-  [['experiment', huge], /huge\.yaml: is [\d.]+ MB, more than the 1\.0 MB allowed/],
-  [['solve', '--config', '/dev/zero'], /^\/dev\/zero: is a device; expected a YAML or JSON file$/],
-  [['experiment', '/dev/zero'], /^\/dev\/zero: is a device; expected an experiment file/],
-  [['verify', '--file', '/dev/zero'], /^--file \/dev\/zero: is a device; expected a file of tuples$/],
-  [['solve', '--resume', '/dev/zero'], /^--resume \/dev\/zero: is a device; expected a checkpoint file$/],
-  [['solve', '--config', join(tmp, 'config.fifo')], /config\.fifo: is a FIFO \(named pipe\); expected a YAML or JSON file$/],
-  [['verify', '--file', join(tmp, 'tuples.fifo')], /tuples\.fifo: is a FIFO \(named pipe\); expected a file of tuples$/],
-  [['experiment', join(tmp, 'study.fifo')], /study\.fifo: is a FIFO/],
-  [['solve', '--resume', join(tmp, 'ckpt.fifo')], /ckpt\.fifo: is a FIFO/],
-  [['verify', '--file', folder], /folder: is a directory; expected a file of tuples$/],
-  [['experiment', folder], /folder: is a directory; expected an experiment file/],
-  [['verify', '--file', hugeTuples], /huge-tuples\.txt: is [\d.]+ MB, more than the 256\.0 MB allowed/],
-], () => {
-  for (const name of ['config.fifo', 'tuples.fifo', 'study.fifo', 'ckpt.fifo']) fifo(name);
-  // Sparse: 300 MB of nothing on disk.
-  writeFileSync(hugeTuples, '');
-  assert.equal(spawnSync('truncate', ['-s', '300M', hugeTuples]).status, 0);
-});
+table(
+  'classes 1 and 5: input files are read as bounded regular files and parsed safely',
+  [
+    [['solve', '--config', bomb], /bomb\.yaml: invalid YAML: Excessive alias count/],
+    [['config', 'print', '--config', bomb], /bomb\.yaml: invalid YAML: Excessive alias count/],
+    [['experiment', bombStudy], /bomb-study\.yaml: invalid YAML: Excessive alias count/],
+    [['experiment', studySyntax], /study-syntax\.yaml:\d+:\d+: invalid YAML/],
+    [['solve', '--config', huge], /huge\.yaml: is [\d.]+ MB, more than the 1\.0 MB allowed for a YAML or JSON file$/],
+    [['experiment', huge], /huge\.yaml: is [\d.]+ MB, more than the 1\.0 MB allowed/],
+    [['solve', '--config', '/dev/zero'], /^\/dev\/zero: is a device; expected a YAML or JSON file$/],
+    [['experiment', '/dev/zero'], /^\/dev\/zero: is a device; expected an experiment file/],
+    [['verify', '--file', '/dev/zero'], /^--file \/dev\/zero: is a device; expected a file of tuples$/],
+    [['solve', '--resume', '/dev/zero'], /^--resume \/dev\/zero: is a device; expected a checkpoint file$/],
+    [['solve', '--config', join(tmp, 'config.fifo')], /config\.fifo: is a FIFO \(named pipe\); expected a YAML or JSON file$/],
+    [['verify', '--file', join(tmp, 'tuples.fifo')], /tuples\.fifo: is a FIFO \(named pipe\); expected a file of tuples$/],
+    [['experiment', join(tmp, 'study.fifo')], /study\.fifo: is a FIFO/],
+    [['solve', '--resume', join(tmp, 'ckpt.fifo')], /ckpt\.fifo: is a FIFO/],
+    [['verify', '--file', folder], /folder: is a directory; expected a file of tuples$/],
+    [['experiment', folder], /folder: is a directory; expected an experiment file/],
+    [['verify', '--file', hugeTuples], /huge-tuples\.txt: is [\d.]+ MB, more than the 256\.0 MB allowed/],
+  ],
+  () => {
+    for (const name of ['config.fifo', 'tuples.fifo', 'study.fifo', 'ckpt.fifo']) fifo(name);
+    // Sparse: 300 MB of nothing on disk.
+    writeFileSync(hugeTuples, '');
+    assert.equal(spawnSync('truncate', ['-s', '300M', hugeTuples]).status, 0);
+  },
+);
 
 // ---------------------------------------------------------------------------------------
 // Class 1: damaged study folders, and report outputs that cannot be written.
 
-const studyFile = file('instant.yaml', 'name: instant\nbase: { overrides: { n: 1, islands: 1 } }\nsweep:\n  migration.interval: [1, 2]\nrepeats: 2\n');
+const studyFile = file(
+  'instant.yaml',
+  'name: instant\nbase: { overrides: { n: 1, islands: 1 } }\nsweep:\n  migration.interval: [1, 2]\nrepeats: 2\n',
+);
 const study = join(tmp, 'study');
 
 function damaged(name: string, change: (dir: string) => void): string {
@@ -190,29 +250,69 @@ function studyCase(name: string, change: (dir: string) => void, says: RegExp, ex
   damagers.push(() => damaged(name, change));
 }
 const damagers: (() => void)[] = [];
-studyCase('no-cells', (d) => editJson(join(d, 'manifest.json'), (m) => delete m.cells), /manifest\.json: cells: expected array, received undefined; the folder is damaged$/);
+studyCase(
+  'no-cells',
+  (d) => editJson(join(d, 'manifest.json'), (m) => delete m.cells),
+  /manifest\.json: cells: expected array, received undefined; the folder is damaged$/,
+);
 studyCase('cells-string', (d) => editJson(join(d, 'manifest.json'), (m) => (m.cells = 'x')), /manifest\.json: cells: expected array/);
 studyCase('no-seeds', (d) => editJson(join(d, 'manifest.json'), (m) => (m.seeds = [])), /manifest\.json: seeds: /);
-studyCase('cell-config', (d) => editJson(join(d, 'manifest.json'), (m) => ((m.cells as { config: unknown }[])[0].config = null)), /manifest\.json: cells\[0\]\.config: /);
-studyCase('run-seconds', (d) => editLine(join(d, 'runs.jsonl'), 0, (r) => (r.seconds = 'fast')), /runs\.jsonl:1: not a run record \(seconds: expected number, received string\)/);
-studyCase('run-islands', (d) => editLine(join(d, 'runs.jsonl'), 1, (r) => (r.islands = [3])), /runs\.jsonl:2: not a run record \(islands\[0\]: expected object/);
-studyCase('run-cell', (d) => editLine(join(d, 'runs.jsonl'), 2, (r) => (r.cell = 7)), /runs\.jsonl:3: not a run record \(cell: expected string/);
-studyCase('runs-folder', (d) => {
-  rmSync(join(d, 'runs.jsonl'));
-  mkdirSync(join(d, 'runs.jsonl'));
-}, /runs\.jsonl: is a directory; expected a file of run records/);
-studyCase('manifest-folder', (d) => {
-  rmSync(join(d, 'manifest.json'));
-  mkdirSync(join(d, 'manifest.json'));
-}, /manifest\.json: is a directory; expected a study manifest/);
-studyCase('runs-fifo', (d) => {
-  rmSync(join(d, 'runs.jsonl'));
-  assert.equal(spawnSync('mkfifo', [join(d, 'runs.jsonl')]).status, 0);
-}, /runs\.jsonl: is a FIFO/);
-studyCase('event-type', (d) => writeFileSync(join(d, eventLogPath('migration.interval=1', 1)), '{"type":"progress","island":"x","seconds":1,"bestFitness":2}\n'),
-  /migration\.interval=1~[0-9a-f]{16}__seed-1\.jsonl: line 1 is not an event \(island: expected number/, ['--html', join(tmp, 'event.html'), '--run', 'migration.interval=1@1']);
-studyCase('event-json', (d) => writeFileSync(join(d, eventLogPath('migration.interval=1', 1)), 'junk\n'),
-  /migration\.interval=1~[0-9a-f]{16}__seed-1\.jsonl: line 1 is not JSON/, ['--html', join(tmp, 'event.html'), '--run', 'migration.interval=1@1']);
+studyCase(
+  'cell-config',
+  (d) => editJson(join(d, 'manifest.json'), (m) => ((m.cells as { config: unknown }[])[0].config = null)),
+  /manifest\.json: cells\[0\]\.config: /,
+);
+studyCase(
+  'run-seconds',
+  (d) => editLine(join(d, 'runs.jsonl'), 0, (r) => (r.seconds = 'fast')),
+  /runs\.jsonl:1: not a run record \(seconds: expected number, received string\)/,
+);
+studyCase(
+  'run-islands',
+  (d) => editLine(join(d, 'runs.jsonl'), 1, (r) => (r.islands = [3])),
+  /runs\.jsonl:2: not a run record \(islands\[0\]: expected object/,
+);
+studyCase(
+  'run-cell',
+  (d) => editLine(join(d, 'runs.jsonl'), 2, (r) => (r.cell = 7)),
+  /runs\.jsonl:3: not a run record \(cell: expected string/,
+);
+studyCase(
+  'runs-folder',
+  (d) => {
+    rmSync(join(d, 'runs.jsonl'));
+    mkdirSync(join(d, 'runs.jsonl'));
+  },
+  /runs\.jsonl: is a directory; expected a file of run records/,
+);
+studyCase(
+  'manifest-folder',
+  (d) => {
+    rmSync(join(d, 'manifest.json'));
+    mkdirSync(join(d, 'manifest.json'));
+  },
+  /manifest\.json: is a directory; expected a study manifest/,
+);
+studyCase(
+  'runs-fifo',
+  (d) => {
+    rmSync(join(d, 'runs.jsonl'));
+    assert.equal(spawnSync('mkfifo', [join(d, 'runs.jsonl')]).status, 0);
+  },
+  /runs\.jsonl: is a FIFO/,
+);
+studyCase(
+  'event-type',
+  (d) => writeFileSync(join(d, eventLogPath('migration.interval=1', 1)), '{"type":"progress","island":"x","seconds":1,"bestFitness":2}\n'),
+  /migration\.interval=1~[0-9a-f]{16}__seed-1\.jsonl: line 1 is not an event \(island: expected number/,
+  ['--html', join(tmp, 'event.html'), '--run', 'migration.interval=1@1'],
+);
+studyCase(
+  'event-json',
+  (d) => writeFileSync(join(d, eventLogPath('migration.interval=1', 1)), 'junk\n'),
+  /migration\.interval=1~[0-9a-f]{16}__seed-1\.jsonl: line 1 is not JSON/,
+  ['--html', join(tmp, 'event.html'), '--run', 'migration.interval=1@1'],
+);
 studyCases.push(
   [['report', study, '--html', join(tmp, 'no', 'such', 'r.html')], /^--html .*r\.html: folder .* does not exist$/],
   [['report', study, '--csv', folder], /^--csv .*folder: is a directory, expected a file name$/],
@@ -237,9 +337,15 @@ it('class 1: a half-written last line of runs.jsonl is left out with a note, not
 // ---------------------------------------------------------------------------------------
 // Class 4: an experiment's name is one folder name.
 
-table('class 4: an experiment name that is a path is refused', ['../../escaped', 'a/b', '..', '.', 'back\\slash', 'new\nline'].map((name, i): Case => {
-  return [['experiment', file(`named-${i}.yaml`, `name: ${JSON.stringify(name)}\nbase: { overrides: { n: 1, islands: 1 } }\n`)], /named-\d\.yaml: name: expected a folder name/];
-}));
+table(
+  'class 4: an experiment name that is a path is refused',
+  ['../../escaped', 'a/b', '..', '.', 'back\\slash', 'new\nline'].map((name, i): Case => {
+    return [
+      ['experiment', file(`named-${i}.yaml`, `name: ${JSON.stringify(name)}\nbase: { overrides: { n: 1, islands: 1 } }\n`)],
+      /named-\d\.yaml: name: expected a folder name/,
+    ];
+  }),
+);
 
 it('class 4: a name with spaces stays one folder under results/', () => {
   const cwd = join(tmp, 'cwd');
@@ -268,7 +374,10 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     const r = cli(['solve', '-n', '8', '--islands', '1', '--out', '/dev/full', '--json', '--quiet']);
     assert.equal(r.code, 4, r.stderr);
     assert.equal(JSON.parse(r.stdout).solved, true);
-    assert.match(r.stderr.trim(), /^nqueens-islands: --out \/dev\/full: cannot be written \(no space left on the device\); the result is on stdout only$/);
+    assert.match(
+      r.stderr.trim(),
+      /^nqueens-islands: --out \/dev\/full: cannot be written \(no space left on the device\); the result is on stdout only$/,
+    );
     assert.ok(isCharDevice('/dev/full'));
   });
 
@@ -282,7 +391,10 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     const r = cli(['report', study, '--csv', '/dev/full']);
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stdout, /migration\.interval=1/);
-    assert.match(r.stderr.trim(), /^nqueens-islands: --csv \/dev\/full: cannot be written \(no space left on the device\); the summary is on stdout only$/);
+    assert.match(
+      r.stderr.trim(),
+      /^nqueens-islands: --csv \/dev\/full: cannot be written \(no space left on the device\); the summary is on stdout only$/,
+    );
   });
 
   it('a checkpoint to /dev/null: the run goes on, still a device', () => {
@@ -313,14 +425,16 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
   });
 
   it('experiment --out a device or a file: refused, nothing made', () => {
-    for (const [out, says] of [['/dev/null', /^--out \/dev\/null: is a device; expected a folder$/], [studyFile, /^--out .*instant\.yaml: is a file; expected a folder$/]] as const) {
+    for (const [out, says] of [
+      ['/dev/null', /^--out \/dev\/null: is a device; expected a folder$/],
+      [studyFile, /^--out .*instant\.yaml: is a file; expected a folder$/],
+    ] as const) {
       const r = cli(['experiment', studyFile, '--out', out]);
       assert.match(oneLine(r, out), says);
     }
     assert.ok(isCharDevice('/dev/null'));
   });
 });
-
 
 // ---------------------------------------------------------------------------------------
 // Class 2: a finished result is never lost (a real full and a real read-only file system).
@@ -355,7 +469,10 @@ describe('class 2: a full or read-only file system loses no finished result', { 
     const record = JSON.parse(r.stdout);
     assert.equal(record.solved, true);
     assert.equal(record.solution.length, 2000);
-    assert.match(r.stderr.trim(), /^nqueens-islands: --out .*r\.json: cannot be written \(no space left on the device\); the result is on stdout only$/);
+    assert.match(
+      r.stderr.trim(),
+      /^nqueens-islands: --out .*r\.json: cannot be written \(no space left on the device\); the result is on stdout only$/,
+    );
     assert.equal(readFileSync(out, 'utf8'), 'earlier\n');
     assert.deepEqual(readdirSync(full).sort(), ['filler', 'r.json'], 'no temporary file left');
   });
@@ -381,7 +498,10 @@ describe('class 2: a full or read-only file system loses no finished result', { 
     [['report', study, '--html', ro('r.html')], /^--html .*r\.html: cannot be written \(read-only file system\)$/],
     [['report', study, '--csv', ro('r.csv')], /^--csv .*r\.csv: cannot be written \(read-only file system\)$/],
     [['experiment', studyFile, '--out', ro('study')], /^--out .*study: cannot create the folder \(read-only file system\)/],
-    [['experiment', studyFile, '--out', readOnly], /^--out .*ro: cannot write its lock file \.nqueens-islands\.lock \(read-only file system\)/],
+    [
+      ['experiment', studyFile, '--out', readOnly],
+      /^--out .*ro: cannot write its lock file \.nqueens-islands\.lock \(read-only file system\)/,
+    ],
   ]);
 });
 
@@ -390,14 +510,50 @@ describe('class 2: a full or read-only file system loses no finished result', { 
 
 describe('class 6: a damaged checkpoint is refused naming what is wrong', () => {
   const ckpt = join(tmp, 'run.ckpt');
-  const RUN = ['solve', '-n', '48', '--seed', '3', '--population', '200', '--islands', '2', '--migration', 'sync', '--interval', '5', '--migrants', '2'];
+  const RUN = [
+    'solve',
+    '-n',
+    '48',
+    '--seed',
+    '3',
+    '--population',
+    '200',
+    '--islands',
+    '2',
+    '--migration',
+    'sync',
+    '--interval',
+    '5',
+    '--migrants',
+    '2',
+  ];
   const variants: [string, (c: CheckpointFile) => void, RegExp][] = [
-    ['duplicate gene', (c) => (c.islands[1].state.population.genes[3] = c.islands[1].state.population.genes[4]), /island 1: population: chromosome 0 is not a permutation of 0\.\.47/],
+    [
+      'duplicate gene',
+      (c) => (c.islands[1].state.population.genes[3] = c.islands[1].state.population.genes[4]),
+      /island 1: population: chromosome 0 is not a permutation of 0\.\.47/,
+    ],
     ['gene out of range', (c) => (c.islands[0].state.bad.genes[5] = 48), /island 0: bad repository: chromosome 0 is not a permutation/],
-    ['wrong fitness', (c) => (c.islands[1].state.population.fitness[2] += 1), /island 1: population: chromosome 2 has fitness \d+, the file says \d+/],
-    ['ranking out of range', (c) => (c.islands[0].state.population.order[0] = 999), /island 0: population: ranking entry 0 \(999\) is not a slot 0\.\.199 listed once/],
-    ['ranking repeated', (c) => (c.islands[0].state.population.order[1] = c.islands[0].state.population.order[0]), /island 0: population: ranking entry 1 .* listed once/],
-    ['ranking not by fitness', (c) => c.islands[0].state.population.order.reverse(), /island 0: population: the ranking is not by fitness \(ties by slot\) at rank \d+/],
+    [
+      'wrong fitness',
+      (c) => (c.islands[1].state.population.fitness[2] += 1),
+      /island 1: population: chromosome 2 has fitness \d+, the file says \d+/,
+    ],
+    [
+      'ranking out of range',
+      (c) => (c.islands[0].state.population.order[0] = 999),
+      /island 0: population: ranking entry 0 \(999\) is not a slot 0\.\.199 listed once/,
+    ],
+    [
+      'ranking repeated',
+      (c) => (c.islands[0].state.population.order[1] = c.islands[0].state.population.order[0]),
+      /island 0: population: ranking entry 1 .* listed once/,
+    ],
+    [
+      'ranking not by fitness',
+      (c) => c.islands[0].state.population.order.reverse(),
+      /island 0: population: the ranking is not by fitness \(ties by slot\) at rank \d+/,
+    ],
     ['all-zero random state', (c) => c.islands[1].state.rng.fill(0), /island 1: the random-number state is all zero/],
     ['short random state', (c) => (c.islands[1].state.rng = new Int32Array(2)), /island 1: the random-number state is not 4 32-bit words/],
     ['negative iterations', (c) => (c.islands[0].state.iterations = -5), /island 0: iterations -5 is not a count/],
@@ -461,7 +617,10 @@ describe('class 7: results say what happened', () => {
     assert.equal(JSON.parse(readFileSync(json, 'utf8')).ended, 'all-islands-failed');
     assert.match(a.stderr, /island 0 failed at iteration 2: .*; every island has failed/);
     // A throwing island sends its best before the failure propagates: the run keeps it.
-    assert.deepEqual([...record.best].sort((x: number, y: number) => x - y), Array.from({ length: 30 }, (_, i) => i + 1));
+    assert.deepEqual(
+      [...record.best].sort((x: number, y: number) => x - y),
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
     assert.ok(record.fitness > 0, String(record.fitness));
     assert.equal(record.islands[0].bestFitness, record.fitness);
     const b = cli(['solve', '-n', '30', '--islands', '1', '--out', txt, '--quiet'], { env });
@@ -474,7 +633,10 @@ describe('class 7: results say what happened', () => {
     const c = cli(['solve', '-n', '30', '--islands', '1', '--out', silent, '--quiet'], { env: { NQUEENS_ISLANDS_TEST_FAULT: '0:2:exit' } });
     assert.equal(c.code, 3, c.stderr);
     const kept = JSON.parse(readFileSync(silent, 'utf8'));
-    assert.match(c.stdout, new RegExp(`^not solved N=30 \\(all-islands-failed\\): best fitness ${kept.fitness} \\(${kept.best.join(', ')}\\)`));
+    assert.match(
+      c.stdout,
+      new RegExp(`^not solved N=30 \\(all-islands-failed\\): best fitness ${kept.fitness} \\(${kept.best.join(', ')}\\)`),
+    );
     assert.equal(referenceFitness(kept.best), kept.fitness);
     assert.equal(kept.islands[0].bestFitness, kept.fitness);
   });

@@ -18,8 +18,16 @@ describe('C baseline', () => {
   it('takes exactly the same iterations and evaluations as the TypeScript island, seed for seed', () => {
     const binary = join(mkdtempSync(join(tmpdir(), 'nq-baseline-')), 'baseline');
     execFileSync('cc', ['-O2', '-o', binary, fileURLToPath(new URL('../bench/baseline.c', import.meta.url)), '-lm']);
-    for (const [n, seed] of [[8, 1], [16, 2], [25, 3], [40, 4]]) {
-      const [iterations, evaluations, , solved] = execFileSync(binary, [String(n), String(seed)], { encoding: 'utf8' }).trim().split(' ').map(Number);
+    for (const [n, seed] of [
+      [8, 1],
+      [16, 2],
+      [25, 3],
+      [40, 4],
+    ]) {
+      const [iterations, evaluations, , solved] = execFileSync(binary, [String(n), String(seed)], { encoding: 'utf8' })
+        .trim()
+        .split(' ')
+        .map(Number);
       const island = new Island({ params: paperParams(n), rng: Rng.forStream(seed, 0) });
       while (!island.step());
       assert.equal(solved, 1);

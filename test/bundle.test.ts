@@ -20,7 +20,10 @@ const BUNDLE = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
 interface Metafile {
   inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
 }
-const meta = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/bundle-meta.json', import.meta.url)), 'utf8')) as { cli: Metafile; island: Metafile };
+const meta = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/bundle-meta.json', import.meta.url)), 'utf8')) as {
+  cli: Metafile;
+  island: Metafile;
+};
 
 /** Where each package's modules live in esbuild's inputs (vendor:NAME: the shim that requires a vendor script). */
 const PACKAGES: Record<string, RegExp> = {
@@ -46,7 +49,9 @@ function staticClosure(roots: readonly string[], metafile = meta.cli): Set<strin
 }
 
 function packagesIn(modules: Set<string>): string[] {
-  return Object.entries(PACKAGES).filter(([, where]) => [...modules].some((m) => where.test(m))).map(([name]) => name);
+  return Object.entries(PACKAGES)
+    .filter(([, where]) => [...modules].some((m) => where.test(m)))
+    .map(([name]) => name);
 }
 
 /** Every command's start: the entry point, yargs and the command table. */
@@ -59,7 +64,10 @@ describe('what a command runs at start (dist/bundle)', () => {
 
   it('verify, --help and every command before its handler: yargs and the command table, none of zod, yaml, vega, nats', () => {
     const modules = staticClosure(START);
-    assert.ok([...modules].some((m) => m.includes('node_modules/yargs/')), 'the closure follows imports');
+    assert.ok(
+      [...modules].some((m) => m.includes('node_modules/yargs/')),
+      'the closure follows imports',
+    );
     assert.deepEqual(packagesIn(modules), []);
   });
 
@@ -98,17 +106,29 @@ describe('code caches (dist/bundle)', () => {
    * would never consult its cache.
    */
   function refused(script: string, cache: string, flags: string[] = []): boolean {
-    const r = spawnSync(process.execPath, [...flags, '--input-type=commonjs', '-e', `
+    const r = spawnSync(
+      process.execPath,
+      [
+        ...flags,
+        '--input-type=commonjs',
+        '-e',
+        `
       const { compile, readCache } = require(${JSON.stringify(path.join(BUNDLE, 'cached-script.cjs'))});
       const data = readCache(${JSON.stringify(cache)});
       if (data === undefined) throw new Error('the cache does not match its checksum');
       process.stdout.write(String(compile(${JSON.stringify(script)}, data).cachedDataRejected));
-    `], { encoding: 'utf8' });
+    `,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.match(r.stdout, /^(true|false)$/, r.stderr);
     return r.stdout === 'true';
   }
 
-  for (const [loader, count] of [['nqueens-islands.cjs', 2], ['island-worker.cjs', 1]] as const) {
+  for (const [loader, count] of [
+    ['nqueens-islands.cjs', 2],
+    ['island-worker.cjs', 1],
+  ] as const) {
     it(`${loader}: the caches it names are there and V8 takes them for its script`, () => {
       const { script, caches } = loaderFiles(loader);
       assert.equal(caches.length, count, `${loader} names ${count} cache(s)`);
@@ -121,11 +141,15 @@ describe('code caches (dist/bundle)', () => {
       const { script, caches } = loaderFiles(loader);
       for (const cache of caches) assert.equal(refused(script, cache, ['--no-opt']), true, cache);
     }
-    for (const args of [['verify', '1', '5', '8', '6', '3', '7', '2', '4'], ['solve', '-n', '12', '--islands', '2', '--migration', 'sync', '--seed', '5', '--json', '--quiet']]) {
+    for (const args of [
+      ['verify', '1', '5', '8', '6', '3', '7', '2', '4'],
+      ['solve', '-n', '12', '--islands', '2', '--migration', 'sync', '--seed', '5', '--json', '--quiet'],
+    ]) {
       const withCache = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
       const without = spawnSync(process.execPath, ['--no-opt', CLI, ...args], { encoding: 'utf8' });
       assert.equal(withCache.status, 0, withCache.stderr);
-      const comparable = (stdout: string) => stdout.replace(/"(seconds|startupSeconds|stopLatencyMs|foundAt|startedAt|stoppedAt|time)":[0-9.e-]+/g, '"$1":0');
+      const comparable = (stdout: string) =>
+        stdout.replace(/"(seconds|startupSeconds|stopLatencyMs|foundAt|startedAt|stoppedAt|time)":[0-9.e-]+/g, '"$1":0');
       assert.deepEqual([without.status, comparable(without.stdout)], [withCache.status, comparable(withCache.stdout)]);
     }
   });
@@ -145,7 +169,10 @@ describe('code caches (dist/bundle)', () => {
         writeFileSync(path.join(copy, cache), bytes);
       }
       const bin = path.join(copy, 'nqueens-islands.cjs');
-      for (const [args, status] of [[['verify', '1', '5', '8', '6', '3', '7', '2', '4'], 0], [['solve', '-n', '12', '--islands', '2', '--seed', '5', '--json', '--quiet'], 0]] as const) {
+      for (const [args, status] of [
+        [['verify', '1', '5', '8', '6', '3', '7', '2', '4'], 0],
+        [['solve', '-n', '12', '--islands', '2', '--seed', '5', '--json', '--quiet'], 0],
+      ] as const) {
         const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
         assert.equal(r.status, status, r.stderr);
         assert.equal(r.signal, null);

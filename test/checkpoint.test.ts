@@ -32,12 +32,25 @@ interface Record {
   foundAtIteration: number | null;
   iterations: number;
   evaluations: number;
-  islands: { iterations: number; evaluations: number; bestFitness: number; migrantsSent: number; migrantsAccepted: number; stopReason: string }[];
+  islands: {
+    iterations: number;
+    evaluations: number;
+    bestFitness: number;
+    migrantsSent: number;
+    migrantsAccepted: number;
+    stopReason: string;
+  }[];
 }
 /** Everything a repeatable run must reproduce (not times). */
 const essence = (r: Record) => ({
-  solved: r.solved, solution: r.solution, best: r.best, fitness: r.fitness, foundBy: r.foundBy, foundAtIteration: r.foundAtIteration,
-  iterations: r.iterations, evaluations: r.evaluations,
+  solved: r.solved,
+  solution: r.solution,
+  best: r.best,
+  fitness: r.fitness,
+  foundBy: r.foundBy,
+  foundAtIteration: r.foundAtIteration,
+  iterations: r.iterations,
+  evaluations: r.evaluations,
   islands: r.islands.map((i) => [i.iterations, i.evaluations, i.bestFitness, i.migrantsSent, i.migrantsAccepted, i.stopReason]),
 });
 const json = (args: string[], code: number): Record => {
@@ -62,7 +75,10 @@ describe('checkpoint and resume (sync)', () => {
     assert.ok(saved.epoch! >= 1);
     assert.equal((saved.config as { seed: number }).seed, 1);
     // Every island at the same epoch barrier.
-    assert.deepEqual(saved.islands.map((s) => [s.island, s.epoch, s.state.iterations]), [0, 1].map((i) => [i, saved.epoch, saved.epoch! * 5]));
+    assert.deepEqual(
+      saved.islands.map((s) => [s.island, s.epoch, s.state.iterations]),
+      [0, 1].map((i) => [i, saved.epoch, saved.epoch! * 5]),
+    );
     assert.ok(saved.islands[0].state.population.genes instanceof Uint16Array);
 
     // Resume to a few epochs past the checkpoint; a run never stopped must be in the same state there.
@@ -84,7 +100,10 @@ describe('checkpoint and resume (sync)', () => {
     const uninterrupted = json(SMALL, 0);
     assert.deepEqual(essence(resumed), essence(uninterrupted));
     // And taking checkpoints does not change a sync run.
-    assert.deepEqual(essence(json([...SMALL, '--checkpoint', join(tmp, 'every.ckpt'), '--checkpoint-every', '0.02'], 0)), essence(uninterrupted));
+    assert.deepEqual(
+      essence(json([...SMALL, '--checkpoint', join(tmp, 'every.ckpt'), '--checkpoint-every', '0.02'], 0)),
+      essence(uninterrupted),
+    );
   });
 });
 
@@ -93,14 +112,29 @@ describe('checkpoint and resume, hybrid mode (sync)', () => {
     // No smart start and a tiny local search: a hundred-odd generations, so it can be cut short.
     const dir = mkdtempSync(join(tmpdir(), 'nq-ckpt-hybrid-'));
     const config = join(dir, 'hybrid.yaml');
-    writeFileSync(config, [
-      'n: 400',
-      'ga: { mode: hybrid, smartStart: null, localSearch: { applyTo: both, maxSteps: 4, triesPerQueen: 8 } }',
-      'islands: 2',
-      'migration: { mode: sync, interval: 1 }',
-    ].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'n: 400',
+        'ga: { mode: hybrid, smartStart: null, localSearch: { applyTo: both, maxSteps: 4, triesPerQueen: 8 } }',
+        'islands: 2',
+        'migration: { mode: sync, interval: 1 }',
+      ].join('\n'),
+    );
     const file = join(dir, 'hybrid.ckpt');
-    const first = cli(['solve', '--config', config, '--seed', '2', '--checkpoint', file, '--checkpoint-every', '0.02', '--max-iterations', '60']);
+    const first = cli([
+      'solve',
+      '--config',
+      config,
+      '--seed',
+      '2',
+      '--checkpoint',
+      file,
+      '--checkpoint-every',
+      '0.02',
+      '--max-iterations',
+      '60',
+    ]);
     assert.equal(first.code, 1, first.stderr);
     assert.match(first.stderr, /checkpoint written to .*hybrid\.ckpt/);
     const saved = decodeData(readFileSync(file)) as CheckpointFile;
@@ -136,13 +170,22 @@ describe('checkpoints that cannot be resumed', () => {
   };
 
   it('another tool version', () => {
-    refuses(['solve', '--resume', variant('old-tool.ckpt', (c) => (c.toolVersion = '0.0.1'))], /written by nqueens-islands 0\.0\.1, this is \d+\.\d+\.\d+; resume it with the version that wrote it$/);
+    refuses(
+      ['solve', '--resume', variant('old-tool.ckpt', (c) => (c.toolVersion = '0.0.1'))],
+      /written by nqueens-islands 0\.0\.1, this is \d+\.\d+\.\d+; resume it with the version that wrote it$/,
+    );
   });
   it('another format version', () => {
-    refuses(['solve', '--resume', variant('old-format.ckpt', (c) => (c.formatVersion = 99))], /checkpoint format version 99; this nqueens-islands reads version 1$/);
+    refuses(
+      ['solve', '--resume', variant('old-format.ckpt', (c) => (c.formatVersion = 99))],
+      /checkpoint format version 99; this nqueens-islands reads version 1$/,
+    );
   });
   it('another N on the command line', () => {
-    refuses(['solve', '--resume', ckpt, '-n', '301'], /^nqueens-islands: -n: 301 contradicts the checkpoint .*run\.ckpt, which is for n = 300; with --resume only --max-iterations, --max-evaluations, --time-limit, --on-island-error, --out may change$/);
+    refuses(
+      ['solve', '--resume', ckpt, '-n', '301'],
+      /^nqueens-islands: -n: 301 contradicts the checkpoint .*run\.ckpt, which is for n = 300; with --resume only --max-iterations, --max-evaluations, --time-limit, --on-island-error, --out may change$/,
+    );
   });
   it('any other run flag that contradicts it (the same value is fine)', () => {
     refuses(['solve', '--resume', ckpt, '--interval', '6'], /--interval: 6 contradicts the checkpoint .* migration\.interval = 5/);

@@ -13,14 +13,25 @@ export interface CliRun {
 
 export function cli(args: string[], options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
   const env = options.env ? { ...process.env, ...options.env } : process.env;
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: options.cwd ?? ROOT, input: options.input, timeout: 120_000, env });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    cwd: options.cwd ?? ROOT,
+    input: options.input,
+    timeout: 120_000,
+    env,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** As `cli`, without blocking: for tables of cases run a few at a time. */
 export function cliAsync(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -61,7 +72,11 @@ export interface LiveCli {
 }
 
 export function spawnCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): LiveCli {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const watchers: { pattern: RegExp; resolve: () => void }[] = [];

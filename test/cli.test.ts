@@ -20,10 +20,15 @@ describe('verify', () => {
   });
 
   it('prints the JSON shape for every paper example, each form of tuple', () => {
-    const args = paper.examples.fitness.map((e, i) => (i === 0 ? `(${e.tuple.join(', ')})` : i === 1 ? `[${e.tuple.join(',')}]` : e.tuple.join(' ')));
+    const args = paper.examples.fitness.map((e, i) =>
+      i === 0 ? `(${e.tuple.join(', ')})` : i === 1 ? `[${e.tuple.join(',')}]` : e.tuple.join(' '),
+    );
     const r = cli(['verify', ...args, '--json']);
     assert.equal(r.code, 1);
-    assert.deepEqual(JSON.parse(r.stdout), paper.examples.fitness.map((e) => ({ n: 8, permutation: true, fitness: e.fitness, solution: false })));
+    assert.deepEqual(
+      JSON.parse(r.stdout),
+      paper.examples.fitness.map((e) => ({ n: 8, permutation: true, fitness: e.fitness, solution: false })),
+    );
   });
 
   it('accepts all 51 paper solutions from a file, as lines and as JSON', () => {
@@ -80,7 +85,19 @@ describe('solve', () => {
     const r = cli(['solve', '-n', '12', '--seed', '5', '--islands', '1', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
-    for (const key of ['n', 'solved', 'solution', 'fitness', 'iterations', 'evaluations', 'seconds', 'seed', 'foundBy', 'stopLatencyMs', 'islands']) {
+    for (const key of [
+      'n',
+      'solved',
+      'solution',
+      'fitness',
+      'iterations',
+      'evaluations',
+      'seconds',
+      'seed',
+      'foundBy',
+      'stopLatencyMs',
+      'islands',
+    ]) {
       assert.ok(key in out, `missing ${key}`);
     }
     assert.equal(out.n, 12);
@@ -88,7 +105,15 @@ describe('solve', () => {
     assert.equal(out.solved, true);
     assert.equal(out.fitness, 0);
     assert.deepEqual(validateSolution(out.solution), { valid: true });
-    assert.deepEqual(Object.keys(out.islands[0]).slice(0, 7), ['id', 'iterations', 'evaluations', 'evaluationsAfterSolution', 'bestFitness', 'migrantsSent', 'migrantsAccepted']);
+    assert.deepEqual(Object.keys(out.islands[0]).slice(0, 7), [
+      'id',
+      'iterations',
+      'evaluations',
+      'evaluationsAfterSolution',
+      'bestFitness',
+      'migrantsSent',
+      'migrantsAccepted',
+    ]);
   });
 
   it('repeats a sync run exactly for the same seed', () => {
@@ -136,7 +161,23 @@ describe('solve', () => {
 
   it('takes the last of a repeated single-value flag (--config, --out), as it does for run flags', () => {
     const json = join(tmp, 'last.json');
-    const r = cli(['solve', '-n', '8', '--seed', '1', '--quiet', '--json', '--config', 'config/default.yaml', '--config', 'config/paper.yaml', '--out', join(tmp, 'first.json'), '--out', json]);
+    const r = cli([
+      'solve',
+      '-n',
+      '8',
+      '--seed',
+      '1',
+      '--quiet',
+      '--json',
+      '--config',
+      'config/default.yaml',
+      '--config',
+      'config/paper.yaml',
+      '--out',
+      join(tmp, 'first.json'),
+      '--out',
+      json,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).config.islands, 1);
     assert.ok(existsSync(json) && !existsSync(join(tmp, 'first.json')));

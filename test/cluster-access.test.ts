@@ -43,7 +43,8 @@ const file = (name: string, text: string) => {
 };
 /** No part of the secret long enough to mean something (a `#y@z` or `/x#`) is in `text`. */
 function assertNoSecret(text: string, what: string): void {
-  for (const part of [SECRET, 'Pw/x', 'x#y', 'y@z', 'z:%q']) assert.ok(!text.includes(part), `${what} shows the password: ${JSON.stringify(text.slice(0, 300))}`);
+  for (const part of [SECRET, 'Pw/x', 'x#y', 'y@z', 'z:%q'])
+    assert.ok(!text.includes(part), `${what} shows the password: ${JSON.stringify(text.slice(0, 300))}`);
 }
 
 describe('--nats URLs and where credentials come from', () => {
@@ -55,9 +56,23 @@ describe('--nats URLs and where credentials come from', () => {
     assert.equal(parseNatsUrl(`tls://alice:${encodeURIComponent(SECRET)}@h`).password, SECRET);
   });
 
-  for (const bad of [`nats://alice:${SECRET}@`, `http://alice:${SECRET}@h:1`, `nats://alice:${SECRET}@h:99999`, `nats://alice:${SECRET}@h:1/path`, `nats://alice:${SECRET}@h x`, `nats://:${SECRET}@h`]) {
+  for (const bad of [
+    `nats://alice:${SECRET}@`,
+    `http://alice:${SECRET}@h:1`,
+    `nats://alice:${SECRET}@h:99999`,
+    `nats://alice:${SECRET}@h:1/path`,
+    `nats://alice:${SECRET}@h x`,
+    `nats://:${SECRET}@h`,
+  ]) {
     it(`refuses ${maskNatsUrl(bad)} in one line that does not show the password`, () => {
-      assert.throws(() => busAddress(bad, {}, {}), (e: unknown) => e instanceof ConfigError && e.message.startsWith('--nats: ') && !e.message.includes('\n') && (assertNoSecret(e.message, 'the error'), true));
+      assert.throws(
+        () => busAddress(bad, {}, {}),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          e.message.startsWith('--nats: ') &&
+          !e.message.includes('\n') &&
+          (assertNoSecret(e.message, 'the error'), true),
+      );
     });
   }
 
@@ -76,20 +91,54 @@ describe('--nats URLs and where credentials come from', () => {
     const nkey = busAddress('nats://h', { credsFile: file('user.nk', `${seed}\n`) }, {});
     assert.equal(typeof nkey.options.authenticator, 'function');
     assert.equal(nkey.options.user, undefined);
-    const creds = file('user.creds', `-----BEGIN NATS USER JWT-----\neyJ0eXAiOiJKV1QifQ.e30.x\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n${seed}\n------END USER NKEY SEED------\n`);
+    const creds = file(
+      'user.creds',
+      `-----BEGIN NATS USER JWT-----\neyJ0eXAiOiJKV1QifQ.e30.x\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n${seed}\n------END USER NKEY SEED------\n`,
+    );
     assert.equal(typeof busAddress('nats://h', { credsFile: creds }, {}).options.authenticator, 'function');
-    assert.throws(() => busAddress('nats://alice@h', { credsFile: creds }, {}), /^ConfigError: --nats-creds: a NATS credentials file names its user/);
+    assert.throws(
+      () => busAddress('nats://alice@h', { credsFile: creds }, {}),
+      /^ConfigError: --nats-creds: a NATS credentials file names its user/,
+    );
   });
 
   const refusals: [string, () => unknown, RegExp][] = [
-    ['a password in two places', () => busAddress(`nats://alice:${SECRET}@h`, {}, { NQI_NATS_PASSWORD: 'other' }), /^ConfigError: NQI_NATS_PASSWORD: the --nats URL already holds a password/],
-    ['two sources at once', () => busAddress('nats://alice@h', {}, { NQI_NATS_PASSWORD: 'a', NQI_NATS_TOKEN: 'b' }), /^ConfigError: NQI_NATS_TOKEN: give one of NQI_NATS_PASSWORD, NQI_NATS_TOKEN, not several/],
-    ['a password without a user', () => busAddress('nats://h', {}, { NQI_NATS_PASSWORD: 'a' }), /^ConfigError: NQI_NATS_PASSWORD: needs the user in the --nats URL \(nats:\/\/USER@h:4222\)/],
+    [
+      'a password in two places',
+      () => busAddress(`nats://alice:${SECRET}@h`, {}, { NQI_NATS_PASSWORD: 'other' }),
+      /^ConfigError: NQI_NATS_PASSWORD: the --nats URL already holds a password/,
+    ],
+    [
+      'two sources at once',
+      () => busAddress('nats://alice@h', {}, { NQI_NATS_PASSWORD: 'a', NQI_NATS_TOKEN: 'b' }),
+      /^ConfigError: NQI_NATS_TOKEN: give one of NQI_NATS_PASSWORD, NQI_NATS_TOKEN, not several/,
+    ],
+    [
+      'a password without a user',
+      () => busAddress('nats://h', {}, { NQI_NATS_PASSWORD: 'a' }),
+      /^ConfigError: NQI_NATS_PASSWORD: needs the user in the --nats URL \(nats:\/\/USER@h:4222\)/,
+    ],
     ['an empty variable', () => busAddress('nats://h', {}, { NQI_NATS_TOKEN: '' }), /^ConfigError: NQI_NATS_TOKEN: expected a value/],
-    ['a missing creds file', () => busAddress('nats://h', { credsFile: path.join(dir, 'nope') }, {}), /^ConfigError: --nats-creds .*nope: no such file/],
-    ['TLS files for nats://', () => busAddress('nats://h', { caFile: 'ca.pem' }, {}), /^ConfigError: --nats-ca: only with a tls:\/\/ broker URL/],
-    ['a certificate without its key', () => busAddress('tls://h', { certFile: 'c.pem' }, {}), /^ConfigError: --nats-cert: needs --nats-key/],
-    ['a CA file that is no PEM', () => busAddress('tls://h', { caFile: file('ca.txt', 'hello') }, {}), /^ConfigError: --nats-ca .*ca\.txt: expected a CA certificate in PEM form/],
+    [
+      'a missing creds file',
+      () => busAddress('nats://h', { credsFile: path.join(dir, 'nope') }, {}),
+      /^ConfigError: --nats-creds .*nope: no such file/,
+    ],
+    [
+      'TLS files for nats://',
+      () => busAddress('nats://h', { caFile: 'ca.pem' }, {}),
+      /^ConfigError: --nats-ca: only with a tls:\/\/ broker URL/,
+    ],
+    [
+      'a certificate without its key',
+      () => busAddress('tls://h', { certFile: 'c.pem' }, {}),
+      /^ConfigError: --nats-cert: needs --nats-key/,
+    ],
+    [
+      'a CA file that is no PEM',
+      () => busAddress('tls://h', { caFile: file('ca.txt', 'hello') }, {}),
+      /^ConfigError: --nats-ca .*ca\.txt: expected a CA certificate in PEM form/,
+    ],
   ];
   for (const [what, call, message] of refusals) it(`refuses ${what} in one line`, () => assert.throws(call, message));
 });
@@ -102,7 +151,11 @@ describe('the CLI shows no password', () => {
     assert.match(printed.stdout, /nats: nats:\/\/alice:\*\*\*@lab1:4222/);
     assertNoSecret(printed.stdout + printed.stderr, 'config print');
     const bad = file('bad-cluster.yaml', `n: 8\ncluster: { nats: 'nats://alice:${SECRET}@lab1:4222/x', hosts: 2 }\n`);
-    for (const args of [['config', 'print', '--config', bad], ['solve', '--config', bad], ['solve', '-n', '8', '--nats', `nats://alice:${SECRET}@lab 1`, '--hosts', '1']]) {
+    for (const args of [
+      ['config', 'print', '--config', bad],
+      ['solve', '--config', bad],
+      ['solve', '-n', '8', '--nats', `nats://alice:${SECRET}@lab 1`, '--hosts', '1'],
+    ]) {
       const r = await cliAsync(args);
       assert.ok(isOneLineError(r), `${args.join(' ')}: ${r.code} ${r.stderr}`);
       assertNoSecret(r.stderr, args.join(' '));
@@ -114,15 +167,24 @@ describe('the CLI shows no password', () => {
       clusterHint({ nats: `nats://alice:${SECRET}@lab1:4222`, natsPrefix: 'team', hosts: '3', wait: '60' }, {}),
       "--nats 'nats://alice:***@lab1:4222' --nats-prefix team --hosts 3 --wait 60",
     );
-    assert.equal(clusterHint({ nats: 'tls://alice@lab1', natsCreds: '/etc/nq/pw', natsCa: 'ca.pem', hosts: '2' }, {}), '--nats tls://alice@lab1:4222 --nats-creds /etc/nq/pw --nats-ca ca.pem --hosts 2');
+    assert.equal(
+      clusterHint({ nats: 'tls://alice@lab1', natsCreds: '/etc/nq/pw', natsCa: 'ca.pem', hosts: '2' }, {}),
+      '--nats tls://alice@lab1:4222 --nats-creds /etc/nq/pw --nats-ca ca.pem --hosts 2',
+    );
     assert.equal(clusterHint({ nats: 'alice@lab1', hosts: '2' }, { NQI_NATS_PASSWORD: SECRET }), '--nats nats://alice@lab1:4222 --hosts 2');
     assert.equal(clusterHint({ nats: 'T0KEN@lab1', hosts: '2' }, {}), "--nats 'nats://***@lab1:4222' --hosts 2");
   });
 
   it('a host refuses to offer more islands than its cores, a --name with escapes, and stray TLS flags, in one line each', async () => {
     for (const [args, message] of [
-      [['host', '--nats', 'nats://127.0.0.1:1', '--islands', '1000'], /--islands: this machine has \d+ cores? \(os\.availableParallelism\(\)\); a host offers at most that many islands, got 1000/],
-      [['host', '--nats', 'nats://127.0.0.1:1', '--name', 'red\u001b[31m'], /--name: expected letters, digits, \., _ and -.*got "red\?\?31m"/],
+      [
+        ['host', '--nats', 'nats://127.0.0.1:1', '--islands', '1000'],
+        /--islands: this machine has \d+ cores? \(os\.availableParallelism\(\)\); a host offers at most that many islands, got 1000/,
+      ],
+      [
+        ['host', '--nats', 'nats://127.0.0.1:1', '--name', 'red\u001b[31m'],
+        /--name: expected letters, digits, \., _ and -.*got "red\?\?31m"/,
+      ],
       [['host', '--nats', 'nats://127.0.0.1:1', '--nats-ca', 'ca.pem'], /--nats-ca: only with a tls:\/\/ broker URL/],
       [['solve', '-n', '8', '--nats-creds', 'x'], /--nats-creds: only with --nats URL/],
     ] as const) {
@@ -141,7 +203,11 @@ describe('a broker that accepts TCP and never speaks NATS', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as net.AddressInfo;
-      const results = await Promise.all([['host'], ['hosts'], ['solve', '-n', '8', '--hosts', '1']].map((args) => cliAsync([...args, '--nats', `nats://127.0.0.1:${port}`])));
+      const results = await Promise.all(
+        [['host'], ['hosts'], ['solve', '-n', '8', '--hosts', '1']].map((args) =>
+          cliAsync([...args, '--nats', `nats://127.0.0.1:${port}`]),
+        ),
+      );
       for (const r of results) {
         assert.ok(isOneLineError(r), `${r.code} ${r.stderr}`);
         assert.match(r.stderr, new RegExp(`--nats nats://127\\.0\\.0\\.1:${port}: cannot connect to the NATS broker \\(timeout\\)`));
@@ -178,16 +244,34 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
     for (const host of [...hosts.values(), ...more.values()]) {
       assertNoSecret(cmdline(host), 'ps');
       assert.match(cmdline(host), /--nats nats:\/\/lab@127\.0\.0\.1:\d+/);
-      assert.match(host.stderr(), /^nqueens-islands: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z host \w+ ready: 1 island on nats:\/\/lab@127\.0\.0\.1:\d+; Ctrl-C leaves\n$/m);
-      assert.ok(host.stderr().split('\n').every((line) => line === '' || /^nqueens-islands: \d{4}-\d\d-\d\dT[\d:.]+Z /.test(line)), 'every line of its log has the time');
+      assert.match(
+        host.stderr(),
+        /^nqueens-islands: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z host \w+ ready: 1 island on nats:\/\/lab@127\.0\.0\.1:\d+; Ctrl-C leaves\n$/m,
+      );
+      assert.ok(
+        host
+          .stderr()
+          .split('\n')
+          .every((line) => line === '' || /^nqueens-islands: \d{4}-\d\d-\d\dT[\d:.]+Z /.test(line)),
+        'every line of its log has the time',
+      );
     }
     const listed = await cliAsync(['hosts', '--nats', url, '--nats-prefix', prefix, '--json'], { env });
     assert.equal(listed.code, 0, listed.stderr);
     const listing = JSON.parse(listed.stdout) as Awaited<ReturnType<typeof listHosts>>;
-    assert.deepEqual(listing.hosts.map((h) => [h.name, h.islands, h.state, h.compatible, h.lease]), [['east', 1, 'idle', true, null], ['west', 1, 'idle', true, null]]);
+    assert.deepEqual(
+      listing.hosts.map((h) => [h.name, h.islands, h.state, h.compatible, h.lease]),
+      [
+        ['east', 1, 'idle', true, null],
+        ['west', 1, 'idle', true, null],
+      ],
+    );
     assert.match(listing.hosts[0].version, /^nqueens-islands \d+\.\d+\.\d+.* \(bus format \d+\)$/);
     const table = await cliAsync(['hosts', '--nats', url, '--nats-prefix', prefix], { env });
-    assert.match(table.stdout, /^2 hosts on nats:\/\/lab@127\.0\.0\.1:\d+ \(prefix a\d+\):\nhost +islands +version +state +held by\neast +1 +nqueens-islands .* idle +-\nwest /);
+    assert.match(
+      table.stdout,
+      /^2 hosts on nats:\/\/lab@127\.0\.0\.1:\d+ \(prefix a\d+\):\nhost +islands +version +state +held by\neast +1 +nqueens-islands .* idle +-\nwest /,
+    );
     assertNoSecret(listed.stdout + listed.stderr + table.stdout + table.stderr, 'hosts');
   });
 
@@ -206,18 +290,37 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
     await first.waitForStderr(/started N=3000/);
     const told = await cliAsync(['solve', '-n', '24', '--seed', '2', ...common, '--wait', '1'], { env });
     assert.ok(isOneLineError(told), `${told.code} ${told.stderr}`);
-    assert.match(told.stderr, /--hosts 2: only 0 idle hosts answered on nats:\/\/lab@127\.0\.0\.1:\d+ within 1 s; busy: east \(held by solve on .* \(pid \d+\)\), west \(held by solve on/);
+    assert.match(
+      told.stderr,
+      /--hosts 2: only 0 idle hosts answered on nats:\/\/lab@127\.0\.0\.1:\d+ within 1 s; busy: east \(held by solve on .* \(pid \d+\)\), west \(held by solve on/,
+    );
     // A busy host says so when asked anyway (a coordinator that ignores leases).
     const raw = await connect({ servers: broker.url.replace('nats://', ''), user: 'lab', pass: SECRET });
     try {
       const listing = await listHosts({ nats: withPassword, prefix, waitMs: 1500 });
-      assert.deepEqual(listing.hosts.map((h) => [h.name, h.state, /^solve on .* \(pid \d+\)$/.test(h.lease?.holder ?? '')]), [['east', 'busy', true], ['west', 'busy', true]]);
+      assert.deepEqual(
+        listing.hosts.map((h) => [h.name, h.state, /^solve on .* \(pid \d+\)$/.test(h.lease?.holder ?? '')]),
+        [
+          ['east', 'busy', true],
+          ['west', 'busy', true],
+        ],
+      );
       const east = listing.hosts[0];
       const bus = new BusEndpoint(raw, new BusCodec('rogue1', null));
-      const order = { type: 'islands' as const, runId: 'r1', coordinator: 'rogue1', islands: 1, hostOf: [east.id], tasks: [new Uint8Array([1])] };
+      const order = {
+        type: 'islands' as const,
+        runId: 'r1',
+        coordinator: 'rogue1',
+        islands: 1,
+        hostOf: [east.id],
+        tasks: [new Uint8Array([1])],
+      };
       const reply = await bus.request(new Subjects(prefix).islands(east.id), order, 5000);
       const answer = bus.decode(reply, ['refused']);
-      assert.ok(answer.kind === 'ok' && /^host east is busy \(running the islands of another run\)$/.test(answer.message.reason), JSON.stringify(answer));
+      assert.ok(
+        answer.kind === 'ok' && /^host east is busy \(running the islands of another run\)$/.test(answer.message.reason),
+        JSON.stringify(answer),
+      );
     } finally {
       await raw.close();
     }
@@ -248,7 +351,10 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
     await killed.exited;
     const next = await cliAsync(['solve', '--json', '-n', '24', '--seed', '2', ...common, '--wait', '30'], { env });
     assert.equal(next.code, 0, next.stderr);
-    assert.match(next.stderr, new RegExp(`waiting up to \\d+ s for 2 idle hosts .*north \\(held by solve on .* \\(pid ${killed.child.pid}\\)\\)`));
+    assert.match(
+      next.stderr,
+      new RegExp(`waiting up to \\d+ s for 2 idle hosts .*north \\(held by solve on .* \\(pid ${killed.child.pid}\\)\\)`),
+    );
     assert.equal(JSON.parse(next.stdout).solved, true);
   });
 
@@ -258,9 +364,18 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
     try {
       const directory = new HostDirectory(new BusEndpoint(nc, new BusCodec('coord1', null)), new Subjects(prefix));
       const heard = directory.waitFor(1, 10_000);
-      new BusEndpoint(nc, new BusCodec('fake1', null)).publish(`${prefix}.hosts.heartbeat`, { type: 'host', id: 'fake1', name: 'big\u001b[2J\u202eliar', islands: 100_000, busy: false });
+      new BusEndpoint(nc, new BusCodec('fake1', null)).publish(`${prefix}.hosts.heartbeat`, {
+        type: 'host',
+        id: 'fake1',
+        name: 'big\u001b[2J\u202eliar',
+        islands: 100_000,
+        busy: false,
+      });
       assert.equal(await heard, true);
-      assert.deepEqual([...directory.hosts.values()].map((h) => [h.name, h.islands]), [['big??2J?liar', 256]]);
+      assert.deepEqual(
+        [...directory.hosts.values()].map((h) => [h.name, h.islands]),
+        [['big??2J?liar', 256]],
+      );
       directory.close();
     } finally {
       await nc.close();
@@ -275,15 +390,31 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
       const jsm = await jetstreamManager(nc);
       const subjects = new Subjects(prefix);
       const dead = subjects.studyStream('0123456789abcdef');
-      await jsm.streams.add({ name: dead, subjects: [subjects.study('0123456789abcdef', 'runs')], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
+      await jsm.streams.add({
+        name: dead,
+        subjects: [subjects.study('0123456789abcdef', 'runs')],
+        retention: RetentionPolicy.Workqueue,
+        storage: StorageType.File,
+      });
       const other = `${prefix}x_study_0123456789abcdef`;
       await jsm.streams.add({ name: other, subjects: [`${prefix}x.study.0123456789abcdef.runs`], storage: StorageType.Memory });
       const experimentFile = file('tiny.yaml', 'base: { overrides: { n: 8, islands: 1 } }\nrepeats: 2\nseed: 1\n');
-      const outcome = await runStudyOnCluster(loadExperiment(experimentFile, { availableParallelism: 2, totalMemory: 8e9 }), { outDir: path.join(dir, 'tiny'), resume: false, events: false, nats: withPassword, prefix, hosts: 1 });
+      const outcome = await runStudyOnCluster(loadExperiment(experimentFile, { availableParallelism: 2, totalMemory: 8e9 }), {
+        outDir: path.join(dir, 'tiny'),
+        resume: false,
+        events: false,
+        nats: withPassword,
+        prefix,
+        hosts: 1,
+      });
       assert.equal(outcome.completed, 2);
       const names: string[] = [];
       for await (const name of jsm.streams.names()) names.push(name);
-      assert.deepEqual(names.filter((n) => n.includes('_study_')).sort(), [other], 'the dead study\'s stream and this one\'s are gone; another prefix\'s is kept');
+      assert.deepEqual(
+        names.filter((n) => n.includes('_study_')).sort(),
+        [other],
+        "the dead study's stream and this one's are gone; another prefix's is kept",
+      );
     } finally {
       await nc.close();
     }
@@ -298,12 +429,45 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
   const pem = (name: string) => path.join(dir, `${name}.pem`);
   before(async () => {
     const run = (...args: string[]) => execFileSync(openssl.path(), args, { cwd: dir, stdio: 'ignore' });
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=nq test CA', '-keyout', pem('ca-key'), '-out', pem('ca'));
+    run(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=nq test CA',
+      '-keyout',
+      pem('ca-key'),
+      '-out',
+      pem('ca'),
+    );
     // The client (3.4.0) checks an IP address URL's certificate against the name localhost.
-    for (const [name, ext] of [['server', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], ['client', 'extendedKeyUsage=clientAuth']]) {
+    for (const [name, ext] of [
+      ['server', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+      ['client', 'extendedKeyUsage=clientAuth'],
+    ]) {
       run('req', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${name}`, '-keyout', pem(`${name}-key`), '-out', pem(`${name}-req`));
       writeFileSync(path.join(dir, `${name}.ext`), `${ext}\n`);
-      run('x509', '-req', '-in', pem(`${name}-req`), '-CA', pem('ca'), '-CAkey', pem('ca-key'), '-CAcreateserial', '-days', '1', '-extfile', path.join(dir, `${name}.ext`), '-out', pem(name));
+      run(
+        'x509',
+        '-req',
+        '-in',
+        pem(`${name}-req`),
+        '-CA',
+        pem('ca'),
+        '-CAkey',
+        pem('ca-key'),
+        '-CAcreateserial',
+        '-days',
+        '1',
+        '-extfile',
+        path.join(dir, `${name}.ext`),
+        '-out',
+        pem(name),
+      );
     }
     broker = await startLocalBroker(nats.path(), { tls: { cert: pem('server'), key: pem('server-key'), ca: pem('ca') } });
   });
@@ -313,10 +477,27 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
     const tlsFlags = ['--nats-ca', pem('ca'), '--nats-cert', pem('client'), '--nats-key', pem('client-key')];
     assert.match(broker.url, /^tls:\/\//);
     const { prefix } = await cluster.startHosts(['t1', 't2'], { url: broker.url, args: tlsFlags });
-    const r = await cliAsync(['solve', '--json', '-n', '16', '--seed', '3', '--nats', broker.url, '--nats-prefix', prefix, '--hosts', '2', ...tlsFlags]);
+    const r = await cliAsync([
+      'solve',
+      '--json',
+      '-n',
+      '16',
+      '--seed',
+      '3',
+      '--nats',
+      broker.url,
+      '--nats-prefix',
+      prefix,
+      '--hosts',
+      '2',
+      ...tlsFlags,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).solved, true);
-    for (const args of [['hosts', '--nats', broker.url, '--nats-ca', pem('ca')], ['hosts', '--nats', broker.url.replace('tls:', 'nats:')]]) {
+    for (const args of [
+      ['hosts', '--nats', broker.url, '--nats-ca', pem('ca')],
+      ['hosts', '--nats', broker.url.replace('tls:', 'nats:')],
+    ]) {
       const refused = await cliAsync(args);
       assert.ok(isOneLineError(refused), `${args.join(' ')}: ${refused.code} ${refused.stderr}`);
       assert.match(refused.stderr, /cannot connect to the NATS broker/);

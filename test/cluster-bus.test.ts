@@ -18,19 +18,30 @@ import { cli, isOneLineError } from './cli-helpers.ts';
 describe('--nats URL', () => {
   it('reads host, port (default 4222), user and password or a token, and hides secrets when shown', () => {
     const address = (url: string) => busAddress(url, {}, {});
-    assert.deepEqual(address('nats://127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333' }, display: 'nats://127.0.0.1:4333', secrets: [] });
+    assert.deepEqual(address('nats://127.0.0.1:4333'), {
+      options: { servers: '127.0.0.1:4333' },
+      display: 'nats://127.0.0.1:4333',
+      secrets: [],
+    });
     assert.deepEqual(address('127.0.0.1').options, { servers: '127.0.0.1:4222' });
     assert.deepEqual(address('nats://alice:s%40cret@127.0.0.1:4333'), {
       options: { servers: '127.0.0.1:4333', user: 'alice', pass: 's@cret' },
       display: 'nats://alice:***@127.0.0.1:4333',
       secrets: ['s@cret'],
     });
-    assert.deepEqual(address('nats://t0ken@127.0.0.1:4333'), { options: { servers: '127.0.0.1:4333', token: 't0ken' }, display: 'nats://***@127.0.0.1:4333', secrets: ['t0ken'] });
+    assert.deepEqual(address('nats://t0ken@127.0.0.1:4333'), {
+      options: { servers: '127.0.0.1:4333', token: 't0ken' },
+      display: 'nats://***@127.0.0.1:4333',
+      secrets: ['t0ken'],
+    });
   });
 
   for (const bad of ['http://127.0.0.1:4222', 'nats://127.0.0.1:4222/x', 'nats://', 'nats://127.0.0.1:99999']) {
     it(`refuses ${JSON.stringify(bad)} with a ConfigError naming the flag`, () => {
-      assert.throws(() => parseNatsUrl(bad), (e: unknown) => e instanceof ConfigError && e.message.startsWith('--nats: ') && !e.message.includes('\n'));
+      assert.throws(
+        () => parseNatsUrl(bad),
+        (e: unknown) => e instanceof ConfigError && e.message.startsWith('--nats: ') && !e.message.includes('\n'),
+      );
     });
   }
 });
@@ -43,7 +54,8 @@ describe('--nats-prefix', () => {
     assert.equal(s.studyStream('abc'), 'lab_team-a_study_abc');
   });
   for (const bad of ['', 'a..b', 'a.*', 'a.>', 'a b', '.a']) {
-    it(`refuses ${JSON.stringify(bad)}`, () => assert.throws(() => checkPrefix(bad), /^ConfigError: --nats-prefix: expected subject tokens/));
+    it(`refuses ${JSON.stringify(bad)}`, () =>
+      assert.throws(() => checkPrefix(bad), /^ConfigError: --nats-prefix: expected subject tokens/));
   }
 });
 
@@ -53,11 +65,16 @@ describe('bus codec', () => {
   const key = clusterKeyOf({ clusterKey: 'a test key of enough length' });
   const packr = new Packr({ moreTypes: true });
   /** An envelope as another sender would write it, with `body` packed as given. */
-  const envelope = (body: unknown, over: object = {}) => packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, from: 'x1', seq: 1, scope: '', mac: null, body: packr.pack(body), ...over });
+  const envelope = (body: unknown, over: object = {}) =>
+    packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, from: 'x1', seq: 1, scope: '', mac: null, body: packr.pack(body), ...over });
 
   it('round-trips a message of an expected type, naming its sender', () => {
     const sender = new BusCodec('sender1', null);
-    assert.deepEqual(new BusCodec('me', null).decode(subject, sender.encode(subject, heartbeat), ['host']), { kind: 'ok', message: heartbeat, from: 'sender1' });
+    assert.deepEqual(new BusCodec('me', null).decode(subject, sender.encode(subject, heartbeat), ['host']), {
+      kind: 'ok',
+      message: heartbeat,
+      from: 'sender1',
+    });
   });
 
   it('calls garbage, an unexpected type, a wrong shape or type, truncation and a huge message malformed, never throwing, and counts each', () => {
@@ -88,7 +105,10 @@ describe('bus codec', () => {
     const older = receiver.decode(subject, packr.pack({ format: 1, tool: '0.0.1', body: heartbeat }), ['host']);
     assert.equal(older.kind, 'incompatible');
     assert.equal(older.kind === 'incompatible' && older.from, 'nqueens-islands 0.0.1 (bus format 1)');
-    assert.equal(receiver.decode(subject, packr.pack({ format: BUS_FORMAT + 1, tool: toolInfo().version, body: heartbeat }), ['host']).kind, 'incompatible');
+    assert.equal(
+      receiver.decode(subject, packr.pack({ format: BUS_FORMAT + 1, tool: toolInfo().version, body: heartbeat }), ['host']).kind,
+      'incompatible',
+    );
     assert.equal(receiver.dropped.incompatible, 2);
   });
 
@@ -100,8 +120,16 @@ describe('bus codec', () => {
     assert.equal(receiver.decode(subject, second, ['host']).kind, 'ok');
     assert.equal(receiver.decode(subject, first, ['host']).kind, 'unauthenticated', 'an older sequence number: a replay');
     assert.equal(receiver.decode(subject, second, ['host']).kind, 'unauthenticated', 'the same again: a replay');
-    assert.equal(receiver.decode('nqi.hosts.leave', sender.encode(subject, heartbeat), ['host']).kind, 'unauthenticated', 'signed for another subject');
-    assert.equal(receiver.decode(subject, new BusCodec('sender2', null).encode(subject, heartbeat), ['host']).kind, 'unauthenticated', 'unsigned');
+    assert.equal(
+      receiver.decode('nqi.hosts.leave', sender.encode(subject, heartbeat), ['host']).kind,
+      'unauthenticated',
+      'signed for another subject',
+    );
+    assert.equal(
+      receiver.decode(subject, new BusCodec('sender2', null).encode(subject, heartbeat), ['host']).kind,
+      'unauthenticated',
+      'unsigned',
+    );
     const otherKey = new BusCodec('sender3', clusterKeyOf({ clusterKey: 'another key of enough length' }));
     assert.equal(receiver.decode(subject, otherKey.encode(subject, heartbeat), ['host']).kind, 'unauthenticated', 'another key');
     // A run's message re-labelled as another run's: the scope is signed.
@@ -110,7 +138,15 @@ describe('bus codec', () => {
     const relabelled = packr.pack({ ...unpacked, body: packr.pack({ type: 'halt', runId: 'r2' }) });
     assert.equal(receiver.decode('nqi.run.r1.h1', relabelled, ['halt']).kind, 'unauthenticated');
     // A redelivered work message (or a request's reply) may come out of order.
-    const run = { type: 'run', session: 's1', runId: 'c#1', cell: { id: 'c', values: {} }, seed: 1, config: { n: 8 }, events: false } as const;
+    const run = {
+      type: 'run',
+      session: 's1',
+      runId: 'c#1',
+      cell: { id: 'c', values: {} },
+      seed: 1,
+      config: { n: 8 },
+      events: false,
+    } as const;
     const work = sender.encode('nqi.study.s1.runs', run);
     assert.equal(receiver.decode('nqi.study.s1.runs', work, ['run'], { unordered: true }).kind, 'ok');
     assert.equal(receiver.decode('nqi.study.s1.runs', work, ['run'], { unordered: true }).kind, 'ok');
@@ -119,15 +155,36 @@ describe('bus codec', () => {
     const later = sender.encode(subject, heartbeat);
     assert.equal(receiver.decode(subject, later, ['host']).kind, 'ok');
     assert.equal(receiver.decode('_INBOX.abc.1', reply, ['accepted'], { unordered: true }).kind, 'ok');
-    assert.equal(receiver.decode('_INBOX.abc.2', reply, ['accepted'], { unordered: true }).kind, 'unauthenticated', 'signed for another request');
+    assert.equal(
+      receiver.decode('_INBOX.abc.2', reply, ['accepted'], { unordered: true }).kind,
+      'unauthenticated',
+      'signed for another request',
+    );
     assert.equal(receiver.dropped.unauthenticated, 7);
   });
 
   it('checks the thread messages a bus message carries: a task with a test fault, a snapshot or the wrong types is refused', () => {
     const task = {
-      type: 'task', island: 0, islands: 2, seed: 1, evolver: { mode: 'paper', params: { n: 8, populationSize: 10 } },
-      migration: { mode: 'async', interval: 1, migrants: 1, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
-      maxIterations: Infinity, maxEvaluations: Infinity, progressIntervalMs: 250, sources: [1], targets: [1], testFault: null, snapshot: null,
+      type: 'task',
+      island: 0,
+      islands: 2,
+      seed: 1,
+      evolver: { mode: 'paper', params: { n: 8, populationSize: 10 } },
+      migration: {
+        mode: 'async',
+        interval: 1,
+        migrants: 1,
+        emigrantSelection: { kind: 'best' },
+        replacement: 'worst-if-better',
+        rejectDuplicates: false,
+      },
+      maxIterations: Infinity,
+      maxEvaluations: Infinity,
+      progressIntervalMs: 250,
+      sources: [1],
+      targets: [1],
+      testFault: null,
+      snapshot: null,
     } as const;
     assert.deepEqual(carried('task', encode(task as never)), task);
     assert.equal(carried('task', encode({ ...task, testFault: { island: 0, atIteration: 1, kind: 'exit' } } as never)), null);
@@ -140,7 +197,10 @@ describe('bus codec', () => {
   });
 
   it('refuses a short cluster key, naming where it came from', () => {
-    assert.throws(() => clusterKeyOf({}, { NQI_CLUSTER_KEY: 'short' }), (e: unknown) => e instanceof ConfigError && /^NQI_CLUSTER_KEY: expected one line of at least 16 characters/.test(e.message));
+    assert.throws(
+      () => clusterKeyOf({}, { NQI_CLUSTER_KEY: 'short' }),
+      (e: unknown) => e instanceof ConfigError && /^NQI_CLUSTER_KEY: expected one line of at least 16 characters/.test(e.message),
+    );
     assert.equal(clusterKeyOf({}, {}), null);
     assert.throws(() => clusterKeyOf({ clusterKeyFile: '/nonexistent/key' }), /--cluster-key-file \/nonexistent\/key: no such file/);
   });
@@ -148,19 +208,60 @@ describe('bus codec', () => {
 
 describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
   const cases: [string, string[], RegExp][] = [
-    ['an unreachable broker (host)', ['host', '--nats', 'nats://127.0.0.1:1'], /--nats nats:\/\/127\.0\.0\.1:1: cannot connect to the NATS broker/],
-    ['an unreachable broker (experiment)', ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', '2', '--out', '/nonexistent/never-written'], /--nats nats:\/\/127\.0\.0\.1:1: cannot connect/],
+    [
+      'an unreachable broker (host)',
+      ['host', '--nats', 'nats://127.0.0.1:1'],
+      /--nats nats:\/\/127\.0\.0\.1:1: cannot connect to the NATS broker/,
+    ],
+    [
+      'an unreachable broker (experiment)',
+      [
+        'experiment',
+        'config/experiments/islands.yaml',
+        '--nats',
+        'nats://127.0.0.1:1',
+        '--hosts',
+        '2',
+        '--out',
+        '/nonexistent/never-written',
+      ],
+      /--nats nats:\/\/127\.0\.0\.1:1: cannot connect/,
+    ],
     ['host without --nats', ['host'], /nats/],
     ['host --islands 0', ['host', '--nats', 'nats://127.0.0.1:1', '--islands', '0'], /--islands: expected a positive integer/],
-    ['experiment --nats without --hosts', ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1'], /--hosts: needed with --nats/],
+    [
+      'experiment --nats without --hosts',
+      ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1'],
+      /--hosts: needed with --nats/,
+    ],
     ['experiment --hosts without --nats', ['experiment', 'config/experiments/islands.yaml', '--hosts', '2'], /--hosts: only with --nats/],
-    ['experiment --hosts two', ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', 'two'], /--hosts: expected a positive integer, got "two"/],
-    ['experiment --wait -1', ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '-1'], /--wait: expected a positive number/],
+    [
+      'experiment --hosts two',
+      ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', 'two'],
+      /--hosts: expected a positive integer, got "two"/,
+    ],
+    [
+      'experiment --wait -1',
+      ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '-1'],
+      /--wait: expected a positive number/,
+    ],
     ['a bad prefix', ['host', '--nats', 'nats://127.0.0.1:1', '--nats-prefix', 'a.*'], /--nats-prefix: expected subject tokens/],
     ['a bad URL', ['host', '--nats', 'http://x'], /--nats: scheme http is not offered/],
-    ['a missing --extension file', ['host', '--nats', 'nats://127.0.0.1:1', '--extension', '/nonexistent/policy.js'], /--extension \/nonexistent\/policy\.js: no such file/],
-    ['a missing --cluster-key-file', ['host', '--nats', 'nats://127.0.0.1:1', '--cluster-key-file', '/nonexistent/key'], /--cluster-key-file \/nonexistent\/key: no such file/],
-    ['--cluster-key-file without a cluster (solve)', ['solve', '-n', '8', '--cluster-key-file', '/nonexistent/key'], /--cluster-key-file: only with --nats URL or cluster: in the run config/],
+    [
+      'a missing --extension file',
+      ['host', '--nats', 'nats://127.0.0.1:1', '--extension', '/nonexistent/policy.js'],
+      /--extension \/nonexistent\/policy\.js: no such file/,
+    ],
+    [
+      'a missing --cluster-key-file',
+      ['host', '--nats', 'nats://127.0.0.1:1', '--cluster-key-file', '/nonexistent/key'],
+      /--cluster-key-file \/nonexistent\/key: no such file/,
+    ],
+    [
+      '--cluster-key-file without a cluster (solve)',
+      ['solve', '-n', '8', '--cluster-key-file', '/nonexistent/key'],
+      /--cluster-key-file: only with --nats URL or cluster: in the run config/,
+    ],
   ];
   it('a short NQI_CLUSTER_KEY', () => {
     const r = cli(['host', '--nats', 'nats://127.0.0.1:1'], { env: { NQI_CLUSTER_KEY: 'short' } });

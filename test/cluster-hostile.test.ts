@@ -72,7 +72,11 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
   async function solve(args: string[], env: NodeJS.ProcessEnv = {}) {
     const run = spawnCli(['solve', '--json', ...args], { env });
     const exit = await run.exited;
-    return { code: exit.code, stderr: run.stderr(), record: exit.code === 0 || exit.code === 1 || exit.code === 3 ? JSON.parse(run.stdout()) : null };
+    return {
+      code: exit.code,
+      stderr: run.stderr(),
+      record: exit.code === 0 || exit.code === 1 || exit.code === 3 ? JSON.parse(run.stdout()) : null,
+    };
   }
 
   it('an order naming an extension module (a file, its path, a data: URL) or carrying an unreadable task runs nothing: the host refuses it in one line and serves the next run', async () => {
@@ -110,7 +114,10 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       for (const named of [pathToFileURL(evil).href, evil, dataUrl]) {
         const answer = await send([encode({ ...task, extensions: [named] })], k++);
         assert.equal(answer?.type, 'refused');
-        assert.match(answer?.type === 'refused' ? answer.reason : '', /^host ext1 loads no code named by a message \(the order names extension module .+\); start the host with --extension FILE instead$/);
+        assert.match(
+          answer?.type === 'refused' ? answer.reason : '',
+          /^host ext1 loads no code named by a message \(the order names extension module .+\); start the host with --extension FILE instead$/,
+        );
       }
       const unreadable = await send([new Uint8Array([1])], k++);
       assert.equal(unreadable?.type, 'refused');
@@ -127,7 +134,16 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
   it('a run needing an entry its host lacks: the host refuses in one line, which the coordinator reports; a host started with the extension runs it', async () => {
     const prefix = cluster.freshPrefix();
     const registries = extendRegistries(REGISTRIES, [policyExtension]);
-    const config = { ...resolveRunConfig({ n: 12, islands: 1, migration: { replacement: 'random' } }, 'test', {}, { availableParallelism: 1, totalMemory: 8e9 }, registries), seed: 3 };
+    const config = {
+      ...resolveRunConfig(
+        { n: 12, islands: 1, migration: { replacement: 'random' } },
+        'test',
+        {},
+        { availableParallelism: 1, totalMemory: 8e9 },
+        registries,
+      ),
+      seed: 3,
+    };
     const attempt = async (extensions: string[]) => {
       const host = await startHost({ nats: url(), prefix, name: 'lib', islands: 1, extensions });
       const joined = await joinCluster({ nats: url(), hosts: 1, prefix });
@@ -143,7 +159,10 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
     };
     const refused = await attempt([]);
     assert.equal(refused.solved, false);
-    assert.deepEqual(refused.islands.map((i) => i.error?.message), ['host lib has no replacement "random": it is not built in and no --extension of this host provides it']);
+    assert.deepEqual(
+      refused.islands.map((i) => i.error?.message),
+      ['host lib has no replacement "random": it is not built in and no --extension of this host provides it'],
+    );
     const able = await attempt([EXTENSION]);
     assert.equal(able.solved, true);
     assert.deepEqual(validateSolution(able.solution!), { valid: true });
@@ -173,7 +192,8 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       raw.publish(subject, huge);
       raw.publish(subject, again({ type: body.type, nonsense: true }));
       // Each field in turn of another type.
-      for (const field of Object.keys(body)) if (field !== 'type') raw.publish(subject, again({ ...body, [field]: typeof body[field] === 'string' ? 12345 : 'x' }));
+      for (const field of Object.keys(body))
+        if (field !== 'type') raw.publish(subject, again({ ...body, [field]: typeof body[field] === 'string' ? 12345 : 'x' }));
       if ('bytes' in body) {
         raw.publish(subject, again({ ...body, bytes: new Uint8Array([0xc1, 1]) }));
         if (body.type === 'migrants') raw.publish(subject, again({ ...body, bytes: badMigrants }));
@@ -186,19 +206,27 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       assert.equal(spread.code, 0, spread.stderr);
       assert.deepEqual(fingerprint(spread.record), fingerprint(local.record), 'the garbage changed nothing');
       assert.match(spread.stderr, /nqueens-islands: [1-9]\d* bus messages dropped \([1-9]\d* malformed/);
-      for (const kind of ['hosts:host', 'hosts:discover', 'host:islands', 'run:migrants', 'run:state', 'run:control', 'run:report']) assert.ok(seen.has(kind), `spoiled ${kind}: ${[...seen].join(' ')}`);
+      for (const kind of ['hosts:host', 'hosts:discover', 'host:islands', 'run:migrants', 'run:state', 'run:control', 'run:report'])
+        assert.ok(seen.has(kind), `spoiled ${kind}: ${[...seen].join(' ')}`);
       const next = await solve([...SYNC, '--nats', url(), '--nats-prefix', prefix, '--hosts', '2']);
       assert.deepEqual(fingerprint(next.record), fingerprint(local.record));
       const file = path.join(tmp, 'spoiled.yaml');
       writeFileSync(file, 'base: { overrides: { islands: 1, ga: { populationSize: 40 } } }\nsweep:\n  n: [8, 10]\nrepeats: 2\nseed: 5\n');
       const out = path.join(tmp, 'spoiled');
-      const outcome = await runStudyOnCluster(loadExperiment(file, { availableParallelism: 2, totalMemory: 8e9 }), { outDir: out, resume: false, events: true, nats: url(), hosts: 2, prefix });
+      const outcome = await runStudyOnCluster(loadExperiment(file, { availableParallelism: 2, totalMemory: 8e9 }), {
+        outDir: out,
+        resume: false,
+        events: true,
+        nats: url(),
+        hosts: 2,
+        prefix,
+      });
       assert.deepEqual([outcome.completed, outcome.stoppedBy], [4, null]);
       assert.ok(outcome.dropped > 0);
       for (const kind of ['study:run-started', 'study:run-done', 'host:invite']) assert.ok(seen.has(kind), `spoiled ${kind}`);
       assert.equal(readRuns(path.join(out, 'runs.jsonl')).runs.length, 4);
       for (const host of hosts.values()) {
-        assert.equal(host.stdout(), '', 'nothing on a host\'s stdout');
+        assert.equal(host.stdout(), '', "nothing on a host's stdout");
         host.child.kill('SIGTERM');
         assert.equal((await host.exited).code, 0, host.stderr());
         assert.match(host.stderr(), /[1-9]\d* bus messages dropped \(/);
@@ -227,11 +255,35 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
           runs.add(runId);
           const toCoordinator = `${prefix}.run.${runId}.coordinator`;
           const forge = (subject: string, message: BusMessage) => raw.publish(subject, forger.encode(subject, message));
-          forge(toCoordinator, { type: 'control', runId, bytes: control({ type: 'solution', island: 0, iteration: 1, genes: identity, foundAt: Date.now() }) });
-          forge(toCoordinator, { type: 'control', runId, bytes: control({ type: 'best', island: 0, bestFitness: 0, best: identity.slice(0, 27) }) });
+          forge(toCoordinator, {
+            type: 'control',
+            runId,
+            bytes: control({ type: 'solution', island: 0, iteration: 1, genes: identity, foundAt: Date.now() }),
+          });
+          forge(toCoordinator, {
+            type: 'control',
+            runId,
+            bytes: control({ type: 'best', island: 0, bestFitness: 0, best: identity.slice(0, 27) }),
+          });
           forge(toCoordinator, { type: 'control', runId, bytes: control({ type: 'best', island: 0, bestFitness: 0, best: identity }) });
           if (env !== keyed) return; // without a key the bus is trusted as it is: only what fails the checks is refused
-          forge(toCoordinator, { type: 'control', runId, bytes: control({ type: 'progress', island: 0, iteration: 5, evaluations: 1, bestFitness: 0, meanFitness: 0, diversity: 0, migrantsSent: 0, migrantsAccepted: 0, time: Date.now(), migrations: new Int32Array(0) }) });
+          forge(toCoordinator, {
+            type: 'control',
+            runId,
+            bytes: control({
+              type: 'progress',
+              island: 0,
+              iteration: 5,
+              evaluations: 1,
+              bestFitness: 0,
+              meanFitness: 0,
+              diversity: 0,
+              migrantsSent: 0,
+              migrantsAccepted: 0,
+              time: Date.now(),
+              migrations: new Int32Array(0),
+            }),
+          });
           forge(toCoordinator, { type: 'state', runId, reached: [], foundEpoch: 1, stop: 2, winner: -1 });
           forge(toCoordinator, { type: 'report', runId, island: 0, bytes: null, error: 'forged' });
           for (const id of ids.values()) {
@@ -244,12 +296,18 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       });
       await raw.flush();
       try {
-        const [spread, local] = await Promise.all([solve([...SYNC, '--nats', url(), '--nats-prefix', prefix, '--hosts', '2'], env), solve(SYNC)]);
+        const [spread, local] = await Promise.all([
+          solve([...SYNC, '--nats', url(), '--nats-prefix', prefix, '--hosts', '2'], env),
+          solve(SYNC),
+        ]);
         assert.equal(spread.code, 0, spread.stderr);
         assert.ok(runs.size > 0, 'the forger saw the run');
         assert.deepEqual(fingerprint(spread.record), fingerprint(local.record), 'the forgeries changed nothing');
         assert.deepEqual([validateSolution(spread.record.solution), spread.record.fitness], [{ valid: true }, 0]);
-        assert.match(spread.stderr, env === keyed ? /bus messages dropped \(.*[1-9]\d* unauthenticated/ : /bus messages dropped \(.*[1-9]\d* invalid/);
+        assert.match(
+          spread.stderr,
+          env === keyed ? /bus messages dropped \(.*[1-9]\d* unauthenticated/ : /bus messages dropped \(.*[1-9]\d* invalid/,
+        );
         assert.equal(/warning: no cluster key/.test(spread.stderr), env !== keyed);
       } finally {
         await raw.close();
@@ -268,11 +326,35 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
           const { body } = read(msg.data);
           const session = body.session as string;
           const [cell, seed] = (body.runId as string).split('#');
-          const record = { cell, values: {}, seed: Number(seed), solved: true, fitness: 0, seconds: 0, iterations: 0, evaluations: 1, foundBy: 0, stopLatencyMs: null, migrantsSent: 0, migrantsAccepted: 0, islands: [{ id: 0, iterations: 0, evaluations: 1, bestFitness: 0, migrantsSent: 0, migrantsAccepted: 0 }], solution: [1, 2, 3, 4, 5, 6, 7, 8], error: null, finishedAt: new Date().toISOString() };
+          const record = {
+            cell,
+            values: {},
+            seed: Number(seed),
+            solved: true,
+            fitness: 0,
+            seconds: 0,
+            iterations: 0,
+            evaluations: 1,
+            foundBy: 0,
+            stopLatencyMs: null,
+            migrantsSent: 0,
+            migrantsAccepted: 0,
+            islands: [{ id: 0, iterations: 0, evaluations: 1, bestFitness: 0, migrantsSent: 0, migrantsAccepted: 0 }],
+            solution: [1, 2, 3, 4, 5, 6, 7, 8],
+            error: null,
+            finishedAt: new Date().toISOString(),
+          };
           const subject = `${prefix}.study.${session}.result`;
           forged++;
-          void raw.request(subject, forger.encode(subject, { type: 'run-done', session, runId: body.runId as string, host: 'forger', record, events: [] }), { timeout: 2000 }).catch(() => {});
-          if (env === keyed) raw.publish(`${prefix}.study.${session}.end`, forger.encode(`${prefix}.study.${session}.end`, { type: 'end', session }));
+          void raw
+            .request(
+              subject,
+              forger.encode(subject, { type: 'run-done', session, runId: body.runId as string, host: 'forger', record, events: [] }),
+              { timeout: 2000 },
+            )
+            .catch(() => {});
+          if (env === keyed)
+            raw.publish(`${prefix}.study.${session}.end`, forger.encode(`${prefix}.study.${session}.end`, { type: 'end', session }));
         },
       });
       await raw.flush();
@@ -281,7 +363,13 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
         writeFileSync(file, 'base: { overrides: { islands: 1, ga: { populationSize: 40 } } }\nsweep:\n  n: [8]\nrepeats: 3\nseed: 5\n');
         const out = path.join(tmp, `forged-${forged}-${prefix}`);
         const outcome = await runStudyOnCluster(loadExperiment(file, { availableParallelism: 2, totalMemory: 8e9 }), {
-          outDir: out, resume: false, events: false, nats: url(), hosts: 1, prefix, ...(env === keyed ? { clusterKey: KEY } : {}),
+          outDir: out,
+          resume: false,
+          events: false,
+          nats: url(),
+          hosts: 1,
+          prefix,
+          ...(env === keyed ? { clusterKey: KEY } : {}),
         });
         assert.deepEqual([outcome.completed, outcome.stoppedBy], [3, null]);
         assert.ok(forged > 0);

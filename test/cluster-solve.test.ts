@@ -45,58 +45,136 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   async function solve(args: string[]) {
     const run = spawnCli(['solve', '--json', ...args]);
     const exit = await run.exited;
-    return { code: exit.code, stderr: run.stderr(), record: exit.code === 0 || exit.code === 1 || exit.code === 3 ? JSON.parse(run.stdout()) : null };
+    return {
+      code: exit.code,
+      stderr: run.stderr(),
+      record: exit.code === 0 || exit.code === 1 || exit.code === 3 ? JSON.parse(run.stdout()) : null,
+    };
   }
 
   it('async: islands on two hosts each send their emigrants every iteration over the bus', async () => {
     // A board that 40 iterations cannot solve: both islands run exactly 40, whatever the load.
     const { prefix } = await startHosts(['east', 'west']);
-    const r = await solve(['-n', '300', '--seed', '3', '--islands', '2', '--migration', 'async', '--max-iterations', '40', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const r = await solve([
+      '-n',
+      '300',
+      '--seed',
+      '3',
+      '--islands',
+      '2',
+      '--migration',
+      'async',
+      '--max-iterations',
+      '40',
+      '--nats',
+      broker.server.url,
+      '--nats-prefix',
+      prefix,
+      '--hosts',
+      '2',
+    ]);
     assert.equal(r.code, 1, r.stderr);
     const emigrants = r.record.config.migration.migrants as number; // the default: 2% of the population
     assert.equal(emigrants, 20);
-    assert.deepEqual(r.record.islands.map((i: { host: string; iterations: number; migrantsSent: number; stopReason: string }) => [i.host, i.iterations, i.migrantsSent, i.stopReason]),
-      [['east', 40, 40 * emigrants, 'max-iterations'], ['west', 40, 40 * emigrants, 'max-iterations']]);
+    assert.deepEqual(
+      r.record.islands.map((i: { host: string; iterations: number; migrantsSent: number; stopReason: string }) => [
+        i.host,
+        i.iterations,
+        i.migrantsSent,
+        i.stopReason,
+      ]),
+      [
+        ['east', 40, 40 * emigrants, 'max-iterations'],
+        ['west', 40, 40 * emigrants, 'max-iterations'],
+      ],
+    );
   });
 
   it('async: one solution stops all islands on both hosts, the result names the hosts', async () => {
     const { prefix } = await startHosts(['east', 'west']);
-    const r = await solve(['-n', '24', '--seed', '3', '--islands', '2', '--migration', 'async', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const r = await solve([
+      '-n',
+      '24',
+      '--seed',
+      '3',
+      '--islands',
+      '2',
+      '--migration',
+      'async',
+      '--nats',
+      broker.server.url,
+      '--nats-prefix',
+      prefix,
+      '--hosts',
+      '2',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const record = r.record;
     assert.equal(record.solved, true);
     assert.deepEqual(validateSolution(record.solution), { valid: true });
     assert.deepEqual(record.hosts, ['east', 'west']);
-    assert.deepEqual(record.islands.map((i: { host: string }) => i.host), ['east', 'west']);
+    assert.deepEqual(
+      record.islands.map((i: { host: string }) => i.host),
+      ['east', 'west'],
+    );
     // Every island stopped for the solution: the winner as its finder, the other because it
     // was told or (within the relay's latency) because it found one too (also-solved): one winner either way.
     const reasons = record.islands.map((i: { stopReason: string }) => i.stopReason);
     assert.equal(reasons[record.foundBy], 'solved');
     assert.equal(reasons.filter((r: string) => r === 'solved').length, 1, `one winner: ${reasons.join()}`);
-    assert.ok(reasons.every((r: string) => r === 'solved' || r === 'also-solved' || r === 'other-solved'), reasons.join());
+    assert.ok(
+      reasons.every((r: string) => r === 'solved' || r === 'also-solved' || r === 'other-solved'),
+      reasons.join(),
+    );
     assert.deepEqual(record.failures, []);
   });
 
   it('sync: five islands over two hosts give exactly the result of the same islands in one process', async () => {
     const { prefix } = await startHosts(['big', 'small'], 2);
     const args = ['-n', '30', '--seed', '4', '--islands', '5', '--topology', 'fully-connected', '--migration', 'sync', '--interval', '3'];
-    const [spread, local] = await Promise.all([solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']), solve(args)]);
+    const [spread, local] = await Promise.all([
+      solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']),
+      solve(args),
+    ]);
     assert.equal(spread.code, 0, spread.stderr);
     assert.equal(local.code, 0, local.stderr);
     assert.deepEqual(fingerprint(spread.record), fingerprint(local.record));
-    assert.deepEqual(spread.record.islands.map((i: { host: string }) => i.host), ['big', 'big', 'big', 'small', 'small']);
+    assert.deepEqual(
+      spread.record.islands.map((i: { host: string }) => i.host),
+      ['big', 'big', 'big', 'small', 'small'],
+    );
     assert.ok(spread.record.islands.some((i: { migrantsAccepted: number }) => i.migrantsAccepted > 0));
   });
 
   it('lagged (the default): four islands over two hosts give exactly the record of the same run in one process, twice, and with one island slowed', async () => {
     const { prefix } = await startHosts(['near', 'far'], 2);
-    const args = ['-n', '40', '--seed', '8', '--islands', '4', '--topology', 'ring-bi', '--population', '200', '--lag', '3', '--interval', '2', '--migrants', '4'];
+    const args = [
+      '-n',
+      '40',
+      '--seed',
+      '8',
+      '--islands',
+      '4',
+      '--topology',
+      'ring-bi',
+      '--population',
+      '200',
+      '--lag',
+      '3',
+      '--interval',
+      '2',
+      '--migrants',
+      '4',
+    ];
     const spread = await solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
     const local = await solve(args);
     assert.equal(spread.code, 0, spread.stderr);
     assert.equal(local.code, 0, local.stderr);
     assert.equal(spread.record.config.migration.mode, 'lagged');
-    assert.deepEqual(spread.record.islands.map((i: { host: string }) => i.host), ['far', 'far', 'near', 'near']);
+    assert.deepEqual(
+      spread.record.islands.map((i: { host: string }) => i.host),
+      ['far', 'far', 'near', 'near'],
+    );
     // What must repeat: all but timings, host names and the cluster section of the config.
     const same = (record: { config: Record<string, unknown> }) => {
       const { cluster: _cluster, ...config } = record.config;
@@ -105,7 +183,9 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.deepEqual(same(spread.record), same(local.record));
     assert.ok(spread.record.islands.every((i: { migrantsAccepted: number }) => i.migrantsAccepted > 0));
     // An island on one host sleeping 2 ms every iteration: the other host's islands wait for its migrants or run ahead; the record is the same.
-    const slowed = spawnCli(['solve', '--json', ...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2'], { env: { NQUEENS_ISLANDS_TEST_FAULT: '1:1:slow:2' } });
+    const slowed = spawnCli(['solve', '--json', ...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2'], {
+      env: { NQUEENS_ISLANDS_TEST_FAULT: '1:1:slow:2' },
+    });
     const exit = await slowed.exited;
     assert.equal(exit.code, 0, slowed.stderr());
     assert.deepEqual(same(JSON.parse(slowed.stdout()) as { config: Record<string, unknown> }), same(local.record));
@@ -114,18 +194,46 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   it('one winner: two islands on two hosts that both solve in their initial populations (sync, N = 6) name one finder; the other is also-solved, as in one process', async () => {
     const { prefix } = await startHosts(['one', 'two']);
     const args = ['-n', '6', '--seed', '1', '--islands', '2', '--migration', 'sync'];
-    const [spread, local] = await Promise.all([solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']), solve(args)]);
+    const [spread, local] = await Promise.all([
+      solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']),
+      solve(args),
+    ]);
     assert.equal(spread.code, 0, spread.stderr);
     for (const r of [spread, local]) {
       assert.deepEqual([r.record.foundBy, r.record.foundAtIteration], [0, 0]);
-      assert.deepEqual(r.record.islands.map((i: { stopReason: string; iterations: number }) => [i.stopReason, i.iterations]), [['solved', 0], ['also-solved', 0]]);
+      assert.deepEqual(
+        r.record.islands.map((i: { stopReason: string; iterations: number }) => [i.stopReason, i.iterations]),
+        [
+          ['solved', 0],
+          ['also-solved', 0],
+        ],
+      );
     }
     assert.deepEqual(spread.record.solution, local.record.solution);
   });
 
   it('a host SIGKILLed mid-run fails its island like a crashed worker: --on-island-error fail stops the run, exit 3', async () => {
     const { prefix, hosts: started } = await startHosts(['keeps', 'dies']);
-    const run = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '120', '--on-island-error', 'fail', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const run = spawnCli([
+      'solve',
+      '--json',
+      '-n',
+      '3000',
+      '--seed',
+      '1',
+      '--islands',
+      '2',
+      '--time-limit',
+      '120',
+      '--on-island-error',
+      'fail',
+      '--nats',
+      broker.server.url,
+      '--nats-prefix',
+      prefix,
+      '--hosts',
+      '2',
+    ]);
     await run.waitForStderr(/started N=3000 on 2 islands/);
     started.get('dies')!.child.kill('SIGKILL');
     const exit = await run.exited;
@@ -133,15 +241,41 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     const record = JSON.parse(run.stdout());
     assert.equal(record.ended, 'island-failed');
     // Hosts are taken in name order: island 0 on 'dies', island 1 on 'keeps'.
-    assert.deepEqual(record.islands.map((i: { host: string }) => i.host), ['dies', 'keeps']);
-    assert.deepEqual(record.failures.map((f: { island: number; message: string }) => [f.island, f.message]), [[0, 'host dies was lost (no heartbeat)']]);
+    assert.deepEqual(
+      record.islands.map((i: { host: string }) => i.host),
+      ['dies', 'keeps'],
+    );
+    assert.deepEqual(
+      record.failures.map((f: { island: number; message: string }) => [f.island, f.message]),
+      [[0, 'host dies was lost (no heartbeat)']],
+    );
     assert.equal(record.islands[1].stopReason, 'stopped');
-    assert.match(run.stderr(), /island 0 failed at iteration \d+: host dies was lost \(no heartbeat\); run stopped \(--on-island-error fail\)/);
+    assert.match(
+      run.stderr(),
+      /island 0 failed at iteration \d+: host dies was lost \(no heartbeat\); run stopped \(--on-island-error fail\)/,
+    );
   });
 
   it('a host stopped with SIGTERM mid-run reports its islands gone; with continue the run goes on and ends', async () => {
     const { prefix, hosts: started } = await startHosts(['stays', 'leaves']);
-    const run = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '3', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
+    const run = spawnCli([
+      'solve',
+      '--json',
+      '-n',
+      '3000',
+      '--seed',
+      '1',
+      '--islands',
+      '2',
+      '--time-limit',
+      '3',
+      '--nats',
+      broker.server.url,
+      '--nats-prefix',
+      prefix,
+      '--hosts',
+      '2',
+    ]);
     await run.waitForStderr(/started N=3000 on 2 islands/);
     const leaving = started.get('leaves')!;
     leaving.child.kill('SIGTERM');
@@ -151,7 +285,10 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     const record = JSON.parse(run.stdout());
     assert.equal(record.ended, 'time-limit');
     // Island 0 on 'leaves' (name order); island 1 went on to the time limit.
-    assert.deepEqual(record.failures.map((f: { island: number; message: string }) => [f.island, f.message]), [[0, 'host leaves left']]);
+    assert.deepEqual(
+      record.failures.map((f: { island: number; message: string }) => [f.island, f.message]),
+      [[0, 'host leaves left']],
+    );
     assert.equal(record.islands[1].stopReason, 'stopped');
   });
 
@@ -172,7 +309,24 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     try {
       const { prefix, hosts } = await broker.startHosts(['p1', 'p2'], { url: own.url });
       const out = path.join(tmp, 'broker-lost.json');
-      const run = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--all', '--out', out, '--nats', own.url, '--nats-prefix', prefix, '--hosts', '2']);
+      const run = spawnCli([
+        'solve',
+        '-n',
+        '3000',
+        '--seed',
+        '1',
+        '--islands',
+        '2',
+        '--all',
+        '--out',
+        out,
+        '--nats',
+        own.url,
+        '--nats-prefix',
+        prefix,
+        '--hosts',
+        '2',
+      ]);
       // Once the run is reported started, the coordinator holds every island's best (each sends it before 'started').
       await run.waitForStderr(/started N=3000 on 2 islands/);
       await own.kill();
@@ -180,14 +334,24 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       const printed = /^not solved N=3000 \(broker-lost\): best fitness (\d+) \(([\d, ]+)\)$/m.exec(run.stdout());
       assert.ok(printed, run.stdout());
       const [fitness, best] = [Number(printed[1]), printed[2].split(', ').map(Number)];
-      assert.deepEqual([...best].sort((a, b) => a - b), Array.from({ length: 3000 }, (_, i) => i + 1), 'the best is a permutation of 1..3000');
+      assert.deepEqual(
+        [...best].sort((a, b) => a - b),
+        Array.from({ length: 3000 }, (_, i) => i + 1),
+        'the best is a permutation of 1..3000',
+      );
       assert.equal(referenceFitness(best), fitness, 'the printed fitness is that of the printed best');
       assert.match(run.stderr(), /lost the NATS broker nats:\/\/127\.0\.0\.1:\d+: the best so far is above and in /);
       const record = JSON.parse(readFileSync(out, 'utf8'));
       assert.equal(record.ended, 'broker-lost');
       assert.deepEqual([record.fitness, record.best], [fitness, best]);
-      assert.deepEqual(record.failures.map((f: { message: string }) => f.message), ['the NATS broker was lost', 'the NATS broker was lost']);
-      assert.ok(record.islands.every((i: { bestFitness: number }) => i.bestFitness >= fitness), JSON.stringify(record.islands));
+      assert.deepEqual(
+        record.failures.map((f: { message: string }) => f.message),
+        ['the NATS broker was lost', 'the NATS broker was lost'],
+      );
+      assert.ok(
+        record.islands.every((i: { bestFitness: number }) => i.bestFitness >= fitness),
+        JSON.stringify(record.islands),
+      );
       // Hosts halt their islands at the disconnect, then leave once reconnecting fails (one line, exit 3).
       for (const host of hosts.values()) {
         assert.equal((await host.exited).code, 3);
@@ -206,7 +370,10 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       const record = await library.solve({ n: 20, seed: 6, migration: { mode: 'sync', interval: 4 } }, { cluster });
       assert.equal(record.solved, true);
       assert.deepEqual(record.hosts, ['lib1', 'lib2']);
-      assert.deepEqual(record.islands.map((i) => i.host), ['lib1', 'lib1', 'lib2', 'lib2']);
+      assert.deepEqual(
+        record.islands.map((i) => i.host),
+        ['lib1', 'lib1', 'lib2', 'lib2'],
+      );
       const local = await library.solve({ n: 20, seed: 6, islands: 4, migration: { mode: 'sync', interval: 4 } });
       assert.deepEqual([record.solution, record.foundBy, record.evaluations], [local.solution, local.foundBy, local.evaluations]);
     } finally {
@@ -244,7 +411,10 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   it('a run config with a cluster: section runs across hosts; the record hides its token', async () => {
     const { prefix } = await startHosts(['cfg1', 'cfg2']);
     const file = path.join(tmp, 'cluster.yaml');
-    writeFileSync(file, `n: 16\nseed: 5\ncluster:\n  nats: ${broker.server.url.replace('nats://', 'nats://s3cret-token@')}\n  hosts: 2\n  prefix: ${prefix}\n`);
+    writeFileSync(
+      file,
+      `n: 16\nseed: 5\ncluster:\n  nats: ${broker.server.url.replace('nats://', 'nats://s3cret-token@')}\n  hosts: 2\n  prefix: ${prefix}\n`,
+    );
     const r = await solve(['--config', file]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.record.hosts, ['cfg1', 'cfg2']);
@@ -256,7 +426,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.match(refused.stderr, /--checkpoint: not with cluster: in the run config/);
   });
 
-  it('malformed messages and messages of another run on a run\'s subjects are dropped and counted, never a crash', async () => {
+  it("malformed messages and messages of another run on a run's subjects are dropped and counted, never a crash", async () => {
     const { prefix } = await startHosts(['m1', 'm2']);
     const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
     const packr = new Packr({ moreTypes: true });
@@ -269,14 +439,41 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
         const base = msg.subject.split('.').slice(0, -1).join('.');
         for (const to of ['coordinator', ...['m1', 'm2']]) {
           raw.publish(`${base}.${to}`, new Uint8Array([0xc1, 1, 2]));
-          raw.publish(`${base}.${to}`, packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, body: { type: 'halt', runId: 'another0run' } }));
+          raw.publish(
+            `${base}.${to}`,
+            packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, body: { type: 'halt', runId: 'another0run' } }),
+          );
         }
-        raw.publish(`${base}.coordinator`, packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, body: { type: 'report', runId: 'another0run', island: 0, bytes: null, error: 'x' } }));
+        raw.publish(
+          `${base}.coordinator`,
+          packr.pack({
+            format: BUS_FORMAT,
+            tool: toolInfo().version,
+            body: { type: 'report', runId: 'another0run', island: 0, bytes: null, error: 'x' },
+          }),
+        );
       },
     });
     await raw.flush();
     try {
-      const r = await solve(['-n', '28', '--seed', '9', '--islands', '2', '--migration', 'sync', '--interval', '4', '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
+      const r = await solve([
+        '-n',
+        '28',
+        '--seed',
+        '9',
+        '--islands',
+        '2',
+        '--migration',
+        'sync',
+        '--interval',
+        '4',
+        '--nats',
+        broker.server.url,
+        '--nats-prefix',
+        prefix,
+        '--hosts',
+        '2',
+      ]);
       const local = await solve(['-n', '28', '--seed', '9', '--islands', '2', '--migration', 'sync', '--interval', '4']);
       assert.equal(r.code, 0, r.stderr);
       assert.ok(spoiled);

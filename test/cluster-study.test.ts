@@ -36,7 +36,10 @@ function experimentFile(name: string, text: string): string {
 /** Quick runs (N = 8 solves in milliseconds) and, with `slow`, runs that end at a 1 s time limit unsolved. */
 function study(name: string, slowRepeats = 0) {
   const n = slowRepeats > 0 ? '[8, 3000]' : '[8, 10]';
-  const file = experimentFile(name, `base: { overrides: { islands: 1, ga: { populationSize: 40 }, limits: { timeLimit: 1 } } }\nsweep:\n  n: ${n}\nrepeats: ${Math.max(2, slowRepeats)}\nseed: 5\n`);
+  const file = experimentFile(
+    name,
+    `base: { overrides: { islands: 1, ga: { populationSize: 40 }, limits: { timeLimit: 1 } } }\nsweep:\n  n: ${n}\nrepeats: ${Math.max(2, slowRepeats)}\nseed: 5\n`,
+  );
   return loadExperiment(file, env);
 }
 
@@ -66,7 +69,12 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       const out = path.join(dir, 'two-hosts');
       const seen: string[][] = [];
       const outcome = await runStudyOnCluster(experiment, {
-        outDir: out, resume: false, events: true, nats: cluster.server.url, hosts: 2, prefix,
+        outDir: out,
+        resume: false,
+        events: true,
+        nats: cluster.server.url,
+        hosts: 2,
+        prefix,
         hooks: { onHosts: (list) => seen.push(list.map((h) => h.name)) },
       });
       assert.deepEqual([outcome.completed, outcome.interrupted, outcome.stoppedBy], [4, false, null]);
@@ -89,7 +97,13 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       const out = path.join(dir, name);
       let victim: { host: string; run: string } | null = null;
       const outcome = await runStudyOnCluster(experiment, {
-        outDir: out, resume: false, events: false, nats: cluster.server.url, hosts: 2, prefix, ackWaitMs,
+        outDir: out,
+        resume: false,
+        events: false,
+        nats: cluster.server.url,
+        hosts: 2,
+        prefix,
+        ackWaitMs,
         hooks: {
           onHosts(list) {
             const busy = victim ? undefined : list.find((h) => h.current?.startsWith('n=3000'));
@@ -128,12 +142,25 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       const out = path.join(dir, 'resumed');
       const controller = new AbortController();
       const first = await runStudyOnCluster(experiment, {
-        outDir: out, resume: false, events: false, nats: cluster.server.url, hosts: 1, prefix, signal: controller.signal,
+        outDir: out,
+        resume: false,
+        events: false,
+        nats: cluster.server.url,
+        hosts: 1,
+        prefix,
+        signal: controller.signal,
         hooks: { onRunEnd: () => controller.abort() },
       });
       assert.equal(first.stoppedBy, 'signal');
       assert.ok(first.interrupted && first.completed >= 1 && first.completed < 4, `completed ${first.completed}`);
-      const second = await runStudyOnCluster(experiment, { outDir: out, resume: true, events: false, nats: cluster.server.url, hosts: 1, prefix });
+      const second = await runStudyOnCluster(experiment, {
+        outDir: out,
+        resume: true,
+        events: false,
+        nats: cluster.server.url,
+        hosts: 1,
+        prefix,
+      });
       assert.deepEqual([second.skipped + second.completed, second.interrupted], [4, false]);
       assert.equal(second.skipped, first.completed);
       assertEachRunOnce(out, experiment);
@@ -151,28 +178,54 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       let real: Promise<unknown> | null = null;
       raw.subscribe(`${prefix}.hosts.discover`, {
         callback: () => {
-          raw.publish(`${prefix}.hosts.heartbeat`, packr.pack({ format: BUS_FORMAT, tool: '0.0.1', body: { type: 'host', id: 'old1', name: 'old-host', islands: 4, busy: false } }));
+          raw.publish(
+            `${prefix}.hosts.heartbeat`,
+            packr.pack({
+              format: BUS_FORMAT,
+              tool: '0.0.1',
+              body: { type: 'host', id: 'old1', name: 'old-host', islands: 4, busy: false },
+            }),
+          );
           raw.publish(`${prefix}.hosts.heartbeat`, new Uint8Array([1, 2, 3]));
           raw.publish(`${prefix}.hosts.heartbeat`, packr.pack({ format: BUS_FORMAT, tool: 'x', body: null }));
           real ??= startHosts(prefix, ['current']);
         },
       });
       await raw.flush();
-      const outcome = await runStudyOnCluster(experiment, { outDir: out, resume: false, events: false, nats: cluster.server.url, hosts: 1, prefix, log: (l) => lines.push(l) });
+      const outcome = await runStudyOnCluster(experiment, {
+        outDir: out,
+        resume: false,
+        events: false,
+        nats: cluster.server.url,
+        hosts: 1,
+        prefix,
+        log: (l) => lines.push(l),
+      });
       await raw.close();
       assert.equal(outcome.completed, 4);
       const records = assertEachRunOnce(out, experiment);
       assert.deepEqual([...new Set([...records.values()].map((r) => r.host))], ['current']);
       const refusals = lines.filter((l) => l.startsWith('refused host'));
-      assert.deepEqual(refusals, [`refused host old-host: it runs nqueens-islands 0.0.1 (bus format ${BUS_FORMAT}); this coordinator runs nqueens-islands ${toolInfo().version} (bus format ${BUS_FORMAT})`]);
+      assert.deepEqual(refusals, [
+        `refused host old-host: it runs nqueens-islands 0.0.1 (bus format ${BUS_FORMAT}); this coordinator runs nqueens-islands ${toolInfo().version} (bus format ${BUS_FORMAT})`,
+      ]);
       assert.ok(outcome.dropped >= 3, `dropped ${outcome.dropped}`);
     });
 
     it('too few hosts within --wait: one line naming the count and the broker, nothing written', async () => {
       const out = path.join(dir, 'too-few');
       await assert.rejects(
-        runStudyOnCluster(study('too-few'), { outDir: out, resume: false, events: false, nats: cluster.server.url, hosts: 1, prefix: freshPrefix(), waitMs: 300 }),
-        (e: unknown) => e instanceof ConfigError && /^--hosts 1: only 0 idle hosts answered on nats:\/\/127\.0\.0\.1:\d+ within 0\.3 s/.test(e.message),
+        runStudyOnCluster(study('too-few'), {
+          outDir: out,
+          resume: false,
+          events: false,
+          nats: cluster.server.url,
+          hosts: 1,
+          prefix: freshPrefix(),
+          waitMs: 300,
+        }),
+        (e: unknown) =>
+          e instanceof ConfigError && /^--hosts 1: only 0 idle hosts answered on nats:\/\/127\.0\.0\.1:\d+ within 0\.3 s/.test(e.message),
       );
       assert.equal(existsSync(out), false);
     });
@@ -205,14 +258,20 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       try {
         const { prefix, hosts } = await cluster.startHosts(['orphan'], { url: server.url });
         const host = hosts.get('orphan')!;
-        const file = experimentFile('broker-lost', 'base: { overrides: { n: 3000, islands: 1, ga: { populationSize: 40 }, limits: { timeLimit: 1 } } }\nrepeats: 20\nseed: 1\n');
+        const file = experimentFile(
+          'broker-lost',
+          'base: { overrides: { n: 3000, islands: 1, ga: { populationSize: 40 }, limits: { timeLimit: 1 } } }\nrepeats: 20\nseed: 1\n',
+        );
         const out = path.join(dir, 'broker-lost');
         const coordinator = spawnCli(['experiment', file, '--out', out, '--nats', server.url, '--nats-prefix', prefix, '--hosts', '1']);
         await host.waitForStderr(/joined study/);
         await server.kill();
         const [c, h] = await Promise.all([coordinator.exited, host.exited]);
         assert.equal(c.code, 3, coordinator.stderr());
-        assert.match(coordinator.stderr(), /lost the NATS broker nats:\/\/127\.0\.0\.1:\d+: \d+ of 20 runs are in .*; continue with: nqueens-islands experiment .* --resume --nats nats:\/\/127\.0\.0\.1:\d+ --nats-prefix \w+ --hosts 1\n/);
+        assert.match(
+          coordinator.stderr(),
+          /lost the NATS broker nats:\/\/127\.0\.0\.1:\d+: \d+ of 20 runs are in .*; continue with: nqueens-islands experiment .* --resume --nats nats:\/\/127\.0\.0\.1:\d+ --nats-prefix \w+ --hosts 1\n/,
+        );
         assert.equal(h.code, 3, host.stderr());
         assert.match(host.stderr(), /lost the NATS broker/);
       } finally {

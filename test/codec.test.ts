@@ -5,26 +5,78 @@ import { decode, encode } from '../src/archipelago/codec.ts';
 import type { IslandReport, IslandTask, Message, MigrantsMessage, ProgressMessage, SolutionMessage } from '../src/archipelago/messages.ts';
 import { paperParams } from '../src/ga/params.ts';
 
-const migrants: MigrantsMessage = { type: 'migrants', from: 3, epoch: 7, iteration: 70, count: 2, genes: Uint16Array.from([0, 2, 4, 1, 3, 3, 1, 4, 2, 0]) };
+const migrants: MigrantsMessage = {
+  type: 'migrants',
+  from: 3,
+  epoch: 7,
+  iteration: 70,
+  count: 2,
+  genes: Uint16Array.from([0, 2, 4, 1, 3, 3, 1, 4, 2, 0]),
+};
 const wide: MigrantsMessage = { ...migrants, genes: Int32Array.from([70000, 1, 2, 3, 4, 5, 6, 7, 8, 65536]) };
 const progress: ProgressMessage = {
-  type: 'progress', island: 1, iteration: 12, evaluations: 12345, bestFitness: 2, meanFitness: 5.25, diversity: 0.75,
-  migrantsSent: 10, migrantsAccepted: 4, time: 1.7e12 + 0.123, migrations: Int32Array.from([0, 1, 0, 10, 2, 1, -1, 2, 0, 20, 2, 0]),
+  type: 'progress',
+  island: 1,
+  iteration: 12,
+  evaluations: 12345,
+  bestFitness: 2,
+  meanFitness: 5.25,
+  diversity: 0.75,
+  migrantsSent: 10,
+  migrantsAccepted: 4,
+  time: 1.7e12 + 0.123,
+  migrations: Int32Array.from([0, 1, 0, 10, 2, 1, -1, 2, 0, 20, 2, 0]),
   survivals: Int32Array.from([0, 1, 0, 10, 2, 1, 1]),
   observation: { positions: 4, genes: Uint16Array.from([0, 1, 2, 3, 1, 0, 2, 3]), hashes: Uint32Array.from([4294967295, 7]) },
   takenOverAt: -1,
 };
 const solution: SolutionMessage = { type: 'solution', island: 0, iteration: 3, genes: Uint16Array.from([1, 3, 0, 2]), foundAt: 1.7e12 };
 const task: IslandTask = {
-  type: 'task', island: 2, islands: 4, seed: 2 ** 40 + 3, evolver: { mode: 'paper', params: paperParams(24, { populationSize: 100 }) },
-  migration: { mode: 'sync', lag: 2, interval: 5, migrants: 2, emigrantSelection: { kind: 'tournament', size: 3 }, replacement: 'random-if-better', rejectDuplicates: true },
-  maxIterations: Infinity, maxEvaluations: 123456, progressIntervalMs: 250, sources: [1], targets: [3], testFault: null, snapshot: null,
+  type: 'task',
+  island: 2,
+  islands: 4,
+  seed: 2 ** 40 + 3,
+  evolver: { mode: 'paper', params: paperParams(24, { populationSize: 100 }) },
+  migration: {
+    mode: 'sync',
+    lag: 2,
+    interval: 5,
+    migrants: 2,
+    emigrantSelection: { kind: 'tournament', size: 3 },
+    replacement: 'random-if-better',
+    rejectDuplicates: true,
+  },
+  maxIterations: Infinity,
+  maxEvaluations: 123456,
+  progressIntervalMs: 250,
+  sources: [1],
+  targets: [3],
+  testFault: null,
+  snapshot: null,
 };
 const report: IslandReport = {
-  type: 'report', island: 2, iterations: 40, evaluations: 4000, bestFitness: 1, best: Uint16Array.from([3, 1, 0, 2]), solution: null,
-  foundAtIteration: -1, foundAt: 0, claimed: false, migrantsSent: 8, migrantsAccepted: 3, startedAt: 1, stoppedAt: 2,
-  stopReason: 'other-solved', migrations: new Int32Array(0), evaluationsFrom: 35, evaluationsAt: Float64Array.from([3500, 3600, 3700, 3800, 3900]),
-  survivals: new Int32Array(0), migrantsReceived: 6, immigrantsChecked: 3, immigrantsSurvived: 1,
+  type: 'report',
+  island: 2,
+  iterations: 40,
+  evaluations: 4000,
+  bestFitness: 1,
+  best: Uint16Array.from([3, 1, 0, 2]),
+  solution: null,
+  foundAtIteration: -1,
+  foundAt: 0,
+  claimed: false,
+  migrantsSent: 8,
+  migrantsAccepted: 3,
+  startedAt: 1,
+  stoppedAt: 2,
+  stopReason: 'other-solved',
+  migrations: new Int32Array(0),
+  evaluationsFrom: 35,
+  evaluationsAt: Float64Array.from([3500, 3600, 3700, 3800, 3900]),
+  survivals: new Int32Array(0),
+  migrantsReceived: 6,
+  immigrantsChecked: 3,
+  immigrantsSurvived: 1,
 };
 
 describe('codec', () => {

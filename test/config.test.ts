@@ -113,7 +113,19 @@ describe('run config: defaults and resolution', () => {
   });
 
   it('prints a config that reads back to the same config', () => {
-    const c = resolve({ n: 30, seed: 7, islands: 3, topology: { kind: 'edges', edges: [[0, 1], [2, 0]] }, migration: { emigrantSelection: 'tournament(4)', migrants: '1%' } });
+    const c = resolve({
+      n: 30,
+      seed: 7,
+      islands: 3,
+      topology: {
+        kind: 'edges',
+        edges: [
+          [0, 1],
+          [2, 0],
+        ],
+      },
+      migration: { emigrantSelection: 'tournament(4)', migrants: '1%' },
+    });
     assert.deepEqual(resolve(YAML.parse(YAML.stringify(toFileShape(c)))), c);
   });
 });
@@ -122,18 +134,24 @@ describe('run config: flags', () => {
   const parse = (args: string[]) => overridesFromArgv(yargs(args).options(CONFIG_FILE_OPTION).options(RUN_FLAG_OPTIONS).parseSync());
 
   it('maps flags to nested keys, keeping odd values for the schema to judge', () => {
-    assert.deepEqual(parse(['-n', '12', '--interval', 'ten', '--migrants', '5%', '--max-iterations', 'none', '--topology', 'none', '--reject-duplicates']), {
-      n: 12,
-      migration: { interval: 'ten', migrants: '5%', rejectDuplicates: true },
-      limits: { maxIterations: null },
-      topology: { kind: 'none' },
-    });
+    assert.deepEqual(
+      parse(['-n', '12', '--interval', 'ten', '--migrants', '5%', '--max-iterations', 'none', '--topology', 'none', '--reject-duplicates']),
+      {
+        n: 12,
+        migration: { interval: 'ten', migrants: '5%', rejectDuplicates: true },
+        limits: { maxIterations: null },
+        topology: { kind: 'none' },
+      },
+    );
     assert.deepEqual(parse(['--interval', '3', '--interval', '4']), { migration: { interval: 4 } });
     assert.deepEqual(parse([]), {});
   });
 
   it('sets only keys that exist in the schema', () => {
-    interface SchemaNode { properties?: Record<string, SchemaNode>; oneOf?: SchemaNode[] }
+    interface SchemaNode {
+      properties?: Record<string, SchemaNode>;
+      oneOf?: SchemaNode[];
+    }
     const schema = runConfigJsonSchema() as SchemaNode;
     for (const flag of RUN_FLAGS) {
       let node: SchemaNode = { properties: schema.properties };
@@ -162,15 +180,25 @@ describe('run config: flags', () => {
   it('names the flag when a flag value is bad, the file when a file value is', () => {
     refuses(() => resolve({ n: 8 }, parse(['--interval', '0'])), '--interval: expected an integer >= 1, got 0');
     refuses(() => resolve({ n: 8 }, parse(['-n', 'ten'])), '-n: expected an integer >= 1, got "ten"');
-    refuses(() => resolve({ n: 8 }, parse(['--topology', 'moebius'])), '--topology: expected one of ring | ring-bi | fully-connected | star | grid | hypercube | random | none | edges, got "moebius"');
-    refuses(() => resolve({ n: 8, migration: { interval: 'ten' } }, parse(['-n', '9'])), `${SRC}: migration.interval: expected an integer >= 1, got "ten"`);
+    refuses(
+      () => resolve({ n: 8 }, parse(['--topology', 'moebius'])),
+      '--topology: expected one of ring | ring-bi | fully-connected | star | grid | hypercube | random | none | edges, got "moebius"',
+    );
+    refuses(
+      () => resolve({ n: 8, migration: { interval: 'ten' } }, parse(['-n', '9'])),
+      `${SRC}: migration.interval: expected an integer >= 1, got "ten"`,
+    );
   });
 
   it('names the flag that caused a cross-field conflict', () => {
-    refuses(() => resolve({ n: 8, topology: { kind: 'hypercube' } }, parse(['--islands', '6'])),
-      '--islands: 6 is not a power of two, which topology.kind "hypercube" needs; expected 1, 2, 4, 8, ...');
-    refuses(() => resolve({ n: 8, migration: { migrants: 11 } }, parse(['--population', '10'])),
-      '--population: migration.migrants: 11 emigrants is more than ga.populationSize (10); expected at most 10');
+    refuses(
+      () => resolve({ n: 8, topology: { kind: 'hypercube' } }, parse(['--islands', '6'])),
+      '--islands: 6 is not a power of two, which topology.kind "hypercube" needs; expected 1, 2, 4, 8, ...',
+    );
+    refuses(
+      () => resolve({ n: 8, migration: { migrants: 11 } }, parse(['--population', '10'])),
+      '--population: migration.migrants: 11 emigrants is more than ga.populationSize (10); expected at most 10',
+    );
   });
 });
 
@@ -179,46 +207,122 @@ describe('run config: value errors', () => {
     ['a missing n', {}, `${SRC}: n: missing; expected an integer >= 1 (set it in the file or pass -n)`],
     ['a wrong type', { n: 8, migration: { interval: 'ten' } }, `${SRC}: migration.interval: expected an integer >= 1, got "ten"`],
     ['a fraction for an integer', { n: 8.5 }, `${SRC}: n: expected an integer >= 1, got 8.5`],
-    ['a probability above 1', { n: 8, ga: { mutationProbability: 1.5 } }, `${SRC}: ga.mutationProbability: expected a number in [0, 1], got 1.5`],
+    [
+      'a probability above 1',
+      { n: 8, ga: { mutationProbability: 1.5 } },
+      `${SRC}: ga.mutationProbability: expected a number in [0, 1], got 1.5`,
+    ],
     ['a section that is not a mapping', { n: 8, migration: 5 }, `${SRC}: migration: expected a mapping, got 5`],
     ['a top level that is not a mapping', [1, 2], `${SRC}: expected a mapping, got a list`],
     ['an unknown GA mode', { n: 8, ga: { mode: 'quantum' } }, `${SRC}: ga.mode: expected "paper", "hybrid" or "takeover", got "quantum"`],
-    ['a misspelt key', { n: 8, migration: { intervall: 3 } }, `${SRC}: unknown key "migration.intervall"; did you mean "migration.interval"?`],
+    [
+      'a misspelt key',
+      { n: 8, migration: { intervall: 3 } },
+      `${SRC}: unknown key "migration.intervall"; did you mean "migration.interval"?`,
+    ],
     ['a misspelt top-level key', { n: 8, isands: 3 }, `${SRC}: unknown key "isands"; did you mean "islands"?`],
-    ['an unknown key', { n: 8, limits: { patience: 3 } }, `${SRC}: unknown key "limits.patience"; expected one of maxIterations, maxEvaluations, timeLimit`],
-    ['too many islands', { n: 8, islands: 10000 }, `${SRC}: islands: expected an integer from 1 to 256 or null (= available cores), got 10000; each island is a worker thread, and far more threads than cores only add switching and copying`],
-    ['a bad migrants value', { n: 8, migration: { migrants: 2.5 } }, `${SRC}: migration.migrants: expected an integer >= 1, a fraction in (0, 1) or a percentage like "5%", got 2.5`],
-    ['a bad percentage', { n: 8, migration: { migrants: '150%' } }, `${SRC}: migration.migrants: expected an integer >= 1, a fraction in (0, 1) or a percentage like "5%", got "150%"`],
-    ['a bad selection', { n: 8, migration: { emigrantSelection: 'worst' } }, `${SRC}: migration.emigrantSelection: expected best | random | tournament | tournament(K), got "worst"`],
+    [
+      'an unknown key',
+      { n: 8, limits: { patience: 3 } },
+      `${SRC}: unknown key "limits.patience"; expected one of maxIterations, maxEvaluations, timeLimit`,
+    ],
+    [
+      'too many islands',
+      { n: 8, islands: 10000 },
+      `${SRC}: islands: expected an integer from 1 to 256 or null (= available cores), got 10000; each island is a worker thread, and far more threads than cores only add switching and copying`,
+    ],
+    [
+      'a bad migrants value',
+      { n: 8, migration: { migrants: 2.5 } },
+      `${SRC}: migration.migrants: expected an integer >= 1, a fraction in (0, 1) or a percentage like "5%", got 2.5`,
+    ],
+    [
+      'a bad percentage',
+      { n: 8, migration: { migrants: '150%' } },
+      `${SRC}: migration.migrants: expected an integer >= 1, a fraction in (0, 1) or a percentage like "5%", got "150%"`,
+    ],
+    [
+      'a bad selection',
+      { n: 8, migration: { emigrantSelection: 'worst' } },
+      `${SRC}: migration.emigrantSelection: expected best | random | tournament | tournament(K), got "worst"`,
+    ],
     ['a negative seed', { n: 8, seed: -1 }, `${SRC}: seed: expected an integer from 0 to 9007199254740991 or null (= random), got -1`],
-    ['a zero time limit', { n: 8, limits: { timeLimit: 0 } }, `${SRC}: limits.timeLimit: expected a number of seconds > 0 or null (= no limit), at most 2147483 (24.8 days), got 0`],
-    ['a malformed edge', { n: 8, islands: 2, topology: { kind: 'edges', edges: [[0, 1], [1]] } }, `${SRC}: topology.edges[1]: expected a pair [from, to] of 0-based island ids, got a list`],
+    [
+      'a zero time limit',
+      { n: 8, limits: { timeLimit: 0 } },
+      `${SRC}: limits.timeLimit: expected a number of seconds > 0 or null (= no limit), at most 2147483 (24.8 days), got 0`,
+    ],
+    [
+      'a malformed edge',
+      { n: 8, islands: 2, topology: { kind: 'edges', edges: [[0, 1], [1]] } },
+      `${SRC}: topology.edges[1]: expected a pair [from, to] of 0-based island ids, got a list`,
+    ],
   ];
   for (const [name, input, message] of cases) it(`refuses ${name}`, () => refuses(() => resolve(input), message));
 });
 
 describe('run config: cross-field errors', () => {
   const cases: [string, unknown, string][] = [
-    ['more migrants than members', { n: 8, ga: { populationSize: 10 }, migration: { migrants: 11 } },
-      `${SRC}: migration.migrants: 11 emigrants is more than ga.populationSize (10); expected at most 10`],
-    ['a double mutation more likely than a mutation', { n: 8, ga: { doubleMutationProbability: 0.9 } },
-      `${SRC}: ga.doubleMutationProbability: 0.9 is more than ga.mutationProbability (0.8); a double mutation is a kind of mutation, so expected a number <= 0.8`],
-    ['a hypercube of 3 islands', { n: 8, islands: 3, topology: { kind: 'hypercube' } },
-      `${SRC}: islands: 3 is not a power of two, which topology.kind "hypercube" needs; expected 1, 2, 4, 8, ...`],
-    ['an edge to a missing island', { n: 8, islands: 2, topology: { kind: 'edges', edges: [[0, 1], [1, 2]] } },
-      `${SRC}: topology.edges[1]: island 2 does not exist; with 2 islands, ids are 0..1`],
-    ['an edge to a missing island, islands from the cores', { n: 8, topology: { kind: 'edges', edges: [[0, 4]] } },
-      `${SRC}: topology.edges[0]: island 4 does not exist; with 4 (the available cores, as islands is null) islands, ids are 0..3`],
-    ['kind edges without edges', { n: 8, topology: { kind: 'edges' } },
-      `${SRC}: topology.edges: missing; topology.kind "edges" needs a list of [from, to] island pairs`],
-    ['an option of another kind', { n: 8, topology: { kind: 'ring', probability: 0.3 } },
-      `${SRC}: topology.probability: only used with topology.kind "random", not "ring"; remove it`],
-    ['grid rows that do not divide the islands', { n: 8, islands: 6, topology: { kind: 'grid', rows: 4 } },
-      `${SRC}: topology.rows: 4 rows do not divide the 6 islands into full rows; expected a divisor of 6`],
-    ['a tournament larger than the population', { n: 8, ga: { populationSize: 4 }, migration: { emigrantSelection: 'tournament(5)' } },
-      `${SRC}: migration.emigrantSelection: a tournament of 5 is more than ga.populationSize (4)`],
-    ['a board that does not fit in memory', { n: 2_000_000, islands: 2 },
-      `${SRC}: n: 2000000 needs about 56.4 GB for 2 islands (per island: population 1000, bad repository 1414, 500 pairs per iteration, 4 bytes per gene; 20 migrants in flight; 32 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); even one island needs about 28.2 GB; lower n or the population (ga.populationSize, --population)`],
+    [
+      'more migrants than members',
+      { n: 8, ga: { populationSize: 10 }, migration: { migrants: 11 } },
+      `${SRC}: migration.migrants: 11 emigrants is more than ga.populationSize (10); expected at most 10`,
+    ],
+    [
+      'a double mutation more likely than a mutation',
+      { n: 8, ga: { doubleMutationProbability: 0.9 } },
+      `${SRC}: ga.doubleMutationProbability: 0.9 is more than ga.mutationProbability (0.8); a double mutation is a kind of mutation, so expected a number <= 0.8`,
+    ],
+    [
+      'a hypercube of 3 islands',
+      { n: 8, islands: 3, topology: { kind: 'hypercube' } },
+      `${SRC}: islands: 3 is not a power of two, which topology.kind "hypercube" needs; expected 1, 2, 4, 8, ...`,
+    ],
+    [
+      'an edge to a missing island',
+      {
+        n: 8,
+        islands: 2,
+        topology: {
+          kind: 'edges',
+          edges: [
+            [0, 1],
+            [1, 2],
+          ],
+        },
+      },
+      `${SRC}: topology.edges[1]: island 2 does not exist; with 2 islands, ids are 0..1`,
+    ],
+    [
+      'an edge to a missing island, islands from the cores',
+      { n: 8, topology: { kind: 'edges', edges: [[0, 4]] } },
+      `${SRC}: topology.edges[0]: island 4 does not exist; with 4 (the available cores, as islands is null) islands, ids are 0..3`,
+    ],
+    [
+      'kind edges without edges',
+      { n: 8, topology: { kind: 'edges' } },
+      `${SRC}: topology.edges: missing; topology.kind "edges" needs a list of [from, to] island pairs`,
+    ],
+    [
+      'an option of another kind',
+      { n: 8, topology: { kind: 'ring', probability: 0.3 } },
+      `${SRC}: topology.probability: only used with topology.kind "random", not "ring"; remove it`,
+    ],
+    [
+      'grid rows that do not divide the islands',
+      { n: 8, islands: 6, topology: { kind: 'grid', rows: 4 } },
+      `${SRC}: topology.rows: 4 rows do not divide the 6 islands into full rows; expected a divisor of 6`,
+    ],
+    [
+      'a tournament larger than the population',
+      { n: 8, ga: { populationSize: 4 }, migration: { emigrantSelection: 'tournament(5)' } },
+      `${SRC}: migration.emigrantSelection: a tournament of 5 is more than ga.populationSize (4)`,
+    ],
+    [
+      'a board that does not fit in memory',
+      { n: 2_000_000, islands: 2 },
+      `${SRC}: n: 2000000 needs about 56.4 GB for 2 islands (per island: population 1000, bad repository 1414, 500 pairs per iteration, 4 bytes per gene; 20 migrants in flight; 32 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); even one island needs about 28.2 GB; lower n or the population (ga.populationSize, --population)`,
+    ],
   ];
   for (const [name, input, message] of cases) it(`refuses ${name}`, () => refuses(() => resolve(input), message));
 });
@@ -237,7 +341,11 @@ describe('run config: files', () => {
     const dir = path.join(tmp, 'dir.yaml');
     mkdirSync(dir);
     refuses(() => readConfigFile(dir), `${dir}: is a directory; expected a YAML or JSON file`);
-    for (const [name, text] of [['empty.yaml', ''], ['comments.yaml', '# nothing yet\n\n'], ['empty.json', '  \n']]) {
+    for (const [name, text] of [
+      ['empty.yaml', ''],
+      ['comments.yaml', '# nothing yet\n\n'],
+      ['empty.json', '  \n'],
+    ]) {
       const f = file(name, text);
       refuses(() => readConfigFile(f), `${f}: empty file; expected a mapping with at least "n"`);
     }
@@ -245,7 +353,10 @@ describe('run config: files', () => {
 
   it('refuses YAML syntax errors with line and column', () => {
     const bad = file('bad.yaml', 'n: 8\nmigration:\n  interval: [1, 2\n');
-    refuses(() => readConfigFile(bad), `${bad}:4:1: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`);
+    refuses(
+      () => readConfigFile(bad),
+      `${bad}:4:1: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+    );
     const dup = file('dup.yaml', 'n: 8\nn: 9\n');
     refuses(() => readConfigFile(dup), `${dup}:2:1: invalid YAML: Map keys must be unique`);
   });
@@ -298,7 +409,18 @@ describe('run config: files', () => {
 describe('run config: JSON Schema', () => {
   it('is JSON, lists every key, and the committed copy is current', () => {
     const schema = JSON.parse(JSON.stringify(runConfigJsonSchema()));
-    assert.deepEqual(Object.keys(schema.properties), ['n', 'seed', 'ga', 'islands', 'topology', 'migration', 'limits', 'onIslandError', 'output', 'cluster']);
+    assert.deepEqual(Object.keys(schema.properties), [
+      'n',
+      'seed',
+      'ga',
+      'islands',
+      'topology',
+      'migration',
+      'limits',
+      'onIslandError',
+      'output',
+      'cluster',
+    ]);
     assert.deepEqual(schema.required, ['n']);
     assert.equal(schema.additionalProperties, false);
     assert.ok(schema.properties.migration.properties.interval);

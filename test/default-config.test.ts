@@ -13,7 +13,7 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'nqueens-default-config-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('config/default.yaml as the build stores it (the CLI reads it without the YAML parser)', () => {
-  it('the build stored the file\'s exact text and what the YAML reader makes of it', () => {
+  it("the build stored the file's exact text and what the YAML reader makes of it", () => {
     const built = JSON.parse(readFileSync(BUILT_DEFAULT_FILE, 'utf8')) as { text: string; value: unknown };
     assert.equal(built.text, readFileSync(DEFAULT_CONFIG_FILE, 'utf8'), 'dist/config/default.json is stale: run npm run build');
     assert.deepEqual(built.value, readConfigFile(DEFAULT_CONFIG_FILE));

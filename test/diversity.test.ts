@@ -13,13 +13,40 @@ function population(rows: number[][]): Population {
 
 describe('diversity', () => {
   it('is 0 for identical members and 1 when no two members share a gene position', () => {
-    assert.equal(sampleDiversity(population([[0, 1, 2, 3], [0, 1, 2, 3], [0, 1, 2, 3]])), 0);
-    assert.equal(sampleDiversity(population([[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1]])), 1);
+    assert.equal(
+      sampleDiversity(
+        population([
+          [0, 1, 2, 3],
+          [0, 1, 2, 3],
+          [0, 1, 2, 3],
+        ]),
+      ),
+      0,
+    );
+    assert.equal(
+      sampleDiversity(
+        population([
+          [0, 1, 2, 3],
+          [1, 2, 3, 0],
+          [2, 3, 0, 1],
+        ]),
+      ),
+      1,
+    );
   });
 
   it('is the mean pairwise Hamming distance as a fraction of N', () => {
     // Pairs: (a, b) differ in 2 of 4, (a, c) in 4, (b, c) in 4: mean 10 / 3 of 4.
-    assert.equal(sampleDiversity(population([[0, 1, 2, 3], [1, 0, 2, 3], [3, 2, 1, 0]])), 10 / 12);
+    assert.equal(
+      sampleDiversity(
+        population([
+          [0, 1, 2, 3],
+          [1, 0, 2, 3],
+          [3, 2, 1, 0],
+        ]),
+      ),
+      10 / 12,
+    );
   });
 
   it('samples scattered positions on long chromosomes, without aliasing a periodic difference', () => {

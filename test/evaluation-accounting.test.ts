@@ -22,7 +22,15 @@ function options(interval: number, seed: number, extra: Partial<ArchipelagoOptio
     islands: 3,
     evolver: { mode: 'paper', params },
     topology: { kind: 'none' },
-    migration: { mode: 'sync', lag: 0, interval, migrants: 1, emigrantSelection: { kind: 'best' }, replacement: 'worst-if-better', rejectDuplicates: false },
+    migration: {
+      mode: 'sync',
+      lag: 0,
+      interval,
+      migrants: 1,
+      emigrantSelection: { kind: 'best' },
+      replacement: 'worst-if-better',
+      rejectDuplicates: false,
+    },
     launcher: host,
     ...extra,
   };
@@ -40,9 +48,17 @@ describe('evaluations to solution (sync)', () => {
       const fifty = await run(options(50, seed));
       assert.ok(one.solved && fifty.solved, `seed ${seed} solves`);
       // Without migration the islands' searches do not depend on the interval: same winner, same iteration.
-      assert.deepEqual([fifty.foundBy, fifty.foundAtIteration, fifty.solution], [one.foundBy, one.foundAtIteration, one.solution], `seed ${seed}`);
+      assert.deepEqual(
+        [fifty.foundBy, fifty.foundAtIteration, fifty.solution],
+        [one.foundBy, one.foundAtIteration, one.solution],
+        `seed ${seed}`,
+      );
       assert.equal(fifty.evaluations, one.evaluations, `seed ${seed}: evaluations to solution`);
-      assert.deepEqual(fifty.islands.map((i) => i.evaluations), one.islands.map((i) => i.evaluations), `seed ${seed}: per island`);
+      assert.deepEqual(
+        fifty.islands.map((i) => i.evaluations),
+        one.islands.map((i) => i.evaluations),
+        `seed ${seed}: per island`,
+      );
       // Independently: a paper island evaluates its M + b initial members, then the same number
       // of children every iteration; a non-winner is counted through the winning iteration k
       // (an island that found a solution too stopped at it, within its generation).
@@ -55,7 +71,10 @@ describe('evaluations to solution (sync)', () => {
       // Interval 1: every island stops at the barrier right after the winning iteration.
       assert.equal(one.evaluationsAfterSolution, 0, `seed ${seed}`);
       assert.ok(fifty.evaluationsAfterSolution !== null && fifty.evaluationsAfterSolution >= 0);
-      assert.equal(fifty.evaluationsAfterSolution, fifty.islands.reduce((s, i) => s + i.evaluationsAfterSolution!, 0));
+      assert.equal(
+        fifty.evaluationsAfterSolution,
+        fifty.islands.reduce((s, i) => s + i.evaluationsAfterSolution!, 0),
+      );
       after50 += fifty.evaluationsAfterSolution;
     }
     // The islands did run on to the barrier at interval 50: without counting apart, the totals would differ.
@@ -79,14 +98,26 @@ describe('limits.maxEvaluations', () => {
 
   it('stops every unsolved run at exactly the budget, each island at its share (budget / islands, the first budget mod islands one more), in every mode', async () => {
     // 3 islands × 48 first-population evaluations (40 + bad repository 8) = 144; 2000 = 667 + 667 + 666.
-    for (const migration of [{ mode: 'sync', interval: 1 }, { mode: 'sync', interval: 7 }, { mode: 'async', interval: 1 }]) {
+    for (const migration of [
+      { mode: 'sync', interval: 1 },
+      { mode: 'sync', interval: 7 },
+      { mode: 'async', interval: 1 },
+    ]) {
       for (const topology of [{ kind: 'none' }, { kind: 'ring' }]) {
         const result = await budgetRun({ migration, topology, limits: { maxEvaluations: 2000 } });
         const where = `${migration.mode} every ${migration.interval}, ${topology.kind}`;
         assert.equal(result.solved, false, where);
         assert.equal(result.evaluations, 2000, where);
-        assert.deepEqual(result.islands.map((i) => i.evaluations), [667, 667, 666], where);
-        assert.deepEqual(result.islands.map((i) => i.stopReason), ['max-evaluations', 'max-evaluations', 'max-evaluations'], where);
+        assert.deepEqual(
+          result.islands.map((i) => i.evaluations),
+          [667, 667, 666],
+          where,
+        );
+        assert.deepEqual(
+          result.islands.map((i) => i.stopReason),
+          ['max-evaluations', 'max-evaluations', 'max-evaluations'],
+          where,
+        );
         assert.equal(endingOf(result), 'max-evaluations', where);
       }
     }
@@ -103,7 +134,11 @@ describe('limits.maxEvaluations', () => {
   });
 
   it('the hybrid mode keeps the budget too', async () => {
-    const result = await budgetRun({ ga: { mode: 'hybrid', populationSize: 20 }, migration: { mode: 'sync' }, limits: { maxEvaluations: 301 } });
+    const result = await budgetRun({
+      ga: { mode: 'hybrid', populationSize: 20 },
+      migration: { mode: 'sync' },
+      limits: { maxEvaluations: 301 },
+    });
     if (!result.solved) assert.equal(result.evaluations, 301);
     else assert.ok(result.evaluations <= 301);
     for (const island of result.islands) assert.ok(island.evaluations <= 101, `island ${island.id}: ${island.evaluations}`);
@@ -112,7 +147,10 @@ describe('limits.maxEvaluations', () => {
   it('a budget that cannot pay for the first populations is refused, naming the key and the least it must be', () => {
     assert.throws(
       () => resolveRunConfig({ n: 64, islands: 3, ga: { populationSize: 40 }, limits: { maxEvaluations: 143 } }, 'run.yaml'),
-      (e: Error) => e instanceof ConfigError && e.message === 'run.yaml: limits.maxEvaluations: 143 does not pay for the first populations: 3 islands × 48 evaluations each; expected at least 144',
+      (e: Error) =>
+        e instanceof ConfigError &&
+        e.message ===
+          'run.yaml: limits.maxEvaluations: 143 does not pay for the first populations: 3 islands × 48 evaluations each; expected at least 144',
     );
   });
 });
@@ -122,17 +160,41 @@ describe('the CLI', () => {
     const r = cli(['solve', '-n', '64', '--seed', '2', '--islands', '2', '--population', '40', '--max-evaluations', '1001', '--json']);
     assert.equal(r.code, 1, r.stderr);
     const record = JSON.parse(r.stdout);
-    assert.deepEqual([record.solved, record.ended, record.evaluations, record.config.limits.maxEvaluations], [false, 'max-evaluations', 1001, 1001]);
-    assert.deepEqual(record.islands.map((i: { evaluations: number }) => i.evaluations), [501, 500]);
+    assert.deepEqual(
+      [record.solved, record.ended, record.evaluations, record.config.limits.maxEvaluations],
+      [false, 'max-evaluations', 1001, 1001],
+    );
+    assert.deepEqual(
+      record.islands.map((i: { evaluations: number }) => i.evaluations),
+      [501, 500],
+    );
     const low = cli(['solve', '-n', '64', '--islands', '2', '--population', '40', '--max-evaluations', '95']);
     assert.ok(isOneLineError(low), low.stderr);
-    assert.match(low.stderr, /--max-evaluations: 95 does not pay for the first populations: 2 islands × 48 evaluations each; expected at least 96/);
+    assert.match(
+      low.stderr,
+      /--max-evaluations: 95 does not pay for the first populations: 2 islands × 48 evaluations each; expected at least 96/,
+    );
     assert.match(cli(['solve', '--help']).stdout, /--max-evaluations +evaluation budget of the run/);
   });
 
   it('a run stopped at once whose islands hold a solution in their first populations prints it solved (N = 5: every population of 40 holds one)', () => {
     for (const mode of ['async', 'sync']) {
-      const r = cli(['solve', '-n', '5', '--seed', '1', '--islands', '2', '--population', '40', '--migration', mode, '--time-limit', '0.000001', '--json']);
+      const r = cli([
+        'solve',
+        '-n',
+        '5',
+        '--seed',
+        '1',
+        '--islands',
+        '2',
+        '--population',
+        '40',
+        '--migration',
+        mode,
+        '--time-limit',
+        '0.000001',
+        '--json',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       const record = JSON.parse(r.stdout);
       assert.deepEqual([record.solved, record.fitness, record.foundAtIteration], [true, 0, 0], mode);

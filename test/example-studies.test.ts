@@ -21,10 +21,14 @@ const DIR = path.resolve('config/experiments');
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-examples-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-const records = (out: string) => readFileSync(path.join(out, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const records = (out: string) =>
+  readFileSync(path.join(out, 'runs.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('example studies', { timeout: 600_000 }, () => {
-  it('every example study resolves to repeatable cells (sync or lagged) without a time limit but the paper\'s safety net', () => {
+  it("every example study resolves to repeatable cells (sync or lagged) without a time limit but the paper's safety net", () => {
     const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml'));
     assert.ok(files.length >= 6, files.join());
     for (const file of files) {
@@ -45,18 +49,50 @@ describe('example studies', { timeout: 600_000 }, () => {
     assert.equal(a.length, 8);
     assert.deepEqual(repeatablePart(b), repeatablePart(a));
     assert.ok(a.every((r) => r.repeatable === true && r.solved === true));
-    const manifest = JSON.parse(readFileSync(path.join(outs[0], 'manifest.json'), 'utf8')) as { repeatable: boolean; cells: { repeatable: boolean }[] };
+    const manifest = JSON.parse(readFileSync(path.join(outs[0], 'manifest.json'), 'utf8')) as {
+      repeatable: boolean;
+      cells: { repeatable: boolean }[];
+    };
     assert.equal(manifest.repeatable, true);
     assert.ok(manifest.cells.every((c) => c.repeatable));
   });
 
   it('a study that asks for async: repeatable false in its manifest and records, and the report says its comparisons pair initial populations only', async () => {
     const out = path.join(tmp, 'async');
-    await runExperiment({ name: 'modes', base: { overrides: { n: 12, islands: 2, ga: { populationSize: 40 } } }, sweep: { 'migration.mode': ['lagged', 'async'] }, baseline: { 'migration.mode': 'lagged' }, repeats: 2, seed: 1 }, { out });
-    const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as { repeatable: boolean; cells: { id: string; repeatable: boolean }[] };
+    await runExperiment(
+      {
+        name: 'modes',
+        base: { overrides: { n: 12, islands: 2, ga: { populationSize: 40 } } },
+        sweep: { 'migration.mode': ['lagged', 'async'] },
+        baseline: { 'migration.mode': 'lagged' },
+        repeats: 2,
+        seed: 1,
+      },
+      { out },
+    );
+    const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as {
+      repeatable: boolean;
+      cells: { id: string; repeatable: boolean }[];
+    };
     assert.equal(manifest.repeatable, false);
-    assert.deepEqual(manifest.cells.map((c) => [c.id, c.repeatable]), [['migration.mode=lagged', true], ['migration.mode=async', false]]);
-    assert.deepEqual(records(out).map((r) => [r.cell, r.repeatable]).sort(), [['migration.mode=async', false], ['migration.mode=async', false], ['migration.mode=lagged', true], ['migration.mode=lagged', true]]);
+    assert.deepEqual(
+      manifest.cells.map((c) => [c.id, c.repeatable]),
+      [
+        ['migration.mode=lagged', true],
+        ['migration.mode=async', false],
+      ],
+    );
+    assert.deepEqual(
+      records(out)
+        .map((r) => [r.cell, r.repeatable])
+        .sort(),
+      [
+        ['migration.mode=async', false],
+        ['migration.mode=async', false],
+        ['migration.mode=lagged', true],
+        ['migration.mode=lagged', true],
+      ],
+    );
     const report = cli(['report', out]);
     assert.equal(report.code, 0, report.stderr);
     assert.match(report.stdout, /Not repeatable: migration\.mode=async \(async migration\): .*pair initial populations only/);

@@ -29,8 +29,23 @@ function assertEachRunOnce(out: string, cells: string[], seeds: number[]): void 
 function runLine(cell: string, seed: number, change: Record<string, unknown> = {}): string {
   const island = { id: 0, iterations: 5, evaluations: 100, bestFitness: 2, migrantsSent: 0, migrantsAccepted: 0 };
   return JSON.stringify({
-    cell, values: {}, seed, solved: false, fitness: 2, seconds: 0.5, iterations: 5, evaluations: 100, foundBy: null, stopLatencyMs: null,
-    migrantsSent: 0, migrantsAccepted: 0, islands: [island], solution: null, error: null, finishedAt: '2026-01-01T00:00:00.000Z', ...change,
+    cell,
+    values: {},
+    seed,
+    solved: false,
+    fitness: 2,
+    seconds: 0.5,
+    iterations: 5,
+    evaluations: 100,
+    foundBy: null,
+    stopLatencyMs: null,
+    migrantsSent: 0,
+    migrantsAccepted: 0,
+    islands: [island],
+    solution: null,
+    error: null,
+    finishedAt: '2026-01-01T00:00:00.000Z',
+    ...change,
   });
 }
 
@@ -61,7 +76,11 @@ describe('readRuns', () => {
       [{ solution: 'x' }, /types\.jsonl:2: not a run record \(solution: /],
     ] as const) {
       writeFileSync(file, `${runLine('a', 1)}\n${runLine('b', 1, change)}\n`);
-      assert.throws(() => readRuns(file), (e: unknown) => e instanceof ConfigError && says.test(e.message), JSON.stringify(change));
+      assert.throws(
+        () => readRuns(file),
+        (e: unknown) => e instanceof ConfigError && says.test(e.message),
+        JSON.stringify(change),
+      );
     }
     writeFileSync(file, `${runLine('a', 1)}\nnull\n`);
     assert.throws(() => readRuns(file), /types\.jsonl:2: not a run record \(expected object, received null\)/);
@@ -87,7 +106,10 @@ describe('runStudy in-process (N = 1 boards: answered without threads)', () => {
     assert.deepEqual([first.completed, first.interrupted], [5, true]);
     // What a SIGKILL in the middle of an append leaves behind.
     appendFileSync(path.join(out, 'runs.jsonl'), '{"cell":"migration.interval=1","seed":');
-    await assert.rejects(runStudy(experiment, { outDir: out, resume: false, events: true }), (e: unknown) => e instanceof ConfigError && /folder is not empty; add --resume/.test(e.message));
+    await assert.rejects(
+      runStudy(experiment, { outDir: out, resume: false, events: true }),
+      (e: unknown) => e instanceof ConfigError && /folder is not empty; add --resume/.test(e.message),
+    );
     const second = await runStudy(experiment, { outDir: out, resume: true, events: true });
     assert.deepEqual([second.skipped, second.completed, second.interrupted], [5, 7, false]);
     assert.ok(second.droppedBytes > 0);
@@ -105,7 +127,10 @@ describe('runStudy in-process (N = 1 boards: answered without threads)', () => {
     await runStudy(experiment, { outDir: out, resume: false, events: false });
     writeFileSync(file, `${experiment.text}# changed\n`);
     const changed = loadExperiment(file, env);
-    await assert.rejects(runStudy(changed, { outDir: out, resume: true, events: false }), /made from other files \(study sha256 [0-9a-f]{12}\.\.\., now [0-9a-f]{12}\.\.\.: .*instant\.yaml differs\); resume with the same files/);
+    await assert.rejects(
+      runStudy(changed, { outDir: out, resume: true, events: false }),
+      /made from other files \(study sha256 [0-9a-f]{12}\.\.\., now [0-9a-f]{12}\.\.\.: .*instant\.yaml differs\); resume with the same files/,
+    );
   });
 });
 
@@ -124,7 +149,10 @@ describe('the real CLI, killed with SIGKILL mid-study and resumed', () => {
 
   before(() => {
     // The test runs the built CLI; build it when it is missing or older than the sources.
-    if (!existsSync(cli) || statSync(cli).mtimeMs < Math.max(newestSource(path.join(root, 'src')), newestSource(path.join(root, 'workers')))) {
+    if (
+      !existsSync(cli) ||
+      statSync(cli).mtimeMs < Math.max(newestSource(path.join(root, 'src')), newestSource(path.join(root, 'workers')))
+    ) {
       const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, encoding: 'utf8' });
       assert.equal(build.status, 0, `build failed: ${build.stdout}${build.stderr}`);
     }
@@ -132,10 +160,16 @@ describe('the real CLI, killed with SIGKILL mid-study and resumed', () => {
 
   it('loses no finished run and repeats none', async () => {
     const file = path.join(dir, 'killed.yaml');
-    writeFileSync(file, 'base: { overrides: { n: 20, islands: 2, ga: { populationSize: 60 }, limits: { timeLimit: 20 } } }\nsweep:\n  topology.kind: [ring, none]\nrepeats: 3\nseed: 3\n');
+    writeFileSync(
+      file,
+      'base: { overrides: { n: 20, islands: 2, ga: { populationSize: 60 }, limits: { timeLimit: 20 } } }\nsweep:\n  topology.kind: [ring, none]\nrepeats: 3\nseed: 3\n',
+    );
     const out = path.join(dir, 'killed-out');
     const runsFile = path.join(out, 'runs.jsonl');
-    const child = spawn(process.execPath, [cli, 'experiment', file, '--out', out, '--events'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'experiment', file, '--out', out, '--events'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal === 'SIGKILL' ? null : code)));
@@ -176,7 +210,10 @@ describe('the real CLI, killed with SIGKILL mid-study and resumed', () => {
     const before = readRuns(runsFile).runs.length;
     assert.ok(before >= 1);
 
-    const resumed = spawnSync(process.execPath, [cli, 'experiment', file, '--out', out, '--events', '--resume'], { cwd: root, encoding: 'utf8' });
+    const resumed = spawnSync(process.execPath, [cli, 'experiment', file, '--out', out, '--events', '--resume'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(resumed.status, 0, resumed.stderr);
     assert.match(resumed.stderr, /6 runs \(\d+ new\)/);
     assertEachRunOnce(out, ['topology.kind=ring', 'topology.kind=none'], [3, 4, 5]);

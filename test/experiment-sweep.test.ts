@@ -9,12 +9,15 @@ describe('expandSweep', () => {
   it('is the grid product, last key fastest', () => {
     const cells = expandSweep({ 'topology.kind': ['ring', 'fully-connected', 'none'], 'migration.interval': [1, 10, 100] });
     assert.equal(cells.length, 9);
-    assert.deepEqual(cells.slice(0, 4).map((c) => c.id), [
-      'topology.kind=ring,migration.interval=1',
-      'topology.kind=ring,migration.interval=10',
-      'topology.kind=ring,migration.interval=100',
-      'topology.kind=fully-connected,migration.interval=1',
-    ]);
+    assert.deepEqual(
+      cells.slice(0, 4).map((c) => c.id),
+      [
+        'topology.kind=ring,migration.interval=1',
+        'topology.kind=ring,migration.interval=10',
+        'topology.kind=ring,migration.interval=100',
+        'topology.kind=fully-connected,migration.interval=1',
+      ],
+    );
     assert.deepEqual(cells[8].values, { 'topology.kind': 'none', 'migration.interval': 100 });
   });
 
@@ -23,26 +26,38 @@ describe('expandSweep', () => {
   });
 
   it('gives ids that depend on the values only, all distinct (property)', () => {
-    const values = fc.uniqueArray(fc.oneof(fc.integer({ min: -5, max: 500 }), fc.constantFrom('ring', 'none', 'sync', 'async'), fc.constant(null), fc.boolean()), {
-      minLength: 1,
-      maxLength: 4,
-      selector: (v) => JSON.stringify(v),
-    });
+    const values = fc.uniqueArray(
+      fc.oneof(fc.integer({ min: -5, max: 500 }), fc.constantFrom('ring', 'none', 'sync', 'async'), fc.constant(null), fc.boolean()),
+      {
+        minLength: 1,
+        maxLength: 4,
+        selector: (v) => JSON.stringify(v),
+      },
+    );
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom('n', 'islands', 'topology.kind', 'migration.interval', 'migration.mode'), values, { minKeys: 1 }), (sweep) => {
-        const cells = expandSweep(sweep);
-        assert.equal(cells.length, Object.values(sweep).reduce((p, v) => p * v.length, 1));
-        assert.equal(new Set(cells.map((c) => c.id)).size, cells.length);
-        for (const cell of cells) assert.equal(cell.id, cellId(cell.values));
-        // The same file expands to the same ids.
-        assert.deepEqual(expandSweep(sweep), cells);
-      }),
+      fc.property(
+        fc.dictionary(fc.constantFrom('n', 'islands', 'topology.kind', 'migration.interval', 'migration.mode'), values, { minKeys: 1 }),
+        (sweep) => {
+          const cells = expandSweep(sweep);
+          assert.equal(
+            cells.length,
+            Object.values(sweep).reduce((p, v) => p * v.length, 1),
+          );
+          assert.equal(new Set(cells.map((c) => c.id)).size, cells.length);
+          for (const cell of cells) assert.equal(cell.id, cellId(cell.values));
+          // The same file expands to the same ids.
+          assert.deepEqual(expandSweep(sweep), cells);
+        },
+      ),
       { seed: 42, numRuns: 200 },
     );
   });
 
   it('writes values readably and file names safely', () => {
-    assert.equal(cellId({ 'migration.interval': 10, 'migration.mode': 'sync', 'x.flag': true }), 'migration.interval=10,migration.mode=sync,x.flag=true');
+    assert.equal(
+      cellId({ 'migration.interval': 10, 'migration.mode': 'sync', 'x.flag': true }),
+      'migration.interval=10,migration.mode=sync,x.flag=true',
+    );
     assert.equal(cellId({ 'ga.pairsPerIteration': null }), 'ga.pairsPerIteration=null');
     assert.match(cellFileName('topology.kind=ring,migration.interval=10'), /^topology\.kind=ring_migration\.interval=10~[0-9a-f]{16}$/);
     // One-to-one: ids that read alike, or alike in their first 64 characters, get their own files; bounded length.
@@ -70,6 +85,9 @@ describe('seeds: the same in every cell (paired design)', () => {
   it('plans every (cell, seed) once, seed-major', () => {
     const cells = expandSweep({ k: ['a', 'b'] }).map((c) => ({ ...c, baseline: null, config: {} as never }));
     const plan = planRuns({ seeds: [3, 4], cells } as unknown as Experiment);
-    assert.deepEqual(plan.map((p) => `${p.cell.id}@${p.seed}`), ['k=a@3', 'k=b@3', 'k=a@4', 'k=b@4']);
+    assert.deepEqual(
+      plan.map((p) => `${p.cell.id}@${p.seed}`),
+      ['k=a@3', 'k=b@3', 'k=a@4', 'k=b@4'],
+    );
   });
 });

@@ -40,10 +40,10 @@ function solve(n: number, seed: number, overrides = {}, maxIterations = 20_000):
   return island;
 }
 
-describe('order-1 crossover (the paper\'s variant)', () => {
+describe("order-1 crossover (the paper's variant)", () => {
   const { parent1, parent2, segment, child } = paper.examples.order1Crossover;
 
-  it('gives exactly the paper\'s child', () => {
+  it("gives exactly the paper's child", () => {
     assert.deepEqual(cross(parent1, parent2, segment.from - 1, segment.to - 1), child);
   });
 
@@ -51,12 +51,12 @@ describe('order-1 crossover (the paper\'s variant)', () => {
     assert.deepEqual(cross(parent2, parent1, segment.from - 1, segment.to - 1), [2, 3, 6, 4, 7, 5, 1, 8]);
   });
 
-  it('fills from the left, unlike Davis\'s OX1 which starts after the second cut', () => {
+  it("fills from the left, unlike Davis's OX1 which starts after the second cut", () => {
     // Davis's OX1 fills after the second cut and wraps: 7 5 3 1 6 4 2 8 for the paper's parents.
     assert.notDeepEqual(cross(parent1, parent2, 2, 5), [7, 5, 3, 1, 6, 4, 2, 8]);
   });
 
-  it('always makes a permutation that keeps parent 1\'s segment and parent 2\'s order', () => {
+  it("always makes a permutation that keeps parent 1's segment and parent 2's order", () => {
     const arbitrary = fc.integer({ min: 2, max: 60 }).chain((n) => {
       const range = Array.from({ length: n }, (_, i) => i + 1);
       const perm = fc.shuffledSubarray(range, { minLength: n, maxLength: n });
@@ -69,7 +69,11 @@ describe('order-1 crossover (the paper\'s variant)', () => {
         const c = cross(p1, p2, lo, hi);
         const rest = p2.filter((a) => !p1.slice(lo, hi + 1).includes(a));
         return (
-          isPermutation(c.map((v) => v - 1), 0, c.length) &&
+          isPermutation(
+            c.map((v) => v - 1),
+            0,
+            c.length,
+          ) &&
           c.slice(lo, hi + 1).join() === p1.slice(lo, hi + 1).join() &&
           [...c.slice(0, lo), ...c.slice(hi + 1)].join() === rest.join()
         );
@@ -80,7 +84,7 @@ describe('order-1 crossover (the paper\'s variant)', () => {
 });
 
 describe('mutation', () => {
-  it('gives the paper\'s example swap', () => {
+  it("gives the paper's example swap", () => {
     const { before, positions, after } = paper.examples.swapMutation;
     const genes = fromOneBased(before);
     swapGenes(genes, 0, positions[0] - 1, positions[1] - 1);
@@ -166,11 +170,7 @@ describe('(μ+λ) survival', () => {
           let childrenIn = 0;
           for (let s = 0; s < pop.size; s++) if (pop.genes[s * n] === 1) childrenIn++;
           const ranked = [...pop.order].map((s) => pop.fitness[s]);
-          return (
-            survivors.join() === expected.join() &&
-            accepted === childrenIn &&
-            ranked.every((f, i) => i === 0 || ranked[i - 1] <= f)
-          );
+          return survivors.join() === expected.join() && accepted === childrenIn && ranked.every((f, i) => i === 0 || ranked[i - 1] <= f);
         },
       ),
       { numRuns: 2000, seed: 9 },
@@ -248,7 +248,10 @@ describe('Island', () => {
     assert.equal(emigrants.length, 48);
     const expected = [0, 1, 2].map((r) => island.population.fitness[island.population.order[r]]);
     const marks = new DiagonalMarks(16);
-    assert.deepEqual([0, 1, 2].map((i) => fitness(emigrants, i * 16, 16, marks)), expected);
+    assert.deepEqual(
+      [0, 1, 2].map((i) => fitness(emigrants, i * 16, 16, marks)),
+      expected,
+    );
   });
 
   it('takes in a fitter immigrant in place of its worst member, refuses a worse one, and records an immigrant solution', () => {
@@ -289,7 +292,11 @@ describe('Island', () => {
   it('abandons an iteration when told to stop, without counting it', () => {
     let calls = 0;
     let stop = false; // from the first iteration on (a stop during the build is test/startup-stop.test.ts)
-    const island = new Island({ params: paperParams(50, { populationSize: 200 }), rng: Rng.forStream(1, 0), shouldStop: () => (calls++, stop) });
+    const island = new Island({
+      params: paperParams(50, { populationSize: 200 }),
+      rng: Rng.forStream(1, 0),
+      shouldStop: () => (calls++, stop),
+    });
     stop = true;
     calls = 0;
     assert.equal(island.step(), false);

@@ -24,9 +24,19 @@ describe('small habits', () => {
   });
 
   it('suggests the flag a misspelt one meant, as config keys do', () => {
-    assert.equal(withFlagSuggestions('Unknown argument: topologgy', ['help', 'topology', 'n'], ['--topologgy', 'ring']), 'Unknown argument: topologgy; did you mean --topology?');
-    assert.equal(withFlagSuggestions('Unknown argument: htlm', ['help', 'version', 'html'], ['--htlm']), 'Unknown argument: htlm; did you mean --html?');
-    assert.equal(withFlagSuggestions('Unknown argument: extra', ['extras'], ['extra']), 'Unknown argument: extra', 'a positional is not a flag');
+    assert.equal(
+      withFlagSuggestions('Unknown argument: topologgy', ['help', 'topology', 'n'], ['--topologgy', 'ring']),
+      'Unknown argument: topologgy; did you mean --topology?',
+    );
+    assert.equal(
+      withFlagSuggestions('Unknown argument: htlm', ['help', 'version', 'html'], ['--htlm']),
+      'Unknown argument: htlm; did you mean --html?',
+    );
+    assert.equal(
+      withFlagSuggestions('Unknown argument: extra', ['extras'], ['extra']),
+      'Unknown argument: extra',
+      'a positional is not a flag',
+    );
     assert.equal(
       withFlagSuggestions('Unknown arguments: max-iteratons, maxIteratons, zz', ['max-iterations'], ['--max-iteratons=3', '--zz']),
       'Unknown arguments: max-iteratons, zz; did you mean --max-iterations for --max-iteratons?',
@@ -34,7 +44,25 @@ describe('small habits', () => {
     const r = cli(['solve', '-n', '8', '--topologgy', 'ring']);
     assert.equal(r.code, 2);
     assert.equal(r.stderr, 'nqueens-islands: Unknown argument: topologgy; did you mean --topology?\n');
-    assert.match(cli(['solve', '--config', path.join(ROOT, 'config/paper.yaml'), '--json', '-n', '8', '--migration', 'sync', '--interval', '1', '--islands', '1', '--seed', '1']).stdout, /"solved":true/);
+    assert.match(
+      cli([
+        'solve',
+        '--config',
+        path.join(ROOT, 'config/paper.yaml'),
+        '--json',
+        '-n',
+        '8',
+        '--migration',
+        'sync',
+        '--interval',
+        '1',
+        '--islands',
+        '1',
+        '--seed',
+        '1',
+      ]).stdout,
+      /"solved":true/,
+    );
   });
 
   it('config print without -n prints the config with n unset and says so', () => {
@@ -55,17 +83,39 @@ describe('small habits', () => {
 
   it('README and help examples say what is true: which verify example is a solution, sync for repeatable', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    for (const [tuple, code, comment] of [['1 5 8 6 3 7 2 4', 0, '# a solution: exit 0'], ['8 6 4 1 3 5 7 2', 1, 'not a solution: exit 1']] as const) {
-      assert.ok(readme.split('\n').some((line) => line.startsWith(`npx nqueens-islands verify ${tuple} `) && line.includes(comment)), tuple);
+    for (const [tuple, code, comment] of [
+      ['1 5 8 6 3 7 2 4', 0, '# a solution: exit 0'],
+      ['8 6 4 1 3 5 7 2', 1, 'not a solution: exit 1'],
+    ] as const) {
+      assert.ok(
+        readme.split('\n').some((line) => line.startsWith(`npx nqueens-islands verify ${tuple} `) && line.includes(comment)),
+        tuple,
+      );
       assert.equal(cli(['verify', ...tuple.split(' ')]).code, code, tuple);
     }
     const help = cli(['solve', '--help']).stdout.replace(/\s+/g, ' ');
-    assert.match(help, /--topology ring repeatable: sync migration and a seed give the same --migration sync --interval 10 --migrants 2 --seed 7 run every time/);
+    assert.match(
+      help,
+      /--topology ring repeatable: sync migration and a seed give the same --migration sync --interval 10 --migrants 2 --seed 7 run every time/,
+    );
   });
 
   it('a long tuple points to the --out file given, not to --out', () => {
     const out = path.join(dir, 'long.txt');
-    const r = cli(['solve', '--config', path.join(ROOT, 'config/large-n.yaml'), '-n', '300', '--seed', '1', '--islands', '1', '--out', out, '--quiet']);
+    const r = cli([
+      'solve',
+      '--config',
+      path.join(ROOT, 'config/large-n.yaml'),
+      '-n',
+      '300',
+      '--seed',
+      '1',
+      '--islands',
+      '1',
+      '--out',
+      out,
+      '--quiet',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`290 more; all of them in ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
     assert.doesNotMatch(r.stdout, /use --out/);
@@ -77,8 +127,22 @@ describe('small habits', () => {
     assert.deepEqual([terminalFor(stream).columns, terminalFor(stream).rows], [80, 24]);
     const wide = { columns: 132, rows: 50, write: () => true } as unknown as NodeJS.WriteStream;
     assert.equal(terminalFor(wide).columns, 132);
-    const sample = { type: 'progress' as const, island: 1, iteration: 40, evaluations: 4000, bestFitness: 0, meanFitness: 3.5, diversity: 0.25, migrantsSent: 4, migrantsAccepted: 2, seconds: 0.1 };
-    const rows = new Map<number, IslandRow>([[1, { last: sample, trend: [3, 1, 0] }], [0, { last: { ...sample, island: 0, bestFitness: 2 }, trend: [2] }]]);
+    const sample = {
+      type: 'progress' as const,
+      island: 1,
+      iteration: 40,
+      evaluations: 4000,
+      bestFitness: 0,
+      meanFitness: 3.5,
+      diversity: 0.25,
+      migrantsSent: 4,
+      migrantsAccepted: 2,
+      seconds: 0.1,
+    };
+    const rows = new Map<number, IslandRow>([
+      [1, { last: sample, trend: [3, 1, 0] }],
+      [0, { last: { ...sample, island: 0, bestFitness: 2 }, trend: [2] }],
+    ]);
     const lines = islandLines(rows);
     assert.equal(lines.length, 2);
     assert.match(lines[0], /^ {2}island {2}0 {2}iteration {6}40 {2}best {4}2/);

@@ -36,7 +36,11 @@ interface Stepper {
  * the initial population, 1 for one made in generation 1, 2 in generation 2. `island(seed)`
  * builds a fresh island; the first seeds below `seeds` that show each case are used.
  */
-export function assertPaperIterationCounting(island: (seed: number) => Stepper, seeds: number, equal: (actual: number, expected: number) => void): void {
+export function assertPaperIterationCounting(
+  island: (seed: number) => Stepper,
+  seeds: number,
+  equal: (actual: number, expected: number) => void,
+): void {
   const firstSeed = (wanted: (island: Stepper) => boolean): Stepper => {
     for (let seed = 1; seed < seeds; seed++) {
       const candidate = island(seed);
@@ -53,11 +57,25 @@ export function assertPaperIterationCounting(island: (seed: number) => Stepper, 
 
 /** Keys of a record that measure time (or name a machine), which a repeated run may not repeat. */
 // `trajectory` is sampled with the progress reports, on a clock (docs/experiments.md): like a timing, a rerun samples other points.
-const TIMING_KEYS = new Set(['seconds', 'startupSeconds', 'stopLatencyMs', 'foundAtSeconds', 'finishedAt', 'host', 'hosts', 'provenance', 'trajectory']);
+const TIMING_KEYS = new Set([
+  'seconds',
+  'startupSeconds',
+  'stopLatencyMs',
+  'foundAtSeconds',
+  'finishedAt',
+  'host',
+  'hosts',
+  'provenance',
+  'trajectory',
+]);
 
 /** A record (run, island or study record) without its timings: what a repeatable run must repeat exactly. */
 export function repeatablePart(record: unknown): unknown {
   if (Array.isArray(record)) return record.map(repeatablePart);
   if (record === null || typeof record !== 'object') return record;
-  return Object.fromEntries(Object.entries(record).filter(([key]) => !TIMING_KEYS.has(key)).map(([key, value]) => [key, repeatablePart(value)]));
+  return Object.fromEntries(
+    Object.entries(record)
+      .filter(([key]) => !TIMING_KEYS.has(key))
+      .map(([key, value]) => [key, repeatablePart(value)]),
+  );
 }

@@ -24,7 +24,12 @@ describe('hybrid mode in the run config', () => {
   });
 
   it('turns operators off with null and sets the crossover probability', () => {
-    const config = resolveRunConfig({ n: 500, ga: { mode: 'hybrid', localSearch: null, smartStart: null, crossoverProbability: 0.3 } }, 'x.yaml', {}, env);
+    const config = resolveRunConfig(
+      { n: 500, ga: { mode: 'hybrid', localSearch: null, smartStart: null, crossoverProbability: 0.3 } },
+      'x.yaml',
+      {},
+      env,
+    );
     assert.ok(config.ga.mode === 'hybrid');
     assert.equal(config.ga.operators.localSearch, null);
     assert.equal(config.ga.operators.smartStart, null);
@@ -37,12 +42,19 @@ describe('hybrid mode in the run config', () => {
   });
 
   it('refuses paper keys in hybrid mode, naming the key', () => {
-    assert.throws(() => resolveRunConfig({ n: 500, ga: { mode: 'hybrid', pairsPerIteration: 3 } }, 'x.yaml', {}, env),
-      /x\.yaml: unknown key "ga\.pairsPerIteration"/);
+    assert.throws(
+      () => resolveRunConfig({ n: 500, ga: { mode: 'hybrid', pairsPerIteration: 3 } }, 'x.yaml', {}, env),
+      /x\.yaml: unknown key "ga\.pairsPerIteration"/,
+    );
   });
 
   it('lets --mode hybrid replace a paper ga section from the file', () => {
-    const config = resolveRunConfig({ n: 500, ga: { mode: 'paper', populationSize: 100 } }, 'x.yaml', overridesFromArgv({ mode: 'hybrid' }), env);
+    const config = resolveRunConfig(
+      { n: 500, ga: { mode: 'paper', populationSize: 100 } },
+      'x.yaml',
+      overridesFromArgv({ mode: 'hybrid' }),
+      env,
+    );
     assert.equal(config.ga.mode, 'hybrid');
     assert.equal(config.ga.populationSize, 8);
   });
@@ -53,10 +65,13 @@ describe('hybrid mode in the run config', () => {
     const total = (islands: number) => 80e6 + islands * island + 2 * islands * 4 * 5e7 + 16 * 5e7;
     const ga = resolveRunConfig({ n: 50_000_000, islands: 1, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env).ga;
     assert.equal(estimateMemory(50_000_000, 4, ga, 1).bytes, total(4));
-    assert.throws(() => resolveRunConfig({ n: 50_000_000, islands: 4, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),
-      { message: `x.yaml: n: 50000000 needs about ${(total(4) / 1e9).toFixed(1)} GB for 4 islands (per island: hybrid population 8 and one scratch board, 4 bytes per gene + 4 bytes of diagonal counts per column; 1 migrant in flight; 32 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); it fits with islands = 2 (about ${(total(2) / 1e9).toFixed(1)} GB)` });
-    assert.throws(() => resolveRunConfig({ n: 200_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),
-      /n: 200000000 needs about [\d.]+ GB for 2 islands .*; even one island needs about [\d.]+ GB; lower n or the population \(ga.populationSize, --population\)$/);
+    assert.throws(() => resolveRunConfig({ n: 50_000_000, islands: 4, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env), {
+      message: `x.yaml: n: 50000000 needs about ${(total(4) / 1e9).toFixed(1)} GB for 4 islands (per island: hybrid population 8 and one scratch board, 4 bytes per gene + 4 bytes of diagonal counts per column; 1 migrant in flight; 32 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); it fits with islands = 2 (about ${(total(2) / 1e9).toFixed(1)} GB)`,
+    });
+    assert.throws(
+      () => resolveRunConfig({ n: 200_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),
+      /n: 200000000 needs about [\d.]+ GB for 2 islands .*; even one island needs about [\d.]+ GB; lower n or the population \(ga.populationSize, --population\)$/,
+    );
   });
 
   it('config/large-n.yaml resolves to hybrid mode', () => {

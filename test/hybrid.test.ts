@@ -58,7 +58,10 @@ function assertConsistent(b: Board, what = 'board'): void {
     listedOn.up[b.genes[b.offset + i] - i + n - 1]++;
     listedOn.down[b.genes[b.offset + i] + i]++;
   }
-  for (const [dir, bytes, key] of [['up', b.up, 0], ['down', b.down, 2 * n]] as const) {
+  for (const [dir, bytes, key] of [
+    ['up', b.up, 0],
+    ['down', b.down, 2 * n],
+  ] as const) {
     for (let d = 0; d < 2 * n - 1; d++) {
       const k = counts[dir][d];
       const stored = bytes[d] === SATURATED ? b.wide.get(key + d) : bytes[d];
@@ -135,7 +138,10 @@ describe('diagonal counts', () => {
         // Stale entries and repeats are dropped by a compaction, conflicted ones kept.
         for (let i = 0; i < n; i++) b.list.push(i % 3 === 0 ? i : (i * 7) % n);
         compactConflicts(b);
-        assert.deepEqual([...b.list.cols.subarray(0, b.list.count)].sort((x, y) => x - y), expected);
+        assert.deepEqual(
+          [...b.list.cols.subarray(0, b.list.count)].sort((x, y) => x - y),
+          expected,
+        );
       }),
       { numRuns: 200 },
     );
@@ -225,7 +231,11 @@ describe('hybrid operators', () => {
       const b = newBoard(n, genes, 0);
       const rng = Rng.forStream(n, 1);
       smartStart(b, rng, 128, new SmartStartScratch(n));
-      for (const [start, length] of [[0, n], [Math.floor(n / 3), Math.ceil(n / 2) - Math.floor(n / 6)], [n - 1, 1]]) {
+      for (const [start, length] of [
+        [0, n],
+        [Math.floor(n / 3), Math.ceil(n / 2) - Math.floor(n / 6)],
+        [n - 1, 1],
+      ]) {
         const before = genes.slice();
         const f = regreedBlock(b, start, length, rng, 128);
         assert.equal(f, b.fitness);
@@ -293,7 +303,9 @@ describe('HybridIsland', () => {
       const noStart = hybridParams(n, { operators: { smartStart: null } });
       assertSolved(solve(noStart, 7), n);
       // Selection, crossover, conflict-directed mutation and survival alone (100 needs ~130 generations).
-      const gaOnly = hybridParams(n, { operators: { smartStart: null, localSearch: { applyTo: 'migrants', maxSteps: 100, triesPerQueen: 8 } } });
+      const gaOnly = hybridParams(n, {
+        operators: { smartStart: null, localSearch: { applyTo: 'migrants', maxSteps: 100, triesPerQueen: 8 } },
+      });
       const island = solve(gaOnly, 7);
       assertSolved(island, n);
       if (n >= 30) assert.ok(island.iterations > 10, `N = ${n}: ${island.iterations} generations`);
@@ -304,7 +316,9 @@ describe('HybridIsland', () => {
 
   it('keeps every member consistent: genes a permutation, counts and fitness exact', () => {
     const n = 200;
-    const params = hybridParams(n, { operators: { smartStart: null, localSearch: { applyTo: 'children', maxSteps: 5, triesPerQueen: 2 } } });
+    const params = hybridParams(n, {
+      operators: { smartStart: null, localSearch: { applyTo: 'children', maxSteps: 5, triesPerQueen: 2 } },
+    });
     const island = new HybridIsland({ params, rng: Rng.forStream(3, 0) });
     for (let it = 0; it < 40 && !island.step(); it++) {
       for (let s = 0; s < island.population.size; s++) {
@@ -317,7 +331,7 @@ describe('HybridIsland', () => {
     assert.equal(island.iterations, 40);
   });
 
-  it('counts generations as the paper\'s island does: 0 for a solution at the start, 1 for one made in generation 1', () => {
+  it("counts generations as the paper's island does: 0 for a solution at the start, 1 for one made in generation 1", () => {
     // N = 6, random start, no local search: some seeds start solved, some solve in generation 1 or 2.
     const params = hybridParams(6, { populationSize: 4, operators: { smartStart: null, localSearch: null } });
     assertPaperIterationCounting((seed) => new HybridIsland({ params, rng: Rng.forStream(seed, 0) }), 2000, assert.equal);
@@ -361,7 +375,9 @@ describe('HybridIsland', () => {
     const n = 200;
     const solved = solve(hybridParams(n), 4);
     assertSolved(solved, n);
-    const toMigrants = hybridParams(n, { operators: { smartStart: null, localSearch: { applyTo: 'migrants', maxSteps: 100_000, triesPerQueen: 32 } } });
+    const toMigrants = hybridParams(n, {
+      operators: { smartStart: null, localSearch: { applyTo: 'migrants', maxSteps: 100_000, triesPerQueen: 32 } },
+    });
     const island = new HybridIsland({ params: toMigrants, rng: Rng.forStream(4, 1) });
     const before = island.bestFitness();
     const random = allocGenes(n);
@@ -377,14 +393,20 @@ describe('HybridIsland', () => {
   });
 
   it('checks its parameters and is what createEvolver builds for mode "hybrid"', () => {
-    assert.throws(() => new HybridIsland({ params: hybridParams(8, { populationSize: 1 }), rng: Rng.forStream(1, 0) }), { message: HYBRID_ERRORS.population });
-    assert.throws(() => new HybridIsland({ params: hybridParams(8, { childrenPerGeneration: 0 }), rng: Rng.forStream(1, 0) }), { message: HYBRID_ERRORS.children });
+    assert.throws(() => new HybridIsland({ params: hybridParams(8, { populationSize: 1 }), rng: Rng.forStream(1, 0) }), {
+      message: HYBRID_ERRORS.population,
+    });
+    assert.throws(() => new HybridIsland({ params: hybridParams(8, { childrenPerGeneration: 0 }), rng: Rng.forStream(1, 0) }), {
+      message: HYBRID_ERRORS.children,
+    });
     const bad = (operators: Partial<HybridOperators>) => () =>
       new HybridIsland({ params: hybridParams(8, { operators }), rng: Rng.forStream(1, 0) });
     assert.throws(bad({ smartStart: { maxTries: 0 } }), { message: HYBRID_ERRORS.maxTries });
     assert.throws(bad({ crossover: { probability: 1.5 } }), { message: HYBRID_ERRORS.probability });
     assert.throws(bad({ conflictMutation: { probability: 0.5, moves: 1, partners: 0 } }), { message: HYBRID_ERRORS.mutation });
-    assert.throws(bad({ localSearch: { applyTo: 'everyone' as 'both', maxSteps: 10, triesPerQueen: 1 } }), { message: HYBRID_ERRORS.localSearch });
+    assert.throws(bad({ localSearch: { applyTo: 'everyone' as 'both', maxSteps: 10, triesPerQueen: 1 } }), {
+      message: HYBRID_ERRORS.localSearch,
+    });
     const evolver = createEvolver({ mode: 'hybrid', params: hybridParams(50) }, Rng.forStream(1, 0));
     assert.ok(evolver instanceof HybridIsland);
     while (!evolver.step());

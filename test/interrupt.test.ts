@@ -45,7 +45,10 @@ describe('interruption', () => {
     assert.equal(record.solved, false);
     assert.equal(record.fitness, Number(printed[1]));
     assert.equal(record.best.length, 1000);
-    assert.deepEqual([...record.best].sort((a: number, b: number) => a - b), Array.from({ length: 1000 }, (_, i) => i + 1));
+    assert.deepEqual(
+      [...record.best].sort((a: number, b: number) => a - b),
+      Array.from({ length: 1000 }, (_, i) => i + 1),
+    );
     assert.ok(record.islands.every((i: { stopReason: string }) => i.stopReason === 'stopped'));
     assert.deepEqual(readdirSync(r.folder), ['best.json'], 'no temporary file left');
   });
@@ -95,7 +98,11 @@ describe('interruption', () => {
       process.kill(process.pid, 'SIGINT');
       setTimeout(() => process.kill(process.pid, 'SIGTERM'), 1200);
     `;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     assert.equal(r.status, 143, r.stderr);
     assert.equal(r.stdout, 'stopping\n');
     assert.match(r.stderr, /SIGTERM again: quitting at once \(what was already written stays\)/);

@@ -50,14 +50,20 @@ describe('an island that fails', () => {
     const out = join(tmp, 'fail.json');
     const r = cli([...RUN, '-n', '60', '--on-island-error', 'fail', '--json', '--out', out], fault('1:2:throw'));
     assert.equal(r.code, 3, r.stderr);
-    const lines = r.stderr.trim().split('\n').filter((l) => !/started N=/.test(l));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !/started N=/.test(l));
     assert.equal(lines.length, 1, r.stderr);
     assert.match(lines[0], /^nqueens-islands: island 1 failed at iteration 2: test fault: .*; run stopped \(--on-island-error fail\)$/);
     const record = JSON.parse(r.stdout);
     assert.equal(record.solved, false);
     assert.equal(record.ended, 'island-failed');
     assert.equal(record.best.length, 60);
-    assert.deepEqual(record.failures.map((f: { island: number }) => f.island), [1]);
+    assert.deepEqual(
+      record.failures.map((f: { island: number }) => f.island),
+      [1],
+    );
     assert.equal(JSON.parse(readFileSync(out, 'utf8')).ended, 'island-failed');
   });
 

@@ -29,7 +29,18 @@ const crossInput = fc.integer({ min: 1, max: MAX_N }).chain((n) => {
   const range = Array.from({ length: n }, (_, i) => i);
   const perm = fc.shuffledSubarray(range, { minLength: n, maxLength: n });
   const pos = fc.nat(n - 1);
-  return fc.record({ n: fc.constant(n), p1: perm, p2: perm, x: pos, y: pos, swaps: fc.integer({ min: 0, max: 2 }), i1: pos, j1: pos, i2: pos, j2: pos });
+  return fc.record({
+    n: fc.constant(n),
+    p1: perm,
+    p2: perm,
+    x: pos,
+    y: pos,
+    swaps: fc.integer({ min: 0, max: 2 }),
+    i1: pos,
+    j1: pos,
+    i2: pos,
+    j2: pos,
+  });
 });
 
 for (const width of [2, 4] as const) {
@@ -56,7 +67,10 @@ for (const width of [2, 4] as const) {
           const hi = Math.max(x, y);
           load(n, p1, p2);
           const g = kernel.genes;
-          for (const [a, b] of [[0, n], [n, 0]]) {
+          for (const [a, b] of [
+            [0, n],
+            [n, 0],
+          ]) {
             kernel.cross(a, b, 2 * n, n, lo, hi);
             order1Crossover(g, a, g, b, g, 3 * n, n, lo, hi, ref);
             assert.deepEqual(g.subarray(2 * n, 3 * n), g.subarray(3 * n, 4 * n));
@@ -78,7 +92,12 @@ for (const width of [2, 4] as const) {
     });
 
     it('fitness of the paper examples and of a solution', () => {
-      for (const [tuple, f] of [[[2, 6, 8, 3, 4, 1, 7, 5], 2], [[2, 6, 7, 3, 4, 1, 8, 5], 4], [[8, 6, 4, 1, 3, 5, 7, 2], 1], [[2, 4, 6, 8, 3, 1, 7, 5], 0]] as const) {
+      for (const [tuple, f] of [
+        [[2, 6, 8, 3, 4, 1, 7, 5], 2],
+        [[2, 6, 7, 3, 4, 1, 8, 5], 4],
+        [[8, 6, 4, 1, 3, 5, 7, 2], 1],
+        [[2, 4, 6, 8, 3, 1, 7, 5], 0],
+      ] as const) {
         kernel.genes.set(fromOneBased(tuple), 2 * 8);
         assert.equal(kernel.fitness(2 * 8, 8), f, tuple.join(' '));
       }
@@ -119,16 +138,19 @@ for (const width of [2, 4] as const) {
       const k = createPaperKernel(20, SLOTS, width);
       k.setEpoch(0x7fffffff - 3);
       fc.assert(
-        fc.property(crossInput.filter((v) => v.n <= 20), ({ n, p1, p2, x, y }) => {
-          k.genes.set(p1, 0);
-          k.genes.set(p2, n);
-          const lo = Math.min(x, y);
-          const hi = Math.max(x, y);
-          const f = k.child(0, n, 2 * n, n, lo, hi, 0, 0, 0, 0, 0);
-          order1Crossover(k.genes, 0, k.genes, n, k.genes, 3 * n, n, lo, hi, ref);
-          assert.deepEqual(k.genes.subarray(2 * n, 3 * n), k.genes.subarray(3 * n, 4 * n));
-          assert.equal(f, fitness(k.genes, 3 * n, n, marks));
-        }),
+        fc.property(
+          crossInput.filter((v) => v.n <= 20),
+          ({ n, p1, p2, x, y }) => {
+            k.genes.set(p1, 0);
+            k.genes.set(p2, n);
+            const lo = Math.min(x, y);
+            const hi = Math.max(x, y);
+            const f = k.child(0, n, 2 * n, n, lo, hi, 0, 0, 0, 0, 0);
+            order1Crossover(k.genes, 0, k.genes, n, k.genes, 3 * n, n, lo, hi, ref);
+            assert.deepEqual(k.genes.subarray(2 * n, 3 * n), k.genes.subarray(3 * n, 4 * n));
+            assert.equal(f, fitness(k.genes, 3 * n, n, marks));
+          },
+        ),
         { numRuns: 20, seed: 14 },
       );
     });
@@ -140,7 +162,10 @@ describe('kernel instances and loading', () => {
     const a = createPaperKernel(10, 2);
     const b = createPaperKernel(10, 2);
     a.genes.fill(7);
-    assert.equal(b.genes.every((v) => v === 0), true);
+    assert.equal(
+      b.genes.every((v) => v === 0),
+      true,
+    );
     assert.notEqual(a.genes.buffer, b.genes.buffer);
   });
 
@@ -170,7 +195,11 @@ describe('kernel instances and loading', () => {
     ['no bad repository, double mutation above single', { badRepositorySize: 0, mutationProbability: 0.2, doubleMutationProbability: 0.6 }],
   ] as const) {
     it(`island equals the TypeScript reference step for step: ${label}`, () => {
-      for (const [n, seed] of [[12, 1], [30, 2], [45, 3]]) {
+      for (const [n, seed] of [
+        [12, 1],
+        [30, 2],
+        [45, 3],
+      ]) {
         const params = paperParams(n, { populationSize: 40, ...overrides });
         const island = new Island({ params, rng: Rng.forStream(seed, 0) });
         const ref = new ReferenceIsland(params, Rng.forStream(seed, 0));
@@ -205,7 +234,10 @@ class ReferenceIsland {
   private readonly alleles: AlleleMarks;
   private readonly survival: SurvivalScratch;
 
-  constructor(readonly params: GaParams, readonly rng: Rng) {
+  constructor(
+    readonly params: GaParams,
+    readonly rng: Rng,
+  ) {
     const { n, populationSize: m, badRepositorySize: b } = params;
     this.population = new Population(n, m);
     this.bad = new Population(n, b);

@@ -37,10 +37,19 @@ describe('lagged migration', { timeout: 120_000 }, () => {
     assert.equal(first.solved, true);
     assert.deepEqual(validateSolution(first.solution!, 60), { valid: true });
     assert.deepEqual(repeatablePart(second), repeatablePart(first));
-    assert.ok(first.islands.every((i) => i.migrantsAccepted > 0), JSON.stringify(first.islands));
+    assert.ok(
+      first.islands.every((i) => i.migrantsAccepted > 0),
+      JSON.stringify(first.islands),
+    );
     // Every island reports its state at the first solution's iteration.
-    assert.ok(first.islands.every((i) => i.iterations === first.foundAtIteration), JSON.stringify(first.islands));
-    assert.deepEqual(first.islands.filter((i) => i.stopReason === 'solved').map((i) => i.id), [first.foundBy]);
+    assert.ok(
+      first.islands.every((i) => i.iterations === first.foundAtIteration),
+      JSON.stringify(first.islands),
+    );
+    assert.deepEqual(
+      first.islands.filter((i) => i.stopReason === 'solved').map((i) => i.id),
+      [first.foundBy],
+    );
   });
 
   it('a slow island (sleeping 3 ms every iteration) changes nothing in the record', async () => {
@@ -67,7 +76,13 @@ describe('lagged migration', { timeout: 120_000 }, () => {
     const [a, b] = [await run(config), await run(config, { island: 1, atIteration: 5, kind: 'slow', delayMs: 2 })];
     assert.equal(a.solved, false);
     assert.deepEqual(repeatablePart(b), repeatablePart(a));
-    assert.deepEqual(a.islands.map((i) => [i.iterations, i.migrantsSent, i.stopReason]), [[30, 90, 'max-iterations'], [30, 90, 'max-iterations']]);
+    assert.deepEqual(
+      a.islands.map((i) => [i.iterations, i.migrantsSent, i.stopReason]),
+      [
+        [30, 90, 'max-iterations'],
+        [30, 90, 'max-iterations'],
+      ],
+    );
     // Lag 1: migrants sent at iterations 1..29 entered at 2..30 (those sent at 30 would enter at 31).
     assert.ok(a.islands.every((i) => i.migrantsAccepted <= 29 * 3));
   });
@@ -77,7 +92,11 @@ describe('lagged migration', { timeout: 120_000 }, () => {
       const base = { n: 32, seed: 11, islands: 3, topology: { kind: 'ring' as const } };
       const zero = await run(lagged(base, { lag: 0, interval }));
       const sync = await run({ ...base, ga: { populationSize: 100 }, migration: { mode: 'sync', interval, migrants: 4 } });
-      assert.deepEqual([zero.solution, zero.foundBy, zero.foundAtIteration], [sync.solution, sync.foundBy, sync.foundAtIteration], `interval ${interval}`);
+      assert.deepEqual(
+        [zero.solution, zero.foundBy, zero.foundAtIteration],
+        [sync.solution, sync.foundBy, sync.foundAtIteration],
+        `interval ${interval}`,
+      );
       if (interval === 1) assert.equal(zero.evaluations, sync.evaluations);
     }
   });

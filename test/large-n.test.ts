@@ -23,7 +23,12 @@ describe('large N (real CLI, real workers)', () => {
     const r = cli(['solve', '--config', 'config/large-n.yaml', '-n', String(n), '--islands', '2', '--seed', '5', '--out', out, '--quiet']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^solved N=1000000: /);
-    const record = JSON.parse(readFileSync(out, 'utf8')) as { solved: boolean; fitness: number; solution: number[]; config: { ga: { mode: string } } };
+    const record = JSON.parse(readFileSync(out, 'utf8')) as {
+      solved: boolean;
+      fitness: number;
+      solution: number[];
+      config: { ga: { mode: string } };
+    };
     assert.equal(record.solved, true);
     assert.equal(record.fitness, 0);
     assert.equal(record.config.ga.mode, 'hybrid');

@@ -22,7 +22,22 @@ describe('the library', () => {
   it('solve() resolves to the record `solve --json` prints for the same config (a sync run repeats)', async () => {
     const config = { n: 16, seed: 5, islands: 2, topology: { kind: 'ring' as const }, migration: { mode: 'sync' as const, interval: 4 } };
     const record = await solve(config);
-    const r = cli(['solve', '-n', '16', '--seed', '5', '--islands', '2', '--topology', 'ring', '--migration', 'sync', '--interval', '4', '--json']);
+    const r = cli([
+      'solve',
+      '-n',
+      '16',
+      '--seed',
+      '5',
+      '--islands',
+      '2',
+      '--topology',
+      'ring',
+      '--migration',
+      'sync',
+      '--interval',
+      '4',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(record.solved, true);
     assert.equal(verify(record.solution!).solution, true);
@@ -31,7 +46,13 @@ describe('the library', () => {
 
   it('checks a config as a config file is checked, with the same one-line message', async () => {
     const bad = { n: 16, migration: { interval: 'ten' } } as never;
-    await assert.rejects(solve(bad), (error: unknown) => error instanceof ConfigError && error instanceof InputError && /^config: migration\.interval: expected an integer >= 1/.test(error.message));
+    await assert.rejects(
+      solve(bad),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error instanceof InputError &&
+        /^config: migration\.interval: expected an integer >= 1/.test(error.message),
+    );
     await assert.rejects(solve({ n: 2 }), NoSolutionError);
     assert.throws(() => startRun({ n: 8, topology: { kind: 'ringg' as never } }), /topology\.kind/);
   });
@@ -59,16 +80,26 @@ describe('the library', () => {
     assert.deepEqual(verify([1, 2, 3, 4]), { n: 4, permutation: true, fitness: 3, solution: false });
     assert.throws(() => verify([1, 5, 2]), InputError);
     assert.ok(topologies.kinds.includes('hypercube'));
-    assert.deepEqual(topologies.edges({ kind: 'ring' }, 3), [[0, 1], [1, 2], [2, 0]]);
+    assert.deepEqual(topologies.edges({ kind: 'ring' }, 3), [
+      [0, 1],
+      [1, 2],
+      [2, 0],
+    ]);
   });
 
   it('runExperiment runs a study given as an object into a folder report reads', async () => {
     const out = path.join(dir, 'study');
-    const outcome = await runExperiment({ base: { overrides: { n: 8, islands: 1 } }, sweep: { 'topology.kind': ['none'] }, repeats: 2, seed: 3 }, { out });
+    const outcome = await runExperiment(
+      { base: { overrides: { n: 8, islands: 1 } }, sweep: { 'topology.kind': ['none'] }, repeats: 2, seed: 3 },
+      { out },
+    );
     assert.deepEqual([outcome.total, outcome.completed], [2, 2]);
     const r = cli(['report', out]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /topology\.kind=none\s+2\s+2\/2 \[/);
-    await assert.rejects(runExperiment({ sweep: { 'topology.kind': [] } }, { out: path.join(dir, 'x') }), /experiment: sweep\.topology\.kind: expected a non-empty list/);
+    await assert.rejects(
+      runExperiment({ sweep: { 'topology.kind': [] } }, { out: path.join(dir, 'x') }),
+      /experiment: sweep\.topology\.kind: expected a non-empty list/,
+    );
   });
 });

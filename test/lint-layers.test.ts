@@ -18,7 +18,14 @@ const layers = config.filter((c) => c.rules?.[RULE] !== undefined);
 const eslint = new ESLint({
   cwd: root,
   overrideConfigFile: true,
-  overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin as unknown as ESLint.Plugin } }, ...layers],
+  overrideConfig: [
+    {
+      files: ['**/*.ts'],
+      languageOptions: { parser: tseslint.parser },
+      plugins: { '@typescript-eslint': tseslint.plugin as unknown as ESLint.Plugin },
+    },
+    ...layers,
+  ],
 });
 
 async function importErrors(file: string, line: string): Promise<string[]> {
@@ -28,14 +35,22 @@ async function importErrors(file: string, line: string): Promise<string[]> {
 
 describe('the layer matrix', () => {
   it('names every folder of src', () => {
-    const folders = readdirSync(path.join(root, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-    const covered = layers.flatMap((c) => c.files ?? []).map((f) => String(f).split('/')[1]).sort();
+    const folders = readdirSync(path.join(root, 'src'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    const covered = layers
+      .flatMap((c) => c.files ?? [])
+      .map((f) => String(f).split('/')[1])
+      .sort();
     assert.deepEqual(covered, folders);
   });
 
   it('holds for the whole tree', async () => {
     const results = await eslint.lintFiles(['src/**/*.ts']);
-    const broken = results.flatMap((r) => r.messages.filter((m) => m.ruleId === RULE).map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`));
+    const broken = results.flatMap((r) =>
+      r.messages.filter((m) => m.ruleId === RULE).map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`),
+    );
     assert.deepEqual(broken, []);
     assert.ok(results.length > 100, `linted ${results.length} files`);
   });

@@ -68,7 +68,21 @@ export function localCluster(tag: string): LocalCluster {
       const url = options.url ?? this.server.url;
       const hosts = new Map<string, LiveCli>();
       for (const name of names) {
-        const host = spawnCli(['host', '--nats', url, '--nats-prefix', prefix, '--name', name, '--islands', String(options.islands ?? 1), ...(options.args ?? [])], { env: options.env });
+        const host = spawnCli(
+          [
+            'host',
+            '--nats',
+            url,
+            '--nats-prefix',
+            prefix,
+            '--name',
+            name,
+            '--islands',
+            String(options.islands ?? 1),
+            ...(options.args ?? []),
+          ],
+          { env: options.env },
+        );
         spawned.push(host);
         hosts.set(name, host);
       }
@@ -79,7 +93,13 @@ export function localCluster(tag: string): LocalCluster {
 }
 
 /** What a sync run must repeat exactly, on hosts as in one process. */
-export function fingerprint(record: { solution: number[]; foundBy: number; iterations: number; evaluations: number; islands: { iterations: number; evaluations: number; migrantsSent: number; migrantsAccepted: number; stopReason: string }[] }) {
+export function fingerprint(record: {
+  solution: number[];
+  foundBy: number;
+  iterations: number;
+  evaluations: number;
+  islands: { iterations: number; evaluations: number; migrantsSent: number; migrantsAccepted: number; stopReason: string }[];
+}) {
   return {
     solution: record.solution,
     foundBy: record.foundBy,

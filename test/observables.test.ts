@@ -23,13 +23,28 @@ function population(rows: number[][], fitness: number[]): Population {
 
 describe('between-island observables on populations worked out by hand', () => {
   // Island A: a = 0123 (fitness 1), b = 1023 (2). Island B: c = 3210 (1), a = 0123 (2).
-  const A = population([[0, 1, 2, 3], [1, 0, 2, 3]], [1, 2]);
-  const B = population([[3, 2, 1, 0], [0, 1, 2, 3]], [1, 2]);
+  const A = population(
+    [
+      [0, 1, 2, 3],
+      [1, 0, 2, 3],
+    ],
+    [1, 2],
+  );
+  const B = population(
+    [
+      [3, 2, 1, 0],
+      [0, 1, 2, 3],
+    ],
+    [1, 2],
+  );
 
   it('distance: the mean Hamming distance over the 4 cross pairs, as a fraction of N', () => {
     // a-c 4, a-a 0, b-c 4, b-a 2: (4 + 0 + 4 + 2) / (4 pairs x 4 genes) = 10 / 16.
     const s = betweenIslands(0, [observe(A), observe(B)]);
-    assert.deepEqual(s.distance, [[0, 10 / 16], [10 / 16, 0]]);
+    assert.deepEqual(s.distance, [
+      [0, 10 / 16],
+      [10 / 16, 0],
+    ]);
     assert.equal(s.meanDistance, 10 / 16);
   });
 
@@ -40,10 +55,20 @@ describe('between-island observables on populations worked out by hand', () => {
   });
 
   it('three islands: the matrix is symmetric with a zero diagonal, the mean is over the 3 pairs', () => {
-    const C = population([[0, 1, 2, 3], [0, 1, 2, 3]], [1, 1]);
+    const C = population(
+      [
+        [0, 1, 2, 3],
+        [0, 1, 2, 3],
+      ],
+      [1, 1],
+    );
     // A-C: a-a 0, a-a 0, b-a 2, b-a 2 -> 4 / 16; B-C: c-a 4, c-a 4, a-a 0, a-a 0 -> 8 / 16.
     const s = betweenIslands(5, [observe(A), observe(B), observe(C)]);
-    assert.deepEqual(s.distance, [[0, 10 / 16, 4 / 16], [10 / 16, 0, 8 / 16], [4 / 16, 8 / 16, 0]]);
+    assert.deepEqual(s.distance, [
+      [0, 10 / 16, 4 / 16],
+      [10 / 16, 0, 8 / 16],
+      [4 / 16, 8 / 16, 0],
+    ]);
     assert.equal(s.meanDistance, 22 / 48);
     assert.deepEqual([s.distinct, s.sampled], [3, 6]);
   });
@@ -67,7 +92,15 @@ describe('between-island observables on populations worked out by hand', () => {
 describe('immigrant survival on a scripted migration', () => {
   it('counts received, accepted and still present k iterations later', () => {
     // Four members of fitness 1, 3, 5, 7; three immigrants of fitness 2, 4 and 9 arrive.
-    const pop = population([[0, 1, 2, 3], [1, 0, 2, 3], [2, 1, 0, 3], [3, 1, 2, 0]], [1, 3, 5, 7]);
+    const pop = population(
+      [
+        [0, 1, 2, 3],
+        [1, 0, 2, 3],
+        [2, 1, 0, 3],
+        [3, 1, 2, 0],
+      ],
+      [1, 3, 5, 7],
+    );
     const tracker = new ImmigrantTracker(2, 10);
     const immigrants = Uint16Array.from([0, 2, 1, 3, 0, 3, 2, 1, 3, 2, 1, 0]);
     const mark = tracker.mark(pop);
@@ -85,7 +118,13 @@ describe('immigrant survival on a scripted migration', () => {
   });
 
   it('a member changed in place (not through copyIn) did not survive', () => {
-    const pop = population([[0, 1, 2, 3], [1, 0, 2, 3]], [1, 7]);
+    const pop = population(
+      [
+        [0, 1, 2, 3],
+        [1, 0, 2, 3],
+      ],
+      [1, 7],
+    );
     const tracker = new ImmigrantTracker(0, 1);
     const mark = tracker.mark(pop);
     pop.copyIn(1, Uint16Array.from([3, 2, 1, 0]), 0, 2);
@@ -93,7 +132,10 @@ describe('immigrant survival on a scripted migration', () => {
     pop.genes[4] = 2;
     pop.genes[5] = 3; // 2310: a swap done in place
     tracker.check(pop, 6);
-    assert.deepEqual(survivalRecords(tracker.take()).map((r) => r.survived), [0]);
+    assert.deepEqual(
+      survivalRecords(tracker.take()).map((r) => r.survived),
+      [0],
+    );
   });
 });
 
@@ -102,7 +144,17 @@ describe('reading observables back', () => {
     const { parseEventLines } = await import('../src/report/run-data.ts');
     const good = '{"type":"between","iteration":4,"distance":[[0,0.5],[0.5,0]],"meanDistance":0.5,"distinct":3,"sampled":4,"seconds":0}';
     assert.equal(parseEventLines(good, 'x.jsonl').length, 1);
-    assert.throws(() => parseEventLines(`${good}\n{"type":"between","iteration":8,"distance":"far","meanDistance":0.5,"distinct":3,"sampled":4}\n`, 'x.jsonl'), /x\.jsonl: line 2 is not an event \(distance: expected array/);
-    assert.throws(() => parseEventLines('{"type":"survival","from":0,"to":1,"iteration":3,"received":2,"accepted":1}\n', 'x.jsonl'), /line 1 is not an event \(survived: expected number/);
+    assert.throws(
+      () =>
+        parseEventLines(
+          `${good}\n{"type":"between","iteration":8,"distance":"far","meanDistance":0.5,"distinct":3,"sampled":4}\n`,
+          'x.jsonl',
+        ),
+      /x\.jsonl: line 2 is not an event \(distance: expected array/,
+    );
+    assert.throws(
+      () => parseEventLines('{"type":"survival","from":0,"to":1,"iteration":3,"received":2,"accepted":1}\n', 'x.jsonl'),
+      /line 1 is not an event \(survived: expected number/,
+    );
   });
 });

@@ -16,7 +16,12 @@ const dir = mkdtempSync(path.join(tmpdir(), 'nq-package-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(command: string, args: string[], cwd: string) {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const r = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   assert.equal(r.status, 0, `${command} ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -30,34 +35,98 @@ function strictConsumers(project: string, tsc: string) {
   const options = { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext' };
   const check = (name: string, code: string, types: string[]) => {
     writeFileSync(path.join(project, `${name}.ts`), code);
-    writeFileSync(path.join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...options, types }, files: [`${name}.ts`] }));
+    writeFileSync(
+      path.join(project, `tsconfig.${name}.json`),
+      JSON.stringify({ compilerOptions: { ...options, types }, files: [`${name}.ts`] }),
+    );
     run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], project);
   };
-  check('root', "import { solve, type SolveRecord } from 'nqueens-islands';\nconst r: SolveRecord = await solve({ n: 8 });\nexport const solved: boolean = r.solved;\n", []);
-  check('cluster', "import { startHost, joinCluster } from 'nqueens-islands/cluster';\nimport { solve } from 'nqueens-islands';\nexport const f = [startHost, joinCluster, solve];\n", ['node']);
+  check(
+    'root',
+    "import { solve, type SolveRecord } from 'nqueens-islands';\nconst r: SolveRecord = await solve({ n: 8 });\nexport const solved: boolean = r.solved;\n",
+    [],
+  );
+  check(
+    'cluster',
+    "import { startHost, joinCluster } from 'nqueens-islands/cluster';\nimport { solve } from 'nqueens-islands';\nexport const f = [startHost, joinCluster, solve];\n",
+    ['node'],
+  );
 }
 
 describe('the packed package', () => {
   it('is the README example, verbatim', () => {
     const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-    assert.ok(readme.includes(`\`\`\`ts\n${readFileSync(example, 'utf8')}\`\`\``), 'README "Use from TypeScript" holds test/fixtures/library-example.ts');
+    assert.ok(
+      readme.includes(`\`\`\`ts\n${readFileSync(example, 'utf8')}\`\`\``),
+      'README "Use from TypeScript" holds test/fixtures/library-example.ts',
+    );
   });
 
   it('installs into an empty project, type-checks strictly and solves N = 16', () => {
     // `npm test` has built dist/ already: pack what is there.
-    const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)) as { filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
     const files = packed[0].files.map((f) => f.path);
-    for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/workers/island-worker.js', 'dist/kernel/paper.wasm', 'dist/build-info.json', 'config/default.yaml']) assert.ok(files.includes(file), `the package has ${file}`);
+    for (const file of [
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/workers/island-worker.js',
+      'dist/kernel/paper.wasm',
+      'dist/build-info.json',
+      'config/default.yaml',
+    ])
+      assert.ok(files.includes(file), `the package has ${file}`);
     const project = path.join(dir, 'project');
     run('mkdir', ['-p', project], dir);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'uses-nqueens-islands', private: true, type: 'module' }));
     // The registry's packages come from npm's cache when they are there (npm ci put them there).
-    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(dir, packed[0].filename), '@types/node@20'], project);
+    run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(dir, packed[0].filename), '@types/node@20'],
+      project,
+    );
     copyFileSync(example, path.join(project, 'example.ts'));
     const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    run(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', 'example.ts'], project);
+    run(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--types',
+        'node',
+        'example.ts',
+      ],
+      project,
+    );
     // Run it as compiled JavaScript, as a user's build would.
-    run(process.execPath, [tsc, '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--outDir', 'out', 'example.ts'], project);
+    run(
+      process.execPath,
+      [
+        tsc,
+        '--strict',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--types',
+        'node',
+        '--outDir',
+        'out',
+        'example.ts',
+      ],
+      project,
+    );
     const stdout = run(process.execPath, ['out/example.js'], project);
     strictConsumers(project, tsc);
     assert.match(stdout, /^N=16 solved by island [01] at iteration \d+: (\d+ ){15}\d+$/m);

@@ -70,7 +70,10 @@ describe('emigrant selection', () => {
     assert.equal(seen.size, pop.size);
     const every = new Int32Array(pop.size);
     selectRandom(pop, Rng.forStream(9, 0), pop.size, every);
-    assert.deepEqual([...every].sort((a, b) => a - b), [...Array(pop.size).keys()]);
+    assert.deepEqual(
+      [...every].sort((a, b) => a - b),
+      [...Array(pop.size).keys()],
+    );
   });
 
   it('tournament k picks distinct slots, the best ones under high pressure', () => {
@@ -107,7 +110,10 @@ describe('emigrant selection', () => {
     assert.equal(emigrantSelectionFor({ kind: 'best' }), selectBest);
     assert.equal(emigrantSelectionFor({ kind: 'random' }), selectRandom);
     assert.equal(typeof emigrantSelectionFor({ kind: 'tournament', size: 2 }), 'function');
-    assert.throws(() => emigrantSelectionFor({ kind: 'worst' }), (e: Error) => e instanceof MigrationPolicyError && /one of best, random, tournament, got worst/.test(e.message));
+    assert.throws(
+      () => emigrantSelectionFor({ kind: 'worst' }),
+      (e: Error) => e instanceof MigrationPolicyError && /one of best, random, tournament, got worst/.test(e.message),
+    );
   });
 });
 
@@ -136,7 +142,10 @@ describe('replacement', () => {
     const { genes, fit } = immigrants([13, 14]);
     assert.equal(replaceWorst(pop, Rng.forStream(1, 0), genes, fit, 2, new SurvivalScratch(N)), 2);
     // The old worst two (12 in slot 6, 9 in slot 2) are gone.
-    assert.deepEqual([...pop.fitness].sort((x, y) => x - y), [1, 2, 3, 3, 4, 5, 6, 7, 13, 14]);
+    assert.deepEqual(
+      [...pop.fitness].sort((x, y) => x - y),
+      [1, 2, 3, 3, 4, 5, 6, 7, 13, 14],
+    );
     assert.equal(pop.fitness[6], 13);
     assert.equal(pop.fitness[2], 14);
     assert.equal(pop.fitness[pop.worstSlot()], 14);

@@ -13,13 +13,16 @@ import { paper, paperSolutions } from './helpers.ts';
 /** A 1-based permutation of 1..n, drawn by fast-check. */
 const permutation = (maxN: number) =>
   fc.integer({ min: 1, max: maxN }).chain((n) =>
-    fc.shuffledSubarray(Array.from({ length: n }, (_, i) => i + 1), { minLength: n, maxLength: n }),
+    fc.shuffledSubarray(
+      Array.from({ length: n }, (_, i) => i + 1),
+      { minLength: n, maxLength: n },
+    ),
   );
 
 const fastFitness = (tuple: number[]) => fitness(fromOneBased(tuple), 0, tuple.length, new DiagonalMarks(tuple.length));
 
 describe('fitness', () => {
-  it('gives the paper\'s worked examples', () => {
+  it("gives the paper's worked examples", () => {
     assert.equal(paper.examples.fitness.length, 3);
     for (const { tuple, fitness: expected } of paper.examples.fitness) {
       assert.equal(fastFitness(tuple), expected);
@@ -35,8 +38,11 @@ describe('fitness', () => {
     }
   });
 
-  it('equals the paper\'s sort-based pseudo-code on thousands of random permutations', () => {
-    fc.assert(fc.property(permutation(120), (tuple) => fastFitness(tuple) === referenceFitness(tuple)), { numRuns: 3000, seed: 42 });
+  it("equals the paper's sort-based pseudo-code on thousands of random permutations", () => {
+    fc.assert(
+      fc.property(permutation(120), (tuple) => fastFitness(tuple) === referenceFitness(tuple)),
+      { numRuns: 3000, seed: 42 },
+    );
   });
 
   it('counts k - 1 per diagonal of k queens, not attacking pairs', () => {
@@ -48,7 +54,10 @@ describe('fitness', () => {
   it('gives the same value when one DiagonalMarks is reused across many evaluations', () => {
     const marks = new DiagonalMarks(30);
     fc.assert(
-      fc.property(permutation(30).filter((t) => t.length === 30), (tuple) => fitness(fromOneBased(tuple), 0, 30, marks) === referenceFitness(tuple)),
+      fc.property(
+        permutation(30).filter((t) => t.length === 30),
+        (tuple) => fitness(fromOneBased(tuple), 0, 30, marks) === referenceFitness(tuple),
+      ),
       { numRuns: 500, seed: 7 },
     );
   });
@@ -84,7 +93,10 @@ describe('validateSolution', () => {
   });
 
   it('agrees with fitness 0 on random permutations', () => {
-    fc.assert(fc.property(permutation(9), (tuple) => validateSolution(tuple).valid === (fastFitness(tuple) === 0)), { numRuns: 3000, seed: 3 });
+    fc.assert(
+      fc.property(permutation(9), (tuple) => validateSolution(tuple).valid === (fastFitness(tuple) === 0)),
+      { numRuns: 3000, seed: 3 },
+    );
   });
 });
 
@@ -98,7 +110,10 @@ describe('tuples', () => {
   });
 
   it('rejects what is not a list of positive integers, naming the offending token', () => {
-    assert.throws(() => parseTuple('8 6 x'), (e: Error) => e instanceof TupleSyntaxError && /"x" is not a positive integer/.test(e.message));
+    assert.throws(
+      () => parseTuple('8 6 x'),
+      (e: Error) => e instanceof TupleSyntaxError && /"x" is not a positive integer/.test(e.message),
+    );
     assert.throws(() => parseTuple('1 -2'), /"-2" is not a positive integer/);
     assert.throws(() => parseTuple('1 2.5'), /"2.5" is not a positive integer/);
     assert.throws(() => parseTuple('0 1'), /out of range/);
@@ -107,8 +122,14 @@ describe('tuples', () => {
   });
 
   it('reads files: lines, a JSON array of arrays, a JSON solution object, one row per line', () => {
-    assert.deepEqual(parseTupleFile('# paper\n8 6 4 1 3 5 7 2\n\n(2, 4, 1, 3)\n', 'f.txt'), [[8, 6, 4, 1, 3, 5, 7, 2], [2, 4, 1, 3]]);
-    assert.deepEqual(parseTupleFile('[[2,4,1,3],[3,1,4,2]]', 'f.json'), [[2, 4, 1, 3], [3, 1, 4, 2]]);
+    assert.deepEqual(parseTupleFile('# paper\n8 6 4 1 3 5 7 2\n\n(2, 4, 1, 3)\n', 'f.txt'), [
+      [8, 6, 4, 1, 3, 5, 7, 2],
+      [2, 4, 1, 3],
+    ]);
+    assert.deepEqual(parseTupleFile('[[2,4,1,3],[3,1,4,2]]', 'f.json'), [
+      [2, 4, 1, 3],
+      [3, 1, 4, 2],
+    ]);
     assert.deepEqual(parseTupleFile('{"n":4,"solution":[2,4,1,3]}', 'f.json'), [[2, 4, 1, 3]]);
     assert.deepEqual(parseTupleFile('[2, 4, 1, 3]', 'f.json'), [[2, 4, 1, 3]]);
     assert.deepEqual(parseTupleFile('2\n4\n1\n3\n', 'f.txt'), [[2, 4, 1, 3]]);
@@ -128,7 +149,10 @@ describe('board', () => {
     const lines = renderBoard([2, 4, 1, 3]).split('\n');
     assert.equal(lines.length, 4);
     const queenColumn = (line: string) => line.split(' ').indexOf('♛') + 1;
-    assert.deepEqual(lines.map(queenColumn), [2, 4, 1, 3].map((_, i, t) => t.indexOf(4 - i) + 1));
+    assert.deepEqual(
+      lines.map(queenColumn),
+      [2, 4, 1, 3].map((_, i, t) => t.indexOf(4 - i) + 1),
+    );
     for (const line of lines) assert.equal(line.split(' ').filter((c) => c === '♛').length, 1);
   });
 

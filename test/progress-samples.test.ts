@@ -16,7 +16,7 @@ describe('progress samples by iteration', () => {
     assert.equal(count, 40);
   });
 
-  it('give a short run several points per island: its start, iteration samples, its end at the finder\'s fitness 0', async () => {
+  it("give a short run several points per island: its start, iteration samples, its end at the finder's fitness 0", async () => {
     // Sync: the run is the same every time, so the iteration samples are too (timed ones may add to them).
     const run = startRun({ n: 16, seed: 11, islands: 2, topology: { kind: 'ring' }, migration: { mode: 'sync', interval: 4 } });
     const progress: ProgressEvent[] = [];
@@ -29,7 +29,8 @@ describe('progress samples by iteration', () => {
       assert.equal(iterations[0], 0, 'a sample at the start');
       const last = record.islands[island].iterations;
       assert.equal(iterations.at(-1), last, 'a sample at the end');
-      for (let i = 1; i <= last; i = nextSampleIteration(i)) assert.ok(iterations.includes(i), `island ${island}: a sample at iteration ${i}`);
+      for (let i = 1; i <= last; i = nextSampleIteration(i))
+        assert.ok(iterations.includes(i), `island ${island}: a sample at iteration ${i}`);
       assert.ok(own.length >= 3, `island ${island}: ${own.length} samples`);
     }
     assert.equal(progress.filter((p) => p.island === record.foundBy).at(-1)!.bestFitness, 0);

@@ -70,7 +70,11 @@ describe('provenance in every output', () => {
     const printed = JSON.parse(r.stdout) as { provenance: Provenance; config: unknown };
     const saved = JSON.parse(readFileSync(out, 'utf8')) as { provenance: Provenance; config: unknown };
     const header = JSON.parse(readFileSync(trace, 'utf8').split('\n')[0]) as { provenance: Provenance; config: unknown };
-    for (const [what, output] of [['solve --json', printed], ['--out', saved], ['trace', header]] as const) {
+    for (const [what, output] of [
+      ['solve --json', printed],
+      ['--out', saved],
+      ['trace', header],
+    ] as const) {
       assertMachine(output.provenance, what, true);
       assert.equal(output.provenance.configHash, configHash(output.config), what);
     }
@@ -124,7 +128,10 @@ describe('experiment --resume refuses another study, saying which part differs',
 
   it('the study hash covers the base file', async () => {
     const experiment = loadExperiment(file, env);
-    assert.deepEqual(experiment.inputs.map((i) => i.file), [file, 'base.yaml']);
+    assert.deepEqual(
+      experiment.inputs.map((i) => i.file),
+      [file, 'base.yaml'],
+    );
     const out = await study('base-changed');
     writeFileSync(base, 'n: 1\nislands: null\n# edited\n');
     try {
@@ -141,7 +148,11 @@ describe('experiment --resume refuses another study, saying which part differs',
     const out = await study('cores-changed');
     await assert.rejects(
       runStudy(loadExperiment(file, { ...env, availableParallelism: 3 }), { outDir: out, resume: true, events: false }),
-      (e: unknown) => e instanceof ConfigError && e.message.endsWith('cell migration.interval=1 now resolves islands to 3 instead of 2 (a changed default, or this machine\'s core count when islands is null); choose another --out'),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.message.endsWith(
+          "cell migration.interval=1 now resolves islands to 3 instead of 2 (a changed default, or this machine's core count when islands is null); choose another --out",
+        ),
     );
   });
 
@@ -155,6 +166,9 @@ describe('experiment --resume refuses another study, saying which part differs',
     assert.ok(existsSync(manifestFile));
     const r = cli(['experiment', file, '--out', out, '--resume']);
     assert.ok(isOneLineError(r), r.stderr);
-    assert.match(r.stderr, /the study in this folder was made by nqueens-islands 0\.0\.1, this is \S+; resume it with 0\.0\.1 or choose another --out/);
+    assert.match(
+      r.stderr,
+      /the study in this folder was made by nqueens-islands 0\.0\.1, this is \S+; resume it with 0\.0\.1 or choose another --out/,
+    );
   });
 });

@@ -27,15 +27,45 @@ function solveHelp(): string {
   return r.stdout.replace(/\s+/g, ' ');
 }
 
-interface SchemaNode { properties?: Record<string, SchemaNode>; enum?: string[]; oneOf?: SchemaNode[]; anyOf?: SchemaNode[] }
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+  enum?: string[];
+  oneOf?: SchemaNode[];
+  anyOf?: SchemaNode[];
+}
 
-interface Entry { kind: string; flags?: Record<string, { name: string }>; options(f: never): object }
+interface Entry {
+  kind: string;
+  flags?: Record<string, { name: string }>;
+  options(f: never): object;
+}
 
 /** Every registry: where a file names an entry, the flag that names it, and where an option of entry `kind` goes. */
-const FAMILIES: { what: string; entries: readonly Entry[]; section: string; key: string; flag: string; optionKey: (kind: string, option: string) => string }[] = [
+const FAMILIES: {
+  what: string;
+  entries: readonly Entry[];
+  section: string;
+  key: string;
+  flag: string;
+  optionKey: (kind: string, option: string) => string;
+}[] = [
   { what: 'GA mode', entries: REGISTRIES.gaModes, section: 'ga', key: 'mode', flag: 'mode', optionKey: (_kind, option) => option },
-  { what: 'topology', entries: REGISTRIES.topologies, section: 'topology', key: 'kind', flag: 'topology', optionKey: (_kind, option) => option },
-  { what: 'emigrant selection', entries: REGISTRIES.emigrantSelections, section: 'migration', key: 'emigrantSelection', flag: 'emigrant-selection', optionKey },
+  {
+    what: 'topology',
+    entries: REGISTRIES.topologies,
+    section: 'topology',
+    key: 'kind',
+    flag: 'topology',
+    optionKey: (_kind, option) => option,
+  },
+  {
+    what: 'emigrant selection',
+    entries: REGISTRIES.emigrantSelections,
+    section: 'migration',
+    key: 'emigrantSelection',
+    flag: 'emigrant-selection',
+    optionKey,
+  },
   { what: 'replacement', entries: REGISTRIES.replacements, section: 'migration', key: 'replacement', flag: 'replacement', optionKey },
 ];
 
@@ -50,9 +80,17 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
       // The `ga` section is one branch per mode: its mode's keys are in its branch.
       const branch = (kind: string) => node.oneOf?.find((b) => JSON.stringify(b.properties!.mode).includes(`"${kind}"`)) ?? node;
       for (const { kind, flags } of entries) {
-        assert.ok(runConfigFileSchema.safeParse({ n: 8, [section]: { [key]: kind } }).success, `the schema accepts ${section}.${key}: ${kind}`);
+        assert.ok(
+          runConfigFileSchema.safeParse({ n: 8, [section]: { [key]: kind } }).success,
+          `the schema accepts ${section}.${key}: ${kind}`,
+        );
         assert.ok(JSON.stringify(branch(kind).properties![key]).includes(`"${kind}"`), `the JSON Schema names ${kind}`);
-        assert.ok(flag(flagName).describe.split(' | ').some((listed) => listed === kind || listed.startsWith(`${kind} (`)), `--${flagName} lists ${kind}`);
+        assert.ok(
+          flag(flagName)
+            .describe.split(' | ')
+            .some((listed) => listed === kind || listed.startsWith(`${kind} (`)),
+          `--${flagName} lists ${kind}`,
+        );
         assert.ok(help.includes(kind), `--help names ${kind}`);
         for (const [option, f] of Object.entries(flags ?? {})) {
           assert.ok(branch(kind).properties![keyOf(kind, option)], `${section}.${keyOf(kind, option)} in the JSON Schema`);
@@ -73,7 +111,10 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
 
   it('the GA modes, one JSON Schema branch each, in registry order', () => {
     const modes = schema.properties!.ga.oneOf!.map((o) => JSON.stringify(o.properties!.mode).match(/"const":"([^"]+)"/)?.[1]);
-    assert.deepEqual(modes, REGISTRIES.gaModes.map((d) => d.kind));
+    assert.deepEqual(
+      modes,
+      REGISTRIES.gaModes.map((d) => d.kind),
+    );
     assert.deepEqual(modes, ['paper', 'hybrid', 'takeover']);
   });
 });
@@ -112,7 +153,10 @@ describe('registering a topology with an option', () => {
     assert.ok(json.properties!.k);
     const flags = runFlags({ ...REGISTRIES, topologies: withRingK });
     assert.ok(flags.find((f) => f.name === 'topology')!.describe.endsWith('| edges | ring-k'));
-    assert.deepEqual(flags.find((f) => f.name === 'ring-k'), { name: 'ring-k', path: 'topology.k', value: 'number', describe: 'islands ahead that the ring-k topology sends to' });
+    assert.deepEqual(
+      flags.find((f) => f.name === 'ring-k'),
+      { name: 'ring-k', path: 'topology.k', value: 'number', describe: 'islands ahead that the ring-k topology sends to' },
+    );
     assert.ok(flagOptions(flags)['ring-k']);
     // The real registry is untouched.
     assert.ok(!RUN_FLAGS.some((f) => f.name === 'ring-k'));
@@ -123,10 +167,20 @@ describe('registering a topology with an option', () => {
       throw new Error(`${JSON.stringify(key)}: ${message}`);
     };
     assert.deepEqual(resolveTopology({ kind: 'ring-k' }, { islands: 5, islandsText: '5', fail }, withRingK), { kind: 'ring-k', k: 2 });
-    assert.deepEqual(buildTopology({ kind: 'ring-k', k: 1 }, 3, 1, withRingK), [[0, 1], [1, 2], [2, 0]]);
+    assert.deepEqual(buildTopology({ kind: 'ring-k', k: 1 }, 3, 1, withRingK), [
+      [0, 1],
+      [1, 2],
+      [2, 0],
+    ]);
     assert.equal(buildTopology({ kind: 'ring-k' }, 5, 1, withRingK).length, 10);
-    assert.throws(() => buildTopology({ kind: 'ring-k', k: 4 }, 4, 1, withRingK), /^TopologyError: topology\.k: 4 reaches past the 4 islands; expected at most 3$/);
-    assert.throws(() => buildTopology({ kind: 'ring', k: 2 }, 4, 1, withRingK), /topology\.k: only used with topology\.kind "ring-k", not "ring"/);
+    assert.throws(
+      () => buildTopology({ kind: 'ring-k', k: 4 }, 4, 1, withRingK),
+      /^TopologyError: topology\.k: 4 reaches past the 4 islands; expected at most 3$/,
+    );
+    assert.throws(
+      () => buildTopology({ kind: 'ring', k: 2 }, 4, 1, withRingK),
+      /topology\.k: only used with topology\.kind "ring-k", not "ring"/,
+    );
     assert.throws(() => buildTopology({ kind: 'ring-k' }, 4, 1), /topology\.kind: expected one of/);
   });
 });
@@ -148,32 +202,91 @@ describe('registering an emigrant selection and a replacement with an option', (
     assert.deepEqual(c.migration.emigrantSelection, { kind: 'ranked', from: 2 });
     assert.deepEqual(c.migration.replacement, { kind: 'random', probability: 0.5 });
     const defaults = resolveWith({ migration: { emigrantSelection: 'ranked', replacement: 'random' } }).migration;
-    assert.deepEqual([defaults.emigrantSelection, defaults.replacement], [{ kind: 'ranked', from: 1 }, { kind: 'random', probability: 1 }]);
-    assert.deepEqual(resolveWith({ migration: { emigrantSelection: 'ranked', rankedFrom: 3 } }).migration.emigrantSelection, { kind: 'ranked', from: 3 });
+    assert.deepEqual(
+      [defaults.emigrantSelection, defaults.replacement],
+      [
+        { kind: 'ranked', from: 1 },
+        { kind: 'random', probability: 1 },
+      ],
+    );
+    assert.deepEqual(resolveWith({ migration: { emigrantSelection: 'ranked', rankedFrom: 3 } }).migration.emigrantSelection, {
+      kind: 'ranked',
+      from: 3,
+    });
     const shape = toFileShape(c, withPolicies);
-    assert.deepEqual(shape.migration, { mode: 'lagged', lag: 2, interval: 1, migrants: 20, emigrantSelection: 'ranked(2)', replacement: 'random', randomProbability: 0.5, rejectDuplicates: false });
+    assert.deepEqual(shape.migration, {
+      mode: 'lagged',
+      lag: 2,
+      interval: 1,
+      migrants: 20,
+      emigrantSelection: 'ranked(2)',
+      replacement: 'random',
+      randomProbability: 0.5,
+      rejectDuplicates: false,
+    });
     assert.deepEqual(resolveWith(shape), c);
 
-    const refuses = (input: object, message: string, registries = withPolicies) => assert.throws(() => resolveWith(input, registries), (e: Error) => e.message === message);
-    refuses({ ga: { populationSize: 4 }, migration: { emigrantSelection: 'ranked(4)' } }, 'test.yaml: migration.emigrantSelection: rank 4 is past ga.populationSize (4); expected at most 3');
-    refuses({ ga: { populationSize: 4 }, migration: { emigrantSelection: 'ranked', rankedFrom: 4 } }, 'test.yaml: migration.rankedFrom: rank 4 is past ga.populationSize (4); expected at most 3');
-    refuses({ migration: { emigrantSelection: 'ranked(-1)' } }, 'test.yaml: migration.emigrantSelection: R in "ranked(-1)": expected an integer >= 0, got -1');
-    refuses({ migration: { emigrantSelection: 'ranked(2)', rankedFrom: 3 } }, 'test.yaml: migration.rankedFrom: 3 contradicts emigrantSelection "ranked(2)"; give it once');
-    refuses({ migration: { replacement: 'random', randomProbability: 2 } }, 'test.yaml: migration.randomProbability: expected a number in [0, 1], got 2');
+    const refuses = (input: object, message: string, registries = withPolicies) =>
+      assert.throws(
+        () => resolveWith(input, registries),
+        (e: Error) => e.message === message,
+      );
+    refuses(
+      { ga: { populationSize: 4 }, migration: { emigrantSelection: 'ranked(4)' } },
+      'test.yaml: migration.emigrantSelection: rank 4 is past ga.populationSize (4); expected at most 3',
+    );
+    refuses(
+      { ga: { populationSize: 4 }, migration: { emigrantSelection: 'ranked', rankedFrom: 4 } },
+      'test.yaml: migration.rankedFrom: rank 4 is past ga.populationSize (4); expected at most 3',
+    );
+    refuses(
+      { migration: { emigrantSelection: 'ranked(-1)' } },
+      'test.yaml: migration.emigrantSelection: R in "ranked(-1)": expected an integer >= 0, got -1',
+    );
+    refuses(
+      { migration: { emigrantSelection: 'ranked(2)', rankedFrom: 3 } },
+      'test.yaml: migration.rankedFrom: 3 contradicts emigrantSelection "ranked(2)"; give it once',
+    );
+    refuses(
+      { migration: { replacement: 'random', randomProbability: 2 } },
+      'test.yaml: migration.randomProbability: expected a number in [0, 1], got 2',
+    );
     // The real registries are untouched.
-    refuses({ migration: { emigrantSelection: 'ranked' } }, 'test.yaml: migration.emigrantSelection: expected best | random | tournament | tournament(K), got "ranked"', REGISTRIES);
-    refuses({ migration: { replacement: 'random' } }, 'test.yaml: migration.replacement: expected one of worst-if-better | worst | random-if-better, got "random"', REGISTRIES);
+    refuses(
+      { migration: { emigrantSelection: 'ranked' } },
+      'test.yaml: migration.emigrantSelection: expected best | random | tournament | tournament(K), got "ranked"',
+      REGISTRIES,
+    );
+    refuses(
+      { migration: { replacement: 'random' } },
+      'test.yaml: migration.replacement: expected one of worst-if-better | worst | random-if-better, got "random"',
+      REGISTRIES,
+    );
   });
 
   it('they appear in the JSON Schema, the flags and --help', () => {
     const migration = (runConfigJsonSchema(withPolicies) as SchemaNode).properties!.migration.properties!;
-    assert.ok(JSON.stringify(migration.emigrantSelection).includes('"ranked"') && JSON.stringify(migration.emigrantSelection).includes('ranked\\\\('));
+    assert.ok(
+      JSON.stringify(migration.emigrantSelection).includes('"ranked"') &&
+        JSON.stringify(migration.emigrantSelection).includes('ranked\\\\('),
+    );
     assert.ok(migration.replacement.enum!.includes('random'));
     assert.ok(migration.rankedFrom && migration.randomProbability);
     const flags = runFlags(withPolicies);
-    assert.equal(flags.find((f) => f.name === 'emigrant-selection')!.describe, 'best | random | tournament | ranked | tournament(K) | ranked(R)');
+    assert.equal(
+      flags.find((f) => f.name === 'emigrant-selection')!.describe,
+      'best | random | tournament | ranked | tournament(K) | ranked(R)',
+    );
     assert.ok(flags.find((f) => f.name === 'replacement')!.describe.endsWith('| random'));
-    assert.deepEqual(flags.find((f) => f.name === 'ranked-from'), { name: 'ranked-from', path: 'migration.rankedFrom', value: 'number', describe: 'rank of the first emigrant of the ranked selection' });
+    assert.deepEqual(
+      flags.find((f) => f.name === 'ranked-from'),
+      {
+        name: 'ranked-from',
+        path: 'migration.rankedFrom',
+        value: 'number',
+        describe: 'rank of the first emigrant of the ranked selection',
+      },
+    );
     assert.equal(flags.find((f) => f.name === 'random-probability')!.path, 'migration.randomProbability');
     const options = flagOptions(flags);
     assert.match(String(options['ranked-from'].describe), /ranked selection/);
@@ -184,12 +297,23 @@ describe('registering an emigrant selection and a replacement with an option', (
   it('they run in a real archipelago run: every island imports the extension', async () => {
     // Sync runs are repeatable: a run is a function of its config and seed.
     const run = async (migration: object) => {
-      const config = resolveWith({ seed: 5, islands: 2, ga: { populationSize: 20 }, topology: { kind: 'ring-bi' }, migration: { mode: 'sync', interval: 1, migrants: 2, ...migration }, limits: { maxIterations: 15 } });
+      const config = resolveWith({
+        seed: 5,
+        islands: 2,
+        ga: { populationSize: 20 },
+        topology: { kind: 'ring-bi' },
+        migration: { mode: 'sync', interval: 1, migrants: 2, ...migration },
+        limits: { maxIterations: 15 },
+      });
       const events: MigrationEvent[] = [];
       const handle = startRun({ ...config, seed: 5 }, { extensions: [EXTENSION] });
       handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
       const result = await handle.result;
-      assert.deepEqual(result.islands.flatMap((i) => (i.error ? [i.error.message] : [])), [], 'no island failed');
+      assert.deepEqual(
+        result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
+        [],
+        'no island failed',
+      );
       // Events of different islands arrive in any order; within an epoch each edge migrates once.
       events.sort((a, b) => a.epoch! - b.epoch! || a.from - b.from || a.to - b.to);
       return { events, islands: result.islands.map(islandSummary) };
@@ -212,12 +336,28 @@ const withSteady = extendRegistries(REGISTRIES, [gaModeExtension]);
 describe('registering a GA mode', () => {
   it('the schema accepts it with its defaults and checks, and writes it back', () => {
     const c = resolveWith({ ga: { mode: 'steady' } }, withSteady);
-    assert.deepEqual(c.ga, { mode: 'steady', populationSize: 100, pairsPerIteration: 1, crossoverProbability: 1, mutationProbability: 0.8, doubleMutationProbability: 0.4, badRepositorySize: 0 });
+    assert.deepEqual(c.ga, {
+      mode: 'steady',
+      populationSize: 100,
+      pairsPerIteration: 1,
+      crossoverProbability: 1,
+      mutationProbability: 0.8,
+      doubleMutationProbability: 0.4,
+      badRepositorySize: 0,
+    });
     assert.deepEqual(resolveWith(toFileShape(c, withSteady), withSteady), c);
-    assert.throws(() => resolveWith({ ga: { mode: 'steady', populationSize: 4, badRepositorySize: 5 } }, withSteady), { message: 'test.yaml: ga.badRepositorySize: 5 is more than ga.populationSize (4); expected at most 4' });
-    assert.throws(() => resolveWith({ ga: { mode: 'steady', pairsPerIteration: 3 } }, withSteady), { message: 'test.yaml: unknown key "ga.pairsPerIteration"; expected one of mode, populationSize, badRepositorySize' });
-    assert.throws(() => resolveWith({ ga: { mode: 'steady' } }), { message: 'test.yaml: ga.mode: expected "paper", "hybrid" or "takeover", got "steady"' });
-    assert.throws(() => resolveWith({ ga: { mode: 'quantum' } }, withSteady), { message: 'test.yaml: ga.mode: expected "paper", "hybrid", "takeover" or "steady", got "quantum"' });
+    assert.throws(() => resolveWith({ ga: { mode: 'steady', populationSize: 4, badRepositorySize: 5 } }, withSteady), {
+      message: 'test.yaml: ga.badRepositorySize: 5 is more than ga.populationSize (4); expected at most 4',
+    });
+    assert.throws(() => resolveWith({ ga: { mode: 'steady', pairsPerIteration: 3 } }, withSteady), {
+      message: 'test.yaml: unknown key "ga.pairsPerIteration"; expected one of mode, populationSize, badRepositorySize',
+    });
+    assert.throws(() => resolveWith({ ga: { mode: 'steady' } }), {
+      message: 'test.yaml: ga.mode: expected "paper", "hybrid" or "takeover", got "steady"',
+    });
+    assert.throws(() => resolveWith({ ga: { mode: 'quantum' } }, withSteady), {
+      message: 'test.yaml: ga.mode: expected "paper", "hybrid", "takeover" or "steady", got "quantum"',
+    });
   });
 
   it('it appears in the JSON Schema, the flags and --help', () => {
@@ -233,14 +373,27 @@ describe('registering a GA mode', () => {
 
   it('it runs in a real archipelago run: every island imports the extension', async () => {
     const run = async (ga: object) => {
-      const config = resolveWith({ seed: 3, islands: 2, ga, topology: { kind: 'ring-bi' }, migration: { mode: 'sync', interval: 2 }, limits: { maxIterations: 12 } }, withSteady);
+      const config = resolveWith(
+        { seed: 3, islands: 2, ga, topology: { kind: 'ring-bi' }, migration: { mode: 'sync', interval: 2 }, limits: { maxIterations: 12 } },
+        withSteady,
+      );
       const result = await startRun({ ...config, seed: 3 }, { extensions: [GA_EXTENSION] }).result;
-      assert.deepEqual(result.islands.flatMap((i) => (i.error ? [i.error.message] : [])), [], 'no island failed');
+      assert.deepEqual(
+        result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
+        [],
+        'no island failed',
+      );
       return result.islands.map(islandSummary);
     };
     const steady = await run({ mode: 'steady', populationSize: 30 });
     // One pair per iteration: the initial 30, two children per iteration and one immigrant every 2 iterations.
-    assert.deepEqual(steady.map((i) => [i.iterations, i.evaluations]), [[12, 30 + 2 * 12 + 6], [12, 30 + 2 * 12 + 6]]);
+    assert.deepEqual(
+      steady.map((i) => [i.iterations, i.evaluations]),
+      [
+        [12, 30 + 2 * 12 + 6],
+        [12, 30 + 2 * 12 + 6],
+      ],
+    );
     // The same island as paper mode with the same parameters: the same run.
     assert.deepEqual(await run({ mode: 'paper', populationSize: 30, pairsPerIteration: 1, badRepositorySize: 0 }), steady);
   });

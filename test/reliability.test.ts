@@ -5,7 +5,20 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -28,14 +41,20 @@ const IS_ROOT = process.geteuid?.() === 0;
 const OTHER_UID = 65534;
 
 function oneLine(r: CliRun, what: string): string {
-  assert.ok(isOneLineError(r), `${what}: expected exit 2 and one line, got code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}`);
+  assert.ok(
+    isOneLineError(r),
+    `${what}: expected exit 2 and one line, got code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}`,
+  );
   return r.stderr.trim().replace(/^nqueens-islands: /, '');
 }
 
 /** A small study file (fast runs); `sweep` as YAML text. */
 function studyFile(name: string, sweep: string, seeds = '[1, 2]'): string {
   const file = join(tmp, `${name}.yaml`);
-  writeFileSync(file, `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nsweep:\n${sweep}\nseeds: ${seeds}\n`);
+  writeFileSync(
+    file,
+    `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nsweep:\n${sweep}\nseeds: ${seeds}\n`,
+  );
   return file;
 }
 
@@ -58,31 +77,47 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
   ];
 
   for (const [name, args] of writers) {
-    it(`${name}: a link another user planted at the name in a shared sticky folder is refused, its target untouched`, { skip: IS_ROOT ? false : 'needs root to plant a link owned by another user' }, () => {
-      writeFileSync(victim, 'precious\n');
-      const planted = join(shared, `${name.replace(/\W+/g, '-')}.out`);
-      symlinkSync(victim, planted);
-      lchownSync(planted, OTHER_UID, OTHER_UID);
-      const r = cli(args(planted));
-      assert.match(oneLine(r, name), /: is a symbolic link owned by another user in the shared folder .*; not followed$/);
-      assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
-      assert.ok(lstatSync(planted).isSymbolicLink());
-      rmSync(planted);
-    });
+    it(
+      `${name}: a link another user planted at the name in a shared sticky folder is refused, its target untouched`,
+      { skip: IS_ROOT ? false : 'needs root to plant a link owned by another user' },
+      () => {
+        writeFileSync(victim, 'precious\n');
+        const planted = join(shared, `${name.replace(/\W+/g, '-')}.out`);
+        symlinkSync(victim, planted);
+        lchownSync(planted, OTHER_UID, OTHER_UID);
+        const r = cli(args(planted));
+        assert.match(oneLine(r, name), /: is a symbolic link owned by another user in the shared folder .*; not followed$/);
+        assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
+        assert.ok(lstatSync(planted).isSymbolicLink());
+        rmSync(planted);
+      },
+    );
   }
 
-  it('a folder link another user planted in a shared sticky folder is not followed either (results, traces, study folders)', { skip: IS_ROOT ? false : 'needs root to plant a link owned by another user' }, () => {
-    const victimFolder = mkdtempSync(join(tmp, 'victim-folder-'));
-    const planted = join(shared, 'evil');
-    symlinkSync(victimFolder, planted);
-    lchownSync(planted, OTHER_UID, OTHER_UID);
-    const study = studyFile('through-link', '  n: [8]', '[1]');
-    for (const args of [['solve', '-n', '8', '--out', join(planted, 'r.json')], ['solve', '-n', '8', '--trace', join(planted, 'r.trace')], ['experiment', study, '--out', planted], ['experiment', study, '--out', join(planted, 'sub')]]) {
-      assert.match(oneLine(cli(args), args.join(' ')), /goes through .*evil, a symbolic link owned by another user in the shared folder .*; not followed$/);
-    }
-    assert.deepEqual(readdirSync(victimFolder), []);
-    rmSync(planted);
-  });
+  it(
+    'a folder link another user planted in a shared sticky folder is not followed either (results, traces, study folders)',
+    { skip: IS_ROOT ? false : 'needs root to plant a link owned by another user' },
+    () => {
+      const victimFolder = mkdtempSync(join(tmp, 'victim-folder-'));
+      const planted = join(shared, 'evil');
+      symlinkSync(victimFolder, planted);
+      lchownSync(planted, OTHER_UID, OTHER_UID);
+      const study = studyFile('through-link', '  n: [8]', '[1]');
+      for (const args of [
+        ['solve', '-n', '8', '--out', join(planted, 'r.json')],
+        ['solve', '-n', '8', '--trace', join(planted, 'r.trace')],
+        ['experiment', study, '--out', planted],
+        ['experiment', study, '--out', join(planted, 'sub')],
+      ]) {
+        assert.match(
+          oneLine(cli(args), args.join(' ')),
+          /goes through .*evil, a symbolic link owned by another user in the shared folder .*; not followed$/,
+        );
+      }
+      assert.deepEqual(readdirSync(victimFolder), []);
+      rmSync(planted);
+    },
+  );
 
   it('links planted at the temporary names (the old predictable ones, every pid form) never redirect a write', () => {
     writeFileSync(victim, 'precious\n');
@@ -95,7 +130,12 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
     assert.equal(readFileSync(target, 'utf8'), '{"i":19}\n');
     for (const p of planted) assert.ok(lstatSync(p).isSymbolicLink(), 'the planted links are left alone');
     // Only the planted links and the file: no temporary file left.
-    assert.deepEqual(readdirSync(shared).filter((f) => f.includes('result')).sort(), ['.result.json.' + process.pid + '.0000000000000000.tmp', `.result.json.${process.pid}.tmp`, 'result.json'].sort());
+    assert.deepEqual(
+      readdirSync(shared)
+        .filter((f) => f.includes('result'))
+        .sort(),
+      ['.result.json.' + process.pid + '.0000000000000000.tmp', `.result.json.${process.pid}.tmp`, 'result.json'].sort(),
+    );
   });
 
   it("a study's runs.jsonl that is a planted link is refused (ELOOP), not written through", () => {
@@ -180,14 +220,26 @@ describe('class 2: formulas and terminal escapes from files are neutralised', ()
   it('report --csv: every text cell that a spreadsheet would take as a formula starts with a quote', () => {
     const csv = join(tmp, 'hostile.csv');
     assert.equal(cli(['report', out, '--csv', csv]).code, 0);
-    const fields = readFileSync(csv, 'utf8').split('\n').slice(1).filter(Boolean).map((line) => line.split(',')[1]);
+    const fields = readFileSync(csv, 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => line.split(',')[1]);
     for (const field of fields) assert.doesNotMatch(field.replace(/^"/, ''), /^[=+\-@\t\r]/, field);
   });
 
   it('csvField and safeText, case by case', () => {
     const table: [unknown, string][] = [
-      ['=1+1', "'=1+1"], ['+1', "'+1"], ['-1', "'-1"], ['@A', "'@A"], ['\tA', "'\tA"], ['\rA', "'\\u000dA"],
-      [-1, '-1'], ['a,b', '"a,b"'], ['\u001b[2J', '\\u001b[2J'], ['ok', 'ok'],
+      ['=1+1', "'=1+1"],
+      ['+1', "'+1"],
+      ['-1', "'-1"],
+      ['@A', "'@A"],
+      ['\tA', "'\tA"],
+      ['\rA', "'\\u000dA"],
+      [-1, '-1'],
+      ['a,b', '"a,b"'],
+      ['\u001b[2J', '\\u001b[2J'],
+      ['ok', 'ok'],
     ];
     for (const [value, want] of table) assert.equal(csvField(value), want, JSON.stringify(value));
     assert.equal(safeText('a\u202eb\u0085c\nd\te'), 'a\\u202eb\\u0085c\nd\te');
@@ -219,7 +271,10 @@ describe('class 3: signals and paths lose no finished result', () => {
   it('`timeout` signalling the run and then its whole group: one interruption, the result printed and saved (exit 143)', async () => {
     const out = join(tmp, 'timeout.json');
     // timeout forwards a TERM it gets to its child and then to the child's process group: the second signal of the issue.
-    const run = spawnWrapped(['timeout', '600', process.execPath, CLI, 'solve', '-n', '1000', '--islands', '2', '--seed', '1', '--json', '--out', out], STARTED);
+    const run = spawnWrapped(
+      ['timeout', '600', process.execPath, CLI, 'solve', '-n', '1000', '--islands', '2', '--seed', '1', '--json', '--out', out],
+      STARTED,
+    );
     await run.started;
     run.child.kill('SIGTERM');
     const code = await run.exited;
@@ -241,7 +296,11 @@ describe('class 3: signals and paths lose no finished result', () => {
     assert.equal(JSON.parse(readFileSync(out, 'utf8')).ended, 'SIGHUP');
   });
 
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+    ['SIGINT', 130],
+  ] as const) {
     it(`experiment stopped by ${signal}: exit ${code}, the folder unlocked, the resume command printed`, async () => {
       const file = studyFile(`sig-${signal}`, '  n: [1000]\n  limits.timeLimit: [60]');
       const dir = join(tmp, `sig-${signal}`);
@@ -260,7 +319,9 @@ describe('class 3: signals and paths lose no finished result', () => {
     it(`--out ${path} >> run.log appends to the log (the same file, never renamed over)`, () => {
       writeFileSync(log, 'first line\n');
       const before = statSync(log).ino;
-      const r = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" solve -n 8 --seed 1 --json --quiet --out ${path} >> "${log}"`], { encoding: 'utf8' });
+      const r = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" solve -n 8 --seed 1 --json --quiet --out ${path} >> "${log}"`], {
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 0, r.stderr);
       assert.equal(statSync(log).ino, before);
       const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
@@ -290,10 +351,13 @@ describe('class 4: two writers on one study, two outputs on one file', () => {
     const dir = join(tmp, 'elsewhere');
     mkdirSync(dir);
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 1, host: 'other-machine', startedAt: 'then' }));
-    assert.match(oneLine(cli(['experiment', file, '--out', dir]), 'other host'), /in use by process 1 on other-machine since then; wait for it to end; if it is no longer running, remove .*\.nqueens-islands\.lock$/);
+    assert.match(
+      oneLine(cli(['experiment', file, '--out', dir]), 'other host'),
+      /in use by process 1 on other-machine since then; wait for it to end; if it is no longer running, remove .*\.nqueens-islands\.lock$/,
+    );
   });
 
-  it("a stale lock (its process gone, this host) is taken over; the study runs and unlocks", () => {
+  it('a stale lock (its process gone, this host) is taken over; the study runs and unlocks', () => {
     const file = studyFile('stale', '  n: [8]');
     const dir = join(tmp, 'stale');
     mkdirSync(dir);
@@ -317,10 +381,16 @@ describe('class 4: two writers on one study, two outputs on one file', () => {
       for (const r of results) assert.ok(r.code === 0 || isOneLineError(r), `${r.code} ${r.stderr}`);
       const refused = results.filter((r) => r.code === 2);
       for (const r of refused) assert.match(r.stderr, /the study is in use by process \d+ on /);
-      const lines = readFileSync(join(dir, 'runs.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { cell: string; seed: number });
+      const lines = readFileSync(join(dir, 'runs.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { cell: string; seed: number });
       assert.equal(lines.length, 12);
       assert.equal(new Set(lines.map((l) => `${l.cell}@${l.seed}`)).size, 12);
-      assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(LOCK_FILE)), []);
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f.startsWith(LOCK_FILE)),
+        [],
+      );
     });
   }
 
@@ -346,7 +416,10 @@ describe('class 4: two writers on one study, two outputs on one file', () => {
     ['--out x --trace x', ['solve', '-n', '8', '--out', x, '--trace', x]],
     ['--out x --trace ./x (another spelling)', ['solve', '-n', '8', '--out', x, '--trace', join(tmp, '.', 'same.json')]],
     ['--out x --checkpoint link-to-x', ['solve', '-n', '8', '--out', x, '--checkpoint', linkToX]],
-    ['--trace new --out new (not there yet)', ['solve', '-n', '8', '--trace', join(tmp, 'new.json'), '--out', join(tmp, '..', 'nq-rel-' + tmp.split('nq-rel-')[1], 'new.json')]],
+    [
+      '--trace new --out new (not there yet)',
+      ['solve', '-n', '8', '--trace', join(tmp, 'new.json'), '--out', join(tmp, '..', 'nq-rel-' + tmp.split('nq-rel-')[1], 'new.json')],
+    ],
     ['report --html x --csv x', ['report', join(tmp, 'whatever'), '--html', x, '--csv', x]],
   ];
   for (const [name, args] of sameFile) {
@@ -381,11 +454,23 @@ describe('class 5: outputs are checked before the work starts', () => {
   });
 
   const cases: [string, string[], RegExp][] = [
-    ['--out dir/ (trailing slash)', ['solve', '-n', '30', '--out', join(tmp, 'nodir') + '/'], /^--out .*nodir\/: ends with \/, so names a folder; expected a file name$/],
+    [
+      '--out dir/ (trailing slash)',
+      ['solve', '-n', '30', '--out', join(tmp, 'nodir') + '/'],
+      /^--out .*nodir\/: ends with \/, so names a folder; expected a file name$/,
+    ],
     ['--out an existing dir/', ['solve', '-n', '30', '--out', `${tmp}/`], /^--out .*: ends with \/, so names a folder/],
     ['--trace x/.', ['solve', '-n', '30', '--trace', join(tmp, 'x') + '/.'], /^--trace .*: ends with \/, so names a folder/],
-    ['--out with a 300-byte name', ['solve', '-n', '30', '--out', join(tmp, 'n'.repeat(300))], /^--out .*: file name too long \(at most 255 bytes\)$/],
-    ['report --html dir/', ['report', join(tmp, 'whatever'), '--html', join(tmp, 'h') + '/'], /^--html .*: ends with \/, so names a folder/],
+    [
+      '--out with a 300-byte name',
+      ['solve', '-n', '30', '--out', join(tmp, 'n'.repeat(300))],
+      /^--out .*: file name too long \(at most 255 bytes\)$/,
+    ],
+    [
+      'report --html dir/',
+      ['report', join(tmp, 'whatever'), '--html', join(tmp, 'h') + '/'],
+      /^--html .*: ends with \/, so names a folder/,
+    ],
   ];
   for (const [name, args, says] of cases) {
     it(name, () => {
@@ -397,7 +482,10 @@ describe('class 5: outputs are checked before the work starts', () => {
   it("a run config's output.file is named as that key (and its file) in messages, not --out", () => {
     const config = join(tmp, 'out-key.yaml');
     writeFileSync(config, `n: 8\noutput:\n  file: ${join(tmp, 'missing', 'r.json')}\n`);
-    assert.match(oneLine(cli(['solve', '--config', config]), 'output.file'), /^output\.file \(.*out-key\.yaml\) .*r\.json: folder .*missing does not exist$/);
+    assert.match(
+      oneLine(cli(['solve', '--config', config]), 'output.file'),
+      /^output\.file \(.*out-key\.yaml\) .*r\.json: folder .*missing does not exist$/,
+    );
   });
 });
 
@@ -405,11 +493,21 @@ describe('class 5: outputs are checked before the work starts', () => {
 // Class 7: the build's own files and the environment.
 
 describe('class 7: a deleted working directory, --jitless, bad --baseline values', () => {
-  for (const args of [['verify', '1'], ['solve', '-n', '8'], ['report', 'x'], ['experiment', 'x.yaml']]) {
+  for (const args of [
+    ['verify', '1'],
+    ['solve', '-n', '8'],
+    ['report', 'x'],
+    ['experiment', 'x.yaml'],
+  ]) {
     it(`${args[0]} in a deleted working directory: one line, exit 2`, () => {
       const gone = mkdtempSync(join(tmp, 'gone-'));
-      const r = spawnSync('sh', ['-c', `cd "${gone}" && rmdir "${gone}" && exec "${process.execPath}" "${CLI}" ${args.join(' ')}`], { encoding: 'utf8' });
-      assert.match(oneLine({ code: r.status, stdout: r.stdout, stderr: r.stderr }, args[0]), /^the working directory cannot be read \(ENOENT: deleted or moved away\?\); cd to an existing folder/);
+      const r = spawnSync('sh', ['-c', `cd "${gone}" && rmdir "${gone}" && exec "${process.execPath}" "${CLI}" ${args.join(' ')}`], {
+        encoding: 'utf8',
+      });
+      assert.match(
+        oneLine({ code: r.status, stdout: r.stdout, stderr: r.stderr }, args[0]),
+        /^the working directory cannot be read \(ENOENT: deleted or moved away\?\); cd to an existing folder/,
+      );
     });
   }
 
@@ -429,7 +527,17 @@ describe('class 7: a deleted working directory, --jitless, bad --baseline values
     const file = studyFile('baseline', '  migration.interval: [1, 2]', '[1]');
     const dir = join(tmp, 'baseline');
     assert.equal(cli(['experiment', file, '--out', dir]).code, 0);
-    for (const value of ['5', 'migration.interval=[', 'migration.interval=*a', 'migration.interval={', '=', 'migration.interval=', 'migration.interval=3', 'nope=1', 'true']) {
+    for (const value of [
+      '5',
+      'migration.interval=[',
+      'migration.interval=*a',
+      'migration.interval={',
+      '=',
+      'migration.interval=',
+      'migration.interval=3',
+      'nope=1',
+      'true',
+    ]) {
       assert.match(oneLine(cli(['report', dir, '--baseline', value]), value), /^--baseline /);
     }
   });
@@ -447,7 +555,20 @@ describe('class 8: big traces and big studies', () => {
     const per = 60_000;
     for (let i = 0; i < per; i++) {
       for (const island of [0, 1]) {
-        lines.push(JSON.stringify({ type: 'progress', island, iteration: i, evaluations: 1000 * (i + 1), bestFitness: Math.max(1, 400 - Math.floor(i / 200)) + island, meanFitness: 500, diversity: 0.5 + 0.4 * Math.sin(i / 500), migrantsSent: i, migrantsAccepted: i >> 1, seconds: i / 1000 }));
+        lines.push(
+          JSON.stringify({
+            type: 'progress',
+            island,
+            iteration: i,
+            evaluations: 1000 * (i + 1),
+            bestFitness: Math.max(1, 400 - Math.floor(i / 200)) + island,
+            meanFitness: 500,
+            diversity: 0.5 + 0.4 * Math.sin(i / 500),
+            migrantsSent: i,
+            migrantsAccepted: i >> 1,
+            seconds: i / 1000,
+          }),
+        );
       }
     }
     const trace = join(tmp, 'huge.trace');
@@ -487,7 +608,11 @@ describe('class 8: big traces and big studies', () => {
 describe('class 9: library rough edges', () => {
   it('verify() of anything but a tuple is a TupleSyntaxError (an InputError) with a message', () => {
     for (const value of [[], null, undefined, {}, 'x', '', [0], [1.5], ['1'], 42]) {
-      assert.throws(() => verify(value as never), (e: unknown) => e instanceof InputError && /^tuple: /.test((e as Error).message), JSON.stringify(value));
+      assert.throws(
+        () => verify(value as never),
+        (e: unknown) => e instanceof InputError && /^tuple: /.test((e as Error).message),
+        JSON.stringify(value),
+      );
     }
   });
 
@@ -540,7 +665,10 @@ describe('class 9: library rough edges', () => {
   });
 
   it('the live view fits a 30-column terminal and is off under TERM=dumb', () => {
-    const view = fitWidth(`N=1000  islands 2  ring async every 5  seed 1  3.0 s  1.00M evaluations\n  island  0  iteration  100  best  12 ▁▂▃▄▅▆▇█`, 30);
+    const view = fitWidth(
+      `N=1000  islands 2  ring async every 5  seed 1  3.0 s  1.00M evaluations\n  island  0  iteration  100  best  12 ▁▂▃▄▅▆▇█`,
+      30,
+    );
     for (const line of view.split('\n')) assert.ok([...line].length <= 29, line);
     const term = process.env.TERM;
     try {
@@ -554,16 +682,30 @@ describe('class 9: library rough edges', () => {
     }
   });
 
-  it('under a real terminal of 30 columns the live view never wraps; under TERM=dumb it sends no escape', { skip: existsSync('/usr/bin/script') ? false : 'needs script(1) for a pseudo-terminal' }, () => {
-    const run = (term: string) => spawnSync('script', ['-qfec', `stty cols 30 rows 20; TERM=${term} "${process.execPath}" "${CLI}" solve -n 2000 --islands 2 --seed 1 --time-limit 1.5`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 });
-    const xterm = run('xterm');
-    assert.equal(xterm.status, 1, xterm.stderr);
-    // Every line drawn (between cursor moves) fits in 30 columns.
-    // eslint-disable-next-line no-control-regex
-    const drawn = xterm.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '\n').split(/[\r\n]+/);
-    for (const line of drawn.filter((l) => /island/.test(l) && !/^not solved|iterations;/.test(l))) assert.ok([...line].length <= 29, JSON.stringify(line));
-    const dumb = run('dumb');
-    assert.equal(dumb.status, 1, dumb.stderr);
-    assert.ok(!dumb.stdout.includes('\u001b'), 'no escape under TERM=dumb');
-  });
+  it(
+    'under a real terminal of 30 columns the live view never wraps; under TERM=dumb it sends no escape',
+    { skip: existsSync('/usr/bin/script') ? false : 'needs script(1) for a pseudo-terminal' },
+    () => {
+      const run = (term: string) =>
+        spawnSync(
+          'script',
+          [
+            '-qfec',
+            `stty cols 30 rows 20; TERM=${term} "${process.execPath}" "${CLI}" solve -n 2000 --islands 2 --seed 1 --time-limit 1.5`,
+            '/dev/null',
+          ],
+          { encoding: 'utf8', timeout: 60_000 },
+        );
+      const xterm = run('xterm');
+      assert.equal(xterm.status, 1, xterm.stderr);
+      // Every line drawn (between cursor moves) fits in 30 columns.
+      // eslint-disable-next-line no-control-regex
+      const drawn = xterm.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '\n').split(/[\r\n]+/);
+      for (const line of drawn.filter((l) => /island/.test(l) && !/^not solved|iterations;/.test(l)))
+        assert.ok([...line].length <= 29, JSON.stringify(line));
+      const dumb = run('dumb');
+      assert.equal(dumb.status, 1, dumb.stderr);
+      assert.ok(!dumb.stdout.includes('\u001b'), 'no escape under TERM=dumb');
+    },
+  );
 });

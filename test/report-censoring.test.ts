@@ -47,17 +47,22 @@ describe('a study cut off by an iteration limit against the same seeds run to co
     [limited, complete, runs] = [a.summary, b.summary, [...a.runs, ...b.runs]];
   });
 
-  it('keeps in every record a best-fitness trajectory that ends at the run\'s end', () => {
+  it("keeps in every record a best-fitness trajectory that ends at the run's end", () => {
     for (const run of runs) {
       const t = run.trajectory!;
       assert.ok(t.length >= 2, `${run.cell}@${run.seed}: ${t.length} points`);
       assert.deepEqual(t.at(-1), [run.evaluations, run.fitness]);
-      for (let i = 1; i < t.length; i++) assert.ok(t[i][0] > t[i - 1][0] && t[i][1] < t[i - 1][1] + (i === t.length - 1 ? 1 : 0), `${run.cell}@${run.seed}: ${JSON.stringify(t)}`);
+      for (let i = 1; i < t.length; i++)
+        assert.ok(
+          t[i][0] > t[i - 1][0] && t[i][1] < t[i - 1][1] + (i === t.length - 1 ? 1 : 0),
+          `${run.cell}@${run.seed}: ${JSON.stringify(t)}`,
+        );
     }
   });
 
   it('leaves runs unsolved in both cells under the limit, and none without it', () => {
-    for (const cell of limited.cells) assert.ok(cell.solved > 0 && cell.solved < cell.runs, `${cell.id}: ${cell.solved}/${cell.runs} solved`);
+    for (const cell of limited.cells)
+      assert.ok(cell.solved > 0 && cell.solved < cell.runs, `${cell.id}: ${cell.solved}/${cell.runs} solved`);
     for (const cell of complete.cells) assert.equal(cell.solved, cell.runs, cell.id);
   });
 
@@ -76,7 +81,12 @@ describe('a study cut off by an iteration limit against the same seeds run to co
     for (const metric of ['evaluations', 'iterations'] as const) {
       const verdict = claimed[metric].verdict;
       const sign = Math.sign(truth[metric].rankBiserial);
-      if (verdict !== 'none') assert.equal(verdict === 'lower' ? -1 : 1, sign, `${metric}: limited says ${verdict} (r = ${claimed[metric].rankBiserial}), complete r = ${truth[metric].rankBiserial}`);
+      if (verdict !== 'none')
+        assert.equal(
+          verdict === 'lower' ? -1 : 1,
+          sign,
+          `${metric}: limited says ${verdict} (r = ${claimed[metric].rankBiserial}), complete r = ${truth[metric].rankBiserial}`,
+        );
     }
     // The uncensored runs say 2 independent islands cost more evaluations than one (each spends
     // an iteration's evaluations twice); the limited study, compared at the common budget, must not say less.

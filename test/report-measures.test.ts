@@ -45,26 +45,53 @@ function handMadeStudy(name: string, maxIterations: number | null, runs: Record<
     config: resolveRunConfig({ n: 12, islands, limits: { maxIterations } }, 'hand-made', {}, env),
   }));
   const manifest: Manifest = {
-    format: MANIFEST_FORMAT, name, description: null,
+    format: MANIFEST_FORMAT,
+    name,
+    description: null,
     experiment: { file: '/x/hand.yaml', sha256: '0'.repeat(64), text: 'sweep:\n  islands: [1, 2]\n' },
-    keys: ['islands'], seeds, baseline: { islands: 1 }, cells, events: false,
+    keys: ['islands'],
+    seeds,
+    baseline: { islands: 1 },
+    cells,
+    events: false,
     tool: { name: 'nqueens-islands', version: '0.0.0' },
     environment: { node: 'v20', platform: 'linux', arch: 'x64', cpuModel: 'test cpu', cores: 4, totalMemoryBytes: 8e9 },
-    startedAt: '2025-01-01T00:00:00.000Z', resumedAt: [],
+    startedAt: '2025-01-01T00:00:00.000Z',
+    resumedAt: [],
   };
   writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest));
   const lines = ([1, 2] as const).flatMap((islands) =>
     runs[islands].map((r): RunRecord => ({
-      cell: `islands=${islands}`, values: { islands }, seed: r.seed, solved: r.solved, fitness: r.solved ? 0 : 1, seconds: r.iterations / 1000,
-      iterations: r.iterations, evaluations: r.evaluations, evaluationsAfterSolution: null, foundBy: r.solved ? 0 : null, stopLatencyMs: null, migrantsSent: 0, migrantsAccepted: 0,
-      islands: [], solution: null, error: null, finishedAt: '2025-01-01T00:00:00.000Z', ...(r.trajectory ? { trajectory: r.trajectory } : {}),
+      cell: `islands=${islands}`,
+      values: { islands },
+      seed: r.seed,
+      solved: r.solved,
+      fitness: r.solved ? 0 : 1,
+      seconds: r.iterations / 1000,
+      iterations: r.iterations,
+      evaluations: r.evaluations,
+      evaluationsAfterSolution: null,
+      foundBy: r.solved ? 0 : null,
+      stopLatencyMs: null,
+      migrantsSent: 0,
+      migrantsAccepted: 0,
+      islands: [],
+      solution: null,
+      error: null,
+      finishedAt: '2025-01-01T00:00:00.000Z',
+      ...(r.trajectory ? { trajectory: r.trajectory } : {}),
     })),
   );
   writeFileSync(path.join(out, 'runs.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   return out;
 }
 
-const run = (seed: number, solved: boolean, evaluations: number, iterations = evaluations / 10): Hand => ({ seed, solved, evaluations, iterations });
+const run = (seed: number, solved: boolean, evaluations: number, iterations = evaluations / 10): Hand => ({
+  seed,
+  solved,
+  evaluations,
+  iterations,
+});
 
 describe('success rates, ERT and run-length ECDF of a hand-made runs.jsonl', () => {
   // Cell islands=1: solved with 100, 200 and 400 evaluations, one run unsolved after 1000.
@@ -104,7 +131,7 @@ describe('success rates, ERT and run-length ECDF of a hand-made runs.jsonl', () 
     assert.equal(wilson(5, 5).upper, 1);
   });
 
-  it('compares success rates with Fisher\'s exact test', () => {
+  it("compares success rates with Fisher's exact test", () => {
     // 3 of 4 against 2 of 5: 5 successes among 9 runs. With the margins fixed, the successes of
     // the first cell k = 0..4 have probabilities C(4,k) C(5,5-k) / C(9,5) = 1, 20, 60, 40, 5 (/126).
     // Seen: k = 3 (40/126); as likely or less: k = 0, 1, 3, 4: p = 66/126 = 0.523810 (R: fisher.test).
@@ -116,7 +143,10 @@ describe('success rates, ERT and run-length ECDF of a hand-made runs.jsonl', () 
     // Two runs, one solved with 100 evaluations and one unsolved after 300: ERT = 400. A resample of
     // two draws holds the solved run twice (probability 1/4, ERT 100), once (1/2, ERT 400) or never
     // (1/4, no success: ∞). So the 2.5% quantile of 2000 resamples is 100 and the 97.5% one is ∞.
-    const pair = [{ solved: true, evaluations: 100 }, { solved: false, evaluations: 300 }];
+    const pair = [
+      { solved: true, evaluations: 100 },
+      { solved: false, evaluations: 300 },
+    ];
     assert.deepEqual(ertInterval(pair), { lower: 100, upper: Infinity });
     // Same runs, same interval: the resampling is seeded.
     assert.deepEqual(ertInterval([...study.runs]), ertInterval([...study.runs]));
@@ -140,7 +170,13 @@ describe('success rates, ERT and run-length ECDF of a hand-made runs.jsonl', () 
     const runs = study.runs.filter((r) => r.cell === 'islands=1');
     assert.deepEqual(runLengthEcdf(runs, [50, 100, 199, 200, 400, 1e9]), [0, 0.25, 0.25, 0.5, 0.75, 0.75]);
     // islands=2: solved at 300 twice of 5 runs: 0 below 300, 2/5 from there.
-    assert.deepEqual(runLengthEcdf(study.runs.filter((r) => r.cell === 'islands=2'), [299, 300, 800]), [0, 0.4, 0.4]);
+    assert.deepEqual(
+      runLengthEcdf(
+        study.runs.filter((r) => r.cell === 'islands=2'),
+        [299, 300, 800],
+      ),
+      [0, 0.4, 0.4],
+    );
   });
 
   it('medians are over the solved runs, and say how many they are', () => {
@@ -182,7 +218,10 @@ describe('unsolved runs: +∞ only where every cut-off is the same', () => {
     // 2 islands are higher on seeds 1-4 and tie on 5, 6. +∞ would have said 2 islands were lower on seed 5 (1900 < ∞).
     assert.equal(c.evaluations.rankBiserial, 1);
     assert.equal(c.evaluations.zeros, 2);
-    assert.match(renderTable(summary), /islands=2, evaluations: unsolved runs were cut off at different evaluations \(1000, 2000\); compared at the common budget 1000/);
+    assert.match(
+      renderTable(summary),
+      /islands=2, evaluations: unsolved runs were cut off at different evaluations \(1000, 2000\); compared at the common budget 1000/,
+    );
   });
 
   it('where +∞ would give the wrong sign, the common budget does not', () => {
@@ -195,12 +234,18 @@ describe('unsolved runs: +∞ only where every cut-off is the same', () => {
     const two = [1100, 1300, 1500, 1700, 1900, 2000].map((v, i) => ({ solved: i < 5, value: v, cutoff: v }));
     // +∞ for every unsolved run: differences +500, then four 2-islands-solved minus ∞ (-∞), one tie:
     // ranks 1 and 3.5 x 4, R+ = 1, R- = 14, r = -13/15: 2 islands "lower", the wrong sign.
-    const infinity = comparePaired(two.map((o) => (o.solved ? o.value : Infinity)), one.map((o) => (o.solved ? o.value : Infinity)));
+    const infinity = comparePaired(
+      two.map((o) => (o.solved ? o.value : Infinity)),
+      one.map((o) => (o.solved ? o.value : Infinity)),
+    );
     assert.ok(Math.abs(infinity.rankBiserial + 13 / 15) < 1e-12, `r = ${infinity.rankBiserial}`);
     // The cut-offs differ (1000 and 2000): compared within 1000 evaluations, only 1 island's seed 1 solved: r = +1.
     const plan = censoringPlan([...one, ...two], 'evaluations');
     assert.deepEqual([plan.test, plan.budget], ['common-budget', 1000]);
-    const budgeted = comparePaired(two.map((o) => censoredValue(o, plan)), one.map((o) => censoredValue(o, plan)));
+    const budgeted = comparePaired(
+      two.map((o) => censoredValue(o, plan)),
+      one.map((o) => censoredValue(o, plan)),
+    );
     assert.equal(budgeted.rankBiserial, 1);
   });
 
@@ -233,7 +278,24 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
   // islands=1: seed 1 solved at 100 after improving to 5 at 10 and 2 at 60; seed 2 unsolved at 1000, fitness 1.
   // islands=2: seed 1 solved at 300, no trajectory (a record of a version before 0.2); seed 2 unsolved at 800.
   const folder = handMadeStudy('ioh', null, {
-    1: [{ ...run(1, true, 100), trajectory: [[10, 5], [60, 2], [100, 0]] }, { ...run(2, false, 1000), trajectory: [[10, 6], [500, 1], [1000, 1]] }],
+    1: [
+      {
+        ...run(1, true, 100),
+        trajectory: [
+          [10, 5],
+          [60, 2],
+          [100, 0],
+        ],
+      },
+      {
+        ...run(2, false, 1000),
+        trajectory: [
+          [10, 6],
+          [500, 1],
+          [1000, 1],
+        ],
+      },
+    ],
     2: [run(1, true, 300), run(2, false, 800)],
   });
   const study = readStudy(folder);
@@ -249,12 +311,22 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
    * at the run's last evaluation.
    */
   function parseExport(root: string, cellFolder: string) {
-    const info = readFileSync(path.join(root, cellFolder, 'IOHprofiler_f1_i1.info'), 'utf8').split('\n').filter((l) => l !== '');
+    const info = readFileSync(path.join(root, cellFolder, 'IOHprofiler_f1_i1.info'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     assert.equal(info.length, 3, 'one block of three lines');
-    const pairs = Object.fromEntries(info[0].split(',').map((p) => {
-      const at = p.indexOf('=');
-      return [p.slice(0, at).trim(), p.slice(at + 1).trim().replace(/^'|'$/g, '')];
-    }));
+    const pairs = Object.fromEntries(
+      info[0].split(',').map((p) => {
+        const at = p.indexOf('=');
+        return [
+          p.slice(0, at).trim(),
+          p
+            .slice(at + 1)
+            .trim()
+            .replace(/^'|'$/g, ''),
+        ];
+      }),
+    );
     for (const key of ['funcId', 'DIM', 'algId']) assert.ok(key in pairs, `${key} in ${info[0]}`);
     assert.ok(info[1].startsWith('%'));
     const [datPath, ...runs] = info[2].split(',').map((f) => f.trim());
@@ -265,7 +337,9 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
     });
     const datFile = path.join(root, cellFolder, datPath);
     assert.ok(existsSync(datFile), datPath);
-    const lines = readFileSync(datFile, 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(datFile, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     assert.ok(lines[0].startsWith('"function evaluation"'), 'IOHanalyzer tells the format by the first line');
     const blocks: [number, number][][] = [];
     for (const line of lines) {
@@ -286,8 +360,22 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
     const one = parseExport(out, cellFileName('islands=1'));
     assert.deepEqual([one.pairs.funcId, one.pairs.DIM, one.pairs.algId, one.pairs.maximization], ['1', '12', 'c1 islands=1', 'F']);
     // Runs of islands=1: ends 100 (fitness 0) and 1000 (fitness 1); blocks are the trajectories.
-    assert.deepEqual(one.ends, [{ instance: 1, maxRT: 100, finalFV: 0 }, { instance: 1, maxRT: 1000, finalFV: 1 }]);
-    assert.deepEqual(one.blocks, [[[10, 5], [60, 2], [100, 0]], [[10, 6], [500, 1], [1000, 1]]]);
+    assert.deepEqual(one.ends, [
+      { instance: 1, maxRT: 100, finalFV: 0 },
+      { instance: 1, maxRT: 1000, finalFV: 1 },
+    ]);
+    assert.deepEqual(one.blocks, [
+      [
+        [10, 5],
+        [60, 2],
+        [100, 0],
+      ],
+      [
+        [10, 6],
+        [500, 1],
+        [1000, 1],
+      ],
+    ]);
     const two = parseExport(out, cellFileName('islands=2'));
     assert.deepEqual(two.blocks, [[[300, 0]], [[800, 1]]], 'records without a trajectory: their end alone');
     for (const { ends, blocks } of [one, two]) {
@@ -303,12 +391,21 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
   it('fixed-budget values: the best fitness within each budget, known only where every run has one', () => {
     // islands=1, seed 1: 5 from 10 evaluations, 2 from 60, solved (0) at 100 and from then on.
     const [solved, unsolved] = study.runs.filter((r) => r.cell === 'islands=1');
-    assert.deepEqual([5, 10, 59, 60, 100, 5000].map((b) => fitnessWithin(solved.trajectory!, true, b)), [undefined, 5, 5, 2, 0, 0]);
+    assert.deepEqual(
+      [5, 10, 59, 60, 100, 5000].map((b) => fitnessWithin(solved.trajectory!, true, b)),
+      [undefined, 5, 5, 2, 0, 0],
+    );
     // Seed 2: 6 from 10, 1 from 500, stopped at 1000 unsolved: unknown past 1000.
-    assert.deepEqual([10, 499, 500, 1000, 1001].map((b) => fitnessWithin(unsolved.trajectory!, false, b)), [6, 6, 1, 1, undefined]);
+    assert.deepEqual(
+      [10, 499, 500, 1000, 1001].map((b) => fitnessWithin(unsolved.trajectory!, false, b)),
+      [6, 6, 1, 1, undefined],
+    );
     // The curve of islands=1 runs from 10 to 1000 (12 budgets a decade): median of (5, 6) = 5.5 at 10,
     // of (0, 1) = 0.5 at 1000. islands=2's records have no trajectory: no line.
-    const points = fixedBudgetPoints(study.runs, study.manifest.cells.map((c) => c.id));
+    const points = fixedBudgetPoints(
+      study.runs,
+      study.manifest.cells.map((c) => c.id),
+    );
     assert.ok(points.every((p) => p.cell === 'c1'));
     assert.equal(points.length, 25);
     assert.deepEqual([points[0].evaluations, points[0].median], [10, 5.5]);

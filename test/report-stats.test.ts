@@ -84,7 +84,10 @@ describe('comparePaired (Wilcoxon signed-rank via @stdlib/stats-wilcoxon)', () =
 describe('holm', () => {
   it('adjusts step-down and keeps the order monotone', () => {
     const adjusted = holm([0.01, 0.04, 0.03, Number.NaN]);
-    assert.deepEqual(adjusted.slice(0, 3).map((p) => Math.round(p * 1e9) / 1e9), [0.03, 0.06, 0.06]);
+    assert.deepEqual(
+      adjusted.slice(0, 3).map((p) => Math.round(p * 1e9) / 1e9),
+      [0.03, 0.06, 0.06],
+    );
     assert.ok(Number.isNaN(adjusted[3]));
   });
 });

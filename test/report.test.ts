@@ -42,14 +42,29 @@ function stream(seed: number): () => number {
  * fast as none, one run of none is unsolved and one of fully-connected failed. `events` adds
  * event logs to every run. Another `sweep` (with topology.kind, none among its kinds) gives other cells.
  */
-function syntheticStudy(name: string, events: boolean, sweep: Record<string, (string | number)[]> = { 'topology.kind': ['ring', 'fully-connected', 'none'] }, seeds = [1, 2, 3, 4, 5, 6, 7, 8]): string {
+function syntheticStudy(
+  name: string,
+  events: boolean,
+  sweep: Record<string, (string | number)[]> = { 'topology.kind': ['ring', 'fully-connected', 'none'] },
+  seeds = [1, 2, 3, 4, 5, 6, 7, 8],
+): string {
   const out = path.join(dir, name);
   mkdirSync(path.join(out, 'events'), { recursive: true });
   const baseline = { 'topology.kind': 'none' };
   const cells = expandSweep(sweep).map((cell) => ({
     ...cell,
     baseline: baselineOf(cell, baseline),
-    config: resolveRunConfig({ n: 48, islands: 4, topology: { kind: cell.values['topology.kind'] }, migration: { interval: cell.values['migration.interval'] ?? 1 } }, 'synthetic', {}, env),
+    config: resolveRunConfig(
+      {
+        n: 48,
+        islands: 4,
+        topology: { kind: cell.values['topology.kind'] },
+        migration: { interval: cell.values['migration.interval'] ?? 1 },
+      },
+      'synthetic',
+      {},
+      env,
+    ),
   }));
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
@@ -78,19 +93,56 @@ function syntheticStudy(name: string, events: boolean, sweep: Record<string, (st
       const seconds = hardness * speed[kind] * (0.9 + 0.2 * random());
       const iterations = Math.round(seconds * 400);
       const record: RunRecord = {
-        cell: cell.id, values: cell.values, seed, solved, fitness: solved ? 0 : 1, seconds: solved ? seconds : 20, iterations, evaluations: iterations * 4000, evaluationsAfterSolution: null,
-        foundBy: solved ? seed % 4 : null, stopLatencyMs: 2, migrantsSent: 0, migrantsAccepted: 0, islands: [], solution: null, finishedAt: '2025-01-01T00:00:00.000Z',
+        cell: cell.id,
+        values: cell.values,
+        seed,
+        solved,
+        fitness: solved ? 0 : 1,
+        seconds: solved ? seconds : 20,
+        iterations,
+        evaluations: iterations * 4000,
+        evaluationsAfterSolution: null,
+        foundBy: solved ? seed % 4 : null,
+        stopLatencyMs: 2,
+        migrantsSent: 0,
+        migrantsAccepted: 0,
+        islands: [],
+        solution: null,
+        finishedAt: '2025-01-01T00:00:00.000Z',
         error: kind === 'fully-connected' && seed === 3 ? 'island 1: worker exited' : null,
         // Best fitness 12, 9, 6, 3 at a fifth, two, three and four fifths of the run, then its end.
-        trajectory: [...[1, 2, 3, 4].map((k): [number, number] => [Math.round((k * iterations * 4000) / 5), 15 - 3 * k]), [iterations * 4000, solved ? 0 : 1]],
+        trajectory: [
+          ...[1, 2, 3, 4].map((k): [number, number] => [Math.round((k * iterations * 4000) / 5), 15 - 3 * k]),
+          [iterations * 4000, solved ? 0 : 1],
+        ],
       };
       lines.push(JSON.stringify(record));
       if (!events) continue;
       const log: object[] = [];
       for (let t = 1; t <= 8; t++) {
         for (let island = 0; island < 4; island++) {
-          log.push({ type: 'progress', island, iteration: t * 50, evaluations: t * 50000, bestFitness: Math.max(1, 12 - t - island), meanFitness: 20, diversity: 0.3, migrantsSent: t, migrantsAccepted: t, seconds: (t * record.seconds) / 9 });
-          if (kind !== 'none') log.push({ type: 'migration', from: island, to: (island + 1) % 4, epoch: null, iteration: t * 20, sent: 2, accepted: t % 3 === 0 ? 0 : 1 });
+          log.push({
+            type: 'progress',
+            island,
+            iteration: t * 50,
+            evaluations: t * 50000,
+            bestFitness: Math.max(1, 12 - t - island),
+            meanFitness: 20,
+            diversity: 0.3,
+            migrantsSent: t,
+            migrantsAccepted: t,
+            seconds: (t * record.seconds) / 9,
+          });
+          if (kind !== 'none')
+            log.push({
+              type: 'migration',
+              from: island,
+              to: (island + 1) % 4,
+              epoch: null,
+              iteration: t * 20,
+              sent: 2,
+              accepted: t % 3 === 0 ? 0 : 1,
+            });
         }
       }
       if (solved) log.push({ type: 'solution', island: record.foundBy, iteration: iterations, solution: [1], seconds: record.seconds });
@@ -138,11 +190,18 @@ describe('summary, table and CSV', () => {
   });
 
   it('refuses a manifest that is not a study manifest with one line, even JSON null', () => {
-    for (const [name, text] of [['null', 'null'], ['list', '[1]'], ['other', '{"format":"x"}']]) {
+    for (const [name, text] of [
+      ['null', 'null'],
+      ['list', '[1]'],
+      ['other', '{"format":"x"}'],
+    ]) {
       const folder = path.join(dir, `bad-manifest-${name}`);
       mkdirSync(folder, { recursive: true });
       writeFileSync(path.join(folder, 'manifest.json'), text);
-      assert.throws(() => readStudy(folder), { name: 'ConfigError', message: /manifest\.json: format .*, expected nqueens-islands\/experiment-results@1$/ });
+      assert.throws(() => readStudy(folder), {
+        name: 'ConfigError',
+        message: /manifest\.json: format .*, expected nqueens-islands\/experiment-results@1$/,
+      });
     }
   });
 
@@ -151,12 +210,15 @@ describe('summary, table and CSV', () => {
     const s = summarise(study, baselineMapper(study.manifest, other), other);
     assert.equal(s.cells[0].comparison, null);
     assert.equal(s.cells[2].comparison!.seconds.rankBiserial, 1);
-    assert.throws(() => parseBaselineFlags(['topology.kind=star'], study.manifest), /--baseline topology.kind=star: expected one of the swept values ring, fully-connected, none/);
+    assert.throws(
+      () => parseBaselineFlags(['topology.kind=star'], study.manifest),
+      /--baseline topology.kind=star: expected one of the swept values ring, fully-connected, none/,
+    );
     assert.throws(() => parseBaselineFlags(['islands=2'], study.manifest), /islands is not a sweep key/);
     assert.throws(() => parseBaselineFlags(['ring'], study.manifest), /expected KEY=VALUE/);
   });
 
-  it('keeps the paper\'s Table 1 as the fixture has it', () => {
+  it("keeps the paper's Table 1 as the fixture has it", () => {
     for (const entry of paper.table1) assert.ok(PAPER_TABLE1[entry.n].includes(entry.iterations!), `N = ${entry.n}`);
     assert.equal(Object.values(PAPER_TABLE1).flat().length, paper.table1.length);
     assert.deepEqual(table1Rows(study), [], 'no n in 10..25 in this study');
@@ -169,9 +231,16 @@ describe('HTML report', () => {
   let page = '';
   let bare = '';
   before(async () => {
-    for (const [folder, setter] of [[withEvents, (h: string) => (page = h)], [without, (h: string) => (bare = h)]] as const) {
+    for (const [folder, setter] of [
+      [withEvents, (h: string) => (page = h)],
+      [without, (h: string) => (bare = h)],
+    ] as const) {
       const study = readStudy(folder);
-      const html = await renderHtml(study, summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline), null);
+      const html = await renderHtml(
+        study,
+        summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline),
+        null,
+      );
       writeFileSync(path.join(folder, 'report.html'), html);
       setter(html);
     }
@@ -195,10 +264,13 @@ describe('HTML report', () => {
     for (const name of ['start-up s', 'time ratio', 'evals ratio', 'r', 'p', 'p Holm']) assert.ok(columns.includes(name), name);
   });
 
-  it('refuses --paper-table1 for a study that is not the paper\'s set-up, naming what differs', () => {
+  it("refuses --paper-table1 for a study that is not the paper's set-up, naming what differs", () => {
     const r = cli(['report', withEvents, '--paper-table1']);
     assert.ok(isOneLineError(r), r.stderr);
-    assert.match(r.stderr, /--paper-table1: .* is not the paper's set-up \(one island, topology none, paper mode\), so Table 1 is no comparison: cell topology\.kind=ring: islands 4, topology\.kind ring \(and 2 more cells\)$/m);
+    assert.match(
+      r.stderr,
+      /--paper-table1: .* is not the paper's set-up \(one island, topology none, paper mode\), so Table 1 is no comparison: cell topology\.kind=ring: islands 4, topology\.kind ring \(and 2 more cells\)$/m,
+    );
   });
 
   it('says where event logs are missing', () => {
@@ -215,7 +287,10 @@ describe('HTML report', () => {
     });
     after(async () => browser?.close());
 
-    for (const [name, folder, charts] of [['with event logs', () => withEvents, 7], ['without event logs', () => without, 4]] as const) {
+    for (const [name, folder, charts] of [
+      ['with event logs', () => withEvents, 7],
+      ['without event logs', () => without, 4],
+    ] as const) {
       it(`loads without console errors or fetches and draws its charts (${name})`, async () => {
         const tab = await browser.newPage();
         const problems: string[] = [];
@@ -226,7 +301,11 @@ describe('HTML report', () => {
         const figures = await tab.$$eval('figure svg', (svgs) =>
           svgs.map((svg) => {
             const box = svg.getBoundingClientRect();
-            return { width: box.width, height: box.height, marks: svg.querySelectorAll('g[class*="mark-"] > path, g[class*="mark-"] > line, g[class*="mark-"] > rect').length };
+            return {
+              width: box.width,
+              height: box.height,
+              marks: svg.querySelectorAll('g[class*="mark-"] > path, g[class*="mark-"] > line, g[class*="mark-"] > rect').length,
+            };
           }),
         );
         assert.equal(figures.length, charts);
@@ -243,7 +322,10 @@ describe('HTML report', () => {
     const layouts: [number, Record<string, string[] | number[]>][] = [
       [2, { 'topology.kind': ['ring', 'none'] }],
       [8, { 'topology.kind': ['ring', 'ring-bi', 'fully-connected', 'none'], 'migration.interval': [1, 50] }],
-      [24, { 'topology.kind': ['ring', 'ring-bi', 'fully-connected', 'star', 'hypercube', 'none'], 'migration.interval': [1, 10, 50, 100] }],
+      [
+        24,
+        { 'topology.kind': ['ring', 'ring-bi', 'fully-connected', 'star', 'hypercube', 'none'], 'migration.interval': [1, 10, 50, 100] },
+      ],
     ];
     for (const [count, sweep] of layouts) {
       it(`lays out a study of ${count} cells with nothing overflowing or cut and no console error`, async () => {
@@ -251,7 +333,10 @@ describe('HTML report', () => {
         const study = readStudy(folder);
         assert.equal(study.manifest.cells.length, count);
         const html = path.join(folder, 'report.html');
-        writeFileSync(html, await renderHtml(study, summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline), null));
+        writeFileSync(
+          html,
+          await renderHtml(study, summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline), null),
+        );
         const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
         const problems: string[] = [];
         tab.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
@@ -263,28 +348,39 @@ describe('HTML report', () => {
           const out: string[] = [];
           if (root.scrollWidth > root.clientWidth) out.push(`page ${root.scrollWidth} px wide in a window of ${root.clientWidth}`);
           for (const el of root.querySelectorAll('h1, h2, h3, p, li, th, td, figcaption, pre, figure')) {
-            if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.tagName} "${(el.textContent ?? '').slice(0, 50)}": ${el.scrollWidth} > ${el.clientWidth}`);
+            if (el.scrollWidth > el.clientWidth + 1)
+              out.push(`${el.tagName} "${(el.textContent ?? '').slice(0, 50)}": ${el.scrollWidth} > ${el.clientWidth}`);
           }
           for (const svg of root.querySelectorAll('figure svg')) {
             const box = svg.getBoundingClientRect();
             const figure = svg.parentElement!.getBoundingClientRect();
-            if (box.left < figure.left - 1 || box.right > figure.right + 1) out.push(`chart ${box.width} px wide in a figure of ${figure.width}`);
+            if (box.left < figure.left - 1 || box.right > figure.right + 1)
+              out.push(`chart ${box.width} px wide in a figure of ${figure.width}`);
             for (const text of svg.querySelectorAll('text')) {
               const r = text.getBoundingClientRect();
               const content = text.textContent ?? '';
               if (content.endsWith('…')) out.push(`label cut short: "${content}"`);
               if (r.width === 0) continue;
-              if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) out.push(`chart text "${content}" outside its chart`);
+              if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+                out.push(`chart text "${content}" outside its chart`);
             }
           }
           return out;
         });
         assert.deepEqual(overflows, []);
         // Every cell is in the ECDF's legend under its short name, and keyed to its full label in the settings table.
-        const legend = await tab.$$eval('figure svg', (svgs) => [...svgs[0].querySelectorAll('.role-legend-label text')].map((t) => t.textContent ?? ''));
-        assert.deepEqual(legend.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))), study.manifest.cells.map((_, i) => `c${i + 1}`));
+        const legend = await tab.$$eval('figure svg', (svgs) =>
+          [...svgs[0].querySelectorAll('.role-legend-label text')].map((t) => t.textContent ?? ''),
+        );
+        assert.deepEqual(
+          legend.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
+          study.manifest.cells.map((_, i) => `c${i + 1}`),
+        );
         const rows = await tab.$$eval('table:first-of-type tbody th', (ths) => ths.map((th) => th.textContent));
-        assert.deepEqual(rows, study.manifest.cells.map((c, i) => `c${i + 1} ${c.id}`));
+        assert.deepEqual(
+          rows,
+          study.manifest.cells.map((c, i) => `c${i + 1} ${c.id}`),
+        );
         assert.deepEqual(problems, []);
         await tab.close();
       });
@@ -299,7 +395,9 @@ describe('HTML report', () => {
       await tab.goto(`file://${html}`, { waitUntil: 'load' });
       const png = await tab.screenshot({ path: html.replace(/\.html$/, '.png'), fullPage: true });
       assert.ok(png.length > 10_000, 'a screenshot with something on it');
-      const counts = await tab.$$eval('figure svg', (svgs) => svgs.map((svg) => svg.querySelectorAll('g.mark-symbol.role-mark path').length));
+      const counts = await tab.$$eval('figure svg', (svgs) =>
+        svgs.map((svg) => svg.querySelectorAll('g.mark-symbol.role-mark path').length),
+      );
       assert.deepEqual(problems, []);
       await tab.close();
       return counts;
@@ -317,11 +415,27 @@ describe('HTML report', () => {
 
     it('draws a curve of several points per island for a study of runs of about 0.1 s', async () => {
       const out = path.join(dir, 'short-runs');
-      await runExperiment({ name: 'short runs', base: { overrides: { n: 20, islands: 2, migration: { mode: 'sync', interval: 2 } } }, sweep: { 'topology.kind': ['ring', 'none'] }, baseline: { 'topology.kind': 'none' }, repeats: 2, seed: 1 }, { out, events: true });
+      await runExperiment(
+        {
+          name: 'short runs',
+          base: { overrides: { n: 20, islands: 2, migration: { mode: 'sync', interval: 2 } } },
+          sweep: { 'topology.kind': ['ring', 'none'] },
+          baseline: { 'topology.kind': 'none' },
+          repeats: 2,
+          seed: 1,
+        },
+        { out, events: true },
+      );
       const study = readStudy(out);
-      assert.ok(study.runs.every((r) => r.seconds < 1), `short runs: ${study.runs.map((r) => r.seconds).join(', ')} s`);
+      assert.ok(
+        study.runs.every((r) => r.seconds < 1),
+        `short runs: ${study.runs.map((r) => r.seconds).join(', ')} s`,
+      );
       const html = path.join(out, 'report.html');
-      writeFileSync(html, await renderHtml(study, summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline), null));
+      writeFileSync(
+        html,
+        await renderHtml(study, summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline), null),
+      );
       const chosen = study.runs[0];
       const expected = pointsPerIsland(readEvents(study, chosen.cell, chosen.seed)!, 2);
       const fitness = (await plottedPoints(html))[5];
@@ -340,7 +454,9 @@ describe('HTML report', () => {
       const figures = await tab.$$eval('figure svg', (svgs) =>
         svgs.map((svg) => ({
           titles: [...svg.querySelectorAll('.role-title-text')].map((t) => t.textContent ?? ''),
-          marks: svg.querySelectorAll('g[class*="mark-"] > path, g[class*="mark-"] > line, g[class*="mark-"] > rect, g[class*="mark-"] > text').length,
+          marks: svg.querySelectorAll(
+            'g[class*="mark-"] > path, g[class*="mark-"] > line, g[class*="mark-"] > rect, g[class*="mark-"] > text',
+          ).length,
         })),
       );
       assert.deepEqual(problems, []);
@@ -351,16 +467,48 @@ describe('HTML report', () => {
     it('draws the migration observables of one run (report --run): distance per pair, its matrix, distinct genotypes, immigrants per island, the takeover', async () => {
       const trace = path.join(dir, 'takeover-trace.jsonl');
       const html = path.join(dir, 'takeover-run.html');
-      const solved = cli(['solve', '-n', '16', '--mode', 'takeover', '--population', '256', '--islands', '4', '--topology', 'ring-bi', '--migration', 'sync', '--interval', '1', '--migrants', '1', '--seed', '2', '--trace', trace, '--json']);
+      const solved = cli([
+        'solve',
+        '-n',
+        '16',
+        '--mode',
+        'takeover',
+        '--population',
+        '256',
+        '--islands',
+        '4',
+        '--topology',
+        'ring-bi',
+        '--migration',
+        'sync',
+        '--interval',
+        '1',
+        '--migrants',
+        '1',
+        '--seed',
+        '2',
+        '--trace',
+        trace,
+        '--json',
+      ]);
       assert.equal(solved.code, 0, solved.stderr);
       const r = cli(['report', '--run', trace, '--html', html]);
       assert.equal(r.code, 0, r.stderr);
-      const events = readFileSync(trace, 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line) as ArchipelagoEvent);
+      const events = readFileSync(trace, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => JSON.parse(line) as ArchipelagoEvent);
       const between = events.filter((e) => e.type === 'between');
       assert.ok(between.length >= 6 && events.some((e) => e.type === 'survival'), 'the trace has between and survival events');
       const figures = await figureMarks(html);
       const titled = (text: string) => figures.find((f) => f.titles.some((t) => t.startsWith(text)));
-      for (const title of ['distance between the islands of each pair', 'distance between islands at iteration', 'distinct genotypes and mean distance', 'immigrants per migration']) {
+      for (const title of [
+        'distance between the islands of each pair',
+        'distance between islands at iteration',
+        'distinct genotypes and mean distance',
+        'immigrants per migration',
+      ]) {
         assert.ok(titled(title), `a chart "${title}" in ${JSON.stringify(figures.map((f) => f.titles))}`);
         assert.ok(titled(title)!.marks > 3, `"${title}" draws ${titled(title)!.marks} marks`);
       }
@@ -373,23 +521,46 @@ describe('HTML report', () => {
 
     it('draws the migration observables of a study: medians per cell, immigrant rates, the takeover table and plot', async () => {
       const out = path.join(dir, 'takeover-study');
-      await runExperiment({
-        name: 'takeover', base: { overrides: { n: 16, islands: 4, ga: { mode: 'takeover', populationSize: 32 }, migration: { mode: 'sync', migrants: 1 } } },
-        sweep: { 'topology.kind': ['ring', 'fully-connected'], 'migration.interval': [1, 5] }, repeats: 2, seed: 1,
-      }, { out, events: false });
+      await runExperiment(
+        {
+          name: 'takeover',
+          base: {
+            overrides: { n: 16, islands: 4, ga: { mode: 'takeover', populationSize: 32 }, migration: { mode: 'sync', migrants: 1 } },
+          },
+          sweep: { 'topology.kind': ['ring', 'fully-connected'], 'migration.interval': [1, 5] },
+          repeats: 2,
+          seed: 1,
+        },
+        { out, events: false },
+      );
       const study = readStudy(out);
-      assert.ok(study.runs.every((r) => r.takeover?.iteration !== null && (r.between?.length ?? 0) >= 4), 'every run records its takeover and between samples');
+      assert.ok(
+        study.runs.every((r) => r.takeover?.iteration !== null && (r.between?.length ?? 0) >= 4),
+        'every run records its takeover and between samples',
+      );
       const html = path.join(out, 'report.html');
       writeFileSync(html, await renderHtml(study, summarise(study, baselineMapper(study.manifest, null), null), null));
       const figures = await figureMarks(html);
-      for (const title of ['between the islands: median over runs, per cell', 'immigrants accepted and surviving', 'takeover time: measured median']) {
+      for (const title of [
+        'between the islands: median over runs, per cell',
+        'immigrants accepted and surviving',
+        'takeover time: measured median',
+      ]) {
         const f = figures.find((x) => x.titles.some((t) => t.startsWith(title)));
         assert.ok(f && f.marks > 3, `a chart "${title}" with marks in ${JSON.stringify(figures)}`);
       }
       const page = readFileSync(html, 'utf8');
       assert.match(page, /<h2>Takeover time<\/h2>/);
-      assert.equal(page.match(/<th scope="row">topology\.kind=ring,migration\.interval=5<\/th>/g)?.length, 1, 'the cell in the takeover table');
-      assert.equal(page.match(/<th scope="row"><span class="short">c\d+<\/span> topology\.kind=ring,<wbr>migration\.interval=5<\/th>/g)?.length, 2, 'the cell, by short name and full label, in the settings table and the summary');
+      assert.equal(
+        page.match(/<th scope="row">topology\.kind=ring,migration\.interval=5<\/th>/g)?.length,
+        1,
+        'the cell in the takeover table',
+      );
+      assert.equal(
+        page.match(/<th scope="row"><span class="short">c\d+<\/span> topology\.kind=ring,<wbr>migration\.interval=5<\/th>/g)?.length,
+        2,
+        'the cell, by short name and full label, in the settings table and the summary',
+      );
       const r = cli(['report', out]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /takeover time \(iterations at which every island held only copies of the best/);
@@ -399,13 +570,32 @@ describe('HTML report', () => {
     it('draws one run from solve --trace with report --run FILE --html: fitness and diversity per island, migrants per edge', async () => {
       const trace = path.join(dir, 'trace.jsonl');
       const html = path.join(dir, 'run.html');
-      const solved = cli(['solve', '-n', '20', '--islands', '2', '--seed', '4', '--migration', 'sync', '--interval', '2', '--trace', trace, '--json']);
+      const solved = cli([
+        'solve',
+        '-n',
+        '20',
+        '--islands',
+        '2',
+        '--seed',
+        '4',
+        '--migration',
+        'sync',
+        '--interval',
+        '2',
+        '--trace',
+        trace,
+        '--json',
+      ]);
       assert.equal(solved.code, 0, solved.stderr);
       const r = cli(['report', '--run', trace, '--html', html]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^.*trace\.jsonl: N=20, 2 islands, topology ring, seed 4; solved by island [01] at iteration \d+/);
       assert.match(r.stdout, /^island 1: \d+ samples, iterations 0\.\.\d+/m);
-      const events = readFileSync(trace, 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line) as ArchipelagoEvent);
+      const events = readFileSync(trace, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => JSON.parse(line) as ArchipelagoEvent);
       const expected = pointsPerIsland(events, 2);
       const [fitness, diversity, flow] = await plottedPoints(html);
       assert.equal(fitness, expected);

@@ -42,8 +42,10 @@ function built(make: () => unknown): BuildStopped {
 describe('a stop during the population build (GA side)', () => {
   // Members of 70,000 genes: the build asks for a stop every 65,536 genes (BUILD_STOP_GRANULE).
   const n = 70_000;
-  const paper = (shouldStop?: () => boolean) => new Island({ params: paperParams(n, { populationSize: 6, badRepositorySize: 0 }), rng: Rng.forStream(3, 0), shouldStop });
-  const hybrid = (shouldStop?: () => boolean) => new HybridIsland({ params: hybridParams(n, { populationSize: 6 }), rng: Rng.forStream(3, 0), shouldStop });
+  const paper = (shouldStop?: () => boolean) =>
+    new Island({ params: paperParams(n, { populationSize: 6, badRepositorySize: 0 }), rng: Rng.forStream(3, 0), shouldStop });
+  const hybrid = (shouldStop?: () => boolean) =>
+    new HybridIsland({ params: hybridParams(n, { populationSize: 6 }), rng: Rng.forStream(3, 0), shouldStop });
   /** The members each mode draws with this seed, in build order, built without a stop. */
   const members = {
     paper: (k: number) => {
@@ -59,7 +61,10 @@ describe('a stop during the population build (GA side)', () => {
       return Array.from({ length: k }, (_, s) => whole.population.genes.slice(s * n, (s + 1) * n));
     },
   };
-  for (const [mode, make] of [['paper', paper], ['hybrid', hybrid]] as const) {
+  for (const [mode, make] of [
+    ['paper', paper],
+    ['hybrid', hybrid],
+  ] as const) {
     it(`${mode}: a stop carries the best member built so far, a real permutation with its fitness`, () => {
       for (const k of [1, 2, 4]) {
         const stopped = built(() => make(stopAtCall(k)));
@@ -68,7 +73,10 @@ describe('a stop during the population build (GA side)', () => {
           continue;
         }
         assert.ok(stopped.best);
-        const scores = members[mode](stopped.evaluations).map((genes) => ({ genes: [...genes], fitness: fitness(genes, 0, n, new DiagonalMarks(n)) }));
+        const scores = members[mode](stopped.evaluations).map((genes) => ({
+          genes: [...genes],
+          fitness: fitness(genes, 0, n, new DiagonalMarks(n)),
+        }));
         const best = scores.reduce((a, b) => (b.fitness < a.fitness ? b : a));
         assert.equal(stopped.best.fitness, best.fitness, `stop at call ${k}`);
         assert.deepEqual([...stopped.best.genes], best.genes);
@@ -83,8 +91,14 @@ describe('a stop during the population build (GA side)', () => {
   });
 
   it('a small build completes whatever the stop says (its first population may hold a solution to report)', () => {
-    assert.equal(new HybridIsland({ params: hybridParams(64, { populationSize: 6 }), rng: Rng.forStream(3, 0), shouldStop: () => true }).evaluations, 6);
-    assert.equal(new Island({ params: paperParams(64, { populationSize: 20 }), rng: Rng.forStream(3, 0), shouldStop: () => true }).evaluations, 28);
+    assert.equal(
+      new HybridIsland({ params: hybridParams(64, { populationSize: 6 }), rng: Rng.forStream(3, 0), shouldStop: () => true }).evaluations,
+      6,
+    );
+    assert.equal(
+      new Island({ params: paperParams(64, { populationSize: 20 }), rng: Rng.forStream(3, 0), shouldStop: () => true }).evaluations,
+      28,
+    );
   });
 });
 
@@ -92,12 +106,24 @@ describe('a stop during start-up (real CLI, real workers)', () => {
   // Sixteen smart starts of three million queens: seconds of building on any machine.
   const big = ['solve', '--config', 'config/large-n.yaml', '-n', '3000000', '--population', '16', '--islands', '2', '--seed', '1'];
 
-  const assertStoppedInStartup = (record: { ended: string; solved: boolean; iterations: number; islands: { stopReason: string | null; error?: unknown }[]; failures: unknown[] }, ended: string) => {
+  const assertStoppedInStartup = (
+    record: {
+      ended: string;
+      solved: boolean;
+      iterations: number;
+      islands: { stopReason: string | null; error?: unknown }[];
+      failures: unknown[];
+    },
+    ended: string,
+  ) => {
     assert.equal(record.ended, ended);
     assert.equal(record.solved, false);
     assert.equal(record.iterations, 0);
     assert.deepEqual(record.failures, []);
-    assert.ok(record.islands.every((i) => i.stopReason === 'stopped' && i.error === undefined), JSON.stringify(record.islands));
+    assert.ok(
+      record.islands.every((i) => i.stopReason === 'stopped' && i.error === undefined),
+      JSON.stringify(record.islands),
+    );
   };
 
   it('--time-limit during the build: exit 1, ended time-limit, no island failed', () => {
@@ -114,11 +140,17 @@ describe('a stop during start-up (real CLI, real workers)', () => {
   it('--time-limit during the build, as text: says that the run stopped during start-up', () => {
     const r = cli([...big, '--time-limit', '0.3']);
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stdout, /^not solved N=3000000 \(time-limit\): (stopped during start-up, before any island had built a chromosome|best fitness \d+ )/);
+    assert.match(
+      r.stdout,
+      /^not solved N=3000000 \(time-limit\): (stopped during start-up, before any island had built a chromosome|best fitness \d+ )/,
+    );
     assert.match(r.stdout, /^0 iterations; /m);
   });
 
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal} during start-up: exit ${code}, ended ${signal}, no island failed`, async () => {
       const run = spawnCli([...big, '--json'], { env: { NQUEENS_ISLANDS_TEST_SIGNAL_NOTE: '1' } });
       await run.waitForStderr(/run launched/);

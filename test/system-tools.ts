@@ -67,7 +67,11 @@ export function findSystemTool(spec: SystemToolSpec, env: NodeJS.ProcessEnv = pr
   const looked = `${variable}, PATH (${spec.commands.join(', ')}) and ${spec.paths.join(', ')}`;
   const required = requireVariable(spec.name);
   if (env[required] === '1') throw new Error(`${spec.name} is required (${required}=1) but not found in ${looked}; ${spec.install}`);
-  return { found: false, path: null, skip: `${spec.name} not found (looked in ${looked}): ${spec.install}, or set ${variable}=/path/to/${spec.commands[0]}, to run these tests` };
+  return {
+    found: false,
+    path: null,
+    skip: `${spec.name} not found (looked in ${looked}): ${spec.install}, or set ${variable}=/path/to/${spec.commands[0]}, to run these tests`,
+  };
 }
 
 /**
@@ -80,7 +84,12 @@ export function systemTool(spec: SystemToolSpec, env: NodeJS.ProcessEnv = proces
   try {
     tool = findSystemTool(spec, env);
   } catch (error) {
-    return { skip: false, path: () => { throw error; } };
+    return {
+      skip: false,
+      path: () => {
+        throw error;
+      },
+    };
   }
   return { skip: tool.skip, path: () => tool.path ?? '' };
 }
@@ -93,4 +102,13 @@ export const CHROMIUM: SystemToolSpec = {
 };
 
 /** Flags for a headless Chromium that fetches nothing on its own. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];

@@ -26,7 +26,7 @@ function median(values: number[]): number {
 }
 
 describe('takeover theory', () => {
-  it('one island: the mean takeover time of the rank selection with elitism is Goldberg and Deb\'s t* within half a generation', () => {
+  it("one island: the mean takeover time of the rank selection with elitism is Goldberg and Deb's t* within half a generation", () => {
     for (const m of [16, 64, 256]) {
       const times: number[] = [];
       for (let seed = 1; seed <= 200; seed++) {
@@ -53,7 +53,18 @@ describe('takeover theory', () => {
 
   it('eccentricity of the best island: ring m - 1, bidirectional ring m / 2, star 1 from the hub and 2 from a leaf, hypercube log2 m, fully connected 1, torus 4 x 4: 4', () => {
     const ecc = (kind: string, m: number, from = 0, extra: object = {}) => eccentricity(edgesOf({ kind, ...extra }, m, 1), m, from);
-    assert.deepEqual([ecc('ring', 8), ecc('ring-bi', 8), ecc('star', 8), ecc('star', 8, 3), ecc('hypercube', 16), ecc('fully-connected', 16), ecc('grid', 16, 0, { rows: 4 })], [7, 4, 1, 2, 4, 1, 4]);
+    assert.deepEqual(
+      [
+        ecc('ring', 8),
+        ecc('ring-bi', 8),
+        ecc('star', 8),
+        ecc('star', 8, 3),
+        ecc('hypercube', 16),
+        ecc('fully-connected', 16),
+        ecc('grid', 16, 0, { rows: 4 }),
+      ],
+      [7, 4, 1, 2, 4, 1, 4],
+    );
     assert.equal(ecc('none', 4), Infinity);
   });
 });
@@ -62,11 +73,24 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
   const host = new LocalHost(4);
   after(() => host.close());
 
-  async function takeoverTimes(topology: string, islands: number, interval: number, seeds: number[]): Promise<{ times: number[]; predicted: number; events: ArchipelagoEvent[] }> {
-    const config = resolveRunConfig({
-      n: 16, islands, topology: { kind: topology }, ga: { mode: 'takeover', populationSize: 64 },
-      migration: { mode: 'sync', interval, migrants: 1, emigrantSelection: 'best', replacement: 'worst-if-better' },
-    }, 'test', {}, env);
+  async function takeoverTimes(
+    topology: string,
+    islands: number,
+    interval: number,
+    seeds: number[],
+  ): Promise<{ times: number[]; predicted: number; events: ArchipelagoEvent[] }> {
+    const config = resolveRunConfig(
+      {
+        n: 16,
+        islands,
+        topology: { kind: topology },
+        ga: { mode: 'takeover', populationSize: 64 },
+        migration: { mode: 'sync', interval, migrants: 1, emigrantSelection: 'best', replacement: 'worst-if-better' },
+      },
+      'test',
+      {},
+      env,
+    );
     const times: number[] = [];
     let events: ArchipelagoEvent[] = [];
     for (const seed of seeds) {
@@ -76,26 +100,45 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
       const result = await run.result;
       assert.ok(result.takeover, 'a takeover run reports its takeover');
       assert.equal(result.takeover.iteration, Math.max(...result.takeover.islands.map((t) => t ?? Infinity)));
-      assert.equal(result.takeover.islands[0], Math.min(...result.takeover.islands.map((t) => t ?? Infinity)), 'the best island is taken over first');
+      assert.equal(
+        result.takeover.islands[0],
+        Math.min(...result.takeover.islands.map((t) => t ?? Infinity)),
+        'the best island is taken over first',
+      );
       times.push(result.takeover.iteration);
       events = seen;
     }
-    const predicted = predictTakeover({ edges: edgesOf(config.topology, islands, 1), islands, bestIsland: 0, interval, populationSize: 64 }).predicted;
+    const predicted = predictTakeover({
+      edges: edgesOf(config.topology, islands, 1),
+      islands,
+      bestIsland: 0,
+      interval,
+      populationSize: 64,
+    }).predicted;
     return { times, predicted, events };
   }
 
-  for (const [topology, expected] of [['ring', 3 * 5], ['fully-connected', 5]] as const) {
+  for (const [topology, expected] of [
+    ['ring', 3 * 5],
+    ['fully-connected', 5],
+  ] as const) {
     it(`${topology}, 4 islands, interval 5: the median takeover time is the prediction (${expected} + t*) within ${TOLERANCE} iterations`, async () => {
       const { times, predicted, events } = await takeoverTimes(topology, 4, 5, [1, 2, 3, 4, 5]);
       assert.ok(Math.abs(predicted - expected - panmicticTakeover(64)) < 1e-9);
-      assert.ok(Math.abs(median(times) - predicted) <= TOLERANCE, `${topology}: takeover ${times.join(', ')}, predicted ${predicted.toFixed(2)}`);
+      assert.ok(
+        Math.abs(median(times) - predicted) <= TOLERANCE,
+        `${topology}: takeover ${times.join(', ')}, predicted ${predicted.toFixed(2)}`,
+      );
       // The observables follow the takeover: random distinct populations at the start, far fewer genotypes and closer islands at the end.
       const between = events.flatMap((e) => (e.type === 'between' ? [e] : []));
       assert.ok(between.length >= 5, `${between.length} between samples`);
       const [first, last] = [between[0], between[between.length - 1]];
       assert.deepEqual([first.iteration, first.distinct, first.sampled], [0, 4 * 32, 4 * 32]);
       // The last sample may precede the takeover's (the halt can reach the islands before their next sample): a ring's is at 16 or 24.
-      assert.ok(first.meanDistance > 0.8 && last.meanDistance < first.meanDistance * 0.75 && last.distinct < first.distinct / 4, JSON.stringify(last));
+      assert.ok(
+        first.meanDistance > 0.8 && last.meanDistance < first.meanDistance * 0.75 && last.distinct < first.distinct / 4,
+        JSON.stringify(last),
+      );
     });
   }
 
@@ -109,10 +152,18 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
 
 describe('takeover mode config', () => {
   it('refuses a best island past the islands and boards without a run, with one line; gives runs an iteration limit', () => {
-    assert.throws(() => resolveRunConfig({ n: 16, islands: 4, ga: { mode: 'takeover', bestIsland: 4 } }, 'x.yaml', {}, env), { message: 'x.yaml: ga.bestIsland: 4 is not one of the 4 islands; expected at most 3' });
-    assert.throws(() => resolveRunConfig({ n: 3, islands: 2, ga: { mode: 'takeover' } }, 'x.yaml', {}, env), { message: /^x\.yaml: ga\.mode: takeover needs n >= 4/ });
+    assert.throws(() => resolveRunConfig({ n: 16, islands: 4, ga: { mode: 'takeover', bestIsland: 4 } }, 'x.yaml', {}, env), {
+      message: 'x.yaml: ga.bestIsland: 4 is not one of the 4 islands; expected at most 3',
+    });
+    assert.throws(() => resolveRunConfig({ n: 3, islands: 2, ga: { mode: 'takeover' } }, 'x.yaml', {}, env), {
+      message: /^x\.yaml: ga\.mode: takeover needs n >= 4/,
+    });
     assert.equal(resolveRunConfig({ n: 16, islands: 2, ga: { mode: 'takeover' } }, 'x.yaml', {}, env).limits.maxIterations, 10_000);
-    assert.equal(resolveRunConfig({ n: 16, islands: 2, ga: { mode: 'takeover' }, limits: { maxIterations: 50 } }, 'x.yaml', {}, env).limits.maxIterations, 50);
+    assert.equal(
+      resolveRunConfig({ n: 16, islands: 2, ga: { mode: 'takeover' }, limits: { maxIterations: 50 } }, 'x.yaml', {}, env).limits
+        .maxIterations,
+      50,
+    );
     assert.equal(resolveRunConfig({ n: 16, islands: 2 }, 'x.yaml', {}, env).limits.maxIterations, null, 'other modes keep no limit');
   });
 });

@@ -23,18 +23,29 @@ function all(islands: number): string[] {
 
 describe('topology table', () => {
   it('lists every kind once, and the names the config schema reads', () => {
-    assert.deepEqual([...TOPOLOGY_KINDS].sort(), ['edges', 'fully-connected', 'grid', 'hypercube', 'none', 'random', 'ring', 'ring-bi', 'star'].sort());
+    assert.deepEqual(
+      [...TOPOLOGY_KINDS].sort(),
+      ['edges', 'fully-connected', 'grid', 'hypercube', 'none', 'random', 'ring', 'ring-bi', 'star'].sort(),
+    );
   });
 
   it('rejects an unknown kind and a bad island count with a clear error', () => {
-    assert.throws(() => buildTopology({ kind: 'torus' }, 4, 1), (e: Error) => e instanceof TopologyError && /^topology\.kind: expected one of ring, .*got "torus"$/.test(e.message));
+    assert.throws(
+      () => buildTopology({ kind: 'torus' }, 4, 1),
+      (e: Error) => e instanceof TopologyError && /^topology\.kind: expected one of ring, .*got "torus"$/.test(e.message),
+    );
     assert.throws(() => buildTopology({ kind: 'ring' }, 0, 1), /positive integer island count, got 0/);
   });
 
   it('never yields a self-loop or a repeated edge', () => {
     const specs: TopologySpec[] = [
-      { kind: 'ring' }, { kind: 'ring-bi' }, { kind: 'fully-connected' }, { kind: 'star' }, { kind: 'grid' },
-      { kind: 'random', probability: 0.5 }, { kind: 'none' },
+      { kind: 'ring' },
+      { kind: 'ring-bi' },
+      { kind: 'fully-connected' },
+      { kind: 'star' },
+      { kind: 'grid' },
+      { kind: 'random', probability: 0.5 },
+      { kind: 'none' },
     ];
     for (const spec of specs) {
       for (let islands = 1; islands <= 9; islands++) {
@@ -98,7 +109,10 @@ describe('grid', () => {
     assert.deepEqual(build({ kind: 'grid' }, 1), []);
   });
   it('rejects rows that do not divide the island count', () => {
-    assert.throws(() => buildTopology({ kind: 'grid', rows: 4 }, 6, 1), /^TopologyError: topology\.rows: 4 rows do not divide the 6 islands into full rows; expected a divisor of 6$/);
+    assert.throws(
+      () => buildTopology({ kind: 'grid', rows: 4 }, 6, 1),
+      /^TopologyError: topology\.rows: 4 rows do not divide the 6 islands into full rows; expected a divisor of 6$/,
+    );
     assert.throws(() => buildTopology({ kind: 'grid', rows: 0 }, 6, 1), TopologyError);
   });
 });
@@ -115,7 +129,9 @@ describe('hypercube', () => {
   it('needs a power-of-two island count', () => {
     assert.throws(
       () => buildTopology({ kind: 'hypercube' }, 6, 1),
-      (e: Error) => e.name === 'TopologyError' && e.message === 'islands: 6 is not a power of two, which topology.kind "hypercube" needs; expected 1, 2, 4, 8, ...',
+      (e: Error) =>
+        e.name === 'TopologyError' &&
+        e.message === 'islands: 6 is not a power of two, which topology.kind "hypercube" needs; expected 1, 2, 4, 8, ...',
     );
   });
 });
@@ -133,20 +149,58 @@ describe('random', () => {
     assert.ok(Math.abs(edges / (40 * 39) - 0.3) < 0.05, `${edges} edges`);
   });
   it('rejects a probability outside [0, 1]', () => {
-    assert.throws(() => buildTopology({ kind: 'random', probability: 1.5 }, 4, 1), /^TopologyError: topology\.probability: expected a number in \[0, 1\], got 1\.5$/);
+    assert.throws(
+      () => buildTopology({ kind: 'random', probability: 1.5 }, 4, 1),
+      /^TopologyError: topology\.probability: expected a number in \[0, 1\], got 1\.5$/,
+    );
     assert.throws(() => buildTopology({ kind: 'random', probability: Number.NaN }, 4, 1), TopologyError);
   });
 });
 
 describe('edges', () => {
   it('takes an explicit list', () => {
-    assert.deepEqual(build({ kind: 'edges', edges: [[0, 2], [2, 1]] }, 3), ['0>2', '2>1']);
+    assert.deepEqual(
+      build(
+        {
+          kind: 'edges',
+          edges: [
+            [0, 2],
+            [2, 1],
+          ],
+        },
+        3,
+      ),
+      ['0>2', '2>1'],
+    );
   });
   it('rejects a missing island, a self-loop, a repeat and a malformed edge', () => {
-    assert.throws(() => buildTopology({ kind: 'edges', edges: [[0, 3]] }, 3, 1), /topology\.edges\[0\]: island 3 does not exist; with 3 islands, ids are 0\.\.2$/);
-    assert.throws(() => buildTopology({ kind: 'edges', edges: [[-1, 0]] }, 3, 1), /topology\.edges\[0\]\[0\]: expected an integer >= 0, got -1/);
-    assert.throws(() => buildTopology({ kind: 'edges', edges: [[1, 1]] }, 3, 1), /topology\.edges\[0\]: \[1, 1\] sends island 1 its own migrants/);
-    assert.throws(() => buildTopology({ kind: 'edges', edges: [[0, 1], [0, 1]] }, 3, 1), /listed twice/);
+    assert.throws(
+      () => buildTopology({ kind: 'edges', edges: [[0, 3]] }, 3, 1),
+      /topology\.edges\[0\]: island 3 does not exist; with 3 islands, ids are 0\.\.2$/,
+    );
+    assert.throws(
+      () => buildTopology({ kind: 'edges', edges: [[-1, 0]] }, 3, 1),
+      /topology\.edges\[0\]\[0\]: expected an integer >= 0, got -1/,
+    );
+    assert.throws(
+      () => buildTopology({ kind: 'edges', edges: [[1, 1]] }, 3, 1),
+      /topology\.edges\[0\]: \[1, 1\] sends island 1 its own migrants/,
+    );
+    assert.throws(
+      () =>
+        buildTopology(
+          {
+            kind: 'edges',
+            edges: [
+              [0, 1],
+              [0, 1],
+            ],
+          },
+          3,
+          1,
+        ),
+      /listed twice/,
+    );
     assert.throws(() => buildTopology({ kind: 'edges', edges: [[0, 1, 2]] }, 3, 1), TopologyError);
   });
 });

@@ -15,7 +15,13 @@ const host = new LocalHost(2);
 after(() => host.close());
 
 /** What a sync run must repeat exactly. */
-const outcome = (r: { solution: number[] | null; foundBy: number | null; foundAtIteration: number | null; evaluations: number; islands: { iterations: number; evaluations: number }[] }) => ({
+const outcome = (r: {
+  solution: number[] | null;
+  foundBy: number | null;
+  foundAtIteration: number | null;
+  evaluations: number;
+  islands: { iterations: number; evaluations: number }[];
+}) => ({
   solution: r.solution,
   foundBy: r.foundBy,
   foundAtIteration: r.foundAtIteration,
@@ -24,7 +30,10 @@ const outcome = (r: { solution: number[] | null; foundBy: number | null; foundAt
 });
 
 function syncOptions(seed: number, extra: Partial<ArchipelagoOptions> = {}): ArchipelagoOptions {
-  const config = resolveRunConfig({ n: 24, islands: 2, migration: { mode: 'sync', interval: 3, migrants: 2 }, ga: { populationSize: 60 } }, 'test');
+  const config = resolveRunConfig(
+    { n: 24, islands: 2, migration: { mode: 'sync', interval: 3, migrants: 2 }, ga: { populationSize: 60 } },
+    'test',
+  );
   return { ...archipelagoOptionsFor({ ...config, seed }), ...extra };
 }
 
@@ -46,10 +55,14 @@ describe('warm host', () => {
 
   it('a worker that crashes in one run does not touch the next run on the same pool', async () => {
     const clean: ArchipelagoResult = await startArchipelago(syncOptions(4)).result; // its own pool
-    const crashed = await startArchipelago(syncOptions(4, { launcher: host, testFault: { island: 0, atIteration: 2, kind: 'exit' } })).result;
+    const crashed = await startArchipelago(syncOptions(4, { launcher: host, testFault: { island: 0, atIteration: 2, kind: 'exit' } }))
+      .result;
     assert.match(crashed.islands[0].error?.message ?? '', /exited with code: 70/);
     const next = await startArchipelago(syncOptions(4, { launcher: host })).result;
-    assert.equal(next.islands.some((i) => i.error), false);
+    assert.equal(
+      next.islands.some((i) => i.error),
+      false,
+    );
     assert.deepEqual(outcome(next), outcome(clean));
   });
 

@@ -16,7 +16,8 @@ export default function islandWorker(envelope: IslandEnvelope): Uint8Array | Pro
   const task = decode<IslandTask>(envelope.task);
   const transport = new MessagePortTransport(task.sources, task.targets, envelope.ports);
   const shared = new SharedMemoryCoordination(envelope.shared, task.islands);
-  const run = (registries = ISLAND_REGISTRIES) => encode(runIsland(task, transport, shared, { exit: (code) => process.exit(code) }, registries));
+  const run = (registries = ISLAND_REGISTRIES) =>
+    encode(runIsland(task, transport, shared, { exit: (code) => process.exit(code) }, registries));
   // Only a task that names extension modules waits for an import.
   if (!task.extensions?.length) return run();
   return loadExtensions(task.extensions).then((extensions) => run(extendRegistries(ISLAND_REGISTRIES, extensions)));

@@ -112,7 +112,11 @@ class ArchipelagoRun {
   private readonly timeLimit: NodeJS.Timeout | undefined;
   private readonly checkpointTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: ArchipelagoOptions, private readonly edges: readonly Edge[], launcher: Launcher) {
+  constructor(
+    private readonly options: ArchipelagoOptions,
+    private readonly edges: readonly Edge[],
+    launcher: Launcher,
+  ) {
     this.islands = options.islands;
     this.sync = options.migration.mode === 'sync';
     this.firstFinder = options.migration.mode !== 'async';
@@ -125,8 +129,14 @@ class ArchipelagoRun {
     this.launched = launcher.launch({ tasks: islandTasks(options, edges), onControl: (message) => this.onControl(message) });
     this.coordination = this.launched.coordination;
     this.timeLimit = options.timeLimitMs !== undefined ? setTimeout(() => this.halt(), options.timeLimitMs) : undefined;
-    this.checkpointTimer = options.checkpointEveryMs !== undefined ? setInterval(() => this.requestCheckpoint(), options.checkpointEveryMs) : undefined;
-    const ends = this.launched.reports.map((report, island) => report.then((r) => this.onReport(r), (error: unknown) => this.onFailure(island, error)));
+    this.checkpointTimer =
+      options.checkpointEveryMs !== undefined ? setInterval(() => this.requestCheckpoint(), options.checkpointEveryMs) : undefined;
+    const ends = this.launched.reports.map((report, island) =>
+      report.then(
+        (r) => this.onReport(r),
+        (error: unknown) => this.onFailure(island, error),
+      ),
+    );
     this.result = Promise.allSettled(ends).then((outcomes) => this.finish(outcomes));
   }
 
@@ -156,7 +166,13 @@ class ArchipelagoRun {
 
   /** After an island has failed no request could complete, so none is made. */
   private requestCheckpoint(): void {
-    if (this.startedIslands < this.islands || !this.checkpoints.idle || this.failures.some((f) => f !== null) || this.coordination.stopState() !== RUNNING) return;
+    if (
+      this.startedIslands < this.islands ||
+      !this.checkpoints.idle ||
+      this.failures.some((f) => f !== null) ||
+      this.coordination.stopState() !== RUNNING
+    )
+      return;
     this.checkpoints.open(this.coordination.requestCheckpoint());
   }
 
@@ -164,13 +180,20 @@ class ArchipelagoRun {
     const tuple = toOneBased(genes);
     const check = validateSolution(tuple, this.options.evolver.params.n);
     if (check.valid) return tuple;
-    this.emit({ type: 'island-error', island, iteration: this.coordination.iterations(island), message: `reported an invalid solution: ${check.reason}`, fatal: false });
+    this.emit({
+      type: 'island-error',
+      island,
+      iteration: this.coordination.iterations(island),
+      message: `reported an invalid solution: ${check.reason}`,
+      fatal: false,
+    });
     return null;
   }
 
   private emitMigrations(records: Int32Array, survivals: Int32Array): void {
     for (const event of migrationEvents(records, this.firstFinder)) this.emit(event);
-    for (const r of survivalRecords(survivals)) this.emit({ type: 'survival', ...r, epoch: this.sync ? r.epoch : null, after: SURVIVAL_ITERATIONS });
+    for (const r of survivalRecords(survivals))
+      this.emit({ type: 'survival', ...r, epoch: this.sync ? r.epoch : null, after: SURVIVAL_ITERATIONS });
   }
 
   /** Takeover mode: records an island's takeover; once every island is taken over the run has its answer and stops. */
@@ -183,12 +206,20 @@ class ArchipelagoRun {
   private onControl(message: ControlMessage): void {
     if (message.type === 'snapshot') {
       const snapshots = this.checkpoints.answer(message);
-      if (snapshots) this.emit({ type: 'checkpoint', mode: this.options.migration.mode, epoch: this.sync ? snapshots[0].epoch : null, islands: snapshots, seconds: this.seconds() });
+      if (snapshots)
+        this.emit({
+          type: 'checkpoint',
+          mode: this.options.migration.mode,
+          epoch: this.sync ? snapshots[0].epoch : null,
+          islands: snapshots,
+          seconds: this.seconds(),
+        });
     } else if (message.type === 'best') {
       this.lastBest[message.island] = message;
     } else if (message.type === 'started') {
       this.searchFrom = Math.max(this.searchFrom ?? message.time, message.time);
-      if (++this.startedIslands === this.islands) this.emit({ type: 'started', islands: this.islands, seconds: (this.searchFrom - this.launchedAt) / 1000 });
+      if (++this.startedIslands === this.islands)
+        this.emit({ type: 'started', islands: this.islands, seconds: (this.searchFrom - this.launchedAt) / 1000 });
     } else if (message.type === 'progress') {
       this.emitMigrations(message.migrations, message.survivals);
       this.lastEvaluations[message.island] = message.evaluations;
@@ -204,7 +235,13 @@ class ArchipelagoRun {
         return;
       }
       this.claimed = { island: message.island, iteration: message.iteration, solution, foundAt: message.foundAt };
-      this.emit({ type: 'solution', island: message.island, iteration: message.iteration, solution, seconds: this.seconds(message.foundAt) });
+      this.emit({
+        type: 'solution',
+        island: message.island,
+        iteration: message.iteration,
+        solution,
+        seconds: this.seconds(message.foundAt),
+      });
       this.startGrace();
     }
   }
@@ -219,7 +256,9 @@ class ArchipelagoRun {
     const iteration = this.coordination.iterations(island);
     const reason = this.terminating
       ? `did not stop within ${STOP_GRACE_MS} ms of the stop and was terminated`
-      : error instanceof Error ? error.message : String(error);
+      : error instanceof Error
+        ? error.message
+        : String(error);
     this.failures[island] = { message: reason, iteration };
     const isFatal = this.options.onIslandError === 'fail' && !this.terminating;
     this.emit({ type: 'island-error', island, iteration, message: reason, fatal: isFatal });
@@ -260,7 +299,13 @@ class ArchipelagoRun {
       between: this.between.series(),
     });
     if (result.solved && (this.firstFinder || !this.claimed)) {
-      this.emit({ type: 'solution', island: result.foundBy!, iteration: result.foundAtIteration!, solution: result.solution!, seconds: result.foundAtSeconds! });
+      this.emit({
+        type: 'solution',
+        island: result.foundBy!,
+        iteration: result.foundAtIteration!,
+        solution: result.solution!,
+        seconds: result.foundAtSeconds!,
+      });
     }
     this.emit({ type: 'done', result });
     this.subject.complete();
@@ -274,6 +319,8 @@ class ArchipelagoRun {
   private syncWinner(): Winner | null {
     const finder = syncFinder(this.reports);
     const solution = finder ? this.validated(finder.island, finder.solution!) : null;
-    return finder && solution ? { island: finder.island, iteration: heldAt(finder), solution, foundAt: finder.foundAt || finder.stoppedAt } : null;
+    return finder && solution
+      ? { island: finder.island, iteration: heldAt(finder), solution, foundAt: finder.foundAt || finder.stoppedAt }
+      : null;
   }
 }

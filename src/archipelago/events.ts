@@ -5,7 +5,16 @@ import type { BetweenPoint, BetweenSample } from './observables/between.ts';
 import type { SurvivalRecord } from './observables/survival.ts';
 
 /** The archipelago's one event stream: what the CLI display, result files and tests subscribe to. */
-export type ArchipelagoEvent = StartedEvent | ProgressEvent | MigrationEvent | BetweenEvent | SurvivalEvent | SolutionEvent | IslandErrorEvent | CheckpointEvent | DoneEvent;
+export type ArchipelagoEvent =
+  | StartedEvent
+  | ProgressEvent
+  | MigrationEvent
+  | BetweenEvent
+  | SurvivalEvent
+  | SolutionEvent
+  | IslandErrorEvent
+  | CheckpointEvent
+  | DoneEvent;
 
 /** Every island has been built and is iterating (emitted once). */
 export interface StartedEvent {
@@ -49,17 +58,17 @@ export interface MigrationEvent {
  * island has sampled it (observables/between.ts): distance per pair, distinct genotypes.
  */
 export type BetweenEvent = { type: 'between' } & BetweenSample & {
-  /** Seconds of search when the last island's sample arrived. */
-  seconds: number;
-};
+    /** Seconds of search when the last island's sample arrived. */
+    seconds: number;
+  };
 
 /** One batch of immigrants checked k iterations after it was taken in (observables/survival.ts). */
 export type SurvivalEvent = { type: 'survival' } & Omit<SurvivalRecord, 'epoch'> & {
-  /** Sync barrier number, or null in async mode. */
-  epoch: number | null;
-  /** k: the iterations after which survival was checked. */
-  after: number;
-};
+    /** Sync barrier number, or null in async mode. */
+    epoch: number | null;
+    /** k: the iterations after which survival was checked. */
+    after: number;
+  };
 
 /** The run's one solution, re-validated (1-based tuple). */
 export interface SolutionEvent {
@@ -109,8 +118,16 @@ export interface IslandSummary {
 
 export function islandSummary(i: IslandSummary): IslandSummary {
   return {
-    id: i.id, iterations: i.iterations, evaluations: i.evaluations, evaluationsAfterSolution: i.evaluationsAfterSolution, bestFitness: i.bestFitness, migrantsSent: i.migrantsSent, migrantsAccepted: i.migrantsAccepted,
-    migrantsReceived: i.migrantsReceived ?? 0, immigrantsChecked: i.immigrantsChecked ?? 0, immigrantsSurvived: i.immigrantsSurvived ?? 0,
+    id: i.id,
+    iterations: i.iterations,
+    evaluations: i.evaluations,
+    evaluationsAfterSolution: i.evaluationsAfterSolution,
+    bestFitness: i.bestFitness,
+    migrantsSent: i.migrantsSent,
+    migrantsAccepted: i.migrantsAccepted,
+    migrantsReceived: i.migrantsReceived ?? 0,
+    immigrantsChecked: i.immigrantsChecked ?? 0,
+    immigrantsSurvived: i.immigrantsSurvived ?? 0,
     ...(i.takenOverAt !== undefined ? { takenOverAt: i.takenOverAt } : {}),
   };
 }

@@ -20,7 +20,10 @@ export type Extension = Partial<IslandRegistries>;
 
 /** `base` with each extension's entries after its own (any other registries of `base` kept). */
 export function extendRegistries<R extends IslandRegistries>(base: R, extensions: readonly Extension[]): R {
-  const more = <T>(own: readonly T[], of: (e: Extension) => readonly T[] | undefined): T[] => [...own, ...extensions.flatMap((e) => of(e) ?? [])];
+  const more = <T>(own: readonly T[], of: (e: Extension) => readonly T[] | undefined): T[] => [
+    ...own,
+    ...extensions.flatMap((e) => of(e) ?? []),
+  ];
   return {
     ...base,
     gaModes: more(base.gaModes, (e) => e.gaModes),
@@ -35,7 +38,8 @@ export function extendRegistries<R extends IslandRegistries>(base: R, extensions
  * works and its import hook does not.
  */
 export async function loadExtensions(urls: readonly string[]): Promise<Extension[]> {
-  const load = async (url: string) => (/\.[cm]?ts$/.test(url) ? createRequire(import.meta.url)(fileURLToPath(url)) : await import(url)) as { default: Extension };
+  const load = async (url: string) =>
+    (/\.[cm]?ts$/.test(url) ? createRequire(import.meta.url)(fileURLToPath(url)) : await import(url)) as { default: Extension };
   return Promise.all(urls.map(async (url) => (await load(url)).default));
 }
 
@@ -49,7 +53,8 @@ export interface TaskEntries {
 /** The first entry `uses` names that `registries` lack, as `replacement "random"`; null when they have all. */
 export function missingEntry(uses: TaskEntries, registries: IslandRegistries): string | null {
   if (!registries.gaModes.some((d) => d.kind === uses.mode)) return `GA mode ${JSON.stringify(uses.mode)}`;
-  if (!registries.emigrantSelections.some((d) => d.kind === uses.emigrantSelection)) return `emigrant selection ${JSON.stringify(uses.emigrantSelection)}`;
+  if (!registries.emigrantSelections.some((d) => d.kind === uses.emigrantSelection))
+    return `emigrant selection ${JSON.stringify(uses.emigrantSelection)}`;
   if (!registries.replacements.some((d) => d.kind === uses.replacement)) return `replacement ${JSON.stringify(uses.replacement)}`;
   return null;
 }

@@ -34,7 +34,13 @@ export const TEST_FAULT_EXIT_CODE = 70;
  * throw it still marks itself departed so no sync barrier waits for it. `registries` are
  * what its GA mode and migration spec name (the built-in ones and the task's extensions).
  */
-export function runIsland(task: IslandTask, transport: IslandTransport, shared: IslandCoordination, hooks: RunnerHooks, registries: IslandRegistries = ISLAND_REGISTRIES): IslandReport {
+export function runIsland(
+  task: IslandTask,
+  transport: IslandTransport,
+  shared: IslandCoordination,
+  hooks: RunnerHooks,
+  registries: IslandRegistries = ISLAND_REGISTRIES,
+): IslandReport {
   let run: IslandRun | null = null;
   const startedAt = wallClock();
   try {
@@ -54,12 +60,28 @@ export function runIsland(task: IslandTask, transport: IslandTransport, shared: 
 function stoppedInBuild(island: number, stopped: BuildStopped, startedAt: number): IslandReport {
   const stoppedAt = wallClock();
   return {
-    type: 'report', island, iterations: 0, evaluations: stopped.evaluations,
-    bestFitness: stopped.best ? stopped.best.fitness : -1, best: stopped.best ? stopped.best.genes : null, solution: null,
-    foundAtIteration: -1, foundAt: 0, claimed: false, migrantsSent: 0, migrantsAccepted: 0,
-    startedAt, stoppedAt, stopReason: 'stopped', migrations: new Int32Array(0),
-    evaluationsFrom: 0, evaluationsAt: new Float64Array(0),
-    survivals: new Int32Array(0), migrantsReceived: 0, immigrantsChecked: 0, immigrantsSurvived: 0,
+    type: 'report',
+    island,
+    iterations: 0,
+    evaluations: stopped.evaluations,
+    bestFitness: stopped.best ? stopped.best.fitness : -1,
+    best: stopped.best ? stopped.best.genes : null,
+    solution: null,
+    foundAtIteration: -1,
+    foundAt: 0,
+    claimed: false,
+    migrantsSent: 0,
+    migrantsAccepted: 0,
+    startedAt,
+    stoppedAt,
+    stopReason: 'stopped',
+    migrations: new Int32Array(0),
+    evaluationsFrom: 0,
+    evaluationsAt: new Float64Array(0),
+    survivals: new Int32Array(0),
+    migrantsReceived: 0,
+    immigrantsChecked: 0,
+    immigrantsSurvived: 0,
   };
 }
 
@@ -143,7 +165,10 @@ class IslandRun {
     const shouldStop = task.migration.mode !== 'async' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
     const snapshot = task.snapshot;
     const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
-    this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes, { island: task.island, seed: task.seed });
+    this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes, {
+      island: task.island,
+      seed: task.seed,
+    });
     this.evolver.evaluationBudget = task.maxEvaluations;
     if (snapshot) {
       this.migrantsSent = snapshot.migrantsSent;
@@ -211,7 +236,9 @@ class IslandRun {
       if (solved) {
         // Lagged: the solving iteration is the cut. Sync: the solving generation belongs to
         // the epoch it ends in (the initial population to epoch 1).
-        reason = lagged ? this.foundLagged(evolver.iterations) : this.found(Math.floor(Math.max(0, evolver.iterations - 1) / task.migration.interval) + 1);
+        reason = lagged
+          ? this.foundLagged(evolver.iterations)
+          : this.found(Math.floor(Math.max(0, evolver.iterations - 1) / task.migration.interval) + 1);
         break;
       }
       if (evolver.iterations === before) continue; // abandoned for a stop: the loop head sees it
@@ -231,14 +258,21 @@ class IslandRun {
       }
       // A takeover is reported at once (the coordinator ends the run when every island is taken over).
       const takeover = evolver.takeoverIteration?.() ?? -1;
-      if (evolver.iterations >= this.nextSample || performance.now() >= this.nextProgress || takeover !== this.takeoverSent) this.progress();
+      if (evolver.iterations >= this.nextSample || performance.now() >= this.nextProgress || takeover !== this.takeoverSent)
+        this.progress();
       if (anytimeCheckpoints && shared.checkpointRequest() !== this.served) this.snapshot(0);
     }
     // The loop has stopped: that is the moment stop latency measures. Posting the solution
     // (its first encoding is cold code) comes after, as the other islands already saw the claim.
     const stoppedAt = wallClock();
     if (this.claimed) {
-      this.transport.report({ type: 'solution', island: id, iteration: evolver.iterations, genes: evolver.solution!, foundAt: this.foundAt });
+      this.transport.report({
+        type: 'solution',
+        island: id,
+        iteration: evolver.iterations,
+        genes: evolver.solution!,
+        foundAt: this.foundAt,
+      });
     }
     this.progress(); // the end of its curve
     return this.report(reason, stoppedAt);
@@ -264,8 +298,14 @@ class IslandRun {
   private remember(): void {
     const { evolver } = this;
     this.history!.record(
-      evolver.iterations, evolver.evaluations, this.migrantsSent, this.migrantsAccepted, evolver.solution ? 0 : evolver.bestFitness(),
-      this.migrantsReceived, this.immigrants.checked, this.immigrants.survived,
+      evolver.iterations,
+      evolver.evaluations,
+      this.migrantsSent,
+      this.migrantsAccepted,
+      evolver.solution ? 0 : evolver.bestFitness(),
+      this.migrantsReceived,
+      this.immigrants.checked,
+      this.immigrants.survived,
     );
   }
 
@@ -410,7 +450,13 @@ class IslandRun {
     this.transport.report({
       type: 'snapshot',
       generation,
-      snapshot: { island: this.id, epoch, state: this.evolver.snapshot(), migrantsSent: this.migrantsSent, migrantsAccepted: this.migrantsAccepted },
+      snapshot: {
+        island: this.id,
+        epoch,
+        state: this.evolver.snapshot(),
+        migrantsSent: this.migrantsSent,
+        migrantsAccepted: this.migrantsAccepted,
+      },
     });
   }
 
@@ -517,7 +563,10 @@ class IslandRun {
       immigrantsSurvived: atCut ? atCut.immigrantsSurvived : this.immigrants.survived,
       ...(evolver.takeoverIteration ? { takenOverAt: evolver.takeoverIteration() } : {}),
       evaluationsFrom: this.epochStart,
-      evaluationsAt: this.task.migration.mode === 'sync' ? this.evaluationsAt.slice(0, Math.max(0, evolver.iterations - this.epochStart)) : new Float64Array(0),
+      evaluationsAt:
+        this.task.migration.mode === 'sync'
+          ? this.evaluationsAt.slice(0, Math.max(0, evolver.iterations - this.epochStart))
+          : new Float64Array(0),
     };
   }
 }

@@ -26,7 +26,16 @@ export class LagHistory {
   private newest = -1;
 
   /** The counters after iteration `iteration`'s step, before its migration. */
-  record(iteration: number, evaluations: number, migrantsSent: number, migrantsAccepted: number, bestFitness: number, migrantsReceived: number, immigrantsChecked: number, immigrantsSurvived: number): void {
+  record(
+    iteration: number,
+    evaluations: number,
+    migrantsSent: number,
+    migrantsAccepted: number,
+    bestFitness: number,
+    migrantsReceived: number,
+    immigrantsChecked: number,
+    immigrantsSurvived: number,
+  ): void {
     const at = (iteration % HISTORY) * FIELDS;
     const d = this.data;
     d[at] = evaluations;
@@ -46,6 +55,15 @@ export class LagHistory {
     }
     const at = (iteration % HISTORY) * FIELDS;
     const d = this.data;
-    return { iterations: iteration, evaluations: d[at], migrantsSent: d[at + 1], migrantsAccepted: d[at + 2], bestFitness: d[at + 3], migrantsReceived: d[at + 4], immigrantsChecked: d[at + 5], immigrantsSurvived: d[at + 6] };
+    return {
+      iterations: iteration,
+      evaluations: d[at],
+      migrantsSent: d[at + 1],
+      migrantsAccepted: d[at + 2],
+      bestFitness: d[at + 3],
+      migrantsReceived: d[at + 4],
+      immigrantsChecked: d[at + 5],
+      immigrantsSurvived: d[at + 6],
+    };
   }
 }

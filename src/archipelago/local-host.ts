@@ -70,7 +70,11 @@ export class LocalHost implements Host {
    * other islands are elsewhere (src/cluster/island-relay.ts). Reports stay encoded; each
    * island's control messages reach `onControl` (encoded) before its report settles.
    */
-  start(placements: readonly IslandPlacement[], coordination: SharedMemoryCoordination, onControl: (bytes: Uint8Array) => void): { reports: Promise<Uint8Array>[]; terminate(): void } {
+  start(
+    placements: readonly IslandPlacement[],
+    coordination: SharedMemoryCoordination,
+    onControl: (bytes: Uint8Array) => void,
+  ): { reports: Promise<Uint8Array>[]; terminate(): void } {
     this.reserve(placements.length);
     const pool = this.pool!;
     if (placements.some(({ task }) => task.evolver.mode === 'paper')) this.kernel ??= kernelModuleForThread();
@@ -82,7 +86,12 @@ export class LocalHost implements Host {
     const settled = placements.map(() => false);
     const reports = placements.map(({ task, ports, control }, k) => {
       control.on('message', onControl);
-      const envelope: IslandEnvelope = { task: encode(task), shared: coordination.sab, ports, ...(this.kernel ? { kernel: this.kernel } : {}) };
+      const envelope: IslandEnvelope = {
+        task: encode(task),
+        shared: coordination.sab,
+        ports,
+        ...(this.kernel ? { kernel: this.kernel } : {}),
+      };
       return pool.run(envelope, { transferList: [ports.control, ...ports.inPorts, ...ports.outPorts], signal: aborts[k].signal }).then(
         (bytes: Uint8Array) => {
           settled[k] = true;

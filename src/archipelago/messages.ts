@@ -151,6 +151,6 @@ export interface IslandReport {
 }
 
 export type Message =
-  | IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport | StartedMessage | SnapshotMessage | BestMessage;
+  IslandTask | MigrantsMessage | ProgressMessage | SolutionMessage | IslandReport | StartedMessage | SnapshotMessage | BestMessage;
 /** What an island sends to the coordinator over its control port. */
 export type ControlMessage = ProgressMessage | SolutionMessage | StartedMessage | SnapshotMessage | BestMessage;

@@ -35,7 +35,15 @@ export class MigrationLog {
 export function migrationEvents(records: Int32Array, sync: boolean): MigrationEvent[] {
   const events: MigrationEvent[] = [];
   for (let at = 0; at + MIGRATION_RECORD <= records.length; at += MIGRATION_RECORD) {
-    events.push({ type: 'migration', from: records[at], to: records[at + 1], epoch: sync ? records[at + 2] : null, iteration: records[at + 3], sent: records[at + 4], accepted: records[at + 5] });
+    events.push({
+      type: 'migration',
+      from: records[at],
+      to: records[at + 1],
+      epoch: sync ? records[at + 2] : null,
+      iteration: records[at + 3],
+      sent: records[at + 4],
+      accepted: records[at + 5],
+    });
   }
   return events;
 }

@@ -12,11 +12,19 @@ export interface MigrationModeEntry {
 }
 
 export const MIGRATION_MODE_REGISTRY = [
-  { mode: 'async', help: 'islands send and take in whatever has arrived, never waiting; not repeatable (thread timing decides)', repeatable: false },
-  { mode: 'sync', help: 'all islands migrate in lockstep at a barrier every interval; repeatable (lagged with lag 0, with epoch-wide stops)', repeatable: true },
+  {
+    mode: 'async',
+    help: 'islands send and take in whatever has arrived, never waiting; not repeatable (thread timing decides)',
+    repeatable: false,
+  },
+  {
+    mode: 'sync',
+    help: 'all islands migrate in lockstep at a barrier every interval; repeatable (lagged with lag 0, with epoch-wide stops)',
+    repeatable: true,
+  },
   {
     mode: 'lagged',
-    help: 'migrants sent at iteration t enter at the receiver\'s iteration t + lag; an island waits only when it would get more than lag iterations ahead of a source; repeatable',
+    help: "migrants sent at iteration t enter at the receiver's iteration t + lag; an island waits only when it would get more than lag iterations ahead of a source; repeatable",
     repeatable: true,
   },
 ] as const satisfies readonly MigrationModeEntry[];

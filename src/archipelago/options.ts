@@ -52,7 +52,8 @@ export function checkOptions(o: ArchipelagoOptions): void {
   };
   if (o.resume !== undefined) {
     const ids = o.resume.map((s) => s?.island);
-    if (ids.length !== o.islands || ids.some((id, i) => id !== i)) fail('resume', `one snapshot per island 0..${o.islands - 1}, in order`, ids);
+    if (ids.length !== o.islands || ids.some((id, i) => id !== i))
+      fail('resume', `one snapshot per island 0..${o.islands - 1}, in order`, ids);
     const epochs = new Set(o.resume.map((s) => s.epoch));
     if (o.migration.mode === 'sync' && epochs.size !== 1) fail('resume', 'snapshots of one sync epoch', [...epochs]);
   }

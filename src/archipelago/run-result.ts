@@ -80,7 +80,7 @@ export interface RunRecordings {
 function takeoverOf(reports: readonly (IslandReport | null)[]): TakeoverResult | null {
   if (!reports.some((r) => r?.takenOverAt !== undefined)) return null;
   const islands = reports.map((r) => (r?.takenOverAt !== undefined && r.takenOverAt >= 0 ? r.takenOverAt : null));
-  return { iteration: islands.every((t) => t !== null) ? Math.max(...(islands)) : null, islands };
+  return { iteration: islands.every((t) => t !== null) ? Math.max(...islands) : null, islands };
 }
 
 /** The run's result from its islands' reports and failures. */
@@ -90,7 +90,8 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   let evaluations = 0;
   let after = 0;
   // Sync: the solution's cost is every island's evaluations to the winning iteration.
-  const counted = o.sync && winner ? (r: IslandReport) => evaluationsThrough(r, winner.iteration, winner.island) : (r: IslandReport) => r.evaluations;
+  const counted =
+    o.sync && winner ? (r: IslandReport) => evaluationsThrough(r, winner.iteration, winner.island) : (r: IslandReport) => r.evaluations;
   let bestReport: IslandReport | null = null;
   let latestStop = -Infinity;
   /** The last island loop's end, whatever stopped it. */
@@ -129,7 +130,9 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   const reported = bestReport as IslandReport | null;
   // The best any island reached: what an island without a report (failed, or its host or the
   // broker lost) last sent counts too, so such a run keeps the best so far.
-  let best: { bestFitness: number; best: Genes } | null = reported?.best ? { bestFitness: reported.bestFitness, best: reported.best } : null;
+  let best: { bestFitness: number; best: Genes } | null = reported?.best
+    ? { bestFitness: reported.bestFitness, best: reported.best }
+    : null;
   o.lastBest?.forEach((b, i) => {
     if (b && !o.reports[i] && (!best || b.bestFitness < best.bestFitness)) best = b;
   });

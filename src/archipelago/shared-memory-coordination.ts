@@ -26,7 +26,10 @@ type WaitAsync = (a: Int32Array, index: number, value: number) => { async: false
 export class SharedMemoryCoordination implements Coordination, IslandCoordination {
   private readonly a: Int32Array;
   /** Maps `sab` (made by `create`, shared with the islands' threads). */
-  constructor(readonly sab: SharedArrayBuffer, readonly islands: number) {
+  constructor(
+    readonly sab: SharedArrayBuffer,
+    readonly islands: number,
+  ) {
     this.a = new Int32Array(sab);
   }
 

@@ -98,7 +98,8 @@ export async function main(argv: string[]): Promise<void> {
  */
 function skipHelpCache(cli: Argv): void {
   const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } })
-    .getInternalMethods?.().getUsageInstance?.();
+    .getInternalMethods?.()
+    .getUsageInstance?.();
   if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {};
 }
 

@@ -28,7 +28,13 @@ function flagValue(argv: readonly string[], names: readonly string[]): string | 
  * at launch; for fewer, the extra workers idle.
  */
 export function islandsHint(argv: readonly string[]): number {
-  if (argv.includes('--help') || argv.includes('-h') || Number(flagValue(argv, ['-n', '--n'])) <= 3 || flagValue(argv, ['--nats']) !== undefined) return 0;
+  if (
+    argv.includes('--help') ||
+    argv.includes('-h') ||
+    Number(flagValue(argv, ['-n', '--n'])) <= 3 ||
+    flagValue(argv, ['--nats']) !== undefined
+  )
+    return 0;
   const cores = availableParallelism();
   const islands = Number(flagValue(argv, ['--islands']));
   return Number.isInteger(islands) && islands >= 1 && islands <= 4 * cores ? islands : cores;

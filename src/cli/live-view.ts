@@ -31,11 +31,14 @@ export interface LiveViewHeader {
 
 /** One line per island, from its latest progress: what the view shows, and what it leaves on screen at the end. */
 export function islandLines(rows: ReadonlyMap<number, IslandRow>): string[] {
-  return [...rows].sort((a, b) => a[0] - b[0]).map(([id, { last, trend }]) =>
-    `  island ${String(id).padStart(2)}  iteration ${String(last.iteration).padStart(7)}  best ${String(last.bestFitness).padStart(4)}  ` +
-      `mean ${last.meanFitness.toFixed(1).padStart(6)}  diversity ${last.diversity.toFixed(2)}  ` +
-      `migrants ${last.migrantsSent}/${last.migrantsAccepted}  ${sparkline(trend)}`,
-  );
+  return [...rows]
+    .sort((a, b) => a[0] - b[0])
+    .map(
+      ([id, { last, trend }]) =>
+        `  island ${String(id).padStart(2)}  iteration ${String(last.iteration).padStart(7)}  best ${String(last.bestFitness).padStart(4)}  ` +
+        `mean ${last.meanFitness.toFixed(1).padStart(6)}  diversity ${last.diversity.toFixed(2)}  ` +
+        `migrants ${last.migrantsSent}/${last.migrantsAccepted}  ${sparkline(trend)}`,
+    );
 }
 
 /** Formats the live view's lines from the latest progress of each island. */
@@ -91,7 +94,10 @@ export function terminalFor(stream: NodeJS.WriteStream): { write(text: string): 
 export function showLiveView(events$: Observable<ArchipelagoEvent>, header: LiveViewHeader): { close(): void } {
   const terminal = terminalFor(process.stdout);
   const draw = createLogUpdate(terminal as unknown as NodeJS.WriteStream);
-  const log = Object.assign((text: string) => draw(fitWidth(safeText(text), terminal.columns)), { clear: () => draw.clear(), done: () => draw.done() });
+  const log = Object.assign((text: string) => draw(fitWidth(safeText(text), terminal.columns)), {
+    clear: () => draw.clear(),
+    done: () => draw.done(),
+  });
   const rows = new Map<number, IslandRow>();
   const started = performance.now();
   let dirty = false;

@@ -34,7 +34,9 @@ function workingDirectoryExists(): boolean {
     process.cwd();
     return true;
   } catch (error) {
-    printError(`the working directory cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: deleted or moved away?); cd to an existing folder and run again`);
+    printError(
+      `the working directory cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: deleted or moved away?); cd to an existing folder and run again`,
+    );
     process.exitCode = 2;
     return false;
   }

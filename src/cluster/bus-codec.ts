@@ -36,13 +36,25 @@ const text = z.string().max(10_000);
 
 const schemas = {
   /** A host's heartbeat, also its answer to `discover`. */
-  host: z.object({ type: z.literal('host'), id, name: z.string().min(1).max(200), islands: z.number().int().min(1).max(100_000), busy: z.boolean() }),
+  host: z.object({
+    type: z.literal('host'),
+    id,
+    name: z.string().min(1).max(200),
+    islands: z.number().int().min(1).max(100_000),
+    busy: z.boolean(),
+  }),
   /** A host leaves (Ctrl-C, SIGTERM): whatever it was running is gone. */
   leave: z.object({ type: z.literal('leave'), id }),
   /** A coordinator looks for hosts: each answers with its heartbeat at once. */
   discover: z.object({ type: z.literal('discover') }),
   /** Join a study: pull its runs from `stream`'s durable consumer `consumer`. */
-  invite: z.object({ type: z.literal('invite'), session, stream: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/), consumer: id, ackWaitMs: z.number().int().min(100).max(3_600_000) }),
+  invite: z.object({
+    type: z.literal('invite'),
+    session,
+    stream: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/),
+    consumer: id,
+    ackWaitMs: z.number().int().min(100).max(3_600_000),
+  }),
   /** One run of a study, as a work-queue message. `config` is the resolved run config in the file shape. */
   run: z.object({
     type: z.literal('run'),
@@ -77,7 +89,15 @@ const schemas = {
    * Coordinator → host: run these islands (`tasks`, encoded IslandTasks) of a run of `islands`;
    * `hostOf[i]` is island i's host id, `coordinator` the id the coordinator signs with.
    */
-  islands: z.object({ type: z.literal('islands'), runId: session, coordinator: id, islands: z.number().int().min(1).max(100_000), hostOf: z.array(id), tasks: z.array(bytes).min(1) })
+  islands: z
+    .object({
+      type: z.literal('islands'),
+      runId: session,
+      coordinator: id,
+      islands: z.number().int().min(1).max(100_000),
+      hostOf: z.array(id),
+      tasks: z.array(bytes).min(1),
+    })
     .refine((o) => o.hostOf.length === o.islands),
   /** Host → coordinator: the islands are starting. */
   accepted: z.object({ type: z.literal('accepted'), runId: session }),
@@ -86,7 +106,14 @@ const schemas = {
   /** Between hosts: migrants along the edge from → to. */
   migrants: z.object({ type: z.literal('migrants'), runId: session, from: island, to: island, bytes }),
   /** Host → hosts and coordinator: barrier arrivals of its islands (flat island, epoch pairs), the found-epoch, the stop and its claimer. */
-  state: z.object({ type: z.literal('state'), runId: session, reached: z.array(z.number().int()).max(200_000), foundEpoch: z.number().int(), stop: z.number().int().min(0).max(2), winner: z.number().int().min(-1) }),
+  state: z.object({
+    type: z.literal('state'),
+    runId: session,
+    reached: z.array(z.number().int()).max(200_000),
+    foundEpoch: z.number().int(),
+    stop: z.number().int().min(0).max(2),
+    winner: z.number().int().min(-1),
+  }),
   /** Host → coordinator: an island's message to the coordinator. */
   control: z.object({ type: z.literal('control'), runId: session, bytes }),
   /** Host → coordinator: an island's end: its encoded report, or why it failed. */
@@ -110,10 +137,26 @@ const SMALL = 64 * 1024;
 export const MAX_BUS_BYTES = 64 * 1024 * 1024;
 /** The bound of each type, checked on the raw bytes before anything is decoded. */
 const LIMITS: Record<BusMessageType, number> = {
-  host: SMALL, leave: SMALL, discover: SMALL, invite: SMALL, 'run-started': SMALL, recorded: SMALL, end: SMALL,
-  accepted: SMALL, refused: SMALL, alive: SMALL, halt: SMALL, terminate: SMALL,
-  run: MAX_BUS_BYTES, 'run-done': MAX_BUS_BYTES, islands: MAX_BUS_BYTES, migrants: MAX_BUS_BYTES, state: MAX_BUS_BYTES,
-  control: MAX_BUS_BYTES, report: MAX_BUS_BYTES, depart: MAX_BUS_BYTES,
+  host: SMALL,
+  leave: SMALL,
+  discover: SMALL,
+  invite: SMALL,
+  'run-started': SMALL,
+  recorded: SMALL,
+  end: SMALL,
+  accepted: SMALL,
+  refused: SMALL,
+  alive: SMALL,
+  halt: SMALL,
+  terminate: SMALL,
+  run: MAX_BUS_BYTES,
+  'run-done': MAX_BUS_BYTES,
+  islands: MAX_BUS_BYTES,
+  migrants: MAX_BUS_BYTES,
+  state: MAX_BUS_BYTES,
+  control: MAX_BUS_BYTES,
+  report: MAX_BUS_BYTES,
+  depart: MAX_BUS_BYTES,
 };
 
 /** Which key signs a type: the cluster's (who is there, orders), a study's or a run's (derived with its id). */
@@ -155,7 +198,8 @@ export class DropCounter {
   /** A claimed result (solution, best, report, study record) that fails the independent checks. */
   invalid = 0;
   count(decoded: { kind: string }): void {
-    if (decoded.kind === 'malformed' || decoded.kind === 'incompatible' || decoded.kind === 'unauthenticated' || decoded.kind === 'invalid') this[decoded.kind]++;
+    if (decoded.kind === 'malformed' || decoded.kind === 'incompatible' || decoded.kind === 'unauthenticated' || decoded.kind === 'invalid')
+      this[decoded.kind]++;
   }
   get total(): number {
     return this.malformed + this.incompatible + this.unauthenticated + this.invalid;
@@ -163,7 +207,9 @@ export class DropCounter {
   /** `3 bus messages dropped (2 malformed, 1 unauthenticated)`, or '' when none was. */
   describe(): string {
     if (this.total === 0) return '';
-    const parts = (['malformed', 'incompatible', 'unauthenticated', 'invalid'] as const).flatMap((k) => (this[k] ? [`${this[k]} ${k === 'incompatible' ? 'foreign' : k}`] : []));
+    const parts = (['malformed', 'incompatible', 'unauthenticated', 'invalid'] as const).flatMap((k) =>
+      this[k] ? [`${this[k]} ${k === 'incompatible' ? 'foreign' : k}`] : [],
+    );
     return `${this.total} bus message${this.total === 1 ? '' : 's'} dropped (${parts.join(', ')})`;
   }
 }
@@ -249,14 +295,23 @@ export class BusCodec {
     } catch {
       return { kind: 'malformed' };
     }
-    if (envelope === null || typeof envelope !== 'object' || typeof envelope.format !== 'number' || typeof envelope.tool !== 'string') return { kind: 'malformed' };
+    if (envelope === null || typeof envelope !== 'object' || typeof envelope.format !== 'number' || typeof envelope.tool !== 'string')
+      return { kind: 'malformed' };
     if (envelope.format !== BUS_FORMAT || envelope.tool !== toolInfo().version) {
       // Format 1 carried the body as an object, later ones as packed bytes: either way a sender that says it is a host can be named.
       const body = envelope.body instanceof Uint8Array ? unpackQuietly(envelope.body) : envelope.body;
       return { kind: 'incompatible', from: `${toolInfo().name} ${envelope.tool.slice(0, 40)} (bus format ${envelope.format})`, body };
     }
     const { from, seq, scope, mac, body } = envelope;
-    if (typeof from !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(from) || !Number.isSafeInteger(seq) || seq! < 1 || typeof scope !== 'string' || scope.length > 64 || !(body instanceof Uint8Array)) {
+    if (
+      typeof from !== 'string' ||
+      !/^[A-Za-z0-9_-]{1,64}$/.test(from) ||
+      !Number.isSafeInteger(seq) ||
+      seq! < 1 ||
+      typeof scope !== 'string' ||
+      scope.length > 64 ||
+      !(body instanceof Uint8Array)
+    ) {
       return { kind: 'malformed' };
     }
     if (this.key) {
@@ -297,7 +352,14 @@ export function ownVersion(): string {
 
 const int = z.number().int();
 /** Every StopReason (messages.ts). */
-const STOP_REASONS = ['solved', 'also-solved', 'other-solved', 'stopped', 'max-iterations', 'max-evaluations'] as const satisfies readonly StopReason[];
+const STOP_REASONS = [
+  'solved',
+  'also-solved',
+  'other-solved',
+  'stopped',
+  'max-iterations',
+  'max-evaluations',
+] as const satisfies readonly StopReason[];
 const count = z.number().int().min(0);
 const time = z.number();
 const genes = z.union([z.instanceof(Uint16Array), z.instanceof(Int32Array)]);
@@ -306,8 +368,17 @@ const records = z.instanceof(Int32Array).refine((r) => r.length % 6 === 0);
 const limit = z.custom<number>((v) => v === Infinity || (Number.isSafeInteger(v) && (v as number) >= 0));
 
 const progress = z.looseObject({
-  type: z.literal('progress'), island, iteration: count, evaluations: count, bestFitness: count, meanFitness: z.number().min(0),
-  diversity: z.number().min(0), migrantsSent: count, migrantsAccepted: count, time, migrations: records,
+  type: z.literal('progress'),
+  island,
+  iteration: count,
+  evaluations: count,
+  bestFitness: count,
+  meanFitness: z.number().min(0),
+  diversity: z.number().min(0),
+  migrantsSent: count,
+  migrantsAccepted: count,
+  time,
+  migrations: records,
 });
 const best = z.looseObject({ type: z.literal('best'), island, bestFitness: count, best: genes });
 const solution = z.looseObject({ type: z.literal('solution'), island, iteration: count, genes, foundAt: time });
@@ -317,27 +388,64 @@ const carriedSchemas = {
   /** Checkpoints are not taken of islands on other hosts: no `snapshot` here. */
   control: z.discriminatedUnion('type', [progress, best, solution, started]),
   report: z.looseObject({
-    type: z.literal('report'), island, iterations: count, evaluations: count, bestFitness: int, best: genes.nullable(), solution: genes.nullable(),
-    foundAtIteration: int, foundAt: time, claimed: z.boolean(), migrantsSent: count, migrantsAccepted: count, startedAt: time, stoppedAt: time,
-    stopReason: z.enum(STOP_REASONS), migrations: records,
+    type: z.literal('report'),
+    island,
+    iterations: count,
+    evaluations: count,
+    bestFitness: int,
+    best: genes.nullable(),
+    solution: genes.nullable(),
+    foundAtIteration: int,
+    foundAt: time,
+    claimed: z.boolean(),
+    migrantsSent: count,
+    migrantsAccepted: count,
+    startedAt: time,
+    stoppedAt: time,
+    stopReason: z.enum(STOP_REASONS),
+    migrations: records,
   }),
-  migrants: z.looseObject({ type: z.literal('migrants'), from: island, epoch: count, iteration: count, count: z.number().int().min(0).max(1_000_000), genes }),
+  migrants: z.looseObject({
+    type: z.literal('migrants'),
+    from: island,
+    epoch: count,
+    iteration: count,
+    count: z.number().int().min(0).max(1_000_000),
+    genes,
+  }),
   /**
    * An island's task as a coordinator sends it: no checkpoint to resume from (refused with
    * --nats), no test fault but a delay, and no extension modules (a host loads only its own).
    */
   task: z.looseObject({
-    type: z.literal('task'), island, islands: z.number().int().min(1).max(100_000), seed: z.number().int().min(0),
-    evolver: z.looseObject({ mode: z.string().min(1).max(100), params: z.looseObject({ n: z.number().int().min(4).max(100_000_000) }).passthrough() }),
+    type: z.literal('task'),
+    island,
+    islands: z.number().int().min(1).max(100_000),
+    seed: z.number().int().min(0),
+    evolver: z.looseObject({
+      mode: z.string().min(1).max(100),
+      params: z.looseObject({ n: z.number().int().min(4).max(100_000_000) }).passthrough(),
+    }),
     migration: z.looseObject({
-      mode: z.enum(MIGRATION_MODES), lag: count.optional(), interval: z.number().int().min(1), migrants: count, rejectDuplicates: z.boolean(),
+      mode: z.enum(MIGRATION_MODES),
+      lag: count.optional(),
+      interval: z.number().int().min(1),
+      migrants: count,
+      rejectDuplicates: z.boolean(),
       emigrantSelection: z.looseObject({ kind: z.string().min(1).max(100) }).passthrough(),
       replacement: z.union([z.string().min(1).max(100), z.looseObject({ kind: z.string().min(1).max(100) }).passthrough()]),
     }),
-    maxIterations: limit, maxEvaluations: limit, progressIntervalMs: z.number().min(1).max(3_600_000),
-    sources: z.array(island), targets: z.array(island), snapshot: z.null(),
+    maxIterations: limit,
+    maxEvaluations: limit,
+    progressIntervalMs: z.number().min(1).max(3_600_000),
+    sources: z.array(island),
+    targets: z.array(island),
+    snapshot: z.null(),
     // Of the test faults only a delay crosses the bus (the repeatability tests slow an island on a host); none that ends a worker.
-    testFault: z.union([z.null(), z.object({ island, atIteration: count, kind: z.literal('slow'), delayMs: z.number().int().min(0).max(1000) })]),
+    testFault: z.union([
+      z.null(),
+      z.object({ island, atIteration: count, kind: z.literal('slow'), delayMs: z.number().int().min(0).max(1000) }),
+    ]),
     extensions: z.array(z.string()).optional(),
   }),
 } as const;

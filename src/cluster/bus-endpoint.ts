@@ -45,13 +45,20 @@ export class BusEndpoint {
     const decoded = this.codec.decode(msg.subject, msg.data, types, options);
     if (decoded.kind === 'unauthenticated' && !this.warnedUnauthenticated) {
       this.warnedUnauthenticated = true;
-      this.log(`dropped a message on ${msg.subject.slice(0, 200)} without a valid signature under this cluster key (a replay, a party without the key, or one with another key); further ones are only counted`);
+      this.log(
+        `dropped a message on ${msg.subject.slice(0, 200)} without a valid signature under this cluster key (a replay, a party without the key, or one with another key); further ones are only counted`,
+      );
     }
     return decoded;
   }
 
   /** Subscribes `handle` to the messages of `types` on `subject`; anything else is dropped and counted. */
-  listen<T extends BusMessageType>(subject: string, types: readonly T[], handle: (message: BusMessage<T>, from: string, msg: Msg) => void, options: ListenOptions = {}): Subscription {
+  listen<T extends BusMessageType>(
+    subject: string,
+    types: readonly T[],
+    handle: (message: BusMessage<T>, from: string, msg: Msg) => void,
+    options: ListenOptions = {},
+  ): Subscription {
     return this.nc.subscribe(subject, {
       callback: (error, msg) => {
         if (error) return;

@@ -25,7 +25,9 @@ export interface ClusterKeySource {
 function checked(text: string, where: string): ClusterKey {
   const key = text.trim();
   if (key.length < MIN_KEY_CHARS || key.includes('\n')) {
-    throw new ConfigError(`${where}: expected one line of at least ${MIN_KEY_CHARS} characters (a random secret, e.g. from: openssl rand -hex 32), got ${key.length} characters${key.includes('\n') ? ' over several lines' : ''}`);
+    throw new ConfigError(
+      `${where}: expected one line of at least ${MIN_KEY_CHARS} characters (a random secret, e.g. from: openssl rand -hex 32), got ${key.length} characters${key.includes('\n') ? ' over several lines' : ''}`,
+    );
   }
   return new Uint8Array(Buffer.from(key, 'utf8'));
 }
@@ -39,7 +41,10 @@ export function clusterKeyOf(source: ClusterKeySource, env: Readonly<Record<stri
   if (source.clusterKey !== undefined) return checked(source.clusterKey, 'clusterKey');
   if (source.clusterKeyFile !== undefined) {
     const name = `--cluster-key-file ${source.clusterKeyFile}`;
-    return checked(readRegularFile(source.clusterKeyFile, { name, expected: 'a file holding the cluster key', maxBytes: 4096 }).toString('utf8'), name);
+    return checked(
+      readRegularFile(source.clusterKeyFile, { name, expected: 'a file holding the cluster key', maxBytes: 4096 }).toString('utf8'),
+      name,
+    );
   }
   const fromEnv = env[CLUSTER_KEY_ENV];
   return fromEnv === undefined || fromEnv === '' ? null : checked(fromEnv, CLUSTER_KEY_ENV);
@@ -51,5 +56,4 @@ export function runKeyOf(key: ClusterKey, scope: string): Uint8Array {
 }
 
 /** The one line a process without a key says when it joins the bus. */
-export const UNSIGNED_WARNING =
-  `warning: no cluster key (${CLUSTER_KEY_ENV} or --cluster-key-file): the bus is trusted as it is; anyone who can publish on the broker can stop, forge or take over runs (docs/distributed.md, Security model)`;
+export const UNSIGNED_WARNING = `warning: no cluster key (${CLUSTER_KEY_ENV} or --cluster-key-file): the bus is trusted as it is; anyone who can publish on the broker can stop, forge or take over runs (docs/distributed.md, Security model)`;

@@ -45,7 +45,10 @@ export function placeIslands(islands: number, offered: readonly number[]): numbe
 class BusCoordination implements Coordination {
   private stop: StopState = RUNNING;
   private readonly counts: number[];
-  constructor(readonly islands: number, private readonly publishHalt: () => void) {
+  constructor(
+    readonly islands: number,
+    private readonly publishHalt: () => void,
+  ) {
     this.counts = new Array<number>(islands).fill(0);
   }
   stopState(): StopState {
@@ -120,7 +123,10 @@ export class ClusterLauncher implements Launcher {
     const { nc, dropped } = bus;
     const n = plan.tasks[0].evolver.params.n;
     const islands = plan.tasks.length;
-    const hostIndex = placeIslands(islands, this.hosts.map((h) => h.islands));
+    const hostIndex = placeIslands(
+      islands,
+      this.hosts.map((h) => h.islands),
+    );
     // Only hosts that got islands take part.
     const hosts = this.hosts.filter((_, h) => hostIndex.includes(h));
     hostIndex.forEach((h, island) => (hostIndex[island] = hosts.indexOf(this.hosts[h])));
@@ -208,10 +214,14 @@ export class ClusterLauncher implements Launcher {
           if (answer.kind === 'ok' && answer.from === host.id && answer.message.runId === runId) {
             if (answer.message.type === 'refused') failHost(h, safeText(answer.message.reason, 500));
           } else {
-            failHost(h, answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`);
+            failHost(
+              h,
+              answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`,
+            );
           }
         },
-        (error: unknown) => failHost(h, `host ${host.name} did not accept its islands (${error instanceof Error ? error.message : String(error)})`),
+        (error: unknown) =>
+          failHost(h, `host ${host.name} did not accept its islands (${error instanceof Error ? error.message : String(error)})`),
       );
     };
     void this.connection().then(() => {

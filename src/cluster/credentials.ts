@@ -12,7 +12,6 @@ import { readRegularFile } from '../io/read-file.ts';
 import { displayNatsUrl, parseNatsUrl, type NatsAuth } from '../config/nats-url.ts';
 import { PASSWORD_ENV, TOKEN_ENV } from './defaults.ts';
 
-
 export interface BusAddress {
   /** Connection options: the server without credentials, plus the authentication and TLS options. */
   options: ConnectionOptions;
@@ -60,10 +59,14 @@ export function busAddress(nats: string, auth: NatsAuth = {}, env: NodeJS.Proces
   if (auth.credsFile !== undefined) given.push('--nats-creds');
   if (given.length > 1) throw new ConfigError(`${given[1]}: give one of ${given.join(', ')}, not several`);
   const source = given[0];
-  if (source !== undefined && password !== undefined) throw new ConfigError(`${source}: the --nats URL already holds a password; give it in one place (not in the URL: ps shows it)`);
+  if (source !== undefined && password !== undefined)
+    throw new ConfigError(`${source}: the --nats URL already holds a password; give it in one place (not in the URL: ps shows it)`);
 
   if (envToken !== undefined) {
-    if (inUrl) throw new ConfigError(`${TOKEN_ENV}: the --nats URL already names a user or token; give the URL as ${url.display.replace('***@', '')}`);
+    if (inUrl)
+      throw new ConfigError(
+        `${TOKEN_ENV}: the --nats URL already names a user or token; give the URL as ${url.display.replace('***@', '')}`,
+      );
     token = envToken;
   } else if (envPassword !== undefined) {
     if (!inUrl) throw new ConfigError(`${PASSWORD_ENV}: needs the user in the --nats URL (${url.scheme}://USER@${url.server})`);
@@ -73,10 +76,14 @@ export function busAddress(nats: string, auth: NatsAuth = {}, env: NodeJS.Proces
     const text = bytes.toString('utf8');
     const seed = text.trim();
     if (/-----BEGIN NATS USER JWT-----/.test(text)) {
-      if (inUrl) throw new ConfigError(`--nats-creds: a NATS credentials file names its user; give the URL without one (${url.scheme}://${url.server})`);
+      if (inUrl)
+        throw new ConfigError(
+          `--nats-creds: a NATS credentials file names its user; give the URL without one (${url.scheme}://${url.server})`,
+        );
       options.authenticator = credsAuthenticator(new Uint8Array(bytes));
     } else if (/^SU[A-Z2-7]{56}$/.test(seed)) {
-      if (inUrl) throw new ConfigError(`--nats-creds: an nkey seed names its user; give the URL without one (${url.scheme}://${url.server})`);
+      if (inUrl)
+        throw new ConfigError(`--nats-creds: an nkey seed names its user; give the URL without one (${url.scheme}://${url.server})`);
       options.authenticator = nkeyAuthenticator(new TextEncoder().encode(seed));
       secrets.push(seed);
     } else {
@@ -112,7 +119,11 @@ function applyTls(options: ConnectionOptions, scheme: 'nats' | 'tls', auth: Nats
     return;
   }
   if ((auth.certFile === undefined) !== (auth.keyFile === undefined)) {
-    throw new ConfigError(auth.certFile === undefined ? '--nats-key: needs --nats-cert (the certificate of that key)' : '--nats-cert: needs --nats-key (the private key of that certificate)');
+    throw new ConfigError(
+      auth.certFile === undefined
+        ? '--nats-key: needs --nats-cert (the certificate of that key)'
+        : '--nats-cert: needs --nats-key (the private key of that certificate)',
+    );
   }
   const pem = (key: 'caFile' | 'certFile' | 'keyFile', what: string) => {
     const text = readSmall(auth[key]!, flag(key), what).toString('utf8');

@@ -12,19 +12,69 @@ import type { NatsAuth } from '../config/nats-url.ts';
 const GROUP = 'Across machines (NATS, docs/distributed.md):';
 
 export const NATS_OPTION = {
-  nats: { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: `NATS broker: (nats|tls)://[user@]host[:port]; the password from ${PASSWORD_ENV} or --nats-creds (in the URL, ps shows it)` },
-  'nats-creds': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: `a NATS .creds file, an nkey seed file, or a file holding the password (for the URL's user) or token; or set ${PASSWORD_ENV} / ${TOKEN_ENV}` },
-  'nats-ca': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'tls://: the CA certificate (PEM) that signed the broker\'s' },
-  'nats-cert': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'tls://: this client\'s certificate (PEM), with --nats-key' },
-  'nats-key': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'tls://: this client\'s private key (PEM)' },
-  'nats-prefix': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: `subject prefix, so several teams can share a broker (default ${DEFAULT_PREFIX})` },
-  'cluster-key-file': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: 'file holding the cluster key that signs every bus message (default: $NQI_CLUSTER_KEY; docs/distributed.md, Security model)' },
+  nats: {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    group: GROUP,
+    describe: `NATS broker: (nats|tls)://[user@]host[:port]; the password from ${PASSWORD_ENV} or --nats-creds (in the URL, ps shows it)`,
+  },
+  'nats-creds': {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    group: GROUP,
+    describe: `a NATS .creds file, an nkey seed file, or a file holding the password (for the URL's user) or token; or set ${PASSWORD_ENV} / ${TOKEN_ENV}`,
+  },
+  'nats-ca': {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    group: GROUP,
+    describe: "tls://: the CA certificate (PEM) that signed the broker's",
+  },
+  'nats-cert': {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    group: GROUP,
+    describe: "tls://: this client's certificate (PEM), with --nats-key",
+  },
+  'nats-key': { type: 'string', requiresArg: true, coerce: lastValue, group: GROUP, describe: "tls://: this client's private key (PEM)" },
+  'nats-prefix': {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    group: GROUP,
+    describe: `subject prefix, so several teams can share a broker (default ${DEFAULT_PREFIX})`,
+  },
+  'cluster-key-file': {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    group: GROUP,
+    describe: 'file holding the cluster key that signs every bus message (default: $NQI_CLUSTER_KEY; docs/distributed.md, Security model)',
+  },
 } as const satisfies Record<string, Options>;
 
 export const CLUSTER_OPTIONS = {
   ...NATS_OPTION,
-  hosts: { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, group: GROUP, describe: 'hosts to wait for (with --nats; start them with `nqueens-islands host`)' },
-  wait: { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, group: GROUP, describe: `seconds to wait for the hosts (default ${DEFAULT_WAIT_SECONDS})` },
+  hosts: {
+    type: 'string',
+    ...numberInHelp(),
+    requiresArg: true,
+    coerce: lastValue,
+    group: GROUP,
+    describe: 'hosts to wait for (with --nats; start them with `nqueens-islands host`)',
+  },
+  wait: {
+    type: 'string',
+    ...numberInHelp(),
+    requiresArg: true,
+    coerce: lastValue,
+    group: GROUP,
+    describe: `seconds to wait for the hosts (default ${DEFAULT_WAIT_SECONDS})`,
+  },
 } as const satisfies Record<string, Options>;
 
 /** A flag's positive number: integer or not. */
@@ -55,12 +105,28 @@ export interface ClusterArgs extends NatsArgs {
 /** The credential and TLS file flags (credentials.ts reads the files and the environment). */
 export function authFromArgs(args: NatsArgs): NatsAuth {
   const files = { credsFile: args.natsCreds, caFile: args.natsCa, certFile: args.natsCert, keyFile: args.natsKey };
-  return Object.fromEntries(Object.entries(files).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(files)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
 }
 
 /** A run config's `cluster:` section as options (null: this machine); the credential and key flags still apply. */
-export function clusterFromConfig(cluster: RunConfig['cluster'], args: NatsArgs = {}): { nats: string; auth: NatsAuth; hosts: number; prefix: string; waitMs: number; clusterKeyFile?: string } | null {
-  return cluster ? { nats: cluster.nats, auth: authFromArgs(args), hosts: cluster.hosts, prefix: cluster.prefix, waitMs: cluster.wait * 1000, ...keyFileOf(args) } : null;
+export function clusterFromConfig(
+  cluster: RunConfig['cluster'],
+  args: NatsArgs = {},
+): { nats: string; auth: NatsAuth; hosts: number; prefix: string; waitMs: number; clusterKeyFile?: string } | null {
+  return cluster
+    ? {
+        nats: cluster.nats,
+        auth: authFromArgs(args),
+        hosts: cluster.hosts,
+        prefix: cluster.prefix,
+        waitMs: cluster.wait * 1000,
+        ...keyFileOf(args),
+      }
+    : null;
 }
 
 /** `--cluster-key-file` as the cluster library's option. */
@@ -80,7 +146,9 @@ export function checkNoAuthFlags(args: NatsArgs): void {
  * The cluster flags as options, or null when `--nats` is absent (then --hosts/--wait/--nats-prefix
  * are errors; the credential flags are left for a config's `cluster:`, see checkNoAuthFlags).
  */
-export function clusterFromArgs(args: ClusterArgs): { nats: string; auth: NatsAuth; hosts: number; prefix?: string; waitMs?: number; clusterKeyFile?: string } | null {
+export function clusterFromArgs(
+  args: ClusterArgs,
+): { nats: string; auth: NatsAuth; hosts: number; prefix?: string; waitMs?: number; clusterKeyFile?: string } | null {
   if (args.nats === undefined) {
     const stray = (['hosts', 'wait', 'natsPrefix'] as const).find((k) => args[k] !== undefined);
     if (stray) throw new ConfigError(`${flagName(stray)}: only with --nats URL`);

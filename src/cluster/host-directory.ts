@@ -10,7 +10,6 @@ import type { BusEndpoint } from './bus-endpoint.ts';
 import { DEFAULT_HEARTBEAT_MS, MAX_HOST_ISLANDS, MISSED_HEARTBEATS } from './defaults.ts';
 import { safeName } from './host-names.ts';
 
-
 export interface KnownHost {
   id: string;
   name: string;
@@ -48,8 +47,15 @@ export class HostDirectory {
     this.connection = connectionState(bus.nc);
     // A host speaks only for itself: a heartbeat or goodbye signed by another id is dropped.
     this.subs = [
-      bus.listen(subjects.heartbeat, ['host'], (beat, from) => (from === beat.id ? this.onHeartbeat(beat) : void bus.dropped.unauthenticated++), { onIncompatible: (d) => this.onIncompatible(d) }),
-      bus.listen(subjects.leave, ['leave'], (leave, from) => (from === leave.id ? this.forget(leave.id, 'left') : void bus.dropped.unauthenticated++)),
+      bus.listen(
+        subjects.heartbeat,
+        ['host'],
+        (beat, from) => (from === beat.id ? this.onHeartbeat(beat) : void bus.dropped.unauthenticated++),
+        { onIncompatible: (d) => this.onIncompatible(d) },
+      ),
+      bus.listen(subjects.leave, ['leave'], (leave, from) =>
+        from === leave.id ? this.forget(leave.id, 'left') : void bus.dropped.unauthenticated++,
+      ),
     ];
     this.timer = setInterval(() => this.sweep(heartbeatMs * MISSED_HEARTBEATS), heartbeatMs);
     // Ask every host to answer now rather than at its next heartbeat.
@@ -109,7 +115,14 @@ export class HostDirectory {
   private onHeartbeat(beat: BusMessage<'host'>): void {
     const known = this.hosts.get(beat.id);
     // The name as it may be shown; the islands capped (a host's own check, checkOfferedIslands, is only as honest as the host).
-    const host: KnownHost = { id: beat.id, name: safeName(beat.name), islands: Math.min(beat.islands, MAX_HOST_ISLANDS), busy: beat.busy, lastSeen: Date.now(), version: ownVersion() };
+    const host: KnownHost = {
+      id: beat.id,
+      name: safeName(beat.name),
+      islands: Math.min(beat.islands, MAX_HOST_ISLANDS),
+      busy: beat.busy,
+      lastSeen: Date.now(),
+      version: ownVersion(),
+    };
     this.hosts.set(beat.id, host);
     if (!known || known.busy !== host.busy) this.events.onHost?.(host, !known);
     // Also on a busy → idle change: a waiter may be counting idle hosts.

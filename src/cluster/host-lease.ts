@@ -38,25 +38,32 @@ export async function openLeaseBucket(nc: NatsConnection, subjects: Subjects): P
     return await new Kvm(jetstream(nc)).create(leaseBucket(subjects), { history: 1, ttl: LEASE_TTL_MS, storage: StorageType.Memory });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(`cannot reserve hosts: the broker's KV bucket ${leaseBucket(subjects)} is not available (${why}); the broker needs JetStream (nats-server -js)`);
+    throw new ConfigError(
+      `cannot reserve hosts: the broker's KV bucket ${leaseBucket(subjects)} is not available (${why}); the broker needs JetStream (nats-server -js)`,
+    );
   }
 }
 
 /** The holder of each leased host among `ids` (absent: free); a value that does not read counts as held by "someone". */
 export async function leaseHolders(kv: KV, ids: readonly string[]): Promise<Map<string, LeaseHolder>> {
   const held = new Map<string, LeaseHolder>();
-  await Promise.all(ids.map(async (id) => {
-    const entry = await kv.get(id).catch(() => null);
-    if (!entry || entry.operation !== 'PUT') return;
-    let holder: LeaseHolder = { holder: 'someone', since: '' };
-    try {
-      const value = entry.json<Partial<LeaseHolder>>();
-      holder = { holder: safeText(String(value.holder ?? 'someone'), 100), since: typeof value.since === 'string' ? safeText(value.since, 40) : '' };
-    } catch {
-      // counted as held: a lease we cannot read is still a lease
-    }
-    held.set(id, holder);
-  }));
+  await Promise.all(
+    ids.map(async (id) => {
+      const entry = await kv.get(id).catch(() => null);
+      if (!entry || entry.operation !== 'PUT') return;
+      let holder: LeaseHolder = { holder: 'someone', since: '' };
+      try {
+        const value = entry.json<Partial<LeaseHolder>>();
+        holder = {
+          holder: safeText(String(value.holder ?? 'someone'), 100),
+          since: typeof value.since === 'string' ? safeText(value.since, 40) : '',
+        };
+      } catch {
+        // counted as held: a lease we cannot read is still a lease
+      }
+      held.set(id, holder);
+    }),
+  );
   return held;
 }
 
@@ -119,7 +126,10 @@ export class HostLeases {
     for (;;) {
       const known = [...directory.hosts.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
       const idle = known.filter((h) => !h.busy);
-      const holders = await leaseHolders(this.kv, known.map((h) => h.id));
+      const holders = await leaseHolders(
+        this.kv,
+        known.map((h) => h.id),
+      );
       const free = idle.filter((h) => !holders.has(h.id));
       if (free.length >= wanted) {
         const chosen = free.slice(0, wanted);
@@ -132,11 +142,15 @@ export class HostLeases {
         // Another coordinator took one between our read and our create: let go of all, try again shortly.
         await Promise.all(got.map((h) => this.release(h.id)));
       }
-      const busy = known.filter((h) => h.busy || holders.has(h.id)).map((h) => (holders.has(h.id) ? `${h.name} (held by ${holders.get(h.id)!.holder})` : h.name));
+      const busy = known
+        .filter((h) => h.busy || holders.has(h.id))
+        .map((h) => (holders.has(h.id) ? `${h.name} (held by ${holders.get(h.id)!.holder})` : h.name));
       const left = deadline - Date.now();
       if (left <= 0) {
         const names = free.map((h) => h.name).join(', ');
-        throw new ConfigError(`--hosts ${wanted}: only ${free.length} idle host${free.length === 1 ? '' : 's'} answered on ${broker} within ${waitMs / 1000} s${names ? ` (${names})` : ''}${busy.length ? `; busy: ${busy.join(', ')}` : ''}; start more with: nqueens-islands host --nats URL`);
+        throw new ConfigError(
+          `--hosts ${wanted}: only ${free.length} idle host${free.length === 1 ? '' : 's'} answered on ${broker} within ${waitMs / 1000} s${names ? ` (${names})` : ''}${busy.length ? `; busy: ${busy.join(', ')}` : ''}; start more with: nqueens-islands host --nats URL`,
+        );
       }
       const now = `waiting up to ${Math.ceil(left / 1000)} s for ${wanted} idle host${wanted === 1 ? '' : 's'} on ${broker}: ${free.length} free${busy.length ? `, busy: ${busy.join(', ')}` : ''}`;
       const gist = now.replace(/up to \d+ s /, '');

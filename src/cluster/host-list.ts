@@ -56,17 +56,41 @@ export async function listHosts(options: ListHostsOptions): Promise<HostListing>
   try {
     const seen = new Map<string, Omit<ListedHost, 'lease'> & { busy: boolean }>();
     const bus = new BusEndpoint(nc, new BusCodec(randomBytes(6).toString('hex'), clusterKeyOf(options)));
-    const sub = bus.listen(subjects.heartbeat, ['host'], (beat) => {
-      seen.set(beat.id, { id: beat.id, name: safeName(beat.name), islands: Math.min(beat.islands, MAX_HOST_ISLANDS), version: ownVersion(), compatible: true, busy: beat.busy, state: 'idle' });
-    }, {
-      // Another version: shown by what it says, read loosely.
-      onIncompatible: (decoded) => {
-        const body = decoded.body as { type?: unknown; id?: unknown; name?: unknown; islands?: unknown; busy?: unknown } | null;
-        if (body?.type !== 'host' || typeof body.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(body.id)) return;
-        const islands = typeof body.islands === 'number' && Number.isInteger(body.islands) && body.islands > 0 ? Math.min(body.islands, MAX_HOST_ISLANDS) : 0;
-        seen.set(body.id, { id: body.id, name: safeName(String(body.name)), islands, version: safeText(decoded.from, 100), compatible: false, busy: body.busy === true, state: 'idle' });
+    const sub = bus.listen(
+      subjects.heartbeat,
+      ['host'],
+      (beat) => {
+        seen.set(beat.id, {
+          id: beat.id,
+          name: safeName(beat.name),
+          islands: Math.min(beat.islands, MAX_HOST_ISLANDS),
+          version: ownVersion(),
+          compatible: true,
+          busy: beat.busy,
+          state: 'idle',
+        });
       },
-    });
+      {
+        // Another version: shown by what it says, read loosely.
+        onIncompatible: (decoded) => {
+          const body = decoded.body as { type?: unknown; id?: unknown; name?: unknown; islands?: unknown; busy?: unknown } | null;
+          if (body?.type !== 'host' || typeof body.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(body.id)) return;
+          const islands =
+            typeof body.islands === 'number' && Number.isInteger(body.islands) && body.islands > 0
+              ? Math.min(body.islands, MAX_HOST_ISLANDS)
+              : 0;
+          seen.set(body.id, {
+            id: body.id,
+            name: safeName(String(body.name)),
+            islands,
+            version: safeText(decoded.from, 100),
+            compatible: false,
+            busy: body.busy === true,
+            state: 'idle',
+          });
+        },
+      },
+    );
     bus.publish(subjects.discover, { type: 'discover' });
     await new Promise((resolve) => setTimeout(resolve, options.waitMs ?? DEFAULT_HEARTBEAT_MS * 1.5));
     sub.unsubscribe();

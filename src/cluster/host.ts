@@ -91,8 +91,12 @@ interface Membership {
 export function checkOfferedIslands(islands: number | undefined): number {
   const cores = os.availableParallelism();
   if (islands === undefined) return cores;
-  if (!Number.isInteger(islands) || islands < 1) throw new ConfigError(`--islands: expected a positive integer, got ${JSON.stringify(islands)}`);
-  if (islands > cores) throw new ConfigError(`--islands: this machine has ${cores} core${cores === 1 ? '' : 's'} (os.availableParallelism()); a host offers at most that many islands, got ${islands}`);
+  if (!Number.isInteger(islands) || islands < 1)
+    throw new ConfigError(`--islands: expected a positive integer, got ${JSON.stringify(islands)}`);
+  if (islands > cores)
+    throw new ConfigError(
+      `--islands: this machine has ${cores} core${cores === 1 ? '' : 's'} (os.availableParallelism()); a host offers at most that many islands, got ${islands}`,
+    );
   return islands;
 }
 
@@ -135,36 +139,46 @@ export async function startHost(options: HostOptions): Promise<Host> {
   };
 
   bus.listen(subjects.discover, ['discover'], () => heartbeat(), { onIncompatible });
-  bus.listen(subjects.invite(id), ['invite'], (invite, from) => {
-    if (!busy() && !stopping) void serveStudy(invite, from);
-  }, { onIncompatible });
-  bus.listen(subjects.islands(id), ['islands'], (order, from, msg) => {
-    if (order.coordinator !== from) return void dropped.unauthenticated++;
-    if (busy() || stopping) {
-      // Said, not dropped: the coordinator names it at once instead of after its timeout.
-      const doing = stopping ? 'leaving' : relay ? 'running the islands of another run' : `serving study ${membership?.session}`;
-      return bus.respond(msg, { type: 'refused', runId: order.runId, reason: `host ${name} is busy (${doing})` });
-    }
-    const tasks = checkOrder(order, id, name, registries, dropped);
-    if (typeof tasks === 'string') {
-      log(`run ${order.runId}: refused: ${tasks}`);
-      return bus.respond(msg, { type: 'refused', runId: order.runId, reason: tasks });
-    }
-    // The worker imports this host's own extension modules, never any a message names.
-    if (extensions.length > 0) for (const task of tasks) task.extensions = extensions;
-    const ids = tasks.map((t) => t.island);
-    log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
-    const own = new IslandRelay(bus, subjects, order, tasks, id, pool, connection);
-    relay = own;
-    heartbeat();
-    bus.respond(msg, { type: 'accepted', runId: order.runId });
-    void own.done.then(() => {
-      log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
-      runsDone++;
-      relay = null;
+  bus.listen(
+    subjects.invite(id),
+    ['invite'],
+    (invite, from) => {
+      if (!busy() && !stopping) void serveStudy(invite, from);
+    },
+    { onIncompatible },
+  );
+  bus.listen(
+    subjects.islands(id),
+    ['islands'],
+    (order, from, msg) => {
+      if (order.coordinator !== from) return void dropped.unauthenticated++;
+      if (busy() || stopping) {
+        // Said, not dropped: the coordinator names it at once instead of after its timeout.
+        const doing = stopping ? 'leaving' : relay ? 'running the islands of another run' : `serving study ${membership?.session}`;
+        return bus.respond(msg, { type: 'refused', runId: order.runId, reason: `host ${name} is busy (${doing})` });
+      }
+      const tasks = checkOrder(order, id, name, registries, dropped);
+      if (typeof tasks === 'string') {
+        log(`run ${order.runId}: refused: ${tasks}`);
+        return bus.respond(msg, { type: 'refused', runId: order.runId, reason: tasks });
+      }
+      // The worker imports this host's own extension modules, never any a message names.
+      if (extensions.length > 0) for (const task of tasks) task.extensions = extensions;
+      const ids = tasks.map((t) => t.island);
+      log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
+      const own = new IslandRelay(bus, subjects, order, tasks, id, pool, connection);
+      relay = own;
       heartbeat();
-    });
-  }, { onIncompatible });
+      bus.respond(msg, { type: 'accepted', runId: order.runId });
+      void own.done.then(() => {
+        log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
+        runsDone++;
+        relay = null;
+        heartbeat();
+      });
+    },
+    { onIncompatible },
+  );
 
   async function serveStudy(invite: BusMessage<'invite'>, coordinator: string): Promise<void> {
     const member: Membership = {
@@ -189,7 +203,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
       }
     } catch (error) {
       // The study's stream is gone (the study ended) or the broker is: either way, leave it.
-      if (!member.ended && !stopping && !nc.isClosed()) log(`left study ${invite.session}: ${error instanceof Error ? error.message : String(error)}`);
+      if (!member.ended && !stopping && !nc.isClosed())
+        log(`left study ${invite.session}: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       member.endSub.unsubscribe();
       membership = null;
@@ -204,7 +219,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   async function serveRun(member: Membership, msg: JsMsg, ackWaitMs: number): Promise<boolean> {
     // A work message may be redelivered (its host died): out of its sender's order on purpose.
     const decoded = bus.decode(msg, ['run'], { unordered: true });
-    const order = decoded.kind === 'ok' && decoded.message.session === member.session && decoded.from === member.coordinator ? decoded.message : null;
+    const order =
+      decoded.kind === 'ok' && decoded.message.session === member.session && decoded.from === member.coordinator ? decoded.message : null;
     if (!order) {
       if (decoded.kind === 'ok') dropped.unauthenticated++;
       msg.term(); // no host could do better with it
@@ -222,7 +238,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
       return false;
     }
     member.current = { run, msg };
-    bus.publish(subjects.study(member.session, 'started'), { type: 'run-started', session: member.session, runId: order.runId, host: name });
+    bus.publish(subjects.study(member.session, 'started'), {
+      type: 'run-started',
+      session: member.session,
+      runId: order.runId,
+      host: name,
+    });
     // Tell the broker the run is alive, well within its ack deadline.
     const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
     const events: string[] = [];
@@ -246,7 +267,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
       try {
         const reply = await bus.request(subjects.study(member.session, 'result'), done, RESULT_TIMEOUT_MS);
         const answer = bus.decode(reply, ['recorded'], { unordered: true });
-        if (answer.kind !== 'ok' || answer.from !== member.coordinator || answer.message.runId !== order.runId) throw new Error('the coordinator did not confirm the result');
+        if (answer.kind !== 'ok' || answer.from !== member.coordinator || answer.message.runId !== order.runId)
+          throw new Error('the coordinator did not confirm the result');
       } catch (error) {
         // No coordinator (it was stopped or died): the run stays in the queue for a resumed study.
         msg.nak();
@@ -320,15 +342,20 @@ export async function startHost(options: HostOptions): Promise<Host> {
 /** The registries this host's islands build from: the built-in ones and its own extension modules'. */
 async function hostRegistries(urls: readonly string[]): Promise<IslandRegistries> {
   if (urls.length === 0) return ISLAND_REGISTRIES;
-  const loaded = await Promise.all(urls.map(async (url) => {
-    try {
-      const [extension] = await loadExtensions([url]);
-      if (extension === null || typeof extension !== 'object') throw new Error('its default export is not an extension (gaModes, emigrantSelections, replacements)');
-      return extension;
-    } catch (error) {
-      throw new ConfigError(`--extension ${url}: cannot load it (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`);
-    }
-  }));
+  const loaded = await Promise.all(
+    urls.map(async (url) => {
+      try {
+        const [extension] = await loadExtensions([url]);
+        if (extension === null || typeof extension !== 'object')
+          throw new Error('its default export is not an extension (gaModes, emigrantSelections, replacements)');
+        return extension;
+      } catch (error) {
+        throw new ConfigError(
+          `--extension ${url}: cannot load it (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`,
+        );
+      }
+    }),
+  );
   return extendRegistries(ISLAND_REGISTRIES, loaded);
 }
 
@@ -337,11 +364,20 @@ async function hostRegistries(urls: readonly string[]): Promise<IslandRegistries
  * ones `hostOf` gives this host, in range, and runnable with this host's registries. Returns
  * them, or the one line why the host refuses the order (the coordinator shows it).
  */
-function checkOrder(order: BusMessage<'islands'>, id: string, name: string, registries: IslandRegistries, dropped: DropCounter): IslandTask[] | string {
+function checkOrder(
+  order: BusMessage<'islands'>,
+  id: string,
+  name: string,
+  registries: IslandRegistries,
+  dropped: DropCounter,
+): IslandTask[] | string {
   const ids = order.hostOf.flatMap((host, island) => (host === id ? [island] : []));
   const tasks = order.tasks.map((bytes) => carried('task', bytes));
   const fits = (task: IslandTask | null, k: number): task is IslandTask =>
-    task !== null && task.island === ids[k] && task.islands === order.islands && [...task.sources, ...task.targets].every((i) => i < order.islands);
+    task !== null &&
+    task.island === ids[k] &&
+    task.islands === order.islands &&
+    [...task.sources, ...task.targets].every((i) => i < order.islands);
   if (tasks.length !== ids.length || !tasks.every(fits)) {
     dropped.malformed++;
     return `host ${name} got island tasks it cannot read or that do not match the order (another tool version?)`;

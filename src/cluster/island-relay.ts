@@ -78,14 +78,27 @@ export class IslandRelay {
     this.sync = tasks.some((task) => task.migration.mode !== 'async');
     this.n = tasks[0].evolver.params.n;
     this.coordination = SharedMemoryCoordination.create(order.islands);
-    this.sub = bus.listen(subjects.run(order.runId, hostId), ['migrants', 'state', 'alive', 'halt', 'terminate', 'depart'], (message, from) => this.onBus(message, from));
+    this.sub = bus.listen(
+      subjects.run(order.runId, hostId),
+      ['migrants', 'state', 'alive', 'halt', 'terminate', 'depart'],
+      (message, from) => this.onBus(message, from),
+    );
     const placements = this.wire();
-    const started = pool.start(placements, this.coordination, (bytes) => this.toCoordinator({ type: 'control', runId: order.runId, bytes }));
+    const started = pool.start(placements, this.coordination, (bytes) =>
+      this.toCoordinator({ type: 'control', runId: order.runId, bytes }),
+    );
     this.terminate = started.terminate;
     const sent = started.reports.map((report, i) =>
       report.then(
         (bytes) => this.toCoordinator({ type: 'report', runId: order.runId, island: this.tasks[i].island, bytes, error: null }),
-        (error: unknown) => this.toCoordinator({ type: 'report', runId: order.runId, island: this.tasks[i].island, bytes: null, error: this.leaving ?? (error instanceof Error ? error.message : String(error)) }),
+        (error: unknown) =>
+          this.toCoordinator({
+            type: 'report',
+            runId: order.runId,
+            island: this.tasks[i].island,
+            bytes: null,
+            error: this.leaving ?? (error instanceof Error ? error.message : String(error)),
+          }),
       ),
     );
     // Migrants also go out as they come, not only when shared state changes: an island whose
@@ -139,19 +152,27 @@ export class IslandRelay {
 
   /** To every other host of the run, and the coordinator. */
   private broadcast(message: BusMessage<'state'>): void {
-    for (const host of new Set(this.order.hostOf)) if (host !== this.hostId) this.bus.publish(this.subjects.run(this.order.runId, host), message);
+    for (const host of new Set(this.order.hostOf))
+      if (host !== this.hostId) this.bus.publish(this.subjects.run(this.order.runId, host), message);
     this.bus.publish(this.subjects.run(this.order.runId, 'coordinator'), message);
   }
 
   /** Sends the migrants islands here have queued for islands elsewhere (before a state change is published). */
   private flushMigrants(): void {
     for (const edge of this.outgoing) {
-      for (let m = receiveMessageOnPort(edge.port); m; m = receiveMessageOnPort(edge.port)) this.sendMigrants(edge, m.message as Uint8Array);
+      for (let m = receiveMessageOnPort(edge.port); m; m = receiveMessageOnPort(edge.port))
+        this.sendMigrants(edge, m.message as Uint8Array);
     }
   }
 
   private sendMigrants({ from, to }: RelayPort, bytes: Uint8Array): void {
-    this.bus.publish(this.subjects.run(this.order.runId, this.order.hostOf[to]), { type: 'migrants', runId: this.order.runId, from, to, bytes });
+    this.bus.publish(this.subjects.run(this.order.runId, this.order.hostOf[to]), {
+      type: 'migrants',
+      runId: this.order.runId,
+      from,
+      to,
+      bytes,
+    });
   }
 
   /** Publishes what changed in the shared memory, each time it changes, until the islands here are done. */
@@ -193,7 +214,11 @@ export class IslandRelay {
     const { hostOf, islands, coordinator } = this.order;
     const fromCoordinator = from === coordinator;
     if (message.runId !== this.order.runId) return void dropped.malformed++;
-    if (message.type === 'migrants' || message.type === 'state' ? fromCoordinator || !hostOf.includes(from) || from === this.hostId : !fromCoordinator) {
+    if (
+      message.type === 'migrants' || message.type === 'state'
+        ? fromCoordinator || !hostOf.includes(from) || from === this.hostId
+        : !fromCoordinator
+    ) {
       return void dropped.unauthenticated++;
     }
     const c = this.coordination;
@@ -211,7 +236,8 @@ export class IslandRelay {
     } else if (message.type === 'state') {
       const { reached, winner } = message;
       const own = (island: number) => island >= 0 && island < islands && hostOf[island] === from;
-      for (let k = 0; k < reached.length; k += 2) if (!own(reached[k]) || !(reached[k + 1] >= -1) || k + 1 === reached.length) return void dropped.malformed++;
+      for (let k = 0; k < reached.length; k += 2)
+        if (!own(reached[k]) || !(reached[k + 1] >= -1) || k + 1 === reached.length) return void dropped.malformed++;
       if (winner >= islands || message.foundEpoch < 0) return void dropped.malformed++;
       // Found-epoch before arrivals: an island passing a barrier must already see it.
       if (message.foundEpoch < this.known.foundEpoch) {

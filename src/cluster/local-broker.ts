@@ -57,7 +57,13 @@ export function startLocalBroker(executable: string, options: NatsServerOptions 
       if (port && log.includes('Server is ready')) {
         child.stderr!.removeAllListeners('data');
         child.stderr!.resume();
-        resolve({ url: `${options.tls ? 'tls' : 'nats'}://127.0.0.1:${port}`, port, exited, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') });
+        resolve({
+          url: `${options.tls ? 'tls' : 'nats'}://127.0.0.1:${port}`,
+          port,
+          exited,
+          kill: () => end('SIGKILL'),
+          stop: () => end('SIGTERM'),
+        });
       }
     });
     child.once('error', (error) => {

@@ -65,11 +65,16 @@ export function migrantsProblem(message: MigrantsMessage, n: number): string | n
  * of a failed run (`error` set) is kept for the record and left out of every statistic: only
  * what names the run and its solution are checked then.
  */
-export function recordProblem(record: Record<string, unknown>, events: readonly string[], planned: { cell: string; seed: number; n: number; islands: number }): string | null {
+export function recordProblem(
+  record: Record<string, unknown>,
+  events: readonly string[],
+  planned: { cell: string; seed: number; n: number; islands: number },
+): string | null {
   if (record.cell !== planned.cell || record.seed !== planned.seed) return 'does not name the run it was given';
   if (record.error !== null && (typeof record.error !== 'string' || record.error.length > 10_000)) return 'error: expected a line or null';
   const solution = record.solution;
-  if (solution !== null && !(Array.isArray(solution) && solution.every((row) => typeof row === 'number'))) return 'solution: expected rows or null';
+  if (solution !== null && !(Array.isArray(solution) && solution.every((row) => typeof row === 'number')))
+    return 'solution: expected rows or null';
   if (solution !== null) {
     const check = validateSolution(solution, planned.n);
     if (!check.valid) return `invalid solution: ${check.reason}`;
@@ -79,10 +84,15 @@ export function recordProblem(record: Record<string, unknown>, events: readonly 
     const parsed = runRecordSchema.safeParse(record);
     if (!parsed.success) return firstProblem(parsed.error);
     const r = parsed.data as unknown as RunRecord;
-    if (r.islands.length !== planned.islands || r.islands.some((island, i) => island.id !== i)) return `has ${r.islands.length} islands, expected ${planned.islands}`;
+    if (r.islands.length !== planned.islands || r.islands.some((island, i) => island.id !== i))
+      return `has ${r.islands.length} islands, expected ${planned.islands}`;
     const best = Math.min(...r.islands.map((i) => i.bestFitness));
-    if (r.solved ? r.fitness !== 0 || r.foundBy === null || r.foundBy >= planned.islands : r.fitness !== best || r.fitness === 0 || r.foundBy !== null) {
-      return 'solved, fitness, foundBy and the islands\' best disagree';
+    if (
+      r.solved
+        ? r.fitness !== 0 || r.foundBy === null || r.foundBy >= planned.islands
+        : r.fitness !== best || r.fitness === 0 || r.foundBy !== null
+    ) {
+      return "solved, fitness, foundBy and the islands' best disagree";
     }
   }
   for (const [k, line] of events.entries()) {

@@ -57,7 +57,8 @@ export interface ClusterStudyOutcome extends StudyOutcome {
 
 /** `--hosts`: a positive integer. */
 export function checkHostCount(hosts: unknown, flag = '--hosts'): number {
-  if (typeof hosts !== 'number' || !Number.isInteger(hosts) || hosts < 1) throw new ConfigError(`${flag}: expected a positive integer number of hosts, got ${JSON.stringify(hosts)}`);
+  if (typeof hosts !== 'number' || !Number.isInteger(hosts) || hosts < 1)
+    throw new ConfigError(`${flag}: expected a positive integer number of hosts, got ${JSON.stringify(hosts)}`);
   return hosts;
 }
 
@@ -82,19 +83,24 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
   const activity = new Map<string, HostActivity>();
   const showHosts = () => hooks.onHosts?.([...activity.values()]);
   let invite = (_hostId: string) => {};
-  const directory = new HostDirectory(bus, subjects, {
-    onRefused: log,
-    onHost: (host, isNew) => {
-      if (isNew) log(`host ${host.name} (${host.islands} island${host.islands === 1 ? '' : 's'}) is here`);
-      if (!host.busy) invite(host.id);
+  const directory = new HostDirectory(
+    bus,
+    subjects,
+    {
+      onRefused: log,
+      onHost: (host, isNew) => {
+        if (isNew) log(`host ${host.name} (${host.islands} island${host.islands === 1 ? '' : 's'}) is here`);
+        if (!host.busy) invite(host.id);
+      },
+      onGone: (host, how) => {
+        const current = activity.get(host.name)?.current;
+        log(`host ${host.name} ${how}${current ? `; its run ${current} goes back to the queue` : ''}`);
+        activity.delete(host.name);
+        showHosts();
+      },
     },
-    onGone: (host, how) => {
-      const current = activity.get(host.name)?.current;
-      log(`host ${host.name} ${how}${current ? `; its run ${current} goes back to the queue` : ''}`);
-      activity.delete(host.name);
-      showHosts();
-    },
-  }, options.heartbeatMs);
+    options.heartbeatMs,
+  );
 
   let jsm: Awaited<ReturnType<typeof jetstreamManager>> | null = null;
   let release: (() => void) | null = null;
@@ -114,8 +120,20 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
     // The study's lease first, then its stream: a stream without a live lease is a dead study's, removed here.
     await leases.holdStudy(session);
     await removeAbandonedStudies(jsm, leases, subjects);
-    await jsm.streams.add({ name: stream, subjects: [subjects.study(session, 'runs')], retention: RetentionPolicy.Workqueue, storage: StorageType.File, max_age: 7 * 24 * 3600 * 1e9 });
-    await jsm.consumers.add(stream, { durable_name: CONSUMER, ack_policy: AckPolicy.Explicit, ack_wait: ackWaitMs * 1e6, max_deliver: -1, max_ack_pending: -1 });
+    await jsm.streams.add({
+      name: stream,
+      subjects: [subjects.study(session, 'runs')],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      max_age: 7 * 24 * 3600 * 1e9,
+    });
+    await jsm.consumers.add(stream, {
+      durable_name: CONSUMER,
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: ackWaitMs * 1e6,
+      max_deliver: -1,
+      max_ack_pending: -1,
+    });
 
     const byId = new Map<string, PlannedRun>();
     const attempts = new Map<string, number>();
@@ -127,7 +145,15 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       attempts.set(runId, attempt);
       const config = toFileShape({ ...planned.cell.config, seed: planned.seed });
       const subject = subjects.study(session, 'runs');
-      const message = bus.codec.encode(subject, { type: 'run', session, runId, cell: { id: planned.cell.id, values: planned.cell.values }, seed: planned.seed, config, events: study.events });
+      const message = bus.codec.encode(subject, {
+        type: 'run',
+        session,
+        runId,
+        cell: { id: planned.cell.id, values: planned.cell.values },
+        seed: planned.seed,
+        config,
+        events: study.events,
+      });
       await js.publish(subject, message, { msgID: `${session}:${runId}:${attempt}` });
     };
     for (const planned of study.todo) await publishRun(planned);
@@ -153,7 +179,12 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       const done = { ...sent, host: safeName(sent.host) };
       const planned = byId.get(done.runId);
       if (done.session !== session || !planned) return void dropped.malformed++;
-      const problem = recordProblem(done.record, done.events, { cell: planned.cell.id, seed: planned.seed, n: planned.cell.config.n, islands: planned.cell.config.islands });
+      const problem = recordProblem(done.record, done.events, {
+        cell: planned.cell.id,
+        seed: planned.seed,
+        n: planned.cell.config.n,
+        islands: planned.cell.config.islands,
+      });
       if (problem) {
         dropped.invalid++;
         log(`dropped the result of ${planned.cell.id} seed ${planned.seed} from host ${done.host}: ${problem}`);
@@ -182,7 +213,10 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
     });
 
     // Only a host leased to this study is invited (also one that turns up later and is free).
-    invite = (hostId) => void leases?.take(hostId).then((ours) => ours && bus.publish(subjects.invite(hostId), { type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs }));
+    invite = (hostId) =>
+      void leases
+        ?.take(hostId)
+        .then((ours) => ours && bus.publish(subjects.invite(hostId), { type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs }));
     for (const host of directory.hosts.values()) if (!host.busy) invite(host.id);
 
     const onAbort = () => finish('signal');
@@ -190,10 +224,13 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
     if (options.signal?.aborted) finish('signal');
     void nc.closed().then(() => finish('broker-lost'));
     // With no host left for the whole wait, the study cannot go on: stop it (it can be resumed).
-    const orphanCheck = setInterval(() => {
-      if (directory.hosts.size > 0) orphanSince = Date.now();
-      else if (Date.now() - orphanSince > waitMs) finish('no-hosts');
-    }, Math.min(1000, waitMs));
+    const orphanCheck = setInterval(
+      () => {
+        if (directory.hosts.size > 0) orphanSince = Date.now();
+        else if (Date.now() - orphanSince > waitMs) finish('no-hosts');
+      },
+      Math.min(1000, waitMs),
+    );
     let orphanSince = Date.now();
     try {
       result.stoppedBy = await finished;

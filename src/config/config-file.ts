@@ -69,6 +69,7 @@ export async function runConfigFromArgv(argv: Readonly<Record<string, unknown>>,
   const file = configFileOf(argv);
   const name = displayName(file);
   const text = readText(file, name);
-  const value = (file === DEFAULT_CONFIG_FILE ? builtDefaultValue(text) : undefined) ?? (await import('./load.ts')).configFromText(text, file, name);
+  const value =
+    (file === DEFAULT_CONFIG_FILE ? builtDefaultValue(text) : undefined) ?? (await import('./load.ts')).configFromText(text, file, name);
   return resolveRunConfig(value, name, overridesFromArgv(argv), env);
 }

@@ -17,7 +17,6 @@ import type { OptionFlag } from '../schema/registry.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import { lastValue, numberInHelp, numberLiteral, type FlagValue } from '../schema/flag-value.ts';
 
-
 export interface FlagSpec {
   /** Flag name without dashes; a one-letter name is written `-n`. */
   readonly name: string;
@@ -42,19 +41,49 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
   { name: 'migration', path: 'migration.mode', value: 'string', describe: MIGRATION_MODES.join(' | ') },
   { name: 'lag', path: 'migration.lag', value: 'number', describe: 'lagged: iterations from sending to entry (0 = sync)' },
   { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
-  { name: 'migrants', path: 'migration.migrants', value: 'number', describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"' },
+  {
+    name: 'migrants',
+    path: 'migration.migrants',
+    value: 'number',
+    describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"',
+  },
   POLICY_FLAGS,
-  { name: 'reject-duplicates', path: 'migration.rejectDuplicates', value: 'boolean', describe: 'refuse immigrants already in the population' },
+  {
+    name: 'reject-duplicates',
+    path: 'migration.rejectDuplicates',
+    value: 'boolean',
+    describe: 'refuse immigrants already in the population',
+  },
   { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },
-  { name: 'max-evaluations', path: 'limits.maxEvaluations', value: 'number', describe: 'evaluation budget of the run, split evenly over the islands (null = none)' },
+  {
+    name: 'max-evaluations',
+    path: 'limits.maxEvaluations',
+    value: 'number',
+    describe: 'evaluation budget of the run, split evenly over the islands (null = none)',
+  },
   { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
-  { name: 'on-island-error', path: 'onIslandError', value: 'string', describe: 'continue (default: the run goes on without a failed island) | fail (stop, exit 3)' },
-  { name: 'out', path: 'output.file', value: 'string', describe: 'write the result to this file: JSON, or one row per line for a .txt name' },
+  {
+    name: 'on-island-error',
+    path: 'onIslandError',
+    value: 'string',
+    describe: 'continue (default: the run goes on without a failed island) | fail (stop, exit 3)',
+  },
+  {
+    name: 'out',
+    path: 'output.file',
+    value: 'string',
+    describe: 'write the result to this file: JSON, or one row per line for a .txt name',
+  },
 ];
 
 /** One flag per option an entry gives a flag; `path` places the option in the config. */
 function optionFlags(entry: { flags?: { readonly [option: string]: OptionFlag } }, path: (option: string) => string): FlagSpec[] {
-  return Object.entries(entry.flags ?? {}).map(([option, flag]) => ({ name: flag.name, path: path(option), value: flag.value, describe: flag.describe }));
+  return Object.entries(entry.flags ?? {}).map(([option, flag]) => ({
+    name: flag.name,
+    path: path(option),
+    value: flag.value,
+    describe: flag.describe,
+  }));
 }
 
 /**
@@ -63,7 +92,8 @@ function optionFlags(entry: { flags?: { readonly [option: string]: OptionFlag } 
  */
 export function gaModeFlags(registry: GaModeRegistry): FlagSpec[] {
   const options = new Map<string, FlagSpec>();
-  for (const d of registry) for (const flag of optionFlags(d, (option) => `ga.${option}`)) if (!options.has(flag.name)) options.set(flag.name, flag);
+  for (const d of registry)
+    for (const flag of optionFlags(d, (option) => `ga.${option}`)) if (!options.has(flag.name)) options.set(flag.name, flag);
   const modes = registry.map((d) => `${d.kind} (${d.help})`).join(' | ');
   return [{ name: 'mode', path: 'ga.mode', value: 'string', describe: modes }, ...options.values()];
 }
@@ -82,7 +112,12 @@ const POLICY_FLAG_NAMES = { emigrantSelection: 'emigrant-selection', replacement
 export function policyFlags(registries: PolicyRegistries): FlagSpec[] {
   const families = policyFamilies(registries);
   return [
-    ...families.map(([key, registry]): FlagSpec => ({ name: POLICY_FLAG_NAMES[key], path: `migration.${key}`, value: 'string', describe: policyNames(registry).join(' | ') })),
+    ...families.map(([key, registry]): FlagSpec => ({
+      name: POLICY_FLAG_NAMES[key],
+      path: `migration.${key}`,
+      value: 'string',
+      describe: policyNames(registry).join(' | '),
+    })),
     ...families.flatMap(([, registry]) => registry.flatMap((d) => optionFlags(d, (option) => `migration.${optionKey(d.kind, option)}`))),
   ];
 }
@@ -121,7 +156,13 @@ export function flagOptions(flags: readonly FlagSpec[]): Record<string, Options>
       flag.name,
       flag.value === 'boolean'
         ? { type: 'boolean', describe: flag.describe, group: 'Run config overrides:' }
-        : { type: 'string', ...numberInHelp(flag.value === 'number'), requiresArg: true, describe: flag.describe, group: 'Run config overrides:' },
+        : {
+            type: 'string',
+            ...numberInHelp(flag.value === 'number'),
+            requiresArg: true,
+            describe: flag.describe,
+            group: 'Run config overrides:',
+          },
     ]),
   );
 }

@@ -11,7 +11,9 @@ import { expected, fields, section, type Fields } from '../schema/fields.ts';
 import type { Locator } from './locator.ts';
 
 type Registered = (typeof GA_MODE_REGISTRY)[number];
-type InputOf<D> = D extends { kind: infer K; options(f: Fields): infer S extends z.ZodRawShape } ? { mode?: K } & z.input<z.ZodObject<S>> : never;
+type InputOf<D> = D extends { kind: infer K; options(f: Fields): infer S extends z.ZodRawShape }
+  ? { mode?: K } & z.input<z.ZodObject<S>>
+  : never;
 type ConfigOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K } & O : never;
 
 /** What a file's `ga` may hold: one registered mode's keys (for library users' types). */
@@ -51,7 +53,13 @@ function definitionOf(mode: string, registry: GaModeRegistry): GaModeDefinition 
 }
 
 /** The mode's parameters for board size `n`: its defaults that depend on n, and its cross-field checks. */
-export function resolveGaSection(ga: GaSectionValue, n: number, islands: number, at: Locator, registry: GaModeRegistry = GA_MODE_REGISTRY): GaConfig {
+export function resolveGaSection(
+  ga: GaSectionValue,
+  n: number,
+  islands: number,
+  at: Locator,
+  registry: GaModeRegistry = GA_MODE_REGISTRY,
+): GaConfig {
   const { mode, ...options } = ga;
   const fail = (key: string, message: string, related?: readonly string[]) => at.fail(['ga', key], message, related);
   return { mode, ...definitionOf(mode, registry).resolve(options, { n, islands, fail }) } as GaConfig;
@@ -67,7 +75,11 @@ export function gaFileShape(ga: { mode: string }, registry: GaModeRegistry = GA_
 }
 
 /** Bytes of chromosomes one island of this mode allocates for board size `n`, and the parts as a message lists them. */
-export function gaMemory(ga: { mode: string; populationSize: number }, n: number, registry: GaModeRegistry = GA_MODE_REGISTRY): { bytes: number; parts: string } {
+export function gaMemory(
+  ga: { mode: string; populationSize: number },
+  n: number,
+  registry: GaModeRegistry = GA_MODE_REGISTRY,
+): { bytes: number; parts: string } {
   const { mode, ...params } = ga;
   return definitionOf(mode, registry).memory(params, n);
 }

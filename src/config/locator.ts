@@ -26,7 +26,10 @@ function leafPaths(overrides: unknown, prefix = '', out = new Set<string>()): Se
 /** Builds the one-line messages, naming the flag for overridden keys and the file otherwise. */
 export class Locator {
   private readonly overridden: Set<string>;
-  constructor(private readonly source: string, overrides: ConfigOverrides) {
+  constructor(
+    private readonly source: string,
+    overrides: ConfigOverrides,
+  ) {
     this.overridden = leafPaths(overrides);
     this.overridden.delete('');
   }
@@ -70,4 +73,3 @@ export class Locator {
     this.fail(issue.path, missing ? `${issue.message} (set it in the file or pass ${flag})` : issue.message);
   }
 }
-

@@ -53,7 +53,14 @@ export function estimateMemory(n: number, islands: number, ga: GaConfig, migrant
  * estimate and what lowers it: the largest island count that fits, with its estimate, or
  * else n or the population.
  */
-export function memoryAdvice(n: number, islands: number, ga: GaConfig, migrants: number, totalMemory: number, registries?: Registries): string | null {
+export function memoryAdvice(
+  n: number,
+  islands: number,
+  ga: GaConfig,
+  migrants: number,
+  totalMemory: number,
+  registries?: Registries,
+): string | null {
   const limit = MEMORY_SHARE * totalMemory;
   const need = estimateMemory(n, islands, ga, migrants, registries);
   if (need.bytes <= limit) return null;
@@ -63,6 +70,8 @@ export function memoryAdvice(n: number, islands: number, ga: GaConfig, migrants:
     if (fewer <= limit) fits = `it fits with islands = ${k} (about ${gb(fewer)})`;
   }
   const one = islands > 1 ? `even one island needs about ${gb(estimateMemory(n, 1, ga, migrants, registries).bytes)}; ` : '';
-  return `${n} needs about ${gb(need.bytes)} for ${islands} island${islands === 1 ? '' : 's'} (${need.parts}), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(totalMemory)}); ` +
-    (fits || `${one}lower n or the population (ga.populationSize, --population)`);
+  return (
+    `${n} needs about ${gb(need.bytes)} for ${islands} island${islands === 1 ? '' : 's'} (${need.parts}), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(totalMemory)}); ` +
+    (fits || `${one}lower n or the population (ga.populationSize, --population)`)
+  );
 }

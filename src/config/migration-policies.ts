@@ -24,7 +24,10 @@ export function migrationPolicyFields(registries: PolicyRegistries, taken: reado
   const fields: Record<string, z.ZodType> = {};
   for (const [key, registry] of policyFamilies(registries)) fields[key] = policyField(registry, PURPOSE[key]).default(registry[0].kind);
   const options = policyOptionFields(registries);
-  keyOwners([['migration', [...taken, ...Object.keys(fields)]], ...Object.keys(options).map((k) => ['a policy', [k]] as const)], 'migration key');
+  keyOwners(
+    [['migration', [...taken, ...Object.keys(fields)]], ...Object.keys(options).map((k) => ['a policy', [k]] as const)],
+    'migration key',
+  );
   return { ...fields, ...options };
 }
 
@@ -43,8 +46,16 @@ export interface MigrationPolicies {
 }
 
 /** The specs a parsed `migration` section names, each policy's options checked against the run. */
-export function resolveMigrationPolicies(migration: Record<string, unknown>, populationSize: number, at: Locator, registries: PolicyRegistries): MigrationPolicies {
-  const ctx = { populationSize, fail: (key: string, message: string, related?: readonly string[]) => at.fail(['migration', key], message, related) };
+export function resolveMigrationPolicies(
+  migration: Record<string, unknown>,
+  populationSize: number,
+  at: Locator,
+  registries: PolicyRegistries,
+): MigrationPolicies {
+  const ctx = {
+    populationSize,
+    fail: (key: string, message: string, related?: readonly string[]) => at.fail(['migration', key], message, related),
+  };
   return {
     emigrantSelection: resolvePolicy('emigrantSelection', registries.emigrantSelections, migration, ctx) as EmigrantSelectionSpec,
     replacement: resolvePolicy('replacement', registries.replacements, migration, ctx) as ReplacementSpec,
@@ -52,7 +63,10 @@ export function resolveMigrationPolicies(migration: Record<string, unknown>, pop
 }
 
 /** The specs written back as `migration` keys. */
-export function migrationPoliciesFileShape(policies: { emigrantSelection: { kind: string }; replacement: { kind: string } }, registries: PolicyRegistries): Record<string, unknown> {
+export function migrationPoliciesFileShape(
+  policies: { emigrantSelection: { kind: string }; replacement: { kind: string } },
+  registries: PolicyRegistries,
+): Record<string, unknown> {
   return {
     ...policyFileShape('emigrantSelection', registries.emigrantSelections, policies.emigrantSelection),
     ...policyFileShape('replacement', registries.replacements, policies.replacement),

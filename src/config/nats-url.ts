@@ -24,7 +24,10 @@ const SCHEMES = ['nats', 'tls'] as const;
 
 /** A URL that does not read; `problem` is the message without the flag (a config key's check words it its own way). */
 export class NatsUrlError extends ConfigError {
-  constructor(flag: string, readonly problem: string) {
+  constructor(
+    flag: string,
+    readonly problem: string,
+  ) {
     super(`${flag}: ${problem}`);
   }
 }
@@ -62,10 +65,12 @@ export function maskNatsUrl(text: string): string {
  */
 export function parseNatsUrl(text: string, flag = '--nats'): NatsUrl {
   const shown = maskNatsUrl(text);
-  const bad = (why: string) => new NatsUrlError(flag, `${why}, got ${JSON.stringify(shown)}; expected nats://[user:password@]host[:port] or tls://...`);
+  const bad = (why: string) =>
+    new NatsUrlError(flag, `${why}, got ${JSON.stringify(shown)}; expected nats://[user:password@]host[:port] or tls://...`);
   const schemeEnd = text.indexOf('://');
   const scheme = schemeEnd < 0 ? 'nats' : text.slice(0, schemeEnd).toLowerCase();
-  if (!(SCHEMES as readonly string[]).includes(scheme)) throw bad(/^[a-z][a-z0-9+.-]{0,19}$/.test(scheme) ? `scheme ${scheme} is not offered` : 'not a nats:// or tls:// URL');
+  if (!(SCHEMES as readonly string[]).includes(scheme))
+    throw bad(/^[a-z][a-z0-9+.-]{0,19}$/.test(scheme) ? `scheme ${scheme} is not offered` : 'not a nats:// or tls:// URL');
   const rest = schemeEnd < 0 ? text : text.slice(schemeEnd + 3);
   const at = rest.lastIndexOf('@');
   const userinfo = at < 0 ? null : rest.slice(0, at);
@@ -89,7 +94,9 @@ export function parseNatsUrl(text: string, flag = '--nats'): NatsUrl {
       url.user = decodePart(userinfo.slice(0, colon));
       url.password = decodePart(userinfo.slice(colon + 1));
       if (url.user === '') throw bad('a password without a user');
-      url.display = shown.startsWith(`${scheme}://***@`) ? `${scheme}://***:***@${server}` : `${scheme}://${userinfo.slice(0, colon)}:***@${server}`;
+      url.display = shown.startsWith(`${scheme}://***@`)
+        ? `${scheme}://***:***@${server}`
+        : `${scheme}://${userinfo.slice(0, colon)}:***@${server}`;
     }
   }
   return url;
@@ -117,7 +124,9 @@ export interface NatsAuth {
 /** `--nats-prefix`: NATS subject tokens (letters, digits, - and _), dot-separated. */
 export function checkPrefix(prefix: string, flag = '--nats-prefix'): string {
   if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix) || prefix.length > 64) {
-    throw new ConfigError(`${flag}: expected subject tokens of letters, digits, - and _ separated by dots (at most 64 characters), got ${JSON.stringify(prefix)}`);
+    throw new ConfigError(
+      `${flag}: expected subject tokens of letters, digits, - and _ separated by dots (at most 64 characters), got ${JSON.stringify(prefix)}`,
+    );
   }
   return prefix;
 }

@@ -36,7 +36,10 @@ function deepMerge(base: unknown, over: unknown): unknown {
  * belong to the old kind (`--topology ring` over a random-topology file must not fail on
  * `topology.probability`; `--mode hybrid` over a paper file must not fail on `ga.pairsPerIteration`).
  */
-const KIND_KEYS = [['topology', 'kind', TOPOLOGY_REGISTRY[0].kind], ['ga', 'mode', GA_MODE_REGISTRY[0].kind]] as const;
+const KIND_KEYS = [
+  ['topology', 'kind', TOPOLOGY_REGISTRY[0].kind],
+  ['ga', 'mode', GA_MODE_REGISTRY[0].kind],
+] as const;
 
 /**
  * A config file's content with overrides merged in (overrides win), dropping a section's
@@ -53,4 +56,3 @@ export function applyOverrides(input: unknown, overrides: ConfigOverrides): unkn
   }
   return deepMerge(base, overrides);
 }
-

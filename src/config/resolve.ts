@@ -30,7 +30,13 @@ export function systemEnv(): ResolveEnv {
   return { availableParallelism: os.availableParallelism(), totalMemory: os.totalmem() };
 }
 
-function resolveTopologySection(topology: Parsed['topology'], islands: number, islandsGiven: boolean, at: Locator, registries: Registries): TopologyConfig {
+function resolveTopologySection(
+  topology: Parsed['topology'],
+  islands: number,
+  islandsGiven: boolean,
+  at: Locator,
+  registries: Registries,
+): TopologyConfig {
   const islandsText = islandsGiven ? `${islands}` : `${islands} (the available cores, as islands is null)`;
   const fail = (key: string | readonly (string | number)[], message: string, related: readonly string[] = []): never => {
     const path = typeof key === 'string' ? (key.startsWith('/') ? key.slice(1).split('.') : ['topology', key]) : ['topology', ...key];
@@ -46,7 +52,11 @@ function resolveMigration(migration: Parsed['migration'], populationSize: number
   else if (rawMigrants < 1) migrants = Math.max(1, Math.round(rawMigrants * populationSize));
   else migrants = rawMigrants;
   if (migrants > populationSize) {
-    at.fail('migration.migrants', `${migrants} emigrants is more than ga.populationSize (${populationSize}); expected at most ${populationSize}`, ['ga.populationSize']);
+    at.fail(
+      'migration.migrants',
+      `${migrants} emigrants is more than ga.populationSize (${populationSize}); expected at most ${populationSize}`,
+      ['ga.populationSize'],
+    );
   }
 
   const { emigrantSelection, replacement } = resolveMigrationPolicies(migration, populationSize, at, registries);
@@ -54,7 +64,13 @@ function resolveMigration(migration: Parsed['migration'], populationSize: number
 }
 
 /** A `maxEvaluations` budget must pay for every island's first population: a share below that could not be kept exactly. */
-function resolveLimits(limits: Parsed['limits'], islands: number, ga: RunConfig['ga'], at: Locator, registries: Registries): Parsed['limits'] {
+function resolveLimits(
+  limits: Parsed['limits'],
+  islands: number,
+  ga: RunConfig['ga'],
+  at: Locator,
+  registries: Registries,
+): Parsed['limits'] {
   // A mode whose runs need not end by themselves (takeover) has an iteration limit when the config gives none.
   const defaultMax = registries.gaModes.find((d) => d.kind === ga.mode)?.defaultMaxIterations;
   if (limits.maxIterations === null && defaultMax !== undefined) limits = { ...limits, maxIterations: defaultMax };
@@ -63,7 +79,11 @@ function resolveLimits(limits: Parsed['limits'], islands: number, ga: RunConfig[
   const initial = gaInitialEvaluations(ga, registries.gaModes);
   const least = islands * initial;
   if (budget < least) {
-    at.fail('limits.maxEvaluations', `${budget} does not pay for the first populations: ${islands} island${islands === 1 ? '' : 's'} × ${initial} evaluations each; expected at least ${least}`, ['islands', 'ga.populationSize']);
+    at.fail(
+      'limits.maxEvaluations',
+      `${budget} does not pay for the first populations: ${islands} island${islands === 1 ? '' : 's'} × ${initial} evaluations each; expected at least ${least}`,
+      ['islands', 'ga.populationSize'],
+    );
   }
   return limits;
 }
@@ -110,4 +130,3 @@ export function resolveRunConfig(
     cluster: p.cluster,
   };
 }
-

@@ -36,4 +36,3 @@ export interface RunConfig {
   /** Islands on other machines; null = this machine. */
   cluster: Parsed['cluster'];
 }
-

@@ -38,33 +38,49 @@ const migrantsSchema = z.union(
     z.number(migrantsError).int(migrantsError).min(1, migrantsError),
     z.number(migrantsError).gt(0, migrantsError).lt(1, migrantsError),
     // zod runs a refinement even after the regex failed: it must not assume a match.
-    z.string(migrantsError).regex(PERCENT, migrantsError).refine((s) => {
-      const match = PERCENT.exec(s);
-      return match !== null && Number(match[1]) > 0 && Number(match[1]) < 100;
-    }, migrantsError),
+    z
+      .string(migrantsError)
+      .regex(PERCENT, migrantsError)
+      .refine((s) => {
+        const match = PERCENT.exec(s);
+        return match !== null && Number(match[1]) > 0 && Number(match[1]) < 100;
+      }, migrantsError),
   ],
   migrantsError,
 );
 
 const migrationBase = {
-  mode: oneOf(MIGRATION_MODES).default('lagged')
+  mode: oneOf(MIGRATION_MODES)
+    .default('lagged')
     .describe(MIGRATION_MODE_REGISTRY.map((m) => `${m.mode}: ${m.help}`).join('; ')),
-  lag: int(0).default(DEFAULT_LAG)
-    .describe(`lagged only: migrants sent at an island's iteration t enter at the receiver's iteration t + lag; 0 = sync; default ${DEFAULT_LAG}`),
+  lag: int(0)
+    .default(DEFAULT_LAG)
+    .describe(
+      `lagged only: migrants sent at an island's iteration t enter at the receiver's iteration t + lag; 0 = sync; default ${DEFAULT_LAG}`,
+    ),
   interval: int(1).default(1).describe('iterations between migrations'),
-  migrants: migrantsSchema.default('2%')
-    .describe('emigrants per migration: a count, a fraction in (0, 1) of the population, or "5%"'),
+  migrants: migrantsSchema.default('2%').describe('emigrants per migration: a count, a fraction in (0, 1) of the population, or "5%"'),
 };
-const rejectDuplicates = z.boolean({ error: expected('true or false') }).default(false)
+const rejectDuplicates = z
+  .boolean({ error: expected('true or false') })
+  .default(false)
   .describe('refuse immigrants equal to a member of the population');
 
 /** A parsed `migration` section: the policy names as written, and whatever policy options the file gave. */
-export type MigrationSectionValue = z.output<z.ZodObject<typeof migrationBase>> & { emigrantSelection: string; replacement: string; rejectDuplicates: boolean } & Record<string, unknown>;
+export type MigrationSectionValue = z.output<z.ZodObject<typeof migrationBase>> & {
+  emigrantSelection: string;
+  replacement: string;
+  rejectDuplicates: boolean;
+} & Record<string, unknown>;
 type MigrationInput = z.input<z.ZodObject<typeof migrationBase>> & { rejectDuplicates?: boolean } & MigrationPolicyInput;
 
 /** The `migration` section: its own keys, and the policy keys and options from the policy registries. */
 function migrationSchema(registries: PolicyRegistries) {
-  const shape = { ...migrationBase, ...migrationPolicyFields(registries, [...Object.keys(migrationBase), 'rejectDuplicates']), rejectDuplicates };
+  const shape = {
+    ...migrationBase,
+    ...migrationPolicyFields(registries, [...Object.keys(migrationBase), 'rejectDuplicates']),
+    rejectDuplicates,
+  };
   return section(shape) as unknown as z.ZodType<MigrationSectionValue, MigrationInput>;
 }
 
@@ -73,15 +89,26 @@ const MAX_TIME_LIMIT_SECONDS = 2_147_483;
 const timeLimitError = expected(`a number of seconds > 0 or null (= no limit), at most ${MAX_TIME_LIMIT_SECONDS} (24.8 days)`);
 const limitsSchema = section({
   maxIterations: int(1, { nullMeans: 'no limit' }).nullable().default(null).describe('iteration limit per island; null = none'),
-  maxEvaluations: int(1, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'no limit' }).nullable().default(null)
+  maxEvaluations: int(1, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'no limit' })
+    .nullable()
+    .default(null)
     .describe('evaluation budget of the whole run, split evenly over the islands (each stops at its share, exactly); null = none'),
-  timeLimit: z.number({ error: timeLimitError }).gt(0, { error: timeLimitError }).max(MAX_TIME_LIMIT_SECONDS, { error: timeLimitError }).nullable().default(null)
+  timeLimit: z
+    .number({ error: timeLimitError })
+    .gt(0, { error: timeLimitError })
+    .max(MAX_TIME_LIMIT_SECONDS, { error: timeLimitError })
+    .nullable()
+    .default(null)
     .describe('wall-clock limit in seconds; null = none'),
 });
 
 const outputSchema = section({
-  file: z.string({ error: expected('a file path or null') }).min(1, { error: expected('a file path or null') })
-    .nullable().default(null).describe('where to write the result (JSON); null = nowhere'),
+  file: z
+    .string({ error: expected('a file path or null') })
+    .min(1, { error: expected('a file path or null') })
+    .nullable()
+    .default(null)
+    .describe('where to write the result (JSON); null = nowhere'),
 });
 
 const natsError = expected('a nats:// or tls:// URL (nats://[user:password@]host[:port])');
@@ -90,16 +117,25 @@ const waitError = expected('a number of seconds > 0');
 /** Islands on other machines (docs/distributed.md); the flags --nats, --hosts, --nats-prefix, --wait say the same. */
 const clusterSchema = section({
   // Read as --nats reads it; a message shows the URL with its secrets as ***, never as given.
-  nats: z.string({ error: natsError }).superRefine((url, ctx) => {
-    try {
-      parseNatsUrl(url);
-    } catch (error) {
-      if (!(error instanceof NatsUrlError)) throw error;
-      ctx.addIssue({ code: 'custom', message: error.problem });
-    }
-  }).describe('the NATS broker: (nats|tls)://[user:password@ | token@]host[:port]; better without the password (NQI_NATS_PASSWORD, --nats-creds)'),
-  hosts: int(1).describe('hosts to wait for; the run\'s islands are spread over them'),
-  prefix: z.string({ error: prefixError }).regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, { error: prefixError }).max(64, { error: prefixError }).default('nqi')
+  nats: z
+    .string({ error: natsError })
+    .superRefine((url, ctx) => {
+      try {
+        parseNatsUrl(url);
+      } catch (error) {
+        if (!(error instanceof NatsUrlError)) throw error;
+        ctx.addIssue({ code: 'custom', message: error.problem });
+      }
+    })
+    .describe(
+      'the NATS broker: (nats|tls)://[user:password@ | token@]host[:port]; better without the password (NQI_NATS_PASSWORD, --nats-creds)',
+    ),
+  hosts: int(1).describe("hosts to wait for; the run's islands are spread over them"),
+  prefix: z
+    .string({ error: prefixError })
+    .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, { error: prefixError })
+    .max(64, { error: prefixError })
+    .default('nqi')
     .describe('subject prefix shared with the hosts (--nats-prefix)'),
   wait: z.number({ error: waitError }).gt(0, { error: waitError }).default(30).describe('seconds to wait for the hosts'),
 });
@@ -107,19 +143,31 @@ const clusterSchema = section({
 /** The shape of a run-config file (YAML or JSON), built from `registries` (a test passes a copy with more). */
 export function runConfigSchemaFor(registries: Registries) {
   return section({
-  n: int(1).describe('board size N'),
-  seed: int(0, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'random' }).nullable().optional()
-    .describe('random seed; absent or null = random (the CLI chooses one and prints it)'),
-  ga: gaSection(registries.gaModes).prefault({}),
-  islands: int(1, { max: MAX_ISLANDS, nullMeans: 'available cores', why: 'each island is a worker thread, and far more threads than cores only add switching and copying' })
-    .nullable().default(null).describe(`number of islands (worker threads), 1..${MAX_ISLANDS}; null = os.availableParallelism()`),
-  topology: topologySection(registries.topologies).prefault({}),
-  migration: migrationSchema(registries).prefault({}),
-  limits: limitsSchema.prefault({}),
-  onIslandError: oneOf(ON_ISLAND_ERROR).default('continue')
-    .describe('when an island fails: continue without it (the result records the failure), or fail the run (exit 3)'),
-  output: outputSchema.prefault({}),
-  cluster: clusterSchema.nullable().default(null).describe('run the islands on `host` processes of a NATS broker; null = on this machine'),
+    n: int(1).describe('board size N'),
+    seed: int(0, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'random' })
+      .nullable()
+      .optional()
+      .describe('random seed; absent or null = random (the CLI chooses one and prints it)'),
+    ga: gaSection(registries.gaModes).prefault({}),
+    islands: int(1, {
+      max: MAX_ISLANDS,
+      nullMeans: 'available cores',
+      why: 'each island is a worker thread, and far more threads than cores only add switching and copying',
+    })
+      .nullable()
+      .default(null)
+      .describe(`number of islands (worker threads), 1..${MAX_ISLANDS}; null = os.availableParallelism()`),
+    topology: topologySection(registries.topologies).prefault({}),
+    migration: migrationSchema(registries).prefault({}),
+    limits: limitsSchema.prefault({}),
+    onIslandError: oneOf(ON_ISLAND_ERROR)
+      .default('continue')
+      .describe('when an island fails: continue without it (the result records the failure), or fail the run (exit 3)'),
+    output: outputSchema.prefault({}),
+    cluster: clusterSchema
+      .nullable()
+      .default(null)
+      .describe('run the islands on `host` processes of a NATS broker; null = on this machine'),
   });
 }
 

@@ -91,7 +91,8 @@ function defaultName(file: string): string {
 export function loadExperiment(file: string, env: ResolveEnv = systemEnv()): Experiment {
   const text = readText(file, file, 'an experiment file (YAML or JSON)');
   const raw = parseConfigText(text, file, file);
-  if (raw === null || raw === undefined) throw new ConfigError(`${file}: empty file; expected a mapping with base, sweep, repeats and baseline`);
+  if (raw === null || raw === undefined)
+    throw new ConfigError(`${file}: empty file; expected a mapping with base, sweep, repeats and baseline`);
   return resolveExperiment(raw, text, file, env);
 }
 
@@ -102,7 +103,8 @@ export function loadExperiment(file: string, env: ResolveEnv = systemEnv()): Exp
  * @throws ConfigError
  */
 export function experimentFromObject(spec: unknown, name = 'experiment', env: ResolveEnv = systemEnv()): Experiment {
-  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw new ConfigError(`${name}: expected a mapping with base, sweep, repeats and baseline`);
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec))
+    throw new ConfigError(`${name}: expected a mapping with base, sweep, repeats and baseline`);
   return resolveExperiment(spec, YAML.stringify(spec), name, env);
 }
 
@@ -122,7 +124,9 @@ function resolveExperiment(raw: unknown, text: string, file: string, env: Resolv
       throw error;
     }
     if (config.n === 2 || config.n === 3) {
-      throw new ConfigError(`${file}: cell ${cell.id}: n: ${config.n} has no solution, so there is no time to solution to study; expected n = 1 or n >= 4`);
+      throw new ConfigError(
+        `${file}: cell ${cell.id}: n: ${config.n} has no solution, so there is no time to solution to study; expected n = 1 or n >= 4`,
+      );
     }
     // The study owns the seeds and the result files, and where runs go (experiment --nats);
     // each run is one run on one host.

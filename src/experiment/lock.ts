@@ -24,7 +24,9 @@ interface LockHolder {
 function holderOf(file: string): LockHolder | null {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>;
-    return Number.isInteger(value.pid) && typeof value.host === 'string' ? { pid: value.pid!, host: value.host, startedAt: String(value.startedAt) } : null;
+    return Number.isInteger(value.pid) && typeof value.host === 'string'
+      ? { pid: value.pid!, host: value.host, startedAt: String(value.startedAt) }
+      : null;
   } catch {
     return null;
   }
@@ -63,7 +65,8 @@ function takeOver(file: string, stale: LockHolder, me: LockHolder): void {
   if (!create(guard, me)) return;
   try {
     const now = holderOf(file);
-    if (now !== null && now.pid === stale.pid && now.host === stale.host && now.startedAt === stale.startedAt) rmSync(file, { force: true });
+    if (now !== null && now.pid === stale.pid && now.host === stale.host && now.startedAt === stale.startedAt)
+      rmSync(file, { force: true });
   } finally {
     rmSync(guard, { force: true });
   }
@@ -81,14 +84,22 @@ export function lockStudyFolder(dir: string, flag = '--out'): () => void {
     try {
       created = create(file, me);
     } catch (error) {
-      throw new ConfigError(`${flag} ${dir}: cannot write its lock file ${LOCK_FILE} (${failureReason(error)}); expected a folder this user can write`);
+      throw new ConfigError(
+        `${flag} ${dir}: cannot write its lock file ${LOCK_FILE} (${failureReason(error)}); expected a folder this user can write`,
+      );
     }
     if (created) break;
     const holder = holderOf(file);
     const stale = holder !== null && holder.host === me.host && holder.pid !== process.pid && !processAlive(holder.pid);
     if (!stale || attempt > 0) {
-      const who = holder === null ? 'another writer (unreadable lock)' : `process ${holder.pid} on ${holder.host} since ${holder.startedAt}`;
-      const fix = holder !== null && holder.host !== me.host ? `; if it is no longer running, remove ${file}` : holder === null ? `; if no study runs there, remove ${file}` : '';
+      const who =
+        holder === null ? 'another writer (unreadable lock)' : `process ${holder.pid} on ${holder.host} since ${holder.startedAt}`;
+      const fix =
+        holder !== null && holder.host !== me.host
+          ? `; if it is no longer running, remove ${file}`
+          : holder === null
+            ? `; if no study runs there, remove ${file}`
+            : '';
       throw new ConfigError(`${flag} ${dir}: the study is in use by ${who}; wait for it to end${fix}`);
     }
     takeOver(file, holder, me);

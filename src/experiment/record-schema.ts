@@ -57,7 +57,9 @@ export const manifestSchema = z.looseObject({
   seeds: z.array(count).min(1),
   baseline: values.nullable(),
   cells: z
-    .array(z.looseObject({ id: z.string(), values, baseline: z.string().nullable(), config: z.looseObject({ n: z.number().int().min(1) }) }))
+    .array(
+      z.looseObject({ id: z.string(), values, baseline: z.string().nullable(), config: z.looseObject({ n: z.number().int().min(1) }) }),
+    )
     .min(1),
   events: z.boolean(),
   tool: z.looseObject({ name: z.string(), version: z.string() }),
@@ -72,7 +74,13 @@ const EVENT_SHAPES: Record<string, z.ZodType> = {
   progress: z.looseObject({ island, seconds: nonNegative, bestFitness: count }),
   solution: z.looseObject({ island, seconds: nonNegative }),
   migration: z.looseObject({ from: island, to: island, sent: count, accepted: count }),
-  between: z.looseObject({ iteration: count, distance: z.array(z.array(nonNegative)), meanDistance: nonNegative, distinct: count, sampled: count.min(1) }),
+  between: z.looseObject({
+    iteration: count,
+    distance: z.array(z.array(nonNegative)),
+    meanDistance: nonNegative,
+    distinct: count,
+    sampled: count.min(1),
+  }),
   survival: z.looseObject({ from: island, to: island, iteration: count, received: count, accepted: count, survived: count }),
 };
 const anyEvent = z.looseObject({ type: z.string() });

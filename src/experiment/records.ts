@@ -126,7 +126,11 @@ export function runError(result: RunResult): string | null {
 }
 
 /** The record of one run of `cell`, made with `config` (the cell's config with the run's seed). */
-export function toRunRecord(cell: { id: string; values: Record<string, SweepValue> }, result: RunResult, config: SeededRunConfig): RunRecord {
+export function toRunRecord(
+  cell: { id: string; values: Record<string, SweepValue> },
+  result: RunResult,
+  config: SeededRunConfig,
+): RunRecord {
   const islands = result.islands.map(islandSummary);
   return {
     cell: cell.id,
@@ -169,4 +173,3 @@ export function environment(): Manifest['environment'] {
     totalMemoryBytes: os.totalmem(),
   };
 }
-

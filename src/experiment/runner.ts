@@ -18,7 +18,19 @@ import type { Experiment, ResolvedCell } from './load.ts';
 import { isRepeatable } from '../archipelago/migration-modes.ts';
 import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
 import { lockStudyFolder } from './lock.ts';
-import { appendLineSync, EVENTS_DIR, MANIFEST_FILE, makeStudyFolder, prepareFolder, readManifest, readRuns, runKey, RUNS_FILE, writeFileAtomic, writeManifest } from './store.ts';
+import {
+  appendLineSync,
+  EVENTS_DIR,
+  MANIFEST_FILE,
+  makeStudyFolder,
+  prepareFolder,
+  readManifest,
+  readRuns,
+  runKey,
+  RUNS_FILE,
+  writeFileAtomic,
+  writeManifest,
+} from './store.ts';
 import { cellFileName } from './sweep.ts';
 import { TrajectoryRecorder } from './trajectory.ts';
 
@@ -85,11 +97,23 @@ function newManifest(experiment: Experiment, events: boolean): Manifest {
     format: MANIFEST_FORMAT,
     name: experiment.name,
     description: experiment.description,
-    experiment: { file: path.resolve(experiment.file), sha256: experiment.sha256, text: experiment.text, inputs: experiment.inputs, studySha256: experiment.studySha256 },
+    experiment: {
+      file: path.resolve(experiment.file),
+      sha256: experiment.sha256,
+      text: experiment.text,
+      inputs: experiment.inputs,
+      studySha256: experiment.studySha256,
+    },
     keys: experiment.keys,
     seeds: experiment.seeds,
     baseline: experiment.baseline,
-    cells: experiment.cells.map(({ id, values, baseline, config }) => ({ id, values, baseline, repeatable: isRepeatable(config.migration.mode), config })),
+    cells: experiment.cells.map(({ id, values, baseline, config }) => ({
+      id,
+      values,
+      baseline,
+      repeatable: isRepeatable(config.migration.mode),
+      config,
+    })),
     repeatable: experiment.cells.every((cell) => isRepeatable(cell.config.migration.mode)),
     events,
     tool: toolInfo(),
@@ -110,19 +134,28 @@ function checkSameStudy(manifest: Manifest, experiment: Experiment, outDir: stri
   const { name, version } = toolInfo();
   const madeBy = manifest.provenance?.version ?? manifest.tool.version;
   if (madeBy !== version) {
-    throw new ConfigError(`${where}: the study in this folder was made by ${name} ${madeBy}, this is ${version}; resume it with ${madeBy} or choose another --out`);
+    throw new ConfigError(
+      `${where}: the study in this folder was made by ${name} ${madeBy}, this is ${version}; resume it with ${madeBy} or choose another --out`,
+    );
   }
   const before = manifest.experiment.studySha256 ?? manifest.experiment.sha256;
   if (before !== experiment.studySha256) {
     const changed = experiment.inputs.find((input, i) => manifest.experiment.inputs?.[i]?.sha256 !== input.sha256) ?? experiment.inputs[0];
-    throw new ConfigError(`${where}: the study in this folder was made from other files (study sha256 ${short(before)}, now ${short(experiment.studySha256)}: ${changed.file} differs); resume with the same files or choose another --out`);
+    throw new ConfigError(
+      `${where}: the study in this folder was made from other files (study sha256 ${short(before)}, now ${short(experiment.studySha256)}: ${changed.file} differs); resume with the same files or choose another --out`,
+    );
   }
   for (const cell of experiment.cells) {
     const saved = manifest.cells.find((c) => c.id === cell.id);
     const key = saved === undefined ? null : firstDifference(saved.config, cell.config);
     if (saved === undefined || key !== null) {
-      const what = saved === undefined ? 'is not in it' : `now resolves ${key} to ${JSON.stringify(valueAt(cell.config, key!))} instead of ${JSON.stringify(valueAt(saved.config, key!))}`;
-      throw new ConfigError(`${where}: cell ${cell.id} ${what} (a changed default, or this machine's core count when islands is null); choose another --out`);
+      const what =
+        saved === undefined
+          ? 'is not in it'
+          : `now resolves ${key} to ${JSON.stringify(valueAt(cell.config, key!))} instead of ${JSON.stringify(valueAt(saved.config, key!))}`;
+      throw new ConfigError(
+        `${where}: cell ${cell.id} ${what} (a changed default, or this machine's core count when islands is null); choose another --out`,
+      );
     }
   }
 }
@@ -140,7 +173,12 @@ function firstDifference(a: unknown, b: unknown, prefix = ''): string | null {
 }
 
 /** Runs one planned run to its end (or until `signal` aborts it); returns its record and events. */
-async function runOne(planned: PlannedRun, host: Launcher, keepEvents: boolean, signal: AbortSignal | undefined): Promise<{ record: RunRecord; events: string[] } | null> {
+async function runOne(
+  planned: PlannedRun,
+  host: Launcher,
+  keepEvents: boolean,
+  signal: AbortSignal | undefined,
+): Promise<{ record: RunRecord; events: string[] } | null> {
   const run = startRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
   const events: string[] = [];
   const trajectory = new TrajectoryRecorder();
@@ -227,7 +265,13 @@ function prepareStudy(experiment: Experiment, options: Omit<StudyOptions, 'signa
 
   const plan = planRuns(experiment);
   const todo = plan.filter((p) => !done.has(runKey(p.cell.id, p.seed)));
-  const outcome: StudyOutcome = { total: plan.length, skipped: plan.length - todo.length, completed: 0, droppedBytes, interrupted: todo.length > 0 };
+  const outcome: StudyOutcome = {
+    total: plan.length,
+    skipped: plan.length - todo.length,
+    completed: 0,
+    droppedBytes,
+    interrupted: todo.length > 0,
+  };
   hooks.onPlan?.(plan.length, outcome.skipped);
   return {
     todo,
@@ -235,7 +279,8 @@ function prepareStudy(experiment: Experiment, options: Omit<StudyOptions, 'signa
     events,
     save(planned, finished) {
       // The event log first: a run is finished once its line is in runs.jsonl, and by then its log is whole.
-      if (events) writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));
+      if (events)
+        writeFileAtomic(path.join(outDir, eventLogPath(planned.cell.id, planned.seed)), finished.events.map((e) => `${e}\n`).join(''));
       appendLineSync(runsFile, JSON.stringify(finished.record));
       const index = outcome.skipped + outcome.completed++;
       outcome.interrupted = outcome.skipped + outcome.completed < outcome.total;

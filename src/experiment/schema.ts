@@ -50,7 +50,9 @@ export const experimentSchema = z
     // The default result folder is results/<name>: one folder name, never a path out of results/.
     name: z
       .string({ error: 'expected a string' })
-      .refine(isFolderName, { error: 'expected a folder name (no /, \\, control characters, and not . or ..), as results/<name> is the default --out' })
+      .refine(isFolderName, {
+        error: 'expected a folder name (no /, \\, control characters, and not . or ..), as results/<name> is the default --out',
+      })
       .optional(),
     description: z.string({ error: 'expected a string' }).optional(),
     base: baseSchema.optional(),
@@ -69,14 +71,21 @@ export const experimentSchema = z
       .max(10000, { error: 'expected an integer from 1 to 10000' })
       .optional(),
     seed: seedValue.optional(),
-    seeds: z.array(seedValue, { error: 'expected a list of non-negative integer seeds' }).min(1, { error: 'expected at least one seed' }).optional(),
+    seeds: z
+      .array(seedValue, { error: 'expected a list of non-negative integer seeds' })
+      .min(1, { error: 'expected at least one seed' })
+      .optional(),
   })
   .superRefine((e, ctx) => {
     if (e.seed !== undefined && e.seeds !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['seeds'], message: 'give either seed (a base seed) or seeds (a list), not both' });
     }
     if (e.seeds !== undefined && e.repeats !== undefined && e.repeats !== e.seeds.length) {
-      ctx.addIssue({ code: 'custom', path: ['repeats'], message: `expected ${e.seeds.length} (the number of seeds) or nothing, got ${e.repeats}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['repeats'],
+        message: `expected ${e.seeds.length} (the number of seeds) or nothing, got ${e.repeats}`,
+      });
     }
     if (e.seeds !== undefined) {
       const dup = e.seeds.findIndex((s, i) => e.seeds!.indexOf(s) !== i);
@@ -84,7 +93,8 @@ export const experimentSchema = z
     }
     const keys = Object.keys(e.sweep);
     for (const key of keys) {
-      if (key === 'seed') ctx.addIssue({ code: 'custom', path: ['sweep', key], message: 'the seeds of a study are set by seed/seeds, not swept' });
+      if (key === 'seed')
+        ctx.addIssue({ code: 'custom', path: ['sweep', key], message: 'the seeds of a study are set by seed/seeds, not swept' });
       const outer = keys.find((other) => other !== key && key.startsWith(`${other}.`));
       if (outer) ctx.addIssue({ code: 'custom', path: ['sweep', key], message: `overlaps the sweep key ${outer}` });
       // Compared as they appear in cell ids, so 10 and "10" cannot make two cells with one id.
@@ -94,7 +104,11 @@ export const experimentSchema = z
     }
     for (const [key, value] of Object.entries(e.baseline ?? {})) {
       if (!(key in e.sweep)) {
-        ctx.addIssue({ code: 'custom', path: ['baseline', key], message: `expected a sweep key (${keys.join(', ') || 'the sweep is empty'})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['baseline', key],
+          message: `expected a sweep key (${keys.join(', ') || 'the sweep is empty'})`,
+        });
       } else if (!e.sweep[key].some((v) => JSON.stringify(v) === JSON.stringify(value))) {
         ctx.addIssue({
           code: 'custom',

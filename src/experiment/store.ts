@@ -6,7 +6,20 @@
  * cuts off, so a resumed study neither loses nor repeats a finished run.
  */
 import { constants as bufferLimits } from 'node:buffer';
-import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, truncateSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/input-error.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
@@ -66,7 +79,8 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new ConfigError(`${file}: is ${fileKind(stats)}; expected a file of run records (JSON lines); the folder is damaged`);
+    if (!stats.isFile())
+      throw new ConfigError(`${file}: is ${fileKind(stats)}; expected a file of run records (JSON lines); the folder is damaged`);
     let rest: Buffer = Buffer.alloc(0);
     let complete = 0;
     let number = 0;
@@ -112,7 +126,10 @@ export function readRuns(file: string, repair = false): RunsFile {
       throw new ConfigError(`${file}:${i}: not a JSON line; the folder is damaged (move the line away to resume)`);
     }
     const record = runRecordSchema.safeParse(value);
-    if (!record.success) throw new ConfigError(`${file}:${i}: not a run record (${firstProblem(record.error)}); the folder is damaged (move the line away to resume)`);
+    if (!record.success)
+      throw new ConfigError(
+        `${file}:${i}: not a run record (${firstProblem(record.error)}); the folder is damaged (move the line away to resume)`,
+      );
     runs.push(record.data);
   });
   if (torn > 0 && repair) truncateSync(file, complete);
@@ -145,7 +162,8 @@ export function readManifest(file: string): Manifest {
  */
 export function makeStudyFolder(dir: string): string | undefined {
   if (dir === '') throw new ConfigError('--out: expected a folder, got an empty string');
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`--out ${dir}: is ${fileKind(statSync(dir))}; expected a folder`);
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new ConfigError(`--out ${dir}: is ${fileKind(statSync(dir))}; expected a folder`);
   try {
     // The folder and those above it: no link another user planted in /tmp is followed (src/io/output-target.ts).
     checkFolderLinks(dir);
@@ -193,7 +211,8 @@ function whyNotWritable(dir: string): unknown {
 /** Makes `dir` ready for a new study (missing or empty) or checks it holds one to resume. */
 export function prepareFolder(dir: string, resume: boolean): 'new' | 'resume' {
   if (dir === '') throw new ConfigError('--out: expected a folder, got an empty string');
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`--out ${dir}: is ${fileKind(statSync(dir))}; expected a folder`);
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new ConfigError(`--out ${dir}: is ${fileKind(statSync(dir))}; expected a folder`);
   let entries: string[] = [];
   try {
     // The study's own lock (src/experiment/lock.ts) is taken before this check.
@@ -203,7 +222,8 @@ export function prepareFolder(dir: string, resume: boolean): 'new' | 'resume' {
   }
   // A new study's folder is made with its manifest (writeManifest).
   if (entries.length === 0) return 'new';
-  if (!resume) throw new ConfigError(`--out ${dir}: folder is not empty; add --resume to continue the study in it, or choose another --out`);
+  if (!resume)
+    throw new ConfigError(`--out ${dir}: folder is not empty; add --resume to continue the study in it, or choose another --out`);
   if (!existsSync(path.join(dir, MANIFEST_FILE))) {
     throw new ConfigError(`--out ${dir}: no ${MANIFEST_FILE}, so not a study folder; --resume needs the folder of an interrupted study`);
   }

@@ -13,7 +13,14 @@ type SpecOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode
 export type EvolverSpec = SpecOf<(typeof GA_MODE_REGISTRY)[number]>;
 
 /** Builds the island algorithm a spec names; with `snapshot`, continues a checkpointed one. */
-export function createEvolver(spec: { mode: string; params: { n: number } }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState, registry: GaModeRegistry = GA_MODE_REGISTRY, place: IslandPlace = { island: 0, seed: 0 }): Evolver {
+export function createEvolver(
+  spec: { mode: string; params: { n: number } },
+  rng: Rng,
+  shouldStop?: () => boolean,
+  snapshot?: IslandState,
+  registry: GaModeRegistry = GA_MODE_REGISTRY,
+  place: IslandPlace = { island: 0, seed: 0 },
+): Evolver {
   const definition = registry.find((d) => d.kind === spec.mode);
   if (!definition) throw new Error(`GA mode ${spec.mode} is not registered`);
   return definition.create(spec.params, rng, shouldStop, snapshot, place);

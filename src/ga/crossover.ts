@@ -9,8 +9,15 @@ export class AlleleMarks {
   epoch = 0;
   /** `order1Crossover` over this instance's marks: a closure for the reason given at `DiagonalMarks.count`. */
   readonly cross: (
-    p1: Genes, p1Offset: number, p2: Genes, p2Offset: number, child: Genes, childOffset: number,
-    n: number, lo: number, hi: number,
+    p1: Genes,
+    p1Offset: number,
+    p2: Genes,
+    p2Offset: number,
+    child: Genes,
+    childOffset: number,
+    n: number,
+    lo: number,
+    hi: number,
   ) => void;
 
   constructor(n: number) {
@@ -58,10 +65,15 @@ export class AlleleMarks {
  * second cut and wraps; the paper does not.)
  */
 export function order1Crossover(
-  p1: Genes, p1Offset: number,
-  p2: Genes, p2Offset: number,
-  child: Genes, childOffset: number,
-  n: number, lo: number, hi: number,
+  p1: Genes,
+  p1Offset: number,
+  p2: Genes,
+  p2Offset: number,
+  child: Genes,
+  childOffset: number,
+  n: number,
+  lo: number,
+  hi: number,
   marks: AlleleMarks,
 ): void {
   marks.cross(p1, p1Offset, p2, p2Offset, child, childOffset, n, lo, hi);

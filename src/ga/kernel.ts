@@ -43,7 +43,9 @@ export type KernelModule = WebAssembly.Module;
 let cachedModule: WebAssembly.Module | undefined;
 
 /** Compiles the first of `paths` that exists; a clear error if none does. */
-export function loadKernelModule(paths: string[] = CANDIDATES.map((rel) => fileURLToPath(new URL(rel, import.meta.url)))): WebAssembly.Module {
+export function loadKernelModule(
+  paths: string[] = CANDIDATES.map((rel) => fileURLToPath(new URL(rel, import.meta.url))),
+): WebAssembly.Module {
   const path = paths.find((p) => existsSync(p));
   if (!path) {
     throw new Error(`paper-mode WebAssembly kernel not found (looked for ${paths.join(', ')}): run \`npm run build\` first`);
@@ -88,8 +90,17 @@ interface KernelExports {
  * (i1, j1) then (i2, j2), then its fitness, which it returns. lo = 0, hi = n - 1 copies p1.
  */
 export type ChildFn = (
-  p1: number, p2: number, child: number, n: number, lo: number, hi: number,
-  swaps: number, i1: number, j1: number, i2: number, j2: number,
+  p1: number,
+  p2: number,
+  child: number,
+  n: number,
+  lo: number,
+  hi: number,
+  swaps: number,
+  i1: number,
+  j1: number,
+  i2: number,
+  j2: number,
 ) => number;
 /** Order-1 crossover alone, gene indices as for `ChildFn`. */
 export type CrossFn = (p1: number, p2: number, child: number, n: number, lo: number, hi: number) => void;
@@ -119,14 +130,16 @@ const MAX_PAGES = 65536;
  * beyond); `width` forces one (tests).
  */
 export function createPaperKernel(n: number, slots: number, width: 2 | 4 = n <= MAX_UINT16_N ? 2 : 4): PaperKernel {
-  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(slots) || slots < 1) throw new RangeError(`kernel: bad size n = ${n}, slots = ${slots}`);
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(slots) || slots < 1)
+    throw new RangeError(`kernel: bad size n = ${n}, slots = ${slots}`);
   if (width === 2 && n > MAX_UINT16_N) throw new RangeError(`kernel: N = ${n} does not fit 16-bit genes`);
   const geneBytes = n * slots * width;
   const allelesAt = align8(geneBytes);
   const diagonalsAt = align8(allelesAt + 4 * n);
   const end = diagonalsAt + 4 * n;
   const pages = Math.ceil(end / PAGE);
-  if (pages > MAX_PAGES) throw new RangeError(`kernel: ${slots} chromosomes of ${n} genes need ${end} bytes, over the 4 GiB of wasm32 memory`);
+  if (pages > MAX_PAGES)
+    throw new RangeError(`kernel: ${slots} chromosomes of ${n} genes need ${end} bytes, over the 4 GiB of wasm32 memory`);
   if (!hasWebAssembly()) return typeScriptKernel(n, slots, width);
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
   const ex = new WebAssembly.Instance(kernelModule(), { env: { memory } }).exports as unknown as KernelExports;

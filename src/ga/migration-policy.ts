@@ -16,5 +16,10 @@ export type EmigrantSelection = (pop: Population, rng: Rng, k: number, slots: In
  * members of `pop` by some rule. Returns how many were accepted.
  */
 export type ReplacementPolicy = (
-  pop: Population, rng: Rng, genes: Genes, fitness: Int32Array, count: number, scratch: SurvivalScratch,
+  pop: Population,
+  rng: Rng,
+  genes: Genes,
+  fitness: Int32Array,
+  count: number,
+  scratch: SurvivalScratch,
 ) => number;

@@ -21,7 +21,11 @@ export class Population {
   private counts: Int32Array | null = null;
 
   /** `genes`, if given, is storage for size * n genes to use instead of a new array (e.g. a view into the WebAssembly kernel's memory). */
-  constructor(readonly n: number, readonly size: number, genes?: Genes) {
+  constructor(
+    readonly n: number,
+    readonly size: number,
+    genes?: Genes,
+  ) {
     if (genes && genes.length !== n * size) throw new RangeError(`population: ${genes.length} genes given for ${size} chromosomes of ${n}`);
     this.genes = genes ?? allocGenes(n, size);
     this.fitness = new Int32Array(size);

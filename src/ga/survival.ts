@@ -28,13 +28,7 @@ export class SurvivalScratch {
  * earlier one wins. Found by counting (fitness is an integer in 0..2N-2), never by
  * sorting. Accepted children overwrite the worst-ranked slots. Returns how many entered.
  */
-export function plusSelection(
-  pop: Population,
-  children: Genes,
-  childFitness: Int32Array,
-  count: number,
-  scratch: SurvivalScratch,
-): number {
+export function plusSelection(pop: Population, children: Genes, childFitness: Int32Array, count: number, scratch: SurvivalScratch): number {
   const size = pop.size;
   if (scratch.parents.length < 2 * pop.n) {
     let max = 0;

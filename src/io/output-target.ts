@@ -76,7 +76,9 @@ export function checkFolderLinks(folder: string): void {
     const stats = lstatOrNull(at);
     if (stats === null) return;
     if (stats.isSymbolicLink() && !mayFollow(at, stats)) {
-      throw new OutputRefused(`goes through ${at}, a symbolic link owned by another user in the shared folder ${dirname(at)}; not followed`);
+      throw new OutputRefused(
+        `goes through ${at}, a symbolic link owned by another user in the shared folder ${dirname(at)}; not followed`,
+      );
     }
   }
 }
@@ -124,7 +126,8 @@ export function outputTarget(path: string): OutputTarget {
     }
     if (stats.isFIFO() || stats.isCharacterDevice() || stats.isBlockDevice()) return { kind: 'stream', path: current };
     if (!stats.isFile()) throw new OutputRefused(`is ${fileKind(stats)}, expected a file name`);
-    if ((stats.mode & 0o222) === 0) throw new OutputRefused(`is read-only (mode ${modeText(stats)}); not replaced (make it writable or choose another file)`);
+    if ((stats.mode & 0o222) === 0)
+      throw new OutputRefused(`is read-only (mode ${modeText(stats)}); not replaced (make it writable or choose another file)`);
     // A file this user may not write is not replaced either, though the folder would allow the rename.
     if (!writable(current)) throw new OutputRefused(`cannot be written (permission denied); not replaced`);
     return { kind: 'file', path: current, stats };
@@ -144,7 +147,8 @@ export function targetIdentity(path: string): string | null {
   } catch {
     return resolve(path);
   }
-  const stats = target.kind === 'descriptor' ? fstatSync(target.fd) : target.kind === 'stream' ? null : target.stats && statSync(target.path);
+  const stats =
+    target.kind === 'descriptor' ? fstatSync(target.fd) : target.kind === 'stream' ? null : target.stats && statSync(target.path);
   if (target.kind !== 'file') return stats?.isFile() ? `inode:${stats.dev}:${stats.ino}` : null;
   if (stats) return `inode:${stats.dev}:${stats.ino}`;
   let folder = resolve(dirname(target.path));

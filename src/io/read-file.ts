@@ -54,7 +54,8 @@ export function readRegularFile(path: string, { name, expected, maxBytes }: Read
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new InputError(`${name}: is ${fileKind(stats)}; expected ${expected}`);
-    if (stats.size > maxBytes) throw new InputError(`${name}: is ${sizeText(stats.size)}, more than the ${sizeText(maxBytes)} allowed for ${expected}`);
+    if (stats.size > maxBytes)
+      throw new InputError(`${name}: is ${sizeText(stats.size)}, more than the ${sizeText(maxBytes)} allowed for ${expected}`);
     // Read to the end, never past the cap: the file may grow while it is read.
     let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, stats.size + 1));
     let length = 0;
@@ -87,5 +88,8 @@ export function readRegularFile(path: string, { name, expected, maxBytes }: Read
  * take it).
  */
 export function readRegularText(path: string, bounds: ReadBounds): string {
-  return readRegularFile(path, bounds).toString('utf8').replace(/^\uFEFF/, '').replace(/\r(?!\n)/g, '\n');
+  return readRegularFile(path, bounds)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .replace(/\r(?!\n)/g, '\n');
 }

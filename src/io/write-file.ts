@@ -9,7 +9,22 @@
  * temporary name makes that open fail instead of redirecting the write.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from './input-error.ts';
 import { OutputRefused, outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
@@ -37,7 +52,7 @@ function statOrNull(path: string): Stats | null {
 
 function writeAll(fd: number, data: string | Uint8Array): void {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     try {
       at += writeSync(fd, bytes, at, bytes.length - at);
     } catch (error) {
@@ -52,7 +67,11 @@ function writeAll(fd: number, data: string | Uint8Array): void {
 function createTemp(target: string, replaced: Stats | null): { fd: number; temp: string } {
   const temp = join(dirname(target), `.${tempStem(basename(target))}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
   // A new file gets the usual 666 less the umask, as a shell redirection makes it.
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, replaced === null ? 0o666 : 0o600);
+  const fd = openSync(
+    temp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    replaced === null ? 0o666 : 0o600,
+  );
   try {
     if (replaced !== null) {
       if (replaced.uid !== process.geteuid?.() || replaced.gid !== process.getegid?.()) {
@@ -214,20 +233,30 @@ export function removeStaleTemps(dir: string, name?: string): void {
 export function failureReason(error: unknown): string {
   if (error instanceof OutputRefused) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
-  return code === 'EROFS' ? 'read-only file system'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : code === 'ENOSPC' ? 'no space left on the device'
-    : code === 'EDQUOT' ? 'disk quota exceeded'
-    : code === 'ENXIO' ? 'a FIFO nobody reads'
-    : code === 'ELOOP' ? 'a symbolic link where a new file was to be made'
-    : code === 'EEXIST' ? 'a file appeared at the temporary name'
-    : code === 'ENAMETOOLONG' ? 'file name too long'
-    : (code ?? (error as Error).message);
+  return code === 'EROFS'
+    ? 'read-only file system'
+    : code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'ENOSPC'
+        ? 'no space left on the device'
+        : code === 'EDQUOT'
+          ? 'disk quota exceeded'
+          : code === 'ENXIO'
+            ? 'a FIFO nobody reads'
+            : code === 'ELOOP'
+              ? 'a symbolic link where a new file was to be made'
+              : code === 'EEXIST'
+                ? 'a file appeared at the temporary name'
+                : code === 'ENAMETOOLONG'
+                  ? 'file name too long'
+                  : (code ?? (error as Error).message);
 }
 
 /** A failed write as `--out x.json: cannot be written (read-only file system)`. */
 export function writeError(flag: string, path: string, error: unknown): string {
-  return error instanceof OutputRefused ? `${flag} ${path}: ${error.message}` : `${flag} ${path}: cannot be written (${failureReason(error)})`;
+  return error instanceof OutputRefused
+    ? `${flag} ${path}: ${error.message}`
+    : `${flag} ${path}: cannot be written (${failureReason(error)})`;
 }
 
 /**

@@ -23,18 +23,28 @@ export interface PolicyContext {
  * `migration.tournamentSize`), so they never clash; a policy that is not chosen ignores its
  * options (a study may sweep selections and keep one `tournamentSize`).
  */
-export interface PolicyDefinition<F, K extends string = string, S extends z.ZodRawShape = z.ZodRawShape, O extends object = object>
-  extends RegistryEntry<K, S, O, PolicyContext> {
+export interface PolicyDefinition<
+  F,
+  K extends string = string,
+  S extends z.ZodRawShape = z.ZodRawShape,
+  O extends object = object,
+> extends RegistryEntry<K, S, O, PolicyContext> {
   /** An option that may also be written inline, `kind(VALUE)` (`tournament(3)`); `placeholder` names it in help (`K`). */
   argument?: { option: string; placeholder: string };
   /** The policy function. Trusts its options: the schema and `resolve` checked them. */
   build(options: O): F;
 }
 
-export type EmigrantSelectionDefinition<K extends string = string, S extends z.ZodRawShape = z.ZodRawShape, O extends object = object> =
-  PolicyDefinition<EmigrantSelection, K, S, O>;
-export type ReplacementDefinition<K extends string = string, S extends z.ZodRawShape = z.ZodRawShape, O extends object = object> =
-  PolicyDefinition<ReplacementPolicy, K, S, O>;
+export type EmigrantSelectionDefinition<
+  K extends string = string,
+  S extends z.ZodRawShape = z.ZodRawShape,
+  O extends object = object,
+> = PolicyDefinition<EmigrantSelection, K, S, O>;
+export type ReplacementDefinition<
+  K extends string = string,
+  S extends z.ZodRawShape = z.ZodRawShape,
+  O extends object = object,
+> = PolicyDefinition<ReplacementPolicy, K, S, O>;
 
 /** The typing helper of one family: the options' types flow from `options` into `resolve` and `build`. */
 function definer<F>() {
@@ -47,6 +57,10 @@ export const defineEmigrantSelection = definer<EmigrantSelection>();
 export const defineReplacement = definer<ReplacementPolicy>();
 
 /** A policy without options: its kind, its help and the one function it always is. */
-export function optionlessPolicy<F, K extends string>(kind: K, help: string, policy: F): PolicyDefinition<F, K, Record<string, never>, Record<string, never>> {
+export function optionlessPolicy<F, K extends string>(
+  kind: K,
+  help: string,
+  policy: F,
+): PolicyDefinition<F, K, Record<string, never>, Record<string, never>> {
   return { kind, help, options: () => ({}), build: () => policy };
 }

@@ -42,7 +42,10 @@ function policyFor<F>(what: string, registry: readonly PolicyDefinition<F>[], sp
 }
 
 /** The selection function a spec names. */
-export function emigrantSelectionFor(spec: AnyPolicySpec, registry: EmigrantSelectionRegistry = EMIGRANT_SELECTION_REGISTRY): EmigrantSelection {
+export function emigrantSelectionFor(
+  spec: AnyPolicySpec,
+  registry: EmigrantSelectionRegistry = EMIGRANT_SELECTION_REGISTRY,
+): EmigrantSelection {
   return policyFor('emigrantSelection.kind', registry, spec);
 }
 

@@ -12,7 +12,10 @@ type AnyPolicy = PolicyDefinition<unknown>;
 
 /** Each policy key with its registry. */
 export function policyFamilies(registries: PolicyRegistries): readonly (readonly [PolicyKey, readonly AnyPolicy[]])[] {
-  return [['emigrantSelection', registries.emigrantSelections], ['replacement', registries.replacements]];
+  return [
+    ['emigrantSelection', registries.emigrantSelections],
+    ['replacement', registries.replacements],
+  ];
 }
 
 /** The `migration` key of a policy's option: the kind in camel case, then the option (`tournament`, `size`: `tournamentSize`). */

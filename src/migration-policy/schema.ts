@@ -34,7 +34,8 @@ export function policyOptionFields(registries: PolicyRegistries): Record<string,
   const shape: Record<string, z.ZodType> = {};
   for (const [, registry] of policyFamilies(registries)) {
     for (const d of registry) {
-      for (const [option, schema] of Object.entries(d.options(fields))) shape[optionKey(d.kind, option)] = optionalOption(schema as z.ZodType, option);
+      for (const [option, schema] of Object.entries(d.options(fields)))
+        shape[optionKey(d.kind, option)] = optionalOption(schema as z.ZodType, option);
     }
   }
   return shape;
@@ -50,7 +51,12 @@ export interface ResolvePolicyContext {
  * The spec a parsed `migration` section names at `key`: the policy, its inline option
  * checked, its options gathered from their keys with its defaults, and its `resolve`.
  */
-export function resolvePolicy(key: PolicyKey, registry: readonly AnyPolicy[], migration: Record<string, unknown>, ctx: ResolvePolicyContext): { kind: string } {
+export function resolvePolicy(
+  key: PolicyKey,
+  registry: readonly AnyPolicy[],
+  migration: Record<string, unknown>,
+  ctx: ResolvePolicyContext,
+): { kind: string } {
   const raw = String(migration[key]);
   const given: Record<string, unknown> = {};
   let definition = registry.find((d) => d.kind === raw);
@@ -70,11 +76,13 @@ export function resolvePolicy(key: PolicyKey, registry: readonly AnyPolicy[], mi
   for (const option of Object.keys(definition.options(fields))) {
     const value = migration[optionKey(kind, option)];
     if (value === undefined) continue;
-    if (option === inline && value !== given[option]) ctx.fail(optionKey(kind, option), `${describeValue(value)} contradicts ${key} ${describeValue(raw)}; give it once`);
+    if (option === inline && value !== given[option])
+      ctx.fail(optionKey(kind, option), `${describeValue(value)} contradicts ${key} ${describeValue(raw)}; give it once`);
     given[option] = value;
   }
   const options = ownOptions(definition.options(fields), given);
-  const fail = (option: string, message: string, related?: readonly string[]): never => ctx.fail(option === inline ? key : optionKey(kind, option), message, related);
+  const fail = (option: string, message: string, related?: readonly string[]): never =>
+    ctx.fail(option === inline ? key : optionKey(kind, option), message, related);
   const resolved = definition.resolve ? definition.resolve(options, { populationSize: ctx.populationSize, fail }) : options;
   return { kind, ...resolved };
 }

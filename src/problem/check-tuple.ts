@@ -20,7 +20,8 @@ export function checkTuple(tuple: readonly number[], where: string): TupleReport
   let permutation = true;
   for (let i = 0; i < n; i++) {
     const row = tuple[i];
-    if (!Number.isInteger(row) || row < 1 || row > n) throw new TupleSyntaxError(`${where}: row ${row} in column ${i + 1} is out of range 1..${n}`);
+    if (!Number.isInteger(row) || row < 1 || row > n)
+      throw new TupleSyntaxError(`${where}: row ${row} in column ${i + 1} is out of range 1..${n}`);
     if (seen[row]) permutation = false;
     seen[row] = 1;
   }

@@ -6,6 +6,7 @@ export type SmallBoardAnswer = { kind: 'solution'; tuple: number[] } | { kind: '
 
 export function smallBoardAnswer(n: number): SmallBoardAnswer {
   if (n === 1) return { kind: 'solution', tuple: [1] };
-  if (n === 2 || n === 3) return { kind: 'impossible', reason: `N = ${n} has no solution: no ${n} queens can be placed without two sharing a diagonal` };
+  if (n === 2 || n === 3)
+    return { kind: 'impossible', reason: `N = ${n} has no solution: no ${n} queens can be placed without two sharing a diagonal` };
   return null;
 }

@@ -18,11 +18,15 @@ export function parseTuple(text: string, where = 'tuple'): number[] {
   const open = body[0];
   if (open === '(' || open === '[') {
     const close = open === '(' ? ')' : ']';
-    if (body[body.length - 1] !== close) throw new TupleSyntaxError(`${where}: "${clip(text)}" opens with ${open} but does not end with ${close}`);
+    if (body[body.length - 1] !== close)
+      throw new TupleSyntaxError(`${where}: "${clip(text)}" opens with ${open} but does not end with ${close}`);
     body = body.slice(1, -1).trim();
   }
   if (body === '') throw new TupleSyntaxError(`${where}: empty tuple, expected numbers such as 8 6 4 1 3 5 7 2`);
-  return body.split(SEPARATORS).filter((s) => s !== '').map((token) => parseEntry(token, where));
+  return body
+    .split(SEPARATORS)
+    .filter((s) => s !== '')
+    .map((token) => parseEntry(token, where));
 }
 
 function parseEntry(token: string, where: string): number {
@@ -85,7 +89,8 @@ function parseRowPerLine(text: string, file: string): number[] {
       continue;
     }
     if (value >= 0) {
-      if (value < 1 || !Number.isSafeInteger(value)) throw new TupleSyntaxError(`${file}:${line}: ${value} is out of range, rows are 1-based`);
+      if (value < 1 || !Number.isSafeInteger(value))
+        throw new TupleSyntaxError(`${file}:${line}: ${value} is out of range, rows are 1-based`);
       tuple.push(value);
       value = -1;
     }

@@ -3,9 +3,7 @@
  * 1-based tuple exactly as printed and looks for a shared row or diagonal with plain
  * boolean tables. Every solution the tool reports passes through here first.
  */
-export type Validation =
-  | { valid: true }
-  | { valid: false; reason: string };
+export type Validation = { valid: true } | { valid: false; reason: string };
 
 export function validateSolution(tuple: ArrayLike<number>, expectedN = tuple.length): Validation {
   const n = tuple.length;

@@ -14,7 +14,8 @@ export function parseBaselineFlags(flags: readonly string[], manifest: Manifest)
     if (at <= 0) throw new ConfigError(`--baseline ${flag}: expected KEY=VALUE with a sweep key (${manifest.keys.join(', ')})`);
     const key = flag.slice(0, at).trim();
     const text = flag.slice(at + 1).trim();
-    if (!manifest.keys.includes(key)) throw new ConfigError(`--baseline ${flag}: ${key} is not a sweep key; expected one of ${manifest.keys.join(', ')}`);
+    if (!manifest.keys.includes(key))
+      throw new ConfigError(`--baseline ${flag}: ${key} is not a sweep key; expected one of ${manifest.keys.join(', ')}`);
     const values = manifest.cells.map((c) => c.values[key]);
     const parsed = yamlScalar(text);
     const value = values.find((v) => formatValue(v) === text || (parsed !== undefined && JSON.stringify(v) === JSON.stringify(parsed)));

@@ -19,7 +19,9 @@ export interface CellLimits {
 }
 
 /** The limits of a resolved run config (`maxEvaluations` is absent from the configs of studies before 0.2: no limit). */
-export function cellLimits(config: { limits: { maxIterations: number | null; maxEvaluations?: number | null; timeLimit: number | null } }): CellLimits {
+export function cellLimits(config: {
+  limits: { maxIterations: number | null; maxEvaluations?: number | null; timeLimit: number | null };
+}): CellLimits {
   const { limits } = config;
   return { maxIterations: limits.maxIterations, maxEvaluations: limits.maxEvaluations ?? null, timeLimit: limits.timeLimit };
 }
@@ -75,7 +77,11 @@ export function censoringPlan(observations: readonly Observation[], metric: Metr
   }
   const past = observations.filter((o) => o.solved && o.value > budget).map((o) => o.value);
   if (past.length > 0) {
-    return { test: 'common-budget', budget, why: `${past.length} run${past.length === 1 ? '' : 's'} solved past ${short(budget)} ${metric}, where unsolved runs were cut off` };
+    return {
+      test: 'common-budget',
+      budget,
+      why: `${past.length} run${past.length === 1 ? '' : 's'} solved past ${short(budget)} ${metric}, where unsolved runs were cut off`,
+    };
   }
   return { test: 'infinity-rank', budget, why: null };
 }

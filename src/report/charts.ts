@@ -11,7 +11,11 @@ import { toSolution, type Metric } from './summary.ts';
 import { shortNames } from './study-charts.ts';
 import type { XAxis } from './x-axis.ts';
 
-const LABELS: Record<Metric, string> = { seconds: 'time to solution (s)', evaluations: 'evaluations to solution', iterations: 'iterations to solution' };
+const LABELS: Record<Metric, string> = {
+  seconds: 'time to solution (s)',
+  evaluations: 'evaluations to solution',
+  iterations: 'iterations to solution',
+};
 const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
 
 /**
@@ -21,10 +25,12 @@ const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-ser
  */
 export function boxPlotSpec(runs: readonly RunRecord[], cells: readonly string[], metric: Metric): TopLevelSpec {
   const names = shortNames(cells);
-  const label = new Map(cells.map((id) => {
-    const own = runs.filter((r) => r.cell === id);
-    return [id, `${names.get(id)!}: ${own.filter((r) => r.solved).length}/${own.length} solved`];
-  }));
+  const label = new Map(
+    cells.map((id) => {
+      const own = runs.filter((r) => r.cell === id);
+      return [id, `${names.get(id)!}: ${own.filter((r) => r.solved).length}/${own.length} solved`];
+    }),
+  );
   const values = runs.filter((r) => r.solved).map((r) => ({ cell: label.get(r.cell)!, value: toSolution(r, metric) }));
   const order = cells.map((id) => label.get(id)!);
   return {
@@ -36,14 +42,24 @@ export function boxPlotSpec(runs: readonly RunRecord[], cells: readonly string[]
     mark: { type: 'boxplot', extent: 1.5, median: { color: 'black' } },
     encoding: {
       y: { field: 'cell', type: 'nominal', sort: order, scale: { domain: order }, title: null, axis: { labelLimit: 0 } },
-      x: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: LABELS[metric], axis: { labelExpr: `format(datum.value, '${metric === 'seconds' ? '~g' : '~s'}')` } },
+      x: {
+        field: 'value',
+        type: 'quantitative',
+        scale: { type: 'log' },
+        title: LABELS[metric],
+        axis: { labelExpr: `format(datum.value, '${metric === 'seconds' ? '~g' : '~s'}')` },
+      },
       color: { field: 'cell', type: 'nominal', legend: null, sort: order, scale: { scheme: 'tableau20' } },
     },
     config: { axis: FONT },
   };
 }
 
-const X_TITLES: Record<XAxis, string> = { iterations: 'iterations of the island', evaluations: 'evaluations of the island', seconds: 'seconds since every island started' };
+const X_TITLES: Record<XAxis, string> = {
+  iterations: 'iterations of the island',
+  evaluations: 'evaluations of the island',
+  seconds: 'seconds since every island started',
+};
 /** d3 formats: 12k rather than 12000, 0.05 rather than 0.050000. */
 const X_FORMATS: Record<XAxis, string> = { iterations: '~s', evaluations: '~s', seconds: '~g' };
 
@@ -64,7 +80,12 @@ export function progressPoints(events: readonly ArchipelagoEvent[], x: XAxis): P
   const atZero = new Set<number>();
   for (const e of events) {
     if (e.type !== 'progress') continue;
-    points.push({ island: e.island, x: x === 'iterations' ? e.iteration : x === 'evaluations' ? e.evaluations : e.seconds, bestFitness: e.bestFitness, diversity: e.diversity });
+    points.push({
+      island: e.island,
+      x: x === 'iterations' ? e.iteration : x === 'evaluations' ? e.evaluations : e.seconds,
+      bestFitness: e.bestFitness,
+      diversity: e.diversity,
+    });
     if (e.bestFitness === 0) atZero.add(e.island);
   }
   for (const e of events) {
@@ -116,7 +137,12 @@ export function drawnPoints(points: readonly ProgressPoint[], field: 'bestFitnes
   return drawn;
 }
 
-function progressSpec(points: readonly ProgressPoint[], x: XAxis, y: { field: 'bestFitness' | 'diversity'; title: string; format: string }, title: string): TopLevelSpec {
+function progressSpec(
+  points: readonly ProgressPoint[],
+  x: XAxis,
+  y: { field: 'bestFitness' | 'diversity'; title: string; format: string },
+  title: string,
+): TopLevelSpec {
   const values = drawnPoints(points, y.field);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -128,7 +154,13 @@ function progressSpec(points: readonly ProgressPoint[], x: XAxis, y: { field: 'b
     encoding: {
       // Each label formatted by itself: an axis-wide format shares one SI prefix (0k, 5k, ...).
       x: { field: 'x', type: 'quantitative', title: X_TITLES[x], axis: { labelExpr: `format(datum.value, '${X_FORMATS[x]}')` } },
-      y: { field: y.field, type: 'quantitative', title: y.title, scale: { zero: true }, axis: { format: y.format, ...(y.field === 'bestFitness' ? { tickMinStep: 1 } : {}) } },
+      y: {
+        field: y.field,
+        type: 'quantitative',
+        title: y.title,
+        scale: { zero: true },
+        axis: { format: y.format, ...(y.field === 'bestFitness' ? { tickMinStep: 1 } : {}) },
+      },
       color: { field: 'island', type: 'nominal', title: 'island' },
     },
     config: { axis: FONT, legend: FONT },
@@ -169,13 +201,23 @@ export function edgeFlows(events: readonly ArchipelagoEvent[]): Map<string, { fr
 }
 
 /** A heat map per cell: rows are senders, columns receivers, colour the migrants accepted per run. */
-export function migrationSpec(flows: readonly EdgeFlow[], title = 'migrants accepted per run along each edge (mean over runs with event logs)', order?: readonly string[]): TopLevelSpec {
+export function migrationSpec(
+  flows: readonly EdgeFlow[],
+  title = 'migrants accepted per run along each edge (mean over runs with event logs)',
+  order?: readonly string[],
+): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: title, ...FONT },
     data: { values: flows.map((f) => ({ ...f, accepted: Math.round(f.accepted * 10) / 10, sent: Math.round(f.sent * 10) / 10 })) },
     transform: [{ joinaggregate: [{ op: 'max', field: 'accepted', as: 'busiest' }] }],
-    facet: { field: 'cell', type: 'nominal', title: null, ...(order ? { sort: [...order] } : {}), header: { labelLimit: 0, labelFontSize: 12, ...FONT } },
+    facet: {
+      field: 'cell',
+      type: 'nominal',
+      title: null,
+      ...(order ? { sort: [...order] } : {}),
+      header: { labelLimit: 0, labelFontSize: 12, ...FONT },
+    },
     columns: 3,
     spacing: 40,
     spec: {
@@ -183,7 +225,12 @@ export function migrationSpec(flows: readonly EdgeFlow[], title = 'migrants acce
       height: 200,
       layer: [
         // The colour scale starts at zero: an edge's shade is its share of the busiest edge, not of the range between the two.
-        { mark: 'rect', encoding: { color: { field: 'accepted', type: 'quantitative', title: 'accepted / run', scale: { scheme: 'blues', domainMin: 0 } } } },
+        {
+          mark: 'rect',
+          encoding: {
+            color: { field: 'accepted', type: 'quantitative', title: 'accepted / run', scale: { scheme: 'blues', domainMin: 0 } },
+          },
+        },
         // White on the darker half of the scale, black on the lighter, so every count stays readable.
         {
           mark: { type: 'text', fontSize: 9 },

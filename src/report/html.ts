@@ -5,7 +5,17 @@
 import path from 'node:path';
 import type { StudyData } from './study-data.ts';
 import { runSummaryLines, type RunData } from './run-data.ts';
-import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, MAX_DRAWN_PER_ISLAND, migrationSpec, progressPoints, renderSvg, type EdgeFlow } from './charts.ts';
+import {
+  boxPlotSpec,
+  diversitySpec,
+  edgeFlows,
+  fitnessSpec,
+  MAX_DRAWN_PER_ISLAND,
+  migrationSpec,
+  progressPoints,
+  renderSvg,
+  type EdgeFlow,
+} from './charts.ts';
 import { observablesRunParts, observablesStudyParts, type PageKit } from './observables-charts.ts';
 import type { XAxis } from './x-axis.ts';
 import { readEvents } from './study-data.ts';
@@ -31,7 +41,9 @@ function cellLabel(short: string, id: string): string {
 
 /** An HTML table; the first column heads each row and is HTML already (a cell label). */
 function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], labels: readonly string[]): string {
-  const body = rows.map((cells, r) => `<tr><th scope="row">${labels[r]}</th>${cells.map((x) => `<td>${escapeHtml(x)}</td>`).join('')}</tr>`);
+  const body = rows.map(
+    (cells, r) => `<tr><th scope="row">${labels[r]}</th>${cells.map((x) => `<td>${escapeHtml(x)}</td>`).join('')}</tr>`,
+  );
   return `<table><thead><tr>${header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
 }
 
@@ -44,8 +56,22 @@ function summaryTables(summary: StudySummary): string {
   const names = shortNames(summary.cells.map((c) => c.id));
   const labels = summary.cells.map((c) => cellLabel(names.get(c.id)!, c.id));
   const split = MEASURE_COLUMNS;
-  const parts = [htmlTable(header.slice(0, split), rows.map((r) => r.slice(1, split)), labels)];
-  if (header.length > split) parts.push('<h3>Against the baseline</h3>', htmlTable([header[0], ...header.slice(split)], rows.map((r) => r.slice(split)), labels));
+  const parts = [
+    htmlTable(
+      header.slice(0, split),
+      rows.map((r) => r.slice(1, split)),
+      labels,
+    ),
+  ];
+  if (header.length > split)
+    parts.push(
+      '<h3>Against the baseline</h3>',
+      htmlTable(
+        [header[0], ...header.slice(split)],
+        rows.map((r) => r.slice(split)),
+        labels,
+      ),
+    );
   return parts.join('\n');
 }
 
@@ -62,14 +88,52 @@ function settingText(value: unknown): string {
 /** The resolved settings of every cell that bear on migration (and the limits that cut runs off), keyed by short name. */
 function settingsTable(study: StudyData): string {
   const names = shortNames(study.manifest.cells.map((c) => c.id));
-  const header = ['cell', 'N', 'islands', 'population / island', 'topology', 'migration', 'interval', 'migrants', 'emigrants', 'replacement', 'reject duplicates', 'limits'];
+  const header = [
+    'cell',
+    'N',
+    'islands',
+    'population / island',
+    'topology',
+    'migration',
+    'interval',
+    'migrants',
+    'emigrants',
+    'replacement',
+    'reject duplicates',
+    'limits',
+  ];
   const rows = study.manifest.cells.map(({ config }) => {
-    const c = config as unknown as { n: number; islands: number; ga: { populationSize?: number }; topology: unknown; migration: Record<string, unknown>; limits: Record<string, unknown> };
-    const limits = Object.entries(c.limits).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${String(v)}`);
+    const c = config as unknown as {
+      n: number;
+      islands: number;
+      ga: { populationSize?: number };
+      topology: unknown;
+      migration: Record<string, unknown>;
+      limits: Record<string, unknown>;
+    };
+    const limits = Object.entries(c.limits)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => `${k} ${String(v)}`);
     const m = c.migration;
-    return [String(c.n), String(c.islands), String(c.ga.populationSize ?? '-'), settingText(c.topology), settingText(m.mode), settingText(m.interval), settingText(m.migrants), settingText(m.emigrantSelection), settingText(m.replacement), settingText(m.rejectDuplicates), limits.length > 0 ? limits.join(', ') : 'none'];
+    return [
+      String(c.n),
+      String(c.islands),
+      String(c.ga.populationSize ?? '-'),
+      settingText(c.topology),
+      settingText(m.mode),
+      settingText(m.interval),
+      settingText(m.migrants),
+      settingText(m.emigrantSelection),
+      settingText(m.replacement),
+      settingText(m.rejectDuplicates),
+      limits.length > 0 ? limits.join(', ') : 'none',
+    ];
   });
-  return htmlTable(header, rows, study.manifest.cells.map((c) => cellLabel(names.get(c.id)!, c.id)));
+  return htmlTable(
+    header,
+    rows,
+    study.manifest.cells.map((c) => cellLabel(names.get(c.id)!, c.id)),
+  );
 }
 
 /** Which build, config files and machine made the study, and the runs (a cluster's hosts may differ). */
@@ -77,18 +141,33 @@ function provenanceBlock(study: StudyData): string {
   const { manifest } = study;
   const p = manifest.provenance;
   const e = manifest.environment;
-  const build = p ? `${p.tool} ${p.version}, commit ${p.commit}${p.dirty ? ' (with uncommitted changes)' : ''}` : `${manifest.tool.name} ${manifest.tool.version} (a study of a version that recorded no commit)`;
-  const machine = p ? `Node ${p.node}, ${p.os.platform} ${p.os.release} ${p.os.arch}, ${p.cpu.model} × ${p.cpu.cores}` : `Node ${e.node}, ${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}`;
-  const items = [`Made by ${build} on ${machine}; started ${manifest.startedAt}${manifest.resumedAt.length > 0 ? `, resumed ${manifest.resumedAt.join(', ')}` : ''}.`];
+  const build = p
+    ? `${p.tool} ${p.version}, commit ${p.commit}${p.dirty ? ' (with uncommitted changes)' : ''}`
+    : `${manifest.tool.name} ${manifest.tool.version} (a study of a version that recorded no commit)`;
+  const machine = p
+    ? `Node ${p.node}, ${p.os.platform} ${p.os.release} ${p.os.arch}, ${p.cpu.model} × ${p.cpu.cores}`
+    : `Node ${e.node}, ${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}`;
+  const items = [
+    `Made by ${build} on ${machine}; started ${manifest.startedAt}${manifest.resumedAt.length > 0 ? `, resumed ${manifest.resumedAt.join(', ')}` : ''}.`,
+  ];
   const { inputs, studySha256 } = manifest.experiment;
-  items.push(studySha256 ? `Study sha256 ${studySha256}, over ${(inputs ?? []).map((i) => `${i.file} (sha256 ${i.sha256})`).join(', ')}.` : `Experiment file sha256 ${manifest.experiment.sha256}.`);
+  items.push(
+    studySha256
+      ? `Study sha256 ${studySha256}, over ${(inputs ?? []).map((i) => `${i.file} (sha256 ${i.sha256})`).join(', ')}.`
+      : `Experiment file sha256 ${manifest.experiment.sha256}.`,
+  );
   const makers = new Map<string, number>();
   for (const run of [...study.runs, ...study.failed]) {
     const r = run.provenance;
-    const key = r ? `${r.version}, commit ${r.commit.slice(0, 12)}, ${r.cpu.model} × ${r.cpu.cores}${run.host ? `, host ${run.host}` : ''}` : 'no provenance (a version before 0.2)';
+    const key = r
+      ? `${r.version}, commit ${r.commit.slice(0, 12)}, ${r.cpu.model} × ${r.cpu.cores}${run.host ? `, host ${run.host}` : ''}`
+      : 'no provenance (a version before 0.2)';
     makers.set(key, (makers.get(key) ?? 0) + 1);
   }
-  if (makers.size > 0) items.push(`Runs made by: ${[...makers].map(([k, n]) => `${k} (${n} run${n === 1 ? '' : 's'})`).join('; ')}. Each run record holds the sha256 of its resolved config with its seed (configHash).`);
+  if (makers.size > 0)
+    items.push(
+      `Runs made by: ${[...makers].map(([k, n]) => `${k} (${n} run${n === 1 ? '' : 's'})`).join('; ')}. Each run record holds the sha256 of its resolved config with its seed (configHash).`,
+    );
   return `<ul class="provenance">${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`;
 }
 
@@ -107,17 +186,30 @@ function note(text: string): string {
 async function runLengthSection(study: StudyData, cells: readonly string[]): Promise<string[]> {
   const parts = ['<h2>Run lengths</h2>'];
   if (!study.runs.some((r) => r.solved)) return [...parts, note('No run has solved yet: nothing to plot.')];
-  parts.push(figure(await renderSvg(ecdfSpec(ecdfPoints(study.runs, cells), cells)),
-    'Fixed target (a solution): each line is one cell, the share of all its runs, unsolved ones included, solved within the evaluations on the x axis. A line that ends below 100% had unsolved runs.'));
+  parts.push(
+    figure(
+      await renderSvg(ecdfSpec(ecdfPoints(study.runs, cells), cells)),
+      'Fixed target (a solution): each line is one cell, the share of all its runs, unsolved ones included, solved within the evaluations on the x axis. A line that ends below 100% had unsolved runs.',
+    ),
+  );
   const budget = fixedBudgetPoints(study.runs, cells);
   if (budget.length > 0) {
-    parts.push(figure(await renderSvg(fixedBudgetSpec(budget, cells)),
-      "Fixed budget: each line is one cell, the median over its runs of the best fitness reached within the evaluations on the x axis (from the progress samples the records keep). A cell's line ends where its first unsolved run was stopped."));
+    parts.push(
+      figure(
+        await renderSvg(fixedBudgetSpec(budget, cells)),
+        "Fixed budget: each line is one cell, the median over its runs of the best fitness reached within the evaluations on the x axis (from the progress samples the records keep). A cell's line ends where its first unsolved run was stopped.",
+      ),
+    );
   } else {
     parts.push(note('No fixed-budget curves: the run records hold no best-fitness trajectory (a study of a version before 0.2).'));
   }
   for (const metric of ['evaluations', 'seconds'] as const) {
-    parts.push(figure(await renderSvg(boxPlotSpec(study.runs, cells, metric)), `Box plots of the solved runs only (log scale), ${metric}; each label says how many runs that is. Read the ECDF above for the unsolved ones.`));
+    parts.push(
+      figure(
+        await renderSvg(boxPlotSpec(study.runs, cells, metric)),
+        `Box plots of the solved runs only (log scale), ${metric}; each label says how many runs that is. Read the ECDF above for the unsolved ones.`,
+      ),
+    );
   }
   return parts;
 }
@@ -125,19 +217,34 @@ async function runLengthSection(study: StudyData, cells: readonly string[]): Pro
 /** Within-island diversity per cell over iterations, from the event logs. */
 async function diversitySection(study: StudyData, cells: readonly string[]): Promise<string[]> {
   const parts = ['<h2>Diversity within islands</h2>'];
-  const logs = new Map(cells.map((id) => [id, study.runs.filter((r) => r.cell === id).flatMap((r) => {
-    const events = readEvents(study, r.cell, r.seed);
-    return events === null ? [] : [events];
-  })]));
+  const logs = new Map(
+    cells.map((id) => [
+      id,
+      study.runs
+        .filter((r) => r.cell === id)
+        .flatMap((r) => {
+          const events = readEvents(study, r.cell, r.seed);
+          return events === null ? [] : [events];
+        }),
+    ]),
+  );
   const bands = diversityBands(logs, cells);
-  if (bands.length === 0) return [...parts, note('No event logs in this study: run the experiment with --events to record the islands\' diversity.')];
-  parts.push(figure(await renderSvg(diversityBandSpec(bands, cells)),
-    'Mean pairwise Hamming distance of 16 members at evenly spaced ranks, as a share of N, per island; line: median over every island of every logged run, band: quartiles. A panel ends where fewer than half of its islands still run.'));
+  if (bands.length === 0)
+    return [...parts, note("No event logs in this study: run the experiment with --events to record the islands' diversity.")];
+  parts.push(
+    figure(
+      await renderSvg(diversityBandSpec(bands, cells)),
+      'Mean pairwise Hamming distance of 16 members at evenly spaced ranks, as a share of N, per island; line: median over every island of every logged run, band: quartiles. A panel ends where fewer than half of its islands still run.',
+    ),
+  );
   return parts;
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const body = rows.map((cells) => `<tr>${cells.map((x, i) => (i === 0 ? `<th scope="row">${escapeHtml(x)}</th>` : `<td>${escapeHtml(x)}</td>`)).join('')}</tr>`);
+  const body = rows.map(
+    (cells) =>
+      `<tr>${cells.map((x, i) => (i === 0 ? `<th scope="row">${escapeHtml(x)}</th>` : `<td>${escapeHtml(x)}</td>`)).join('')}</tr>`,
+  );
   return `<table><thead><tr>${header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
 }
 
@@ -145,19 +252,31 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 const KIT: PageKit = { figure, note, table };
 
 /** Builds the whole page. `run` picks the run for the fitness chart (`report --run`). */
-export async function renderHtml(study: StudyData, summary: StudySummary, run: { cell: string; seed: number } | null, x: XAxis = 'iterations'): Promise<string> {
+export async function renderHtml(
+  study: StudyData,
+  summary: StudySummary,
+  run: { cell: string; seed: number } | null,
+  x: XAxis = 'iterations',
+): Promise<string> {
   const { manifest } = study;
   const cells = manifest.cells.map((c) => c.id);
   const parts: string[] = [];
   parts.push(`<h1>${escapeHtml(manifest.name)}</h1>`);
   if (manifest.description) parts.push(`<p>${escapeHtml(manifest.description)}</p>`);
-  parts.push(`<p>${summary.finishedRuns} of ${summary.expectedRuns} runs; seeds ${escapeHtml(summary.seeds.join(', '))} in every cell (paired).</p>`);
+  parts.push(
+    `<p>${summary.finishedRuns} of ${summary.expectedRuns} runs; seeds ${escapeHtml(summary.seeds.join(', '))} in every cell (paired).</p>`,
+  );
   parts.push(provenanceBlock(study));
-  parts.push('<h2>Cells and their settings</h2>', settingsTable(study), note('Resolved run configs (defaults and base file applied), one row per cell; c1, c2, ... name the cells in every plot.'));
+  parts.push(
+    '<h2>Cells and their settings</h2>',
+    settingsTable(study),
+    note('Resolved run configs (defaults and base file applied), one row per cell; c1, c2, ... name the cells in every plot.'),
+  );
   parts.push('<h2>Summary</h2>', summaryTables(summary));
   const unrepeatable = notRepeatableNote(summary);
   if (unrepeatable) parts.push(note(unrepeatable));
-  if (summary.failedRuns.length > 0) parts.push(note(`Left out of every number and plot because an island failed: ${summary.failedRuns.join('; ')}.`));
+  if (summary.failedRuns.length > 0)
+    parts.push(note(`Left out of every number and plot because an island failed: ${summary.failedRuns.join('; ')}.`));
   for (const line of [...tableNotes(summary), ...censoringNotes(summary)]) parts.push(note(line));
   parts.push(...(await runLengthSection(study, cells)));
   parts.push(...(await diversitySection(study, cells)));
@@ -167,11 +286,24 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
   const events = chosen ? readEvents(study, chosen.cell, chosen.seed) : null;
   const points = events ? progressPoints(events, x) : [];
   if (chosen && points.length > 0) {
-    parts.push(figure(await renderSvg(fitnessSpec(points, x, `best fitness per island: ${chosen.cell}, seed ${chosen.seed}`)), `${SAMPLES_NOTE} Choose another run with report --run CELL@SEED, another x axis with --x-axis.`));
+    parts.push(
+      figure(
+        await renderSvg(fitnessSpec(points, x, `best fitness per island: ${chosen.cell}, seed ${chosen.seed}`)),
+        `${SAMPLES_NOTE} Choose another run with report --run CELL@SEED, another x axis with --x-axis.`,
+      ),
+    );
   } else if (chosen && events) {
-    parts.push(note(`The event log of ${chosen.cell}, seed ${chosen.seed} has no progress samples (no island got as far as its first iteration).`));
+    parts.push(
+      note(`The event log of ${chosen.cell}, seed ${chosen.seed} has no progress samples (no island got as far as its first iteration).`),
+    );
   } else {
-    parts.push(note(chosen ? `No event log for ${chosen.cell}, seed ${chosen.seed}: it was run without --events.` : 'No event logs in this study: run the experiment with --events to record progress samples and migrations.'));
+    parts.push(
+      note(
+        chosen
+          ? `No event log for ${chosen.cell}, seed ${chosen.seed}: it was run without --events.`
+          : 'No event logs in this study: run the experiment with --events to record progress samples and migrations.',
+      ),
+    );
   }
 
   parts.push('<h2>Migration flow per edge</h2>');
@@ -197,13 +329,28 @@ export async function renderHtml(study: StudyData, summary: StudySummary, run: {
   }
   if (flows.length > 0) {
     const title = 'migrants accepted per run along each edge (mean over runs with event logs)';
-    parts.push(figure(await renderSvg(migrationSpec(flows, title, [...names.values()])), 'Rows send, columns receive; the colour scale starts at 0. Cells without migrations (topology none, one island) have no panel.'));
-  }
-  else parts.push(note(logged === 0 ? 'No event logs in this study: run the experiment with --events to record the migration log.' : 'No migrations happened in the logged runs.'));
+    parts.push(
+      figure(
+        await renderSvg(migrationSpec(flows, title, [...names.values()])),
+        'Rows send, columns receive; the colour scale starts at 0. Cells without migrations (topology none, one island) have no panel.',
+      ),
+    );
+  } else
+    parts.push(
+      note(
+        logged === 0
+          ? 'No event logs in this study: run the experiment with --events to record the migration log.'
+          : 'No migrations happened in the logged runs.',
+      ),
+    );
 
   parts.push(...(await observablesStudyParts(study, KIT)));
 
-  parts.push('<h2>Experiment file</h2>', `<p>sha256 <code>${manifest.experiment.sha256}</code></p>`, `<pre>${escapeHtml(manifest.experiment.text)}</pre>`);
+  parts.push(
+    '<h2>Experiment file</h2>',
+    `<p>sha256 <code>${manifest.experiment.sha256}</code></p>`,
+    `<pre>${escapeHtml(manifest.experiment.text)}</pre>`,
+  );
 
   return page(`${manifest.name}: migration study report`, parts);
 }
@@ -216,15 +363,37 @@ export async function renderRunHtml(run: RunData, x: XAxis = 'iterations'): Prom
   if (islands.length > 0) parts.push(`<ul>${islands.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`);
   const points = progressPoints(run.events, x);
   parts.push('<h2>Best fitness over time</h2>');
-  if (points.length > 0) parts.push(figure(await renderSvg(fitnessSpec(points, x, 'best fitness per island')), `${SAMPLES_NOTE} Another x axis: --x-axis iterations|evaluations|seconds.`));
+  if (points.length > 0)
+    parts.push(
+      figure(
+        await renderSvg(fitnessSpec(points, x, 'best fitness per island')),
+        `${SAMPLES_NOTE} Another x axis: --x-axis iterations|evaluations|seconds.`,
+      ),
+    );
   else parts.push(note('No progress samples in this log: no island got as far as its first iteration.'));
   parts.push('<h2>Diversity over time</h2>');
-  if (points.some((p) => p.diversity !== null)) parts.push(figure(await renderSvg(diversitySpec(points, x, 'diversity per island')), 'Mean pairwise Hamming distance of 16 members at evenly spaced ranks, as a share of N.'));
+  if (points.some((p) => p.diversity !== null))
+    parts.push(
+      figure(
+        await renderSvg(diversitySpec(points, x, 'diversity per island')),
+        'Mean pairwise Hamming distance of 16 members at evenly spaced ranks, as a share of N.',
+      ),
+    );
   else parts.push(note('No progress samples in this log, so no diversity.'));
   parts.push('<h2>Migration flow per edge</h2>');
   const flows = [...edgeFlows(run.events).values()].map((f) => ({ cell: 'this run', ...f }));
-  if (flows.length > 0) parts.push(figure(await renderSvg(migrationSpec(flows, 'migrants accepted along each edge in this run')), 'Rows send, columns receive.'));
-  else parts.push(note(run.header?.config.islands === 1 || run.header?.config.topology?.kind === 'none' ? 'No migrations: one island, or topology none.' : 'No migrations happened in this run (it ended before the first migration).'));
+  if (flows.length > 0)
+    parts.push(
+      figure(await renderSvg(migrationSpec(flows, 'migrants accepted along each edge in this run')), 'Rows send, columns receive.'),
+    );
+  else
+    parts.push(
+      note(
+        run.header?.config.islands === 1 || run.header?.config.topology?.kind === 'none'
+          ? 'No migrations: one island, or topology none.'
+          : 'No migrations happened in this run (it ended before the first migration).',
+      ),
+    );
   parts.push(...(await observablesRunParts(run.events, KIT)));
   if (run.header) parts.push('<h2>Run config</h2>', `<pre>${escapeHtml(JSON.stringify(run.header.config, null, 2))}</pre>`);
   return page(`${path.basename(run.file)}: one run`, parts);

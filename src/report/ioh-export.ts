@@ -22,7 +22,10 @@ export const IOH_DAT_HEADER = '"function evaluation" "best-so-far f(x)"';
 
 /** Text for a single-quoted .info value: IOHanalyzer splits the line at commas and strips quotes, so neither may occur in it. */
 function infoValue(text: string): string {
-  return text.replace(/[,'"\n\r]/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[,'"\n\r]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** A run's points: its trajectory, or only its end for records without one. */

@@ -10,12 +10,25 @@ import { SURVIVAL_ITERATIONS } from '../archipelago/observables/survival.ts';
 import type { StudyData } from './study-data.ts';
 import { renderSvg } from './charts.ts';
 import {
-  betweenMedians, betweenSeries, intakeRates, intakeRows, lastDistanceMatrix, pairDistances, takeoverRows, takeoverTable, type TakeoverRow,
+  betweenMedians,
+  betweenSeries,
+  intakeRates,
+  intakeRows,
+  lastDistanceMatrix,
+  pairDistances,
+  takeoverRows,
+  takeoverTable,
+  type TakeoverRow,
 } from './observables-data.ts';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
-const ITERATIONS = { field: 'iteration', type: 'quantitative', title: 'iteration', axis: { tickMinStep: 1, labelExpr: "format(datum.value, '~s')" } } as const;
+const ITERATIONS = {
+  field: 'iteration',
+  type: 'quantitative',
+  title: 'iteration',
+  axis: { tickMinStep: 1, labelExpr: "format(datum.value, '~s')" },
+} as const;
 
 /** What every chart of this file starts with: schema, title, data, fonts. */
 function topLevel(text: string, values: readonly object[]) {
@@ -38,7 +51,13 @@ export function pairDistanceSpec(rows: ReturnType<typeof pairDistances>): TopLev
     mark: { type: 'line', point: true },
     encoding: {
       x: ITERATIONS,
-      y: { field: 'distance', type: 'quantitative', title: 'mean Hamming distance / N', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
+      y: {
+        field: 'distance',
+        type: 'quantitative',
+        title: 'mean Hamming distance / N',
+        scale: { domain: [0, 1] },
+        axis: { format: '.0%' },
+      },
       color: { field: 'pair', type: 'nominal', title: 'islands', legend: { columns: 2, symbolLimit: 40 } },
     },
   };
@@ -47,11 +66,17 @@ export function pairDistanceSpec(rows: ReturnType<typeof pairDistances>): TopLev
 /** The distance matrix at one iteration, as a heat map. */
 export function distanceMatrixSpec(matrix: NonNullable<ReturnType<typeof lastDistanceMatrix>>): TopLevelSpec {
   return {
-    ...topLevel(`distance between islands at iteration ${matrix.iteration}`, matrix.cells.map((c) => ({ ...c, distance: Math.round(c.distance * 1000) / 1000 }))),
+    ...topLevel(
+      `distance between islands at iteration ${matrix.iteration}`,
+      matrix.cells.map((c) => ({ ...c, distance: Math.round(c.distance * 1000) / 1000 })),
+    ),
     width: 240,
     height: 240,
     layer: [
-      { mark: 'rect', encoding: { color: { field: 'distance', type: 'quantitative', title: 'distance', scale: { scheme: 'oranges', domain: [0, 1] } } } },
+      {
+        mark: 'rect',
+        encoding: { color: { field: 'distance', type: 'quantitative', title: 'distance', scale: { scheme: 'oranges', domain: [0, 1] } } },
+      },
       { mark: { type: 'text', fontSize: 8 }, encoding: { text: { field: 'distance', type: 'quantitative', format: '.2f' } } },
     ],
     encoding: { x: { field: 'to', type: 'ordinal', title: 'island' }, y: { field: 'from', type: 'ordinal', title: 'island' } },
@@ -131,17 +156,36 @@ export function intakeRatesSpec(rows: ReturnType<typeof intakeRates>, cells: rea
 
 /** Measured median takeover time against the prediction, a point per cell, with the line measured = predicted. */
 export function takeoverSpec(rows: readonly TakeoverRow[]): TopLevelSpec {
-  const values = rows.filter((r) => Number.isFinite(r.median) && Number.isFinite(r.predicted)).map((r) => ({ ...r, interval: `interval ${r.interval}` }));
+  const values = rows
+    .filter((r) => Number.isFinite(r.median) && Number.isFinite(r.predicted))
+    .map((r) => ({ ...r, interval: `interval ${r.interval}` }));
   const top = Math.max(1, ...values.flatMap((r) => [r.median, r.predicted, r.q3]).filter(Number.isFinite));
   return {
     ...topLevel('takeover time: measured median [Q1, Q3] against the prediction', values),
     width: 420,
     height: 420,
     layer: [
-      { data: { values: [{ x: 0, y: 0 }, { x: top, y: top }] }, mark: { type: 'line', color: '#999', strokeDash: [4, 4] }, encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } },
+      {
+        data: {
+          values: [
+            { x: 0, y: 0 },
+            { x: top, y: top },
+          ],
+        },
+        mark: { type: 'line', color: '#999', strokeDash: [4, 4] },
+        encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } },
+      },
       {
         layer: [
-          { mark: { type: 'rule' }, encoding: { x: { field: 'predicted', type: 'quantitative' }, y: { field: 'q1', type: 'quantitative' }, y2: { field: 'q3' }, color: { field: 'interval', type: 'nominal', title: null } } },
+          {
+            mark: { type: 'rule' },
+            encoding: {
+              x: { field: 'predicted', type: 'quantitative' },
+              y: { field: 'q1', type: 'quantitative' },
+              y2: { field: 'q3' },
+              color: { field: 'interval', type: 'nominal', title: null },
+            },
+          },
           {
             mark: { type: 'point', filled: true, size: 50 },
             encoding: {
@@ -164,21 +208,53 @@ export async function observablesRunParts(events: readonly ArchipelagoEvent[], k
   const matrix = lastDistanceMatrix(events);
   if (pairs.length > 0 && matrix) {
     parts.push(
-      kit.figure(await renderSvg(pairDistanceSpec(pairs)), 'Sampled at iterations 0, 1, 2, 3, 4, 6, 8, 12, ... once every island reached it: the mean positional Hamming distance between 8 members of each island (evenly spaced ranks), as a share of N (on 256 fixed positions when N > 256).'),
+      kit.figure(
+        await renderSvg(pairDistanceSpec(pairs)),
+        'Sampled at iterations 0, 1, 2, 3, 4, 6, 8, 12, ... once every island reached it: the mean positional Hamming distance between 8 members of each island (evenly spaced ranks), as a share of N (on 256 fixed positions when N > 256).',
+      ),
       kit.figure(await renderSvg(distanceMatrixSpec(matrix)), 'The same distances at the last iteration every island sampled.'),
-      kit.figure(await renderSvg(shareLinesSpec(betweenSeries(events), 'distinct genotypes and mean distance in the archipelago', { field: 'measure', title: null })), 'Distinct genotypes: distinct permutation hashes among 32 members per island at evenly spaced ranks, as a share of them.'),
+      kit.figure(
+        await renderSvg(
+          shareLinesSpec(betweenSeries(events), 'distinct genotypes and mean distance in the archipelago', {
+            field: 'measure',
+            title: null,
+          }),
+        ),
+        'Distinct genotypes: distinct permutation hashes among 32 members per island at evenly spaced ranks, as a share of them.',
+      ),
     );
   } else {
-    parts.push(kit.note('No between-island samples in this log: one island, or a log from before the observables (docs/events.md, between).'));
+    parts.push(
+      kit.note('No between-island samples in this log: one island, or a log from before the observables (docs/events.md, between).'),
+    );
   }
   const intake = intakeRows(events);
-  if (intake.length > 0) parts.push(kit.figure(await renderSvg(intakeSpec(intake)), `Per island and migration (x: the iteration it took them in), summed over its sources. Survived: the member an immigrant became is still in its slot, unchanged, ${SURVIVAL_ITERATIONS} iterations later.`));
-  else parts.push(kit.note(`No immigrant survival records: no migration happened at least ${SURVIVAL_ITERATIONS} iterations before the run ended.`));
+  if (intake.length > 0)
+    parts.push(
+      kit.figure(
+        await renderSvg(intakeSpec(intake)),
+        `Per island and migration (x: the iteration it took them in), summed over its sources. Survived: the member an immigrant became is still in its slot, unchanged, ${SURVIVAL_ITERATIONS} iterations later.`,
+      ),
+    );
+  else
+    parts.push(
+      kit.note(`No immigrant survival records: no migration happened at least ${SURVIVAL_ITERATIONS} iterations before the run ended.`),
+    );
   const done = events.find((e) => e.type === 'done');
   const takeover = done?.type === 'done' ? done.result.takeover : undefined;
   if (takeover) {
-    parts.push('<h2>Takeover</h2>', kit.table(['island', 'taken over at iteration'], takeover.islands.map((t, i) => [String(i), t === null ? 'never' : String(t)])));
-    parts.push(kit.note(`Archipelago: ${takeover.iteration === null ? 'not every island was taken over' : `taken over at iteration ${takeover.iteration}`} (docs/takeover.md).`));
+    parts.push(
+      '<h2>Takeover</h2>',
+      kit.table(
+        ['island', 'taken over at iteration'],
+        takeover.islands.map((t, i) => [String(i), t === null ? 'never' : String(t)]),
+      ),
+    );
+    parts.push(
+      kit.note(
+        `Archipelago: ${takeover.iteration === null ? 'not every island was taken over' : `taken over at iteration ${takeover.iteration}`} (docs/takeover.md).`,
+      ),
+    );
   }
   return parts;
 }
@@ -189,17 +265,35 @@ export async function observablesStudyParts(study: StudyData, kit: PageKit): Pro
   const parts = ['<h2>Between the islands</h2>'];
   const medians = betweenMedians(study.runs);
   if (medians.length > 0) {
-    parts.push(kit.figure(await renderSvg(betweenMediansSpec(medians, cells)), 'Per cell, at each iteration of the progress schedule: the median over the runs that reached it (a run that ended earlier has no later samples) of the mean distance between islands and of the distinct genotypes among the sampled members. docs/events.md, between.'));
+    parts.push(
+      kit.figure(
+        await renderSvg(betweenMediansSpec(medians, cells)),
+        'Per cell, at each iteration of the progress schedule: the median over the runs that reached it (a run that ended earlier has no later samples) of the mean distance between islands and of the distinct genotypes among the sampled members. docs/events.md, between.',
+      ),
+    );
   } else {
     parts.push(kit.note('No between-island samples in runs.jsonl: one island per cell, or a study from before the observables.'));
   }
   const rates = intakeRates(study.runs, cells);
-  if (rates.length > 0) parts.push(kit.figure(await renderSvg(intakeRatesSpec(rates, cells)), `Per run: accepted / received over all islands, and survived / accepted among the immigrants checked ${SURVIVAL_ITERATIONS} iterations after they entered; the dot is the median over runs.`));
+  if (rates.length > 0)
+    parts.push(
+      kit.figure(
+        await renderSvg(intakeRatesSpec(rates, cells)),
+        `Per run: accepted / received over all islands, and survived / accepted among the immigrants checked ${SURVIVAL_ITERATIONS} iterations after they entered; the dot is the median over runs.`,
+      ),
+    );
   else parts.push(kit.note('No immigrants received in any run (no migration, or a study from before the observables).'));
   const takeover = takeoverRows(study.runs, study.manifest.cells, study.manifest.seeds[0]);
   if (takeover.length > 0) {
     const { header, rows } = takeoverTable(takeover);
-    parts.push('<h2>Takeover time</h2>', kit.table(header, rows), kit.figure(await renderSvg(takeoverSpec(takeover)), 'Predicted: the best island\'s eccentricity × the migration interval + t* = log2 M + log2(ln M) (Goldberg & Deb 1991); dashed: measured = predicted. docs/takeover.md.'));
+    parts.push(
+      '<h2>Takeover time</h2>',
+      kit.table(header, rows),
+      kit.figure(
+        await renderSvg(takeoverSpec(takeover)),
+        "Predicted: the best island's eccentricity × the migration interval + t* = log2 M + log2(ln M) (Goldberg & Deb 1991); dashed: measured = predicted. docs/takeover.md.",
+      ),
+    );
   }
   return parts;
 }

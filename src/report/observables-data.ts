@@ -21,13 +21,16 @@ export function pairDistances(events: readonly ArchipelagoEvent[]): PairDistance
   const rows: PairDistance[] = [];
   for (const e of events) {
     if (e.type !== 'between') continue;
-    for (let i = 0; i < e.distance.length; i++) for (let j = i + 1; j < e.distance.length; j++) rows.push({ iteration: e.iteration, pair: `${i}-${j}`, distance: e.distance[i][j] });
+    for (let i = 0; i < e.distance.length; i++)
+      for (let j = i + 1; j < e.distance.length; j++) rows.push({ iteration: e.iteration, pair: `${i}-${j}`, distance: e.distance[i][j] });
   }
   return rows;
 }
 
 /** The last `between` event's matrix as cells (i, j, distance), i != j. */
-export function lastDistanceMatrix(events: readonly ArchipelagoEvent[]): { iteration: number; cells: { from: number; to: number; distance: number }[] } | null {
+export function lastDistanceMatrix(
+  events: readonly ArchipelagoEvent[],
+): { iteration: number; cells: { from: number; to: number; distance: number }[] } | null {
   let last: Extract<ArchipelagoEvent, { type: 'between' }> | null = null;
   for (const e of events) if (e.type === 'between' && (last === null || e.iteration >= last.iteration)) last = e;
   if (last === null || last.distance.length < 2) return null;
@@ -37,9 +40,14 @@ export function lastDistanceMatrix(events: readonly ArchipelagoEvent[]): { itera
 
 /** The archipelago's distinct genotypes (as a share of the sampled members) and mean pair distance over iterations. */
 export function betweenSeries(events: readonly ArchipelagoEvent[]): { iteration: number; measure: string; value: number }[] {
-  return events.flatMap((e) => (e.type === 'between'
-    ? [{ iteration: e.iteration, measure: 'distinct genotypes / sampled', value: e.distinct / e.sampled }, { iteration: e.iteration, measure: 'mean distance between islands', value: e.meanDistance }]
-    : []));
+  return events.flatMap((e) =>
+    e.type === 'between'
+      ? [
+          { iteration: e.iteration, measure: 'distinct genotypes / sampled', value: e.distinct / e.sampled },
+          { iteration: e.iteration, measure: 'mean distance between islands', value: e.meanDistance },
+        ]
+      : [],
+  );
 }
 
 /** Per island and iteration taken in: immigrants received, accepted, and still there k iterations later (summed over its sources). */
@@ -62,7 +70,9 @@ export function intakeRows(events: readonly ArchipelagoEvent[]): { island: numbe
 }
 
 /** Per cell and iteration: the median over the runs that reached it of the mean pair distance and of distinct / sampled. */
-export function betweenMedians(runs: readonly RunRecord[]): { cell: string; iteration: number; measure: string; value: number; runs: number }[] {
+export function betweenMedians(
+  runs: readonly RunRecord[],
+): { cell: string; iteration: number; measure: string; value: number; runs: number }[] {
   const groups = new Map<string, { cell: string; iteration: number; distance: number[]; distinct: number[] }>();
   for (const r of runs) {
     for (const p of r.between ?? []) {
@@ -80,7 +90,10 @@ export function betweenMedians(runs: readonly RunRecord[]): { cell: string; iter
 }
 
 /** Per cell: the median over runs of the acceptance rate (accepted / received) and survival rate (survived / checked). */
-export function intakeRates(runs: readonly RunRecord[], cells: readonly string[]): { cell: string; measure: string; value: number; runs: number }[] {
+export function intakeRates(
+  runs: readonly RunRecord[],
+  cells: readonly string[],
+): { cell: string; measure: string; value: number; runs: number }[] {
   const rows: { cell: string; measure: string; value: number; runs: number }[] = [];
   for (const cell of cells) {
     const own = runs.filter((r) => r.cell === cell);
@@ -116,12 +129,21 @@ export function takeoverRows(runs: readonly RunRecord[], cells: readonly Manifes
     if (own.length === 0 || config.ga.mode !== 'takeover') continue;
     const times = own.map((r) => r.takeover!.iteration ?? Infinity);
     const p = predictTakeover({
-      edges: edgesOf(config.topology, config.islands, firstSeed), islands: config.islands, bestIsland: config.ga.bestIsland,
-      interval: config.migration.interval, populationSize: config.ga.populationSize,
+      edges: edgesOf(config.topology, config.islands, firstSeed),
+      islands: config.islands,
+      bestIsland: config.ga.bestIsland,
+      interval: config.migration.interval,
+      populationSize: config.ga.populationSize,
     });
     rows.push({
-      cell: cell.id, runs: own.length, takenOver: times.filter((t) => t !== Infinity).length, ...quartiles(times),
-      eccentricity: p.eccentricity, interval: config.migration.interval, panmictic: p.panmictic, predicted: p.predicted,
+      cell: cell.id,
+      runs: own.length,
+      takenOver: times.filter((t) => t !== Infinity).length,
+      ...quartiles(times),
+      eccentricity: p.eccentricity,
+      interval: config.migration.interval,
+      panmictic: p.panmictic,
+      predicted: p.predicted,
     });
   }
   return rows;
@@ -132,7 +154,16 @@ export function takeoverTable(rows: readonly TakeoverRow[]): { header: string[];
   const f = (x: number) => (Number.isFinite(x) ? (Number.isInteger(x) ? String(x) : x.toFixed(1)) : '∞');
   return {
     header: ['cell', 'runs', 'taken over', 'takeover median [Q1, Q3]', 'eccentricity', 'interval', 'predicted', 'median - predicted'],
-    rows: rows.map((r) => [r.cell, String(r.runs), String(r.takenOver), `${f(r.median)} [${f(r.q1)}, ${f(r.q3)}]`, f(r.eccentricity), String(r.interval), r.predicted.toFixed(1), f(r.median - r.predicted)]),
+    rows: rows.map((r) => [
+      r.cell,
+      String(r.runs),
+      String(r.takenOver),
+      `${f(r.median)} [${f(r.q1)}, ${f(r.q3)}]`,
+      f(r.eccentricity),
+      String(r.interval),
+      r.predicted.toFixed(1),
+      f(r.median - r.predicted),
+    ]),
   };
 }
 

@@ -65,10 +65,11 @@ export function table1Rows(study: StudyData): Table1Row[] {
     const n = cell.config.n;
     const paper = PAPER_TABLE1[n];
     if (paper === undefined) continue;
-    const reading = Object.entries(cell.values)
-      .filter(([key]) => key !== 'n')
-      .map(([key, value]) => `${key}=${formatValue(value)}`)
-      .join(', ') || 'base';
+    const reading =
+      Object.entries(cell.values)
+        .filter(([key]) => key !== 'n')
+        .map(([key, value]) => `${key}=${formatValue(value)}`)
+        .join(', ') || 'base';
     const runs = study.runs.filter((r) => r.cell === cell.id);
     const iterations = runs.map((r) => toSolution(r, 'iterations'));
     rows.push({
@@ -79,7 +80,9 @@ export function table1Rows(study: StudyData): Table1Row[] {
       iterations: quartiles(iterations),
       evaluations: quartiles(runs.map((r) => toSolution(r, 'evaluations'))),
       paper,
-      paperPercentiles: paper.map((p) => (iterations.length === 0 ? Number.NaN : iterations.filter((i) => i < p).length / iterations.length)),
+      paperPercentiles: paper.map((p) =>
+        iterations.length === 0 ? Number.NaN : iterations.filter((i) => i < p).length / iterations.length,
+      ),
     });
   }
   // Readings in the file's order, N ascending within each.
@@ -92,7 +95,9 @@ export function renderTable1(rows: readonly Table1Row[]): string {
   const out: string[] = [];
   for (const reading of [...new Set(rows.map((r) => r.reading))]) {
     out.push(`Reading: ${reading}`, '');
-    out.push('| N | runs | solved | our iterations: median [Q1, Q3] | our evaluations: median [Q1, Q3] | paper iterations (3 runs) | paper runs\' percentile in ours |');
+    out.push(
+      "| N | runs | solved | our iterations: median [Q1, Q3] | our evaluations: median [Q1, Q3] | paper iterations (3 runs) | paper runs' percentile in ours |",
+    );
     out.push('|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows.filter((x) => x.reading === reading)) {
       out.push(

@@ -45,11 +45,17 @@ export function parseEventLines(text: string, file: string): (ArchipelagoEvent |
 export function readRunEvents(file: string): RunData {
   let text: string;
   try {
-    text = readRegularText(file, { name: `--run ${file}`, expected: 'a file written by solve --trace', maxBytes: bufferLimits.MAX_STRING_LENGTH });
+    text = readRegularText(file, {
+      name: `--run ${file}`,
+      expected: 'a file written by solve --trace',
+      maxBytes: bufferLimits.MAX_STRING_LENGTH,
+    });
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     if (/: is a directory;/.test(error.message)) {
-      throw new ConfigError(`--run ${file}: is a folder; give a study folder as report's first argument and --run CELL@SEED, or --run a file written by solve --trace`);
+      throw new ConfigError(
+        `--run ${file}: is a folder; give a study folder as report's first argument and --run CELL@SEED, or --run a file written by solve --trace`,
+      );
     }
     throw new ConfigError(error.message);
   }
@@ -70,10 +76,15 @@ export function runSummaryLines(run: RunData): string[] {
   const config = run.header?.config;
   const done = run.events.find((e) => e.type === 'done');
   const solution = run.events.find((e) => e.type === 'solution');
-  const what = config ? `N=${config.n}, ${config.islands} island${config.islands === 1 ? '' : 's'}, topology ${config.topology?.kind}, seed ${config.seed}` : 'an event log';
-  const outcome = solution?.type === 'solution'
-    ? `solved by island ${solution.island} at iteration ${solution.iteration} (${solution.seconds.toFixed(3)} s)`
-    : done?.type === 'done' ? `not solved, best fitness ${done.result.fitness}` : 'no result in the log';
+  const what = config
+    ? `N=${config.n}, ${config.islands} island${config.islands === 1 ? '' : 's'}, topology ${config.topology?.kind}, seed ${config.seed}`
+    : 'an event log';
+  const outcome =
+    solution?.type === 'solution'
+      ? `solved by island ${solution.island} at iteration ${solution.iteration} (${solution.seconds.toFixed(3)} s)`
+      : done?.type === 'done'
+        ? `not solved, best fitness ${done.result.fitness}`
+        : 'no result in the log';
   lines.push(`${run.file}: ${what}; ${outcome}`);
   const islands = [...new Set(run.events.flatMap((e) => (e.type === 'progress' ? [e.island] : [])))].sort((a, b) => a - b);
   for (const island of islands) {

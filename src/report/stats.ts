@@ -72,7 +72,7 @@ export interface PairedComparison {
 export function averageRanks(values: readonly number[]): number[] {
   const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b] || a - b);
   const ranks = new Array<number>(values.length);
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start;
     while (end + 1 < order.length && values[order[end + 1]] === values[order[start]]) end++;
     const rank = (start + end) / 2 + 1;
@@ -231,7 +231,10 @@ export const ERT_BOOTSTRAP = { resamples: 2000, seed: 1, level: 0.95 } as const;
  * return the (1 - level) / 2 and (1 + level) / 2 quantiles (type 7) of those ERTs. An upper
  * bound of +Infinity says a resample without success is among the top 2.5%.
  */
-export function ertInterval(runs: readonly RunLength[], options: { resamples: number; seed: number; level: number } = ERT_BOOTSTRAP): Interval {
+export function ertInterval(
+  runs: readonly RunLength[],
+  options: { resamples: number; seed: number; level: number } = ERT_BOOTSTRAP,
+): Interval {
   const n = runs.length;
   if (n === 0) return { lower: Number.NaN, upper: Number.NaN };
   const rng = Rng.forStream(options.seed, 0);
@@ -255,7 +258,10 @@ export function ertInterval(runs: readonly RunLength[], options: { resamples: nu
  * included, never reaching 1 when some failed) solved within each budget of `budgets`.
  */
 export function runLengthEcdf(runs: readonly RunLength[], budgets: readonly number[]): number[] {
-  const solved = runs.filter((r) => r.solved).map((r) => r.evaluations).sort((a, b) => a - b);
+  const solved = runs
+    .filter((r) => r.solved)
+    .map((r) => r.evaluations)
+    .sort((a, b) => a - b);
   return budgets.map((budget) => {
     let k = 0;
     while (k < solved.length && solved[k] <= budget) k++;

@@ -20,10 +20,28 @@ export function shortNames(cells: readonly string[]): Map<string, string> {
 
 /** One colour and one dash pattern per cell, so that even 24 lines stay apart (20 colours, 4 dashes). */
 function cellEncoding(names: readonly string[]): Record<string, unknown> {
-  const dashes = [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2]];
+  const dashes = [
+    [1, 0],
+    [6, 3],
+    [2, 2],
+    [8, 2, 2, 2],
+  ];
   return {
-    color: { field: 'cell', type: 'nominal', sort: [...names], title: 'cell', scale: { scheme: 'tableau20' }, legend: { columns: names.length > 12 ? 2 : 1, symbolType: 'stroke', symbolStrokeWidth: 2 } },
-    strokeDash: { field: 'cell', type: 'nominal', sort: [...names], title: 'cell', scale: { range: names.map((_, i) => dashes[Math.floor(i / 20) + (i % 20 >= 10 ? 1 : 0)] ?? dashes[0]) } },
+    color: {
+      field: 'cell',
+      type: 'nominal',
+      sort: [...names],
+      title: 'cell',
+      scale: { scheme: 'tableau20' },
+      legend: { columns: names.length > 12 ? 2 : 1, symbolType: 'stroke', symbolStrokeWidth: 2 },
+    },
+    strokeDash: {
+      field: 'cell',
+      type: 'nominal',
+      sort: [...names],
+      title: 'cell',
+      scale: { range: names.map((_, i) => dashes[Math.floor(i / 20) + (i % 20 >= 10 ? 1 : 0)] ?? dashes[0]) },
+    },
   };
 }
 
@@ -47,7 +65,10 @@ export function ecdfPoints(runs: readonly RunRecord[], cells: readonly string[])
   const hi = Math.max(...solved);
   return cells.flatMap((id) => {
     const own = runs.filter((r) => r.cell === id);
-    const values = own.filter((r) => r.solved).map((r) => r.evaluations).sort((a, b) => a - b);
+    const values = own
+      .filter((r) => r.solved)
+      .map((r) => r.evaluations)
+      .sort((a, b) => a - b);
     const cell = names.get(id)!;
     const points: EcdfPoint[] = [{ cell, evaluations: lo, solved: 0 }];
     values.forEach((v, k) => points.push({ cell, evaluations: v, solved: (k + 1) / own.length }));
@@ -57,7 +78,13 @@ export function ecdfPoints(runs: readonly RunRecord[], cells: readonly string[])
 }
 
 /** One line per cell over evaluations (log x): the ECDF and the fixed-budget curves alike. */
-function cellLinesSpec(points: readonly object[], cells: readonly string[], title: string, mark: Record<string, unknown>, y: Record<string, unknown>): TopLevelSpec {
+function cellLinesSpec(
+  points: readonly object[],
+  cells: readonly string[],
+  title: string,
+  mark: Record<string, unknown>,
+  y: Record<string, unknown>,
+): TopLevelSpec {
   const names = cells.map((_, i) => `c${i + 1}`);
   return {
     $schema: SCHEMA,
@@ -67,7 +94,13 @@ function cellLinesSpec(points: readonly object[], cells: readonly string[], titl
     height: 300,
     mark: { type: 'line', strokeWidth: 2, ...mark },
     encoding: {
-      x: { field: 'evaluations', type: 'quantitative', scale: { type: 'log' }, title: 'evaluations (all islands, log scale)', axis: { labelExpr: "format(datum.value, '~s')" } },
+      x: {
+        field: 'evaluations',
+        type: 'quantitative',
+        scale: { type: 'log' },
+        title: 'evaluations (all islands, log scale)',
+        axis: { labelExpr: "format(datum.value, '~s')" },
+      },
       y: { type: 'quantitative', ...y },
       ...cellEncoding(names),
     },
@@ -76,8 +109,13 @@ function cellLinesSpec(points: readonly object[], cells: readonly string[], titl
 }
 
 export function ecdfSpec(points: readonly EcdfPoint[], cells: readonly string[]): TopLevelSpec {
-  return cellLinesSpec(points, cells, 'share of runs solved within a budget of evaluations (fixed target: a solution)', { interpolate: 'step-after' },
-    { field: 'solved', scale: { domain: [0, 1] }, title: 'share of runs solved', axis: { format: '.0%' } });
+  return cellLinesSpec(
+    points,
+    cells,
+    'share of runs solved within a budget of evaluations (fixed target: a solution)',
+    { interpolate: 'step-after' },
+    { field: 'solved', scale: { domain: [0, 1] }, title: 'share of runs solved', axis: { format: '.0%' } },
+  );
 }
 
 /** Best fitness of a trajectory within `budget`: its last point at or below it; undefined before its first point or, for an unsolved run, past its end. */
@@ -129,8 +167,13 @@ export function fixedBudgetPoints(runs: readonly RunRecord[], cells: readonly st
 }
 
 export function fixedBudgetSpec(points: readonly BudgetPoint[], cells: readonly string[]): TopLevelSpec {
-  return cellLinesSpec(points, cells, 'best fitness reached within a budget of evaluations (fixed budget), median over runs', {},
-    { field: 'median', scale: { zero: true }, title: 'best fitness (0 = solved)' });
+  return cellLinesSpec(
+    points,
+    cells,
+    'best fitness reached within a budget of evaluations (fixed budget), median over runs',
+    {},
+    { field: 'median', scale: { zero: true }, title: 'best fitness (0 = solved)' },
+  );
 }
 
 export interface DiversityBand {
@@ -148,7 +191,10 @@ export interface DiversityBand {
  * runs; the band stops where fewer than half of the cell's islands still run, so its end is
  * not drawn by a few long runs.
  */
-export function diversityBands(logs: ReadonlyMap<string, readonly (readonly ArchipelagoEvent[])[]>, cells: readonly string[]): DiversityBand[] {
+export function diversityBands(
+  logs: ReadonlyMap<string, readonly (readonly ArchipelagoEvent[])[]>,
+  cells: readonly string[],
+): DiversityBand[] {
   const names = shortNames(cells);
   return cells.flatMap((id) => {
     const series: { iteration: number; diversity: number }[][] = [];
@@ -175,7 +221,13 @@ export function diversityBands(logs: ReadonlyMap<string, readonly (readonly Arch
         return [v];
       });
       if (values.length * 2 < series.length) break;
-      bands.push({ cell: names.get(id)!, iteration, q1: quantile(values, 0.25), median: quantile(values, 0.5), q3: quantile(values, 0.75) });
+      bands.push({
+        cell: names.get(id)!,
+        iteration,
+        q1: quantile(values, 0.25),
+        median: quantile(values, 0.5),
+        q3: quantile(values, 0.75),
+      });
     }
     return bands;
   });
@@ -205,11 +257,25 @@ export function diversityBandSpec(bands: readonly DiversityBand[], cells: readon
       width: 180,
       height: 120,
       layer: [
-        { mark: { type: 'area', opacity: 0.3, color: '#4c78a8' }, encoding: { y: { field: 'q1', type: 'quantitative' }, y2: { field: 'q3' } } },
-        { mark: { type: 'line', color: '#4c78a8' }, encoding: { y: { field: 'median', type: 'quantitative', title: 'diversity (share of N)', scale: { zero: true }, axis: { format: '.0%' } } } },
+        {
+          mark: { type: 'area', opacity: 0.3, color: '#4c78a8' },
+          encoding: { y: { field: 'q1', type: 'quantitative' }, y2: { field: 'q3' } },
+        },
+        {
+          mark: { type: 'line', color: '#4c78a8' },
+          encoding: {
+            y: { field: 'median', type: 'quantitative', title: 'diversity (share of N)', scale: { zero: true }, axis: { format: '.0%' } },
+          },
+        },
       ],
       encoding: {
-        x: { field: 'iteration', type: 'quantitative', scale: { type: 'symlog' }, title: 'iteration (symlog)', axis: { labelExpr: "format(datum.value, '~s')", tickCount: 4 } },
+        x: {
+          field: 'iteration',
+          type: 'quantitative',
+          scale: { type: 'symlog' },
+          title: 'iteration (symlog)',
+          axis: { labelExpr: "format(datum.value, '~s')", tickCount: 4 },
+        },
       },
     },
     resolve: { scale: { x: 'independent' } },

@@ -9,8 +9,18 @@ import type { RunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { cellLimits, censoredValue, censoringPlan, observe, type CellLimits, type CensoringPlan } from './censoring.ts';
 import {
-  comparePaired, ERT_BOOTSTRAP, ertInterval, expectedRunningTime, fisherExact, holm, median, quartiles, wilson,
-  type Interval, type PairedComparison, type Quartiles,
+  comparePaired,
+  ERT_BOOTSTRAP,
+  ertInterval,
+  expectedRunningTime,
+  fisherExact,
+  holm,
+  median,
+  quartiles,
+  wilson,
+  type Interval,
+  type PairedComparison,
+  type Quartiles,
 } from './stats.ts';
 import type { StudyData } from './study-data.ts';
 
@@ -94,7 +104,10 @@ function compareOn(metric: Metric, mine: readonly RunRecord[], theirs: readonly 
   const x = mine.map((r) => observe(r, metric, limits[0]));
   const y = theirs.map((r) => observe(r, metric, limits[1]));
   const plan = censoringPlan([...x, ...y], metric);
-  const paired = comparePaired(x.map((o) => censoredValue(o, plan)), y.map((o) => censoredValue(o, plan)));
+  const paired = comparePaired(
+    x.map((o) => censoredValue(o, plan)),
+    y.map((o) => censoredValue(o, plan)),
+  );
   return { ...paired, ...plan, pHolm: Number.NaN, verdict: 'none' };
 }
 
@@ -102,7 +115,11 @@ function compareOn(metric: Metric, mine: readonly RunRecord[], theirs: readonly 
  * Summarises a study. `baselineOf` maps a cell id to its baseline id (from the manifest,
  * or from `report --baseline`).
  */
-export function summarise(study: StudyData, baselineOf: (cell: string) => string | null, baseline: Record<string, SweepValue> | null): StudySummary {
+export function summarise(
+  study: StudyData,
+  baselineOf: (cell: string) => string | null,
+  baseline: Record<string, SweepValue> | null,
+): StudySummary {
   const { manifest } = study;
   const byCell = new Map<string, Map<number, RunRecord>>();
   for (const cell of manifest.cells) byCell.set(cell.id, new Map());
@@ -123,7 +140,17 @@ export function summarise(study: StudyData, baselineOf: (cell: string) => string
       const theirs = byCell.get(base)!;
       const seeds = manifest.seeds.filter((s) => mine.has(s) && theirs.has(s));
       const limits: [CellLimits, CellLimits] = [limitsOf.get(cell.id)!, limitsOf.get(base)!];
-      comparison = Object.fromEntries(METRICS.map((m) => [m, compareOn(m, seeds.map((s) => mine.get(s)!), seeds.map((s) => theirs.get(s)!), limits)])) as Record<Metric, Comparison>;
+      comparison = Object.fromEntries(
+        METRICS.map((m) => [
+          m,
+          compareOn(
+            m,
+            seeds.map((s) => mine.get(s)!),
+            seeds.map((s) => theirs.get(s)!),
+            limits,
+          ),
+        ]),
+      ) as Record<Metric, Comparison>;
       const baseRuns = [...theirs.values()];
       success = { pValue: fisherExact(solved, runs.length, baseRuns.filter((r) => r.solved).length, baseRuns.length), pHolm: Number.NaN };
     }

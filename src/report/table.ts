@@ -47,7 +47,13 @@ export function testText(c: Comparison): string {
 export function comparisonText(cell: CellSummary, metric: Metric, times = 'x'): string[] {
   const c = cell.comparison?.[metric];
   if (!c) return cell.baseline === null && cell.comparison === null ? ['baseline', '', '', '', ''] : ['-', '-', '-', '-', '-'];
-  return [testText(c), Number.isNaN(c.medianRatio) ? '-' : `${c.medianRatio.toPrecision(3)}${times}`, Number.isNaN(c.rankBiserial) ? '-' : c.rankBiserial.toFixed(2), formatP(c.pValue), formatP(c.pHolm)];
+  return [
+    testText(c),
+    Number.isNaN(c.medianRatio) ? '-' : `${c.medianRatio.toPrecision(3)}${times}`,
+    Number.isNaN(c.rankBiserial) ? '-' : c.rankBiserial.toFixed(2),
+    formatP(c.pValue),
+    formatP(c.pHolm),
+  ];
 }
 
 function percent(x: number): string {
@@ -70,7 +76,14 @@ export function ertText(cell: CellSummary): string {
 export function align(given: string[][]): string {
   const rows = given.map((r) => r.map(safeText));
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => [...r[col]].length)));
-  return rows.map((r) => r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**
@@ -83,11 +96,35 @@ export const MEASURE_COLUMNS = 8;
 
 export function summaryRows(summary: StudySummary, times = 'x'): { header: string[]; rows: string[][] } {
   const compared = summary.baseline !== null;
-  const header = ['cell', 'runs', 'solved [95% CI]', 'ERT evals [95% CI]', 'evaluations (solved runs)', 'iterations (solved runs)', 'time s (solved runs)', 'start-up s'];
-  if (compared) header.push('evals test', 'evals ratio', 'r', 'p', 'p Holm', 'time test', 'time ratio', 'r', 'p', 'p Holm', 'success p Holm');
+  const header = [
+    'cell',
+    'runs',
+    'solved [95% CI]',
+    'ERT evals [95% CI]',
+    'evaluations (solved runs)',
+    'iterations (solved runs)',
+    'time s (solved runs)',
+    'start-up s',
+  ];
+  if (compared)
+    header.push('evals test', 'evals ratio', 'r', 'p', 'p Holm', 'time test', 'time ratio', 'r', 'p', 'p Holm', 'success p Holm');
   const rows = summary.cells.map((cell) => {
-    const row = [cell.id, String(cell.runs), successText(cell), ertText(cell), solvedQuartileText(cell, 'evaluations'), solvedQuartileText(cell, 'iterations'), solvedQuartileText(cell, 'seconds'), formatNumber(cell.startupSeconds, 'seconds')];
-    if (compared) row.push(...comparisonText(cell, 'evaluations', times), ...comparisonText(cell, 'seconds', times), cell.success ? formatP(cell.success.pHolm) : cell.baseline === null ? '' : '-');
+    const row = [
+      cell.id,
+      String(cell.runs),
+      successText(cell),
+      ertText(cell),
+      solvedQuartileText(cell, 'evaluations'),
+      solvedQuartileText(cell, 'iterations'),
+      solvedQuartileText(cell, 'seconds'),
+      formatNumber(cell.startupSeconds, 'seconds'),
+    ];
+    if (compared)
+      row.push(
+        ...comparisonText(cell, 'evaluations', times),
+        ...comparisonText(cell, 'seconds', times),
+        cell.success ? formatP(cell.success.pHolm) : cell.baseline === null ? '' : '-',
+      );
     return row;
   });
   return { header, rows };
@@ -111,7 +148,9 @@ export function tableNotes(summary: StudySummary): string[] {
       `${resamples} resamples of the runs, seed ${seed}). Medians and quartiles are over the solved runs (their count in brackets when some failed).`,
   ];
   if (summary.baseline !== null) {
-    const base = Object.entries(summary.baseline).map(([k, v]) => `${k}=${formatValue(v)}`).join(', ');
+    const base = Object.entries(summary.baseline)
+      .map(([k, v]) => `${k}=${formatValue(v)}`)
+      .join(', ');
     notes.push(
       `Compared on the same seeds with the baseline (${base}): ratio = median over seeds of cell / baseline (both solved);`,
       'r = matched-pairs rank-biserial correlation (-1: the cell is lower on every seed); p = two-sided Wilcoxon signed-rank; p Holm = adjusted for comparing several cells.',
@@ -126,8 +165,10 @@ export function tableNotes(summary: StudySummary): string[] {
 /** What a study with async cells must say: a seed fixes their initial populations and nothing more. Null when every cell is repeatable. */
 export function notRepeatableNote(summary: StudySummary): string | null {
   if (summary.notRepeatable.length === 0) return null;
-  return `Not repeatable: ${summary.notRepeatable.join('; ')} (async migration): thread timing decides what arrives when, so a rerun gives other numbers and `
-    + 'the comparisons of these cells pair initial populations only (the same seed starts the same populations).';
+  return (
+    `Not repeatable: ${summary.notRepeatable.join('; ')} (async migration): thread timing decides what arrives when, so a rerun gives other numbers and ` +
+    'the comparisons of these cells pair initial populations only (the same seed starts the same populations).'
+  );
 }
 
 /** The terminal table, with a note on the comparisons when there is a baseline. */
@@ -150,7 +191,8 @@ export function renderTable(summary: StudySummary): string {
  */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isNaN(value) ? '' : value === Infinity ? 'Inf' : value === -Infinity ? '-Inf' : String(value);
+  if (typeof value === 'number')
+    return Number.isNaN(value) ? '' : value === Infinity ? 'Inf' : value === -Infinity ? '-Inf' : String(value);
   const raw = typeof value === 'string' ? value : JSON.stringify(value);
   const text = safeText(/^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw);
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -158,13 +200,50 @@ export function csvField(value: unknown): string {
 
 /** One row per cell with every number of the summary. */
 export function renderCsv(summary: StudySummary): string {
-  const header = ['cell', ...summary.keys, 'baseline', 'runs', 'solved', 'success_rate', 'success_wilson_lower', 'success_wilson_upper', 'ert_evaluations', 'ert_bootstrap_lower', 'ert_bootstrap_upper'];
+  const header = [
+    'cell',
+    ...summary.keys,
+    'baseline',
+    'runs',
+    'solved',
+    'success_rate',
+    'success_wilson_lower',
+    'success_wilson_upper',
+    'ert_evaluations',
+    'ert_bootstrap_lower',
+    'ert_bootstrap_upper',
+  ];
   for (const m of METRICS) header.push(`${m}_solved_q1`, `${m}_solved_median`, `${m}_solved_q3`, `${m}_q1`, `${m}_median`, `${m}_q3`);
   header.push('startup_seconds_median', 'success_fisher_p', 'success_fisher_p_holm');
-  for (const m of METRICS) header.push(`${m}_test`, `${m}_budget`, `${m}_pairs`, `${m}_median_diff`, `${m}_median_ratio`, `${m}_rank_biserial`, `${m}_wilcoxon_v`, `${m}_p`, `${m}_p_method`, `${m}_p_holm`, `${m}_verdict`);
+  for (const m of METRICS)
+    header.push(
+      `${m}_test`,
+      `${m}_budget`,
+      `${m}_pairs`,
+      `${m}_median_diff`,
+      `${m}_median_ratio`,
+      `${m}_rank_biserial`,
+      `${m}_wilcoxon_v`,
+      `${m}_p`,
+      `${m}_p_method`,
+      `${m}_p_holm`,
+      `${m}_verdict`,
+    );
   const lines = [header.map(csvField).join(',')];
   for (const cell of summary.cells) {
-    const row: unknown[] = [cell.id, ...summary.keys.map((k) => cell.values[k]), cell.baseline, cell.runs, cell.solved, cell.successRate, cell.successInterval.lower, cell.successInterval.upper, cell.ert, cell.ertInterval.lower, cell.ertInterval.upper];
+    const row: unknown[] = [
+      cell.id,
+      ...summary.keys.map((k) => cell.values[k]),
+      cell.baseline,
+      cell.runs,
+      cell.solved,
+      cell.successRate,
+      cell.successInterval.lower,
+      cell.successInterval.upper,
+      cell.ert,
+      cell.ertInterval.lower,
+      cell.ertInterval.upper,
+    ];
     for (const m of METRICS) {
       const s = cell.solvedQuartiles[m];
       const q = cell.quartiles[m];
@@ -173,7 +252,19 @@ export function renderCsv(summary: StudySummary): string {
     row.push(cell.startupSeconds, cell.success?.pValue, cell.success?.pHolm);
     for (const m of METRICS) {
       const c = cell.comparison?.[m];
-      row.push(c?.test, c?.budget, c?.pairs, c?.medianDifference, c?.medianRatio, c?.rankBiserial, c?.statistic, c?.pValue, c?.method, c?.pHolm, c?.verdict);
+      row.push(
+        c?.test,
+        c?.budget,
+        c?.pairs,
+        c?.medianDifference,
+        c?.medianRatio,
+        c?.rankBiserial,
+        c?.statistic,
+        c?.pValue,
+        c?.method,
+        c?.pHolm,
+        c?.verdict,
+      );
     }
     lines.push(row.map(csvField).join(','));
   }

@@ -51,7 +51,13 @@ export interface CheckpointFile {
 }
 
 /** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
-export const RESUMABLE_KEYS = ['limits.maxIterations', 'limits.maxEvaluations', 'limits.timeLimit', 'onIslandError', 'output.file'] as const;
+export const RESUMABLE_KEYS = [
+  'limits.maxIterations',
+  'limits.maxEvaluations',
+  'limits.timeLimit',
+  'onIslandError',
+  'output.file',
+] as const;
 
 export function checkpointFile(event: CheckpointEvent, config: SeededRunConfig, previousSeconds = 0): CheckpointFile {
   const shape = toFileShape(config);
@@ -98,11 +104,15 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
   }
   if (!isObject(value) || value.type !== 'checkpoint' || value.format !== CHECKPOINT_FORMAT) throw notOne;
   if (value.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
-    throw new ConfigError(`${name}: checkpoint format version ${String(value.formatVersion)}; this nqueens-islands reads version ${CHECKPOINT_FORMAT_VERSION}`);
+    throw new ConfigError(
+      `${name}: checkpoint format version ${String(value.formatVersion)}; this nqueens-islands reads version ${CHECKPOINT_FORMAT_VERSION}`,
+    );
   }
   const version = toolInfo().version;
   if (value.toolVersion !== version) {
-    throw new ConfigError(`${name}: written by nqueens-islands ${String(value.toolVersion)}, this is ${version}; resume it with the version that wrote it`);
+    throw new ConfigError(
+      `${name}: written by nqueens-islands ${String(value.toolVersion)}, this is ${version}; resume it with the version that wrote it`,
+    );
   }
   return value as unknown as CheckpointFile;
 }
@@ -120,7 +130,12 @@ const RESUMABLE_FLAGS = RESUMABLE_KEYS.map((key) => flagForPath(key)).join(', ')
  * saved value is fine). Also checks the snapshots against the config.
  * @throws ConfigError
  */
-export function resumeConfig(checkpoint: CheckpointFile, file: string, overrides: ConfigOverrides, env: ResolveEnv = systemEnv()): SeededRunConfig {
+export function resumeConfig(
+  checkpoint: CheckpointFile,
+  file: string,
+  overrides: ConfigOverrides,
+  env: ResolveEnv = systemEnv(),
+): SeededRunConfig {
   const name = `--resume ${displayName(file)}`;
   const damaged = (what: string) => new ConfigError(`${name}: damaged checkpoint (${what})`);
   let saved;
@@ -156,11 +171,17 @@ const isCount = (value: unknown): value is number => Number.isSafeInteger(value)
  * damaged or edited checkpoint is refused here, naming what is wrong, instead of failing
  * (or silently computing something else) inside a worker.
  */
-function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig | ReturnType<typeof resolveRunConfig>, damaged: (what: string) => ConfigError): void {
+function checkSnapshots(
+  checkpoint: CheckpointFile,
+  config: SeededRunConfig | ReturnType<typeof resolveRunConfig>,
+  damaged: (what: string) => ConfigError,
+): void {
   const { n, islands, ga } = config;
   if (checkpoint.mode !== config.migration.mode) throw damaged(`mode ${String(checkpoint.mode)} but config says ${config.migration.mode}`);
-  if (checkpoint.mode === 'sync' ? !isCount(checkpoint.epoch) : checkpoint.epoch !== null) throw damaged(`epoch ${String(checkpoint.epoch)} for a ${checkpoint.mode} run`);
-  if (typeof checkpoint.seconds !== 'number' || !(checkpoint.seconds >= 0) || !Number.isFinite(checkpoint.seconds)) throw damaged(`seconds ${String(checkpoint.seconds)}`);
+  if (checkpoint.mode === 'sync' ? !isCount(checkpoint.epoch) : checkpoint.epoch !== null)
+    throw damaged(`epoch ${String(checkpoint.epoch)} for a ${checkpoint.mode} run`);
+  if (typeof checkpoint.seconds !== 'number' || !(checkpoint.seconds >= 0) || !Number.isFinite(checkpoint.seconds))
+    throw damaged(`seconds ${String(checkpoint.seconds)}`);
   if (!Array.isArray(checkpoint.islands) || checkpoint.islands.length !== islands) throw damaged(`expected ${islands} island snapshots`);
   const marks = new DiagonalMarks(n);
   checkpoint.islands.forEach((snapshot: IslandSnapshot, i) => {
@@ -168,15 +189,18 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig | Re
     if (!isObject(snapshot) || snapshot.island !== i) throw damaged(`island snapshot ${i} is missing or out of order`);
     const s = snapshot.state;
     if (!isObject(s) || s.n !== n) throw island(`its state is not for N = ${n}`);
-    if (checkpoint.mode === 'sync' ? snapshot.epoch !== checkpoint.epoch : snapshot.epoch !== 0) throw island(`epoch ${String(snapshot.epoch)}, expected ${checkpoint.mode === 'sync' ? checkpoint.epoch : 0}`);
+    if (checkpoint.mode === 'sync' ? snapshot.epoch !== checkpoint.epoch : snapshot.epoch !== 0)
+      throw island(`epoch ${String(snapshot.epoch)}, expected ${checkpoint.mode === 'sync' ? checkpoint.epoch : 0}`);
     for (const key of ['iterations', 'evaluations'] as const) if (!isCount(s[key])) throw island(`${key} ${String(s[key])} is not a count`);
-    for (const key of ['migrantsSent', 'migrantsAccepted'] as const) if (!isCount(snapshot[key])) throw island(`${key} ${String(snapshot[key])} is not a count`);
+    for (const key of ['migrantsSent', 'migrantsAccepted'] as const)
+      if (!isCount(snapshot[key])) throw island(`${key} ${String(snapshot[key])} is not a count`);
     // xoshiro128** never leaves the all-zero state once in it: every draw would be 0.
     if (!(s.rng instanceof Int32Array) || s.rng.length !== 4) throw island('the random-number state is not 4 32-bit words');
     if (s.rng.every((word) => word === 0)) throw island('the random-number state is all zero');
     checkPopulation(s.population, ga.populationSize, n, marks, (what) => island(`population: ${what}`));
     checkPopulation(s.bad, ga.mode === 'paper' ? ga.badRepositorySize : 0, n, marks, (what) => island(`bad repository: ${what}`));
-    if (s.lists !== undefined) checkConflictLists(s.lists, s.population.genes, ga.populationSize, n, (what) => island(`conflict lists: ${what}`));
+    if (s.lists !== undefined)
+      checkConflictLists(s.lists, s.population.genes, ga.populationSize, n, (what) => island(`conflict lists: ${what}`));
   });
 }
 
@@ -195,7 +219,8 @@ function checkConflictLists(lists: unknown, genes: Genes, size: number, n: numbe
 function checkPopulation(pop: unknown, size: number, n: number, marks: DiagonalMarks, damaged: (what: string) => ConfigError): void {
   if (!isObject(pop)) throw damaged('missing');
   const { genes, fitness, order } = pop;
-  if (!(genes instanceof Uint16Array || genes instanceof Int32Array) || genes.length !== size * n) throw damaged(`expected ${size} chromosomes of ${n} genes`);
+  if (!(genes instanceof Uint16Array || genes instanceof Int32Array) || genes.length !== size * n)
+    throw damaged(`expected ${size} chromosomes of ${n} genes`);
   if (!(fitness instanceof Int32Array) || fitness.length !== size) throw damaged(`expected ${size} fitness values`);
   if (!(order instanceof Int32Array) || order.length !== size) throw damaged(`expected a ranking of ${size} slots`);
   const seen = new Int32Array(Math.max(n, size)).fill(-1);
@@ -211,7 +236,8 @@ function checkPopulation(pop: unknown, size: number, n: number, marks: DiagonalM
   seen.fill(-1);
   for (let r = 0; r < size; r++) {
     const slot = order[r];
-    if (slot < 0 || slot >= size || seen[slot] === 0) throw damaged(`ranking entry ${r} (${slot}) is not a slot 0..${size - 1} listed once`);
+    if (slot < 0 || slot >= size || seen[slot] === 0)
+      throw damaged(`ranking entry ${r} (${slot}) is not a slot 0..${size - 1} listed once`);
     seen[slot] = 0;
     // Exactly what Population.rerank makes: by fitness, ties by slot (the restored island trusts it).
     const before = r > 0 ? order[r - 1] : -1;

@@ -29,17 +29,24 @@ export class ContainedObservable<T> extends Observable<T> {
     let dead = false;
     let subscription: Subscription | null = null;
     const guard = <A extends unknown[]>(call: ((...args: A) => void) | undefined) =>
-      call === undefined ? undefined : (...args: A) => {
-        if (dead) return;
-        try {
-          call.apply(given, args);
-        } catch (error) {
-          dead = true;
-          subscription?.unsubscribe();
-          process.emitWarning(error instanceof Error ? error : new Error(String(error)), { code: 'NQUEENS_ISLANDS_SUBSCRIBER_ERROR', detail: 'an events$ subscriber threw; it gets no further events, the run goes on' });
-        }
-      };
-    subscription = super.subscribe({ next: guard(given.next), error: guard(given.error), complete: guard(given.complete) } as Partial<Observer<T>>);
+      call === undefined
+        ? undefined
+        : (...args: A) => {
+            if (dead) return;
+            try {
+              call.apply(given, args);
+            } catch (error) {
+              dead = true;
+              subscription?.unsubscribe();
+              process.emitWarning(error instanceof Error ? error : new Error(String(error)), {
+                code: 'NQUEENS_ISLANDS_SUBSCRIBER_ERROR',
+                detail: 'an events$ subscriber threw; it gets no further events, the run goes on',
+              });
+            }
+          };
+    subscription = super.subscribe({ next: guard(given.next), error: guard(given.error), complete: guard(given.complete) } as Partial<
+      Observer<T>
+    >);
     if (dead) subscription.unsubscribe();
     return subscription;
   }

@@ -20,7 +20,19 @@ import type { RunResult, SeededRunConfig } from './start-run.ts';
  * under `onIslandError: fail`, every island failed under `continue`, or the NATS broker lost
  * (islands on other machines).
  */
-export type Ending = 'solved' | 'taken-over' | 'max-iterations' | 'max-evaluations' | 'time-limit' | 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'stopped' | 'island-failed' | 'all-islands-failed' | 'broker-lost';
+export type Ending =
+  | 'solved'
+  | 'taken-over'
+  | 'max-iterations'
+  | 'max-evaluations'
+  | 'time-limit'
+  | 'SIGINT'
+  | 'SIGTERM'
+  | 'SIGHUP'
+  | 'stopped'
+  | 'island-failed'
+  | 'all-islands-failed'
+  | 'broker-lost';
 
 export interface IslandRecord extends IslandSummary {
   /** Islands on other machines: the name of the host that ran it. */
@@ -82,7 +94,12 @@ export function endingOf(result: RunResult): Ending {
 }
 
 /** The run's record. @throws Error if the archipelago reported a solution the validator refuses (never printed). */
-export function resultRecord(result: RunResult, config: SeededRunConfig, ended: Ending = endingOf(result), placement: readonly string[] | null = null): SolveRecord {
+export function resultRecord(
+  result: RunResult,
+  config: SeededRunConfig,
+  ended: Ending = endingOf(result),
+  placement: readonly string[] | null = null,
+): SolveRecord {
   if (result.solved && (!result.solution || !validateSolution(result.solution, config.n).valid)) {
     throw new Error('the archipelago reported a solution that fails validation');
   }

@@ -50,7 +50,10 @@ export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptio
 /** The run stopped because an island failed under `onIslandError: 'fail'`; `result` is what it reached. */
 export class RunFailedError extends Error {
   override name = 'RunFailedError';
-  constructor(readonly failure: IslandFailedError, readonly result: RunResult) {
+  constructor(
+    readonly failure: IslandFailedError,
+    readonly result: RunResult,
+  ) {
     super(failure.message);
   }
 }
@@ -69,8 +72,22 @@ export function startRun(config: SeededRunConfig, extra: Partial<ArchipelagoOpti
   if (small?.kind === 'impossible') throw new NoSolutionError(small.reason);
   if (small?.kind === 'solution') {
     const result: RunResult = {
-      n: config.n, seed: config.seed, iterations: 0, solved: true, solution: small.tuple, fitness: 0, best: small.tuple,
-      foundBy: null, foundAtIteration: 0, seconds: 0, startupSeconds: 0, stopLatencyMs: null, evaluations: 0, evaluationsAfterSolution: null, islands: [], edges: 0,
+      n: config.n,
+      seed: config.seed,
+      iterations: 0,
+      solved: true,
+      solution: small.tuple,
+      fitness: 0,
+      best: small.tuple,
+      foundBy: null,
+      foundAtIteration: 0,
+      seconds: 0,
+      startupSeconds: 0,
+      stopLatencyMs: null,
+      evaluations: 0,
+      evaluationsAfterSolution: null,
+      islands: [],
+      edges: 0,
     };
     return { events$: EMPTY, result: Promise.resolve(result), stop: () => {} };
   }

@@ -34,7 +34,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
 /** `expected <what>, got <value>[; <why>]`; all checks of one leaf share it. */
 export function expected(what: string, why?: string): ErrorMap {
   const tail = why === undefined ? '' : `; ${why}`;
-  return (iss) => (iss.input === undefined ? `missing; expected ${what}${tail}` : `expected ${what}, got ${describeValue(iss.input)}${tail}`);
+  return (iss) =>
+    iss.input === undefined ? `missing; expected ${what}${tail}` : `expected ${what}, got ${describeValue(iss.input)}${tail}`;
 }
 
 export interface IntOptions {
@@ -76,9 +77,7 @@ export function section<S extends z.ZodRawShape>(shape: S) {
     const path = iss.path ?? [];
     const key = iss.keys[0];
     const near = nearestName(key, known);
-    const hint = near !== null
-      ? `did you mean "${formatPath([...path, near])}"?`
-      : `expected one of ${known.join(', ')}`;
+    const hint = near !== null ? `did you mean "${formatPath([...path, near])}"?` : `expected one of ${known.join(', ')}`;
     return `unknown key "${formatPath([...path, key])}"; ${hint}`;
   };
   return z.strictObject(shape, { error });

@@ -32,7 +32,8 @@ export interface RegistryEntry<K extends string, S extends z.ZodRawShape, O exte
 }
 
 /** The resolved spec of an entry: its kind and its resolved options (a kind without options is just the kind). */
-export type SpecOf<D> = D extends RegistryEntry<infer K, infer _S, infer O, infer _C> ? (string extends keyof O ? { kind: K } : { kind: K } & O) : never;
+export type SpecOf<D> =
+  D extends RegistryEntry<infer K, infer _S, infer O, infer _C> ? (string extends keyof O ? { kind: K } : { kind: K } & O) : never;
 
 export type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 

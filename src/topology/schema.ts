@@ -8,13 +8,24 @@ import { z } from 'zod';
 import { fields, formatPath, type Fields } from '../schema/fields.ts';
 import { keyOwners, optionalOption, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
 import { TopologyError } from './errors.ts';
-import { edgesOf, TOPOLOGY_KINDS, topologyDefinition, type Edge, type TopologyKind, type TopologyRegistry, type TopologySpec } from './topology.ts';
+import {
+  edgesOf,
+  TOPOLOGY_KINDS,
+  topologyDefinition,
+  type Edge,
+  type TopologyKind,
+  type TopologyRegistry,
+  type TopologySpec,
+} from './topology.ts';
 import type { TopologyContext } from './kinds/define.ts';
 import { TOPOLOGY_REGISTRY } from './kinds/registry.ts';
 
 /** Which kind owns each option name. */
 function optionOwners(registry: TopologyRegistry): Map<string, string> {
-  return keyOwners(registry.map((d) => [d.kind, Object.keys(d.options(fields))] as const), 'topology option');
+  return keyOwners(
+    registry.map((d) => [d.kind, Object.keys(d.options(fields))] as const),
+    'topology option',
+  );
 }
 
 type Registered = (typeof TOPOLOGY_REGISTRY)[number];
@@ -30,7 +41,10 @@ export type TopologySectionValue = { kind: string } & Record<string, unknown>;
 export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY): z.ZodType<TopologySectionValue, TopologyInput> {
   const kinds = registry.map((d) => d.kind) as [string, ...string[]];
   const shape: Record<string, z.ZodType> = {
-    kind: fields.oneOf(kinds).default(kinds[0]).describe(`who sends migrants to whom: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`),
+    kind: fields
+      .oneOf(kinds)
+      .default(kinds[0])
+      .describe(`who sends migrants to whom: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`),
   };
   for (const d of registry) {
     // Defaults belong to the option's own kind: `resolveTopology` applies them once the kind is known.
@@ -43,12 +57,17 @@ export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY):
  * The resolved spec: refuses another kind's options, applies the kind's own schema (its
  * defaults) and its `resolve` (island-count checks and defaults).
  */
-export function resolveTopology(section: TopologySectionValue, ctx: TopologyContext, registry: TopologyRegistry = TOPOLOGY_REGISTRY): TopologySpec {
+export function resolveTopology(
+  section: TopologySectionValue,
+  ctx: TopologyContext,
+  registry: TopologyRegistry = TOPOLOGY_REGISTRY,
+): TopologySpec {
   const { kind, ...given } = section;
   const owners = optionOwners(registry);
   for (const [option, value] of Object.entries(given)) {
     const owner = owners.get(option);
-    if (value !== undefined && owner !== kind) ctx.fail(option, `only used with topology.kind "${owner}", not "${kind}"; remove it`, ['topology.kind']);
+    if (value !== undefined && owner !== kind)
+      ctx.fail(option, `only used with topology.kind "${owner}", not "${kind}"; remove it`, ['topology.kind']);
   }
   const definition = topologyDefinition(kind, registry)!;
   const options = ownOptions(definition.options(fields), given);
@@ -67,7 +86,11 @@ export function buildTopology(spec: unknown, islands: number, seed: number, regi
     const issue = parsed.error.issues[0];
     const kinds = registry === TOPOLOGY_REGISTRY ? TOPOLOGY_KINDS : registry.map((d) => d.kind);
     const at = issue.path.length > 0 ? `topology.${formatPath(issue.path)}: ` : 'topology: ';
-    throw new TopologyError(issue.path[0] === 'kind' ? `topology.kind: expected one of ${kinds.join(', ')}, got ${JSON.stringify((spec as { kind?: unknown } | null)?.kind)}` : `${at}${issue.message}`);
+    throw new TopologyError(
+      issue.path[0] === 'kind'
+        ? `topology.kind: expected one of ${kinds.join(', ')}, got ${JSON.stringify((spec as { kind?: unknown } | null)?.kind)}`
+        : `${at}${issue.message}`,
+    );
   }
   const fail = (key: string | readonly (string | number)[], message: string): never => {
     const path = typeof key === 'string' ? (key.startsWith('/') ? [key.slice(1)] : ['topology', key]) : ['topology', ...key];

@@ -35,10 +35,16 @@ export function edgesOf(spec: { kind: string }, islands: number, seed: number, r
 
 /** In-neighbours of island `i` (ascending: the fixed order in which sync migration takes immigrants). */
 export function sourcesOf(edges: readonly Edge[], i: number): number[] {
-  return edges.filter(([, to]) => to === i).map(([from]) => from).sort((a, b) => a - b);
+  return edges
+    .filter(([, to]) => to === i)
+    .map(([from]) => from)
+    .sort((a, b) => a - b);
 }
 
 /** Out-neighbours of island `i`, ascending. */
 export function targetsOf(edges: readonly Edge[], i: number): number[] {
-  return edges.filter(([from]) => from === i).map(([, to]) => to).sort((a, b) => a - b);
+  return edges
+    .filter(([from]) => from === i)
+    .map(([, to]) => to)
+    .sort((a, b) => a - b);
 }

@@ -102,7 +102,9 @@ export class BetweenTracker {
 
   /** The series so far in iteration order, without the matrices (what a run's summary keeps). */
   series(): BetweenPoint[] {
-    return [...this.samples].sort((a, b) => a.iteration - b.iteration).map(({ iteration, meanDistance, distinct, sampled }) => ({ iteration, meanDistance, distinct, sampled }));
+    return [...this.samples]
+      .sort((a, b) => a.iteration - b.iteration)
+      .map(({ iteration, meanDistance, distinct, sampled }) => ({ iteration, meanDistance, distinct, sampled }));
   }
 }
 

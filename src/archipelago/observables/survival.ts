@@ -105,7 +105,15 @@ export interface SurvivalRecord {
 export function survivalRecords(flat: Int32Array): SurvivalRecord[] {
   const out: SurvivalRecord[] = [];
   for (let at = 0; at + SURVIVAL_RECORD <= flat.length; at += SURVIVAL_RECORD) {
-    out.push({ from: flat[at], to: flat[at + 1], epoch: flat[at + 2], iteration: flat[at + 3], received: flat[at + 4], accepted: flat[at + 5], survived: flat[at + 6] });
+    out.push({
+      from: flat[at],
+      to: flat[at + 1],
+      epoch: flat[at + 2],
+      iteration: flat[at + 3],
+      received: flat[at + 4],
+      accepted: flat[at + 5],
+      survived: flat[at + 6],
+    });
   }
   return out;
 }

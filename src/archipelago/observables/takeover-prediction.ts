@@ -58,7 +58,13 @@ export interface TakeoverPrediction {
  * iterations (sync: a copy sent at the end of iteration k·interval has arrived by the next
  * generation), and then needs the panmictic takeover time to fill.
  */
-export function predictTakeover(o: { edges: readonly Edge[]; islands: number; bestIsland: number; interval: number; populationSize: number }): TakeoverPrediction {
+export function predictTakeover(o: {
+  edges: readonly Edge[];
+  islands: number;
+  bestIsland: number;
+  interval: number;
+  populationSize: number;
+}): TakeoverPrediction {
   const ecc = eccentricity(o.edges, o.islands, o.bestIsland);
   const panmictic = panmicticTakeover(o.populationSize);
   return { eccentricity: ecc, diameter: diameter(o.edges, o.islands), panmictic, predicted: ecc * o.interval + panmictic };

@@ -62,7 +62,13 @@ export function printConfig(argv: ArgumentsCamelCase<PrintArgs>): void {
   const from = displayName(configFileOf(argv));
   const unset = 'n is not set (give -n N, or n: in the file); values that depend on it are null';
   if (!nSet && argv.json) printError(`config print: ${unset}`);
-  process.stdout.write(safeText(argv.json ? `${JSON.stringify(shape, null, 2)}\n` : toYaml(shape, ` Resolved run config, from ${from} and flags.${nSet ? '' : `\n ${unset}.`}`)));
+  process.stdout.write(
+    safeText(
+      argv.json
+        ? `${JSON.stringify(shape, null, 2)}\n`
+        : toYaml(shape, ` Resolved run config, from ${from} and flags.${nSet ? '' : `\n ${unset}.`}`),
+    ),
+  );
 }
 
 export function printSchema(): void {

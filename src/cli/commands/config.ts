@@ -12,9 +12,7 @@ const printCommand: CommandModule<object, PrintArgs> = {
   command: 'print',
   describe: 'print the resolved run config (file plus flags, every default filled in)',
   builder: async (yargs) =>
-    (await withRunConfigFlags(yargs))
-      .option('json', { type: 'boolean', describe: 'print JSON instead of YAML' })
-      .strict(),
+    (await withRunConfigFlags(yargs)).option('json', { type: 'boolean', describe: 'print JSON instead of YAML' }).strict(),
   handler: async (argv) => (await import('./config-run.ts')).printConfig(argv),
 };
 
@@ -29,9 +27,6 @@ export const configCommand: CommandModule = {
   command: 'config',
   describe: 'show the resolved run config or the JSON Schema of config files',
   builder: (yargs: Argv) =>
-    yargs
-      .command(printCommand)
-      .command(schemaCommand)
-      .demandCommand(1, 'config needs a subcommand: print or schema'),
+    yargs.command(printCommand).command(schemaCommand).demandCommand(1, 'config needs a subcommand: print or schema'),
   handler: () => {},
 };

@@ -33,11 +33,24 @@ export function shellWord(word: string): string {
  */
 export function clusterHint(args: ClusterArgs, env: NodeJS.ProcessEnv = process.env): string {
   const flags: [string, string | undefined][] = [
-    ['--nats', args.nats === undefined ? undefined : displayNatsUrl(parseNatsUrl(String(args.nats)), args.natsCreds !== undefined || env[PASSWORD_ENV] !== undefined)],
-    ['--nats-creds', args.natsCreds], ['--nats-ca', args.natsCa], ['--nats-cert', args.natsCert], ['--nats-key', args.natsKey],
-    ['--nats-prefix', args.natsPrefix], ['--hosts', args.hosts], ['--wait', args.wait],
+    [
+      '--nats',
+      args.nats === undefined
+        ? undefined
+        : displayNatsUrl(parseNatsUrl(String(args.nats)), args.natsCreds !== undefined || env[PASSWORD_ENV] !== undefined),
+    ],
+    ['--nats-creds', args.natsCreds],
+    ['--nats-ca', args.natsCa],
+    ['--nats-cert', args.natsCert],
+    ['--nats-key', args.natsKey],
+    ['--nats-prefix', args.natsPrefix],
+    ['--hosts', args.hosts],
+    ['--wait', args.wait],
   ];
-  return flags.filter(([, v]) => v !== undefined).map(([flag, v]) => `${flag} ${shellWord(String(v))}`).join(' ');
+  return flags
+    .filter(([, v]) => v !== undefined)
+    .map(([flag, v]) => `${flag} ${shellWord(String(v))}`)
+    .join(' ');
 }
 
 /** A file-system error (ENOSPC, EROFS, ...) rather than a bug: it has an errno code. */
@@ -74,7 +87,9 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
         if (!isFileSystemError(error)) throw error;
         // The folder took the manifest, then stopped taking runs (full disk, ...): every run recorded before is kept.
         bar.stop();
-        printError(`${outDir}: cannot write (${failureReason(error)}); the runs recorded before are kept; once fixed, continue with: ${resume}`);
+        printError(
+          `${outDir}: cannot write (${failureReason(error)}); the runs recorded before are kept; once fixed, continue with: ${resume}`,
+        );
         process.exitCode = EXIT.notSaved;
         return;
       }
@@ -88,14 +103,17 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
       if (result.dropped > 0) printError(result.droppedText);
     }
     bar.stop();
-    if (outcome.droppedBytes > 0) printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);
+    if (outcome.droppedBytes > 0)
+      printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);
     const done = outcome.skipped + outcome.completed;
     if (outcome.interrupted) {
       printError(`${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
       // 128 + the signal, as shells expect of a study stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).
       process.exitCode = lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE[stoppedBy];
     } else {
-      printError(`${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${shellWord(outDir)}`);
+      printError(
+        `${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${shellWord(outDir)}`,
+      );
     }
   } finally {
     bar.stop();

@@ -19,7 +19,11 @@ export interface HostArgs extends NatsArgs {
 
 /** `--extension FILE`: a module of this machine whose default export is an extension; checked to be a readable file here. */
 function extensionUrl(file: string): string {
-  readRegularFile(file, { name: `--extension ${file}`, expected: 'a JavaScript module (an extension: docs/ARCHITECTURE.md)', maxBytes: 16 * 1024 * 1024 });
+  readRegularFile(file, {
+    name: `--extension ${file}`,
+    expected: 'a JavaScript module (an extension: docs/ARCHITECTURE.md)',
+    maxBytes: 16 * 1024 * 1024,
+  });
   return pathToFileURL(path.resolve(file)).href;
 }
 

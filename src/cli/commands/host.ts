@@ -10,10 +10,30 @@ export const hostCommand: CommandModule<object, HostArgs> = {
     y
       .options(NATS_OPTION)
       .demandOption('nats', 'host needs --nats URL: the broker the coordinators use')
-      .option('islands', { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, describe: 'islands this host offers (default: its cores)' })
-      .option('name', { type: 'string', requiresArg: true, coerce: lastValue, describe: "how coordinators name this host (default: hostname and a short tag)" })
-      .option('extension', { type: 'string', array: true, requiresArg: true, describe: 'a module of this machine whose GA modes and policies runs may name (repeatable); a host never loads code a message names' })
+      .option('islands', {
+        type: 'string',
+        ...numberInHelp(),
+        requiresArg: true,
+        coerce: lastValue,
+        describe: 'islands this host offers (default: its cores)',
+      })
+      .option('name', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe: 'how coordinators name this host (default: hostname and a short tag)',
+      })
+      .option('extension', {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        describe:
+          'a module of this machine whose GA modes and policies runs may name (repeatable); a host never loads code a message names',
+      })
       .example('$0 host --nats nats://lab-server:4222', 'serve every core until Ctrl-C')
-      .example('$0 host --nats nats://alice:secret@lab-server:4222 --islands 8 --name node3', 'with a user and password') as unknown as Argv<HostArgs>,
+      .example(
+        '$0 host --nats nats://alice:secret@lab-server:4222 --islands 8 --name node3',
+        'with a user and password',
+      ) as unknown as Argv<HostArgs>,
   handler: async (args) => (await import('./host-run.ts')).host(args),
 };

@@ -25,13 +25,16 @@ export async function hosts(args: ArgumentsCamelCase<HostsArgs>): Promise<void> 
     printError(`no host answered on ${listing.broker} (prefix ${listing.prefix}); start one with: nqueens-islands host --nats URL`);
     return;
   }
-  const rows = [['host', 'islands', 'version', 'state', 'held by'], ...listing.hosts.map((h) => [
-    h.name,
-    String(h.islands),
-    `${h.version}${h.compatible ? '' : ' (refused)'}`,
-    h.state,
-    h.lease ? `${h.lease.holder}${h.lease.since ? ` since ${h.lease.since}` : ''}` : '-',
-  ])];
+  const rows = [
+    ['host', 'islands', 'version', 'state', 'held by'],
+    ...listing.hosts.map((h) => [
+      h.name,
+      String(h.islands),
+      `${h.version}${h.compatible ? '' : ' (refused)'}`,
+      h.state,
+      h.lease ? `${h.lease.holder}${h.lease.since ? ` since ${h.lease.since}` : ''}` : '-',
+    ]),
+  ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   printLine(`${listing.hosts.length} host${listing.hosts.length === 1 ? '' : 's'} on ${listing.broker} (prefix ${listing.prefix}):`);
   for (const row of rows) printLine(row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]))).join('  '));

@@ -10,7 +10,13 @@ export const hostsCommand: CommandModule<object, HostsArgs> = {
     y
       .options(NATS_OPTION)
       .demandOption('nats', 'hosts needs --nats URL: the broker the hosts use')
-      .option('wait', { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, describe: 'seconds to listen for hosts (default 1.5: every live host beats each second)' })
+      .option('wait', {
+        type: 'string',
+        ...numberInHelp(),
+        requiresArg: true,
+        coerce: lastValue,
+        describe: 'seconds to listen for hosts (default 1.5: every live host beats each second)',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the list as JSON' })
       .example('$0 hosts --nats nats://lab1:4222', 'who is there, and who is busy with what') as unknown as Argv<HostsArgs>,
   handler: async (args) => (await import('./hosts-run.ts')).hosts(args),

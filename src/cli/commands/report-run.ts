@@ -50,7 +50,13 @@ function save(flag: string, path: string, text: string): void {
 
 /** `report --run FILE`: one run's event stream, without a study. */
 async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Promise<void> {
-  for (const [flag, given] of [['--csv', args.csv !== undefined], ['--ioh', args.ioh !== undefined], ['--baseline', args.baseline !== undefined], ['--paper-table1', args.paperTable1], ['--json', args.json]] as const) {
+  for (const [flag, given] of [
+    ['--csv', args.csv !== undefined],
+    ['--ioh', args.ioh !== undefined],
+    ['--baseline', args.baseline !== undefined],
+    ['--paper-table1', args.paperTable1],
+    ['--json', args.json],
+  ] as const) {
     if (given) throw new UsageError(`${flag}: needs a study folder; --run ${file} alone reports one run`);
   }
   const run = readRunEvents(file);
@@ -64,33 +70,54 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
   if (args.ioh !== undefined) checkIohFolder(args.ioh);
-  checkDistinctOutputs([['--html', args.html], ['--csv', args.csv], ['--ioh', args.ioh]]);
+  checkDistinctOutputs([
+    ['--html', args.html],
+    ['--csv', args.csv],
+    ['--ioh', args.ioh],
+  ]);
   if (args.dir === undefined) {
-    if (args.run === undefined) throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
+    if (args.run === undefined)
+      throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
     return reportRun(args, args.run);
   }
   const study = readStudy(args.dir);
   const { manifest } = study;
   const flags = args.baseline ?? [];
   const baseline = flags.length > 0 ? parseBaselineFlags(flags, manifest) : manifest.baseline;
-  const chosen = args.run === undefined ? null : parseRun(args.run, manifest.cells.map((c) => c.id), manifest.seeds);
+  const chosen =
+    args.run === undefined
+      ? null
+      : parseRun(
+          args.run,
+          manifest.cells.map((c) => c.id),
+          manifest.seeds,
+        );
   const summary = summarise(study, baselineMapper(manifest, baseline), baseline);
   if (args.paperTable1) {
     const differ = paperSetupDifferences(study);
     if (differ.length > 0) {
       const more = differ.length > 1 ? ` (and ${differ.length - 1} more cell${differ.length > 2 ? 's' : ''})` : '';
-      throw new ConfigError(`--paper-table1: ${args.dir} is not the paper's set-up (one island, topology none, paper mode), so Table 1 is no comparison: cell ${differ[0]}${more}`);
+      throw new ConfigError(
+        `--paper-table1: ${args.dir} is not the paper's set-up (one island, topology none, paper mode), so Table 1 is no comparison: cell ${differ[0]}${more}`,
+      );
     }
   }
   const table1 = args.paperTable1 ? table1Rows(study) : [];
-  if (args.paperTable1 && table1.length === 0) throw new ConfigError(`--paper-table1: ${args.dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
+  if (args.paperTable1 && table1.length === 0)
+    throw new ConfigError(`--paper-table1: ${args.dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
   // The page reads the event logs: a damaged one is refused before anything is printed.
   const html = args.html === undefined ? null : await renderHtml(study, summary, chosen, args.xAxis);
 
-  if (study.droppedBytes > 0) printError(`${args.dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`);
+  if (study.droppedBytes > 0)
+    printError(
+      `${args.dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`,
+    );
   const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
   const json = takeover.length > 0 ? { ...summary, takeover } : summary;
-  if (args.json) printLine(JSON.stringify(json, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)));
+  if (args.json)
+    printLine(
+      JSON.stringify(json, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)),
+    );
   else printLine(renderTable(summary));
   if (!args.json && takeover.length > 0) printLine(`\n${renderTakeoverTable(takeover)}`);
   if (args.paperTable1) {

@@ -42,7 +42,8 @@ function checkpointEverySeconds(args: SolveArgs): number {
   if (raw === undefined) return DEFAULT_CHECKPOINT_EVERY;
   const text = String(raw).trim();
   const seconds = numberLiteral(text);
-  if (!(seconds > 0) || !Number.isFinite(seconds)) throw new UsageError(`--checkpoint-every: expected a number of seconds > 0, got ${JSON.stringify(text)}`);
+  if (!(seconds > 0) || !Number.isFinite(seconds))
+    throw new UsageError(`--checkpoint-every: expected a number of seconds > 0, got ${JSON.stringify(text)}`);
   if (args.checkpoint === undefined) throw new UsageError('--checkpoint-every: needs --checkpoint FILE to say where checkpoints go');
   return seconds;
 }
@@ -67,13 +68,18 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
   if (result.takeover) {
     const { iteration, islands } = result.takeover;
     const each = islands.map((t, i) => `${i}: ${t ?? 'never'}`).join(', ');
-    printLine(`takeover N=${result.n}: ${iteration === null ? `not every island was taken over (${ended})` : `archipelago at iteration ${iteration}`}; per island ${each}`);
+    printLine(
+      `takeover N=${result.n}: ${iteration === null ? `not every island was taken over (${ended})` : `archipelago at iteration ${iteration}`}; per island ${each}`,
+    );
   } else if (result.solved && result.solution) {
     printLine(`solved N=${result.n}: ${tupleForPeople(result.solution, args.all, rest)}`);
     if (args.board) printLine(result.n <= MAX_BOARD_N ? renderBoard(result.solution) : `(no board drawn above N = ${MAX_BOARD_N})`);
   } else {
-    const none = result.islands.some((i) => i.error) ? 'no island reported a best chromosome' : 'stopped during start-up, before any island had built a chromosome';
-    const best = result.fitness < 0 ? none : `best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all, rest)}` : ''}`;
+    const none = result.islands.some((i) => i.error)
+      ? 'no island reported a best chromosome'
+      : 'stopped during start-up, before any island had built a chromosome';
+    const best =
+      result.fitness < 0 ? none : `best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all, rest)}` : ''}`;
     printLine(`not solved N=${result.n} (${ended}): ${best}`);
   }
   const latency = result.stopLatencyMs === null ? '' : `; stop latency ${result.stopLatencyMs.toFixed(2)} ms`;
@@ -94,7 +100,12 @@ function printFailures(result: RunResult, failure: RunFailedError | null): void 
   const allFailed = result.islands.every((i) => i.error);
   for (const island of result.islands) {
     if (!island.error) continue;
-    const fatal = failure?.failure.island === island.id ? '; run stopped (--on-island-error fail)' : allFailed ? '; every island has failed' : '; the others went on';
+    const fatal =
+      failure?.failure.island === island.id
+        ? '; run stopped (--on-island-error fail)'
+        : allFailed
+          ? '; every island has failed'
+          : '; the others went on';
     printError(`island ${island.id} failed at iteration ${island.error.iteration}: ${island.error.message}${fatal}`);
   }
 }
@@ -140,11 +151,16 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   let { config, resumed } = await runConfig(args);
   const clusterOptions = fromFlags ?? clusterFromConfig(config.cluster, args);
   if (!clusterOptions) checkNoAuthFlags(args);
-  if (!clusterOptions && args.clusterKeyFile !== undefined) throw new UsageError('--cluster-key-file: only with --nats URL or cluster: in the run config');
+  if (!clusterOptions && args.clusterKeyFile !== undefined)
+    throw new UsageError('--cluster-key-file: only with --nats URL or cluster: in the run config');
   if (clusterOptions && (args.checkpoint !== undefined || args.resume !== undefined)) {
-    throw new UsageError(`${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with ${fromFlags ? '--nats' : 'cluster: in the run config'} (islands on other hosts are not checkpointed)`);
+    throw new UsageError(
+      `${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with ${fromFlags ? '--nats' : 'cluster: in the run config'} (islands on other hosts are not checkpointed)`,
+    );
   }
-  const cluster = clusterOptions ? await (await import('../../cluster/cluster-run.ts')).joinCluster({ ...clusterOptions, log: printLog }) : null;
+  const cluster = clusterOptions
+    ? await (await import('../../cluster/cluster-run.ts')).joinCluster({ ...clusterOptions, log: printLog })
+    : null;
   if (cluster) {
     // Across machines, the islands default to what the hosts offer, not this machine's cores.
     try {
@@ -161,9 +177,17 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const checkpointPath = args.checkpoint ?? null;
   if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
   if (args.trace !== undefined) checkOutFile('--trace', args.trace);
-  checkDistinctOutputs([[outName, out], ['--checkpoint', checkpointPath], ['--trace', args.trace]]);
+  checkDistinctOutputs([
+    [outName, out],
+    ['--checkpoint', checkpointPath],
+    ['--trace', args.trace],
+  ]);
   // The checkpoint a run resumes from may take its new checkpoints, not its result or trace.
-  checkDistinctOutputs([['--resume', args.resume], [outName, out], ['--trace', args.trace]]);
+  checkDistinctOutputs([
+    ['--resume', args.resume],
+    [outName, out],
+    ['--trace', args.trace],
+  ]);
   const testFault = testFaultFromEnv(config.islands);
 
   let run;
@@ -186,18 +210,26 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   // Test hook: the run owns the signals from here on (tests signal during start-up right after this line).
   if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('run launched\n');
   // The live view (and log-update) is loaded only for a terminal that takes cursor movement (not TERM=dumb): scripts start faster.
-  const live = drawsOn(process.stdout) && !args.quiet && !args.json
-    ? (await import('../live-view.ts')).showLiveView(run.events$, {
-        n: config.n, islands: config.islands, seed: config.seed,
-        topology: config.topology.kind, migration: `${config.migration.mode} every ${config.migration.interval}`,
-      })
-    : null;
+  const live =
+    drawsOn(process.stdout) && !args.quiet && !args.json
+      ? (await import('../live-view.ts')).showLiveView(run.events$, {
+          n: config.n,
+          islands: config.islands,
+          seed: config.seed,
+          topology: config.topology.kind,
+          migration: `${config.migration.mode} every ${config.migration.interval}`,
+        })
+      : null;
   // Notes on stderr (when no live view owns the terminal): that the islands run, each checkpoint.
   const notes = live === null && !args.quiet;
   const onEvent = (event: ArchipelagoEvent) => {
     if (event.type === 'started' && notes) {
-      const from = resumed ? `, resumed from ${displayName(args.resume!)}${resumed.epoch === null ? '' : ` at epoch ${resumed.epoch}`}` : '';
-      printError(`started N=${config.n} on ${event.islands} island${event.islands === 1 ? '' : 's'}, seed ${config.seed}${from}; Ctrl-C stops and prints the best so far`);
+      const from = resumed
+        ? `, resumed from ${displayName(args.resume!)}${resumed.epoch === null ? '' : ` at epoch ${resumed.epoch}`}`
+        : '';
+      printError(
+        `started N=${config.n} on ${event.islands} island${event.islands === 1 ? '' : 's'}, seed ${config.seed}${from}; Ctrl-C stops and prints the best so far`,
+      );
     } else if (event.type === 'checkpoint' && checkpointPath !== null) {
       saveCheckpoint(checkpointPath, event, config, resumed?.seconds ?? 0, notes);
     }
@@ -236,11 +268,17 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   printFailures(result, failure);
   const saved = out === null || saveResult(outName, out, record);
   if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
-  if (brokerLost) printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
-  process.exitCode = signals.received ? signals.exitCode
-    : failure || brokerLost || ended === 'all-islands-failed' ? EXIT.islandFailed
-    : !saved ? EXIT.notSaved
-    : result.solved || ended === 'taken-over' ? EXIT.ok : EXIT.notSolved;
+  if (brokerLost)
+    printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
+  process.exitCode = signals.received
+    ? signals.exitCode
+    : failure || brokerLost || ended === 'all-islands-failed'
+      ? EXIT.islandFailed
+      : !saved
+        ? EXIT.notSaved
+        : result.solved || ended === 'taken-over'
+          ? EXIT.ok
+          : EXIT.notSolved;
 }
 
 /** Writes one checkpoint; a failed write is reported and the run goes on (the previous checkpoint stays). */

@@ -40,7 +40,8 @@ function run(args: ArgumentsCamelCase<VerifyArgs>): void {
     const n = /^\s*\d+\s*$/.test(args.n) ? Number(args.n) : NaN;
     if (!(n >= 1)) throw new UsageError(`-n: expected an integer >= 1, got ${JSON.stringify(args.n)}`);
     tuples.forEach((t, i) => {
-      if (t.length !== n) throw new UsageError(`${tuples.length > 1 ? `tuple ${i + 1}` : 'tuple'}: has ${t.length} rows, expected N = ${n} (-n)`);
+      if (t.length !== n)
+        throw new UsageError(`${tuples.length > 1 ? `tuple ${i + 1}` : 'tuple'}: has ${t.length} rows, expected N = ${n} (-n)`);
     });
   }
   const reports = tuples.map((t, i) => checkTuple(t, tuples.length > 1 ? `tuple ${i + 1}` : 'tuple'));
@@ -62,9 +63,25 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   describe: 'Check 1-based tuples: permutation?, fitness, solution?',
   builder: (y: Argv) =>
     y
-      .positional('tuple', { type: 'string', array: true, describe: 'a tuple: 8 6 4 1 3 5 7 2, or quoted ones: "(2, 6, 8, 3, 4, 1, 7, 5)"' })
-      .option('file', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'read tuples from FILE: one tuple per line, a JSON array of arrays, {"solution": [...]}, or one row per line (solve --out x.txt)' })
-      .option('n', { type: 'string', ...numberInHelp(), requiresArg: true, coerce: lastValue, describe: 'expect every tuple to have N rows (else exit 2); without it each tuple is its own board' })
+      .positional('tuple', {
+        type: 'string',
+        array: true,
+        describe: 'a tuple: 8 6 4 1 3 5 7 2, or quoted ones: "(2, 6, 8, 3, 4, 1, 7, 5)"',
+      })
+      .option('file', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe:
+          'read tuples from FILE: one tuple per line, a JSON array of arrays, {"solution": [...]}, or one row per line (solve --out x.txt)',
+      })
+      .option('n', {
+        type: 'string',
+        ...numberInHelp(),
+        requiresArg: true,
+        coerce: lastValue,
+        describe: 'expect every tuple to have N rows (else exit 2); without it each tuple is its own board',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print [{"n","permutation","fitness","solution"}, ...]' })
       .option('all', { type: 'boolean', default: false, describe: 'print long tuples in full' })
       .example('$0 verify 1 5 8 6 3 7 2 4', 'one tuple, a solution (exit 0)')

@@ -36,9 +36,7 @@ export function conflictMutation(board: Board, rng: Rng, partners: number, useSw
   let bestJ = -1;
   for (let p = 0; p < partners; p++) {
     const j = uniformOther(rng, n, i);
-    const d = useSwapDelta
-      ? swapDelta(genes, offset, n, up, down, i, j)
-      : swapDeltaByRecount(board, i, j);
+    const d = useSwapDelta ? swapDelta(genes, offset, n, up, down, i, j) : swapDeltaByRecount(board, i, j);
     if (d < best) {
       best = d;
       bestJ = j;

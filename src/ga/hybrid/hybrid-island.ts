@@ -89,7 +89,8 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     for (let s = 0; s < pop.size; s++) {
       const b = pop.boards[s];
       b.fitness = countDiagonals(b);
-      if (b.fitness !== pop.fitness[s]) throw new RangeError(`snapshot member ${s}: fitness ${pop.fitness[s]} does not match its genes (${b.fitness})`);
+      if (b.fitness !== pop.fitness[s])
+        throw new RangeError(`snapshot member ${s}: fitness ${pop.fitness[s]} does not match its genes (${b.fitness})`);
       if (!lists) collectConflicts(b);
       else if (!listCovers(b, lists[s])) throw new RangeError(`snapshot member ${s}: its conflict list misses queens in conflict`);
       else {

@@ -47,9 +47,7 @@ export function localSearch(board: Board, rng: Rng, limits: LocalSearchLimits, s
         const ri = genes[offset + i];
         if (up[ri - i + shift] < 2 && down[ri + i] < 2) break;
         const j = uniformOther(rng, n, i);
-        const d = useSwapDelta
-          ? swapDelta(genes, offset, n, up, down, i, j)
-          : swapDeltaByRecount(board, i, j);
+        const d = useSwapDelta ? swapDelta(genes, offset, n, up, down, i, j) : swapDeltaByRecount(board, i, j);
         tries++;
         if (d < 0) {
           applySwap(board, i, j);

@@ -34,12 +34,8 @@ export function swapDelta(genes: Genes, offset: number, n: number, up: Uint8Arra
   const sameA = a1 === a2 ? 1 : 0;
   const sameC = c1 === c2 ? 1 : 0;
   // (1 - c) >>> 31: c >= 2 (a removal frees a conflict); (-c) >>> 31: c >= 1 (an addition makes one).
-  const removed =
-    ((1 - up[a1]) >>> 31) + ((1 - up[a2] + sameA) >>> 31) +
-    ((1 - down[c1]) >>> 31) + ((1 - down[c2] + sameC) >>> 31);
-  const added =
-    ((-up[b1]) >>> 31) + ((-up[b2] - sameC) >>> 31) +
-    ((-down[d1]) >>> 31) + ((-down[d2] - sameA) >>> 31);
+  const removed = ((1 - up[a1]) >>> 31) + ((1 - up[a2] + sameA) >>> 31) + ((1 - down[c1]) >>> 31) + ((1 - down[c2] + sameC) >>> 31);
+  const added = (-up[b1] >>> 31) + ((-up[b2] - sameC) >>> 31) + (-down[d1] >>> 31) + ((-down[d2] - sameA) >>> 31);
   return added - removed;
 }
 
@@ -61,8 +57,13 @@ export function applySwap(board: Board, i: number, j: number): void {
   const d1 = rj + i;
   const d2 = ri + j;
   // Two queens may land on one diagonal (b1 = b2 or d1 = d2): below 253 even two additions stay exact bytes.
-  if ((up[a1] | up[a2] | down[c1] | down[c2]) === SATURATED || up[b1] >= SATURATED - 2 || up[b2] >= SATURATED - 2 ||
-    down[d1] >= SATURATED - 2 || down[d2] >= SATURATED - 2) {
+  if (
+    (up[a1] | up[a2] | down[c1] | down[c2]) === SATURATED ||
+    up[b1] >= SATURATED - 2 ||
+    up[b2] >= SATURATED - 2 ||
+    down[d1] >= SATURATED - 2 ||
+    down[d2] >= SATURATED - 2
+  ) {
     wideSwap(board, a1, a2, c1, c2, b1, b2, d1, d2);
   } else {
     up[a1]--;

@@ -26,8 +26,11 @@ export interface GaModeContext {
  * A GA mode: `kind` is its `ga.mode` name; `resolve` turns the parsed options into the
  * parameters (`O`, without `n`) that the resolved config holds and islands receive.
  */
-export interface GaModeDefinition<K extends string = string, S extends z.ZodRawShape = z.ZodRawShape, O extends object = object>
-  extends RegistryEntry<K, S, O, GaModeContext> {
+export interface GaModeDefinition<
+  K extends string = string,
+  S extends z.ZodRawShape = z.ZodRawShape,
+  O extends object = object,
+> extends RegistryEntry<K, S, O, GaModeContext> {
   resolve(options: z.output<z.ZodObject<S>>, ctx: GaModeContext): O;
   /** The parameters written back as `ga` keys (a printed config reproduces the run). Default: those that are options. */
   fileShape?(params: O): Record<string, unknown>;
@@ -42,6 +45,8 @@ export interface GaModeDefinition<K extends string = string, S extends z.ZodRawS
 }
 
 /** Types a definition (the options' types flow from `options` into `resolve`, the parameters' into the rest). */
-export function defineGaMode<K extends string, S extends z.ZodRawShape, O extends object>(definition: GaModeDefinition<K, S, O>): GaModeDefinition<K, S, O> {
+export function defineGaMode<K extends string, S extends z.ZodRawShape, O extends object>(
+  definition: GaModeDefinition<K, S, O>,
+): GaModeDefinition<K, S, O> {
   return definition;
 }

@@ -11,19 +11,39 @@ const operator = <S extends Parameters<Fields['section']>[0]>(f: Fields, shape: 
 /** Beyond the paper (docs/hybrid.md): a memetic island GA for large N, each operator named. */
 export const hybridMode = defineGaMode({
   kind: 'hybrid',
-  help: 'memetic, for large N: named operators added to the paper\'s loop; docs/hybrid.md',
+  help: "memetic, for large N: named operators added to the paper's loop; docs/hybrid.md",
   options: (f) => ({
-    populationSize: f.int(2).default(HYBRID_DEFAULTS.populationSize).describe('members per island (each holds N genes and 4N one-byte diagonal counts)'),
-    childrenPerGeneration: f.int(1).default(HYBRID_DEFAULTS.childrenPerGeneration).describe('children bred per generation; (mu+lambda) survival'),
-    smartStart: operator(f, { maxTries: f.int(1).describe('random rows tried per column before giving up') },
-      'greedy low-conflict initial permutations (Sosic & Gu); default { maxTries: 128 }'),
-    swapDelta: f.boolean().default(true)
+    populationSize: f
+      .int(2)
+      .default(HYBRID_DEFAULTS.populationSize)
+      .describe('members per island (each holds N genes and 4N one-byte diagonal counts)'),
+    childrenPerGeneration: f
+      .int(1)
+      .default(HYBRID_DEFAULTS.childrenPerGeneration)
+      .describe('children bred per generation; (mu+lambda) survival'),
+    smartStart: operator(
+      f,
+      { maxTries: f.int(1).describe('random rows tried per column before giving up') },
+      'greedy low-conflict initial permutations (Sosic & Gu); default { maxTries: 128 }',
+    ),
+    swapDelta: f
+      .boolean()
+      .default(true)
       .describe('price a swap in O(1) from per-member diagonal counts (false: full O(N) recount, same result)'),
-    conflictMutation: operator(f, { probability: f.probability(), moves: f.int(0), partners: f.int(1) },
-      'move a queen in conflict to the best of `partners` random swaps, `moves` times per child; default { probability: 0.8, moves: 1, partners: 8 }'),
-    localSearch: operator(f, { applyTo: f.oneOf(['children', 'migrants', 'both'] as const), maxSteps: f.int(0), triesPerQueen: f.int(1) },
-      'bounded QS4-like descent (a memetic GA); default { applyTo: both, maxSteps: 64, triesPerQueen: 128 }'),
-    crossoverProbability: f.probability().nullable().default(null)
+    conflictMutation: operator(
+      f,
+      { probability: f.probability(), moves: f.int(0), partners: f.int(1) },
+      'move a queen in conflict to the best of `partners` random swaps, `moves` times per child; default { probability: 0.8, moves: 1, partners: 8 }',
+    ),
+    localSearch: operator(
+      f,
+      { applyTo: f.oneOf(['children', 'migrants', 'both'] as const), maxSteps: f.int(0), triesPerQueen: f.int(1) },
+      'bounded QS4-like descent (a memetic GA); default { applyTo: both, maxSteps: 64, triesPerQueen: 128 }',
+    ),
+    crossoverProbability: f
+      .probability()
+      .nullable()
+      .default(null)
       .describe("probability of the paper's order-1 crossover per child; null = 0.1 for n <= 1000, else 0"),
   }),
   flags: {
@@ -38,7 +58,11 @@ export const hybridMode = defineGaMode({
     const { n: _n, ...params } = hybridParams(n, { populationSize, childrenPerGeneration, operators });
     return params;
   },
-  fileShape: ({ operators: { crossover, ...operators }, ...sizes }) => ({ ...sizes, ...operators, crossoverProbability: crossover.probability }),
+  fileShape: ({ operators: { crossover, ...operators }, ...sizes }) => ({
+    ...sizes,
+    ...operators,
+    crossoverProbability: crossover.probability,
+  }),
   // Members and the one scratch board, each with genes and 2(2N - 1) one-byte diagonal counts;
   // the smart start's occupancy bits (N / 2 bytes) while the population is built.
   memory: (p, n) => ({

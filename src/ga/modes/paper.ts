@@ -9,26 +9,49 @@ export const paperMode = defineGaMode({
   help: 'Sarkar & Nag exactly, as ALGORITHM.md reads it',
   options: (f) => ({
     populationSize: f.int(2).default(PAPER_DEFAULTS.populationSize).describe('main population M per island'),
-    pairsPerIteration: f.int(1, { nullMeans: 'floor(populationSize / 2)' }).nullable().default(null)
+    pairsPerIteration: f
+      .int(1, { nullMeans: 'floor(populationSize / 2)' })
+      .nullable()
+      .default(null)
       .describe('rank-selected parent pairs per iteration; null = floor(populationSize / 2) (generational), 1 = steady state'),
-    crossoverProbability: f.probability().default(PAPER_DEFAULTS.crossoverProbability).describe('probability that a parent pair is crossed'),
+    crossoverProbability: f
+      .probability()
+      .default(PAPER_DEFAULTS.crossoverProbability)
+      .describe('probability that a parent pair is crossed'),
     mutationProbability: f.probability().default(PAPER_DEFAULTS.mutationProbability).describe('probability that a child is mutated at all'),
-    doubleMutationProbability: f.probability().default(PAPER_DEFAULTS.doubleMutationProbability)
+    doubleMutationProbability: f
+      .probability()
+      .default(PAPER_DEFAULTS.doubleMutationProbability)
       .describe('probability that a child is mutated twice (part of mutationProbability, so <= it)'),
-    badRepositorySize: f.int(0, { nullMeans: 'floor(sqrt(n))' }).nullable().default(null)
+    badRepositorySize: f
+      .int(0, { nullMeans: 'floor(sqrt(n))' })
+      .nullable()
+      .default(null)
       .describe('size b of the fixed bad-population repository; null = floor(sqrt(n)), 0 turns it off'),
   }),
   flags: {
     populationSize: { name: 'population', value: 'number', describe: 'main population size M per island' },
-    pairsPerIteration: { name: 'pairs-per-iteration', value: 'number', describe: 'parent pairs per iteration (null = M/2, 1 = steady state)' },
+    pairsPerIteration: {
+      name: 'pairs-per-iteration',
+      value: 'number',
+      describe: 'parent pairs per iteration (null = M/2, 1 = steady state)',
+    },
     crossoverProbability: { name: 'crossover-probability', value: 'number', describe: 'crossover probability in [0, 1]' },
     mutationProbability: { name: 'mutation-probability', value: 'number', describe: 'probability a child is mutated, in [0, 1]' },
-    doubleMutationProbability: { name: 'double-mutation-probability', value: 'number', describe: 'probability a child is mutated twice, <= mutation probability' },
+    doubleMutationProbability: {
+      name: 'double-mutation-probability',
+      value: 'number',
+      describe: 'probability a child is mutated twice, <= mutation probability',
+    },
     badRepositorySize: { name: 'bad-repository-size', value: 'number', describe: 'bad repository size b (null = floor(sqrt(N)))' },
   },
   resolve: (ga, { n, fail }): Omit<GaParams, 'n'> => {
     if (ga.doubleMutationProbability > ga.mutationProbability) {
-      fail('doubleMutationProbability', `${ga.doubleMutationProbability} is more than ga.mutationProbability (${ga.mutationProbability}); a double mutation is a kind of mutation, so expected a number <= ${ga.mutationProbability}`, ['ga.mutationProbability']);
+      fail(
+        'doubleMutationProbability',
+        `${ga.doubleMutationProbability} is more than ga.mutationProbability (${ga.mutationProbability}); a double mutation is a kind of mutation, so expected a number <= ${ga.mutationProbability}`,
+        ['ga.mutationProbability'],
+      );
     }
     return {
       ...ga,

@@ -7,8 +7,4 @@ import { hybridMode } from './hybrid.ts';
 import { paperMode } from './paper.ts';
 import { takeoverMode } from './takeover.ts';
 
-export const GA_MODE_REGISTRY = [
-  paperMode,
-  hybridMode,
-  takeoverMode,
-] as const;
+export const GA_MODE_REGISTRY = [paperMode, hybridMode, takeoverMode] as const;

@@ -60,7 +60,9 @@ export class TakeoverIsland extends IslandCore {
     const pop = this.population;
     for (let s = 0; s < m; s++) {
       if (s === 0 && holdsBest) pop.genes.set(this.bestGenes, 0);
-      else do randomPermutation(pop.genes, s * n, n, this.rng); while (this.isBest(pop.genes, s * n));
+      else
+        do randomPermutation(pop.genes, s * n, n, this.rng);
+        while (this.isBest(pop.genes, s * n));
       pop.fitness[s] = this.evaluate(pop.genes, s * n);
     }
     pop.rerank();

@@ -19,13 +19,17 @@ export const takeoverMode = defineGaMode({
   },
   resolve: ({ populationSize, bestIsland }, { n, islands, fail }): Omit<TakeoverParams, 'n'> => {
     if (n < 4) fail('mode', `takeover needs n >= 4 (boards 1 to 3 are answered without a run), got n = ${n}`, ['n']);
-    if (bestIsland >= islands) fail('bestIsland', `${bestIsland} is not one of the ${islands} islands; expected at most ${islands - 1}`, ['islands']);
+    if (bestIsland >= islands)
+      fail('bestIsland', `${bestIsland} is not one of the ${islands} islands; expected at most ${islands - 1}`, ['islands']);
     return { populationSize, bestIsland };
   },
   defaultMaxIterations: TAKEOVER_MAX_ITERATIONS,
   // Every member of the first population is scored once.
   initialEvaluations: (p) => p.populationSize,
   // The population and the next generation.
-  memory: (p, n) => ({ bytes: 2 * p.populationSize * n * bytesPerGene(n), parts: `takeover population ${p.populationSize} and its next generation, ${bytesPerGene(n)} bytes per gene` }),
+  memory: (p, n) => ({
+    bytes: 2 * p.populationSize * n * bytesPerGene(n),
+    parts: `takeover population ${p.populationSize} and its next generation, ${bytesPerGene(n)} bytes per gene`,
+  }),
   create: (params, rng, _shouldStop, snapshot, place = { island: 0, seed: 0 }) => new TakeoverIsland(params, rng, place, snapshot),
 });

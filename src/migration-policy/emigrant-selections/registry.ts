@@ -7,8 +7,4 @@ import { bestSelection } from './best.ts';
 import { randomSelection } from './random.ts';
 import { tournamentSelection } from './tournament.ts';
 
-export const EMIGRANT_SELECTION_REGISTRY = [
-  bestSelection,
-  randomSelection,
-  tournamentSelection,
-] as const;
+export const EMIGRANT_SELECTION_REGISTRY = [bestSelection, randomSelection, tournamentSelection] as const;

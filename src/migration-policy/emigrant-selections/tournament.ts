@@ -32,10 +32,13 @@ export const tournamentSelection = defineEmigrantSelection({
   options: (f) => ({
     size: f.int(2).default(2).describe('tournament size K for emigrantSelection "tournament" (tournament(K) gives it inline); default 2'),
   }),
-  flags: { size: { name: 'tournament-size', value: 'number', describe: 'tournament size K of the tournament emigrant selection (default 2)' } },
+  flags: {
+    size: { name: 'tournament-size', value: 'number', describe: 'tournament size K of the tournament emigrant selection (default 2)' },
+  },
   argument: { option: 'size', placeholder: 'K' },
   resolve: ({ size }, { populationSize, fail }) => {
-    if (size > populationSize) fail('size', `a tournament of ${size} is more than ga.populationSize (${populationSize})`, ['ga.populationSize']);
+    if (size > populationSize)
+      fail('size', `a tournament of ${size} is more than ga.populationSize (${populationSize})`, ['ga.populationSize']);
     return { size };
   },
   build: ({ size }) => selectTournament(size),

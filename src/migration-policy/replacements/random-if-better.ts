@@ -16,4 +16,8 @@ export const replaceRandomIfBetter: ReplacementPolicy = (pop, rng, genes, fitnes
   return accepted;
 };
 
-export const randomIfBetterReplacement = optionlessPolicy('random-if-better', 'an immigrant replaces a random member if strictly fitter', replaceRandomIfBetter);
+export const randomIfBetterReplacement = optionlessPolicy(
+  'random-if-better',
+  'an immigrant replaces a random member if strictly fitter',
+  replaceRandomIfBetter,
+);

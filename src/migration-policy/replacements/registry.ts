@@ -7,8 +7,4 @@ import { randomIfBetterReplacement } from './random-if-better.ts';
 import { worstIfBetterReplacement } from './worst-if-better.ts';
 import { worstReplacement } from './worst.ts';
 
-export const REPLACEMENT_REGISTRY = [
-  worstIfBetterReplacement,
-  worstReplacement,
-  randomIfBetterReplacement,
-] as const;
+export const REPLACEMENT_REGISTRY = [worstIfBetterReplacement, worstReplacement, randomIfBetterReplacement] as const;

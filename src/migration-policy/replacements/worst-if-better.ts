@@ -9,4 +9,8 @@ import { optionlessPolicy } from '../define.ts';
 export const replaceWorstIfBetter: ReplacementPolicy = (pop, _rng, genes, fitness, count, scratch) =>
   plusSelection(pop, genes, fitness, count, scratch);
 
-export const worstIfBetterReplacement = optionlessPolicy('worst-if-better', 'an immigrant replaces the worst member if strictly fitter, as the GA\'s own survival does', replaceWorstIfBetter);
+export const worstIfBetterReplacement = optionlessPolicy(
+  'worst-if-better',
+  "an immigrant replaces the worst member if strictly fitter, as the GA's own survival does",
+  replaceWorstIfBetter,
+);

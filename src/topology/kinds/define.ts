@@ -23,8 +23,11 @@ export interface TopologyContext {
 }
 
 /** A topology kind (option names are unique across kinds; `resolve` gets the island count). */
-export interface TopologyDefinition<K extends string = string, S extends z.ZodRawShape = z.ZodRawShape, O extends object = object>
-  extends RegistryEntry<K, S, O, TopologyContext> {
+export interface TopologyDefinition<
+  K extends string = string,
+  S extends z.ZodRawShape = z.ZodRawShape,
+  O extends object = object,
+> extends RegistryEntry<K, S, O, TopologyContext> {
   /** The directed edges for `islands` islands. Trusts its options: the schema checked them. */
   build(islands: number, options: O, seed: number): Edge[];
 }

@@ -33,13 +33,17 @@ export const gridTopology = defineTopology({
   kind: 'grid',
   help: 'a torus of rows x columns, each island sending to its 4 neighbours',
   options: (f) => ({
-    rows: f.int(1, { nullMeans: 'near-square' }).nullable().optional()
+    rows: f
+      .int(1, { nullMeans: 'near-square' })
+      .nullable()
+      .optional()
       .describe('grid only: number of rows, a divisor of islands; null = the largest divisor of islands <= sqrt(islands)'),
   }),
   flags: { rows: { name: 'rows', value: 'number', describe: 'rows of the grid topology (null = near-square)' } },
   resolve: (options, { islands, islandsText, fail }) => {
     const rows = options.rows ?? nearSquareRows(islands);
-    if (islands % rows !== 0) fail('rows', `${rows} rows do not divide the ${islandsText} islands into full rows; expected a divisor of ${islands}`, ['islands']);
+    if (islands % rows !== 0)
+      fail('rows', `${rows} rows do not divide the ${islandsText} islands into full rows; expected a divisor of ${islands}`, ['islands']);
     return { rows };
   },
   build: (islands, { rows }) => grid(islands, rows),

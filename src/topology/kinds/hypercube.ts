@@ -14,7 +14,9 @@ export const hypercubeTopology = defineTopology({
   options: () => ({}),
   resolve: (options, { islands, islandsText, fail }) => {
     if ((islands & (islands - 1)) !== 0) {
-      fail('/islands', `${islandsText} is not a power of two, which topology.kind "hypercube" needs; expected 1, 2, 4, 8, ...`, ['topology.kind']);
+      fail('/islands', `${islandsText} is not a power of two, which topology.kind "hypercube" needs; expected 1, 2, 4, 8, ...`, [
+        'topology.kind',
+      ]);
     }
     return options;
   },
