@@ -8,18 +8,30 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { connect } from '@nats-io/transport-node';
 import { encode } from '../src/archipelago/codec.ts';
 import { startLocalBroker } from '../src/cluster/local-broker.ts';
-import { runStudyOnCluster } from '../src/cluster/study.ts';
-import { loadExperiment } from '../src/experiment/load.ts';
+import type { runStudyOnCluster } from '../src/cluster/study.ts';
+import type { loadExperiment } from '../src/experiment/load.ts';
 import { findSystemTool } from '../test/system-tools.ts';
 import { NATS_SERVER } from '../test/nats-server.ts';
 
-/** The command users run: the bundle the `nqueens-islands` bin points at. */
-const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.cjs', import.meta.url));
+/**
+ * A build whose cluster cases are measured: its dist/ folder (the bundle the
+ * `nqueens-islands` bin points at, and the library the study coordinator is). Two builds
+ * measured in one run (`--baseline-dist DIR`) alternate run by run, so load falls on both alike.
+ */
+export interface Build {
+  label: string;
+  dist: string;
+}
+
+/** This build: the dist/ this script was compiled into. */
+export const THIS_BUILD: Build = { label: 'this build', dist: fileURLToPath(new URL('..', import.meta.url)) };
+
+const cliOf = (build: Build) => path.join(build.dist, 'bundle', 'nqueens-islands.cjs');
 
 /** Every figure is measured as a cluster should run: each bus message signed (docs/distributed.md, Security model). */
 const CLUSTER_KEY = 'bench-cluster-key-0123456789abcdef';
@@ -108,17 +120,18 @@ export interface StudyThroughput {
  * Starts `count` host processes of the built CLI (1 island each) into `hosts` and resolves
  * when all are ready (the caller stops them, also when one failed to start).
  */
-async function startHosts(url: string, prefix: string, count: number, hosts: ChildProcess[]): Promise<void> {
+async function startHosts(build: Build, url: string, prefix: string, count: number, hosts: ChildProcess[]): Promise<void> {
+  const started = hosts.length;
   for (let i = 0; i < count; i++) {
     hosts.push(
-      spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], {
+      spawn(process.execPath, [cliOf(build), 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], {
         stdio: ['ignore', 'ignore', 'pipe'],
         env,
       }),
     );
   }
   await Promise.all(
-    hosts.map(
+    hosts.slice(started).map(
       (h) =>
         new Promise<void>((resolve, reject) => {
           let err = '';
@@ -140,21 +153,33 @@ async function stopHosts(hosts: ChildProcess[]): Promise<void> {
   );
 }
 
-/** The wall time of one study (1-island runs of `n` queens, `repeats` seeds × 2 cells) on `hosts` host processes. */
-export async function studyThroughput(natsServer: string, hosts: number, n: number, repeats: number): Promise<StudyThroughput> {
+/**
+ * The wall time of one study (1-island runs of `n` queens, `repeats` seeds × 2 cells) on
+ * `hosts` host processes, coordinated in this process by `build`'s library.
+ */
+export async function studyThroughput(
+  natsServer: string,
+  hosts: number,
+  n: number,
+  repeats: number,
+  build = THIS_BUILD,
+): Promise<StudyThroughput> {
+  const library = (file: string) => import(pathToFileURL(path.join(build.dist, 'src', file)).href);
+  const { runStudyOnCluster: runStudy } = (await library('cluster/study.js')) as { runStudyOnCluster: typeof runStudyOnCluster };
+  const { loadExperiment: load } = (await library('experiment/load.js')) as { loadExperiment: typeof loadExperiment };
   const dir = mkdtempSync(path.join(tmpdir(), 'nq-bench-cluster-'));
   const broker = await startLocalBroker(natsServer);
   const processes: ChildProcess[] = [];
   try {
-    await startHosts(broker.url, 'bench', hosts, processes);
+    await startHosts(build, broker.url, 'bench', hosts, processes);
     const file = path.join(dir, 'study.yaml');
     writeFileSync(
       file,
       `base: { overrides: { n: ${n}, islands: 1, limits: { timeLimit: 60 } } }\nsweep:\n  topology.kind: [none, ring]\nrepeats: ${repeats}\nseed: 1\n`,
     );
-    const experiment = loadExperiment(file);
+    const experiment = load(file);
     const t0 = performance.now();
-    const outcome = await runStudyOnCluster(experiment, {
+    const outcome = await runStudy(experiment, {
       outDir: path.join(dir, 'out'),
       resume: false,
       events: false,
@@ -179,37 +204,58 @@ export interface SolveTiming {
   stopLatencyMs: number | null;
 }
 
-/** `solve --json` with `args` per seed: in one process, and with its islands on `hosts` host processes of 1 island each. */
+export interface BothWays {
+  build: Build;
+  /** In one process, one entry per round and seed (round by round). */
+  local: SolveTiming[];
+  /** With the islands on `hosts` host processes of 1 island each, the same order. */
+  spread: SolveTiming[];
+}
+
+/**
+ * `solve --json` with `args` per seed, `rounds` times: in one process, and with its islands on
+ * `hosts` host processes of 1 island each (started before timing, so their threads are warm),
+ * for each build. Runs alternate: each seed runs in one process then spread, build after build,
+ * the builds' order turning from one seed to the next.
+ */
 export async function solveBothWays(
   natsServer: string,
   args: string[],
   seeds: number[],
   hosts: number,
-): Promise<{ local: SolveTiming[]; spread: SolveTiming[] }> {
+  builds: Build[] = [THIS_BUILD],
+  rounds = 1,
+): Promise<BothWays[]> {
   const broker = await startLocalBroker(natsServer);
   const processes: ChildProcess[] = [];
-  const once = (seed: number, extra: string[]): SolveTiming => {
+  const once = (build: Build, seed: number, extra: string[]): SolveTiming => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], {
+    const r = spawnSync(process.execPath, [cliOf(build), 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], {
       encoding: 'utf8',
       maxBuffer: 1 << 26,
       env,
     });
     const seconds = (performance.now() - t0) / 1000;
-    if (r.status !== 0 && r.status !== 1) throw new Error(`solve failed: ${r.stderr}`);
+    if (r.status !== 0 && r.status !== 1) throw new Error(`solve (${build.label}) failed: ${r.stderr}`);
     const out = JSON.parse(r.stdout) as { solved: boolean; stopLatencyMs: number | null };
     return { seed, seconds, solved: out.solved, stopLatencyMs: out.stopLatencyMs };
   };
   try {
-    await startHosts(broker.url, 'solve', hosts, processes);
-    const local: SolveTiming[] = [];
-    const spread: SolveTiming[] = [];
-    // Alternating, so slow drifts of the machine fall on both alike.
-    for (const seed of seeds) {
-      local.push(once(seed, []));
-      spread.push(once(seed, ['--nats', broker.url, '--nats-prefix', 'solve', '--hosts', String(hosts)]));
+    // Each build's hosts under a prefix of their own: a coordinator sees only its own build's hosts.
+    for (const [b, build] of builds.entries()) await startHosts(build, broker.url, `solve${b}`, hosts, processes);
+    const out = builds.map((build): BothWays => ({ build, local: [], spread: [] }));
+    let turn = 0;
+    for (let round = 0; round < rounds; round++) {
+      for (const seed of seeds) {
+        for (let k = 0; k < builds.length; k++) {
+          const b = (turn + k) % builds.length;
+          out[b].local.push(once(builds[b], seed, []));
+          out[b].spread.push(once(builds[b], seed, ['--nats', broker.url, '--nats-prefix', `solve${b}`, '--hosts', String(hosts)]));
+        }
+        turn++;
+      }
     }
-    return { local, spread };
+    return out;
   } finally {
     await stopHosts(processes);
     await broker.stop();
