@@ -21,7 +21,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileBaseline, runBaseline } from './c-baseline.ts';
-import { migrantRoundTrip, natsServerPath, solveBothWays, studyThroughput, THIS_BUILD, type BothWays, type Build } from './cluster.ts';
+import {
+  migrantRoundTrip,
+  natsServerPath,
+  solveBothWays,
+  studyThroughput,
+  THIS_BUILD,
+  type BothWays,
+  type Build,
+  type SolveTiming,
+} from './cluster.ts';
 import { benchHybrid } from './hybrid.ts';
 import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './large-n.ts';
 import { islandScaling, laggedVersusAsync, stopLatency } from './islands.ts';
@@ -322,9 +331,9 @@ async function alternatingStopLatency(lag: number, seeds: number[]): Promise<{ l
  */
 async function laggedTable(): Promise<void> {
   const lag = 2;
-  const pairs = 5;
+  const pairs = 9;
   const even = await laggedVersusAsync({ n: 1000, lag, iterations: 300, pairs });
-  const slowed = await laggedVersusAsync({ n: 1000, lag, seconds: 2, pairs: 3, slowIslandMs: 3 });
+  const slowed = await laggedVersusAsync({ n: 1000, lag, seconds: 3, pairs: 5, slowIslandMs: 3 });
   const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9];
   const stops = await alternatingStopLatency(lag, seeds);
   const p50 = (xs: number[]) => (xs.length ? median(xs) : NaN);
@@ -356,7 +365,7 @@ async function laggedTable(): Promise<void> {
   );
   print(
     `\nEqual islands: evaluations over the slower island's loop time in runs of 300 iterations (seeds 1-${pairs}; none solves at N = 1000), worker start-up excluded. ` +
-      "Slowed: runs of 2 s (seeds 1-3); async's other island runs on at full speed, lagged's waits for the slow one's migrants. " +
+      `Slowed: runs of 3 s (seeds 1-${slowed.ratios.length}); async's other island runs on at full speed, lagged's waits for the slow one's migrants. ` +
       `Stop latency: winner's claim to the last island stopped, seeds ${seeds[0]}-${seeds.at(-1)}${stops.unsolved ? ` (${stops.unsolved} runs unsolved)` : ''}; lagged's includes the wait for every island to reach the finder's iteration. docs/defaults.md.\n`,
   );
   doneWhen.push([
@@ -636,6 +645,70 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
       `${buildsNote}\n`,
   );
 
+  // The same runs in CPU per evaluation, all processes of a run together: what the cluster costs, much less moved by the machine's load than wall time.
+  const cpuPerM = (runs: SolveTiming[]) => {
+    const per = runs.flatMap((r) => (r.cpuMs === null ? [] : [r.cpuMs / 1000 / (r.evaluations / 1e6)]));
+    return per.length ? median(per) : NaN;
+  };
+  const cpuRatio = (w: BothWays) => cpuPerM(w.spread) / cpuPerM(w.local);
+  print(
+    table(
+      [
+        ...buildHeader,
+        'N = 1000, CPU s per million evaluations (median of runs)',
+        'one process × 2 islands',
+        'two host processes × 1 island (coordinator + hosts + broker)',
+        'ratio',
+        ...againstHeader,
+      ],
+      large.flatMap(({ label, ways }) =>
+        ways.map((w) => [
+          ...buildCell(w),
+          label,
+          fmt(cpuPerM(w.local)),
+          fmt(cpuPerM(w.spread)),
+          fmt(cpuRatio(w)),
+          ...(w === ways[0] ? against(cpuRatio, ways) : compared ? [''] : []),
+        ]),
+      ),
+    ),
+  );
+  print(
+    '\nCPU: user + system time of every process of a run while it ran (`/proc`: the solve process, waited for; spread also both hosts and nats-server), over its evaluations. ' +
+      'On a machine whose cores the run has to itself, wall time follows it; on a loaded one it is the figure that still compares builds.\n',
+  );
+
+  // What the relays cost, in CPU (less dependent on the machine's load than wall time), and what was dropped.
+  const relayPerThousand = (w: BothWays) => {
+    const per = w.spread.flatMap((r) => (r.relayCpuMs === null ? [] : [(r.relayCpuMs / r.iterations) * 1000]));
+    return per.length ? median(per) : NaN;
+  };
+  const droppedOf = (w: BothWays) => `${w.spread.reduce((sum, r) => sum + r.dropped, 0)} / ${w.hostsDropped}`;
+  print(
+    table(
+      [
+        ...buildHeader,
+        'N = 1000, two host processes × 1 island',
+        "relays' CPU per 1000 iterations, ms (both hosts' main threads, median of runs)",
+        'bus messages dropped (coordinators / hosts)',
+        ...againstHeader,
+      ],
+      [...large, { label: 'stop latency runs, N = 64', ways: latency }].flatMap(({ label, ways }) =>
+        ways.map((w) => [
+          ...buildCell(w),
+          label,
+          label.startsWith('stop') ? '' : fmt(relayPerThousand(w), 0),
+          droppedOf(w),
+          ...(w === ways[0] && !label.startsWith('stop') ? against(relayPerThousand, ways) : compared ? [''] : []),
+        ]),
+      ),
+    ),
+  );
+  print(
+    "\nRelay CPU: user + system time of each host's main thread (`/proc/PID/task/PID/stat`, 10 ms ticks) over the run, both hosts together, per 1000 of the run's iterations: " +
+      "the relay (signing, checking, forwarding migrants and state) and the NATS client; the islands' threads are not in it. Dropped: counted by the coordinators (each run's line) and by the hosts (when they leave); 0 is what a run with no bystander should show.\n",
+  );
+
   const studyRounds = Math.max(3, rounds);
   const perSecond = builds.map(() => ({ one: [] as number[], two: [] as number[] }));
   let runs = 0;
@@ -683,7 +756,13 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
         spreadP50(latency[0]) <= 1.1 * spreadP50(latency[1]) ? 'yes' : 'no',
       ],
       ...large.map(({ label, ways }) => [
-        `N = 1000, two hosts / one process (${label}): this / ${builds[1].label}`,
+        `N = 1000, CPU per evaluation, two hosts / one process (${label}): this / ${builds[1].label}`,
+        `${fmt(cpuRatio(ways[0]) / cpuRatio(ways[1]))} (${fmt(cpuRatio(ways[0]))} / ${fmt(cpuRatio(ways[1]))})`,
+        '≤ 1.10',
+        cpuRatio(ways[0]) <= 1.1 * cpuRatio(ways[1]) ? 'yes' : 'no',
+      ]),
+      ...large.map(({ label, ways }) => [
+        `N = 1000, wall time, two hosts / one process (${label}): this / ${builds[1].label}`,
         `${fmt(slowdown(ways[0]) / slowdown(ways[1]))} (${fmt(slowdown(ways[0]))} / ${fmt(slowdown(ways[1]))}; two hosts ${fmt(spreadSeconds(ways, 0))} s / ${fmt(spreadSeconds(ways, 1))} s)`,
         '≤ 1.10',
         slowdown(ways[0]) <= 1.1 * slowdown(ways[1]) ? 'yes' : 'no',

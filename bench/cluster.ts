@@ -5,7 +5,7 @@
  * nats-server (found as the tests find it: NQI_NATS_SERVER, PATH, Debian's paths).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -120,6 +120,9 @@ export interface StudyThroughput {
  * Starts `count` host processes of the built CLI (1 island each) into `hosts` and resolves
  * when all are ready (the caller stops them, also when one failed to start).
  */
+/** What each host process printed on stderr (its log: ready, left, dropped counts). */
+const hostLogs = new WeakMap<ChildProcess, string>();
+
 async function startHosts(build: Build, url: string, prefix: string, count: number, hosts: ChildProcess[]): Promise<void> {
   const started = hosts.length;
   for (let i = 0; i < count; i++) {
@@ -137,6 +140,7 @@ async function startHosts(build: Build, url: string, prefix: string, count: numb
           let err = '';
           h.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
             err += chunk;
+            hostLogs.set(h, err);
             if (err.includes(' ready: ')) resolve();
           });
           h.once('exit', () => reject(new Error(`host exited: ${err}`)));
@@ -145,12 +149,12 @@ async function startHosts(build: Build, url: string, prefix: string, count: numb
   );
 }
 
-/** SIGTERM to each host still running; resolves when all have exited. */
+/** SIGTERM to each host still running; resolves when all have exited and their stderr is read to the end. */
 async function stopHosts(hosts: ChildProcess[]): Promise<void> {
-  for (const p of hosts) p.kill('SIGTERM');
-  await Promise.all(
-    hosts.map((p) => new Promise((resolve) => (p.exitCode === null && p.signalCode === null ? p.once('exit', resolve) : resolve(null)))),
-  );
+  const running = hosts.filter((p) => p.exitCode === null && p.signalCode === null);
+  const closed = running.map((p) => new Promise((resolve) => p.once('close', resolve)));
+  for (const p of running) p.kill('SIGTERM');
+  await Promise.all(closed);
 }
 
 /**
@@ -202,10 +206,85 @@ export interface SolveTiming {
   seconds: number;
   solved: boolean;
   stopLatencyMs: number | null;
+  iterations: number;
+  evaluations: number;
+  /**
+   * CPU ms of every process the run used, while it ran: the solve process (in one process, all
+   * of it; spread, the coordinator), and spread also both hosts and the broker. Less dependent
+   * on the machine's load than wall time: per evaluation it is what the run costs.
+   */
+  cpuMs: number | null;
+  /** Spread runs: CPU ms of the hosts' main threads (the relays, their NATS clients) during the run, all hosts together. */
+  relayCpuMs: number | null;
+  /** Spread runs: bus messages the coordinator dropped (its `N bus messages dropped (...)` line), 0 if none. */
+  dropped: number;
+}
+
+/** Clock ticks per second of /proc's CPU times. */
+const TICKS = (() => {
+  try {
+    return Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** The fields of a /proc stat file after the command's closing parenthesis (state is [0], utime [11], stime [12], cutime [13], cstime [14]); null without /proc. */
+function statFields(file: string): string[] | null {
+  try {
+    const stat = readFileSync(file, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+const ticksToMs = (a: string, b: string) => ((Number(a) + Number(b)) * 1000) / TICKS;
+
+/** CPU ms (user + system) of a process's main thread so far; null where there is no /proc. */
+function mainThreadCpuMs(pid: number): number | null {
+  const f = statFields(`/proc/${pid}/task/${pid}/stat`);
+  return f && ticksToMs(f[11], f[12]);
+}
+
+/** CPU ms of a whole process (every thread) so far. */
+function processCpuMs(pid: number): number | null {
+  const f = statFields(`/proc/${pid}/stat`);
+  return f && ticksToMs(f[11], f[12]);
+}
+
+/** CPU ms of this process's children that have exited and been waited for (a spawnSync child once it returns). */
+function exitedChildrenCpuMs(): number | null {
+  const f = statFields('/proc/self/stat');
+  return f && ticksToMs(f[13], f[14]);
+}
+
+/** This process's child nats-server (the broker of the call), found by parent pid and name. */
+function brokerPid(): number | null {
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[1]) === process.pid && stat.includes('(nats-server)')) return Number(entry);
+    }
+  } catch {
+    // No /proc: no CPU figures.
+  }
+  return null;
+}
+
+const sum = (values: (number | null)[]) => (values.some((x) => x === null) ? null : (values as number[]).reduce((a, b) => a + b, 0));
+
+/** The count in a `N bus messages dropped (...)` line (coordinators and hosts print it), 0 without one. */
+export function droppedIn(log: string): number {
+  return [...log.matchAll(/(\d+) bus messages? dropped/g)].reduce((sum, m) => sum + Number(m[1]), 0);
 }
 
 export interface BothWays {
   build: Build;
+  /** Bus messages the build's hosts said they dropped when they left (after every run of the call). */
+  hostsDropped: number;
   /** In one process, one entry per round and seed (round by round). */
   local: SolveTiming[];
   /** With the islands on `hosts` host processes of 1 island each, the same order. */
@@ -228,7 +307,16 @@ export async function solveBothWays(
 ): Promise<BothWays[]> {
   const broker = await startLocalBroker(natsServer);
   const processes: ChildProcess[] = [];
+  const hostsOf = new Map<Build, ChildProcess[]>();
+  const relayCpu = (build: Build) => sum((hostsOf.get(build) ?? []).map((h) => mainThreadCpuMs(h.pid!)));
+  const brokerProcess = brokerPid();
+  // The processes a run uses besides its own: the build's hosts and the broker (spread runs only).
+  const othersCpu = (build: Build) =>
+    sum([...(hostsOf.get(build) ?? []).map((h) => processCpuMs(h.pid!)), brokerProcess && processCpuMs(brokerProcess)]);
   const once = (build: Build, seed: number, extra: string[]): SolveTiming => {
+    const spread = extra.length > 0;
+    const cpu0 = spread ? relayCpu(build) : null;
+    const all0 = sum([exitedChildrenCpuMs(), spread ? othersCpu(build) : 0]);
     const t0 = performance.now();
     const r = spawnSync(process.execPath, [cliOf(build), 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], {
       encoding: 'utf8',
@@ -236,14 +324,29 @@ export async function solveBothWays(
       env,
     });
     const seconds = (performance.now() - t0) / 1000;
+    const cpu1 = spread ? relayCpu(build) : null;
+    const all1 = sum([exitedChildrenCpuMs(), spread ? othersCpu(build) : 0]);
     if (r.status !== 0 && r.status !== 1) throw new Error(`solve (${build.label}) failed: ${r.stderr}`);
-    const out = JSON.parse(r.stdout) as { solved: boolean; stopLatencyMs: number | null };
-    return { seed, seconds, solved: out.solved, stopLatencyMs: out.stopLatencyMs };
+    const out = JSON.parse(r.stdout) as { solved: boolean; stopLatencyMs: number | null; iterations: number; evaluations: number };
+    return {
+      seed,
+      seconds,
+      solved: out.solved,
+      stopLatencyMs: out.stopLatencyMs,
+      iterations: out.iterations,
+      evaluations: out.evaluations,
+      cpuMs: all0 === null || all1 === null ? null : all1 - all0,
+      relayCpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
+      dropped: droppedIn(r.stderr),
+    };
   };
   try {
     // Each build's hosts under a prefix of their own: a coordinator sees only its own build's hosts.
-    for (const [b, build] of builds.entries()) await startHosts(build, broker.url, `solve${b}`, hosts, processes);
-    const out = builds.map((build): BothWays => ({ build, local: [], spread: [] }));
+    for (const [b, build] of builds.entries()) {
+      await startHosts(build, broker.url, `solve${b}`, hosts, processes);
+      hostsOf.set(build, processes.slice(-hosts));
+    }
+    const out = builds.map((build): BothWays => ({ build, hostsDropped: 0, local: [], spread: [] }));
     let turn = 0;
     for (let round = 0; round < rounds; round++) {
       for (const seed of seeds) {
@@ -255,6 +358,8 @@ export async function solveBothWays(
         turn++;
       }
     }
+    await stopHosts(processes);
+    for (const w of out) w.hostsDropped = hostsOf.get(w.build)!.reduce((sum, h) => sum + droppedIn(hostLogs.get(h) ?? ''), 0);
     return out;
   } finally {
     await stopHosts(processes);
