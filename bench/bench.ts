@@ -609,7 +609,6 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
     { label: 'async, 1 emigrant every iteration (the default before)', args: ['--migration', 'async', '--migrants', '1'] },
   ];
   const wall = (runs: { seconds: number }[]) => median(runs.map((r) => r.seconds));
-  const slowdown = (w: BothWays) => wall(w.spread) / wall(w.local);
   const large: { label: string; ways: BothWays[] }[] = [];
   for (const setting of settings) {
     large.push({
@@ -617,27 +616,29 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
       ways: await solveBothWays(server.path, ['-n', '1000', '--islands', '2', ...setting.args], largeSeeds, 2, builds, rounds),
     });
   }
-  print(
-    table(
-      [
-        ...buildHeader,
-        'N = 1000, paper mode, 2 islands, whole command',
-        'one process × 2 islands, median s',
-        'two host processes × 1 island, median s',
-        'ratio',
-        ...againstHeader,
-      ],
-      large.flatMap(({ label, ways }) =>
-        ways.map((w) => [
-          ...buildCell(w),
-          label,
-          fmt(wall(w.local)),
-          fmt(wall(w.spread)),
-          fmt(slowdown(w)),
-          ...(w === ways[0] ? against(slowdown, ways) : compared ? [''] : []),
-        ]),
+  /** One row per setting and build: `of` the runs in one process and on the hosts, their ratio, and with two builds that ratio's this / baseline. */
+  const localSpreadTable = (headers: string[], of: (runs: SolveTiming[]) => number) => {
+    const ratio = (w: BothWays) => of(w.spread) / of(w.local);
+    print(
+      table(
+        [...buildHeader, ...headers, 'ratio', ...againstHeader],
+        large.flatMap(({ label, ways }) =>
+          ways.map((w) => [
+            ...buildCell(w),
+            label,
+            fmt(of(w.local)),
+            fmt(of(w.spread)),
+            fmt(ratio(w)),
+            ...(w === ways[0] ? against(ratio, ways) : compared ? [''] : []),
+          ]),
+        ),
       ),
-    ),
+    );
+    return ratio;
+  };
+  const slowdown = localSpreadTable(
+    ['N = 1000, paper mode, 2 islands, whole command', 'one process × 2 islands, median s', 'two host processes × 1 island, median s'],
+    wall,
   );
   print(
     `\nGoal: ≤ 1.15× (set with 1 emigrant). Seeds ${largeSeeds[0]}..${largeSeeds.at(-1)}${roundsNote}, each in one process then on the hosts; hosts started before timing (their threads are warm). ` +
@@ -650,28 +651,13 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
     const per = runs.flatMap((r) => (r.cpuMs === null ? [] : [r.cpuMs / 1000 / (r.evaluations / 1e6)]));
     return per.length ? median(per) : NaN;
   };
-  const cpuRatio = (w: BothWays) => cpuPerM(w.spread) / cpuPerM(w.local);
-  print(
-    table(
-      [
-        ...buildHeader,
-        'N = 1000, CPU s per million evaluations (median of runs)',
-        'one process × 2 islands',
-        'two host processes × 1 island (coordinator + hosts + broker)',
-        'ratio',
-        ...againstHeader,
-      ],
-      large.flatMap(({ label, ways }) =>
-        ways.map((w) => [
-          ...buildCell(w),
-          label,
-          fmt(cpuPerM(w.local)),
-          fmt(cpuPerM(w.spread)),
-          fmt(cpuRatio(w)),
-          ...(w === ways[0] ? against(cpuRatio, ways) : compared ? [''] : []),
-        ]),
-      ),
-    ),
+  const cpuRatio = localSpreadTable(
+    [
+      'N = 1000, CPU s per million evaluations (median of runs)',
+      'one process × 2 islands',
+      'two host processes × 1 island (coordinator + hosts + broker)',
+    ],
+    cpuPerM,
   );
   print(
     '\nCPU: user + system time of every process of a run while it ran (`/proc`: the solve process, waited for; spread also both hosts and nats-server), over its evaluations. ' +
