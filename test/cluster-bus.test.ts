@@ -8,7 +8,7 @@ import { Packr } from 'msgpackr';
 import { Subjects } from '../src/cluster/bus.ts';
 import { checkPrefix, parseNatsUrl } from '../src/config/nats-url.ts';
 import { busAddress } from '../src/cluster/credentials.ts';
-import { BUS_FORMAT, BusCodec, carried, MAX_BUS_BYTES } from '../src/cluster/bus-codec.ts';
+import { BUS_FORMAT, BusCodec, carried, MAX_BUS_BYTES, readFrame, writeFrame } from '../src/cluster/bus-codec.ts';
 import { clusterKeyOf } from '../src/cluster/bus-key.ts';
 import { encode } from '../src/archipelago/codec.ts';
 import { ConfigError } from '../src/config/errors.ts';
@@ -64,9 +64,8 @@ describe('bus codec', () => {
   const subject = 'nqi.hosts.heartbeat';
   const key = clusterKeyOf({ clusterKey: 'a test key of enough length' });
   const packr = new Packr({ moreTypes: true });
-  /** An envelope as another sender would write it, with `body` packed as given. */
-  const envelope = (body: unknown, over: object = {}) =>
-    packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, from: 'x1', seq: 1, scope: '', mac: null, body: packr.pack(body), ...over });
+  /** A frame as another sender would write it, unsigned, with `body` packed as given. */
+  const envelope = (body: unknown, over: object = {}) => writeFrame({ from: 'x1', seq: 1, scope: '', body: packr.pack(body), ...over });
 
   it('round-trips a message of an expected type, naming its sender', () => {
     const sender = new BusCodec('sender1', null);
@@ -86,6 +85,7 @@ describe('bus codec', () => {
       good.subarray(0, good.length - 3),
       packr.pack('hello'),
       packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, body: null }),
+      new Uint8Array([BUS_FORMAT, 200, 1, 2]), // a header longer than the frame
       envelope(null),
       envelope({ ...heartbeat, islands: 0 }),
       envelope({ ...heartbeat, islands: '2' }),
@@ -106,10 +106,17 @@ describe('bus codec', () => {
     assert.equal(older.kind, 'incompatible');
     assert.equal(older.kind === 'incompatible' && older.from, 'nqueens-islands 0.0.1 (bus format 1)');
     assert.equal(
-      receiver.decode(subject, packr.pack({ format: BUS_FORMAT + 1, tool: toolInfo().version, body: heartbeat }), ['host']).kind,
+      receiver.decode(subject, packr.pack({ format: BUS_FORMAT - 1, tool: toolInfo().version, body: heartbeat }), ['host']).kind,
       'incompatible',
     );
-    assert.equal(receiver.dropped.incompatible, 2);
+    const newer = receiver.decode(
+      subject,
+      writeFrame({ format: BUS_FORMAT + 1, from: 'x1', seq: 1, scope: '', body: packr.pack(heartbeat) }),
+      ['host'],
+    );
+    assert.equal(newer.kind === 'incompatible' && newer.from, `nqueens-islands ${toolInfo().version} (bus format ${BUS_FORMAT + 1})`);
+    assert.equal(receiver.decode(subject, envelope(heartbeat, { tool: '9.9.9' }), ['host']).kind, 'incompatible');
+    assert.equal(receiver.dropped.incompatible, 4);
   });
 
   it('with a cluster key: takes only messages signed with it, for this subject and scope, each sender in increasing order', () => {
@@ -134,8 +141,8 @@ describe('bus codec', () => {
     assert.equal(receiver.decode(subject, otherKey.encode(subject, heartbeat), ['host']).kind, 'unauthenticated', 'another key');
     // A run's message re-labelled as another run's: the scope is signed.
     const halt = sender.encode('nqi.run.r1.h1', { type: 'halt', runId: 'r1' });
-    const unpacked = packr.unpack(halt) as { body: Uint8Array };
-    const relabelled = packr.pack({ ...unpacked, body: packr.pack({ type: 'halt', runId: 'r2' }) });
+    const unpacked = readFrame(halt)!;
+    const relabelled = writeFrame({ ...unpacked, body: packr.pack({ type: 'halt', runId: 'r2' }) }, () => unpacked.mac!);
     assert.equal(receiver.decode('nqi.run.r1.h1', relabelled, ['halt']).kind, 'unauthenticated');
     // A redelivered work message (or a request's reply) may come out of order.
     const run = {
@@ -161,6 +168,35 @@ describe('bus codec', () => {
       'signed for another request',
     );
     assert.equal(receiver.dropped.unauthenticated, 7);
+  });
+
+  it('with a cluster key: a frame with any one byte changed, cut short or lengthened is dropped and counted, the intact one taken', () => {
+    const migrants = encode({
+      type: 'migrants',
+      from: 0,
+      epoch: 1,
+      iteration: 1,
+      count: 2,
+      genes: new Uint16Array(16).map((_, i) => i % 8),
+    });
+    const message = { type: 'migrants', runId: 'r1', from: 0, to: 1, bytes: migrants } as const;
+    const sender = new BusCodec('sender1', key);
+    const runSubject = 'nqi.run.r1.h2';
+    const frame = sender.encode(runSubject, message);
+    const receiver = new BusCodec('me', key);
+    const spoilt: Uint8Array[] = [];
+    for (let i = 0; i < frame.length; i++) {
+      const copy = new Uint8Array(frame);
+      copy[i] ^= 1 << (i % 8);
+      spoilt.push(copy);
+    }
+    for (let length = 0; length < frame.length; length++) spoilt.push(frame.slice(0, length));
+    spoilt.push(new Uint8Array([...frame, 0]));
+    for (const bytes of spoilt) assert.notEqual(receiver.decode(runSubject, bytes, ['migrants']).kind, 'ok', `${bytes.length} bytes`);
+    assert.equal(receiver.dropped.total, spoilt.length);
+    const taken = receiver.decode(runSubject, frame, ['migrants']);
+    assert.equal(taken.kind, 'ok');
+    assert.deepEqual(taken.kind === 'ok' && [...taken.message.bytes], [...migrants]);
   });
 
   it('checks the thread messages a bus message carries: a task with a test fault, a snapshot or the wrong types is refused', () => {

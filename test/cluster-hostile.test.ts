@@ -18,7 +18,7 @@ import policyExtension from './fixtures/policy-extension.ts';
 import { decode, encode } from '../src/archipelago/codec.ts';
 import { extendRegistries } from '../src/archipelago/extension.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
-import { BusCodec, type BusMessage } from '../src/cluster/bus-codec.ts';
+import { BusCodec, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
 import { clusterKeyOf } from '../src/cluster/bus-key.ts';
 import { joinCluster } from '../src/cluster/cluster-run.ts';
 import { startHost } from '../src/cluster/host.ts';
@@ -40,10 +40,10 @@ const keyed = { NQI_CLUSTER_KEY: KEY };
 const packr = new Packr({ moreTypes: true });
 const EXTENSION = new URL('./fixtures/policy-extension.ts', import.meta.url).href;
 
-/** What a bystander reads off the bus: the envelope and its body (the bus is not encrypted). */
+/** What a bystander reads off the bus: the frame and its body (the bus is not encrypted). */
 function read(data: Uint8Array): { from: string; body: Record<string, unknown> } {
-  const envelope = packr.unpack(data) as { from: string; body: Uint8Array };
-  return { from: envelope.from, body: packr.unpack(envelope.body) as Record<string, unknown> };
+  const frame = readFrame(data)!;
+  return { from: frame.from, body: packr.unpack(frame.body) as Record<string, unknown> };
 }
 
 /** Host ids by name, from their heartbeats (a bystander learns them so). */
@@ -176,18 +176,18 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
     // Permutation-breaking migrants, well formed: the relay must drop them, not hand them to an island.
     const badMigrants = encode({ type: 'migrants', from: 0, epoch: 1, iteration: 1, count: 1, genes: new Uint16Array(28) });
     const spoil = (subject: string, data: Uint8Array) => {
-      let envelope: Record<string, unknown>;
+      const frame = readFrame(data);
       let body: Record<string, unknown>;
       try {
-        envelope = packr.unpack(data) as Record<string, unknown>;
-        body = packr.unpack(envelope.body as Uint8Array) as Record<string, unknown>;
+        body = packr.unpack(frame!.body) as Record<string, unknown>;
       } catch {
         return;
       }
       const kind = `${subject.split('.').slice(1, 2).join()}:${String(body.type)}`;
       if (seen.has(kind)) return;
       seen.add(kind);
-      const again = (b: Record<string, unknown>) => packr.pack({ ...envelope, seq: (envelope.seq as number) + 1e6, body: packr.pack(b) });
+      // Unsigned (the bystander has no key): dropped for that under a key, else for what is wrong inside.
+      const again = (b: Record<string, unknown>) => writeFrame({ ...frame!, seq: frame!.seq + 1e6, body: packr.pack(b) });
       raw.publish(subject, data.subarray(0, Math.max(1, data.length >> 1)));
       raw.publish(subject, huge);
       raw.publish(subject, again({ type: body.type, nonsense: true }));

@@ -14,8 +14,7 @@ import * as library from '../src/index.ts';
 import { joinCluster } from '../src/cluster/index.ts';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { BUS_FORMAT } from '../src/cluster/bus-codec.ts';
-import { toolInfo } from '../src/package-info.ts';
+import { writeFrame } from '../src/cluster/bus-codec.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
@@ -441,15 +440,16 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
           raw.publish(`${base}.${to}`, new Uint8Array([0xc1, 1, 2]));
           raw.publish(
             `${base}.${to}`,
-            packr.pack({ format: BUS_FORMAT, tool: toolInfo().version, body: { type: 'halt', runId: 'another0run' } }),
+            writeFrame({ from: 'x1', seq: 1, scope: 'another0run', body: packr.pack({ type: 'halt', runId: 'another0run' }) }),
           );
         }
         raw.publish(
           `${base}.coordinator`,
-          packr.pack({
-            format: BUS_FORMAT,
-            tool: toolInfo().version,
-            body: { type: 'report', runId: 'another0run', island: 0, bytes: null, error: 'x' },
+          writeFrame({
+            from: 'x2',
+            seq: 1,
+            scope: 'another0run',
+            body: packr.pack({ type: 'report', runId: 'another0run', island: 0, bytes: null, error: 'x' }),
           }),
         );
       },

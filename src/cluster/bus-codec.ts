@@ -1,8 +1,9 @@
 /**
  * Every message on the bus: one TypeScript type each (inferred from one zod schema each),
- * msgpack on the wire (msgpackr with the thread codec's options), in an envelope naming the
- * bus format, the tool version, the sender, its sequence number and the message's scope, and
- * carrying an HMAC-SHA256 when a cluster key is set (bus-key.ts, docs/distributed.md,
+ * its body msgpack (msgpackr with the thread codec's options), packed once, in a frame
+ * [header | body | mac]: the header names the bus format, the tool version, the sender, its
+ * sequence number and the message's scope; the mac, with a cluster key, is an HMAC-SHA256
+ * over the subject and exactly the frame's bytes before it (bus-key.ts, docs/distributed.md,
  * "Security model").
  *
  * Whatever arrives from the network is untrusted: a message larger than its type's bound is
@@ -12,7 +13,7 @@
  * bus message carries (an island's task, its control messages, its report, migrants) are
  * checked here too, against the same shapes the islands send (`carried`).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { Packr } from 'msgpackr';
 import { z } from 'zod';
 import { decode } from '../archipelago/codec.ts';
@@ -21,12 +22,13 @@ import type { ControlMessage, IslandReport, IslandTask, MigrantsMessage, Snapsho
 import { toolInfo } from '../package-info.ts';
 import { runKeyOf, type ClusterKey } from './bus-key.ts';
 
-/** Bumped whenever a bus message changes shape or meaning. 2: signed envelope (sender, sequence, scope, MAC). */
-export const BUS_FORMAT = 2;
+/**
+ * Bumped whenever a bus message changes shape or meaning. 2: signed envelope (sender,
+ * sequence, scope, MAC). 3: a binary frame around the packed body, the MAC over the frame.
+ */
+export const BUS_FORMAT = 3;
 
-/** Two packers: a body packed by one is embedded by the other without copying it first (each packs into its own scratch buffer). */
 const bodyPackr = new Packr({ moreTypes: true });
-const envelopePackr = new Packr({ moreTypes: true });
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const session = id;
@@ -166,7 +168,8 @@ function scopeOf(message: BusMessage): string {
   return '';
 }
 
-interface Envelope {
+/** A frame's fields. Its layout: format (u8), then tool, from and scope (each a u8 length and its UTF-8 bytes), seq (f64, big-endian), flags (u8: 1 signed), body, mac (32 bytes when signed). */
+export interface Frame {
   format: number;
   tool: string;
   /** The sender's id (a host's id, a coordinator's). */
@@ -175,13 +178,77 @@ interface Envelope {
   seq: number;
   /** '' (the cluster's key), or the study or run whose key signs it. */
   scope: string;
-  /** HMAC-SHA256 over subject, sender, sequence, scope and body, or null without a cluster key. */
-  mac: Uint8Array | null;
+  /** The packed message: a view into the frame. */
   body: Uint8Array;
+  /** HMAC-SHA256 over the subject and the frame up to it (a view into the frame), or null unsigned. */
+  mac: Uint8Array | null;
 }
 
-function macOf(key: Uint8Array, subject: string, from: string, seq: number, scope: string, body: Uint8Array): Buffer {
-  return createHmac('sha256', key).update(`${subject}\u0000${from}\u0000${seq}\u0000${scope}\u0000`).update(body).digest();
+const MAC_BYTES = 32;
+const SIGNED = 1;
+
+/**
+ * The frame of `body` (its one copy), unsigned when `sign` is not given, else with the MAC
+ * `sign` computes over the frame's bytes before it (a tool or scope over 255 bytes is cut: a
+ * receiver then refuses it).
+ */
+export function writeFrame(
+  fields: Omit<Frame, 'mac' | 'format' | 'tool'> & { format?: number; tool?: string },
+  sign?: (signed: Uint8Array) => Uint8Array,
+): Buffer {
+  const tool = Buffer.from(fields.tool ?? toolInfo().version, 'utf8').subarray(0, 255);
+  const from = Buffer.from(fields.from, 'utf8').subarray(0, 255);
+  const scope = Buffer.from(fields.scope, 'utf8').subarray(0, 255);
+  const head = 1 + 1 + tool.length + 1 + from.length + 1 + scope.length + 8 + 1;
+  const frame = Buffer.allocUnsafe(head + fields.body.length + (sign ? MAC_BYTES : 0));
+  let at = frame.writeUInt8(fields.format ?? BUS_FORMAT, 0);
+  for (const part of [tool, from, scope]) {
+    at = frame.writeUInt8(part.length, at);
+    at += part.copy(frame, at);
+  }
+  at = frame.writeDoubleBE(fields.seq, at);
+  at = frame.writeUInt8(sign ? SIGNED : 0, at);
+  frame.set(fields.body, at);
+  if (sign) frame.set(sign(frame.subarray(0, head + fields.body.length)), head + fields.body.length);
+  return frame;
+}
+
+/** A frame's fields (views into `data`, no copy), or null when it is not a whole frame of this layout. */
+export function readFrame(data: Uint8Array): Frame | null {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let at = 0;
+  const need = (n: number) => at + n <= bytes.length;
+  if (!need(1)) return null;
+  const format = bytes[at++];
+  const strings: string[] = [];
+  for (let k = 0; k < 3; k++) {
+    if (!need(1)) return null;
+    const length = bytes[at++];
+    if (!need(length)) return null;
+    strings.push(bytes.toString('utf8', at, at + length));
+    at += length;
+  }
+  if (!need(9)) return null;
+  const seq = bytes.readDoubleBE(at);
+  const flags = bytes[at + 8];
+  at += 9;
+  if (flags & ~SIGNED) return null;
+  const macAt = flags & SIGNED ? bytes.length - MAC_BYTES : bytes.length;
+  if (macAt < at) return null;
+  return {
+    format,
+    tool: strings[0],
+    from: strings[1],
+    scope: strings[2],
+    seq,
+    body: bytes.subarray(at, macAt),
+    mac: flags & SIGNED ? bytes.subarray(macAt) : null,
+  };
+}
+
+/** The HMAC of a frame's signed bytes, for `subject` (NATS subjects hold no NUL). */
+function macOf(key: KeyObject, subject: string, signed: Uint8Array): Buffer {
+  return createHmac('sha256', key).update(subject).update('\u0000').update(signed).digest();
 }
 
 /** Why a message was dropped; `host` prints the counts when it leaves, `solve` and `experiment` at the end. */
@@ -244,7 +311,7 @@ export class BusCodec {
   /** Each sender's last sequence number taken (only with a key: without one anybody may claim any). */
   private readonly last = new Map<string, number>();
   /** A run's or study's derived key, by scope; a few at a time. */
-  private readonly keys = new Map<string, Uint8Array>();
+  private readonly keys = new Map<string, KeyObject>();
 
   constructor(
     /** This process's id on the bus. */
@@ -257,24 +324,25 @@ export class BusCodec {
     return this.key !== null;
   }
 
-  private keyOf(scope: string): Uint8Array {
+  private keyOf(scope: string): KeyObject {
     let key = this.keys.get(scope);
     if (!key) {
       if (this.keys.size >= 64) this.keys.clear();
-      key = runKeyOf(this.key!, scope);
+      key = createSecretKey(runKeyOf(this.key!, scope));
       this.keys.set(scope, key);
     }
     return key;
   }
 
-  /** The bytes to publish `message` on `subject` (a message is signed for one subject). */
+  /** The bytes to publish `message` on `subject` (a message is signed for one subject): its body packed once, copied once into its frame. */
   encode(subject: string, message: BusMessage): Uint8Array {
-    const body = bodyPackr.pack(message);
     const seq = ++this.seq;
     const scope = scopeOf(message);
-    const mac = this.key ? macOf(this.keyOf(scope), subject, this.self, seq, scope, body) : null;
-    const envelope: Envelope = { format: BUS_FORMAT, tool: toolInfo().version, from: this.self, seq, scope, mac, body };
-    return new Uint8Array(envelopePackr.pack(envelope));
+    const key = this.key ? this.keyOf(scope) : null;
+    return writeFrame(
+      { from: this.self, seq, scope, body: bodyPackr.pack(message) },
+      key ? (signed) => macOf(key, subject, signed) : undefined,
+    );
   }
 
   /**
@@ -288,38 +356,29 @@ export class BusCodec {
   }
 
   private check<T extends BusMessageType>(subject: string, data: Uint8Array, types: readonly T[], options: DecodeOptions): Decoded<T> {
-    if (!(data instanceof Uint8Array) || data.length > Math.max(...types.map((t) => LIMITS[t]))) return { kind: 'malformed' };
-    let envelope: Partial<Envelope>;
-    try {
-      envelope = envelopePackr.unpack(data) as Partial<Envelope>;
-    } catch {
-      return { kind: 'malformed' };
-    }
-    if (envelope === null || typeof envelope !== 'object' || typeof envelope.format !== 'number' || typeof envelope.tool !== 'string')
-      return { kind: 'malformed' };
-    if (envelope.format !== BUS_FORMAT || envelope.tool !== toolInfo().version) {
-      // Format 1 carried the body as an object, later ones as packed bytes: either way a sender that says it is a host can be named.
-      const body = envelope.body instanceof Uint8Array ? unpackQuietly(envelope.body) : envelope.body;
-      return { kind: 'incompatible', from: `${toolInfo().name} ${envelope.tool.slice(0, 40)} (bus format ${envelope.format})`, body };
-    }
-    const { from, seq, scope, mac, body } = envelope;
-    if (
-      typeof from !== 'string' ||
-      !/^[A-Za-z0-9_-]{1,64}$/.test(from) ||
-      !Number.isSafeInteger(seq) ||
-      seq! < 1 ||
-      typeof scope !== 'string' ||
-      scope.length > 64 ||
-      !(body instanceof Uint8Array)
-    ) {
-      return { kind: 'malformed' };
-    }
+    if (!(data instanceof Uint8Array) || data.length === 0) return { kind: 'malformed' };
+    let limit = 0;
+    for (const t of types) limit = Math.max(limit, LIMITS[t]);
+    if (data.length > limit) return { kind: 'malformed' };
+    if (data[0] !== BUS_FORMAT) return foreign(data);
+    const frame = readFrame(data);
+    if (!frame) return { kind: 'malformed' };
+    if (frame.tool !== toolInfo().version)
+      return {
+        kind: 'incompatible',
+        from: `${toolInfo().name} ${frame.tool.slice(0, 40)} (bus format ${frame.format})`,
+        body: unpackQuietly(frame.body),
+      };
+    const { from, seq, scope, mac, body } = frame;
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(from) || !Number.isSafeInteger(seq) || seq < 1 || scope.length > 64) return { kind: 'malformed' };
     if (this.key) {
-      if (!(mac instanceof Uint8Array) || mac.length !== 32) return { kind: 'unauthenticated' };
-      if (!timingSafeEqual(mac, macOf(this.keyOf(scope), subject, from, seq!, scope, body))) return { kind: 'unauthenticated' };
+      // Checked before anything in the body is decoded: the MAC covers every byte sent but itself.
+      if (mac === null) return { kind: 'unauthenticated' };
+      if (!timingSafeEqual(mac, macOf(this.keyOf(scope), subject, data.subarray(0, data.length - MAC_BYTES))))
+        return { kind: 'unauthenticated' };
       if (!options.unordered) {
-        if (seq! <= (this.last.get(from) ?? 0)) return { kind: 'unauthenticated' };
-        this.last.set(from, seq!);
+        if (seq <= (this.last.get(from) ?? 0)) return { kind: 'unauthenticated' };
+        this.last.set(from, seq);
       }
     }
     const message = unpackQuietly(body) as { type?: unknown } | null;
@@ -331,6 +390,29 @@ export class BusCodec {
     if (scopeOf(parsed.data) !== scope) return { kind: 'unauthenticated' };
     return { kind: 'ok', message: parsed.data as BusMessage<T>, from };
   }
+}
+
+/**
+ * A message not in this format: a frame of another format (its header keeps format and tool
+ * first) or a msgpack envelope of formats 1 and 2 names its sender's version; anything else
+ * is malformed.
+ */
+function foreign(data: Uint8Array): Decoded<never> {
+  const frame = data[0] < 0x80 ? readFrame(data) : null;
+  if (frame)
+    return { kind: 'incompatible', from: `${toolInfo().name} ${frame.tool.slice(0, 40)} (bus format ${frame.format})`, body: undefined };
+  const envelope = unpackQuietly(data) as { format?: unknown; tool?: unknown; body?: unknown } | null;
+  if (
+    envelope === null ||
+    typeof envelope !== 'object' ||
+    typeof envelope.format !== 'number' ||
+    envelope.format === BUS_FORMAT ||
+    typeof envelope.tool !== 'string'
+  )
+    return { kind: 'malformed' };
+  // Format 1 carried the body as an object, 2 as packed bytes: either way a sender that says it is a host can be named.
+  const body = envelope.body instanceof Uint8Array ? unpackQuietly(envelope.body) : envelope.body;
+  return { kind: 'incompatible', from: `${toolInfo().name} ${envelope.tool.slice(0, 40)} (bus format ${envelope.format})`, body };
 }
 
 function unpackQuietly(bytes: Uint8Array): unknown {
