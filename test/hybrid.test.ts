@@ -17,7 +17,8 @@ import { collectConflicts, compactConflicts, countDiagonals, isConflicted, newBo
 import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
 import { localSearch } from '../src/ga/hybrid/local-search.ts';
 import { HYBRID_ERRORS, hybridParams, type HybridOperators, type HybridParams } from '../src/ga/hybrid/params.ts';
-import { regreedBlock, SmartStartScratch, smartStart } from '../src/ga/hybrid/smart-start.ts';
+import { regreedBlock, smartStart } from '../src/ga/hybrid/smart-start.ts';
+import { countBoard, OccupancyBits } from '../src/ga/hybrid/occupancy.ts';
 import { assertPaperIterationCounting } from './helpers.ts';
 import { applySwap, swapDelta, swapDeltaByRecount } from '../src/ga/hybrid/swap-delta.ts';
 
@@ -146,6 +147,25 @@ describe('diagonal counts', () => {
       { numRuns: 200 },
     );
   });
+
+  it('countBoard (through occupancy bits) gives exact counts, the paper fitness and a list that keeps its promise', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.integer(), fc.boolean(), (n, seed, identity) => {
+        const genes = allocGenes(n);
+        randomPermutation(genes, 0, n, Rng.forStream(seed, 6));
+        // The identity puts every queen on one diagonal: past 255 the counts saturate into the wide map.
+        if (identity) for (let i = 0; i < n; i++) genes[i] = i;
+        const b = newBoard(n, genes, 0);
+        b.list.push(0); // whatever the list held is replaced
+        assert.equal(countBoard(b, new OccupancyBits(n)), b.fitness);
+        assertConsistent(b, `N = ${n}${identity ? ', identity' : ''}`);
+        // Exactly k - 1 of the k queens on a diagonal are listed: no more than the fitness.
+        assert.equal(new Set(b.list.cols.subarray(0, b.list.count)).size, b.list.count);
+        assert.ok(b.list.count <= b.fitness);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('swapDelta', () => {
@@ -217,7 +237,7 @@ describe('hybrid operators', () => {
       for (const maxTries of [1, 128]) {
         const genes = allocGenes(n, 2);
         const b = newBoard(n, genes, n);
-        assert.equal(smartStart(b, Rng.forStream(n, 0), maxTries, new SmartStartScratch(n)), b.fitness);
+        assert.equal(smartStart(b, Rng.forStream(n, 0), maxTries, new OccupancyBits(n)), b.fitness);
         assert.ok(isPermutation(genes, n, n), `N = ${n}`);
         assertConsistent(b, `N = ${n}, maxTries ${maxTries}`);
         if (n >= 1000 && maxTries === 128) assert.ok(b.fitness < n / 100, `N = ${n}: fitness ${b.fitness}`);
@@ -230,7 +250,7 @@ describe('hybrid operators', () => {
       const genes = allocGenes(n);
       const b = newBoard(n, genes, 0);
       const rng = Rng.forStream(n, 1);
-      smartStart(b, rng, 128, new SmartStartScratch(n));
+      smartStart(b, rng, 128, new OccupancyBits(n));
       for (const [start, length] of [
         [0, n],
         [Math.floor(n / 3), Math.ceil(n / 2) - Math.floor(n / 6)],
