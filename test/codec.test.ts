@@ -101,6 +101,23 @@ describe('codec', () => {
     assert.deepEqual(first, copy);
   });
 
+  it('writes a message carrying large typed arrays into a buffer of its own, at offset 0, unaffected by later encodes', () => {
+    const big: MigrantsMessage = { ...wide, count: 1, genes: Int32Array.from({ length: 600_000 }, (_, i) => (i * 7919) % 600_000) };
+    const bytes = encode(big);
+    assert.equal(bytes.byteOffset, 0);
+    assert.ok(bytes.buffer.byteLength >= bytes.length && bytes.buffer.byteLength <= bytes.length + (1 << 16));
+    const copy = bytes.slice();
+    for (let i = 0; i < 3; i++) encode({ ...big, from: i });
+    encode(progress);
+    assert.deepEqual(bytes, copy);
+    assert.deepEqual(decode(bytes), big);
+    // Fields beyond the room left for them: msgpackr moves on to a buffer of its own, copied out as for small messages.
+    const report2: IslandReport = { ...report, best: big.genes, stopReason: 'stopped', migrations: new Int32Array(0) };
+    const long = { ...report2, note: 'x'.repeat(200_000) } as IslandReport;
+    assert.deepEqual(decode(encode(long)), long);
+    assert.deepEqual(decode(encode(report)), report);
+  });
+
   it('survives a transfer over a MessagePort', () => {
     const { port1, port2 } = new MessageChannel();
     const bytes = encode(migrants);

@@ -64,15 +64,20 @@ export abstract class IslandCore<P extends Population = Population> implements E
     return snapshotIsland(this);
   }
 
-  /** Copies `k` emigrants chosen by `select` into a new flat array (k * N genes). */
+  /** Copies `k` emigrants chosen by `select` into a flat array (k * N genes; see `emigrantGenes` for whose it is). */
   emigrants(k: number, select: EmigrantSelection): Genes {
     const count = Math.min(k, this.population.size);
     if (this.emigrantSlots.length < count) this.emigrantSlots = new Int32Array(count);
     const slots = this.emigrantSlots;
     select(this.population, this.rng, count, slots);
-    const out = allocGenes(this.n, count);
+    const out = this.emigrantGenes(count);
     for (let i = 0; i < count; i++) this.population.copyOut(slots[i], out, i * this.n);
     return out;
+  }
+
+  /** The array `emigrants` fills: a new one, which the caller may keep (the hybrid reuses one, see HybridIsland). */
+  protected emigrantGenes(count: number): Genes {
+    return allocGenes(this.n, count);
   }
 
   /**
