@@ -13,7 +13,16 @@ import { Rng } from '../src/ga/rng.ts';
 import { plusSelection, type SurvivalScratch } from '../src/ga/survival.ts';
 import type { Board } from '../src/ga/hybrid/board.ts';
 import { conflictMutation } from '../src/ga/hybrid/conflict-mutation.ts';
-import { collectConflicts, compactConflicts, countDiagonals, isConflicted, newBoard, SATURATED } from '../src/ga/hybrid/diagonals.ts';
+import {
+  collectConflicts,
+  compactConflicts,
+  countDiagonals,
+  downAt,
+  isConflicted,
+  newBoard,
+  SATURATED,
+  upAt,
+} from '../src/ga/hybrid/diagonals.ts';
 import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
 import { localSearch } from '../src/ga/hybrid/local-search.ts';
 import { HYBRID_ERRORS, hybridParams, type HybridOperators, type HybridParams } from '../src/ga/hybrid/params.ts';
@@ -46,7 +55,7 @@ function trueCounts(genes: Genes, offset: number, n: number): { up: number[]; do
 }
 
 /**
- * The board's counts (bytes, with the wide map for 255 or more), fitness and conflict list
+ * The board's counts (four bits each, with the wide map for 15 or more), fitness and conflict list
  * agree with its genes: of the k queens on any diagonal at least k - 1 are listed.
  */
 function assertConsistent(b: Board, what = 'board'): void {
@@ -59,13 +68,13 @@ function assertConsistent(b: Board, what = 'board'): void {
     listedOn.up[b.genes[b.offset + i] - i + n - 1]++;
     listedOn.down[b.genes[b.offset + i] + i]++;
   }
-  for (const [dir, bytes, key] of [
-    ['up', b.up, 0],
-    ['down', b.down, 2 * n],
+  for (const [dir, at, key] of [
+    ['up', upAt, 0],
+    ['down', downAt, 2 * n],
   ] as const) {
     for (let d = 0; d < 2 * n - 1; d++) {
       const k = counts[dir][d];
-      const stored = bytes[d] === SATURATED ? b.wide.get(key + d) : bytes[d];
+      const stored = at(b.counts, d) === SATURATED ? b.wide.get(key + d) : at(b.counts, d);
       assert.equal(stored, k, `${what}: ${dir} count ${d}`);
       assert.ok(listedOn[dir][d] >= k - 1, `${what}: ${dir} diagonal ${d} holds ${k} queens, ${listedOn[dir][d]} listed`);
     }
@@ -86,7 +95,7 @@ function boardOf(genes: Genes, n: number): Board {
 function randomSwap(b: Board, rng: Rng): void {
   const i = rng.int(b.n);
   const j = (i + 1 + rng.int(b.n - 1)) % b.n;
-  b.fitness += swapDelta(b.genes, 0, b.n, b.up, b.down, i, j);
+  b.fitness += swapDelta(b.genes, 0, b.n, b.counts, i, j);
   applySwap(b, i, j);
   b.list.push(i);
   b.list.push(j);
@@ -133,7 +142,7 @@ describe('diagonal counts', () => {
       fc.property(fc.integer({ min: 2, max: 80 }), fc.integer(), (n, seed) => {
         const b = randomBoard(n, Rng.forStream(seed, 2));
         const expected: number[] = [];
-        for (let i = 0; i < n; i++) if (isConflicted(b.genes, 0, n, b.up, b.down, i)) expected.push(i);
+        for (let i = 0; i < n; i++) if (isConflicted(b.genes, 0, n, b.counts, i)) expected.push(i);
         assert.deepEqual([...b.list.cols.subarray(0, b.list.count)], expected);
         assert.equal(b.list.count === 0, b.fitness === 0);
         // Stale entries and repeats are dropped by a compaction, conflicted ones kept.
@@ -153,7 +162,7 @@ describe('diagonal counts', () => {
       fc.property(fc.integer({ min: 1, max: 300 }), fc.integer(), fc.boolean(), (n, seed, identity) => {
         const genes = allocGenes(n);
         randomPermutation(genes, 0, n, Rng.forStream(seed, 6));
-        // The identity puts every queen on one diagonal: past 255 the counts saturate into the wide map.
+        // The identity puts every queen on one diagonal: past 15 the counts saturate into the wide map.
         if (identity) for (let i = 0; i < n; i++) genes[i] = i;
         const b = newBoard(n, genes, 0);
         b.list.push(0); // whatever the list held is replaced
@@ -187,7 +196,7 @@ describe('swapDelta', () => {
             const i = x % n;
             const j = (i + 1 + (y % (n - 1))) % n;
             const before = paperFitness(b.genes, 0, n);
-            const d = swapDelta(b.genes, 0, n, b.up, b.down, i, j);
+            const d = swapDelta(b.genes, 0, n, b.counts, i, j);
             assert.equal(swapDeltaByRecount(b, i, j), d);
             applySwap(b, i, j);
             b.list.push(i);
@@ -213,13 +222,13 @@ describe('swapDelta', () => {
     assertConsistent(b);
   });
 
-  it('stays exact past 255 queens on a diagonal (byte counts saturate into the wide map)', () => {
+  it('stays exact past 15 queens on a diagonal (four-bit counts saturate into the wide map)', () => {
     // The identity: n queens on one ↗ diagonal. Swaps take queens off it, and back on.
     const n = 600;
     const genes = allocGenes(n);
     for (let i = 0; i < n; i++) genes[i] = i;
     const b = boardOf(genes, n);
-    assert.equal(b.up[n - 1], SATURATED);
+    assert.equal(upAt(b.counts, n - 1), SATURATED);
     assert.equal(b.wide.get(n - 1), n);
     assertConsistent(b, 'identity');
     const rng = Rng.forStream(8, 0);
@@ -227,7 +236,7 @@ describe('swapDelta', () => {
       randomSwap(b, rng);
       if (k % 100 === 99) assertConsistent(b, `after ${k + 1} swaps`);
     }
-    assert.ok(b.wide.size === 0 && b.up[n - 1] < SATURATED, 'the swaps brought the diagonal below 255 again');
+    assert.ok(b.wide.size === 0 && upAt(b.counts, n - 1) < SATURATED, 'the swaps brought the diagonal below 15 again');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Board } from './board.ts';
-import { addQueen, ConflictList } from './diagonals.ts';
+import { addQueen, ConflictList, DOWN, UP } from './diagonals.ts';
 
 /**
  * An occupancy bit per diagonal in each direction (2 × 2N bits: 5 MB at N = 10^7, where the
@@ -51,25 +51,25 @@ export function occupy(bits: OccupancyBits, a: number, b: number, list: Conflict
  * fitness: each queen placed on an occupied diagonal adds one to the paper's fitness.
  */
 export function countsFromBits(board: Board, bits: OccupancyBits): number {
-  const { n, up, down, wide } = board;
-  expandBits(bits.up, up);
-  expandBits(bits.down, down);
+  const { n, counts, wide } = board;
+  expandBits(bits.up, bits.down, counts);
   wide.clear();
   const { extraUp, extraDown } = bits;
-  for (let k = 0; k < extraUp.count; k++) addQueen(up, extraUp.cols[k], wide, extraUp.cols[k]);
-  for (let k = 0; k < extraDown.count; k++) addQueen(down, extraDown.cols[k], wide, 2 * n + extraDown.cols[k]);
+  for (let k = 0; k < extraUp.count; k++) addQueen(counts, extraUp.cols[k], UP, wide, extraUp.cols[k]);
+  for (let k = 0; k < extraDown.count; k++) addQueen(counts, extraDown.cols[k], DOWN, wide, 2 * n + extraDown.cols[k]);
   board.fitness = extraUp.count + extraDown.count;
   return board.fitness;
 }
 
-/** counts[d] = bit d of `bits` (0 or 1), for every d: one sequential pass. */
-function expandBits(bits: Int32Array, counts: Uint8Array): void {
+/** counts[d] = bit d of `up` (0 or 1) in the ↗ nibble and bit d of `down` in the ↘ one, for every d: one sequential pass. */
+function expandBits(up: Int32Array, down: Int32Array, counts: Uint8Array): void {
   const len = counts.length;
-  for (let w = 0; w < bits.length; w++) {
-    const word = bits[w];
+  for (let w = 0; w < up.length; w++) {
+    const u = up[w];
+    const v = down[w];
     const base = w << 5;
     const end = Math.min(32, len - base);
-    for (let k = 0; k < end; k++) counts[base + k] = (word >>> k) & 1;
+    for (let k = 0; k < end; k++) counts[base + k] = ((u >>> k) & 1) | (((v >>> k) & 1) << 4);
   }
 }
 

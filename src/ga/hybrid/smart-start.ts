@@ -1,6 +1,6 @@
 import type { Rng } from '../rng.ts';
 import type { Board } from './board.ts';
-import { addQueen, compactConflicts, removeQueen } from './diagonals.ts';
+import { addQueen, compactConflicts, DOWN, removeQueen, UP } from './diagonals.ts';
 import { countsFromBits, occupy, type OccupancyBits } from './occupancy.ts';
 
 /** Columns placed between two `shouldStop` checks (a few milliseconds at most). */
@@ -62,7 +62,7 @@ export function smartStart(board: Board, rng: Rng, maxTries: number, bits: Occup
  * every 65,536 columns) said yes and the board was left unfinished.
  */
 export function regreedBlock(board: Board, start: number, length: number, rng: Rng, maxTries: number, shouldStop?: () => boolean): number {
-  const { genes, offset, n, up, down, wide, list } = board;
+  const { genes, offset, n, counts, wide, list } = board;
   const shift = n - 1;
   const twoN = 2 * n;
   const end = start + length;
@@ -70,21 +70,23 @@ export function regreedBlock(board: Board, start: number, length: number, rng: R
   // Off the board: a queen leaving a diagonal of c >= 2 queens removes a conflict.
   for (let i = start; i < end; i++) {
     const r = genes[offset + i];
-    if (removeQueen(up, r - i + shift, wide, r - i + shift) >= 2) fitness--;
-    if (removeQueen(down, r + i, wide, twoN + r + i) >= 2) fitness--;
+    if (removeQueen(counts, r - i + shift, UP, wide, r - i + shift) >= 2) fitness--;
+    if (removeQueen(counts, r + i, DOWN, wide, twoN + r + i) >= 2) fitness--;
   }
   for (let i = start; i < end; i++) {
     if (((i - start) & STOP_CHECK_MASK) === STOP_CHECK_MASK && shouldStop?.()) return -1;
     const left = end - i;
     let j = i + rng.int(left);
     let r = genes[offset + j];
-    for (let t = 1; t < maxTries && (up[r - i + shift] !== 0 || down[r + i] !== 0); t++) {
+    for (let t = 1; t < maxTries && ((counts[r - i + shift] & 15) !== 0 || counts[r + i] >>> 4 !== 0); t++) {
       j = i + rng.int(left);
       r = genes[offset + j];
     }
     genes[offset + j] = genes[offset + i];
     genes[offset + i] = r;
-    const before = (addQueen(up, r - i + shift, wide, r - i + shift) > 0 ? 1 : 0) + (addQueen(down, r + i, wide, twoN + r + i) > 0 ? 1 : 0);
+    const before =
+      (addQueen(counts, r - i + shift, UP, wide, r - i + shift) > 0 ? 1 : 0) +
+      (addQueen(counts, r + i, DOWN, wide, twoN + r + i) > 0 ? 1 : 0);
     if (before > 0) {
       fitness += before;
       list.push(i);

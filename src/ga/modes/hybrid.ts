@@ -16,7 +16,7 @@ export const hybridMode = defineGaMode({
     populationSize: f
       .int(2)
       .default(HYBRID_DEFAULTS.populationSize)
-      .describe('members per island (each holds N genes and 4N one-byte diagonal counts)'),
+      .describe('members per island (each holds N genes and 2N bytes of diagonal counts)'),
     childrenPerGeneration: f
       .int(1)
       .default(HYBRID_DEFAULTS.childrenPerGeneration)
