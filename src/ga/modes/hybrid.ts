@@ -63,11 +63,11 @@ export const hybridMode = defineGaMode({
     ...operators,
     crossoverProbability: crossover.probability,
   }),
-  // Members and the one scratch board, each with genes and 2(2N - 1) one-byte diagonal counts;
-  // the smart start's occupancy bits (N / 2 bytes) while the population is built.
+  // Members and the one scratch board, each with genes and 2N - 1 bytes of diagonal counts (four
+  // bits a direction); the population's occupancy bits (N / 2 bytes).
   memory: (p, n) => ({
-    bytes: (p.populationSize + 1) * n * (bytesPerGene(n) + 4) + n / 2,
-    parts: `hybrid population ${p.populationSize} and one scratch board, ${bytesPerGene(n)} bytes per gene + 4 bytes of diagonal counts per column`,
+    bytes: (p.populationSize + 1) * n * (bytesPerGene(n) + 2) + n / 2,
+    parts: `hybrid population ${p.populationSize} and one scratch board, ${bytesPerGene(n)} bytes per gene + 2 bytes of diagonal counts per column`,
   }),
   initialEvaluations: (p) => p.populationSize,
   create: (params, rng, shouldStop, snapshot) => new HybridIsland({ params, rng, shouldStop, snapshot }),
