@@ -391,6 +391,10 @@ describe('HybridIsland', () => {
     const migrants = from.emigrants(3, bestK);
     assert.equal(migrants.length, 3 * n);
     assert.deepEqual(migrants.subarray(0, n), from.best());
+    // One emigrant is lent as the member itself (valid until the next step): equal to the best, no copy.
+    const one = from.emigrants(1, bestK);
+    assert.deepEqual(one, from.best());
+    assert.equal(one.buffer, from.population.genes.buffer);
     const worstBefore = Math.max(...to.population.fitness);
     const accepted = to.immigrate(migrants.slice(), 3, replaceWorstIfBetter);
     assert.ok(accepted > 0 && accepted <= 3, `accepted ${accepted}`);

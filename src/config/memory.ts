@@ -4,7 +4,7 @@
  * thread itself, and what the coordinating thread holds (each island's best, the result and
  * its text). Calibrated against peak resident memory (`/usr/bin/time -v`, docs/hybrid.md):
  * hybrid mode, config/large-n.yaml, 2 islands, the measured peak is 79-89% of the estimate
- * at N = 10^6 and 80-96% at 10^7 (test/large-n.test.ts holds a 10^6 run to at most the
+ * at N = 10^6 and 77-96% at 10^7 (test/large-n.test.ts holds a 10^6 run to at most the
  * estimate and at least 60% of it).
  */
 import { bytesPerGene } from '../problem/genes.ts';

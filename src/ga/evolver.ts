@@ -26,7 +26,7 @@ export interface Evolver {
   step(): boolean;
   bestFitness(): number;
   best(): Genes;
-  /** Copies of k members chosen by `select`, flat; an island may reuse the array at its next call (the hybrid's does). */
+  /** k members chosen by `select`, flat; an island may lend its own array, valid until its next step or migration (the hybrid's does). */
   emigrants(k: number, select: EmigrantSelection): Genes;
   immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates?: boolean): number;
   /** A copy of the whole GA state between two iterations (a checkpoint's part). */

@@ -265,13 +265,18 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   }
 
   /**
-   * One array for every migration's emigrants, grown on demand: valid until the next call,
-   * which is enough for the island runner (its transport encodes them at once). At N = 10^7
-   * a new one each generation was 40 MB of garbage an island a generation.
+   * One emigrant: a view of the member itself; several: copies in one array kept for every
+   * migration. Either is valid until the island's next step or migration, which is enough
+   * for the island runner (its transport encodes them at once). At N = 10^7 a new array each
+   * generation was 40 MB of garbage an island a generation, and a kept one 40 MB for good.
    */
-  protected override emigrantGenes(count: number): Genes {
-    if (this.emigrantOut.length < count * this.n) this.emigrantOut = allocGenes(this.n, count);
-    return this.emigrantOut.length === count * this.n ? this.emigrantOut : this.emigrantOut.subarray(0, count * this.n);
+  protected override emigrantsOf(slots: Int32Array, count: number): Genes {
+    const n = this.n;
+    const pop = this.population;
+    if (count === 1) return pop.genes.subarray(slots[0] * n, slots[0] * n + n);
+    if (this.emigrantOut.length !== count * n) this.emigrantOut = allocGenes(n, count);
+    for (let i = 0; i < count; i++) pop.copyOut(slots[i], this.emigrantOut, i * n);
+    return this.emigrantOut;
   }
 
   protected survivalScratch(): SurvivalScratch {
