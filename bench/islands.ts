@@ -4,7 +4,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
+import { LocalHost } from '../src/archipelago/local-host.ts';
 import type { MigrationMode } from '../src/archipelago/migration-modes.ts';
+import { TEST_FAULT_ENV, testFaultValue } from '../src/archipelago/test-fault.ts';
 import { paperParams } from '../src/ga/params.ts';
 
 function paperRun(o: {
@@ -148,9 +150,11 @@ export async function migrationThroughput(o: {
       rejectDuplicates: false,
     },
     maxIterations: o.iterations,
-    ...(o.slowIslandMs ? { testFault: { island: 1, atIteration: 0, kind: 'slow' as const, delayMs: o.slowIslandMs } } : {}),
   };
-  const result = await startArchipelago(options).result;
+  // A slow island is a test fault in its workers' environment (src/archipelago/test-fault.ts).
+  const slow = o.slowIslandMs ? testFaultValue({ island: 1, atIteration: 0, kind: 'slow', delayMs: o.slowIslandMs }) : null;
+  const host = slow === null ? undefined : new LocalHost(0, { env: { ...process.env, [TEST_FAULT_ENV]: slow } });
+  const result = await startArchipelago({ ...options, ...(host ? { launcher: host } : {}) }).result.finally(() => host?.close());
   if (result.solved) throw new Error(`bench: N = ${o.n} solved within ${o.iterations} iterations; the rate would not be of equal work`);
   return result.evaluations / Math.max(...result.islands.map((i) => i.seconds));
 }

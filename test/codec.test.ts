@@ -51,7 +51,6 @@ const task: IslandTask = {
   progressIntervalMs: 250,
   sources: [1],
   targets: [3],
-  testFault: null,
   snapshot: null,
 };
 const report: IslandReport = {

@@ -69,7 +69,6 @@ function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): Islan
     progressIntervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
     sources: sourcesOf(edges, island),
     targets: targetsOf(edges, island),
-    testFault: options.testFault ?? null,
     snapshot: options.resume?.[island] ?? null,
     ...(options.extensions?.length ? { extensions: options.extensions } : {}),
   }));

@@ -17,15 +17,3 @@ export interface MigrationOptions {
   /** Drop immigrants equal to a current member. */
   rejectDuplicates: boolean;
 }
-
-/**
- * A deliberate fault for tests: island `island`'s worker throws (or exits) on reaching
- * iteration `atIteration`, or (`slow`) sleeps `delayMs` in every iteration from there on.
- */
-export interface TestFault {
-  island: number;
-  atIteration: number;
-  kind: 'throw' | 'exit' | 'slow';
-  /** `slow` only: milliseconds of sleep per iteration. */
-  delayMs?: number;
-}

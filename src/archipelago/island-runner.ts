@@ -13,6 +13,7 @@ import { ISLAND_REGISTRIES } from './island-registries.ts';
 import { emigrantSelectionFor, replacementFor } from '../migration-policy/lookup.ts';
 import { DEPARTED, HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
 import { HISTORY, LagHistory, type IslandCounters } from './lag-history.ts';
+import type { TestFault } from './test-fault.ts';
 import type { IslandTransport } from './transport.ts';
 
 /** Wall-clock ms comparable across threads. */
@@ -20,9 +21,12 @@ export function wallClock(): number {
   return performance.timeOrigin + performance.now();
 }
 
+/** What the worker's glue gives the loop besides the task: test hooks stay out of the task (test-fault.ts). */
 export interface RunnerHooks {
   /** How the `exit` test fault leaves the thread (the worker passes process.exit). */
   exit(code: number): never;
+  /** The test fault the worker read from its environment, if any (it acts only on its own island). */
+  fault?: TestFault;
 }
 
 /** The test fault's exit code, so a test can recognise it. */
@@ -197,7 +201,7 @@ class IslandRun {
     const sync = task.migration.mode === 'sync';
     const lagged = task.migration.mode === 'lagged';
     const migrating = task.migration.migrants > 0 && task.migration.interval > 0;
-    const fault = task.testFault && task.testFault.island === id ? task.testFault : null;
+    const fault = this.hooks.fault?.island === id ? this.hooks.fault : null;
     let reason: StopReason;
     // The start gate: workers come up one by one; nobody iterates until all are built, so
     // an early island cannot solve before the others exist (and stop latency means stopping).

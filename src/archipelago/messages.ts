@@ -2,7 +2,7 @@ import type { EvolverSpec } from '../ga/create-evolver.ts';
 import type { Genes } from '../problem/genes.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { Observation } from './observables/sample.ts';
-import type { MigrationOptions, TestFault } from './island-options.ts';
+import type { MigrationOptions } from './island-options.ts';
 
 /**
  * Every message between threads, one type each. All go through `codec.ts`; genes and logs
@@ -26,7 +26,6 @@ export interface IslandTask {
   sources: number[];
   /** Out-neighbours, ascending: the order of `outPorts`. */
   targets: number[];
-  testFault: TestFault | null;
   /** Continue from this checkpointed state instead of a new population. */
   snapshot: IslandSnapshot | null;
   /** URLs of extension modules (`extension.ts`) whose policies the task may name. */

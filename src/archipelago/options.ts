@@ -2,7 +2,7 @@ import type { EvolverSpec } from '../ga/create-evolver.ts';
 import { ArchipelagoOptionError } from './errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
-import type { MigrationOptions, TestFault } from './island-options.ts';
+import type { MigrationOptions } from './island-options.ts';
 import type { TopologySpec } from '../topology/topology.ts';
 
 export interface ArchipelagoOptions {
@@ -20,8 +20,6 @@ export interface ArchipelagoOptions {
   progressIntervalMs?: number;
   /** 'continue' (default): the others go on, nobody waits for the failed island. 'fail': stop and reject. */
   onIslandError?: 'continue' | 'fail';
-  /** Test-only fault hook; never reachable from config files (the CLI reads it from the environment: src/run/test-fault.ts). */
-  testFault?: TestFault;
   /**
    * Ask every island for a snapshot this often; each complete set is one `checkpoint` event
    * (sync: taken at an epoch barrier).

@@ -415,9 +415,10 @@ const carriedSchemas = {
   }),
   /**
    * An island's task as a coordinator sends it: no checkpoint to resume from (refused with
-   * --nats), no test fault but a delay, and no extension modules (a host loads only its own).
+   * --nats), and no extension modules (a host loads only its own).
    */
-  task: z.looseObject({
+  // Strict where it lands in a worker: a key no task has is dropped here, never handed on.
+  task: z.object({
     type: z.literal('task'),
     island,
     islands: z.number().int().min(1).max(100_000),
@@ -441,11 +442,6 @@ const carriedSchemas = {
     sources: z.array(island),
     targets: z.array(island),
     snapshot: z.null(),
-    // Of the test faults only a delay crosses the bus (the repeatability tests slow an island on a host); none that ends a worker.
-    testFault: z.union([
-      z.null(),
-      z.object({ island, atIteration: count, kind: z.literal('slow'), delayMs: z.number().int().min(0).max(1000) }),
-    ]),
     extensions: z.array(z.string()).optional(),
   }),
 } as const;
