@@ -15,24 +15,34 @@ function paperRun(o: {
   n: number;
   populationSize?: number;
   timeLimitMs?: number;
+  maxIterations?: number;
   mode?: MigrationMode;
   lag?: number;
 }): ArchipelagoOptions {
+  const { n: _n, ...params } = paperParams(o.n, o.populationSize === undefined ? {} : { populationSize: o.populationSize });
   return {
-    seed: o.seed,
-    islands: o.islands,
-    evolver: { mode: 'paper', params: paperParams(o.n, o.populationSize === undefined ? {} : { populationSize: o.populationSize }) },
-    topology: { kind: 'ring' },
-    migration: {
-      mode: o.mode ?? 'async',
-      lag: o.lag ?? 0,
-      interval: 10,
-      migrants: 5,
-      emigrantSelection: { kind: 'best' },
-      replacement: 'worst-if-better',
-      rejectDuplicates: false,
+    run: {
+      n: o.n,
+      seed: o.seed,
+      islands: o.islands,
+      ga: { mode: 'paper', ...params },
+      topology: { kind: 'ring' },
+      migration: {
+        mode: o.mode ?? 'async',
+        lag: o.lag ?? 0,
+        interval: 10,
+        migrants: 5,
+        emigrantSelection: { kind: 'best' },
+        replacement: 'worst-if-better',
+        rejectDuplicates: false,
+      },
+      limits: {
+        maxIterations: o.maxIterations ?? null,
+        maxEvaluations: null,
+        timeLimit: o.timeLimitMs === undefined ? null : o.timeLimitMs / 1000,
+      },
+      onIslandError: 'continue',
     },
-    ...(o.timeLimitMs === undefined ? {} : { timeLimitMs: o.timeLimitMs }),
   };
 }
 
@@ -138,19 +148,8 @@ export async function migrationThroughput(o: {
   seed: number;
   slowIslandMs?: number;
 }): Promise<number> {
-  const options: ArchipelagoOptions = {
-    ...paperRun({ seed: o.seed, islands: 2, n: o.n, mode: o.mode, lag: o.lag }),
-    migration: {
-      mode: o.mode,
-      lag: o.lag,
-      interval: 1,
-      migrants: 20,
-      emigrantSelection: { kind: 'best' },
-      replacement: 'worst-if-better',
-      rejectDuplicates: false,
-    },
-    maxIterations: o.iterations,
-  };
+  const base = paperRun({ seed: o.seed, islands: 2, n: o.n, mode: o.mode, lag: o.lag, maxIterations: o.iterations });
+  const options: ArchipelagoOptions = { run: { ...base.run, migration: { ...base.run.migration, interval: 1, migrants: 20 } } };
   // A slow island is a test fault in its workers' environment (src/archipelago/test-fault.ts).
   const slow = o.slowIslandMs ? testFaultValue({ island: 1, atIteration: 0, kind: 'slow', delayMs: o.slowIslandMs }) : null;
   const host = slow === null ? undefined : new LocalHost(0, { env: { ...process.env, [TEST_FAULT_ENV]: slow } });

@@ -20,28 +20,43 @@ import { fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { withFault } from './fixtures/fault-host.ts';
 
-type Overrides = Partial<Omit<ArchipelagoOptions, 'migration'>> & {
-  migration?: Partial<ArchipelagoOptions['migration']>;
-  n?: number;
-  populationSize?: number;
-};
+type Run = ArchipelagoOptions['run'];
+type Overrides = Omit<Partial<ArchipelagoOptions>, 'run'> &
+  Partial<Pick<Run, 'seed' | 'islands' | 'topology' | 'onIslandError'>> & {
+    migration?: Partial<Run['migration']>;
+    n?: number;
+    populationSize?: number;
+    maxIterations?: number;
+    timeLimitMs?: number;
+  };
 
 function options(o: Overrides = {}): ArchipelagoOptions {
-  const { n = 24, populationSize = 100, migration, ...rest } = o;
+  const { n = 24, populationSize = 100, seed = 1, islands = 4, topology = { kind: 'ring' }, onIslandError = 'continue', ...more } = o;
+  const { migration, maxIterations, timeLimitMs, ...rest } = more;
+  const { n: _n, ...params } = paperParams(n, { populationSize });
   return {
-    seed: 1,
-    islands: 4,
-    evolver: { mode: 'paper', params: paperParams(n, { populationSize }) },
-    topology: { kind: 'ring' },
-    migration: {
-      mode: 'async',
-      lag: 2,
-      interval: 5,
-      migrants: 2,
-      emigrantSelection: { kind: 'best' },
-      replacement: 'worst-if-better',
-      rejectDuplicates: false,
-      ...migration,
+    run: {
+      n,
+      seed,
+      islands,
+      ga: { mode: 'paper', ...params },
+      topology,
+      migration: {
+        mode: 'async',
+        lag: 2,
+        interval: 5,
+        migrants: 2,
+        emigrantSelection: { kind: 'best' },
+        replacement: 'worst-if-better',
+        rejectDuplicates: false,
+        ...migration,
+      },
+      limits: {
+        maxIterations: maxIterations ?? null,
+        maxEvaluations: null,
+        timeLimit: timeLimitMs === undefined ? null : timeLimitMs / 1000,
+      },
+      onIslandError,
     },
     progressIntervalMs: 50,
     ...rest,

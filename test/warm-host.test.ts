@@ -30,9 +30,14 @@ const outcome = (r: {
   islands: r.islands.map((i) => [i.iterations, i.evaluations]),
 });
 
-function syncOptions(seed: number, extra: Partial<ArchipelagoOptions> = {}, n = 24): ArchipelagoOptions {
+function syncOptions(
+  seed: number,
+  extra: Partial<ArchipelagoOptions> = {},
+  n = 24,
+  maxIterations: number | null = null,
+): ArchipelagoOptions {
   const config = resolveRunConfig(
-    { n, islands: 2, migration: { mode: 'sync', interval: 3, migrants: 2 }, ga: { populationSize: 60 } },
+    { n, islands: 2, migration: { mode: 'sync', interval: 3, migrants: 2 }, ga: { populationSize: 60 }, limits: { maxIterations } },
     'test',
   );
   return { ...archipelagoOptionsFor({ ...config, seed }), ...extra };
@@ -60,7 +65,7 @@ describe('warm host', () => {
     // there crashes one; the next run on the same pool, solved long before, gets a replaced worker.
     await withFault({ island: 0, atIteration: 1000, kind: 'exit' }, async (faulty) => {
       // N = 300 is far from solved at iteration 1000; the limit ends the island that goes on.
-      const crashed = await startArchipelago(syncOptions(4, { launcher: faulty, maxIterations: 1200 }, 300)).result;
+      const crashed = await startArchipelago(syncOptions(4, { launcher: faulty }, 300, 1200)).result;
       assert.match(crashed.islands[0].error?.message ?? '', /exited with code: 70/);
       const next = await startArchipelago(syncOptions(4, { launcher: faulty })).result;
       assert.equal(

@@ -20,7 +20,7 @@ export default function islandWorker(envelope: IslandEnvelope): Uint8Array | Pro
   if (envelope.kernel) kernelModuleForThread(envelope.kernel);
   const task = decode<IslandTask>(envelope.task);
   const transport = new MessagePortTransport(task.sources, task.targets, envelope.ports);
-  const shared = new SharedMemoryCoordination(envelope.shared, task.islands);
+  const shared = new SharedMemoryCoordination(envelope.shared, task.run.islands);
   const run = (registries = ISLAND_REGISTRIES) => encode(runIsland(task, transport, shared, hooks, registries));
   // Only a task that names extension modules waits for an import.
   if (!task.extensions?.length) return run();

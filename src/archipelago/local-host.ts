@@ -85,7 +85,7 @@ export class LocalHost implements Host {
   ): { reports: Promise<Uint8Array>[]; terminate(): void } {
     this.reserve(placements.length);
     const pool = this.pool!;
-    if (placements.some(({ task }) => task.evolver.mode === 'paper')) this.kernel ??= kernelModuleForThread();
+    if (placements.some(({ task }) => task.run.ga.mode === 'paper')) this.kernel ??= kernelModuleForThread();
     // Messages posted just before a task ends may still be queued: read them before its report.
     const drain = (port: MessagePort) => {
       for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onControl(m.message as Uint8Array);
