@@ -136,8 +136,16 @@ export function resolveRunConfig(
   };
 }
 
-/** The keys a resumed run may change (how long it runs, what happens on failure, where the result goes): whole sections and leaves. */
-const RESUMABLE_SECTIONS = ['limits', 'onIslandError', 'output'] as const;
+/** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
+export const RESUMABLE_KEYS = [
+  'limits.maxIterations',
+  'limits.maxEvaluations',
+  'limits.timeLimit',
+  'onIslandError',
+  'output.file',
+] as const;
+/** Their sections. */
+const RESUMABLE_SECTIONS = ['limits', 'onIslandError', 'output'] as const satisfies readonly (keyof RunConfig)[];
 
 /**
  * A resolved config (a checkpoint's) with overrides of its resumable keys applied: those

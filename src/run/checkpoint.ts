@@ -18,7 +18,7 @@ import { provenance, type Provenance } from '../provenance.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import { runMemoryAdvice } from '../config/memory.ts';
 import { valueAt } from '../config/overrides.ts';
-import { systemEnv, withResumableOverrides, type ResolveEnv } from '../config/resolve.ts';
+import { RESUMABLE_KEYS, systemEnv, withResumableOverrides, type ResolveEnv } from '../config/resolve.ts';
 import { checkResolved, RESOLVED_CONFIG_VERSION } from '../config/resolved-schema.ts';
 import { InputError } from '../io/input-error.ts';
 import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
@@ -53,15 +53,6 @@ export interface CheckpointFile {
   /** What wrote it: tool, version, commit, the hash of `config`, machine. */
   provenance: Provenance;
 }
-
-/** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
-export const RESUMABLE_KEYS = [
-  'limits.maxIterations',
-  'limits.maxEvaluations',
-  'limits.timeLimit',
-  'onIslandError',
-  'output.file',
-] as const;
 
 export function checkpointFile(event: CheckpointEvent, config: SeededRunConfig, previousSeconds = 0): CheckpointFile {
   return {
