@@ -18,29 +18,45 @@ import { paperParams } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { validateSolution } from '../src/problem/validate.ts';
+import { withFault } from './fixtures/fault-host.ts';
 
-type Overrides = Partial<Omit<ArchipelagoOptions, 'migration'>> & {
-  migration?: Partial<ArchipelagoOptions['migration']>;
-  n?: number;
-  populationSize?: number;
-};
+type Run = ArchipelagoOptions['run'];
+type Overrides = Omit<Partial<ArchipelagoOptions>, 'run'> &
+  Partial<Pick<Run, 'seed' | 'islands' | 'topology' | 'onIslandError'>> & {
+    migration?: Partial<Run['migration']>;
+    n?: number;
+    populationSize?: number;
+    maxIterations?: number;
+    timeLimitMs?: number;
+  };
 
 function options(o: Overrides = {}): ArchipelagoOptions {
-  const { n = 24, populationSize = 100, migration, ...rest } = o;
+  const { n = 24, populationSize = 100, seed = 1, islands = 4, topology = { kind: 'ring' }, onIslandError = 'continue', ...more } = o;
+  const { migration, maxIterations, timeLimitMs, ...rest } = more;
+  const { n: _n, ...params } = paperParams(n, { populationSize });
   return {
-    seed: 1,
-    islands: 4,
-    evolver: { mode: 'paper', params: paperParams(n, { populationSize }) },
-    topology: { kind: 'ring' },
-    migration: {
-      mode: 'async',
-      lag: 2,
-      interval: 5,
-      migrants: 2,
-      emigrantSelection: { kind: 'best' },
-      replacement: 'worst-if-better',
-      rejectDuplicates: false,
-      ...migration,
+    run: {
+      n,
+      seed,
+      islands,
+      ga: { mode: 'paper', ...params },
+      topology,
+      migration: {
+        mode: 'async',
+        lag: 2,
+        interval: 5,
+        migrants: 2,
+        emigrantSelection: { kind: 'best' },
+        replacement: 'worst-if-better',
+        rejectDuplicates: false,
+        ...migration,
+      },
+      limits: {
+        maxIterations: maxIterations ?? null,
+        maxEvaluations: null,
+        timeLimit: timeLimitMs === undefined ? null : timeLimitMs / 1000,
+      },
+      onIslandError,
     },
     progressIntervalMs: 50,
     ...rest,
@@ -352,14 +368,8 @@ describe('archipelago (real workers)', () => {
       // Sync: the barrier at every second iteration holds island 0 until island 1 has reached
       // its fault, whatever the scheduling. Async has no barrier, so the board is large enough
       // (hundreds of iterations) that island 1 reaches iteration 4 first even on a loaded machine.
-      const { result, events } = await run(
-        options({
-          islands: 2,
-          n: mode === 'sync' ? 48 : 100,
-          populationSize: 200,
-          migration: { mode, interval: 2 },
-          testFault: { island: 1, atIteration: 4, kind: 'throw' },
-        }),
+      const { result, events } = await withFault({ island: 1, atIteration: 4, kind: 'throw' }, (launcher) =>
+        run(options({ islands: 2, n: mode === 'sync' ? 48 : 100, populationSize: 200, migration: { mode, interval: 2 }, launcher })),
       );
       const errors = ofType(events, 'island-error');
       assert.equal(errors.length, 1, mode);
@@ -374,8 +384,8 @@ describe('archipelago (real workers)', () => {
   });
 
   it('a worker that exits gives an island-error too, never a hang', async () => {
-    const { result, events } = await run(
-      options({ islands: 2, migration: { mode: 'sync', interval: 2 }, testFault: { island: 0, atIteration: 3, kind: 'exit' } }),
+    const { result, events } = await withFault({ island: 0, atIteration: 3, kind: 'exit' }, (launcher) =>
+      run(options({ islands: 2, migration: { mode: 'sync', interval: 2 }, launcher })),
     );
     const errors = ofType(events, 'island-error');
     assert.equal(errors.length, 1);
@@ -389,21 +399,17 @@ describe('archipelago (real workers)', () => {
   it("onIslandError: 'fail' stops the run and rejects naming the island", async () => {
     // Sync with interval 2: island 0 cannot pass iteration 2 before island 1 has faulted, so no
     // solution can come first however the threads are scheduled.
-    const archipelago = startArchipelago(
-      options({
-        islands: 2,
-        n: 60,
-        onIslandError: 'fail',
-        migration: { mode: 'sync', interval: 2 },
-        testFault: { island: 1, atIteration: 2, kind: 'throw' },
-      }),
-    );
     const events: ArchipelagoEvent[] = [];
-    archipelago.events$.subscribe((e) => events.push(e));
-    await assert.rejects(
-      archipelago.result,
-      (e: Error) => e instanceof IslandFailedError && /^island 1 failed at iteration 2: test fault/.test(e.message),
-    );
+    await withFault({ island: 1, atIteration: 2, kind: 'throw' }, async (launcher) => {
+      const archipelago = startArchipelago(
+        options({ islands: 2, n: 60, onIslandError: 'fail', migration: { mode: 'sync', interval: 2 }, launcher }),
+      );
+      archipelago.events$.subscribe((e) => events.push(e));
+      await assert.rejects(
+        archipelago.result,
+        (e: Error) => e instanceof IslandFailedError && /^island 1 failed at iteration 2: test fault/.test(e.message),
+      );
+    });
     assert.equal(ofType(events, 'island-error')[0].fatal, true);
     const done = ofType(events, 'done')[0];
     assert.equal(done.result.islands[0].stopReason, 'stopped');

@@ -79,7 +79,7 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
     };
   }
 
-  it('an order naming an extension module (a file, its path, a data: URL) or carrying an unreadable task runs nothing: the host refuses it in one line and serves the next run', async () => {
+  it('an order naming an extension module (a file, its path, a data: URL) or carrying an unreadable task or a run of a wrong shape runs nothing: the host refuses it in one line and serves the next run', async () => {
     const { prefix, hosts } = await cluster.startHosts(['ext1']);
     const host = hosts.get('ext1')!;
     const raw = await connect({ servers: url().replace('nats://', ''), noEcho: true });
@@ -121,6 +121,13 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       }
       const unreadable = await send([new Uint8Array([1])], k++);
       assert.equal(unreadable?.type, 'refused');
+      // A run that is not a resolved run config (a wrong shape): refused in one line naming the key, counted, never resolved again.
+      const wrong = await send([encode({ ...task, run: { ...task.run, limits: { ...task.run.limits, maxIterations: Infinity } } })], k++);
+      assert.equal(wrong?.type, 'refused');
+      assert.match(
+        wrong?.type === 'refused' ? wrong.reason : '',
+        /^host ext1 got island 0 with a run that is not a resolved run config \(limits\.maxIterations: /,
+      );
       assert.equal(existsSync(marker), false, 'no code ran');
       const second = await solve(['-n', '12', '--seed', '3', '--islands', '1', '--nats', url(), '--nats-prefix', prefix, '--hosts', '1']);
       assert.equal(second.code, 0, second.stderr);

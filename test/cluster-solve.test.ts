@@ -183,9 +183,9 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.deepEqual(same(spread.record), same(local.record));
     assert.ok(spread.record.islands.every((i: { migrantsAccepted: number }) => i.migrantsAccepted > 0));
     // An island on one host sleeping 2 ms every iteration: the other host's islands wait for its migrants or run ahead; the record is the same.
-    const slowed = spawnCli(['solve', '--json', ...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2'], {
-      env: { NQUEENS_ISLANDS_TEST_FAULT: '1:1:slow:2' },
-    });
+    // The fault is in the hosts' environment (their workers read it; no task carries it): only the host of island 1 acts on it.
+    const slow = await broker.startHosts(['near', 'far'], { islands: 2, env: { NQUEENS_ISLANDS_TEST_FAULT: '1:1:slow:2' } });
+    const slowed = spawnCli(['solve', '--json', ...args, '--nats', broker.server.url, '--nats-prefix', slow.prefix, '--hosts', '2']);
     const exit = await slowed.exited;
     assert.equal(exit.code, 0, slowed.stderr());
     assert.deepEqual(same(JSON.parse(slowed.stdout()) as { config: Record<string, unknown> }), same(local.record));

@@ -31,27 +31,31 @@ const progress: ProgressMessage = {
   takenOverAt: -1,
 };
 const solution: SolutionMessage = { type: 'solution', island: 0, iteration: 3, genes: Uint16Array.from([1, 3, 0, 2]), foundAt: 1.7e12 };
+const { n: _n, ...params } = paperParams(24, { populationSize: 100 });
 const task: IslandTask = {
   type: 'task',
   island: 2,
-  islands: 4,
-  seed: 2 ** 40 + 3,
-  evolver: { mode: 'paper', params: paperParams(24, { populationSize: 100 }) },
-  migration: {
-    mode: 'sync',
-    lag: 2,
-    interval: 5,
-    migrants: 2,
-    emigrantSelection: { kind: 'tournament', size: 3 },
-    replacement: 'random-if-better',
-    rejectDuplicates: true,
+  run: {
+    n: 24,
+    seed: 2 ** 40 + 3,
+    ga: { mode: 'paper', ...params },
+    islands: 4,
+    topology: { kind: 'ring' },
+    migration: {
+      mode: 'sync',
+      lag: 2,
+      interval: 5,
+      migrants: 2,
+      emigrantSelection: { kind: 'tournament', size: 3 },
+      replacement: 'random-if-better',
+      rejectDuplicates: true,
+    },
+    limits: { maxIterations: null, maxEvaluations: 123456, timeLimit: null },
+    onIslandError: 'continue',
   },
-  maxIterations: Infinity,
-  maxEvaluations: 123456,
   progressIntervalMs: 250,
   sources: [1],
   targets: [3],
-  testFault: null,
   snapshot: null,
 };
 const report: IslandReport = {
@@ -89,7 +93,7 @@ describe('codec', () => {
     assert.ok(m.genes instanceof Uint16Array);
     assert.ok(decode<MigrantsMessage>(encode(wide)).genes instanceof Int32Array);
     assert.ok(decode<ProgressMessage>(encode(progress)).migrations instanceof Int32Array);
-    assert.equal(decode<IslandTask>(encode(task)).maxIterations, Infinity);
+    assert.equal(decode<IslandTask>(encode(task)).run.limits.maxIterations, null, 'no limit is null on the wire too');
   });
 
   it('returns bytes that own exactly their buffer, unaffected by later encodes', () => {

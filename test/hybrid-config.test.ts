@@ -9,7 +9,7 @@ import { estimateMemory } from '../src/config/memory.ts';
 import { toFileShape } from '../src/config/file-shape.ts';
 import { resolveRunConfig, type ResolveEnv } from '../src/config/resolve.ts';
 import { hybridParams } from '../src/ga/hybrid/params.ts';
-import { evolverSpecFor } from '../src/run/start-run.ts';
+import { evolverSpecOf } from '../src/ga/create-evolver.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { cli } from './cli-helpers.ts';
 
@@ -19,7 +19,7 @@ describe('hybrid mode in the run config', () => {
   it('fills the hybrid defaults for the board and builds a hybrid island spec', () => {
     const config = resolveRunConfig({ n: 50_000, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env);
     assert.equal(config.ga.mode, 'hybrid');
-    const spec = evolverSpecFor(config);
+    const spec = evolverSpecOf(config);
     assert.deepEqual(spec, { mode: 'hybrid', params: hybridParams(50_000) });
   });
 

@@ -8,17 +8,21 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { TestFault } from '../src/archipelago/island-options.ts';
+import type { TestFault } from '../src/archipelago/test-fault.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
 import { resultRecord, type SolveRecord } from '../src/run/result-record.ts';
 import { startRun, type SeededRunConfig } from '../src/run/start-run.ts';
 import { validateSolution } from '../src/problem/validate.ts';
+import { withFault } from './fixtures/fault-host.ts';
 import { repeatablePart } from './helpers.ts';
 
 async function run(input: RunConfigInput, testFault?: TestFault): Promise<SolveRecord> {
   const config = resolveRunConfig(input, 'test') as SeededRunConfig;
-  const result = await startRun(config, testFault ? { testFault } : {}).result;
+  // The slowed island's worker reads its fault from its environment: a pool of its own.
+  const result = testFault
+    ? await withFault(testFault, (launcher) => startRun(config, { launcher }).result)
+    : await startRun(config).result;
   return resultRecord(result, config);
 }
 

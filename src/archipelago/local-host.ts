@@ -28,8 +28,15 @@ export class LocalHost implements Host {
   /** Compiled once here and handed to every paper-mode island, instead of once per worker. */
   private kernel: KernelModule | undefined;
 
-  /** `threads` > 0 starts that many workers now, so they boot while the caller does other work. */
-  constructor(threads = 0) {
+  /**
+   * `threads` > 0 starts that many workers now, so they boot while the caller does other work.
+   * `env` is the workers' environment (default: this process's); a test gives one with a
+   * fault (test-fault.ts) instead of putting it in a task.
+   */
+  constructor(
+    threads = 0,
+    private readonly options: { env?: Readonly<Record<string, string>> } = {},
+  ) {
     if (threads > 0) this.reserve(threads);
   }
 
@@ -43,6 +50,7 @@ export class LocalHost implements Host {
     this.pool = new Piscina({
       filename: worker.filename,
       ...(worker.execArgv ? { execArgv: worker.execArgv } : {}),
+      ...(this.options.env ? { env: this.options.env } : {}),
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Infinity,
@@ -77,7 +85,7 @@ export class LocalHost implements Host {
   ): { reports: Promise<Uint8Array>[]; terminate(): void } {
     this.reserve(placements.length);
     const pool = this.pool!;
-    if (placements.some(({ task }) => task.evolver.mode === 'paper')) this.kernel ??= kernelModuleForThread();
+    if (placements.some(({ task }) => task.run.ga.mode === 'paper')) this.kernel ??= kernelModuleForThread();
     // Messages posted just before a task ends may still be queued: read them before its report.
     const drain = (port: MessagePort) => {
       for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onControl(m.message as Uint8Array);

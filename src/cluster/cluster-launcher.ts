@@ -121,7 +121,7 @@ export class ClusterLauncher implements Launcher {
     const runId = randomBytes(8).toString('hex');
     const { bus, subjects } = this;
     const { nc, dropped } = bus;
-    const n = plan.tasks[0].evolver.params.n;
+    const n = plan.tasks[0].run.n;
     const islands = plan.tasks.length;
     const hostIndex = placeIslands(
       islands,

@@ -18,7 +18,9 @@ import { ISLAND_REGISTRIES } from '../archipelago/island-registries.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import type { IslandTask } from '../archipelago/messages.ts';
 import { ConfigError } from '../config/errors.ts';
-import { resolveRunConfig } from '../config/resolve.ts';
+import { runMemoryAdvice } from '../config/memory.ts';
+import { REGISTRIES } from '../config/registries.ts';
+import { checkResolved } from '../config/resolved-schema.ts';
 import { toRunRecord } from '../experiment/records.ts';
 import { TrajectoryRecorder } from '../experiment/trajectory.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
@@ -227,9 +229,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
       return true;
     }
     let run: Run;
-    let config: SeededRunConfig;
+    // The resolved config as the coordinator resolved it (the codec checked its shape): not resolved again here.
+    const config: SeededRunConfig = order.config;
     try {
-      config = { ...resolveRunConfig(order.config, `run ${order.runId} of study ${order.session}`), seed: order.seed };
+      const tooBig = runMemoryAdvice(config, os.totalmem());
+      if (tooBig) throw new Error(`n: ${tooBig}`);
       run = startRun(config, { launcher: pool });
     } catch (error) {
       // This machine cannot run it (too little memory, ...): give it back for another host.
@@ -376,7 +380,7 @@ function checkOrder(
   const fits = (task: IslandTask | null, k: number): task is IslandTask =>
     task !== null &&
     task.island === ids[k] &&
-    task.islands === order.islands &&
+    task.run.islands === order.islands &&
     [...task.sources, ...task.targets].every((i) => i < order.islands);
   if (tasks.length !== ids.length || !tasks.every(fits)) {
     dropped.malformed++;
@@ -387,10 +391,16 @@ function checkOrder(
     if (named.length > 0) {
       return `host ${name} loads no code named by a message (the order names extension module ${JSON.stringify(named[0].slice(0, 100))}); start the host with --extension FILE instead`;
     }
-    const selection = task.migration.emigrantSelection.kind;
-    const replacement = typeof task.migration.replacement === 'string' ? task.migration.replacement : task.migration.replacement.kind;
-    const missing = missingEntry({ mode: task.evolver.mode, emigrantSelection: selection, replacement }, registries);
+    const { ga, migration } = task.run;
+    const replacement = typeof migration.replacement === 'string' ? migration.replacement : migration.replacement.kind;
+    const missing = missingEntry({ mode: ga.mode, emigrantSelection: migration.emigrantSelection.kind, replacement }, registries);
     if (missing) return `host ${name} has no ${missing.slice(0, 140)}: it is not built in and no --extension of this host provides it`;
+    // The resolved run as it arrived, checked against this host's registries: never resolved again.
+    const checked = checkResolved('run', task.run, { ...REGISTRIES, ...registries });
+    if ('problem' in checked) {
+      dropped.malformed++;
+      return `host ${name} got island ${task.island} with a run that is not a resolved run config (${checked.problem.slice(0, 200)})`;
+    }
   }
   return tasks;
 }

@@ -85,3 +85,13 @@ export function memoryAdvice(
     (fits || `${one}lower n or the population (ga.populationSize, --population)`)
   );
 }
+
+/** `memoryAdvice` for a resolved run (a resolved config here, or one that arrived from a checkpoint or the bus). */
+export function runMemoryAdvice(
+  run: { n: number; islands: number; ga: GaConfig; migration: { interval: number; migrants: number } },
+  totalMemory: number,
+  registries?: Registries,
+): string | null {
+  const migrants = run.migration.interval > 0 ? run.migration.migrants : 0;
+  return memoryAdvice(run.n, run.islands, run.ga, migrants, totalMemory, registries);
+}

@@ -3,7 +3,6 @@ import { startArchipelago } from '../archipelago/archipelago.ts';
 import { IslandFailedError } from '../archipelago/island-failed-error.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from '../archipelago/events.ts';
 import type { ArchipelagoOptions } from '../archipelago/options.ts';
-import type { EvolverSpec } from '../ga/create-evolver.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { smallBoardAnswer } from '../problem/small-boards.ts';
 
@@ -25,26 +24,9 @@ export interface Run {
 /** A config with its seed decided (the CLI draws one when the user gave none). */
 export type SeededRunConfig = RunConfig & { seed: number };
 
-/** What one island runs, from the resolved config. */
-export function evolverSpecFor({ n, ga }: RunConfig): EvolverSpec {
-  const { mode, ...params } = ga;
-  return { mode, params: { n, ...params } } as EvolverSpec;
-}
-
-/** The archipelago's options for a resolved run config. */
+/** The archipelago's options for a resolved run config: the config itself is the run (no reshaping). */
 export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptions {
-  const { limits } = config;
-  return {
-    seed: config.seed,
-    islands: config.islands,
-    evolver: evolverSpecFor(config),
-    topology: config.topology,
-    migration: config.migration,
-    maxIterations: limits.maxIterations ?? undefined,
-    maxEvaluations: limits.maxEvaluations ?? undefined,
-    timeLimitMs: limits.timeLimit === null ? undefined : limits.timeLimit * 1000,
-    onIslandError: config.onIslandError,
-  };
+  return { run: config };
 }
 
 /** The run stopped because an island failed under `onIslandError: 'fail'`; `result` is what it reached. */

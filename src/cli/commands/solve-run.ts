@@ -12,7 +12,7 @@ import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint, type CheckpointFile } from '../../run/checkpoint.ts';
 import { endingOf, recordText, resultRecord, type Ending, type SolveRecord } from '../../run/result-record.ts';
 import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
-import { testFaultFromEnv } from '../../run/test-fault.ts';
+import { checkTestFaultEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
@@ -188,13 +188,12 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     [outName, out],
     ['--trace', args.trace],
   ]);
-  const testFault = testFaultFromEnv(config.islands);
+  checkTestFaultEnv(config.islands);
 
   let run;
   try {
     run = startRun(config, {
       launcher: cluster ? cluster.launcher : host,
-      ...(testFault ? { testFault } : {}),
       ...(checkpointPath !== null ? { checkpointEveryMs: everySeconds * 1000 } : {}),
       ...(resumed ? { resume: resumed.islands } : {}),
     });

@@ -58,6 +58,20 @@ export const hybridMode = defineGaMode({
     const { n: _n, ...params } = hybridParams(n, { populationSize, childrenPerGeneration, operators });
     return params;
   },
+  // What `resolve` returns (HybridParams without n): the operators resolved into one object.
+  params: (f) => ({
+    populationSize: f.int(2),
+    childrenPerGeneration: f.int(1),
+    operators: f.section({
+      smartStart: f.section({ maxTries: f.int(1) }).nullable(),
+      swapDelta: f.boolean(),
+      conflictMutation: f.section({ probability: f.probability(), moves: f.int(0), partners: f.int(1) }).nullable(),
+      localSearch: f
+        .section({ applyTo: f.oneOf(['children', 'migrants', 'both'] as const), maxSteps: f.int(0), triesPerQueen: f.int(1) })
+        .nullable(),
+      crossover: f.section({ probability: f.probability() }),
+    }),
+  }),
   fileShape: ({ operators: { crossover, ...operators }, ...sizes }) => ({
     ...sizes,
     ...operators,
