@@ -12,13 +12,13 @@ import type { TestFault } from '../src/archipelago/island-options.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
 import { resultRecord, type SolveRecord } from '../src/run/result-record.ts';
-import { startRun, type SeededRunConfig } from '../src/run/start-run.ts';
+import { startSeededRun, type SeededRunConfig } from '../src/run/start-run.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { repeatablePart } from './helpers.ts';
 
 async function run(input: RunConfigInput, testFault?: TestFault): Promise<SolveRecord> {
   const config = resolveRunConfig(input, 'test') as SeededRunConfig;
-  const result = await startRun(config, testFault ? { testFault } : {}).result;
+  const result = await startSeededRun(config, testFault ? { testFault } : {}).result;
   return resultRecord(result, config);
 }
 

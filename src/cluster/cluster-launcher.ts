@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { encode } from '../archipelago/codec.ts';
 import { HALTED, RUNNING, SOLVED, type Coordination, type StopState } from '../archipelago/coordination.ts';
-import type { LaunchedRun, LaunchPlan, Launcher } from '../archipelago/launcher.ts';
+import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport, LauncherCapabilities } from '../archipelago/launcher.ts';
 import type { IslandReport } from '../archipelago/messages.ts';
 import { watchConnection, type Subjects } from './bus.ts';
 import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
@@ -76,10 +76,12 @@ class BusCoordination implements Coordination {
 }
 
 export class ClusterLauncher implements Launcher {
+  /** The hosts' islands answer no checkpoint request (BusCoordination), so the run pipeline refuses checkpoints and resumes. */
+  readonly capabilities: LauncherCapabilities = { checkpoints: false, why: 'islands on other hosts are not checkpointed' };
   /** Host name of each island of the last launched run. */
-  placement: string[] = [];
+  private placement: string[] = [];
   /** The broker was lost during the last run (a later run on a reconnected client may go on). */
-  brokerLost = false;
+  private brokerLost = false;
   /** Set before the coordinator disconnects on purpose, so that is not taken for a lost broker. */
   closing = false;
   /** Ends the current run's islands when the connection drops (bus.ts `watchConnection`). */
@@ -110,6 +112,11 @@ export class ClusterLauncher implements Launcher {
       this.connected = false;
       if (!this.closing) this.lost?.();
     });
+  }
+
+  report(): LaunchReport {
+    const { malformed, incompatible, unauthenticated, invalid } = this.bus.dropped;
+    return { placement: [...this.placement], brokerLost: this.brokerLost, dropped: { malformed, incompatible, unauthenticated, invalid } };
   }
 
   /** Resolves once the client is connected: a run launched while it reconnects (after a broker restart) starts when it is back. */
