@@ -20,7 +20,7 @@ import { extendRegistries } from '../src/archipelago/extension.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
 import { BusCodec, type BusMessage } from '../src/cluster/bus-codec.ts';
 import { clusterKeyOf } from '../src/cluster/bus-key.ts';
-import { joinCluster } from '../src/cluster/cluster-run.ts';
+import { joinCluster } from '../src/cluster/join-cluster.ts';
 import { startHost } from '../src/cluster/host.ts';
 import { runStudyOnCluster } from '../src/cluster/study.ts';
 import { REGISTRIES } from '../src/config/registries.ts';

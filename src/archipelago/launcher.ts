@@ -35,11 +35,15 @@ export interface LaunchedRun {
  */
 export type LauncherCapabilities = { readonly checkpoints: true } | { readonly checkpoints: false; readonly why: string };
 
-/** Bus messages a launcher's coordinator dropped, by cause (src/cluster/bus-codec.ts `DropCounter`). */
+/** Bus messages a launcher's coordinator dropped, by cause, named as the `... dropped (...)` line names them (src/cluster/bus-codec.ts `DropCounter`). */
 export interface DroppedCounts {
+  /** Did not decode, fit its schema, or broke its handler. */
   malformed: number;
-  incompatible: number;
+  /** From another tool version or bus format. */
+  foreign: number;
+  /** No valid signature under a cluster key, a replay, or from a party not of its run. */
   unauthenticated: number;
+  /** A claimed result (solution, best, report) that failed the independent checks. */
   invalid: number;
 }
 

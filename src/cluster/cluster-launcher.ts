@@ -116,7 +116,11 @@ export class ClusterLauncher implements Launcher {
 
   report(): LaunchReport {
     const { malformed, incompatible, unauthenticated, invalid } = this.bus.dropped;
-    return { placement: [...this.placement], brokerLost: this.brokerLost, dropped: { malformed, incompatible, unauthenticated, invalid } };
+    return {
+      placement: [...this.placement],
+      brokerLost: this.brokerLost,
+      dropped: { malformed, foreign: incompatible, unauthenticated, invalid },
+    };
   }
 
   /** Resolves once the client is connected: a run launched while it reconnects (after a broker restart) starts when it is back. */

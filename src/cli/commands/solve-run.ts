@@ -153,7 +153,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   if (!clusterOptions && args.clusterKeyFile !== undefined)
     throw new UsageError('--cluster-key-file: only with --nats URL or cluster: in the run config');
   const cluster = clusterOptions
-    ? await (await import('../../cluster/cluster-run.ts')).joinCluster({ ...clusterOptions, log: printLog })
+    ? await (await import('../../cluster/join-cluster.ts')).joinCluster({ ...clusterOptions, log: printLog })
     : null;
   if (cluster) {
     // Across machines, the islands default to what the hosts offer, not this machine's cores.

@@ -17,15 +17,17 @@ import { HostDirectory } from './host-directory.ts';
 import { holderName, HostLeases, openLeaseBucket } from './host-lease.ts';
 import { checkHostCount, type ClusterOptions } from './study.ts';
 
-export interface ClusterRun {
+/** Hosts joined for runs (`joinCluster`): pass it as `startRun(config, { cluster })` for one run or many; `close()` after the last. */
+export interface JoinedCluster {
   /** What the run pipeline launches on; what it supports and knows it says itself (`capabilities`, `report()`). */
   launcher: Launcher;
   /** Islands the chosen hosts offer together (the run's default island count). */
   islands: number;
   /** The broker's URL as shown to people (no password). */
   broker: string;
+  /** Bus messages dropped since joining (the record's `bus.dropped` at each run's end). */
   dropped: DropCounter;
-  /** Disconnects (after the run). */
+  /** Releases the hosts and disconnects (after the last run). */
   close(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export interface ClusterRun {
  * Connects and leases `options.hosts` idle hosts (host-lease.ts), waiting for them up to `waitMs`; `close()` releases them.
  * @throws ConfigError (exit 2) for a bad URL or prefix, an unreachable broker, or too few free hosts within the wait.
  */
-export async function joinCluster(options: ClusterOptions): Promise<ClusterRun> {
+export async function joinCluster(options: ClusterOptions): Promise<JoinedCluster> {
   const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const wanted = checkHostCount(options.hosts);
