@@ -14,10 +14,10 @@
 import { randomBytes } from 'node:crypto';
 import { encode } from '../archipelago/codec.ts';
 import { HALTED, RUNNING, SOLVED, type Coordination, type StopState } from '../archipelago/coordination.ts';
-import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport, LauncherCapabilities } from '../archipelago/launcher.ts';
+import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../archipelago/launcher.ts';
 import type { IslandReport } from '../archipelago/messages.ts';
 import { watchConnection, type Subjects } from './bus.ts';
-import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
+import { CLUSTER_CAPABILITIES, DEFAULT_HEARTBEAT_MS } from './defaults.ts';
 import { carried, type BusMessage } from './bus-codec.ts';
 import type { BusEndpoint } from './bus-endpoint.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
@@ -76,8 +76,7 @@ class BusCoordination implements Coordination {
 }
 
 export class ClusterLauncher implements Launcher {
-  /** The hosts' islands answer no checkpoint request (BusCoordination), so the run pipeline refuses checkpoints and resumes. */
-  readonly capabilities: LauncherCapabilities = { checkpoints: false, why: 'islands on other hosts are not checkpointed' };
+  readonly capabilities = CLUSTER_CAPABILITIES;
   /** Host name of each island of the last launched run. */
   private placement: string[] = [];
   /** The broker was lost during the last run (a later run on a reconnected client may go on). */

@@ -9,7 +9,7 @@
 import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent, CheckpointEvent } from '../archipelago/events.ts';
 import type { TestFault } from '../archipelago/island-options.ts';
-import { IN_PROCESS_REPORT, type Launcher, type LaunchReport } from '../archipelago/launcher.ts';
+import { IN_PROCESS_REPORT, type Launcher, type LauncherCapabilities, type LaunchReport } from '../archipelago/launcher.ts';
 import { ConfigError } from '../config/errors.ts';
 import { checkpointFile, writeCheckpoint, type CheckpointFile } from './checkpoint.ts';
 import { endingOf, resultRecord, type Ending, type SolveRecord } from './result-record.ts';
@@ -40,7 +40,7 @@ export interface PipelineOptions {
    * How the caller's user names the checkpoint, the resume and the launcher, for the one-line
    * refusal (`--checkpoint: not with --nats (...)`); default the library's option names.
    */
-  names?: { checkpoint: string; resume: string; launcher: string };
+  names?: RequestNames;
 }
 
 /** How a run ended and what it leaves: everything a caller prints, saves or returns. */
@@ -67,7 +67,29 @@ export interface PipelineRun {
   readonly outcome: Promise<RunOutcome>;
 }
 
-const LIBRARY_NAMES = { checkpoint: 'checkpoint', resume: 'resume', launcher: 'cluster' };
+/** How the caller's user names what the refusal names. */
+export interface RequestNames {
+  checkpoint: string;
+  resume: string;
+  launcher: string;
+}
+
+const LIBRARY_NAMES: RequestNames = { checkpoint: 'checkpoint', resume: 'resume', launcher: 'cluster' };
+
+/**
+ * The one refusal of what a launcher does not support: a checkpoint or a resume of islands
+ * that take none. `runPipeline` applies it; a caller that knows the launcher's capabilities
+ * before it has the launcher (the CLI, before it waits for hosts) may ask it earlier.
+ * @throws ConfigError, one line naming the option and the launcher as the user gave them.
+ */
+export function checkSupported(
+  capabilities: LauncherCapabilities,
+  asked: { checkpoints: boolean; resume: boolean },
+  names: RequestNames = LIBRARY_NAMES,
+): void {
+  if (capabilities.checkpoints || !(asked.checkpoints || asked.resume)) return;
+  throw new ConfigError(`${asked.checkpoints ? names.checkpoint : names.resume}: not with ${names.launcher} (${capabilities.why})`);
+}
 
 /**
  * Starts the run. N = 1 is answered at once.
@@ -76,11 +98,8 @@ const LIBRARY_NAMES = { checkpoint: 'checkpoint', resume: 'resume', launcher: 'c
  */
 export function runPipeline(config: SeededRunConfig, options: PipelineOptions = {}): PipelineRun {
   const { launcher, checkpoints, resume, signal, testFault } = options;
-  const capabilities = launcher?.capabilities ?? { checkpoints: true };
-  if (!capabilities.checkpoints && (checkpoints || resume)) {
-    const names = options.names ?? LIBRARY_NAMES;
-    throw new ConfigError(`${checkpoints ? names.checkpoint : names.resume}: not with ${names.launcher} (${capabilities.why})`);
-  }
+  if (launcher)
+    checkSupported(launcher.capabilities, { checkpoints: checkpoints !== undefined, resume: resume !== undefined }, options.names);
   const run = startSeededRun(config, {
     ...(launcher ? { launcher } : {}),
     ...(testFault ? { testFault } : {}),

@@ -11,7 +11,8 @@ import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { readCheckpoint, resumeConfig, type CheckpointFile } from '../../run/checkpoint.ts';
 import { recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
 import { NoSolutionError, withSeed, type RunFailedError, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
-import { runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
+import { checkSupported, runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
+import { CLUSTER_CAPABILITIES } from '../../cluster/defaults.ts';
 import { testFaultFromEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
@@ -152,6 +153,9 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   if (!clusterOptions) checkNoAuthFlags(args);
   if (!clusterOptions && args.clusterKeyFile !== undefined)
     throw new UsageError('--cluster-key-file: only with --nats URL or cluster: in the run config');
+  // The pipeline's refusal, asked before waiting for hosts (the cluster's launcher says what it supports).
+  const names = { checkpoint: '--checkpoint', resume: '--resume', launcher: fromFlags ? '--nats' : 'cluster: in the run config' };
+  if (clusterOptions) checkSupported(CLUSTER_CAPABILITIES, { checkpoints: args.checkpoint !== undefined, resume: resumed !== null }, names);
   const cluster = clusterOptions
     ? await (await import('../../cluster/join-cluster.ts')).joinCluster({ ...clusterOptions, log: printLog })
     : null;
@@ -198,7 +202,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
           }
         : {}),
       ...(resumed ? { resume: resumed } : {}),
-      names: { checkpoint: '--checkpoint', resume: '--resume', launcher: fromFlags ? '--nats' : 'cluster: in the run config' },
+      names,
     });
   } catch (error) {
     await cluster?.close();
