@@ -63,7 +63,7 @@ export interface PipelineRun {
   readonly events$: Observable<ArchipelagoEvent>;
   /** Ends the run early; the outcome says `reason` unless the run solved first. Idempotent. */
   stop(reason?: StopEnding): void;
-  /** Rejects only for a bug: a solution the validator refuses, a checkpoint's handler that threw. */
+  /** Resolves however the run ended (an island failure is `failure`); rejects only for a bug, as a solution the validator refuses. */
   readonly outcome: Promise<RunOutcome>;
 }
 

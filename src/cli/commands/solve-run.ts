@@ -255,18 +255,18 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   trace?.close();
 
   // The record's solution passed the independent validator: the tool never prints one it refuses.
-  const { ended, record, result, failure, launch } = outcome;
+  const { ended, record, result, failure } = outcome;
   // stdout first: whatever happens to --out, a finished result is never lost.
   if (args.json) printLine(JSON.stringify(record));
   else printText(result, args, ended, out);
   printFailures(result, failure);
   const saved = out === null || saveResult(outName, out, record);
   if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
-  if (launch.brokerLost)
+  if (ended === 'broker-lost')
     printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
   process.exitCode = signals.received
     ? signals.exitCode
-    : failure || launch.brokerLost || ended === 'all-islands-failed'
+    : failure || ended === 'broker-lost' || ended === 'all-islands-failed'
       ? EXIT.islandFailed
       : !saved
         ? EXIT.notSaved
