@@ -8,7 +8,7 @@ import {
   type ArchipelagoResult,
 } from '../src/archipelago/archipelago.ts';
 import { ArchipelagoOptionError } from '../src/archipelago/errors.ts';
-import type { LaunchPlan, Launcher } from '../src/archipelago/launcher.ts';
+import { IN_PROCESS_REPORT, type LaunchPlan, type Launcher } from '../src/archipelago/launcher.ts';
 import type { IslandReport } from '../src/archipelago/messages.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { IslandFailedError } from '../src/archipelago/island-failed-error.ts';
@@ -132,10 +132,12 @@ function scriptedLauncher(islands: number) {
   const reports = Array.from({ length: islands }, () => new Promise<IslandReport>((resolve) => settle.push(resolve)));
   let plan: LaunchPlan | null = null;
   const launcher: Launcher = {
+    capabilities: { checkpoints: true },
     launch(p) {
       plan = p;
       return { coordination, reports, terminate() {}, release() {} };
     },
+    report: () => IN_PROCESS_REPORT,
   };
   return { launcher, control: (message: Parameters<LaunchPlan['onControl']>[0]) => plan!.onControl(message), settle };
 }

@@ -5,7 +5,7 @@
  * counts). Bad checkpoints and contradicting flags are refused with one line and exit 2.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -204,6 +204,16 @@ describe('checkpoints that cannot be resumed', () => {
   });
   it('snapshots that do not match the config', () => {
     refuses(['solve', '--resume', variant('short.ckpt', (c) => c.islands.pop())], /damaged checkpoint \(expected 2 island snapshots\)$/);
+  });
+  it("with islands on other hosts: refused by the cluster launcher's capabilities, before any broker is reached", () => {
+    const noBroker = ['--nats', 'nats://127.0.0.1:1', '--hosts', '1'];
+    const why = '\\(islands on other hosts are not checkpointed\\)$';
+    refuses(['solve', '--resume', ckpt, ...noBroker], new RegExp(`^nqueens-islands: --resume: not with --nats ${why}`));
+    refuses(
+      ['solve', '-n', '8', '--checkpoint', join(tmp, 'never.ckpt'), ...noBroker],
+      new RegExp(`^nqueens-islands: --checkpoint: not with --nats ${why}`),
+    );
+    assert.equal(existsSync(join(tmp, 'never.ckpt')), false);
   });
   it('a truncated file', () => {
     const file = join(tmp, 'truncated.ckpt');

@@ -20,7 +20,7 @@ import { extendRegistries } from '../src/archipelago/extension.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
 import { BusCodec, type BusMessage } from '../src/cluster/bus-codec.ts';
 import { clusterKeyOf } from '../src/cluster/bus-key.ts';
-import { joinCluster } from '../src/cluster/cluster-run.ts';
+import { joinCluster } from '../src/cluster/join-cluster.ts';
 import { startHost } from '../src/cluster/host.ts';
 import { runStudyOnCluster } from '../src/cluster/study.ts';
 import { REGISTRIES } from '../src/config/registries.ts';
@@ -28,7 +28,7 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { validateSolution } from '../src/problem/validate.ts';
-import { RunFailedError, startRun } from '../src/run/start-run.ts';
+import { RunFailedError, startSeededRun } from '../src/run/start-run.ts';
 import { spawnCli } from './cli-helpers.ts';
 import { fingerprint, localCluster, nats } from './nats-server.ts';
 
@@ -155,7 +155,7 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       const host = await startHost({ nats: url(), prefix, name: 'lib', islands: 1, extensions });
       const joined = await joinCluster({ nats: url(), hosts: 1, prefix });
       try {
-        return await startRun(config, { launcher: joined.launcher, extensions: [EXTENSION] }).result.catch((error: unknown) => {
+        return await startSeededRun(config, { launcher: joined.launcher, extensions: [EXTENSION] }).result.catch((error: unknown) => {
           if (error instanceof RunFailedError) return error.result;
           throw error;
         });

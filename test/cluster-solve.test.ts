@@ -175,8 +175,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       spread.record.islands.map((i: { host: string }) => i.host),
       ['far', 'far', 'near', 'near'],
     );
-    // What must repeat: all but timings, host names and the cluster section of the config.
-    const same = (record: { config: Record<string, unknown> }) => {
+    // What must repeat: all but timings, host names, the bus's counts and the cluster section of the config.
+    const same = ({ bus: _bus, ...record }: { config: Record<string, unknown>; bus?: unknown }) => {
       const { cluster: _cluster, ...config } = record.config;
       return repeatablePart({ ...record, config });
     };
@@ -376,6 +376,12 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       );
       const local = await library.solve({ n: 20, seed: 6, islands: 4, migration: { mode: 'sync', interval: 4 } });
       assert.deepEqual([record.solution, record.foundBy, record.evaluations], [local.solution, local.foundBy, local.evaluations]);
+      assert.deepEqual(record.bus, { dropped: { malformed: 0, foreign: 0, unauthenticated: 0, invalid: 0 } });
+      // The cluster's launcher says it takes no checkpoints: refused in one line, nothing started.
+      assert.throws(
+        () => library.startRun({ n: 20 }, { cluster, checkpoint: { file: path.join(tmp, 'lib.ckpt') } }),
+        /^ConfigError: checkpoint: not with cluster \(islands on other hosts are not checkpointed\)$/,
+      );
     } finally {
       await cluster.close();
     }
@@ -423,7 +429,10 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.ok(!JSON.stringify(r.record).includes('s3cret'));
     const refused = await solve(['--config', file, '--checkpoint', path.join(tmp, 'x.ckpt')]);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /--checkpoint: not with cluster: in the run config/);
+    assert.match(
+      refused.stderr,
+      /^nqueens-islands: --checkpoint: not with cluster: in the run config \(islands on other hosts are not checkpointed\)$/m,
+    );
   });
 
   it("malformed messages and messages of another run on a run's subjects are dropped and counted, never a crash", async () => {
@@ -479,6 +488,11 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       assert.ok(spoiled);
       assert.deepEqual(fingerprint(r.record), fingerprint(local.record), 'the garbage changed nothing');
       assert.match(r.stderr, /nqueens-islands: [1-9]\d* bus messages dropped \([1-9]\d* malformed\)/);
+      // The record carries the counts (solve --json, --out); a run on one machine has no bus to count.
+      const { dropped } = r.record.bus;
+      assert.deepEqual(Object.keys(dropped).sort(), ['foreign', 'invalid', 'malformed', 'unauthenticated']);
+      assert.ok(dropped.malformed >= 1, JSON.stringify(dropped));
+      assert.equal(local.record.bus, undefined);
     } finally {
       await raw.close();
     }

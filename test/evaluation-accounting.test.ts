@@ -6,7 +6,7 @@ import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { childrenPerIteration, paperParams } from '../src/ga/params.ts';
 import { endingOf } from '../src/run/result-record.ts';
-import { startRun } from '../src/run/start-run.ts';
+import { startSeededRun } from '../src/run/start-run.ts';
 import { cli, isOneLineError } from './cli-helpers.ts';
 
 const N = 20;
@@ -97,7 +97,7 @@ describe('limits.maxEvaluations', () => {
   /** A board of 64 takes far more than the budgets below: every run here ends at the budget. */
   const budgetRun = (overrides: Record<string, unknown>, seed = 1) => {
     const config = resolveRunConfig({ n: 64, islands: 3, ga: { populationSize: 40 }, ...overrides }, 'test');
-    return startRun({ ...config, seed }, { launcher: host }).result;
+    return startSeededRun({ ...config, seed }, { launcher: host }).result;
   };
 
   it('stops every unsolved run at exactly the budget, each island at its share (budget / islands, the first budget mod islands one more), in every mode', async () => {

@@ -12,7 +12,7 @@ import type { TestFault } from '../src/archipelago/test-fault.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
 import { resultRecord, type SolveRecord } from '../src/run/result-record.ts';
-import { startRun, type SeededRunConfig } from '../src/run/start-run.ts';
+import { startSeededRun, type SeededRunConfig } from '../src/run/start-run.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { withFault } from './fixtures/fault-host.ts';
 import { repeatablePart } from './helpers.ts';
@@ -21,8 +21,8 @@ async function run(input: RunConfigInput, testFault?: TestFault): Promise<SolveR
   const config = resolveRunConfig(input, 'test') as SeededRunConfig;
   // The slowed island's worker reads its fault from its environment: a pool of its own.
   const result = testFault
-    ? await withFault(testFault, (launcher) => startRun(config, { launcher }).result)
-    : await startRun(config).result;
+    ? await withFault(testFault, (launcher) => startSeededRun(config, { launcher }).result)
+    : await startSeededRun(config).result;
   return resultRecord(result, config);
 }
 

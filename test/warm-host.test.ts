@@ -8,7 +8,7 @@ import { after, describe, it } from 'node:test';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
-import { archipelagoOptionsFor, startRun } from '../src/run/start-run.ts';
+import { archipelagoOptionsFor, startSeededRun } from '../src/run/start-run.ts';
 import { cli } from './cli-helpers.ts';
 import { withFault } from './fixtures/fault-host.ts';
 
@@ -51,9 +51,9 @@ describe('warm host', () => {
     const record = JSON.parse(fresh.stdout);
     const config = { ...resolveRunConfig(record.config, 'solve --json'), seed: 9 };
     // Another run first, so the workers are not fresh any more.
-    await startRun({ ...config, n: 20, seed: 3 }, { launcher: host }).result;
+    await startSeededRun({ ...config, n: 20, seed: 3 }, { launcher: host }).result;
     for (let round = 0; round < 2; round++) {
-      const warm = await startRun(config, { launcher: host }).result;
+      const warm = await startSeededRun(config, { launcher: host }).result;
       assert.deepEqual(outcome(warm), outcome(record));
       assert.equal(warm.iterations, record.iterations);
     }

@@ -2,7 +2,14 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { kernelModuleForThread, type KernelModule } from '../ga/kernel.ts';
 import { decode, encode } from './codec.ts';
-import type { Host, LaunchedRun, LaunchPlan } from './launcher.ts';
+import {
+  IN_PROCESS_REPORT,
+  type Host,
+  type LaunchedRun,
+  type LaunchPlan,
+  type LaunchReport,
+  type LauncherCapabilities,
+} from './launcher.ts';
 import type { ControlMessage, IslandReport, IslandTask } from './messages.ts';
 import { SharedMemoryCoordination } from './shared-memory-coordination.ts';
 import { createPortMesh, type IslandEnvelope, type IslandPorts } from './transport.ts';
@@ -22,6 +29,7 @@ export interface IslandPlacement {
  * One run at a time: a run needing more workers than the pool has replaces the pool.
  */
 export class LocalHost implements Host {
+  readonly capabilities: LauncherCapabilities = { checkpoints: true };
   private pool: Piscina | null = null;
   private threads = 0;
   private closing: Promise<void> | null = null;
@@ -57,6 +65,10 @@ export class LocalHost implements Host {
       concurrentTasksPerWorker: 1,
     });
     this.threads = threads;
+  }
+
+  report(): LaunchReport {
+    return IN_PROCESS_REPORT;
   }
 
   launch(plan: LaunchPlan): LaunchedRun {

@@ -24,7 +24,7 @@ import { checkResolved } from '../config/resolved-schema.ts';
 import { toRunRecord } from '../experiment/records.ts';
 import { TrajectoryRecorder } from '../experiment/trajectory.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
-import { RunFailedError, startRun, type Run, type SeededRunConfig } from '../run/start-run.ts';
+import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } from '../run/start-run.ts';
 import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
 import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
 import { busAddress } from './credentials.ts';
@@ -60,7 +60,8 @@ export interface HostOptions extends ClusterKeySource {
   log?: (line: string) => void;
 }
 
-export interface Host {
+/** A host process's handle (`startHost`): not a launcher; coordinators launch islands on it over the bus. */
+export interface ClusterHost {
   readonly id: string;
   readonly name: string;
   readonly islands: number;
@@ -81,7 +82,7 @@ interface Membership {
   /** The study's coordinator: only it may end the study or confirm a result. */
   coordinator: string;
   ended: boolean;
-  current: { run: Run; msg: JsMsg } | null;
+  current: { run: SeededRun; msg: JsMsg } | null;
   endSub: Subscription;
 }
 
@@ -106,7 +107,7 @@ export function checkOfferedIslands(islands: number | undefined): number {
  * Connects to the broker and starts serving.
  * @throws ConfigError for a bad URL or prefix; BrokerUnreachableError (one line naming the URL) when the broker cannot be reached.
  */
-export async function startHost(options: HostOptions): Promise<Host> {
+export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const islands = checkOfferedIslands(options.islands);
@@ -228,13 +229,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
       msg.term(); // no host could do better with it
       return true;
     }
-    let run: Run;
+    let run: SeededRun;
     // The resolved config as the coordinator resolved it (the codec checked its shape): not resolved again here.
     const config: SeededRunConfig = order.config;
     try {
       const tooBig = runMemoryAdvice(config, os.totalmem());
       if (tooBig) throw new Error(`n: ${tooBig}`);
-      run = startRun(config, { launcher: pool });
+      run = startSeededRun(config, { launcher: pool });
     } catch (error) {
       // This machine cannot run it (too little memory, ...): give it back for another host.
       log(`cannot run ${order.runId}: ${error instanceof Error ? error.message : String(error)}; leaving the study`);

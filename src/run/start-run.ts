@@ -4,6 +4,7 @@ import { IslandFailedError } from '../archipelago/island-failed-error.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from '../archipelago/events.ts';
 import type { ArchipelagoOptions } from '../archipelago/options.ts';
 import type { RunConfig } from '../config/run-config.ts';
+import { randomSeed } from '../ga/rng.ts';
 import { smallBoardAnswer } from '../problem/small-boards.ts';
 
 /** A run's result: the archipelago's, plus what identifies the run. */
@@ -14,15 +15,21 @@ export interface RunResult extends ArchipelagoResult {
   iterations: number;
 }
 
-export interface Run {
+/** A run of a seeded config on the archipelago, as the run pipeline (pipeline.ts) and a study's runner drive it. */
+export interface SeededRun {
   events$: Observable<ArchipelagoEvent>;
   result: Promise<RunResult>;
   /** Ends the run early (the result reports what was reached). */
   stop: () => void;
 }
 
-/** A config with its seed decided (the CLI draws one when the user gave none). */
+/** A config with its seed decided (`withSeed` draws one when the user gave none). */
 export type SeededRunConfig = RunConfig & { seed: number };
+
+/** The config with its seed decided: the one given, or a fresh random one. */
+export function withSeed(config: RunConfig): SeededRunConfig {
+  return { ...config, seed: config.seed ?? randomSeed() };
+}
 
 /** The archipelago's options for a resolved run config: the config itself is the run (no reshaping). */
 export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptions {
@@ -49,7 +56,7 @@ export class NoSolutionError extends Error {
  * Starts one run of the island model for a resolved config. N = 1 is answered at once;
  * N = 2 and 3 throw NoSolutionError before any thread starts.
  */
-export function startRun(config: SeededRunConfig, extra: Partial<ArchipelagoOptions> = {}): Run {
+export function startSeededRun(config: SeededRunConfig, extra: Partial<ArchipelagoOptions> = {}): SeededRun {
   const small = smallBoardAnswer(config.n);
   if (small?.kind === 'impossible') throw new NoSolutionError(small.reason);
   if (small?.kind === 'solution') {
