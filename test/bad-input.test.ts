@@ -1,14 +1,17 @@
 /**
- * Bad input, everywhere: every case runs the real CLI and must answer with one line on
- * stderr that names the flag, file or key and what was expected, exit code 2, no stack
- * trace, nothing on stdout, and no result file (solve cases pass --out to a temp path).
+ * Bad input, everywhere: every case runs the CLI and must answer with one line on stderr
+ * that names the flag, file or key and what was expected, exit code 2, no stack trace,
+ * nothing on stdout, and no result file (solve cases pass --out to a temp path). The table
+ * runs in this process (`runCli`: the binary's parsing and checks without a process per
+ * case); a dozen cases, one of each kind, also run through the built binary, which must
+ * answer them exactly as `runCli` did.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { cli, isOneLineError } from './cli-helpers.ts';
+import { after, before, describe, it } from 'node:test';
+import { cliAsync, cliInProcess, inBatches, isOneLineError, type CliRun } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-bad-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -41,13 +44,17 @@ const tuplesEmpty = file('tuples-empty.txt', '\n# only a comment\n');
 const tuplesWord = file('tuples-word.txt', '1 2 3\n4 five 6\n');
 const recordMismatch = file('record.json', '{"n": 8, "solution": [2, 4, 1, 3]}');
 
-/** [name, args, what the one line must say]. Solve cases get --out (and keep --checkpoint) under `out/`. */
-type Case = readonly [string, readonly string[], RegExp, { env?: NodeJS.ProcessEnv; out?: boolean }?];
+/**
+ * [name, args, what the one line must say, options]. Solve cases get --out (and keep
+ * --checkpoint) under `out/`. `binary`: also run through the built binary; `env`: only there
+ * (runCli reads this process's environment).
+ */
+type Case = readonly [string, readonly string[], RegExp, { env?: NodeJS.ProcessEnv; out?: boolean; binary?: boolean }?];
 const SOLVE = ['solve', '--islands', '1'];
 const cases: Case[] = [
   // N
   ['N missing', ['solve'], /default\.yaml: n: missing; expected an integer >= 1 \(set it in the file or pass -n\)$/],
-  ['N = 0', ['solve', '-n', '0'], /^-n: expected an integer >= 1, got 0$/],
+  ['N = 0', ['solve', '-n', '0'], /^-n: expected an integer >= 1, got 0$/, { binary: true }],
   ['N negative', ['solve', '-n=-5'], /^-n: expected an integer >= 1, got -5$/],
   ['N fractional', ['solve', '-n', '8.5'], /^-n: expected an integer >= 1, got 8\.5$/],
   ['N not a number', ['solve', '-n', 'ten'], /^-n: expected an integer >= 1, got "ten"$/],
@@ -144,6 +151,7 @@ const cases: Case[] = [
     'an unknown key',
     ['solve', '--config', misspelt],
     /misspelt\.yaml: unknown key "migration\.intervall"; did you mean "migration\.interval"\?$/,
+    { binary: true },
   ],
   ['a wrong type', ['solve', '--config', wrongType], /type\.yaml: migration\.interval: expected an integer >= 1, got "ten"$/],
   ['an empty file', ['solve', '--config', empty], /empty\.yaml: empty file; expected a mapping with at least "n"$/],
@@ -166,7 +174,7 @@ const cases: Case[] = [
     '--out in a missing folder',
     ['solve', '-n', '8', '--out', join(tmp, 'no', 'such', 'r.json')],
     /^--out .*r\.json: folder .* does not exist$/,
-    { out: false },
+    { out: false, binary: true },
   ],
   [
     '--out naming a directory',
@@ -195,7 +203,12 @@ const cases: Case[] = [
     /^--checkpoint .*c\.ckpt: folder .* does not exist$/,
   ],
   ['--resume of a missing file', ['solve', '--resume', join(tmp, 'absent.ckpt')], /^--resume .*absent\.ckpt: no such file$/],
-  ['--resume of a corrupt checkpoint', ['solve', '--resume', corrupt], /^--resume .*corrupt\.ckpt: not an nqueens-islands checkpoint/],
+  [
+    '--resume of a corrupt checkpoint',
+    ['solve', '--resume', corrupt],
+    /^--resume .*corrupt\.ckpt: not an nqueens-islands checkpoint/,
+    { binary: true },
+  ],
   ['--resume of a text file', ['solve', '--resume', textCkpt], /^--resume .*text\.ckpt: not an nqueens-islands checkpoint/],
   ['--resume of a directory', ['solve', '--resume', dir], /^--resume .*a-folder: is a directory; expected a checkpoint file$/],
   ['--resume with --config', ['solve', '--resume', corrupt, '--config', misspelt], /^--config: not with --resume/],
@@ -206,17 +219,22 @@ const cases: Case[] = [
     { env: { NQUEENS_ISLANDS_TEST_FAULT: '1:x' } },
   ],
   // commands and flags
-  ['an unknown command', ['solvee', '-n', '8'], /Unknown argument|Did you mean solve/, { out: false }],
-  ['an unknown flag', ['solve', '-n', '8', '--islandz', '2'], /^Unknown argument: islandz; did you mean --islands\?$/],
+  ['an unknown command', ['solvee', '-n', '8'], /Unknown argument|Did you mean solve/, { out: false, binary: true }],
+  ['an unknown flag', ['solve', '-n', '8', '--islandz', '2'], /^Unknown argument: islandz; did you mean --islands\?$/, { binary: true }],
   [
     'a misspelt dashed flag',
     ['solve', '-n', '8', '--max-iteratons', '2'],
     /^Unknown argument: max-iteratons; did you mean --max-iterations\?$/,
   ],
   ['an unknown flag far from any', ['solve', '-n', '8', '--zzzzzzzz', '2'], /^Unknown argument: zzzzzzzz$/],
-  ['a flag without its value', ['solve', '-n'], /Not enough arguments following: n/, { out: false }],
+  ['a flag without its value', ['solve', '-n'], /Not enough arguments following: n/, { out: false, binary: true }],
   // verify
-  ['verify: a tuple that is not numbers', ['verify', '1', 'x', '3'], /^tuple 2: "x" is not a positive integer$/, { out: false }],
+  [
+    'verify: a tuple that is not numbers',
+    ['verify', '1', 'x', '3'],
+    /^tuple 2: "x" is not a positive integer$/,
+    { out: false, binary: true },
+  ],
   ['verify: a row out of range', ['verify', '1', '5', '2'], /^tuple: row 5 in column 2 is out of range 1\.\.3$/, { out: false }],
   ['verify: a zero', ['verify', '0', '1'], /^tuple: 0 is out of range, rows are 1-based$/, { out: false }],
   [
@@ -261,44 +279,76 @@ const cases: Case[] = [
   ],
 ];
 
+/** Runs case `i` (in this process, or with `binary` through the built binary) with its own output folder; asserts nothing was written. */
+async function runCase([, args, , options = {}]: Case, i: number, how: 'in-process' | 'binary'): Promise<CliRun> {
+  const outDir = join(tmp, 'out', how, String(i));
+  mkdirSync(outDir, { recursive: true });
+  const withOut = options.out !== false && !args.includes('--out');
+  const argv = withOut ? [...args, '--out', join(outDir, 'result.json')] : [...args];
+  const r = how === 'binary' ? await cliAsync(argv, { env: options.env }) : await cliInProcess(argv);
+  assert.deepEqual(readdirSync(outDir), [], 'nothing written, not even a temporary file');
+  assert.equal(existsSync(join(tmp, 'out', 'c.ckpt')), false);
+  return r;
+}
+
+function assertSays(r: CliRun, says: RegExp): void {
+  assert.ok(isOneLineError(r), `code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout)}`);
+  assert.match(r.stderr.trim().replace(/^nqueens-islands: /, ''), says);
+}
+
 describe('bad input: one line naming what to fix, exit 2, nothing written', () => {
   it('has at least 50 cases', () => assert.ok(cases.length >= 50, `${cases.length} cases`));
 
-  cases.forEach(([name, args, says, options = {}], i) => {
+  cases.forEach((c, i) => {
+    const [name, , says, options = {}] = c;
+    if (options.env) return;
+    it(name, async () => assertSays(await runCase(c, i, 'in-process'), says));
+  });
+});
+
+describe('bad input through the built binary: one case of each kind answers exactly as in-process', () => {
+  const picked = cases.map((c, i) => [c, i] as const).filter(([[, , , options = {}]]) => options.binary || options.env);
+  it('picks a dozen cases of different kinds', () => assert.ok(picked.length >= 10, `${picked.length} cases`));
+  let results: { binary: CliRun; inProcess: CliRun | null }[] = [];
+  // The processes run a few at a time; each result is checked by its own test below.
+  before(async () => {
+    results = await inBatches(picked, 4, async ([c, i]) => ({
+      binary: await runCase(c, i, 'binary'),
+      inProcess: c[3]?.env ? null : await runCase(c, i, 'in-process'),
+    }));
+  });
+  picked.forEach(([[name, , says]], k) => {
     it(name, () => {
-      const outDir = join(tmp, 'out', String(i));
-      mkdirSync(outDir, { recursive: true });
-      const out = join(outDir, 'result.json');
-      const withOut = options.out !== false && !args.includes('--out');
-      const r = cli(withOut ? [...args, '--out', out] : [...args], { env: options.env });
-      assert.ok(isOneLineError(r), `code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout)}`);
-      const line = r.stderr.trim().replace(/^nqueens-islands: /, '');
-      assert.match(line, says);
-      assert.deepEqual(readdirSync(outDir), [], 'nothing written, not even a temporary file');
-      assert.equal(existsSync(join(tmp, 'out', 'c.ckpt')), false);
+      const { binary, inProcess } = results[k];
+      assertSays(binary, says);
+      // The output folder differs between the two runs; the rest of the answer may not.
+      if (inProcess) assert.deepEqual(binary, { ...inProcess, stderr: inProcess.stderr.replaceAll('in-process', 'binary') });
     });
   });
 });
 
 describe('boards without a solution', () => {
   for (const n of ['2', '3']) {
-    it(`N = ${n} is answered at once: exit 1, "has no solution", no file`, () => {
+    it(`N = ${n} is answered at once: exit 1, "has no solution", no file (in-process, and N = 2 through the binary)`, async () => {
       const out = join(tmp, `n${n}.json`);
       const started = Date.now();
-      const r = cli(['solve', '-n', n, '--out', out]);
-      assert.equal(r.code, 1);
-      assert.match(r.stderr, new RegExp(`N = ${n} has no solution`));
-      assert.equal(r.stderr.trim().split('\n').length, 1);
-      assert.equal(existsSync(out), false);
+      const runs = [await cliInProcess(['solve', '-n', n, '--out', out])];
+      if (n === '2') runs.push(await cliAsync(['solve', '-n', n, '--out', out]));
       assert.ok(Date.now() - started < 10_000);
+      for (const r of runs) {
+        assert.equal(r.code, 1);
+        assert.match(r.stderr, new RegExp(`N = ${n} has no solution`));
+        assert.equal(r.stderr.trim().split('\n').length, 1);
+        assert.equal(existsSync(out), false);
+      }
     });
   }
 });
 
 describe('a good tuples file of mixed lengths is fine without -n', () => {
-  it('checks each tuple as its own board', () => {
+  it('checks each tuple as its own board', async () => {
     const mixed = file('mixed.txt', '2 4 1 3\n1\n');
-    const r = cli(['verify', '--file', mixed, '--json']);
+    const r = await cliInProcess(['verify', '--file', mixed, '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(
       JSON.parse(r.stdout).map((x: { n: number }) => x.n),
