@@ -7,7 +7,8 @@
  * under test, and nothing waits for it to end).
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import { LocalHost } from '../src/archipelago/local-host.ts';
 import type { TestFault } from '../src/archipelago/island-options.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
@@ -16,9 +17,13 @@ import { startRun, type SeededRunConfig } from '../src/run/start-run.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { repeatablePart } from './helpers.ts';
 
+/** One pool of island workers for the file's runs, as a long-lived process keeps one (starting workers is most of a small run's cost). */
+const host = new LocalHost(4);
+after(() => host.close());
+
 async function run(input: RunConfigInput, testFault?: TestFault): Promise<SolveRecord> {
   const config = resolveRunConfig(input, 'test') as SeededRunConfig;
-  const result = await startRun(config, testFault ? { testFault } : {}).result;
+  const result = await startRun(config, { launcher: host, ...(testFault ? { testFault } : {}) }).result;
   return resultRecord(result, config);
 }
 
