@@ -57,7 +57,7 @@ export function assertPaperIterationCounting(
 
 /**
  * Keys of a record that measure time or say where it ran (a machine, the hosts, the config's
- * `cluster:` section), which the same run elsewhere or again need not repeat.
+ * `cluster:` section, the bus's counts), which the same run elsewhere or again need not repeat.
  */
 // `trajectory` is sampled with the progress reports, on a clock (docs/experiments.md): like a timing, a rerun samples other points.
 const TIMING_AND_PLACE_KEYS = new Set([
@@ -69,6 +69,7 @@ const TIMING_AND_PLACE_KEYS = new Set([
   'host',
   'hosts',
   'cluster',
+  'bus',
   'provenance',
   'trajectory',
 ]);
