@@ -8,22 +8,35 @@
  * island model, and paper mode for hybrid mode. Medians over several seeds throughout.
  *
  *   npm run bench                         every section
- *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, migration, large, large-n, hybrid, cluster
+ *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, lagged, migration (lagged's table
+ *                                         and the emigrants table), large, large-n, hybrid, cluster
  *   npm run bench -- --json out.json      also write the raw numbers
+ *   npm run bench -- --only cluster --baseline-dist ../old/dist --rounds 3
+ *                                         the cluster cases of another build beside this one's, alternating,
+ *                                         each seed 3 times; figures with their ratio this / baseline
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileBaseline, runBaseline } from './c-baseline.ts';
-import { migrantRoundTrip, natsServerPath, solveBothWays, studyThroughput } from './cluster.ts';
+import {
+  migrantRoundTrip,
+  natsServerPath,
+  solveBothWays,
+  studyThroughput,
+  THIS_BUILD,
+  type BothWays,
+  type Build,
+  type SolveTiming,
+} from './cluster.ts';
 import { benchHybrid } from './hybrid.ts';
 import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './large-n.ts';
 import { islandScaling, laggedVersusAsync, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
-const SECTIONS = ['start', 'paper', 'islands', 'cli', 'migration', 'large', 'large-n', 'hybrid', 'cluster'] as const;
+const SECTIONS = ['start', 'paper', 'islands', 'cli', 'lagged', 'migration', 'large', 'large-n', 'hybrid', 'cluster'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
@@ -278,14 +291,14 @@ function cliSection(baseline: string): void {
   results.cli = cliTable(
     `## Whole runs from the command line (islands = cores = ${cores})`,
     [
-      { label: 'paper, async ring', n: 200, args: [], seeds },
+      { label: 'paper, default (lagged ring)', n: 200, args: [], seeds },
       { label: 'paper, none (independent restarts)', n: 200, args: ['--topology', 'none'], seeds },
     ],
     `Wall time of \`nqueens-islands solve -n N --seed S --json --quiet\`, a new process each time (start-up, workers, validation included), seeds ${seeds.join(', ')}. ` +
       `Same-run baseline: the single-threaded C baseline takes a median ${fmt(cSeconds, 3)} s (whole process) at N = 200 on these seeds (the issue quotes 0.43 s for its C).`,
   );
   const ours = median((results.cli as { runs: CliRun[] }[])[0].runs.map((r) => r.seconds));
-  print(`N = 200, default (async ring): median ${fmt(ours, 3)} s against C's ${fmt(cSeconds, 3)} s: **${fmt(ours / cSeconds)} × C**.\n`);
+  print(`N = 200, default (lagged ring): median ${fmt(ours, 3)} s against C's ${fmt(cSeconds, 3)} s: **${fmt(ours / cSeconds)} × C**.\n`);
   doneWhen.push([
     `N = 200, paper, islands = cores (${cores}): median whole command / C's`,
     `${fmt(ours / cSeconds)} (${fmt(ours, 3)} s / ${fmt(cSeconds, 3)} s)`,
@@ -294,17 +307,37 @@ function cliSection(baseline: string): void {
   ]);
 }
 
+/** Pools samples of two modes measured seed by seed, alternating. */
+async function alternatingStopLatency(lag: number, seeds: number[]): Promise<{ lagged: number[]; async: number[]; unsolved: number }> {
+  const lagged: number[] = [];
+  const async: number[] = [];
+  let unsolved = 0;
+  for (const seed of seeds) {
+    for (const mode of seed % 2 ? (['lagged', 'async'] as const) : (['async', 'lagged'] as const)) {
+      const r = await stopLatency({ seeds: [seed], mode, lag: mode === 'lagged' ? lag : 0, defaultMigration: true });
+      (mode === 'lagged' ? lagged : async).push(...r.samples);
+      unsolved += r.unsolved;
+    }
+  }
+  return { lagged, async, unsolved };
+}
+
 /**
- * The lagged mode's cost: its evaluations/s against async's on 2 islands at N = 1000 (equal
- * work: runs of a fixed number of iterations, alternating), with one island slowed, and its
- * stop latency (the finder waits until every island has reached its iteration).
+ * The lagged mode's cost against async on 2 islands with solve's default migration (the best
+ * 2% every iteration): evaluations/s at N = 1000 with islands of equal work (runs of a fixed
+ * number of iterations), the same with one island slowed (runs of a fixed time: what the
+ * other island does meanwhile), and the stop latency (the finder waits until every island has
+ * reached its iteration). Modes alternate run by run, so the load falls on both alike.
  */
 async function laggedTable(): Promise<void> {
   const lag = 2;
-  const even = await laggedVersusAsync({ n: 1000, lag, iterations: 300, pairs: 3 });
-  const slowed = await laggedVersusAsync({ n: 1000, lag, iterations: 150, pairs: 3, slowIslandMs: 3 });
-  const latency = await stopLatency({ runs: 9, mode: 'lagged', lag });
-  const asyncLatency = await stopLatency({ runs: 9 });
+  const pairs = 9;
+  const even = await laggedVersusAsync({ n: 1000, lag, iterations: 300, pairs });
+  const slowed = await laggedVersusAsync({ n: 1000, lag, seconds: 3, pairs: 5, slowIslandMs: 3 });
+  const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const stops = await alternatingStopLatency(lag, seeds);
+  const p50 = (xs: number[]) => (xs.length ? median(xs) : NaN);
+  const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
   print('## Lagged migration: throughput and stop latency (2 islands, the best 2% every iteration)');
   print();
   print(
@@ -312,35 +345,38 @@ async function laggedTable(): Promise<void> {
       ['measure', 'value', 'target'],
       [
         [
-          `lagged (lag ${lag}) / async evaluations/s, N = 1000, equal islands (median of 3 pairs)`,
-          `${fmt(even.ratio)} (all: ${even.ratios.map((r) => fmt(r)).join(', ')}; async ${millions(median(even.async))})`,
+          `lagged (lag ${lag}) / async evaluations/s, N = 1000, equal islands (median of ${pairs} pairs)`,
+          `**${fmt(even.ratio)}** (pairs: ${even.ratios.map((r) => fmt(r)).join(', ')}; async ${millions(median(even.async))}, lagged ${millions(median(even.lagged))})`,
           '≥ 0.95',
         ],
         [
-          `the same, island 1 sleeping 3 ms per iteration`,
-          `${fmt(slowed.ratio)} (all: ${slowed.ratios.map((r) => fmt(r)).join(', ')})`,
+          `the same, island 1 sleeping 3 ms per iteration (median of ${slowed.ratios.length} pairs)`,
+          `${fmt(slowed.ratio)} (pairs: ${slowed.ratios.map((r) => fmt(r)).join(', ')}; async ${millions(median(slowed.async))}, lagged ${millions(median(slowed.lagged))})`,
           '',
         ],
         [
-          `lagged stop latency p50 / max (${latency.samples.length} solved runs, N = 48)`,
-          `${fmt(latency.p50, 3)} / ${fmt(latency.max, 3)} ms`,
+          `lagged stop latency p50 / max (${stops.lagged.length} solved runs, N = 48, population 300)`,
+          `**${fmt(p50(stops.lagged), 3)}** / ${fmt(max(stops.lagged), 3)} ms`,
           '',
         ],
-        [`async stop latency p50 / max, same runs`, `${fmt(asyncLatency.p50, 3)} / ${fmt(asyncLatency.max, 3)} ms`, ''],
+        [`async stop latency p50 / max, same seeds`, `${fmt(p50(stops.async), 3)} / ${fmt(max(stops.async), 3)} ms`, ''],
       ],
     ),
   );
   print(
-    "\nEach rate: evaluations over the slower island's loop time in a run of 300 (slowed: 150) iterations, which no seed solves at N = 1000; worker start-up excluded. Lagged stop latency includes the wait for every island to reach the finder's iteration. docs/defaults.md.\n",
+    `\nEqual islands: evaluations over the slower island's loop time in runs of 300 iterations (seeds 1-${pairs}; none solves at N = 1000), worker start-up excluded. ` +
+      `Slowed: runs of 3 s (seeds 1-${slowed.ratios.length}); async's other island runs on at full speed, lagged's waits for the slow one's migrants. ` +
+      `Stop latency: winner's claim to the last island stopped, seeds ${seeds[0]}-${seeds.at(-1)}${stops.unsolved ? ` (${stops.unsolved} runs unsolved)` : ''}; lagged's includes the wait for every island to reach the finder's iteration. docs/defaults.md.\n`,
   );
   doneWhen.push([
-    `lagged (lag ${lag}) / async evaluations/s, N = 1000, 2 islands`,
+    `lagged (lag ${lag}) / async evaluations/s, N = 1000, 2 equal islands`,
     fmt(even.ratio),
     '≥ 0.95',
     even.ratio >= 0.95 ? 'yes' : 'no',
   ]);
-  doneWhen.push(['lagged stop latency p50 (N = 48)', `${fmt(latency.p50, 3)} ms`, '', '']);
-  results.lagged = { even, slowed, latency, asyncLatency };
+  doneWhen.push([`lagged / async evaluations/s, one island slowed by 3 ms per iteration`, fmt(slowed.ratio), '', '']);
+  doneWhen.push(['lagged stop latency p50 (N = 48)', `${fmt(p50(stops.lagged), 3)} ms`, '', '']);
+  results.lagged = { even, slowed, stops };
 }
 
 /** The default emigrants per migration (config/default.yaml) against one and a few, whole runs. */
@@ -348,7 +384,7 @@ function migrationSection(): void {
   const small = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
   const large = [1, 2, 3, 4, 5];
   results.migration = cliTable(
-    '## Emigrants per migration (default config otherwise: async ring, every iteration)',
+    '## Emigrants per migration (default config otherwise: lagged ring, lag 2, every iteration)',
     [
       { label: '1 emigrant', n: 200, args: ['--migrants', '1'], seeds: small },
       { label: '8 emigrants', n: 200, args: ['--migrants', '8'], seeds: small },
@@ -373,7 +409,7 @@ function largeSection(baseline: string): void {
       { label: 'hybrid (config/large-n.yaml)', n: 100_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
       { label: 'hybrid (config/large-n.yaml)', n: 1_000_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
     ],
-    'Whole runs from the command line, islands = cores; paper mode with the default config (async ring), hybrid with config/large-n.yaml. Targets (2 cores): paper N = 1000 ≤ 10 s, N = 2000 ≤ 45 s; hybrid N = 10^5 ≤ 1 s, N = 10^6 ≤ 5 s.',
+    'Whole runs from the command line, islands = cores; paper mode with the default config (lagged ring), hybrid with config/large-n.yaml. Targets (2 cores): paper N = 1000 ≤ 10 s, N = 2000 ≤ 45 s; hybrid N = 10^5 ≤ 1 s, N = 10^6 ≤ 5 s.',
   ) as { label: string; n: number; seeds: number[]; runs: CliRun[] }[];
   // Paper mode against the single-threaded C of the same reading, on the same seeds.
   const rows: (string | number)[][] = [];
@@ -496,7 +532,12 @@ async function hybridSection(): Promise<void> {
   results.hybrid = { hybrid, paper, big };
 }
 
-async function clusterSection(): Promise<void> {
+/**
+ * The cluster cases, for this build and, with `--baseline-dist DIR`, another build's dist/ in
+ * the same run (issue 24's "within 10% of today's in the same bench run"): runs alternate
+ * between the builds, and each figure is given with its ratio this / baseline.
+ */
+async function clusterSection(builds: Build[], rounds: number): Promise<void> {
   print('## Across machines (NATS on loopback)');
   print();
   const server = natsServerPath();
@@ -515,94 +556,253 @@ async function clusterSection(): Promise<void> {
     ),
   );
   print(`\nNATS / MessagePort p50: ${fmt(trips.natsP50Ms / trips.messagePortP50Ms, 1)}×; 2000 round trips each.\n`);
-  const latency = await solveBothWays(server.path, ['-n', '64', '--islands', '2'], [1, 2, 3, 4, 5, 6, 7], 2);
+  const compared = builds.length > 1;
+  const against = (value: (w: BothWays) => number, ways: BothWays[]) => (compared ? [fmt(value(ways[0]) / value(ways[1]))] : []);
+  const againstHeader = compared ? [`this / ${builds[1].label}`] : [];
+  const buildCell = (w: BothWays) => (compared ? [w.build.label] : []);
+  const buildHeader = compared ? ['build'] : [];
+  const roundsNote = rounds > 1 ? ` × ${rounds} rounds` : '';
+  const buildsNote = compared
+    ? ` Builds alternate run by run (${builds.map((b) => `${b.label}: ${b.dist}`).join('; ')}); the last column is this build's figure over the baseline's.`
+    : '';
+
+  // Async named explicitly: the stop across processes is the same path in every build (lagged, the default since 0.2.0, adds the wait for the finder's iteration).
+  const latencySeeds = [1, 2, 3, 4, 5, 6, 7];
+  const latency = await solveBothWays(server.path, ['-n', '64', '--islands', '2', '--migration', 'async'], latencySeeds, 2, builds, rounds);
   const stops = (runs: { stopLatencyMs: number | null }[]) => runs.flatMap((r) => (r.stopLatencyMs === null ? [] : [r.stopLatencyMs]));
+  const spreadP50 = (w: BothWays) => median(stops(w.spread));
   print(
     table(
-      ['stop latency, winner found → last island stopped (N = 64, 2 islands, async)', 'p50 ms', 'max ms', 'runs'],
       [
+        ...buildHeader,
+        'stop latency, winner found → last island stopped (N = 64, 2 islands, async)',
+        'p50 ms',
+        'max ms',
+        'runs',
+        ...againstHeader,
+      ],
+      latency.flatMap((w) => [
         [
+          ...buildCell(w),
           'one process, 2 worker threads',
-          fmt(median(stops(latency.local)), 3),
-          fmt(Math.max(...stops(latency.local)), 3),
-          latency.local.length,
+          fmt(median(stops(w.local)), 3),
+          fmt(Math.max(...stops(w.local)), 3),
+          w.local.length,
+          ...(compared ? [''] : []),
         ],
         [
+          ...buildCell(w),
           'two host processes × 1 island, over NATS',
-          fmt(median(stops(latency.spread)), 3),
-          fmt(Math.max(...stops(latency.spread)), 3),
-          latency.spread.length,
+          fmt(spreadP50(w), 3),
+          fmt(Math.max(...stops(w.spread)), 3),
+          w.spread.length,
+          ...(w === latency[0] ? against(spreadP50, latency) : compared ? [''] : []),
         ],
-      ],
+      ]),
     ),
   );
-  print('\nGoal across processes: p50 ≤ 5 ms on loopback. Seeds 1..7.\n');
-  const large = await solveBothWays(server.path, ['-n', '1000', '--islands', '2'], [1, 2, 3], 2);
-  const oneEmigrant = await solveBothWays(server.path, ['-n', '1000', '--islands', '2', '--migrants', '1'], [1, 2, 3], 2);
+  print(`\nGoal across processes: p50 ≤ 5 ms on loopback. Seeds ${latencySeeds[0]}..${latencySeeds.at(-1)}${roundsNote}.${buildsNote}\n`);
+
+  const largeSeeds = [1, 2, 3];
+  const settings = [
+    { label: 'async, 20 emigrants every iteration (the default migrants)', args: ['--migration', 'async'] },
+    { label: 'async, 1 emigrant every iteration (the default before)', args: ['--migration', 'async', '--migrants', '1'] },
+  ];
   const wall = (runs: { seconds: number }[]) => median(runs.map((r) => r.seconds));
-  print(
-    table(
-      [
-        'N = 1000, paper mode, 2 islands, whole command',
-        'one process × 2 islands, median s',
-        'two host processes × 1 island, median s',
-        'ratio',
-      ],
-      [
-        [
-          'default migration (20 emigrants every iteration)',
-          fmt(wall(large.local)),
-          fmt(wall(large.spread)),
-          fmt(wall(large.spread) / wall(large.local)),
-        ],
-        [
-          '1 emigrant every iteration (the default before)',
-          fmt(wall(oneEmigrant.local)),
-          fmt(wall(oneEmigrant.spread)),
-          fmt(wall(oneEmigrant.spread) / wall(oneEmigrant.local)),
-        ],
-      ],
-    ),
-  );
-  print(
-    '\nGoal: ≤ 1.15× (set with 1 emigrant). Seeds 1..3, alternating; hosts started before timing (their threads are warm). ' +
-      "Both hosts, the broker and the coordinator share the 2 cores: the relays' and the broker's work per byte of migrants is taken from the islands (docs/distributed.md).\n",
-  );
-  const rounds = [1, 2, 3];
-  const one: number[] = [];
-  const two: number[] = [];
-  let runs = 0;
-  for (const _ of rounds) {
-    const a = await studyThroughput(server.path, 1, 40, 6);
-    const b = await studyThroughput(server.path, 2, 40, 6);
-    one.push(a.runs / a.seconds);
-    two.push(b.runs / b.seconds);
-    runs = a.runs;
+  const large: { label: string; ways: BothWays[] }[] = [];
+  for (const setting of settings) {
+    large.push({
+      label: setting.label,
+      ways: await solveBothWays(server.path, ['-n', '1000', '--islands', '2', ...setting.args], largeSeeds, 2, builds, rounds),
+    });
   }
+  /** One row per setting and build: `of` the runs in one process and on the hosts, their ratio, and with two builds that ratio's this / baseline. */
+  const localSpreadTable = (headers: string[], of: (runs: SolveTiming[]) => number) => {
+    const ratio = (w: BothWays) => of(w.spread) / of(w.local);
+    print(
+      table(
+        [...buildHeader, ...headers, 'ratio', ...againstHeader],
+        large.flatMap(({ label, ways }) =>
+          ways.map((w) => [
+            ...buildCell(w),
+            label,
+            fmt(of(w.local)),
+            fmt(of(w.spread)),
+            fmt(ratio(w)),
+            ...(w === ways[0] ? against(ratio, ways) : compared ? [''] : []),
+          ]),
+        ),
+      ),
+    );
+    return ratio;
+  };
+  const slowdown = localSpreadTable(
+    ['N = 1000, paper mode, 2 islands, whole command', 'one process × 2 islands, median s', 'two host processes × 1 island, median s'],
+    wall,
+  );
+  print(
+    `\nGoal: ≤ 1.15× (set with 1 emigrant). Seeds ${largeSeeds[0]}..${largeSeeds.at(-1)}${roundsNote}, each in one process then on the hosts; hosts started before timing (their threads are warm). ` +
+      "Both hosts, the broker and the coordinator share the machine's cores: the relays' and the broker's work per byte of migrants is taken from the islands (docs/distributed.md)." +
+      `${buildsNote}\n`,
+  );
+
+  // The same runs in CPU per evaluation, all processes of a run together: what the cluster costs, much less moved by the machine's load than wall time.
+  const cpuPerM = (runs: SolveTiming[]) => {
+    const per = runs.flatMap((r) => (r.cpuMs === null ? [] : [r.cpuMs / 1000 / (r.evaluations / 1e6)]));
+    return per.length ? median(per) : NaN;
+  };
+  const cpuRatio = localSpreadTable(
+    [
+      'N = 1000, CPU s per million evaluations (median of runs)',
+      'one process × 2 islands',
+      'two host processes × 1 island (coordinator + hosts + broker)',
+    ],
+    cpuPerM,
+  );
+  print(
+    '\nCPU: user + system time of every process of a run while it ran (`/proc`: the solve process, waited for; spread also both hosts and nats-server), over its evaluations. ' +
+      'On a machine whose cores the run has to itself, wall time follows it; on a loaded one it is the figure that still compares builds.\n',
+  );
+
+  // What the relays cost, in CPU (less dependent on the machine's load than wall time), and what was dropped.
+  const relayPerThousand = (w: BothWays) => {
+    const per = w.spread.flatMap((r) => (r.relayCpuMs === null ? [] : [(r.relayCpuMs / r.iterations) * 1000]));
+    return per.length ? median(per) : NaN;
+  };
+  const droppedOf = (w: BothWays) => `${w.spread.reduce((sum, r) => sum + r.dropped, 0)} / ${w.hostsDropped}`;
   print(
     table(
-      ['study of ' + runs + ' runs (N = 40, 1 island each)', 'median runs/s', 'ratio'],
       [
-        ['one host process', fmt(median(one)), '1.00'],
-        ['two host processes', fmt(median(two)), fmt(median(two) / median(one))],
+        ...buildHeader,
+        'N = 1000, two host processes × 1 island',
+        "relays' CPU per 1000 iterations, ms (both hosts' main threads, median of runs)",
+        'bus messages dropped (coordinators / hosts)',
+        ...againstHeader,
       ],
+      [...large, { label: 'stop latency runs, N = 64', ways: latency }].flatMap(({ label, ways }) =>
+        ways.map((w) => [
+          ...buildCell(w),
+          label,
+          label.startsWith('stop') ? '' : fmt(relayPerThousand(w), 0),
+          droppedOf(w),
+          ...(w === ways[0] && !label.startsWith('stop') ? against(relayPerThousand, ways) : compared ? [''] : []),
+        ]),
+      ),
     ),
   );
   print(
-    `\nWhole studies through \`experiment --nats\` (publish, pull, run, confirm, ack), medians of ${rounds.length}; hosts started before timing.\n`,
+    "\nRelay CPU: user + system time of each host's main thread (`/proc/PID/task/PID/stat`, 10 ms ticks) over the run, both hosts together, per 1000 of the run's iterations: " +
+      "the relay (signing, checking, forwarding migrants and state) and the NATS client; the islands' threads are not in it. Dropped: counted by the coordinators (each run's line) and by the hosts (when they leave); 0 is what a run with no bystander should show.\n",
   );
-  results.cluster = { trips, latency, large, studyRunsPerSecond: { one, two } };
+
+  const studyRounds = Math.max(3, rounds);
+  const perSecond = builds.map(() => ({ one: [] as number[], two: [] as number[] }));
+  let runs = 0;
+  for (let r = 0; r < studyRounds; r++) {
+    for (let k = 0; k < builds.length; k++) {
+      const b = (r + k) % builds.length;
+      const a = await studyThroughput(server.path, 1, 40, 6, builds[b]);
+      const c = await studyThroughput(server.path, 2, 40, 6, builds[b]);
+      perSecond[b].one.push(a.runs / a.seconds);
+      perSecond[b].two.push(c.runs / c.seconds);
+      runs = a.runs;
+    }
+  }
+  const studyRatio = (b: number) => median(perSecond[b].two) / median(perSecond[b].one);
+  print(
+    table(
+      [
+        ...buildHeader,
+        `study of ${runs} runs (N = 40, 1 island each)`,
+        'one host, median runs/s',
+        'two hosts, median runs/s',
+        'ratio',
+        ...againstHeader,
+      ],
+      builds.map((build, b) => [
+        ...(compared ? [build.label] : []),
+        'through `experiment --nats`',
+        fmt(median(perSecond[b].one)),
+        fmt(median(perSecond[b].two)),
+        fmt(studyRatio(b)),
+        ...(compared ? [b === 0 ? fmt(median(perSecond[0].two) / median(perSecond[1].two)) + ' (two hosts, runs/s)' : ''] : []),
+      ]),
+    ),
+  );
+  print(
+    `\nWhole studies through \`experiment --nats\` (publish, pull, run, confirm, ack), the coordinator in this process, medians of ${studyRounds}; hosts started before timing.${buildsNote}\n`,
+  );
+  if (compared) {
+    const spreadSeconds = (ways: BothWays[], b: number) => wall(ways[b].spread);
+    doneWhen.push(
+      [
+        `stop latency p50 across two hosts (N = 64, async): this / ${builds[1].label}`,
+        `${fmt(spreadP50(latency[0]) / spreadP50(latency[1]))} (${fmt(spreadP50(latency[0]), 3)} / ${fmt(spreadP50(latency[1]), 3)} ms)`,
+        '≤ 1.10',
+        spreadP50(latency[0]) <= 1.1 * spreadP50(latency[1]) ? 'yes' : 'no',
+      ],
+      ...large.map(({ label, ways }) => [
+        `N = 1000, CPU per evaluation, two hosts / one process (${label}): this / ${builds[1].label}`,
+        `${fmt(cpuRatio(ways[0]) / cpuRatio(ways[1]))} (${fmt(cpuRatio(ways[0]))} / ${fmt(cpuRatio(ways[1]))})`,
+        '≤ 1.10',
+        cpuRatio(ways[0]) <= 1.1 * cpuRatio(ways[1]) ? 'yes' : 'no',
+      ]),
+      ...large.map(({ label, ways }) => [
+        `N = 1000, wall time, two hosts / one process (${label}): this / ${builds[1].label}`,
+        `${fmt(slowdown(ways[0]) / slowdown(ways[1]))} (${fmt(slowdown(ways[0]))} / ${fmt(slowdown(ways[1]))}; two hosts ${fmt(spreadSeconds(ways, 0))} s / ${fmt(spreadSeconds(ways, 1))} s)`,
+        '≤ 1.10',
+        slowdown(ways[0]) <= 1.1 * slowdown(ways[1]) ? 'yes' : 'no',
+      ]),
+    );
+  }
+  results.cluster = { builds, rounds, trips, latency, large, studyRunsPerSecond: perSecond };
+}
+
+/** One line naming the flag and what was expected, exit 2. */
+function badFlag(line: string): never {
+  process.stderr.write(`bench: ${line}\n`);
+  process.exit(2);
+}
+
+/** `--baseline-dist DIR`: another build's dist/ whose cluster cases run beside this build's; labelled by its commit. */
+function baselineBuild(args: string[]): Build[] {
+  const at = args.indexOf('--baseline-dist');
+  if (at < 0) return [];
+  const dist = path.resolve(args[at + 1] ?? '');
+  if (!existsSync(path.join(dist, 'bundle', 'nqueens-islands.cjs')) || !existsSync(path.join(dist, 'src', 'cluster', 'study.js'))) {
+    badFlag(
+      `--baseline-dist: expected a built dist/ folder (with bundle/nqueens-islands.cjs and src/cluster/study.js), got ${JSON.stringify(args[at + 1] ?? '')}`,
+    );
+  }
+  let commit = 'unknown commit';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', cwd: dist }).trim();
+  } catch {
+    // Not in a git checkout: the path names it.
+  }
+  return [{ label: `baseline ${commit}`, dist }];
+}
+
+/** `--rounds K`: how often the cluster cases run every seed (default 1). */
+function roundsOf(args: string[]): number {
+  const at = args.indexOf('--rounds');
+  if (at < 0) return 1;
+  const k = Number(args[at + 1]);
+  if (!Number.isInteger(k) || k < 1 || k > 100)
+    badFlag(`--rounds: expected an integer from 1 to 100, got ${JSON.stringify(args[at + 1] ?? '')}`);
+  return k;
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const onlyAt = args.indexOf('--only');
   const jsonAt = args.indexOf('--json');
+  const builds = [THIS_BUILD, ...baselineBuild(args)];
+  const rounds = roundsOf(args);
   const only = onlyAt >= 0 ? (args[onlyAt + 1] ?? '').split(',') : [...SECTIONS];
   const unknown = only.filter((s) => !SECTIONS.includes(s as Section));
   if (unknown.length > 0) {
-    process.stderr.write(`bench: --only: unknown section ${unknown.join(', ')}; expected some of ${SECTIONS.join(', ')}\n`);
-    process.exit(2);
+    badFlag(`--only: unknown section ${unknown.join(', ')}; expected some of ${SECTIONS.join(', ')}`);
   }
   const commit = (() => {
     try {
@@ -629,16 +829,14 @@ async function main(): Promise<void> {
   if (only.includes('paper')) await paperSection(baseline);
   if (only.includes('islands')) await islandsSection();
   if (only.includes('cli')) cliSection(baseline);
-  if (only.includes('migration')) {
-    await laggedTable();
-    migrationSection();
-  }
+  if (only.includes('lagged') || only.includes('migration')) await laggedTable();
+  if (only.includes('migration')) migrationSection();
   if (only.includes('hybrid')) await hybridSection();
   if (only.includes('large')) largeSection(baseline);
   if (only.includes('large-n')) largeNSection();
-  if (only.includes('cluster')) await clusterSection();
+  if (only.includes('cluster')) await clusterSection(builds, rounds);
   if (doneWhen.length > 0) {
-    print('## "Done when" figures (issues 9 and 19)');
+    print('## "Done when" figures (issues 9, 19 and 24)');
     print();
     print(table(['figure', 'measured', 'target', 'met?'], doneWhen));
     print();

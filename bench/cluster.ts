@@ -5,21 +5,33 @@
  * nats-server (found as the tests find it: NQI_NATS_SERVER, PATH, Debian's paths).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { connect } from '@nats-io/transport-node';
 import { encode } from '../src/archipelago/codec.ts';
 import { startLocalBroker } from '../src/cluster/local-broker.ts';
-import { runStudyOnCluster } from '../src/cluster/study.ts';
-import { loadExperiment } from '../src/experiment/load.ts';
+import type { runStudyOnCluster } from '../src/cluster/study.ts';
+import type { loadExperiment } from '../src/experiment/load.ts';
 import { findSystemTool } from '../test/system-tools.ts';
 import { NATS_SERVER } from '../test/nats-server.ts';
 
-/** The command users run: the bundle the `nqueens-islands` bin points at. */
-const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.cjs', import.meta.url));
+/**
+ * A build whose cluster cases are measured: its dist/ folder (the bundle the
+ * `nqueens-islands` bin points at, and the library the study coordinator is). Two builds
+ * measured in one run (`--baseline-dist DIR`) alternate run by run, so load falls on both alike.
+ */
+export interface Build {
+  label: string;
+  dist: string;
+}
+
+/** This build: the dist/ this script was compiled into. */
+export const THIS_BUILD: Build = { label: 'this build', dist: fileURLToPath(new URL('..', import.meta.url)) };
+
+const cliOf = (build: Build) => path.join(build.dist, 'bundle', 'nqueens-islands.cjs');
 
 /** Every figure is measured as a cluster should run: each bus message signed (docs/distributed.md, Security model). */
 const CLUSTER_KEY = 'bench-cluster-key-0123456789abcdef';
@@ -108,22 +120,27 @@ export interface StudyThroughput {
  * Starts `count` host processes of the built CLI (1 island each) into `hosts` and resolves
  * when all are ready (the caller stops them, also when one failed to start).
  */
-async function startHosts(url: string, prefix: string, count: number, hosts: ChildProcess[]): Promise<void> {
+/** What each host process printed on stderr (its log: ready, left, dropped counts). */
+const hostLogs = new WeakMap<ChildProcess, string>();
+
+async function startHosts(build: Build, url: string, prefix: string, count: number, hosts: ChildProcess[]): Promise<void> {
+  const started = hosts.length;
   for (let i = 0; i < count; i++) {
     hosts.push(
-      spawn(process.execPath, [CLI, 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], {
+      spawn(process.execPath, [cliOf(build), 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], {
         stdio: ['ignore', 'ignore', 'pipe'],
         env,
       }),
     );
   }
   await Promise.all(
-    hosts.map(
+    hosts.slice(started).map(
       (h) =>
         new Promise<void>((resolve, reject) => {
           let err = '';
           h.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
             err += chunk;
+            hostLogs.set(h, err);
             if (err.includes(' ready: ')) resolve();
           });
           h.once('exit', () => reject(new Error(`host exited: ${err}`)));
@@ -132,29 +149,41 @@ async function startHosts(url: string, prefix: string, count: number, hosts: Chi
   );
 }
 
-/** SIGTERM to each host still running; resolves when all have exited. */
+/** SIGTERM to each host still running; resolves when all have exited and their stderr is read to the end. */
 async function stopHosts(hosts: ChildProcess[]): Promise<void> {
-  for (const p of hosts) p.kill('SIGTERM');
-  await Promise.all(
-    hosts.map((p) => new Promise((resolve) => (p.exitCode === null && p.signalCode === null ? p.once('exit', resolve) : resolve(null)))),
-  );
+  const running = hosts.filter((p) => p.exitCode === null && p.signalCode === null);
+  const closed = running.map((p) => new Promise((resolve) => p.once('close', resolve)));
+  for (const p of running) p.kill('SIGTERM');
+  await Promise.all(closed);
 }
 
-/** The wall time of one study (1-island runs of `n` queens, `repeats` seeds × 2 cells) on `hosts` host processes. */
-export async function studyThroughput(natsServer: string, hosts: number, n: number, repeats: number): Promise<StudyThroughput> {
+/**
+ * The wall time of one study (1-island runs of `n` queens, `repeats` seeds × 2 cells) on
+ * `hosts` host processes, coordinated in this process by `build`'s library.
+ */
+export async function studyThroughput(
+  natsServer: string,
+  hosts: number,
+  n: number,
+  repeats: number,
+  build = THIS_BUILD,
+): Promise<StudyThroughput> {
+  const library = (file: string) => import(pathToFileURL(path.join(build.dist, 'src', file)).href);
+  const { runStudyOnCluster: runStudy } = (await library('cluster/study.js')) as { runStudyOnCluster: typeof runStudyOnCluster };
+  const { loadExperiment: load } = (await library('experiment/load.js')) as { loadExperiment: typeof loadExperiment };
   const dir = mkdtempSync(path.join(tmpdir(), 'nq-bench-cluster-'));
   const broker = await startLocalBroker(natsServer);
   const processes: ChildProcess[] = [];
   try {
-    await startHosts(broker.url, 'bench', hosts, processes);
+    await startHosts(build, broker.url, 'bench', hosts, processes);
     const file = path.join(dir, 'study.yaml');
     writeFileSync(
       file,
       `base: { overrides: { n: ${n}, islands: 1, limits: { timeLimit: 60 } } }\nsweep:\n  topology.kind: [none, ring]\nrepeats: ${repeats}\nseed: 1\n`,
     );
-    const experiment = loadExperiment(file);
+    const experiment = load(file);
     const t0 = performance.now();
-    const outcome = await runStudyOnCluster(experiment, {
+    const outcome = await runStudy(experiment, {
       outDir: path.join(dir, 'out'),
       resume: false,
       events: false,
@@ -177,39 +206,161 @@ export interface SolveTiming {
   seconds: number;
   solved: boolean;
   stopLatencyMs: number | null;
+  iterations: number;
+  evaluations: number;
+  /**
+   * CPU ms of every process the run used, while it ran: the solve process (in one process, all
+   * of it; spread, the coordinator), and spread also both hosts and the broker. Less dependent
+   * on the machine's load than wall time: per evaluation it is what the run costs.
+   */
+  cpuMs: number | null;
+  /** Spread runs: CPU ms of the hosts' main threads (the relays, their NATS clients) during the run, all hosts together. */
+  relayCpuMs: number | null;
+  /** Spread runs: bus messages the coordinator dropped (its `N bus messages dropped (...)` line), 0 if none. */
+  dropped: number;
 }
 
-/** `solve --json` with `args` per seed: in one process, and with its islands on `hosts` host processes of 1 island each. */
+/** Clock ticks per second of /proc's CPU times. */
+const TICKS = (() => {
+  try {
+    return Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** The fields of a /proc stat file after the command's closing parenthesis (state is [0], utime [11], stime [12], cutime [13], cstime [14]); null without /proc. */
+function statFields(file: string): string[] | null {
+  try {
+    const stat = readFileSync(file, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+const ticksToMs = (a: string, b: string) => ((Number(a) + Number(b)) * 1000) / TICKS;
+
+/** CPU ms (user + system) of a process's main thread so far; null where there is no /proc. */
+function mainThreadCpuMs(pid: number): number | null {
+  const f = statFields(`/proc/${pid}/task/${pid}/stat`);
+  return f && ticksToMs(f[11], f[12]);
+}
+
+/** CPU ms of a whole process (every thread) so far. */
+function processCpuMs(pid: number): number | null {
+  const f = statFields(`/proc/${pid}/stat`);
+  return f && ticksToMs(f[11], f[12]);
+}
+
+/** CPU ms of this process's children that have exited and been waited for (a spawnSync child once it returns). */
+function exitedChildrenCpuMs(): number | null {
+  const f = statFields('/proc/self/stat');
+  return f && ticksToMs(f[13], f[14]);
+}
+
+/** This process's child nats-server (the broker of the call), found by parent pid and name. */
+function brokerPid(): number | null {
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[1]) === process.pid && stat.includes('(nats-server)')) return Number(entry);
+    }
+  } catch {
+    // No /proc: no CPU figures.
+  }
+  return null;
+}
+
+const sum = (values: (number | null)[]) => (values.some((x) => x === null) ? null : (values as number[]).reduce((a, b) => a + b, 0));
+
+/** The count in a `N bus messages dropped (...)` line (coordinators and hosts print it), 0 without one. */
+export function droppedIn(log: string): number {
+  return [...log.matchAll(/(\d+) bus messages? dropped/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+export interface BothWays {
+  build: Build;
+  /** Bus messages the build's hosts said they dropped when they left (after every run of the call). */
+  hostsDropped: number;
+  /** In one process, one entry per round and seed (round by round). */
+  local: SolveTiming[];
+  /** With the islands on `hosts` host processes of 1 island each, the same order. */
+  spread: SolveTiming[];
+}
+
+/**
+ * `solve --json` with `args` per seed, `rounds` times: in one process, and with its islands on
+ * `hosts` host processes of 1 island each (started before timing, so their threads are warm),
+ * for each build. Runs alternate: each seed runs in one process then spread, build after build,
+ * the builds' order turning from one seed to the next.
+ */
 export async function solveBothWays(
   natsServer: string,
   args: string[],
   seeds: number[],
   hosts: number,
-): Promise<{ local: SolveTiming[]; spread: SolveTiming[] }> {
+  builds: Build[] = [THIS_BUILD],
+  rounds = 1,
+): Promise<BothWays[]> {
   const broker = await startLocalBroker(natsServer);
   const processes: ChildProcess[] = [];
-  const once = (seed: number, extra: string[]): SolveTiming => {
+  const hostsOf = new Map<Build, ChildProcess[]>();
+  const relayCpu = (build: Build) => sum((hostsOf.get(build) ?? []).map((h) => mainThreadCpuMs(h.pid!)));
+  const brokerProcess = brokerPid();
+  // The processes a run uses besides its own: the build's hosts and the broker (spread runs only).
+  const othersCpu = (build: Build) =>
+    sum([...(hostsOf.get(build) ?? []).map((h) => processCpuMs(h.pid!)), brokerProcess && processCpuMs(brokerProcess)]);
+  const once = (build: Build, seed: number, extra: string[]): SolveTiming => {
+    const spread = extra.length > 0;
+    const cpu0 = spread ? relayCpu(build) : null;
+    const all0 = sum([exitedChildrenCpuMs(), spread ? othersCpu(build) : 0]);
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [CLI, 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], {
+    const r = spawnSync(process.execPath, [cliOf(build), 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], {
       encoding: 'utf8',
       maxBuffer: 1 << 26,
       env,
     });
     const seconds = (performance.now() - t0) / 1000;
-    if (r.status !== 0 && r.status !== 1) throw new Error(`solve failed: ${r.stderr}`);
-    const out = JSON.parse(r.stdout) as { solved: boolean; stopLatencyMs: number | null };
-    return { seed, seconds, solved: out.solved, stopLatencyMs: out.stopLatencyMs };
+    const cpu1 = spread ? relayCpu(build) : null;
+    const all1 = sum([exitedChildrenCpuMs(), spread ? othersCpu(build) : 0]);
+    if (r.status !== 0 && r.status !== 1) throw new Error(`solve (${build.label}) failed: ${r.stderr}`);
+    const out = JSON.parse(r.stdout) as { solved: boolean; stopLatencyMs: number | null; iterations: number; evaluations: number };
+    return {
+      seed,
+      seconds,
+      solved: out.solved,
+      stopLatencyMs: out.stopLatencyMs,
+      iterations: out.iterations,
+      evaluations: out.evaluations,
+      cpuMs: all0 === null || all1 === null ? null : all1 - all0,
+      relayCpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
+      dropped: droppedIn(r.stderr),
+    };
   };
   try {
-    await startHosts(broker.url, 'solve', hosts, processes);
-    const local: SolveTiming[] = [];
-    const spread: SolveTiming[] = [];
-    // Alternating, so slow drifts of the machine fall on both alike.
-    for (const seed of seeds) {
-      local.push(once(seed, []));
-      spread.push(once(seed, ['--nats', broker.url, '--nats-prefix', 'solve', '--hosts', String(hosts)]));
+    // Each build's hosts under a prefix of their own: a coordinator sees only its own build's hosts.
+    for (const [b, build] of builds.entries()) {
+      await startHosts(build, broker.url, `solve${b}`, hosts, processes);
+      hostsOf.set(build, processes.slice(-hosts));
     }
-    return { local, spread };
+    const out = builds.map((build): BothWays => ({ build, hostsDropped: 0, local: [], spread: [] }));
+    let turn = 0;
+    for (let round = 0; round < rounds; round++) {
+      for (const seed of seeds) {
+        for (let k = 0; k < builds.length; k++) {
+          const b = (turn + k) % builds.length;
+          out[b].local.push(once(builds[b], seed, []));
+          out[b].spread.push(once(builds[b], seed, ['--nats', broker.url, '--nats-prefix', `solve${b}`, '--hosts', String(hosts)]));
+        }
+        turn++;
+      }
+    }
+    await stopHosts(processes);
+    for (const w of out) w.hostsDropped = hostsOf.get(w.build)!.reduce((sum, h) => sum + droppedIn(hostLogs.get(h) ?? ''), 0);
+    return out;
   } finally {
     await stopHosts(processes);
     await broker.stop();

@@ -81,25 +81,37 @@ export async function islandScaling(
 
 /**
  * Stop latency (latest island stop − the winner's claim, in ms) over `runs` solved runs of a
- * small board, so each run is short. Target: p50 ≤ 1 ms.
+ * small board, so each run is short. Target: p50 ≤ 1 ms. `defaultMigration`: solve's
+ * migration (2% every iteration) instead of 5 migrants every 10 iterations.
  */
 export async function stopLatency(
-  o: { runs?: number; islands?: number; n?: number; populationSize?: number; mode?: MigrationMode; lag?: number } = {},
+  o: {
+    runs?: number;
+    /** The seeds (default 1..runs). */
+    seeds?: number[];
+    islands?: number;
+    n?: number;
+    populationSize?: number;
+    mode?: MigrationMode;
+    lag?: number;
+    defaultMigration?: boolean;
+  } = {},
 ): Promise<{ p50: number; max: number; samples: number[]; unsolved: number }> {
   const samples: number[] = [];
   let unsolved = 0;
-  for (let seed = 1; seed <= (o.runs ?? 7); seed++) {
-    const result = await startArchipelago(
-      paperRun({
-        seed,
-        islands: o.islands ?? 2,
-        n: o.n ?? 48,
-        populationSize: o.populationSize ?? 300,
-        timeLimitMs: 20_000,
-        mode: o.mode,
-        lag: o.lag,
-      }),
-    ).result;
+  const populationSize = o.populationSize ?? 300;
+  for (const seed of o.seeds ?? Array.from({ length: o.runs ?? 7 }, (_, k) => k + 1)) {
+    const options = paperRun({
+      seed,
+      islands: o.islands ?? 2,
+      n: o.n ?? 48,
+      populationSize,
+      timeLimitMs: 20_000,
+      mode: o.mode,
+      lag: o.lag,
+    });
+    if (o.defaultMigration) options.migration = defaultMigration(o.mode ?? 'async', o.lag ?? 0, populationSize);
+    const result = await startArchipelago(options).result;
     if (result.solved && result.stopLatencyMs !== null) samples.push(result.stopLatencyMs);
     else unsolved++;
   }
@@ -127,50 +139,70 @@ export async function timeToSolution(o: { n?: number; seeds?: number[]; islands?
   return { n, islands, medianSeconds: solved.length ? median(solved) : Number.NaN, runs };
 }
 
-/** One run of a fixed number of iterations (no solution that early) with solve's default migration: evaluations per second of loop time. */
+/** Solve's default migration (config/default.yaml): the best 2% every iteration, replacing the worst if better. */
+function defaultMigration(mode: MigrationMode, lag: number, populationSize: number): ArchipelagoOptions['migration'] {
+  return {
+    mode,
+    lag,
+    interval: 1,
+    migrants: Math.max(1, Math.round(populationSize * 0.02)),
+    emigrantSelection: { kind: 'best' },
+    replacement: 'worst-if-better',
+    rejectDuplicates: false,
+  };
+}
+
+/**
+ * Evaluations per second of loop time of 2 islands at N with solve's default migration: a
+ * run of a fixed number of `iterations`, or of `seconds` (a time limit). With one island
+ * slowed only a time limit measures what the other does meanwhile: with fixed iterations
+ * both modes end when the slow island does, whatever the fast one did.
+ */
 export async function migrationThroughput(o: {
   mode: MigrationMode;
   lag: number;
   n: number;
-  iterations: number;
   seed: number;
+  iterations?: number;
+  seconds?: number;
   slowIslandMs?: number;
 }): Promise<number> {
   const options: ArchipelagoOptions = {
-    ...paperRun({ seed: o.seed, islands: 2, n: o.n, mode: o.mode, lag: o.lag }),
-    migration: {
-      mode: o.mode,
-      lag: o.lag,
-      interval: 1,
-      migrants: 20,
-      emigrantSelection: { kind: 'best' },
-      replacement: 'worst-if-better',
-      rejectDuplicates: false,
-    },
-    maxIterations: o.iterations,
+    ...paperRun({ seed: o.seed, islands: 2, n: o.n }),
+    migration: defaultMigration(o.mode, o.lag, 1000),
+    ...(o.iterations === undefined ? {} : { maxIterations: o.iterations }),
+    ...(o.seconds === undefined ? {} : { timeLimitMs: o.seconds * 1000 }),
     ...(o.slowIslandMs ? { testFault: { island: 1, atIteration: 0, kind: 'slow' as const, delayMs: o.slowIslandMs } } : {}),
   };
   const result = await startArchipelago(options).result;
-  if (result.solved) throw new Error(`bench: N = ${o.n} solved within ${o.iterations} iterations; the rate would not be of equal work`);
+  if (result.solved) throw new Error(`bench: N = ${o.n} solved within the run; the rate would not be of equal work`);
   return result.evaluations / Math.max(...result.islands.map((i) => i.seconds));
 }
 
 /**
- * Lagged against async migration on 2 islands, the default migration (2% every iteration):
- * `pairs` alternating runs of the same iterations; the median of the pairs' ratios.
+ * Lagged against async migration on 2 islands, solve's default migration: `pairs` pairs of
+ * runs of the same length, seeds 1, 2, ..., the order within a pair alternating (so that a
+ * drift of the machine's load falls on both modes alike); the median of the pairs' ratios.
  */
 export async function laggedVersusAsync(o: {
   n: number;
   lag: number;
-  iterations: number;
   pairs: number;
+  iterations?: number;
+  seconds?: number;
   slowIslandMs?: number;
 }): Promise<{ ratio: number; ratios: number[]; lagged: number[]; async: number[] }> {
   const lagged: number[] = [];
   const async: number[] = [];
   for (let p = 0; p < o.pairs; p++) {
-    async.push(await migrationThroughput({ ...o, mode: 'async', seed: p + 1 }));
-    lagged.push(await migrationThroughput({ ...o, mode: 'lagged', seed: p + 1 }));
+    const run = (mode: MigrationMode) => migrationThroughput({ ...o, mode, lag: mode === 'lagged' ? o.lag : 0, seed: p + 1 });
+    if (p % 2 === 0) {
+      async.push(await run('async'));
+      lagged.push(await run('lagged'));
+    } else {
+      lagged.push(await run('lagged'));
+      async.push(await run('async'));
+    }
   }
   const ratios = lagged.map((l, i) => l / async[i]);
   return { ratio: median(ratios), ratios, lagged, async };
