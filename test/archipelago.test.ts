@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import {
   startArchipelago,
   type ArchipelagoEvent,
@@ -12,6 +12,7 @@ import { IN_PROCESS_REPORT, type LaunchPlan, type Launcher } from '../src/archip
 import type { IslandReport } from '../src/archipelago/messages.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { IslandFailedError } from '../src/archipelago/island-failed-error.ts';
+import { LocalHost } from '../src/archipelago/local-host.ts';
 import { islandWorkerFile } from '../src/archipelago/worker-path.ts';
 import { Island } from '../src/ga/island.ts';
 import { paperParams } from '../src/ga/params.ts';
@@ -63,8 +64,19 @@ function options(o: Overrides = {}): ArchipelagoOptions {
   };
 }
 
-async function run(o: ArchipelagoOptions): Promise<{ result: ArchipelagoResult; events: ArchipelagoEvent[]; completed: boolean }> {
-  const archipelago = startArchipelago(o);
+/**
+ * One pool of island workers for the file's runs, as a long-lived process keeps one (starting
+ * workers is most of a small run's cost); `ownHost` runs start and close their own, as a
+ * one-off run does.
+ */
+const host = new LocalHost(4);
+after(() => host.close());
+
+async function run(
+  o: ArchipelagoOptions,
+  { ownHost = false } = {},
+): Promise<{ result: ArchipelagoResult; events: ArchipelagoEvent[]; completed: boolean }> {
+  const archipelago = startArchipelago(ownHost ? o : { launcher: host, ...o });
   const events: ArchipelagoEvent[] = [];
   let completed = false;
   archipelago.events$.subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
@@ -255,7 +267,7 @@ describe('one winner (the coordinator decides)', () => {
 
 describe('archipelago (real workers)', () => {
   it('async: the first solution stops every island, and only one solution is reported', async () => {
-    const { result, events, completed } = await run(options({ islands: 4 }));
+    const { result, events, completed } = await run(options({ islands: 4 }), { ownHost: true });
     assert.equal(result.solved, true);
     assert.ok(result.solution && validateSolution(result.solution, 24).valid);
     const solutions = ofType(events, 'solution');

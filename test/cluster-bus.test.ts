@@ -15,7 +15,8 @@ import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { checkResolved, RESOLVED_CONFIG_VERSION } from '../src/config/resolved-schema.ts';
 import { toolInfo } from '../src/package-info.ts';
-import { cli, isOneLineError } from './cli-helpers.ts';
+import { join } from 'node:path';
+import { cli, cliInProcess, isOneLineError, ROOT } from './cli-helpers.ts';
 
 /** A resolved config with its seed, as a study's coordinator sends it. */
 const seeded = () => ({ ...resolveRunConfig({ n: 8, islands: 2 }, 'test'), seed: 1 });
@@ -224,6 +225,7 @@ describe('bus codec', () => {
 });
 
 describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
+  const ISLANDS_STUDY = join(ROOT, 'config', 'experiments', 'islands.yaml');
   const cases: [string, string[], RegExp][] = [
     [
       'an unreachable broker (host)',
@@ -232,34 +234,21 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
     ],
     [
       'an unreachable broker (experiment)',
-      [
-        'experiment',
-        'config/experiments/islands.yaml',
-        '--nats',
-        'nats://127.0.0.1:1',
-        '--hosts',
-        '2',
-        '--out',
-        '/nonexistent/never-written',
-      ],
+      ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1', '--hosts', '2', '--out', '/nonexistent/never-written'],
       /--nats nats:\/\/127\.0\.0\.1:1: cannot connect/,
     ],
     ['host without --nats', ['host'], /nats/],
     ['host --islands 0', ['host', '--nats', 'nats://127.0.0.1:1', '--islands', '0'], /--islands: expected a positive integer/],
-    [
-      'experiment --nats without --hosts',
-      ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1'],
-      /--hosts: needed with --nats/,
-    ],
-    ['experiment --hosts without --nats', ['experiment', 'config/experiments/islands.yaml', '--hosts', '2'], /--hosts: only with --nats/],
+    ['experiment --nats without --hosts', ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1'], /--hosts: needed with --nats/],
+    ['experiment --hosts without --nats', ['experiment', ISLANDS_STUDY, '--hosts', '2'], /--hosts: only with --nats/],
     [
       'experiment --hosts two',
-      ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', 'two'],
+      ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1', '--hosts', 'two'],
       /--hosts: expected a positive integer, got "two"/,
     ],
     [
       'experiment --wait -1',
-      ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '-1'],
+      ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '-1'],
       /--wait: expected a positive number/,
     ],
     ['a bad prefix', ['host', '--nats', 'nats://127.0.0.1:1', '--nats-prefix', 'a.*'], /--nats-prefix: expected subject tokens/],
@@ -286,9 +275,10 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
     assert.match(r.stderr, /NQI_CLUSTER_KEY: expected one line of at least 16 characters/);
     assert.ok(!r.stderr.includes('short'), 'the key is never printed');
   });
+  // In this process (runCli): the binary's parsing and checks, without a process per case.
   for (const [what, args, message] of cases) {
-    it(what, () => {
-      const r = cli(args);
+    it(what, async () => {
+      const r = await cliInProcess(args);
       assert.ok(isOneLineError(r), `${r.code} ${r.stdout} ${r.stderr}`);
       assert.match(r.stderr, message);
     });

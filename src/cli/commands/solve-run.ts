@@ -21,7 +21,7 @@ import { TraceWriter } from '../../run/trace.ts';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
-import { exitWhenWritten, printError, printLine, printLog, tupleForPeople } from '../output.ts';
+import { exitWhenWritten, printError, printLine, printLog, setExitCode, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs {
@@ -141,7 +141,7 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
     throw error;
   }
   // Stopping the pool's threads one by one would only delay the exit (~10-30 ms).
-  exitWhenWritten();
+  await exitWhenWritten(() => host.close());
 }
 
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
@@ -207,7 +207,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     await cluster?.close();
     if (!(error instanceof NoSolutionError)) throw error;
     printError(error.message);
-    process.exitCode = EXIT.notSolved;
+    setExitCode(EXIT.notSolved);
     return;
   }
 
@@ -263,15 +263,17 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
   if (ended === 'broker-lost')
     printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
-  process.exitCode = signals.received
-    ? signals.exitCode
-    : failure || ended === 'broker-lost' || ended === 'all-islands-failed'
-      ? EXIT.islandFailed
-      : !saved
-        ? EXIT.notSaved
-        : result.solved || ended === 'taken-over'
-          ? EXIT.ok
-          : EXIT.notSolved;
+  setExitCode(
+    signals.received
+      ? signals.exitCode
+      : failure || ended === 'broker-lost' || ended === 'all-islands-failed'
+        ? EXIT.islandFailed
+        : !saved
+          ? EXIT.notSaved
+          : result.solved || ended === 'taken-over'
+            ? EXIT.ok
+            : EXIT.notSolved,
+  );
 }
 
 /** After each checkpoint: a failed write is one line and the run goes on (the previous checkpoint stays); a written one a note. */
