@@ -4,7 +4,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
+import { LocalHost } from '../src/archipelago/local-host.ts';
 import type { MigrationMode } from '../src/archipelago/migration-modes.ts';
+import { TEST_FAULT_ENV, testFaultValue } from '../src/archipelago/test-fault.ts';
 import { paperParams } from '../src/ga/params.ts';
 
 function paperRun(o: {
@@ -13,24 +15,34 @@ function paperRun(o: {
   n: number;
   populationSize?: number;
   timeLimitMs?: number;
+  maxIterations?: number;
   mode?: MigrationMode;
   lag?: number;
 }): ArchipelagoOptions {
+  const { n: _n, ...params } = paperParams(o.n, o.populationSize === undefined ? {} : { populationSize: o.populationSize });
   return {
-    seed: o.seed,
-    islands: o.islands,
-    evolver: { mode: 'paper', params: paperParams(o.n, o.populationSize === undefined ? {} : { populationSize: o.populationSize }) },
-    topology: { kind: 'ring' },
-    migration: {
-      mode: o.mode ?? 'async',
-      lag: o.lag ?? 0,
-      interval: 10,
-      migrants: 5,
-      emigrantSelection: { kind: 'best' },
-      replacement: 'worst-if-better',
-      rejectDuplicates: false,
+    run: {
+      n: o.n,
+      seed: o.seed,
+      islands: o.islands,
+      ga: { mode: 'paper', ...params },
+      topology: { kind: 'ring' },
+      migration: {
+        mode: o.mode ?? 'async',
+        lag: o.lag ?? 0,
+        interval: 10,
+        migrants: 5,
+        emigrantSelection: { kind: 'best' },
+        replacement: 'worst-if-better',
+        rejectDuplicates: false,
+      },
+      limits: {
+        maxIterations: o.maxIterations ?? null,
+        maxEvaluations: null,
+        timeLimit: o.timeLimitMs === undefined ? null : o.timeLimitMs / 1000,
+      },
+      onIslandError: 'continue',
     },
-    ...(o.timeLimitMs === undefined ? {} : { timeLimitMs: o.timeLimitMs }),
   };
 }
 
@@ -110,7 +122,7 @@ export async function stopLatency(
       mode: o.mode,
       lag: o.lag,
     });
-    if (o.defaultMigration) options.migration = defaultMigration(o.mode ?? 'async', o.lag ?? 0, populationSize);
+    if (o.defaultMigration) options.run.migration = defaultMigration(o.mode ?? 'async', o.lag ?? 0, populationSize);
     const result = await startArchipelago(options).result;
     if (result.solved && result.stopLatencyMs !== null) samples.push(result.stopLatencyMs);
     else unsolved++;
@@ -140,7 +152,7 @@ export async function timeToSolution(o: { n?: number; seeds?: number[]; islands?
 }
 
 /** Solve's default migration (config/default.yaml): the best 2% every iteration, replacing the worst if better. */
-function defaultMigration(mode: MigrationMode, lag: number, populationSize: number): ArchipelagoOptions['migration'] {
+function defaultMigration(mode: MigrationMode, lag: number, populationSize: number): ArchipelagoOptions['run']['migration'] {
   return {
     mode,
     lag,
@@ -167,14 +179,18 @@ export async function migrationThroughput(o: {
   seconds?: number;
   slowIslandMs?: number;
 }): Promise<number> {
-  const options: ArchipelagoOptions = {
-    ...paperRun({ seed: o.seed, islands: 2, n: o.n }),
-    migration: defaultMigration(o.mode, o.lag, 1000),
-    ...(o.iterations === undefined ? {} : { maxIterations: o.iterations }),
-    ...(o.seconds === undefined ? {} : { timeLimitMs: o.seconds * 1000 }),
-    ...(o.slowIslandMs ? { testFault: { island: 1, atIteration: 0, kind: 'slow' as const, delayMs: o.slowIslandMs } } : {}),
-  };
-  const result = await startArchipelago(options).result;
+  const base = paperRun({
+    seed: o.seed,
+    islands: 2,
+    n: o.n,
+    maxIterations: o.iterations,
+    timeLimitMs: o.seconds === undefined ? undefined : o.seconds * 1000,
+  });
+  const options: ArchipelagoOptions = { run: { ...base.run, migration: defaultMigration(o.mode, o.lag, 1000) } };
+  // A slow island is a test fault in its workers' environment (src/archipelago/test-fault.ts).
+  const slow = o.slowIslandMs ? testFaultValue({ island: 1, atIteration: 0, kind: 'slow', delayMs: o.slowIslandMs }) : null;
+  const host = slow === null ? undefined : new LocalHost(0, { env: { ...process.env, [TEST_FAULT_ENV]: slow } });
+  const result = await startArchipelago({ ...options, ...(host ? { launcher: host } : {}) }).result.finally(() => host?.close());
   if (result.solved) throw new Error(`bench: N = ${o.n} solved within the run; the rate would not be of equal work`);
   return result.evaluations / Math.max(...result.islands.map((i) => i.seconds));
 }

@@ -15,12 +15,14 @@ import type { RunConfigInput } from './config/schema.ts';
 import { experimentFromObject, loadExperiment } from './experiment/load.ts';
 import type { ExperimentInput } from './experiment/schema.ts';
 import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
-import { randomSeed } from './ga/rng.ts';
 import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
 import { checkNumberArray, parseTuple } from './problem/tuple.ts';
-import { checkOutFile } from './io/write-file.ts';
-import { endingOf, resultRecord, writeRecord, type SolveRecord } from './run/result-record.ts';
-import { startRun as startSeededRun, type SeededRunConfig } from './run/start-run.ts';
+import { checkDistinctOutputs, checkOutFile, writeError } from './io/write-file.ts';
+import { ConfigError } from './config/errors.ts';
+import { writeRecord, type SolveRecord } from './run/result-record.ts';
+import { withSeed, type SeededRunConfig } from './run/start-run.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from './run/checkpoint-every.ts';
+import { runPipeline } from './run/pipeline.ts';
 import { ContainedObservable } from './run/contained-events.ts';
 
 export type {
@@ -36,6 +38,7 @@ export type {
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
+export type { DroppedCounts } from './archipelago/launcher.ts';
 export type { TupleReport } from './problem/check-tuple.ts';
 export type { StudyHooks, StudyOutcome } from './experiment/runner.ts';
 export type { RunRecord } from './experiment/records.ts';
@@ -74,6 +77,13 @@ export interface RunOptions {
    * run): `islands` then defaults to what the hosts offer, and the record names `hosts` and each island's `host`.
    */
   cluster?: IslandHosts;
+  /**
+   * Checkpoint the run into `file` every `everySeconds` (default 60), as `solve --checkpoint`
+   * does (`solve --resume FILE` continues it); each is also a `checkpoint` event. A write that
+   * fails is a process warning and the run goes on. Refused (ConfigError, nothing started)
+   * with a `cluster`, whose islands are not checkpointed.
+   */
+  checkpoint?: { file: string; everySeconds?: number };
 }
 
 /**
@@ -87,39 +97,63 @@ export function resolveConfig(config: RunConfigInput): SeededRunConfig {
 
 /** `resolveConfig` with the machine facts given (islands across hosts default to what the hosts offer). */
 function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
-  const resolved = resolveRunConfig(config, 'config', {}, env);
-  return { ...resolved, seed: resolved.seed ?? randomSeed() };
+  return withSeed(resolveRunConfig(config, 'config', {}, env));
 }
 
 /**
  * Starts a run of the island model. N = 1 is answered at once.
- * @throws ConfigError for a bad config; InputError for an `output.file` that cannot be
- * written (a missing folder, a read-only file, ...); NoSolutionError for N = 2 and 3
- * (nothing is started).
+ * @throws ConfigError for a bad config, or a checkpoint with a cluster; InputError for an
+ * `output.file` or `checkpoint.file` that cannot be written (a missing folder, a read-only
+ * file, ...); NoSolutionError for N = 2 and 3 (nothing is started).
  */
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
-  const { cluster } = options;
+  const { cluster, checkpoint, signal } = options;
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
-  // A result file that cannot be written is refused before the run, not after it (the record would be lost).
+  // A result or checkpoint file that cannot be written is refused before the run, not after it (the record would be lost).
   if (seeded.output.file !== null) checkOutFile('output.file', seeded.output.file);
-  const run = startSeededRun(seeded, cluster ? { launcher: cluster.launcher } : {});
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-    run.stop();
+  if (checkpoint) {
+    if (typeof checkpoint.file !== 'string')
+      throw new ConfigError(`checkpoint.file: expected a file name, got ${JSON.stringify(checkpoint.file)}`);
+    checkOutFile('checkpoint.file', checkpoint.file);
+    checkDistinctOutputs([
+      ['output.file', seeded.output.file],
+      ['checkpoint.file', checkpoint.file],
+    ]);
+  }
+  const run = runPipeline(seeded, {
+    ...(cluster ? { launcher: cluster.launcher } : {}),
+    ...(signal ? { signal } : {}),
+    ...(checkpoint
+      ? {
+          checkpoints: {
+            file: checkpoint.file,
+            everyMs: checkpointEveryMs(checkpoint.everySeconds),
+            onWrite: warnUnwritten(checkpoint.file),
+          },
+        }
+      : {}),
+  });
+  const result = run.outcome.then(({ record, failure }) => {
+    if (failure) throw failure;
+    if (seeded.output.file !== null) writeRecord(seeded.output.file, record);
+    return record;
+  });
+  return { events$: ContainedObservable.of(run.events$), result, stop: () => run.stop(), config: seeded };
+}
+
+/** `checkpoint.everySeconds`: seconds > 0, default 60. */
+function checkpointEveryMs(seconds = DEFAULT_CHECKPOINT_EVERY): number {
+  if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds))
+    throw new ConfigError(`checkpoint.everySeconds: expected a number of seconds > 0, got ${JSON.stringify(seconds) ?? String(seconds)}`);
+  return seconds * 1000;
+}
+
+/** A library run has no stderr of its own: a checkpoint that could not be written is a process warning. */
+function warnUnwritten(file: string): (event: unknown, error: unknown) => void {
+  return (_event, error) => {
+    if (error !== null)
+      process.emitWarning(`${writeError('checkpoint.file', file, error)}; the run goes on (the previous checkpoint, if any, stays)`);
   };
-  const { signal } = options;
-  if (signal?.aborted) stop();
-  signal?.addEventListener('abort', stop, { once: true });
-  const result = run.result
-    .then((r) => {
-      const ended = cluster?.launcher.brokerLost ? 'broker-lost' : stopped && !r.solved ? 'stopped' : endingOf(r);
-      const record = resultRecord(r, seeded, ended, cluster?.launcher.placement ?? null);
-      if (seeded.output.file !== null) writeRecord(seeded.output.file, record);
-      return record;
-    })
-    .finally(() => signal?.removeEventListener('abort', stop));
-  return { events$: ContainedObservable.of(run.events$), result, stop, config: seeded };
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import {
   startArchipelago,
   type ArchipelagoEvent,
@@ -8,47 +8,75 @@ import {
   type ArchipelagoResult,
 } from '../src/archipelago/archipelago.ts';
 import { ArchipelagoOptionError } from '../src/archipelago/errors.ts';
-import type { LaunchPlan, Launcher } from '../src/archipelago/launcher.ts';
+import { IN_PROCESS_REPORT, type LaunchPlan, type Launcher } from '../src/archipelago/launcher.ts';
 import type { IslandReport } from '../src/archipelago/messages.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { IslandFailedError } from '../src/archipelago/island-failed-error.ts';
+import { LocalHost } from '../src/archipelago/local-host.ts';
 import { islandWorkerFile } from '../src/archipelago/worker-path.ts';
 import { Island } from '../src/ga/island.ts';
 import { paperParams } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { validateSolution } from '../src/problem/validate.ts';
+import { withFault } from './fixtures/fault-host.ts';
 
-type Overrides = Partial<Omit<ArchipelagoOptions, 'migration'>> & {
-  migration?: Partial<ArchipelagoOptions['migration']>;
-  n?: number;
-  populationSize?: number;
-};
+type Run = ArchipelagoOptions['run'];
+type Overrides = Omit<Partial<ArchipelagoOptions>, 'run'> &
+  Partial<Pick<Run, 'seed' | 'islands' | 'topology' | 'onIslandError'>> & {
+    migration?: Partial<Run['migration']>;
+    n?: number;
+    populationSize?: number;
+    maxIterations?: number;
+    timeLimitMs?: number;
+  };
 
 function options(o: Overrides = {}): ArchipelagoOptions {
-  const { n = 24, populationSize = 100, migration, ...rest } = o;
+  const { n = 24, populationSize = 100, seed = 1, islands = 4, topology = { kind: 'ring' }, onIslandError = 'continue', ...more } = o;
+  const { migration, maxIterations, timeLimitMs, ...rest } = more;
+  const { n: _n, ...params } = paperParams(n, { populationSize });
   return {
-    seed: 1,
-    islands: 4,
-    evolver: { mode: 'paper', params: paperParams(n, { populationSize }) },
-    topology: { kind: 'ring' },
-    migration: {
-      mode: 'async',
-      lag: 2,
-      interval: 5,
-      migrants: 2,
-      emigrantSelection: { kind: 'best' },
-      replacement: 'worst-if-better',
-      rejectDuplicates: false,
-      ...migration,
+    run: {
+      n,
+      seed,
+      islands,
+      ga: { mode: 'paper', ...params },
+      topology,
+      migration: {
+        mode: 'async',
+        lag: 2,
+        interval: 5,
+        migrants: 2,
+        emigrantSelection: { kind: 'best' },
+        replacement: 'worst-if-better',
+        rejectDuplicates: false,
+        ...migration,
+      },
+      limits: {
+        maxIterations: maxIterations ?? null,
+        maxEvaluations: null,
+        timeLimit: timeLimitMs === undefined ? null : timeLimitMs / 1000,
+      },
+      onIslandError,
     },
     progressIntervalMs: 50,
     ...rest,
   };
 }
 
-async function run(o: ArchipelagoOptions): Promise<{ result: ArchipelagoResult; events: ArchipelagoEvent[]; completed: boolean }> {
-  const archipelago = startArchipelago(o);
+/**
+ * One pool of island workers for the file's runs, as a long-lived process keeps one (starting
+ * workers is most of a small run's cost); `ownHost` runs start and close their own, as a
+ * one-off run does.
+ */
+const host = new LocalHost(4);
+after(() => host.close());
+
+async function run(
+  o: ArchipelagoOptions,
+  { ownHost = false } = {},
+): Promise<{ result: ArchipelagoResult; events: ArchipelagoEvent[]; completed: boolean }> {
+  const archipelago = startArchipelago(ownHost ? o : { launcher: host, ...o });
   const events: ArchipelagoEvent[] = [];
   let completed = false;
   archipelago.events$.subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
@@ -116,10 +144,12 @@ function scriptedLauncher(islands: number) {
   const reports = Array.from({ length: islands }, () => new Promise<IslandReport>((resolve) => settle.push(resolve)));
   let plan: LaunchPlan | null = null;
   const launcher: Launcher = {
+    capabilities: { checkpoints: true },
     launch(p) {
       plan = p;
       return { coordination, reports, terminate() {}, release() {} };
     },
+    report: () => IN_PROCESS_REPORT,
   };
   return { launcher, control: (message: Parameters<LaunchPlan['onControl']>[0]) => plan!.onControl(message), settle };
 }
@@ -237,7 +267,7 @@ describe('one winner (the coordinator decides)', () => {
 
 describe('archipelago (real workers)', () => {
   it('async: the first solution stops every island, and only one solution is reported', async () => {
-    const { result, events, completed } = await run(options({ islands: 4 }));
+    const { result, events, completed } = await run(options({ islands: 4 }), { ownHost: true });
     assert.equal(result.solved, true);
     assert.ok(result.solution && validateSolution(result.solution, 24).valid);
     const solutions = ofType(events, 'solution');
@@ -352,14 +382,8 @@ describe('archipelago (real workers)', () => {
       // Sync: the barrier at every second iteration holds island 0 until island 1 has reached
       // its fault, whatever the scheduling. Async has no barrier, so the board is large enough
       // (hundreds of iterations) that island 1 reaches iteration 4 first even on a loaded machine.
-      const { result, events } = await run(
-        options({
-          islands: 2,
-          n: mode === 'sync' ? 48 : 100,
-          populationSize: 200,
-          migration: { mode, interval: 2 },
-          testFault: { island: 1, atIteration: 4, kind: 'throw' },
-        }),
+      const { result, events } = await withFault({ island: 1, atIteration: 4, kind: 'throw' }, (launcher) =>
+        run(options({ islands: 2, n: mode === 'sync' ? 48 : 100, populationSize: 200, migration: { mode, interval: 2 }, launcher })),
       );
       const errors = ofType(events, 'island-error');
       assert.equal(errors.length, 1, mode);
@@ -374,8 +398,8 @@ describe('archipelago (real workers)', () => {
   });
 
   it('a worker that exits gives an island-error too, never a hang', async () => {
-    const { result, events } = await run(
-      options({ islands: 2, migration: { mode: 'sync', interval: 2 }, testFault: { island: 0, atIteration: 3, kind: 'exit' } }),
+    const { result, events } = await withFault({ island: 0, atIteration: 3, kind: 'exit' }, (launcher) =>
+      run(options({ islands: 2, migration: { mode: 'sync', interval: 2 }, launcher })),
     );
     const errors = ofType(events, 'island-error');
     assert.equal(errors.length, 1);
@@ -389,21 +413,17 @@ describe('archipelago (real workers)', () => {
   it("onIslandError: 'fail' stops the run and rejects naming the island", async () => {
     // Sync with interval 2: island 0 cannot pass iteration 2 before island 1 has faulted, so no
     // solution can come first however the threads are scheduled.
-    const archipelago = startArchipelago(
-      options({
-        islands: 2,
-        n: 60,
-        onIslandError: 'fail',
-        migration: { mode: 'sync', interval: 2 },
-        testFault: { island: 1, atIteration: 2, kind: 'throw' },
-      }),
-    );
     const events: ArchipelagoEvent[] = [];
-    archipelago.events$.subscribe((e) => events.push(e));
-    await assert.rejects(
-      archipelago.result,
-      (e: Error) => e instanceof IslandFailedError && /^island 1 failed at iteration 2: test fault/.test(e.message),
-    );
+    await withFault({ island: 1, atIteration: 2, kind: 'throw' }, async (launcher) => {
+      const archipelago = startArchipelago(
+        options({ islands: 2, n: 60, onIslandError: 'fail', migration: { mode: 'sync', interval: 2 }, launcher }),
+      );
+      archipelago.events$.subscribe((e) => events.push(e));
+      await assert.rejects(
+        archipelago.result,
+        (e: Error) => e instanceof IslandFailedError && /^island 1 failed at iteration 2: test fault/.test(e.message),
+      );
+    });
     assert.equal(ofType(events, 'island-error')[0].fatal, true);
     const done = ofType(events, 'done')[0];
     assert.equal(done.result.islands[0].stopReason, 'stopped');

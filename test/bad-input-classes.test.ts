@@ -1,8 +1,10 @@
 /**
- * Issue 11's defect classes, each as a table through the real CLI: bad flag values of every
- * command, hostile files, damaged study folders and checkpoints, output paths that are not
- * regular files, a full or read-only file system. A bad input is one line on stderr naming
- * the flag, file or key, exit 2, no stack trace, nothing written or replaced.
+ * Issue 11's defect classes, each as a table: bad flag values of every command, hostile
+ * files, damaged study folders and checkpoints, output paths that are not regular files, a
+ * full or read-only file system. A bad input is one line on stderr naming the flag, file or
+ * key, exit 2, no stack trace, nothing written or replaced. The tables run the command line
+ * in this process (`runCli`); a few cases also run through the built binary, which must
+ * answer exactly as in-process; what runs the GA, writes results or signals runs the binary.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -28,7 +30,7 @@ import { decodeData, encodeData } from '../src/archipelago/codec.ts';
 import { eventLogPath } from '../src/experiment/runner.ts';
 import type { CheckpointFile } from '../src/run/checkpoint.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
-import { cli, cliAsync, inBatches, isOneLineError, type CliRun } from './cli-helpers.ts';
+import { cli, cliAsync, cliInProcess, inBatches, isOneLineError, ROOT, type CliRun } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-classes-'));
 /** File systems mounted for class 2, unmounted before the folder goes. */
@@ -60,18 +62,27 @@ function oneLine(r: CliRun, what: string): string {
   return r.stderr.trim().replace(/^nqueens-islands: /, '');
 }
 
-/** [args, what the one line must match]: run a few at a time, then one test each. */
-type Case = readonly [readonly string[], RegExp];
+/**
+ * [args, what the one line must match, `binary`: also through the built binary]. Each case
+ * runs in this process first; the binary's answer must then equal the in-process one.
+ */
+type Case = readonly [readonly string[], RegExp, { binary: true }?];
 function table(title: string, cases: readonly Case[], setup?: () => void): void {
   describe(title, () => {
-    let results: CliRun[] = [];
+    let results: { inProcess: CliRun; binary?: CliRun }[] = [];
     before(async () => {
       setup?.();
-      results = await inBatches(cases, 4, ([args]) => cliAsync(args));
+      results = [];
+      for (const [args] of cases) results.push({ inProcess: await cliInProcess(args) });
+      const picked = cases.flatMap(([args, , options], i) => (options?.binary ? [[args, i] as const] : []));
+      await inBatches(picked, 4, async ([args, i]) => (results[i].binary = await cliAsync(args)));
     });
-    cases.forEach(([args, says], i) => {
-      it(args.map((a) => (a === '' ? '""' : a.replace(tmp, '…'))).join(' '), () => {
-        assert.match(oneLine(results[i], args.join(' ')), says);
+    cases.forEach(([args, says, options], i) => {
+      const label = args.map((a) => (a === '' ? '""' : a.replace(tmp, '…').replace(ROOT, ''))).join(' ');
+      it(`${label}${options?.binary ? ' (and through the binary)' : ''}`, () => {
+        const { inProcess, binary } = results[i];
+        assert.match(oneLine(inProcess, args.join(' ')), says);
+        if (options?.binary) assert.deepEqual(binary, inProcess, 'the binary answers as runCli does');
       });
     });
   });
@@ -98,6 +109,7 @@ const NUMERIC_RUN_FLAGS: readonly (readonly [string, ...string[]])[] = [
   ['--time-limit'],
 ];
 const WORD_RUN_FLAGS = ['--mode', '--topology', '--migration', '--emigrant-selection', '--replacement', '--on-island-error'];
+const TOPOLOGY_STUDY = join(ROOT, 'config', 'experiments', 'topology.yaml');
 const escape = (flag: string) => flag.replace(/[-]/g, '\\-');
 const base = (flag: string) => (flag === '-n' ? ['solve'] : ['solve', '-n', '8']);
 
@@ -137,24 +149,25 @@ const flagCases: Case[] = [
   [['verify', '-n=-1', '1'], /^-n: expected/],
   [['verify', '-n', '2.5', '1'], /^-n: expected/],
   [['experiment', ''], /^experiment: expected an experiment file/],
-  [['experiment', 'config/experiments/topology.yaml', '--out', ''], /^--out: expected/],
+  [['experiment', TOPOLOGY_STUDY, '--out', ''], /^--out: expected/],
   [['report', ''], /^report: expected a study folder/],
   ...['--html', '--csv', '--ioh', '--run', '--baseline'].map((flag): Case => [
-    ['report', 'results/none', flag, ''],
+    ['report', join(tmp, 'none'), flag, ''],
     new RegExp(`^${escape(flag)}: expected`),
   ]),
   // Garbage booleans are refused, not read as false (7).
   ...['--json', '--board', '--quiet', '--all', '--reject-duplicates', '--no-json', '-q'].map((flag): Case => [
     ['solve', '-n', '8', `${flag}=foo`],
     new RegExp(`^${escape(flag)}: expected true or false, got "foo"$`),
+    flag === '-q' ? { binary: true } : undefined,
   ]),
   [['verify', '--json=yes', '2', '4', '1', '3'], /^--json: expected true or false, got "yes"$/],
   [['verify', '--all=2', '2', '4', '1', '3'], /^--all: expected true or false/],
   [['config', 'print', '-n', '8', '--json=1'], /^--json: expected true or false/],
-  [['experiment', 'config/experiments/topology.yaml', '--resume=maybe'], /^--resume: expected true or false/],
-  [['experiment', 'config/experiments/topology.yaml', '--events=x'], /^--events: expected true or false/],
-  [['report', 'results/none', '--json=no-thanks'], /^--json: expected true or false/],
-  [['report', 'results/none', '--paper-table1=nope'], /^--paper-table1: expected true or false/],
+  [['experiment', TOPOLOGY_STUDY, '--resume=maybe'], /^--resume: expected true or false/],
+  [['experiment', TOPOLOGY_STUDY, '--events=x'], /^--events: expected true or false/],
+  [['report', join(tmp, 'none'), '--json=no-thanks'], /^--json: expected true or false/],
+  [['report', join(tmp, 'none'), '--paper-table1=nope'], /^--paper-table1: expected true or false/],
 ];
 table('class 1: bad flag values of every command are one line and exit 2', flagCases);
 
@@ -196,11 +209,15 @@ table(
     [['experiment', studySyntax], /study-syntax\.yaml:\d+:\d+: invalid YAML/],
     [['solve', '--config', huge], /huge\.yaml: is [\d.]+ MB, more than the 1\.0 MB allowed for a YAML or JSON file$/],
     [['experiment', huge], /huge\.yaml: is [\d.]+ MB, more than the 1\.0 MB allowed/],
-    [['solve', '--config', '/dev/zero'], /^\/dev\/zero: is a device; expected a YAML or JSON file$/],
+    [['solve', '--config', '/dev/zero'], /^\/dev\/zero: is a device; expected a YAML or JSON file$/, { binary: true }],
     [['experiment', '/dev/zero'], /^\/dev\/zero: is a device; expected an experiment file/],
     [['verify', '--file', '/dev/zero'], /^--file \/dev\/zero: is a device; expected a file of tuples$/],
     [['solve', '--resume', '/dev/zero'], /^--resume \/dev\/zero: is a device; expected a checkpoint file$/],
-    [['solve', '--config', join(tmp, 'config.fifo')], /config\.fifo: is a FIFO \(named pipe\); expected a YAML or JSON file$/],
+    [
+      ['solve', '--config', join(tmp, 'config.fifo')],
+      /config\.fifo: is a FIFO \(named pipe\); expected a YAML or JSON file$/,
+      { binary: true },
+    ],
     [['verify', '--file', join(tmp, 'tuples.fifo')], /tuples\.fifo: is a FIFO \(named pipe\); expected a file of tuples$/],
     [['experiment', join(tmp, 'study.fifo')], /study\.fifo: is a FIFO/],
     [['solve', '--resume', join(tmp, 'ckpt.fifo')], /ckpt\.fifo: is a FIFO/],
@@ -317,7 +334,7 @@ studyCases.push(
   [['report', study, '--html', join(tmp, 'no', 'such', 'r.html')], /^--html .*r\.html: folder .* does not exist$/],
   [['report', study, '--csv', folder], /^--csv .*folder: is a directory, expected a file name$/],
   [['report', studyFile], /: is a file, not a folder; expected the --out folder of an experiment$/],
-  [['report', join(tmp, 'no-such-study')], /no-such-study: no such folder; expected the --out folder of an experiment$/],
+  [['report', join(tmp, 'no-such-study')], /no-such-study: no such folder; expected the --out folder of an experiment$/, { binary: true }],
 );
 
 table('class 1: damaged study folders and unwritable report files are one line and exit 2', studyCases, () => {
@@ -568,13 +585,14 @@ describe('class 6: a damaged checkpoint is refused naming what is wrong', () => 
     const first = cli([...RUN, '--checkpoint', ckpt, '--checkpoint-every', '0.02', '--max-iterations', '1000']);
     assert.equal(first.code, 1, first.stderr);
     assert.match(first.stderr, /checkpoint written to/);
-    results = await inBatches(variants, 4, ([name, change]) => {
+    results = [];
+    for (const [name, change] of variants) {
       const c = decodeData(readFileSync(ckpt)) as CheckpointFile;
       change(c);
       const path = join(tmp, `${name.replace(/ /g, '-')}.ckpt`);
       writeFileSync(path, encodeData(c));
-      return cliAsync(['solve', '--resume', path, '--max-iterations', '1001']);
-    });
+      results.push(await cliInProcess(['solve', '--resume', path, '--max-iterations', '1001']));
+    }
   });
   variants.forEach(([name, , says], i) => {
     it(name, () => {

@@ -5,7 +5,7 @@
  * counts). Bad checkpoints and contradicting flags are refused with one line and exit 2.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -70,7 +70,7 @@ describe('checkpoint and resume (sync)', () => {
 
     const saved = decodeData(readFileSync(ckpt)) as CheckpointFile;
     assert.equal(saved.format, 'nqueens-islands checkpoint');
-    assert.equal(saved.formatVersion, 1);
+    assert.equal(saved.formatVersion, 2);
     assert.equal(saved.mode, 'sync');
     assert.ok(saved.epoch! >= 1);
     assert.equal((saved.config as { seed: number }).seed, 1);
@@ -178,7 +178,17 @@ describe('checkpoints that cannot be resumed', () => {
   it('another format version', () => {
     refuses(
       ['solve', '--resume', variant('old-format.ckpt', (c) => (c.formatVersion = 99))],
-      /checkpoint format version 99; this nqueens-islands reads version 1$/,
+      /checkpoint format version 99, written by nqueens-islands \d+\.\d+\.\d+; this nqueens-islands reads version 2$/,
+    );
+  });
+  it('a config that is not a resolved config (edited, or in the file shape): never resolved again', () => {
+    refuses(
+      ['solve', '--resume', variant('bad-config.ckpt', (c) => (c.config.migration.interval = 0))],
+      /bad-config\.ckpt: damaged checkpoint \(config: migration\.interval: expected an integer >= 1, got 0\)$/,
+    );
+    refuses(
+      ['solve', '--resume', variant('file-shape.ckpt', (c) => ((c as { config: unknown }).config = { n: 300, islands: 2, seed: 1 }))],
+      /file-shape\.ckpt: damaged checkpoint \(config: /,
     );
   });
   it('another N on the command line', () => {
@@ -194,6 +204,16 @@ describe('checkpoints that cannot be resumed', () => {
   });
   it('snapshots that do not match the config', () => {
     refuses(['solve', '--resume', variant('short.ckpt', (c) => c.islands.pop())], /damaged checkpoint \(expected 2 island snapshots\)$/);
+  });
+  it("with islands on other hosts: refused by the cluster launcher's capabilities, before any broker is reached", () => {
+    const noBroker = ['--nats', 'nats://127.0.0.1:1', '--hosts', '1'];
+    const why = '\\(islands on other hosts are not checkpointed\\)$';
+    refuses(['solve', '--resume', ckpt, ...noBroker], new RegExp(`^nqueens-islands: --resume: not with --nats ${why}`));
+    refuses(
+      ['solve', '-n', '8', '--checkpoint', join(tmp, 'never.ckpt'), ...noBroker],
+      new RegExp(`^nqueens-islands: --checkpoint: not with --nats ${why}`),
+    );
+    assert.equal(existsSync(join(tmp, 'never.ckpt')), false);
   });
   it('a truncated file', () => {
     const file = join(tmp, 'truncated.ckpt');

@@ -23,6 +23,16 @@ export function cli(args: string[], options: { input?: string; cwd?: string; env
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * The command line in this process (`runCli`, src/cli/cli.ts): the same parsing, checks,
+ * messages and exit codes as the binary, without a process per case. For tables of bad input;
+ * the binary itself is checked on a few of them. No build needed.
+ */
+export async function cliInProcess(args: readonly string[]): Promise<CliRun> {
+  const { runCli } = await import('../src/cli/cli.ts');
+  return runCli(args);
+}
+
 /** As `cli`, without blocking: for tables of cases run a few at a time. */
 export function cliAsync(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
   return new Promise((resolve) => {

@@ -4,26 +4,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { validateSolution } from '../src/problem/validate.ts';
-import { cli, isOneLineError } from './cli-helpers.ts';
+import { cli, cliInProcess, isOneLineError } from './cli-helpers.ts';
 import { paper, paperSolutions } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-cli-'));
 
 describe('verify', () => {
-  it('exits 0 for a solution and 1 for a non-solution, with the fitness', () => {
-    const good = cli(['verify', '2', '4', '1', '3']);
+  it('exits 0 for a solution and 1 for a non-solution, with the fitness', async () => {
+    const good = await cliInProcess(['verify', '2', '4', '1', '3']);
     assert.equal(good.code, 0);
     assert.match(good.stdout, /permutation: yes {2}fitness: 0 {2}solution: yes/);
-    const bad = cli(['verify', '8', '6', '4', '1', '3', '5', '7', '2']);
+    const bad = await cliInProcess(['verify', '8', '6', '4', '1', '3', '5', '7', '2']);
     assert.equal(bad.code, 1);
     assert.match(bad.stdout, /fitness: 1 {2}solution: no/);
   });
 
-  it('prints the JSON shape for every paper example, each form of tuple', () => {
+  it('prints the JSON shape for every paper example, each form of tuple', async () => {
     const args = paper.examples.fitness.map((e, i) =>
       i === 0 ? `(${e.tuple.join(', ')})` : i === 1 ? `[${e.tuple.join(',')}]` : e.tuple.join(' '),
     );
-    const r = cli(['verify', ...args, '--json']);
+    const r = await cliInProcess(['verify', ...args, '--json']);
     assert.equal(r.code, 1);
     assert.deepEqual(
       JSON.parse(r.stdout),
@@ -31,36 +31,36 @@ describe('verify', () => {
     );
   });
 
-  it('accepts all 51 paper solutions from a file, as lines and as JSON', () => {
+  it('accepts all 51 paper solutions from a file, as lines and as JSON', async () => {
     const lines = join(tmp, 'paper.txt');
     writeFileSync(lines, paperSolutions.map((s) => s.solution.join(' ')).join('\n'));
-    const r = cli(['verify', '--file', lines, '--json']);
+    const r = await cliInProcess(['verify', '--file', lines, '--json']);
     assert.equal(r.code, 0, r.stderr);
     const reports = JSON.parse(r.stdout);
     assert.equal(reports.length, 51);
     assert.ok(reports.every((x: { solution: boolean; fitness: number }) => x.solution && x.fitness === 0));
     const json = join(tmp, 'paper.json');
     writeFileSync(json, JSON.stringify(paperSolutions.map((s) => s.solution)));
-    assert.equal(cli(['verify', '--file', json]).code, 0);
+    assert.equal((await cliInProcess(['verify', '--file', json])).code, 0);
   });
 
-  it('checks a million-queen solution written one row per line', () => {
+  it('checks a million-queen solution written one row per line', async () => {
     // The classic explicit construction (evens, then odds) solves N when N mod 6 is not 2 or 3.
     const n = 1_000_000;
     const tuple = [...Array.from({ length: n / 2 }, (_, i) => 2 * i + 2), ...Array.from({ length: n / 2 }, (_, i) => 2 * i + 1)];
     assert.deepEqual(validateSolution(tuple), { valid: true });
     const file = join(tmp, 'million.txt');
     writeFileSync(file, `${tuple.join('\n')}\n`);
-    const r = cli(['verify', '--file', file, '--json']);
+    const r = await cliInProcess(['verify', '--file', file, '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), [{ n, permutation: true, fitness: 0, solution: true }]);
     [tuple[0], tuple[1]] = [tuple[1], tuple[0]];
     writeFileSync(file, `${tuple.join('\n')}\n`);
-    assert.equal(cli(['verify', '--file', file]).code, 1);
+    assert.equal((await cliInProcess(['verify', '--file', file])).code, 1);
   });
 
-  it('reports repeated rows as permutation: false, not as a crash', () => {
-    const r = cli(['verify', '1', '1', '2', '--json']);
+  it('reports repeated rows as permutation: false, not as a crash', async () => {
+    const r = await cliInProcess(['verify', '1', '1', '2', '--json']);
     assert.equal(r.code, 1);
     assert.deepEqual(JSON.parse(r.stdout), [{ n: 3, permutation: false, fitness: 1, solution: false }]);
   });
@@ -73,8 +73,8 @@ describe('verify', () => {
     ['a missing file', ['verify', '--file', join(tmp, 'absent.txt')]],
     ['a directory as file', ['verify', '--file', tmp]],
   ] as const) {
-    it(`answers ${name} with one line and exit 2`, () => {
-      const r = cli([...args]);
+    it(`answers ${name} with one line and exit 2`, async () => {
+      const r = await cliInProcess([...args]);
       assert.ok(isOneLineError(r), `code ${r.code}, stderr ${r.stderr}, stdout ${r.stdout}`);
     });
   }
@@ -210,15 +210,15 @@ describe('solve', () => {
     ['a hypercube of 3 islands', ['solve', '-n', '8', '--islands', '3', '--topology', 'hypercube']],
     ['an --out folder that does not exist', ['solve', '-n', '8', '--out', join(tmp, 'no', 'such', 'r.json')]],
   ] as const) {
-    it(`answers ${name} with one line and exit 2`, () => {
-      const r = cli([...args]);
+    it(`answers ${name} with one line and exit 2`, async () => {
+      const r = await cliInProcess([...args]);
       assert.ok(isOneLineError(r), `code ${r.code}, stderr ${r.stderr}, stdout ${r.stdout}`);
     });
   }
 
-  it('creates no output file on bad input', () => {
+  it('creates no output file on bad input', async () => {
     const out = join(tmp, 'never.json');
-    cli(['solve', '-n', '0', '--out', out]);
+    assert.equal((await cliInProcess(['solve', '-n', '0', '--out', out])).code, 2);
     assert.equal(existsSync(out), false);
   });
 });

@@ -8,12 +8,29 @@ import { Packr } from 'msgpackr';
 import { Subjects } from '../src/cluster/bus.ts';
 import { checkPrefix, parseNatsUrl } from '../src/config/nats-url.ts';
 import { busAddress } from '../src/cluster/credentials.ts';
-import { BUS_FORMAT, BusCodec, carried, MAX_BUS_BYTES, readFrame, writeFrame } from '../src/cluster/bus-codec.ts';
+import { BUS_FORMAT, BusCodec, carried, MAX_BUS_BYTES, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
 import { clusterKeyOf } from '../src/cluster/bus-key.ts';
 import { encode } from '../src/archipelago/codec.ts';
 import { ConfigError } from '../src/config/errors.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
+import { checkResolved, RESOLVED_CONFIG_VERSION } from '../src/config/resolved-schema.ts';
 import { toolInfo } from '../src/package-info.ts';
-import { cli, isOneLineError } from './cli-helpers.ts';
+import { join } from 'node:path';
+import { cli, cliInProcess, isOneLineError, ROOT } from './cli-helpers.ts';
+
+/** A resolved config with its seed, as a study's coordinator sends it. */
+const seeded = () => ({ ...resolveRunConfig({ n: 8, islands: 2 }, 'test'), seed: 1 });
+/** A study's run order (`run` on the bus). */
+const runOrder = (config: object = seeded()): BusMessage<'run'> =>
+  ({
+    type: 'run',
+    session: 's1',
+    runId: 'c#1',
+    cell: { id: 'c', values: {} },
+    configVersion: RESOLVED_CONFIG_VERSION,
+    config,
+    events: false,
+  }) as BusMessage<'run'>;
 
 describe('--nats URL', () => {
   it('reads host, port (default 4222), user and password or a token, and hides secrets when shown', () => {
@@ -145,16 +162,7 @@ describe('bus codec', () => {
     const relabelled = writeFrame({ ...unpacked, body: packr.pack({ type: 'halt', runId: 'r2' }) }, () => unpacked.mac!);
     assert.equal(receiver.decode('nqi.run.r1.h1', relabelled, ['halt']).kind, 'unauthenticated');
     // A redelivered work message (or a request's reply) may come out of order.
-    const run = {
-      type: 'run',
-      session: 's1',
-      runId: 'c#1',
-      cell: { id: 'c', values: {} },
-      seed: 1,
-      config: { n: 8 },
-      events: false,
-    } as const;
-    const work = sender.encode('nqi.study.s1.runs', run);
+    const work = sender.encode('nqi.study.s1.runs', runOrder());
     assert.equal(receiver.decode('nqi.study.s1.runs', work, ['run'], { unordered: true }).kind, 'ok');
     assert.equal(receiver.decode('nqi.study.s1.runs', work, ['run'], { unordered: true }).kind, 'ok');
     // A request's reply reaches its caller through a promise, after messages the same read dispatched at once.
@@ -199,37 +207,47 @@ describe('bus codec', () => {
     assert.deepEqual(taken.kind === 'ok' && [...taken.message.bytes], [...migrants]);
   });
 
-  it('checks the thread messages a bus message carries: a task with a test fault, a snapshot or the wrong types is refused', () => {
-    const task = {
-      type: 'task',
-      island: 0,
-      islands: 2,
-      seed: 1,
-      evolver: { mode: 'paper', params: { n: 8, populationSize: 10 } },
-      migration: {
-        mode: 'async',
-        interval: 1,
-        migrants: 1,
-        emigrantSelection: { kind: 'best' },
-        replacement: 'worst-if-better',
-        rejectDuplicates: false,
-      },
-      maxIterations: Infinity,
-      maxEvaluations: Infinity,
-      progressIntervalMs: 250,
-      sources: [1],
-      targets: [1],
-      testFault: null,
-      snapshot: null,
-    } as const;
+  it('checks the thread messages a bus message carries: a snapshot or the wrong types is refused; a key no task has (a test fault) is dropped', () => {
+    const { output: _o, cluster: _c, ...run } = { ...resolveRunConfig({ n: 8, islands: 2, ga: { populationSize: 10 } }, 'test'), seed: 1 };
+    const task = { type: 'task', island: 0, run, progressIntervalMs: 250, sources: [1], targets: [1], snapshot: null } as const;
     assert.deepEqual(carried('task', encode(task as never)), task);
-    assert.equal(carried('task', encode({ ...task, testFault: { island: 0, atIteration: 1, kind: 'exit' } } as never)), null);
-    assert.equal(carried('task', encode({ ...task, seed: 'one' } as never)), null);
+    // Test faults are no part of a task: one smuggled in never reaches a worker.
+    assert.deepEqual(carried('task', encode({ ...task, testFault: { island: 0, atIteration: 1, kind: 'exit' } } as never)), task);
+    assert.equal(carried('task', encode({ ...task, island: 'one' } as never)), null);
     assert.equal(carried('task', new Uint8Array([1])), null);
     const migrants = { type: 'migrants', from: 0, epoch: 0, iteration: 3, count: 1, genes: new Uint16Array([0, 1, 2, 3]) } as const;
     assert.deepEqual(carried('migrants', encode(migrants)), migrants);
     assert.equal(carried('migrants', encode({ ...migrants, genes: [0, 1, 2, 3] } as never)), null);
     assert.equal(carried('control', encode({ type: 'snapshot', generation: 1, snapshot: {} } as never)), null);
+  });
+
+  it("drops a study's run order whose config is not a resolved config of this version (counted as malformed), and names what a host's island order's run lacks", () => {
+    const sender = new BusCodec('coord1', null);
+    const receiver = new BusCodec('host1', null);
+    const config = seeded();
+    const decode = (config: object, configVersion = RESOLVED_CONFIG_VERSION) =>
+      receiver.decode(
+        'nqi.study.s1.runs',
+        sender.encode('nqi.study.s1.runs', { ...runOrder(config), configVersion } as BusMessage<'run'>),
+        ['run'],
+        {
+          unordered: true,
+        },
+      ).kind;
+    assert.equal(decode(config), 'ok');
+    // The file shape (what orders carried before, to be resolved again on the host) is not a resolved config.
+    assert.equal(decode({ n: 8, islands: 2, seed: 1 }), 'malformed');
+    assert.equal(decode({ ...config, migration: { ...config.migration, migrants: '2%' } }), 'malformed');
+    assert.equal(decode({ ...config, limits: { ...config.limits, maxIterations: Infinity } }), 'malformed', 'no limit is null');
+    assert.equal(decode(config, RESOLVED_CONFIG_VERSION + 1), 'malformed');
+    assert.equal(receiver.dropped.malformed, 4);
+    // An island task's run: checked by the host against its registries (host.ts), one line naming the key.
+    const { output: _o, cluster: _c, ...run } = config;
+    assert.deepEqual(checkResolved('run', run), { config: run });
+    assert.deepEqual(checkResolved('run', { ...run, ga: { ...run.ga, populationSize: 1 } }), {
+      problem: 'ga.populationSize: expected an integer >= 2, got 1',
+    });
+    assert.ok('problem' in checkResolved('run', config), 'a task carries no output file or broker address');
   });
 
   it('refuses a short cluster key, naming where it came from', () => {
@@ -243,6 +261,7 @@ describe('bus codec', () => {
 });
 
 describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
+  const ISLANDS_STUDY = join(ROOT, 'config', 'experiments', 'islands.yaml');
   const cases: [string, string[], RegExp][] = [
     [
       'an unreachable broker (host)',
@@ -251,34 +270,21 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
     ],
     [
       'an unreachable broker (experiment)',
-      [
-        'experiment',
-        'config/experiments/islands.yaml',
-        '--nats',
-        'nats://127.0.0.1:1',
-        '--hosts',
-        '2',
-        '--out',
-        '/nonexistent/never-written',
-      ],
+      ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1', '--hosts', '2', '--out', '/nonexistent/never-written'],
       /--nats nats:\/\/127\.0\.0\.1:1: cannot connect/,
     ],
     ['host without --nats', ['host'], /nats/],
     ['host --islands 0', ['host', '--nats', 'nats://127.0.0.1:1', '--islands', '0'], /--islands: expected a positive integer/],
-    [
-      'experiment --nats without --hosts',
-      ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1'],
-      /--hosts: needed with --nats/,
-    ],
-    ['experiment --hosts without --nats', ['experiment', 'config/experiments/islands.yaml', '--hosts', '2'], /--hosts: only with --nats/],
+    ['experiment --nats without --hosts', ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1'], /--hosts: needed with --nats/],
+    ['experiment --hosts without --nats', ['experiment', ISLANDS_STUDY, '--hosts', '2'], /--hosts: only with --nats/],
     [
       'experiment --hosts two',
-      ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', 'two'],
+      ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1', '--hosts', 'two'],
       /--hosts: expected a positive integer, got "two"/,
     ],
     [
       'experiment --wait -1',
-      ['experiment', 'config/experiments/islands.yaml', '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '-1'],
+      ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '-1'],
       /--wait: expected a positive number/,
     ],
     ['a bad prefix', ['host', '--nats', 'nats://127.0.0.1:1', '--nats-prefix', 'a.*'], /--nats-prefix: expected subject tokens/],
@@ -305,9 +311,10 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
     assert.match(r.stderr, /NQI_CLUSTER_KEY: expected one line of at least 16 characters/);
     assert.ok(!r.stderr.includes('short'), 'the key is never printed');
   });
+  // In this process (runCli): the binary's parsing and checks, without a process per case.
   for (const [what, args, message] of cases) {
-    it(what, () => {
-      const r = cli(args);
+    it(what, async () => {
+      const r = await cliInProcess(args);
       assert.ok(isOneLineError(r), `${r.code} ${r.stdout} ${r.stderr}`);
       assert.match(r.stderr, message);
     });

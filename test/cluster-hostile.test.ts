@@ -20,7 +20,7 @@ import { extendRegistries } from '../src/archipelago/extension.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
 import { BusCodec, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
 import { clusterKeyOf } from '../src/cluster/bus-key.ts';
-import { joinCluster } from '../src/cluster/cluster-run.ts';
+import { joinCluster } from '../src/cluster/join-cluster.ts';
 import { startHost } from '../src/cluster/host.ts';
 import { runStudyOnCluster } from '../src/cluster/study.ts';
 import { REGISTRIES } from '../src/config/registries.ts';
@@ -28,9 +28,10 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { validateSolution } from '../src/problem/validate.ts';
-import { RunFailedError, startRun } from '../src/run/start-run.ts';
+import { RunFailedError, startSeededRun } from '../src/run/start-run.ts';
 import { spawnCli } from './cli-helpers.ts';
-import { fingerprint, localCluster, nats } from './nats-server.ts';
+import { repeatablePart } from './helpers.ts';
+import { localCluster, nats } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-hostile-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -79,7 +80,7 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
     };
   }
 
-  it('an order naming an extension module (a file, its path, a data: URL) or carrying an unreadable task runs nothing: the host refuses it in one line and serves the next run', async () => {
+  it('an order naming an extension module (a file, its path, a data: URL) or carrying an unreadable task or a run of a wrong shape runs nothing: the host refuses it in one line and serves the next run', async () => {
     const { prefix, hosts } = await cluster.startHosts(['ext1']);
     const host = hosts.get('ext1')!;
     const raw = await connect({ servers: url().replace('nats://', ''), noEcho: true });
@@ -121,6 +122,13 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       }
       const unreadable = await send([new Uint8Array([1])], k++);
       assert.equal(unreadable?.type, 'refused');
+      // A run that is not a resolved run config (a wrong shape): refused in one line naming the key, counted, never resolved again.
+      const wrong = await send([encode({ ...task, run: { ...task.run, limits: { ...task.run.limits, maxIterations: Infinity } } })], k++);
+      assert.equal(wrong?.type, 'refused');
+      assert.match(
+        wrong?.type === 'refused' ? wrong.reason : '',
+        /^host ext1 got island 0 with a run that is not a resolved run config \(limits\.maxIterations: /,
+      );
       assert.equal(existsSync(marker), false, 'no code ran');
       const second = await solve(['-n', '12', '--seed', '3', '--islands', '1', '--nats', url(), '--nats-prefix', prefix, '--hosts', '1']);
       assert.equal(second.code, 0, second.stderr);
@@ -148,7 +156,7 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       const host = await startHost({ nats: url(), prefix, name: 'lib', islands: 1, extensions });
       const joined = await joinCluster({ nats: url(), hosts: 1, prefix });
       try {
-        return await startRun(config, { launcher: joined.launcher, extensions: [EXTENSION] }).result.catch((error: unknown) => {
+        return await startSeededRun(config, { launcher: joined.launcher, extensions: [EXTENSION] }).result.catch((error: unknown) => {
           if (error instanceof RunFailedError) return error.result;
           throw error;
         });
@@ -204,12 +212,12 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
     try {
       const [spread, local] = await Promise.all([solve([...SYNC, '--nats', url(), '--nats-prefix', prefix, '--hosts', '2']), solve(SYNC)]);
       assert.equal(spread.code, 0, spread.stderr);
-      assert.deepEqual(fingerprint(spread.record), fingerprint(local.record), 'the garbage changed nothing');
+      assert.deepEqual(repeatablePart(spread.record), repeatablePart(local.record), 'the garbage changed nothing');
       assert.match(spread.stderr, /nqueens-islands: [1-9]\d* bus messages dropped \([1-9]\d* malformed/);
       for (const kind of ['hosts:host', 'hosts:discover', 'host:islands', 'run:migrants', 'run:state', 'run:control', 'run:report'])
         assert.ok(seen.has(kind), `spoiled ${kind}: ${[...seen].join(' ')}`);
       const next = await solve([...SYNC, '--nats', url(), '--nats-prefix', prefix, '--hosts', '2']);
-      assert.deepEqual(fingerprint(next.record), fingerprint(local.record));
+      assert.deepEqual(repeatablePart(next.record), repeatablePart(local.record));
       const file = path.join(tmp, 'spoiled.yaml');
       writeFileSync(file, 'base: { overrides: { islands: 1, ga: { populationSize: 40 } } }\nsweep:\n  n: [8, 10]\nrepeats: 2\nseed: 5\n');
       const out = path.join(tmp, 'spoiled');
@@ -302,7 +310,7 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
         ]);
         assert.equal(spread.code, 0, spread.stderr);
         assert.ok(runs.size > 0, 'the forger saw the run');
-        assert.deepEqual(fingerprint(spread.record), fingerprint(local.record), 'the forgeries changed nothing');
+        assert.deepEqual(repeatablePart(spread.record), repeatablePart(local.record), 'the forgeries changed nothing');
         assert.deepEqual([validateSolution(spread.record.solution), spread.record.fitness], [{ valid: true }, 0]);
         assert.match(
           spread.stderr,

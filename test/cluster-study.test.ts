@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { BUS_FORMAT } from '../src/cluster/bus-codec.ts';
+import { BUS_FORMAT, writeFrame } from '../src/cluster/bus-codec.ts';
 import { runStudyOnCluster } from '../src/cluster/study.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
@@ -180,10 +180,12 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
         callback: () => {
           raw.publish(
             `${prefix}.hosts.heartbeat`,
-            packr.pack({
-              format: BUS_FORMAT,
+            writeFrame({
               tool: '0.0.1',
-              body: { type: 'host', id: 'old1', name: 'old-host', islands: 4, busy: false },
+              from: 'old1',
+              seq: 1,
+              scope: '',
+              body: packr.pack({ type: 'host', id: 'old1', name: 'old-host', islands: 4, busy: false }),
             }),
           );
           raw.publish(`${prefix}.hosts.heartbeat`, new Uint8Array([1, 2, 3]));

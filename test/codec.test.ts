@@ -31,27 +31,31 @@ const progress: ProgressMessage = {
   takenOverAt: -1,
 };
 const solution: SolutionMessage = { type: 'solution', island: 0, iteration: 3, genes: Uint16Array.from([1, 3, 0, 2]), foundAt: 1.7e12 };
+const { n: _n, ...params } = paperParams(24, { populationSize: 100 });
 const task: IslandTask = {
   type: 'task',
   island: 2,
-  islands: 4,
-  seed: 2 ** 40 + 3,
-  evolver: { mode: 'paper', params: paperParams(24, { populationSize: 100 }) },
-  migration: {
-    mode: 'sync',
-    lag: 2,
-    interval: 5,
-    migrants: 2,
-    emigrantSelection: { kind: 'tournament', size: 3 },
-    replacement: 'random-if-better',
-    rejectDuplicates: true,
+  run: {
+    n: 24,
+    seed: 2 ** 40 + 3,
+    ga: { mode: 'paper', ...params },
+    islands: 4,
+    topology: { kind: 'ring' },
+    migration: {
+      mode: 'sync',
+      lag: 2,
+      interval: 5,
+      migrants: 2,
+      emigrantSelection: { kind: 'tournament', size: 3 },
+      replacement: 'random-if-better',
+      rejectDuplicates: true,
+    },
+    limits: { maxIterations: null, maxEvaluations: 123456, timeLimit: null },
+    onIslandError: 'continue',
   },
-  maxIterations: Infinity,
-  maxEvaluations: 123456,
   progressIntervalMs: 250,
   sources: [1],
   targets: [3],
-  testFault: null,
   snapshot: null,
 };
 const report: IslandReport = {
@@ -89,7 +93,7 @@ describe('codec', () => {
     assert.ok(m.genes instanceof Uint16Array);
     assert.ok(decode<MigrantsMessage>(encode(wide)).genes instanceof Int32Array);
     assert.ok(decode<ProgressMessage>(encode(progress)).migrations instanceof Int32Array);
-    assert.equal(decode<IslandTask>(encode(task)).maxIterations, Infinity);
+    assert.equal(decode<IslandTask>(encode(task)).run.limits.maxIterations, null, 'no limit is null on the wire too');
   });
 
   it('returns bytes that own exactly their buffer, unaffected by later encodes', () => {
@@ -99,6 +103,23 @@ describe('codec', () => {
     const copy = first.slice();
     for (let i = 0; i < 50; i++) encode(progress);
     assert.deepEqual(first, copy);
+  });
+
+  it('writes a message carrying large typed arrays into a buffer of its own, at offset 0, unaffected by later encodes', () => {
+    const big: MigrantsMessage = { ...wide, count: 1, genes: Int32Array.from({ length: 600_000 }, (_, i) => (i * 7919) % 600_000) };
+    const bytes = encode(big);
+    assert.equal(bytes.byteOffset, 0);
+    assert.ok(bytes.buffer.byteLength >= bytes.length && bytes.buffer.byteLength <= bytes.length + (1 << 16));
+    const copy = bytes.slice();
+    for (let i = 0; i < 3; i++) encode({ ...big, from: i });
+    encode(progress);
+    assert.deepEqual(bytes, copy);
+    assert.deepEqual(decode(bytes), big);
+    // Fields beyond the room left for them: msgpackr moves on to a buffer of its own, copied out as for small messages.
+    const report2: IslandReport = { ...report, best: big.genes, stopReason: 'stopped', migrations: new Int32Array(0) };
+    const long = { ...report2, note: 'x'.repeat(200_000) } as IslandReport;
+    assert.deepEqual(decode(encode(long)), long);
+    assert.deepEqual(decode(encode(report)), report);
   });
 
   it('survives a transfer over a MessagePort', () => {

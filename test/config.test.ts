@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import yargs from 'yargs';
-import { cli } from './cli-helpers.ts';
+import { cliInProcess } from './cli-helpers.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { CONFIG_FILE_OPTION, overridesFromArgv, RUN_FLAG_OPTIONS, RUN_FLAGS } from '../src/config/flags.ts';
 import { runConfigJsonSchema } from '../src/config/json-schema.ts';
@@ -321,7 +321,7 @@ describe('run config: cross-field errors', () => {
     [
       'a board that does not fit in memory',
       { n: 2_000_000, islands: 2 },
-      `${SRC}: n: 2000000 needs about 56.4 GB for 2 islands (per island: population 1000, bad repository 1414, 500 pairs per iteration, 4 bytes per gene; 20 migrants in flight; 32 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); even one island needs about 28.2 GB; lower n or the population (ga.populationSize, --population)`,
+      `${SRC}: n: 2000000 needs about 57.7 GB for 2 islands (per island: population 1000, bad repository 1414, 500 pairs per iteration, 4 bytes per gene; 20 migrants in flight; 64 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); even one island needs about 28.9 GB; lower n or the population (ga.populationSize, --population)`,
     ],
   ];
   for (const [name, input, message] of cases) it(`refuses ${name}`, () => refuses(() => resolve(input), message));
@@ -430,27 +430,28 @@ describe('run config: JSON Schema', () => {
   });
 });
 
+// In this process (runCli): the command's parsing, printing and exit codes, no process per case.
 describe('config command', () => {
-  it('prints the resolved config as YAML or JSON', () => {
+  it('prints the resolved config as YAML or JSON', async () => {
     const f = file('print.yaml', 'n: 12\nislands: 2\n');
-    const yamlOut = cli(['config', 'print', '--config', f, '--interval', '9']);
+    const yamlOut = await cliInProcess(['config', 'print', '--config', f, '--interval', '9']);
     assert.equal(yamlOut.code, 0);
     const printed = YAML.parse(yamlOut.stdout);
     assert.equal(printed.migration.interval, 9);
     assert.equal(printed.ga.badRepositorySize, 3);
-    const jsonOut = cli(['config', 'print', '-c', f, '--json', '--interval', '9']);
+    const jsonOut = await cliInProcess(['config', 'print', '-c', f, '--json', '--interval', '9']);
     assert.deepEqual(JSON.parse(jsonOut.stdout), printed);
   });
 
-  it('answers a bad config with one line on stderr and exit code 2', () => {
-    const r = cli(['config', 'print', '-c', file('bad-print.yaml', 'n: 12\n'), '--interval', '0']);
+  it('answers a bad config with one line on stderr and exit code 2', async () => {
+    const r = await cliInProcess(['config', 'print', '-c', file('bad-print.yaml', 'n: 12\n'), '--interval', '0']);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, 'nqueens-islands: --interval: expected an integer >= 1, got 0\n');
     assert.equal(r.code, 2);
   });
 
-  it('prints the JSON Schema', () => {
-    const r = cli(['config', 'schema']);
+  it('prints the JSON Schema', async () => {
+    const r = await cliInProcess(['config', 'schema']);
     assert.deepEqual(JSON.parse(r.stdout), JSON.parse(JSON.stringify(runConfigJsonSchema())));
   });
 });

@@ -6,7 +6,7 @@ import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { childrenPerIteration, paperParams } from '../src/ga/params.ts';
 import { endingOf } from '../src/run/result-record.ts';
-import { startRun } from '../src/run/start-run.ts';
+import { startSeededRun } from '../src/run/start-run.ts';
 import { cli, isOneLineError } from './cli-helpers.ts';
 
 const N = 20;
@@ -14,25 +14,29 @@ const POPULATION = 40;
 // One warm pool for every run: each run's cost is its search, not thread start-up.
 const host = new LocalHost(3);
 after(() => host.close());
-const params = paperParams(N, { populationSize: POPULATION });
+const { n: _n, ...params } = paperParams(N, { populationSize: POPULATION });
 
-function options(interval: number, seed: number, extra: Partial<ArchipelagoOptions> = {}): ArchipelagoOptions {
+function options(interval: number, seed: number, mode: 'sync' | 'async' = 'sync'): ArchipelagoOptions {
   return {
-    seed,
-    islands: 3,
-    evolver: { mode: 'paper', params },
-    topology: { kind: 'none' },
-    migration: {
-      mode: 'sync',
-      lag: 0,
-      interval,
-      migrants: 1,
-      emigrantSelection: { kind: 'best' },
-      replacement: 'worst-if-better',
-      rejectDuplicates: false,
+    run: {
+      n: N,
+      seed,
+      islands: 3,
+      ga: { mode: 'paper', ...params },
+      topology: { kind: 'none' },
+      migration: {
+        mode,
+        lag: 0,
+        interval,
+        migrants: 1,
+        emigrantSelection: { kind: 'best' },
+        replacement: 'worst-if-better',
+        rejectDuplicates: false,
+      },
+      limits: { maxIterations: null, maxEvaluations: null, timeLimit: null },
+      onIslandError: 'continue',
     },
     launcher: host,
-    ...extra,
   };
 }
 
@@ -65,7 +69,7 @@ describe('evaluations to solution (sync)', () => {
       const k = one.foundAtIteration!;
       for (const island of one.islands) {
         if (island.stopReason === 'solved' || island.stopReason === 'also-solved') continue;
-        const expected = POPULATION + params.badRepositorySize + k * childrenPerIteration(params);
+        const expected = POPULATION + params.badRepositorySize + k * childrenPerIteration({ n: N, ...params });
         assert.equal(island.evaluations, expected, `seed ${seed}: island ${island.id} through iteration ${k}`);
       }
       // Interval 1: every island stops at the barrier right after the winning iteration.
@@ -82,7 +86,7 @@ describe('evaluations to solution (sync)', () => {
   });
 
   it('async runs count everything each island evaluated until it stopped (nothing apart)', async () => {
-    const result = await run(options(1, 1, { migration: { ...options(1, 1).migration, mode: 'async' } }));
+    const result = await run(options(1, 1, 'async'));
     assert.equal(result.solved, true);
     assert.equal(result.evaluationsAfterSolution, null);
     for (const island of result.islands) assert.equal(island.evaluationsAfterSolution, null);
@@ -93,7 +97,7 @@ describe('limits.maxEvaluations', () => {
   /** A board of 64 takes far more than the budgets below: every run here ends at the budget. */
   const budgetRun = (overrides: Record<string, unknown>, seed = 1) => {
     const config = resolveRunConfig({ n: 64, islands: 3, ga: { populationSize: 40 }, ...overrides }, 'test');
-    return startRun({ ...config, seed }, { launcher: host }).result;
+    return startSeededRun({ ...config, seed }, { launcher: host }).result;
   };
 
   it('stops every unsolved run at exactly the budget, each island at its share (budget / islands, the first budget mod islands one more), in every mode', async () => {

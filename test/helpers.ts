@@ -55,9 +55,12 @@ export function assertPaperIterationCounting(
   equal(firstSeed((i) => i.solution === null && !i.step() && i.step()).iterations, 2);
 }
 
-/** Keys of a record that measure time (or name a machine), which a repeated run may not repeat. */
+/**
+ * Keys of a record that measure time or say where it ran (a machine, the hosts, the config's
+ * `cluster:` section, the bus's counts), which the same run elsewhere or again need not repeat.
+ */
 // `trajectory` is sampled with the progress reports, on a clock (docs/experiments.md): like a timing, a rerun samples other points.
-const TIMING_KEYS = new Set([
+const TIMING_AND_PLACE_KEYS = new Set([
   'seconds',
   'startupSeconds',
   'stopLatencyMs',
@@ -65,17 +68,22 @@ const TIMING_KEYS = new Set([
   'finishedAt',
   'host',
   'hosts',
+  'cluster',
+  'bus',
   'provenance',
   'trajectory',
 ]);
 
-/** A record (run, island or study record) without its timings: what a repeatable run must repeat exactly. */
+/**
+ * A record (run, island or study record) without its timings and where it ran: what a
+ * repeatable run must repeat exactly, again, in one process or over hosts.
+ */
 export function repeatablePart(record: unknown): unknown {
   if (Array.isArray(record)) return record.map(repeatablePart);
   if (record === null || typeof record !== 'object') return record;
   return Object.fromEntries(
     Object.entries(record)
-      .filter(([key]) => !TIMING_KEYS.has(key))
+      .filter(([key]) => !TIMING_AND_PLACE_KEYS.has(key))
       .map(([key, value]) => [key, repeatablePart(value)]),
   );
 }

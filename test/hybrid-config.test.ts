@@ -9,7 +9,7 @@ import { estimateMemory } from '../src/config/memory.ts';
 import { toFileShape } from '../src/config/file-shape.ts';
 import { resolveRunConfig, type ResolveEnv } from '../src/config/resolve.ts';
 import { hybridParams } from '../src/ga/hybrid/params.ts';
-import { evolverSpecFor } from '../src/run/start-run.ts';
+import { evolverSpecOf } from '../src/ga/create-evolver.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { cli } from './cli-helpers.ts';
 
@@ -19,7 +19,7 @@ describe('hybrid mode in the run config', () => {
   it('fills the hybrid defaults for the board and builds a hybrid island spec', () => {
     const config = resolveRunConfig({ n: 50_000, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env);
     assert.equal(config.ga.mode, 'hybrid');
-    const spec = evolverSpecFor(config);
+    const spec = evolverSpecOf(config);
     assert.deepEqual(spec, { mode: 'hybrid', params: hybridParams(50_000) });
   });
 
@@ -60,13 +60,13 @@ describe('hybrid mode in the run config', () => {
   });
 
   it('estimates memory with the diagonal counts, migrants and threads, and refuses what does not fit, saying what would', () => {
-    // Per island (N = 5e7): 9 boards of 8 bytes a column, the smart start's bits, a migrant's 4 copies, 32 MB of thread.
-    const island = 9 * 8 * 5e7 + 5e7 / 2 + 4 * 4 * 5e7 + 32e6;
+    // Per island (N = 5e7): 9 boards of 6 bytes a column, the occupancy bits, a migrant's 8 copies, 64 MB of thread.
+    const island = 9 * 6 * 5e7 + 5e7 / 2 + 8 * 4 * 5e7 + 64e6;
     const total = (islands: number) => 80e6 + islands * island + 2 * islands * 4 * 5e7 + 16 * 5e7;
     const ga = resolveRunConfig({ n: 50_000_000, islands: 1, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env).ga;
     assert.equal(estimateMemory(50_000_000, 4, ga, 1).bytes, total(4));
     assert.throws(() => resolveRunConfig({ n: 50_000_000, islands: 4, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env), {
-      message: `x.yaml: n: 50000000 needs about ${(total(4) / 1e9).toFixed(1)} GB for 4 islands (per island: hybrid population 8 and one scratch board, 4 bytes per gene + 4 bytes of diagonal counts per column; 1 migrant in flight; 32 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); it fits with islands = 2 (about ${(total(2) / 1e9).toFixed(1)} GB)`,
+      message: `x.yaml: n: 50000000 needs about ${(total(4) / 1e9).toFixed(1)} GB for 4 islands (per island: hybrid population 8 and one scratch board, 4 bytes per gene + 2 bytes of diagonal counts per column; 1 migrant in flight; 64 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); it fits with islands = 2 (about ${(total(2) / 1e9).toFixed(1)} GB)`,
     });
     assert.throws(
       () => resolveRunConfig({ n: 200_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),

@@ -13,11 +13,21 @@ import { Rng } from '../src/ga/rng.ts';
 import { plusSelection, type SurvivalScratch } from '../src/ga/survival.ts';
 import type { Board } from '../src/ga/hybrid/board.ts';
 import { conflictMutation } from '../src/ga/hybrid/conflict-mutation.ts';
-import { collectConflicts, compactConflicts, countDiagonals, isConflicted, newBoard, SATURATED } from '../src/ga/hybrid/diagonals.ts';
+import {
+  collectConflicts,
+  compactConflicts,
+  countDiagonals,
+  downAt,
+  isConflicted,
+  newBoard,
+  SATURATED,
+  upAt,
+} from '../src/ga/hybrid/diagonals.ts';
 import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
 import { localSearch } from '../src/ga/hybrid/local-search.ts';
 import { HYBRID_ERRORS, hybridParams, type HybridOperators, type HybridParams } from '../src/ga/hybrid/params.ts';
-import { regreedBlock, SmartStartScratch, smartStart } from '../src/ga/hybrid/smart-start.ts';
+import { regreedBlock, smartStart } from '../src/ga/hybrid/smart-start.ts';
+import { countBoard, OccupancyBits } from '../src/ga/hybrid/occupancy.ts';
 import { assertPaperIterationCounting } from './helpers.ts';
 import { applySwap, swapDelta, swapDeltaByRecount } from '../src/ga/hybrid/swap-delta.ts';
 
@@ -45,7 +55,7 @@ function trueCounts(genes: Genes, offset: number, n: number): { up: number[]; do
 }
 
 /**
- * The board's counts (bytes, with the wide map for 255 or more), fitness and conflict list
+ * The board's counts (four bits each, with the wide map for 15 or more), fitness and conflict list
  * agree with its genes: of the k queens on any diagonal at least k - 1 are listed.
  */
 function assertConsistent(b: Board, what = 'board'): void {
@@ -58,13 +68,13 @@ function assertConsistent(b: Board, what = 'board'): void {
     listedOn.up[b.genes[b.offset + i] - i + n - 1]++;
     listedOn.down[b.genes[b.offset + i] + i]++;
   }
-  for (const [dir, bytes, key] of [
-    ['up', b.up, 0],
-    ['down', b.down, 2 * n],
+  for (const [dir, at, key] of [
+    ['up', upAt, 0],
+    ['down', downAt, 2 * n],
   ] as const) {
     for (let d = 0; d < 2 * n - 1; d++) {
       const k = counts[dir][d];
-      const stored = bytes[d] === SATURATED ? b.wide.get(key + d) : bytes[d];
+      const stored = at(b.counts, d) === SATURATED ? b.wide.get(key + d) : at(b.counts, d);
       assert.equal(stored, k, `${what}: ${dir} count ${d}`);
       assert.ok(listedOn[dir][d] >= k - 1, `${what}: ${dir} diagonal ${d} holds ${k} queens, ${listedOn[dir][d]} listed`);
     }
@@ -85,7 +95,7 @@ function boardOf(genes: Genes, n: number): Board {
 function randomSwap(b: Board, rng: Rng): void {
   const i = rng.int(b.n);
   const j = (i + 1 + rng.int(b.n - 1)) % b.n;
-  b.fitness += swapDelta(b.genes, 0, b.n, b.up, b.down, i, j);
+  b.fitness += swapDelta(b.genes, 0, b.n, b.counts, i, j);
   applySwap(b, i, j);
   b.list.push(i);
   b.list.push(j);
@@ -132,7 +142,7 @@ describe('diagonal counts', () => {
       fc.property(fc.integer({ min: 2, max: 80 }), fc.integer(), (n, seed) => {
         const b = randomBoard(n, Rng.forStream(seed, 2));
         const expected: number[] = [];
-        for (let i = 0; i < n; i++) if (isConflicted(b.genes, 0, n, b.up, b.down, i)) expected.push(i);
+        for (let i = 0; i < n; i++) if (isConflicted(b.genes, 0, n, b.counts, i)) expected.push(i);
         assert.deepEqual([...b.list.cols.subarray(0, b.list.count)], expected);
         assert.equal(b.list.count === 0, b.fitness === 0);
         // Stale entries and repeats are dropped by a compaction, conflicted ones kept.
@@ -144,6 +154,25 @@ describe('diagonal counts', () => {
         );
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('countBoard (through occupancy bits) gives exact counts, the paper fitness and a list that keeps its promise', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.integer(), fc.boolean(), (n, seed, identity) => {
+        const genes = allocGenes(n);
+        randomPermutation(genes, 0, n, Rng.forStream(seed, 6));
+        // The identity puts every queen on one diagonal: past 15 the counts saturate into the wide map.
+        if (identity) for (let i = 0; i < n; i++) genes[i] = i;
+        const b = newBoard(n, genes, 0);
+        b.list.push(0); // whatever the list held is replaced
+        assert.equal(countBoard(b, new OccupancyBits(n)), b.fitness);
+        assertConsistent(b, `N = ${n}${identity ? ', identity' : ''}`);
+        // Exactly k - 1 of the k queens on a diagonal are listed: no more than the fitness.
+        assert.equal(new Set(b.list.cols.subarray(0, b.list.count)).size, b.list.count);
+        assert.ok(b.list.count <= b.fitness);
+      }),
+      { numRuns: 300 },
     );
   });
 });
@@ -167,7 +196,7 @@ describe('swapDelta', () => {
             const i = x % n;
             const j = (i + 1 + (y % (n - 1))) % n;
             const before = paperFitness(b.genes, 0, n);
-            const d = swapDelta(b.genes, 0, n, b.up, b.down, i, j);
+            const d = swapDelta(b.genes, 0, n, b.counts, i, j);
             assert.equal(swapDeltaByRecount(b, i, j), d);
             applySwap(b, i, j);
             b.list.push(i);
@@ -193,13 +222,13 @@ describe('swapDelta', () => {
     assertConsistent(b);
   });
 
-  it('stays exact past 255 queens on a diagonal (byte counts saturate into the wide map)', () => {
+  it('stays exact past 15 queens on a diagonal (four-bit counts saturate into the wide map)', () => {
     // The identity: n queens on one ↗ diagonal. Swaps take queens off it, and back on.
     const n = 600;
     const genes = allocGenes(n);
     for (let i = 0; i < n; i++) genes[i] = i;
     const b = boardOf(genes, n);
-    assert.equal(b.up[n - 1], SATURATED);
+    assert.equal(upAt(b.counts, n - 1), SATURATED);
     assert.equal(b.wide.get(n - 1), n);
     assertConsistent(b, 'identity');
     const rng = Rng.forStream(8, 0);
@@ -207,7 +236,7 @@ describe('swapDelta', () => {
       randomSwap(b, rng);
       if (k % 100 === 99) assertConsistent(b, `after ${k + 1} swaps`);
     }
-    assert.ok(b.wide.size === 0 && b.up[n - 1] < SATURATED, 'the swaps brought the diagonal below 255 again');
+    assert.ok(b.wide.size === 0 && upAt(b.counts, n - 1) < SATURATED, 'the swaps brought the diagonal below 15 again');
   });
 });
 
@@ -217,7 +246,7 @@ describe('hybrid operators', () => {
       for (const maxTries of [1, 128]) {
         const genes = allocGenes(n, 2);
         const b = newBoard(n, genes, n);
-        assert.equal(smartStart(b, Rng.forStream(n, 0), maxTries, new SmartStartScratch(n)), b.fitness);
+        assert.equal(smartStart(b, Rng.forStream(n, 0), maxTries, new OccupancyBits(n)), b.fitness);
         assert.ok(isPermutation(genes, n, n), `N = ${n}`);
         assertConsistent(b, `N = ${n}, maxTries ${maxTries}`);
         if (n >= 1000 && maxTries === 128) assert.ok(b.fitness < n / 100, `N = ${n}: fitness ${b.fitness}`);
@@ -230,7 +259,7 @@ describe('hybrid operators', () => {
       const genes = allocGenes(n);
       const b = newBoard(n, genes, 0);
       const rng = Rng.forStream(n, 1);
-      smartStart(b, rng, 128, new SmartStartScratch(n));
+      smartStart(b, rng, 128, new OccupancyBits(n));
       for (const [start, length] of [
         [0, n],
         [Math.floor(n / 3), Math.ceil(n / 2) - Math.floor(n / 6)],
@@ -362,6 +391,10 @@ describe('HybridIsland', () => {
     const migrants = from.emigrants(3, bestK);
     assert.equal(migrants.length, 3 * n);
     assert.deepEqual(migrants.subarray(0, n), from.best());
+    // One emigrant is lent as the member itself (valid until the next step): equal to the best, no copy.
+    const one = from.emigrants(1, bestK);
+    assert.deepEqual(one, from.best());
+    assert.equal(one.buffer, from.population.genes.buffer);
     const worstBefore = Math.max(...to.population.fitness);
     const accepted = to.immigrate(migrants.slice(), 3, replaceWorstIfBetter);
     assert.ok(accepted > 0 && accepted <= 3, `accepted ${accepted}`);

@@ -7,18 +7,27 @@
  * under test, and nothing waits for it to end).
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { TestFault } from '../src/archipelago/island-options.ts';
+import { after, describe, it } from 'node:test';
+import { LocalHost } from '../src/archipelago/local-host.ts';
+import type { TestFault } from '../src/archipelago/test-fault.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
 import { resultRecord, type SolveRecord } from '../src/run/result-record.ts';
-import { startRun, type SeededRunConfig } from '../src/run/start-run.ts';
+import { startSeededRun, type SeededRunConfig } from '../src/run/start-run.ts';
 import { validateSolution } from '../src/problem/validate.ts';
+import { withFault } from './fixtures/fault-host.ts';
 import { repeatablePart } from './helpers.ts';
+
+/** One pool of island workers for the file's runs, as a long-lived process keeps one (starting workers is most of a small run's cost). */
+const host = new LocalHost(4);
+after(() => host.close());
 
 async function run(input: RunConfigInput, testFault?: TestFault): Promise<SolveRecord> {
   const config = resolveRunConfig(input, 'test') as SeededRunConfig;
-  const result = await startRun(config, testFault ? { testFault } : {}).result;
+  // The slowed island's worker reads its fault from its environment: a pool of its own.
+  const result = testFault
+    ? await withFault(testFault, (launcher) => startSeededRun(config, { launcher }).result)
+    : await startSeededRun(config, { launcher: host }).result;
   return resultRecord(result, config);
 }
 

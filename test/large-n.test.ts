@@ -1,17 +1,24 @@
 /**
  * Large boards through the real CLI and real workers: hybrid mode (config/large-n.yaml)
- * solves N = 10^6, and the solution it writes passes the independent validator
- * (src/problem/validate.ts) and the paper's sort-based fitness. No timing here: speed is
- * the bench's (`npm run bench -- --only large-n`).
+ * solves N = 10^6, the solution it writes passes the independent validator
+ * (src/problem/validate.ts) and the paper's sort-based fitness, and the run's peak resident
+ * memory is within the memory estimate `solve` checks before it starts. No timing here:
+ * speed is the bench's (`npm run bench -- --only large-n`).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
+import { loadConfigFile } from '../src/config/load.ts';
+import { estimateMemory } from '../src/config/memory.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
-import { cli } from './cli-helpers.ts';
+import { CLI, ROOT } from './cli-helpers.ts';
+
+const PEAK_RSS = fileURLToPath(new URL('./fixtures/peak-rss.cjs', import.meta.url));
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-large-n-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -20,8 +27,15 @@ describe('large N (real CLI, real workers)', () => {
   it('hybrid mode solves N = 1,000,000 and the written solution is valid', () => {
     const n = 1_000_000;
     const out = join(tmp, 'million.json');
-    const r = cli(['solve', '--config', 'config/large-n.yaml', '-n', String(n), '--islands', '2', '--seed', '5', '--out', out, '--quiet']);
-    assert.equal(r.code, 0, r.stderr);
+    const peakFile = join(tmp, 'peak-rss');
+    const args = ['solve', '--config', 'config/large-n.yaml', '-n', String(n), '--islands', '2', '--seed', '5', '--out', out, '--quiet'];
+    const r = spawnSync(process.execPath, ['--require', PEAK_RSS, CLI, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, NQI_PEAK_RSS_FILE: peakFile },
+    });
+    assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^solved N=1000000: /);
     const record = JSON.parse(readFileSync(out, 'utf8')) as {
       solved: boolean;
@@ -35,5 +49,10 @@ describe('large N (real CLI, real workers)', () => {
     assert.equal(record.solution.length, n);
     assert.deepEqual(validateSolution(record.solution, n), { valid: true });
     assert.equal(referenceFitness(record.solution), 0);
+    // The estimate is an upper bound of what the run took, and not a loose one (docs/hybrid.md: 3-6% above at 10^6).
+    const config = loadConfigFile('config/large-n.yaml', {}, { availableParallelism: 2, totalMemory: 16e9 });
+    const estimate = estimateMemory(n, 2, config.ga, config.migration.migrants).bytes;
+    const peak = Number(readFileSync(peakFile, 'utf8')) * 1024;
+    assert.ok(peak <= estimate && peak >= 0.6 * estimate, `peak resident memory ${peak} bytes, estimate ${estimate}`);
   });
 });

@@ -1,10 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { lastValueFrom, toArray } from 'rxjs';
-import { ConfigError, InputError, NoSolutionError, runExperiment, solve, startRun, topologies, verify } from '../src/index.ts';
+import {
+  ConfigError,
+  InputError,
+  NoSolutionError,
+  runExperiment,
+  solve,
+  startRun,
+  topologies,
+  verify,
+  type SolveRecord,
+} from '../src/index.ts';
+import { IN_PROCESS_REPORT, type Launcher } from '../src/archipelago/launcher.ts';
+import { readCheckpoint } from '../src/run/checkpoint.ts';
 import { cli } from './cli-helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-library-'));
@@ -73,6 +85,56 @@ describe('the library', () => {
     const file = path.join(dir, 'out.txt');
     const record = await solve({ n: 8, seed: 2, islands: 1, output: { file } });
     assert.equal(readFileSync(file, 'utf8'), `${record.solution!.join('\n')}\n`);
+  });
+
+  it('checkpoints a run into checkpoint.file (each is a checkpoint event too); `solve --resume` continues it', async () => {
+    const file = path.join(dir, 'lib.ckpt');
+    const config = { n: 300, seed: 4, islands: 2, migration: { mode: 'sync' as const, interval: 5 } };
+    const run = startRun(config, { checkpoint: { file, everySeconds: 0.05 } });
+    run.events$.subscribe((event) => event.type === 'checkpoint' && run.stop());
+    const record = await run.result;
+    assert.equal(record.ended, 'stopped');
+    const saved = readCheckpoint(file);
+    assert.equal(saved.islands.length, 2);
+    assert.ok(saved.epoch !== null && saved.epoch > 0, `a sync checkpoint names its epoch, got ${saved.epoch}`);
+    // Resumed by the CLI a few epochs on, it is where a run never stopped is then (sync repeats).
+    const limit = saved.epoch * 5 + 10;
+    const resumed = cli(['solve', '--resume', file, '--max-iterations', String(limit), '--json']);
+    assert.equal(resumed.code, 1, resumed.stderr);
+    const never = await solve({ ...config, limits: { maxIterations: limit } });
+    const essence = (r: SolveRecord) => [
+      r.iterations,
+      r.evaluations,
+      r.fitness,
+      r.best,
+      r.islands.map((i) => [i.iterations, i.bestFitness]),
+    ];
+    assert.deepEqual(essence(JSON.parse(resumed.stdout)), essence(never));
+    assert.throws(
+      () => startRun({ n: 8 }, { checkpoint: { file, everySeconds: 0 } }),
+      (error: unknown) =>
+        error instanceof ConfigError && error.message === 'checkpoint.everySeconds: expected a number of seconds > 0, got 0',
+    );
+  });
+
+  it('refuses a checkpoint with a launcher that takes none, in one line, before anything starts', () => {
+    const file = path.join(dir, 'refused.ckpt');
+    let launched = false;
+    const launcher: Launcher = {
+      capabilities: { checkpoints: false, why: 'islands on other hosts are not checkpointed' },
+      launch: () => {
+        launched = true;
+        throw new Error('launched');
+      },
+      report: () => IN_PROCESS_REPORT,
+    };
+    assert.throws(
+      () => startRun({ n: 16, seed: 1 }, { cluster: { islands: 2, launcher }, checkpoint: { file } }),
+      (error: unknown) =>
+        error instanceof ConfigError && error.message === 'checkpoint: not with cluster (islands on other hosts are not checkpointed)',
+    );
+    assert.equal(launched, false);
+    assert.equal(existsSync(file), false);
   });
 
   it('verify() and topologies', () => {

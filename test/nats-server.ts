@@ -91,20 +91,3 @@ export function localCluster(tag: string): LocalCluster {
     },
   };
 }
-
-/** What a sync run must repeat exactly, on hosts as in one process. */
-export function fingerprint(record: {
-  solution: number[];
-  foundBy: number;
-  iterations: number;
-  evaluations: number;
-  islands: { iterations: number; evaluations: number; migrantsSent: number; migrantsAccepted: number; stopReason: string }[];
-}) {
-  return {
-    solution: record.solution,
-    foundBy: record.foundBy,
-    iterations: record.iterations,
-    evaluations: record.evaluations,
-    islands: record.islands.map((i) => [i.iterations, i.evaluations, i.migrantsSent, i.migrantsAccepted, i.stopReason]),
-  };
-}

@@ -31,7 +31,7 @@ import { LOCK_FILE } from '../src/experiment/lock.ts';
 import { drawsOn, safeText } from '../src/io/terminal.ts';
 import { appendLineSync, writeFileAtomic } from '../src/io/write-file.ts';
 import { csvField } from '../src/report/table.ts';
-import { CLI, cli, cliAsync, inBatches, isOneLineError, spawnCli, type CliRun } from './cli-helpers.ts';
+import { CLI, cli, cliAsync, cliInProcess, inBatches, isOneLineError, spawnCli, type CliRun } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -80,12 +80,12 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
     it(
       `${name}: a link another user planted at the name in a shared sticky folder is refused, its target untouched`,
       { skip: IS_ROOT ? false : 'needs root to plant a link owned by another user' },
-      () => {
+      async () => {
         writeFileSync(victim, 'precious\n');
         const planted = join(shared, `${name.replace(/\W+/g, '-')}.out`);
         symlinkSync(victim, planted);
         lchownSync(planted, OTHER_UID, OTHER_UID);
-        const r = cli(args(planted));
+        const r = await cliInProcess(args(planted));
         assert.match(oneLine(r, name), /: is a symbolic link owned by another user in the shared folder .*; not followed$/);
         assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
         assert.ok(lstatSync(planted).isSymbolicLink());
@@ -97,7 +97,7 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
   it(
     'a folder link another user planted in a shared sticky folder is not followed either (results, traces, study folders)',
     { skip: IS_ROOT ? false : 'needs root to plant a link owned by another user' },
-    () => {
+    async () => {
       const victimFolder = mkdtempSync(join(tmp, 'victim-folder-'));
       const planted = join(shared, 'evil');
       symlinkSync(victimFolder, planted);
@@ -110,7 +110,7 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
         ['experiment', study, '--out', join(planted, 'sub')],
       ]) {
         assert.match(
-          oneLine(cli(args), args.join(' ')),
+          oneLine(await cliInProcess(args), args.join(' ')),
           /goes through .*evil, a symbolic link owned by another user in the shared folder .*; not followed$/,
         );
       }
@@ -171,7 +171,7 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
     });
   }
 
-  it('a read-only (444) file is refused before the run, for every output, and left as it was', () => {
+  it('a read-only (444) file is refused before the run, for every output, and left as it was', async () => {
     const cases: [string, string[]][] = [
       ['--out', ['solve', '-n', '8', '--seed', '1']],
       ['--checkpoint', ['solve', '-n', '8', '--seed', '1']],
@@ -181,7 +181,7 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
       const file = join(tmp, `ro${flag}`);
       writeFileSync(file, 'mine\n');
       chmodSync(file, 0o444);
-      const line = oneLine(cli([...args, flag, file]), flag);
+      const line = oneLine(await cliInProcess([...args, flag, file]), flag);
       assert.match(line, new RegExp(`^${flag} .*: is read-only \\(mode 444\\); not replaced`));
       assert.equal(readFileSync(file, 'utf8'), 'mine\n');
       assert.equal(statSync(file).mode & 0o777, 0o444);
@@ -423,8 +423,8 @@ describe('class 4: two writers on one study, two outputs on one file', () => {
     ['report --html x --csv x', ['report', join(tmp, 'whatever'), '--html', x, '--csv', x]],
   ];
   for (const [name, args] of sameFile) {
-    it(`one file for two outputs is refused before any work: ${name}`, () => {
-      assert.match(oneLine(cli(args), name), /: the same file as --\w+ .*; give each output its own file$/);
+    it(`one file for two outputs is refused before any work: ${name}`, async () => {
+      assert.match(oneLine(await cliInProcess(args), name), /: the same file as --\w+ .*; give each output its own file$/);
       assert.equal(readFileSync(x, 'utf8'), 'kept\n');
       assert.equal(existsSync(join(tmp, 'new.json')), false);
     });
@@ -473,17 +473,17 @@ describe('class 5: outputs are checked before the work starts', () => {
     ],
   ];
   for (const [name, args, says] of cases) {
-    it(name, () => {
-      assert.match(oneLine(cli(args), name), says);
+    it(name, async () => {
+      assert.match(oneLine(await cliInProcess(args), name), says);
       assert.equal(existsSync(join(tmp, 'nodir')), false);
     });
   }
 
-  it("a run config's output.file is named as that key (and its file) in messages, not --out", () => {
+  it("a run config's output.file is named as that key (and its file) in messages, not --out", async () => {
     const config = join(tmp, 'out-key.yaml');
     writeFileSync(config, `n: 8\noutput:\n  file: ${join(tmp, 'missing', 'r.json')}\n`);
     assert.match(
-      oneLine(cli(['solve', '--config', config]), 'output.file'),
+      oneLine(await cliInProcess(['solve', '--config', config]), 'output.file'),
       /^output\.file \(.*out-key\.yaml\) .*r\.json: folder .*missing does not exist$/,
     );
   });
@@ -523,7 +523,7 @@ describe('class 7: a deleted working directory, --jitless, bad --baseline values
     assert.deepEqual(pick(jitless.stdout), pick(kernel.stdout));
   });
 
-  it('report --baseline with values YAML refuses, bare numbers or no key: one line, exit 2', () => {
+  it('report --baseline with values YAML refuses, bare numbers or no key: one line, exit 2', async () => {
     const file = studyFile('baseline', '  migration.interval: [1, 2]', '[1]');
     const dir = join(tmp, 'baseline');
     assert.equal(cli(['experiment', file, '--out', dir]).code, 0);
@@ -538,7 +538,7 @@ describe('class 7: a deleted working directory, --jitless, bad --baseline values
       'nope=1',
       'true',
     ]) {
-      assert.match(oneLine(cli(['report', dir, '--baseline', value]), value), /^--baseline /);
+      assert.match(oneLine(await cliInProcess(['report', dir, '--baseline', value]), value), /^--baseline /);
     }
   });
 });

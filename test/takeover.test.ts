@@ -13,7 +13,7 @@ import { edgesOf } from '../src/topology/topology.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { bestIndividual, TakeoverIsland } from '../src/ga/modes/takeover-island.ts';
 import { Rng } from '../src/ga/rng.ts';
-import { startRun } from '../src/run/start-run.ts';
+import { startSeededRun } from '../src/run/start-run.ts';
 
 /** docs/takeover.md: for interval >= 5 the median takeover time over seeds is within this many iterations of the prediction. */
 const TOLERANCE = 4;
@@ -94,7 +94,7 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
     const times: number[] = [];
     let events: ArchipelagoEvent[] = [];
     for (const seed of seeds) {
-      const run = startRun({ ...config, seed }, { launcher: host });
+      const run = startSeededRun({ ...config, seed }, { launcher: host });
       const seen: ArchipelagoEvent[] = [];
       run.events$.subscribe((e) => seen.push(e));
       const result = await run.result;

@@ -8,8 +8,9 @@ import { after, describe, it } from 'node:test';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
-import { archipelagoOptionsFor, startRun } from '../src/run/start-run.ts';
+import { archipelagoOptionsFor, startSeededRun } from '../src/run/start-run.ts';
 import { cli } from './cli-helpers.ts';
+import { withFault } from './fixtures/fault-host.ts';
 
 const host = new LocalHost(2);
 after(() => host.close());
@@ -29,9 +30,14 @@ const outcome = (r: {
   islands: r.islands.map((i) => [i.iterations, i.evaluations]),
 });
 
-function syncOptions(seed: number, extra: Partial<ArchipelagoOptions> = {}): ArchipelagoOptions {
+function syncOptions(
+  seed: number,
+  extra: Partial<ArchipelagoOptions> = {},
+  n = 24,
+  maxIterations: number | null = null,
+): ArchipelagoOptions {
   const config = resolveRunConfig(
-    { n: 24, islands: 2, migration: { mode: 'sync', interval: 3, migrants: 2 }, ga: { populationSize: 60 } },
+    { n, islands: 2, migration: { mode: 'sync', interval: 3, migrants: 2 }, ga: { populationSize: 60 }, limits: { maxIterations } },
     'test',
   );
   return { ...archipelagoOptionsFor({ ...config, seed }), ...extra };
@@ -45,9 +51,9 @@ describe('warm host', () => {
     const record = JSON.parse(fresh.stdout);
     const config = { ...resolveRunConfig(record.config, 'solve --json'), seed: 9 };
     // Another run first, so the workers are not fresh any more.
-    await startRun({ ...config, n: 20, seed: 3 }, { launcher: host }).result;
+    await startSeededRun({ ...config, n: 20, seed: 3 }, { launcher: host }).result;
     for (let round = 0; round < 2; round++) {
-      const warm = await startRun(config, { launcher: host }).result;
+      const warm = await startSeededRun(config, { launcher: host }).result;
       assert.deepEqual(outcome(warm), outcome(record));
       assert.equal(warm.iterations, record.iterations);
     }
@@ -55,15 +61,20 @@ describe('warm host', () => {
 
   it('a worker that crashes in one run does not touch the next run on the same pool', async () => {
     const clean: ArchipelagoResult = await startArchipelago(syncOptions(4)).result; // its own pool
-    const crashed = await startArchipelago(syncOptions(4, { launcher: host, testFault: { island: 0, atIteration: 2, kind: 'exit' } }))
-      .result;
-    assert.match(crashed.islands[0].error?.message ?? '', /exited with code: 70/);
-    const next = await startArchipelago(syncOptions(4, { launcher: host })).result;
-    assert.equal(
-      next.islands.some((i) => i.error),
-      false,
-    );
-    assert.deepEqual(outcome(next), outcome(clean));
+    // The pool's workers exit at iteration 1000 (a fault in their environment): a run that gets
+    // there crashes one; the next run on the same pool, solved long before, gets a replaced worker.
+    await withFault({ island: 0, atIteration: 1000, kind: 'exit' }, async (faulty) => {
+      // N = 300 is far from solved at iteration 1000; the limit ends the island that goes on.
+      const crashed = await startArchipelago(syncOptions(4, { launcher: faulty }, 300, 1200)).result;
+      assert.match(crashed.islands[0].error?.message ?? '', /exited with code: 70/);
+      const next = await startArchipelago(syncOptions(4, { launcher: faulty })).result;
+      assert.equal(
+        next.islands.some((i) => i.error),
+        false,
+      );
+      assert.ok(next.foundAtIteration! < 1000, `solved at ${next.foundAtIteration}, before the fault`);
+      assert.deepEqual(outcome(next), outcome(clean));
+    });
   });
 
   it('records search time apart from start-up', async () => {

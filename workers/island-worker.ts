@@ -8,16 +8,20 @@ import { extendRegistries, loadExtensions } from '../src/archipelago/extension.t
 import { runIsland } from '../src/archipelago/island-runner.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
 import { ISLAND_REGISTRIES } from '../src/archipelago/island-registries.ts';
+import { parseTestFault, TEST_FAULT_ENV } from '../src/archipelago/test-fault.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { MessagePortTransport, type IslandEnvelope } from '../src/archipelago/transport.ts';
+
+// Test-only: the fault this thread's environment asks for (src/archipelago/test-fault.ts); never from a task.
+const fault = parseTestFault(process.env[TEST_FAULT_ENV]) ?? undefined;
+const hooks = { exit: (code: number) => process.exit(code), ...(fault ? { fault } : {}) };
 
 export default function islandWorker(envelope: IslandEnvelope): Uint8Array | Promise<Uint8Array> {
   if (envelope.kernel) kernelModuleForThread(envelope.kernel);
   const task = decode<IslandTask>(envelope.task);
   const transport = new MessagePortTransport(task.sources, task.targets, envelope.ports);
-  const shared = new SharedMemoryCoordination(envelope.shared, task.islands);
-  const run = (registries = ISLAND_REGISTRIES) =>
-    encode(runIsland(task, transport, shared, { exit: (code) => process.exit(code) }, registries));
+  const shared = new SharedMemoryCoordination(envelope.shared, task.run.islands);
+  const run = (registries = ISLAND_REGISTRIES) => encode(runIsland(task, transport, shared, hooks, registries));
   // Only a task that names extension modules waits for an import.
   if (!task.extensions?.length) return run();
   return loadExtensions(task.extensions).then((extensions) => run(extendRegistries(ISLAND_REGISTRIES, extensions)));

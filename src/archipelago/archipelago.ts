@@ -5,6 +5,7 @@ import { CheckpointRequests } from './checkpoint-requests.ts';
 import { RUNNING, type Coordination } from './coordination.ts';
 import { IslandFailedError } from './island-failed-error.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from './events.ts';
+import { runSpecOf } from './island-options.ts';
 import { wallClock } from './island-runner.ts';
 import type { LaunchedRun, Launcher } from './launcher.ts';
 import { LocalHost } from './local-host.ts';
@@ -17,7 +18,7 @@ import { buildResult, heldAt, syncFinder, type Failure, type Winner } from './ru
 import { edgesOf, sourcesOf, targetsOf, type Edge } from '../topology/topology.ts';
 
 export type { ArchipelagoOptions } from './options.ts';
-export type { MigrationOptions } from './island-options.ts';
+export type { MigrationOptions, RunLimits, RunSpec } from './island-options.ts';
 export type * from './events.ts';
 
 export interface Archipelago {
@@ -37,39 +38,25 @@ export interface Archipelago {
  */
 export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   checkOptions(options);
-  const edges = edgesOf(options.topology, options.islands, options.seed);
-  const ownHost = options.launcher ? null : new LocalHost(options.islands);
+  const { topology, islands, seed } = options.run;
+  const edges = edgesOf(topology, islands, seed);
+  const ownHost = options.launcher ? null : new LocalHost(islands);
   const run = new ArchipelagoRun(options, edges, options.launcher ?? ownHost!);
   const result = run.result.finally(() => ownHost?.close());
   result.catch(() => {}); // rejections belong to whoever awaits `result`; never an unhandled one
   return { events$: run.events$, result, stop: () => run.halt() };
 }
 
-/**
- * Island `island`'s share of an evaluation budget: `budget` split evenly, the first
- * `budget mod islands` islands one more, so the shares add up to the budget exactly. Each
- * island stops at its share whatever the others do, so a run that does not solve has
- * evaluated exactly `budget` chromosomes (unless an island failed).
- */
-export function evaluationShare(budget: number, islands: number, island: number): number {
-  return Math.floor(budget / islands) + (island < budget % islands ? 1 : 0);
-}
-
-/** What one island runs, from the options and the topology's edges. */
+/** What one island runs, from the options and the topology's edges: the resolved run as it is, and the island's place. */
 function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): IslandTask[] {
-  return Array.from({ length: options.islands }, (_, island) => ({
+  const run = runSpecOf(options.run);
+  return Array.from({ length: run.islands }, (_, island) => ({
     type: 'task',
     island,
-    islands: options.islands,
-    seed: options.seed,
-    evolver: options.evolver,
-    migration: options.migration,
-    maxIterations: options.maxIterations ?? Infinity,
-    maxEvaluations: options.maxEvaluations === undefined ? Infinity : evaluationShare(options.maxEvaluations, options.islands, island),
+    run,
     progressIntervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
     sources: sourcesOf(edges, island),
     targets: targetsOf(edges, island),
-    testFault: options.testFault ?? null,
     snapshot: options.resume?.[island] ?? null,
     ...(options.extensions?.length ? { extensions: options.extensions } : {}),
   }));
@@ -117,9 +104,10 @@ class ArchipelagoRun {
     private readonly edges: readonly Edge[],
     launcher: Launcher,
   ) {
-    this.islands = options.islands;
-    this.sync = options.migration.mode === 'sync';
-    this.firstFinder = options.migration.mode !== 'async';
+    const { islands, migration, limits } = options.run;
+    this.islands = islands;
+    this.sync = migration.mode === 'sync';
+    this.firstFinder = migration.mode !== 'async';
     this.reports = new Array<IslandReport | null>(this.islands).fill(null);
     this.failures = new Array<Failure | null>(this.islands).fill(null);
     this.lastBest = new Array<BestMessage | null>(this.islands).fill(null);
@@ -128,7 +116,7 @@ class ArchipelagoRun {
     this.between = new BetweenTracker(this.islands);
     this.launched = launcher.launch({ tasks: islandTasks(options, edges), onControl: (message) => this.onControl(message) });
     this.coordination = this.launched.coordination;
-    this.timeLimit = options.timeLimitMs !== undefined ? setTimeout(() => this.halt(), options.timeLimitMs) : undefined;
+    this.timeLimit = limits.timeLimit !== null ? setTimeout(() => this.halt(), limits.timeLimit * 1000) : undefined;
     this.checkpointTimer =
       options.checkpointEveryMs !== undefined ? setInterval(() => this.requestCheckpoint(), options.checkpointEveryMs) : undefined;
     const ends = this.launched.reports.map((report, island) =>
@@ -178,7 +166,7 @@ class ArchipelagoRun {
 
   private validated(island: number, genes: Genes): number[] | null {
     const tuple = toOneBased(genes);
-    const check = validateSolution(tuple, this.options.evolver.params.n);
+    const check = validateSolution(tuple, this.options.run.n);
     if (check.valid) return tuple;
     this.emit({
       type: 'island-error',
@@ -209,7 +197,7 @@ class ArchipelagoRun {
       if (snapshots)
         this.emit({
           type: 'checkpoint',
-          mode: this.options.migration.mode,
+          mode: this.options.run.migration.mode,
           epoch: this.sync ? snapshots[0].epoch : null,
           islands: snapshots,
           seconds: this.seconds(),
@@ -260,7 +248,7 @@ class ArchipelagoRun {
         ? error.message
         : String(error);
     this.failures[island] = { message: reason, iteration };
-    const isFatal = this.options.onIslandError === 'fail' && !this.terminating;
+    const isFatal = this.options.run.onIslandError === 'fail' && !this.terminating;
     this.emit({ type: 'island-error', island, iteration, message: reason, fatal: isFatal });
     if (isFatal && !this.fatal) {
       this.fatal = new IslandFailedError(island, iteration, reason);

@@ -1,5 +1,5 @@
 import { BuildStopped } from '../ga/build-stopped.ts';
-import { createEvolver } from '../ga/create-evolver.ts';
+import { createEvolver, evolverSpecOf } from '../ga/create-evolver.ts';
 import type { Evolver } from '../ga/evolver.ts';
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
 import { Rng } from '../ga/rng.ts';
@@ -13,6 +13,7 @@ import { ISLAND_REGISTRIES } from './island-registries.ts';
 import { emigrantSelectionFor, replacementFor } from '../migration-policy/lookup.ts';
 import { DEPARTED, HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
 import { HISTORY, LagHistory, type IslandCounters } from './lag-history.ts';
+import type { TestFault } from './test-fault.ts';
 import type { IslandTransport } from './transport.ts';
 
 /** Wall-clock ms comparable across threads. */
@@ -20,9 +21,22 @@ export function wallClock(): number {
   return performance.timeOrigin + performance.now();
 }
 
+/** What the worker's glue gives the loop besides the task: test hooks stay out of the task (test-fault.ts). */
 export interface RunnerHooks {
   /** How the `exit` test fault leaves the thread (the worker passes process.exit). */
   exit(code: number): never;
+  /** The test fault the worker read from its environment, if any (it acts only on its own island). */
+  fault?: TestFault;
+}
+
+/**
+ * Island `island`'s share of an evaluation budget: `budget` split evenly, the first
+ * `budget mod islands` islands one more, so the shares add up to the budget exactly. Each
+ * island stops at its share whatever the others do, so a run that does not solve has
+ * evaluated exactly `budget` chromosomes (unless an island failed).
+ */
+export function evaluationShare(budget: number, islands: number, island: number): number {
+  return Math.floor(budget / islands) + (island < budget % islands ? 1 : 0);
 }
 
 /** The test fault's exit code, so a test can recognise it. */
@@ -105,6 +119,9 @@ export function isScheduledIteration(i: number): boolean {
 class IslandRun {
   private readonly id: number;
   private readonly evolver: Evolver;
+  /** The run's limits as loop bounds: Infinity for none; evaluations are this island's share. */
+  private readonly maxIterations: number;
+  private readonly maxEvaluations: number;
   private readonly select: EmigrantSelection;
   private readonly replace: ReplacementPolicy;
   private readonly log = new MigrationLog();
@@ -156,20 +173,24 @@ class IslandRun {
     registries: IslandRegistries,
   ) {
     this.id = task.island;
-    this.select = emigrantSelectionFor(task.migration.emigrantSelection, registries.emigrantSelections);
-    this.replace = replacementFor(task.migration.replacement, registries.replacements);
+    this.select = emigrantSelectionFor(task.run.migration.emigrantSelection, registries.emigrantSelections);
+    this.replace = replacementFor(task.run.migration.replacement, registries.replacements);
     this.pending = transport.sources.map(() => []);
     this.immigrants = new ImmigrantTracker(task.island);
     // Async islands stop on any stop; sync and lagged islands only on the coordinator's (a
     // solution elsewhere is seen at a barrier or at the cut, so every island's iterations stay whole and repeatable).
-    const shouldStop = task.migration.mode !== 'async' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
+    const shouldStop = task.run.migration.mode !== 'async' ? () => shared.stopState() === HALTED : () => shared.stopState() !== RUNNING;
     const snapshot = task.snapshot;
-    const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.seed, task.island);
-    this.evolver = createEvolver(task.evolver, rng, shouldStop, snapshot?.state, registries.gaModes, {
+    const rng = snapshot ? new Rng(snapshot.state.rng) : Rng.forStream(task.run.seed, task.island);
+    this.evolver = createEvolver(evolverSpecOf(task.run), rng, shouldStop, snapshot?.state, registries.gaModes, {
       island: task.island,
-      seed: task.seed,
+      seed: task.run.seed,
     });
-    this.evolver.evaluationBudget = task.maxEvaluations;
+    // The one place "no limit" (null) becomes a bound the loop compares with.
+    const { maxIterations, maxEvaluations } = task.run.limits;
+    this.maxIterations = maxIterations ?? Infinity;
+    this.maxEvaluations = maxEvaluations === null ? Infinity : evaluationShare(maxEvaluations, task.run.islands, task.island);
+    this.evolver.evaluationBudget = this.maxEvaluations;
     if (snapshot) {
       this.migrantsSent = snapshot.migrantsSent;
       this.migrantsAccepted = snapshot.migrantsAccepted;
@@ -177,7 +198,7 @@ class IslandRun {
     this.nextProgress = performance.now() + task.progressIntervalMs;
     // A request made while this island was being built is answered at its first chance.
     this.served = 0;
-    this.history = task.migration.mode === 'lagged' ? new LagHistory() : null;
+    this.history = task.run.migration.mode === 'lagged' ? new LagHistory() : null;
     this.epochStart = this.evolver.iterations;
   }
 
@@ -194,10 +215,10 @@ class IslandRun {
 
   run(): IslandReport {
     const { task, evolver, shared, id } = this;
-    const sync = task.migration.mode === 'sync';
-    const lagged = task.migration.mode === 'lagged';
-    const migrating = task.migration.migrants > 0 && task.migration.interval > 0;
-    const fault = task.testFault && task.testFault.island === id ? task.testFault : null;
+    const sync = task.run.migration.mode === 'sync';
+    const lagged = task.run.migration.mode === 'lagged';
+    const migrating = task.run.migration.migrants > 0 && task.run.migration.interval > 0;
+    const fault = this.hooks.fault?.island === id ? this.hooks.fault : null;
     let reason: StopReason;
     // The start gate: workers come up one by one; nobody iterates until all are built, so
     // an early island cannot solve before the others exist (and stop latency means stopping).
@@ -213,15 +234,15 @@ class IslandRun {
     if (lagged) this.remember();
     for (;;) {
       const stop = shared.stopState();
-      if (stop !== RUNNING && (task.migration.mode === 'async' || stop === HALTED)) {
+      if (stop !== RUNNING && (task.run.migration.mode === 'async' || stop === HALTED)) {
         reason = stop === HALTED ? 'stopped' : 'other-solved';
         break;
       }
-      if (evolver.iterations >= task.maxIterations) {
+      if (evolver.iterations >= this.maxIterations) {
         reason = lagged ? this.finishLagged('max-iterations') : 'max-iterations';
         break;
       }
-      if (evolver.evaluations >= task.maxEvaluations) {
+      if (evolver.evaluations >= this.maxEvaluations) {
         reason = lagged ? this.finishLagged('max-evaluations') : 'max-evaluations';
         break;
       }
@@ -238,7 +259,7 @@ class IslandRun {
         // the epoch it ends in (the initial population to epoch 1).
         reason = lagged
           ? this.foundLagged(evolver.iterations)
-          : this.found(Math.floor(Math.max(0, evolver.iterations - 1) / task.migration.interval) + 1);
+          : this.found(Math.floor(Math.max(0, evolver.iterations - 1) / task.run.migration.interval) + 1);
         break;
       }
       if (evolver.iterations === before) continue; // abandoned for a stop: the loop head sees it
@@ -249,8 +270,8 @@ class IslandRun {
           reason = outcome;
           break;
         }
-      } else if (migrating && evolver.iterations % task.migration.interval === 0) {
-        const outcome = sync ? this.migrateSync(evolver.iterations / task.migration.interval) : this.migrateAsync();
+      } else if (migrating && evolver.iterations % task.run.migration.interval === 0) {
+        const outcome = sync ? this.migrateSync(evolver.iterations / task.run.migration.interval) : this.migrateAsync();
         if (outcome) {
           reason = outcome;
           break;
@@ -286,7 +307,7 @@ class IslandRun {
     const { task, evolver, shared, id } = this;
     this.foundAt = wallClock();
     this.foundAtIteration = evolver.iterations;
-    if (task.migration.mode === 'sync') {
+    if (task.run.migration.mode === 'sync') {
       shared.reportFoundEpoch(epoch);
     } else {
       this.claimed = shared.claim(id);
@@ -340,7 +361,7 @@ class IslandRun {
     const { shared, evolver, task, transport } = this;
     const u = evolver.iterations;
     if (shared.foundEpoch() <= u) return this.finishLagged('other-solved');
-    const { interval, lag } = task.migration;
+    const { interval, lag } = task.run.migration;
     if (migrating && u % interval === 0) this.sendEmigrants(u / interval);
     shared.arrive(this.id, u); // after sending: a receiver woken by this finds the migrants in its port
     const sent = u - lag;
@@ -392,7 +413,7 @@ class IslandRun {
   private sendEmigrants(epoch: number): void {
     const { task, evolver, transport } = this;
     if (transport.targets.length === 0) return;
-    const genes = evolver.emigrants(task.migration.migrants, this.select);
+    const genes = evolver.emigrants(task.run.migration.migrants, this.select);
     const count = genes.length / evolver.n;
     transport.send({ type: 'migrants', from: this.id, epoch, iteration: evolver.iterations, count, genes });
     this.migrantsSent += count * transport.targets.length;
@@ -401,7 +422,7 @@ class IslandRun {
   private immigrate(message: MigrantsMessage): void {
     const { evolver } = this;
     const mark = this.immigrants.mark(evolver.population);
-    const accepted = evolver.immigrate(message.genes, message.count, this.replace, this.task.migration.rejectDuplicates);
+    const accepted = evolver.immigrate(message.genes, message.count, this.replace, this.task.run.migration.rejectDuplicates);
     this.immigrants.taken(evolver.population, mark, message.from, message.epoch, evolver.iterations, message.count, accepted);
     this.migrantsReceived += message.count;
     this.migrantsAccepted += accepted;
@@ -525,7 +546,10 @@ class IslandRun {
       const bestFitness = evolver.bestFitness();
       if (!failing && bestFitness === this.bestSent) return;
       this.bestSent = bestFitness;
-      this.transport.report({ type: 'best', island: this.id, bestFitness, best: evolver.best() });
+      // A view of the member, not a copy: the transport encodes it at once (40 MB less garbage a message at N = 10^7).
+      const { population: pop, n } = evolver;
+      const at = pop.bestSlot() * n;
+      this.transport.report({ type: 'best', island: this.id, bestFitness, best: pop.genes.subarray(at, at + n) });
     } catch (error) {
       if (!failing) throw error; // the island's own failure is what the coordinator must hear about
     }
@@ -564,7 +588,7 @@ class IslandRun {
       ...(evolver.takeoverIteration ? { takenOverAt: evolver.takeoverIteration() } : {}),
       evaluationsFrom: this.epochStart,
       evaluationsAt:
-        this.task.migration.mode === 'sync'
+        this.task.run.migration.mode === 'sync'
           ? this.evaluationsAt.slice(0, Math.max(0, evolver.iterations - this.epochStart))
           : new Float64Array(0),
     };

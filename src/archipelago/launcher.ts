@@ -29,16 +29,46 @@ export interface LaunchedRun {
   release(): void;
 }
 
-export interface Launcher {
-  /** Launchers that put islands on named hosts: each island's host name, once launched (the record's `hosts`). */
-  readonly placement?: readonly string[];
+/**
+ * What a launcher supports, so callers ask instead of downcasting. A launcher without
+ * checkpoints says why (one clause, for the refusal the run pipeline prints).
+ */
+export type LauncherCapabilities = { readonly checkpoints: true } | { readonly checkpoints: false; readonly why: string };
+
+/** Bus messages a launcher's coordinator dropped, by cause, named as the `... dropped (...)` line names them (src/cluster/bus-codec.ts `DropCounter`). */
+export interface DroppedCounts {
+  /** Did not decode, fit its schema, or broke its handler. */
+  malformed: number;
+  /** From another tool version or bus format. */
+  foreign: number;
+  /** No valid signature under a cluster key, a replay, or from a party not of its run. */
+  unauthenticated: number;
+  /** A claimed result (solution, best, report) that failed the independent checks. */
+  invalid: number;
+}
+
+/** What only a launcher knows of the run it launched last; read once that run has ended. */
+export interface LaunchReport {
+  /** Launchers that put islands on named hosts: each island's host name (the record's `hosts`); else null. */
+  placement: readonly string[] | null;
   /** Launchers that reach their hosts over a message broker: true once it was lost (the run ends `broker-lost`). */
-  readonly brokerLost?: boolean;
+  brokerLost: boolean;
+  /** Launchers with a bus: the messages their coordinator dropped since it joined (the record's `bus.dropped`); else null. */
+  dropped: DroppedCounts | null;
+}
+
+/** Islands in this process: no hosts to name, no broker to lose, no bus. */
+export const IN_PROCESS_REPORT: LaunchReport = Object.freeze({ placement: null, brokerLost: false, dropped: null });
+
+export interface Launcher {
+  readonly capabilities: LauncherCapabilities;
   /**
    * Starts `plan.tasks.length` islands together. Before any report settles, a failed island
    * is marked departed in the run's coordination, so no barrier waits for it.
    */
   launch(plan: LaunchPlan): LaunchedRun;
+  /** What only this launcher knows of its last run (placement, a lost broker, dropped messages). */
+  report(): LaunchReport;
 }
 
 /** A launcher that owns resources (threads, connections) across runs; `close` gives them back. */

@@ -2,7 +2,14 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { kernelModuleForThread, type KernelModule } from '../ga/kernel.ts';
 import { decode, encode } from './codec.ts';
-import type { Host, LaunchedRun, LaunchPlan } from './launcher.ts';
+import {
+  IN_PROCESS_REPORT,
+  type Host,
+  type LaunchedRun,
+  type LaunchPlan,
+  type LaunchReport,
+  type LauncherCapabilities,
+} from './launcher.ts';
 import type { ControlMessage, IslandReport, IslandTask } from './messages.ts';
 import { SharedMemoryCoordination } from './shared-memory-coordination.ts';
 import { createPortMesh, type IslandEnvelope, type IslandPorts } from './transport.ts';
@@ -22,14 +29,22 @@ export interface IslandPlacement {
  * One run at a time: a run needing more workers than the pool has replaces the pool.
  */
 export class LocalHost implements Host {
+  readonly capabilities: LauncherCapabilities = { checkpoints: true };
   private pool: Piscina | null = null;
   private threads = 0;
   private closing: Promise<void> | null = null;
   /** Compiled once here and handed to every paper-mode island, instead of once per worker. */
   private kernel: KernelModule | undefined;
 
-  /** `threads` > 0 starts that many workers now, so they boot while the caller does other work. */
-  constructor(threads = 0) {
+  /**
+   * `threads` > 0 starts that many workers now, so they boot while the caller does other work.
+   * `env` is the workers' environment (default: this process's); a test gives one with a
+   * fault (test-fault.ts) instead of putting it in a task.
+   */
+  constructor(
+    threads = 0,
+    private readonly options: { env?: Readonly<Record<string, string>> } = {},
+  ) {
     if (threads > 0) this.reserve(threads);
   }
 
@@ -43,12 +58,17 @@ export class LocalHost implements Host {
     this.pool = new Piscina({
       filename: worker.filename,
       ...(worker.execArgv ? { execArgv: worker.execArgv } : {}),
+      ...(this.options.env ? { env: this.options.env } : {}),
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Infinity,
       concurrentTasksPerWorker: 1,
     });
     this.threads = threads;
+  }
+
+  report(): LaunchReport {
+    return IN_PROCESS_REPORT;
   }
 
   launch(plan: LaunchPlan): LaunchedRun {
@@ -77,7 +97,7 @@ export class LocalHost implements Host {
   ): { reports: Promise<Uint8Array>[]; terminate(): void } {
     this.reserve(placements.length);
     const pool = this.pool!;
-    if (placements.some(({ task }) => task.evolver.mode === 'paper')) this.kernel ??= kernelModuleForThread();
+    if (placements.some(({ task }) => task.run.ga.mode === 'paper')) this.kernel ??= kernelModuleForThread();
     // Messages posted just before a task ends may still be queued: read them before its report.
     const drain = (port: MessagePort) => {
       for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onControl(m.message as Uint8Array);

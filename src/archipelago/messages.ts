@@ -1,32 +1,27 @@
-import type { EvolverSpec } from '../ga/create-evolver.ts';
 import type { Genes } from '../problem/genes.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { Observation } from './observables/sample.ts';
-import type { MigrationOptions, TestFault } from './island-options.ts';
+import type { RunSpec } from './island-options.ts';
 
 /**
  * Every message between threads, one type each. All go through `codec.ts`; genes and logs
  * travel as typed arrays. Times are `performance.timeOrigin + performance.now()` (ms).
  */
 
-/** What one island runs: everything its worker needs besides ports and shared memory. */
+/**
+ * What one island runs: everything its worker needs besides ports and shared memory. `run`
+ * is the resolved run itself (island-options.ts), the same for every island: the island
+ * derives its evolver, its share of an evaluation budget and its loop bounds from it.
+ */
 export interface IslandTask {
   type: 'task';
   island: number;
-  islands: number;
-  seed: number;
-  evolver: EvolverSpec;
-  migration: MigrationOptions;
-  /** Iteration limit per island (Infinity: none). */
-  maxIterations: number;
-  /** This island's share of the run's evaluation budget (Infinity: none). */
-  maxEvaluations: number;
+  run: RunSpec;
   progressIntervalMs: number;
   /** In-neighbours, ascending: the order of `inPorts`. */
   sources: number[];
   /** Out-neighbours, ascending: the order of `outPorts`. */
   targets: number[];
-  testFault: TestFault | null;
   /** Continue from this checkpointed state instead of a new population. */
   snapshot: IslandSnapshot | null;
   /** URLs of extension modules (`extension.ts`) whose policies the task may name. */

@@ -1,27 +1,16 @@
-import type { EvolverSpec } from '../ga/create-evolver.ts';
 import { ArchipelagoOptionError } from './errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
-import type { MigrationOptions, TestFault } from './island-options.ts';
-import type { TopologySpec } from '../topology/topology.ts';
+import type { RunSpec } from './island-options.ts';
 
 export interface ArchipelagoOptions {
-  seed: number;
-  islands: number;
-  evolver: EvolverSpec;
-  topology: TopologySpec;
-  migration: MigrationOptions;
-  /** Iteration limit per island. */
-  maxIterations?: number;
-  /** Evaluation budget of the whole run: island i may evaluate `evaluationShare(maxEvaluations, islands, i)` chromosomes. */
-  maxEvaluations?: number;
-  timeLimitMs?: number;
+  /**
+   * The resolved run (a `SeededRunConfig` is one; src/config). Each island's task carries
+   * its `RunSpec` part unchanged; limits are null for none.
+   */
+  run: RunSpec;
   /** How often each island posts progress (default 250 ms). */
   progressIntervalMs?: number;
-  /** 'continue' (default): the others go on, nobody waits for the failed island. 'fail': stop and reject. */
-  onIslandError?: 'continue' | 'fail';
-  /** Test-only fault hook; never reachable from config files (the CLI reads it from the environment: src/run/test-fault.ts). */
-  testFault?: TestFault;
   /**
    * Ask every island for a snapshot this often; each complete set is one `checkpoint` event
    * (sync: taken at an epoch barrier).
@@ -51,10 +40,10 @@ export function checkOptions(o: ArchipelagoOptions): void {
     throw new ArchipelagoOptionError(`${what} must be ${expected}, got ${JSON.stringify(got) ?? String(got)}`);
   };
   if (o.resume !== undefined) {
+    const { islands, migration } = o.run;
     const ids = o.resume.map((s) => s?.island);
-    if (ids.length !== o.islands || ids.some((id, i) => id !== i))
-      fail('resume', `one snapshot per island 0..${o.islands - 1}, in order`, ids);
+    if (ids.length !== islands || ids.some((id, i) => id !== i)) fail('resume', `one snapshot per island 0..${islands - 1}, in order`, ids);
     const epochs = new Set(o.resume.map((s) => s.epoch));
-    if (o.migration.mode === 'sync' && epochs.size !== 1) fail('resume', 'snapshots of one sync epoch', [...epochs]);
+    if (migration.mode === 'sync' && epochs.size !== 1) fail('resume', 'snapshots of one sync epoch', [...epochs]);
   }
 }

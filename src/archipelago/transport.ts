@@ -12,11 +12,11 @@ export interface IslandTransport {
   readonly sources: readonly number[];
   /** Out-neighbours, ascending. */
   readonly targets: readonly number[];
-  /** Sends one migrants message along every out-edge. */
+  /** Sends one migrants message along every out-edge, encoded at once (its arrays may be views of live state). */
   send(message: MigrantsMessage): void;
   /** The next message that has arrived from `sources[index]`, without waiting or yielding. */
   receive(index: number): MigrantsMessage | undefined;
-  /** A message to the coordinator. */
+  /** A message to the coordinator, encoded at once (its arrays may be views of live state). */
   report(message: ControlMessage): void;
   close(): void;
 }

@@ -1,4 +1,7 @@
-/** The command line: yargs over the commands; `main.ts` loads it once the signal handlers are in. */
+/**
+ * The command line: yargs over the commands; `main.ts` loads it once the signal handlers are
+ * in. `runCli` runs the same command line inside a caller (tests, code that embeds the tool).
+ */
 import yargs, { type Argv } from 'yargs';
 import { InputError } from '../io/input-error.ts';
 import { toolInfo } from '../package-info.ts';
@@ -10,7 +13,7 @@ import { reportCommand } from './commands/report.ts';
 import { hostCommand } from './commands/host.ts';
 import { hostsCommand } from './commands/hosts.ts';
 import { EXIT, UsageError } from './errors.ts';
-import { printError } from './output.ts';
+import { inProcess, printError, printLine, setExitCode, withCliIo } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
 
 /** Errors that mean "your input is wrong": one line, exit 2, no stack trace. */
@@ -52,6 +55,35 @@ function checkFlagValues(raw: readonly string[]) {
   };
 }
 
+/** What a command line did: its exit code and what it wrote. */
+export interface CliOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command line in this process, as the `nqueens-islands` binary would run it, and
+ * returns its exit code and output instead of writing them and exiting: the same parsing,
+ * checks, messages and exit codes (`--help` and `--version` included). What it does not
+ * share with the binary: the entry point's signal handlers and early worker start
+ * (src/cli/main.ts), and environment variables, which are this process's. A `solve` that
+ * runs closes its worker threads before this resolves.
+ */
+export async function runCli(argv: readonly string[]): Promise<CliOutcome> {
+  const outcome: CliOutcome = { code: 0, stdout: '', stderr: '' };
+  await withCliIo(
+    {
+      stdout: (text) => (outcome.stdout += text),
+      stderr: (text) => (outcome.stderr += text),
+      setExitCode: (code) => (outcome.code = code),
+      exit: (cleanup) => cleanup(),
+    },
+    () => main([...argv]),
+  );
+  return outcome;
+}
+
 export async function main(argv: string[]): Promise<void> {
   const cli = yargs(argv)
     .scriptName('nqueens-islands')
@@ -78,15 +110,20 @@ export async function main(argv: string[]): Promise<void> {
     });
   skipHelpCache(cli);
   try {
-    await cli.parseAsync();
+    // In-process, yargs hands `--help` and `--version` text to the callback instead of printing it and exiting.
+    if (inProcess())
+      await cli.parseAsync(argv, {}, (_error, _argv, text) => {
+        if (text) printLine(text);
+      });
+    else await cli.parseAsync();
   } catch (error) {
     if (isInputError(error)) {
       printError(error.message);
-      process.exitCode = EXIT.badInput;
+      setExitCode(EXIT.badInput);
       return;
     }
     printError(`internal error: ${(error as Error)?.message ?? String(error)}`);
-    process.exitCode = 3;
+    setExitCode(3);
   }
 }
 

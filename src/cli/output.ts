@@ -1,18 +1,69 @@
 /**
  * Writing results: stdout for data, stderr for messages, and a cap on what a terminal is
  * shown. Everything goes through safeText: no control character from a file reaches a terminal.
+ * Where the text goes and how a command ends is this process's streams and exit code, or,
+ * inside `runCli` (src/cli/cli.ts), the caller's: the commands write through here only.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { safeText } from '../io/terminal.ts';
+
+/** Where a command writes and how it ends. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  setExitCode(code: number): void;
+  /**
+   * The command is done and has written its files: a process ends at once once its streams
+   * have taken everything (worker threads end with it); in-process, `cleanup` (closing the
+   * threads) runs instead.
+   */
+  exit(cleanup: () => Promise<void>): Promise<void>;
+}
+
+const PROCESS_IO: CliIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  setExitCode: (code) => (process.exitCode = code),
+  exit: () => {
+    process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+    return Promise.resolve();
+  },
+};
+
+const captured = new AsyncLocalStorage<CliIo>();
+
+/** Runs `work` with its command output going to `io` (and everything `work` starts, asynchronously too). */
+export function withCliIo<T>(io: CliIo, work: () => T): T {
+  return captured.run(io, work);
+}
+
+function cliIo(): CliIo {
+  return captured.getStore() ?? PROCESS_IO;
+}
+
+/** Whether the command line runs inside a caller (`runCli`), not as the process. */
+export function inProcess(): boolean {
+  return captured.getStore() !== undefined;
+}
 
 /** Tuples longer than this are summarised on a terminal unless the user asks for all of them. */
 export const MAX_PRINTED_TUPLE = 200;
 
 export function printLine(text: string): void {
-  process.stdout.write(`${safeText(text)}\n`);
+  cliIo().stdout(`${safeText(text)}\n`);
+}
+
+/** Text for stdout as it is (it ends with its own newline), made safe. */
+export function printOut(text: string): void {
+  cliIo().stdout(safeText(text));
 }
 
 export function printError(text: string): void {
-  process.stderr.write(`nqueens-islands: ${safeText(text)}\n`);
+  cliIo().stderr(`nqueens-islands: ${safeText(text)}\n`);
+}
+
+export function setExitCode(code: number): void {
+  cliIo().setExitCode(code);
 }
 
 /** A log line of a long-lived process (a host, a coordinator waiting for hosts): on stderr, with the UTC time. */
@@ -24,9 +75,10 @@ export function printLog(text: string): void {
  * Ends the process once stdout and stderr have taken everything written to them (with the
  * exit code set), without waiting for worker threads to wind down one by one: a finished
  * command has written its files synchronously, and the threads end with the process.
+ * In-process, `cleanup` closes them instead.
  */
-export function exitWhenWritten(): void {
-  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+export function exitWhenWritten(cleanup: () => Promise<void>): Promise<void> {
+  return cliIo().exit(cleanup);
 }
 
 /**

@@ -17,8 +17,8 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
 import { Packr } from 'msgpackr';
 import { z } from 'zod';
 import { decode } from '../archipelago/codec.ts';
-import { MIGRATION_MODES } from '../archipelago/migration-modes.ts';
 import type { ControlMessage, IslandReport, IslandTask, MigrantsMessage, SnapshotMessage, StopReason } from '../archipelago/messages.ts';
+import { RESOLVED_CONFIG_VERSION, seededRunConfigSchema } from '../config/resolved-schema.ts';
 import { toolInfo } from '../package-info.ts';
 import { runKeyOf, type ClusterKey } from './bus-key.ts';
 
@@ -57,14 +57,18 @@ const schemas = {
     consumer: id,
     ackWaitMs: z.number().int().min(100).max(3_600_000),
   }),
-  /** One run of a study, as a work-queue message. `config` is the resolved run config in the file shape. */
+  /**
+   * One run of a study, as a work-queue message. `config` is the resolved run config itself
+   * (seed decided), of schema version `configVersion`, checked here against the resolved
+   * config's schema: the host runs it as it is, never resolving it again.
+   */
   run: z.object({
     type: z.literal('run'),
     session,
     runId: text.min(1),
     cell: z.object({ id: text, values: z.record(z.string(), z.unknown()) }),
-    seed: z.number().int().min(0),
-    config: z.record(z.string(), z.unknown()),
+    configVersion: z.literal(RESOLVED_CONFIG_VERSION),
+    config: seededRunConfigSchema(),
     events: z.boolean(),
   }),
   /** A host started a run (for the progress display). */
@@ -446,8 +450,6 @@ const count = z.number().int().min(0);
 const time = z.number();
 const genes = z.union([z.instanceof(Uint16Array), z.instanceof(Int32Array)]);
 const records = z.instanceof(Int32Array).refine((r) => r.length % 6 === 0);
-/** An iteration or evaluation limit: a count, or Infinity for none. */
-const limit = z.custom<number>((v) => v === Infinity || (Number.isSafeInteger(v) && (v as number) >= 0));
 
 const progress = z.looseObject({
   type: z.literal('progress'),
@@ -497,37 +499,26 @@ const carriedSchemas = {
   }),
   /**
    * An island's task as a coordinator sends it: no checkpoint to resume from (refused with
-   * --nats), no test fault but a delay, and no extension modules (a host loads only its own).
+   * --nats), and no extension modules (a host loads only its own). Its `run` is checked here
+   * for what names what the host must have (its GA mode, its policies); the host checks the
+   * whole resolved run against its own registries (host.ts `checkOrder`, resolved-schema.ts).
    */
-  task: z.looseObject({
+  // Strict where it lands in a worker: a key no task has is dropped here, never handed on.
+  task: z.object({
     type: z.literal('task'),
     island,
-    islands: z.number().int().min(1).max(100_000),
-    seed: z.number().int().min(0),
-    evolver: z.looseObject({
-      mode: z.string().min(1).max(100),
-      params: z.looseObject({ n: z.number().int().min(4).max(100_000_000) }).passthrough(),
+    run: z.looseObject({
+      islands: z.number().int().min(1).max(100_000),
+      ga: z.looseObject({ mode: z.string().min(1).max(100) }),
+      migration: z.looseObject({
+        emigrantSelection: z.looseObject({ kind: z.string().min(1).max(100) }),
+        replacement: z.union([z.string().min(1).max(100), z.looseObject({ kind: z.string().min(1).max(100) })]),
+      }),
     }),
-    migration: z.looseObject({
-      mode: z.enum(MIGRATION_MODES),
-      lag: count.optional(),
-      interval: z.number().int().min(1),
-      migrants: count,
-      rejectDuplicates: z.boolean(),
-      emigrantSelection: z.looseObject({ kind: z.string().min(1).max(100) }).passthrough(),
-      replacement: z.union([z.string().min(1).max(100), z.looseObject({ kind: z.string().min(1).max(100) }).passthrough()]),
-    }),
-    maxIterations: limit,
-    maxEvaluations: limit,
     progressIntervalMs: z.number().min(1).max(3_600_000),
     sources: z.array(island),
     targets: z.array(island),
     snapshot: z.null(),
-    // Of the test faults only a delay crosses the bus (the repeatability tests slow an island on a host); none that ends a worker.
-    testFault: z.union([
-      z.null(),
-      z.object({ island, atIteration: count, kind: z.literal('slow'), delayMs: z.number().int().min(0).max(1000) }),
-    ]),
     extensions: z.array(z.string()).optional(),
   }),
 } as const;

@@ -14,10 +14,10 @@
 import { randomBytes } from 'node:crypto';
 import { encode } from '../archipelago/codec.ts';
 import { HALTED, RUNNING, SOLVED, type Coordination, type StopState } from '../archipelago/coordination.ts';
-import type { LaunchedRun, LaunchPlan, Launcher } from '../archipelago/launcher.ts';
+import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../archipelago/launcher.ts';
 import type { IslandReport } from '../archipelago/messages.ts';
 import { watchConnection, type Subjects } from './bus.ts';
-import { DEFAULT_HEARTBEAT_MS } from './defaults.ts';
+import { CLUSTER_CAPABILITIES, DEFAULT_HEARTBEAT_MS } from './defaults.ts';
 import { carried, type BusMessage } from './bus-codec.ts';
 import type { BusEndpoint } from './bus-endpoint.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
@@ -76,10 +76,11 @@ class BusCoordination implements Coordination {
 }
 
 export class ClusterLauncher implements Launcher {
+  readonly capabilities = CLUSTER_CAPABILITIES;
   /** Host name of each island of the last launched run. */
-  placement: string[] = [];
+  private placement: string[] = [];
   /** The broker was lost during the last run (a later run on a reconnected client may go on). */
-  brokerLost = false;
+  private brokerLost = false;
   /** Set before the coordinator disconnects on purpose, so that is not taken for a lost broker. */
   closing = false;
   /** Ends the current run's islands when the connection drops (bus.ts `watchConnection`). */
@@ -112,6 +113,15 @@ export class ClusterLauncher implements Launcher {
     });
   }
 
+  report(): LaunchReport {
+    const { malformed, incompatible, unauthenticated, invalid } = this.bus.dropped;
+    return {
+      placement: [...this.placement],
+      brokerLost: this.brokerLost,
+      dropped: { malformed, foreign: incompatible, unauthenticated, invalid },
+    };
+  }
+
   /** Resolves once the client is connected: a run launched while it reconnects (after a broker restart) starts when it is back. */
   private connection(): Promise<void> {
     return this.connected ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
@@ -121,7 +131,7 @@ export class ClusterLauncher implements Launcher {
     const runId = randomBytes(8).toString('hex');
     const { bus, subjects } = this;
     const { nc, dropped } = bus;
-    const n = plan.tasks[0].evolver.params.n;
+    const n = plan.tasks[0].run.n;
     const islands = plan.tasks.length;
     const hostIndex = placeIslands(
       islands,

@@ -1,4 +1,5 @@
-/** The cluster's defaults in one place (no imports: the CLI's --help reads them without loading NATS). */
+/** The cluster's defaults in one place (no imports but types: the CLI's --help reads them without loading NATS). */
+import type { LauncherCapabilities } from '../archipelago/launcher.ts';
 
 /** Subject prefix when no --nats-prefix is given. */
 export const DEFAULT_PREFIX = 'nqi';
@@ -18,3 +19,5 @@ export const TOKEN_ENV = 'NQI_NATS_TOKEN';
 export const MAX_HOST_ISLANDS = 256;
 /** A host's lease lives this long after its coordinator's last refresh (every third of it): a dead coordinator's hosts are free again after at most this. */
 export const LEASE_TTL_MS = 10_000;
+/** What the cluster's launcher supports: the hosts' islands answer no checkpoint request (cluster-launcher.ts `BusCoordination`). */
+export const CLUSTER_CAPABILITIES: LauncherCapabilities = { checkpoints: false, why: 'islands on other hosts are not checkpointed' };

@@ -18,11 +18,13 @@ import { ISLAND_REGISTRIES } from '../archipelago/island-registries.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import type { IslandTask } from '../archipelago/messages.ts';
 import { ConfigError } from '../config/errors.ts';
-import { resolveRunConfig } from '../config/resolve.ts';
+import { runMemoryAdvice } from '../config/memory.ts';
+import { REGISTRIES } from '../config/registries.ts';
+import { checkResolved } from '../config/resolved-schema.ts';
 import { toRunRecord } from '../experiment/records.ts';
 import { TrajectoryRecorder } from '../experiment/trajectory.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
-import { RunFailedError, startRun, type Run, type SeededRunConfig } from '../run/start-run.ts';
+import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } from '../run/start-run.ts';
 import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
 import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
 import { busAddress } from './credentials.ts';
@@ -58,7 +60,8 @@ export interface HostOptions extends ClusterKeySource {
   log?: (line: string) => void;
 }
 
-export interface Host {
+/** A host process's handle (`startHost`): not a launcher; coordinators launch islands on it over the bus. */
+export interface ClusterHost {
   readonly id: string;
   readonly name: string;
   readonly islands: number;
@@ -79,7 +82,7 @@ interface Membership {
   /** The study's coordinator: only it may end the study or confirm a result. */
   coordinator: string;
   ended: boolean;
-  current: { run: Run; msg: JsMsg } | null;
+  current: { run: SeededRun; msg: JsMsg } | null;
   endSub: Subscription;
 }
 
@@ -104,7 +107,7 @@ export function checkOfferedIslands(islands: number | undefined): number {
  * Connects to the broker and starts serving.
  * @throws ConfigError for a bad URL or prefix; BrokerUnreachableError (one line naming the URL) when the broker cannot be reached.
  */
-export async function startHost(options: HostOptions): Promise<Host> {
+export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const islands = checkOfferedIslands(options.islands);
@@ -226,11 +229,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
       msg.term(); // no host could do better with it
       return true;
     }
-    let run: Run;
-    let config: SeededRunConfig;
+    let run: SeededRun;
+    // The resolved config as the coordinator resolved it (the codec checked its shape): not resolved again here.
+    const config: SeededRunConfig = order.config;
     try {
-      config = { ...resolveRunConfig(order.config, `run ${order.runId} of study ${order.session}`), seed: order.seed };
-      run = startRun(config, { launcher: pool });
+      const tooBig = runMemoryAdvice(config, os.totalmem());
+      if (tooBig) throw new Error(`n: ${tooBig}`);
+      run = startSeededRun(config, { launcher: pool });
     } catch (error) {
       // This machine cannot run it (too little memory, ...): give it back for another host.
       log(`cannot run ${order.runId}: ${error instanceof Error ? error.message : String(error)}; leaving the study`);
@@ -376,7 +381,7 @@ function checkOrder(
   const fits = (task: IslandTask | null, k: number): task is IslandTask =>
     task !== null &&
     task.island === ids[k] &&
-    task.islands === order.islands &&
+    task.run.islands === order.islands &&
     [...task.sources, ...task.targets].every((i) => i < order.islands);
   if (tasks.length !== ids.length || !tasks.every(fits)) {
     dropped.malformed++;
@@ -387,10 +392,16 @@ function checkOrder(
     if (named.length > 0) {
       return `host ${name} loads no code named by a message (the order names extension module ${JSON.stringify(named[0].slice(0, 100))}); start the host with --extension FILE instead`;
     }
-    const selection = task.migration.emigrantSelection.kind;
-    const replacement = typeof task.migration.replacement === 'string' ? task.migration.replacement : task.migration.replacement.kind;
-    const missing = missingEntry({ mode: task.evolver.mode, emigrantSelection: selection, replacement }, registries);
+    const { ga, migration } = task.run;
+    const replacement = typeof migration.replacement === 'string' ? migration.replacement : migration.replacement.kind;
+    const missing = missingEntry({ mode: ga.mode, emigrantSelection: migration.emigrantSelection.kind, replacement }, registries);
     if (missing) return `host ${name} has no ${missing.slice(0, 140)}: it is not built in and no --extension of this host provides it`;
+    // The resolved run as it arrived, checked against this host's registries: never resolved again.
+    const checked = checkResolved('run', task.run, { ...REGISTRIES, ...registries });
+    if ('problem' in checked) {
+      dropped.malformed++;
+      return `host ${name} got island ${task.island} with a run that is not a resolved run config (${checked.problem.slice(0, 200)})`;
+    }
   }
   return tasks;
 }

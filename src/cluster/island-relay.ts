@@ -106,8 +106,8 @@ export class IslandRelay {
     connection: { readonly connected: boolean },
   ) {
     // Sync and lagged islands wait for migrants (lagged ones for those of one sending iteration, which the message carries).
-    this.sync = tasks.some((task) => task.migration.mode !== 'async');
-    this.permutations = new PermutationCheck(tasks[0].evolver.params.n);
+    this.sync = tasks.some((task) => task.run.migration.mode !== 'async');
+    this.permutations = new PermutationCheck(tasks[0].run.n);
     this.coordination = SharedMemoryCoordination.create(order.islands);
     this.sub = bus.listen(
       subjects.run(order.runId, hostId),

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { ConfigError } from '../config/errors.ts';
-import { toFileShape } from '../config/file-shape.ts';
+import { RESOLVED_CONFIG_VERSION } from '../config/resolved-schema.ts';
 import type { Experiment } from '../experiment/load.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { openStudy, type HostActivity, type PlannedRun, type StudyOptions, type StudyOutcome } from '../experiment/runner.ts';
@@ -143,15 +143,15 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       byId.set(runId, planned);
       const attempt = (attempts.get(runId) ?? 0) + 1;
       attempts.set(runId, attempt);
-      const config = toFileShape({ ...planned.cell.config, seed: planned.seed });
       const subject = subjects.study(session, 'runs');
+      // The resolved config itself, seed decided: the host runs it as it is.
       const message = bus.codec.encode(subject, {
         type: 'run',
         session,
         runId,
         cell: { id: planned.cell.id, values: planned.cell.values },
-        seed: planned.seed,
-        config,
+        configVersion: RESOLVED_CONFIG_VERSION,
+        config: { ...planned.cell.config, seed: planned.seed },
         events: study.events,
       });
       await js.publish(subject, message, { msgID: `${session}:${runId}:${attempt}` });

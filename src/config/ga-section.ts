@@ -4,7 +4,7 @@
  * the mode's parameters, the way back to the file shape, and the memory estimate.
  */
 import { z } from 'zod';
-import type { GaModeRegistry } from '../ga/create-evolver.ts';
+import type { GaConfig, GaModeRegistry } from '../ga/create-evolver.ts';
 import type { GaModeDefinition } from '../ga/modes/define.ts';
 import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
 import { expected, fields, section, type Fields } from '../schema/fields.ts';
@@ -14,14 +14,13 @@ type Registered = (typeof GA_MODE_REGISTRY)[number];
 type InputOf<D> = D extends { kind: infer K; options(f: Fields): infer S extends z.ZodRawShape }
   ? { mode?: K } & z.input<z.ZodObject<S>>
   : never;
-type ConfigOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K } & O : never;
 
 /** What a file's `ga` may hold: one registered mode's keys (for library users' types). */
 export type GaInput = InputOf<Registered>;
 /** A parsed `ga` section: the mode and its options as the file gave them, defaults applied. */
 export type GaSectionValue = { mode: string } & Record<string, unknown>;
 /** The resolved `ga` section: a registered mode and its parameters (all but `n`). */
-export type GaConfig = ConfigOf<Registered>;
+export type { GaConfig };
 
 /** `"paper" or "hybrid"`; `"a", "b" or "c"`. */
 function quotedNames(names: readonly string[]): string {

@@ -2,7 +2,10 @@
  * What a run will take in memory, checked before any thread starts: each island's GA state
  * (its mode says what: chromosomes, counts, scratch), the migrants in flight, the island's
  * thread itself, and what the coordinating thread holds (each island's best, the result and
- * its text). Calibrated against peak resident memory (`/usr/bin/time -v`, docs/hybrid.md).
+ * its text). Calibrated against peak resident memory (`/usr/bin/time -v`, docs/hybrid.md):
+ * hybrid mode, config/large-n.yaml, 2 islands, the measured peak is 79-89% of the estimate
+ * at N = 10^6 and 77-96% at 10^7 (test/large-n.test.ts holds a 10^6 run to at most the
+ * estimate and at least 60% of it).
  */
 import { bytesPerGene } from '../problem/genes.ts';
 import { gaMemory } from './ga-section.ts';
@@ -12,15 +15,22 @@ import type { GaConfig } from './run-config.ts';
 /** Share of physical memory a run may plan to use. */
 export const MEMORY_SHARE = 0.75;
 
-/** One island worker thread before it holds any chromosome: Node's worker (~10 MB measured) and room for its V8 heap. */
-export const THREAD_BYTES = 32e6;
+/**
+ * One island worker thread besides its chromosomes: Node's worker, its code and its V8 heap
+ * (about 20 MB measured), and the garbage arrays V8 lets an isolate keep before it collects
+ * (it starts a collection 64 MB of external memory past the last).
+ */
+export const THREAD_BYTES = 64e6;
 /** The process itself (Node, the CLI's script, the pool), measured at about 70 MB. */
 export const PROCESS_BYTES = 80e6;
 /**
- * Copies of one migrant while it travels: the emigrant array, the encoder's buffer, the
- * encoded message, the receiver's decoded array.
+ * Chromosome-sized arrays per migrant an island holds at its peak: its emigrant array, and
+ * what each generation's messages leave behind (the migrant and the best it encodes, the
+ * bytes it receives and their decoded copy). The last are garbage at once, but a busy island
+ * never returns to its event loop, where V8 finishes its incremental marking, so they are
+ * freed only every few generations: up to 7 measured at N = 10^7.
  */
-const MIGRANT_COPIES = 4;
+const MIGRANT_COPIES = 8;
 /**
  * The coordinator's bytes per column: each island's last best and its final report (genes),
  * and the result's tuple (8-byte numbers) and its JSON text (up to 8 characters a row).
@@ -74,4 +84,14 @@ export function memoryAdvice(
     `${n} needs about ${gb(need.bytes)} for ${islands} island${islands === 1 ? '' : 's'} (${need.parts}), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(totalMemory)}); ` +
     (fits || `${one}lower n or the population (ga.populationSize, --population)`)
   );
+}
+
+/** `memoryAdvice` for a resolved run (a resolved config here, or one that arrived from a checkpoint or the bus). */
+export function runMemoryAdvice(
+  run: { n: number; islands: number; ga: GaConfig; migration: { interval: number; migrants: number } },
+  totalMemory: number,
+  registries?: Registries,
+): string | null {
+  const migrants = run.migration.interval > 0 ? run.migration.migrants : 0;
+  return memoryAdvice(run.n, run.islands, run.ga, migrants, totalMemory, registries);
 }

@@ -10,7 +10,7 @@ import { resolveTopology } from '../topology/schema.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
 import { gaInitialEvaluations, resolveGaSection } from './ga-section.ts';
-import { memoryAdvice } from './memory.ts';
+import { runMemoryAdvice } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
@@ -63,17 +63,23 @@ function resolveMigration(migration: Parsed['migration'], populationSize: number
   return { mode, lag, interval, migrants, emigrantSelection, replacement, rejectDuplicates };
 }
 
-/** A `maxEvaluations` budget must pay for every island's first population: a share below that could not be kept exactly. */
-function resolveLimits(
-  limits: Parsed['limits'],
-  islands: number,
-  ga: RunConfig['ga'],
-  at: Locator,
-  registries: Registries,
-): Parsed['limits'] {
-  // A mode whose runs need not end by themselves (takeover) has an iteration limit when the config gives none.
-  const defaultMax = registries.gaModes.find((d) => d.kind === ga.mode)?.defaultMaxIterations;
+/** What the limits' resolution needs of the rest of the run. */
+interface LimitsContext {
+  islands: number;
+  ga: RunConfig['ga'];
+  at: Locator;
+  registries: Registries;
+}
+
+/** The limits with the GA mode's default iteration limit (a mode whose runs need not end by themselves, takeover, has one when the config gives none). */
+function resolveLimits(limits: Parsed['limits'], ctx: LimitsContext): Parsed['limits'] {
+  const defaultMax = ctx.registries.gaModes.find((d) => d.kind === ctx.ga.mode)?.defaultMaxIterations;
   if (limits.maxIterations === null && defaultMax !== undefined) limits = { ...limits, maxIterations: defaultMax };
+  return checkBudget(limits, ctx);
+}
+
+/** A `maxEvaluations` budget must pay for every island's first population: a share below that could not be kept exactly. */
+function checkBudget(limits: Parsed['limits'], { islands, ga, at, registries }: LimitsContext): Parsed['limits'] {
   const budget = limits.maxEvaluations;
   if (budget === null) return limits;
   const initial = gaInitialEvaluations(ga, registries.gaModes);
@@ -113,8 +119,7 @@ export function resolveRunConfig(
   const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
 
   const migration = resolveMigration(p.migration, ga.populationSize, at, registries);
-  const migrants = migration.interval > 0 ? migration.migrants : 0;
-  const tooBig = memoryAdvice(p.n, islands, ga, migrants, env.totalMemory, registries);
+  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env.totalMemory, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
   return {
@@ -124,9 +129,48 @@ export function resolveRunConfig(
     islands,
     topology: resolveTopologySection(p.topology, islands, islandsGiven, at, registries),
     migration,
-    limits: resolveLimits(p.limits, islands, ga, at, registries),
+    limits: resolveLimits(p.limits, { islands, ga, at, registries }),
     onIslandError: p.onIslandError,
     output: p.output,
     cluster: p.cluster,
   };
+}
+
+/** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
+export const RESUMABLE_KEYS = [
+  'limits.maxIterations',
+  'limits.maxEvaluations',
+  'limits.timeLimit',
+  'onIslandError',
+  'output.file',
+] as const;
+/** Their sections. */
+const RESUMABLE_SECTIONS = ['limits', 'onIslandError', 'output'] as const satisfies readonly (keyof RunConfig)[];
+
+/**
+ * A resolved config (a checkpoint's) with overrides of its resumable keys applied: those
+ * values are checked by the file schema's fields and the limits' cross-field checks, and
+ * the rest of the config is taken as it is, not resolved again. Overrides of other keys
+ * are the caller's to refuse.
+ * @throws ConfigError with a one-line message.
+ */
+export function withResumableOverrides<C extends RunConfig>(
+  config: C,
+  source: string,
+  overrides: ConfigOverrides,
+  registries: Registries = REGISTRIES,
+): C {
+  const at: Locator = new Locator(source, overrides);
+  const given = Object.fromEntries(RESUMABLE_SECTIONS.filter((key) => overrides[key] !== undefined).map((key) => [key, overrides[key]]));
+  if (Object.keys(given).length === 0) return config;
+  const merged = applyOverrides({ limits: config.limits, onIslandError: config.onIslandError, output: config.output }, given);
+  const schema = (registries === REGISTRIES ? runConfigFileSchema : runConfigSchemaFor(registries)).pick({
+    limits: true,
+    onIslandError: true,
+    output: true,
+  });
+  const parsed = schema.safeParse(merged);
+  if (!parsed.success) at.fromZod(parsed.error, merged);
+  const { limits, onIslandError, output } = parsed.data;
+  return { ...config, limits: checkBudget(limits, { islands: config.islands, ga: config.ga, at, registries }), onIslandError, output };
 }

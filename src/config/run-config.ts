@@ -1,12 +1,17 @@
-/** The resolved run config: every default filled in, no nulls where a default exists (see resolve.ts). */
+/**
+ * The resolved run config: every default filled in (see resolve.ts). Its run part is the
+ * archipelago's `RunSpec` (src/archipelago/island-options.ts), the one shape a run has from
+ * the resolver down to every island's task; `null` says "no limit" (and "no seed yet").
+ */
+import type { RunSpec } from '../archipelago/island-options.ts';
 import type { TopologySpec } from '../topology/topology.ts';
-import type { GaConfig } from './ga-section.ts';
 import type { MigrationPolicies } from './migration-policies.ts';
 import type { ParsedRunConfig } from './schema.ts';
 
 type Parsed = ParsedRunConfig;
 /** One member per GA mode: the mode and its parameters for the board (all but n). */
 export type { GaConfig } from './ga-section.ts';
+export type { RunLimits, RunSpec } from '../archipelago/island-options.ts';
 
 /** Who sends migrants to whom: a registered kind with its options resolved. */
 export type TopologyConfig = TopologySpec;
@@ -21,17 +26,10 @@ export interface MigrationConfig extends MigrationPolicies {
   rejectDuplicates: boolean;
 }
 
-export interface RunConfig {
-  n: number;
+export interface RunConfig extends Omit<RunSpec, 'seed'> {
   /** null: no seed given; the CLI draws one and prints it. */
   seed: number | null;
-  ga: GaConfig;
-  islands: number;
-  topology: TopologyConfig;
   migration: MigrationConfig;
-  /** null = no limit. */
-  limits: Parsed['limits'];
-  onIslandError: Parsed['onIslandError'];
   output: Parsed['output'];
   /** Islands on other machines; null = this machine. */
   cluster: Parsed['cluster'];

@@ -85,7 +85,7 @@ function migrationSchema(registries: PolicyRegistries) {
 }
 
 /** The longest timer Node keeps (2^31 - 1 ms, 24.8 days): a longer one would fire at once. */
-const MAX_TIME_LIMIT_SECONDS = 2_147_483;
+export const MAX_TIME_LIMIT_SECONDS = 2_147_483;
 const timeLimitError = expected(`a number of seconds > 0 or null (= no limit), at most ${MAX_TIME_LIMIT_SECONDS} (24.8 days)`);
 const limitsSchema = section({
   maxIterations: int(1, { nullMeans: 'no limit' }).nullable().default(null).describe('iteration limit per island; null = none'),
@@ -115,7 +115,7 @@ const natsError = expected('a nats:// or tls:// URL (nats://[user:password@]host
 const prefixError = expected('subject tokens of letters, digits, - and _ separated by dots');
 const waitError = expected('a number of seconds > 0');
 /** Islands on other machines (docs/distributed.md); the flags --nats, --hosts, --nats-prefix, --wait say the same. */
-const clusterSchema = section({
+export const clusterSchema = section({
   // Read as --nats reads it; a message shows the URL with its secrets as ***, never as given.
   nats: z
     .string({ error: natsError })

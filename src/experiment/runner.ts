@@ -13,7 +13,7 @@ import { ConfigError } from '../config/errors.ts';
 import { isPlainObject, valueAt } from '../config/overrides.ts';
 import { toolInfo } from '../package-info.ts';
 import { canonicalJson, machineProvenance } from '../provenance.ts';
-import { RunFailedError, startRun } from '../run/start-run.ts';
+import { RunFailedError, startSeededRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
 import { isRepeatable } from '../archipelago/migration-modes.ts';
 import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
@@ -179,7 +179,7 @@ async function runOne(
   keepEvents: boolean,
   signal: AbortSignal | undefined,
 ): Promise<{ record: RunRecord; events: string[] } | null> {
-  const run = startRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
+  const run = startSeededRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
   const events: string[] = [];
   const trajectory = new TrajectoryRecorder();
   const subscription = run.events$.subscribe((event: ArchipelagoEvent) => {

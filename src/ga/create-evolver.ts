@@ -8,9 +8,19 @@ import type { IslandState } from './snapshot.ts';
 export type GaModeRegistry = readonly GaModeDefinition[];
 
 type SpecOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K; params: O & { n: number } } : never;
+type ConfigOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K } & O : never;
+
+/** The resolved `ga` section of a run: a registered mode and its parameters (all but `n`). */
+export type GaConfig = ConfigOf<(typeof GA_MODE_REGISTRY)[number]>;
 
 /** What one island runs: a registered mode and its parameters, plain data, so it can be sent to a worker thread. */
 export type EvolverSpec = SpecOf<(typeof GA_MODE_REGISTRY)[number]>;
+
+/** What an island of a run runs: its mode, and its parameters with the board size. */
+export function evolverSpecOf({ n, ga }: { n: number; ga: GaConfig }): EvolverSpec {
+  const { mode, ...params } = ga;
+  return { mode, params: { n, ...params } } as EvolverSpec;
+}
 
 /** Builds the island algorithm a spec names; with `snapshot`, continues a checkpointed one. */
 export function createEvolver(

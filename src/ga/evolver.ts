@@ -26,6 +26,7 @@ export interface Evolver {
   step(): boolean;
   bestFitness(): number;
   best(): Genes;
+  /** k members chosen by `select`, flat; an island may lend its own array, valid until its next step or migration (the hybrid's does). */
   emigrants(k: number, select: EmigrantSelection): Genes;
   immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates?: boolean): number;
   /** A copy of the whole GA state between two iterations (a checkpoint's part). */

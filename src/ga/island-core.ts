@@ -64,12 +64,17 @@ export abstract class IslandCore<P extends Population = Population> implements E
     return snapshotIsland(this);
   }
 
-  /** Copies `k` emigrants chosen by `select` into a new flat array (k * N genes). */
+  /** `k` emigrants chosen by `select`, flat (k * N genes; see `emigrantsOf` for whose array it is). */
   emigrants(k: number, select: EmigrantSelection): Genes {
     const count = Math.min(k, this.population.size);
     if (this.emigrantSlots.length < count) this.emigrantSlots = new Int32Array(count);
     const slots = this.emigrantSlots;
     select(this.population, this.rng, count, slots);
+    return this.emigrantsOf(slots, count);
+  }
+
+  /** Copies of the members in `slots[0..count)` in a new array, which the caller may keep (the hybrid lends its own, see HybridIsland). */
+  protected emigrantsOf(slots: Int32Array, count: number): Genes {
     const out = allocGenes(this.n, count);
     for (let i = 0; i < count; i++) this.population.copyOut(slots[i], out, i * this.n);
     return out;

@@ -1,8 +1,9 @@
 /**
  * Checkpoint files: every island's snapshot plus what identifies the run (tool and format
- * version, the resolved config with its seed), encoded with the thread codec (msgpackr,
- * typed arrays kept) and written whole or not at all. Reading one checks all of it and
- * answers a bad file with one ConfigError line (the CLI exits 2).
+ * version, the resolved config with its seed and its schema version), encoded with the
+ * thread codec (msgpackr, typed arrays kept) and written whole or not at all. Reading one
+ * checks all of it (the config against the resolved config's schema: it is never resolved
+ * again from a file shape) and answers a bad file with one ConfigError line (the CLI exits 2).
  */
 import { constants as bufferLimits } from 'node:buffer';
 import { decodeData, encodeData } from '../archipelago/codec.ts';
@@ -15,8 +16,10 @@ import { displayName } from '../config/config-file.ts';
 import { toolInfo } from '../package-info.ts';
 import { provenance, type Provenance } from '../provenance.ts';
 import { toFileShape } from '../config/file-shape.ts';
+import { runMemoryAdvice } from '../config/memory.ts';
 import { valueAt } from '../config/overrides.ts';
-import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
+import { RESUMABLE_KEYS, systemEnv, withResumableOverrides, type ResolveEnv } from '../config/resolve.ts';
+import { checkResolved, RESOLVED_CONFIG_VERSION } from '../config/resolved-schema.ts';
 import { InputError } from '../io/input-error.ts';
 import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
 import type { Genes } from '../problem/genes.ts';
@@ -26,12 +29,12 @@ import { writeFileAtomic } from '../io/write-file.ts';
 import type { SeededRunConfig } from './start-run.ts';
 
 export const CHECKPOINT_FORMAT = 'nqueens-islands checkpoint';
-/** Bump when the file's shape or an island's state changes meaning. */
-export const CHECKPOINT_FORMAT_VERSION = 1;
+/** Bump when the file's shape or an island's state changes meaning. 2: the config is the resolved one, with `configVersion`. */
+export const CHECKPOINT_FORMAT_VERSION = 2;
 
 /**
  * A checkpoint file: what a run needs to continue, plus what identifies it. `config` is the
- * resolved run config in the file shape (seed included); the run layer checks it.
+ * resolved run config itself (seed included), of schema version `configVersion`.
  */
 export interface CheckpointFile {
   type: 'checkpoint';
@@ -39,7 +42,8 @@ export interface CheckpointFile {
   formatVersion: number;
   toolVersion: string;
   createdAt: string;
-  config: unknown;
+  configVersion: number;
+  config: SeededRunConfig;
   mode: MigrationMode;
   /** Sync: the epoch every island was at; async: null. */
   epoch: number | null;
@@ -50,29 +54,21 @@ export interface CheckpointFile {
   provenance: Provenance;
 }
 
-/** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
-export const RESUMABLE_KEYS = [
-  'limits.maxIterations',
-  'limits.maxEvaluations',
-  'limits.timeLimit',
-  'onIslandError',
-  'output.file',
-] as const;
-
 export function checkpointFile(event: CheckpointEvent, config: SeededRunConfig, previousSeconds = 0): CheckpointFile {
-  const shape = toFileShape(config);
   return {
     type: 'checkpoint',
     format: CHECKPOINT_FORMAT,
     formatVersion: CHECKPOINT_FORMAT_VERSION,
     toolVersion: toolInfo().version,
     createdAt: new Date().toISOString(),
-    config: shape,
+    configVersion: RESOLVED_CONFIG_VERSION,
+    config,
     mode: event.mode,
     epoch: event.epoch,
     seconds: previousSeconds + event.seconds,
     islands: event.islands,
-    provenance: provenance(shape),
+    // The same hash as the run's record (of the config as people read it).
+    provenance: provenance(toFileShape(config)),
   };
 }
 
@@ -103,18 +99,23 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
     throw notOne;
   }
   if (!isObject(value) || value.type !== 'checkpoint' || value.format !== CHECKPOINT_FORMAT) throw notOne;
+  const writer = typeof value.toolVersion === 'string' ? value.toolVersion.slice(0, 40) : 'an unknown version';
   if (value.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
     throw new ConfigError(
-      `${name}: checkpoint format version ${String(value.formatVersion)}; this nqueens-islands reads version ${CHECKPOINT_FORMAT_VERSION}`,
+      `${name}: checkpoint format version ${String(value.formatVersion)}, written by nqueens-islands ${writer}; this nqueens-islands reads version ${CHECKPOINT_FORMAT_VERSION}`,
     );
   }
   const version = toolInfo().version;
   if (value.toolVersion !== version) {
-    throw new ConfigError(
-      `${name}: written by nqueens-islands ${String(value.toolVersion)}, this is ${version}; resume it with the version that wrote it`,
-    );
+    throw new ConfigError(`${name}: written by nqueens-islands ${writer}, this is ${version}; resume it with the version that wrote it`);
   }
-  return value as unknown as CheckpointFile;
+  if (value.configVersion !== RESOLVED_CONFIG_VERSION)
+    throw new ConfigError(
+      `${name}: damaged checkpoint (config schema version ${String(value.configVersion)}, expected ${RESOLVED_CONFIG_VERSION})`,
+    );
+  const checked = checkResolved('seeded', value.config);
+  if ('problem' in checked) throw new ConfigError(`${name}: damaged checkpoint (config: ${checked.problem})`);
+  return { ...(value as unknown as CheckpointFile), config: checked.config };
 }
 
 function leafPaths(value: unknown, prefix = ''): string[] {
@@ -125,9 +126,11 @@ function leafPaths(value: unknown, prefix = ''): string[] {
 const RESUMABLE_FLAGS = RESUMABLE_KEYS.map((key) => flagForPath(key)).join(', ');
 
 /**
- * The config of a resumed run: the checkpoint's, with flags for the resumable keys applied.
- * A flag that sets any other key to a different value is refused (a flag repeating the
- * saved value is fine). Also checks the snapshots against the config.
+ * The config of a resumed run: the checkpoint's resolved config as it is, with flags for the
+ * resumable keys applied (checked as the config's own values are). A flag that sets any other
+ * key to a value other than the checkpoint's (as `config print` writes it) is refused; one
+ * repeating it is fine. Also checks that this machine has the memory, and the snapshots
+ * against the config.
  * @throws ConfigError
  */
 export function resumeConfig(
@@ -138,21 +141,12 @@ export function resumeConfig(
 ): SeededRunConfig {
   const name = `--resume ${displayName(file)}`;
   const damaged = (what: string) => new ConfigError(`${name}: damaged checkpoint (${what})`);
-  let saved;
-  try {
-    saved = resolveRunConfig(checkpoint.config, `${name}: config`, {}, env);
-  } catch (error) {
-    if (error instanceof ConfigError && /needs about/.test(error.message)) throw error; // too big for this machine: say so
-    throw damaged('its run config does not resolve');
-  }
-  if (saved.seed === null) throw damaged('no seed');
-  const merged = resolveRunConfig(checkpoint.config, name, overrides, env);
-  const before = toFileShape(saved);
-  const after = toFileShape(merged);
+  const saved = checkpoint.config;
+  const shape = toFileShape(saved);
   for (const key of leafPaths(overrides)) {
     if ((RESUMABLE_KEYS as readonly string[]).includes(key)) continue;
-    const was = valueAt(before, key);
-    const now = valueAt(after, key);
+    const was = valueAt(shape, key);
+    const now = valueAt(overrides, key);
     if (JSON.stringify(was) !== JSON.stringify(now)) {
       throw new ConfigError(
         `${flagForPath(key) ?? key}: ${JSON.stringify(now)} contradicts the checkpoint ${displayName(file)}, which is for ${key} = ${JSON.stringify(was)}; ` +
@@ -160,8 +154,11 @@ export function resumeConfig(
       );
     }
   }
+  // A machine fact, not a config check: the checkpoint may come from a larger machine.
+  const tooBig = runMemoryAdvice(saved, env.totalMemory);
+  if (tooBig) throw new ConfigError(`${name}: n: ${tooBig}`);
   checkSnapshots(checkpoint, saved, damaged);
-  return { ...merged, seed: saved.seed };
+  return withResumableOverrides(saved, name, overrides);
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -171,11 +168,7 @@ const isCount = (value: unknown): value is number => Number.isSafeInteger(value)
  * damaged or edited checkpoint is refused here, naming what is wrong, instead of failing
  * (or silently computing something else) inside a worker.
  */
-function checkSnapshots(
-  checkpoint: CheckpointFile,
-  config: SeededRunConfig | ReturnType<typeof resolveRunConfig>,
-  damaged: (what: string) => ConfigError,
-): void {
+function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, damaged: (what: string) => ConfigError): void {
   const { n, islands, ga } = config;
   if (checkpoint.mode !== config.migration.mode) throw damaged(`mode ${String(checkpoint.mode)} but config says ${config.migration.mode}`);
   if (checkpoint.mode === 'sync' ? !isCount(checkpoint.epoch) : checkpoint.epoch !== null)

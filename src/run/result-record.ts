@@ -5,6 +5,7 @@
  */
 import { extname } from 'node:path';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
+import { IN_PROCESS_REPORT, type DroppedCounts, type LaunchReport } from '../archipelago/launcher.ts';
 import { isRepeatable } from '../archipelago/migration-modes.ts';
 import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
@@ -69,6 +70,8 @@ export interface SolveRecord {
   best?: number[] | null;
   /** Islands on other machines: the hosts that ran the run, by name. */
   hosts?: string[];
+  /** Islands on other machines: bus messages the coordinator dropped (malformed, foreign, unauthenticated, failed checks) from joining the hosts to the run's end. */
+  bus?: { dropped: DroppedCounts };
   islands: IslandRecord[];
   failures: { island: number; iteration: number; message: string }[];
   /**
@@ -98,8 +101,9 @@ export function resultRecord(
   result: RunResult,
   config: SeededRunConfig,
   ended: Ending = endingOf(result),
-  placement: readonly string[] | null = null,
+  launch: LaunchReport = IN_PROCESS_REPORT,
 ): SolveRecord {
+  const { placement, dropped } = launch;
   if (result.solved && (!result.solution || !validateSolution(result.solution, config.n).valid)) {
     throw new Error('the archipelago reported a solution that fails validation');
   }
@@ -123,6 +127,7 @@ export function resultRecord(
     ...(result.solved ? {} : { best: result.best }),
     // Islands on other machines (`placement`: each island's host name).
     ...(placement ? { hosts: [...new Set(placement)] } : {}),
+    ...(dropped ? { bus: { dropped: { ...dropped } } } : {}),
     islands: result.islands.map((i) => ({
       ...islandSummary(i),
       ...(placement ? { host: placement[i.id] } : {}),

@@ -3,8 +3,8 @@ import { startArchipelago } from '../archipelago/archipelago.ts';
 import { IslandFailedError } from '../archipelago/island-failed-error.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from '../archipelago/events.ts';
 import type { ArchipelagoOptions } from '../archipelago/options.ts';
-import type { EvolverSpec } from '../ga/create-evolver.ts';
 import type { RunConfig } from '../config/run-config.ts';
+import { randomSeed } from '../ga/rng.ts';
 import { smallBoardAnswer } from '../problem/small-boards.ts';
 
 /** A run's result: the archipelago's, plus what identifies the run. */
@@ -15,36 +15,25 @@ export interface RunResult extends ArchipelagoResult {
   iterations: number;
 }
 
-export interface Run {
+/** A run of a seeded config on the archipelago, as the run pipeline (pipeline.ts) and a study's runner drive it. */
+export interface SeededRun {
   events$: Observable<ArchipelagoEvent>;
   result: Promise<RunResult>;
   /** Ends the run early (the result reports what was reached). */
   stop: () => void;
 }
 
-/** A config with its seed decided (the CLI draws one when the user gave none). */
+/** A config with its seed decided (`withSeed` draws one when the user gave none). */
 export type SeededRunConfig = RunConfig & { seed: number };
 
-/** What one island runs, from the resolved config. */
-export function evolverSpecFor({ n, ga }: RunConfig): EvolverSpec {
-  const { mode, ...params } = ga;
-  return { mode, params: { n, ...params } } as EvolverSpec;
+/** The config with its seed decided: the one given, or a fresh random one. */
+export function withSeed(config: RunConfig): SeededRunConfig {
+  return { ...config, seed: config.seed ?? randomSeed() };
 }
 
-/** The archipelago's options for a resolved run config. */
+/** The archipelago's options for a resolved run config: the config itself is the run (no reshaping). */
 export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptions {
-  const { limits } = config;
-  return {
-    seed: config.seed,
-    islands: config.islands,
-    evolver: evolverSpecFor(config),
-    topology: config.topology,
-    migration: config.migration,
-    maxIterations: limits.maxIterations ?? undefined,
-    maxEvaluations: limits.maxEvaluations ?? undefined,
-    timeLimitMs: limits.timeLimit === null ? undefined : limits.timeLimit * 1000,
-    onIslandError: config.onIslandError,
-  };
+  return { run: config };
 }
 
 /** The run stopped because an island failed under `onIslandError: 'fail'`; `result` is what it reached. */
@@ -67,7 +56,7 @@ export class NoSolutionError extends Error {
  * Starts one run of the island model for a resolved config. N = 1 is answered at once;
  * N = 2 and 3 throw NoSolutionError before any thread starts.
  */
-export function startRun(config: SeededRunConfig, extra: Partial<ArchipelagoOptions> = {}): Run {
+export function startSeededRun(config: SeededRunConfig, extra: Partial<ArchipelagoOptions> = {}): SeededRun {
   const small = smallBoardAnswer(config.n);
   if (small?.kind === 'impossible') throw new NoSolutionError(small.reason);
   if (small?.kind === 'solution') {

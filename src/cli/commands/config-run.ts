@@ -7,8 +7,7 @@ import { configFileOf, displayName } from '../../config/config-file.ts';
 import { readConfigFile } from '../../config/load.ts';
 import { toFileShape } from '../../config/file-shape.ts';
 import { applyOverrides } from '../../config/overrides.ts';
-import { safeText } from '../../io/terminal.ts';
-import { printError } from '../output.ts';
+import { printError, printOut } from '../output.ts';
 import { resolveRunConfig } from '../../config/resolve.ts';
 import { withoutSecrets } from '../../config/nats-url.ts';
 
@@ -62,15 +61,13 @@ export function printConfig(argv: ArgumentsCamelCase<PrintArgs>): void {
   const from = displayName(configFileOf(argv));
   const unset = 'n is not set (give -n N, or n: in the file); values that depend on it are null';
   if (!nSet && argv.json) printError(`config print: ${unset}`);
-  process.stdout.write(
-    safeText(
-      argv.json
-        ? `${JSON.stringify(shape, null, 2)}\n`
-        : toYaml(shape, ` Resolved run config, from ${from} and flags.${nSet ? '' : `\n ${unset}.`}`),
-    ),
+  printOut(
+    argv.json
+      ? `${JSON.stringify(shape, null, 2)}\n`
+      : toYaml(shape, ` Resolved run config, from ${from} and flags.${nSet ? '' : `\n ${unset}.`}`),
   );
 }
 
 export function printSchema(): void {
-  process.stdout.write(`${JSON.stringify(runConfigJsonSchema(), null, 2)}\n`);
+  printOut(`${JSON.stringify(runConfigJsonSchema(), null, 2)}\n`);
 }

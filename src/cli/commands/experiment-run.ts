@@ -9,7 +9,7 @@ import { failureReason } from '../../io/write-file.ts';
 import { progressBar } from '../../experiment/progress.ts';
 import { runStudy, type StudyOutcome } from '../../experiment/runner.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { printError } from '../output.ts';
+import { printError, setExitCode } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
 
 export interface ExperimentArgs extends ClusterArgs {
@@ -90,7 +90,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
         printError(
           `${outDir}: cannot write (${failureReason(error)}); the runs recorded before are kept; once fixed, continue with: ${resume}`,
         );
-        process.exitCode = EXIT.notSaved;
+        setExitCode(EXIT.notSaved);
         return;
       }
     } else {
@@ -109,7 +109,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     if (outcome.interrupted) {
       printError(`${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
       // 128 + the signal, as shells expect of a study stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).
-      process.exitCode = lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE[stoppedBy];
+      setExitCode(lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE[stoppedBy]);
     } else {
       printError(
         `${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${shellWord(outDir)}`,

@@ -6,7 +6,7 @@ import { authFromArgs, keyFileOf, positiveNumber, type NatsArgs } from '../../cl
 import { checkHostName } from '../../cluster/host-names.ts';
 import { readRegularFile } from '../../io/read-file.ts';
 import { startHost } from '../../cluster/host.ts';
-import { printLog } from '../output.ts';
+import { printLog, setExitCode } from '../output.ts';
 import { claimSignals } from '../signals.ts';
 
 export interface HostArgs extends NatsArgs {
@@ -53,7 +53,7 @@ export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
   const dropped = host.dropped.total ? `; ${host.dropped.describe()}` : '';
   if (how === 'broker-lost') {
     printLog(`lost the NATS broker; ${host.runsDone} run${host.runsDone === 1 ? '' : 's'} done${dropped}`);
-    process.exitCode = EXIT_BROKER_LOST;
+    setExitCode(EXIT_BROKER_LOST);
   } else {
     printLog(`host ${host.name} left after ${host.runsDone} run${host.runsDone === 1 ? '' : 's'}${dropped}`);
   }

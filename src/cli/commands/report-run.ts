@@ -12,7 +12,7 @@ import { readStudy } from '../../report/study-data.ts';
 import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
 import { summarise } from '../../report/summary.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
-import { printError, printLine } from '../output.ts';
+import { printError, printLine, setExitCode } from '../output.ts';
 import { checkDistinctOutputs, checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface ReportArgs {
@@ -44,7 +44,7 @@ function save(flag: string, path: string, text: string): void {
     printError(`wrote ${path}`);
   } catch (error) {
     printError(`${writeError(flag, path, error)}; the summary is on stdout only`);
-    process.exitCode = EXIT.notSaved;
+    setExitCode(EXIT.notSaved);
   }
 }
 
@@ -133,7 +133,7 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     } catch (error) {
       if (error instanceof ConfigError) throw error;
       printError(`${writeError('--ioh', args.ioh, error)}; the summary is on stdout only`);
-      process.exitCode = EXIT.notSaved;
+      setExitCode(EXIT.notSaved);
     }
   }
 }

@@ -2,25 +2,26 @@
 import { basename, dirname } from 'node:path';
 import { LocalHost } from '../../archipelago/local-host.ts';
 import type { ArgumentsCamelCase } from 'yargs';
-import type { ArchipelagoEvent, CheckpointEvent } from '../../archipelago/events.ts';
+import type { CheckpointEvent } from '../../archipelago/events.ts';
 import { overridesFromArgv } from '../../config/flags.ts';
 import { numberLiteral } from '../../schema/flag-value.ts';
 import { displayName, runConfigFromArgv } from '../../config/config-file.ts';
 import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
-import { randomSeed } from '../../ga/rng.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
-import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint, type CheckpointFile } from '../../run/checkpoint.ts';
-import { endingOf, recordText, resultRecord, type Ending, type SolveRecord } from '../../run/result-record.ts';
-import { NoSolutionError, RunFailedError, startRun, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
-import { testFaultFromEnv } from '../../run/test-fault.ts';
+import { readCheckpoint, resumeConfig, type CheckpointFile } from '../../run/checkpoint.ts';
+import { recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
+import { NoSolutionError, withSeed, type RunFailedError, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
+import { checkSupported, runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
+import { CLUSTER_CAPABILITIES } from '../../cluster/defaults.ts';
+import { checkTestFaultEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from './solve.ts';
-import { exitWhenWritten, printError, printLine, printLog, tupleForPeople } from '../output.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
+import { exitWhenWritten, printError, printLine, printLog, setExitCode, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs {
@@ -51,8 +52,7 @@ function checkpointEverySeconds(args: SolveArgs): number {
 /** The run config: from `--config` and flags, or from the checkpoint `--resume` names (flags may change only limits and outputs). */
 async function runConfig(args: SolveArgs, env?: ResolveEnv): Promise<{ config: SeededRunConfig; resumed: CheckpointFile | null }> {
   if (args.resume === undefined) {
-    const resolved = await runConfigFromArgv(args, env);
-    return { config: { ...resolved, seed: resolved.seed ?? randomSeed() }, resumed: null };
+    return { config: withSeed(await runConfigFromArgv(args, env)), resumed: null };
   }
   if (args.config !== undefined) throw new UsageError('--config: not with --resume; the checkpoint holds the run config');
   const checkpoint = readCheckpoint(args.resume);
@@ -141,7 +141,7 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
     throw error;
   }
   // Stopping the pool's threads one by one would only delay the exit (~10-30 ms).
-  exitWhenWritten();
+  await exitWhenWritten(() => host.close());
 }
 
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
@@ -153,13 +153,11 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   if (!clusterOptions) checkNoAuthFlags(args);
   if (!clusterOptions && args.clusterKeyFile !== undefined)
     throw new UsageError('--cluster-key-file: only with --nats URL or cluster: in the run config');
-  if (clusterOptions && (args.checkpoint !== undefined || args.resume !== undefined)) {
-    throw new UsageError(
-      `${args.checkpoint !== undefined ? '--checkpoint' : '--resume'}: not with ${fromFlags ? '--nats' : 'cluster: in the run config'} (islands on other hosts are not checkpointed)`,
-    );
-  }
+  // The pipeline's refusal, asked before waiting for hosts (the cluster's launcher says what it supports).
+  const names = { checkpoint: '--checkpoint', resume: '--resume', launcher: fromFlags ? '--nats' : 'cluster: in the run config' };
+  if (clusterOptions) checkSupported(CLUSTER_CAPABILITIES, { checkpoints: args.checkpoint !== undefined, resume: resumed !== null }, names);
   const cluster = clusterOptions
-    ? await (await import('../../cluster/cluster-run.ts')).joinCluster({ ...clusterOptions, log: printLog })
+    ? await (await import('../../cluster/join-cluster.ts')).joinCluster({ ...clusterOptions, log: printLog })
     : null;
   if (cluster) {
     // Across machines, the islands default to what the hosts offer, not this machine's cores.
@@ -173,40 +171,47 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const out = config.output.file;
   // The result file comes from --out or from the run config's output.file: messages name the one used.
   const outName = args.out !== undefined ? '--out' : `output.file (${args.config !== undefined ? displayName(args.config) : 'run config'})`;
-  if (out !== null) checkOutFile(outName, out);
   const checkpointPath = args.checkpoint ?? null;
-  if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
-  if (args.trace !== undefined) checkOutFile('--trace', args.trace);
-  checkDistinctOutputs([
-    [outName, out],
-    ['--checkpoint', checkpointPath],
-    ['--trace', args.trace],
-  ]);
-  // The checkpoint a run resumes from may take its new checkpoints, not its result or trace.
-  checkDistinctOutputs([
-    ['--resume', args.resume],
-    [outName, out],
-    ['--trace', args.trace],
-  ]);
-  const testFault = testFaultFromEnv(config.islands);
-
-  let run;
+  let run: PipelineRun;
   try {
-    run = startRun(config, {
-      launcher: cluster ? cluster.launcher : host,
-      ...(testFault ? { testFault } : {}),
-      ...(checkpointPath !== null ? { checkpointEveryMs: everySeconds * 1000 } : {}),
-      ...(resumed ? { resume: resumed.islands } : {}),
+    if (out !== null) checkOutFile(outName, out);
+    if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
+    if (args.trace !== undefined) checkOutFile('--trace', args.trace);
+    checkDistinctOutputs([
+      [outName, out],
+      ['--checkpoint', checkpointPath],
+      ['--trace', args.trace],
+    ]);
+    // The checkpoint a run resumes from may take its new checkpoints, not its result or trace.
+    checkDistinctOutputs([
+      ['--resume', args.resume],
+      [outName, out],
+      ['--trace', args.trace],
+    ]);
+    checkTestFaultEnv(config.islands);
+    run = runPipeline(config, {
+      ...(cluster ? { launcher: cluster.launcher } : { launcher: host }),
+      ...(checkpointPath !== null
+        ? {
+            checkpoints: {
+              file: checkpointPath,
+              everyMs: everySeconds * 1000,
+              onWrite: (event, error) => noteCheckpoint(checkpointPath, event, error, notes),
+            },
+          }
+        : {}),
+      ...(resumed ? { resume: resumed } : {}),
+      names,
     });
   } catch (error) {
     await cluster?.close();
     if (!(error instanceof NoSolutionError)) throw error;
     printError(error.message);
-    process.exitCode = EXIT.notSolved;
+    setExitCode(EXIT.notSolved);
     return;
   }
 
-  const signals = interruptions(run.stop);
+  const signals = interruptions((signal) => run.stop(signal));
   // Test hook: the run owns the signals from here on (tests signal during start-up right after this line).
   if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('run launched\n');
   // The live view (and log-update) is loaded only for a terminal that takes cursor movement (not TERM=dumb): scripts start faster.
@@ -222,7 +227,9 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       : null;
   // Notes on stderr (when no live view owns the terminal): that the islands run, each checkpoint.
   const notes = live === null && !args.quiet;
-  const onEvent = (event: ArchipelagoEvent) => {
+  const trace = args.trace === undefined ? null : new TraceWriter(args.trace, config);
+  const subscription = run.events$.subscribe((event) => {
+    trace?.write(event);
     if (event.type === 'started' && notes) {
       const from = resumed
         ? `, resumed from ${displayName(args.resume!)}${resumed.epoch === null ? '' : ` at epoch ${resumed.epoch}`}`
@@ -230,26 +237,14 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       printError(
         `started N=${config.n} on ${event.islands} island${event.islands === 1 ? '' : 's'}, seed ${config.seed}${from}; Ctrl-C stops and prints the best so far`,
       );
-    } else if (event.type === 'checkpoint' && checkpointPath !== null) {
-      saveCheckpoint(checkpointPath, event, config, resumed?.seconds ?? 0, notes);
     }
-  };
-  const trace = args.trace === undefined ? null : new TraceWriter(args.trace, config);
-  const subscription = run.events$.subscribe((event) => {
-    trace?.write(event);
-    onEvent(event);
   });
-  let result: RunResult;
-  let failure: RunFailedError | null = null;
+  let outcome: RunOutcome;
   try {
-    result = await run.result;
+    outcome = await run.outcome;
   } catch (error) {
-    if (!(error instanceof RunFailedError)) {
-      trace?.abort();
-      throw error;
-    }
-    failure = error;
-    result = error.result;
+    trace?.abort();
+    throw error;
   } finally {
     live?.close();
     signals.dispose();
@@ -258,38 +253,34 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   }
   trace?.close();
 
-  // resultRecord re-checks the solution: the tool never prints one its own validator refuses.
-  const brokerLost = cluster?.launcher.brokerLost ?? false;
-  const ended: Ending = signals.signal ?? (brokerLost ? 'broker-lost' : failure ? 'island-failed' : endingOf(result));
-  const record = resultRecord(result, config, ended, cluster ? cluster.launcher.placement : null);
+  // The record's solution passed the independent validator: the tool never prints one it refuses.
+  const { ended, record, result, failure } = outcome;
   // stdout first: whatever happens to --out, a finished result is never lost.
   if (args.json) printLine(JSON.stringify(record));
   else printText(result, args, ended, out);
   printFailures(result, failure);
   const saved = out === null || saveResult(outName, out, record);
   if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
-  if (brokerLost)
+  if (ended === 'broker-lost')
     printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
-  process.exitCode = signals.received
-    ? signals.exitCode
-    : failure || brokerLost || ended === 'all-islands-failed'
-      ? EXIT.islandFailed
-      : !saved
-        ? EXIT.notSaved
-        : result.solved || ended === 'taken-over'
-          ? EXIT.ok
-          : EXIT.notSolved;
+  setExitCode(
+    signals.received
+      ? signals.exitCode
+      : failure || ended === 'broker-lost' || ended === 'all-islands-failed'
+        ? EXIT.islandFailed
+        : !saved
+          ? EXIT.notSaved
+          : result.solved || ended === 'taken-over'
+            ? EXIT.ok
+            : EXIT.notSolved,
+  );
 }
 
-/** Writes one checkpoint; a failed write is reported and the run goes on (the previous checkpoint stays). */
-function saveCheckpoint(path: string, event: CheckpointEvent, config: SeededRunConfig, previousSeconds: number, note: boolean): void {
-  try {
-    writeCheckpoint(path, checkpointFile(event, config, previousSeconds));
-  } catch (error) {
+/** After each checkpoint: a failed write is one line and the run goes on (the previous checkpoint stays); a written one a note. */
+function noteCheckpoint(path: string, event: CheckpointEvent, error: unknown, note: boolean): void {
+  if (error !== null) {
     printError(`${writeError('--checkpoint', path, error)}; the run goes on (the previous checkpoint, if any, stays)`);
-    return;
-  }
-  if (note) {
+  } else if (note) {
     const at = event.epoch === null ? `iteration ${Math.max(...event.islands.map((i) => i.state.iterations))}` : `epoch ${event.epoch}`;
     printError(`checkpoint written to ${path} (${at})`);
   }
@@ -299,14 +290,13 @@ function saveCheckpoint(path: string, event: CheckpointEvent, config: SeededRunC
  * SIGINT / SIGTERM / SIGHUP stop the run cleanly (the best so far is printed and saved); a
  * later signal quits at once (src/cli/signals.ts). Exit codes follow the shell's 128 + signal.
  */
-function interruptions(stop: () => void) {
-  const state = { received: false, signal: null as StopSignal | null, exitCode: 0, dispose: () => {} };
+function interruptions(stop: (signal: StopSignal) => void) {
+  const state = { received: false, exitCode: 0, dispose: () => {} };
   const onSignal = (signal: StopSignal) => {
     state.received = true;
-    state.signal = signal;
     state.exitCode = SIGNAL_EXIT_CODE[signal];
     printError(`${signal}: stopping all islands (a second signal, a second from now, quits at once)`);
-    stop();
+    stop(signal);
   };
   state.dispose = claimSignals(onSignal);
   return state;

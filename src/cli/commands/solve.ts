@@ -4,9 +4,7 @@ import { MAX_BOARD_N } from '../../problem/board.ts';
 import { withRunConfigFlags } from '../run-flags.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
 import type { SolveArgs } from './solve-run.ts';
-
-/** Seconds between checkpoints when `--checkpoint` is given without `--checkpoint-every`. */
-export const DEFAULT_CHECKPOINT_EVERY = 60;
+import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
 
 export const solveCommand: CommandModule<object, SolveArgs> = {
   command: 'solve',

@@ -4,7 +4,7 @@ import { checkTuple } from '../../problem/check-tuple.ts';
 import { parseTuple, parseTupleFile } from '../../problem/tuple.ts';
 import { readRegularText } from '../../io/read-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { printLine, tupleForPeople } from '../output.ts';
+import { printLine, setExitCode, tupleForPeople } from '../output.ts';
 
 /** A tuples file may hold a million-queen solution one row per line (about 7 MB); far beyond is a wrong file. */
 const MAX_TUPLES_FILE_BYTES = 256 * 1024 * 1024;
@@ -55,7 +55,7 @@ function run(args: ArgumentsCamelCase<VerifyArgs>): void {
       );
     });
   }
-  process.exitCode = reports.every((r) => r.solution) ? EXIT.ok : EXIT.notSolved;
+  setExitCode(reports.every((r) => r.solution) ? EXIT.ok : EXIT.notSolved);
 }
 
 export const verifyCommand: CommandModule<object, VerifyArgs> = {

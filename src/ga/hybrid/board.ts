@@ -3,8 +3,8 @@ import type { ConflictList } from './diagonals.ts';
 
 /**
  * One chromosome as the hybrid operators see it: its genes (n at `offset` in a flat
- * array, as populations store them), its two diagonal count arrays (one byte a diagonal,
- * exact through `wide`, see diagonals.ts), its fitness, which the operators keep equal to
+ * array, as populations store them), its diagonal counts (four bits a diagonal in each
+ * direction, exact through `wide`, see diagonals.ts), its fitness, which the operators keep equal to
  * the paper's fitness as they swap queens, and the columns whose queens may be in conflict.
  * Boards are created once per population slot and per scratch board, never per child;
  * a child that enters the population trades its counts and list with the member it replaces.
@@ -13,9 +13,9 @@ export interface Board {
   readonly n: number;
   genes: Genes;
   offset: number;
-  up: Uint8Array;
-  down: Uint8Array;
-  /** The true counts of the diagonals holding 255 queens or more (key: ↗ index, or 2n + ↘ index); almost always empty. */
+  /** Byte k: the ↗ count of diagonal k in its low four bits, the ↘ count in its high four (diagonals.ts). */
+  counts: Uint8Array;
+  /** The true counts of the diagonals holding 15 queens or more (key: ↗ index, or 2n + ↘ index); almost always empty. */
   wide: Map<number, number>;
   fitness: number;
   /**

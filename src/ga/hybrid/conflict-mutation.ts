@@ -20,13 +20,13 @@ const PICK_TRIES = 8;
  * `useSwapDelta` is false. Returns the fitness change (0 when no queen is in conflict).
  */
 export function conflictMutation(board: Board, rng: Rng, partners: number, useSwapDelta: boolean): number {
-  const { n, genes, offset, up, down, list } = board;
+  const { n, genes, offset, counts, list } = board;
   const count = list.count;
   if (count === 0 || n < 2) return 0;
   let i = -1;
   for (let t = 0; t < PICK_TRIES; t++) {
     const c = list.cols[rng.int(count)];
-    if (isConflicted(genes, offset, n, up, down, c)) {
+    if (isConflicted(genes, offset, n, counts, c)) {
       i = c;
       break;
     }
@@ -36,7 +36,7 @@ export function conflictMutation(board: Board, rng: Rng, partners: number, useSw
   let bestJ = -1;
   for (let p = 0; p < partners; p++) {
     const j = uniformOther(rng, n, i);
-    const d = useSwapDelta ? swapDelta(genes, offset, n, up, down, i, j) : swapDeltaByRecount(board, i, j);
+    const d = useSwapDelta ? swapDelta(genes, offset, n, counts, i, j) : swapDeltaByRecount(board, i, j);
     if (d < best) {
       best = d;
       bestJ = j;

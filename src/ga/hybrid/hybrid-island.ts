@@ -14,11 +14,19 @@ import { collectConflicts, copyBoardState, countDiagonals, listCovers, newBoard 
 import { localSearch, type LocalSearchLimits } from './local-search.ts';
 import { checkHybridParams, type HybridParams } from './params.ts';
 import { HybridPopulation } from './population.ts';
-import { regreedBlock, SmartStartScratch, smartStart } from './smart-start.ts';
-
-/** The smallest block a derived member's build places again (see `initialise`). */
-const DERIVED_BLOCK_MIN = 65_536;
+import { countBoard } from './occupancy.ts';
+import { regreedBlock, smartStart } from './smart-start.ts';
 import { enterIfFitter } from './survival.ts';
+
+/**
+ * The block a derived member's build places again (see `initialise`): every column up to
+ * N = 65,536. Placing a block again costs more per column than a whole smart start (the
+ * rest of the board already holds most diagonals, so each column needs many more draws,
+ * each a cache miss into the counts at large N): N/μ columns a member, the rule before,
+ * took about 11 CPU seconds an island at N = 10^7 (seven blocks of 1.25 million columns),
+ * where the whole smart start of the first member takes under 3.
+ */
+const DERIVED_BLOCK = 65_536;
 
 export interface HybridIslandOptions {
   params: HybridParams;
@@ -59,6 +67,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   private readonly limits: LocalSearchLimits;
   private readonly shouldStop: (() => boolean) | undefined;
   private survival: SurvivalScratch | null = null;
+  private emigrantOut: Genes = new Uint16Array(0);
 
   constructor(options: HybridIslandOptions) {
     const p = options.params;
@@ -108,9 +117,9 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   /**
    * μ smart starts (or random permutations), ranked; a member of fitness 0 is a solution.
    * The first member is a whole smart start; each further one is the first with a random
-   * block of max(65,536, N/μ) columns (all of them up to N = 65,536) placed again by the
-   * same greedy rule (`regreedBlock`): the build costs about two smart starts whatever μ,
-   * where μ whole ones at N = 10^7 take seconds each.
+   * block of min(N, 65,536) columns (all of them up to N = 65,536) placed again by the
+   * same greedy rule (`regreedBlock`): above N = 65,536 the build costs one smart start and
+   * μ - 1 copies whatever N, where μ whole smart starts at N = 10^7 take seconds each.
    * @throws BuildStopped when `shouldStop` says yes meanwhile (a limit or signal during
    * start-up), asked every BUILD_STOP_GRANULE genes and inside each large smart start.
    */
@@ -118,8 +127,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     const pop = this.population;
     const n = this.n;
     const start = this.params.operators.smartStart;
-    const scratch = start ? new SmartStartScratch(n) : null;
-    const block = Math.min(n, Math.max(DERIVED_BLOCK_MIN, Math.ceil(n / pop.size)));
+    const block = Math.min(n, DERIVED_BLOCK);
     const first = pop.boards[0];
     let checked = 0;
     for (let s = 0; s < pop.size; s++) {
@@ -128,10 +136,10 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
         if (this.shouldStop?.()) throw buildStopped(pop.genes, pop.fitness, s, n, this.evaluations);
       }
       const b = pop.boards[s];
-      if (start && scratch) {
+      if (start) {
         let f: number;
         if (s === 0) {
-          f = smartStart(b, this.rng, start.maxTries, scratch, this.shouldStop);
+          f = smartStart(b, this.rng, start.maxTries, pop.bits, this.shouldStop);
         } else {
           copyGenes(first.genes, first.offset, b.genes, b.offset, n);
           copyBoardState(first, b);
@@ -140,8 +148,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
         if (f < 0) throw buildStopped(pop.genes, pop.fitness, s, n, this.evaluations);
       } else {
         randomPermutation(pop.genes, b.offset, n, this.rng);
-        b.fitness = countDiagonals(b);
-        collectConflicts(b);
+        countBoard(b, pop.bits);
       }
       pop.syncFitness(s);
       this.evaluations++;
@@ -183,8 +190,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
       const x = rng.int(n);
       const y = rng.int(n);
       order1Crossover(pa.genes, pa.offset, pb.genes, pb.offset, child.genes, child.offset, n, x < y ? x : y, x < y ? y : x, this.alleles);
-      child.fitness = countDiagonals(child);
-      collectConflicts(child);
+      countBoard(child, pop.bits);
       changed = true;
     } else {
       copyGenes(pa.genes, pa.offset, child.genes, child.offset, n);
@@ -241,8 +247,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     const board = this.child;
     board.genes = genes;
     board.offset = offset;
-    board.fitness = countDiagonals(board);
-    collectConflicts(board);
+    countBoard(board, this.population.bits);
     this.evaluations++;
     if (this.searchMigrants && board.fitness > 0) this.swapEvaluations += localSearch(board, this.rng, this.limits, this.shouldStop);
     this.population.stage(board);
@@ -257,6 +262,21 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
       this.child.genes = this.childGenes;
       this.child.offset = 0;
     }
+  }
+
+  /**
+   * One emigrant: a view of the member itself; several: copies in one array kept for every
+   * migration. Either is valid until the island's next step or migration, which is enough
+   * for the island runner (its transport encodes them at once). At N = 10^7 a new array each
+   * generation was 40 MB of garbage an island a generation, and a kept one 40 MB for good.
+   */
+  protected override emigrantsOf(slots: Int32Array, count: number): Genes {
+    const n = this.n;
+    const pop = this.population;
+    if (count === 1) return pop.genes.subarray(slots[0] * n, slots[0] * n + n);
+    if (this.emigrantOut.length !== count * n) this.emigrantOut = allocGenes(n, count);
+    for (let i = 0; i < count; i++) pop.copyOut(slots[i], this.emigrantOut, i * n);
+    return this.emigrantOut;
   }
 
   protected survivalScratch(): SurvivalScratch {

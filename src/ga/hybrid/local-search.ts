@@ -33,7 +33,7 @@ export interface LocalSearchLimits {
  * how many candidate swaps it priced.
  */
 export function localSearch(board: Board, rng: Rng, limits: LocalSearchLimits, shouldStop?: () => boolean): number {
-  const { n, genes, offset, up, down, list } = board;
+  const { n, genes, offset, counts, list } = board;
   const { maxSteps, triesPerQueen, useSwapDelta } = limits;
   const shift = n - 1;
   let f = board.fitness;
@@ -45,9 +45,9 @@ export function localSearch(board: Board, rng: Rng, limits: LocalSearchLimits, s
       let tries = 0;
       while (tries < triesPerQueen && steps < maxSteps) {
         const ri = genes[offset + i];
-        if (up[ri - i + shift] < 2 && down[ri + i] < 2) break;
+        if ((counts[ri - i + shift] & 15) < 2 && counts[ri + i] >>> 4 < 2) break;
         const j = uniformOther(rng, n, i);
-        const d = useSwapDelta ? swapDelta(genes, offset, n, up, down, i, j) : swapDeltaByRecount(board, i, j);
+        const d = useSwapDelta ? swapDelta(genes, offset, n, counts, i, j) : swapDeltaByRecount(board, i, j);
         tries++;
         if (d < 0) {
           applySwap(board, i, j);

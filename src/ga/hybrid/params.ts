@@ -6,7 +6,7 @@
 export interface HybridParams {
   /** Board size N. */
   n: number;
-  /** Main population μ (at least 2): small, since each member carries N genes and 4N counts. */
+  /** Main population μ (at least 2): small, since each member carries N genes and 2N bytes of diagonal counts. */
   populationSize: number;
   /** Children λ bred per generation; (μ+λ) survival keeps the best μ. */
   childrenPerGeneration: number;

@@ -1,7 +1,8 @@
 import type { Genes } from '../../problem/genes.ts';
 import { Population } from '../population.ts';
 import type { Board } from './board.ts';
-import { collectConflicts, countDiagonals, newBoard, swapBoardState } from './diagonals.ts';
+import { newBoard, swapBoardState } from './diagonals.ts';
+import { countBoard, OccupancyBits } from './occupancy.ts';
 
 /** Up to this many members `rerank` sorts by insertion (O(μ²), no N-sized array); above, by counting as `Population` does. */
 const INSERTION_RANK_MAX = 64;
@@ -15,10 +16,13 @@ const INSERTION_RANK_MAX = 64;
  */
 export class HybridPopulation extends Population {
   readonly boards: Board[];
+  /** The occupancy bits its smart starts and counts of whole boards work in. */
+  readonly bits: OccupancyBits;
   private staged: Board | null = null;
 
   constructor(n: number, size: number) {
     super(n, size);
+    this.bits = new OccupancyBits(n);
     this.boards = [];
     for (let s = 0; s < size; s++) this.boards.push(newBoard(n, this.genes, s * n));
   }
@@ -37,8 +41,7 @@ export class HybridPopulation extends Population {
       swapBoardState(b, staged);
       this.staged = null;
     } else {
-      b.fitness = countDiagonals(b);
-      collectConflicts(b);
+      countBoard(b, this.bits);
     }
     this.fitness[slot] = b.fitness;
   }

@@ -1,25 +1,10 @@
 import type { Rng } from '../rng.ts';
 import type { Board } from './board.ts';
-import { addQueen, compactConflicts, ConflictList, removeQueen } from './diagonals.ts';
+import { addQueen, compactConflicts, DOWN, removeQueen, UP } from './diagonals.ts';
+import { countsFromBits, occupy, type OccupancyBits } from './occupancy.ts';
 
 /** Columns placed between two `shouldStop` checks (a few milliseconds at most). */
 const STOP_CHECK_MASK = 0xffff;
-
-/**
- * Scratch for `smartStart`, one per island: an occupancy bit per diagonal in each
- * direction (2 × 2N bits, 5 MB at N = 10^7, where counts would be 40 MB), and the
- * diagonals that received a second queen.
- */
-export class SmartStartScratch {
-  readonly up: Int32Array;
-  readonly down: Int32Array;
-  readonly extraUp = new ConflictList();
-  readonly extraDown = new ConflictList();
-  constructor(n: number) {
-    this.up = new Int32Array((2 * n + 31) >>> 5);
-    this.down = new Int32Array((2 * n + 31) >>> 5);
-  }
-}
 
 /**
  * Operator `smartStart`: a greedy low-conflict permutation, after Sosic & Gu's QS4
@@ -39,16 +24,11 @@ export class SmartStartScratch {
  * recount, no scan. Writes the board's genes, counts and list; returns the fitness, or -1
  * when `shouldStop` (asked every 65,536 columns) said yes and the permutation was left unfinished.
  */
-export function smartStart(board: Board, rng: Rng, maxTries: number, scratch: SmartStartScratch, shouldStop?: () => boolean): number {
-  const { genes, offset, n, up, down, wide, list } = board;
-  const ub = scratch.up;
-  const db = scratch.down;
-  const extraUp = scratch.extraUp;
-  const extraDown = scratch.extraDown;
-  ub.fill(0);
-  db.fill(0);
-  extraUp.count = 0;
-  extraDown.count = 0;
+export function smartStart(board: Board, rng: Rng, maxTries: number, bits: OccupancyBits, shouldStop?: () => boolean): number {
+  const { genes, offset, n, list } = board;
+  const ub = bits.up;
+  const db = bits.down;
+  bits.clear();
   list.count = 0;
   for (let i = 0; i < n; i++) genes[offset + i] = i;
   const shift = n - 1;
@@ -67,38 +47,9 @@ export function smartStart(board: Board, rng: Rng, maxTries: number, scratch: Sm
     }
     genes[offset + j] = genes[offset + i];
     genes[offset + i] = r;
-    const a = r - i + shift;
-    const b = r + i;
-    const takenA = (ub[a >>> 5] >>> a) & 1;
-    const takenB = (db[b >>> 5] >>> b) & 1;
-    if ((takenA | takenB) !== 0) {
-      // A second queen on a diagonal: a conflict, and the queen that made it is listed.
-      if (takenA !== 0) extraUp.push(a);
-      if (takenB !== 0) extraDown.push(b);
-      list.push(i);
-    }
-    ub[a >>> 5] |= 1 << a;
-    db[b >>> 5] |= 1 << b;
+    occupy(bits, r - i + shift, r + i, list, i);
   }
-  expandBits(ub, up);
-  expandBits(db, down);
-  wide.clear();
-  for (let k = 0; k < extraUp.count; k++) addQueen(up, extraUp.cols[k], wide, extraUp.cols[k]);
-  for (let k = 0; k < extraDown.count; k++) addQueen(down, extraDown.cols[k], wide, 2 * n + extraDown.cols[k]);
-  // Each queen placed on an occupied diagonal adds one to the paper's fitness.
-  board.fitness = extraUp.count + extraDown.count;
-  return board.fitness;
-}
-
-/** counts[d] = bit d of `bits` (0 or 1), for every d: one sequential pass. */
-function expandBits(bits: Int32Array, counts: Uint8Array): void {
-  const len = counts.length;
-  for (let w = 0; w < bits.length; w++) {
-    const word = bits[w];
-    const base = w << 5;
-    const end = Math.min(32, len - base);
-    for (let k = 0; k < end; k++) counts[base + k] = (word >>> k) & 1;
-  }
+  return countsFromBits(board, bits);
 }
 
 /**
@@ -111,7 +62,7 @@ function expandBits(bits: Int32Array, counts: Uint8Array): void {
  * every 65,536 columns) said yes and the board was left unfinished.
  */
 export function regreedBlock(board: Board, start: number, length: number, rng: Rng, maxTries: number, shouldStop?: () => boolean): number {
-  const { genes, offset, n, up, down, wide, list } = board;
+  const { genes, offset, n, counts, wide, list } = board;
   const shift = n - 1;
   const twoN = 2 * n;
   const end = start + length;
@@ -119,21 +70,23 @@ export function regreedBlock(board: Board, start: number, length: number, rng: R
   // Off the board: a queen leaving a diagonal of c >= 2 queens removes a conflict.
   for (let i = start; i < end; i++) {
     const r = genes[offset + i];
-    if (removeQueen(up, r - i + shift, wide, r - i + shift) >= 2) fitness--;
-    if (removeQueen(down, r + i, wide, twoN + r + i) >= 2) fitness--;
+    if (removeQueen(counts, r - i + shift, UP, wide, r - i + shift) >= 2) fitness--;
+    if (removeQueen(counts, r + i, DOWN, wide, twoN + r + i) >= 2) fitness--;
   }
   for (let i = start; i < end; i++) {
     if (((i - start) & STOP_CHECK_MASK) === STOP_CHECK_MASK && shouldStop?.()) return -1;
     const left = end - i;
     let j = i + rng.int(left);
     let r = genes[offset + j];
-    for (let t = 1; t < maxTries && (up[r - i + shift] !== 0 || down[r + i] !== 0); t++) {
+    for (let t = 1; t < maxTries && ((counts[r - i + shift] & 15) !== 0 || counts[r + i] >>> 4 !== 0); t++) {
       j = i + rng.int(left);
       r = genes[offset + j];
     }
     genes[offset + j] = genes[offset + i];
     genes[offset + i] = r;
-    const before = (addQueen(up, r - i + shift, wide, r - i + shift) > 0 ? 1 : 0) + (addQueen(down, r + i, wide, twoN + r + i) > 0 ? 1 : 0);
+    const before =
+      (addQueen(counts, r - i + shift, UP, wide, r - i + shift) > 0 ? 1 : 0) +
+      (addQueen(counts, r + i, DOWN, wide, twoN + r + i) > 0 ? 1 : 0);
     if (before > 0) {
       fitness += before;
       list.push(i);

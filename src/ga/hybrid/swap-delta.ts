@@ -1,6 +1,6 @@
 import type { Genes } from '../../problem/genes.ts';
 import type { Board } from './board.ts';
-import { addQueen, countDiagonals, removeQueen, SATURATED } from './diagonals.ts';
+import { addQueen, countDiagonals, DOWN, removeQueen, SATURATED, UP } from './diagonals.ts';
 
 /**
  * Operator `swapDelta`: the exact change of the paper's fitness when the queens of
@@ -18,7 +18,7 @@ import { addQueen, countDiagonals, removeQueen, SATURATED } from './diagonals.ts
  * off a diagonal holding c queens lowers the fitness by 1 if c >= 2; putting one on a
  * diagonal holding c raises it by 1 if c >= 1; a coinciding pair sees the first change.
  */
-export function swapDelta(genes: Genes, offset: number, n: number, up: Uint8Array, down: Uint8Array, i: number, j: number): number {
+export function swapDelta(genes: Genes, offset: number, n: number, counts: Uint8Array, i: number, j: number): number {
   const ri = genes[offset + i];
   const rj = genes[offset + j];
   const shift = n - 1;
@@ -34,17 +34,25 @@ export function swapDelta(genes: Genes, offset: number, n: number, up: Uint8Arra
   const sameA = a1 === a2 ? 1 : 0;
   const sameC = c1 === c2 ? 1 : 0;
   // (1 - c) >>> 31: c >= 2 (a removal frees a conflict); (-c) >>> 31: c >= 1 (an addition makes one).
-  const removed = ((1 - up[a1]) >>> 31) + ((1 - up[a2] + sameA) >>> 31) + ((1 - down[c1]) >>> 31) + ((1 - down[c2] + sameC) >>> 31);
-  const added = (-up[b1] >>> 31) + ((-up[b2] - sameC) >>> 31) + (-down[d1] >>> 31) + ((-down[d2] - sameA) >>> 31);
+  const removed =
+    ((1 - (counts[a1] & 15)) >>> 31) +
+    ((1 - (counts[a2] & 15) + sameA) >>> 31) +
+    ((1 - (counts[c1] >>> 4)) >>> 31) +
+    ((1 - (counts[c2] >>> 4) + sameC) >>> 31);
+  const added =
+    (-(counts[b1] & 15) >>> 31) +
+    ((-(counts[b2] & 15) - sameC) >>> 31) +
+    (-(counts[d1] >>> 4) >>> 31) +
+    ((-(counts[d2] >>> 4) - sameA) >>> 31);
   return added - removed;
 }
 
 /**
- * Swaps the queens of columns i and j and updates both count arrays (O(1)). A byte count
- * at its limit (see diagonals.ts) goes through the board's `wide` map; no other does.
+ * Swaps the queens of columns i and j and updates the counts of both directions (O(1)). A
+ * count at its limit (see diagonals.ts) goes through the board's `wide` map; no other does.
  */
 export function applySwap(board: Board, i: number, j: number): void {
-  const { genes, offset, n, up, down } = board;
+  const { genes, offset, n, counts } = board;
   const ri = genes[offset + i];
   const rj = genes[offset + j];
   const shift = n - 1;
@@ -56,41 +64,47 @@ export function applySwap(board: Board, i: number, j: number): void {
   const b2 = ri - j + shift;
   const d1 = rj + i;
   const d2 = ri + j;
-  // Two queens may land on one diagonal (b1 = b2 or d1 = d2): below 253 even two additions stay exact bytes.
+  // Two queens may land on one diagonal (b1 = b2 or d1 = d2): below 13 even two additions stay
+  // exact nibbles. Each update reads its byte afresh (a ↗ and a ↘ index may be one byte), and
+  // none carries into or borrows from the other nibble: a removal's count is at least 1, an
+  // addition's below 15.
   if (
-    (up[a1] | up[a2] | down[c1] | down[c2]) === SATURATED ||
-    up[b1] >= SATURATED - 2 ||
-    up[b2] >= SATURATED - 2 ||
-    down[d1] >= SATURATED - 2 ||
-    down[d2] >= SATURATED - 2
+    (counts[a1] & 15) === SATURATED ||
+    (counts[a2] & 15) === SATURATED ||
+    counts[c1] >>> 4 === SATURATED ||
+    counts[c2] >>> 4 === SATURATED ||
+    (counts[b1] & 15) >= SATURATED - 2 ||
+    (counts[b2] & 15) >= SATURATED - 2 ||
+    counts[d1] >>> 4 >= SATURATED - 2 ||
+    counts[d2] >>> 4 >= SATURATED - 2
   ) {
     wideSwap(board, a1, a2, c1, c2, b1, b2, d1, d2);
   } else {
-    up[a1]--;
-    up[a2]--;
-    down[c1]--;
-    down[c2]--;
-    up[b1]++;
-    up[b2]++;
-    down[d1]++;
-    down[d2]++;
+    counts[a1] -= 1;
+    counts[a2] -= 1;
+    counts[c1] -= 16;
+    counts[c2] -= 16;
+    counts[b1] += 1;
+    counts[b2] += 1;
+    counts[d1] += 16;
+    counts[d2] += 16;
   }
   genes[offset + i] = rj;
   genes[offset + j] = ri;
 }
 
-/** The same count updates, each through the saturation rules (a count at or near 255 is involved). */
+/** The same count updates, each through the saturation rules (a count at or near 15 is involved). */
 function wideSwap(board: Board, a1: number, a2: number, c1: number, c2: number, b1: number, b2: number, d1: number, d2: number): void {
-  const { up, down, wide } = board;
+  const { counts, wide } = board;
   const twoN = 2 * board.n;
-  removeQueen(up, a1, wide, a1);
-  removeQueen(up, a2, wide, a2);
-  removeQueen(down, c1, wide, twoN + c1);
-  removeQueen(down, c2, wide, twoN + c2);
-  addQueen(up, b1, wide, b1);
-  addQueen(up, b2, wide, b2);
-  addQueen(down, d1, wide, twoN + d1);
-  addQueen(down, d2, wide, twoN + d2);
+  removeQueen(counts, a1, UP, wide, a1);
+  removeQueen(counts, a2, UP, wide, a2);
+  removeQueen(counts, c1, DOWN, wide, twoN + c1);
+  removeQueen(counts, c2, DOWN, wide, twoN + c2);
+  addQueen(counts, b1, UP, wide, b1);
+  addQueen(counts, b2, UP, wide, b2);
+  addQueen(counts, d1, DOWN, wide, twoN + d1);
+  addQueen(counts, d2, DOWN, wide, twoN + d2);
 }
 
 /**

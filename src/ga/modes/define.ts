@@ -7,6 +7,7 @@
  * never loads zod or the config layer.
  */
 import type { z } from 'zod';
+import type { Fields } from '../../schema/fields.ts';
 import type { RegistryEntry } from '../../schema/registry.ts';
 import type { Evolver, IslandPlace } from '../evolver.ts';
 import type { Rng } from '../rng.ts';
@@ -32,6 +33,13 @@ export interface GaModeDefinition<
   O extends object = object,
 > extends RegistryEntry<K, S, O, GaModeContext> {
   resolve(options: z.output<z.ZodObject<S>>, ctx: GaModeContext): O;
+  /**
+   * The fields of the parameters `resolve` returns, as the `Fields` kit builds them: how a
+   * resolved config that arrived from outside (a checkpoint, a bus order) is checked
+   * without being resolved again (src/config/resolved-schema.ts). Default: `options`, for a
+   * mode whose `resolve` returns its options with their nulls filled.
+   */
+  params?(f: Fields): z.ZodRawShape;
   /** The parameters written back as `ga` keys (a printed config reproduces the run). Default: those that are options. */
   fileShape?(params: O): Record<string, unknown>;
   /** The iteration limit of a run of this mode whose config leaves `limits.maxIterations` null (a mode whose runs need not end by themselves). */

@@ -16,7 +16,7 @@ export const hybridMode = defineGaMode({
     populationSize: f
       .int(2)
       .default(HYBRID_DEFAULTS.populationSize)
-      .describe('members per island (each holds N genes and 4N one-byte diagonal counts)'),
+      .describe('members per island (each holds N genes and 2N bytes of diagonal counts)'),
     childrenPerGeneration: f
       .int(1)
       .default(HYBRID_DEFAULTS.childrenPerGeneration)
@@ -58,16 +58,30 @@ export const hybridMode = defineGaMode({
     const { n: _n, ...params } = hybridParams(n, { populationSize, childrenPerGeneration, operators });
     return params;
   },
+  // What `resolve` returns (HybridParams without n): the operators resolved into one object.
+  params: (f) => ({
+    populationSize: f.int(2),
+    childrenPerGeneration: f.int(1),
+    operators: f.section({
+      smartStart: f.section({ maxTries: f.int(1) }).nullable(),
+      swapDelta: f.boolean(),
+      conflictMutation: f.section({ probability: f.probability(), moves: f.int(0), partners: f.int(1) }).nullable(),
+      localSearch: f
+        .section({ applyTo: f.oneOf(['children', 'migrants', 'both'] as const), maxSteps: f.int(0), triesPerQueen: f.int(1) })
+        .nullable(),
+      crossover: f.section({ probability: f.probability() }),
+    }),
+  }),
   fileShape: ({ operators: { crossover, ...operators }, ...sizes }) => ({
     ...sizes,
     ...operators,
     crossoverProbability: crossover.probability,
   }),
-  // Members and the one scratch board, each with genes and 2(2N - 1) one-byte diagonal counts;
-  // the smart start's occupancy bits (N / 2 bytes) while the population is built.
+  // Members and the one scratch board, each with genes and 2N - 1 bytes of diagonal counts (four
+  // bits a direction); the population's occupancy bits (N / 2 bytes).
   memory: (p, n) => ({
-    bytes: (p.populationSize + 1) * n * (bytesPerGene(n) + 4) + n / 2,
-    parts: `hybrid population ${p.populationSize} and one scratch board, ${bytesPerGene(n)} bytes per gene + 4 bytes of diagonal counts per column`,
+    bytes: (p.populationSize + 1) * n * (bytesPerGene(n) + 2) + n / 2,
+    parts: `hybrid population ${p.populationSize} and one scratch board, ${bytesPerGene(n)} bytes per gene + 2 bytes of diagonal counts per column`,
   }),
   initialEvaluations: (p) => p.populationSize,
   create: (params, rng, shouldStop, snapshot) => new HybridIsland({ params, rng, shouldStop, snapshot }),

@@ -1,6 +1,6 @@
 /**
- * One run's islands on hosts of a NATS broker: connect, wait for the hosts, and hand the
- * archipelago a launcher that places its islands on them (`startRun(config, { launcher })`).
+ * Hosts of a NATS broker joined for runs: connect, lease the hosts, and hand the run pipeline
+ * a launcher that places a run's islands on them (`startRun(config, { cluster })`).
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -10,20 +10,24 @@ import { busAddress } from './credentials.ts';
 import { BusCodec, type DropCounter } from './bus-codec.ts';
 import { BusEndpoint } from './bus-endpoint.ts';
 import { clusterKeyOf, UNSIGNED_WARNING } from './bus-key.ts';
+import type { Launcher } from '../archipelago/launcher.ts';
 import { ClusterLauncher } from './cluster-launcher.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
 import { HostDirectory } from './host-directory.ts';
 import { holderName, HostLeases, openLeaseBucket } from './host-lease.ts';
 import { checkHostCount, type ClusterOptions } from './study.ts';
 
-export interface ClusterRun {
-  launcher: ClusterLauncher;
+/** Hosts joined for runs (`joinCluster`): pass it as `startRun(config, { cluster })` for one run or many; `close()` after the last. */
+export interface JoinedCluster {
+  /** What the run pipeline launches on; what it supports and knows it says itself (`capabilities`, `report()`). */
+  launcher: Launcher;
   /** Islands the chosen hosts offer together (the run's default island count). */
   islands: number;
   /** The broker's URL as shown to people (no password). */
   broker: string;
+  /** Bus messages dropped since joining (the record's `bus.dropped` at each run's end). */
   dropped: DropCounter;
-  /** Disconnects (after the run). */
+  /** Releases the hosts and disconnects (after the last run). */
   close(): Promise<void>;
 }
 
@@ -31,7 +35,7 @@ export interface ClusterRun {
  * Connects and leases `options.hosts` idle hosts (host-lease.ts), waiting for them up to `waitMs`; `close()` releases them.
  * @throws ConfigError (exit 2) for a bad URL or prefix, an unreachable broker, or too few free hosts within the wait.
  */
-export async function joinCluster(options: ClusterOptions): Promise<ClusterRun> {
+export async function joinCluster(options: ClusterOptions): Promise<JoinedCluster> {
   const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const wanted = checkHostCount(options.hosts);
@@ -47,8 +51,9 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterRun> 
     if (launcher) launcher.closing = true;
     directory.close();
     // Without its broker a drain (or a release) would wait for the reconnect attempts: close at once; the leases expire.
-    await leases?.close(!launcher?.brokerLost && !nc.isClosed());
-    if (launcher?.brokerLost) await nc.close().catch(() => {});
+    const brokerLost = launcher?.report().brokerLost ?? false;
+    await leases?.close(!brokerLost && !nc.isClosed());
+    if (brokerLost) await nc.close().catch(() => {});
     else if (!nc.isClosed()) await nc.drain().catch(() => {});
   };
   let hosts;

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+/**
+ * `npm test` after the build: the type-check, the lint and the test files at once. Each alone
+ * leaves a core idle much of the time (the tests wait on processes, brokers and timers), so
+ * together they take little longer than the tests. The test files run in two lanes: those
+ * with a real broker and host processes (their hosts must keep a heartbeat every second, which
+ * a crowded machine delays) one at a time, the others several at a time, the slowest first so
+ * that none is left running alone at the end. The main lane's report streams; the broker
+ * lane's, the type-check's and the lint's output is shown when they end. Exits 1 if any stage
+ * fails, after a line with each stage's wall time.
+ *
+ *   node scripts/test.mjs [test files...]   (default: every test/*.test.ts)
+ *   NQI_TEST_CONCURRENCY=N                  main-lane test files at once (default 2)
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** The longest test files (wall time, measured on 2 cores), started first; the rest follow in name order. */
+const SLOWEST = [
+  'package',
+  'cluster-solve',
+  'cluster-access',
+  'experiment-resume',
+  'reliability',
+  'report-censoring',
+  'cluster-hostile',
+  'bad-input-classes',
+  'report',
+  'checkpoint',
+  'archipelago',
+].map((name) => `test/${name}.test.ts`);
+/** Test files that start nats-server and host processes (test/nats-server.ts): the broker lane. */
+const BROKER = /^test\/cluster-(access|hostile|solve|study)\.test\.ts$/;
+
+const given = process.argv.slice(2);
+const all = readdirSync(new URL('../test/', import.meta.url))
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => `test/${f}`)
+  .sort();
+const files = given.length > 0 ? given : [...SLOWEST.filter((f) => all.includes(f)), ...all.filter((f) => !SLOWEST.includes(f))];
+const concurrency = Number(process.env.NQI_TEST_CONCURRENCY) || 2;
+
+/** Runs a stage; `held` output is kept and returned, else it goes straight to this process's streams. */
+function stage(name, command, args, held) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let output = '';
+    if (held) {
+      child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    }
+    child.on('close', (code, signal) =>
+      resolve({ name, ok: code === 0, code: code ?? signal, output, seconds: (performance.now() - started) / 1000 }),
+    );
+  });
+}
+
+const nodeTest = (lane, concurrency) => ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...lane];
+const broker = files.filter((f) => BROKER.test(f));
+const main = files.filter((f) => !BROKER.test(f));
+const held = [
+  stage('typecheck', npm, ['run', '--silent', 'typecheck'], true),
+  stage('lint', npm, ['run', '--silent', 'lint'], true),
+  ...(broker.length > 0 ? [stage('broker tests', process.execPath, nodeTest(broker, 1), true)] : []),
+];
+const tests = main.length > 0 ? [stage('tests', process.execPath, nodeTest(main, concurrency), false)] : [];
+const results = await Promise.all([...held, ...tests]);
+for (const r of results.slice(0, held.length)) {
+  if (r.output.trim() !== '' || !r.ok)
+    process.stdout.write(`\n--- ${r.name} (${r.ok ? 'passed' : `failed, exit ${r.code}`}):\n${r.output}`);
+}
+const line = results.map((r) => `${r.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds.toFixed(1)} s`).join(', ');
+process.stdout.write(`\n${line} (test files: ${concurrency} at a time, those with a broker one at a time)\n`);
+process.exitCode = results.every((r) => r.ok) ? 0 : 1;
