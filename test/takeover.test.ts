@@ -78,7 +78,7 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
     islands: number,
     interval: number,
     seeds: number[],
-  ): Promise<{ times: number[]; predicted: number; events: ArchipelagoEvent[] }> {
+  ): Promise<{ times: number[]; predicted: number; events: ArchipelagoEvent[][] }> {
     const config = resolveRunConfig(
       {
         n: 16,
@@ -92,7 +92,7 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
       env,
     );
     const times: number[] = [];
-    let events: ArchipelagoEvent[] = [];
+    const events: ArchipelagoEvent[][] = [];
     for (const seed of seeds) {
       const run = startSeededRun({ ...config, seed }, { launcher: host });
       const seen: ArchipelagoEvent[] = [];
@@ -106,7 +106,7 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
         'the best island is taken over first',
       );
       times.push(result.takeover.iteration);
-      events = seen;
+      events.push(seen);
     }
     const predicted = predictTakeover({
       edges: edgesOf(config.topology, islands, 1),
@@ -130,15 +130,20 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
         `${topology}: takeover ${times.join(', ')}, predicted ${predicted.toFixed(2)}`,
       );
       // The observables follow the takeover: random distinct populations at the start, far fewer genotypes and closer islands at the end.
-      const between = events.flatMap((e) => (e.type === 'between' ? [e] : []));
-      assert.ok(between.length >= 5, `${between.length} between samples`);
-      const [first, last] = [between[0], between[between.length - 1]];
-      assert.deepEqual([first.iteration, first.distinct, first.sampled], [0, 4 * 32, 4 * 32]);
-      // The last sample may precede the takeover's (the halt can reach the islands before their next sample): a ring's is at 16 or 24.
-      assert.ok(
-        first.meanDistance > 0.8 && last.meanDistance < first.meanDistance * 0.75 && last.distinct < first.distinct / 4,
-        JSON.stringify(last),
-      );
+      const samples = events.map((run) => run.flatMap((e) => (e.type === 'between' ? [e] : [])));
+      for (const between of samples) {
+        assert.ok(between.length >= 5, `${between.length} between samples`);
+        assert.deepEqual([between[0].iteration, between[0].distinct, between[0].sampled], [0, 4 * 32, 4 * 32]);
+        assert.ok(between[0].meanDistance > 0.8, JSON.stringify(between[0]));
+      }
+      // The last sample may precede the takeover's (the halt can reach the islands before their next sample is
+      // combined: a fully connected archipelago's takeover at 12 may leave 8 as the last), so of the seeds' last
+      // samples, those past the takeover's start must show it; at least one of the five is.
+      const lasts = samples.map((between) => between[between.length - 1]);
+      const late = lasts.filter((last) => last.iteration >= expected + 4);
+      assert.ok(late.length > 0, JSON.stringify(lasts.map((l) => l.iteration)));
+      for (const last of late)
+        assert.ok(last.meanDistance < samples[0][0].meanDistance * 0.75 && last.distinct < (4 * 32) / 4, JSON.stringify(last));
     });
   }
 

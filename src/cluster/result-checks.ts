@@ -1,11 +1,11 @@
 /**
  * Results are checked where they land: what a host claims (a solution, a best chromosome
- * and its fitness, an island's report, migrants, a study's run record) is checked here with
+ * and its fitness, an island's report, a study's run record) is checked here with
  * the independent validator (problem/validate.ts) and the paper's reference fitness, never
- * with the GA's own code. Each check returns why a claim fails, or null when it holds; a
+ * with the GA's own code (migrants are checked by the relay that takes them in, island-relay.ts). Each check returns why a claim fails, or null when it holds; a
  * claim that fails is dropped and counted, never used or written.
  */
-import type { BestMessage, IslandReport, MigrantsMessage } from '../archipelago/messages.ts';
+import type { BestMessage, IslandReport } from '../archipelago/messages.ts';
 import { eventProblem, firstProblem, runRecordSchema } from '../experiment/record-schema.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { toOneBased, type Genes } from '../problem/genes.ts';
@@ -53,11 +53,6 @@ export function reportProblem(report: IslandReport, n: number): string | null {
   if (best) return best;
   if (report.stopReason === 'solved' && report.solution === null) return 'says solved without a solution';
   return report.solution === null ? null : solutionProblem(report.solution, n);
-}
-
-/** Migrants from another host: each a permutation of the run's N (an island trusts its immigrants). */
-export function migrantsProblem(message: MigrantsMessage, n: number): string | null {
-  return notPermutations(message.genes, n, message.count);
 }
 
 /**
