@@ -793,8 +793,30 @@ function roundsOf(args: string[]): number {
   return k;
 }
 
+/** The flags the bench takes, with whether each takes a value. */
+const FLAGS: Record<string, boolean> = { '--only': true, '--json': true, '--baseline-dist': true, '--rounds': true, '--help': false };
+
+/** `--help` prints the usage in this file's header; anything else unknown is refused before a minute is spent measuring. */
+function checkFlags(args: string[]): void {
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (flag === '--help' || flag === '-h') {
+      const header = readFileSync(fileURLToPath(import.meta.url).replace(/dist\/bench\/bench\.js$/, 'bench/bench.ts'), 'utf8');
+      const usage = /\/\*\*\n([\s\S]*?)\*\//.exec(header)?.[1] ?? '';
+      process.stdout.write(`${usage.replace(/^ \* ?/gm, '').trimEnd()}\n`);
+      process.exit(0);
+    }
+    if (!(flag in FLAGS)) badFlag(`${flag}: unknown flag; expected ${Object.keys(FLAGS).join(', ')}`);
+    if (FLAGS[flag]) {
+      if (args[i + 1] === undefined || args[i + 1].startsWith('--')) badFlag(`${flag}: expected a value after it`);
+      i++;
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  checkFlags(args);
   const onlyAt = args.indexOf('--only');
   const jsonAt = args.indexOf('--json');
   const builds = [THIS_BUILD, ...baselineBuild(args)];
