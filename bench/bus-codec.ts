@@ -52,13 +52,14 @@ async function casesOf(dist: string, label: string): Promise<Case[]> {
   const BusCodec = codec.BusCodec as new (self: string, key: Uint8Array | null) => Codec;
   const carried = codec.carried as (kind: string, data: Uint8Array) => { genes: Uint16Array; count: number } | null;
   const { clusterKeyOf } = (await load('bus-key.js')) as { clusterKeyOf: (s: { clusterKey: string }) => Uint8Array };
-  const relay = await load('island-relay.js');
+  // Where a build checks immigrants: result-checks' PermutationCheck (0.3.0 on), or migrantsProblem (before).
+  const checks = await load('result-checks.js');
   let holds: (genes: Uint16Array, count: number) => boolean;
-  if (typeof relay.PermutationCheck === 'function') {
-    const check = new (relay.PermutationCheck as new (n: number) => { holds: typeof holds })(N);
-    holds = (genes, count) => check.holds(genes, count);
+  if (typeof checks.PermutationCheck === 'function') {
+    const check = new (checks.PermutationCheck as new (n: number) => { problem(g: Uint16Array, c: number): string | null })(N);
+    holds = (genes, count) => check.problem(genes, count) === null;
   } else {
-    const { migrantsProblem } = (await load('result-checks.js')) as { migrantsProblem: (m: object, n: number) => string | null };
+    const { migrantsProblem } = checks as { migrantsProblem: (m: object, n: number) => string | null };
     holds = (genes, count) => migrantsProblem({ genes, count }, N) === null;
   }
   const tripOf = (key: Uint8Array | null): RoundTrip => {

@@ -29,40 +29,9 @@ import type { Subjects } from './bus.ts';
 import { carried, type BusMessage } from './bus-codec.ts';
 import type { BusEndpoint } from './bus-endpoint.ts';
 import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
+import { PermutationCheck } from './result-checks.ts';
 
 const NO_EPOCH = 0x7fffffff;
-
-/**
- * Checks immigrants are permutations of N without allocating: a row is marked seen with the
- * current chromosome's mark, a new mark per chromosome, the marks cleared only when they wrap.
- */
-export class PermutationCheck {
-  private readonly seen: Uint32Array;
-  private mark = 0;
-
-  constructor(private readonly n: number) {
-    this.seen = new Uint32Array(n);
-  }
-
-  /** Are `genes` `count` permutations of 0..n-1, one after another? */
-  holds(genes: ArrayLike<number>, count: number): boolean {
-    const { n, seen } = this;
-    if (genes.length !== n * count) return false;
-    for (let c = 0; c < count; c++) {
-      if (this.mark === 0xffffffff) {
-        seen.fill(0);
-        this.mark = 0;
-      }
-      const mark = ++this.mark;
-      for (let i = c * n, end = i + n; i < end; i++) {
-        const row = genes[i];
-        if (!(row >= 0 && row < n) || seen[row] === mark) return false;
-        seen[row] = mark;
-      }
-    }
-    return true;
-  }
-}
 
 /** An edge end held by the relay. */
 interface RelayPort {
@@ -259,7 +228,7 @@ export class IslandRelay {
       if (!port || hostOf[message.from] !== from) return void dropped.unauthenticated++;
       const migrants = carried('migrants', message.bytes);
       if (!migrants || migrants.from !== message.from) return void dropped.malformed++;
-      if (!this.permutations.holds(migrants.genes, migrants.count)) return void dropped.invalid++;
+      if (this.permutations.problem(migrants.genes, migrants.count) !== null) return void dropped.invalid++;
       port.postMessage(message.bytes);
       // A sync or lagged island may be waiting for these; an async one never waits, and a wake-up
       // would only run this relay's own watcher again for nothing, once per migrant.

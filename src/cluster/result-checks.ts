@@ -12,25 +12,43 @@ import { toOneBased, type Genes } from '../problem/genes.ts';
 import { referenceFitness } from '../problem/reference-fitness.ts';
 import { validateSolution } from '../problem/validate.ts';
 
-/** Why `count` chromosomes of `n` genes from `offset` are not each a permutation of 0..n-1, or null. */
-function notPermutations(genes: Genes, n: number, count = 1): string | null {
-  if (genes.length !== n * count) return `holds ${genes.length} genes, expected ${n * count}`;
-  const seen = new Uint32Array(n);
-  for (let c = 0; c < count; c++) {
-    const mark = c + 1;
-    for (let i = c * n, end = i + n; i < end; i++) {
-      const row = genes[i];
-      if (row >= n || row < 0) return `gene ${i - c * n} is ${row}, outside 0..${n - 1}`;
-      if (seen[row] === mark) return `row ${row} is used twice`;
-      seen[row] = mark;
-    }
+/**
+ * Why `count` chromosomes of N genes, one after another, are not each a permutation of
+ * 0..N-1, or null. Allocates nothing once made (the relay checks every immigrant with one):
+ * a row is marked seen with the current chromosome's mark, a new mark per chromosome, the
+ * marks cleared only when they wrap.
+ */
+export class PermutationCheck {
+  private readonly seen: Uint32Array;
+  private mark = 0;
+
+  constructor(private readonly n: number) {
+    this.seen = new Uint32Array(n);
   }
-  return null;
+
+  problem(genes: ArrayLike<number>, count = 1): string | null {
+    const { n, seen } = this;
+    if (genes.length !== n * count) return `holds ${genes.length} genes, expected ${n * count}`;
+    for (let c = 0; c < count; c++) {
+      if (this.mark === 0xffffffff) {
+        seen.fill(0);
+        this.mark = 0;
+      }
+      const mark = ++this.mark;
+      for (let i = c * n, end = i + n; i < end; i++) {
+        const row = genes[i];
+        if (!(row >= 0 && row < n)) return `gene ${i - c * n} is ${row}, outside 0..${n - 1}`;
+        if (seen[row] === mark) return `row ${row} is used twice`;
+        seen[row] = mark;
+      }
+    }
+    return null;
+  }
 }
 
 /** A best chromosome and the fitness claimed for it, recomputed with the reference fitness. */
 export function bestProblem(best: Genes, fitness: number, n: number): string | null {
-  const wrong = notPermutations(best, n);
+  const wrong = new PermutationCheck(n).problem(best);
   if (wrong) return `best chromosome ${wrong}`;
   const actual = referenceFitness(Array.from(best));
   return actual === fitness ? null : `claims fitness ${fitness} for a best chromosome of fitness ${actual}`;
