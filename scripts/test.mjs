@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
- * `npm test` after the build: the type-check, the lint and the test files at once. Each alone
- * leaves a core idle much of the time (the tests wait on processes, brokers and timers), so
- * together they take little longer than the tests. The test files run in two lanes: those
- * with a real broker and host processes (their hosts must keep a heartbeat every second, which
- * a crowded machine delays) one at a time, the others several at a time, the slowest first so
- * that none is left running alone at the end. The main lane's report streams; the broker
- * lane's, the type-check's and the lint's output is shown when they end. Exits 1 if any stage
- * fails, after a line with each stage's wall time.
+ * `npm test`: the build (whose tsc type-checks src, workers, bench and test in one program, so
+ * nothing is type-checked twice) and the lint at once, then the test files, which need dist/.
+ * The build alone leaves a core idle much of the time, as the tests do (they wait on processes,
+ * brokers and timers), so the lint fills it. The test files run in two lanes: those with a real
+ * broker and host processes (their hosts must keep a heartbeat every second, which a crowded
+ * machine delays) one at a time, the others several at a time, the slowest first so that none
+ * is left running alone at the end. The main lane's report streams; the broker lane's, the
+ * build's and the lint's output is shown when they end. Exits 1 if any stage fails (no test
+ * runs after a failed build), after a line with each stage's wall time.
  *
  *   node scripts/test.mjs [test files...]   (default: every test/*.test.ts)
  *   NQI_TEST_CONCURRENCY=N                  main-lane test files at once (default 2)
@@ -46,10 +47,10 @@ const files = given.length > 0 ? given : [...SLOWEST.filter((f) => all.includes(
 const concurrency = Number(process.env.NQI_TEST_CONCURRENCY) || 2;
 
 /** Runs a stage; `held` output is kept and returned, else it goes straight to this process's streams. */
-function stage(name, command, args, held) {
+function stage(name, command, args, held, env = process.env) {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(command, args, { cwd: root, env, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     let output = '';
     if (held) {
       child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
@@ -62,19 +63,24 @@ function stage(name, command, args, held) {
 }
 
 const nodeTest = (lane, concurrency) => ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...lane];
+// dist/ is fresh: tests running from source start the compiled island worker (src/archipelago/worker-path.ts).
+const testEnv = { ...process.env, NQUEENS_ISLANDS_COMPILED_WORKER: '1' };
 const broker = files.filter((f) => BROKER.test(f));
 const main = files.filter((f) => !BROKER.test(f));
+const lint = stage('lint', npm, ['run', '--silent', 'lint'], true);
+const build = await stage('build', npm, ['run', '--silent', 'build'], true);
 const held = [
-  stage('typecheck', npm, ['run', '--silent', 'typecheck'], true),
-  stage('lint', npm, ['run', '--silent', 'lint'], true),
-  ...(broker.length > 0 ? [stage('broker tests', process.execPath, nodeTest(broker, 1), true)] : []),
+  lint,
+  ...(build.ok && broker.length > 0 ? [stage('broker tests', process.execPath, nodeTest(broker, 1), true, testEnv)] : []),
 ];
-const tests = main.length > 0 ? [stage('tests', process.execPath, nodeTest(main, concurrency), false)] : [];
-const results = await Promise.all([...held, ...tests]);
-for (const r of results.slice(0, held.length)) {
+const tests = build.ok && main.length > 0 ? [stage('tests', process.execPath, nodeTest(main, concurrency), false, testEnv)] : [];
+const results = [build, ...(await Promise.all([...held, ...tests]))];
+for (const r of results.slice(0, held.length + 1)) {
   if (r.output.trim() !== '' || !r.ok)
     process.stdout.write(`\n--- ${r.name} (${r.ok ? 'passed' : `failed, exit ${r.code}`}):\n${r.output}`);
 }
 const line = results.map((r) => `${r.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds.toFixed(1)} s`).join(', ');
-process.stdout.write(`\n${line} (test files: ${concurrency} at a time, those with a broker one at a time)\n`);
+process.stdout.write(
+  `\n${line} (${build.ok ? `test files: ${concurrency} at a time, those with a broker one at a time` : 'no test ran: the build failed'})\n`,
+);
 process.exitCode = results.every((r) => r.ok) ? 0 : 1;

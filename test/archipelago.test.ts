@@ -13,7 +13,7 @@ import type { IslandReport } from '../src/archipelago/messages.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { IslandFailedError } from '../src/archipelago/island-failed-error.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
-import { islandWorkerFile } from '../src/archipelago/worker-path.ts';
+import { COMPILED_WORKER_ENV, islandWorkerFile } from '../src/archipelago/worker-path.ts';
 import { Island } from '../src/ga/island.ts';
 import { paperParams } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
@@ -111,9 +111,13 @@ function deterministic(result: ArchipelagoResult, events: ArchipelagoEvent[]) {
 }
 
 describe('worker file', () => {
-  it('is the .ts worker (with tsx) under tsx and the .js one when compiled', () => {
-    const ts = islandWorkerFile('file:///p/src/archipelago/archipelago.ts');
+  it('is the .ts worker (with tsx) under tsx, the compiled one under tsx after a build (npm test), and the .js one when compiled', () => {
+    const ts = islandWorkerFile('file:///p/src/archipelago/archipelago.ts', {});
     assert.equal(ts.filename, '/p/workers/island-worker.ts');
+    // npm test builds first, then starts the compiled worker from source, without tsx's loader.
+    const compiled = islandWorkerFile('file:///p/src/archipelago/archipelago.ts', { [COMPILED_WORKER_ENV]: '1' });
+    assert.equal(compiled.filename, '/p/dist/workers/island-worker.js');
+    assert.ok(compiled.execArgv && !compiled.execArgv.some((arg) => arg.includes('tsx')), String(compiled.execArgv));
     const js = islandWorkerFile('file:///p/dist/src/archipelago/archipelago.js');
     assert.equal(js.filename, '/p/dist/workers/island-worker.js');
     assert.equal(js.execArgv, undefined);

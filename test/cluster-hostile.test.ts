@@ -30,7 +30,7 @@ import { readRuns } from '../src/experiment/store.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { RunFailedError, startSeededRun } from '../src/run/start-run.ts';
 import { spawnCli } from './cli-helpers.ts';
-import { repeatablePart } from './helpers.ts';
+import { repeatablePart, withSourceWorker } from './helpers.ts';
 import { localCluster, nats } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-hostile-'));
@@ -171,7 +171,7 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       refused.islands.map((i) => i.error?.message),
       ['host lib has no replacement "random": it is not built in and no --extension of this host provides it'],
     );
-    const able = await attempt([EXTENSION]);
+    const able = await withSourceWorker(() => attempt([EXTENSION]));
     assert.equal(able.solved, true);
     assert.deepEqual(validateSolution(able.solution!), { valid: true });
   });

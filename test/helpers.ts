@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { COMPILED_WORKER_ENV } from '../src/archipelago/worker-path.ts';
 
 export interface PaperSolution {
   n: number;
@@ -86,4 +87,19 @@ export function repeatablePart(record: unknown): unknown {
       .filter(([key]) => !TIMING_AND_PLACE_KEYS.has(key))
       .map(([key, value]) => [key, repeatablePart(value)]),
   );
+}
+
+/**
+ * Runs `f` with the island workers it starts from source (`workers/island-worker.ts`, with tsx's
+ * loader) even under `npm test`, which starts the compiled worker (COMPILED_WORKER_ENV): for
+ * runs that hand their islands a `.ts` extension module, which only a worker with tsx imports.
+ */
+export async function withSourceWorker<T>(f: () => Promise<T>): Promise<T> {
+  const saved = process.env[COMPILED_WORKER_ENV];
+  delete process.env[COMPILED_WORKER_ENV];
+  try {
+    return await f();
+  } finally {
+    if (saved !== undefined) process.env[COMPILED_WORKER_ENV] = saved;
+  }
 }

@@ -27,31 +27,15 @@ function run(command: string, args: string[], cwd: string) {
 }
 
 /**
- * A strict consumer, skipLibCheck off: the root entry's types need neither Node's types nor the
+ * Strict consumers, skipLibCheck off. The root entry's types need neither Node's types nor the
  * NATS client's (whose declarations want `Symbol.asyncDispose`, which lib es2022 lacks), so
- * they check with `"types": []`; the cluster entry checks with Node's types, as its users have them.
+ * they check with `"types": []`; the cluster entry is checked with Node's types, as its users
+ * have them, in the same tsc run as the example (`cluster.ts` beside `example.ts`).
  */
-function strictConsumers(project: string, tsc: string) {
-  const options = { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext' };
-  const check = (name: string, code: string, types: string[]) => {
-    writeFileSync(path.join(project, `${name}.ts`), code);
-    writeFileSync(
-      path.join(project, `tsconfig.${name}.json`),
-      JSON.stringify({ compilerOptions: { ...options, types }, files: [`${name}.ts`] }),
-    );
-    run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], project);
-  };
-  check(
-    'root',
-    "import { solve, type SolveRecord } from 'nqueens-islands';\nconst r: SolveRecord = await solve({ n: 8 });\nexport const solved: boolean = r.solved;\n",
-    [],
-  );
-  check(
-    'cluster',
-    "import { startHost, joinCluster } from 'nqueens-islands/cluster';\nimport { solve } from 'nqueens-islands';\nexport const f = [startHost, joinCluster, solve];\n",
-    ['node'],
-  );
-}
+const ROOT_CONSUMER =
+  "import { solve, type SolveRecord } from 'nqueens-islands';\nconst r: SolveRecord = await solve({ n: 8 });\nexport const solved: boolean = r.solved;\n";
+const CLUSTER_CONSUMER =
+  "import { startHost, joinCluster } from 'nqueens-islands/cluster';\nimport { solve } from 'nqueens-islands';\nexport const f = [startHost, joinCluster, solve];\n";
 
 describe('the packed package', () => {
   it('is the README example, verbatim', () => {
@@ -88,6 +72,7 @@ describe('the packed package', () => {
       project,
     );
     copyFileSync(example, path.join(project, 'example.ts'));
+    writeFileSync(path.join(project, 'cluster.ts'), CLUSTER_CONSUMER);
     const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     // Type-checked strictly and compiled in one tsc run (any type error fails it), then run as
     // compiled JavaScript, as a user's build would.
@@ -96,6 +81,8 @@ describe('the packed package', () => {
       [
         tsc,
         '--strict',
+        '--skipLibCheck',
+        'false',
         '--target',
         'es2022',
         '--module',
@@ -107,11 +94,28 @@ describe('the packed package', () => {
         '--outDir',
         'out',
         'example.ts',
+        'cluster.ts',
       ],
       project,
     );
     const stdout = run(process.execPath, ['out/example.js'], project);
-    strictConsumers(project, tsc);
+    writeFileSync(path.join(project, 'root.ts'), ROOT_CONSUMER);
+    writeFileSync(
+      path.join(project, 'tsconfig.root.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          types: [],
+        },
+        files: ['root.ts'],
+      }),
+    );
+    run(process.execPath, [tsc, '-p', 'tsconfig.root.json'], project);
     assert.match(stdout, /^N=16 solved by island [01] at iteration \d+: (\d+ ){15}\d+$/m);
     assert.match(stdout, /solution: true/);
     assert.match(stdout, /^N=32 (solved|stopped|max-iterations): fitness \d+ after \d+ evaluations$/m);

@@ -17,6 +17,7 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { runConfigFileSchema } from '../src/config/schema.ts';
 import { startSeededRun } from '../src/run/start-run.ts';
 import { cli } from './cli-helpers.ts';
+import { withSourceWorker } from './helpers.ts';
 import gaModeExtension from './fixtures/ga-mode-extension.ts';
 import policyExtension from './fixtures/policy-extension.ts';
 
@@ -306,9 +307,11 @@ describe('registering an emigrant selection and a replacement with an option', (
         limits: { maxIterations: 15 },
       });
       const events: MigrationEvent[] = [];
-      const handle = startSeededRun({ ...config, seed: 5 }, { extensions: [EXTENSION] });
-      handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
-      const result = await handle.result;
+      const result = await withSourceWorker(() => {
+        const handle = startSeededRun({ ...config, seed: 5 }, { extensions: [EXTENSION] });
+        handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
+        return handle.result;
+      });
       assert.deepEqual(
         result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
         [],
@@ -377,7 +380,7 @@ describe('registering a GA mode', () => {
         { seed: 3, islands: 2, ga, topology: { kind: 'ring-bi' }, migration: { mode: 'sync', interval: 2 }, limits: { maxIterations: 12 } },
         withSteady,
       );
-      const result = await startSeededRun({ ...config, seed: 3 }, { extensions: [GA_EXTENSION] }).result;
+      const result = await withSourceWorker(() => startSeededRun({ ...config, seed: 3 }, { extensions: [GA_EXTENSION] }).result);
       assert.deepEqual(
         result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
         [],

@@ -1,18 +1,49 @@
 import { fileURLToPath } from 'node:url';
 
 /**
+ * Set (to 1) by `npm test` and `npm run coverage` right after their build: code running from
+ * source under tsx starts the compiled island worker (`dist/workers/island-worker.js`), as the
+ * library does, instead of the `.ts` one, which needs tsx's loader in every worker thread (four
+ * times the CPU of starting one, and tests start hundreds). Without it, source runs the source worker, so
+ * a test run after an edit without a build never runs stale code.
+ */
+export const COMPILED_WORKER_ENV = 'NQUEENS_ISLANDS_COMPILED_WORKER';
+
+/**
  * Where the island worker lives, next to the running code. Bundled (dist/bundle/, what the
  * `nqueens-islands` command runs), it is `dist/bundle/island-worker.cjs` (the worker's
  * bundle behind its code-cache loader). Under tsx (this module is a `.ts` file) it is `workers/island-worker.ts` and
- * the worker needs tsx's loader, which piscina cannot supply on Node 20; compiled by tsc (the
+ * the worker needs tsx's loader, which piscina cannot supply on Node 20 (or, with
+ * COMPILED_WORKER_ENV, the compiled worker, without the loader); compiled by tsc (the
  * library), it is `dist/workers/island-worker.js`.
  */
-export function islandWorkerFile(moduleUrl: string = import.meta.url): { filename: string; execArgv: string[] | undefined } {
+export function islandWorkerFile(
+  moduleUrl: string = import.meta.url,
+  env: NodeJS.ProcessEnv = process.env,
+): { filename: string; execArgv: string[] | undefined } {
   const bundle = moduleUrl.lastIndexOf('/dist/bundle/');
   if (bundle >= 0) return { filename: fileURLToPath(`${moduleUrl.slice(0, bundle)}/dist/bundle/island-worker.cjs`), execArgv: undefined };
   const fromTs = moduleUrl.endsWith('.ts');
+  if (fromTs && env[COMPILED_WORKER_ENV] === '1')
+    // Workers inherit the parent's execArgv: leave tsx's loader out, the worker is JavaScript.
+    return { filename: fileURLToPath(new URL('../../dist/workers/island-worker.js', moduleUrl)), execArgv: withoutTsx(process.execArgv) };
   const filename = fileURLToPath(new URL(`../../workers/island-worker.${fromTs ? 'ts' : 'js'}`, moduleUrl));
   // Workers inherit the parent's execArgv; add the loader only if the parent got tsx otherwise (e.g. programmatically).
   const hasTsx = process.execArgv.some((arg) => arg.includes('tsx'));
   return { filename, execArgv: fromTs && !hasTsx ? [...process.execArgv, '--import', 'tsx'] : undefined };
+}
+
+/** `execArgv` without the options that load tsx (`--import tsx`, `--import=tsx`, `--require tsx/cjs`, ...). */
+function withoutTsx(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i];
+    if (/^--(import|require|loader|experimental-loader)=.*tsx/.test(arg)) continue;
+    if (/^(--import|--require|--loader|--experimental-loader|-r)$/.test(arg) && execArgv[i + 1]?.includes('tsx')) {
+      i++;
+      continue;
+    }
+    kept.push(arg);
+  }
+  return kept;
 }
