@@ -26,14 +26,14 @@ const SLOWEST = [
   'package',
   'cluster-solve',
   'cluster-access',
-  'experiment-resume',
+  'report',
   'reliability',
+  'bad-input-classes',
   'report-censoring',
   'cluster-hostile',
-  'bad-input-classes',
-  'report',
-  'checkpoint',
   'archipelago',
+  'lagged',
+  'checkpoint',
 ].map((name) => `test/${name}.test.ts`);
 /** Test files that start nats-server and host processes (test/nats-server.ts): the broker lane. */
 const BROKER = /^test\/cluster-(access|hostile|solve|study)\.test\.ts$/;
