@@ -53,6 +53,8 @@ export class IslandRelay {
   /** Last published value of each local island's barrier, and of the shared fields. */
   private readonly published = new Map<number, number>();
   private known = { foundEpoch: NO_EPOCH, stop: RUNNING as number };
+  /** The hosts of the run heard from so far (see `onBus`). */
+  private readonly heard = new Set<string>();
   private watching = true;
   /** Resolves when every island here has ended and its report was sent. */
   readonly done: Promise<void>;
@@ -190,6 +192,19 @@ export class IslandRelay {
     }
   }
 
+  /** Tells host `to` what was published of the islands here and the shared fields, again: `to` may have missed it. */
+  private sendWholeState(to: string): void {
+    const reached = [...this.published].flat();
+    this.bus.publish(this.subjects.run(this.order.runId, to), {
+      type: 'state',
+      runId: this.order.runId,
+      reached,
+      foundEpoch: this.known.foundEpoch,
+      stop: this.known.stop,
+      winner: this.coordination.winner(),
+    });
+  }
+
   /**
    * Sends queued migrants, then the state that changed since the last call (if any). Async
    * islands wait for no migrant, so there a stop goes out before the migrants queued behind
@@ -261,6 +276,13 @@ export class IslandRelay {
         const [island, epoch] = [reached[k], reached[k + 1]];
         if (epoch === DEPARTED) c.depart(island);
         else c.arrive(island, epoch);
+      }
+      // A host that got its order after this one had published cannot have heard it: core NATS
+      // keeps nothing for a subscriber that was not there yet (its islands would wait at the
+      // start gate for an arrival long sent). Its first state says it is listening now.
+      if (!this.heard.has(from)) {
+        this.heard.add(from);
+        this.sendWholeState(from);
       }
     } else if (message.type === 'alive') {
       // Only its time matters (above).
