@@ -14,7 +14,8 @@ import * as library from '../src/index.ts';
 import { joinCluster } from '../src/cluster/index.ts';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { writeFrame } from '../src/cluster/bus-codec.ts';
+import { BusCodec, writeFrame } from '../src/cluster/bus-codec.ts';
+import { Subjects } from '../src/cluster/bus.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
@@ -24,6 +25,15 @@ import { localCluster, nats } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-cluster-solve-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** `waited`, unless the run ends first: then the test fails saying so, instead of waiting for ever. */
+function beforeTheEnd<T>(waited: Promise<T>, run: library.RunHandle, what: string): Promise<T> {
+  const ended = run.result.then(
+    (r) => assert.fail(`the run ended (${r.ended}: ${JSON.stringify(r.failures)}) before ${what}`),
+    (error: unknown) => assert.fail(`the run failed (${String(error)}) before ${what}`),
+  );
+  return Promise.race([waited, ended]);
+}
 
 describe('placeIslands', () => {
   it('splits island ids into contiguous blocks in proportion to what each host offers', () => {
@@ -390,7 +400,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       const cluster = await joinCluster({ nats: first.url, prefix, hosts: 2 });
       try {
         const run = library.startRun({ n: 3000, seed: 1, limits: { timeLimit: 120 } }, { cluster });
-        await new Promise<void>((resolve) => run.events$.subscribe((e) => e.type === 'started' && resolve()));
+        const started = new Promise<void>((resolve) => run.events$.subscribe((e) => e.type === 'started' && resolve()));
+        await beforeTheEnd(started, run, 'it started');
         await first.kill();
         const lost = await run.result;
         assert.equal(lost.ended, 'broker-lost');
@@ -406,6 +417,73 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     } finally {
       await first.stop();
       await second?.stop();
+    }
+  });
+
+  it("an order nobody listens for yet is sent again at the host's next heartbeat; a host that accepts late still hears what the run told its hosts before", async () => {
+    // 'ghost' is this test on the bus, beating as an idle host; 'late' is a real host, paused (SIGSTOP) so that it
+    // accepts its island only after the coordinator has failed ghost's island and told the run's hosts so.
+    const { prefix, hosts } = await startHosts(['late']);
+    const late = hosts.get('late')!;
+    const subjects = new Subjects(prefix);
+    const ghost = new BusCodec('ghost0', null);
+    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
+    const beat = () =>
+      raw.publish(
+        subjects.heartbeat,
+        ghost.encode(subjects.heartbeat, { type: 'host', id: 'ghost0', name: 'ghost', islands: 1, busy: false }),
+      );
+    raw.subscribe(subjects.discover, { callback: () => beat() });
+    const beating = setInterval(beat, 1000);
+    await raw.flush();
+    const lines: string[] = [];
+    let onLine = () => {};
+    const cluster = await joinCluster({
+      nats: broker.server.url,
+      prefix,
+      hosts: 2,
+      log: (line) => {
+        lines.push(line);
+        onLine();
+      },
+    });
+    try {
+      late.child.kill('SIGSTOP');
+      const run = library.startRun({ n: 16, seed: 2, limits: { timeLimit: 30 } }, { cluster });
+      const islandError = new Promise<string>((resolve) => run.events$.subscribe((e) => e.type === 'island-error' && resolve(e.message)));
+      // Nobody listens on ghost's orders subject: the coordinator says it asks again at ghost's next heartbeat.
+      const waiting = /^host ghost is not listening for orders yet \(reconnecting\?\): asking again at its next heartbeat$/;
+      const said = new Promise<void>((resolve) => {
+        onLine = () => lines.some((l) => waiting.test(l)) && resolve();
+        onLine();
+      });
+      await beforeTheEnd(said, run, 'it said so');
+      // Ghost listens now (as a host does once it has reconnected), then beats: the order comes again, and ghost refuses it.
+      raw.subscribe(subjects.islands('ghost0'), {
+        callback: (_e, msg) => {
+          const order = ghost.decode(msg.subject, msg.data, ['islands']);
+          if (order.kind === 'ok')
+            msg.respond(ghost.encode(msg.reply!, { type: 'refused', runId: order.message.runId, reason: 'ghost refuses: a test' }));
+        },
+      });
+      await raw.flush();
+      beat();
+      assert.equal(await beforeTheEnd(islandError, run, "ghost's island failed"), 'ghost refuses: a test');
+      // The coordinator has told its hosts that ghost's island departed: 'late', paused, was not listening on the run yet.
+      late.child.kill('SIGCONT');
+      const result = await run.result;
+      assert.equal(result.ended, 'solved', JSON.stringify(result.failures));
+      assert.deepEqual(result.hosts, ['ghost', 'late']);
+      assert.deepEqual(
+        result.failures.map((f) => [f.island, f.message]),
+        [[0, 'ghost refuses: a test']],
+      );
+      assert.deepEqual(validateSolution(result.solution!), { valid: true });
+    } finally {
+      late.child.kill('SIGCONT');
+      clearInterval(beating);
+      await cluster.close();
+      await raw.close();
     }
   });
 

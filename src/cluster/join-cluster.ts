@@ -68,6 +68,6 @@ export async function joinCluster(options: ClusterOptions): Promise<JoinedCluste
   // Said once the run is going to happen (a refusal above stays one line).
   if (!key) options.log?.(UNSIGNED_WARNING);
   const islands = hosts.reduce((sum, h) => sum + h.islands, 0);
-  launcher = new ClusterLauncher(bus, subjects, hosts, directory);
+  launcher = new ClusterLauncher(bus, subjects, hosts, directory, options.log);
   return { launcher, islands, broker: address.display, dropped, close };
 }
