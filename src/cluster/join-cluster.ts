@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { connectBus, Subjects } from './bus.ts';
+import { connectBus, leaveBus, Subjects } from './bus.ts';
 import { checkPrefix } from '../config/nats-url.ts';
 import { busAddress } from './credentials.ts';
 import { BusCodec, type DropCounter } from './bus-codec.ts';
@@ -54,7 +54,7 @@ export async function joinCluster(options: ClusterOptions): Promise<JoinedCluste
     const brokerLost = launcher?.report().brokerLost ?? false;
     await leases?.close(!brokerLost && !nc.isClosed());
     if (brokerLost) await nc.close().catch(() => {});
-    else if (!nc.isClosed()) await nc.drain().catch(() => {});
+    else await leaveBus(nc);
   };
   let hosts;
   try {
