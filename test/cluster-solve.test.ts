@@ -14,7 +14,7 @@ import * as library from '../src/index.ts';
 import { joinCluster } from '../src/cluster/index.ts';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { BusCodec, writeFrame } from '../src/cluster/bus-codec.ts';
+import { BusCodec, readFrame, writeFrame } from '../src/cluster/bus-codec.ts';
 import { Subjects } from '../src/cluster/bus.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
@@ -482,6 +482,44 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     } finally {
       late.child.kill('SIGCONT');
       clearInterval(beating);
+      await cluster.close();
+      await raw.close();
+    }
+  });
+
+  it('a host that subscribes to its run late still learns that the islands elsewhere are at the start gate: async islands all start', async () => {
+    // 'paused' accepts its island only after 'early' has said (on the bus) that its island is at the start gate.
+    const { prefix, hosts } = await startHosts(['early', 'paused']);
+    const paused = hosts.get('paused')!;
+    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
+    const packr = new Packr({ moreTypes: true });
+    const stateSaid = new Promise<void>((resolve) =>
+      raw.subscribe(`${prefix}.run.>`, {
+        callback: (_e, msg) => {
+          // A state saying an island reached epoch 0 (the gate); the relay also says -1 (not built yet) when it starts.
+          const frame = readFrame(msg.data);
+          const body = frame && (packr.unpack(frame.body) as { type?: unknown; reached?: unknown });
+          if (body?.type === 'state' && Array.isArray(body.reached) && body.reached[1] === 0) resolve();
+        },
+      }),
+    );
+    await raw.flush();
+    const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 2 });
+    try {
+      paused.child.kill('SIGSTOP');
+      const run = library.startRun({ n: 3000, seed: 1, islands: 2, migration: { mode: 'async' }, limits: { timeLimit: 30 } }, { cluster });
+      const started = new Promise<void>((resolve) => run.events$.subscribe((e) => e.type === 'started' && resolve()));
+      await beforeTheEnd(stateSaid, run, "early's island was at the start gate");
+      paused.child.kill('SIGCONT');
+      // Async islands meet only at the start gate: had 'paused' missed that, its island would wait there until 'early's ended.
+      await beforeTheEnd(started, run, 'every island passed the start gate');
+      run.stop();
+      const result = await run.result;
+      assert.equal(result.ended, 'stopped');
+      assert.deepEqual(result.failures, []);
+      assert.deepEqual(result.hosts, ['early', 'paused']);
+    } finally {
+      paused.child.kill('SIGCONT');
       await cluster.close();
       await raw.close();
     }

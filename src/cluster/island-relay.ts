@@ -53,6 +53,8 @@ export class IslandRelay {
   /** Last published value of each local island's barrier, and of the shared fields. */
   private readonly published = new Map<number, number>();
   private known = { foundEpoch: NO_EPOCH, stop: RUNNING as number };
+  /** The run's other hosts heard from: each listens on this run (see `repeatState`). */
+  private readonly heard = new Set<string>();
   private watching = true;
   /** Resolves when every island here has ended and its report was sent. */
   readonly done: Promise<void>;
@@ -252,6 +254,7 @@ export class IslandRelay {
         if (epoch === DEPARTED) c.depart(island);
         else c.arrive(island, epoch);
       }
+      if (!this.heard.has(from)) this.repeatState(from);
     } else if (message.type === 'alive') {
       // Only its time matters (above).
     } else if (message.type === 'halt') {
@@ -261,6 +264,28 @@ export class IslandRelay {
     } else {
       for (const island of message.islands) if (island < islands) c.depart(island);
     }
+  }
+
+  /**
+   * Says again to `host`, heard from for the first time, what this relay has published so far.
+   * It subscribed to this run when it accepted its islands, which may have been after this
+   * host's islands reached the start gate: core NATS keeps nothing for a subscriber still to
+   * come, and async islands meet nowhere else. Its first message is a state (its islands
+   * reach the gate or depart before they send anything else), so this is off the migrants' path.
+   */
+  private repeatState(host: string): void {
+    this.heard.add(host);
+    const { runId } = this.order;
+    const { foundEpoch, stop } = this.known;
+    const reached = [...this.published].flat();
+    this.bus.publish(this.subjects.run(runId, host), {
+      type: 'state',
+      runId,
+      reached,
+      foundEpoch,
+      stop,
+      winner: this.coordination.winner(),
+    });
   }
 
   /** The host leaves: its islands end now and are reported failed with `reason`. */
