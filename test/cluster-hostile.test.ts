@@ -18,7 +18,7 @@ import policyExtension from './fixtures/policy-extension.ts';
 import { decode, encode } from '../src/archipelago/codec.ts';
 import { extendRegistries } from '../src/archipelago/extension.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
-import { BusCodec, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
+import { BusCodec, carried, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
 import { clusterKeyOf } from '../src/cluster/bus-key.ts';
 import { joinCluster } from '../src/cluster/join-cluster.ts';
 import { startHost } from '../src/cluster/host.ts';
@@ -392,6 +392,64 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       } finally {
         await raw.close();
       }
+    }
+  });
+
+  it('a host whose order comes after its peer published its arrival still hears it: both islands of an async run start before either ends (none waits at the start gate for the other to finish)', async () => {
+    const { prefix } = await cluster.startHosts(['late1', 'late2']);
+    const raw = await connect({ servers: url().replace('nats://', ''), noEcho: true });
+    const ids = hostIds(raw, prefix, ['late1', 'late2']);
+    const orders = new Map<string, Uint8Array>();
+    raw.subscribe(`${prefix}.host.*.islands`, { callback: (_e, msg) => void orders.set(msg.subject, msg.data.slice()) });
+    await raw.flush();
+    try {
+      // A real order of each host, to replay as this test's coordinator, one host after the other.
+      const args = ['-n', '200', '--seed', '4', '--islands', '2', '--migration', 'async', '--max-iterations', '60'];
+      const first = await solve([...args, '--nats', url(), '--nats-prefix', prefix, '--hosts', '2']);
+      assert.ok(first.code === 0 || first.code === 1, first.stderr);
+      const hostsById = await ids;
+      const [toA, toB] = ['late1', 'late2'].map((name) => `${prefix}.host.${hostsById.get(name)!}.islands`);
+      const runId = 'late0run';
+      const coordinator = new BusCodec('coord1', null);
+      const order = (subject: string) => ({ ...(read(orders.get(subject)!).body as BusMessage<'islands'>), runId, coordinator: 'coord1' });
+      const seen: string[] = [];
+      const ended = new Promise<void>((resolve) => {
+        raw.subscribe(`${prefix}.run.${runId}.coordinator`, {
+          callback: (_e, msg) => {
+            const decoded = coordinator.decode(msg.subject, msg.data, ['control', 'report', 'state']);
+            if (decoded.kind !== 'ok') return;
+            const message = decoded.message;
+            if (message.type === 'control' && carried('control', message.bytes)?.type === 'started')
+              seen.push(`island ${carried('control', message.bytes)!.island} started`);
+            if (message.type === 'report') seen.push(`island ${message.island} ended`);
+            if (seen.filter((line) => line.endsWith('ended')).length === 2) resolve();
+          },
+        });
+      });
+      // What host A's relay publishes to host B before B has its order: the broker keeps none of it for B.
+      const hostB = hostsById.get('late2')!;
+      const published = new Promise<void>((resolve) => {
+        const sub = raw.subscribe(`${prefix}.run.${runId}.${hostB}`, {
+          callback: () => {
+            sub.unsubscribe();
+            resolve();
+          },
+        });
+      });
+      await raw.flush();
+      const accepted = async (subject: string) => {
+        const reply = await raw.request(subject, coordinator.encode(subject, order(subject)), { timeout: 20_000 });
+        const answer = coordinator.decode(reply.subject, reply.data, ['accepted', 'refused'], { unordered: true });
+        assert.equal(answer.kind === 'ok' && answer.message.type, 'accepted');
+      };
+      await accepted(toA);
+      await published;
+      await accepted(toB);
+      await ended;
+      const firstEnd = seen.findIndex((line) => line.endsWith('ended'));
+      assert.equal(seen.slice(0, firstEnd).filter((line) => line.endsWith('started')).length, 2, seen.join(', '));
+    } finally {
+      await raw.close();
     }
   });
 });
