@@ -17,6 +17,7 @@ import { Packr } from 'msgpackr';
 import { BusCodec, readFrame, writeFrame } from '../src/cluster/bus-codec.ts';
 import { Subjects } from '../src/cluster/bus.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
+import { holderName, leaseHolders, openLeaseBucket } from '../src/cluster/host-lease.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli } from './cli-helpers.ts';
@@ -411,6 +412,17 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
         const next = await library.solve({ n: 16, seed: 2 }, { cluster });
         assert.equal(next.ended, 'solved', JSON.stringify(next.failures));
         assert.deepEqual(next.hosts, ['b1', 'b2']);
+        // The lease bucket is in the broker's memory: the cluster leased its hosts again on the restarted broker before it ran.
+        const raw = await connect({ servers: second.url.replace('nats://', '') });
+        try {
+          const kv = await openLeaseBucket(raw, new Subjects(prefix));
+          const keys: string[] = [];
+          for await (const key of await kv.keys()) keys.push(key);
+          const holders = [...(await leaseHolders(kv, keys)).values()].map((h) => h.holder);
+          assert.deepEqual(holders, [holderName('solve'), holderName('solve')]);
+        } finally {
+          await raw.close();
+        }
       } finally {
         await cluster.close();
       }

@@ -98,6 +98,10 @@ export class ClusterLauncher implements Launcher {
   private lost: (() => void) | null = null;
   private connected = true;
   private readonly waiting: (() => void)[] = [];
+  /** Reconnected since the leases were last renewed before a run. */
+  private reconnected = false;
+  /** Hosts whose lease was lost while the broker was away (another coordinator has them now): not ours to use. */
+  private readonly unleased = new Set<string>();
 
   constructor(
     private readonly bus: BusEndpoint,
@@ -106,6 +110,8 @@ export class ClusterLauncher implements Launcher {
     private readonly directory: HostDirectory,
     /** One line when the coordinator waits for something (a host not yet listening). */
     private readonly log: (line: string) => void = () => {},
+    /** Renews the hosts' leases; the ids of those lost (host-lease.ts `renew`). */
+    private readonly renewLeases: () => Promise<readonly string[]> = () => Promise.resolve([]),
   ) {
     const { nc } = bus;
     // Lost at the first disconnect, not after the reconnect attempts: what was sent meanwhile is gone for good.
@@ -116,6 +122,7 @@ export class ClusterLauncher implements Launcher {
       },
       reconnect: () => {
         this.connected = true;
+        this.reconnected = true;
         for (const wake of this.waiting.splice(0)) wake();
       },
     });
@@ -138,6 +145,18 @@ export class ClusterLauncher implements Launcher {
   /** Resolves once the client is connected: a run launched while it reconnects (after a broker restart) starts when it is back. */
   private connection(): Promise<void> {
     return this.connected ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /**
+   * After a reconnect the leases are renewed before any order: a broker restarted without its
+   * memory has lost them (they are created again), and a host another coordinator leased
+   * meanwhile is not ours any more.
+   */
+  private async leased(): Promise<void> {
+    if (!this.reconnected) return;
+    this.reconnected = false;
+    const lost = await this.renewLeases().catch(() => []);
+    for (const id of lost) this.unleased.add(id);
   }
 
   /**
@@ -292,9 +311,15 @@ export class ClusterLauncher implements Launcher {
       };
       attempt();
     };
-    void this.connection().then(() => {
-      if (!nc.isClosed()) hosts.forEach(sendOrder);
-    });
+    void this.connection()
+      .then(() => this.leased())
+      .then(() => {
+        if (nc.isClosed()) return;
+        hosts.forEach((host, h) => {
+          if (this.unleased.has(host.id)) failHost(h, `host ${host.name} was leased by another coordinator while the broker was away`);
+          else sendOrder(host, h);
+        });
+      });
 
     // Hosts end the islands of a coordinator that went silent (killed), instead of running them forever.
     const alive = setInterval(() => toHosts({ type: 'alive', runId }), DEFAULT_HEARTBEAT_MS);

@@ -91,14 +91,20 @@ export class HostLeases {
   private readonly held = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
   private readonly value: string;
+  /** The renewal under way (one at a time: two would race each other's revision). */
+  private renewing: Promise<string[]> | null = null;
 
   constructor(
-    private readonly kv: KV,
+    private kv: KV,
     holder: string,
     private readonly log: (line: string) => void = () => {},
+    /** Opens the bucket again (creating it): a broker restarted without its memory has lost it. */
+    private readonly reopen?: () => Promise<KV>,
+    /** The client's connection state (bus.ts `connectionState`): no renewal is tried while it is away. */
+    private readonly connection: { readonly connected: boolean } = { connected: true },
   ) {
     this.value = JSON.stringify({ holder, since: new Date().toISOString() } satisfies LeaseHolder);
-    this.timer = setInterval(() => void this.refresh(), LEASE_TTL_MS / 3);
+    this.timer = setInterval(() => this.connection.connected && void this.renew(), LEASE_TTL_MS / 3);
     this.timer.unref();
   }
 
@@ -161,13 +167,50 @@ export class HostLeases {
     }
   }
 
-  /** Keeps every lease alive; a lease lost (expired and taken by another) is said once. */
-  private async refresh(): Promise<void> {
+  /**
+   * Keeps every lease alive (every third of its life, and after a reconnect); a lease lost
+   * (expired and taken by another) is said once. Returns the ids of the leases lost.
+   */
+  renew(): Promise<string[]> {
+    this.renewing ??= this.renewAll().finally(() => (this.renewing = null));
+    return this.renewing;
+  }
+
+  private async renewAll(): Promise<string[]> {
+    const lost: string[] = [];
     for (const [id, revision] of [...this.held]) {
+      // Unknown (the broker cannot say now): kept, and tried again at the next renewal.
+      if ((await this.keep(id, revision)) !== false) continue;
+      if (this.held.delete(id)) {
+        this.log(`lost the lease on host ${id}`);
+        lost.push(id);
+      }
+    }
+    return lost;
+  }
+
+  /**
+   * A revision-checked update; if the entry is gone (with the bucket, when the broker
+   * restarted) it is created again. False if another holds it now; null if the broker
+   * cannot say (the lease stays ours to try again).
+   */
+  private async keep(id: string, revision: number): Promise<boolean | null> {
+    try {
+      this.held.set(id, await this.kv.update(id, this.value, revision));
+      return true;
+    } catch {
+      if (!this.held.has(id)) return null; // released meanwhile: not to be taken again
       try {
-        this.held.set(id, await this.kv.update(id, this.value, revision));
+        if (this.reopen) this.kv = await this.reopen();
+        this.held.set(id, await this.kv.create(id, this.value));
+        return true;
       } catch {
-        if (this.held.delete(id)) this.log(`lost the lease on host ${id}`);
+        const entry = await this.kv.get(id).catch(() => null);
+        if (entry?.operation !== 'PUT') return null;
+        // Ours after all (an update whose answer was lost), or another's.
+        if (entry.string() !== this.value) return false;
+        this.held.set(id, entry.revision);
+        return true;
       }
     }
   }
@@ -193,7 +236,10 @@ export class HostLeases {
   /** Stops refreshing and releases every lease (without `release`, when the broker is gone, they expire). */
   async close(release = true): Promise<void> {
     clearInterval(this.timer);
-    if (release) await Promise.all([...this.held.keys()].map((id) => this.release(id)));
+    if (release) {
+      await this.renewing; // a renewal under way could otherwise take a lease again after its release
+      await Promise.all([...this.held.keys()].map((id) => this.release(id)));
+    }
     this.held.clear();
   }
 }
