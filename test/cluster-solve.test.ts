@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -427,6 +428,66 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
         await cluster.close();
       }
     } finally {
+      await first.stop();
+      await second?.stop();
+    }
+  });
+
+  it('hosts leased by another coordinator while the broker was away are not used by the cluster that held them: their islands fail, each in one line', async () => {
+    const first = await startLocalBroker(nats.path());
+    let second: NatsServer | null = null;
+    // The cluster reaches the broker through this proxy, shut while the test sets what the cluster finds when it is back.
+    let open = true;
+    const proxy = net.createServer((client) => {
+      if (!open) return void client.destroy();
+      const upstream = net.connect(first.port, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client],
+      ])
+        a.on('error', () => b.destroy()).on('close', () => b.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { prefix } = await broker.startHosts(['t1', 't2'], { url: first.url });
+      const subjects = new Subjects(prefix);
+      const cluster = await joinCluster({ nats: `nats://127.0.0.1:${(proxy.address() as AddressInfo).port}`, prefix, hosts: 2 });
+      try {
+        const before = await connect({ servers: first.url.replace('nats://', '') });
+        const ids: string[] = [];
+        for await (const key of await (await openLeaseBucket(before, subjects)).keys()) ids.push(key);
+        await before.close();
+        assert.equal(ids.length, 2);
+        open = false;
+        await first.kill();
+        second = await startLocalBroker(nats.path(), { port: first.port });
+        // Another coordinator leases both hosts on the restarted broker (its lease bucket went with the first).
+        const other = await connect({ servers: second.url.replace('nats://', '') });
+        const kv = await openLeaseBucket(other, subjects);
+        for (const id of ids)
+          await kv.create(id, JSON.stringify({ holder: 'solve on elsewhere (pid 1)', since: new Date().toISOString() }));
+        open = true;
+        const next = await library.solve({ n: 16, seed: 2 }, { cluster });
+        assert.equal(next.ended, 'all-islands-failed');
+        assert.deepEqual(
+          next.failures.map((f) => f.message),
+          [
+            'host t1 was leased by another coordinator while the broker was away',
+            'host t2 was leased by another coordinator while the broker was away',
+          ],
+        );
+        // Theirs still.
+        assert.deepEqual(
+          [...(await leaseHolders(kv, ids)).values()].map((h) => h.holder),
+          ['solve on elsewhere (pid 1)', 'solve on elsewhere (pid 1)'],
+        );
+        await other.close();
+      } finally {
+        await cluster.close();
+      }
+    } finally {
+      proxy.close();
       await first.stop();
       await second?.stop();
     }

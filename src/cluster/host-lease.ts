@@ -12,7 +12,7 @@
  */
 import os from 'node:os';
 import { jetstream, StorageType, type JetStreamManager } from '@nats-io/jetstream';
-import { Kvm, type KV } from '@nats-io/kv';
+import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/errors.ts';
 import type { Subjects } from './bus.ts';
@@ -178,9 +178,9 @@ export class HostLeases {
 
   private async renewAll(): Promise<string[]> {
     const lost: string[] = [];
-    for (const [id, revision] of [...this.held]) {
+    for (const id of [...this.held.keys()]) {
       // Unknown (the broker cannot say now): kept, and tried again at the next renewal.
-      if ((await this.keep(id, revision)) !== false) continue;
+      if ((await this.keep(id)) !== false) continue;
       if (this.held.delete(id)) {
         this.log(`lost the lease on host ${id}`);
         lost.push(id);
@@ -190,28 +190,37 @@ export class HostLeases {
   }
 
   /**
-   * A revision-checked update; if the entry is gone (with the bucket, when the broker
-   * restarted) it is created again. False if another holds it now; null if the broker
-   * cannot say (the lease stays ours to try again).
+   * Keeps the lease on `id` if it is still ours: the entry is read, and one holding our value
+   * is updated at the revision read (compare-and-set); one that is gone (with the bucket,
+   * when the broker restarted) is created again. Our own last revision would not do: a
+   * bucket created again numbers from 1, so another's new lease can carry it. False if
+   * another holds the host now; null if the broker cannot say (tried again next time).
    */
-  private async keep(id: string, revision: number): Promise<boolean | null> {
+  private async keep(id: string): Promise<boolean | null> {
     try {
-      this.held.set(id, await this.kv.update(id, this.value, revision));
+      const entry = await this.read(id);
+      // Released meanwhile: not to be taken again.
+      if (!this.held.has(id)) return null;
+      if (entry?.operation === 'PUT') {
+        if (entry.string() !== this.value) return false;
+        this.held.set(id, await this.kv.update(id, this.value, entry.revision));
+      } else {
+        this.held.set(id, await this.kv.create(id, this.value));
+      }
       return true;
     } catch {
-      if (!this.held.has(id)) return null; // released meanwhile: not to be taken again
-      try {
-        if (this.reopen) this.kv = await this.reopen();
-        this.held.set(id, await this.kv.create(id, this.value));
-        return true;
-      } catch {
-        const entry = await this.kv.get(id).catch(() => null);
-        if (entry?.operation !== 'PUT') return null;
-        // Ours after all (an update whose answer was lost), or another's.
-        if (entry.string() !== this.value) return false;
-        this.held.set(id, entry.revision);
-        return true;
-      }
+      return null;
+    }
+  }
+
+  /** The entry of `id`; the bucket is opened again (created) if it is gone. */
+  private async read(id: string): Promise<KvEntry | null> {
+    try {
+      return await this.kv.get(id);
+    } catch (error) {
+      if (!this.reopen) throw error;
+      this.kv = await this.reopen();
+      return this.kv.get(id);
     }
   }
 
