@@ -25,7 +25,7 @@ import { toRunRecord } from '../experiment/records.ts';
 import { TrajectoryRecorder } from '../experiment/trajectory.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } from '../run/start-run.ts';
-import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
+import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from './bus.ts';
 import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
 import { busAddress } from './credentials.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
@@ -337,7 +337,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
       await relay?.done;
       if (!nc.isClosed()) {
         bus.publish(subjects.leave, { type: 'leave', id });
-        await nc.drain().catch(() => {});
+        await leaveBus(nc);
       }
       await closed;
       await pool.close();
