@@ -18,7 +18,7 @@ import policyExtension from './fixtures/policy-extension.ts';
 import { decode, encode } from '../src/archipelago/codec.ts';
 import { extendRegistries } from '../src/archipelago/extension.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
-import { BusCodec, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
+import { BUS_FORMAT, BusCodec, carried, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
 import { clusterKeyOf } from '../src/cluster/bus-key.ts';
 import { joinCluster } from '../src/cluster/join-cluster.ts';
 import { startHost } from '../src/cluster/host.ts';
@@ -394,4 +394,130 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
       }
     }
   });
+
+  it('a host whose order comes after its peer published its arrival still hears it: both islands of an async run start before either ends (none waits at the start gate for the other to finish)', async () => {
+    const { prefix } = await cluster.startHosts(['late1', 'late2']);
+    const raw = await connect({ servers: url().replace('nats://', ''), noEcho: true });
+    const ids = hostIds(raw, prefix, ['late1', 'late2']);
+    const orders = new Map<string, Uint8Array>();
+    raw.subscribe(`${prefix}.host.*.islands`, { callback: (_e, msg) => void orders.set(msg.subject, msg.data.slice()) });
+    await raw.flush();
+    try {
+      // A real order of each host, to replay as this test's coordinator, one host after the other.
+      const args = ['-n', '200', '--seed', '4', '--islands', '2', '--migration', 'async', '--max-iterations', '60'];
+      const first = await solve([...args, '--nats', url(), '--nats-prefix', prefix, '--hosts', '2']);
+      assert.ok(first.code === 0 || first.code === 1, first.stderr);
+      const hostsById = await ids;
+      const [toA, toB] = ['late1', 'late2'].map((name) => `${prefix}.host.${hostsById.get(name)!}.islands`);
+      const runId = 'late0run';
+      const coordinator = new BusCodec('coord1', null);
+      const order = (subject: string) => ({ ...(read(orders.get(subject)!).body as BusMessage<'islands'>), runId, coordinator: 'coord1' });
+      const seen: string[] = [];
+      const ended = new Promise<void>((resolve) => {
+        raw.subscribe(`${prefix}.run.${runId}.coordinator`, {
+          callback: (_e, msg) => {
+            const decoded = coordinator.decode(msg.subject, msg.data, ['control', 'report', 'state']);
+            if (decoded.kind !== 'ok') return;
+            const message = decoded.message;
+            if (message.type === 'control' && carried('control', message.bytes)?.type === 'started')
+              seen.push(`island ${carried('control', message.bytes)!.island} started`);
+            if (message.type === 'report') seen.push(`island ${message.island} ended`);
+            if (seen.filter((line) => line.endsWith('ended')).length === 2) resolve();
+          },
+        });
+      });
+      // What host A's relay publishes to host B before B has its order: the broker keeps none of it for B.
+      const hostB = hostsById.get('late2')!;
+      const published = new Promise<void>((resolve) => {
+        const sub = raw.subscribe(`${prefix}.run.${runId}.${hostB}`, {
+          callback: () => {
+            sub.unsubscribe();
+            resolve();
+          },
+        });
+      });
+      await raw.flush();
+      const accepted = async (subject: string) => {
+        const reply = await raw.request(subject, coordinator.encode(subject, order(subject)), { timeout: 20_000 });
+        const answer = coordinator.decode(reply.subject, reply.data, ['accepted', 'refused'], { unordered: true });
+        assert.equal(answer.kind === 'ok' && answer.message.type, 'accepted');
+      };
+      await accepted(toA);
+      await published;
+      await accepted(toB);
+      await ended;
+      const firstEnd = seen.findIndex((line) => line.endsWith('ended'));
+      assert.equal(seen.slice(0, firstEnd).filter((line) => line.endsWith('started')).length, 2, seen.join(', '));
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it(
+    'nothing is said to a host of a run before it accepted its order (it would not be subscribed yet): with one host refusing, the other host is told its peer departed only after it accepted, and the run ends',
+    { timeout: 60_000 },
+    async () => {
+      const prefix = cluster.freshPrefix();
+      const registries = extendRegistries(REGISTRIES, [policyExtension]);
+      const config = {
+        ...resolveRunConfig(
+          { n: 60, islands: 2, migration: { mode: 'async', replacement: 'random' }, limits: { maxIterations: 20 } },
+          'test',
+          {},
+          { availableParallelism: 2, totalMemory: 8e9 },
+          registries,
+        ),
+        seed: 5,
+      };
+      const lacking = await startHost({ nats: url(), prefix, name: 'lack', islands: 1 });
+      const able = await startHost({ nats: url(), prefix, name: 'able', islands: 1, extensions: [EXTENSION] });
+      const raw = await connect({ servers: url().replace('nats://', ''), noEcho: true });
+      const ids = hostIds(raw, prefix, ['able']);
+      // In the order the broker passed them on: replies (the hosts' answers) and what goes to the run's parties.
+      const seen: { type: string; subject: string; from: string }[] = [];
+      for (const subject of ['_INBOX.>', `${prefix}.run.>`])
+        raw.subscribe(subject, {
+          callback: (_e, msg) => {
+            // Replies of the broker's own (leases, JetStream) are not frames.
+            if (msg.data[0] !== BUS_FORMAT || !readFrame(msg.data)) return;
+            const { from, body } = read(msg.data);
+            seen.push({ subject: msg.subject, from, type: String(body.type) });
+          },
+        });
+      await raw.flush();
+      const joined = await joinCluster({ nats: url(), hosts: 2, prefix });
+      try {
+        const ableId = (await ids).get('able')!;
+        for (let k = 0; k < 3; k++) {
+          seen.length = 0;
+          const result = await startSeededRun(config, { launcher: joined.launcher, extensions: [EXTENSION] }).result.catch(
+            (error: unknown) => {
+              if (error instanceof RunFailedError) return error.result;
+              throw error;
+            },
+          );
+          assert.deepEqual(
+            result.islands.map((i) => i.error?.message ?? `${i.stopReason} at ${i.iterations}`),
+            [
+              'max-iterations at 20',
+              'host lack has no replacement "random": it is not built in and no --extension of this host provides it',
+            ],
+          );
+          const accepted = seen.findIndex((m) => m.type === 'accepted' && m.from === ableId);
+          const firstToAble = seen.findIndex(
+            (m) => m.subject.startsWith(`${prefix}.run.`) && m.subject.endsWith(`.${ableId}`) && m.from !== ableId,
+          );
+          assert.ok(accepted >= 0 && firstToAble > accepted, seen.map((m) => `${m.type} from ${m.from}`).join(', '));
+          assert.ok(
+            seen.some((m, i) => i > accepted && m.type === 'depart'),
+            'the able host was told its peer departed',
+          );
+        }
+      } finally {
+        await joined.close();
+        await Promise.all([lacking.stop(), able.stop()]);
+        await raw.close();
+      }
+    },
+  );
 });

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -14,8 +15,10 @@ import * as library from '../src/index.ts';
 import { joinCluster } from '../src/cluster/index.ts';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { writeFrame } from '../src/cluster/bus-codec.ts';
+import { BusCodec, readFrame, writeFrame } from '../src/cluster/bus-codec.ts';
+import { Subjects } from '../src/cluster/bus.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
+import { holderName, leaseHolders, openLeaseBucket } from '../src/cluster/host-lease.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli } from './cli-helpers.ts';
@@ -24,6 +27,15 @@ import { localCluster, nats } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-cluster-solve-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** `waited`, unless the run ends first: then the test fails saying so, instead of waiting for ever. */
+function beforeTheEnd<T>(waited: Promise<T>, run: library.RunHandle, what: string): Promise<T> {
+  const ended = run.result.then(
+    (r) => assert.fail(`the run ended (${r.ended}: ${JSON.stringify(r.failures)}) before ${what}`),
+    (error: unknown) => assert.fail(`the run failed (${String(error)}) before ${what}`),
+  );
+  return Promise.race([waited, ended]);
+}
 
 describe('placeIslands', () => {
   it('splits island ids into contiguous blocks in proportion to what each host offers', () => {
@@ -390,7 +402,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       const cluster = await joinCluster({ nats: first.url, prefix, hosts: 2 });
       try {
         const run = library.startRun({ n: 3000, seed: 1, limits: { timeLimit: 120 } }, { cluster });
-        await new Promise<void>((resolve) => run.events$.subscribe((e) => e.type === 'started' && resolve()));
+        const started = new Promise<void>((resolve) => run.events$.subscribe((e) => e.type === 'started' && resolve()));
+        await beforeTheEnd(started, run, 'it started');
         await first.kill();
         const lost = await run.result;
         assert.equal(lost.ended, 'broker-lost');
@@ -400,12 +413,188 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
         const next = await library.solve({ n: 16, seed: 2 }, { cluster });
         assert.equal(next.ended, 'solved', JSON.stringify(next.failures));
         assert.deepEqual(next.hosts, ['b1', 'b2']);
+        // The lease bucket is in the broker's memory: the cluster leased its hosts again on the restarted broker before it ran.
+        const raw = await connect({ servers: second.url.replace('nats://', '') });
+        try {
+          const kv = await openLeaseBucket(raw, new Subjects(prefix));
+          const keys: string[] = [];
+          for await (const key of await kv.keys()) keys.push(key);
+          const holders = [...(await leaseHolders(kv, keys)).values()].map((h) => h.holder);
+          assert.deepEqual(holders, [holderName('solve'), holderName('solve')]);
+        } finally {
+          await raw.close();
+        }
       } finally {
         await cluster.close();
       }
     } finally {
       await first.stop();
       await second?.stop();
+    }
+  });
+
+  it('hosts leased by another coordinator while the broker was away are not used by the cluster that held them: their islands fail, each in one line', async () => {
+    const first = await startLocalBroker(nats.path());
+    let second: NatsServer | null = null;
+    // The cluster reaches the broker through this proxy, shut while the test sets what the cluster finds when it is back.
+    let open = true;
+    const proxy = net.createServer((client) => {
+      if (!open) return void client.destroy();
+      const upstream = net.connect(first.port, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client],
+      ])
+        a.on('error', () => b.destroy()).on('close', () => b.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { prefix } = await broker.startHosts(['t1', 't2'], { url: first.url });
+      const subjects = new Subjects(prefix);
+      const cluster = await joinCluster({ nats: `nats://127.0.0.1:${(proxy.address() as AddressInfo).port}`, prefix, hosts: 2 });
+      try {
+        const before = await connect({ servers: first.url.replace('nats://', '') });
+        const ids: string[] = [];
+        for await (const key of await (await openLeaseBucket(before, subjects)).keys()) ids.push(key);
+        await before.close();
+        assert.equal(ids.length, 2);
+        open = false;
+        await first.kill();
+        second = await startLocalBroker(nats.path(), { port: first.port });
+        // Another coordinator leases both hosts on the restarted broker (its lease bucket went with the first).
+        const other = await connect({ servers: second.url.replace('nats://', '') });
+        const kv = await openLeaseBucket(other, subjects);
+        for (const id of ids)
+          await kv.create(id, JSON.stringify({ holder: 'solve on elsewhere (pid 1)', since: new Date().toISOString() }));
+        open = true;
+        const next = await library.solve({ n: 16, seed: 2 }, { cluster });
+        assert.equal(next.ended, 'all-islands-failed');
+        assert.deepEqual(
+          next.failures.map((f) => f.message),
+          [
+            'host t1 was leased by another coordinator while the broker was away',
+            'host t2 was leased by another coordinator while the broker was away',
+          ],
+        );
+        // Theirs still.
+        assert.deepEqual(
+          [...(await leaseHolders(kv, ids)).values()].map((h) => h.holder),
+          ['solve on elsewhere (pid 1)', 'solve on elsewhere (pid 1)'],
+        );
+        await other.close();
+      } finally {
+        await cluster.close();
+      }
+    } finally {
+      proxy.close();
+      await first.stop();
+      await second?.stop();
+    }
+  });
+
+  it("an order nobody listens for yet is sent again at the host's next heartbeat; a host that accepts late still hears what the run told its hosts before", async () => {
+    // 'ghost' is this test on the bus, beating as an idle host; 'late' is a real host, paused (SIGSTOP) so that it
+    // accepts its island only after the coordinator has failed ghost's island and told the run's hosts so.
+    const { prefix, hosts } = await startHosts(['late']);
+    const late = hosts.get('late')!;
+    const subjects = new Subjects(prefix);
+    const ghost = new BusCodec('ghost0', null);
+    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
+    const beat = () =>
+      raw.publish(
+        subjects.heartbeat,
+        ghost.encode(subjects.heartbeat, { type: 'host', id: 'ghost0', name: 'ghost', islands: 1, busy: false }),
+      );
+    raw.subscribe(subjects.discover, { callback: () => beat() });
+    const beating = setInterval(beat, 1000);
+    await raw.flush();
+    const lines: string[] = [];
+    let onLine = () => {};
+    const cluster = await joinCluster({
+      nats: broker.server.url,
+      prefix,
+      hosts: 2,
+      log: (line) => {
+        lines.push(line);
+        onLine();
+      },
+    });
+    try {
+      late.child.kill('SIGSTOP');
+      const run = library.startRun({ n: 16, seed: 2, limits: { timeLimit: 30 } }, { cluster });
+      const islandError = new Promise<string>((resolve) => run.events$.subscribe((e) => e.type === 'island-error' && resolve(e.message)));
+      // Nobody listens on ghost's orders subject: the coordinator says it asks again at ghost's next heartbeat.
+      const waiting = /^host ghost is not listening for orders yet \(reconnecting\?\): asking again at its next heartbeat$/;
+      const said = new Promise<void>((resolve) => {
+        onLine = () => lines.some((l) => waiting.test(l)) && resolve();
+        onLine();
+      });
+      await beforeTheEnd(said, run, 'it said so');
+      // Ghost listens now (as a host does once it has reconnected), then beats: the order comes again, and ghost refuses it.
+      raw.subscribe(subjects.islands('ghost0'), {
+        callback: (_e, msg) => {
+          const order = ghost.decode(msg.subject, msg.data, ['islands']);
+          if (order.kind === 'ok')
+            msg.respond(ghost.encode(msg.reply!, { type: 'refused', runId: order.message.runId, reason: 'ghost refuses: a test' }));
+        },
+      });
+      await raw.flush();
+      beat();
+      assert.equal(await beforeTheEnd(islandError, run, "ghost's island failed"), 'ghost refuses: a test');
+      // The coordinator has told its hosts that ghost's island departed: 'late', paused, was not listening on the run yet.
+      late.child.kill('SIGCONT');
+      const result = await run.result;
+      assert.equal(result.ended, 'solved', JSON.stringify(result.failures));
+      assert.deepEqual(result.hosts, ['ghost', 'late']);
+      assert.deepEqual(
+        result.failures.map((f) => [f.island, f.message]),
+        [[0, 'ghost refuses: a test']],
+      );
+      assert.deepEqual(validateSolution(result.solution!), { valid: true });
+    } finally {
+      late.child.kill('SIGCONT');
+      clearInterval(beating);
+      await cluster.close();
+      await raw.close();
+    }
+  });
+
+  it('a host that subscribes to its run late still learns that the islands elsewhere are at the start gate: async islands all start', async () => {
+    // 'paused' accepts its island only after 'early' has said (on the bus) that its island is at the start gate.
+    const { prefix, hosts } = await startHosts(['early', 'paused']);
+    const paused = hosts.get('paused')!;
+    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
+    const packr = new Packr({ moreTypes: true });
+    const stateSaid = new Promise<void>((resolve) =>
+      raw.subscribe(`${prefix}.run.>`, {
+        callback: (_e, msg) => {
+          // A state saying an island reached epoch 0 (the gate); the relay also says -1 (not built yet) when it starts.
+          const frame = readFrame(msg.data);
+          const body = frame && (packr.unpack(frame.body) as { type?: unknown; reached?: unknown });
+          if (body?.type === 'state' && Array.isArray(body.reached) && body.reached[1] === 0) resolve();
+        },
+      }),
+    );
+    await raw.flush();
+    const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 2 });
+    try {
+      paused.child.kill('SIGSTOP');
+      const run = library.startRun({ n: 3000, seed: 1, islands: 2, migration: { mode: 'async' }, limits: { timeLimit: 30 } }, { cluster });
+      const started = new Promise<void>((resolve) => run.events$.subscribe((e) => e.type === 'started' && resolve()));
+      await beforeTheEnd(stateSaid, run, "early's island was at the start gate");
+      paused.child.kill('SIGCONT');
+      // Async islands meet only at the start gate: had 'paused' missed that, its island would wait there until 'early's ended.
+      await beforeTheEnd(started, run, 'every island passed the start gate');
+      run.stop();
+      const result = await run.result;
+      assert.equal(result.ended, 'stopped');
+      assert.deepEqual(result.failures, []);
+      assert.deepEqual(result.hosts, ['early', 'paused']);
+    } finally {
+      paused.child.kill('SIGCONT');
+      await cluster.close();
+      await raw.close();
     }
   });
 

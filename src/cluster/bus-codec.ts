@@ -2,7 +2,7 @@
  * Every message on the bus: one TypeScript type each (inferred from one zod schema each),
  * its body msgpack (msgpackr with the thread codec's options), packed once, in a frame
  * [header | body | mac]: the header names the bus format, the tool version, the sender, its
- * sequence number and the message's scope; the mac, with a cluster key, is an HMAC-SHA256
+ * sequence number and the message's scope; the mac, with a cluster key, is a GMAC (AES-256-GCM)
  * over the subject and exactly the frame's bytes before it (bus-key.ts, docs/distributed.md,
  * "Security model").
  *
@@ -13,20 +13,21 @@
  * bus message carries (an island's task, its control messages, its report, migrants) are
  * checked here too, against the same shapes the islands send (`carried`).
  */
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createCipheriv, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { Packr } from 'msgpackr';
 import { z } from 'zod';
 import { decode } from '../archipelago/codec.ts';
 import type { ControlMessage, IslandReport, IslandTask, MigrantsMessage, SnapshotMessage, StopReason } from '../archipelago/messages.ts';
 import { RESOLVED_CONFIG_VERSION, seededRunConfigSchema } from '../config/resolved-schema.ts';
 import { toolInfo } from '../package-info.ts';
-import { runKeyOf, type ClusterKey } from './bus-key.ts';
+import { macKeyOf, type ClusterKey } from './bus-key.ts';
 
 /**
  * Bumped whenever a bus message changes shape or meaning. 2: signed envelope (sender,
  * sequence, scope, MAC). 3: a binary frame around the packed body, the MAC over the frame.
+ * 4: the MAC a GMAC under each sender's own key, its sequence number the nonce.
  */
-export const BUS_FORMAT = 3;
+export const BUS_FORMAT = 4;
 
 const bodyPackr = new Packr({ moreTypes: true });
 
@@ -188,7 +189,7 @@ export interface Frame {
   mac: Uint8Array | null;
 }
 
-const MAC_BYTES = 32;
+const MAC_BYTES = 16;
 const SIGNED = 1;
 
 /**
@@ -250,9 +251,22 @@ export function readFrame(data: Uint8Array): Frame | null {
   };
 }
 
-/** The HMAC of a frame's signed bytes, for `subject` (NATS subjects hold no NUL). */
-function macOf(key: KeyObject, subject: string, signed: Uint8Array): Buffer {
-  return createHmac('sha256', key).update(subject).update('\u0000').update(signed).digest();
+/**
+ * The MAC of a frame's signed bytes, for `subject` (NATS subjects hold no NUL): a GMAC, the
+ * AES-256-GCM tag of no plaintext with the subject and the bytes as associated data, under
+ * the sender's key (bus-key.ts `macKeyOf`) with its sequence number as the nonce. A sender
+ * never uses a sequence number twice, so no key meets a nonce twice, as GCM requires.
+ * AES-GCM runs in hardware: 40 kB in about 7 µs, where HMAC-SHA256 took about 40.
+ */
+function macOf(key: KeyObject, seq: number, subject: string, signed: Uint8Array): Buffer {
+  const nonce = Buffer.alloc(12);
+  nonce.writeUInt32BE(Math.floor(seq / 2 ** 32), 4);
+  nonce.writeUInt32BE(seq >>> 0, 8);
+  const gmac = createCipheriv('aes-256-gcm', key, nonce);
+  gmac.setAAD(Buffer.from(`${subject}\u0000`, 'utf8'));
+  gmac.setAAD(signed);
+  gmac.final();
+  return gmac.getAuthTag();
 }
 
 /** Why a message was dropped; `host` prints the counts when it leaves, `solve` and `experiment` at the end. */
@@ -314,7 +328,7 @@ export class BusCodec {
   private seq = 0;
   /** Each sender's last sequence number taken (only with a key: without one anybody may claim any). */
   private readonly last = new Map<string, number>();
-  /** A run's or study's derived key, by scope; a few at a time. */
+  /** Each sender's derived key in a run or study, by scope and sender; a few hundred at a time. */
   private readonly keys = new Map<string, KeyObject>();
 
   constructor(
@@ -328,12 +342,13 @@ export class BusCodec {
     return this.key !== null;
   }
 
-  private keyOf(scope: string): KeyObject {
-    let key = this.keys.get(scope);
+  private keyOf(scope: string, sender: string): KeyObject {
+    const name = `${scope}\u0000${sender}`;
+    let key = this.keys.get(name);
     if (!key) {
-      if (this.keys.size >= 64) this.keys.clear();
-      key = createSecretKey(runKeyOf(this.key!, scope));
-      this.keys.set(scope, key);
+      if (this.keys.size >= 256) this.keys.clear();
+      key = createSecretKey(macKeyOf(this.key!, scope, sender));
+      this.keys.set(name, key);
     }
     return key;
   }
@@ -342,10 +357,10 @@ export class BusCodec {
   encode(subject: string, message: BusMessage): Uint8Array {
     const seq = ++this.seq;
     const scope = scopeOf(message);
-    const key = this.key ? this.keyOf(scope) : null;
+    const key = this.key ? this.keyOf(scope, this.self) : null;
     return writeFrame(
       { from: this.self, seq, scope, body: bodyPackr.pack(message) },
-      key ? (signed) => macOf(key, subject, signed) : undefined,
+      key ? (signed) => macOf(key, seq, subject, signed) : undefined,
     );
   }
 
@@ -378,7 +393,7 @@ export class BusCodec {
     if (this.key) {
       // Checked before anything in the body is decoded: the MAC covers every byte sent but itself.
       if (mac === null) return { kind: 'unauthenticated' };
-      if (!timingSafeEqual(mac, macOf(this.keyOf(scope), subject, data.subarray(0, data.length - MAC_BYTES))))
+      if (!timingSafeEqual(mac, macOf(this.keyOf(scope, from), seq, subject, data.subarray(0, data.length - MAC_BYTES))))
         return { kind: 'unauthenticated' };
       if (!options.unordered) {
         if (seq <= (this.last.get(from) ?? 0)) return { kind: 'unauthenticated' };

@@ -1,7 +1,7 @@
 /**
  * The cluster key: a secret shared out of band by a cluster's hosts and coordinators, never
  * sent on the bus and never on a command line (where `ps` shows it). Every bus message is
- * signed with a key derived from it (HKDF-SHA256, salted with the study's or run's id), so
+ * signed with a key derived from it (HKDF-SHA256, salted with the study's or run's id, one key per sender), so
  * a party on the broker without it can read the bus but neither forge, replay into another
  * run, stop nor join one (docs/distributed.md, "Security model").
  */
@@ -50,9 +50,13 @@ export function clusterKeyOf(source: ClusterKeySource, env: Readonly<Record<stri
   return fromEnv === undefined || fromEnv === '' ? null : checked(fromEnv, CLUSTER_KEY_ENV);
 }
 
-/** The key that signs one scope's messages: '' the cluster's own (who is there, orders), else a study's or run's id. */
-export function runKeyOf(key: ClusterKey, scope: string): Uint8Array {
-  return new Uint8Array(hkdfSync('sha256', key, scope, 'nqueens-islands bus v2', 32));
+/**
+ * The key that signs one sender's messages in one scope ('' the cluster's own: who is there,
+ * orders; else a study's or run's id). One key per sender, because the MAC's nonce is the
+ * sender's sequence number: two senders under one key would meet the same nonce.
+ */
+export function macKeyOf(key: ClusterKey, scope: string, sender: string): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', key, scope, `nqueens-islands bus v4\u0000${sender}`, 32));
 }
 
 /** The one line a process without a key says when it joins the bus. */

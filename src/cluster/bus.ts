@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/errors.ts';
 import { redact, type BusAddress } from './credentials.ts';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from './defaults.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from './defaults.ts';
 
 /** The broker could not be reached or refused us; a one-line message naming the URL (exit 2). */
 export class BrokerUnreachableError extends ConfigError {}
@@ -84,6 +84,20 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
   } finally {
     unsubscribe('net.client.socket', onSocket);
   }
+}
+
+/**
+ * Leaves the broker: drains (what was sent goes out, subscriptions end), then closes. A drain
+ * still waiting after DRAIN_TIMEOUT_MS (the broker went away meanwhile and the client waits
+ * for it) is cut short by the close: leaving never hangs.
+ */
+export async function leaveBus(nc: NatsConnection): Promise<void> {
+  if (nc.isClosed()) return;
+  let timer: NodeJS.Timeout | undefined;
+  const cut = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)));
+  await Promise.race([nc.drain().catch(() => {}), cut]);
+  clearTimeout(timer);
+  await nc.close().catch(() => {});
 }
 
 export interface ConnectionEvents {

@@ -10,14 +10,23 @@
  * archipelago's rule); the other claimer is recorded as 'also-solved' (run-result.ts).
  * A host that is lost (no heartbeat, or gone from the bus) fails its islands, as a crashed
  * worker would; `onIslandError` decides whether the run goes on.
+ *
+ * Core NATS delivers a message only to those subscribed when the broker routes it, so
+ * nothing is sent to a host before it can hear it: an order that finds nobody listening (a
+ * host that reconnects after a broker restart renews its subscriptions a moment later) is
+ * sent again at the host's next heartbeat, and what the run tells its hosts (halt,
+ * terminate, departures) waits for each host's acceptance, which it sends once subscribed.
+ * No wait is unbounded: an order has ACCEPT_TIMEOUT_MS, and islands told to terminate have
+ * TERMINATE_TIMEOUT_MS to report, or fail.
  */
 import { randomBytes } from 'node:crypto';
+import { RequestError } from '@nats-io/transport-node';
 import { encode } from '../archipelago/codec.ts';
 import { HALTED, RUNNING, SOLVED, type Coordination, type StopState } from '../archipelago/coordination.ts';
 import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../archipelago/launcher.ts';
 import type { IslandReport } from '../archipelago/messages.ts';
 import { watchConnection, type Subjects } from './bus.ts';
-import { CLUSTER_CAPABILITIES, DEFAULT_HEARTBEAT_MS } from './defaults.ts';
+import { CLUSTER_CAPABILITIES, DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
 import { carried, type BusMessage } from './bus-codec.ts';
 import type { BusEndpoint } from './bus-endpoint.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
@@ -26,6 +35,8 @@ import { bestMessageProblem, reportProblem, solutionProblem } from './result-che
 
 /** How long a host has to accept its islands. */
 const ACCEPT_TIMEOUT_MS = 10_000;
+/** How long hosts have to report their islands after they were told to terminate them (a local worker is killed at once). */
+const TERMINATE_TIMEOUT_MS = MISSED_HEARTBEATS * DEFAULT_HEARTBEAT_MS;
 
 /**
  * Island ids 0..islands-1 in contiguous blocks over hosts, in proportion to the islands each
@@ -87,12 +98,20 @@ export class ClusterLauncher implements Launcher {
   private lost: (() => void) | null = null;
   private connected = true;
   private readonly waiting: (() => void)[] = [];
+  /** Reconnected since the leases were last renewed before a run. */
+  private reconnected = false;
+  /** Hosts whose lease was lost while the broker was away (another coordinator has them now): not ours to use. */
+  private readonly unleased = new Set<string>();
 
   constructor(
     private readonly bus: BusEndpoint,
     private readonly subjects: Subjects,
     private readonly hosts: readonly KnownHost[],
     private readonly directory: HostDirectory,
+    /** One line when the coordinator waits for something (a host not yet listening). */
+    private readonly log: (line: string) => void = () => {},
+    /** Renews the hosts' leases; the ids of those lost (host-lease.ts `renew`). */
+    private readonly renewLeases: () => Promise<readonly string[]> = () => Promise.resolve([]),
   ) {
     const { nc } = bus;
     // Lost at the first disconnect, not after the reconnect attempts: what was sent meanwhile is gone for good.
@@ -103,6 +122,7 @@ export class ClusterLauncher implements Launcher {
       },
       reconnect: () => {
         this.connected = true;
+        this.reconnected = true;
         for (const wake of this.waiting.splice(0)) wake();
       },
     });
@@ -127,6 +147,34 @@ export class ClusterLauncher implements Launcher {
     return this.connected ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
   }
 
+  /**
+   * After a reconnect the leases are renewed before any order: a broker restarted without its
+   * memory has lost them (they are created again), and a host another coordinator leased
+   * meanwhile is not ours any more.
+   */
+  private async leased(): Promise<void> {
+    if (!this.reconnected) return;
+    this.reconnected = false;
+    const lost = await this.renewLeases().catch(() => []);
+    for (const id of lost) this.unleased.add(id);
+  }
+
+  /**
+   * Whether `host` was heard (a heartbeat) after now and before `deadline`, while `wanted()`.
+   * A host renews its subscriptions before it beats again after a reconnect, so by then
+   * the broker routes its orders to it.
+   */
+  private async heardAgain(host: KnownHost, deadline: number, wanted: () => boolean): Promise<boolean> {
+    const since = Date.now();
+    while (wanted() && !this.bus.nc.isClosed()) {
+      if ((this.directory.hosts.get(host.id)?.lastSeen ?? 0) > since) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await this.directory.nextBeat(left);
+    }
+    return false;
+  }
+
   launch(plan: LaunchPlan): LaunchedRun {
     const runId = randomBytes(8).toString('hex');
     const { bus, subjects } = this;
@@ -142,8 +190,19 @@ export class ClusterLauncher implements Launcher {
     hostIndex.forEach((h, island) => (hostIndex[island] = hosts.indexOf(this.hosts[h])));
     const hostOf = hostIndex.map((h) => hosts[h].id);
     this.placement = hostIndex.map((h) => hosts[h].name);
+    /** Per host: 'waiting' for its answer to the order (what it must hear is kept in `due`), 'accepted', or 'failed' (told nothing more). */
+    const answered: ('waiting' | 'accepted' | 'failed')[] = hosts.map(() => 'waiting');
+    const due: BusMessage<'halt' | 'terminate' | 'depart'>[][] = hosts.map(() => []);
     const toHosts = (message: BusMessage<'alive' | 'halt' | 'terminate' | 'depart'>) => {
-      for (const host of hosts) bus.publish(subjects.run(runId, host.id), message);
+      hosts.forEach((host, h) => {
+        if (answered[h] === 'accepted') bus.publish(subjects.run(runId, host.id), message);
+        else if (answered[h] === 'waiting' && message.type !== 'alive') due[h].push(message);
+      });
+    };
+    /** The host accepted: it listens on its run subject now; it hears first what it missed, in order. */
+    const accept = (h: number) => {
+      answered[h] = 'accepted';
+      for (const message of due[h].splice(0)) bus.publish(subjects.run(runId, hosts[h].id), message);
     };
     const coordination = new BusCoordination(islands, () => toHosts({ type: 'halt', runId }));
 
@@ -158,6 +217,10 @@ export class ClusterLauncher implements Launcher {
     };
     /** Fails every unsettled island of host `h` and tells the others not to wait for them. */
     const failHost = (h: number, reason: string) => {
+      if (answered[h] === 'waiting') {
+        answered[h] = 'failed';
+        due[h].length = 0;
+      }
       const lost = hostIndex.flatMap((owner, island) => (owner === h && !settles[island].done ? [island] : []));
       for (const island of lost) settle(island, new Error(reason));
       if (lost.length > 0) toHosts({ type: 'depart', runId, islands: lost });
@@ -208,6 +271,7 @@ export class ClusterLauncher implements Launcher {
     if (nc.isClosed()) this.lost();
 
     // Each host gets its islands' tasks; a host that refuses or does not answer fails its islands.
+    const unsettled = (h: number) => hostIndex.some((owner, island) => owner === h && !settles[island].done);
     const sendOrder = (host: KnownHost, h: number) => {
       const order: BusMessage<'islands'> = {
         type: 'islands',
@@ -218,35 +282,63 @@ export class ClusterLauncher implements Launcher {
         // Without extension modules: a host runs only those it was started with (it refuses an entry it lacks).
         tasks: plan.tasks.filter((_, island) => hostIndex[island] === h).map(({ extensions: _urls, ...task }) => encode(task)),
       };
-      bus.request(subjects.islands(host.id), order, ACCEPT_TIMEOUT_MS).then(
-        (reply) => {
-          const answer = bus.decode(reply, ['accepted', 'refused'], { unordered: true });
-          if (answer.kind === 'ok' && answer.from === host.id && answer.message.runId === runId) {
-            if (answer.message.type === 'refused') failHost(h, safeText(answer.message.reason, 500));
-          } else {
-            failHost(
-              h,
-              answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`,
-            );
-          }
-        },
-        (error: unknown) =>
-          failHost(h, `host ${host.name} did not accept its islands (${error instanceof Error ? error.message : String(error)})`),
-      );
+      const deadline = Date.now() + ACCEPT_TIMEOUT_MS;
+      let said = false;
+      const attempt = (): void => {
+        bus.request(subjects.islands(host.id), order, Math.max(1, deadline - Date.now())).then(
+          (reply) => {
+            const answer = bus.decode(reply, ['accepted', 'refused'], { unordered: true });
+            if (answer.kind === 'ok' && answer.from === host.id && answer.message.runId === runId) {
+              if (answer.message.type === 'refused') failHost(h, safeText(answer.message.reason, 500));
+              else accept(h);
+            } else {
+              failHost(
+                h,
+                answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`,
+              );
+            }
+          },
+          async (error: unknown) => {
+            // Nobody subscribed to the host's orders (yet): it has not heard this one; ask again once it beats.
+            if (error instanceof RequestError && error.isNoResponders() && unsettled(h)) {
+              if (!said) this.log(`host ${host.name} is not listening for orders yet (reconnecting?): asking again at its next heartbeat`);
+              said = true;
+              if (await this.heardAgain(host, deadline, () => unsettled(h))) return attempt();
+            }
+            failHost(h, `host ${host.name} did not accept its islands (${error instanceof Error ? error.message : String(error)})`);
+          },
+        );
+      };
+      attempt();
     };
-    void this.connection().then(() => {
-      if (!nc.isClosed()) hosts.forEach(sendOrder);
-    });
+    void this.connection()
+      .then(() => this.leased())
+      .then(() => {
+        if (nc.isClosed()) return;
+        hosts.forEach((host, h) => {
+          if (this.unleased.has(host.id)) failHost(h, `host ${host.name} was leased by another coordinator while the broker was away`);
+          else sendOrder(host, h);
+        });
+      });
 
     // Hosts end the islands of a coordinator that went silent (killed), instead of running them forever.
     const alive = setInterval(() => toHosts({ type: 'alive', runId }), DEFAULT_HEARTBEAT_MS);
+    let terminated: NodeJS.Timeout | undefined;
     return {
       coordination,
       reports,
-      terminate: () => toHosts({ type: 'terminate', runId }),
+      terminate: () => {
+        toHosts({ type: 'terminate', runId });
+        // A local worker is killed at once; islands elsewhere get a bound too: a host that does not report them fails them.
+        terminated ??= setTimeout(
+          () => hosts.forEach((host, h) => failHost(h, `host ${host.name} did not report its islands after they were terminated`)),
+          TERMINATE_TIMEOUT_MS,
+        );
+      },
       release: () => {
         this.lost = null;
         clearInterval(alive);
+        clearTimeout(terminated);
         sub.unsubscribe();
         this.directory.events.onGone = previous;
       },

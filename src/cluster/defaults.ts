@@ -12,6 +12,8 @@ export const MISSED_HEARTBEATS = 3;
 export const DEFAULT_ACK_WAIT_MS = 30_000;
 /** ms a client waits for the broker to answer at start (a port that accepts and stays silent ends here, exit 2). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+/** ms a client's drain may take when it leaves before it closes without it (bus.ts `leaveBus`). */
+export const DRAIN_TIMEOUT_MS = 5000;
 /** Where a password (for the --nats URL's user) or a token may come from instead of the URL, which `ps` shows. */
 export const PASSWORD_ENV = 'NQI_NATS_PASSWORD';
 export const TOKEN_ENV = 'NQI_NATS_TOKEN';

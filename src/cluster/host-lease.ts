@@ -12,7 +12,7 @@
  */
 import os from 'node:os';
 import { jetstream, StorageType, type JetStreamManager } from '@nats-io/jetstream';
-import { Kvm, type KV } from '@nats-io/kv';
+import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/errors.ts';
 import type { Subjects } from './bus.ts';
@@ -91,14 +91,20 @@ export class HostLeases {
   private readonly held = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
   private readonly value: string;
+  /** The renewal under way (one at a time: two would race each other's revision). */
+  private renewing: Promise<string[]> | null = null;
 
   constructor(
-    private readonly kv: KV,
+    private kv: KV,
     holder: string,
     private readonly log: (line: string) => void = () => {},
+    /** Opens the bucket again (creating it): a broker restarted without its memory has lost it. */
+    private readonly reopen?: () => Promise<KV>,
+    /** The client's connection state (bus.ts `connectionState`): no renewal is tried while it is away. */
+    private readonly connection: { readonly connected: boolean } = { connected: true },
   ) {
     this.value = JSON.stringify({ holder, since: new Date().toISOString() } satisfies LeaseHolder);
-    this.timer = setInterval(() => void this.refresh(), LEASE_TTL_MS / 3);
+    this.timer = setInterval(() => this.connection.connected && void this.renew(), LEASE_TTL_MS / 3);
     this.timer.unref();
   }
 
@@ -161,14 +167,60 @@ export class HostLeases {
     }
   }
 
-  /** Keeps every lease alive; a lease lost (expired and taken by another) is said once. */
-  private async refresh(): Promise<void> {
-    for (const [id, revision] of [...this.held]) {
-      try {
-        this.held.set(id, await this.kv.update(id, this.value, revision));
-      } catch {
-        if (this.held.delete(id)) this.log(`lost the lease on host ${id}`);
+  /**
+   * Keeps every lease alive (every third of its life, and after a reconnect); a lease lost
+   * (expired and taken by another) is said once. Returns the ids of the leases lost.
+   */
+  renew(): Promise<string[]> {
+    this.renewing ??= this.renewAll().finally(() => (this.renewing = null));
+    return this.renewing;
+  }
+
+  private async renewAll(): Promise<string[]> {
+    const lost: string[] = [];
+    for (const id of [...this.held.keys()]) {
+      // Unknown (the broker cannot say now): kept, and tried again at the next renewal.
+      if ((await this.keep(id)) !== false) continue;
+      if (this.held.delete(id)) {
+        this.log(`lost the lease on host ${id}`);
+        lost.push(id);
       }
+    }
+    return lost;
+  }
+
+  /**
+   * Keeps the lease on `id` if it is still ours: the entry is read, and one holding our value
+   * is updated at the revision read (compare-and-set); one that is gone (with the bucket,
+   * when the broker restarted) is created again. Our own last revision would not do: a
+   * bucket created again numbers from 1, so another's new lease can carry it. False if
+   * another holds the host now; null if the broker cannot say (tried again next time).
+   */
+  private async keep(id: string): Promise<boolean | null> {
+    try {
+      const entry = await this.read(id);
+      // Released meanwhile: not to be taken again.
+      if (!this.held.has(id)) return null;
+      if (entry?.operation === 'PUT') {
+        if (entry.string() !== this.value) return false;
+        this.held.set(id, await this.kv.update(id, this.value, entry.revision));
+      } else {
+        this.held.set(id, await this.kv.create(id, this.value));
+      }
+      return true;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The entry of `id`; the bucket is opened again (created) if it is gone. */
+  private async read(id: string): Promise<KvEntry | null> {
+    try {
+      return await this.kv.get(id);
+    } catch (error) {
+      if (!this.reopen) throw error;
+      this.kv = await this.reopen();
+      return this.kv.get(id);
     }
   }
 
@@ -193,7 +245,10 @@ export class HostLeases {
   /** Stops refreshing and releases every lease (without `release`, when the broker is gone, they expire). */
   async close(release = true): Promise<void> {
     clearInterval(this.timer);
-    if (release) await Promise.all([...this.held.keys()].map((id) => this.release(id)));
+    if (release) {
+      await this.renewing; // a renewal under way could otherwise take a lease again after its release
+      await Promise.all([...this.held.keys()].map((id) => this.release(id)));
+    }
     this.held.clear();
   }
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { connectBus, Subjects } from './bus.ts';
+import { connectBus, leaveBus, Subjects } from './bus.ts';
 import { BusCodec, ownVersion } from './bus-codec.ts';
 import { BusEndpoint } from './bus-endpoint.ts';
 import { clusterKeyOf, type ClusterKeySource } from './bus-key.ts';
@@ -104,6 +104,6 @@ export async function listHosts(options: ListHostsOptions): Promise<HostListing>
     hosts.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
     return { broker: address.display, prefix, hosts };
   } finally {
-    await nc.drain().catch(() => {});
+    await leaveBus(nc);
   }
 }

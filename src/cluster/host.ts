@@ -19,13 +19,13 @@ import { LocalHost } from '../archipelago/local-host.ts';
 import type { IslandTask } from '../archipelago/messages.ts';
 import { ConfigError } from '../config/errors.ts';
 import { runMemoryAdvice } from '../config/memory.ts';
-import { REGISTRIES } from '../config/registries.ts';
+import { REGISTRIES, type Registries } from '../config/registries.ts';
 import { checkResolved } from '../config/resolved-schema.ts';
 import { toRunRecord } from '../experiment/records.ts';
 import { TrajectoryRecorder } from '../experiment/trajectory.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } from '../run/start-run.ts';
-import { connectBus, connectionState, Subjects, watchConnection } from './bus.ts';
+import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from './bus.ts';
 import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
 import { busAddress } from './credentials.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
@@ -117,6 +117,8 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const key = clusterKeyOf(options);
   const extensions = options.extensions ?? [];
   const registries = await hostRegistries(extensions);
+  // One object for the host's life: the resolved-config schema is made once per registries (resolved-schema.ts).
+  const configRegistries: Registries = registries === ISLAND_REGISTRIES ? REGISTRIES : { ...REGISTRIES, ...registries };
   const nc = await connectBus(address, { name: `nqueens-islands host ${name}` });
   if (!key) log(UNSIGNED_WARNING);
   const connection = connectionState(nc);
@@ -160,7 +162,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
         const doing = stopping ? 'leaving' : relay ? 'running the islands of another run' : `serving study ${membership?.session}`;
         return bus.respond(msg, { type: 'refused', runId: order.runId, reason: `host ${name} is busy (${doing})` });
       }
-      const tasks = checkOrder(order, id, name, registries, dropped);
+      const tasks = checkOrder(order, id, name, registries, configRegistries, dropped);
       if (typeof tasks === 'string') {
         log(`run ${order.runId}: refused: ${tasks}`);
         return bus.respond(msg, { type: 'refused', runId: order.runId, reason: tasks });
@@ -335,7 +337,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
       await relay?.done;
       if (!nc.isClosed()) {
         bus.publish(subjects.leave, { type: 'leave', id });
-        await nc.drain().catch(() => {});
+        await leaveBus(nc);
       }
       await closed;
       await pool.close();
@@ -374,6 +376,7 @@ function checkOrder(
   id: string,
   name: string,
   registries: IslandRegistries,
+  configRegistries: Registries,
   dropped: DropCounter,
 ): IslandTask[] | string {
   const ids = order.hostOf.flatMap((host, island) => (host === id ? [island] : []));
@@ -397,7 +400,7 @@ function checkOrder(
     const missing = missingEntry({ mode: ga.mode, emigrantSelection: migration.emigrantSelection.kind, replacement }, registries);
     if (missing) return `host ${name} has no ${missing.slice(0, 140)}: it is not built in and no --extension of this host provides it`;
     // The resolved run as it arrived, checked against this host's registries: never resolved again.
-    const checked = checkResolved('run', task.run, { ...REGISTRIES, ...registries });
+    const checked = checkResolved('run', task.run, configRegistries);
     if ('problem' in checked) {
       dropped.malformed++;
       return `host ${name} got island ${task.island} with a run that is not a resolved run config (${checked.problem.slice(0, 200)})`;

@@ -53,6 +53,8 @@ export class IslandRelay {
   /** Last published value of each local island's barrier, and of the shared fields. */
   private readonly published = new Map<number, number>();
   private known = { foundEpoch: NO_EPOCH, stop: RUNNING as number };
+  /** The hosts of the run heard from so far (see `onBus`). */
+  private readonly heard = new Set<string>();
   private watching = true;
   /** Resolves when every island here has ended and its report was sent. */
   readonly done: Promise<void>;
@@ -102,8 +104,13 @@ export class IslandRelay {
       ),
     );
     // Migrants also go out as they come, not only when shared state changes: an island whose
-    // neighbours have all left still sends, and its port must not fill up.
-    for (const edge of this.outgoing) edge.port.on('message', (bytes: Uint8Array) => this.sendMigrants(edge, bytes));
+    // neighbours have all left still sends, and its port must not fill up. Those queued behind
+    // one go with it, so the client writes them to the socket at once (one write, not one each).
+    for (const edge of this.outgoing)
+      edge.port.on('message', (bytes: Uint8Array) => {
+        this.sendMigrants(edge, bytes);
+        this.flushEdge(edge);
+      });
     void this.watch();
     this.coordinatorCheck = setInterval(() => {
       // While the broker is away the coordinator cannot be heard: its silence counts from the reconnect.
@@ -159,10 +166,11 @@ export class IslandRelay {
 
   /** Sends the migrants islands here have queued for islands elsewhere (before a state change is published). */
   private flushMigrants(): void {
-    for (const edge of this.outgoing) {
-      for (let m = receiveMessageOnPort(edge.port); m; m = receiveMessageOnPort(edge.port))
-        this.sendMigrants(edge, m.message as Uint8Array);
-    }
+    for (const edge of this.outgoing) this.flushEdge(edge);
+  }
+
+  private flushEdge(edge: RelayPort): void {
+    for (let m = receiveMessageOnPort(edge.port); m; m = receiveMessageOnPort(edge.port)) this.sendMigrants(edge, m.message as Uint8Array);
   }
 
   private sendMigrants({ from, to }: RelayPort, bytes: Uint8Array): void {
@@ -184,10 +192,27 @@ export class IslandRelay {
     }
   }
 
-  /** Sends queued migrants, then the state that changed since the last call (if any). */
+  /** Tells host `to` what was published of the islands here and the shared fields, again: `to` may have missed it. */
+  private sendWholeState(to: string): void {
+    const reached = [...this.published].flat();
+    this.bus.publish(this.subjects.run(this.order.runId, to), {
+      type: 'state',
+      runId: this.order.runId,
+      reached,
+      foundEpoch: this.known.foundEpoch,
+      stop: this.known.stop,
+      winner: this.coordination.winner(),
+    });
+  }
+
+  /**
+   * Sends queued migrants, then the state that changed since the last call (if any). Async
+   * islands wait for no migrant, so there a stop goes out before the migrants queued behind
+   * it (their own handlers send them): the other hosts read it sooner.
+   */
   private publishChanges(): void {
     const c = this.coordination;
-    this.flushMigrants();
+    if (this.sync) this.flushMigrants();
     const reached: number[] = [];
     for (const task of this.tasks) {
       const epoch = c.reached(task.island);
@@ -252,6 +277,13 @@ export class IslandRelay {
         if (epoch === DEPARTED) c.depart(island);
         else c.arrive(island, epoch);
       }
+      // A host that got its order after this one had published cannot have heard it: core NATS
+      // keeps nothing for a subscriber that was not there yet (its islands would wait at the
+      // start gate for an arrival long sent). Its first state says it is listening now.
+      if (!this.heard.has(from)) {
+        this.heard.add(from);
+        this.sendWholeState(from);
+      }
     } else if (message.type === 'alive') {
       // Only its time matters (above).
     } else if (message.type === 'halt') {
@@ -279,6 +311,7 @@ export class IslandRelay {
     clearInterval(this.coordinatorCheck);
     // The last changes (a claim, departures) may have come after the watcher's last look.
     this.publishChanges();
+    this.flushMigrants();
     this.watching = false;
     this.coordination.notify(); // ends the watcher's wait
     this.sub.unsubscribe();

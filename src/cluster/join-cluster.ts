@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { connectBus, Subjects } from './bus.ts';
+import { connectBus, connectionState, leaveBus, Subjects } from './bus.ts';
 import { checkPrefix } from '../config/nats-url.ts';
 import { busAddress } from './credentials.ts';
 import { BusCodec, type DropCounter } from './bus-codec.ts';
@@ -54,11 +54,12 @@ export async function joinCluster(options: ClusterOptions): Promise<JoinedCluste
     const brokerLost = launcher?.report().brokerLost ?? false;
     await leases?.close(!brokerLost && !nc.isClosed());
     if (brokerLost) await nc.close().catch(() => {});
-    else if (!nc.isClosed()) await nc.drain().catch(() => {});
+    else await leaveBus(nc);
   };
   let hosts;
   try {
-    leases = new HostLeases(await openLeaseBucket(nc, subjects), holderName('solve'), options.log);
+    const open = () => openLeaseBucket(nc, subjects);
+    leases = new HostLeases(await open(), holderName('solve'), options.log, open, connectionState(nc));
     // By name: island ids go to the same hosts whenever the same hosts are there.
     hosts = await leases.reserve(directory, wanted, waitMs, address.display);
   } catch (error) {
@@ -68,6 +69,7 @@ export async function joinCluster(options: ClusterOptions): Promise<JoinedCluste
   // Said once the run is going to happen (a refusal above stays one line).
   if (!key) options.log?.(UNSIGNED_WARNING);
   const islands = hosts.reduce((sum, h) => sum + h.islands, 0);
-  launcher = new ClusterLauncher(bus, subjects, hosts, directory);
+  const held = leases;
+  launcher = new ClusterLauncher(bus, subjects, hosts, directory, options.log, () => held.renew());
   return { launcher, islands, broker: address.display, dropped, close };
 }

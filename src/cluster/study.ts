@@ -14,7 +14,7 @@ import type { Experiment } from '../experiment/load.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { openStudy, type HostActivity, type PlannedRun, type StudyOptions, type StudyOutcome } from '../experiment/runner.ts';
 import { runKey } from '../experiment/store.ts';
-import { connectBus, Subjects } from './bus.ts';
+import { connectBus, connectionState, leaveBus, Subjects } from './bus.ts';
 import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
 import { busAddress } from './credentials.ts';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
@@ -106,7 +106,8 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
   let release: (() => void) | null = null;
   let leases: HostLeases | null = null;
   try {
-    leases = new HostLeases(await openLeaseBucket(nc, subjects), holderName(`experiment ${experiment.name}`), log);
+    const open = () => openLeaseBucket(nc, subjects);
+    leases = new HostLeases(await open(), holderName(`experiment ${experiment.name}`), log, open, connectionState(nc));
     await leases.reserve(directory, wanted, waitMs, address.display);
     const study = openStudy(experiment, options);
     release = study.close;
@@ -249,6 +250,6 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
     }
     // Without the broker they cannot be released: they expire (and the next study removes the stream).
     await leases?.close(!nc.isClosed());
-    if (!nc.isClosed()) await nc.drain().catch(() => {});
+    await leaveBus(nc);
   }
 }

@@ -75,8 +75,11 @@ export function seededRunConfigSchema(registries: Registries = REGISTRIES): z.Zo
   }) as unknown as z.ZodType<RunConfig & { seed: number }>;
 }
 
-/** The built-in registries' schemas, made once. */
-const BUILT_IN = { run: runSpecSchema(), seeded: seededRunConfigSchema() };
+/**
+ * Each registries' schemas, made once: zod compiles a schema on its first parse, so a schema
+ * made per call (a host checks every order it gets) costs milliseconds each time.
+ */
+const schemasOf = new WeakMap<Registries, { run: z.ZodType<RunSpec>; seeded: z.ZodType<RunConfig & { seed: number }> }>();
 
 /**
  * Checks a resolved config that arrived from outside. Returns it, or one line saying what
@@ -87,8 +90,12 @@ export function checkResolved<K extends 'run' | 'seeded'>(
   value: unknown,
   registries: Registries = REGISTRIES,
 ): { config: K extends 'run' ? RunSpec : RunConfig & { seed: number } } | { problem: string } {
-  const schema =
-    registries === REGISTRIES ? BUILT_IN[kind] : kind === 'run' ? runSpecSchema(registries) : seededRunConfigSchema(registries);
+  let schemas = schemasOf.get(registries);
+  if (!schemas) {
+    schemas = { run: runSpecSchema(registries), seeded: seededRunConfigSchema(registries) };
+    schemasOf.set(registries, schemas);
+  }
+  const schema = schemas[kind];
   const parsed = schema.safeParse(value);
   if (parsed.success) return { config: parsed.data as K extends 'run' ? RunSpec : RunConfig & { seed: number } };
   const issue = parsed.error.issues[0];
