@@ -456,68 +456,70 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
   it(
     'nothing is said to a host of a run before it accepted its order (it would not be subscribed yet): with one host refusing, the other host is told its peer departed only after it accepted, and the run ends',
     { timeout: 60_000 },
-    async () => {
-      const prefix = cluster.freshPrefix();
-      const registries = extendRegistries(REGISTRIES, [policyExtension]);
-      const config = {
-        ...resolveRunConfig(
-          { n: 60, islands: 2, migration: { mode: 'async', replacement: 'random' }, limits: { maxIterations: 20 } },
-          'test',
-          {},
-          { availableParallelism: 2, totalMemory: 8e9 },
-          registries,
-        ),
-        seed: 5,
-      };
-      const lacking = await startHost({ nats: url(), prefix, name: 'lack', islands: 1 });
-      const able = await startHost({ nats: url(), prefix, name: 'able', islands: 1, extensions: [EXTENSION] });
-      const raw = await connect({ servers: url().replace('nats://', ''), noEcho: true });
-      const ids = hostIds(raw, prefix, ['able']);
-      // In the order the broker passed them on: replies (the hosts' answers) and what goes to the run's parties.
-      const seen: { type: string; subject: string; from: string }[] = [];
-      for (const subject of ['_INBOX.>', `${prefix}.run.>`])
-        raw.subscribe(subject, {
-          callback: (_e, msg) => {
-            // Replies of the broker's own (leases, JetStream) are not frames.
-            if (msg.data[0] !== BUS_FORMAT || !readFrame(msg.data)) return;
-            const { from, body } = read(msg.data);
-            seen.push({ subject: msg.subject, from, type: String(body.type) });
-          },
-        });
-      await raw.flush();
-      const joined = await joinCluster({ nats: url(), hosts: 2, prefix });
-      try {
-        const ableId = (await ids).get('able')!;
-        for (let k = 0; k < 3; k++) {
-          seen.length = 0;
-          const result = await startSeededRun(config, { launcher: joined.launcher, extensions: [EXTENSION] }).result.catch(
-            (error: unknown) => {
-              if (error instanceof RunFailedError) return error.result;
-              throw error;
+    // The able host's islands import the .ts extension: workers from source (test/helpers.ts).
+    () =>
+      withSourceWorker(async () => {
+        const prefix = cluster.freshPrefix();
+        const registries = extendRegistries(REGISTRIES, [policyExtension]);
+        const config = {
+          ...resolveRunConfig(
+            { n: 60, islands: 2, migration: { mode: 'async', replacement: 'random' }, limits: { maxIterations: 20 } },
+            'test',
+            {},
+            { availableParallelism: 2, totalMemory: 8e9 },
+            registries,
+          ),
+          seed: 5,
+        };
+        const lacking = await startHost({ nats: url(), prefix, name: 'lack', islands: 1 });
+        const able = await startHost({ nats: url(), prefix, name: 'able', islands: 1, extensions: [EXTENSION] });
+        const raw = await connect({ servers: url().replace('nats://', ''), noEcho: true });
+        const ids = hostIds(raw, prefix, ['able']);
+        // In the order the broker passed them on: replies (the hosts' answers) and what goes to the run's parties.
+        const seen: { type: string; subject: string; from: string }[] = [];
+        for (const subject of ['_INBOX.>', `${prefix}.run.>`])
+          raw.subscribe(subject, {
+            callback: (_e, msg) => {
+              // Replies of the broker's own (leases, JetStream) are not frames.
+              if (msg.data[0] !== BUS_FORMAT || !readFrame(msg.data)) return;
+              const { from, body } = read(msg.data);
+              seen.push({ subject: msg.subject, from, type: String(body.type) });
             },
-          );
-          assert.deepEqual(
-            result.islands.map((i) => i.error?.message ?? `${i.stopReason} at ${i.iterations}`),
-            [
-              'max-iterations at 20',
-              'host lack has no replacement "random": it is not built in and no --extension of this host provides it',
-            ],
-          );
-          const accepted = seen.findIndex((m) => m.type === 'accepted' && m.from === ableId);
-          const firstToAble = seen.findIndex(
-            (m) => m.subject.startsWith(`${prefix}.run.`) && m.subject.endsWith(`.${ableId}`) && m.from !== ableId,
-          );
-          assert.ok(accepted >= 0 && firstToAble > accepted, seen.map((m) => `${m.type} from ${m.from}`).join(', '));
-          assert.ok(
-            seen.some((m, i) => i > accepted && m.type === 'depart'),
-            'the able host was told its peer departed',
-          );
+          });
+        await raw.flush();
+        const joined = await joinCluster({ nats: url(), hosts: 2, prefix });
+        try {
+          const ableId = (await ids).get('able')!;
+          for (let k = 0; k < 3; k++) {
+            seen.length = 0;
+            const result = await startSeededRun(config, { launcher: joined.launcher, extensions: [EXTENSION] }).result.catch(
+              (error: unknown) => {
+                if (error instanceof RunFailedError) return error.result;
+                throw error;
+              },
+            );
+            assert.deepEqual(
+              result.islands.map((i) => i.error?.message ?? `${i.stopReason} at ${i.iterations}`),
+              [
+                'max-iterations at 20',
+                'host lack has no replacement "random": it is not built in and no --extension of this host provides it',
+              ],
+            );
+            const accepted = seen.findIndex((m) => m.type === 'accepted' && m.from === ableId);
+            const firstToAble = seen.findIndex(
+              (m) => m.subject.startsWith(`${prefix}.run.`) && m.subject.endsWith(`.${ableId}`) && m.from !== ableId,
+            );
+            assert.ok(accepted >= 0 && firstToAble > accepted, seen.map((m) => `${m.type} from ${m.from}`).join(', '));
+            assert.ok(
+              seen.some((m, i) => i > accepted && m.type === 'depart'),
+              'the able host was told its peer departed',
+            );
+          }
+        } finally {
+          await joined.close();
+          await Promise.all([lacking.stop(), able.stop()]);
+          await raw.close();
         }
-      } finally {
-        await joined.close();
-        await Promise.all([lacking.stop(), able.stop()]);
-        await raw.close();
-      }
-    },
+      }),
   );
 });
