@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { islandSummary, type MigrationEvent } from '../src/archipelago/events.ts';
@@ -329,6 +330,18 @@ describe('registering an emigrant selection and a replacement with an option', (
     const best = await run({ emigrantSelection: 'best' });
     assert.deepEqual(await run({ emigrantSelection: 'ranked(0)' }), best);
     assert.notDeepEqual(await run({ emigrantSelection: 'ranked(10)' }), best);
+  });
+
+  it("a TypeScript extension where no tsx loader runs (the compiled library, npm test's workers): one message naming the module and what to do", () => {
+    // Plain node (no tsx), the compiled loader: as a user's compiled program or a compiled worker.
+    const compiled = new URL('../dist/src/archipelago/extension.js', import.meta.url).href;
+    const code = `import { loadExtensions } from ${JSON.stringify(compiled)};\nawait loadExtensions([${JSON.stringify(EXTENSION)}]).catch((e) => console.log(e.message));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    assert.match(
+      r.stdout,
+      /^extension module \S*policy-extension\.ts: .+; a TypeScript module needs tsx's loader in the thread that loads it: compile it to JavaScript$/m,
+      r.stdout + r.stderr,
+    );
   });
 });
 

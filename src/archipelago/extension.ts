@@ -38,8 +38,20 @@ export function extendRegistries<R extends IslandRegistries>(base: R, extensions
  * works and its import hook does not.
  */
 export async function loadExtensions(urls: readonly string[]): Promise<Extension[]> {
-  const load = async (url: string) =>
-    (/\.[cm]?ts$/.test(url) ? createRequire(import.meta.url)(fileURLToPath(url)) : await import(url)) as { default: Extension };
+  const load = async (url: string) => {
+    if (!/\.[cm]?ts$/.test(url)) return (await import(url)) as { default: Extension };
+    try {
+      return createRequire(import.meta.url)(fileURLToPath(url)) as { default: Extension };
+    } catch (error) {
+      // Without tsx's loader in this thread (compiled code; npm test's compiled workers) the
+      // first type annotation is a syntax error: say so instead of "Unexpected token".
+      if (!(error instanceof SyntaxError)) throw error;
+      throw new Error(
+        `extension module ${fileURLToPath(url)}: ${error.message}; a TypeScript module needs tsx's loader in the thread that loads it: compile it to JavaScript`,
+        { cause: error },
+      );
+    }
+  };
   return Promise.all(urls.map(async (url) => (await load(url)).default));
 }
 
