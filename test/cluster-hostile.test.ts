@@ -426,13 +426,18 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
           },
         });
       });
-      // What host A's relay publishes to host B before B has its order: the broker keeps none of it for B.
+      // Host A's island at the start gate (its arrival at epoch 0, published to host B before B
+      // has its order): the broker keeps none of it for B.
       const hostB = hostsById.get('late2')!;
       const published = new Promise<void>((resolve) => {
         const sub = raw.subscribe(`${prefix}.run.${runId}.${hostB}`, {
-          callback: () => {
-            sub.unsubscribe();
-            resolve();
+          callback: (_e, msg) => {
+            const { body } = read(msg.data);
+            const reached = body.type === 'state' ? (body.reached as number[]) : [];
+            if (reached.some((epoch, k) => k % 2 === 1 && epoch === 0)) {
+              sub.unsubscribe();
+              resolve();
+            }
           },
         });
       });
