@@ -161,6 +161,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     : null;
   if (cluster) {
     // Across machines, the islands default to what the hosts offer, not this machine's cores.
+    // The first resolution (above) only checked the input before the wait for hosts; this one is used.
     try {
       ({ config, resumed } = await runConfig(args, { ...systemEnv(), availableParallelism: cluster.islands }));
     } catch (error) {
