@@ -192,17 +192,19 @@ export class IslandRelay {
     }
   }
 
+  /**
+   * A state message: `reached` (island, epoch pairs) and the shared fields as this relay knows
+   * them (`known` holds the smaller of its own found-epoch and those it was told, which the
+   * shared memory holds too).
+   */
+  private state(reached: number[]): BusMessage<'state'> {
+    const { foundEpoch, stop } = this.known;
+    return { type: 'state', runId: this.order.runId, reached, foundEpoch, stop, winner: this.coordination.winner() };
+  }
+
   /** Tells host `to` what was published of the islands here and the shared fields, again: `to` may have missed it. */
   private sendWholeState(to: string): void {
-    const reached = [...this.published].flat();
-    this.bus.publish(this.subjects.run(this.order.runId, to), {
-      type: 'state',
-      runId: this.order.runId,
-      reached,
-      foundEpoch: this.known.foundEpoch,
-      stop: this.known.stop,
-      winner: this.coordination.winner(),
-    });
+    this.bus.publish(this.subjects.run(this.order.runId, to), this.state([...this.published].flat()));
   }
 
   /**
@@ -225,7 +227,7 @@ export class IslandRelay {
     const stop = c.stopState();
     if (reached.length > 0 || foundEpoch < this.known.foundEpoch || stop !== this.known.stop) {
       this.known = { foundEpoch: Math.min(foundEpoch, this.known.foundEpoch), stop };
-      this.broadcast({ type: 'state', runId: this.order.runId, reached, foundEpoch, stop, winner: c.winner() });
+      this.broadcast(this.state(reached));
     }
   }
 
