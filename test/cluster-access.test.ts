@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Subjects } from '../src/cluster/bus.ts';
+import { TEST_CONNECT_TIMEOUT_ENV } from '../src/cluster/defaults.ts';
 import { BusCodec } from '../src/cluster/bus-codec.ts';
 import { BusEndpoint } from '../src/cluster/bus-endpoint.ts';
 import { busAddress } from '../src/cluster/credentials.ts';
@@ -28,7 +29,7 @@ import { ConfigError } from '../src/config/errors.ts';
 import { clusterHint } from '../src/cli/commands/experiment-run.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { cliAsync, isOneLineError, spawnCli, type LiveCli } from './cli-helpers.ts';
-import { localCluster, nats } from './nats-server.ts';
+import { localCluster, nats, SHORT_LEASES } from './nats-server.ts';
 import { systemTool } from './system-tools.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-access-'));
@@ -204,8 +205,9 @@ describe('a broker that accepts TCP and never speaks NATS', () => {
     try {
       const { port } = server.address() as net.AddressInfo;
       const results = await Promise.all(
+        // A 2 s connect timeout (the test-only knob) instead of 5 s: the same timeout path, a shorter wait.
         [['host'], ['hosts'], ['solve', '-n', '8', '--hosts', '1']].map((args) =>
-          cliAsync([...args, '--nats', `nats://127.0.0.1:${port}`]),
+          cliAsync([...args, '--nats', `nats://127.0.0.1:${port}`], { env: { [TEST_CONNECT_TIMEOUT_ENV]: '2000' } }),
         ),
       );
       for (const r of results) {
@@ -345,13 +347,15 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
 
   it('the leases of a coordinator that was killed expire: the next one waits for them, then runs', async () => {
     const prefix = cluster.freshPrefix();
-    await cluster.startHosts(['north', 'south'], { url, prefix, env });
+    // Leases of 3 s (SHORT_LEASES) instead of 10: the same expiry, a shorter wait.
+    const leased = { ...env, ...SHORT_LEASES };
+    await cluster.startHosts(['north', 'south'], { url, prefix, env: leased });
     const common = ['--nats', url, '--nats-prefix', prefix, '--hosts', '2'];
-    const killed = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '60', ...common], { env });
+    const killed = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '60', ...common], { env: leased });
     await killed.waitForStderr(/started N=3000/);
     killed.child.kill('SIGKILL');
     await killed.exited;
-    const next = await cliAsync(['solve', '--json', '-n', '24', '--seed', '2', ...common, '--wait', '30'], { env });
+    const next = await cliAsync(['solve', '--json', '-n', '24', '--seed', '2', ...common, '--wait', '30'], { env: leased });
     assert.equal(next.code, 0, next.stderr);
     assert.match(
       next.stderr,

@@ -10,6 +10,14 @@ import { checkPrefix, parseNatsUrl } from '../src/config/nats-url.ts';
 import { busAddress } from '../src/cluster/credentials.ts';
 import { BUS_FORMAT, BusCodec, carried, MAX_BUS_BYTES, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
 import { clusterKeyOf } from '../src/cluster/bus-key.ts';
+import {
+  connectTimeoutMs,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  LEASE_TTL_MS,
+  leaseTtlMs,
+  TEST_CONNECT_TIMEOUT_ENV,
+  TEST_LEASE_TTL_ENV,
+} from '../src/cluster/defaults.ts';
 import { encode } from '../src/archipelago/codec.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
@@ -61,6 +69,21 @@ describe('--nats URL', () => {
       );
     });
   }
+});
+
+describe('the test-only timer knobs', () => {
+  it('leave the production figures when unset, shorten them when set, and refuse anything else in one line', () => {
+    assert.equal(leaseTtlMs({}), LEASE_TTL_MS);
+    assert.equal(connectTimeoutMs({ [TEST_CONNECT_TIMEOUT_ENV]: '' }), DEFAULT_CONNECT_TIMEOUT_MS);
+    assert.equal(leaseTtlMs({ [TEST_LEASE_TTL_ENV]: '3000' }), 3000);
+    assert.equal(connectTimeoutMs({ [TEST_CONNECT_TIMEOUT_ENV]: '2000' }), 2000);
+    for (const bad of ['20000', '10', '2.5', 'soon'])
+      assert.throws(
+        () => leaseTtlMs({ [TEST_LEASE_TTL_ENV]: bad }),
+        (e: unknown) =>
+          e instanceof ConfigError && e.message.startsWith(`${TEST_LEASE_TTL_ENV}: expected an integer of milliseconds from 500 to 10000`),
+      );
+  });
 });
 
 describe('--nats-prefix', () => {

@@ -23,7 +23,7 @@ import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli } from './cli-helpers.ts';
 import { repeatablePart } from './helpers.ts';
-import { localCluster, nats } from './nats-server.ts';
+import { localCluster, nats, SHORT_LEASES } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-cluster-solve-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -53,8 +53,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   const broker = localCluster('s');
   const startHosts = (names: string[], islands = 1) => broker.startHosts(names, { islands });
 
-  async function solve(args: string[]) {
-    const run = spawnCli(['solve', '--json', ...args]);
+  async function solve(args: string[], env?: NodeJS.ProcessEnv) {
+    const run = spawnCli(['solve', '--json', ...args], { env });
     const exit = await run.exited;
     return {
       code: exit.code,
@@ -300,13 +300,14 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   });
 
   it('the coordinator SIGKILLed mid-run: hosts end its islands when it goes silent and serve the next run', async () => {
-    const { prefix, hosts: started } = await startHosts(['h1', 'h2']);
+    // The next run waits for the dead coordinator's leases to expire: 3 s here (SHORT_LEASES), not 10.
+    const { prefix, hosts: started } = await broker.startHosts(['h1', 'h2'], { env: SHORT_LEASES });
     const args = ['--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2'];
-    const doomed = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', ...args]);
+    const doomed = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', ...args], { env: SHORT_LEASES });
     await doomed.waitForStderr(/started N=3000 on 2 islands/);
     doomed.child.kill('SIGKILL');
     await Promise.all([...started.values()].map((h) => h.waitForStderr(/run [0-9a-f]+: over \(the coordinator was lost\)/)));
-    const next = await solve(['-n', '16', '--seed', '2', ...args]);
+    const next = await solve(['-n', '16', '--seed', '2', ...args], SHORT_LEASES);
     assert.equal(next.code, 0, next.stderr);
     assert.deepEqual(next.record.hosts, ['h1', 'h2']);
   });

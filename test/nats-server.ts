@@ -5,6 +5,7 @@
  * one broker and `host` processes of the built CLI.
  */
 import { after, before } from 'node:test';
+import { TEST_LEASE_TTL_ENV } from '../src/cluster/defaults.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { spawnCli, type LiveCli } from './cli-helpers.ts';
 import { systemTool, type SystemToolSpec } from './system-tools.ts';
@@ -15,6 +16,13 @@ export const NATS_SERVER: SystemToolSpec = {
   paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server'],
   install: 'apt-get install nats-server',
 };
+
+/**
+ * For the processes of a test that waits for a dead coordinator's leases to expire: leases of
+ * 3 s instead of 10 (src/cluster/defaults.ts `leaseTtlMs`), renewed every third of it (1 s) as always
+ * (a third of the TTL) by coordinators that live. Only those tests' processes get it.
+ */
+export const SHORT_LEASES: NodeJS.ProcessEnv = { [TEST_LEASE_TTL_ENV]: '3000' };
 
 /** For describe(..., { skip: nats.skip }) and, in before(), nats.path(). */
 export const nats = systemTool(NATS_SERVER);

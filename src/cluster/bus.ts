@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/errors.ts';
 import { redact, type BusAddress } from './credentials.ts';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from './defaults.ts';
+import { connectTimeoutMs, DRAIN_TIMEOUT_MS } from './defaults.ts';
 
 /** The broker could not be reached or refused us; a one-line message naming the URL (exit 2). */
 export class BrokerUnreachableError extends ConfigError {}
@@ -73,7 +73,7 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
     return await connect({
       ...address.options,
       name: options.name,
-      timeout: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      timeout: options.timeoutMs ?? connectTimeoutMs(),
       maxReconnectAttempts: 10,
       reconnectTimeWait: 500,
     });

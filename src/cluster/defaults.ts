@@ -1,5 +1,6 @@
-/** The cluster's defaults in one place (no imports but types: the CLI's --help reads them without loading NATS). */
+/** The cluster's defaults in one place (no NATS imports: the CLI's --help reads them without loading NATS). */
 import type { LauncherCapabilities } from '../archipelago/launcher.ts';
+import { ConfigError } from '../config/errors.ts';
 
 /** Subject prefix when no --nats-prefix is given. */
 export const DEFAULT_PREFIX = 'nqi';
@@ -21,5 +22,35 @@ export const TOKEN_ENV = 'NQI_NATS_TOKEN';
 export const MAX_HOST_ISLANDS = 256;
 /** A host's lease lives this long after its coordinator's last refresh (every third of it): a dead coordinator's hosts are free again after at most this. */
 export const LEASE_TTL_MS = 10_000;
+
+/**
+ * Test-only knobs: the suite's tests of a lease that expires and of a broker that never answers
+ * would otherwise wait the production figures out (10 s, 5 s). Set in the environment of those
+ * tests' processes only, they shorten the wait (never lengthen it); the code path is the same.
+ * Unset, as in every production run, the defaults above hold.
+ */
+export const TEST_LEASE_TTL_ENV = 'NQI_TEST_LEASE_TTL_MS';
+export const TEST_CONNECT_TIMEOUT_ENV = 'NQI_TEST_CONNECT_TIMEOUT_MS';
+
+/** The lease TTL: LEASE_TTL_MS, or the shorter NQI_TEST_LEASE_TTL_MS. */
+export function leaseTtlMs(env: NodeJS.ProcessEnv = process.env): number {
+  return shortened(env, TEST_LEASE_TTL_ENV, LEASE_TTL_MS);
+}
+
+/** The connect timeout: DEFAULT_CONNECT_TIMEOUT_MS, or the shorter NQI_TEST_CONNECT_TIMEOUT_MS. */
+export function connectTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return shortened(env, TEST_CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT_MS);
+}
+
+function shortened(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 500 || ms > fallback)
+    throw new ConfigError(
+      `${name}: expected an integer of milliseconds from 500 to ${fallback} (a test-only knob), got ${JSON.stringify(raw)}`,
+    );
+  return ms;
+}
 /** What the cluster's launcher supports: the hosts' islands answer no checkpoint request (cluster-launcher.ts `BusCoordination`). */
 export const CLUSTER_CAPABILITIES: LauncherCapabilities = { checkpoints: false, why: 'islands on other hosts are not checkpointed' };

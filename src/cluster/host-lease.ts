@@ -16,7 +16,7 @@ import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/errors.ts';
 import type { Subjects } from './bus.ts';
-import { DEFAULT_HEARTBEAT_MS, LEASE_TTL_MS } from './defaults.ts';
+import { DEFAULT_HEARTBEAT_MS, leaseTtlMs } from './defaults.ts';
 import { safeText } from './host-names.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
 
@@ -32,10 +32,10 @@ export function leaseBucket(subjects: Subjects): string {
   return `${subjects.prefix.replace(/\./g, '_')}_hosts`;
 }
 
-/** Opens (creating if need be) the prefix's lease bucket: in memory, one value per key, entries expire LEASE_TTL_MS after their last write. */
+/** Opens (creating if need be) the prefix's lease bucket: in memory, one value per key, entries expire leaseTtlMs() (LEASE_TTL_MS) after their last write. */
 export async function openLeaseBucket(nc: NatsConnection, subjects: Subjects): Promise<KV> {
   try {
-    return await new Kvm(jetstream(nc)).create(leaseBucket(subjects), { history: 1, ttl: LEASE_TTL_MS, storage: StorageType.Memory });
+    return await new Kvm(jetstream(nc)).create(leaseBucket(subjects), { history: 1, ttl: leaseTtlMs(), storage: StorageType.Memory });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new ConfigError(
@@ -104,7 +104,7 @@ export class HostLeases {
     private readonly connection: { readonly connected: boolean } = { connected: true },
   ) {
     this.value = JSON.stringify({ holder, since: new Date().toISOString() } satisfies LeaseHolder);
-    this.timer = setInterval(() => this.connection.connected && void this.renew(), LEASE_TTL_MS / 3);
+    this.timer = setInterval(() => this.connection.connected && void this.renew(), leaseTtlMs() / 3);
     this.timer.unref();
   }
 
