@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from './paths.ts';
 import { describe, it } from 'node:test';
 import { Island } from '../src/ga/island.ts';
 import { paperParams } from '../src/ga/params.ts';
@@ -17,7 +17,7 @@ import { Rng } from '../src/ga/rng.ts';
 describe('C baseline', () => {
   it('takes exactly the same iterations and evaluations as the TypeScript island, seed for seed', () => {
     const binary = join(mkdtempSync(join(tmpdir(), 'nq-baseline-')), 'baseline');
-    execFileSync('cc', ['-O2', '-o', binary, fileURLToPath(new URL('../bench/baseline.c', import.meta.url)), '-lm']);
+    execFileSync('cc', ['-O2', '-o', binary, join(ROOT, 'bench', 'baseline.c'), '-lm']);
     for (const [n, seed] of [
       [8, 1],
       [16, 2],

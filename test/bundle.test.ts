@@ -12,15 +12,15 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { CLI } from './cli-helpers.ts';
+import { ROOT } from './paths.ts';
 
-const BUNDLE = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+const BUNDLE = path.join(ROOT, 'dist', 'bundle');
 
 interface Metafile {
   inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
 }
-const meta = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/bundle-meta.json', import.meta.url)), 'utf8')) as {
+const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'bundle-meta.json'), 'utf8')) as {
   cli: Metafile;
   island: Metafile;
 };

@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { ROOT } from './paths.ts';
 
+export { ROOT };
 /** The built CLI, as a user runs it: the bundle the `nqueens-islands` bin points at (`npm test` builds first). */
-export const CLI = fileURLToPath(new URL('../dist/bundle/nqueens-islands.cjs', import.meta.url));
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CLI = path.join(ROOT, 'dist', 'bundle', 'nqueens-islands.cjs');
 
 export interface CliRun {
   code: number | null;

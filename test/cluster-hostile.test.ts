@@ -30,6 +30,7 @@ import { readRuns } from '../src/experiment/store.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { RunFailedError, startSeededRun } from '../src/run/start-run.ts';
 import { spawnCli } from './cli-helpers.ts';
+import { fixtureModule } from './paths.ts';
 import { repeatablePart, withSourceWorker } from './helpers.ts';
 import { localCluster, nats } from './nats-server.ts';
 
@@ -39,7 +40,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 const KEY = 'the-cluster-key-of-this-test-0123456789';
 const keyed = { NQI_CLUSTER_KEY: KEY };
 const packr = new Packr({ moreTypes: true });
-const EXTENSION = new URL('./fixtures/policy-extension.ts', import.meta.url).href;
+const EXTENSION = fixtureModule('policy-extension');
 
 /** What a bystander reads off the bus: the frame and its body (the bus is not encrypted). */
 function read(data: Uint8Array): { from: string; body: Record<string, unknown> } {

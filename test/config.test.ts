@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import yargs from 'yargs';
 import { cliInProcess } from './cli-helpers.ts';
+import { ROOT } from './paths.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { CONFIG_FILE_OPTION, overridesFromArgv, RUN_FLAG_OPTIONS, RUN_FLAGS } from '../src/config/flags.ts';
 import { runConfigJsonSchema } from '../src/config/json-schema.ts';
@@ -16,7 +16,6 @@ import { toFileShape } from '../src/config/file-shape.ts';
 import { resolveRunConfig, type ResolveEnv } from '../src/config/resolve.ts';
 import type { RunConfig } from '../src/config/run-config.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONFIG_DIR = path.join(ROOT, 'config');
 /** A fixed machine, so defaults and the memory check do not depend on where tests run. */
 const env: ResolveEnv = { availableParallelism: 4, totalMemory: 16e9 };

@@ -3,14 +3,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ROOT as root } from './paths.ts';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../src/config/errors.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { runStudy } from '../src/experiment/runner.ts';
 import { readRuns, runKey } from '../src/experiment/store.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-exp-resume-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const env = { availableParallelism: 2, totalMemory: 8e9 };

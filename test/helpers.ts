@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { COMPILED_WORKER_ENV } from '../src/archipelago/worker-path.ts';
+import { FIXTURES } from './paths.ts';
 
 export interface PaperSolution {
   n: number;
@@ -19,9 +20,7 @@ interface PaperData {
 }
 
 /** Every solution and worked example printed in the paper (a copy of shared/data/paper-solutions.json). */
-export const paper: PaperData = JSON.parse(
-  readFileSync(fileURLToPath(new URL('./fixtures/paper-solutions.json', import.meta.url)), 'utf8'),
-);
+export const paper: PaperData = JSON.parse(readFileSync(path.join(FIXTURES, 'paper-solutions.json'), 'utf8'));
 
 export const paperSolutions: PaperSolution[] = [...paper.table1, ...paper.appendix];
 

@@ -10,15 +10,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { loadConfigFile } from '../src/config/load.ts';
 import { estimateMemory } from '../src/config/memory.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { CLI, ROOT } from './cli-helpers.ts';
+import { FIXTURES } from './paths.ts';
 
-const PEAK_RSS = fileURLToPath(new URL('./fixtures/peak-rss.cjs', import.meta.url));
+const PEAK_RSS = join(FIXTURES, 'peak-rss.cjs');
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-large-n-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));

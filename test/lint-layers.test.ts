@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { ROOT as root } from './paths.ts';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const RULE = '@typescript-eslint/no-restricted-imports';
 const { default: config } = (await import(pathToFileURL(path.join(root, 'eslint.config.js')).href)) as { default: Linter.Config[] };
 const layers = config.filter((c) => c.rules?.[RULE] !== undefined);

@@ -7,11 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { FIXTURES, ROOT as root } from './paths.ts';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const example = fileURLToPath(new URL('./fixtures/library-example.ts', import.meta.url));
+const example = path.join(FIXTURES, 'library-example.ts');
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-package-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

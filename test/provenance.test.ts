@@ -16,6 +16,7 @@ import { canonicalJson, configHash, type Provenance } from '../src/provenance.ts
 import { checkpointFile, readCheckpoint, writeCheckpoint } from '../src/run/checkpoint.ts';
 import { recordedConfig } from '../src/run/result-record.ts';
 import { cli, isOneLineError, ROOT } from './cli-helpers.ts';
+import { COMPILED } from './paths.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-provenance-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +38,7 @@ function assertMachine(p: Provenance | Omit<Provenance, 'configHash'>, what: str
     if (head !== null) assert.equal(p.commit, head, `${what}: the build's commit`);
     assert.equal(typeof p.dirty, p.commit === 'unknown' ? 'object' : 'boolean', what);
   } else {
-    // Run from source (tsx): no build made this code.
+    // In-process code run from source (tsx): no build made this code.
     assert.deepEqual([p.commit, p.dirty], ['unknown', null], what);
   }
   assert.equal(p.node, process.version, what);
@@ -87,7 +88,7 @@ describe('provenance in every output', () => {
     const file = path.join(dir, 'run.ckpt');
     writeCheckpoint(file, checkpointFile({ type: 'checkpoint', mode: 'async', epoch: null, islands: [], seconds: 1 }, config));
     const raw = decodeData(readFileSync(file)) as { provenance: Provenance };
-    assertMachine(raw.provenance, 'checkpoint', false);
+    assertMachine(raw.provenance, 'checkpoint', COMPILED);
     assert.equal(raw.provenance.configHash, configHash(recordedConfig(config)));
     assert.deepEqual(readCheckpoint(file).provenance, raw.provenance);
   });
@@ -99,14 +100,14 @@ describe('provenance in every output', () => {
     const out = path.join(dir, 'study-out');
     await runStudy(experiment, { outDir: out, resume: false, events: false });
     const manifest = readManifest(path.join(out, 'manifest.json'));
-    assertMachine(manifest.provenance!, 'manifest', false);
+    assertMachine(manifest.provenance!, 'manifest', COMPILED);
     assert.deepEqual(manifest.experiment.inputs, [{ file, sha256: experiment.sha256 }]);
     assert.equal(manifest.experiment.studySha256, experiment.studySha256);
     const { runs } = readRuns(path.join(out, 'runs.jsonl'));
     assert.equal(runs.length, 4);
     for (const run of runs) {
       const cell = experiment.cells.find((c) => c.id === run.cell)!;
-      assertMachine(run.provenance!, `record ${run.cell}@${run.seed}`, false);
+      assertMachine(run.provenance!, `record ${run.cell}@${run.seed}`, COMPILED);
       const solved = await solve({ ...toFileShape(cell.config), seed: run.seed });
       assert.equal(run.provenance!.configHash, solved.provenance.configHash, `record ${run.cell}@${run.seed}`);
     }

@@ -17,7 +17,10 @@ import { REGISTRIES } from '../src/config/registries.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { runConfigFileSchema } from '../src/config/schema.ts';
 import { startSeededRun } from '../src/run/start-run.ts';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cli } from './cli-helpers.ts';
+import { FIXTURES, fixtureModule, ROOT } from './paths.ts';
 import { withSourceWorker } from './helpers.ts';
 import gaModeExtension from './fixtures/ga-mode-extension.ts';
 import policyExtension from './fixtures/policy-extension.ts';
@@ -193,7 +196,7 @@ describe('registering a topology with an option', () => {
  * option `probability`), in test/fixtures/policy-extension.ts. Registered in copies of the
  * registries; a run's islands import the same module (`extensions`).
  */
-const EXTENSION = new URL('./fixtures/policy-extension.ts', import.meta.url).href;
+const EXTENSION = fixtureModule('policy-extension');
 const withPolicies = extendRegistries(REGISTRIES, [policyExtension]);
 const env = { availableParallelism: 4, totalMemory: 16e9 };
 const resolveWith = (input: object, registries = withPolicies) => resolveRunConfig({ n: 40, ...input }, 'test.yaml', {}, env, registries);
@@ -334,8 +337,9 @@ describe('registering an emigrant selection and a replacement with an option', (
 
   it("a TypeScript extension where no tsx loader runs (the compiled library, npm test's workers): one message naming the module and what to do", () => {
     // Plain node (no tsx), the compiled loader: as a user's compiled program or a compiled worker.
-    const compiled = new URL('../dist/src/archipelago/extension.js', import.meta.url).href;
-    const code = `import { loadExtensions } from ${JSON.stringify(compiled)};\nawait loadExtensions([${JSON.stringify(EXTENSION)}]).catch((e) => console.log(e.message));`;
+    const compiled = pathToFileURL(path.join(ROOT, 'dist', 'src', 'archipelago', 'extension.js')).href;
+    const TS_EXTENSION = pathToFileURL(path.join(FIXTURES, 'policy-extension.ts')).href;
+    const code = `import { loadExtensions } from ${JSON.stringify(compiled)};\nawait loadExtensions([${JSON.stringify(TS_EXTENSION)}]).catch((e) => console.log(e.message));`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
     assert.match(
       r.stdout,
@@ -346,7 +350,7 @@ describe('registering an emigrant selection and a replacement with an option', (
 });
 
 /** The worked example of docs/ARCHITECTURE.md, "How to add a GA mode", in test/fixtures/ga-mode-extension.ts. */
-const GA_EXTENSION = new URL('./fixtures/ga-mode-extension.ts', import.meta.url).href;
+const GA_EXTENSION = fixtureModule('ga-mode-extension');
 const withSteady = extendRegistries(REGISTRIES, [gaModeExtension]);
 
 describe('registering a GA mode', () => {
