@@ -111,10 +111,10 @@ function deterministic(result: ArchipelagoResult, events: ArchipelagoEvent[]) {
 }
 
 describe('worker file', () => {
-  it('is the .ts worker (with tsx) under tsx, the compiled one under tsx after a build (npm test), and the .js one when compiled', () => {
+  it('is the .ts worker (with tsx) under tsx, the compiled one under tsx after a build (npm run coverage), and the .js one when compiled', () => {
     const ts = islandWorkerFile('file:///p/src/archipelago/archipelago.ts', {});
     assert.equal(ts.filename, '/p/workers/island-worker.ts');
-    // npm test builds first, then starts the compiled worker from source, without tsx's loader.
+    // npm run coverage builds first, then starts the compiled worker from source, without tsx's loader.
     const compiled = islandWorkerFile('file:///p/src/archipelago/archipelago.ts', { [COMPILED_WORKER_ENV]: '1' });
     assert.equal(compiled.filename, '/p/dist/workers/island-worker.js');
     assert.ok(compiled.execArgv && !compiled.execArgv.some((arg) => arg.includes('tsx')), String(compiled.execArgv));

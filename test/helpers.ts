@@ -90,8 +90,10 @@ export function repeatablePart(record: unknown): unknown {
 
 /**
  * Runs `f` with the island workers it starts from source (`workers/island-worker.ts`, with tsx's
- * loader) even under `npm test`, which starts the compiled worker (COMPILED_WORKER_ENV): for
- * runs that hand their islands a `.ts` extension module, which only a worker with tsx imports.
+ * loader) even after a build (`npm run coverage` sets COMPILED_WORKER_ENV): for runs that hand
+ * their islands a `.ts` extension module, which only a worker with tsx imports. Compiled test
+ * files (`npm test`) start the compiled worker whatever this says, and hand it the compiled
+ * fixture (paths.ts `fixtureModule`).
  */
 export async function withSourceWorker<T>(f: () => Promise<T>): Promise<T> {
   const saved = process.env[COMPILED_WORKER_ENV];

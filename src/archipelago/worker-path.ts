@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 
 /**
- * Set (to 1) by `npm test` and `npm run coverage` right after their build: code running from
+ * Set (to 1) by `npm run coverage` right after its build (and by hand after one): code running from
  * source under tsx starts the compiled island worker (`dist/workers/island-worker.js`), as the
  * library does, instead of the `.ts` one, which needs tsx's loader in every worker thread (four
  * times the CPU of starting one, and tests start hundreds). Without it, source runs the source worker, so
