@@ -27,19 +27,21 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** The longest test files (wall time, measured on 2 cores), started first; the rest follow in name order. */
+/** The longest test files (CPU seconds, each alone, compiled, on 2 cores), started first; the rest follow in name order. */
 const SLOWEST = [
   'package',
   'cluster-solve',
   'cluster-access',
-  'report',
   'reliability',
-  'bad-input-classes',
   'report-censoring',
+  'report',
+  'bad-input-classes',
   'cluster-hostile',
+  'checkpoint',
+  'cli',
   'archipelago',
   'lagged',
-  'checkpoint',
+  'example-studies',
 ].map((name) => `test/${name}.test.ts`);
 /** Test files that start nats-server and host processes (test/nats-server.ts): the broker lane. */
 const BROKER = /^test\/cluster-(access|hostile|solve|study)\.test\.ts$/;
