@@ -228,14 +228,16 @@ export interface OpenStudy {
 export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 'signal'>): OpenStudy {
   const { outDir } = options;
   const made = makeStudyFolder(outDir);
-  let release = () => {};
+  let release: (() => void) | null = null;
   try {
     release = lockStudyFolder(outDir);
     return { ...prepareStudy(experiment, options), close: release };
   } catch (error) {
-    release();
-    // A study refused leaves no folder behind that it made.
-    if (made !== undefined) rmSync(made, { recursive: true, force: true });
+    // A study refused leaves no folder behind that it made, if it held the lock: without it, the
+    // folder is the lock holder's, which may have taken it between our mkdir and our lock (three
+    // `experiment --resume` at once on a new folder), and its files are removed only with ours.
+    if (made !== undefined && release !== null) rmSync(made, { recursive: true, force: true });
+    release?.();
     throw error;
   }
 }
