@@ -4,7 +4,7 @@
  * still has complete pairs for the paired tests, and slow drifts of the machine (other
  * load, heat) fall on all cells alike instead of on the cells that happened to run last.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
@@ -233,12 +233,28 @@ export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 's
     release = lockStudyFolder(outDir);
     return { ...prepareStudy(experiment, options), close: release };
   } catch (error) {
-    // A study refused leaves no folder behind that it made, if it held the lock: without it, the
-    // folder is the lock holder's, which may have taken it between our mkdir and our lock (three
-    // `experiment --resume` at once on a new folder), and its files are removed only with ours.
-    if (made !== undefined && release !== null) rmSync(made, { recursive: true, force: true });
+    // A study refused leaves no folder behind that it made. Without the lock only empty folders
+    // go (rmdir): another writer may have locked the folder between our mkdir and our lock
+    // (three `experiment --resume` at once on a new folder), and its files are not ours to remove.
+    if (made !== undefined) {
+      if (release !== null) rmSync(made, { recursive: true, force: true });
+      else removeEmptyFolders(outDir, made);
+    }
     release?.();
     throw error;
+  }
+}
+
+/** Removes `dir`, then each folder above it up to `top`, while they are empty. */
+function removeEmptyFolders(dir: string, top: string): void {
+  const last = path.resolve(top);
+  for (let folder = path.resolve(dir); ; folder = path.dirname(folder)) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      return;
+    }
+    if (folder === last || path.dirname(folder) === folder) return;
   }
 }
 
