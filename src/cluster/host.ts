@@ -31,6 +31,7 @@ import { busAddress } from './credentials.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
 import { BusCodec, carried, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
 import { BusEndpoint } from './bus-endpoint.ts';
+import { warmRunPaths } from './warm-up.ts';
 import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from './bus-key.ts';
 import { IslandRelay } from './island-relay.ts';
 import { checkHostName, defaultHostName } from './host-names.ts';
@@ -124,6 +125,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const connection = connectionState(nc);
   const js = jetstream(nc);
   const bus = new BusEndpoint(nc, new BusCodec(id, key), log);
+  warmRunPaths(bus.codec);
   const dropped = bus.dropped;
   const refused = new Set<string>();
   let runsDone = 0;
