@@ -560,6 +560,51 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     }
   });
 
+  it('a host that accepts its island, keeps beating, and then never reports, even when told to terminate: the island fails 3 s after the terminate, and the run ends', async () => {
+    // 'mute' is this test on the bus: an idle host that accepts every order and then says nothing
+    // on the run, so neither the heartbeat rule nor a report ends its island: only the terminate bound can.
+    const { prefix } = await startHosts([]);
+    const subjects = new Subjects(prefix);
+    const mute = new BusCodec('mute0', null);
+    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
+    const beat = () =>
+      raw.publish(
+        subjects.heartbeat,
+        mute.encode(subjects.heartbeat, { type: 'host', id: 'mute0', name: 'mute', islands: 1, busy: false }),
+      );
+    raw.subscribe(subjects.discover, { callback: () => beat() });
+    const heard: string[] = [];
+    raw.subscribe(subjects.islands('mute0'), {
+      callback: (_e, msg) => {
+        const order = mute.decode(msg.subject, msg.data, ['islands']);
+        if (order.kind !== 'ok') return;
+        raw.subscribe(subjects.run(order.message.runId, 'mute0'), {
+          callback: (_e2, m) => {
+            const told = mute.decode(m.subject, m.data, ['alive', 'halt', 'terminate', 'depart']);
+            if (told.kind === 'ok' && told.message.type !== 'alive') heard.push(told.message.type);
+          },
+        });
+        msg.respond(mute.encode(msg.reply!, { type: 'accepted', runId: order.message.runId }));
+      },
+    });
+    const beating = setInterval(beat, 1000);
+    await raw.flush();
+    const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 1 });
+    try {
+      const result = await library.solve({ n: 16, seed: 2, islands: 1, limits: { timeLimit: 1 } }, { cluster });
+      assert.deepEqual(heard, ['halt', 'terminate']);
+      assert.equal(result.solved, false);
+      assert.deepEqual(
+        result.failures.map((f) => [f.island, f.message]),
+        [[0, 'did not stop within 2000 ms of the stop and was terminated']],
+      );
+    } finally {
+      clearInterval(beating);
+      await cluster.close();
+      await raw.close();
+    }
+  });
+
   it('a host that subscribes to its run late still learns that the islands elsewhere are at the start gate: async islands all start', async () => {
     // 'paused' accepts its island only after 'early' has said (on the bus) that its island is at the start gate.
     const { prefix, hosts } = await startHosts(['early', 'paused']);
