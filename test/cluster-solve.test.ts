@@ -53,6 +53,23 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   const broker = localCluster('s');
   const startHosts = (names: string[], islands = 1) => broker.startHosts(names, { islands });
 
+  /** This test on the bus as an idle host `name` (id `${name}0`, one island, no key): it beats every second and when asked. */
+  async function busHost(prefix: string, name: string) {
+    const subjects = new Subjects(prefix);
+    const codec = new BusCodec(`${name}0`, null);
+    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
+    const beat = () =>
+      raw.publish(subjects.heartbeat, codec.encode(subjects.heartbeat, { type: 'host', id: `${name}0`, name, islands: 1, busy: false }));
+    raw.subscribe(subjects.discover, { callback: () => beat() });
+    const beating = setInterval(beat, 1000);
+    await raw.flush();
+    const close = async () => {
+      clearInterval(beating);
+      await raw.close();
+    };
+    return { subjects, codec, raw, beat, close };
+  }
+
   async function solve(args: string[]) {
     const run = spawnCli(['solve', '--json', ...args]);
     const exit = await run.exited;
@@ -498,17 +515,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     // accepts its island only after the coordinator has failed ghost's island and told the run's hosts so.
     const { prefix, hosts } = await startHosts(['late']);
     const late = hosts.get('late')!;
-    const subjects = new Subjects(prefix);
-    const ghost = new BusCodec('ghost0', null);
-    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
-    const beat = () =>
-      raw.publish(
-        subjects.heartbeat,
-        ghost.encode(subjects.heartbeat, { type: 'host', id: 'ghost0', name: 'ghost', islands: 1, busy: false }),
-      );
-    raw.subscribe(subjects.discover, { callback: () => beat() });
-    const beating = setInterval(beat, 1000);
-    await raw.flush();
+    const { subjects, codec: ghost, raw, beat, close } = await busHost(prefix, 'ghost');
     const lines: string[] = [];
     let onLine = () => {};
     const cluster = await joinCluster({
@@ -554,9 +561,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       assert.deepEqual(validateSolution(result.solution!), { valid: true });
     } finally {
       late.child.kill('SIGCONT');
-      clearInterval(beating);
       await cluster.close();
-      await raw.close();
+      await close();
     }
   });
 
@@ -564,15 +570,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     // 'mute' is this test on the bus: an idle host that accepts every order and then says nothing
     // on the run, so neither the heartbeat rule nor a report ends its island: only the terminate bound can.
     const { prefix } = await startHosts([]);
-    const subjects = new Subjects(prefix);
-    const mute = new BusCodec('mute0', null);
-    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
-    const beat = () =>
-      raw.publish(
-        subjects.heartbeat,
-        mute.encode(subjects.heartbeat, { type: 'host', id: 'mute0', name: 'mute', islands: 1, busy: false }),
-      );
-    raw.subscribe(subjects.discover, { callback: () => beat() });
+    const { subjects, codec: mute, raw, close } = await busHost(prefix, 'mute');
     const heard: string[] = [];
     raw.subscribe(subjects.islands('mute0'), {
       callback: (_e, msg) => {
@@ -587,7 +585,6 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
         msg.respond(mute.encode(msg.reply!, { type: 'accepted', runId: order.message.runId }));
       },
     });
-    const beating = setInterval(beat, 1000);
     await raw.flush();
     const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 1 });
     try {
@@ -599,9 +596,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
         [[0, 'did not stop within 2000 ms of the stop and was terminated']],
       );
     } finally {
-      clearInterval(beating);
       await cluster.close();
-      await raw.close();
+      await close();
     }
   });
 
