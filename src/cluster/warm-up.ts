@@ -17,7 +17,7 @@ import type {
   SolutionMessage,
   StartedMessage,
 } from '../archipelago/messages.ts';
-import { carried, type BusCodec, type BusMessage, type BusMessageType } from './bus-codec.ts';
+import { carried, type BusCodec, type BusMessage } from './bus-codec.ts';
 import { bestMessageProblem, PermutationCheck, reportProblem, solutionProblem } from './result-checks.ts';
 
 const N = 8;
@@ -104,25 +104,29 @@ export function warmRunPaths(codec: BusCodec, force = false): string[] {
   const refused: string[] = [];
   const permutations = new PermutationCheck(N);
   for (const { bus, inner } of samples()) {
-    const decoded = own.decode(SUBJECT, own.encode(SUBJECT, bus), [bus.type as BusMessageType]);
+    const decoded = own.decode(SUBJECT, own.encode(SUBJECT, bus), [bus.type]);
     if (decoded.kind !== 'ok') {
       refused.push(`${bus.type}: ${decoded.kind}`);
       continue;
     }
     const message = decoded.message as BusMessage<'control' | 'report' | 'migrants'>;
-    if (!inner || !message.bytes) continue;
-    const problem =
-      inner === 'control'
-        ? controlProblem(carried('control', message.bytes))
-        : inner === 'report'
-          ? ((m) => (m ? reportProblem(m, N) : 'does not fit'))(carried('report', message.bytes))
-          : ((m) => (m ? permutations.problem(m.genes, m.count) : 'does not fit'))(carried('migrants', message.bytes));
+    const problem = inner && message.bytes ? innerProblem(inner, message.bytes, permutations) : null;
     if (problem) refused.push(`${inner}: ${problem}`);
   }
   return refused;
 }
 
-function controlProblem(control: ReturnType<typeof carried<'control'>>): string | null {
+/** The carried thread message checked as where it lands: the coordinator's checks, or the relay's of migrants. */
+function innerProblem(inner: 'control' | 'report' | 'migrants', bytes: Uint8Array, permutations: PermutationCheck): string | null {
+  if (inner === 'report') {
+    const report = carried('report', bytes);
+    return report ? reportProblem(report, N) : 'does not fit';
+  }
+  if (inner === 'migrants') {
+    const migrants = carried('migrants', bytes);
+    return migrants ? permutations.problem(migrants.genes, migrants.count) : 'does not fit';
+  }
+  const control = carried('control', bytes);
   if (!control) return 'does not fit';
   if (control.type === 'best') return bestMessageProblem(control, N);
   if (control.type === 'solution') return solutionProblem(control.genes, N);
