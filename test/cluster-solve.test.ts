@@ -314,6 +314,12 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       [[0, 'host leaves left']],
     );
     assert.equal(record.islands[1].stopReason, 'stopped');
+    // Each says what its leaving ends: islands of a run in progress, or nothing (idle).
+    assert.match(leaving.stderr(), /SIGTERM: leaving; its islands of a run in progress end, reported to that run's coordinator\n/);
+    const stays = started.get('stays')!;
+    stays.child.kill('SIGTERM');
+    assert.equal((await stays.exited).code, 0, stays.stderr());
+    assert.match(stays.stderr(), /SIGTERM: leaving\n.*host stays left after 1 run\n/);
   });
 
   it('the coordinator SIGKILLed mid-run: hosts end its islands when it goes silent and serve the next run', async () => {
