@@ -32,6 +32,8 @@ import {
   type SolveTiming,
 } from './cluster.ts';
 import { benchHybrid } from './hybrid.ts';
+import { Rng } from '../src/ga/rng.ts';
+import { quantile } from '../src/report/stats.ts';
 import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './large-n.ts';
 import { islandScaling, laggedVersusAsync, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
@@ -51,6 +53,19 @@ function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/**
+ * A 95% percentile bootstrap interval of median(x) / median(y), x and y resampled apart (2000
+ * times, xoshiro128** from seed 1: the same samples give the same interval). Stop latencies
+ * spread widely (0.1 to 10 ms in one build), so the median of 30 runs moves by a third between
+ * two runs of one build: a ratio is shown with the interval it could be anywhere in.
+ */
+function medianRatioInterval(x: number[], y: number[]): { lower: number; upper: number } {
+  const rng = Rng.forStream(1, 0);
+  const draw = (values: number[]) => median(Array.from(values, () => values[rng.int(values.length)]));
+  const ratios = Array.from({ length: 2000 }, () => draw(x) / draw(y));
+  return { lower: quantile(ratios, 0.025), upper: quantile(ratios, 0.975) };
 }
 
 const fmt = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
@@ -568,8 +583,17 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
 
   // Async named explicitly: the stop across processes is the same path in every build (lagged, the default since 0.2.0, adds the wait for the finder's iteration).
   // 15 seeds: the spread of stop latencies across processes is wide (0 - 20 ms in one build), so a median of 7 moved by 2x between runs.
+  // Twice the rounds of the other cases: a run takes half a second, and the median's interval narrows with the root of the runs.
   const latencySeeds = Array.from({ length: 15 }, (_, i) => i + 1);
-  const latency = await solveBothWays(server.path, ['-n', '64', '--islands', '2', '--migration', 'async'], latencySeeds, 2, builds, rounds);
+  const latencyRounds = 2 * rounds;
+  const latency = await solveBothWays(
+    server.path,
+    ['-n', '64', '--islands', '2', '--migration', 'async'],
+    latencySeeds,
+    2,
+    builds,
+    latencyRounds,
+  );
   const stops = (runs: { stopLatencyMs: number | null }[]) => runs.flatMap((r) => (r.stopLatencyMs === null ? [] : [r.stopLatencyMs]));
   const spreadP50 = (w: BothWays) => median(stops(w.spread));
   print(
@@ -602,7 +626,9 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
       ]),
     ),
   );
-  print(`\nGoal across processes: p50 ≤ 5 ms on loopback. Seeds ${latencySeeds[0]}..${latencySeeds.at(-1)}${roundsNote}.${buildsNote}\n`);
+  print(
+    `\nGoal across processes: p50 ≤ 5 ms on loopback. Seeds ${latencySeeds[0]}..${latencySeeds.at(-1)} × ${latencyRounds} rounds.${buildsNote}\n`,
+  );
 
   const largeSeeds = [1, 2, 3];
   const settings = [
@@ -738,7 +764,7 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
     doneWhen.push(
       [
         `stop latency p50 across two hosts (N = 64, async): this / ${builds[1].label}`,
-        `${fmt(spreadP50(latency[0]) / spreadP50(latency[1]))} (${fmt(spreadP50(latency[0]), 3)} / ${fmt(spreadP50(latency[1]), 3)} ms)`,
+        `${fmt(spreadP50(latency[0]) / spreadP50(latency[1]))} (95% interval ${((i) => `${fmt(i.lower)}-${fmt(i.upper)}`)(medianRatioInterval(stops(latency[0].spread), stops(latency[1].spread)))}; ${fmt(spreadP50(latency[0]), 3)} / ${fmt(spreadP50(latency[1]), 3)} ms)`,
         '≤ 1.10',
         spreadP50(latency[0]) <= 1.1 * spreadP50(latency[1]) ? 'yes' : 'no',
       ],

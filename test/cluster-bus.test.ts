@@ -18,6 +18,7 @@ import {
   TEST_CONNECT_TIMEOUT_ENV,
   TEST_LEASE_TTL_ENV,
 } from '../src/cluster/defaults.ts';
+import { warmRunPaths } from '../src/cluster/warm-up.ts';
 import { encode } from '../src/archipelago/codec.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
@@ -271,6 +272,17 @@ describe('bus codec', () => {
       problem: 'ga.populationSize: expected an integer >= 2, got 1',
     });
     assert.ok('problem' in checkResolved('run', config), 'a task carries no output file or broker address');
+  });
+
+  it("warms every path of a spread run with samples each check takes (signed or not), leaving the codec's own sequence untouched", () => {
+    for (const k of [key, null]) {
+      const codec = new BusCodec('coord1', k);
+      assert.deepEqual(warmRunPaths(codec, true), [], k ? 'signed' : 'unsigned');
+      // The codec's first own message still carries sequence number 1: a receiver that never saw the warm-up takes it.
+      const first = readFrame(codec.encode(subject, heartbeat));
+      assert.equal(first?.seq, 1);
+      assert.equal(codec.dropped.total, 0);
+    }
   });
 
   it('refuses a short cluster key, naming where it came from', () => {

@@ -53,6 +53,23 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   const broker = localCluster('s');
   const startHosts = (names: string[], islands = 1) => broker.startHosts(names, { islands });
 
+  /** This test on the bus as an idle host `name` (id `${name}0`, one island, no key): it beats every second and when asked. */
+  async function busHost(prefix: string, name: string) {
+    const subjects = new Subjects(prefix);
+    const codec = new BusCodec(`${name}0`, null);
+    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
+    const beat = () =>
+      raw.publish(subjects.heartbeat, codec.encode(subjects.heartbeat, { type: 'host', id: `${name}0`, name, islands: 1, busy: false }));
+    raw.subscribe(subjects.discover, { callback: () => beat() });
+    const beating = setInterval(beat, 1000);
+    await raw.flush();
+    const close = async () => {
+      clearInterval(beating);
+      await raw.close();
+    };
+    return { subjects, codec, raw, beat, close };
+  }
+
   async function solve(args: string[], env?: NodeJS.ProcessEnv) {
     const run = spawnCli(['solve', '--json', ...args], { env });
     const exit = await run.exited;
@@ -297,6 +314,12 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       [[0, 'host leaves left']],
     );
     assert.equal(record.islands[1].stopReason, 'stopped');
+    // Each says what its leaving ends: islands of a run in progress, or nothing (idle).
+    assert.match(leaving.stderr(), /SIGTERM: leaving; its islands of a run in progress end, reported to that run's coordinator\n/);
+    const stays = started.get('stays')!;
+    stays.child.kill('SIGTERM');
+    assert.equal((await stays.exited).code, 0, stays.stderr());
+    assert.match(stays.stderr(), /SIGTERM: leaving\n.*host stays left after 1 run\n/);
   });
 
   it('the coordinator SIGKILLed mid-run: hosts end its islands when it goes silent and serve the next run', async () => {
@@ -499,17 +522,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     // accepts its island only after the coordinator has failed ghost's island and told the run's hosts so.
     const { prefix, hosts } = await startHosts(['late']);
     const late = hosts.get('late')!;
-    const subjects = new Subjects(prefix);
-    const ghost = new BusCodec('ghost0', null);
-    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
-    const beat = () =>
-      raw.publish(
-        subjects.heartbeat,
-        ghost.encode(subjects.heartbeat, { type: 'host', id: 'ghost0', name: 'ghost', islands: 1, busy: false }),
-      );
-    raw.subscribe(subjects.discover, { callback: () => beat() });
-    const beating = setInterval(beat, 1000);
-    await raw.flush();
+    const { subjects, codec: ghost, raw, beat, close } = await busHost(prefix, 'ghost');
     const lines: string[] = [];
     let onLine = () => {};
     const cluster = await joinCluster({
@@ -555,9 +568,43 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       assert.deepEqual(validateSolution(result.solution!), { valid: true });
     } finally {
       late.child.kill('SIGCONT');
-      clearInterval(beating);
       await cluster.close();
-      await raw.close();
+      await close();
+    }
+  });
+
+  it('a host that accepts its island, keeps beating, and then never reports, even when told to terminate: the island fails 3 s after the terminate, and the run ends', async () => {
+    // 'mute' is this test on the bus: an idle host that accepts every order and then says nothing
+    // on the run, so neither the heartbeat rule nor a report ends its island: only the terminate bound can.
+    const { prefix } = await startHosts([]);
+    const { subjects, codec: mute, raw, close } = await busHost(prefix, 'mute');
+    const heard: string[] = [];
+    raw.subscribe(subjects.islands('mute0'), {
+      callback: (_e, msg) => {
+        const order = mute.decode(msg.subject, msg.data, ['islands']);
+        if (order.kind !== 'ok') return;
+        raw.subscribe(subjects.run(order.message.runId, 'mute0'), {
+          callback: (_e2, m) => {
+            const told = mute.decode(m.subject, m.data, ['alive', 'halt', 'terminate', 'depart']);
+            if (told.kind === 'ok' && told.message.type !== 'alive') heard.push(told.message.type);
+          },
+        });
+        msg.respond(mute.encode(msg.reply!, { type: 'accepted', runId: order.message.runId }));
+      },
+    });
+    await raw.flush();
+    const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 1 });
+    try {
+      const result = await library.solve({ n: 16, seed: 2, islands: 1, limits: { timeLimit: 1 } }, { cluster });
+      assert.deepEqual(heard, ['halt', 'terminate']);
+      assert.equal(result.solved, false);
+      assert.deepEqual(
+        result.failures.map((f) => [f.island, f.message]),
+        [[0, 'did not stop within 2000 ms of the stop and was terminated']],
+      );
+    } finally {
+      await cluster.close();
+      await close();
     }
   });
 

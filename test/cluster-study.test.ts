@@ -132,7 +132,7 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       const { signalled: leaving } = await studySignallingAHost('terminated', ['t1', 't2'], 'SIGTERM', 600_000);
       const exit = await leaving.exited;
       assert.equal(exit.code, 0, leaving.stderr());
-      assert.match(leaving.stderr(), /SIGTERM: leaving \(the current run goes back to the queue\)\n.*host t\d left after \d+ runs?/);
+      assert.match(leaving.stderr(), /SIGTERM: leaving; its run of study \S+ goes back to the queue\n.*host t\d left after \d+ runs?/);
     });
 
     it('--resume after an interrupted distributed study: nothing lost, nothing repeated', async () => {

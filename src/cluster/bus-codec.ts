@@ -342,6 +342,11 @@ export class BusCodec {
     return this.key !== null;
   }
 
+  /** A codec under the same key for another sender (its own sequence numbers and drop counts). */
+  sibling(self: string): BusCodec {
+    return new BusCodec(self, this.key);
+  }
+
   private keyOf(scope: string, sender: string): KeyObject {
     const name = `${scope}\u0000${sender}`;
     let key = this.keys.get(name);

@@ -31,6 +31,7 @@ import { busAddress } from './credentials.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
 import { BusCodec, carried, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
 import { BusEndpoint } from './bus-endpoint.ts';
+import { warmRunPaths } from './warm-up.ts';
 import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from './bus-key.ts';
 import { IslandRelay } from './island-relay.ts';
 import { checkHostName, defaultHostName } from './host-names.ts';
@@ -70,6 +71,8 @@ export interface ClusterHost {
   /** Runs finished: a study's runs confirmed by its coordinator, and solve runs whose islands ran here. */
   readonly runsDone: number;
   readonly dropped: DropCounter;
+  /** What leaving now ends, in words (its run's islands, or a study run that goes back to its queue); null when idle. */
+  readonly busyWith: string | null;
   /** Leaves cleanly: stops the current run, gives it back to the queue, says goodbye, disconnects. */
   stop(): Promise<void>;
   /** Resolves when the host has left: by stop() (`stopped`) or because the broker was lost. */
@@ -124,6 +127,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const connection = connectionState(nc);
   const js = jetstream(nc);
   const bus = new BusEndpoint(nc, new BusCodec(id, key), log);
+  warmRunPaths(bus.codec);
   const dropped = bus.dropped;
   const refused = new Set<string>();
   let runsDone = 0;
@@ -323,6 +327,10 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
       return runsDone;
     },
     dropped,
+    get busyWith() {
+      if (relay) return "its islands of a run in progress end, reported to that run's coordinator";
+      return membership?.current ? `its run of study ${membership.session} goes back to the queue` : null;
+    },
     async stop() {
       if (stopping) return closed.then(() => {});
       stopping = true;

@@ -86,9 +86,12 @@ export class IslandRelay {
       (message, from) => this.onBus(message, from),
     );
     const placements = this.wire();
-    const started = pool.start(placements, this.coordination, (bytes) =>
-      this.toCoordinator({ type: 'control', runId: order.runId, bytes }),
-    );
+    // What islands share changes before they say so (a claim, then its solution): a change
+    // not yet published goes out first, so a stop never waits behind the claimer's messages.
+    const started = pool.start(placements, this.coordination, (bytes) => {
+      this.publishChanges();
+      this.toCoordinator({ type: 'control', runId: order.runId, bytes });
+    });
     this.terminate = started.terminate;
     const sent = started.reports.map((report, i) =>
       report.then(

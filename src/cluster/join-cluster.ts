@@ -11,6 +11,7 @@ import { BusCodec, type DropCounter } from './bus-codec.ts';
 import { BusEndpoint } from './bus-endpoint.ts';
 import { clusterKeyOf, UNSIGNED_WARNING } from './bus-key.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
+import { warmRunPaths } from './warm-up.ts';
 import { ClusterLauncher } from './cluster-launcher.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
 import { HostDirectory } from './host-directory.ts';
@@ -61,7 +62,9 @@ export async function joinCluster(options: ClusterOptions): Promise<JoinedCluste
     const open = () => openLeaseBucket(nc, subjects);
     leases = new HostLeases(await open(), holderName('solve'), options.log, open, connectionState(nc));
     // By name: island ids go to the same hosts whenever the same hosts are there.
-    hosts = await leases.reserve(directory, wanted, waitMs, address.display);
+    const reserving = leases.reserve(directory, wanted, waitMs, address.display);
+    warmRunPaths(bus.codec); // while the hosts answer
+    hosts = await reserving;
   } catch (error) {
     await close();
     throw error;

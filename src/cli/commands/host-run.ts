@@ -45,7 +45,7 @@ export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
   printLog(`host ${host.name} ready: ${host.islands} island${host.islands === 1 ? '' : 's'} on ${host.broker}; Ctrl-C leaves`);
   // The first signal leaves cleanly; a later one quits at once (src/cli/signals.ts).
   const release = claimSignals((signal) => {
-    printLog(`${signal}: leaving (the current run goes back to the queue)`);
+    printLog(`${signal}: leaving${host.busyWith ? `; ${host.busyWith}` : ''}`);
     void host.stop();
   });
   const how = await host.closed;
