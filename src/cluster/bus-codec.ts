@@ -173,7 +173,7 @@ function scopeOf(message: BusMessage): string {
   return '';
 }
 
-/** A frame's fields. Its layout: format (u8), then tool, from and scope (each a u8 length and its UTF-8 bytes), seq (f64, big-endian), flags (u8: 1 signed), body, mac (32 bytes when signed). */
+/** A frame's fields. Its layout: format (u8), then tool, from and scope (each a u8 length and its UTF-8 bytes), seq (f64, big-endian), flags (u8: 1 signed), body, mac (MAC_BYTES, 16, when signed). */
 export interface Frame {
   format: number;
   tool: string;
@@ -185,7 +185,7 @@ export interface Frame {
   scope: string;
   /** The packed message: a view into the frame. */
   body: Uint8Array;
-  /** HMAC-SHA256 over the subject and the frame up to it (a view into the frame), or null unsigned. */
+  /** The GMAC over the subject and the frame up to it (`macOf`; a view into the frame), or null unsigned. */
   mac: Uint8Array | null;
 }
 
