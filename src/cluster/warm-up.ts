@@ -8,6 +8,7 @@
  * a spread run once, on small samples, before it takes part in one: the coordinator before it
  * hands out islands, a host before it says it is ready.
  */
+import { randomBytes } from 'node:crypto';
 import { encode } from '../archipelago/codec.ts';
 import type {
   BestMessage,
@@ -99,8 +100,9 @@ let warmed = false;
 export function warmRunPaths(codec: BusCodec, force = false): string[] {
   if (warmed && !force) return [];
   warmed = true;
-  // Its own sender id and sequence numbers: the process's real ones are left as they were.
-  const own = codec.sibling(`${RUN}-${process.pid}`);
+  // Its own sender and sequence numbers, the process's real ones left as they were; a fresh
+  // sender each time, so its GMAC key (one per sender) never meets a sequence number twice.
+  const own = codec.sibling(`${RUN}-${randomBytes(6).toString('hex')}`);
   const refused: string[] = [];
   const permutations = new PermutationCheck(N);
   for (const { bus, inner } of samples()) {
