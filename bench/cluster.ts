@@ -26,6 +26,8 @@ import { NATS_SERVER } from '../test/nats-server.ts';
 export interface Build {
   label: string;
   dist: string;
+  /** Flags its `host` processes get besides the bench's own (a host setting compared as if it were a build). */
+  hostArgs?: readonly string[];
 }
 
 /** This build: the dist/ this script was compiled into. */
@@ -127,10 +129,14 @@ async function startHosts(build: Build, url: string, prefix: string, count: numb
   const started = hosts.length;
   for (let i = 0; i < count; i++) {
     hosts.push(
-      spawn(process.execPath, [cliOf(build), 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env,
-      }),
+      spawn(
+        process.execPath,
+        [cliOf(build), 'host', '--nats', url, '--nats-prefix', prefix, '--islands', '1', '--name', `bench${i}`, ...(build.hostArgs ?? [])],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          env,
+        },
+      ),
     );
   }
   await Promise.all(
