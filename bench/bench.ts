@@ -583,9 +583,9 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
 
   // Async named explicitly: the stop across processes is the same path in every build (lagged, the default since 0.2.0, adds the wait for the finder's iteration).
   // 15 seeds: the spread of stop latencies across processes is wide (0 - 20 ms in one build), so a median of 7 moved by 2x between runs.
-  // Twice the rounds of the other cases: a run takes half a second, and the median's interval narrows with the root of the runs.
+  // Three times the rounds of the other cases: a run takes half a second, and the median's interval narrows with the root of the runs (two 90-run medians of one build still differed by a sixth).
   const latencySeeds = Array.from({ length: 15 }, (_, i) => i + 1);
-  const latencyRounds = 2 * rounds;
+  const latencyRounds = 3 * rounds;
   // This build's hosts once more with their islands at the relay's priority: what `--island-nice` gains, apart from the rest of the build.
   const equalPriority: Build = { label: `${builds[0].label}, --island-nice 0`, dist: builds[0].dist, hostArgs: ['--island-nice', '0'] };
   const latency = await solveBothWays(
