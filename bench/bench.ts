@@ -599,6 +599,9 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
   const baselineOf = latency[compared ? 1 : 0];
   const stops = (runs: { stopLatencyMs: number | null }[]) => runs.flatMap((r) => (r.stopLatencyMs === null ? [] : [r.stopLatencyMs]));
   const spreadP50 = (w: BothWays) => median(stops(w.spread));
+  // Runs in which an island did no iteration stop at once (see SolveTiming.idleIsland): the stop's path is measured without them too.
+  const busy = (w: BothWays) => w.spread.filter((r) => !r.idleIsland);
+  const busyP50 = (w: BothWays) => median(stops(busy(w)));
   print(
     table(
       [
@@ -625,6 +628,14 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
           fmt(Math.max(...stops(w.spread)), 3),
           w.spread.length,
           ...(compared ? [w === baselineOf ? '' : fmt(spreadP50(w) / spreadP50(baselineOf))] : []),
+        ],
+        [
+          ...buildCell(w),
+          'the same, runs where both islands iterated',
+          fmt(busyP50(w), 3),
+          fmt(Math.max(...stops(busy(w))), 3),
+          `${busy(w).length} of ${w.spread.length}`,
+          ...(compared ? [w === baselineOf ? '' : fmt(busyP50(w) / busyP50(baselineOf))] : []),
         ],
       ]),
     ),
@@ -763,8 +774,8 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
     `\nWhole studies through \`experiment --nats\` (publish, pull, run, confirm, ack), the coordinator in this process, medians of ${studyRounds}; hosts started before timing.${buildsNote}\n`,
   );
   if (compared) {
-    const stopInterval = (w: BothWays) =>
-      ((i) => `${fmt(i.lower)}-${fmt(i.upper)}`)(medianRatioInterval(stops(w.spread), stops(latency[1].spread)));
+    const interval = (a: number[], b: number[]) => ((i) => `${fmt(i.lower)}-${fmt(i.upper)}`)(medianRatioInterval(a, b));
+    const stopInterval = (w: BothWays) => interval(stops(w.spread), stops(latency[1].spread));
     const spreadSeconds = (ways: BothWays[], b: number) => wall(ways[b].spread);
     doneWhen.push(
       [
@@ -772,6 +783,12 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
         `${fmt(spreadP50(latency[0]) / spreadP50(latency[1]))} (95% interval ${stopInterval(latency[0])}; ${fmt(spreadP50(latency[0]), 3)} / ${fmt(spreadP50(latency[1]), 3)} ms)`,
         '≤ 1.10',
         spreadP50(latency[0]) <= 1.1 * spreadP50(latency[1]) ? 'yes' : 'no',
+      ],
+      [
+        `the same over runs where both islands iterated: this / ${builds[1].label}`,
+        `${fmt(busyP50(latency[0]) / busyP50(latency[1]))} (95% interval ${interval(stops(busy(latency[0])), stops(busy(latency[1])))}; ${fmt(busyP50(latency[0]), 3)} / ${fmt(busyP50(latency[1]), 3)} ms; ${busy(latency[0]).length} / ${busy(latency[1]).length} runs)`,
+        '',
+        '',
       ],
       [
         `the same with this build's islands at the relay's priority (--island-nice 0): this / ${builds[1].label}`,

@@ -212,6 +212,12 @@ export interface SolveTiming {
   seconds: number;
   solved: boolean;
   stopLatencyMs: number | null;
+  /**
+   * An island did no iteration before the run ended: it stops at once, and the others had a
+   * free core. 149011b had many (an island that never passed the start gate; fixed in 0.4.0),
+   * which flatters its stop latency; the bench also gives the figure over runs without one.
+   */
+  idleIsland: boolean;
   iterations: number;
   evaluations: number;
   /**
@@ -333,12 +339,19 @@ export async function solveBothWays(
     const cpu1 = spread ? relayCpu(build) : null;
     const all1 = sum([exitedChildrenCpuMs(), spread ? othersCpu(build) : 0]);
     if (r.status !== 0 && r.status !== 1) throw new Error(`solve (${build.label}) failed: ${r.stderr}`);
-    const out = JSON.parse(r.stdout) as { solved: boolean; stopLatencyMs: number | null; iterations: number; evaluations: number };
+    const out = JSON.parse(r.stdout) as {
+      solved: boolean;
+      stopLatencyMs: number | null;
+      iterations: number;
+      evaluations: number;
+      islands: { iterations: number }[];
+    };
     return {
       seed,
       seconds,
       solved: out.solved,
       stopLatencyMs: out.stopLatencyMs,
+      idleIsland: out.islands.some((island) => island.iterations === 0),
       iterations: out.iterations,
       evaluations: out.evaluations,
       cpuMs: all0 === null || all1 === null ? null : all1 - all0,
