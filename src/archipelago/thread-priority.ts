@@ -1,8 +1,8 @@
 /**
  * An island thread's scheduling priority below its process's main thread. On a cluster host
  * the main thread is the relay: it carries a run's stop and migrants over the network, and
- * with every core busy with islands it waits for a core unless the islands yield to it (a
- * stop across hosts took about 1.6 times as long at equal priority: docs/distributed.md).
+ * with every core busy with islands it waits for a core unless the islands yield to it
+ * (docs/distributed.md, "How it works", has the stop latency either way).
  *
  * Linux only: there a nice value belongs to one thread, so this lowers the calling thread
  * alone. Elsewhere setpriority applies to the whole process (the relay too), so nothing is done.
