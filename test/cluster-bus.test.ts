@@ -310,6 +310,11 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
     ],
     ['host without --nats', ['host'], /nats/],
     ['host --islands 0', ['host', '--nats', 'nats://127.0.0.1:1', '--islands', '0'], /--islands: expected a positive integer/],
+    [
+      'host --island-nice 20',
+      ['host', '--nats', 'nats://127.0.0.1:1', '--island-nice', '20'],
+      /--island-nice: expected an integer from 0 to 19 \(how far below the host's relay its islands run\), got "20"/,
+    ],
     ['experiment --nats without --hosts', ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1'], /--hosts: needed with --nats/],
     ['experiment --hosts without --nats', ['experiment', ISLANDS_STUDY, '--hosts', '2'], /--hosts: only with --nats/],
     [

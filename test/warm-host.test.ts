@@ -4,9 +4,13 @@
  * fresh process gives, and a worker that crashed in one run does not touch the next.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
+import { DEFAULT_ISLAND_NICE } from '../src/cluster/defaults.ts';
+import { checkIslandNice } from '../src/cluster/host.ts';
+import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { archipelagoOptionsFor, startSeededRun } from '../src/run/start-run.ts';
 import { cli } from './cli-helpers.ts';
@@ -75,6 +79,44 @@ describe('warm host', () => {
       assert.ok(next.foundAtIteration! < 1000, `solved at ${next.foundAtIteration}, before the fault`);
       assert.deepEqual(outcome(next), outcome(clean));
     });
+  });
+
+  it(
+    'islandNice: the island threads run that many nice steps below the main thread, and a sync run gives the same result',
+    { skip: process.platform !== 'linux' && 'per-thread nice is Linux only' },
+    async () => {
+      const niceOf = (task: string) => {
+        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const main = niceOf(String(process.pid));
+      const before = new Set(readdirSync('/proc/self/task'));
+      const lowered = new LocalHost(2, { islandNice: 5 });
+      try {
+        const result = await startArchipelago(syncOptions(6, { launcher: lowered })).result;
+        assert.deepEqual(outcome(result), outcome(await startArchipelago(syncOptions(6, { launcher: host })).result));
+        // The pool's threads outlive the run: exactly its two island threads were lowered, nothing else.
+        const lowest = readdirSync('/proc/self/task').filter((task) => niceOf(task) !== main);
+        assert.equal(lowest.length, 2, `threads off the main thread's nice ${main}: ${lowest.length}`);
+        for (const task of lowest) {
+          assert.ok(!before.has(task), 'a thread that was there before the pool');
+          assert.equal(niceOf(task), Math.min(19, main + 5));
+        }
+      } finally {
+        await lowered.close();
+      }
+    },
+  );
+
+  it('--island-nice / islandNice: an integer from 0 to 19, else one line naming the flag', () => {
+    assert.equal(checkIslandNice(undefined), DEFAULT_ISLAND_NICE);
+    for (const nice of [0, 7, 19]) assert.equal(checkIslandNice(nice), nice);
+    for (const nice of [-1, 20, 2.5, Number.NaN, Infinity])
+      assert.throws(
+        () => checkIslandNice(nice),
+        (e: Error) =>
+          e instanceof ConfigError && /^--island-nice: expected an integer from 0 to 19/.test(e.message) && !e.message.includes('\n'),
+      );
   });
 
   it('records search time apart from start-up', async () => {

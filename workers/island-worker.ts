@@ -6,6 +6,7 @@ import { decode, encode } from '../src/archipelago/codec.ts';
 import { kernelModuleForThread } from '../src/ga/kernel.ts';
 import { extendRegistries, loadExtensions } from '../src/archipelago/extension.ts';
 import { runIsland } from '../src/archipelago/island-runner.ts';
+import { lowerThreadPriority } from '../src/archipelago/thread-priority.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
 import { ISLAND_REGISTRIES } from '../src/archipelago/island-registries.ts';
 import { parseTestFault, TEST_FAULT_ENV } from '../src/archipelago/test-fault.ts';
@@ -18,6 +19,7 @@ const hooks = { exit: (code: number) => process.exit(code), ...(fault ? { fault 
 
 export default function islandWorker(envelope: IslandEnvelope): Uint8Array | Promise<Uint8Array> {
   if (envelope.kernel) kernelModuleForThread(envelope.kernel);
+  if (envelope.nice) lowerThreadPriority(envelope.nice);
   const task = decode<IslandTask>(envelope.task);
   const transport = new MessagePortTransport(task.sources, task.targets, envelope.ports);
   const shared = new SharedMemoryCoordination(envelope.shared, task.run.islands);

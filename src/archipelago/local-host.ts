@@ -39,11 +39,12 @@ export class LocalHost implements Host {
   /**
    * `threads` > 0 starts that many workers now, so they boot while the caller does other work.
    * `env` is the workers' environment (default: this process's); a test gives one with a
-   * fault (test-fault.ts) instead of putting it in a task.
+   * fault (test-fault.ts) instead of putting it in a task. `islandNice`: how far below this
+   * process's main thread the island threads run (thread-priority.ts; default 0, the same).
    */
   constructor(
     threads = 0,
-    private readonly options: { env?: Readonly<Record<string, string>> } = {},
+    private readonly options: { env?: Readonly<Record<string, string>>; islandNice?: number } = {},
   ) {
     if (threads > 0) this.reserve(threads);
   }
@@ -111,6 +112,7 @@ export class LocalHost implements Host {
         shared: coordination.sab,
         ports,
         ...(this.kernel ? { kernel: this.kernel } : {}),
+        ...(this.options.islandNice ? { nice: this.options.islandNice } : {}),
       };
       return pool.run(envelope, { transferList: [ports.control, ...ports.inPorts, ...ports.outPorts], signal: aborts[k].signal }).then(
         (bytes: Uint8Array) => {

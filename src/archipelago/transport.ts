@@ -101,4 +101,6 @@ export interface IslandEnvelope {
   ports: IslandPorts;
   /** Paper mode: the WebAssembly kernel, compiled once by the host. */
   kernel?: KernelModule;
+  /** How far below its process's main thread the island thread runs (thread-priority.ts); the host's choice, never a message's. */
+  nice?: number;
 }

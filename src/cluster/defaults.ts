@@ -20,6 +20,12 @@ export const PASSWORD_ENV = 'NQI_NATS_PASSWORD';
 export const TOKEN_ENV = 'NQI_NATS_TOKEN';
 /** The most islands a coordinator counts for one host, whatever it announces: a run has at most 256 islands (MAX_ISLANDS). */
 export const MAX_HOST_ISLANDS = 256;
+/**
+ * How far below a host's main thread (its relay) its island threads run, in Linux nice steps
+ * (--island-nice; src/archipelago/thread-priority.ts): the relay then gets a core at once
+ * when a stop or migrants arrive, and islands still take every core nothing else wants.
+ */
+export const DEFAULT_ISLAND_NICE = 10;
 /** A host's lease lives this long after its coordinator's last refresh (every third of it): a dead coordinator's hosts are free again after at most this. */
 export const LEASE_TTL_MS = 10_000;
 

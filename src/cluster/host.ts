@@ -16,6 +16,7 @@ import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { extendRegistries, loadExtensions, missingEntry, type IslandRegistries } from '../archipelago/extension.ts';
 import { ISLAND_REGISTRIES } from '../archipelago/island-registries.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
+import { MAX_NICE } from '../archipelago/thread-priority.ts';
 import type { IslandTask } from '../archipelago/messages.ts';
 import { ConfigError } from '../config/errors.ts';
 import { runMemoryAdvice } from '../config/memory.ts';
@@ -28,7 +29,7 @@ import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } 
 import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from './bus.ts';
 import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
 import { busAddress } from './credentials.ts';
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX } from './defaults.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_ISLAND_NICE, DEFAULT_PREFIX } from './defaults.ts';
 import { BusCodec, carried, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
 import { BusEndpoint } from './bus-endpoint.ts';
 import { warmRunPaths } from './warm-up.ts';
@@ -46,6 +47,12 @@ export interface HostOptions extends ClusterKeySource {
   auth?: NatsAuth;
   /** Islands this host offers (default: its cores). */
   islands?: number;
+  /**
+   * How far below the host's main thread, which carries runs over the bus, its island threads
+   * run: 0 to 19 nice steps (default DEFAULT_ISLAND_NICE, 10; Linux only, elsewhere ignored).
+   * 0 makes islands compete with the relay and with the machine's other work as equals.
+   */
+  islandNice?: number;
   /** Shown by coordinators (default: the machine's hostname and a short random tag). */
   name?: string;
   /** Subject prefix shared with the coordinators (default `nqi`). */
@@ -89,6 +96,16 @@ interface Membership {
   endSub: Subscription;
 }
 
+/** `--island-nice` of a host: an integer 0 to MAX_NICE (default DEFAULT_ISLAND_NICE); `given` is what the error shows. */
+export function checkIslandNice(nice: number | undefined, given: unknown = nice): number {
+  if (nice === undefined) return DEFAULT_ISLAND_NICE;
+  if (!Number.isInteger(nice) || nice < 0 || nice > MAX_NICE)
+    throw new ConfigError(
+      `--island-nice: expected an integer from 0 to ${MAX_NICE} (how far below the host's relay its islands run), got ${JSON.stringify(given)}`,
+    );
+  return nice;
+}
+
 /**
  * `--islands` of a host: at most the cores this machine has (os.availableParallelism()), the
  * default. A host offering more would take islands it can only run by sharing cores, from
@@ -114,6 +131,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const islands = checkOfferedIslands(options.islands);
+  const islandNice = checkIslandNice(options.islandNice);
   const id = randomBytes(6).toString('hex');
   const name = options.name === undefined ? defaultHostName(os.hostname(), id.slice(0, 4)) : checkHostName(options.name);
   const log = options.log ?? (() => {});
@@ -134,7 +152,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   let membership: Membership | null = null;
   let relay: IslandRelay | null = null;
   let stopping = false;
-  const pool = new LocalHost(islands);
+  const pool = new LocalHost(islands, { islandNice });
   const busy = () => membership !== null || relay !== null;
 
   const heartbeat = () => bus.publish(subjects.heartbeat, { type: 'host', id, name, islands, busy: busy() });

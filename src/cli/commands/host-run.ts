@@ -5,13 +5,15 @@ import { pathToFileURL } from 'node:url';
 import { authFromArgs, keyFileOf, positiveNumber, type NatsArgs } from '../../cluster/flags.ts';
 import { checkHostName } from '../../cluster/host-names.ts';
 import { readRegularFile } from '../../io/read-file.ts';
-import { startHost } from '../../cluster/host.ts';
+import { checkIslandNice, startHost } from '../../cluster/host.ts';
+import { numberLiteral } from '../../schema/flag-value.ts';
 import { printLog, setExitCode } from '../output.ts';
 import { claimSignals } from '../signals.ts';
 
 export interface HostArgs extends NatsArgs {
   nats: string;
   islands?: string;
+  islandNice?: string;
   name?: string;
   clusterKeyFile?: string;
   extension?: string[];
@@ -27,6 +29,11 @@ function extensionUrl(file: string): string {
   return pathToFileURL(path.resolve(file)).href;
 }
 
+function islandNiceOf(raw: unknown): number {
+  const text = String(raw).trim();
+  return checkIslandNice(numberLiteral(text), text);
+}
+
 /** Exit code when the broker went away and did not come back. */
 const EXIT_BROKER_LOST = 3;
 
@@ -37,6 +44,7 @@ export async function host(args: ArgumentsCamelCase<HostArgs>): Promise<void> {
     auth: authFromArgs(args),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.islands !== undefined ? { islands: positiveNumber('--islands', args.islands, true) } : {}),
+    ...(args.islandNice !== undefined ? { islandNice: islandNiceOf(args.islandNice) } : {}),
     ...(name !== undefined ? { name } : {}),
     ...keyFileOf(args),
     ...(args.extension?.length ? { extensions: args.extension.map((file) => extensionUrl(String(file))) } : {}),

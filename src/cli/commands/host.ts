@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { lastValue, numberInHelp } from '../../schema/flag-value.ts';
+import { DEFAULT_ISLAND_NICE } from '../../cluster/defaults.ts';
 import { NATS_OPTION } from '../../cluster/flags.ts';
 import type { HostArgs } from './host-run.ts';
 
@@ -16,6 +17,13 @@ export const hostCommand: CommandModule<object, HostArgs> = {
         requiresArg: true,
         coerce: lastValue,
         describe: 'islands this host offers (default: its cores)',
+      })
+      .option('island-nice', {
+        type: 'string',
+        ...numberInHelp(),
+        requiresArg: true,
+        coerce: lastValue,
+        describe: `how far below the thread that carries runs over the bus the islands run, in Linux nice steps 0-19 (default ${DEFAULT_ISLAND_NICE}: a stop or migrants arriving get a core at once)`,
       })
       .option('name', {
         type: 'string',
