@@ -29,19 +29,20 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** The longest test files (CPU seconds, each alone, compiled, on 2 cores), started first; the rest follow in name order. */
 const SLOWEST = [
-  'package',
   'cluster-solve',
+  'package',
   'cluster-access',
   'reliability',
-  'report-censoring',
   'report',
   'bad-input-classes',
+  'report-censoring',
   'cluster-hostile',
   'checkpoint',
+  'cluster-study',
   'cli',
+  'example-studies',
   'archipelago',
   'lagged',
-  'example-studies',
 ].map((name) => `test/${name}.test.ts`);
 /** Test files that start nats-server and host processes (test/nats-server.ts): the broker lane. */
 const BROKER = /^test\/cluster-(access|hostile|solve|study)\.test\.ts$/;
