@@ -596,7 +596,6 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
     [...builds, equalPriority],
     latencyRounds,
   );
-  const baselineOf = latency[compared ? 1 : 0];
   const stops = (runs: { stopLatencyMs: number | null }[]) => runs.flatMap((r) => (r.stopLatencyMs === null ? [] : [r.stopLatencyMs]));
   const spreadP50 = (w: BothWays) => median(stops(w.spread));
   // Runs in which an island did no iteration stop at once (see SolveTiming.idleIsland): the stop's path is measured without them too.
@@ -627,7 +626,7 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
           fmt(spreadP50(w), 3),
           fmt(Math.max(...stops(w.spread)), 3),
           w.spread.length,
-          ...(compared ? [w === baselineOf ? '' : fmt(spreadP50(w) / spreadP50(baselineOf))] : []),
+          ...(compared ? [w === latency[1] ? '' : fmt(spreadP50(w) / spreadP50(latency[1]))] : []),
         ],
         [
           ...buildCell(w),
@@ -635,7 +634,7 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
           fmt(busyP50(w), 3),
           fmt(Math.max(...stops(busy(w))), 3),
           `${busy(w).length} of ${w.spread.length}`,
-          ...(compared ? [w === baselineOf ? '' : fmt(busyP50(w) / busyP50(baselineOf))] : []),
+          ...(compared ? [w === latency[1] ? '' : fmt(busyP50(w) / busyP50(latency[1]))] : []),
         ],
       ]),
     ),

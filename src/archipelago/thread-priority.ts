@@ -17,17 +17,16 @@ let base: number | null = null;
 
 /**
  * Sets the calling thread's nice value to what it was at first plus `increment` (at most
- * MAX_NICE; an unprivileged thread cannot raise its priority again, so a smaller increment
- * later is ignored). Returns the nice value the thread runs at, or null where none was set.
+ * MAX_NICE). An unprivileged thread cannot raise its priority again, so a smaller increment
+ * later changes nothing; where lowering is not permitted, the thread keeps its priority.
  */
-export function lowerThreadPriority(increment: number): number | null {
-  if (process.platform !== 'linux' || (increment === 0 && base === null)) return null;
+export function lowerThreadPriority(increment: number): void {
+  if (process.platform !== 'linux') return;
   base ??= os.getPriority();
   const target = Math.min(MAX_NICE, base + increment);
   try {
     if (os.getPriority() < target) os.setPriority(target);
-    return os.getPriority();
   } catch {
-    return null;
+    // Not permitted here (a sandbox): the islands run at the relay's priority, as with --island-nice 0.
   }
 }

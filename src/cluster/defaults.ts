@@ -58,5 +58,6 @@ function shortened(env: NodeJS.ProcessEnv, name: string, fallback: number): numb
     );
   return ms;
 }
+
 /** What the cluster's launcher supports: the hosts' islands answer no checkpoint request (cluster-launcher.ts `BusCoordination`). */
 export const CLUSTER_CAPABILITIES: LauncherCapabilities = { checkpoints: false, why: 'islands on other hosts are not checkpointed' };
