@@ -22,7 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import { RequestError } from '@nats-io/transport-node';
 import { encode } from '../archipelago/codec.ts';
-import { HALTED, RUNNING, SOLVED, type Coordination, type StopState } from '../archipelago/coordination.ts';
+import { HALTED, RUNNING, type Coordination, type StopState } from '../archipelago/coordination.ts';
 import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../archipelago/launcher.ts';
 import type { IslandReport } from '../archipelago/messages.ts';
 import { watchConnection, type Subjects } from './bus.ts';
@@ -77,12 +77,9 @@ class BusCoordination implements Coordination {
   iterations(island: number): number {
     return this.counts[island];
   }
-  /** From the hosts: a newer count, or the stop they saw. */
+  /** From the hosts: a newer count. */
   seen(island: number, iterations: number): void {
     if (iterations > this.counts[island]) this.counts[island] = iterations;
-  }
-  stopped(state: StopState): void {
-    if (this.stop === RUNNING && state !== RUNNING) this.stop = state;
   }
 }
 
@@ -232,7 +229,7 @@ export class ClusterLauncher implements Launcher {
      * recomputed; a claim that fails is dropped and counted.
      */
     const owns = (from: string, island: number) => hostOf[island] === from;
-    const sub = bus.listen(subjects.run(runId, 'coordinator'), ['control', 'report', 'state'], (message, from) => {
+    const sub = bus.listen(subjects.run(runId, 'coordinator'), ['control', 'report'], (message, from) => {
       if (message.runId !== runId) return void dropped.malformed++;
       if (!hostOf.includes(from)) return void dropped.unauthenticated++;
       if (message.type === 'control') {
@@ -252,8 +249,6 @@ export class ClusterLauncher implements Launcher {
         if (reportProblem(report, n)) return void dropped.invalid++;
         coordination.seen(report.island, report.iterations);
         settle(message.island, report);
-      } else {
-        coordination.stopped(message.stop === SOLVED || message.stop === HALTED ? message.stop : RUNNING);
       }
     });
     const previous = this.directory.events.onGone;

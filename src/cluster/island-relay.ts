@@ -8,8 +8,8 @@
  *   the other host's run subject, and arriving migrants are posted into the port the island
  *   reads (then the islands are woken, so a sync island waiting for them looks again);
  * - what islands share (barrier arrivals and departures, the sync found-epoch, the async
- *   stop and its claimer) is watched in the shared memory and published on every change;
- *   what other hosts publish is written into it;
+ *   stop and its claimer) is watched in the shared memory and published to the other hosts
+ *   on every change; what other hosts publish is written into it;
  * - each island's messages to the coordinator and its report are forwarded as they are.
  *
  * Order is what keeps sync runs repeatable: everything from one host to another travels on
@@ -160,11 +160,14 @@ export class IslandRelay {
     this.bus.publish(this.subjects.run(this.order.runId, 'coordinator'), message);
   }
 
-  /** To every other host of the run, and the coordinator. */
+  /**
+   * To every other host of the run. Not to the coordinator: it has no use for barriers, and
+   * learns of a stop from the claim itself (the winner's solution); a copy would only cost it
+   * a decode on the same cores, at the moment the other hosts' islands must stop.
+   */
   private broadcast(message: BusMessage<'state'>): void {
     for (const host of new Set(this.order.hostOf))
       if (host !== this.hostId) this.bus.publish(this.subjects.run(this.order.runId, host), message);
-    this.bus.publish(this.subjects.run(this.order.runId, 'coordinator'), message);
   }
 
   /** Sends the migrants islands here have queued for islands elsewhere (before a state change is published). */
