@@ -157,13 +157,30 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.deepEqual(record.failures, []);
   });
 
-  it('sync: five islands over two hosts give exactly the result of the same islands in one process', async () => {
+  it('sync: five islands over two hosts give exactly the result of the same islands in one process; barrier state goes to hosts only', async () => {
     const { prefix } = await startHosts(['big', 'small'], 2);
+    // Message types on the run's subjects, the coordinator's apart from the hosts'.
+    const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
+    const packr = new Packr({ moreTypes: true });
+    const seen = { coordinator: new Set<string>(), hosts: new Set<string>() };
+    raw.subscribe(`${prefix}.run.>`, {
+      callback: (_e, msg) => {
+        const frame = readFrame(msg.data);
+        const type = frame && (packr.unpack(frame.body) as { type?: string }).type;
+        if (type) seen[msg.subject.endsWith('.coordinator') ? 'coordinator' : 'hosts'].add(type);
+      },
+    });
+    await raw.flush();
     const args = ['-n', '30', '--seed', '4', '--islands', '5', '--topology', 'fully-connected', '--migration', 'sync', '--interval', '3'];
     const [spread, local] = await Promise.all([
       solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']),
       solve(args),
     ]);
+    await raw.flush();
+    await raw.close();
+    assert.ok(seen.hosts.has('state') && seen.hosts.has('migrants'), [...seen.hosts].join());
+    // The coordinator learns the stop from the claim: a copy of every barrier would only cost it CPU.
+    assert.deepEqual([...seen.coordinator].sort(), ['control', 'report']);
     assert.equal(spread.code, 0, spread.stderr);
     assert.equal(local.code, 0, local.stderr);
     assert.deepEqual(repeatablePart(spread.record), repeatablePart(local.record));

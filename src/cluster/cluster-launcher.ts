@@ -52,7 +52,11 @@ export function placeIslands(islands: number, offered: readonly number[]): numbe
   return counts.flatMap((count, h) => new Array<number>(count).fill(h));
 }
 
-/** The coordinator's side of a run's coordination, over the bus. */
+/**
+ * The coordinator's side of a run's coordination, over the bus. Its stop is only its own
+ * halt: a claim travels from host to host, and the coordinator learns of it from the claimer's
+ * solution, so it follows none of the hosts' shared state.
+ */
 class BusCoordination implements Coordination {
   private stop: StopState = RUNNING;
   private readonly counts: number[];
