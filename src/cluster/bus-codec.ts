@@ -112,7 +112,7 @@ const schemas = {
   refused: z.object({ type: z.literal('refused'), runId: session, reason: z.string().min(1).max(500) }),
   /** Between hosts: migrants along the edge from → to. */
   migrants: z.object({ type: z.literal('migrants'), runId: session, from: island, to: island, bytes }),
-  /** Host → hosts and coordinator: barrier arrivals of its islands (flat island, epoch pairs), the found-epoch, the stop and its claimer. */
+  /** Host → the run's other hosts: barrier arrivals of its islands (flat island, epoch pairs), the found-epoch, the stop and its claimer. */
   state: z.object({
     type: z.literal('state'),
     runId: session,
