@@ -175,9 +175,10 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     const [spread, local] = await Promise.all([
       solve([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']),
       solve(args),
-    ]);
-    await raw.flush();
-    await raw.close();
+    ]).finally(async () => {
+      await raw.flush();
+      await raw.close();
+    });
     assert.ok(seen.hosts.has('state') && seen.hosts.has('migrants'), [...seen.hosts].join());
     // The coordinator learns the stop from the claim: a copy of every barrier would only cost it CPU.
     assert.deepEqual([...seen.coordinator].sort(), ['control', 'report']);
