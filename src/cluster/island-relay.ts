@@ -49,6 +49,8 @@ export class IslandRelay {
   /** `${from}>${to}` → the port whose other end island `to` reads. */
   private readonly incoming = new Map<string, MessagePort>();
   private readonly controls: MessagePort[] = [];
+  /** The run subjects of the run's other hosts, where state changes go. */
+  private readonly peerSubjects: string[];
   private readonly sub: Subscription;
   /** Last published value of each local island's barrier, and of the shared fields. */
   private readonly published = new Map<number, number>();
@@ -79,6 +81,7 @@ export class IslandRelay {
     // Sync and lagged islands wait for migrants (lagged ones for those of one sending iteration, which the message carries).
     this.sync = tasks.some((task) => task.run.migration.mode !== 'async');
     this.permutations = new PermutationCheck(tasks[0].run.n);
+    this.peerSubjects = [...new Set(order.hostOf)].filter((host) => host !== hostId).map((host) => subjects.run(order.runId, host));
     this.coordination = SharedMemoryCoordination.create(order.islands);
     this.sub = bus.listen(
       subjects.run(order.runId, hostId),
@@ -166,8 +169,7 @@ export class IslandRelay {
    * a decode on the same cores, at the moment the other hosts' islands must stop.
    */
   private broadcast(message: BusMessage<'state'>): void {
-    for (const host of new Set(this.order.hostOf))
-      if (host !== this.hostId) this.bus.publish(this.subjects.run(this.order.runId, host), message);
+    for (const subject of this.peerSubjects) this.bus.publish(subject, message);
   }
 
   /** Sends the migrants islands here have queued for islands elsewhere (before a state change is published). */
