@@ -17,6 +17,7 @@ import type { runStudyOnCluster } from '../src/cluster/study.ts';
 import type { loadExperiment } from '../src/experiment/load.ts';
 import { findSystemTool } from '../test/system-tools.ts';
 import { NATS_SERVER } from '../test/nats-server.ts';
+import { statFields } from '../test/proc-stat.ts';
 
 /**
  * A build whose cluster cases are measured: its dist/ folder (the bundle the
@@ -240,16 +241,6 @@ const TICKS = (() => {
     return 100;
   }
 })();
-
-/** The fields of a /proc stat file after the command's closing parenthesis (state is [0], utime [11], stime [12], cutime [13], cstime [14]); null without /proc. */
-function statFields(file: string): string[] | null {
-  try {
-    const stat = readFileSync(file, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
 
 const ticksToMs = (a: string, b: string) => ((Number(a) + Number(b)) * 1000) / TICKS;
 

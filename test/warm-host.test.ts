@@ -4,7 +4,7 @@
  * fresh process gives, and a worker that crashed in one run does not touch the next.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
@@ -14,6 +14,7 @@ import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { archipelagoOptionsFor, startSeededRun } from '../src/run/start-run.ts';
 import { cli } from './cli-helpers.ts';
+import { statFields } from './proc-stat.ts';
 import { withFault } from './fixtures/fault-host.ts';
 
 const host = new LocalHost(2);
@@ -85,10 +86,7 @@ describe('warm host', () => {
     'islandNice: the island threads run that many nice steps below the main thread, and a sync run gives the same result',
     { skip: process.platform !== 'linux' && 'per-thread nice is Linux only' },
     async () => {
-      const niceOf = (task: string) => {
-        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      };
+      const niceOf = (task: string) => Number(statFields(`/proc/self/task/${task}/stat`)?.[16]);
       const main = niceOf(String(process.pid));
       const before = new Set(readdirSync('/proc/self/task'));
       const lowered = new LocalHost(2, { islandNice: 5 });
