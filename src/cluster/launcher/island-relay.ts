@@ -20,17 +20,18 @@
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { Subscription } from '@nats-io/transport-node';
-import { DEPARTED, HALTED, RUNNING, SOLVED } from '../archipelago/coordination.ts';
-import type { LocalHost } from '../archipelago/local-host.ts';
-import type { IslandTask } from '../archipelago/messages.ts';
-import { migrationModeOf } from '../archipelago/modes/registry.ts';
-import { SharedMemoryCoordination } from '../archipelago/shared-memory-coordination.ts';
-import type { IslandPorts } from '../archipelago/transport.ts';
-import type { Subjects } from './bus.ts';
-import { carried, type BusMessage } from './bus-codec.ts';
-import type { BusEndpoint } from './bus-endpoint.ts';
-import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
-import { PermutationCheck } from './result-checks.ts';
+import { DEPARTED, HALTED, RUNNING, SOLVED } from '../../archipelago/coordination.ts';
+import type { LocalHost } from '../../archipelago/local-host.ts';
+import type { IslandTask } from '../../archipelago/messages.ts';
+import { migrationModeOf } from '../../archipelago/modes/registry.ts';
+import { SharedMemoryCoordination } from '../../archipelago/shared-memory-coordination.ts';
+import type { IslandPorts } from '../../archipelago/transport.ts';
+import type { Subjects } from '../bus/connection.ts';
+import { carried } from '../bus/carried.ts';
+import { type BusMessage } from '../bus/messages.ts';
+import type { BusEndpoint } from '../bus/endpoint.ts';
+import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from '../defaults.ts';
+import { PermutationCheck } from '../result-checks.ts';
 
 const NO_EPOCH = 0x7fffffff;
 
