@@ -100,19 +100,22 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
       outcome = result;
       if (result.stoppedBy === 'broker-lost') lost = `lost the NATS broker ${result.broker}`;
       if (result.stoppedBy === 'no-hosts') lost = 'no host was left';
-      if (result.dropped > 0) printError(result.droppedText);
+      if (result.stoppedBy === 'queue-lost') lost = "the study's queue was deleted on the broker";
+      if (result.dropped > 0) printError(`${new Date().toISOString()} ${result.droppedText}`);
     }
     bar.stop();
+    // A coordinator's outcome lines carry the UTC time, as its log lines do (hosts log theirs).
+    const at = cluster ? `${new Date().toISOString()} ` : '';
     if (outcome.droppedBytes > 0)
       printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);
     const done = outcome.skipped + outcome.completed;
     if (outcome.interrupted) {
-      printError(`${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
+      printError(`${at}${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
       // 128 + the signal, as shells expect of a study stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).
       setExitCode(lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE[stoppedBy]);
     } else {
       printError(
-        `${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${shellWord(outDir)}`,
+        `${at}${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${shellWord(outDir)}`,
       );
     }
   } finally {

@@ -61,10 +61,12 @@ async function runConfig(args: SolveArgs, env?: ResolveEnv): Promise<{ config: S
   return { config: resumeConfig(checkpoint, args.resume, overridesFromArgv(args)), resumed: checkpoint };
 }
 
-function printText(result: RunResult, args: SolveArgs, ended: Ending, out: string | null): void {
+function printText(result: RunResult, args: SolveArgs, ended: Ending, out: string | null, hostOf: readonly (string | undefined)[]): void {
   // Where the rest of a long tuple is: the --out file given, else how to get it.
   const rest = out !== null ? `all of them in ${out}` : 'use --out FILE to save them, --all to print them';
-  const found = result.foundBy === null ? '' : `found by island ${result.foundBy} at iteration ${result.foundAtIteration}; `;
+  // On a cluster, the host the winning island ran on.
+  const on = result.foundBy === null || hostOf[result.foundBy] === undefined ? '' : ` on host ${hostOf[result.foundBy]}`;
+  const found = result.foundBy === null ? '' : `found by island ${result.foundBy}${on} at iteration ${result.foundAtIteration}; `;
   if (result.takeover) {
     const { iteration, islands } = result.takeover;
     const each = islands.map((t, i) => `${i}: ${t ?? 'never'}`).join(', ');
@@ -258,7 +260,14 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const { ended, record, result, failure } = outcome;
   // stdout first: whatever happens to --out, a finished result is never lost.
   if (args.json) printLine(JSON.stringify(record));
-  else printText(result, args, ended, out);
+  else
+    printText(
+      result,
+      args,
+      ended,
+      out,
+      record.islands.map((i) => ('host' in i ? i.host : undefined)),
+    );
   printFailures(result, failure);
   const saved = out === null || saveResult(outName, out, record);
   if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
