@@ -19,7 +19,7 @@ import { LocalHost } from '../archipelago/local-host.ts';
 import { MAX_NICE } from '../archipelago/thread-priority.ts';
 import type { IslandTask } from '../archipelago/messages.ts';
 import { ConfigError } from '../config/errors.ts';
-import { runMemoryAdvice } from '../config/memory.ts';
+import { readMemoryLimits, runMemoryAdvice } from '../config/memory.ts';
 import { REGISTRIES, type Registries } from '../config/registries.ts';
 import { checkResolved } from '../config/resolved-schema.ts';
 import { toRunRecord } from '../experiment/records.ts';
@@ -257,7 +257,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
     // The resolved config as the coordinator resolved it (the codec checked its shape): not resolved again here.
     const config: SeededRunConfig = order.config;
     try {
-      const tooBig = runMemoryAdvice(config, os.totalmem());
+      const tooBig = runMemoryAdvice(config, readMemoryLimits());
       if (tooBig) throw new Error(`n: ${tooBig}`);
       run = startSeededRun(config, { launcher: pool });
     } catch (error) {
