@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { isRepeatable } from '../archipelago/migration-modes.ts';
+import { isRepeatable } from '../archipelago/modes/registry.ts';
 import { ConfigError } from '../config/errors.ts';
 import { isPlainObject, valueAt } from '../config/overrides.ts';
 import { packageRoot, toolInfo } from '../package-info.ts';
