@@ -36,7 +36,10 @@ describe('solve under ulimit -v', () => {
     );
     assert.equal(r.stderr.match(/leaves no room for the WebAssembly kernel/g)?.length, 1, r.stderr);
     // The same run without the limit (the WebAssembly kernel): the same result.
-    const free = spawnSync(process.execPath, [CLI, 'solve', '-n', '30', '--islands', '2', '--seed', '1', '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const free = spawnSync(process.execPath, [CLI, 'solve', '-n', '30', '--islands', '2', '--seed', '1', '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     assert.equal(free.status, 0, free.stderr);
     assert.doesNotMatch(free.stderr, /WebAssembly kernel/);
     assert.deepEqual(JSON.parse(free.stdout).solution, result.solution);
@@ -46,7 +49,10 @@ describe('solve under ulimit -v', () => {
     const r = underUlimit(4_000_000, ['solve', '-n', '30', '--islands', '8', '--seed', '1']);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
-    assert.match(r.stderr, /needs about [\d.]+ GB of address space for 8 islands .* more than the address-space limit of 4\.1 GB \(ulimit -v\); it fits with islands = [1-7] /);
+    assert.match(
+      r.stderr,
+      /needs about [\d.]+ GB of address space for 8 islands .* more than the address-space limit of 4\.1 GB \(ulimit -v\); it fits with islands = [1-7] /,
+    );
     const fits = Number(/it fits with islands = (\d)/.exec(r.stderr)![1]);
     const ok = underUlimit(4_000_000, ['solve', '-n', '30', '--islands', String(fits), '--seed', '1', '-q']);
     assert.equal(ok.code, 0, ok.stderr);
@@ -68,20 +74,22 @@ describe('the limits the memory check reads', () => {
   const header = 'Limit                     Soft Limit           Hard Limit           Units     \n';
 
   it('cgroup v2 memory.max of the process cgroup, and RLIMIT_AS', () => {
-    const at = files(
-      'v2',
-      `${header}Max address space         6144000000           unlimited            bytes     \n`,
-      '0::/job/step\n',
-      { 'job/step/memory.max': '2000000000\n' },
-    );
+    const at = files('v2', `${header}Max address space         6144000000           unlimited            bytes     \n`, '0::/job/step\n', {
+      'job/step/memory.max': '2000000000\n',
+    });
     const limits = readMemoryLimits(at);
     assert.deepEqual([limits.cgroupMax, limits.addressSpace], [2e9, 6.144e9]);
   });
 
   it("cgroup v1's memory controller; the root's file when the path is not visible; no limit as null", () => {
-    const v1 = files('v1', `${header}Max address space         unlimited            unlimited            bytes     \n`, '5:cpu,cpuacct:/a\n4:memory:/slurm/uid_1\n', {
-      'memory/slurm/uid_1/memory.limit_in_bytes': '3000000000\n',
-    });
+    const v1 = files(
+      'v1',
+      `${header}Max address space         unlimited            unlimited            bytes     \n`,
+      '5:cpu,cpuacct:/a\n4:memory:/slurm/uid_1\n',
+      {
+        'memory/slurm/uid_1/memory.limit_in_bytes': '3000000000\n',
+      },
+    );
     assert.deepEqual([readMemoryLimits(v1).cgroupMax, readMemoryLimits(v1).addressSpace], [3e9, null]);
     const container = files('container', header, '0::/kubepods/pod1\n', { 'memory.max': '1500000000\n' });
     assert.equal(readMemoryLimits(container).cgroupMax, 1.5e9);
@@ -94,12 +102,23 @@ describe('the limits the memory check reads', () => {
   });
 
   it('a cgroup below the machine is the limit, named as such, with the island count that fits', () => {
-    const config = resolveRunConfig({ n: 100_000, islands: 8 }, 'test', {}, { availableParallelism: 8, totalMemory: 64e9 });
+    const config = resolveRunConfig(
+      { n: 100_000, islands: 8, ga: { populationSize: 50 } },
+      'test',
+      {},
+      { availableParallelism: 8, totalMemory: 64e9 },
+    );
     const { n, islands, ga } = config;
     assert.equal(memoryAdvice(n, islands, ga, 1, { totalMemory: 64e9 }), null);
     const advice = memoryAdvice(n, islands, ga, 1, { totalMemory: 64e9, cgroupMax: 1e9 });
-    assert.match(advice ?? '', /more than the 0\.8 GB this machine allows \(75% of the cgroup's memory\.max, 1\.0 GB\); it fits with islands = [1-7] \(about/);
+    assert.match(
+      advice ?? '',
+      /more than the 0\.8 GB this machine allows \(75% of the cgroup's memory\.max, 1\.0 GB\); it fits with islands = [1-7] \(about/,
+    );
     const address = memoryAdvice(n, islands, ga, 1, { totalMemory: 64e9, addressSpace: 3e9 });
-    assert.match(address ?? '', /of address space for 8 islands .* more than the address-space limit of 3\.0 GB \(ulimit -v\); it fits with islands = [1-7] /);
+    assert.match(
+      address ?? '',
+      /of address space for 8 islands .* more than the address-space limit of 3\.0 GB \(ulimit -v\); it fits with islands = [1-7] /,
+    );
   });
 });

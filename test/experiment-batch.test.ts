@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { duration, plainProgress, progressInterval, PROGRESS_LINE_MS } from '../src/experiment/progress.ts';
-import { CLI, cli, isOneLineError, ROOT } from './cli-helpers.ts';
+import { CLI, cli, cliAsync, isOneLineError, ROOT } from './cli-helpers.ts';
 
 let dir: string;
 let study: string;
@@ -153,6 +153,26 @@ describe("the manifest's resolved configs", () => {
       const result = JSON.parse(solved.stdout);
       assert.equal(result.provenance.configHash, run.provenance.configHash, `${run.cell} seed ${run.seed}`);
       assert.equal(result.evaluations, run.evaluations);
+    }
+  });
+});
+
+describe('the study lock appears whole', () => {
+  it('five `experiment --resume` at once on a new folder, three times: each runs or names the holder, never an unreadable lock', async () => {
+    for (const round of [1, 2, 3]) {
+      const out = path.join(dir, `lock-${round}`);
+      const results = await Promise.all([1, 2, 3, 4, 5].map(() => cliAsync(['experiment', study, '--out', out, '--resume', '-q'])));
+      for (const r of results) {
+        assert.ok(r.code === 0 || isOneLineError(r), `${r.code} ${r.stderr}`);
+        if (r.code === 2) assert.match(r.stderr, /the study is in use by process \d+ on /);
+        assert.doesNotMatch(r.stderr, /unreadable lock/);
+      }
+      const keys = readFileSync(path.join(out, 'runs.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { cell: string; seed: number })
+        .map((r) => `${r.cell}@${r.seed}`);
+      assert.equal(new Set(keys).size, keys.length);
     }
   });
 });

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { addressSpaceLimit } from '../io/address-space.ts';
 import { bytesPerGene } from '../problem/genes.ts';
 import { gaMemory } from './ga-section.ts';
 import type { Registries } from './registries.ts';
@@ -100,8 +101,7 @@ function cgroupLimit(files: LimitFiles): number | null {
 
 /** This process's memory limits. */
 export function readMemoryLimits(files: LimitFiles = LINUX): MemoryLimits {
-  const limits = /^Max address space\s+(\S+)/m.exec(readText(files.limits) ?? '');
-  return { totalMemory: os.totalmem(), cgroupMax: cgroupLimit(files), addressSpace: limitBytes(limits?.[1]) };
+  return { totalMemory: os.totalmem(), cgroupMax: cgroupLimit(files), addressSpace: addressSpaceLimit(files.limits) };
 }
 
 const GB = 1e9;
