@@ -216,7 +216,8 @@ export function prepareFolder(dir: string, resume: boolean): 'new' | 'resume' {
   let entries: string[] = [];
   try {
     // The study's own lock (src/experiment/lock.ts) is taken before this check.
-    if (existsSync(dir)) entries = readdirSync(dir).filter((entry) => !entry.startsWith(LOCK_FILE));
+    // Locks, and a lock's temporary file (its name with a dot before it) while another writer creates it.
+    if (existsSync(dir)) entries = readdirSync(dir).filter((entry) => !entry.startsWith(LOCK_FILE) && !entry.startsWith(`.${LOCK_FILE}`));
   } catch (error) {
     throw folderError(dir, 'cannot read the folder', error);
   }

@@ -17,6 +17,7 @@ import {
   fchownSync,
   fsyncSync,
   lstatSync,
+  linkSync,
   openSync,
   readdirSync,
   renameSync,
@@ -172,6 +173,33 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     throw error;
   }
   output.commit();
+}
+
+/**
+ * Creates `path` whole, unless it exists: the text goes to a temporary file beside it, which
+ * is then hard-linked into place (link fails on an existing name, atomically, NFS included,
+ * where O_EXCL was not always). A reader never sees it empty or partial. Returns false when
+ * `path` was there already.
+ * @throws the file system's error (ENOSPC, EROFS, ...); nothing is left behind then.
+ */
+export function createFileWhole(path: string, data: string | Uint8Array): boolean {
+  const { fd, temp } = createTemp(path, null);
+  try {
+    try {
+      writeAll(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+  syncFolder(dirname(path));
+  return true;
 }
 
 /**

@@ -12,6 +12,7 @@ import { readStudy } from '../../report/study-data.ts';
 import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
 import { summarise } from '../../report/summary.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
+import { shardGaps } from '../../experiment/study-runs.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
 import { checkDistinctOutputs, checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
@@ -112,6 +113,8 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     printError(
       `${args.dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`,
     );
+  const gaps = study.shards === null ? null : shardGaps(study.shards);
+  if (gaps !== null) printError(`${args.dir}: ${gaps}; rerun those shards to complete the study`);
   const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
   const json = takeover.length > 0 ? { ...summary, takeover } : summary;
   if (args.json)

@@ -21,6 +21,7 @@ import { TraceWriter } from '../../run/trace.ts';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
+import { noteKernelFallback } from '../kernel-note.ts';
 import { exitWhenWritten, printError, printLine, printLog, setExitCode, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
@@ -192,6 +193,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       ['--trace', args.trace],
     ]);
     checkTestFaultEnv(config.islands);
+    if (!cluster) noteKernelFallback();
     run = runPipeline(config, {
       ...(cluster ? { launcher: cluster.launcher } : { launcher: host }),
       ...(checkpointPath !== null
