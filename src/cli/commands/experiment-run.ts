@@ -6,10 +6,11 @@ import { checkNoAuthFlags, clusterFromArgs, type ClusterArgs } from '../../clust
 import { displayNatsUrl, parseNatsUrl } from '../../config/nats-url.ts';
 import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { loadExperiment } from '../../experiment/load.ts';
-import { failureReason } from '../../io/write-file.ts';
+import { checkNotInputs, failureReason } from '../../io/write-file.ts';
+import { LOCK_FILE } from '../../experiment/lock.ts';
 import { progressBar } from '../../experiment/progress.ts';
 import { parseShard, shardFromEnv } from '../../experiment/shard.ts';
-import { MANIFEST_FILE, readManifest } from '../../experiment/store.ts';
+import { MANIFEST_FILE, RUNS_FILE, readManifest } from '../../experiment/store.ts';
 import { studyStatus } from '../../experiment/study-runs.ts';
 import { ConfigError } from '../../config/errors.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
@@ -91,6 +92,11 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   const experiment = loadExperiment(args.file);
   const outDir = args.out ?? path.join('results', experiment.name);
   noteKernelFallback();
+  // The study writes these files (and its event logs): none may be the experiment file it reads.
+  checkNotInputs(
+    [MANIFEST_FILE, RUNS_FILE, LOCK_FILE].map((name) => ['--out', path.join(outDir, name)] as const),
+    [[`the experiment file ${args.file}`, args.file]],
+  );
   const controller = new AbortController();
   // The first signal stops the current run (the study can be resumed); a later one quits at once (src/cli/signals.ts).
   let stoppedBy: StopSignal = 'SIGINT';
