@@ -57,7 +57,8 @@ export function handMadeStudy(dir: string, name: string, maxIterations: number |
       migrantsSent: 0,
       migrantsAccepted: 0,
       islands: [],
-      solution: null,
+      // A 12-queens solution (evens then odds), so that the report's check of solved records passes.
+      solution: r.solved ? [2, 4, 6, 8, 10, 12, 1, 3, 5, 7, 9, 11] : null,
       error: null,
       finishedAt: '2025-01-01T00:00:00.000Z',
       ...(r.trajectory ? { trajectory: r.trajectory } : {}),

@@ -295,7 +295,7 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
   it('writes one folder per cell whose .info and .dat parse as the documentation says, and agree', () => {
     writeIoh(out, iohFiles(study));
     const one = parseExport(out, cellFileName('islands=1'));
-    assert.deepEqual([one.pairs.funcId, one.pairs.DIM, one.pairs.algId, one.pairs.maximization], ['1', '12', 'c1 islands=1', 'F']);
+    assert.deepEqual([one.pairs.funcId, one.pairs.DIM, one.pairs.algId, one.pairs.maximization], ['1', '12', 'ioh c1 islands=1', 'F']);
     // Runs of islands=1: ends 100 (fitness 0) and 1000 (fitness 1); blocks are the trajectories.
     assert.deepEqual(one.ends, [
       { instance: 1, maxRT: 100, finalFV: 0 },

@@ -4,7 +4,7 @@
  * its 95% interval, and the headline's sentences.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -15,6 +15,8 @@ import { comparePaired } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
 import { summarise } from '../src/report/summary.ts';
 import { renderTable } from '../src/report/table.ts';
+import { studyReport } from '../src/index.ts';
+import { cliInProcess, isOneLineError } from './cli-helpers.ts';
 import { handMadeStudy, type Hand } from './hand-study.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-verdicts-'));
@@ -122,5 +124,79 @@ describe('a report that says what won', () => {
       'headline before the table',
     );
     assert.match(table, /4 of 6/);
+  });
+});
+
+describe('records that do not fit the study are refused, one line each, exit 2', () => {
+  const all = (extra: Partial<Record<string, unknown>>) => {
+    const folder = handMadeStudy(dir, `misfit-${Object.keys(extra).join('-')}-${String(Object.values(extra)[0])}`, null, {
+      1: [1, 2].map((seed) => ({ seed, solved: true, iterations: 10, evaluations: 100 })),
+      2: [1, 2].map((seed) => ({ seed, solved: true, iterations: 10, evaluations: 100 })),
+    });
+    const file = path.join(folder, 'runs.jsonl');
+    const first = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]) as Record<string, unknown>;
+    appendFileSync(file, `${JSON.stringify({ ...first, ...extra })}\n`);
+    return folder;
+  };
+  for (const [extra, message] of [
+    [{ seed: 7 }, /record 5 \(islands=1@7\) seed 7 is not one of the study's seeds \(2 per cell\)/],
+    [{ cell: 'islands=9' }, /record 5 \(islands=9@1\) cell "islands=9" is not one of the study's 2 cells/],
+    [{ seed: 3, solution: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }, /seed 3 is not one/],
+  ] as const) {
+    it(`${JSON.stringify(extra)}`, async () => {
+      const r = await cliInProcess(['report', all(extra)]);
+      assert.ok(isOneLineError(r), r.stderr);
+      assert.match(r.stderr, message);
+    });
+  }
+
+  it('a "solved" record whose solution is not one (re-validated), in place of a real run', async () => {
+    const folder = handMadeStudy(dir, 'misfit-solution', null, {
+      1: [{ seed: 1, solved: true, iterations: 10, evaluations: 100 }],
+      2: [{ seed: 1, solved: true, iterations: 10, evaluations: 100 }],
+    });
+    const file = path.join(folder, 'runs.jsonl');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const forged = { ...(JSON.parse(lines[1]) as object), solution: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] };
+    writeFileSync(file, `${lines[0]}\n${JSON.stringify(forged)}\n`);
+    const r = await cliInProcess(['report', folder]);
+    assert.ok(isOneLineError(r), r.stderr);
+    assert.match(r.stderr, /record 2 \(islands=2@1\) is solved but its solution is not one: column 2 shares a ↗ diagonal/);
+  });
+});
+
+describe('the report through the package entry, as a notebook would use it', () => {
+  const runs: Record<1 | 2, Hand[]> = {
+    1: [60, 70, 80, 90, 100, 100].map((it, i) => ({ seed: i + 1, solved: it < 100, iterations: it, evaluations: it * 10 })),
+    2: [55, 65, 75, 85, 95, 100].map((it, i) => ({ seed: i + 1, solved: it < 100, iterations: it, evaluations: it * 20 })),
+  };
+  const folder = handMadeStudy(dir, 'library', 100, runs);
+
+  it('gives the CLI numbers: the same table, and per cell the ECDF stopped at its own cut-off', async () => {
+    const report = studyReport(folder);
+    const cli = await cliInProcess(['report', folder]);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.equal(cli.stdout.trim(), report.table.trim());
+    assert.deepEqual(report.headline, headline(report.summary));
+    // islands=1: solved at 600, 700, 800, 900 of 6 runs; its unsolved runs stopped at 1000: the line ends there, marked.
+    const one = report.figures['islands=1'];
+    assert.equal(one.name, 'islands=1');
+    assert.deepEqual(
+      one.ecdf.map((p) => [p.evaluations, p.solved, p.cutoff]),
+      [
+        [600, 0, false],
+        [600, 1 / 6, false],
+        [700, 2 / 6, false],
+        [800, 3 / 6, false],
+        [900, 4 / 6, false],
+        [1000, 4 / 6, true],
+      ],
+    );
+    // islands=2 ran to 2000 (its own budget) and is drawn to there, not to another cell's.
+    assert.deepEqual(report.figures['islands=2'].ecdf.at(-1), { evaluations: 2000, solved: 5 / 6, cutoff: true });
+    const json = await cliInProcess(['report', folder, '--json']);
+    const parsed = JSON.parse(json.stdout) as { figures: Record<string, { ecdf: unknown[] }>; headline: string[] };
+    assert.equal(parsed.figures['islands=2'].ecdf.length, report.figures['islands=2'].ecdf.length);
+    assert.deepEqual(parsed.headline, report.headline);
   });
 });

@@ -9,6 +9,7 @@ import { ConfigError } from '../config/errors.ts';
 import type { Manifest, RunRecord } from '../experiment/records.ts';
 import { eventLogPath } from '../experiment/runner.ts';
 import { legacyCellFileName } from '../experiment/sweep.ts';
+import { checkRecords } from './record-check.ts';
 import { parseEventLines } from './run-data.ts';
 import { MANIFEST_FILE, readManifest, readRuns, readStudyFile, runKey, RUNS_FILE } from '../experiment/store.ts';
 
@@ -30,7 +31,9 @@ export function readStudy(dir: string): StudyData {
   if (!existsSync(manifestFile)) throw new ConfigError(`${dir}: no ${MANIFEST_FILE}; expected the --out folder of an experiment`);
   const manifest = readManifest(manifestFile);
   const seen = new Set<string>();
-  const { runs, droppedBytes } = readRuns(path.join(dir, RUNS_FILE));
+  const runsFile = path.join(dir, RUNS_FILE);
+  const { runs, droppedBytes } = readRuns(runsFile);
+  checkRecords(manifest, runs, runsFile);
   const all = runs.filter((run) => {
     const key = runKey(run.cell, run.seed);
     if (seen.has(key)) return false;
