@@ -11,6 +11,8 @@ import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/pa
 import { readStudy } from '../../report/study-data.ts';
 import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
 import { summarise } from '../../report/summary.ts';
+import { headline } from '../../report/headline.ts';
+import { figureData } from '../../report/study-report.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
 import { shardGaps } from '../../experiment/study-runs.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
@@ -131,7 +133,7 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   const gaps = study.shards === null ? null : shardGaps(study.shards);
   if (gaps !== null) printError(`${args.dir}: ${gaps}; rerun those shards to complete the study`);
   const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
-  const json = takeover.length > 0 ? { ...summary, takeover } : summary;
+  const json = { ...summary, headline: headline(summary), figures: figureData(study), ...(takeover.length > 0 ? { takeover } : {}) };
   if (args.json)
     printLine(
       JSON.stringify(json, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)),
