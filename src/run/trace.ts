@@ -27,6 +27,12 @@ export interface TraceHeader {
 
 const FLUSH_BYTES = 1 << 16;
 
+/** A trace's first line for a run of `config` (the live view's header is made from the same). */
+export function traceHeader(config: SeededRunConfig): TraceHeader {
+  const shape = recordedConfig(config);
+  return { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
+}
+
 export class TraceWriter {
   private readonly output: OutputFile;
   private buffer: string[] = [];
@@ -34,9 +40,7 @@ export class TraceWriter {
 
   constructor(file: string, config: SeededRunConfig) {
     this.output = openOutput(file);
-    const shape = recordedConfig(config);
-    const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
-    this.push(header);
+    this.push(traceHeader(config));
   }
 
   write(event: ArchipelagoEvent): void {

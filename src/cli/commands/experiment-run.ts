@@ -11,8 +11,10 @@ import { runStudy, type StudyOutcome } from '../../experiment/runner.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printError, setExitCode } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
+import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import { startStudyView, withStudyView } from '../serve-view.ts';
 
-export interface ExperimentArgs extends ClusterArgs {
+export interface ExperimentArgs extends ClusterArgs, ServeArgs {
   file: string;
   out?: string;
   resume: boolean;
@@ -63,8 +65,10 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   const cluster = clusterFromArgs(args);
   if (!cluster) checkNoAuthFlags(args);
   if (args.file === '') throw new UsageError('experiment: expected an experiment file, got an empty string');
+  const serveAt = serveFromArgs(args);
   const experiment = loadExperiment(args.file);
   const outDir = args.out ?? path.join('results', experiment.name);
+  const served = serveAt ? await startStudyView(experiment, outDir, serveAt) : null;
   const controller = new AbortController();
   // The first signal stops the current run (the study can be resumed); a later one quits at once (src/cli/signals.ts).
   let stoppedBy: StopSignal = 'SIGINT';
@@ -74,7 +78,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   });
   const bar = progressBar();
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
-  const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: bar.hooks };
+  const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: withStudyView(bar.hooks, served) };
   // The study's own options (--events) are in its manifest: --resume keeps them.
   const resume = `nqueens-islands experiment ${shellWord(args.file)} --out ${shellWord(outDir)} --resume${cluster ? ` ${clusterHint(args)}` : ''}`;
   try {
@@ -118,5 +122,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   } finally {
     bar.stop();
     release();
+    served?.finish();
+    await served?.close();
   }
 }

@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { lastValue } from '../../schema/flag-value.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
+import { SERVE_OPTIONS } from '../../serve/flags.ts';
 import type { ExperimentArgs } from './experiment-run.ts';
 
 export const experimentCommand: CommandModule<object, ExperimentArgs> = {
@@ -22,6 +23,7 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
         describe: "also write each run's progress samples and migration log to events/",
       })
       .options(CLUSTER_OPTIONS)
+      .options(SERVE_OPTIONS)
       .example('$0 experiment config/experiments/topology.yaml --out results/topology', 'run a study')
       .example('$0 experiment config/experiments/topology.yaml --out results/topology --resume', 'finish an interrupted one')
       .example(
