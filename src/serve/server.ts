@@ -103,6 +103,8 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
       timer ??= setInterval(flush, FLUSH_MS).unref();
       return;
     }
+    // Browsers ask for an icon; there is none (an answer, not a 404 in the page's console).
+    if (url.pathname === '/favicon.ico') return void res.writeHead(204, COMMON_HEADERS).end();
     const asset = pageAsset(url.pathname);
     if (asset === null) return plain(res, 404, 'not found');
     serveAsset(res, asset, token);

@@ -16,7 +16,7 @@ source.onmessage = (message) => {
   const data = JSON.parse(message.data);
   view ??= data.kind === 'study' ? new StudyView(root) : new RunView(root, run);
   view.merge(data);
-  if (data.done || data.finished) {
+  if ((data.kind === 'run' && data.done) || (data.kind === 'study' && data.finished)) {
     over = true;
     source.close();
   }
