@@ -109,6 +109,11 @@ export function printError(text: string): void {
   cliIo().stderr(`nqueens-islands: ${safeText(text)}\n`);
 }
 
+/** A line on stderr as it is, without the tool's name: the live view's URL, for scripts to read. */
+export function printBare(text: string): void {
+  cliIo().stderr(`${safeText(text)}\n`);
+}
+
 export function setExitCode(code: number): void {
   cliIo().setExitCode(code);
 }

@@ -27,6 +27,12 @@ export interface TraceHeader {
 
 const FLUSH_BYTES = 1 << 16;
 
+/** A trace's first line for a run of `config` (the live view's header is made from the same). */
+export function traceHeader(config: SeededRunConfig): TraceHeader {
+  const shape = recordedConfig(config);
+  return { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
+}
+
 /**
  * A trace that cannot be written (a full disk, a FIFO whose reader left) costs the trace,
  * never the run: the first failure drops the temporary file, later events are skipped, and
@@ -45,9 +51,7 @@ export class TraceWriter {
       this.failure = error;
       return;
     }
-    const shape = recordedConfig(config);
-    const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
-    this.push(header);
+    this.push(traceHeader(config));
   }
 
   write(event: ArchipelagoEvent): void {

@@ -18,6 +18,9 @@ import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
+import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import type { RunServer } from '../../serve/serve.ts';
+import { startRunView } from '../serve-view.ts';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
@@ -25,7 +28,7 @@ import { noteKernelFallback } from '../kernel-note.ts';
 import { exitWhenWritten, printError, printLine, printLog, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
-export interface SolveArgs extends ClusterArgs {
+export interface SolveArgs extends ClusterArgs, ServeArgs {
   config?: string;
   json: boolean;
   board: boolean;
@@ -152,6 +155,7 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
 /** Runs and writes the result; returns the release of the signals it holds while the result is written. */
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
   const everySeconds = checkpointEverySeconds(args);
+  const serveAt = serveFromArgs(args);
   // Islands on other machines: from the flags, else from the config's `cluster:` section.
   const fromFlags = clusterFromArgs(args);
   let { config, resumed } = await runConfig(args);
@@ -180,6 +184,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const outName = args.out !== undefined ? '--out' : `output.file (${args.config !== undefined ? displayName(args.config) : 'run config'})`;
   const checkpointPath = args.checkpoint ?? null;
   let run: PipelineRun;
+  let served: RunServer | null = null;
   try {
     if (out !== null) {
       checkRecordFormat(outName, out);
@@ -208,6 +213,8 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     );
     checkTestFaultEnv(config.islands);
     if (!cluster) noteKernelFallback();
+    // The view is up (its URL printed) before the run starts, and sees every event.
+    served = serveAt ? await startRunView(config, serveAt) : null;
     run = runPipeline(config, {
       ...(cluster ? { launcher: cluster.launcher } : { launcher: host }),
       ...(checkpointPath !== null
@@ -222,7 +229,9 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       ...(resumed ? { resume: resumed } : {}),
       names,
     });
+    served?.watch(run.events$);
   } catch (error) {
+    await served?.close();
     await cluster?.close();
     if (!(error instanceof NoSolutionError)) throw error;
     printError(error.message);
@@ -271,6 +280,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     live?.close();
     signals.dispose();
     subscription.unsubscribe();
+    await served?.close();
     await cluster?.close();
   }
   const traceError = trace?.close() ?? null;
