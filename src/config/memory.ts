@@ -9,6 +9,7 @@
  */
 import { bytesPerGene } from '../problem/genes.ts';
 import { gaMemory } from './ga-section.ts';
+import { hybridInstead } from './run-time.ts';
 import type { Registries } from './registries.ts';
 import type { GaConfig } from './run-config.ts';
 
@@ -80,9 +81,12 @@ export function memoryAdvice(
     if (fewer <= limit) fits = `it fits with islands = ${k} (about ${gb(fewer)})`;
   }
   const one = islands > 1 ? `even one island needs about ${gb(estimateMemory(n, 1, ga, migrants, registries).bytes)}; ` : '';
+  // Fewer islands would not rescue a paper-mode run this large: it would take days.
+  const instead = hybridInstead({ n, ga });
   return (
     `${n} needs about ${gb(need.bytes)} for ${islands} island${islands === 1 ? '' : 's'} (${need.parts}), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(totalMemory)}); ` +
-    (fits || `${one}lower n or the population (ga.populationSize, --population)`)
+    (fits || `${one}lower n or the population (ga.populationSize, --population)`) +
+    (instead === null ? '' : `, ${instead}`)
   );
 }
 

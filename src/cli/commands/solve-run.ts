@@ -18,6 +18,10 @@ import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
+import type { JoinedCluster } from '../../cluster/join-cluster.ts';
+import { largeNAdvice } from '../../config/run-time.ts';
+import { showProgressLines } from '../progress-lines.ts';
+import { availableParallelism } from 'node:os';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
@@ -144,8 +148,8 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
   await exitWhenWritten(() => host.close());
 }
 
-async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
-  const everySeconds = checkpointEverySeconds(args);
+/** The run config, and the cluster it runs on when flags or the config name one (joined, islands counted). */
+async function configAndCluster(args: SolveArgs) {
   // Islands on other machines: from the flags, else from the config's `cluster:` section.
   const fromFlags = clusterFromArgs(args);
   let { config, resumed } = await runConfig(args);
@@ -169,37 +173,49 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       throw error;
     }
   }
+  return { config, resumed, cluster, names };
+}
+
+/** Refuses outputs that cannot be written or that name one file twice, before the run starts. */
+function checkOutputs(args: SolveArgs, outName: string, out: string | null): void {
+  if (out !== null) checkOutFile(outName, out);
+  if (args.checkpoint !== undefined) checkOutFile('--checkpoint', args.checkpoint);
+  if (args.trace !== undefined) checkOutFile('--trace', args.trace);
+  checkDistinctOutputs([
+    [outName, out],
+    ['--checkpoint', args.checkpoint],
+    ['--trace', args.trace],
+  ]);
+  // The checkpoint a run resumes from may take its new checkpoints, not its result or trace.
+  checkDistinctOutputs([
+    ['--resume', args.resume],
+    [outName, out],
+    ['--trace', args.trace],
+  ]);
+}
+
+async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
+  const everySeconds = checkpointEverySeconds(args);
+  const { config, resumed, cluster, names } = await configAndCluster(args);
   const out = config.output.file;
   // The result file comes from --out or from the run config's output.file: messages name the one used.
   const outName = args.out !== undefined ? '--out' : `output.file (${args.config !== undefined ? displayName(args.config) : 'run config'})`;
   const checkpointPath = args.checkpoint ?? null;
+  // The live view (and log-update) only on a terminal that takes cursor movement (not TERM=dumb): scripts start faster.
+  const live = drawsOn(process.stdout) && !args.quiet && !args.json;
+  // Notes on stderr (when no live view owns the terminal): that the islands run, each checkpoint.
+  const notes = !live && !args.quiet;
   let run: PipelineRun;
   try {
-    if (out !== null) checkOutFile(outName, out);
-    if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
-    if (args.trace !== undefined) checkOutFile('--trace', args.trace);
-    checkDistinctOutputs([
-      [outName, out],
-      ['--checkpoint', checkpointPath],
-      ['--trace', args.trace],
-    ]);
-    // The checkpoint a run resumes from may take its new checkpoints, not its result or trace.
-    checkDistinctOutputs([
-      ['--resume', args.resume],
-      [outName, out],
-      ['--trace', args.trace],
-    ]);
+    checkOutputs(args, outName, out);
     checkTestFaultEnv(config.islands);
+    // Before any population is built: a paper-mode N that would take hours says so, and what to use instead.
+    const advice = largeNAdvice(config, cluster ? config.islands : Math.min(config.islands, availableParallelism()));
+    if (advice !== null) printError(advice);
     run = runPipeline(config, {
-      ...(cluster ? { launcher: cluster.launcher } : { launcher: host }),
+      launcher: cluster ? cluster.launcher : host,
       ...(checkpointPath !== null
-        ? {
-            checkpoints: {
-              file: checkpointPath,
-              everyMs: everySeconds * 1000,
-              onWrite: (event, error) => noteCheckpoint(checkpointPath, event, error, notes),
-            },
-          }
+        ? { checkpoints: { file: checkpointPath, everyMs: everySeconds * 1000, onWrite: (e, err) => noteCheckpoint(checkpointPath, e, err, notes) } }
         : {}),
       ...(resumed ? { resume: resumed } : {}),
       names,
@@ -211,52 +227,71 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     setExitCode(EXIT.notSolved);
     return;
   }
-
   const signals = interruptions((signal) => run.stop(signal));
   // Test hook: the run owns the signals from here on (tests signal during start-up right after this line).
   if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('run launched\n');
-  // The live view (and log-update) is loaded only for a terminal that takes cursor movement (not TERM=dumb): scripts start faster.
-  const live =
-    drawsOn(process.stdout) && !args.quiet && !args.json
-      ? (await import('../live-view.ts')).showLiveView(run.events$, {
-          n: config.n,
-          islands: config.islands,
-          seed: config.seed,
-          topology: config.topology.kind,
-          migration: `${config.migration.mode} every ${config.migration.interval}`,
-        })
-      : null;
-  // Notes on stderr (when no live view owns the terminal): that the islands run, each checkpoint.
-  const notes = live === null && !args.quiet;
-  const trace = args.trace === undefined ? null : new TraceWriter(args.trace, config);
-  const subscription = run.events$.subscribe((event) => {
-    trace?.write(event);
-    if (event.type === 'started' && notes) {
-      const from = resumed
-        ? `, resumed from ${displayName(args.resume!)}${resumed.epoch === null ? '' : ` at epoch ${resumed.epoch}`}`
-        : '';
-      printError(
-        `started N=${config.n} on ${event.islands} island${event.islands === 1 ? '' : 's'}, seed ${config.seed}${from}; Ctrl-C stops and prints the best so far`,
-      );
-    }
-  });
+  const watchers = await watchRun(run, config, args, { live, notes, resumed });
   let outcome: RunOutcome;
   try {
     outcome = await run.outcome;
   } catch (error) {
-    trace?.abort();
+    watchers.trace?.abort();
     throw error;
   } finally {
-    live?.close();
+    watchers.close();
     signals.dispose();
-    subscription.unsubscribe();
     await cluster?.close();
   }
-  trace?.close();
+  watchers.trace?.close();
+  report(outcome, args, { out, outName, cluster, signals });
+}
 
+/**
+ * What follows a run while it goes: the live view (a terminal), the started note, plain
+ * progress lines (stderr not a terminal, src/cli/progress-lines.ts) and the --trace file.
+ */
+async function watchRun(
+  run: PipelineRun,
+  config: SeededRunConfig,
+  args: SolveArgs,
+  { live, notes, resumed }: { live: boolean; notes: boolean; resumed: CheckpointFile | null },
+) {
+  const view = live
+    ? (await import('../live-view.ts')).showLiveView(run.events$, {
+        n: config.n,
+        islands: config.islands,
+        seed: config.seed,
+        topology: config.topology.kind,
+        migration: `${config.migration.mode} every ${config.migration.interval}`,
+      })
+    : null;
+  const lines = !args.quiet && !process.stderr.isTTY ? showProgressLines(run.events$, printError) : null;
+  const trace = args.trace === undefined ? null : new TraceWriter(args.trace, config);
+  const subscription = run.events$.subscribe((event) => {
+    trace?.write(event);
+    if (event.type !== 'started' || !notes) return;
+    const from = resumed ? `, resumed from ${displayName(args.resume!)}${resumed.epoch === null ? '' : ` at epoch ${resumed.epoch}`}` : '';
+    printError(
+      `started N=${config.n} on ${event.islands} island${event.islands === 1 ? '' : 's'}, seed ${config.seed}${from}; Ctrl-C stops and prints the best so far`,
+    );
+  });
+  return {
+    trace,
+    close() {
+      view?.close();
+      lines?.close();
+      subscription.unsubscribe();
+    },
+  };
+}
+
+/** Prints the result (stdout first: whatever happens to --out, a finished result is never lost), saves it, sets the exit code. */
+function report(
+  { ended, record, result, failure }: RunOutcome,
+  args: SolveArgs,
+  { out, outName, cluster, signals }: { out: string | null; outName: string; cluster: JoinedCluster | null; signals: Interruptions },
+): void {
   // The record's solution passed the independent validator: the tool never prints one it refuses.
-  const { ended, record, result, failure } = outcome;
-  // stdout first: whatever happens to --out, a finished result is never lost.
   if (args.json) printLine(JSON.stringify(record));
   else printText(result, args, ended, out);
   printFailures(result, failure);
@@ -291,8 +326,14 @@ function noteCheckpoint(path: string, event: CheckpointEvent, error: unknown, no
  * SIGINT / SIGTERM / SIGHUP stop the run cleanly (the best so far is printed and saved); a
  * later signal quits at once (src/cli/signals.ts). Exit codes follow the shell's 128 + signal.
  */
-function interruptions(stop: (signal: StopSignal) => void) {
-  const state = { received: false, exitCode: 0, dispose: () => {} };
+interface Interruptions {
+  received: boolean;
+  exitCode: number;
+  dispose: () => void;
+}
+
+function interruptions(stop: (signal: StopSignal) => void): Interruptions {
+  const state: Interruptions = { received: false, exitCode: 0, dispose: () => {} };
   const onSignal = (signal: StopSignal) => {
     state.received = true;
     state.exitCode = SIGNAL_EXIT_CODE[signal];
