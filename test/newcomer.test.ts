@@ -5,13 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from '../src/config/run-time.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
+import { configDocsSource } from '../src/config/config-docs.ts';
 import { CLI, cli, ROOT } from './cli-helpers.ts';
+import { resolveConfig, type BetweenEvent, type EmigrantSelectionName, type RunConfigInput, type SurvivalEvent } from '../src/index.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-newcomer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,7 +40,9 @@ describe('large-N advice', () => {
   it('paper mode says, before it starts, that a large N takes hours and points to --mode hybrid', () => {
     // --max-iterations 1 keeps the run short; the advice comes before any population is built.
     const r = cli(['solve', '-n', '40000', '--islands', '1', '--max-iterations', '1', '--seed', '1', '-q']);
-    const advice = r.stderr.split('\n').filter((line) => /paper mode at N = 40000 would take at least about [\d.]+ (hours|days)/.test(line));
+    const advice = r.stderr
+      .split('\n')
+      .filter((line) => /paper mode at N = 40000 would take at least about [\d.]+ (hours|days)/.test(line));
     assert.equal(advice.length, 1, r.stderr);
     assert.match(advice[0], /--mode hybrid/);
     const small = cli(['solve', '-n', '40', '--seed', '1', '-q']);
@@ -81,7 +85,10 @@ describe('CLI habits', () => {
   it('help shows what --migrants accepts, and does not wrap when stdout is not a terminal', () => {
     const help = cli(['solve', '--help']).stdout;
     assert.match(help, /^\s+--migrants .*\[number or percent\]$/m);
-    assert.match(help, /^ {2}nqueens-islands solve -n 64 --islands 4 --topology ring --migration sync --interval 10 --migrants 2 --seed 7 {2}/m);
+    assert.match(
+      help,
+      /^ {2}nqueens-islands solve -n 64 --islands 4 --topology ring --migration sync --interval 10 --migrants 2 --seed 7 {2}/m,
+    );
   });
 
   it('completion prints a bash or zsh script that asks the binary, and the binary answers', () => {
@@ -176,5 +183,45 @@ describe('a run that can be followed', () => {
       (await run(true)).filter((line) => line.includes('progress:')),
       [],
     );
+  });
+});
+
+describe('the library', () => {
+  it('an operator object may be given in part: the keys not given keep their defaults (library and YAML alike)', () => {
+    const config: RunConfigInput = { n: 100, seed: 1, ga: { mode: 'hybrid', localSearch: { maxSteps: 8 } } };
+    const resolved = resolveConfig(config);
+    assert.deepEqual((resolved.ga as unknown as { operators: { localSearch: unknown } }).operators.localSearch, {
+      applyTo: 'both',
+      maxSteps: 8,
+      triesPerQueen: 128,
+    });
+    const yaml = path.join(dir, 'partial.yaml');
+    writeFileSync(yaml, 'n: 100\nga:\n  mode: hybrid\n  conflictMutation:\n    partners: 3\n');
+    const printed = cli(['config', 'print', '--config', yaml, '--json']);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.deepEqual(JSON.parse(printed.stdout).ga.conflictMutation, { probability: 0.8, moves: 1, partners: 3 });
+    writeFileSync(yaml, 'n: 100\nga:\n  mode: hybrid\n  conflictMutation:\n    partner: 3\n');
+    const typo = cli(['config', 'print', '--config', yaml]);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /unknown key "ga\.conflictMutation\.partner"; did you mean "ga\.conflictMutation\.partners"\?/);
+  });
+
+  it("config keys carry the schema's descriptions as TSDoc: src/config/run-config-docs.ts is generated fresh", () => {
+    const schema = JSON.parse(readFileSync(path.join(ROOT, 'config', 'run-config.schema.json'), 'utf8'));
+    const file = path.join(ROOT, 'src', 'config', 'run-config-docs.ts');
+    const fresh = configDocsSource(schema);
+    if (process.env.NQI_WRITE_CONFIG_DOCS === '1') writeFileSync(file, fresh);
+    assert.equal(readFileSync(file, 'utf8'), fresh, 'src/config/run-config-docs.ts is stale: regenerate it with NQI_WRITE_CONFIG_DOCS=1');
+    assert.match(fresh, /\/\*\* board size N \*\/\n {2}n\?: unknown;/);
+    assert.match(fresh, /maxSteps\?: unknown;/);
+  });
+
+  it('event types and policy names are exported by name (a type error here fails the build)', () => {
+    const names: EmigrantSelectionName[] = ['best', 'random', 'tournament', 'tournament(3)'];
+    const between = (e: BetweenEvent) => e.type;
+    const survival = (e: SurvivalEvent) => e.type;
+    assert.deepEqual(names.length, 4);
+    assert.equal(typeof between, 'function');
+    assert.equal(typeof survival, 'function');
   });
 });

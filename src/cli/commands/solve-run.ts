@@ -215,7 +215,13 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     run = runPipeline(config, {
       launcher: cluster ? cluster.launcher : host,
       ...(checkpointPath !== null
-        ? { checkpoints: { file: checkpointPath, everyMs: everySeconds * 1000, onWrite: (e, err) => noteCheckpoint(checkpointPath, e, err, notes) } }
+        ? {
+            checkpoints: {
+              file: checkpointPath,
+              everyMs: everySeconds * 1000,
+              onWrite: (e, err) => noteCheckpoint(checkpointPath, e, err, notes),
+            },
+          }
         : {}),
       ...(resumed ? { resume: resumed } : {}),
       names,
