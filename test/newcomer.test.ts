@@ -91,6 +91,27 @@ describe('CLI habits', () => {
     );
   });
 
+  it('colour only where the stream takes it: FORCE_COLOR for a pipe, never by default or under FORCE_COLOR=0', () => {
+    const forced = cli(['solve', '-n', '8', '--seed', '1'], { env: { FORCE_COLOR: '1' } });
+    assert.match(forced.stdout, /^\u001b\[1m\u001b\[32msolved\u001b\[39m\u001b\[22m N=8: /);
+    assert.match(forced.stderr, /^\u001b\[1m\u001b\[36mnqueens-islands:/);
+    for (const env of [{}, { FORCE_COLOR: '0' }, { NO_COLOR: '1' }]) {
+      const plain = cli(['solve', '-n', '8', '--seed', '1'], { env: { FORCE_COLOR: undefined, ...env } });
+      assert.doesNotMatch(plain.stdout + plain.stderr, /\u001b/, JSON.stringify(env));
+      assert.match(plain.stdout, /^solved N=8: /);
+    }
+  });
+
+  it('a study warns about sweeps whose cells cannot differ (topology swept on 1 island)', () => {
+    const study = path.join(dir, 'moot.yaml');
+    writeFileSync(study, 'name: moot\nbase:\n  overrides:\n    n: 8\n    islands: 1\nsweep:\n  topology.kind: [ring, none]\nrepeats: 1\n');
+    const r = cli(['experiment', study, '--out', path.join(dir, 'moot')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /sweep: cells topology\.kind=ring; topology\.kind=none cannot differ \(no island sends migrants/);
+    writeFileSync(study, 'name: apart\nbase:\n  overrides:\n    n: 8\n    islands: 4\nsweep:\n  topology.kind: [ring, none]\nrepeats: 1\n');
+    assert.doesNotMatch(cli(['experiment', study, '--out', path.join(dir, 'apart')]).stderr, /cannot differ/);
+  });
+
   it('completion prints a bash or zsh script that asks the binary, and the binary answers', () => {
     const bash = cli(['completion'], { env: { SHELL: '/bin/bash' } });
     assert.equal(bash.code, 0);

@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { safeText } from '../io/terminal.ts';
+import { paint } from './colour.ts';
 
 /** Where a command writes and how it ends. */
 export interface CliIo {
@@ -59,7 +60,14 @@ export function printOut(text: string): void {
 }
 
 export function printError(text: string): void {
-  cliIo().stderr(`nqueens-islands: ${safeText(text)}\n`);
+  const prefix = inProcess() ? 'nqueens-islands:' : paint(['bold', 'cyan'], 'nqueens-islands:', process.stderr);
+  cliIo().stderr(`${prefix} ${safeText(text)}\n`);
+}
+
+/** A line for stdout whose first word is painted (`solved` green), where stdout takes colour. */
+export function printResultLine(word: string, style: 'green' | 'yellow', rest: string): void {
+  const head = inProcess() ? word : paint(['bold', style], word, process.stdout);
+  cliIo().stdout(`${head}${safeText(rest)}\n`);
 }
 
 export function setExitCode(code: number): void {

@@ -5,6 +5,7 @@ import { checkNoAuthFlags, clusterFromArgs, type ClusterArgs } from '../../clust
 import { displayNatsUrl, parseNatsUrl } from '../../config/nats-url.ts';
 import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { loadExperiment } from '../../experiment/load.ts';
+import { sameCellWarnings } from '../../experiment/same-cells.ts';
 import { failureReason } from '../../io/write-file.ts';
 import { progressBar } from '../../experiment/progress.ts';
 import { runStudy, type StudyOutcome } from '../../experiment/runner.ts';
@@ -64,6 +65,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   if (!cluster) checkNoAuthFlags(args);
   if (args.file === '') throw new UsageError('experiment: expected an experiment file, got an empty string');
   const experiment = loadExperiment(args.file);
+  for (const warning of sameCellWarnings(experiment.cells, experiment.seeds[0])) printError(warning);
   const outDir = args.out ?? path.join('results', experiment.name);
   const controller = new AbortController();
   // The first signal stops the current run (the study can be resumed); a later one quits at once (src/cli/signals.ts).

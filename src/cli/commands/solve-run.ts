@@ -25,7 +25,7 @@ import { availableParallelism } from 'node:os';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
-import { exitWhenWritten, printError, printLine, printLog, setExitCode, tupleForPeople } from '../output.ts';
+import { exitWhenWritten, printError, printLine, printLog, printResultLine, setExitCode, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs {
@@ -76,7 +76,7 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
       `takeover N=${result.n}: ${iteration === null ? `not every island was taken over (${ended})` : `archipelago at iteration ${iteration}`}; per island ${each}`,
     );
   } else if (result.solved && result.solution) {
-    printLine(`solved N=${result.n}: ${tupleForPeople(result.solution, args.all, rest)}`);
+    printResultLine('solved', 'green', ` N=${result.n}: ${tupleForPeople(result.solution, args.all, rest)}`);
     if (args.board) printLine(result.n <= MAX_BOARD_N ? renderBoard(result.solution) : `(no board drawn above N = ${MAX_BOARD_N})`);
   } else {
     const none = result.islands.some((i) => i.error)
@@ -84,7 +84,7 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
       : 'stopped during start-up, before any island had built a chromosome';
     const best =
       result.fitness < 0 ? none : `best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all, rest)}` : ''}`;
-    printLine(`not solved N=${result.n} (${ended}): ${best}`);
+    printResultLine('not solved', 'yellow', ` N=${result.n} (${ended}): ${best}`);
   }
   const latency = result.stopLatencyMs === null ? '' : `; stop latency ${result.stopLatencyMs.toFixed(2)} ms`;
   const failed = result.islands.filter((i) => i.error).length;

@@ -13,7 +13,9 @@ import { defineGaMode } from './define.ts';
 const operator = <S extends Parameters<Fields['section']>[0]>(f: Fields, shape: S, describe: string) =>
   f
     .section(
-      Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, field.optional()])) as { [K in keyof S]: z.ZodOptional<S[K]> },
+      Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, (field as z.ZodType).optional()])) as unknown as {
+        [K in keyof S]: z.ZodOptional<S[K]>;
+      },
     )
     .nullable()
     .optional()
