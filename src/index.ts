@@ -9,7 +9,7 @@ import type { ArchipelagoEvent } from './archipelago/events.ts';
 import { TOPOLOGY_KINDS, type Edge, type TopologyKind, type TopologySpec } from './topology/topology.ts';
 import { buildTopology } from './topology/schema.ts';
 import type { IslandHosts } from './archipelago/launcher.ts';
-import type { ClusterOptions } from './cluster/study.ts';
+import type { ClusterOptions } from './cluster/study/study.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './config/resolve.ts';
 import type { RunConfigInput } from './config/schema.ts';
 import { experimentFromObject, loadExperiment } from './experiment/load.ts';
@@ -58,7 +58,7 @@ export { InputError } from './io/input-error.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, RunFailedError } from './run/start-run.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
-export type { ClusterOptions } from './cluster/study.ts';
+export type { ClusterOptions } from './cluster/study/study.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 
 /** A run in progress. */
@@ -203,7 +203,7 @@ export async function runExperiment(study: string | ExperimentInput, options: Ex
   };
   if (!options.cluster) return runStudy(experiment, studyOptions);
   // Loaded on use: the NATS client is no cost to a study on this machine.
-  const { runStudyOnCluster } = await import('./cluster/study.ts');
+  const { runStudyOnCluster } = await import('./cluster/study/study.ts');
   return runStudyOnCluster(experiment, { ...studyOptions, ...options.cluster });
 }
 

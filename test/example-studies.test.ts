@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import YAML from 'yaml';
-import { isRepeatable } from '../src/archipelago/migration-modes.ts';
+import { isRepeatable } from '../src/archipelago/modes/registry.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { runExperiment } from '../src/index.ts';
 import { cli } from './cli-helpers.ts';

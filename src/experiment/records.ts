@@ -6,7 +6,7 @@ import os from 'node:os';
 import type { RunConfig } from '../config/run-config.ts';
 import { islandSummary, type IslandSummary, type TakeoverResult } from '../archipelago/events.ts';
 import type { BetweenPoint } from '../archipelago/observables/between.ts';
-import { isRepeatable } from '../archipelago/migration-modes.ts';
+import { isRepeatable } from '../archipelago/modes/registry.ts';
 import { endingOf, recordedConfig, type Ending } from '../run/result-record.ts';
 import type { RunResult, SeededRunConfig } from '../run/start-run.ts';
 import { provenance, type MachineProvenance, type Provenance } from '../provenance.ts';

@@ -15,7 +15,7 @@ import { toolInfo } from '../package-info.ts';
 import { canonicalJson, machineProvenance } from '../provenance.ts';
 import { RunFailedError, startSeededRun } from '../run/start-run.ts';
 import type { Experiment, ResolvedCell } from './load.ts';
-import { isRepeatable } from '../archipelago/migration-modes.ts';
+import { isRepeatable } from '../archipelago/modes/registry.ts';
 import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
 import { lockStudyFolder } from './lock.ts';
 import {

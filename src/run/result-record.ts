@@ -6,7 +6,7 @@
 import { extname } from 'node:path';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import { IN_PROCESS_REPORT, type DroppedCounts, type LaunchReport } from '../archipelago/launcher.ts';
-import { isRepeatable } from '../archipelago/migration-modes.ts';
+import { isRepeatable } from '../archipelago/modes/registry.ts';
 import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';

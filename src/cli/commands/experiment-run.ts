@@ -96,7 +96,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
         return;
       }
     } else {
-      const { runStudyOnCluster } = await import('../../cluster/study.ts');
+      const { runStudyOnCluster } = await import('../../cluster/study/study.ts');
       const log = (line: string) => bar.log(`nqueens-islands: ${new Date().toISOString()} ${line}`);
       const result = await runStudyOnCluster(experiment, { ...options, ...cluster, log });
       outcome = result;

@@ -1,7 +1,7 @@
 /** The work behind `hosts`, imported only when the command runs (it loads the NATS client). */
 import type { ArgumentsCamelCase } from 'yargs';
 import { authFromArgs, positiveNumber, type NatsArgs } from '../../cluster/flags.ts';
-import { listHosts } from '../../cluster/host-list.ts';
+import { listHosts } from '../../cluster/host/list.ts';
 import { printError, printLine } from '../output.ts';
 
 export interface HostsArgs extends NatsArgs {

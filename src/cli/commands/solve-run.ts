@@ -161,7 +161,7 @@ async function configAndCluster(args: SolveArgs) {
   const names = { checkpoint: '--checkpoint', resume: '--resume', launcher: fromFlags ? '--nats' : 'cluster: in the run config' };
   if (clusterOptions) checkSupported(CLUSTER_CAPABILITIES, { checkpoints: args.checkpoint !== undefined, resume: resumed !== null }, names);
   const cluster = clusterOptions
-    ? await (await import('../../cluster/join-cluster.ts')).joinCluster({ ...clusterOptions, log: printLog })
+    ? await (await import('../../cluster/launcher/join-cluster.ts')).joinCluster({ ...clusterOptions, log: printLog })
     : null;
   if (cluster) {
     // Across machines, the islands default to what the hosts offer, not this machine's cores.

@@ -14,10 +14,10 @@ import os from 'node:os';
 import { jetstream, StorageType, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ConfigError } from '../config/errors.ts';
-import type { Subjects } from './bus.ts';
-import { DEFAULT_HEARTBEAT_MS, leaseTtlMs } from './defaults.ts';
-import { safeText } from './host-names.ts';
+import { ConfigError } from '../../config/errors.ts';
+import type { Subjects } from '../bus/connection.ts';
+import { DEFAULT_HEARTBEAT_MS, leaseTtlMs } from '../defaults.ts';
+import { safeText } from '../bus/text.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
 
 /** What a lease says about its holder (shown by waiting coordinators and `hosts`). */

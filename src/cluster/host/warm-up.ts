@@ -9,7 +9,7 @@
  * hands out islands, a host before it says it is ready.
  */
 import { randomBytes } from 'node:crypto';
-import { encode } from '../archipelago/codec.ts';
+import { encode } from '../../archipelago/codec.ts';
 import type {
   BestMessage,
   IslandReport,
@@ -17,9 +17,11 @@ import type {
   ProgressMessage,
   SolutionMessage,
   StartedMessage,
-} from '../archipelago/messages.ts';
-import { carried, type BusCodec, type BusMessage } from './bus-codec.ts';
-import { bestMessageProblem, PermutationCheck, reportProblem, solutionProblem } from './result-checks.ts';
+} from '../../archipelago/messages.ts';
+import { carried } from '../bus/carried.ts';
+import { type BusCodec } from '../bus/codec.ts';
+import { type BusMessage } from '../bus/messages.ts';
+import { bestMessageProblem, PermutationCheck, reportProblem, solutionProblem } from '../result-checks.ts';
 
 const N = 8;
 /** A solution of N = 8, and a chromosome of fitness 2 (its last two genes swapped). */

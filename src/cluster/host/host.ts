@@ -12,30 +12,34 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import type { Subscription } from '@nats-io/transport-node';
-import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import { extendRegistries, loadExtensions, missingEntry, type IslandRegistries } from '../archipelago/extension.ts';
-import { ISLAND_REGISTRIES } from '../archipelago/island-registries.ts';
-import { LocalHost } from '../archipelago/local-host.ts';
-import { MAX_NICE } from '../archipelago/thread-priority.ts';
-import type { IslandTask } from '../archipelago/messages.ts';
-import { ConfigError } from '../config/errors.ts';
-import { runMemoryAdvice } from '../config/memory.ts';
-import { REGISTRIES, type Registries } from '../config/registries.ts';
-import { checkResolved } from '../config/resolved-schema.ts';
-import { toRunRecord } from '../experiment/records.ts';
-import { TrajectoryRecorder } from '../experiment/trajectory.ts';
-import type { SweepValue } from '../experiment/sweep.ts';
-import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } from '../run/start-run.ts';
-import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from './bus.ts';
-import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
-import { busAddress } from './credentials.ts';
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_ISLAND_NICE, DEFAULT_PREFIX } from './defaults.ts';
-import { BusCodec, carried, ownVersion, type BusMessage, type DropCounter } from './bus-codec.ts';
-import { BusEndpoint } from './bus-endpoint.ts';
+import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import { extendRegistries, loadExtensions, missingEntry, type IslandRegistries } from '../../archipelago/extension.ts';
+import { ISLAND_REGISTRIES } from '../../archipelago/island-registries.ts';
+import { LocalHost } from '../../archipelago/local-host.ts';
+import { MAX_NICE } from '../../archipelago/thread-priority.ts';
+import type { IslandTask } from '../../archipelago/messages.ts';
+import type { ForeignMessages } from '../../archipelago/message-shapes.ts';
+import { safeText } from '../bus/text.ts';
+import { ConfigError } from '../../config/errors.ts';
+import { runMemoryAdvice } from '../../config/memory.ts';
+import { REGISTRIES, type Registries } from '../../config/registries.ts';
+import { checkResolved } from '../../config/resolved-schema.ts';
+import { toRunRecord } from '../../experiment/records.ts';
+import { TrajectoryRecorder } from '../../experiment/trajectory.ts';
+import type { SweepValue } from '../../experiment/sweep.ts';
+import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } from '../../run/start-run.ts';
+import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from '../bus/connection.ts';
+import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
+import { busAddress } from '../bus/credentials.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_ISLAND_NICE, DEFAULT_PREFIX } from '../defaults.ts';
+import { BusCodec, ownVersion, type DropCounter } from '../bus/codec.ts';
+import { carried } from '../bus/carried.ts';
+import { type BusMessage } from '../bus/messages.ts';
+import { BusEndpoint } from '../bus/endpoint.ts';
 import { warmRunPaths } from './warm-up.ts';
-import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from './bus-key.ts';
-import { IslandRelay } from './island-relay.ts';
-import { checkHostName, defaultHostName } from './host-names.ts';
+import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/key.ts';
+import { IslandRelay } from '../launcher/island-relay.ts';
+import { checkHostName, defaultHostName } from './names.ts';
 
 /** How long a host waits for the coordinator to confirm a result before it gives the run back. */
 const RESULT_TIMEOUT_MS = 30_000;
@@ -406,31 +410,34 @@ function checkOrder(
   dropped: DropCounter,
 ): IslandTask[] | string {
   const ids = order.hostOf.flatMap((host, island) => (host === id ? [island] : []));
-  const tasks = order.tasks.map((bytes) => carried('task', bytes));
-  const fits = (task: IslandTask | null, k: number): task is IslandTask =>
+  const arrived = order.tasks.map((bytes) => carried('task', bytes));
+  const fits = (task: ForeignMessages['task'] | null, k: number): task is ForeignMessages['task'] =>
     task !== null &&
     task.island === ids[k] &&
     task.run.islands === order.islands &&
     [...task.sources, ...task.targets].every((i) => i < order.islands);
-  if (tasks.length !== ids.length || !tasks.every(fits)) {
+  const tasks = arrived.filter(fits);
+  if (tasks.length !== ids.length || tasks.length !== arrived.length) {
     dropped.malformed++;
     return `host ${name} got island tasks it cannot read or that do not match the order (another tool version?)`;
   }
+  const checkedTasks: IslandTask[] = [];
   for (const task of tasks) {
     const named = task.extensions ?? [];
     if (named.length > 0) {
-      return `host ${name} loads no code named by a message (the order names extension module ${JSON.stringify(named[0].slice(0, 100))}); start the host with --extension FILE instead`;
+      return `host ${name} loads no code named by a message (the order names extension module ${JSON.stringify(safeText(named[0], 100))}); start the host with --extension FILE instead`;
     }
     const { ga, migration } = task.run;
     const replacement = typeof migration.replacement === 'string' ? migration.replacement : migration.replacement.kind;
     const missing = missingEntry({ mode: ga.mode, emigrantSelection: migration.emigrantSelection.kind, replacement }, registries);
-    if (missing) return `host ${name} has no ${missing.slice(0, 140)}: it is not built in and no --extension of this host provides it`;
+    if (missing) return `host ${name} has no ${safeText(missing, 140)}: it is not built in and no --extension of this host provides it`;
     // The resolved run as it arrived, checked against this host's registries: never resolved again.
     const checked = checkResolved('run', task.run, configRegistries);
     if ('problem' in checked) {
       dropped.malformed++;
-      return `host ${name} got island ${task.island} with a run that is not a resolved run config (${checked.problem.slice(0, 200)})`;
+      return `host ${name} got island ${task.island} with a run that is not a resolved run config (${safeText(checked.problem, 200)})`;
     }
+    checkedTasks.push({ ...task, run: checked.config });
   }
-  return tasks;
+  return checkedTasks;
 }

@@ -8,23 +8,23 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
-import { ConfigError } from '../config/errors.ts';
-import { RESOLVED_CONFIG_VERSION } from '../config/resolved-schema.ts';
-import type { Experiment } from '../experiment/load.ts';
-import type { RunRecord } from '../experiment/records.ts';
-import { openStudy, type HostActivity, type PlannedRun, type StudyOptions, type StudyOutcome } from '../experiment/runner.ts';
-import { runKey } from '../experiment/store.ts';
-import { connectBus, connectionState, leaveBus, Subjects } from './bus.ts';
-import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
-import { busAddress } from './credentials.ts';
-import { DEFAULT_ACK_WAIT_MS, DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
-import { BusCodec } from './bus-codec.ts';
-import { BusEndpoint } from './bus-endpoint.ts';
-import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from './bus-key.ts';
-import { HostDirectory } from './host-directory.ts';
-import { safeName } from './host-names.ts';
-import { holderName, HostLeases, openLeaseBucket, removeAbandonedStudies } from './host-lease.ts';
-import { recordProblem } from './result-checks.ts';
+import { ConfigError } from '../../config/errors.ts';
+import { RESOLVED_CONFIG_VERSION } from '../../config/resolved-schema.ts';
+import type { Experiment } from '../../experiment/load.ts';
+import type { RunRecord } from '../../experiment/records.ts';
+import { openStudy, type HostActivity, type PlannedRun, type StudyOptions, type StudyOutcome } from '../../experiment/runner.ts';
+import { runKey } from '../../experiment/store.ts';
+import { connectBus, connectionState, leaveBus, Subjects } from '../bus/connection.ts';
+import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
+import { busAddress } from '../bus/credentials.ts';
+import { DEFAULT_ACK_WAIT_MS, DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from '../defaults.ts';
+import { BusCodec } from '../bus/codec.ts';
+import { BusEndpoint } from '../bus/endpoint.ts';
+import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/key.ts';
+import { HostDirectory } from '../leases/host-directory.ts';
+import { safeName } from '../bus/text.ts';
+import { holderName, HostLeases, openLeaseBucket, removeAbandonedStudies } from '../leases/host-lease.ts';
+import { recordProblem } from '../result-checks.ts';
 
 const CONSUMER = 'hosts';
 

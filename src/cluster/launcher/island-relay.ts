@@ -20,16 +20,18 @@
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { Subscription } from '@nats-io/transport-node';
-import { DEPARTED, HALTED, RUNNING, SOLVED } from '../archipelago/coordination.ts';
-import type { LocalHost } from '../archipelago/local-host.ts';
-import type { IslandTask } from '../archipelago/messages.ts';
-import { SharedMemoryCoordination } from '../archipelago/shared-memory-coordination.ts';
-import type { IslandPorts } from '../archipelago/transport.ts';
-import type { Subjects } from './bus.ts';
-import { carried, type BusMessage } from './bus-codec.ts';
-import type { BusEndpoint } from './bus-endpoint.ts';
-import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
-import { PermutationCheck } from './result-checks.ts';
+import { DEPARTED, HALTED, RUNNING, SOLVED } from '../../archipelago/coordination.ts';
+import type { LocalHost } from '../../archipelago/local-host.ts';
+import type { IslandTask } from '../../archipelago/messages.ts';
+import { migrationModeOf } from '../../archipelago/modes/registry.ts';
+import { SharedMemoryCoordination } from '../../archipelago/shared-memory-coordination.ts';
+import type { IslandPorts } from '../../archipelago/transport.ts';
+import type { Subjects } from '../bus/connection.ts';
+import { carried } from '../bus/carried.ts';
+import { type BusMessage } from '../bus/messages.ts';
+import type { BusEndpoint } from '../bus/endpoint.ts';
+import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from '../defaults.ts';
+import { PermutationCheck } from '../result-checks.ts';
 
 const NO_EPOCH = 0x7fffffff;
 
@@ -79,7 +81,7 @@ export class IslandRelay {
     connection: { readonly connected: boolean },
   ) {
     // Sync and lagged islands wait for migrants (lagged ones for those of one sending iteration, which the message carries).
-    this.sync = tasks.some((task) => task.run.migration.mode !== 'async');
+    this.sync = tasks.some((task) => migrationModeOf(task.run.migration.mode).waitsForMigrants);
     this.permutations = new PermutationCheck(tasks[0].run.n);
     this.peerSubjects = [...new Set(order.hostOf)].filter((host) => host !== hostId).map((host) => subjects.run(order.runId, host));
     this.coordination = SharedMemoryCoordination.create(order.islands);
@@ -231,7 +233,7 @@ export class IslandRelay {
         reached.push(task.island, epoch);
       }
     }
-    const foundEpoch = c.foundEpoch();
+    const foundEpoch = c.cut();
     const stop = c.stopState();
     if (reached.length > 0 || foundEpoch < this.known.foundEpoch || stop !== this.known.stop) {
       this.known = { foundEpoch: Math.min(foundEpoch, this.known.foundEpoch), stop };
@@ -276,7 +278,7 @@ export class IslandRelay {
       if (winner >= islands || message.foundEpoch < 0) return void dropped.malformed++;
       // Found-epoch before arrivals: an island passing a barrier must already see it.
       if (message.foundEpoch < this.known.foundEpoch) {
-        c.reportFoundEpoch(message.foundEpoch);
+        c.reportCut(message.foundEpoch);
         this.known.foundEpoch = message.foundEpoch;
       }
       if (message.stop === SOLVED && winner >= 0) c.claim(winner);

@@ -4,11 +4,12 @@
  * refused for running another tool version or bus format (one line each).
  */
 import type { Subscription } from '@nats-io/transport-node';
-import { connectionState, type Subjects } from './bus.ts';
-import { ownVersion, type BusMessage, type Decoded } from './bus-codec.ts';
-import type { BusEndpoint } from './bus-endpoint.ts';
-import { DEFAULT_HEARTBEAT_MS, MAX_HOST_ISLANDS, MISSED_HEARTBEATS } from './defaults.ts';
-import { safeName } from './host-names.ts';
+import { connectionState, type Subjects } from '../bus/connection.ts';
+import { ownVersion, type Decoded } from '../bus/codec.ts';
+import { type BusMessage } from '../bus/messages.ts';
+import type { BusEndpoint } from '../bus/endpoint.ts';
+import { DEFAULT_HEARTBEAT_MS, MAX_HOST_ISLANDS, MISSED_HEARTBEATS } from '../defaults.ts';
+import { safeName } from '../bus/text.ts';
 
 export interface KnownHost {
   id: string;

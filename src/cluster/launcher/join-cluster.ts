@@ -4,19 +4,19 @@
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { connectBus, connectionState, leaveBus, Subjects } from './bus.ts';
-import { checkPrefix } from '../config/nats-url.ts';
-import { busAddress } from './credentials.ts';
-import { BusCodec, type DropCounter } from './bus-codec.ts';
-import { BusEndpoint } from './bus-endpoint.ts';
-import { clusterKeyOf, UNSIGNED_WARNING } from './bus-key.ts';
-import type { Launcher } from '../archipelago/launcher.ts';
-import { warmRunPaths } from './warm-up.ts';
+import { connectBus, connectionState, leaveBus, Subjects } from '../bus/connection.ts';
+import { checkPrefix } from '../../config/nats-url.ts';
+import { busAddress } from '../bus/credentials.ts';
+import { BusCodec, type DropCounter } from '../bus/codec.ts';
+import { BusEndpoint } from '../bus/endpoint.ts';
+import { clusterKeyOf, UNSIGNED_WARNING } from '../bus/key.ts';
+import type { Launcher } from '../../archipelago/launcher.ts';
+import { warmRunPaths } from '../host/warm-up.ts';
 import { ClusterLauncher } from './cluster-launcher.ts';
-import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from './defaults.ts';
-import { HostDirectory } from './host-directory.ts';
-import { holderName, HostLeases, openLeaseBucket } from './host-lease.ts';
-import { checkHostCount, type ClusterOptions } from './study.ts';
+import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from '../defaults.ts';
+import { HostDirectory } from '../leases/host-directory.ts';
+import { holderName, HostLeases, openLeaseBucket } from '../leases/host-lease.ts';
+import { checkHostCount, type ClusterOptions } from '../study/study.ts';
 
 /** Hosts joined for runs (`joinCluster`): pass it as `startRun(config, { cluster })` for one run or many; `close()` after the last. */
 export interface JoinedCluster {

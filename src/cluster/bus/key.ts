@@ -6,8 +6,8 @@
  * run, stop nor join one (docs/distributed.md, "Security model").
  */
 import { hkdfSync } from 'node:crypto';
-import { ConfigError } from '../config/errors.ts';
-import { readRegularFile } from '../io/read-file.ts';
+import { ConfigError } from '../../config/errors.ts';
+import { readRegularFile } from '../../io/read-file.ts';
 
 export type ClusterKey = Uint8Array;
 

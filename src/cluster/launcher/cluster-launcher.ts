@@ -21,17 +21,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { RequestError } from '@nats-io/transport-node';
-import { encode } from '../archipelago/codec.ts';
-import { HALTED, RUNNING, type Coordination, type StopState } from '../archipelago/coordination.ts';
-import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../archipelago/launcher.ts';
-import type { IslandReport } from '../archipelago/messages.ts';
-import { watchConnection, type Subjects } from './bus.ts';
-import { CLUSTER_CAPABILITIES, DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from './defaults.ts';
-import { carried, type BusMessage } from './bus-codec.ts';
-import type { BusEndpoint } from './bus-endpoint.ts';
-import type { HostDirectory, KnownHost } from './host-directory.ts';
-import { safeText } from './host-names.ts';
-import { bestMessageProblem, reportProblem, solutionProblem } from './result-checks.ts';
+import { encode } from '../../archipelago/codec.ts';
+import { HALTED, RUNNING, type Coordination, type StopState } from '../../archipelago/coordination.ts';
+import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../../archipelago/launcher.ts';
+import type { IslandReport } from '../../archipelago/messages.ts';
+import { watchConnection, type Subjects } from '../bus/connection.ts';
+import { CLUSTER_CAPABILITIES, DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from '../defaults.ts';
+import { carried } from '../bus/carried.ts';
+import { type BusMessage } from '../bus/messages.ts';
+import type { BusEndpoint } from '../bus/endpoint.ts';
+import type { HostDirectory, KnownHost } from '../leases/host-directory.ts';
+import { safeText } from '../bus/text.ts';
+import { bestMessageProblem, reportProblem, solutionProblem } from '../result-checks.ts';
 
 /** How long a host has to accept its islands. */
 const ACCEPT_TIMEOUT_MS = 10_000;

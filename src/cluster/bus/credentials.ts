@@ -6,11 +6,11 @@
  * problem is one line naming the flag or variable; no message shows a secret.
  */
 import { credsAuthenticator, nkeyAuthenticator, type ConnectionOptions } from '@nats-io/transport-node';
-import { ConfigError } from '../config/errors.ts';
-import { InputError } from '../io/input-error.ts';
-import { readRegularFile } from '../io/read-file.ts';
-import { displayNatsUrl, parseNatsUrl, type NatsAuth } from '../config/nats-url.ts';
-import { PASSWORD_ENV, TOKEN_ENV } from './defaults.ts';
+import { ConfigError } from '../../config/errors.ts';
+import { InputError } from '../../io/input-error.ts';
+import { readRegularFile } from '../../io/read-file.ts';
+import { displayNatsUrl, parseNatsUrl, type NatsAuth } from '../../config/nats-url.ts';
+import { PASSWORD_ENV, TOKEN_ENV } from '../defaults.ts';
 
 export interface BusAddress {
   /** Connection options: the server without credentials, plus the authentication and TLS options. */

@@ -6,7 +6,8 @@
  * the process deaf, so a handler that throws counts as one malformed message instead.
  */
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
-import type { BusCodec, BusMessage, BusMessageType, Decoded, DecodeOptions } from './bus-codec.ts';
+import type { BusCodec, Decoded, DecodeOptions } from './codec.ts';
+import type { BusMessage, BusMessageType } from './messages.ts';
 
 export interface ListenOptions {
   /** A message of another tool version or bus format (already counted): the caller may name its sender. */

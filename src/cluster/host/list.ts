@@ -2,20 +2,20 @@
  * Who is on the broker: every host of a prefix that answers within a short wait (a
  * `discover`, then heartbeats), with its islands, version, whether it is busy, and who holds
  * its lease. For `nqueens-islands hosts` and for code (`listHosts`). Everything shown comes
- * from the bus, so names and texts are sanitised (host-names.ts).
+ * from the bus, so names and texts are sanitised (bus/text.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { connectBus, leaveBus, Subjects } from './bus.ts';
-import { BusCodec, ownVersion } from './bus-codec.ts';
-import { BusEndpoint } from './bus-endpoint.ts';
-import { clusterKeyOf, type ClusterKeySource } from './bus-key.ts';
-import { busAddress } from './credentials.ts';
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX, MAX_HOST_ISLANDS } from './defaults.ts';
-import { leaseBucket, leaseHolders, type LeaseHolder } from './host-lease.ts';
-import { safeName, safeText } from './host-names.ts';
-import { checkPrefix, type NatsAuth } from '../config/nats-url.ts';
+import { connectBus, leaveBus, Subjects } from '../bus/connection.ts';
+import { BusCodec, ownVersion } from '../bus/codec.ts';
+import { BusEndpoint } from '../bus/endpoint.ts';
+import { clusterKeyOf, type ClusterKeySource } from '../bus/key.ts';
+import { busAddress } from '../bus/credentials.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX, MAX_HOST_ISLANDS } from '../defaults.ts';
+import { leaseBucket, leaseHolders, type LeaseHolder } from '../leases/host-lease.ts';
+import { safeName, safeText } from '../bus/text.ts';
+import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
 
 /** With the cluster key (NQI_CLUSTER_KEY, `clusterKeyFile`), only hosts that sign with it are listed. */
 export interface ListHostsOptions extends ClusterKeySource {
