@@ -18,7 +18,7 @@ import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
-import type { JoinedCluster } from '../../cluster/join-cluster.ts';
+import type { JoinedCluster } from '../../cluster/launcher/join-cluster.ts';
 import { largeNAdvice } from '../../config/run-time.ts';
 import { showProgressLines } from '../progress-lines.ts';
 import { availableParallelism } from 'node:os';
