@@ -32,62 +32,91 @@ const FLUSH_BYTES = 1 << 16;
 /** Lines wait at most this long in memory (well within the second `tail -f` readers are promised). */
 export const FLUSH_MS = 500;
 
+/**
+ * A trace that cannot be written (a full disk, a FIFO whose reader left) costs the trace,
+ * never the run: the first failure closes the file (its whole lines stay), later events are
+ * skipped, and `close()` returns the error for the caller to report.
+ */
 export class TraceWriter {
-  private readonly output: OutputFile;
+  private readonly output: OutputFile | null = null;
   private buffer: string[] = [];
   private bytes = 0;
-  private readonly timer: NodeJS.Timeout;
-  /** A write that failed (a full disk): later lines are dropped and close() throws it. */
-  private failed: { error: unknown } | null = null;
+  private failure: unknown = null;
+  private readonly timer: NodeJS.Timeout | null = null;
 
   constructor(file: string, config: SeededRunConfig) {
-    this.output = openLiveOutput(file);
+    try {
+      this.output = openLiveOutput(file);
+    } catch (error) {
+      this.failure = error;
+      return;
+    }
     // Unref'd: a pending flush never keeps the process alive; close() flushes the rest.
-    this.timer = setInterval(() => this.flush(), FLUSH_MS).unref();
+    this.timer = setInterval(() => this.guard(() => this.flush()), FLUSH_MS).unref();
     const shape = recordedConfig(config);
     const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
     this.push(header);
-    this.flush();
+    this.guard(() => this.flush());
   }
 
   write(event: ArchipelagoEvent): void {
     this.push(event.type === 'checkpoint' ? { type: event.type, mode: event.mode, epoch: event.epoch, seconds: event.seconds } : event);
   }
 
-  /** Flushes, syncs and closes the file. */
-  close(): void {
-    clearInterval(this.timer);
-    this.flush();
-    if (this.failed !== null) {
-      this.output.abort();
-      throw this.failed.error;
-    }
-    this.output.commit();
+  /** Flushes, syncs and closes the file; returns why the trace could not be written, or null. */
+  close(): unknown {
+    this.stopTimer();
+    this.guard(() => {
+      this.flush();
+      this.output?.commit();
+    });
+    return this.failure;
   }
 
   /** The run could not finish properly: writes what it has and closes the file (its lines stay, each whole). */
   abort(): void {
-    clearInterval(this.timer);
-    this.flush();
-    this.output.abort();
+    this.stopTimer();
+    this.guard(() => this.flush());
+    this.drop();
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== null) clearInterval(this.timer);
   }
 
   private push(value: object): void {
+    if (this.failure !== null) return;
     const line = `${JSON.stringify(value)}\n`;
     this.buffer.push(line);
     this.bytes += line.length;
-    if (this.bytes >= FLUSH_BYTES) this.flush();
+    if (this.bytes >= FLUSH_BYTES) this.guard(() => this.flush());
   }
 
   private flush(): void {
-    if (this.buffer.length === 0 || this.failed !== null) return;
+    if (this.buffer.length === 0) return;
     const text = this.buffer.join('');
     this.buffer = [];
     this.bytes = 0;
+    this.output?.write(text);
+  }
+
+  private guard(work: () => void): void {
+    if (this.failure !== null) return;
     try {
-      this.output.write(text);
+      work();
     } catch (error) {
-      this.failed = { error };
+      this.failure = error;
+      this.drop();
+    }
+  }
+
+  private drop(): void {
+    this.stopTimer();
+    this.buffer = [];
+    try {
+      this.output?.abort();
+    } catch {
+      // Already closed.
     }
   }
 }

@@ -5,11 +5,11 @@ import type { ArgumentsCamelCase } from 'yargs';
 import type { CheckpointEvent } from '../../archipelago/events.ts';
 import { overridesFromArgv } from '../../config/flags.ts';
 import { numberLiteral } from '../../schema/flag-value.ts';
-import { displayName, runConfigFromArgv } from '../../config/config-file.ts';
+import { configFileOf, displayName, runConfigFromArgv } from '../../config/config-file.ts';
 import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { readCheckpoint, resumeConfig, type CheckpointFile } from '../../run/checkpoint.ts';
-import { recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
+import { checkRecordFormat, recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
 import { NoSolutionError, withSeed, type RunFailedError, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { checkSupported, runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
 import { CLUSTER_CAPABILITIES } from '../../cluster/defaults.ts';
@@ -17,16 +17,16 @@ import { checkTestFaultEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
-import { TraceWriter } from '../../run/trace.ts';
 import type { JoinedCluster } from '../../cluster/launcher/join-cluster.ts';
 import { largeNAdvice } from '../../config/run-time.ts';
-import { showProgressLines } from '../progress-lines.ts';
+import { watchRun } from '../run-watchers.ts';
 import { availableParallelism } from 'node:os';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
-import { exitWhenWritten, printError, printLine, printLog, printResultLine, setExitCode, tupleForPeople } from '../output.ts';
-import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { noteKernelFallback } from '../kernel-note.ts';
+import { exitWhenWritten, printError, printLine, printLog, printResultLine, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
+import { checkDistinctOutputs, checkNotInputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs {
   config?: string;
@@ -65,10 +65,12 @@ async function runConfig(args: SolveArgs, env?: ResolveEnv): Promise<{ config: S
   return { config: resumeConfig(checkpoint, args.resume, overridesFromArgv(args)), resumed: checkpoint };
 }
 
-function printText(result: RunResult, args: SolveArgs, ended: Ending, out: string | null): void {
+function printText(result: RunResult, args: SolveArgs, ended: Ending, out: string | null, hostOf: readonly (string | undefined)[]): void {
   // Where the rest of a long tuple is: the --out file given, else how to get it.
   const rest = out !== null ? `all of them in ${out}` : 'use --out FILE to save them, --all to print them';
-  const found = result.foundBy === null ? '' : `found by island ${result.foundBy} at iteration ${result.foundAtIteration}; `;
+  // On a cluster, the host the winning island ran on.
+  const on = result.foundBy === null || hostOf[result.foundBy] === undefined ? '' : ` on host ${hostOf[result.foundBy]}`;
+  const found = result.foundBy === null ? '' : `found by island ${result.foundBy}${on} at iteration ${result.foundAtIteration}; `;
   if (result.takeover) {
     const { iteration, islands } = result.takeover;
     const each = islands.map((t, i) => `${i}: ${t ?? 'never'}`).join(', ');
@@ -128,7 +130,7 @@ function saveResult(outName: string, out: string, record: SolveRecord): boolean 
     writeFileAtomic(out, text);
     return true;
   } catch (error) {
-    printError(`${writeError(outName, out, error)}; the result is on stdout only`);
+    printError(`${writeError(outName, out, error)}; ${keptIn(null)}`);
     return false;
   }
 }
@@ -138,14 +140,16 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
   // The entry point started the workers before loading this (src/cli/early-host.ts); called
   // otherwise (e.g. from code), the pool starts at launch.
   const host = takeEarlyHost() ?? new LocalHost();
+  let release: (() => void) | void;
   try {
-    await solveOn(host, args);
+    release = await solveOn(host, args);
   } catch (error) {
     await host.close();
     throw error;
   }
   // Stopping the pool's threads one by one would only delay the exit (~10-30 ms).
   await exitWhenWritten(() => host.close());
+  release?.();
 }
 
 /** The run config, and the cluster it runs on when flags or the config name one (joined, islands counted). */
@@ -178,7 +182,10 @@ async function configAndCluster(args: SolveArgs) {
 
 /** Refuses outputs that cannot be written or that name one file twice, before the run starts. */
 function checkOutputs(args: SolveArgs, outName: string, out: string | null): void {
-  if (out !== null) checkOutFile(outName, out);
+  if (out !== null) {
+    checkRecordFormat(outName, out);
+    checkOutFile(outName, out);
+  }
   if (args.checkpoint !== undefined) checkOutFile('--checkpoint', args.checkpoint);
   if (args.trace !== undefined) checkOutFile('--trace', args.trace);
   checkDistinctOutputs([
@@ -192,9 +199,18 @@ function checkOutputs(args: SolveArgs, outName: string, out: string | null): voi
     [outName, out],
     ['--trace', args.trace],
   ]);
+  checkNotInputs(
+    [
+      [outName, out],
+      ['--checkpoint', args.checkpoint],
+      ['--trace', args.trace],
+    ],
+    [[`the run config ${displayName(configFileOf(args))}`, args.resume === undefined ? configFileOf(args) : null]],
+  );
 }
 
-async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
+/** Runs and writes the result; returns the release of the signals it holds while the result is written. */
+async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
   const everySeconds = checkpointEverySeconds(args);
   const { config, resumed, cluster, names } = await configAndCluster(args);
   const out = config.output.file;
@@ -209,6 +225,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   try {
     checkOutputs(args, outName, out);
     checkTestFaultEnv(config.islands);
+    if (!cluster) noteKernelFallback();
     // Before any population is built: a paper-mode N that would take hours says so, and what to use instead.
     const advice = largeNAdvice(config, cluster ? config.islands : Math.min(config.islands, availableParallelism()));
     if (advice !== null) printError(advice);
@@ -238,8 +255,11 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('run launched\n');
   const watchers = await watchRun(run, config, args, { live, notes, resumed });
   let outcome: RunOutcome;
+  let release: () => void;
   try {
     outcome = await run.outcome;
+    // From here the result is written: a signal now lets it finish (stdout is not cut) and is noted.
+    release = claimFinishing();
   } catch (error) {
     watchers.trace?.abort();
     throw error;
@@ -248,60 +268,39 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     signals.dispose();
     await cluster?.close();
   }
-  watchers.trace?.close();
-  report(outcome, args, { out, outName, cluster, signals });
+  const traceError = watchers.trace?.close() ?? null;
+  report(outcome, args, { out, outName, cluster, signals, traceError });
+  return release;
 }
 
-/**
- * What follows a run while it goes: the live view (a terminal), the started note, plain
- * progress lines (stderr not a terminal, src/cli/progress-lines.ts) and the --trace file.
- */
-async function watchRun(
-  run: PipelineRun,
-  config: SeededRunConfig,
-  args: SolveArgs,
-  { live, notes, resumed }: { live: boolean; notes: boolean; resumed: CheckpointFile | null },
-) {
-  const view = live
-    ? (await import('../live-view.ts')).showLiveView(run.events$, {
-        n: config.n,
-        islands: config.islands,
-        seed: config.seed,
-        topology: config.topology.kind,
-        migration: `${config.migration.mode} every ${config.migration.interval}`,
-      })
-    : null;
-  const lines = !args.quiet && !process.stderr.isTTY ? showProgressLines(run.events$, printError) : null;
-  const trace = args.trace === undefined ? null : new TraceWriter(args.trace, config);
-  const subscription = run.events$.subscribe((event) => {
-    trace?.write(event);
-    if (event.type !== 'started' || !notes) return;
-    const from = resumed ? `, resumed from ${displayName(args.resume!)}${resumed.epoch === null ? '' : ` at epoch ${resumed.epoch}`}` : '';
-    printError(
-      `started N=${config.n} on ${event.islands} island${event.islands === 1 ? '' : 's'}, seed ${config.seed}${from}; Ctrl-C stops and prints the best so far`,
-    );
-  });
-  return {
-    trace,
-    close() {
-      view?.close();
-      lines?.close();
-      subscription.unsubscribe();
-    },
-  };
+interface ReportContext {
+  out: string | null;
+  outName: string;
+  cluster: JoinedCluster | null;
+  signals: Interruptions;
+  /** Why the --trace file could not be written, or null. */
+  traceError: unknown;
 }
 
 /** Prints the result (stdout first: whatever happens to --out, a finished result is never lost), saves it, sets the exit code. */
 function report(
   { ended, record, result, failure }: RunOutcome,
   args: SolveArgs,
-  { out, outName, cluster, signals }: { out: string | null; outName: string; cluster: JoinedCluster | null; signals: Interruptions },
+  { out, outName, cluster, signals, traceError }: ReportContext,
 ): void {
   // The record's solution passed the independent validator: the tool never prints one it refuses.
   if (args.json) printLine(JSON.stringify(record));
-  else printText(result, args, ended, out);
+  else
+    printText(
+      result,
+      args,
+      ended,
+      out,
+      record.islands.map((i) => ('host' in i ? i.host : undefined)),
+    );
   printFailures(result, failure);
   const saved = out === null || saveResult(outName, out, record);
+  if (traceError !== null) printError(`${writeError('--trace', args.trace!, traceError)}; ${keptIn(out !== null && saved ? out : null)}`);
   if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
   if (ended === 'broker-lost')
     printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
@@ -310,12 +309,27 @@ function report(
       ? signals.exitCode
       : failure || ended === 'broker-lost' || ended === 'all-islands-failed'
         ? EXIT.islandFailed
-        : !saved
+        : !saved || traceError !== null
           ? EXIT.notSaved
           : result.solved || ended === 'taken-over'
             ? EXIT.ok
             : EXIT.notSolved,
   );
+}
+
+/** Where the result is after one output failed: in `file` (when saved there), on stdout, or nowhere. */
+function keptIn(file: string | null): string {
+  const places = [...(stdoutFailed() ? [] : ['on stdout']), ...(file !== null ? [`in ${file}`] : [])];
+  return places.length === 0 ? 'the result could not be kept anywhere' : `the result is ${places.join(' and ')}`;
+}
+
+/**
+ * After the run: a signal that comes while the result is written to stdout and the files is
+ * noted and changes nothing (a cut result, or "nothing was written", would be worse). The
+ * process ends once the result is out (exitWhenWritten).
+ */
+function claimFinishing(): () => void {
+  return claimSignals((signal) => printError(`${signal}: the run has ended; finishing writing its result`));
 }
 
 /** After each checkpoint: a failed write is one line and the run goes on (the previous checkpoint stays); a written one a note. */
