@@ -1,7 +1,7 @@
 // @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * The package as users get it: `npm pack`, installed into an empty project, type-checked and
- * compiled with `tsc --strict`, and run. The program is README's "Use from TypeScript" example, verbatim.
+ * compiled with `tsc --strict`, and run. The program is docs/library.md's example, verbatim (README links to it).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -46,11 +46,11 @@ const CLUSTER_CONSUMER =
   "import { startHost, joinCluster } from 'nqueens-islands/cluster';\nimport { solve } from 'nqueens-islands';\nexport const f = [startHost, joinCluster, solve];\n";
 
 describe('the packed package', () => {
-  it('is the README example, verbatim', () => {
-    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  it('is the docs/library.md example, verbatim', () => {
+    const readme = readFileSync(path.join(root, 'docs', 'library.md'), 'utf8');
     assert.ok(
       readme.includes(`\`\`\`ts\n${readFileSync(example, 'utf8')}\`\`\``),
-      'README "Use from TypeScript" holds test/fixtures/library-example.ts',
+      'docs/library.md holds test/fixtures/library-example.ts',
     );
   });
 
