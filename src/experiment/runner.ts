@@ -32,7 +32,6 @@ import {
   writeManifest,
 } from './store.ts';
 import { cellFileName } from './sweep.ts';
-import { TrajectoryRecorder } from './trajectory.ts';
 
 export interface PlannedRun {
   cell: ResolvedCell;
@@ -181,9 +180,7 @@ async function runOne(
 ): Promise<{ record: RunRecord; events: string[] } | null> {
   const run = startSeededRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
   const events: string[] = [];
-  const trajectory = new TrajectoryRecorder();
   const subscription = run.events$.subscribe((event: ArchipelagoEvent) => {
-    trajectory.observe(event);
     if (keepEvents && event.type !== 'done') events.push(JSON.stringify(event));
   });
   const abort = () => run.stop();
@@ -196,8 +193,7 @@ async function runOne(
       throw error;
     });
     if (signal?.aborted) return null;
-    const record = toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed });
-    return { record: { ...record, trajectory: trajectory.finish(record) }, events };
+    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events };
   } finally {
     signal?.removeEventListener('abort', abort);
     subscription.unsubscribe();
