@@ -3,7 +3,7 @@
  * `8 6 4 1 3 5 7 2`, `(8, 6, 4, 1, 3, 5, 7, 2)`, `[8,6,4,1,3,5,7,2]`.
  */
 
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 
 /** A tuple that cannot be read as numbers at all (not a question of N-Queens validity). */
 export class TupleSyntaxError extends InputError {

@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
+import { emptyFolderFlag } from '../experiment/errors.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { cellFileName } from '../experiment/sweep.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
@@ -66,7 +67,7 @@ export function iohFiles(study: StudyData): IohFile[] {
 
 /** Refuses an export folder that is a file or not empty (an older export's files would mix in). @throws ConfigError */
 export function checkIohFolder(dir: string): void {
-  if (dir === '') throw new ConfigError('--ioh: expected a folder, got an empty string');
+  if (dir === '') throw emptyFolderFlag('--ioh');
   if (!existsSync(dir)) return;
   if (!statSync(dir).isDirectory()) throw new ConfigError(`--ioh ${dir}: is a file; expected a missing or empty folder`);
   if (readdirSync(dir).length > 0) throw new ConfigError(`--ioh ${dir}: folder is not empty; expected a missing or empty folder`);
