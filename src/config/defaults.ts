@@ -14,3 +14,6 @@ export const RUN_DEFAULTS = {
   output: { file: null },
   cluster: { prefix: 'nqi', wait: 30 },
 } as const;
+
+/** Seconds between checkpoints when none is given (`--checkpoint-every`, the library's `checkpoint.everySeconds`). */
+export const DEFAULT_CHECKPOINT_EVERY = 60;

@@ -20,7 +20,7 @@ import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs 
 import { TraceWriter } from '../../run/trace.ts';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
 import { exitWhenWritten, printError, printLine, printLog, setExitCode, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 

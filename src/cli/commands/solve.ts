@@ -4,7 +4,7 @@ import { MAX_BOARD_N } from '../../problem/board.ts';
 import { withRunConfigFlags } from '../run-flags.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
 import type { SolveArgs } from './solve-run.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
 
 export const solveCommand: CommandModule<object, SolveArgs> = {
   command: 'solve',
