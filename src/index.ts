@@ -21,7 +21,7 @@ import { checkDistinctOutputs, checkOutFile, writeError } from './io/write-file.
 import { ConfigError } from './config/errors.ts';
 import { checkRecordFormat, writeRecord, type SolveRecord } from './run/result-record.ts';
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from './run/checkpoint-every.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from './config/defaults.ts';
 import { runPipeline } from './run/pipeline.ts';
 import { ContainedObservable } from './run/contained-events.ts';
 
@@ -54,7 +54,7 @@ export type { MachineProvenance, Provenance } from './provenance.ts';
 export type { ExperimentInput } from './experiment/schema.ts';
 export type { Edge, TopologyKind, TopologySpec } from './topology/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';
-export { InputError } from './io/input-error.ts';
+export { InputError } from './io/errors.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, RunFailedError } from './run/start-run.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';

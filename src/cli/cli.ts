@@ -3,7 +3,7 @@
  * in. `runCli` runs the same command line inside a caller (tests, code that embeds the tool).
  */
 import yargs, { type Argv } from 'yargs';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { toolInfo } from '../package-info.ts';
 import { configCommand } from './commands/config.ts';
 import { solveCommand } from './commands/solve.ts';
