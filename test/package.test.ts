@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * The package as users get it: `npm pack`, installed into an empty project, type-checked and
  * compiled with `tsc --strict`, and run. The program is README's "Use from TypeScript" example, verbatim.
@@ -64,6 +65,7 @@ describe('the packed package', () => {
       'dist/kernel/paper.wasm',
       'dist/build-info.json',
       'config/default.yaml',
+      'src/serve/page/app.js',
     ])
       assert.ok(files.includes(file), `the package has ${file}`);
     const project = path.join(dir, 'project');

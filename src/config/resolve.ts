@@ -61,6 +61,21 @@ function resolveMigration(migration: Parsed['migration'], populationSize: number
   return { mode, lag, interval, migrants, emigrantSelection, replacement, rejectDuplicates };
 }
 
+/**
+ * A flag for an option of another migration mode (`--lag` with `--migration sync`) would be
+ * dropped without a word: refused. A file's key is not (a printed config holds every key).
+ */
+function checkModeOptions(overrides: ConfigOverrides, mode: string, at: Locator, registries: Registries): void {
+  const given = overrides.migration ?? {};
+  const chosen = registries.migrationModes.find((m) => m.kind === mode);
+  for (const other of registries.migrationModes) {
+    for (const key of other.options ?? []) {
+      if ((given as Record<string, unknown>)[key] === undefined || chosen?.options?.includes(key)) continue;
+      at.fail(['migration', key], `only for migration mode ${other.kind}; the mode is ${mode}`, ['migration.mode']);
+    }
+  }
+}
+
 /** What the limits' resolution needs of the rest of the run. */
 interface LimitsContext {
   islands: number;
@@ -117,6 +132,7 @@ export function resolveRunConfig(
   const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
 
   const migration = resolveMigration(p.migration, ga.populationSize, at, registries);
+  checkModeOptions(overrides, migration.mode, at, registries);
   const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 

@@ -339,3 +339,40 @@ export function checkDistinctOutputs(outputs: readonly (readonly [flag: string, 
     seen.set(id, `${flag} ${path}`);
   }
 }
+
+/** Device and inode of a folder, or null when it does not exist. */
+function folderIdentity(folder: string): string | null {
+  const stats = statOrNull(folder);
+  return stats === null ? null : `inode:${stats.dev}:${stats.ino}`;
+}
+
+/**
+ * No output may replace one of the command's own inputs: `report DIR --csv DIR/runs.jsonl`,
+ * `solve --config c.yaml --out c.yaml`, a trace onto itself, each also spelt through a link
+ * or `./`. `inputs` are files (which need not exist yet: a study's lock or runs file is
+ * named by its folder and name); `folders` are folders all of whose contents are inputs
+ * (a study's event logs).
+ * @throws InputError naming the output and the input.
+ */
+export function checkNotInputs(
+  outputs: readonly (readonly [flag: string, path: string | null | undefined])[],
+  inputs: readonly (readonly [name: string, path: string | null | undefined])[],
+  folders: readonly (readonly [name: string, path: string])[] = [],
+): void {
+  const inputIds = new Map<string, string>();
+  for (const [name, path] of inputs) {
+    const id = path ? targetIdentity(path) : null;
+    if (id !== null) inputIds.set(id, name);
+  }
+  const folderIds = new Map<string, string>();
+  for (const [name, path] of folders) {
+    const id = folderIdentity(path);
+    if (id !== null) folderIds.set(id, name);
+  }
+  for (const [flag, path] of outputs) {
+    if (path === null || path === undefined || path === '') continue;
+    const id = targetIdentity(path);
+    const input = (id === null ? undefined : inputIds.get(id)) ?? folderIds.get(folderIdentity(dirname(path)) ?? '');
+    if (input !== undefined) throw new InputError(`${flag} ${path}: is ${input}, an input of this command; not overwritten (choose another file)`);
+  }
+}

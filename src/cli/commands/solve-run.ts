@@ -5,11 +5,11 @@ import type { ArgumentsCamelCase } from 'yargs';
 import type { CheckpointEvent } from '../../archipelago/events.ts';
 import { overridesFromArgv } from '../../config/flags.ts';
 import { numberLiteral } from '../../schema/flag-value.ts';
-import { displayName, runConfigFromArgv } from '../../config/config-file.ts';
+import { configFileOf, displayName, runConfigFromArgv } from '../../config/config-file.ts';
 import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { readCheckpoint, resumeConfig, type CheckpointFile } from '../../run/checkpoint.ts';
-import { recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
+import { checkRecordFormat, recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
 import { NoSolutionError, withSeed, type RunFailedError, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { checkSupported, runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
 import { CLUSTER_CAPABILITIES } from '../../cluster/defaults.ts';
@@ -18,14 +18,17 @@ import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { TraceWriter } from '../../run/trace.ts';
+import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import type { RunServer } from '../../serve/serve.ts';
+import { startRunView } from '../serve-view.ts';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
-import { exitWhenWritten, printError, printLine, printLog, setExitCode, tupleForPeople } from '../output.ts';
-import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { exitWhenWritten, printError, printLine, printLog, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
+import { checkDistinctOutputs, checkNotInputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
-export interface SolveArgs extends ClusterArgs {
+export interface SolveArgs extends ClusterArgs, ServeArgs {
   config?: string;
   json: boolean;
   board: boolean;
@@ -62,10 +65,12 @@ async function runConfig(args: SolveArgs, env?: ResolveEnv): Promise<{ config: S
   return { config: resumeConfig(checkpoint, args.resume, overridesFromArgv(args)), resumed: checkpoint };
 }
 
-function printText(result: RunResult, args: SolveArgs, ended: Ending, out: string | null): void {
+function printText(result: RunResult, args: SolveArgs, ended: Ending, out: string | null, hostOf: readonly (string | undefined)[]): void {
   // Where the rest of a long tuple is: the --out file given, else how to get it.
   const rest = out !== null ? `all of them in ${out}` : 'use --out FILE to save them, --all to print them';
-  const found = result.foundBy === null ? '' : `found by island ${result.foundBy} at iteration ${result.foundAtIteration}; `;
+  // On a cluster, the host the winning island ran on.
+  const on = result.foundBy === null || hostOf[result.foundBy] === undefined ? '' : ` on host ${hostOf[result.foundBy]}`;
+  const found = result.foundBy === null ? '' : `found by island ${result.foundBy}${on} at iteration ${result.foundAtIteration}; `;
   if (result.takeover) {
     const { iteration, islands } = result.takeover;
     const each = islands.map((t, i) => `${i}: ${t ?? 'never'}`).join(', ');
@@ -125,7 +130,7 @@ function saveResult(outName: string, out: string, record: SolveRecord): boolean 
     writeFileAtomic(out, text);
     return true;
   } catch (error) {
-    printError(`${writeError(outName, out, error)}; the result is on stdout only`);
+    printError(`${writeError(outName, out, error)}; ${keptIn(null)}`);
     return false;
   }
 }
@@ -135,18 +140,22 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
   // The entry point started the workers before loading this (src/cli/early-host.ts); called
   // otherwise (e.g. from code), the pool starts at launch.
   const host = takeEarlyHost() ?? new LocalHost();
+  let release: (() => void) | void;
   try {
-    await solveOn(host, args);
+    release = await solveOn(host, args);
   } catch (error) {
     await host.close();
     throw error;
   }
   // Stopping the pool's threads one by one would only delay the exit (~10-30 ms).
   await exitWhenWritten(() => host.close());
+  release?.();
 }
 
-async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
+/** Runs and writes the result; returns the release of the signals it holds while the result is written. */
+async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
   const everySeconds = checkpointEverySeconds(args);
+  const serveAt = serveFromArgs(args);
   // Islands on other machines: from the flags, else from the config's `cluster:` section.
   const fromFlags = clusterFromArgs(args);
   let { config, resumed } = await runConfig(args);
@@ -175,8 +184,12 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const outName = args.out !== undefined ? '--out' : `output.file (${args.config !== undefined ? displayName(args.config) : 'run config'})`;
   const checkpointPath = args.checkpoint ?? null;
   let run: PipelineRun;
+  let served: RunServer | null = null;
   try {
-    if (out !== null) checkOutFile(outName, out);
+    if (out !== null) {
+      checkRecordFormat(outName, out);
+      checkOutFile(outName, out);
+    }
     if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
     if (args.trace !== undefined) checkOutFile('--trace', args.trace);
     checkDistinctOutputs([
@@ -190,8 +203,18 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       [outName, out],
       ['--trace', args.trace],
     ]);
+    checkNotInputs(
+      [
+        [outName, out],
+        ['--checkpoint', checkpointPath],
+        ['--trace', args.trace],
+      ],
+      [[`the run config ${displayName(configFileOf(args))}`, args.resume === undefined ? configFileOf(args) : null]],
+    );
     checkTestFaultEnv(config.islands);
     if (!cluster) noteKernelFallback();
+    // The view is up (its URL printed) before the run starts, and sees every event.
+    served = serveAt ? await startRunView(config, serveAt) : null;
     run = runPipeline(config, {
       ...(cluster ? { launcher: cluster.launcher } : { launcher: host }),
       ...(checkpointPath !== null
@@ -206,7 +229,9 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       ...(resumed ? { resume: resumed } : {}),
       names,
     });
+    served?.watch(run.events$);
   } catch (error) {
+    await served?.close();
     await cluster?.close();
     if (!(error instanceof NoSolutionError)) throw error;
     printError(error.message);
@@ -243,8 +268,11 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     }
   });
   let outcome: RunOutcome;
+  let release: () => void;
   try {
     outcome = await run.outcome;
+    // From here the result is written: a signal now lets it finish (stdout is not cut) and is noted.
+    release = claimFinishing();
   } catch (error) {
     trace?.abort();
     throw error;
@@ -252,17 +280,26 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     live?.close();
     signals.dispose();
     subscription.unsubscribe();
+    await served?.close();
     await cluster?.close();
   }
-  trace?.close();
+  const traceError = trace?.close() ?? null;
 
   // The record's solution passed the independent validator: the tool never prints one it refuses.
   const { ended, record, result, failure } = outcome;
   // stdout first: whatever happens to --out, a finished result is never lost.
   if (args.json) printLine(JSON.stringify(record));
-  else printText(result, args, ended, out);
+  else
+    printText(
+      result,
+      args,
+      ended,
+      out,
+      record.islands.map((i) => ('host' in i ? i.host : undefined)),
+    );
   printFailures(result, failure);
   const saved = out === null || saveResult(outName, out, record);
+  if (traceError !== null) printError(`${writeError('--trace', args.trace!, traceError)}; ${keptIn(out !== null && saved ? out : null)}`);
   if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
   if (ended === 'broker-lost')
     printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
@@ -271,12 +308,28 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       ? signals.exitCode
       : failure || ended === 'broker-lost' || ended === 'all-islands-failed'
         ? EXIT.islandFailed
-        : !saved
+        : !saved || traceError !== null
           ? EXIT.notSaved
           : result.solved || ended === 'taken-over'
             ? EXIT.ok
             : EXIT.notSolved,
   );
+  return release;
+}
+
+/** Where the result is after one output failed: in `file` (when saved there), on stdout, or nowhere. */
+function keptIn(file: string | null): string {
+  const places = [...(stdoutFailed() ? [] : ['on stdout']), ...(file !== null ? [`in ${file}`] : [])];
+  return places.length === 0 ? 'the result could not be kept anywhere' : `the result is ${places.join(' and ')}`;
+}
+
+/**
+ * After the run: a signal that comes while the result is written to stdout and the files is
+ * noted and changes nothing (a cut result, or "nothing was written", would be worse). The
+ * process ends once the result is out (exitWhenWritten).
+ */
+function claimFinishing(): () => void {
+  return claimSignals((signal) => printError(`${signal}: the run has ended; finishing writing its result`));
 }
 
 /** After each checkpoint: a failed write is one line and the run goes on (the previous checkpoint stays); a written one a note. */
