@@ -27,14 +27,22 @@ import { ContainedObservable } from './run/contained-events.ts';
 
 export type {
   ArchipelagoEvent,
+  ArchipelagoResult,
+  BetweenEvent,
   CheckpointEvent,
   DoneEvent,
   IslandErrorEvent,
+  IslandResult,
+  IslandSummary,
   MigrationEvent,
   ProgressEvent,
   SolutionEvent,
   StartedEvent,
+  SurvivalEvent,
+  TakeoverResult,
 } from './archipelago/events.ts';
+export type { EmigrantSelectionName, ReplacementName } from './config/migration-policies.ts';
+export { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
