@@ -383,7 +383,8 @@ describe('run config: files', () => {
       for (const entry of readdirSync(dir)) {
         const p = path.join(dir, entry);
         if (statSync(p).isDirectory()) {
-          if (p !== path.join(CONFIG_DIR, 'experiments')) walk(p);
+          // experiments/: studies; hpc/: scheduler recipes (docs/hpc.md). Neither holds run configs.
+          if (p !== path.join(CONFIG_DIR, 'experiments') && p !== path.join(CONFIG_DIR, 'hpc')) walk(p);
         } else if (/\.(ya?ml|json)$/.test(entry) && entry !== 'run-config.schema.json') files.push(p);
       }
     };
