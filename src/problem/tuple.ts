@@ -26,7 +26,8 @@ export function parseTuple(text: string, where = 'tuple'): number[] {
   if (body === '') throw new TupleSyntaxError(`${where}: empty tuple, expected numbers such as 8 6 4 1 3 5 7 2`);
   // One comma (with spaces around it or not) or spaces part two rows: `1,,2` misses a row, it is not (1, 2).
   return body.split(SEPARATORS).map((token, i) => {
-    if (token === '') throw new TupleSyntaxError(`${where}: "${clip(text)}" has no row at entry ${i + 1} (two commas in a row, or one at an end)`);
+    if (token === '')
+      throw new TupleSyntaxError(`${where}: "${clip(text)}" has no row at entry ${i + 1} (two commas in a row, or one at an end)`);
     return parseEntry(token, where);
   });
 }
