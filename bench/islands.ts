@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
-import type { MigrationMode } from '../src/archipelago/migration-modes.ts';
+import type { MigrationMode } from '../src/archipelago/modes/registry.ts';
 import { TEST_FAULT_ENV, testFaultValue } from '../src/archipelago/test-fault.ts';
 import { paperParams } from '../src/ga/params.ts';
 

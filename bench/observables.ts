@@ -9,7 +9,7 @@
  */
 import { observe } from '../src/archipelago/observables/sample.ts';
 import { ImmigrantTracker } from '../src/archipelago/observables/survival.ts';
-import { isScheduledIteration } from '../src/archipelago/island-runner.ts';
+import { isScheduledIteration } from '../src/archipelago/schedule.ts';
 import { replaceWorstIfBetter } from '../src/migration-policy/replacements/worst-if-better.ts';
 import { selectBest } from '../src/migration-policy/emigrant-selections/best.ts';
 import { Island } from '../src/ga/island.ts';

@@ -19,7 +19,7 @@ import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
 import { checkNumberArray, parseTuple } from './problem/tuple.ts';
 import { checkDistinctOutputs, checkOutFile, writeError } from './io/write-file.ts';
 import { ConfigError } from './config/errors.ts';
-import { writeRecord, type SolveRecord } from './run/result-record.ts';
+import { checkRecordFormat, writeRecord, type SolveRecord } from './run/result-record.ts';
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './run/checkpoint-every.ts';
 import { runPipeline } from './run/pipeline.ts';
@@ -110,7 +110,10 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
   const { cluster, checkpoint, signal } = options;
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
   // A result or checkpoint file that cannot be written is refused before the run, not after it (the record would be lost).
-  if (seeded.output.file !== null) checkOutFile('output.file', seeded.output.file);
+  if (seeded.output.file !== null) {
+    checkRecordFormat('output.file', seeded.output.file);
+    checkOutFile('output.file', seeded.output.file);
+  }
   if (checkpoint) {
     if (typeof checkpoint.file !== 'string')
       throw new ConfigError(`checkpoint.file: expected a file name, got ${JSON.stringify(checkpoint.file)}`);

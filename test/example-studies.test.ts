@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * The example studies in config/experiments/ are repeatable: every cell uses sync or
  * lagged migration and an iteration limit, so a study run twice gives the same records but
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import YAML from 'yaml';
-import { isRepeatable } from '../src/archipelago/migration-modes.ts';
+import { isRepeatable } from '../src/archipelago/modes/registry.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { runExperiment } from '../src/index.ts';
 import { cli } from './cli-helpers.ts';

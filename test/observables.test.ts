@@ -1,9 +1,10 @@
+// @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { betweenIslands, BetweenTracker } from '../src/archipelago/observables/between.ts';
 import { hashGenes, observe } from '../src/archipelago/observables/sample.ts';
 import { ImmigrantTracker, survivalRecords } from '../src/archipelago/observables/survival.ts';
-import { isScheduledIteration } from '../src/archipelago/island-runner.ts';
+import { isScheduledIteration } from '../src/archipelago/schedule.ts';
 import { replaceWorstIfBetter } from '../src/migration-policy/replacements/worst-if-better.ts';
 import { Population } from '../src/ga/population.ts';
 import { Rng } from '../src/ga/rng.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nextSampleIteration } from '../src/archipelago/island-runner.ts';
+import { nextSampleIteration } from '../src/archipelago/schedule.ts';
 import { startRun, type ProgressEvent } from '../src/index.ts';
 
 describe('progress samples by iteration', () => {

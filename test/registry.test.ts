@@ -24,6 +24,7 @@ import { FIXTURES, fixtureModule, ROOT } from './paths.ts';
 import { withSourceWorker } from './helpers.ts';
 import gaModeExtension from './fixtures/ga-mode-extension.ts';
 import policyExtension from './fixtures/policy-extension.ts';
+import migrationModeExtension from './fixtures/migration-mode-extension.ts';
 
 /** `solve --help` with its line wrapping undone, so a long flag description reads as one line. */
 function solveHelp(): string {
@@ -416,5 +417,70 @@ describe('registering a GA mode', () => {
     );
     // The same island as paper mode with the same parameters: the same run.
     assert.deepEqual(await run({ mode: 'paper', populationSize: 30, pairsPerIteration: 1, badRepositorySize: 0 }), steady);
+  });
+});
+
+/** The worked example of docs/ARCHITECTURE.md, "How to add a migration mode", in test/fixtures/migration-mode-extension.ts. */
+const MODE_EXTENSION = fixtureModule('migration-mode-extension');
+const withLatest = extendRegistries(REGISTRIES, [migrationModeExtension]);
+
+describe('registering a migration mode', () => {
+  it('the schema, the JSON Schema, the flag and --help take it; the real registry does not', () => {
+    const c = resolveWith({ migration: { mode: 'latest' } }, withLatest);
+    assert.equal(c.migration.mode, 'latest');
+    assert.deepEqual(resolveWith(toFileShape(c, withLatest), withLatest), c);
+    assert.throws(() => resolveWith({ migration: { mode: 'latest' } }), {
+      message: 'test.yaml: migration.mode: expected one of async | sync | lagged, got "latest"',
+    });
+    const migration = (runConfigJsonSchema(withLatest) as SchemaNode).properties!.migration.properties!;
+    assert.ok(migration.mode.enum!.includes('latest'));
+    assert.equal(runFlags(withLatest).find((f) => f.name === 'migration')!.describe, 'async | sync | lagged | latest');
+    assert.equal(RUN_FLAGS.find((f) => f.name === 'migration')!.describe, 'async | sync | lagged');
+  });
+
+  it('it runs in a real archipelago run: every island imports the extension, the coordinator follows its rules', async () => {
+    const config = resolveWith(
+      {
+        n: 300,
+        seed: 4,
+        islands: 3,
+        ga: { populationSize: 20 },
+        topology: { kind: 'ring' },
+        migration: { mode: 'latest', interval: 1, migrants: 2 },
+        limits: { maxIterations: 25 },
+      },
+      withLatest,
+    );
+    const events: MigrationEvent[] = [];
+    const result = await withSourceWorker(() => {
+      const handle = startSeededRun({ ...config, seed: 4 }, { extensions: [MODE_EXTENSION], migrationModes: withLatest.migrationModes });
+      handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
+      return handle.result;
+    });
+    assert.deepEqual(
+      result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
+      [],
+      'no island failed',
+    );
+    assert.ok(!result.solved && result.islands.every((i) => i.stopReason === 'max-iterations' && i.iterations === 25));
+    // Each island sends 2 migrants to its one target every iteration ...
+    assert.deepEqual(
+      result.islands.map((i) => i.migrantsSent),
+      [50, 50, 50],
+    );
+    // ... and takes in at most one message (the newest) from its one source per iteration; its migrations have no epoch.
+    assert.ok(events.length > 0 && events.every((e) => e.epoch === null && e.sent === 2));
+    for (const island of result.islands) {
+      const batches = events.filter((e) => e.to === island.id).length;
+      assert.ok(batches <= island.iterations, `island ${island.id}: ${batches} batches in ${island.iterations} iterations`);
+      assert.equal(island.migrantsReceived, 2 * batches);
+    }
+  });
+
+  it('a coordinator that was not given the mode refuses the run at once', () => {
+    const config = resolveWith({ seed: 4, islands: 2, migration: { mode: 'latest' } }, withLatest);
+    assert.throws(() => startSeededRun({ ...config, seed: 4 }, { extensions: [MODE_EXTENSION] }), {
+      message: 'run.migration.mode must be one of async, sync, lagged, got "latest"',
+    });
   });
 });

@@ -9,13 +9,13 @@ import { runIsland } from '../src/archipelago/island-runner.ts';
 import { lowerThreadPriority } from '../src/archipelago/thread-priority.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
 import { ISLAND_REGISTRIES } from '../src/archipelago/island-registries.ts';
-import { parseTestFault, TEST_FAULT_ENV } from '../src/archipelago/test-fault.ts';
+import { installTestFault, parseTestFault, TEST_FAULT_ENV } from '../src/archipelago/test-fault.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
 import { MessagePortTransport, type IslandEnvelope } from '../src/archipelago/transport.ts';
 
-// Test-only: the fault this thread's environment asks for (src/archipelago/test-fault.ts); never from a task.
-const fault = parseTestFault(process.env[TEST_FAULT_ENV]) ?? undefined;
-const hooks = { exit: (code: number) => process.exit(code), ...(fault ? { fault } : {}) };
+// Test-only: the fault this thread's environment asks for (src/archipelago/test-fault.ts), wrapped around its island's evolver; never from a task.
+const fault = parseTestFault(process.env[TEST_FAULT_ENV]);
+const hooks = fault ? { wrap: installTestFault(fault, (code) => process.exit(code)) } : {};
 
 export default function islandWorker(envelope: IslandEnvelope): Uint8Array | Promise<Uint8Array> {
   if (envelope.kernel) kernelModuleForThread(envelope.kernel);

@@ -6,15 +6,16 @@ import { RUNNING, type Coordination } from './coordination.ts';
 import { IslandFailedError } from './island-failed-error.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from './events.ts';
 import { runSpecOf } from './island-options.ts';
-import { wallClock } from './island-runner.ts';
+import { wallClock } from './schedule.ts';
 import type { LaunchedRun, Launcher } from './launcher.ts';
 import { LocalHost } from './local-host.ts';
 import type { BestMessage, ControlMessage, IslandReport, IslandTask } from './messages.ts';
 import { migrationEvents } from './migration-log.ts';
 import { BetweenTracker } from './observables/between.ts';
 import { SURVIVAL_ITERATIONS, survivalRecords } from './observables/survival.ts';
+import type { CoordinatorRules } from './modes/define.ts';
 import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type ArchipelagoOptions } from './options.ts';
-import { buildResult, heldAt, syncFinder, type Failure, type Winner } from './run-result.ts';
+import { buildResult, earliestFinder, heldAt, type Failure, type Winner } from './run-result.ts';
 import { edgesOf, sourcesOf, targetsOf, type Edge } from '../topology/topology.ts';
 
 export type { ArchipelagoOptions } from './options.ts';
@@ -37,11 +38,11 @@ export interface Archipelago {
  * bad options.
  */
 export function startArchipelago(options: ArchipelagoOptions): Archipelago {
-  checkOptions(options);
+  const mode = checkOptions(options);
   const { topology, islands, seed } = options.run;
   const edges = edgesOf(topology, islands, seed);
   const ownHost = options.launcher ? null : new LocalHost(islands);
-  const run = new ArchipelagoRun(options, edges, options.launcher ?? ownHost!);
+  const run = new ArchipelagoRun(options, mode.coordinator, edges, options.launcher ?? ownHost!);
   const result = run.result.finally(() => ownHost?.close());
   result.catch(() => {}); // rejections belong to whoever awaits `result`; never an unhandled one
   return { events$: run.events$, result, stop: () => run.halt() };
@@ -68,9 +69,10 @@ class ArchipelagoRun {
   readonly events$ = this.subject.asObservable();
   readonly result: Promise<ArchipelagoResult>;
   private readonly islands: number;
-  private readonly sync: boolean;
-  /** Sync or lagged: the winner is the first finder by (iteration, island), from the reports; nobody claims. */
+  /** The winner is the first finder by (iteration, island), from the reports; nobody claims (the mode's winner rule). */
   private readonly firstFinder: boolean;
+  /** Checkpoints, and survival records, are at epoch barriers (the mode's checkpoint policy). */
+  private readonly atBarriers: boolean;
   private readonly launched: LaunchedRun;
   private readonly coordination: Coordination;
   private readonly launchedAt = wallClock();
@@ -101,13 +103,14 @@ class ArchipelagoRun {
 
   constructor(
     private readonly options: ArchipelagoOptions,
+    private readonly rules: CoordinatorRules,
     private readonly edges: readonly Edge[],
     launcher: Launcher,
   ) {
-    const { islands, migration, limits } = options.run;
+    const { islands, limits } = options.run;
     this.islands = islands;
-    this.sync = migration.mode === 'sync';
-    this.firstFinder = migration.mode !== 'async';
+    this.firstFinder = rules.winner === 'first-finder';
+    this.atBarriers = rules.checkpoints === 'barrier';
     this.reports = new Array<IslandReport | null>(this.islands).fill(null);
     this.failures = new Array<Failure | null>(this.islands).fill(null);
     this.lastBest = new Array<BestMessage | null>(this.islands).fill(null);
@@ -179,9 +182,9 @@ class ArchipelagoRun {
   }
 
   private emitMigrations(records: Int32Array, survivals: Int32Array): void {
-    for (const event of migrationEvents(records, this.firstFinder)) this.emit(event);
+    for (const event of migrationEvents(records, this.rules.numbersMigrations)) this.emit(event);
     for (const r of survivalRecords(survivals))
-      this.emit({ type: 'survival', ...r, epoch: this.sync ? r.epoch : null, after: SURVIVAL_ITERATIONS });
+      this.emit({ type: 'survival', ...r, epoch: this.atBarriers ? r.epoch : null, after: SURVIVAL_ITERATIONS });
   }
 
   /** Takeover mode: records an island's takeover; once every island is taken over the run has its answer and stops. */
@@ -198,7 +201,7 @@ class ArchipelagoRun {
         this.emit({
           type: 'checkpoint',
           mode: this.options.run.migration.mode,
-          epoch: this.sync ? snapshots[0].epoch : null,
+          epoch: this.atBarriers ? snapshots[0].epoch : null,
           islands: snapshots,
           seconds: this.seconds(),
         });
@@ -275,9 +278,9 @@ class ArchipelagoRun {
       lastEvaluations: this.lastEvaluations,
       // A run nobody claimed may still hold a solution (async islands stopped before they
       // looked at their initial population): it is one, validated, whatever ended the run.
-      winner: this.firstFinder ? this.syncWinner() : (this.claimed ?? this.syncWinner()),
-      // Lagged islands report their counters at the first solution's iteration themselves.
-      sync: this.sync,
+      winner: this.firstFinder ? this.finderWinner() : (this.claimed ?? this.finderWinner()),
+      // Modes that stop at a cut without counting through the winner (lagged) have their islands report their counters there.
+      countsThroughWinner: this.rules.countsThroughWinner,
       haltedAt: this.haltedAt,
       iterations: (island) => this.coordination.iterations(island),
       launchedAt: this.launchedAt,
@@ -304,8 +307,8 @@ class ArchipelagoRun {
     return result;
   }
 
-  private syncWinner(): Winner | null {
-    const finder = syncFinder(this.reports);
+  private finderWinner(): Winner | null {
+    const finder = earliestFinder(this.reports);
     const solution = finder ? this.validated(finder.island, finder.solution!) : null;
     return finder && solution
       ? { island: finder.island, iteration: heldAt(finder), solution, foundAt: finder.foundAt || finder.stoppedAt }

@@ -40,9 +40,12 @@ export interface IslandCoordination {
   stopState(): StopState;
   /** Async: claims the run for `island`; true for exactly one claimer, which also raises the stop. */
   claim(island: number): boolean;
-  /** Sync: the earliest epoch in which some island found a solution (lowers, never raises). */
-  reportFoundEpoch(epoch: number): void;
-  foundEpoch(): number;
+  /**
+   * Modes that stop at a cut (modes/sync.ts, modes/lagged.ts): the earliest point of the run's schedule at
+   * which some island holds a solution, an epoch (sync) or an iteration (lagged). Lowers, never raises.
+   */
+  reportCut(at: number): void;
+  cut(): number;
   /** The coordinator's latest checkpoint request (a generation number, 0 = none yet). */
   checkpointRequest(): number;
   /** Sync: proposes `epoch` as the barrier at which the pending request is served; the first proposal wins. */

@@ -1,4 +1,3 @@
-import type { MigrationMode } from './migration-modes.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { ProgressMessage, StopReason } from './messages.ts';
 import type { BetweenPoint, BetweenSample } from './observables/between.ts';
@@ -27,8 +26,8 @@ export interface StartedEvent {
 /** A complete set of island snapshots (see `checkpointEveryMs`); the caller writes it somewhere. */
 export interface CheckpointEvent {
   type: 'checkpoint';
-  mode: MigrationMode;
-  /** Sync: the epoch barrier every snapshot was taken at; async: null. */
+  mode: string;
+  /** Modes that checkpoint at a barrier (sync): the epoch every snapshot was taken at; otherwise null. */
   epoch: number | null;
   islands: IslandSnapshot[];
   seconds: number;

@@ -8,10 +8,12 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import type { EmigrantSelectionRegistry, ReplacementRegistry } from '../migration-policy/lookup.ts';
+import type { MigrationModeRegistry } from './modes/define.ts';
 
-/** What an island builds from registries: its GA mode and its migration policies. */
+/** What an island builds from registries: its GA mode, its migration mode and its migration policies. */
 export interface IslandRegistries {
   gaModes: GaModeRegistry;
+  migrationModes: MigrationModeRegistry;
   emigrantSelections: EmigrantSelectionRegistry;
   replacements: ReplacementRegistry;
 }
@@ -27,6 +29,7 @@ export function extendRegistries<R extends IslandRegistries>(base: R, extensions
   return {
     ...base,
     gaModes: more(base.gaModes, (e) => e.gaModes),
+    migrationModes: more(base.migrationModes, (e) => e.migrationModes),
     emigrantSelections: more(base.emigrantSelections, (e) => e.emigrantSelections),
     replacements: more(base.replacements, (e) => e.replacements),
   };

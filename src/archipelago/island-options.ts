@@ -5,7 +5,6 @@
  */
 import type { GaConfig } from '../ga/create-evolver.ts';
 import type { TopologySpec } from '../topology/topology.ts';
-import type { MigrationMode } from './migration-modes.ts';
 import type { EmigrantSelectionSpec, ReplacementKind, ReplacementSpec } from '../migration-policy/lookup.ts';
 
 /**
@@ -46,8 +45,8 @@ export function runSpecOf(config: RunSpec): RunSpec {
 }
 
 export interface MigrationOptions {
-  /** migration-modes.ts: 'async' islands never wait; 'sync' a global epoch barrier; 'lagged' bounded staleness. */
-  mode: MigrationMode;
+  /** A registered migration mode's kind (modes/registry.ts): how islands time their exchanges. */
+  mode: string;
   /** Lagged: migrants sent at iteration t enter at the receiver's iteration t + lag. */
   lag: number;
   /** Iterations between migrations (an epoch, in sync mode). */

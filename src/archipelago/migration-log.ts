@@ -31,15 +31,15 @@ export class MigrationLog {
   }
 }
 
-/** The events of a log's flat records (`epoch` null in async mode). */
-export function migrationEvents(records: Int32Array, sync: boolean): MigrationEvent[] {
+/** The events of a log's flat records (`epoch` null unless the mode numbers its migrations). */
+export function migrationEvents(records: Int32Array, numbered: boolean): MigrationEvent[] {
   const events: MigrationEvent[] = [];
   for (let at = 0; at + MIGRATION_RECORD <= records.length; at += MIGRATION_RECORD) {
     events.push({
       type: 'migration',
       from: records[at],
       to: records[at + 1],
-      epoch: sync ? records[at + 2] : null,
+      epoch: numbered ? records[at + 2] : null,
       iteration: records[at + 3],
       sent: records[at + 4],
       accepted: records[at + 5],

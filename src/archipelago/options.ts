@@ -2,6 +2,8 @@ import { ArchipelagoOptionError } from './errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { RunSpec } from './island-options.ts';
+import type { MigrationModeDefinition, MigrationModeRegistry } from './modes/define.ts';
+import { MIGRATION_MODE_REGISTRY } from './modes/registry.ts';
 
 export interface ArchipelagoOptions {
   /**
@@ -13,7 +15,7 @@ export interface ArchipelagoOptions {
   progressIntervalMs?: number;
   /**
    * Ask every island for a snapshot this often; each complete set is one `checkpoint` event
-   * (sync: taken at an epoch barrier).
+   * (modes that checkpoint at a barrier take them at one, sync's epoch barrier).
    */
   checkpointEveryMs?: number;
   /** Continue from a checkpoint: one snapshot per island, in island order. */
@@ -25,6 +27,11 @@ export interface ArchipelagoOptions {
   extensions?: readonly string[];
   /** Where the islands run: a warm host kept across runs (e.g. `LocalHost`); default: a local pool made for this run and closed after it. */
   launcher?: Launcher;
+  /**
+   * The migration modes `run.migration.mode` may name (default: the built-in ones). A mode
+   * from an extension module is in this list and in the module, which `extensions` names.
+   */
+  migrationModes?: MigrationModeRegistry;
 }
 
 export const DEFAULT_PROGRESS_INTERVAL_MS = 250;
@@ -32,18 +39,24 @@ export const DEFAULT_PROGRESS_INTERVAL_MS = 250;
 export const STOP_GRACE_MS = 2000;
 
 /**
- * Checks what the run config's schema does not: a resume's snapshots against the run. The
+ * Checks what the run config's schema does not: that the migration mode is one the
+ * coordinator knows (its definition is returned), and a resume's snapshots against the run. The
  * rest of the options come from a checked `RunConfig` (src/config) and are not checked again.
  */
-export function checkOptions(o: ArchipelagoOptions): void {
+export function checkOptions(o: ArchipelagoOptions): MigrationModeDefinition {
   const fail = (what: string, expected: string, got: unknown): never => {
     throw new ArchipelagoOptionError(`${what} must be ${expected}, got ${JSON.stringify(got) ?? String(got)}`);
   };
+  const modes = o.migrationModes ?? MIGRATION_MODE_REGISTRY;
+  const mode = modes.find((m) => m.kind === o.run.migration.mode);
+  if (!mode) return fail('run.migration.mode', `one of ${modes.map((m) => m.kind).join(', ')}`, o.run.migration.mode);
   if (o.resume !== undefined) {
     const { islands, migration } = o.run;
     const ids = o.resume.map((s) => s?.island);
     if (ids.length !== islands || ids.some((id, i) => id !== i)) fail('resume', `one snapshot per island 0..${islands - 1}, in order`, ids);
     const epochs = new Set(o.resume.map((s) => s.epoch));
-    if (migration.mode === 'sync' && epochs.size !== 1) fail('resume', 'snapshots of one sync epoch', [...epochs]);
+    if (mode.coordinator.checkpoints === 'barrier' && epochs.size !== 1)
+      fail('resume', `snapshots of one ${migration.mode} epoch`, [...epochs]);
   }
+  return mode;
 }

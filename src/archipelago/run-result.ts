@@ -30,7 +30,7 @@ export function heldAt(r: IslandReport): number {
  * Sync (and any run nobody claimed): the island holding a solution with the smallest
  * (iteration, island id), fixed by the seed alone.
  */
-export function syncFinder(reports: readonly (IslandReport | null)[]): IslandReport | null {
+export function earliestFinder(reports: readonly (IslandReport | null)[]): IslandReport | null {
   let best: IslandReport | null = null;
   for (const r of reports) {
     if (r?.solution && (!best || heldAt(r) < heldAt(best))) best = r;
@@ -60,8 +60,8 @@ export interface RunRecordings {
   /** Each island's evaluations at its last progress message. */
   lastEvaluations?: readonly number[];
   winner: Winner | null;
-  /** Sync mode: evaluations are counted to the winning iteration (evaluationsThrough). */
-  sync: boolean;
+  /** The mode counts evaluations to the winning iteration (evaluationsThrough; sync). */
+  countsThroughWinner: boolean;
   /** When the coordinator halted the run (wall ms), if it did. */
   haltedAt: number | null;
   /** Last published iterations of an island without a report. */
@@ -90,8 +90,9 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   let evaluations = 0;
   let after = 0;
   // Sync: the solution's cost is every island's evaluations to the winning iteration.
+  const through = o.countsThroughWinner && winner !== null;
   const counted =
-    o.sync && winner ? (r: IslandReport) => evaluationsThrough(r, winner.iteration, winner.island) : (r: IslandReport) => r.evaluations;
+    through && winner ? (r: IslandReport) => evaluationsThrough(r, winner.iteration, winner.island) : (r: IslandReport) => r.evaluations;
   let bestReport: IslandReport | null = null;
   let latestStop = -Infinity;
   /** The last island loop's end, whatever stopped it. */
@@ -112,7 +113,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
       id: i,
       iterations: r ? r.iterations : o.iterations(i),
       evaluations: islandEvaluations,
-      evaluationsAfterSolution: o.sync && winner ? islandAfter : null,
+      evaluationsAfterSolution: through ? islandAfter : null,
       bestFitness: r ? r.bestFitness : (o.lastBest?.[i]?.bestFitness ?? -1),
       migrantsSent: r ? r.migrantsSent : 0,
       migrantsAccepted: r ? r.migrantsAccepted : 0,
@@ -153,7 +154,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     startupSeconds: Math.max(0, searchFrom - o.launchedAt) / 1000,
     stopLatencyMs,
     evaluations,
-    evaluationsAfterSolution: o.sync && winner ? after : null,
+    evaluationsAfterSolution: through ? after : null,
     islands: islandResults,
     edges: o.edges,
     between: o.between ?? [],

@@ -5,13 +5,13 @@ import { DEPARTED, HALTED, RUNNING, SOLVED, type Coordination, type IslandCoordi
  * of a host and its main thread map. The stop is here (a busy loop checks it with a cheap
  * Atomics.load and never has to yield), and so is the sync epoch barrier.
  *
- * Layout: [STOP, WINNER, FOUND_EPOCH, SEQ, CKPT_REQUEST, CKPT_EPOCH, reached[0..I), iterations[0..I)].
+ * Layout: [STOP, WINNER, CUT, SEQ, CKPT_REQUEST, CKPT_EPOCH, reached[0..I), iterations[0..I)].
  * `reached[i]` is the last barrier island i arrived at: -1 before it is built, 0 at the
  * start gate (every island starts iterating together), then sync epochs 1, 2, ...
  */
 const STOP = 0;
 const WINNER = 1;
-const FOUND_EPOCH = 2;
+const CUT = 2;
 const SEQ = 3;
 /** The coordinator's latest checkpoint request (a generation number, 0 = none yet). */
 const CKPT_REQUEST = 4;
@@ -38,7 +38,7 @@ export class SharedMemoryCoordination implements Coordination, IslandCoordinatio
     const sab = new SharedArrayBuffer((HEADER + 2 * islands) * 4);
     const a = new Int32Array(sab);
     a[WINNER] = -1;
-    a[FOUND_EPOCH] = NO_EPOCH;
+    a[CUT] = NO_EPOCH;
     a[CKPT_EPOCH] = NO_EPOCH;
     a.fill(-1, HEADER, HEADER + islands); // below the start gate (epoch 0)
     return new SharedMemoryCoordination(sab, islands);
@@ -63,18 +63,18 @@ export class SharedMemoryCoordination implements Coordination, IslandCoordinatio
     return was === RUNNING;
   }
 
-  /** Sync: the earliest epoch in which some island found a solution (lowers, never raises). */
-  reportFoundEpoch(epoch: number): void {
-    let current = Atomics.load(this.a, FOUND_EPOCH);
-    while (epoch < current) {
-      const seen = Atomics.compareExchange(this.a, FOUND_EPOCH, current, epoch);
+  /** The run's cut: the earliest point (sync: epoch; lagged: iteration) at which some island holds a solution (lowers, never raises). */
+  reportCut(at: number): void {
+    let current = Atomics.load(this.a, CUT);
+    while (at < current) {
+      const seen = Atomics.compareExchange(this.a, CUT, current, at);
       if (seen === current) break;
       current = seen;
     }
   }
 
-  foundEpoch(): number {
-    return Atomics.load(this.a, FOUND_EPOCH);
+  cut(): number {
+    return Atomics.load(this.a, CUT);
   }
 
   /** Coordinator: asks every island for a snapshot; returns the request's generation. */

@@ -7,6 +7,8 @@
  * there on (a slow island). Island ids are the run's, so on hosts of a cluster only the host
  * that runs that island acts on it.
  */
+import type { Evolver } from '../ga/evolver.ts';
+
 export const TEST_FAULT_ENV = 'NQUEENS_ISLANDS_TEST_FAULT';
 
 /** What the hook asks for, parsed. */
@@ -31,4 +33,28 @@ export function parseTestFault(raw: string | undefined): TestFault | undefined |
 /** The value that asks for `fault` (a test sets it in a worker pool's environment). */
 export function testFaultValue(fault: TestFault): string {
   return `${fault.island}:${fault.atIteration}:${fault.kind === 'slow' ? `slow:${fault.delayMs ?? 1}` : fault.kind}`;
+}
+
+/** The `exit` fault's exit code, so a test can recognise it. */
+export const TEST_FAULT_EXIT_CODE = 70;
+
+/**
+ * Makes island `island`'s evolver act out `fault` if the fault is that island's: its step
+ * throws, exits (through `exit`, the worker's process.exit) or sleeps first. Only the worker
+ * glue installs this (workers/island-worker.ts, through `RunnerHooks.wrap`), so the island
+ * loop knows nothing of faults.
+ */
+export function installTestFault(fault: TestFault, exit: (code: number) => never): (evolver: Evolver, island: number) => void {
+  return (evolver, island) => {
+    if (fault.island !== island) return;
+    const step = evolver.step.bind(evolver);
+    const sleeper = new Int32Array(new SharedArrayBuffer(4));
+    evolver.step = () => {
+      if (fault.kind === 'slow' && evolver.iterations >= fault.atIteration) Atomics.wait(sleeper, 0, 0, fault.delayMs ?? 1);
+      else if (fault.kind === 'exit' && evolver.iterations === fault.atIteration) exit(TEST_FAULT_EXIT_CODE);
+      else if (fault.kind === 'throw' && evolver.iterations === fault.atIteration)
+        throw new Error(`test fault: island ${island} throws at iteration ${evolver.iterations}`);
+      return step();
+    };
+  };
 }

@@ -55,6 +55,19 @@ function checkFlagValues(raw: readonly string[]) {
   };
 }
 
+/**
+ * Words after `--` are positionals, never flags: `verify` reads them as rows of its tuple
+ * (`verify -- 2 4 1 3`); no other command takes any there, and a word it would ignore is
+ * refused rather than guessed at.
+ */
+function checkWordsAfterDashes(raw: readonly string[]) {
+  return (argv: { _: (string | number)[] }): void => {
+    const at = raw.indexOf('--');
+    if (at === -1 || at === raw.length - 1 || argv._[0] === 'verify') return;
+    throw new UsageError(`${JSON.stringify(raw[at + 1])} after --: ${argv._[0]} takes no words there (only verify reads a tuple after --)`);
+  };
+}
+
 /** What a command line did: its exit code and what it wrote. */
 export interface CliOutcome {
   code: number;
@@ -104,6 +117,7 @@ export async function main(argv: string[]): Promise<void> {
     .version(toolInfo().version)
     .wrap(Math.min(110, process.stdout.columns || 110))
     .middleware(checkFlagValues(argv) as unknown as Parameters<Argv['middleware']>[0], true)
+    .middleware(checkWordsAfterDashes(argv) as unknown as Parameters<Argv['middleware']>[0], true)
     .fail((message, error, usage) => {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(message.replace(/\n/g, ' '), commandFlags(usage), argv));

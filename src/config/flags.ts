@@ -8,7 +8,6 @@
  * that look like numbers into numbers. The schema is the one place that checks them.
  */
 import type { Options } from 'yargs';
-import { MIGRATION_MODES } from '../archipelago/migration-modes.ts';
 import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { optionKey, policyFamilies, policyNames } from '../migration-policy/names.ts';
 import type { TopologyRegistry } from '../topology/topology.ts';
@@ -30,51 +29,53 @@ export interface FlagSpec {
 const GA_MODE_FLAGS = Symbol('GA mode flags');
 const TOPOLOGY_FLAGS = Symbol('topology flags');
 const POLICY_FLAGS = Symbol('migration policy flags');
+const MIGRATION_MODE_FLAG = Symbol('migration mode flag');
 
 /** The flags of a run config, with the registries' flags in place of the symbols. */
-const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FLAGS | typeof POLICY_FLAGS)[] = [
-  { name: 'n', path: 'n', value: 'number', describe: 'board size N' },
-  { name: 'seed', path: 'seed', value: 'number', describe: 'random seed (non-negative integer; absent = random)' },
-  GA_MODE_FLAGS,
-  { name: 'islands', path: 'islands', value: 'number', describe: 'number of islands, 1..256 (null = available cores)' },
-  TOPOLOGY_FLAGS,
-  { name: 'migration', path: 'migration.mode', value: 'string', describe: MIGRATION_MODES.join(' | ') },
-  { name: 'lag', path: 'migration.lag', value: 'number', describe: 'lagged: iterations from sending to entry (0 = sync)' },
-  { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
-  {
-    name: 'migrants',
-    path: 'migration.migrants',
-    value: 'number',
-    describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"',
-  },
-  POLICY_FLAGS,
-  {
-    name: 'reject-duplicates',
-    path: 'migration.rejectDuplicates',
-    value: 'boolean',
-    describe: 'refuse immigrants already in the population',
-  },
-  { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },
-  {
-    name: 'max-evaluations',
-    path: 'limits.maxEvaluations',
-    value: 'number',
-    describe: 'evaluation budget of the run, split evenly over the islands (null = none)',
-  },
-  { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
-  {
-    name: 'on-island-error',
-    path: 'onIslandError',
-    value: 'string',
-    describe: 'continue (default: the run goes on without a failed island) | fail (stop, exit 3)',
-  },
-  {
-    name: 'out',
-    path: 'output.file',
-    value: 'string',
-    describe: 'write the result to this file: JSON, or one row per line for a .txt name',
-  },
-];
+const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FLAGS | typeof POLICY_FLAGS | typeof MIGRATION_MODE_FLAG)[] =
+  [
+    { name: 'n', path: 'n', value: 'number', describe: 'board size N' },
+    { name: 'seed', path: 'seed', value: 'number', describe: 'random seed (non-negative integer; absent = random)' },
+    GA_MODE_FLAGS,
+    { name: 'islands', path: 'islands', value: 'number', describe: 'number of islands, 1..256 (null = available cores)' },
+    TOPOLOGY_FLAGS,
+    MIGRATION_MODE_FLAG,
+    { name: 'lag', path: 'migration.lag', value: 'number', describe: 'lagged: iterations from sending to entry (0 = sync)' },
+    { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
+    {
+      name: 'migrants',
+      path: 'migration.migrants',
+      value: 'number',
+      describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"',
+    },
+    POLICY_FLAGS,
+    {
+      name: 'reject-duplicates',
+      path: 'migration.rejectDuplicates',
+      value: 'boolean',
+      describe: 'refuse immigrants already in the population',
+    },
+    { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },
+    {
+      name: 'max-evaluations',
+      path: 'limits.maxEvaluations',
+      value: 'number',
+      describe: 'evaluation budget of the run, split evenly over the islands (null = none)',
+    },
+    { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
+    {
+      name: 'on-island-error',
+      path: 'onIslandError',
+      value: 'string',
+      describe: 'continue (default: the run goes on without a failed island) | fail (stop, exit 3)',
+    },
+    {
+      name: 'out',
+      path: 'output.file',
+      value: 'string',
+      describe: 'write the result to this file: JSON, or one row per line for a .txt name',
+    },
+  ];
 
 /** One flag per option an entry gives a flag; `path` places the option in the config. */
 function optionFlags(entry: { flags?: { readonly [option: string]: OptionFlag } }, path: (option: string) => string): FlagSpec[] {
@@ -127,6 +128,10 @@ export function runFlags(registries: Registries = REGISTRIES): readonly FlagSpec
   return BASE_FLAGS.flatMap((flag): readonly FlagSpec[] => {
     if (flag === GA_MODE_FLAGS) return gaModeFlags(registries.gaModes);
     if (flag === TOPOLOGY_FLAGS) return topologyFlags(registries.topologies);
+    if (flag === MIGRATION_MODE_FLAG)
+      return [
+        { name: 'migration', path: 'migration.mode', value: 'string', describe: registries.migrationModes.map((m) => m.kind).join(' | ') },
+      ];
     return flag === POLICY_FLAGS ? policyFlags(registries) : [flag];
   });
 }

@@ -8,7 +8,6 @@
  * `params` fields, or its options when it has none.
  */
 import { z } from 'zod';
-import { MIGRATION_MODES } from '../archipelago/migration-modes.ts';
 import type { RunSpec } from '../archipelago/island-options.ts';
 import { fields, formatPath } from '../schema/fields.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
@@ -34,7 +33,7 @@ function specOf<E extends Entry>(
 }
 
 function runSpecShape(registries: Registries) {
-  const { gaModes, topologies, emigrantSelections, replacements } = registries;
+  const { gaModes, migrationModes, topologies, emigrantSelections, replacements } = registries;
   const replacement = specOf(replacements);
   return {
     n: count(1),
@@ -43,7 +42,7 @@ function runSpecShape(registries: Registries) {
     islands: int(1, { max: MAX_ISLANDS }),
     topology: specOf(topologies),
     migration: section({
-      mode: oneOf(MIGRATION_MODES),
+      mode: oneOf(migrationModes.map((m) => m.kind) as [string, ...string[]]),
       lag: int(0),
       interval: int(1),
       migrants: int(0),

@@ -13,9 +13,8 @@ import { NatsUrlError, parseNatsUrl } from './nats-url.ts';
 import { gaSection } from './ga-section.ts';
 import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
-import { MIGRATION_MODE_REGISTRY, MIGRATION_MODES } from '../archipelago/migration-modes.ts';
-
-export { MIGRATION_MODES };
+import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
+import { DEFAULT_MIGRATION_MODE } from '../archipelago/modes/registry.ts';
 /** The default lag of the lagged mode (docs/defaults.md). */
 export const DEFAULT_LAG = 2;
 
@@ -49,10 +48,14 @@ const migrantsSchema = z.union(
   migrantsError,
 );
 
+/** `migration.mode`: a registered migration mode. */
+function migrationModeField(modes: MigrationModeRegistry) {
+  return oneOf(modes.map((m) => m.kind) as [string, ...string[]])
+    .default(DEFAULT_MIGRATION_MODE)
+    .describe(modes.map((m) => `${m.kind}: ${m.help}`).join('; '));
+}
+
 const migrationBase = {
-  mode: oneOf(MIGRATION_MODES)
-    .default('lagged')
-    .describe(MIGRATION_MODE_REGISTRY.map((m) => `${m.mode}: ${m.help}`).join('; ')),
   lag: int(0)
     .default(DEFAULT_LAG)
     .describe(
@@ -68,17 +71,19 @@ const rejectDuplicates = z
 
 /** A parsed `migration` section: the policy names as written, and whatever policy options the file gave. */
 export type MigrationSectionValue = z.output<z.ZodObject<typeof migrationBase>> & {
+  mode: string;
   emigrantSelection: string;
   replacement: string;
   rejectDuplicates: boolean;
 } & Record<string, unknown>;
-type MigrationInput = z.input<z.ZodObject<typeof migrationBase>> & { rejectDuplicates?: boolean } & MigrationPolicyInput;
+type MigrationInput = z.input<z.ZodObject<typeof migrationBase>> & { mode?: string; rejectDuplicates?: boolean } & MigrationPolicyInput;
 
-/** The `migration` section: its own keys, and the policy keys and options from the policy registries. */
-function migrationSchema(registries: PolicyRegistries) {
+/** The `migration` section: its mode, its own keys, and the policy keys and options from the policy registries. */
+function migrationSchema(registries: PolicyRegistries & { migrationModes: MigrationModeRegistry }) {
   const shape = {
+    mode: migrationModeField(registries.migrationModes),
     ...migrationBase,
-    ...migrationPolicyFields(registries, [...Object.keys(migrationBase), 'rejectDuplicates']),
+    ...migrationPolicyFields(registries, ['mode', ...Object.keys(migrationBase), 'rejectDuplicates']),
     rejectDuplicates,
   };
   return section(shape) as unknown as z.ZodType<MigrationSectionValue, MigrationInput>;

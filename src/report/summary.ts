@@ -4,7 +4,7 @@
  * paired comparison with its baseline cell, made with the treatment of unsolved runs that is
  * valid for it (censoring.ts). The terminal table, the CSV and the HTML page are all rendered from this.
  */
-import { isRepeatable } from '../archipelago/migration-modes.ts';
+import { isRepeatable } from '../archipelago/modes/registry.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
 import { cellLimits, censoredValue, censoringPlan, observe, type CellLimits, type CensoringPlan } from './censoring.ts';

@@ -9,7 +9,7 @@ import { constants as bufferLimits } from 'node:buffer';
 import { decodeData, encodeData } from '../archipelago/codec.ts';
 import type { CheckpointEvent } from '../archipelago/events.ts';
 import type { IslandSnapshot } from '../archipelago/island-snapshot.ts';
-import type { MigrationMode } from '../archipelago/migration-modes.ts';
+import { migrationModeOf } from '../archipelago/modes/registry.ts';
 import { ConfigError } from '../config/errors.ts';
 import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
 import { displayName } from '../config/config-file.ts';
@@ -44,8 +44,8 @@ export interface CheckpointFile {
   createdAt: string;
   configVersion: number;
   config: SeededRunConfig;
-  mode: MigrationMode;
-  /** Sync: the epoch every island was at; async: null. */
+  mode: string;
+  /** Modes that checkpoint at a barrier (sync): the epoch every island was at; otherwise null. */
   epoch: number | null;
   /** Seconds the run had been going when the checkpoint was taken. */
   seconds: number;
@@ -155,7 +155,7 @@ export function resumeConfig(
     }
   }
   // A machine fact, not a config check: the checkpoint may come from a larger machine.
-  const tooBig = runMemoryAdvice(saved, env.totalMemory);
+  const tooBig = runMemoryAdvice(saved, env);
   if (tooBig) throw new ConfigError(`${name}: n: ${tooBig}`);
   checkSnapshots(checkpoint, saved, damaged);
   return withResumableOverrides(saved, name, overrides);
@@ -171,7 +171,9 @@ const isCount = (value: unknown): value is number => Number.isSafeInteger(value)
 function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, damaged: (what: string) => ConfigError): void {
   const { n, islands, ga } = config;
   if (checkpoint.mode !== config.migration.mode) throw damaged(`mode ${String(checkpoint.mode)} but config says ${config.migration.mode}`);
-  if (checkpoint.mode === 'sync' ? !isCount(checkpoint.epoch) : checkpoint.epoch !== null)
+  // Modes that checkpoint at a barrier name its epoch, in the checkpoint and in every snapshot.
+  const atBarrier = migrationModeOf(checkpoint.mode).coordinator.checkpoints === 'barrier';
+  if (atBarrier ? !isCount(checkpoint.epoch) : checkpoint.epoch !== null)
     throw damaged(`epoch ${String(checkpoint.epoch)} for a ${checkpoint.mode} run`);
   if (typeof checkpoint.seconds !== 'number' || !(checkpoint.seconds >= 0) || !Number.isFinite(checkpoint.seconds))
     throw damaged(`seconds ${String(checkpoint.seconds)}`);
@@ -182,8 +184,8 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, dam
     if (!isObject(snapshot) || snapshot.island !== i) throw damaged(`island snapshot ${i} is missing or out of order`);
     const s = snapshot.state;
     if (!isObject(s) || s.n !== n) throw island(`its state is not for N = ${n}`);
-    if (checkpoint.mode === 'sync' ? snapshot.epoch !== checkpoint.epoch : snapshot.epoch !== 0)
-      throw island(`epoch ${String(snapshot.epoch)}, expected ${checkpoint.mode === 'sync' ? checkpoint.epoch : 0}`);
+    const epoch = atBarrier ? checkpoint.epoch : 0;
+    if (snapshot.epoch !== epoch) throw island(`epoch ${String(snapshot.epoch)}, expected ${epoch}`);
     for (const key of ['iterations', 'evaluations'] as const) if (!isCount(s[key])) throw island(`${key} ${String(s[key])} is not a count`);
     for (const key of ['migrantsSent', 'migrantsAccepted'] as const)
       if (!isCount(snapshot[key])) throw island(`${key} ${String(snapshot[key])} is not a count`);

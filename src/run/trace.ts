@@ -27,13 +27,24 @@ export interface TraceHeader {
 
 const FLUSH_BYTES = 1 << 16;
 
+/**
+ * A trace that cannot be written (a full disk, a FIFO whose reader left) costs the trace,
+ * never the run: the first failure drops the temporary file, later events are skipped, and
+ * `close()` returns the error for the caller to report.
+ */
 export class TraceWriter {
-  private readonly output: OutputFile;
+  private readonly output: OutputFile | null = null;
   private buffer: string[] = [];
   private bytes = 0;
+  private failure: unknown = null;
 
   constructor(file: string, config: SeededRunConfig) {
-    this.output = openOutput(file);
+    try {
+      this.output = openOutput(file);
+    } catch (error) {
+      this.failure = error;
+      return;
+    }
     const shape = recordedConfig(config);
     const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
     this.push(header);
@@ -43,28 +54,51 @@ export class TraceWriter {
     this.push(event.type === 'checkpoint' ? { type: event.type, mode: event.mode, epoch: event.epoch, seconds: event.seconds } : event);
   }
 
-  /** Flushes, syncs and renames the file into place. */
-  close(): void {
-    this.flush();
-    this.output.commit();
+  /** Flushes, syncs and renames the file into place; returns why the trace could not be written, or null. */
+  close(): unknown {
+    this.guard(() => {
+      this.flush();
+      this.output?.commit();
+    });
+    return this.failure;
   }
 
   /** Drops the temporary file (the run could not finish properly). */
   abort(): void {
-    this.output.abort();
+    this.drop();
   }
 
   private push(value: object): void {
+    if (this.failure !== null) return;
     const line = `${JSON.stringify(value)}\n`;
     this.buffer.push(line);
     this.bytes += line.length;
-    if (this.bytes >= FLUSH_BYTES) this.flush();
+    if (this.bytes >= FLUSH_BYTES) this.guard(() => this.flush());
   }
 
   private flush(): void {
     if (this.buffer.length === 0) return;
-    this.output.write(this.buffer.join(''));
+    this.output?.write(this.buffer.join(''));
     this.buffer = [];
     this.bytes = 0;
+  }
+
+  private guard(work: () => void): void {
+    if (this.failure !== null) return;
+    try {
+      work();
+    } catch (error) {
+      this.failure = error;
+      this.drop();
+    }
+  }
+
+  private drop(): void {
+    this.buffer = [];
+    try {
+      this.output?.abort();
+    } catch {
+      // The temporary file is gone or was never made.
+    }
   }
 }

@@ -5,11 +5,11 @@ import type { ArgumentsCamelCase } from 'yargs';
 import type { CheckpointEvent } from '../../archipelago/events.ts';
 import { overridesFromArgv } from '../../config/flags.ts';
 import { numberLiteral } from '../../schema/flag-value.ts';
-import { displayName, runConfigFromArgv } from '../../config/config-file.ts';
+import { configFileOf, displayName, runConfigFromArgv } from '../../config/config-file.ts';
 import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { readCheckpoint, resumeConfig, type CheckpointFile } from '../../run/checkpoint.ts';
-import { recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
+import { checkRecordFormat, recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
 import { NoSolutionError, withSeed, type RunFailedError, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { checkSupported, runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
 import { CLUSTER_CAPABILITIES } from '../../cluster/defaults.ts';
@@ -21,8 +21,9 @@ import { TraceWriter } from '../../run/trace.ts';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
-import { exitWhenWritten, printError, printLine, printLog, setExitCode, tupleForPeople } from '../output.ts';
-import { checkDistinctOutputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { noteKernelFallback } from '../kernel-note.ts';
+import { exitWhenWritten, printError, printLine, printLog, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
+import { checkDistinctOutputs, checkNotInputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs {
   config?: string;
@@ -126,7 +127,7 @@ function saveResult(outName: string, out: string, record: SolveRecord): boolean 
     writeFileAtomic(out, text);
     return true;
   } catch (error) {
-    printError(`${writeError(outName, out, error)}; the result is on stdout only`);
+    printError(`${writeError(outName, out, error)}; ${keptIn(null)}`);
     return false;
   }
 }
@@ -136,17 +137,20 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
   // The entry point started the workers before loading this (src/cli/early-host.ts); called
   // otherwise (e.g. from code), the pool starts at launch.
   const host = takeEarlyHost() ?? new LocalHost();
+  let release: (() => void) | void;
   try {
-    await solveOn(host, args);
+    release = await solveOn(host, args);
   } catch (error) {
     await host.close();
     throw error;
   }
   // Stopping the pool's threads one by one would only delay the exit (~10-30 ms).
   await exitWhenWritten(() => host.close());
+  release?.();
 }
 
-async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<void> {
+/** Runs and writes the result; returns the release of the signals it holds while the result is written. */
+async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
   const everySeconds = checkpointEverySeconds(args);
   // Islands on other machines: from the flags, else from the config's `cluster:` section.
   const fromFlags = clusterFromArgs(args);
@@ -177,7 +181,10 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const checkpointPath = args.checkpoint ?? null;
   let run: PipelineRun;
   try {
-    if (out !== null) checkOutFile(outName, out);
+    if (out !== null) {
+      checkRecordFormat(outName, out);
+      checkOutFile(outName, out);
+    }
     if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
     if (args.trace !== undefined) checkOutFile('--trace', args.trace);
     checkDistinctOutputs([
@@ -191,7 +198,16 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       [outName, out],
       ['--trace', args.trace],
     ]);
+    checkNotInputs(
+      [
+        [outName, out],
+        ['--checkpoint', checkpointPath],
+        ['--trace', args.trace],
+      ],
+      [[`the run config ${displayName(configFileOf(args))}`, args.resume === undefined ? configFileOf(args) : null]],
+    );
     checkTestFaultEnv(config.islands);
+    if (!cluster) noteKernelFallback();
     run = runPipeline(config, {
       ...(cluster ? { launcher: cluster.launcher } : { launcher: host }),
       ...(checkpointPath !== null
@@ -243,8 +259,11 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     }
   });
   let outcome: RunOutcome;
+  let release: () => void;
   try {
     outcome = await run.outcome;
+    // From here the result is written: a signal now lets it finish (stdout is not cut) and is noted.
+    release = claimFinishing();
   } catch (error) {
     trace?.abort();
     throw error;
@@ -254,7 +273,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     subscription.unsubscribe();
     await cluster?.close();
   }
-  trace?.close();
+  const traceError = trace?.close() ?? null;
 
   // The record's solution passed the independent validator: the tool never prints one it refuses.
   const { ended, record, result, failure } = outcome;
@@ -270,6 +289,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     );
   printFailures(result, failure);
   const saved = out === null || saveResult(outName, out, record);
+  if (traceError !== null) printError(`${writeError('--trace', args.trace!, traceError)}; ${keptIn(out !== null && saved ? out : null)}`);
   if (cluster && cluster.dropped.total > 0) printError(cluster.dropped.describe());
   if (ended === 'broker-lost')
     printError(`lost the NATS broker ${cluster!.broker}: the best so far is above${out !== null && saved ? ` and in ${out}` : ''}`);
@@ -278,12 +298,28 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       ? signals.exitCode
       : failure || ended === 'broker-lost' || ended === 'all-islands-failed'
         ? EXIT.islandFailed
-        : !saved
+        : !saved || traceError !== null
           ? EXIT.notSaved
           : result.solved || ended === 'taken-over'
             ? EXIT.ok
             : EXIT.notSolved,
   );
+  return release;
+}
+
+/** Where the result is after one output failed: in `file` (when saved there), on stdout, or nowhere. */
+function keptIn(file: string | null): string {
+  const places = [...(stdoutFailed() ? [] : ['on stdout']), ...(file !== null ? [`in ${file}`] : [])];
+  return places.length === 0 ? 'the result could not be kept anywhere' : `the result is ${places.join(' and ')}`;
+}
+
+/**
+ * After the run: a signal that comes while the result is written to stdout and the files is
+ * noted and changes nothing (a cut result, or "nothing was written", would be worse). The
+ * process ends once the result is out (exitWhenWritten).
+ */
+function claimFinishing(): () => void {
+  return claimSignals((signal) => printError(`${signal}: the run has ended; finishing writing its result`));
 }
 
 /** After each checkpoint: a failed write is one line and the run goes on (the previous checkpoint stays); a written one a note. */

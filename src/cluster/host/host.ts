@@ -22,7 +22,7 @@ import type { ForeignMessages } from '../../archipelago/message-shapes.ts';
 import { safeText } from '../bus/text.ts';
 import { BoundedSet, SayOnce } from '../bus/bounded.ts';
 import { ConfigError } from '../../config/errors.ts';
-import { runMemoryAdvice } from '../../config/memory.ts';
+import { readMemoryLimits, runMemoryAdvice } from '../../config/memory.ts';
 import { REGISTRIES, type Registries } from '../../config/registries.ts';
 import { checkResolved } from '../../config/resolved-schema.ts';
 import { toRunRecord } from '../../experiment/records.ts';
@@ -293,7 +293,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
     // The resolved config as the coordinator resolved it (the codec checked its shape): not resolved again here.
     const config: SeededRunConfig = order.config;
     try {
-      const tooBig = runMemoryAdvice(config, os.totalmem());
+      const tooBig = runMemoryAdvice(config, readMemoryLimits());
       if (tooBig) throw new Error(`n: ${tooBig}`);
       run = startSeededRun(config, { launcher: pool });
     } catch (error) {

@@ -23,6 +23,7 @@ import type { Subscription } from '@nats-io/transport-node';
 import { DEPARTED, HALTED, RUNNING, SOLVED } from '../../archipelago/coordination.ts';
 import type { LocalHost } from '../../archipelago/local-host.ts';
 import type { IslandTask } from '../../archipelago/messages.ts';
+import { migrationModeOf } from '../../archipelago/modes/registry.ts';
 import { SharedMemoryCoordination } from '../../archipelago/shared-memory-coordination.ts';
 import type { IslandPorts } from '../../archipelago/transport.ts';
 import type { Subjects } from '../bus/connection.ts';
@@ -80,7 +81,7 @@ export class IslandRelay {
     connection: { readonly connected: boolean },
   ) {
     // Sync and lagged islands wait for migrants (lagged ones for those of one sending iteration, which the message carries).
-    this.sync = tasks.some((task) => task.run.migration.mode !== 'async');
+    this.sync = tasks.some((task) => migrationModeOf(task.run.migration.mode).waitsForMigrants);
     this.permutations = new PermutationCheck(tasks[0].run.n);
     this.peerSubjects = [...new Set(order.hostOf)].filter((host) => host !== hostId).map((host) => subjects.run(order.runId, host));
     this.coordination = SharedMemoryCoordination.create(order.islands);
@@ -232,7 +233,7 @@ export class IslandRelay {
         reached.push(task.island, epoch);
       }
     }
-    const foundEpoch = c.foundEpoch();
+    const foundEpoch = c.cut();
     const stop = c.stopState();
     if (reached.length > 0 || foundEpoch < this.known.foundEpoch || stop !== this.known.stop) {
       this.known = { foundEpoch: Math.min(foundEpoch, this.known.foundEpoch), stop };
@@ -277,7 +278,7 @@ export class IslandRelay {
       if (winner >= islands || message.foundEpoch < 0) return void dropped.malformed++;
       // Found-epoch before arrivals: an island passing a barrier must already see it.
       if (message.foundEpoch < this.known.foundEpoch) {
-        c.reportFoundEpoch(message.foundEpoch);
+        c.reportCut(message.foundEpoch);
         this.known.foundEpoch = message.foundEpoch;
       }
       if (message.stop === SOLVED && winner >= 0) c.claim(winner);

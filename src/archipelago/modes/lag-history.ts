@@ -3,21 +3,11 @@
  * report what it had done at the run's cut (the iteration of the first solution) after it
  * ran past it. Islands run ahead of each other; this is what makes the record a function
  * of the seed alone. An island never gets more than HISTORY - 1 iterations ahead of the
- * slowest island (island-runner.ts), so the cut is always still here.
+ * slowest island (lagged.ts), so the cut is always still here.
  */
-export const HISTORY = 1024;
+import type { IslandCounters } from './define.ts';
 
-/** What a record counts of one island at one iteration. */
-export interface IslandCounters {
-  iterations: number;
-  evaluations: number;
-  migrantsSent: number;
-  migrantsAccepted: number;
-  bestFitness: number;
-  migrantsReceived: number;
-  immigrantsChecked: number;
-  immigrantsSurvived: number;
-}
+export const HISTORY = 1024;
 
 const FIELDS = 7;
 

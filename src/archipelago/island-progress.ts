@@ -1,0 +1,91 @@
+import type { Evolver } from '../ga/evolver.ts';
+import { sampleDiversity } from './diversity.ts';
+import { observe } from './observables/sample.ts';
+import { isScheduledIteration, nextSampleIteration, wallClock } from './schedule.ts';
+import type { IslandTransport } from './transport.ts';
+
+/** What a progress message carries besides the evolver's state: the island's migration counters and logs since the last one. */
+export interface ProgressCounts {
+  migrantsSent: number;
+  migrantsAccepted: number;
+  migrations: Int32Array;
+  survivals: Int32Array;
+}
+
+/**
+ * What an island tells the coordinator while it runs: progress samples (on the iteration
+ * schedule, every `intervalMs`, and when its takeover changes) and its best chromosome
+ * whenever its fitness changed.
+ */
+export class IslandProgress {
+  /** The last iteration whose observation was sent (-1: none yet). */
+  private observed = -1;
+  /** Modes that report a takeover: the takeover iteration last sent (-1: not yet). */
+  private takeoverSent = -1;
+  private nextProgress: number;
+  /** The iteration of the next progress sample (see nextSampleIteration). */
+  private nextSample = 0;
+  /** The fitness of the last best chromosome sent to the coordinator (see reportBest). */
+  private bestSent = -1;
+
+  constructor(
+    private readonly island: number,
+    private readonly evolver: Evolver,
+    private readonly transport: IslandTransport,
+    private readonly intervalMs: number,
+  ) {
+    this.nextProgress = performance.now() + intervalMs;
+  }
+
+  /** A sample is due after this iteration. A takeover is reported at once (the coordinator ends the run when every island is taken over). */
+  due(): boolean {
+    const { evolver } = this;
+    const takeover = evolver.takeoverIteration?.() ?? -1;
+    return evolver.iterations >= this.nextSample || performance.now() >= this.nextProgress || takeover !== this.takeoverSent;
+  }
+
+  send(counts: ProgressCounts): void {
+    const { evolver } = this;
+    if (!evolver.solution) this.reportBest();
+    const iteration = evolver.iterations;
+    const observation = iteration !== this.observed && isScheduledIteration(iteration) ? observe(evolver.population) : undefined;
+    if (observation) this.observed = iteration;
+    const takeover = evolver.takeoverIteration?.();
+    if (takeover !== undefined) this.takeoverSent = takeover;
+    this.transport.report({
+      type: 'progress',
+      island: this.island,
+      iteration,
+      evaluations: evolver.evaluations,
+      // A solution found in this step may not be in the population yet.
+      bestFitness: evolver.solution ? 0 : evolver.bestFitness(),
+      meanFitness: evolver.population.meanFitness(),
+      diversity: sampleDiversity(evolver.population),
+      ...counts,
+      time: wallClock(),
+      ...(observation ? { observation } : {}),
+      ...(takeover !== undefined ? { takenOverAt: takeover } : {}),
+    });
+    this.nextProgress = performance.now() + this.intervalMs;
+    this.nextSample = nextSampleIteration(iteration);
+  }
+
+  /**
+   * Sends the best chromosome reached so far if its fitness changed since the last one sent
+   * (or always, before a failure); never throws over a failure being reported.
+   */
+  reportBest(failing = false): void {
+    try {
+      const { evolver } = this;
+      const bestFitness = evolver.bestFitness();
+      if (!failing && bestFitness === this.bestSent) return;
+      this.bestSent = bestFitness;
+      // A view of the member, not a copy: the transport encodes it at once (40 MB less garbage a message at N = 10^7).
+      const { population: pop, n } = evolver;
+      const at = pop.bestSlot() * n;
+      this.transport.report({ type: 'best', island: this.island, bestFitness, best: pop.genes.subarray(at, at + n) });
+    } catch (error) {
+      if (!failing) throw error; // the island's own failure is what the coordinator must hear about
+    }
+  }
+}

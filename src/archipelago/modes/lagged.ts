@@ -1,0 +1,153 @@
+import { DEPARTED, HALTED } from '../coordination.ts';
+import type { MigrantsMessage, StopReason } from '../messages.ts';
+import { defineMigrationMode, type IslandCounters, type IslandLoop, type IslandMode } from './define.ts';
+import { Inbox } from './inbox.ts';
+import { HISTORY, LagHistory } from './lag-history.ts';
+
+/**
+ * Lagged: migrants sent at iteration t enter at the receiver's iteration t + lag, and the
+ * run's cut is the iteration of the first solution; every island reports its state there.
+ * What enters at each iteration, and the cut, are fixed by the seed alone.
+ */
+class LaggedIsland implements IslandMode {
+  readonly anytimeCheckpoints = true;
+  private readonly inbox: Inbox;
+  /** Counters of the last iterations. */
+  private readonly history = new LagHistory();
+  /** The iteration this island's solution counts in (its step's, or the next for a solving immigrant); -1 if none. */
+  private foundCut = -1;
+  /** A lower bound of every island's completed iterations (see beforeStep). */
+  private slowest = 0;
+  /** What the report counts (the island's state at the run's cut), once decided. */
+  private atCut: IslandCounters | null = null;
+
+  constructor(private readonly loop: IslandLoop) {
+    this.inbox = new Inbox(loop.transport, loop.shared);
+  }
+
+  start(): void {
+    this.remember();
+  }
+
+  /**
+   * An island may not get HISTORY - 1 iterations ahead of the slowest island (which may
+   * still find the first solution, whose iteration this island must then still hold in its
+   * history). With neighbours to wait for this never binds; it bounds islands that take in
+   * nothing. False if the run was halted.
+   */
+  beforeStep(): boolean {
+    const { shared, evolver } = this.loop;
+    const next = evolver.iterations + 1;
+    while (next - this.slowest >= HISTORY) {
+      const seq = shared.seq();
+      if (shared.stopState() === HALTED) return false;
+      let slowest = DEPARTED;
+      for (let k = 0; k < shared.islands; k++) slowest = Math.min(slowest, shared.reached(k));
+      this.slowest = slowest;
+      if (next - slowest < HISTORY) break;
+      shared.awaitChange(seq, 100);
+    }
+    return true;
+  }
+
+  /** Keeps this iteration's counters (after its step, before its migration). */
+  stepped(): void {
+    this.remember();
+  }
+
+  private remember(): void {
+    const l = this.loop;
+    const { evolver } = l;
+    this.history.record(
+      evolver.iterations,
+      evolver.evaluations,
+      l.migrantsSent,
+      l.migrantsAccepted,
+      evolver.solution ? 0 : evolver.bestFitness(),
+      l.migrantsReceived,
+      l.immigrantsChecked,
+      l.immigrantsSurvived,
+    );
+  }
+
+  /** The solving iteration is the cut. */
+  solved(): StopReason {
+    return this.found(this.loop.evolver.iterations);
+  }
+
+  /**
+   * After iteration u's step (no solution in it): stop if a solution at u or earlier is
+   * known; else send this iteration's emigrants (every interval), publish u, and take in the
+   * migrants each source sent at iteration u - lag, in ascending source order, waiting for a
+   * source that has not sent them yet.
+   */
+  migrate(): StopReason | null {
+    const { shared, evolver, migration, transport, migrating } = this.loop;
+    const u = evolver.iterations;
+    if (shared.cut() <= u) return this.finish('other-solved');
+    const { interval, lag } = migration;
+    if (migrating && u % interval === 0) this.loop.sendEmigrants(u / interval);
+    shared.arrive(this.loop.id, u); // after sending: a receiver woken by this finds the migrants in its port
+    const sent = u - lag;
+    if (!migrating || sent <= 0 || sent % interval !== 0) return null;
+    const messages: (MigrantsMessage | null)[] = [];
+    for (let s = 0; s < transport.sources.length; s++) messages.push(this.inbox.take(s, 'iteration', sent, u));
+    if (shared.stopState() === HALTED) return null; // the loop head sees it
+    if (shared.cut() <= u) return this.finish('other-solved');
+    for (const message of messages) if (message) this.loop.immigrate(message);
+    // A solving immigrant counts in the next iteration, as in sync mode (the others may still solve in this one).
+    return evolver.solution ? this.found(u + 1) : null;
+  }
+
+  limit(reason: StopReason): StopReason {
+    return this.finish(reason);
+  }
+
+  counted(): IslandCounters | null {
+    return this.atCut;
+  }
+
+  /** This island's step at `iteration` solved (or an immigrant did, counted at `iteration`). */
+  private found(iteration: number): StopReason {
+    this.loop.found(false);
+    this.foundCut = iteration;
+    this.loop.shared.reportCut(iteration);
+    return this.finish('solved');
+  }
+
+  /**
+   * This island stops. It leaves (nobody waits for it: every migrant another island can
+   * still need was sent), then waits until every island has stopped, so that the first
+   * solution's iteration (the cut) is final, and reports its counters at the cut.
+   */
+  private finish(reason: StopReason): StopReason {
+    const { shared, evolver, id } = this.loop;
+    shared.depart(id);
+    for (;;) {
+      const seq = shared.seq();
+      if (shared.stopState() === HALTED) return 'stopped';
+      let all = true;
+      for (let k = 0; k < shared.islands && all; k++) all = shared.reached(k) === DEPARTED;
+      if (all) break;
+      shared.awaitChange(seq, 100);
+    }
+    const cut = shared.cut();
+    if (this.foundCut >= 0 && this.foundCut <= cut) return 'solved';
+    if (cut > evolver.iterations) return reason; // no solution up to here: max-iterations
+    // It reached the cut or ran past it (perhaps to a later solution of its own): what counts
+    // is its state after the cut's step, before that iteration's migration.
+    this.atCut = this.history.at(cut);
+    return 'other-solved';
+  }
+}
+
+export const laggedMode = defineMigrationMode({
+  kind: 'lagged',
+  help: "migrants sent at iteration t enter at the receiver's iteration t + lag; an island waits only when it would get more than lag iterations ahead of a source; repeatable",
+  repeatable: true,
+  options: ['lag'],
+  stopsOnClaim: false,
+  waitsForMigrants: true,
+  coordinator: { winner: 'first-finder', checkpoints: 'anytime', numbersMigrations: true, countsThroughWinner: false },
+  create: (loop) => new LaggedIsland(loop),
+});
