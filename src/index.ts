@@ -59,6 +59,8 @@ export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, RunFailedError } from './run/start-run.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
+export { studyReport, figureData, type StudyReport, type CellFigureData } from './report/study-report.ts';
+export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 
 /** A run in progress. */

@@ -68,6 +68,7 @@ describe('the packed package', () => {
       'dist/kernel/paper.wasm',
       'dist/build-info.json',
       'config/default.yaml',
+      'src/serve/page/app.js',
     ])
       assert.ok(files.includes(file), `the package has ${file}`);
     const project = path.join(dir, 'project');

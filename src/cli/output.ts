@@ -117,6 +117,11 @@ export function printResultLine(word: string, style: 'green' | 'yellow', rest: s
   cliIo().stdout(`${head}${safeText(rest)}\n`);
 }
 
+/** A line on stderr as it is, without the tool's name: the live view's URL, for scripts to read. */
+export function printBare(text: string): void {
+  cliIo().stderr(`${safeText(text)}\n`);
+}
+
 export function setExitCode(code: number): void {
   cliIo().setExitCode(code);
 }

@@ -32,6 +32,12 @@ const FLUSH_BYTES = 1 << 16;
 /** Lines wait at most this long in memory (well within the second `tail -f` readers are promised). */
 export const FLUSH_MS = 500;
 
+/** A trace's first line for a run of `config` (the live view's header is made from the same). */
+export function traceHeader(config: SeededRunConfig): TraceHeader {
+  const shape = recordedConfig(config);
+  return { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
+}
+
 /**
  * A trace that cannot be written (a full disk, a FIFO whose reader left) costs the trace,
  * never the run: the first failure closes the file (its whole lines stay), later events are
@@ -53,9 +59,7 @@ export class TraceWriter {
     }
     // Unref'd: a pending flush never keeps the process alive; close() flushes the rest.
     this.timer = setInterval(() => this.guard(() => this.flush()), FLUSH_MS).unref();
-    const shape = recordedConfig(config);
-    const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
-    this.push(header);
+    this.push(traceHeader(config));
     this.guard(() => this.flush());
   }
 

@@ -17,6 +17,9 @@ import { checkTestFaultEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
+import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import type { RunServer } from '../../serve/serve.ts';
+import { startRunView } from '../serve-view.ts';
 import type { JoinedCluster } from '../../cluster/launcher/join-cluster.ts';
 import { largeNAdvice } from '../../config/run-time.ts';
 import { watchRun } from '../run-watchers.ts';
@@ -28,7 +31,7 @@ import { noteKernelFallback } from '../kernel-note.ts';
 import { exitWhenWritten, printError, printLine, printLog, printResultLine, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
-export interface SolveArgs extends ClusterArgs {
+export interface SolveArgs extends ClusterArgs, ServeArgs {
   config?: string;
   json: boolean;
   board: boolean;
@@ -212,6 +215,7 @@ function checkOutputs(args: SolveArgs, outName: string, out: string | null): voi
 /** Runs and writes the result; returns the release of the signals it holds while the result is written. */
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
   const everySeconds = checkpointEverySeconds(args);
+  const serveAt = serveFromArgs(args);
   const { config, resumed, cluster, names } = await configAndCluster(args);
   const out = config.output.file;
   // The result file comes from --out or from the run config's output.file: messages name the one used.
@@ -222,10 +226,13 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   // Notes on stderr (when no live view owns the terminal): that the islands run, each checkpoint.
   const notes = !live && !args.quiet;
   let run: PipelineRun;
+  let served: RunServer | null = null;
   try {
     checkOutputs(args, outName, out);
     checkTestFaultEnv(config.islands);
     if (!cluster) noteKernelFallback();
+    // The view is up (its URL printed) before the run starts, and sees every event.
+    served = serveAt ? await startRunView(config, serveAt) : null;
     // Before any population is built: a paper-mode N that would take hours says so, and what to use instead.
     const advice = largeNAdvice(config, cluster ? config.islands : Math.min(config.islands, availableParallelism()));
     if (advice !== null) printError(advice);
@@ -243,7 +250,9 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       ...(resumed ? { resume: resumed } : {}),
       names,
     });
+    served?.watch(run.events$);
   } catch (error) {
+    await served?.close();
     await cluster?.close();
     if (!(error instanceof NoSolutionError)) throw error;
     printError(error.message);
@@ -266,6 +275,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   } finally {
     watchers.close();
     signals.dispose();
+    await served?.close();
     await cluster?.close();
   }
   const traceError = watchers.trace?.close() ?? null;
