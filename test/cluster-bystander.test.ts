@@ -81,6 +81,7 @@ describe('unit: what a bystander sends is bounded', () => {
       immigrantsSurvived: 0,
       evaluationsFrom: 0,
       evaluationsAt: new Float64Array(0),
+      course: new Float64Array(0),
     };
     assert.notEqual(carried('report', encode(report)), null, 'the whole report passes');
     for (const field of ['survivals', 'migrantsReceived', 'evaluationsAt', 'immigrantsChecked']) {
