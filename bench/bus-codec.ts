@@ -7,6 +7,7 @@
  *
  *   node dist/bench/bus-codec.js --baseline-dist /work/wt/before149/dist --baseline-dist /tmp/old/dist
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { encode } from '../src/archipelago/codec.ts';
@@ -27,9 +28,13 @@ interface Case {
 }
 
 async function casesOf(dist: string, label: string): Promise<Case[]> {
-  const load = async (file: string) =>
-    (await import(pathToFileURL(path.join(dist, 'src', 'cluster', file)).href)) as Record<string, unknown>;
-  const codec = await load('bus-codec.js');
+  // A build's module by its path since 0.4.4 (src/cluster/bus/...), or the one before.
+  const load = async (file: string, before = file) => {
+    const at = (name: string) => path.join(dist, 'src', 'cluster', name);
+    const found = existsSync(at(file)) ? file : before;
+    return (await import(pathToFileURL(at(found)).href)) as Record<string, unknown>;
+  };
+  const codec = { ...(await load('bus/codec.js', 'bus-codec.js')), ...(await load('bus/carried.js', 'bus-codec.js')) };
   const message = (bytes: Uint8Array) => ({ type: 'migrants', runId: 'r1', from: 0, to: 1, bytes });
   const fail = (what: string) => {
     throw new Error(`${label}: ${what}`);
@@ -51,7 +56,7 @@ async function casesOf(dist: string, label: string): Promise<Case[]> {
   };
   const BusCodec = codec.BusCodec as new (self: string, key: Uint8Array | null) => Codec;
   const carried = codec.carried as (kind: string, data: Uint8Array) => { genes: Uint16Array; count: number } | null;
-  const { clusterKeyOf } = (await load('bus-key.js')) as { clusterKeyOf: (s: { clusterKey: string }) => Uint8Array };
+  const { clusterKeyOf } = (await load('bus/key.js', 'bus-key.js')) as { clusterKeyOf: (s: { clusterKey: string }) => Uint8Array };
   // Where a build checks immigrants: result-checks' PermutationCheck (0.3.0 on), or migrantsProblem (before).
   const checks = await load('result-checks.js');
   let holds: (genes: Uint16Array, count: number) => boolean;

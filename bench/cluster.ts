@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { connect } from '@nats-io/transport-node';
 import { encode } from '../src/archipelago/codec.ts';
 import { startLocalBroker } from '../src/cluster/local-broker.ts';
-import type { runStudyOnCluster } from '../src/cluster/study.ts';
+import type { runStudyOnCluster } from '../src/cluster/study/study.ts';
 import type { loadExperiment } from '../src/experiment/load.ts';
 import { findSystemTool } from '../test/system-tools.ts';
 import { NATS_SERVER } from '../test/nats-server.ts';

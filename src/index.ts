@@ -9,7 +9,7 @@ import type { ArchipelagoEvent } from './archipelago/events.ts';
 import { TOPOLOGY_KINDS, type Edge, type TopologyKind, type TopologySpec } from './topology/topology.ts';
 import { buildTopology } from './topology/schema.ts';
 import type { IslandHosts } from './archipelago/launcher.ts';
-import type { ClusterOptions } from './cluster/study.ts';
+import type { ClusterOptions } from './cluster/study/study.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './config/resolve.ts';
 import type { RunConfigInput } from './config/schema.ts';
 import { experimentFromObject, loadExperiment } from './experiment/load.ts';
@@ -19,7 +19,7 @@ import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
 import { checkNumberArray, parseTuple } from './problem/tuple.ts';
 import { checkDistinctOutputs, checkOutFile, writeError } from './io/write-file.ts';
 import { ConfigError } from './config/errors.ts';
-import { writeRecord, type SolveRecord } from './run/result-record.ts';
+import { checkRecordFormat, writeRecord, type SolveRecord } from './run/result-record.ts';
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './run/checkpoint-every.ts';
 import { runPipeline } from './run/pipeline.ts';
@@ -27,14 +27,22 @@ import { ContainedObservable } from './run/contained-events.ts';
 
 export type {
   ArchipelagoEvent,
+  ArchipelagoResult,
+  BetweenEvent,
   CheckpointEvent,
   DoneEvent,
   IslandErrorEvent,
+  IslandResult,
+  IslandSummary,
   MigrationEvent,
   ProgressEvent,
   SolutionEvent,
   StartedEvent,
+  SurvivalEvent,
+  TakeoverResult,
 } from './archipelago/events.ts';
+export type { EmigrantSelectionName, ReplacementName } from './config/migration-policies.ts';
+export { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
@@ -50,7 +58,9 @@ export { InputError } from './io/input-error.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, RunFailedError } from './run/start-run.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
-export type { ClusterOptions } from './cluster/study.ts';
+export type { ClusterOptions } from './cluster/study/study.ts';
+export { studyReport, figureData, type StudyReport, type CellFigureData } from './report/study-report.ts';
+export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 
 /** A run in progress. */
@@ -110,7 +120,10 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
   const { cluster, checkpoint, signal } = options;
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
   // A result or checkpoint file that cannot be written is refused before the run, not after it (the record would be lost).
-  if (seeded.output.file !== null) checkOutFile('output.file', seeded.output.file);
+  if (seeded.output.file !== null) {
+    checkRecordFormat('output.file', seeded.output.file);
+    checkOutFile('output.file', seeded.output.file);
+  }
   if (checkpoint) {
     if (typeof checkpoint.file !== 'string')
       throw new ConfigError(`checkpoint.file: expected a file name, got ${JSON.stringify(checkpoint.file)}`);
@@ -195,7 +208,7 @@ export async function runExperiment(study: string | ExperimentInput, options: Ex
   };
   if (!options.cluster) return runStudy(experiment, studyOptions);
   // Loaded on use: the NATS client is no cost to a study on this machine.
-  const { runStudyOnCluster } = await import('./cluster/study.ts');
+  const { runStudyOnCluster } = await import('./cluster/study/study.ts');
   return runStudyOnCluster(experiment, { ...studyOptions, ...options.cluster });
 }
 

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Who may use the cluster, and what it shows of its secrets: credentials from the URL, the
  * environment or a file (never in `ps`, messages or outputs when given by the variable or
@@ -15,16 +16,16 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { Subjects } from '../src/cluster/bus.ts';
+import { Subjects } from '../src/cluster/bus/connection.ts';
 import { TEST_CONNECT_TIMEOUT_ENV } from '../src/cluster/defaults.ts';
-import { BusCodec } from '../src/cluster/bus-codec.ts';
-import { BusEndpoint } from '../src/cluster/bus-endpoint.ts';
-import { busAddress } from '../src/cluster/credentials.ts';
-import { HostDirectory } from '../src/cluster/host-directory.ts';
-import { listHosts } from '../src/cluster/host-list.ts';
+import { BusCodec } from '../src/cluster/bus/codec.ts';
+import { BusEndpoint } from '../src/cluster/bus/endpoint.ts';
+import { busAddress } from '../src/cluster/bus/credentials.ts';
+import { HostDirectory } from '../src/cluster/leases/host-directory.ts';
+import { listHosts } from '../src/cluster/host/list.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { maskNatsUrl, parseNatsUrl } from '../src/config/nats-url.ts';
-import { runStudyOnCluster } from '../src/cluster/study.ts';
+import { runStudyOnCluster } from '../src/cluster/study/study.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { clusterHint } from '../src/cli/commands/experiment-run.ts';
 import { loadExperiment } from '../src/experiment/load.ts';

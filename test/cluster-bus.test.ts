@@ -5,11 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
-import { Subjects } from '../src/cluster/bus.ts';
+import { Subjects } from '../src/cluster/bus/connection.ts';
 import { checkPrefix, parseNatsUrl } from '../src/config/nats-url.ts';
-import { busAddress } from '../src/cluster/credentials.ts';
-import { BUS_FORMAT, BusCodec, carried, MAX_BUS_BYTES, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
-import { clusterKeyOf } from '../src/cluster/bus-key.ts';
+import { busAddress } from '../src/cluster/bus/credentials.ts';
+import { BUS_FORMAT, MAX_BUS_BYTES, type BusMessage } from '../src/cluster/bus/messages.ts';
+import { BusCodec } from '../src/cluster/bus/codec.ts';
+import { carried } from '../src/cluster/bus/carried.ts';
+import { readFrame, writeFrame } from '../src/cluster/bus/frame.ts';
+import { clusterKeyOf } from '../src/cluster/bus/key.ts';
 import {
   connectTimeoutMs,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -18,7 +21,7 @@ import {
   TEST_CONNECT_TIMEOUT_ENV,
   TEST_LEASE_TTL_ENV,
 } from '../src/cluster/defaults.ts';
-import { warmRunPaths } from '../src/cluster/warm-up.ts';
+import { warmRunPaths } from '../src/cluster/host/warm-up.ts';
 import { encode } from '../src/archipelago/codec.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * A hostile party on the broker, on a real nats-server with `host` processes of the built
  * CLI: it can read every subject and publish on any (as anyone with publish rights can).
@@ -18,11 +19,14 @@ import policyExtension from './fixtures/policy-extension.ts';
 import { decode, encode } from '../src/archipelago/codec.ts';
 import { extendRegistries } from '../src/archipelago/extension.ts';
 import type { IslandTask } from '../src/archipelago/messages.ts';
-import { BUS_FORMAT, BusCodec, carried, readFrame, writeFrame, type BusMessage } from '../src/cluster/bus-codec.ts';
-import { clusterKeyOf } from '../src/cluster/bus-key.ts';
-import { joinCluster } from '../src/cluster/join-cluster.ts';
-import { startHost } from '../src/cluster/host.ts';
-import { runStudyOnCluster } from '../src/cluster/study.ts';
+import { BUS_FORMAT, type BusMessage } from '../src/cluster/bus/messages.ts';
+import { BusCodec } from '../src/cluster/bus/codec.ts';
+import { carried } from '../src/cluster/bus/carried.ts';
+import { readFrame, writeFrame } from '../src/cluster/bus/frame.ts';
+import { clusterKeyOf } from '../src/cluster/bus/key.ts';
+import { joinCluster } from '../src/cluster/launcher/join-cluster.ts';
+import { startHost } from '../src/cluster/host/host.ts';
+import { runStudyOnCluster } from '../src/cluster/study/study.ts';
 import { REGISTRIES } from '../src/config/registries.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { loadExperiment } from '../src/experiment/load.ts';

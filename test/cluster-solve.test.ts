@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * One run's islands spread over `host` processes of the built CLI, on a real nats-server:
  * migrants cross hosts over the bus, the first solution stops every island everywhere, a
@@ -10,15 +11,16 @@ import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { placeIslands } from '../src/cluster/cluster-launcher.ts';
+import { placeIslands } from '../src/cluster/launcher/cluster-launcher.ts';
 import * as library from '../src/index.ts';
 import { joinCluster } from '../src/cluster/index.ts';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { BusCodec, readFrame, writeFrame } from '../src/cluster/bus-codec.ts';
-import { Subjects } from '../src/cluster/bus.ts';
+import { BusCodec } from '../src/cluster/bus/codec.ts';
+import { readFrame, writeFrame } from '../src/cluster/bus/frame.ts';
+import { Subjects } from '../src/cluster/bus/connection.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
-import { holderName, leaseHolders, openLeaseBucket } from '../src/cluster/host-lease.ts';
+import { holderName, leaseHolders, openLeaseBucket } from '../src/cluster/leases/host-lease.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli } from './cli-helpers.ts';

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Studies across machines, for real: a nats-server on a loopback port, `host` processes of
  * the built CLI, and the coordinator (in this process, or the CLI). Hosts are killed with
@@ -11,8 +12,9 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { BUS_FORMAT, writeFrame } from '../src/cluster/bus-codec.ts';
-import { runStudyOnCluster } from '../src/cluster/study.ts';
+import { BUS_FORMAT } from '../src/cluster/bus/messages.ts';
+import { writeFrame } from '../src/cluster/bus/frame.ts';
+import { runStudyOnCluster } from '../src/cluster/study/study.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import type { RunRecord } from '../src/experiment/records.ts';

@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { startArchipelago, type ArchipelagoOptions, type ArchipelagoResult } from '../src/archipelago/archipelago.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
 import { DEFAULT_ISLAND_NICE } from '../src/cluster/defaults.ts';
-import { checkIslandNice } from '../src/cluster/host.ts';
+import { checkIslandNice } from '../src/cluster/host/host.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { archipelagoOptionsFor, startSeededRun } from '../src/run/start-run.ts';

@@ -4,7 +4,7 @@
  * a password with an unencoded `/`, `#` or `@` must still be found, and hidden, whole. No
  * message ever shows the string as given, only `display` (credentials as ***).
  */
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from './errors.ts';
 
 export const DEFAULT_NATS_PORT = 4222;
 

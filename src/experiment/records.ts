@@ -3,7 +3,9 @@
  * `Manifest`. The report reads these and nothing else, so they are the study's data format.
  */
 import os from 'node:os';
-import type { RunConfig } from '../config/run-config.ts';
+import type { MigrationConfig, RunConfig } from '../config/run-config.ts';
+import { toFileShape } from '../config/file-shape.ts';
+import type { MigrationPolicies } from '../config/migration-policies.ts';
 import { islandSummary, type IslandSummary, type TakeoverResult } from '../archipelago/events.ts';
 import type { BetweenPoint } from '../archipelago/observables/between.ts';
 import { isRepeatable } from '../archipelago/modes/registry.ts';
@@ -86,14 +88,32 @@ export interface RunRecord {
   provenance?: Provenance;
 }
 
+/**
+ * A cell's resolved run config as a manifest holds it: in the file shape, every key set
+ * (`config print`'s form: migration policies by name, a hybrid GA's operators as flat keys),
+ * so `solve --config` reads it and, with a run's seed, gives that run's configHash. Studies of
+ * versions before 0.5 hold the policies as resolved mappings, hence the union.
+ */
+export type CellConfig = Omit<RunConfig, 'migration'> & {
+  migration: Omit<MigrationConfig, keyof MigrationPolicies> & {
+    emigrantSelection: string | MigrationPolicies['emigrantSelection'];
+    replacement: string | MigrationPolicies['replacement'];
+  };
+};
+
+/** A resolved config as a manifest holds it. */
+export function cellConfig(config: RunConfig): CellConfig {
+  return toFileShape(config) as CellConfig;
+}
+
 export interface ManifestCell {
   id: string;
   values: Record<string, SweepValue>;
   baseline: string | null;
   /** Its runs repeat bit for bit from their seeds (not so with async migration). */
   repeatable?: boolean;
-  /** Resolved run config; each run replaces its seed. */
-  config: RunConfig;
+  /** Resolved run config (file shape, see CellConfig); each run replaces its seed. */
+  config: CellConfig;
 }
 
 export interface Manifest {
@@ -121,6 +141,12 @@ export interface Manifest {
   startedAt: string;
   /** When the study was resumed, one entry per --resume. */
   resumedAt: string[];
+  /** A build with uncommitted changes made the study: its build time (manifest.ts `buildStamp`), which resumes must share. */
+  buildStamp?: string | null;
+  /** A study run in shards (shard.ts): their count; each writes runs.shard-I-of-N.jsonl. Absent for one process. */
+  shards?: number;
+  /** Resumes by another build, accepted with --mixed-builds: when, how it differed, and the build. */
+  mixedBuilds?: { at: string; differs: string; provenance: MachineProvenance }[];
 }
 
 /** The first island failure of a run, as `island 2: message`; null for a clean run. */

@@ -22,6 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/input-error.ts';
+import { parseJsonText } from '../io/json-text.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
 import { checkFolderLinks } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
@@ -121,9 +122,9 @@ export function readRuns(file: string, repair = false): RunsFile {
     if (line.trim() === '') return;
     let value: unknown;
     try {
-      value = JSON.parse(line);
-    } catch {
-      throw new ConfigError(`${file}:${i}: not a JSON line; the folder is damaged (move the line away to resume)`);
+      value = parseJsonText(line);
+    } catch (error) {
+      throw new ConfigError(`${file}:${i}: not a JSON line (${(error as Error).message}); the folder is damaged (move the line away to resume)`);
     }
     const record = runRecordSchema.safeParse(value);
     if (!record.success)
@@ -144,9 +145,9 @@ export function readManifest(file: string): Manifest {
   const text = readStudyFile(file, 'a study manifest (JSON)');
   let manifest: unknown;
   try {
-    manifest = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`${file}: not readable JSON; the folder is damaged`);
+    manifest = parseJsonText(text);
+  } catch (error) {
+    throw new ConfigError(`${file}: not readable JSON (${(error as Error).message}); the folder is damaged`);
   }
   const format = manifest !== null && typeof manifest === 'object' ? (manifest as { format?: unknown }).format : undefined;
   if (format !== MANIFEST_FORMAT) throw new ConfigError(`${file}: format ${JSON.stringify(format)}, expected ${MANIFEST_FORMAT}`);
@@ -216,7 +217,8 @@ export function prepareFolder(dir: string, resume: boolean): 'new' | 'resume' {
   let entries: string[] = [];
   try {
     // The study's own lock (src/experiment/lock.ts) is taken before this check.
-    if (existsSync(dir)) entries = readdirSync(dir).filter((entry) => !entry.startsWith(LOCK_FILE));
+    // Locks, and a lock's temporary file (its name with a dot before it) while another writer creates it.
+    if (existsSync(dir)) entries = readdirSync(dir).filter((entry) => !entry.startsWith(LOCK_FILE) && !entry.startsWith(`.${LOCK_FILE}`));
   } catch (error) {
     throw folderError(dir, 'cannot read the folder', error);
   }

@@ -4,13 +4,14 @@
  */
 
 import { InputError } from '../io/input-error.ts';
+import { parseJsonText } from '../io/json-text.ts';
 
 /** A tuple that cannot be read as numbers at all (not a question of N-Queens validity). */
 export class TupleSyntaxError extends InputError {
   override name = 'TupleSyntaxError';
 }
 
-const SEPARATORS = /[\s,]+/;
+const SEPARATORS = /\s*,\s*|\s+/;
 
 /** Parses one tuple. Rejects anything that is not a list of positive integers. */
 export function parseTuple(text: string, where = 'tuple'): number[] {
@@ -23,10 +24,11 @@ export function parseTuple(text: string, where = 'tuple'): number[] {
     body = body.slice(1, -1).trim();
   }
   if (body === '') throw new TupleSyntaxError(`${where}: empty tuple, expected numbers such as 8 6 4 1 3 5 7 2`);
-  return body
-    .split(SEPARATORS)
-    .filter((s) => s !== '')
-    .map((token) => parseEntry(token, where));
+  // One comma (with spaces around it or not) or spaces part two rows: `1,,2` misses a row, it is not (1, 2).
+  return body.split(SEPARATORS).map((token, i) => {
+    if (token === '') throw new TupleSyntaxError(`${where}: "${clip(text)}" has no row at entry ${i + 1} (two commas in a row, or one at an end)`);
+    return parseEntry(token, where);
+  });
 }
 
 function parseEntry(token: string, where: string): number {
@@ -107,7 +109,7 @@ function looksLikeJson(text: string): boolean {
 function parseJsonTuples(text: string, file: string): number[][] {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJsonText(text);
   } catch (error) {
     throw new TupleSyntaxError(`${file}: not valid JSON (${(error as Error).message})`);
   }

@@ -155,7 +155,7 @@ export function resumeConfig(
     }
   }
   // A machine fact, not a config check: the checkpoint may come from a larger machine.
-  const tooBig = runMemoryAdvice(saved, env.totalMemory);
+  const tooBig = runMemoryAdvice(saved, env);
   if (tooBig) throw new ConfigError(`${name}: n: ${tooBig}`);
   checkSnapshots(checkpoint, saved, damaged);
   return withResumableOverrides(saved, name, overrides);

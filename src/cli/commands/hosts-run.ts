@@ -1,7 +1,7 @@
 /** The work behind `hosts`, imported only when the command runs (it loads the NATS client). */
 import type { ArgumentsCamelCase } from 'yargs';
 import { authFromArgs, positiveNumber, type NatsArgs } from '../../cluster/flags.ts';
-import { listHosts } from '../../cluster/host-list.ts';
+import { listHosts } from '../../cluster/host/list.ts';
 import { printError, printLine } from '../output.ts';
 
 export interface HostsArgs extends NatsArgs {
@@ -14,6 +14,7 @@ export async function hosts(args: ArgumentsCamelCase<HostsArgs>): Promise<void> 
   const listing = await listHosts({
     nats: String(args.nats),
     auth: authFromArgs(args),
+    ...(args.clusterKeyFile !== undefined ? { clusterKeyFile: String(args.clusterKeyFile) } : {}),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.wait !== undefined ? { waitMs: positiveNumber('--wait', args.wait, false) * 1000 } : {}),
   });

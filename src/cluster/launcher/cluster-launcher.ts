@@ -1,0 +1,352 @@
+/**
+ * The launcher for islands on other machines: it splits a run's islands over hosts of the
+ * bus (contiguous blocks, in host order), sends each host its islands' tasks, and gives the
+ * archipelago a coordination that talks over the bus. The archipelago drives it exactly as
+ * it drives the local pool (src/archipelago/launcher.ts); it never learns where islands run.
+ *
+ * One winner: in async mode each host's islands claim the stop in their own shared memory
+ * and the claim travels to the other hosts; two hosts can both claim within the relay's
+ * latency. The coordinator decides: the first valid solution it receives wins (the
+ * archipelago's rule); the other claimer is recorded as 'also-solved' (run-result.ts).
+ * A host that is lost (no heartbeat, or gone from the bus) fails its islands, as a crashed
+ * worker would; `onIslandError` decides whether the run goes on.
+ *
+ * Core NATS delivers a message only to those subscribed when the broker routes it, so
+ * nothing is sent to a host before it can hear it: an order that finds nobody listening (a
+ * host that reconnects after a broker restart renews its subscriptions a moment later) is
+ * sent again at the host's next heartbeat, and what the run tells its hosts (halt,
+ * terminate, departures) waits for each host's acceptance, which it sends once subscribed.
+ * No wait is unbounded: an order has ACCEPT_TIMEOUT_MS, and islands told to terminate have
+ * TERMINATE_TIMEOUT_MS to report, or fail.
+ */
+import { randomBytes } from 'node:crypto';
+import { encode } from '../../archipelago/codec.ts';
+import { HALTED, RUNNING, type Coordination, type StopState } from '../../archipelago/coordination.ts';
+import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../../archipelago/launcher.ts';
+import type { IslandReport } from '../../archipelago/messages.ts';
+import { watchConnection, type Subjects } from '../bus/connection.ts';
+import { CLUSTER_CAPABILITIES, DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from '../defaults.ts';
+import { carried } from '../bus/carried.ts';
+import { type BusMessage } from '../bus/messages.ts';
+import type { BusEndpoint } from '../bus/endpoint.ts';
+import type { HostDirectory, KnownHost } from '../leases/host-directory.ts';
+import { safeText } from '../bus/text.ts';
+import { bestMessageProblem, reportProblem, solutionProblem } from '../result-checks.ts';
+
+/** How long a host has to accept its islands. */
+const ACCEPT_TIMEOUT_MS = 10_000;
+/** How long hosts have to report their islands after they were told to terminate them (a local worker is killed at once). */
+const TERMINATE_TIMEOUT_MS = MISSED_HEARTBEATS * DEFAULT_HEARTBEAT_MS;
+
+/**
+ * Island ids 0..islands-1 in contiguous blocks over hosts, in proportion to the islands each
+ * offers (largest remainders, ties to the first host): 4 islands on hosts offering 1 and 3
+ * go 0 | 1 2 3. Returns each island's host index.
+ */
+export function placeIslands(islands: number, offered: readonly number[]): number[] {
+  const total = offered.reduce((a, b) => a + b, 0);
+  const exact = offered.map((k) => (islands * k) / total);
+  const counts = exact.map(Math.floor);
+  const byRemainder = exact.map((x, h) => h).sort((a, b) => exact[b] - counts[b] - (exact[a] - counts[a]) || a - b);
+  for (let k = 0, left = islands - counts.reduce((a, b) => a + b, 0); k < left; k++) counts[byRemainder[k]]++;
+  return counts.flatMap((count, h) => new Array<number>(count).fill(h));
+}
+
+/**
+ * The coordinator's side of a run's coordination, over the bus. Its stop is only its own
+ * halt: a claim travels from host to host, and the coordinator learns of it from the claimer's
+ * solution, so it follows none of the hosts' shared state.
+ */
+class BusCoordination implements Coordination {
+  private stop: StopState = RUNNING;
+  private readonly counts: number[];
+  constructor(
+    readonly islands: number,
+    private readonly publishHalt: () => void,
+  ) {
+    this.counts = new Array<number>(islands).fill(0);
+  }
+  stopState(): StopState {
+    return this.stop;
+  }
+  halt(): boolean {
+    if (this.stop !== RUNNING) return false;
+    this.stop = HALTED;
+    this.publishHalt();
+    return true;
+  }
+  requestCheckpoint(): number {
+    throw new Error('checkpoints are not taken of islands on other hosts');
+  }
+  iterations(island: number): number {
+    return this.counts[island];
+  }
+  /** From the hosts: a newer count. */
+  seen(island: number, iterations: number): void {
+    if (iterations > this.counts[island]) this.counts[island] = iterations;
+  }
+}
+
+export class ClusterLauncher implements Launcher {
+  readonly capabilities = CLUSTER_CAPABILITIES;
+  /** Host name of each island of the last launched run. */
+  private placement: string[] = [];
+  /** The broker was lost during the last run (a later run on a reconnected client may go on). */
+  private brokerLost = false;
+  /** Set before the coordinator disconnects on purpose, so that is not taken for a lost broker. */
+  closing = false;
+  /** Ends the current run's islands when the connection drops (bus.ts `watchConnection`). */
+  private lost: (() => void) | null = null;
+  private connected = true;
+  private readonly waiting: (() => void)[] = [];
+  /** Reconnected since the leases were last renewed before a run. */
+  private reconnected = false;
+  /** Hosts whose lease was lost while the broker was away (another coordinator has them now): not ours to use. */
+  private readonly unleased = new Set<string>();
+
+  constructor(
+    private readonly bus: BusEndpoint,
+    private readonly subjects: Subjects,
+    private readonly hosts: readonly KnownHost[],
+    private readonly directory: HostDirectory,
+    /** One line when the coordinator waits for something (a host not yet listening). */
+    private readonly log: (line: string) => void = () => {},
+    /** Renews the hosts' leases; the ids of those lost (host-lease.ts `renew`). */
+    private readonly renewLeases: () => Promise<readonly string[]> = () => Promise.resolve([]),
+  ) {
+    const { nc } = bus;
+    // Lost at the first disconnect, not after the reconnect attempts: what was sent meanwhile is gone for good.
+    watchConnection(nc, {
+      disconnect: () => {
+        this.connected = false;
+        if (!this.closing) this.lost?.();
+      },
+      reconnect: () => {
+        this.connected = true;
+        this.reconnected = true;
+        for (const wake of this.waiting.splice(0)) wake();
+      },
+    });
+    // Given up reconnecting: a run waiting for the connection (see `connection`) is lost too.
+    void nc.closed().then(() => {
+      this.connected = false;
+      if (!this.closing) this.lost?.();
+    });
+  }
+
+  report(): LaunchReport {
+    const { malformed, incompatible, unauthenticated, invalid } = this.bus.dropped;
+    return {
+      placement: [...this.placement],
+      brokerLost: this.brokerLost,
+      dropped: { malformed, foreign: incompatible, unauthenticated, invalid },
+    };
+  }
+
+  /** Resolves once the client is connected: a run launched while it reconnects (after a broker restart) starts when it is back. */
+  private connection(): Promise<void> {
+    return this.connected ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /**
+   * After a reconnect the leases are renewed before any order: a broker restarted without its
+   * memory has lost them (they are created again), and a host another coordinator leased
+   * meanwhile is not ours any more.
+   */
+  private async leased(): Promise<void> {
+    if (!this.reconnected) return;
+    this.reconnected = false;
+    const lost = await this.renewLeases().catch(() => []);
+    for (const id of lost) this.unleased.add(id);
+  }
+
+  /**
+   * Whether `host` was heard (a heartbeat) after now and before `deadline`, while `wanted()`.
+   * A host renews its subscriptions before it beats again after a reconnect, so by then
+   * the broker routes its orders to it.
+   */
+  private async heardAgain(host: KnownHost, deadline: number, wanted: () => boolean): Promise<boolean> {
+    const since = Date.now();
+    while (wanted() && !this.bus.nc.isClosed()) {
+      if ((this.directory.hosts.get(host.id)?.lastSeen ?? 0) > since) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await this.directory.nextBeat(left);
+    }
+    return false;
+  }
+
+  launch(plan: LaunchPlan): LaunchedRun {
+    const runId = randomBytes(8).toString('hex');
+    const { bus, subjects } = this;
+    const { nc, dropped } = bus;
+    const n = plan.tasks[0].run.n;
+    const islands = plan.tasks.length;
+    const hostIndex = placeIslands(
+      islands,
+      this.hosts.map((h) => h.islands),
+    );
+    // Only hosts that got islands take part.
+    const hosts = this.hosts.filter((_, h) => hostIndex.includes(h));
+    hostIndex.forEach((h, island) => (hostIndex[island] = hosts.indexOf(this.hosts[h])));
+    const hostOf = hostIndex.map((h) => hosts[h].id);
+    this.placement = hostIndex.map((h) => hosts[h].name);
+    /** Per host: 'waiting' for its answer to the order (what it must hear is kept in `due`), 'accepted', or 'failed' (told nothing more). */
+    const answered: ('waiting' | 'accepted' | 'failed')[] = hosts.map(() => 'waiting');
+    const due: BusMessage<'halt' | 'terminate' | 'depart'>[][] = hosts.map(() => []);
+    const toHosts = (message: BusMessage<'alive' | 'halt' | 'terminate' | 'depart'>) => {
+      hosts.forEach((host, h) => {
+        if (answered[h] === 'accepted') bus.publish(subjects.run(runId, host.id), message);
+        else if (answered[h] === 'waiting' && message.type !== 'alive') due[h].push(message);
+      });
+    };
+    /** The host accepted: it listens on its run subject now; it hears first what it missed, in order. */
+    const accept = (h: number) => {
+      answered[h] = 'accepted';
+      for (const message of due[h].splice(0)) bus.publish(subjects.run(runId, hosts[h].id), message);
+    };
+    const coordination = new BusCoordination(islands, () => toHosts({ type: 'halt', runId }));
+
+    const settles = plan.tasks.map(() => ({ resolve: (_r: IslandReport) => {}, reject: (_e: Error) => {}, done: false }));
+    const reports = settles.map((s) => new Promise<IslandReport>((resolve, reject) => Object.assign(s, { resolve, reject })));
+    const settle = (island: number, outcome: IslandReport | Error) => {
+      const s = settles[island];
+      if (!s || s.done) return;
+      s.done = true;
+      if (outcome instanceof Error) s.reject(outcome);
+      else s.resolve(outcome);
+    };
+    /** Fails every unsettled island of host `h` and tells the others not to wait for them. */
+    const failHost = (h: number, reason: string) => {
+      if (answered[h] === 'waiting') {
+        answered[h] = 'failed';
+        due[h].length = 0;
+      }
+      const lost = hostIndex.flatMap((owner, island) => (owner === h && !settles[island].done ? [island] : []));
+      for (const island of lost) settle(island, new Error(reason));
+      if (lost.length > 0) toHosts({ type: 'depart', runId, islands: lost });
+    };
+
+    /**
+     * What the run's hosts send, each about its own islands only. Results are checked where
+     * they land: a solution with the independent validator, a best and a report's fitness
+     * recomputed; a claim that fails is dropped and counted.
+     */
+    const owns = (from: string, island: number) => hostOf[island] === from;
+    const sub = bus.listen(subjects.run(runId, 'coordinator'), ['control', 'report'], (message, from) => {
+      if (message.runId !== runId) return void dropped.malformed++;
+      if (!hostOf.includes(from)) return void dropped.unauthenticated++;
+      if (message.type === 'control') {
+        const control = carried('control', message.bytes);
+        if (!control) return void dropped.malformed++;
+        if (!owns(from, control.island)) return void dropped.unauthenticated++;
+        if (control.type === 'best' && bestMessageProblem(control, n)) return void dropped.invalid++;
+        if (control.type === 'solution' && solutionProblem(control.genes, n)) return void dropped.invalid++;
+        if (control.type === 'progress') coordination.seen(control.island, control.iteration);
+        plan.onControl(control);
+      } else if (message.type === 'report') {
+        if (!owns(from, message.island)) return void dropped.unauthenticated++;
+        if (!message.bytes) return settle(message.island, new Error(safeText(message.error ?? 'failed', 500)));
+        // A report that fails is dropped, not taken as the island's end: a forged one must not end a real island.
+        const report = carried('report', message.bytes);
+        if (!report || report.island !== message.island) return void dropped.malformed++;
+        if (reportProblem(report, n)) return void dropped.invalid++;
+        coordination.seen(report.island, report.iterations);
+        // Only this coordinator halts its run: an island halted while it did not was stopped by a forged halt, not by a limit.
+        if (report.stopReason === 'stopped' && coordination.stopState() === RUNNING)
+          return settle(message.island, new Error('stopped by a halt this coordinator did not send (forged on the bus?)'));
+        settle(message.island, report);
+      }
+    });
+    const previous = this.directory.events.onGone;
+    this.directory.events.onGone = (host, how) => {
+      previous?.(host, how);
+      const h = hosts.findIndex((k) => k.id === host.id);
+      if (h >= 0) failHost(h, `host ${host.name} ${how === 'lost' ? 'was lost (no heartbeat)' : 'left'}`);
+    };
+    this.brokerLost = false;
+    this.lost = () => {
+      this.brokerLost = true;
+      hosts.forEach((_, h) => failHost(h, 'the NATS broker was lost'));
+    };
+    // A connection that gave up reconnecting before this run: nothing can reach the hosts.
+    if (nc.isClosed()) this.lost();
+
+    // Each host gets its islands' tasks; a host that refuses or does not answer fails its islands.
+    const unsettled = (h: number) => hostIndex.some((owner, island) => owner === h && !settles[island].done);
+    const sendOrder = (host: KnownHost, h: number) => {
+      const order: BusMessage<'islands'> = {
+        type: 'islands',
+        runId,
+        coordinator: bus.codec.self,
+        islands,
+        hostOf,
+        // Without extension modules: a host runs only those it was started with (it refuses an entry it lacks).
+        tasks: plan.tasks.filter((_, island) => hostIndex[island] === h).map(({ extensions: _urls, ...task }) => encode(task)),
+      };
+      const deadline = Date.now() + ACCEPT_TIMEOUT_MS;
+      let said = false;
+      const attempt = async (): Promise<void> => {
+        // Only the ordered host's answer about this run counts: another reply (a party without the key answering first) is dropped.
+        const answer = await bus.requestFrom(
+          subjects.islands(host.id),
+          order,
+          ['accepted', 'refused'],
+          (message, from) => from === host.id && message.runId === runId,
+          Math.max(1, deadline - Date.now()),
+        );
+        if (answer.kind === 'answer') {
+          if (answer.message.type === 'refused') failHost(h, safeText(answer.message.reason, 500));
+          else accept(h);
+          return;
+        }
+        // Nobody subscribed to the host's orders (yet): it has not heard this one; ask again once it beats.
+        if (answer.kind === 'no-responders' && unsettled(h)) {
+          if (!said) this.log(`host ${host.name} is not listening for orders yet (reconnecting?): asking again at its next heartbeat`);
+          said = true;
+          if (await this.heardAgain(host, deadline, () => unsettled(h))) return attempt();
+        }
+        const why =
+          answer.kind === 'timeout' && answer.foreign
+            ? `it runs ${answer.foreign}`
+            : answer.kind === 'timeout'
+              ? 'timeout'
+              : 'no responders';
+        failHost(h, `host ${host.name} did not accept its islands (${why})${bus.keyHint()}`);
+      };
+      void attempt();
+    };
+    void this.connection()
+      .then(() => this.leased())
+      .then(() => {
+        if (nc.isClosed()) return;
+        hosts.forEach((host, h) => {
+          if (this.unleased.has(host.id)) failHost(h, `host ${host.name} was leased by another coordinator while the broker was away`);
+          else sendOrder(host, h);
+        });
+      });
+
+    // Hosts end the islands of a coordinator that went silent (killed), instead of running them forever.
+    const alive = setInterval(() => toHosts({ type: 'alive', runId }), DEFAULT_HEARTBEAT_MS);
+    let terminated: NodeJS.Timeout | undefined;
+    return {
+      coordination,
+      reports,
+      terminate: () => {
+        toHosts({ type: 'terminate', runId });
+        // A local worker is killed at once; islands elsewhere get a bound too: a host that does not report them fails them.
+        terminated ??= setTimeout(
+          () => hosts.forEach((host, h) => failHost(h, `host ${host.name} did not report its islands after they were terminated`)),
+          TERMINATE_TIMEOUT_MS,
+        );
+      },
+      release: () => {
+        this.lost = null;
+        clearInterval(alive);
+        clearTimeout(terminated);
+        sub.unsubscribe();
+        this.directory.events.onGone = previous;
+      },
+    };
+  }
+}
