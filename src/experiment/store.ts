@@ -124,7 +124,9 @@ export function readRuns(file: string, repair = false): RunsFile {
     try {
       value = parseJsonText(line);
     } catch (error) {
-      throw new ConfigError(`${file}:${i}: not a JSON line (${(error as Error).message}); the folder is damaged (move the line away to resume)`);
+      throw new ConfigError(
+        `${file}:${i}: not a JSON line (${(error as Error).message}); the folder is damaged (move the line away to resume)`,
+      );
     }
     const record = runRecordSchema.safeParse(value);
     if (!record.success)
