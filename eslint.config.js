@@ -149,11 +149,10 @@ export default tseslint.config(
   {
     // Being split in this release (issue 32); the lead removes these overrides after merging.
     files: [
-      'src/archipelago/island-runner.ts',
       'src/cli/commands/solve-run.ts',
-      'src/cluster/cluster-launcher.ts',
-      'src/cluster/host.ts',
-      'src/cluster/study.ts',
+      'src/cluster/host/host.ts',
+      'src/cluster/launcher/cluster-launcher.ts',
+      'src/cluster/study/study.ts',
       'src/report/html.ts',
     ],
     rules: { 'max-lines-per-function': 'off', 'max-lines': 'off' },

@@ -3,7 +3,7 @@
  * in. `runCli` runs the same command line inside a caller (tests, code that embeds the tool).
  */
 import yargs, { type Argv } from 'yargs';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { toolInfo } from '../package-info.ts';
 import { configCommand } from './commands/config.ts';
 import { solveCommand } from './commands/solve.ts';
@@ -121,7 +121,7 @@ export async function main(argv: string[]): Promise<void> {
     // The terminal's width; not wrapped at all when stdout is not a terminal (a file, a pipe).
     .wrap(base.terminalWidth())
     .middleware(checkFlagValues(argv) as unknown as Parameters<Argv['middleware']>[0], true)
-    .middleware(checkWordsAfterDashes(argv) as unknown as Parameters<Argv['middleware']>[0], true)
+    .middleware(checkWordsAfterDashes(argv), true)
     .fail((message, error, usage) => {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(message.replace(/\n/g, ' '), commandFlags(usage), argv));

@@ -27,10 +27,8 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { InputError } from './input-error.ts';
-import { OutputRefused, outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
-
-export { OutputRefused };
+import { InputError, OutputRefused } from './errors.ts';
+import { outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
 
 /** Temporary files are `.<name>.<pid>.<16 hex digits>.tmp` beside their target (the name cut to keep within 255 bytes). */
 const TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]{16}\.tmp$/;

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
+import { emptyFolderFlag } from '../experiment/errors.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { cellFileName } from '../experiment/sweep.ts';
 import { checkFolderLinks } from '../io/output-target.ts';
@@ -79,7 +80,7 @@ export function iohFiles(study: StudyData): IohFile[] {
  * whose parent folder is missing or not writable: all before any work. @throws ConfigError
  */
 export function checkIohFolder(dir: string): void {
-  if (dir === '') throw new ConfigError('--ioh: expected a folder, got an empty string');
+  if (dir === '') throw emptyFolderFlag('--ioh');
   try {
     checkFolderLinks(dir);
   } catch (error) {

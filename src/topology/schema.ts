@@ -75,12 +75,19 @@ export function resolveTopology(
   return { kind, ...resolved } as TopologySpec;
 }
 
+/** The most islands buildTopology draws a topology for: far above a run's 256, far below what fills the heap. */
+export const MAX_TOPOLOGY_ISLANDS = 4096;
+
 /**
  * The directed edges of a topology given as a config file would give it (`{ kind: 'grid',
  * rows: 2 }`), checked as the config checks it. @throws TopologyError naming the option.
  */
 export function buildTopology(spec: unknown, islands: number, seed: number, registry: TopologyRegistry = TOPOLOGY_REGISTRY): Edge[] {
-  if (!Number.isInteger(islands) || islands < 1) throw new TopologyError(`topology needs a positive integer island count, got ${islands}`);
+  if (!Number.isInteger(islands) || islands < 1)
+    throw new TopologyError(`topology needs a positive integer island count, got ${String(islands)}`);
+  // Refused before any edge is made: a fully connected topology of a million islands would fill the heap.
+  if (islands > MAX_TOPOLOGY_ISLANDS)
+    throw new TopologyError(`topology: at most ${MAX_TOPOLOGY_ISLANDS} islands, got ${islands} (a run has at most 256)`);
   const parsed = topologySection(registry).safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -26,7 +26,7 @@ import { watchRun } from '../run-watchers.ts';
 import { availableParallelism } from 'node:os';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
 import { exitWhenWritten, printError, printLine, printLog, printResultLine, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
