@@ -77,6 +77,8 @@ export default tseslint.config(
     },
   },
   {
+    // A disable comment that no longer silences anything fails too (it would hide the next real hit).
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: {
       parserOptions: {
         project: './tsconfig.test.json',
@@ -134,6 +136,27 @@ export default tseslint.config(
       'io',
     ],
   }),
+  // Short functions and files (docs/ARCHITECTURE.md, "Code style"): blank lines and comments
+  // do not count. test/lint-layers.test.ts shows a long function failing.
+  {
+    files: ['src/**/*.ts', 'workers/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // Being split in this release (issue 32); the lead removes these overrides after merging.
+    files: [
+      'src/cli/commands/solve-run.ts',
+      'src/cluster/host/host.ts',
+      'src/cluster/launcher/cluster-launcher.ts',
+      'src/cluster/study/study.ts',
+      'src/report/html.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off', 'max-lines': 'off' },
+  },
   {
     // Tests read the tool's JSON output untyped on purpose: they assert on its shape.
     files: ['test/**/*.ts'],

@@ -14,7 +14,7 @@ import { cliAsync, inBatches, type CliRun } from './cli-helpers.ts';
 
 describe('bad input through the built binary: one case of each kind answers exactly as in-process', () => {
   const picked = cases.map((c, i) => [c, i] as const).filter(([[, , , options = {}]]) => options.binary || options.env);
-  it('picks ten cases of different kinds', () => assert.equal(picked.length, 10));
+  it('picks twelve cases of different kinds', () => assert.equal(picked.length, 12));
   let results: { binary: CliRun; inProcess: CliRun | null }[] = [];
   // The processes run a few at a time; each result is checked by its own test below.
   before(async () => {

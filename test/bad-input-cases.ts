@@ -41,6 +41,11 @@ const textCkpt = file('text.ckpt', 'n: 8\n');
 const tuplesEmpty = file('tuples-empty.txt', '\n# only a comment\n');
 const tuplesWord = file('tuples-word.txt', '1 2 3\n4 five 6\n');
 const recordMismatch = file('record.json', '{"n": 8, "solution": [2, 4, 1, 3]}');
+const tuplesTwice = file('twice.json', '{"solution": [2, 4, 1, 3], "solution": [1]}');
+const configTwice = file('twice-config.json', '{"n": 8, "migration": {"interval": 2, "interval": 3}}');
+const tuplesDeep = file('deep.json', `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+const configDeep = file('deep-config.json', `{"n": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+const selfConfig = file('self.json', '{"n": 8, "islands": 1}');
 
 /**
  * [name, args, what the one line must say, options]. Solve cases get --out (and keep
@@ -241,11 +246,11 @@ export const cases: Case[] = [
   [
     'verify: a tuple that is not numbers',
     ['verify', '1', 'x', '3'],
-    /^tuple 2: "x" is not a positive integer$/,
+    /^word 2: "x" is not a positive integer$/,
     { out: false, binary: true },
   ],
   ['verify: a row out of range', ['verify', '1', '5', '2'], /^tuple: row 5 in column 2 is out of range 1\.\.3$/, { out: false }],
-  ['verify: a zero', ['verify', '0', '1'], /^tuple: 0 is out of range, rows are 1-based$/, { out: false }],
+  ['verify: a zero', ['verify', '0', '1'], /^word 1: 0 is out of range, rows are 1-based$/, { out: false }],
   [
     'verify: a tuple of the wrong length for -n',
     ['verify', '-n', '8', '2', '4', '1', '3'],
@@ -278,6 +283,65 @@ export const cases: Case[] = [
     ['verify', '--file', recordMismatch],
     /record\.json: key "solution" has 4 rows but key "n" is 8/,
     { out: false },
+  ],
+  // Issue 39 class 7 and issue 37: malformed input refused, not guessed; words named by position.
+  ['verify: two commas in a row', ['verify', '1,,2'], /^tuple 1: "1,,2" has no row at entry 2 /, { out: false }],
+  ['verify: a comma at the end', ['verify', '(2, 4, 1, 3,)'], /^tuple 1: .* has no row at entry 5 /, { out: false }],
+  [
+    'verify: a key twice in --file JSON',
+    ['verify', '--file', tuplesTwice],
+    /twice\.json: not valid JSON \(key "solution" appears twice in one object\)$/,
+    { out: false },
+  ],
+  [
+    'verify: deeply nested --file JSON',
+    ['verify', '--file', tuplesDeep],
+    /deep\.json: not valid JSON \(nested deeper than 256 levels\)$/,
+    { out: false, binary: true },
+  ],
+  [
+    'config: a key twice in a JSON config',
+    [...SOLVE, '--config', configTwice],
+    /twice-config\.json:1:\d+: invalid JSON: Map keys must be unique/,
+  ],
+  [
+    'config: deeply nested JSON config',
+    [...SOLVE, '--config', configDeep],
+    /deep-config\.json: invalid JSON: nested deeper than 256 levels$/,
+    { binary: true },
+  ],
+  ['solve: words after --', [...SOLVE, '-n', '8', '--', 'foo'], /^"foo" after --: solve takes no words there/],
+  [
+    'config print: words after --',
+    ['config', 'print', '-n', '8', '--', 'foo'],
+    /^"foo" after --: config takes no words there/,
+    { out: false },
+  ],
+  ['report: words after --', ['report', '--', 'x'], /^"x" after --: report takes no words there/, { out: false }],
+  [
+    '--lag with --migration sync',
+    [...SOLVE, '-n', '8', '--migration', 'sync', '--lag', '2'],
+    /^--lag: only for migration mode lagged; the mode is sync/,
+  ],
+  [
+    '--lag with --migration async',
+    [...SOLVE, '-n', '8', '--migration', 'async', '--lag', '0'],
+    /^--lag: only for migration mode lagged; the mode is async/,
+  ],
+  [
+    '--out with an unknown format',
+    [...SOLVE, '-n', '8', '--out', join(tmp, 'r.csv')],
+    /r\.csv: no result format for \.csv; expected \.json .* or \.txt/,
+  ],
+  [
+    '--out onto its own --config',
+    [...SOLVE, '--config', selfConfig, '--out', selfConfig],
+    /^--out .*self\.json: is the run config .*self\.json, an input of this command; not overwritten/,
+  ],
+  [
+    '--trace onto its own --config',
+    [...SOLVE, '--config', selfConfig, '--trace', selfConfig],
+    /^--trace .*self\.json: is the run config .*, an input of this command/,
   ],
   ['verify: a missing file', ['verify', '--file', join(tmp, 'absent.txt')], /^--file .*absent\.txt: no such file$/, { out: false }],
   [

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Issue 11's defect classes, each as a table: bad flag values of every command, hostile
  * files, damaged study folders and checkpoints, output paths that are not regular files, a
@@ -30,7 +31,7 @@ import { decodeData, encodeData } from '../src/archipelago/codec.ts';
 import { eventLogPath } from '../src/experiment/runner.ts';
 import type { CheckpointFile } from '../src/run/checkpoint.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
-import { cli, cliAsync, cliInProcess, inBatches, isOneLineError, ROOT, type CliRun } from './cli-helpers.ts';
+import { cli, cliAsync, cliInProcess, inBatches, oneLine, ROOT, type CliRun } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-classes-'));
 /** File systems mounted for class 2, unmounted before the folder goes. */
@@ -51,15 +52,6 @@ function fifo(name: string): string {
   const r = spawnSync('mkfifo', [p]);
   assert.equal(r.status, 0, 'mkfifo');
   return p;
-}
-
-/** The one line of a bad-input answer, without the tool's prefix; fails unless it is one. */
-function oneLine(r: CliRun, what: string): string {
-  assert.ok(
-    isOneLineError(r),
-    `${what}: code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}`,
-  );
-  return r.stderr.trim().replace(/^nqueens-islands: /, '');
 }
 
 /**

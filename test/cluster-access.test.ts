@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Who may use the cluster, and what it shows of its secrets: credentials from the URL, the
  * environment or a file (never in `ps`, messages or outputs when given by the variable or

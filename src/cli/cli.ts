@@ -3,7 +3,7 @@
  * in. `runCli` runs the same command line inside a caller (tests, code that embeds the tool).
  */
 import yargs, { type Argv } from 'yargs';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { toolInfo } from '../package-info.ts';
 import { configCommand } from './commands/config.ts';
 import { solveCommand } from './commands/solve.ts';
@@ -55,6 +55,19 @@ function checkFlagValues(raw: readonly string[]) {
   };
 }
 
+/**
+ * Words after `--` are positionals, never flags: `verify` reads them as rows of its tuple
+ * (`verify -- 2 4 1 3`); no other command takes any there, and a word it would ignore is
+ * refused rather than guessed at.
+ */
+function checkWordsAfterDashes(raw: readonly string[]) {
+  return (argv: { _: (string | number)[] }): void => {
+    const at = raw.indexOf('--');
+    if (at === -1 || at === raw.length - 1 || argv._[0] === 'verify') return;
+    throw new UsageError(`${JSON.stringify(raw[at + 1])} after --: ${argv._[0]} takes no words there (only verify reads a tuple after --)`);
+  };
+}
+
 /** What a command line did: its exit code and what it wrote. */
 export interface CliOutcome {
   code: number;
@@ -85,7 +98,8 @@ export async function runCli(argv: readonly string[]): Promise<CliOutcome> {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const cli = yargs(argv)
+  const base = yargs(argv);
+  const cli = base
     .scriptName('nqueens-islands')
     .parserConfiguration({ 'parse-positional-numbers': false })
     .command(solveCommand)
@@ -95,15 +109,19 @@ export async function main(argv: string[]): Promise<void> {
     .command(reportCommand)
     .command(hostCommand)
     .command(hostsCommand)
-    .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host or hosts')
+    // yargs' own: bash or zsh (from $SHELL); the script asks the binary for each completion.
+    .completion('completion', 'print a shell completion script for bash or zsh (by $SHELL): source it from ~/.bashrc or ~/.zshrc')
+    .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host, hosts or completion')
     .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
     // Ours, read once; yargs' own guess searches for a package.json on every start (~5 ms).
     .version(toolInfo().version)
-    .wrap(Math.min(110, process.stdout.columns || 110))
+    // The terminal's width; not wrapped at all when stdout is not a terminal (a file, a pipe).
+    .wrap(base.terminalWidth())
     .middleware(checkFlagValues(argv) as unknown as Parameters<Argv['middleware']>[0], true)
+    .middleware(checkWordsAfterDashes(argv), true)
     .fail((message, error, usage) => {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(message.replace(/\n/g, ' '), commandFlags(usage), argv));

@@ -4,15 +4,13 @@
  * command's bundle is a CommonJS script, so that it can start from a code cache
  * (scripts/bundle.mjs).
  */
-import { printError } from './output.ts';
+import { noteStdoutError, printError } from './output.ts';
 import { installSignalHandlers } from './signals.ts';
 
 installSignalHandlers();
 // A reader that went away (`| head`) or a closed terminal (EIO after SIGHUP) is not an error
-// to report; the rest (--out) still gets written.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
-});
+// to report; another failure is one line and exit 4. The rest (--out) still gets written.
+process.stdout.on('error', noteStdoutError);
 process.stderr.on('error', () => {
   // Messages have nowhere to go; the work and its files go on.
 });

@@ -6,6 +6,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { safeText } from '../io/terminal.ts';
+import { paint } from './colour.ts';
+import { failureReason } from '../io/write-file.ts';
+import { EXIT } from './errors.ts';
 
 /** Where a command writes and how it ends. */
 export interface CliIo {
@@ -20,12 +23,57 @@ export interface CliIo {
   exit(cleanup: () => Promise<void>): Promise<void>;
 }
 
+/**
+ * stdout that could not take the output (a full disk, a closed file, not a reader gone):
+ * said once on stderr, later writes skipped, and a command that finished exits 4 instead
+ * of 0 or 1 (its other outputs, if any, keep the result). A reader that went away (EPIPE,
+ * `| head`) or a closed terminal (EIO after SIGHUP) is no failure: nobody wants the rest.
+ */
+const stdoutState: { failed: string | null; gone: boolean } = { failed: null, gone: false };
+
+/** Notes a failed write to this process's stdout (from a write that threw or the stream's 'error' event). */
+export function noteStdoutError(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE' || error.code === 'EIO') {
+    stdoutState.gone = true;
+    return;
+  }
+  if (stdoutState.failed !== null) return;
+  stdoutState.failed = failureReason(error);
+  process.stderr.write(`nqueens-islands: stdout: cannot be written (${stdoutState.failed}); what it should have shown is lost\n`);
+  // The exit code is settled last: whatever the command set, finished work whose stdout failed is exit 4.
+  process.on('exit', (code) => {
+    if (code === 0 || code === 1) process.exitCode = EXIT.notSaved;
+  });
+}
+
+/** Whether this process's stdout failed (not counting a reader that went away). */
+export function stdoutFailed(): boolean {
+  return stdoutState.failed !== null;
+}
+
+function writeStdout(text: string): void {
+  if (stdoutState.failed !== null || stdoutState.gone) return;
+  try {
+    process.stdout.write(text);
+  } catch (error) {
+    // A file or /dev/full on stdout is written synchronously: its error is thrown here.
+    noteStdoutError(error as NodeJS.ErrnoException);
+  }
+}
+
 const PROCESS_IO: CliIo = {
-  stdout: (text) => void process.stdout.write(text),
+  stdout: writeStdout,
   stderr: (text) => void process.stderr.write(text),
   setExitCode: (code) => (process.exitCode = code),
   exit: () => {
-    process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+    const afterStderr = () => process.stderr.write('', () => process.exit());
+    if (stdoutState.failed !== null || stdoutState.gone) afterStderr();
+    else
+      process.stdout.write('', (error) => {
+        // A buffered write that failed says so here, before the 'error' event this exit would not wait for.
+        if (error) noteStdoutError(error);
+        afterStderr();
+      });
     return Promise.resolve();
   },
 };
@@ -59,7 +107,14 @@ export function printOut(text: string): void {
 }
 
 export function printError(text: string): void {
-  cliIo().stderr(`nqueens-islands: ${safeText(text)}\n`);
+  const prefix = inProcess() ? 'nqueens-islands:' : paint(['bold', 'cyan'], 'nqueens-islands:', process.stderr);
+  cliIo().stderr(`${prefix} ${safeText(text)}\n`);
+}
+
+/** A line for stdout whose first word is painted (`solved` green), where stdout takes colour. */
+export function printResultLine(word: string, style: 'green' | 'yellow', rest: string): void {
+  const head = inProcess() ? word : paint(['bold', style], word, process.stdout);
+  cliIo().stdout(`${head}${safeText(rest)}\n`);
 }
 
 /** A line on stderr as it is, without the tool's name: the live view's URL, for scripts to read. */

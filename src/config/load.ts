@@ -7,6 +7,7 @@
 import path from 'node:path';
 import YAML from 'yaml';
 import { displayName, readText } from './config-file.ts';
+import { jsonTextProblem } from '../io/json-text.ts';
 import { ConfigError } from './errors.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './resolve.ts';
@@ -55,6 +56,9 @@ function parseJson(text: string, name: string): unknown {
     const problem = parseYamlDocument(text, 'json').problems[0] ?? { line: 1, col: 1, message: message.split(',')[0] };
     throw new ConfigError(`${name}:${problem.line}:${problem.col}: invalid JSON: ${problem.message}`);
   }
+  // Too deep for the yaml parser's recursion below (and the validator's).
+  const problem = jsonTextProblem(text);
+  if (problem !== null && !problem.startsWith('key ')) throw new ConfigError(`${name}: invalid JSON: ${problem}`);
   // JSON.parse silently keeps the last of two equal keys; a config must not.
   const duplicate = parseYamlDocument(text, 'json').problems.find((p) => p.message.startsWith('Map keys must be unique'));
   if (duplicate !== undefined) throw new ConfigError(`${name}:${duplicate.line}:${duplicate.col}: invalid JSON: ${duplicate.message}`);

@@ -10,7 +10,7 @@ import { resolveTopology } from '../topology/schema.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
 import { gaInitialEvaluations, resolveGaSection } from './ga-section.ts';
-import { runMemoryAdvice } from './memory.ts';
+import { readMemoryLimits, runMemoryAdvice, type MemoryLimits } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
@@ -20,14 +20,12 @@ import { MAX_ISLANDS, PERCENT, runConfigFileSchema, runConfigSchemaFor, type Par
 type Parsed = ParsedRunConfig;
 
 /** Machine facts the defaults and checks depend on; tests pass their own. */
-export interface ResolveEnv {
+export interface ResolveEnv extends MemoryLimits {
   availableParallelism: number;
-  /** Bytes of physical memory. */
-  totalMemory: number;
 }
 
 export function systemEnv(): ResolveEnv {
-  return { availableParallelism: os.availableParallelism(), totalMemory: os.totalmem() };
+  return { availableParallelism: os.availableParallelism(), ...readMemoryLimits() };
 }
 
 function resolveTopologySection(
@@ -61,6 +59,21 @@ function resolveMigration(migration: Parsed['migration'], populationSize: number
 
   const { emigrantSelection, replacement } = resolveMigrationPolicies(migration, populationSize, at, registries);
   return { mode, lag, interval, migrants, emigrantSelection, replacement, rejectDuplicates };
+}
+
+/**
+ * A flag for an option of another migration mode (`--lag` with `--migration sync`) would be
+ * dropped without a word: refused. A file's key is not (a printed config holds every key).
+ */
+function checkModeOptions(overrides: ConfigOverrides, mode: string, at: Locator, registries: Registries): void {
+  const given = overrides.migration ?? {};
+  const chosen = registries.migrationModes.find((m) => m.kind === mode);
+  for (const other of registries.migrationModes) {
+    for (const key of other.options ?? []) {
+      if ((given as Record<string, unknown>)[key] === undefined || chosen?.options?.includes(key)) continue;
+      at.fail(['migration', key], `only for migration mode ${other.kind}; the mode is ${mode}`, ['migration.mode']);
+    }
+  }
 }
 
 /** What the limits' resolution needs of the rest of the run. */
@@ -119,7 +132,8 @@ export function resolveRunConfig(
   const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
 
   const migration = resolveMigration(p.migration, ga.populationSize, at, registries);
-  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env.totalMemory, registries);
+  checkModeOptions(overrides, migration.mode, at, registries);
+  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
   return {

@@ -9,12 +9,15 @@
  * evaluations are those of all islands, as in the study's records. A run's block holds its
  * trajectory (the points where its best fitness improved) and ends at its last evaluation.
  */
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
+import { emptyFolderFlag } from '../experiment/errors.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { cellFileName } from '../experiment/sweep.ts';
-import { writeFileAtomic } from '../io/write-file.ts';
+import { checkFolderLinks } from '../io/output-target.ts';
+import { failureReason, writeFileAtomic } from '../io/write-file.ts';
 import type { StudyData } from './study-data.ts';
 
 /** The raw-data header line: IOHanalyzer's run separator, in the two-column format. */
@@ -28,9 +31,16 @@ function infoValue(text: string): string {
     .trim();
 }
 
-/** A run's points: its trajectory, or only its end for records without one. */
-function runPoints(run: RunRecord): [number, number][] {
-  return run.trajectory && run.trajectory.length > 0 ? run.trajectory : [[run.evaluations, run.fitness]];
+/**
+ * A run's points: its trajectory (the one record of its course, which every reader of it
+ * uses), closed at the run's last evaluation should the trajectory end before it; only its
+ * end for records without one.
+ */
+export function runPoints(run: RunRecord): [number, number][] {
+  const t = run.trajectory ?? [];
+  if (t.length === 0) return [[run.evaluations, run.fitness]];
+  const [x, f] = t[t.length - 1];
+  return x < run.evaluations ? [...t, [run.evaluations, Math.min(f, run.fitness)]] : t;
 }
 
 export interface IohFile {
@@ -52,7 +62,7 @@ export function iohFiles(study: StudyData): IohFile[] {
     // IOHanalyzer drops a run of 0 evaluations as a reset; N = 1 is answered without a search: count it as 1.
     const ends = runs.map((r) => runPoints(r).at(-1)!);
     const info = [
-      `suite = 'nqueens-islands', funcId = 1, funcName = 'N-Queens', DIM = ${n}, maximization = 'F', algId = '${infoValue(`c${i + 1} ${cell.id}`)}'`,
+      `suite = 'nqueens-islands', funcId = 1, funcName = 'N-Queens', DIM = ${n}, maximization = 'F', algId = '${infoValue(`${manifest.name} c${i + 1} ${cell.id}`)}'`,
       `% ${infoValue(`${manifest.tool.name} ${version} study ${manifest.name}`)}: seeds ${runs.map((r) => r.seed).join(' ')}; f(x) = attacking pairs (minimised; 0 = solved); evaluations of all islands`,
       `${dat}, ${ends.map(([x, f]) => `1:${Math.max(1, x)}|${f}`).join(', ')}`,
     ];
@@ -64,20 +74,58 @@ export function iohFiles(study: StudyData): IohFile[] {
   });
 }
 
-/** Refuses an export folder that is a file or not empty (an older export's files would mix in). @throws ConfigError */
+/**
+ * Refuses an export folder that is a file or not empty (an older export's files would mix
+ * in), one reached through a link another user planted in a shared sticky folder, or one
+ * whose parent folder is missing or not writable: all before any work. @throws ConfigError
+ */
 export function checkIohFolder(dir: string): void {
-  if (dir === '') throw new ConfigError('--ioh: expected a folder, got an empty string');
-  if (!existsSync(dir)) return;
-  if (!statSync(dir).isDirectory()) throw new ConfigError(`--ioh ${dir}: is a file; expected a missing or empty folder`);
+  if (dir === '') throw emptyFolderFlag('--ioh');
+  try {
+    checkFolderLinks(dir);
+  } catch (error) {
+    throw new ConfigError(`--ioh ${dir}: ${(error as Error).message}`);
+  }
+  const parent = path.dirname(path.resolve(dir));
+  if (!statOrNull(parent)?.isDirectory()) throw new ConfigError(`--ioh ${dir}: folder ${path.dirname(dir)} does not exist`);
+  try {
+    accessSync(parent, constants.W_OK);
+  } catch (error) {
+    throw new ConfigError(`--ioh ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
+  }
+  const stats = statOrNull(dir);
+  if (stats === null) return;
+  if (!stats.isDirectory()) throw new ConfigError(`--ioh ${dir}: is a file; expected a missing or empty folder`);
   if (readdirSync(dir).length > 0) throw new ConfigError(`--ioh ${dir}: folder is not empty; expected a missing or empty folder`);
 }
 
-/** Writes the export into `dir` (see checkIohFolder). */
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the export into `dir` (see checkIohFolder) whole or not at all: into a new folder
+ * beside it, renamed into place at the end. A failure (a full disk) removes that folder, so
+ * nothing is left to block a retry.
+ */
 export function writeIoh(dir: string, files: readonly IohFile[]): void {
   checkIohFolder(dir);
-  for (const file of files) {
-    const target = path.join(dir, ...file.path.split('/'));
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileAtomic(target, file.text);
+  const staging = path.join(path.dirname(dir), `.${path.basename(dir)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
+  mkdirSync(staging, { mode: 0o777 });
+  try {
+    for (const file of files) {
+      const target = path.join(staging, ...file.path.split('/'));
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileAtomic(target, file.text);
+    }
+    // rename() replaces a missing or empty folder.
+    renameSync(staging, dir);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
   }
 }

@@ -11,6 +11,7 @@ import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
 import { withoutSecrets } from '../config/nats-url.ts';
+import { InputError } from '../io/errors.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { provenance, type Provenance } from '../provenance.ts';
@@ -150,6 +151,22 @@ export function recordText(file: string, record: SolveRecord): string | null {
   if (extname(file).toLowerCase() !== '.txt') return `${JSON.stringify(record)}\n`;
   const rows = record.solution ?? record.best;
   return rows ? `${rows.join('\n')}\n` : null;
+}
+
+/** What a result file's extension makes of the record; a file without one (or a device) takes the JSON record. */
+const RECORD_FORMATS: Readonly<Record<string, string>> = { '': 'JSON', '.json': 'JSON', '.jsonl': 'JSON', '.txt': 'rows' };
+
+/**
+ * A result file must be one of the formats the record is written in, by its extension:
+ * `--out r.csv` is refused before the run (not filled with JSON).
+ * @throws InputError naming `flag` and the formats known.
+ */
+export function checkRecordFormat(flag: string, file: string): void {
+  const ext = extname(file).toLowerCase();
+  if (RECORD_FORMATS[ext] !== undefined) return;
+  throw new InputError(
+    `${flag} ${file}: no result format for ${ext}; expected .json (the JSON record, also .jsonl or no extension) or .txt (the solution, one row per line)`,
+  );
 }
 
 /** Saves the record (the `output.file` key, `--out`), whole or not at all; returns false when there was nothing to save (see recordText). */

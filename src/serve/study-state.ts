@@ -5,7 +5,7 @@
  * page can open one. Failed runs are counted and left out of the statistics, as in the report.
  */
 import type { RunConfig } from '../config/run-config.ts';
-import type { RunRecord } from '../experiment/records.ts';
+import type { CellConfig, RunRecord } from '../experiment/records.ts';
 import { ertInterval, expectedRunningTime, runLengthEcdf } from '../report/stats.ts';
 import { RunState, runHeader } from './run-state.ts';
 
@@ -13,7 +13,8 @@ import { RunState, runHeader } from './run-state.ts';
 export interface StudyPlan {
   name: string;
   seeds: readonly number[];
-  cells: readonly { id: string; values: Record<string, unknown>; config: RunConfig }[];
+  /** A cell's config: resolved (an experiment file, live) or in the manifest's file shape (a folder). */
+  cells: readonly { id: string; values: Record<string, unknown>; config: RunConfig | CellConfig }[];
   provenance: unknown;
   tool: unknown;
 }

@@ -106,6 +106,8 @@ export interface MigrationModeDefinition<K extends string = string> {
   readonly help: string;
   /** A run is a function of its seed and config alone, whatever the threads' speeds. */
   readonly repeatable: boolean;
+  /** Keys of `migration` only this mode reads (lagged: `lag`): a flag that sets one with another mode is refused. */
+  readonly options?: readonly string[];
   /** Another island's claim stops an island at once (else only the coordinator's halt does, and the mode stops it at a cut). */
   readonly stopsOnClaim: boolean;
   /** Islands wait for migrants: a host that relays migrants from other hosts wakes its islands when some arrive. */

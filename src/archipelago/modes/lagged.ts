@@ -145,6 +145,7 @@ export const laggedMode = defineMigrationMode({
   kind: 'lagged',
   help: "migrants sent at iteration t enter at the receiver's iteration t + lag; an island waits only when it would get more than lag iterations ahead of a source; repeatable",
   repeatable: true,
+  options: ['lag'],
   stopsOnClaim: false,
   waitsForMigrants: true,
   coordinator: { winner: 'first-finder', checkpoints: 'anytime', numbersMigrations: true, countsThroughWinner: false },

@@ -11,12 +11,18 @@ import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/pa
 import { readStudy } from '../../report/study-data.ts';
 import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
 import { summarise } from '../../report/summary.ts';
+import { headline } from '../../report/headline.ts';
+import { figureData } from '../../report/study-report.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
+import { shardGaps } from '../../experiment/study-runs.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
+import path from 'node:path';
+import { EVENTS_DIR, MANIFEST_FILE, RUNS_FILE } from '../../experiment/store.ts';
+import { LOCK_FILE } from '../../experiment/lock.ts';
+import { checkDistinctOutputs, checkNotInputs, checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
 import type { ServeOptions } from '../../serve/options.ts';
 import { serveUntilStopped } from '../serve-view.ts';
-import { checkDistinctOutputs, checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface ReportArgs extends ServeArgs {
   dir?: string;
@@ -38,6 +44,16 @@ function parseRun(text: string, cells: readonly string[], seeds: readonly number
   if (!cells.includes(cell)) throw new ConfigError(`--run ${text}: no cell ${cell}; cells are ${cells.join(' | ')}`);
   if (!seeds.includes(seed)) throw new ConfigError(`--run ${text}: seed ${seed} is not one of the study's seeds`);
   return { cell, seed };
+}
+
+/** The files of a study folder that `report` reads or a study writes: no report output may replace them, existing or not yet. */
+function studyInputs(dir: string | undefined): [string, string][] {
+  if (dir === undefined) return [];
+  return [MANIFEST_FILE, RUNS_FILE, LOCK_FILE].map((name) => [`the study's ${name}`, path.join(dir, name)]);
+}
+
+function studyFolders(dir: string | undefined): [string, string][] {
+  return dir === undefined ? [] : [[`in the study's ${EVENTS_DIR} folder`, path.join(dir, EVENTS_DIR)]];
 }
 
 /** Writes a report file once the summary is on stdout: a file that cannot be written is one line and exit 4. */
@@ -93,11 +109,17 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
   if (args.ioh !== undefined) checkIohFolder(args.ioh);
-  checkDistinctOutputs([
+  const outputs = [
     ['--html', args.html],
     ['--csv', args.csv],
     ['--ioh', args.ioh],
-  ]);
+  ] as const;
+  checkDistinctOutputs(outputs);
+  checkNotInputs(
+    outputs,
+    [['the trace --run', args.dir === undefined ? args.run : undefined], ...studyInputs(args.dir)],
+    studyFolders(args.dir),
+  );
   if (args.dir === undefined && args.run === undefined)
     throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
   const serveAt = serveFromArgs(args);
@@ -135,8 +157,10 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     printError(
       `${args.dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`,
     );
+  const gaps = study.shards === null ? null : shardGaps(study.shards);
+  if (gaps !== null) printError(`${args.dir}: ${gaps}; rerun those shards to complete the study`);
   const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
-  const json = takeover.length > 0 ? { ...summary, takeover } : summary;
+  const json = { ...summary, headline: headline(summary), figures: figureData(study), ...(takeover.length > 0 ? { takeover } : {}) };
   if (args.json)
     printLine(
       JSON.stringify(json, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)),

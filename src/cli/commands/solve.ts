@@ -5,7 +5,7 @@ import { withRunConfigFlags } from '../run-flags.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
 import { SERVE_OPTIONS } from '../../serve/flags.ts';
 import type { SolveArgs } from './solve-run.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
 
 export const solveCommand: CommandModule<object, SolveArgs> = {
   command: 'solve',

@@ -27,8 +27,9 @@ function readTuples(args: VerifyArgs): number[][] {
     return parseTupleFile(text, args.file);
   }
   if (parts.length === 0) throw new UsageError('verify: expected a tuple such as 8 6 4 1 3 5 7 2, or --file FILE');
-  // `verify 8 6 4 1` is one tuple; quoted arguments (`"8 6 4 1" "(2, 4, 1, 3)"`) are one tuple each.
-  if (parts.every((p) => /^\s*\d+\s*$/.test(p))) return [parseTuple(parts.join(' '))];
+  // `verify 8 6 4 1` is one tuple, a row a word (a bad word is named by its position);
+  // quoted arguments (`"8 6 4 1" "(2, 4, 1, 3)"`) are one tuple each.
+  if (parts.every((p) => !/[\s,()[\]]/.test(p.trim()))) return [parts.map((p, i) => parseTuple(p, `word ${i + 1}`)[0])];
   return parts.map((p, i) => parseTuple(p, `tuple ${i + 1}`));
 }
 

@@ -7,8 +7,9 @@
  */
 import { credsAuthenticator, nkeyAuthenticator, type ConnectionOptions } from '@nats-io/transport-node';
 import { ConfigError } from '../../config/errors.ts';
-import { InputError } from '../../io/input-error.ts';
-import { readRegularFile } from '../../io/read-file.ts';
+import { InputError } from '../../io/errors.ts';
+import { statSync } from 'node:fs';
+import { readRegularFile, type ReadBounds } from '../../io/read-file.ts';
 import { displayNatsUrl, parseNatsUrl, type NatsAuth } from '../../config/nats-url.ts';
 import { PASSWORD_ENV, TOKEN_ENV } from '../defaults.ts';
 
@@ -25,10 +26,26 @@ const SMALL_FILE = 64 * 1024;
 
 function readSmall(file: string, flag: string, expected: string): Buffer {
   try {
-    return readRegularFile(file, { name: `${flag} ${file}`, expected, maxBytes: SMALL_FILE });
+    return readSecretFile(file, { name: `${flag} ${file}`, expected, maxBytes: SMALL_FILE });
   } catch (error) {
     throw error instanceof InputError ? new ConfigError(error.message) : error;
   }
+}
+
+/**
+ * A file holding a secret (the cluster key, a password, creds): refused, as ssh refuses a
+ * private key, when its permissions let anyone but its owner at it; another user who can
+ * read it can sign as a host or log in as this client. POSIX only (Windows has no such bits).
+ * @throws InputError naming the file and the fix.
+ */
+export function readSecretFile(file: string, bounds: ReadBounds): Buffer {
+  const bytes = readRegularFile(file, bounds);
+  const mode = process.platform === 'win32' ? 0 : statSync(file).mode & 0o777;
+  if (mode & 0o077)
+    throw new InputError(
+      `${bounds.name}: other users may read it (mode 0${mode.toString(8)}); a secret's file must be its owner's alone: chmod 600 ${file}`,
+    );
+  return bytes;
 }
 
 /** A variable that is set must hold something. */
