@@ -8,6 +8,9 @@
  * studyReport, the same summary `nqueens-islands report` prints.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { formatValue } from '../src/experiment/sweep.ts';
 import { studyReport, type CellSummary, type Comparison } from '../src/index.ts';
 import { writeFileAtomic } from '../src/io/write-file.ts';
 import { formatNumber, formatP, ratioText } from '../src/report/table.ts';
@@ -37,7 +40,9 @@ function row(cell: CellSummary, name: string): string {
 export function studyTable(dir: string): string {
   const report = studyReport(dir);
   const { summary, study } = report;
-  const names = new Map(study.manifest.cells.map((c) => [c.id, `N = ${c.config.n}, ${Object.values(c.values).map(String).join(', ')}`]));
+  const names = new Map(
+    study.manifest.cells.map((c) => [c.id, `N = ${c.config.n}, ${Object.values(c.values).map(formatValue).join(', ')}`]),
+  );
   const header = ['cell', 'solved', 'ERT evaluations [95% CI]', 'evaluations vs default', 'wall time vs default (this machine)'];
   return [
     `### ${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs`,
@@ -53,7 +58,7 @@ export function studyTable(dir: string): string {
 function main(argv: readonly string[]): void {
   const at = argv.indexOf('--write');
   const target = at >= 0 ? argv[at + 1] : null;
-  const dirs = argv.filter((_, i) => i !== at && i !== at + 1);
+  const dirs = at < 0 ? argv : argv.filter((_, i) => i !== at && i !== at + 1);
   const tables = dirs.map(studyTable).join('\n\n');
   if (target === null || target === undefined) {
     process.stdout.write(`${tables}\n`);
@@ -65,4 +70,4 @@ function main(argv: readonly string[]): void {
   writeFileAtomic(target, `${page.slice(0, from + BEGIN.length)}\n${tables}\n${page.slice(to)}`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main(process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main(process.argv.slice(2));
