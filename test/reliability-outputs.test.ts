@@ -234,7 +234,7 @@ describe('class 6: library calls with holes, BigInt, null options or huge topolo
     ],
     [
       'a topology of a million islands (refused before any edge)',
-      () => topologies.edges({ kind: 'fully_connected' }, 1_000_000),
+      () => topologies.edges({ kind: 'fully-connected' }, 1_000_000),
       /topology: at most 4096 islands, got 1000000/,
     ],
     [
