@@ -133,9 +133,9 @@ export default tseslint.config(
     files: [
       'src/archipelago/island-runner.ts',
       'src/cli/commands/solve-run.ts',
-      'src/cluster/cluster-launcher.ts',
-      'src/cluster/host.ts',
-      'src/cluster/study.ts',
+      'src/cluster/launcher/cluster-launcher.ts',
+      'src/cluster/host/host.ts',
+      'src/cluster/study/study.ts',
       'src/report/html.ts',
     ],
     rules: { 'max-lines-per-function': 'off', 'max-lines': 'off' },

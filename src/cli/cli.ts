@@ -12,6 +12,7 @@ import { experimentCommand } from './commands/experiment.ts';
 import { reportCommand } from './commands/report.ts';
 import { hostCommand } from './commands/host.ts';
 import { hostsCommand } from './commands/hosts.ts';
+import { brokerCommand } from './commands/broker.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { inProcess, printError, printLine, setExitCode, withCliIo } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
@@ -108,6 +109,7 @@ export async function main(argv: string[]): Promise<void> {
     .command(reportCommand)
     .command(hostCommand)
     .command(hostsCommand)
+    .command(brokerCommand)
     .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host or hosts')
     .strict()
     .recommendCommands()
