@@ -6,6 +6,7 @@
  */
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
@@ -32,7 +33,6 @@ import {
   writeManifest,
 } from './store.ts';
 import { cellFileName } from './sweep.ts';
-import { TrajectoryRecorder } from './trajectory.ts';
 
 export { planRuns, type PlannedRun } from './plan.ts';
 
@@ -45,6 +45,8 @@ export interface StudyHooks {
   /** Before the first run: how many runs there are and how many were already done. */
   onPlan?(total: number, done: number): void;
   onRunStart?(run: PlannedRun, index: number): void;
+  /** The events of a run as it goes (docs/events.md), e.g. for the live view; each attempt of a retried run anew. */
+  onRunEvents?(run: PlannedRun, events$: Observable<ArchipelagoEvent>): void;
   onRunEnd?(record: RunRecord, index: number): void;
   /** A run whose island failed is run once more. */
   onRetry?(run: PlannedRun, error: string): void;
@@ -94,12 +96,12 @@ async function runOne(
   host: Launcher,
   keepEvents: boolean,
   signal: AbortSignal | undefined,
+  hooks: StudyHooks,
 ): Promise<{ record: RunRecord; events: string[] } | null> {
   const run = startSeededRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
+  hooks.onRunEvents?.(planned, run.events$);
   const events: string[] = [];
-  const trajectory = new TrajectoryRecorder();
   const subscription = run.events$.subscribe((event: ArchipelagoEvent) => {
-    trajectory.observe(event);
     if (keepEvents && event.type !== 'done') events.push(JSON.stringify(event));
   });
   const abort = () => run.stop();
@@ -112,8 +114,7 @@ async function runOne(
       throw error;
     });
     if (signal?.aborted) return null;
-    const record = toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed });
-    return { record: { ...record, trajectory: trajectory.finish(record) }, events };
+    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events };
   } finally {
     signal?.removeEventListener('abort', abort);
     subscription.unsubscribe();
@@ -246,11 +247,11 @@ export async function runStudy(experiment: Experiment, options: StudyOptions): P
     for (const planned of study.todo) {
       if (signal?.aborted) break;
       hooks.onRunStart?.(planned, outcome.skipped + outcome.completed);
-      let finished = await runOne(planned, host, study.events, signal);
+      let finished = await runOne(planned, host, study.events, signal, hooks);
       // A failed worker says nothing about the GA: run it again once before recording the failure.
       if (finished?.record.error) {
         hooks.onRetry?.(planned, finished.record.error);
-        finished = await runOne(planned, host, study.events, signal);
+        finished = await runOne(planned, host, study.events, signal, hooks);
       }
       if (finished === null) break;
       study.save(planned, finished);

@@ -27,10 +27,8 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { InputError } from './input-error.ts';
-import { OutputRefused, outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
-
-export { OutputRefused };
+import { InputError, OutputRefused } from './errors.ts';
+import { outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
 
 /** Temporary files are `.<name>.<pid>.<16 hex digits>.tmp` beside their target (the name cut to keep within 255 bytes). */
 const TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]{16}\.tmp$/;
@@ -143,6 +141,45 @@ function viaTemp(target: Extract<OutputTarget, { kind: 'file' }>): OutputFile {
       syncFolder(dirname(target.path));
     },
     abort,
+  };
+}
+
+/**
+ * Opens `path` for an output that grows while a run goes (`--trace`): a regular file is
+ * created as a temporary file (exclusively, no link followed: see above) and renamed into
+ * place at once, so `tail -f path` follows the lines as they are written; `commit()` syncs
+ * and closes it. It is never half-written in the sense that matters to its readers when the
+ * writer writes whole lines: a killed run leaves every line but perhaps the last complete.
+ * `abort()` closes it and leaves what was written.
+ * @throws OutputRefused or the file system's error.
+ */
+export function openLiveOutput(path: string): OutputFile {
+  const target = outputTarget(path);
+  if (target.kind !== 'file') return openOutput(path);
+  const { fd, temp } = createTemp(target.path, target.stats);
+  try {
+    renameSync(temp, target.path);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return {
+    write: (data) => writeAll(fd, data),
+    commit: () => {
+      try {
+        fsyncSync(fd);
+      } finally {
+        close();
+      }
+      syncFolder(dirname(target.path));
+    },
+    abort: close,
   };
 }
 
@@ -373,6 +410,7 @@ export function checkNotInputs(
     if (path === null || path === undefined || path === '') continue;
     const id = targetIdentity(path);
     const input = (id === null ? undefined : inputIds.get(id)) ?? folderIds.get(folderIdentity(dirname(path)) ?? '');
-    if (input !== undefined) throw new InputError(`${flag} ${path}: is ${input}, an input of this command; not overwritten (choose another file)`);
+    if (input !== undefined)
+      throw new InputError(`${flag} ${path}: is ${input}, an input of this command; not overwritten (choose another file)`);
   }
 }

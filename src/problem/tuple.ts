@@ -3,8 +3,9 @@
  * `8 6 4 1 3 5 7 2`, `(8, 6, 4, 1, 3, 5, 7, 2)`, `[8,6,4,1,3,5,7,2]`.
  */
 
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { parseJsonText } from '../io/json-text.ts';
+import { shown } from '../io/shown.ts';
 
 /** A tuple that cannot be read as numbers at all (not a question of N-Queens validity). */
 export class TupleSyntaxError extends InputError {
@@ -26,7 +27,8 @@ export function parseTuple(text: string, where = 'tuple'): number[] {
   if (body === '') throw new TupleSyntaxError(`${where}: empty tuple, expected numbers such as 8 6 4 1 3 5 7 2`);
   // One comma (with spaces around it or not) or spaces part two rows: `1,,2` misses a row, it is not (1, 2).
   return body.split(SEPARATORS).map((token, i) => {
-    if (token === '') throw new TupleSyntaxError(`${where}: "${clip(text)}" has no row at entry ${i + 1} (two commas in a row, or one at an end)`);
+    if (token === '')
+      throw new TupleSyntaxError(`${where}: "${clip(text)}" has no row at entry ${i + 1} (two commas in a row, or one at an end)`);
     return parseEntry(token, where);
   });
 }
@@ -42,10 +44,12 @@ function parseEntry(token: string, where: string): number {
 export function checkNumberArray(value: unknown, where: string): number[] {
   if (!Array.isArray(value)) throw new TupleSyntaxError(`${where}: expected an array of row numbers`);
   if (value.length === 0) throw new TupleSyntaxError(`${where}: empty tuple`);
-  for (const v of value) {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) {
-      throw new TupleSyntaxError(`${where}: ${clip(JSON.stringify(v))} is not a positive integer`);
-    }
+  // An index loop: a hole (`[1, , 3]`) is named, not skipped as `for...of` and `every` would skip or hide it.
+  for (let i = 0; i < value.length; i++) {
+    if (!(i in value)) throw new TupleSyntaxError(`${where}: entry ${i + 1} is empty (a hole in the array)`);
+    const v: unknown = value[i];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1)
+      throw new TupleSyntaxError(`${where}: ${clip(shown(v))} is not a positive integer`);
   }
   return value as number[];
 }

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
+import { emptyFolderFlag } from '../experiment/errors.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { cellFileName } from '../experiment/sweep.ts';
 import { checkFolderLinks } from '../io/output-target.ts';
@@ -30,9 +31,16 @@ function infoValue(text: string): string {
     .trim();
 }
 
-/** A run's points: its trajectory, or only its end for records without one. */
-function runPoints(run: RunRecord): [number, number][] {
-  return run.trajectory && run.trajectory.length > 0 ? run.trajectory : [[run.evaluations, run.fitness]];
+/**
+ * A run's points: its trajectory (the one record of its course, which every reader of it
+ * uses), closed at the run's last evaluation should the trajectory end before it; only its
+ * end for records without one.
+ */
+export function runPoints(run: RunRecord): [number, number][] {
+  const t = run.trajectory ?? [];
+  if (t.length === 0) return [[run.evaluations, run.fitness]];
+  const [x, f] = t[t.length - 1];
+  return x < run.evaluations ? [...t, [run.evaluations, Math.min(f, run.fitness)]] : t;
 }
 
 export interface IohFile {
@@ -54,7 +62,7 @@ export function iohFiles(study: StudyData): IohFile[] {
     // IOHanalyzer drops a run of 0 evaluations as a reset; N = 1 is answered without a search: count it as 1.
     const ends = runs.map((r) => runPoints(r).at(-1)!);
     const info = [
-      `suite = 'nqueens-islands', funcId = 1, funcName = 'N-Queens', DIM = ${n}, maximization = 'F', algId = '${infoValue(`c${i + 1} ${cell.id}`)}'`,
+      `suite = 'nqueens-islands', funcId = 1, funcName = 'N-Queens', DIM = ${n}, maximization = 'F', algId = '${infoValue(`${manifest.name} c${i + 1} ${cell.id}`)}'`,
       `% ${infoValue(`${manifest.tool.name} ${version} study ${manifest.name}`)}: seeds ${runs.map((r) => r.seed).join(' ')}; f(x) = attacking pairs (minimised; 0 = solved); evaluations of all islands`,
       `${dat}, ${ends.map(([x, f]) => `1:${Math.max(1, x)}|${f}`).join(', ')}`,
     ];
@@ -72,7 +80,7 @@ export function iohFiles(study: StudyData): IohFile[] {
  * whose parent folder is missing or not writable: all before any work. @throws ConfigError
  */
 export function checkIohFolder(dir: string): void {
-  if (dir === '') throw new ConfigError('--ioh: expected a folder, got an empty string');
+  if (dir === '') throw emptyFolderFlag('--ioh');
   try {
     checkFolderLinks(dir);
   } catch (error) {

@@ -6,7 +6,7 @@ import { constants as bufferLimits } from 'node:buffer';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
 import { eventProblem } from '../experiment/record-schema.ts';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { parseJsonText } from '../io/json-text.ts';
 import { readRegularText } from '../io/read-file.ts';
 import { TRACE_FORMAT, type TraceHeader } from '../run/trace.ts';
@@ -30,7 +30,9 @@ export function parseEventLines(text: string, file: string): (ArchipelagoEvent |
     } catch (error) {
       // A torn last line (a study still running) is left out; anything else is not an event log.
       if (i === lines.length - 1) return;
-      throw new ConfigError(`${file}: line ${i + 1} is not JSON (${(error as Error).message}); expected one event per line (solve --trace, or a study's events/*.jsonl)`);
+      throw new ConfigError(
+        `${file}: line ${i + 1} is not JSON (${(error as Error).message}); expected one event per line (solve --trace, or a study's events/*.jsonl)`,
+      );
     }
     if (value === null || typeof value !== 'object' || typeof (value as { type?: unknown }).type !== 'string') {
       throw new ConfigError(`${file}: line ${i + 1} is not an event (an object with a type)`);

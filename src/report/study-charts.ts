@@ -18,7 +18,13 @@ export function shortNames(cells: readonly string[]): Map<string, string> {
   return new Map(cells.map((id, i) => [id, `c${i + 1}`]));
 }
 
-/** One colour and one dash pattern per cell, so that even 24 lines stay apart (20 colours, 4 dashes). */
+/**
+ * Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008): eight hues told
+ * apart in every common form of colour blindness, black last.
+ */
+export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#000000'];
+
+/** One colour and one dash pattern per cell: eight hues, then the same hues dashed (four patterns: 32 cells apart). */
 function cellEncoding(names: readonly string[]): Record<string, unknown> {
   const dashes = [
     [1, 0],
@@ -32,47 +38,68 @@ function cellEncoding(names: readonly string[]): Record<string, unknown> {
       type: 'nominal',
       sort: [...names],
       title: 'cell',
-      scale: { scheme: 'tableau20' },
-      legend: { columns: names.length > 12 ? 2 : 1, symbolType: 'stroke', symbolStrokeWidth: 2 },
+      scale: { domain: [...names], range: names.map((_, i) => OKABE_ITO[i % OKABE_ITO.length]) },
+      legend: { orient: 'bottom', columns: 1, labelLimit: 0, symbolType: 'stroke', symbolStrokeWidth: 2 },
     },
     strokeDash: {
       field: 'cell',
       type: 'nominal',
       sort: [...names],
       title: 'cell',
-      scale: { range: names.map((_, i) => dashes[Math.floor(i / 20) + (i % 20 >= 10 ? 1 : 0)] ?? dashes[0]) },
+      scale: { domain: [...names], range: names.map((_, i) => dashes[Math.floor(i / OKABE_ITO.length) % dashes.length]) },
     },
   };
+}
+
+/**
+ * The evaluations at which a run first reached fitness <= `target`, read from its
+ * trajectory (the one source of a run's course); null when it did not. A record without a
+ * trajectory (before 0.2) answers the target 0 only, from its end.
+ */
+export function hitAt(run: RunRecord, target: number): number | null {
+  const t = run.trajectory;
+  if (t === undefined || t.length === 0) return run.solved && target >= 0 ? run.evaluations : null;
+  for (const [x, f] of t) if (f <= target) return x;
+  return null;
 }
 
 export interface EcdfPoint {
   cell: string;
   evaluations: number;
-  /** Share of the cell's runs solved within `evaluations`. */
+  /** Share of the cell's runs that reached the target within `evaluations`. */
   solved: number;
+  /** True at the cell's cut-off: the last budget every one of its runs was watched to. */
+  cutoff: boolean;
 }
 
 /**
- * The fixed-target ECDF per cell: for each solved run (by evaluations to solution), the share
- * of all the cell's runs solved within that many evaluations; every line starts at 0 at the
- * smallest value of the study and runs on to its largest, so lines that never reach 1 show it.
+ * The fixed-target ECDF per cell for fitness <= `target` (0: a solution): for each run that
+ * reached it, the share of all the cell's runs that had by then. A cell's line stops at its
+ * own cut-off, the fewest evaluations at which one of its runs that missed the target was
+ * stopped (past that its share is unknown), marked there; a cell whose every run reached the
+ * target ends at its last. Every line starts at 0 at the study's first hit.
  */
-export function ecdfPoints(runs: readonly RunRecord[], cells: readonly string[]): EcdfPoint[] {
-  const names = shortNames(cells);
-  const solved = runs.filter((r) => r.solved).map((r) => r.evaluations);
-  if (solved.length === 0) return [];
-  const lo = Math.min(...solved);
-  const hi = Math.max(...solved);
+export function ecdfPoints(
+  runs: readonly RunRecord[],
+  cells: readonly string[],
+  names: ReadonlyMap<string, string> = shortNames(cells),
+  target = 0,
+): EcdfPoint[] {
+  const hits = runs.map((r) => hitAt(r, target)).filter((h): h is number => h !== null);
+  if (hits.length === 0) return [];
+  const lo = Math.min(...hits);
   return cells.flatMap((id) => {
     const own = runs.filter((r) => r.cell === id);
+    const missed = own.filter((r) => hitAt(r, target) === null).map((r) => r.evaluations);
+    const cut = missed.length > 0 ? Math.min(...missed) : null;
     const values = own
-      .filter((r) => r.solved)
-      .map((r) => r.evaluations)
+      .map((r) => hitAt(r, target))
+      .filter((h): h is number => h !== null && (cut === null || h <= cut))
       .sort((a, b) => a - b);
     const cell = names.get(id)!;
-    const points: EcdfPoint[] = [{ cell, evaluations: lo, solved: 0 }];
-    values.forEach((v, k) => points.push({ cell, evaluations: v, solved: (k + 1) / own.length }));
-    points.push({ cell, evaluations: hi, solved: values.length / Math.max(1, own.length) });
+    const points: EcdfPoint[] = [{ cell, evaluations: lo, solved: 0, cutoff: false }];
+    values.forEach((v, k) => points.push({ cell, evaluations: v, solved: (k + 1) / own.length, cutoff: false }));
+    if (cut !== null) points.push({ cell, evaluations: Math.max(cut, lo), solved: values.length / own.length, cutoff: true });
     return points;
   });
 }
@@ -80,39 +107,39 @@ export function ecdfPoints(runs: readonly RunRecord[], cells: readonly string[])
 /** One line per cell over evaluations (log x): the ECDF and the fixed-budget curves alike. */
 function cellLinesSpec(
   points: readonly object[],
-  cells: readonly string[],
+  names: readonly string[],
   title: string,
   mark: Record<string, unknown>,
   y: Record<string, unknown>,
 ): TopLevelSpec {
-  const names = cells.map((_, i) => `c${i + 1}`);
+  const x = {
+    field: 'evaluations',
+    type: 'quantitative',
+    scale: { type: 'log' },
+    title: 'evaluations (all islands, log scale)',
+    axis: { labelExpr: "format(datum.value, '~s')" },
+  } as const;
   return {
     $schema: SCHEMA,
     title: { text: title, ...FONT },
     data: { values: [...points] },
     width: 620,
     height: 300,
-    mark: { type: 'line', strokeWidth: 2, ...mark },
-    encoding: {
-      x: {
-        field: 'evaluations',
-        type: 'quantitative',
-        scale: { type: 'log' },
-        title: 'evaluations (all islands, log scale)',
-        axis: { labelExpr: "format(datum.value, '~s')" },
-      },
-      y: { type: 'quantitative', ...y },
-      ...cellEncoding(names),
-    },
+    encoding: { x, y: { type: 'quantitative', ...y }, ...cellEncoding(names) },
+    layer: [
+      { mark: { type: 'line', strokeWidth: 2, ...mark } },
+      // The cut-offs: where a cell's runs stopped being watched (ECDF points only have the field).
+      { transform: [{ filter: 'datum.cutoff === true' }], mark: { type: 'point', shape: 'cross', size: 90, filled: true } },
+    ],
     config: { axis: FONT, legend: FONT },
   };
 }
 
-export function ecdfSpec(points: readonly EcdfPoint[], cells: readonly string[]): TopLevelSpec {
+export function ecdfSpec(points: readonly EcdfPoint[], names: readonly string[]): TopLevelSpec {
   return cellLinesSpec(
     points,
-    cells,
-    'share of runs solved within a budget of evaluations (fixed target: a solution)',
+    names,
+    "share of runs solved within a budget of evaluations (fixed target: a solution); + marks a cell's cut-off",
     { interpolate: 'step-after' },
     { field: 'solved', scale: { domain: [0, 1] }, title: 'share of runs solved', axis: { format: '.0%' } },
   );
@@ -147,8 +174,11 @@ const BUDGETS_PER_DECADE = 12;
  * budgets at which every one of its runs has a value: from its runs' first samples to the
  * smallest budget at which one of its unsolved runs was stopped (past that, the run's value is unknown).
  */
-export function fixedBudgetPoints(runs: readonly RunRecord[], cells: readonly string[]): BudgetPoint[] {
-  const names = shortNames(cells);
+export function fixedBudgetPoints(
+  runs: readonly RunRecord[],
+  cells: readonly string[],
+  names: ReadonlyMap<string, string> = shortNames(cells),
+): BudgetPoint[] {
   const traced = runs.filter((r) => r.trajectory !== undefined && r.trajectory.length > 0);
   if (traced.length === 0) return [];
   const lo = Math.min(...traced.map((r) => r.trajectory![0][0]));
@@ -166,10 +196,10 @@ export function fixedBudgetPoints(runs: readonly RunRecord[], cells: readonly st
   });
 }
 
-export function fixedBudgetSpec(points: readonly BudgetPoint[], cells: readonly string[]): TopLevelSpec {
+export function fixedBudgetSpec(points: readonly BudgetPoint[], names: readonly string[]): TopLevelSpec {
   return cellLinesSpec(
     points,
-    cells,
+    names,
     'best fitness reached within a budget of evaluations (fixed budget), median over runs',
     {},
     { field: 'median', scale: { zero: true }, title: 'best fitness (0 = solved)' },

@@ -9,8 +9,9 @@ import { ConfigError } from '../config/errors.ts';
 import type { Manifest, RunRecord } from '../experiment/records.ts';
 import { eventLogPath } from '../experiment/runner.ts';
 import { legacyCellFileName } from '../experiment/sweep.ts';
+import { checkRecords } from './record-check.ts';
 import { parseEventLines } from './run-data.ts';
-import { MANIFEST_FILE, readManifest, readStudyFile, runKey } from '../experiment/store.ts';
+import { MANIFEST_FILE, readManifest, readStudyFile, runKey, RUNS_FILE } from '../experiment/store.ts';
 import { readStudyRuns, type ShardProgress } from '../experiment/study-runs.ts';
 
 export interface StudyData {
@@ -34,6 +35,7 @@ export function readStudy(dir: string): StudyData {
   const manifest = readManifest(manifestFile);
   const seen = new Set<string>();
   const { runs, droppedBytes, shards } = readStudyRuns(dir, manifest);
+  checkRecords(manifest, runs, dir);
   const all = runs.filter((run) => {
     const key = runKey(run.cell, run.seed);
     if (seen.has(key)) return false;

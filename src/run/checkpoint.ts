@@ -20,7 +20,7 @@ import { runMemoryAdvice } from '../config/memory.ts';
 import { valueAt } from '../config/overrides.ts';
 import { RESUMABLE_KEYS, systemEnv, withResumableOverrides, type ResolveEnv } from '../config/resolve.ts';
 import { checkResolved, RESOLVED_CONFIG_VERSION } from '../config/resolved-schema.ts';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
 import type { Genes } from '../problem/genes.ts';
 import { countDiagonals, listCovers, newBoard } from '../ga/hybrid/diagonals.ts';

@@ -6,6 +6,7 @@ import { checkNoAuthFlags, clusterFromArgs, type ClusterArgs } from '../../clust
 import { displayNatsUrl, parseNatsUrl } from '../../config/nats-url.ts';
 import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { loadExperiment } from '../../experiment/load.ts';
+import { sameCellWarnings } from '../../experiment/same-cells.ts';
 import { checkNotInputs, failureReason } from '../../io/write-file.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { progressBar } from '../../experiment/progress.ts';
@@ -18,8 +19,10 @@ import { runStudy, type StudyOutcome } from '../../experiment/runner.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
+import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import { startStudyView, withStudyView } from '../serve-view.ts';
 
-export interface ExperimentArgs extends ClusterArgs {
+export interface ExperimentArgs extends ClusterArgs, ServeArgs {
   file: string;
   out?: string;
   resume: boolean;
@@ -89,7 +92,9 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   if (!cluster) checkNoAuthFlags(args);
   const shard = args.shard === undefined ? undefined : args.shard === 'auto' ? shardFromEnv() : parseShard(args.shard);
   if (shard !== undefined && cluster !== null) throw new UsageError('--shard: a shard runs its slice on this machine; not with --nats');
+  const serveAt = serveFromArgs(args);
   const experiment = loadExperiment(args.file);
+  for (const warning of sameCellWarnings(experiment.cells, experiment.seeds[0])) printError(warning);
   const outDir = args.out ?? path.join('results', experiment.name);
   noteKernelFallback();
   // The study writes these files (and its event logs): none may be the experiment file it reads.
@@ -97,6 +102,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     [MANIFEST_FILE, RUNS_FILE, LOCK_FILE].map((name) => ['--out', path.join(outDir, name)] as const),
     [[`the experiment file ${args.file}`, args.file]],
   );
+  const served = serveAt ? await startStudyView(experiment, outDir, serveAt) : null;
   const controller = new AbortController();
   // The first signal stops the current run (the study can be resumed); a later one quits at once (src/cli/signals.ts).
   let stoppedBy: StopSignal = 'SIGINT';
@@ -107,7 +113,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   const bar = progressBar(process.stderr, args.quiet);
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
   const { mixedBuilds } = args;
-  const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: bar.hooks, shard, mixedBuilds };
+  const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: withStudyView(bar.hooks, served), shard, mixedBuilds };
   // The study's own options (--events) are in its manifest: --resume keeps them. A shard continues its slice by itself.
   const again = shard === undefined ? '--resume' : `--shard ${args.shard === 'auto' ? 'auto' : `${shard.index}/${shard.count}`}`;
   const resume = `nqueens-islands experiment ${shellWord(args.file)} --out ${shellWord(outDir)} ${again}${mixedBuilds ? ' --mixed-builds' : ''}${cluster ? ` ${clusterHint(args)}` : ''}`;
@@ -159,5 +165,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   } finally {
     bar.stop();
     release();
+    served?.finish();
+    await served?.close();
   }
 }

@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { lastValue } from '../../schema/flag-value.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
+import { SERVE_OPTIONS } from '../../serve/flags.ts';
 import type { ExperimentArgs } from './experiment-run.ts';
 
 export const experimentCommand: CommandModule<object, ExperimentArgs> = {
@@ -41,6 +42,7 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
       })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no progress bar or progress lines on stderr' })
       .options(CLUSTER_OPTIONS)
+      .options(SERVE_OPTIONS)
       .example('$0 experiment config/experiments/topology.yaml --out results/topology', 'run a study')
       .example('$0 experiment config/experiments/topology.yaml --out results/topology --resume', 'finish an interrupted one')
       .example('$0 experiment config/experiments/topology.yaml --out results/topology --shard 2/8', 'run the 2nd of 8 slices (one per job)')

@@ -11,6 +11,8 @@ import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/pa
 import { readStudy } from '../../report/study-data.ts';
 import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
 import { summarise } from '../../report/summary.ts';
+import { headline } from '../../report/headline.ts';
+import { figureData } from '../../report/study-report.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
 import { shardGaps } from '../../experiment/study-runs.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
@@ -18,8 +20,11 @@ import path from 'node:path';
 import { EVENTS_DIR, MANIFEST_FILE, RUNS_FILE } from '../../experiment/store.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import type { ServeOptions } from '../../serve/options.ts';
+import { serveUntilStopped } from '../serve-view.ts';
 
-export interface ReportArgs {
+export interface ReportArgs extends ServeArgs {
   dir?: string;
   baseline?: string[];
   html?: string;
@@ -79,6 +84,26 @@ async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Pr
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
 }
 
+/** `report DIR --serve` and `report --run FILE --serve`: the live view's page of what is on disk, until Ctrl-C. */
+async function serveReport(args: ArgumentsCamelCase<ReportArgs>, at: ServeOptions): Promise<void> {
+  for (const [flag, given] of [
+    ['--html', args.html !== undefined],
+    ['--csv', args.csv !== undefined],
+    ['--ioh', args.ioh !== undefined],
+    ['--json', args.json],
+    ['--paper-table1', args.paperTable1],
+    ['--baseline', args.baseline !== undefined],
+    ['--run (with a study folder)', args.dir !== undefined && args.run !== undefined],
+  ] as const) {
+    if (given)
+      throw new UsageError(
+        `${flag}: not with --serve, which serves the page of ${args.dir === undefined ? '--run FILE' : 'the study folder'}`,
+      );
+  }
+  const { serveRunFile, serveStudyFolder } = await import('../../serve/serve.ts');
+  await serveUntilStopped(at, () => (args.dir === undefined ? serveRunFile(args.run!, at) : serveStudyFolder(args.dir, at)));
+}
+
 export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void> {
   if (args.dir === '') throw new ConfigError('report: expected a study folder, got an empty string');
   if (args.html !== undefined) checkOutFile('--html', args.html);
@@ -91,11 +116,11 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   ] as const;
   checkDistinctOutputs(outputs);
   checkNotInputs(outputs, [['the trace --run', args.dir === undefined ? args.run : undefined], ...studyInputs(args.dir)], studyFolders(args.dir));
-  if (args.dir === undefined) {
-    if (args.run === undefined)
-      throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
-    return reportRun(args, args.run);
-  }
+  if (args.dir === undefined && args.run === undefined)
+    throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
+  const serveAt = serveFromArgs(args);
+  if (serveAt !== null) return serveReport(args, serveAt);
+  if (args.dir === undefined) return reportRun(args, args.run!);
   const study = readStudy(args.dir);
   const { manifest } = study;
   const flags = args.baseline ?? [];
@@ -131,7 +156,7 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   const gaps = study.shards === null ? null : shardGaps(study.shards);
   if (gaps !== null) printError(`${args.dir}: ${gaps}; rerun those shards to complete the study`);
   const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
-  const json = takeover.length > 0 ? { ...summary, takeover } : summary;
+  const json = { ...summary, headline: headline(summary), figures: figureData(study), ...(takeover.length > 0 ? { takeover } : {}) };
   if (args.json)
     printLine(
       JSON.stringify(json, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)),

@@ -7,7 +7,7 @@
  */
 import { credsAuthenticator, nkeyAuthenticator, type ConnectionOptions } from '@nats-io/transport-node';
 import { ConfigError } from '../../config/errors.ts';
-import { InputError } from '../../io/input-error.ts';
+import { InputError } from '../../io/errors.ts';
 import { statSync } from 'node:fs';
 import { readRegularFile, type ReadBounds } from '../../io/read-file.ts';
 import { displayNatsUrl, parseNatsUrl, type NatsAuth } from '../../config/nats-url.ts';
