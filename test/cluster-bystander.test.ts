@@ -81,9 +81,10 @@ describe('unit: what a bystander sends is bounded', () => {
       immigrantsSurvived: 0,
       evaluationsFrom: 0,
       evaluationsAt: new Float64Array(0),
+      course: new Float64Array(0),
     };
     assert.notEqual(carried('report', encode(report)), null, 'the whole report passes');
-    for (const field of ['survivals', 'migrantsReceived', 'evaluationsAt', 'immigrantsChecked']) {
+    for (const field of ['survivals', 'migrantsReceived', 'evaluationsAt', 'immigrantsChecked', 'course']) {
       const { [field]: _gone, ...rest } = report as unknown as Record<string, unknown>;
       assert.equal(carried('report', encode(rest as unknown as IslandReport)), null, `a report without ${field} is refused`);
     }

@@ -101,6 +101,7 @@ const report = shapeOf<IslandReport>()(
     takenOverAt: int.optional(),
     evaluationsFrom: count,
     evaluationsAt: z.instanceof(Float64Array),
+    course: z.instanceof(Float64Array),
   }),
 );
 
