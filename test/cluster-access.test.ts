@@ -510,6 +510,8 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
       const refused = await cliAsync(args);
       assert.ok(isOneLineError(refused), `${args.join(' ')}: ${refused.code} ${refused.stderr}`);
       assert.match(refused.stderr, /cannot connect to the NATS broker/);
+      // Said as it is, not "(timeout)": a nats:// URL for a TLS-only broker gets the hint.
+      if (args[2].startsWith('nats:')) assert.match(refused.stderr, /the broker requires TLS: use tls:\/\//);
     }
   });
 });

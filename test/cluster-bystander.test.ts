@@ -84,7 +84,7 @@ describe('unit: what a bystander sends is bounded', () => {
       course: new Float64Array(0),
     };
     assert.notEqual(carried('report', encode(report)), null, 'the whole report passes');
-    for (const field of ['survivals', 'migrantsReceived', 'evaluationsAt', 'immigrantsChecked']) {
+    for (const field of ['survivals', 'migrantsReceived', 'evaluationsAt', 'immigrantsChecked', 'course']) {
       const { [field]: _gone, ...rest } = report as unknown as Record<string, unknown>;
       assert.equal(carried('report', encode(rest as unknown as IslandReport)), null, `a report without ${field} is refused`);
     }
@@ -316,5 +316,36 @@ describe('a bystander and a key-holder on a real broker', { skip: nats.skip, tim
       assert.ok(isOneLineError({ code: exit.code, stdout: run.stdout(), stderr: run.stderr() }), run.stderr());
       assert.match(run.stderr(), new RegExp(`${flag} .*: other users may read it \\(mode 06[0-7]{2}\\).*chmod 600`));
     }
+  });
+
+  it('`broker` starts nats-server from PATH on loopback with JetStream, prints its URL, serves a study, and stops on Ctrl-C removing its store', async () => {
+    const broker = spawnCli(['broker'], { env: { PATH: `${path.dirname(nats.path())}${path.delimiter}${process.env.PATH ?? ''}` } });
+    await broker.waitForStderr(/broker ready on nats:\/\/127\.0\.0\.1:\d+/);
+    const url = broker.stdout().trim();
+    assert.match(url, /^nats:\/\/127\.0\.0\.1:\d+$/);
+    const { prefix } = await cluster.startHosts(['local1'], { url });
+    const outcome = await runStudyOnCluster(
+      experiment('local', 'base: { overrides: { islands: 1 } }\nsweep:\n  n: [8]\nrepeats: 2\nseed: 5\n'),
+      {
+        outDir: path.join(tmp, 'local'),
+        resume: false,
+        events: false,
+        nats: url,
+        hosts: 1,
+        prefix,
+      },
+    );
+    assert.equal(outcome.completed, 2);
+    broker.child.kill('SIGINT');
+    const exit = await broker.exited;
+    assert.equal(exit.code, 0, broker.stderr());
+    assert.match(broker.stderr(), /broker stopped; its store is removed/);
+  });
+
+  it('`broker` without nats-server on PATH: one line naming what to install, exit 2', async () => {
+    const run = spawnCli(['broker'], { env: { PATH: tmp } });
+    const exit = await run.exited;
+    assert.ok(isOneLineError({ code: exit.code, stdout: run.stdout(), stderr: run.stderr() }), run.stderr());
+    assert.match(run.stderr(), /no nats-server on PATH/);
   });
 });

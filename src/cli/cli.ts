@@ -12,6 +12,7 @@ import { experimentCommand } from './commands/experiment.ts';
 import { reportCommand } from './commands/report.ts';
 import { hostCommand } from './commands/host.ts';
 import { hostsCommand } from './commands/hosts.ts';
+import { brokerCommand } from './commands/broker.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { inProcess, printError, printLine, setExitCode, withCliIo } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
@@ -109,9 +110,10 @@ export async function main(argv: string[]): Promise<void> {
     .command(reportCommand)
     .command(hostCommand)
     .command(hostsCommand)
+    .command(brokerCommand)
     // yargs' own: bash or zsh (from $SHELL); the script asks the binary for each completion.
     .completion('completion', 'print a shell completion script for bash or zsh (by $SHELL): source it from ~/.bashrc or ~/.zshrc')
-    .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host, hosts or completion')
+    .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host, hosts, broker or completion')
     .strict()
     .recommendCommands()
     .help()

@@ -16,6 +16,8 @@ import { studyStatus } from '../../experiment/study-runs.ts';
 import { ConfigError } from '../../config/errors.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
 import { runStudy, type StudyOutcome } from '../../experiment/runner.ts';
+import type { ClusterStudyOutcome, runStudyOnCluster } from '../../cluster/study/study.ts';
+import type { Experiment } from '../../experiment/load.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
@@ -142,14 +144,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
         return;
       }
     } else {
-      const { runStudyOnCluster } = await import('../../cluster/study/study.ts');
-      const log = (line: string) => bar.log(`nqueens-islands: ${new Date().toISOString()} ${line}`);
-      const result = await runStudyOnCluster(experiment, { ...options, ...cluster, log });
-      outcome = result;
-      if (result.stoppedBy === 'broker-lost') lost = `lost the NATS broker ${result.broker}`;
-      if (result.stoppedBy === 'no-hosts') lost = 'no host was left';
-      if (result.stoppedBy === 'queue-lost') lost = "the study's queue was deleted on the broker";
-      if (result.dropped > 0) printError(`${new Date().toISOString()} ${result.droppedText}`);
+      ({ outcome, lost } = await studyOnCluster(experiment, { ...options, ...cluster }, bar));
     }
     bar.stop();
     // A coordinator's outcome lines carry the UTC time, as its log lines do (hosts log theirs).
@@ -176,4 +171,25 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     served?.finish();
     await served?.close();
   }
+}
+
+/** The study on the cluster's hosts, its log lines through the progress display with the UTC time; and why it stopped unfinished, if not by a signal. */
+async function studyOnCluster(
+  experiment: Experiment,
+  options: Parameters<typeof runStudyOnCluster>[1],
+  bar: { log(line: string): void },
+): Promise<{ outcome: StudyOutcome; lost: string | null }> {
+  const { runStudyOnCluster } = await import('../../cluster/study/study.ts');
+  const log = (line: string) => bar.log(`nqueens-islands: ${new Date().toISOString()} ${line}`);
+  const result = await runStudyOnCluster(experiment, { ...options, log });
+  if (result.dropped > 0) printError(`${new Date().toISOString()} ${result.droppedText}`);
+  return { outcome: result, lost: lostReason(result) };
+}
+
+/** Why a study on a cluster stopped unfinished, when it was not a signal; null otherwise. */
+function lostReason(result: ClusterStudyOutcome): string | null {
+  if (result.stoppedBy === 'broker-lost') return `lost the NATS broker ${result.broker}`;
+  if (result.stoppedBy === 'no-hosts') return 'no host was left';
+  if (result.stoppedBy === 'queue-lost') return "the study's queue was deleted on the broker";
+  return null;
 }

@@ -24,9 +24,11 @@ export interface BusAddress {
 
 const SMALL_FILE = 64 * 1024;
 
-function readSmall(file: string, flag: string, expected: string): Buffer {
+/** A small file a flag names; `secret` (a password, creds, a private key) must be its owner's alone. */
+function readSmall(file: string, flag: string, expected: string, secret = false): Buffer {
   try {
-    return readSecretFile(file, { name: `${flag} ${file}`, expected, maxBytes: SMALL_FILE });
+    const bounds = { name: `${flag} ${file}`, expected, maxBytes: SMALL_FILE };
+    return secret ? readSecretFile(file, bounds) : readRegularFile(file, bounds);
   } catch (error) {
     throw error instanceof InputError ? new ConfigError(error.message) : error;
   }
@@ -89,7 +91,7 @@ export function busAddress(nats: string, auth: NatsAuth = {}, env: NodeJS.Proces
     if (!inUrl) throw new ConfigError(`${PASSWORD_ENV}: needs the user in the --nats URL (${url.scheme}://USER@${url.server})`);
     password = envPassword;
   } else if (auth.credsFile !== undefined) {
-    const bytes = readSmall(auth.credsFile, '--nats-creds', 'a NATS credentials, nkey seed or password file');
+    const bytes = readSmall(auth.credsFile, '--nats-creds', 'a NATS credentials, nkey seed or password file', true);
     const text = bytes.toString('utf8');
     const seed = text.trim();
     if (/-----BEGIN NATS USER JWT-----/.test(text)) {
