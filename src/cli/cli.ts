@@ -117,7 +117,7 @@ export async function main(argv: string[]): Promise<void> {
     .version(toolInfo().version)
     .wrap(Math.min(110, process.stdout.columns || 110))
     .middleware(checkFlagValues(argv) as unknown as Parameters<Argv['middleware']>[0], true)
-    .middleware(checkWordsAfterDashes(argv) as unknown as Parameters<Argv['middleware']>[0], true)
+    .middleware(checkWordsAfterDashes(argv), true)
     .fail((message, error, usage) => {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(message.replace(/\n/g, ' '), commandFlags(usage), argv));

@@ -371,6 +371,7 @@ export function checkNotInputs(
     if (path === null || path === undefined || path === '') continue;
     const id = targetIdentity(path);
     const input = (id === null ? undefined : inputIds.get(id)) ?? folderIds.get(folderIdentity(dirname(path)) ?? '');
-    if (input !== undefined) throw new InputError(`${flag} ${path}: is ${input}, an input of this command; not overwritten (choose another file)`);
+    if (input !== undefined)
+      throw new InputError(`${flag} ${path}: is ${input}, an input of this command; not overwritten (choose another file)`);
   }
 }

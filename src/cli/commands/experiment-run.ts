@@ -111,7 +111,15 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   const bar = progressBar(process.stderr, args.quiet);
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
   const { mixedBuilds } = args;
-  const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: withStudyView(bar.hooks, served), shard, mixedBuilds };
+  const options = {
+    outDir,
+    resume: args.resume,
+    events: args.events,
+    signal: controller.signal,
+    hooks: withStudyView(bar.hooks, served),
+    shard,
+    mixedBuilds,
+  };
   // The study's own options (--events) are in its manifest: --resume keeps them. A shard continues its slice by itself.
   const again = shard === undefined ? '--resume' : `--shard ${args.shard === 'auto' ? 'auto' : `${shard.index}/${shard.count}`}`;
   const resume = `nqueens-islands experiment ${shellWord(args.file)} --out ${shellWord(outDir)} ${again}${mixedBuilds ? ' --mixed-builds' : ''}${cluster ? ` ${clusterHint(args)}` : ''}`;

@@ -115,7 +115,11 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     ['--ioh', args.ioh],
   ] as const;
   checkDistinctOutputs(outputs);
-  checkNotInputs(outputs, [['the trace --run', args.dir === undefined ? args.run : undefined], ...studyInputs(args.dir)], studyFolders(args.dir));
+  checkNotInputs(
+    outputs,
+    [['the trace --run', args.dir === undefined ? args.run : undefined], ...studyInputs(args.dir)],
+    studyFolders(args.dir),
+  );
   if (args.dir === undefined && args.run === undefined)
     throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
   const serveAt = serveFromArgs(args);
