@@ -27,14 +27,22 @@ import { ContainedObservable } from './run/contained-events.ts';
 
 export type {
   ArchipelagoEvent,
+  ArchipelagoResult,
+  BetweenEvent,
   CheckpointEvent,
   DoneEvent,
   IslandErrorEvent,
+  IslandResult,
+  IslandSummary,
   MigrationEvent,
   ProgressEvent,
   SolutionEvent,
   StartedEvent,
+  SurvivalEvent,
+  TakeoverResult,
 } from './archipelago/events.ts';
+export type { EmigrantSelectionName, ReplacementName } from './config/migration-policies.ts';
+export { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
@@ -47,6 +55,7 @@ export type { ExperimentInput } from './experiment/schema.ts';
 export type { Edge, TopologyKind, TopologySpec } from './topology/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
+import { optionsObject, shown } from './io/shown.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, RunFailedError } from './run/start-run.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
@@ -109,7 +118,7 @@ function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
  * file, ...); NoSolutionError for N = 2 and 3 (nothing is started).
  */
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
-  const { cluster, checkpoint, signal } = options;
+  const { cluster, checkpoint, signal } = optionsObject(options, 'startRun options', (m) => new ConfigError(m));
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
   // A result or checkpoint file that cannot be written is refused before the run, not after it (the record would be lost).
   if (seeded.output.file !== null) {
@@ -149,7 +158,7 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
 /** `checkpoint.everySeconds`: seconds > 0, default 60. */
 function checkpointEveryMs(seconds = DEFAULT_CHECKPOINT_EVERY): number {
   if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds))
-    throw new ConfigError(`checkpoint.everySeconds: expected a number of seconds > 0, got ${JSON.stringify(seconds) ?? String(seconds)}`);
+    throw new ConfigError(`checkpoint.everySeconds: expected a number of seconds > 0, got ${shown(seconds)}`);
   return seconds * 1000;
 }
 
@@ -189,7 +198,8 @@ export interface ExperimentOptions {
  * that `nqueens-islands report` reads.
  * @throws ConfigError for a bad study or an unusable folder, before any run starts.
  */
-export async function runExperiment(study: string | ExperimentInput, options: ExperimentOptions = {}): Promise<StudyOutcome> {
+export async function runExperiment(study: string | ExperimentInput, given?: ExperimentOptions): Promise<StudyOutcome> {
+  const options = optionsObject(given, 'runExperiment options', (m) => new ConfigError(m));
   const experiment = typeof study === 'string' ? loadExperiment(study) : experimentFromObject(study);
   const studyOptions = {
     outDir: options.out ?? path.join('results', experiment.name),

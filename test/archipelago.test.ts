@@ -185,6 +185,7 @@ function solvedReport(island: number, tuple: number[], iteration: number, foundA
     immigrantsSurvived: 0,
     evaluationsFrom: iteration,
     evaluationsAt: new Float64Array(0),
+    course: new Float64Array(0),
   };
 }
 

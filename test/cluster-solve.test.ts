@@ -438,6 +438,31 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     }
   });
 
+  it('the exact trajectory: sync and lagged runs on two hosts give the trajectory of the same run in one process, bit for bit', async () => {
+    const { prefix } = await startHosts(['traj1', 'traj2'], 2);
+    const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 2 });
+    /** The run's trajectory, from its `done` event (the islands' course logs travel in their reports). */
+    const trajectory = async (handle: library.RunHandle) => {
+      let found: unknown = null;
+      handle.events$.subscribe((e) => {
+        if (e.type === 'done') found = e.result.trajectory;
+      });
+      await handle.result;
+      return found;
+    };
+    try {
+      for (const mode of ['sync', 'lagged'] as const) {
+        const config = { n: 60, seed: 8, migration: { mode, interval: 2 }, limits: { maxIterations: 40 } };
+        const spread = await trajectory(library.startRun(config, { cluster }));
+        const local = await trajectory(library.startRun({ ...config, islands: 4 }));
+        assert.ok(Array.isArray(local) && local.length >= 2, JSON.stringify(local));
+        assert.deepEqual(spread, local, mode);
+      }
+    } finally {
+      await cluster.close();
+    }
+  });
+
   it('from the library: a broker restart ends the run in progress as broker-lost with its best; hosts and the cluster reconnect and run the next one', async () => {
     const first = await startLocalBroker(nats.path());
     let second: NatsServer | null = null;

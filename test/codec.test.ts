@@ -78,6 +78,7 @@ const report: IslandReport = {
   migrations: new Int32Array(0),
   evaluationsFrom: 35,
   evaluationsAt: Float64Array.from([3500, 3600, 3700, 3800, 3900]),
+  course: Float64Array.from([0, 3000, 40, 5, 3500, 12]),
   survivals: new Int32Array(0),
   migrantsReceived: 6,
   immigrantsChecked: 3,

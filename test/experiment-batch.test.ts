@@ -134,7 +134,7 @@ describe("the manifest's resolved configs", () => {
     const file = path.join(dir, 'policies.yaml');
     writeFileSync(
       file,
-      'base: { overrides: { islands: 2, ga: { populationSize: 30 }, migration: { emigrantSelection: "tournament(3)", replacement: random } } }\nsweep:\n  n: [8, 9]\nrepeats: 2\nseed: 11\n',
+      'base: { overrides: { islands: 2, ga: { populationSize: 30 }, migration: { emigrantSelection: "tournament(3)", replacement: random-if-better } } }\nsweep:\n  n: [8, 9]\nrepeats: 2\nseed: 11\n',
     );
     const made = cli(['experiment', file, '--out', out, '-q']);
     assert.equal(made.code, 0, made.stderr);

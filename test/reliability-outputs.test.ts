@@ -1,7 +1,7 @@
 /**
- * Issue 39, classes 1-3: a finished result is never lost to one failing output (exit 4, one
- * line, the result kept elsewhere), no command overwrites its own inputs, and output paths
- * are checked before any work. Tables through the built binary (a real stdout on /dev/full,
+ * Issue 39, classes 1-3 and 6: a finished result is never lost to one failing output (exit 4,
+ * one line, the result kept elsewhere), no command overwrites its own inputs, output paths
+ * are checked before any work, and library calls with values JSON cannot carry are InputErrors. Tables through the built binary (a real stdout on /dev/full,
  * real signals) and in-process (`runCli`).
  */
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LOCK_FILE } from '../src/experiment/lock.ts';
+import { InputError, runExperiment, startRun, topologies, verify } from '../src/index.ts';
 import { CLI, cliInProcess } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel4-'));
@@ -201,4 +202,45 @@ describe('class 3: --ioh is checked before any work and written whole', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--ioh \/dev\/full: is a file; expected a missing or empty folder/);
   });
+});
+
+describe('class 6: library calls with holes, BigInt, null options or huge topologies are InputErrors, not TypeErrors', () => {
+  // [name, the call, what the message says]
+  const cases: [string, () => unknown, RegExp][] = [
+    ['verify with a hole', () => verify([1, , 3] as number[]), /entry 2 is empty \(a hole in the array\)/],
+    ['verify with BigInts', () => verify([1n, 2n] as unknown as number[]), /1n \(a BigInt\) is not a positive integer/],
+    [
+      'startRun with null options',
+      () => startRun({ n: 8, islands: 1 }, null as never),
+      /startRun options: expected an object of options, got null/,
+    ],
+    [
+      'startRun with a BigInt checkpoint period',
+      () => startRun({ n: 8, islands: 1 }, { checkpoint: { file: join(tmp, 'x.ckpt'), everySeconds: 1n as unknown as number } }),
+      /checkpoint\.everySeconds: expected a number of seconds > 0, got 1n/,
+    ],
+    [
+      'runExperiment with null options',
+      () => runExperiment({ name: 'x', base: { overrides: { n: 8 } }, seeds: [1] } as never, null as never),
+      /runExperiment options: expected an object/,
+    ],
+    [
+      'a topology of a million islands (refused before any edge)',
+      () => topologies.edges({ kind: 'fully-connected' }, 1_000_000),
+      /topology: at most 4096 islands, got 1000000/,
+    ],
+    [
+      'a topology of a BigInt island count',
+      () => topologies.edges({ kind: 'ring' }, 4n as never),
+      /topology needs a positive integer island count, got 4/,
+    ],
+  ];
+  for (const [name, call, says] of cases) {
+    it(name, async () => {
+      await assert.rejects(
+        async () => call(),
+        (error: Error) => error instanceof InputError && says.test(error.message) && !error.message.includes('\n'),
+      );
+    });
+  }
 });

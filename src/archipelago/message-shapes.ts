@@ -9,6 +9,7 @@
  * a shape cannot know (is a chromosome a permutation of N, is a fitness right) is checked
  * where N is at hand (src/cluster/result-checks.ts).
  */
+import { COURSE_ENTRY } from './course-log.ts';
 import { z } from 'zod';
 import {
   MIGRATION_RECORD,
@@ -101,6 +102,7 @@ const report = shapeOf<IslandReport>()(
     takenOverAt: int.optional(),
     evaluationsFrom: count,
     evaluationsAt: z.instanceof(Float64Array),
+    course: z.instanceof(Float64Array).refine((log) => log.length % COURSE_ENTRY === 0),
   }),
 );
 

@@ -4,6 +4,7 @@ import type { IslandSnapshot } from './island-snapshot.ts';
 import type { RunSpec } from './island-options.ts';
 import type { MigrationModeDefinition, MigrationModeRegistry } from './modes/define.ts';
 import { MIGRATION_MODE_REGISTRY } from './modes/registry.ts';
+import { shown } from '../io/shown.ts';
 
 export interface ArchipelagoOptions {
   /**
@@ -45,7 +46,7 @@ export const STOP_GRACE_MS = 2000;
  */
 export function checkOptions(o: ArchipelagoOptions): MigrationModeDefinition {
   const fail = (what: string, expected: string, got: unknown): never => {
-    throw new ArchipelagoOptionError(`${what} must be ${expected}, got ${JSON.stringify(got) ?? String(got)}`);
+    throw new ArchipelagoOptionError(`${what} must be ${expected}, got ${shown(got)}`);
   };
   const modes = o.migrationModes ?? MIGRATION_MODE_REGISTRY;
   const mode = modes.find((m) => m.kind === o.run.migration.mode);

@@ -98,7 +98,8 @@ export async function runCli(argv: readonly string[]): Promise<CliOutcome> {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const cli = yargs(argv)
+  const base = yargs(argv);
+  const cli = base
     .scriptName('nqueens-islands')
     .parserConfiguration({ 'parse-positional-numbers': false })
     .command(solveCommand)
@@ -108,14 +109,17 @@ export async function main(argv: string[]): Promise<void> {
     .command(reportCommand)
     .command(hostCommand)
     .command(hostsCommand)
-    .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host or hosts')
+    // yargs' own: bash or zsh (from $SHELL); the script asks the binary for each completion.
+    .completion('completion', 'print a shell completion script for bash or zsh (by $SHELL): source it from ~/.bashrc or ~/.zshrc')
+    .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host, hosts or completion')
     .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
     // Ours, read once; yargs' own guess searches for a package.json on every start (~5 ms).
     .version(toolInfo().version)
-    .wrap(Math.min(110, process.stdout.columns || 110))
+    // The terminal's width; not wrapped at all when stdout is not a terminal (a file, a pipe).
+    .wrap(base.terminalWidth())
     .middleware(checkFlagValues(argv) as unknown as Parameters<Argv['middleware']>[0], true)
     .middleware(checkWordsAfterDashes(argv), true)
     .fail((message, error, usage) => {

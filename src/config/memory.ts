@@ -12,6 +12,7 @@ import os from 'node:os';
 import { addressSpaceLimit } from '../io/address-space.ts';
 import { bytesPerGene } from '../problem/genes.ts';
 import { gaMemory } from './ga-section.ts';
+import { hybridInstead } from './run-time.ts';
 import type { Registries } from './registries.ts';
 import type { GaConfig } from './run-config.ts';
 
@@ -167,7 +168,9 @@ export function memoryAdvice(
     : `${n} needs about ${gb(addressSpaceNeeded(need.bytes, islands))} of address space for ${plural} (${gb(need.bytes)} used, ${gb(PROCESS_ADDRESS_BYTES)} for the process and ${gb(THREAD_ADDRESS_BYTES)} per island that Node reserves), more than the address-space limit of ${gb(addressSpace!)} (ulimit -v)`;
   const oneBytes = byResident ? bytes(1) : addressSpaceNeeded(bytes(1), 1);
   const one = islands > 1 ? `even one island needs about ${gb(oneBytes)}${byResident ? '' : ' of address space'}; ` : '';
-  return `${what}; ${fewer || `${one}lower n or the population (ga.populationSize, --population)`}`;
+  // Fewer islands would not rescue a paper-mode run this large: it would take days.
+  const instead = hybridInstead({ n, ga });
+  return `${what}; ${fewer || `${one}lower n or the population (ga.populationSize, --population)`}${instead === null ? '' : `, ${instead}`}`;
 }
 
 /** `memoryAdvice` for a resolved run (a resolved config here, or one that arrived from a checkpoint or the bus). */

@@ -12,6 +12,7 @@ import { expected, int, oneOf, section } from '../schema/fields.ts';
 import { NatsUrlError, parseNatsUrl } from './nats-url.ts';
 import { gaSection } from './ga-section.ts';
 import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
+import type { RunConfigDocs } from './run-config-docs.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
 import { DEFAULT_MIGRATION_MODE } from '../archipelago/modes/registry.ts';
@@ -189,7 +190,7 @@ export function runConfigSchemaFor(registries: Registries) {
 /** The shape of a run-config file (YAML or JSON). */
 export const runConfigFileSchema = runConfigSchemaFor(REGISTRIES);
 
-/** What a config file may contain (everything but `n` optional). */
-export type RunConfigInput = z.input<typeof runConfigFileSchema>;
+/** What a config file may contain (everything but `n` optional); each key's description shows on hover (RunConfigDocs). */
+export type RunConfigInput = z.input<typeof runConfigFileSchema> & RunConfigDocs;
 /** A config file's content as the schema gives it (defaults applied, nothing resolved). */
 export type ParsedRunConfig = z.output<typeof runConfigFileSchema>;

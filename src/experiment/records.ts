@@ -61,8 +61,10 @@ export interface RunRecord {
    */
   error: string | null;
   /**
-   * The run repeats bit for bit from its seed (sync or lagged migration); false for async,
-   * where thread timing decides what arrives when (absent in studies of versions before 0.2).
+   * The run repeats bit for bit from its seed, its trajectory and observables included
+   * (sync or lagged migration); false for async, where thread timing decides what arrives
+   * when: its trajectory is then exact for the run but not repeated by the seed (absent in
+   * studies of versions before 0.2).
    */
   repeatable?: boolean;
   /** ISO time the run finished. */
@@ -70,9 +72,12 @@ export interface RunRecord {
   /** Distributed studies: the name of the host that ran it (absent for a run on this machine). */
   host?: string;
   /**
-   * Best fitness by evaluations, from the progress samples (trajectory.ts): [evaluations of all
-   * islands, best fitness] where it improved; the last point is the run's end. For the
-   * report's fixed-budget curves and the IOHanalyzer export. Absent in studies of versions before 0.2.
+   * Best fitness by evaluations, from the islands' course logs (archipelago/trajectory.ts):
+   * [evaluations of all islands through an iteration, best fitness] where it improved; the
+   * first point counts every initial population, the last is the run's evaluations and
+   * fitness. Repeated by the seed where `repeatable` is true; in async mode exact for the run.
+   * For the report's fixed-budget curves and the IOHanalyzer export. Absent in studies of
+   * versions before 0.2 (0.2 to 0.4.3 sampled it on the progress clock).
    */
   trajectory?: Trajectory;
   /**
@@ -178,6 +183,7 @@ export function toRunRecord(
     immigrantsChecked: islands.reduce((sum, i) => sum + (i.immigrantsChecked ?? 0), 0),
     immigrantsSurvived: islands.reduce((sum, i) => sum + (i.immigrantsSurvived ?? 0), 0),
     between: result.between ?? [],
+    ...(result.trajectory ? { trajectory: result.trajectory } : {}),
     ...(result.takeover ? { takeover: result.takeover } : {}),
     islands,
     solution: result.solution,

@@ -33,7 +33,6 @@ import {
   writeManifest,
 } from './store.ts';
 import { cellFileName } from './sweep.ts';
-import { TrajectoryRecorder } from './trajectory.ts';
 
 export { planRuns, type PlannedRun } from './plan.ts';
 
@@ -102,9 +101,7 @@ async function runOne(
   const run = startSeededRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
   hooks.onRunEvents?.(planned, run.events$);
   const events: string[] = [];
-  const trajectory = new TrajectoryRecorder();
   const subscription = run.events$.subscribe((event: ArchipelagoEvent) => {
-    trajectory.observe(event);
     if (keepEvents && event.type !== 'done') events.push(JSON.stringify(event));
   });
   const abort = () => run.stop();
@@ -117,8 +114,7 @@ async function runOne(
       throw error;
     });
     if (signal?.aborted) return null;
-    const record = toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed });
-    return { record: { ...record, trajectory: trajectory.finish(record) }, events };
+    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events };
   } finally {
     signal?.removeEventListener('abort', abort);
     subscription.unsubscribe();

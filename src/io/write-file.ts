@@ -144,6 +144,45 @@ function viaTemp(target: Extract<OutputTarget, { kind: 'file' }>): OutputFile {
   };
 }
 
+/**
+ * Opens `path` for an output that grows while a run goes (`--trace`): a regular file is
+ * created as a temporary file (exclusively, no link followed: see above) and renamed into
+ * place at once, so `tail -f path` follows the lines as they are written; `commit()` syncs
+ * and closes it. It is never half-written in the sense that matters to its readers when the
+ * writer writes whole lines: a killed run leaves every line but perhaps the last complete.
+ * `abort()` closes it and leaves what was written.
+ * @throws OutputRefused or the file system's error.
+ */
+export function openLiveOutput(path: string): OutputFile {
+  const target = outputTarget(path);
+  if (target.kind !== 'file') return openOutput(path);
+  const { fd, temp } = createTemp(target.path, target.stats);
+  try {
+    renameSync(temp, target.path);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return {
+    write: (data) => writeAll(fd, data),
+    commit: () => {
+      try {
+        fsyncSync(fd);
+      } finally {
+        close();
+      }
+      syncFolder(dirname(target.path));
+    },
+    abort: close,
+  };
+}
+
 /** Makes the rename itself durable (a power cut right after it keeps the new file); best effort. */
 function syncFolder(folder: string): void {
   try {

@@ -5,6 +5,7 @@
 
 import { InputError } from '../io/errors.ts';
 import { parseJsonText } from '../io/json-text.ts';
+import { shown } from '../io/shown.ts';
 
 /** A tuple that cannot be read as numbers at all (not a question of N-Queens validity). */
 export class TupleSyntaxError extends InputError {
@@ -43,10 +44,12 @@ function parseEntry(token: string, where: string): number {
 export function checkNumberArray(value: unknown, where: string): number[] {
   if (!Array.isArray(value)) throw new TupleSyntaxError(`${where}: expected an array of row numbers`);
   if (value.length === 0) throw new TupleSyntaxError(`${where}: empty tuple`);
-  for (const v of value) {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) {
-      throw new TupleSyntaxError(`${where}: ${clip(JSON.stringify(v))} is not a positive integer`);
-    }
+  // An index loop: a hole (`[1, , 3]`) is named, not skipped as `for...of` and `every` would skip or hide it.
+  for (let i = 0; i < value.length; i++) {
+    if (!(i in value)) throw new TupleSyntaxError(`${where}: entry ${i + 1} is empty (a hole in the array)`);
+    const v: unknown = value[i];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1)
+      throw new TupleSyntaxError(`${where}: ${clip(shown(v))} is not a positive integer`);
   }
   return value as number[];
 }

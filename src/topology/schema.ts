@@ -5,7 +5,7 @@
  * layer uses both; `buildTopology` is the checked entry for code that has a spec of its own.
  */
 import { z } from 'zod';
-import { fields, formatPath, type Fields } from '../schema/fields.ts';
+import { expectedName, fields, formatPath, type Fields } from '../schema/fields.ts';
 import { keyOwners, optionalOption, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
 import { TopologyError } from './errors.ts';
 import {
@@ -75,12 +75,19 @@ export function resolveTopology(
   return { kind, ...resolved } as TopologySpec;
 }
 
+/** The most islands buildTopology draws a topology for: far above a run's 256, far below what fills the heap. */
+export const MAX_TOPOLOGY_ISLANDS = 4096;
+
 /**
  * The directed edges of a topology given as a config file would give it (`{ kind: 'grid',
  * rows: 2 }`), checked as the config checks it. @throws TopologyError naming the option.
  */
 export function buildTopology(spec: unknown, islands: number, seed: number, registry: TopologyRegistry = TOPOLOGY_REGISTRY): Edge[] {
-  if (!Number.isInteger(islands) || islands < 1) throw new TopologyError(`topology needs a positive integer island count, got ${islands}`);
+  if (!Number.isInteger(islands) || islands < 1)
+    throw new TopologyError(`topology needs a positive integer island count, got ${String(islands)}`);
+  // Refused before any edge is made: a fully connected topology of a million islands would fill the heap.
+  if (islands > MAX_TOPOLOGY_ISLANDS)
+    throw new TopologyError(`topology: at most ${MAX_TOPOLOGY_ISLANDS} islands, got ${islands} (a run has at most 256)`);
   const parsed = topologySection(registry).safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -88,7 +95,7 @@ export function buildTopology(spec: unknown, islands: number, seed: number, regi
     const at = issue.path.length > 0 ? `topology.${formatPath(issue.path)}: ` : 'topology: ';
     throw new TopologyError(
       issue.path[0] === 'kind'
-        ? `topology.kind: expected one of ${kinds.join(', ')}, got ${JSON.stringify((spec as { kind?: unknown } | null)?.kind)}`
+        ? `topology.kind: ${expectedName(`one of ${kinds.join(', ')}`, kinds)({ ...issue, input: (spec as { kind?: unknown } | null)?.kind } as never) as string}`
         : `${at}${issue.message}`,
     );
   }

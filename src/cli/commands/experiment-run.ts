@@ -6,6 +6,7 @@ import { checkNoAuthFlags, clusterFromArgs, type ClusterArgs } from '../../clust
 import { displayNatsUrl, parseNatsUrl } from '../../config/nats-url.ts';
 import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { loadExperiment } from '../../experiment/load.ts';
+import { sameCellWarnings } from '../../experiment/same-cells.ts';
 import { checkNotInputs, failureReason } from '../../io/write-file.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { progressBar } from '../../experiment/progress.ts';
@@ -93,6 +94,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   if (shard !== undefined && cluster !== null) throw new UsageError('--shard: a shard runs its slice on this machine; not with --nats');
   const serveAt = serveFromArgs(args);
   const experiment = loadExperiment(args.file);
+  for (const warning of sameCellWarnings(experiment.cells, experiment.seeds[0])) printError(warning);
   const outDir = args.out ?? path.join('results', experiment.name);
   noteKernelFallback();
   // The study writes these files (and its event logs): none may be the experiment file it reads.

@@ -26,7 +26,6 @@ import { readMemoryLimits, runMemoryAdvice } from '../../config/memory.ts';
 import { REGISTRIES, type Registries } from '../../config/registries.ts';
 import { checkResolved } from '../../config/resolved-schema.ts';
 import { toRunRecord } from '../../experiment/records.ts';
-import { TrajectoryRecorder } from '../../experiment/trajectory.ts';
 import type { SweepValue } from '../../experiment/sweep.ts';
 import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } from '../../run/start-run.ts';
 import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from '../bus/connection.ts';
@@ -312,9 +311,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
     // Tell the broker the run is alive, well within its ack deadline.
     const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
     const events: string[] = [];
-    const trajectory = new TrajectoryRecorder();
     const subscription = run.events$.subscribe((e: ArchipelagoEvent) => {
-      trajectory.observe(e);
       if (order.events && e.type !== 'done') events.push(JSON.stringify(e));
     });
     try {
@@ -327,7 +324,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
         return false;
       }
       const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
-      const record = { ...made, trajectory: trajectory.finish(made), host: name };
+      const record = { ...made, host: name };
       const done: BusMessage<'run-done'> = { type: 'run-done', session: member.session, runId: order.runId, host: name, record, events };
       const confirmed = await confirm(member, done);
       if (confirmed !== null) {

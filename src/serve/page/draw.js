@@ -78,7 +78,7 @@ export function ticks(low, high, count, log) {
 export function lineChart(parent, { lines, xTitle, yTitle, xLog = false, yDomain = null, width = 420, height = 200 }) {
   parent.replaceChildren();
   const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img' }, parent);
-  const m = { left: 48, right: 8, top: 8, bottom: 32 };
+  const m = { left: 48, right: 16, top: 8, bottom: 32 };
   const xs = lines.flatMap((l) => l.points.map((p) => p[0])).filter((x) => Number.isFinite(x) && (!xLog || x > 0));
   const ys = lines.flatMap((l) => l.points.map((p) => p[1])).filter(Number.isFinite);
   if (xs.length === 0) {

@@ -64,6 +64,7 @@ export class RunView {
       yTitle: 'share',
       yDomain: [0, 1],
     });
+    html('p', 'blue: distinct genotypes / sampled; orange: mean distance between islands', { class: 'legend' }, this.parts.distinct);
     this.islandTable(s);
   }
 
@@ -156,8 +157,9 @@ export class RunView {
         flowing,
       );
     }
-    const bestOf = s.islands.map((i) => i.best).filter(Number.isFinite);
-    const worst = Math.max(1, ...bestOf);
+    // Coloured against where the islands started (their first sample's best), so progress shows.
+    const firsts = Object.values(s.series).map((points) => points[0]?.[2] ?? NaN);
+    const worst = Math.max(1, ...[...firsts, ...s.islands.map((i) => i.best)].filter(Number.isFinite));
     const r = count > 16 ? Math.max(3, 120 / count) : 14;
     s.islands.forEach((island, i) => {
       const [x, y] = at[i];
