@@ -11,7 +11,8 @@ import { boxPlotSpec, renderSvg } from './charts.ts';
 import { type IohFile } from './ioh-export.ts';
 import { betweenMedians } from './observables-data.ts';
 import { betweenMediansSpec } from './observables-charts.ts';
-import { ecdfPoints, ecdfSpec, fixedBudgetPoints, fixedBudgetSpec } from './study-charts.ts';
+import { ecdfSpec, fixedBudgetSpec } from './study-charts.ts';
+import { ecdfPoints, fixedBudgetPoints } from './run-length.ts';
 import type { StudyData } from './study-data.ts';
 import { csvField } from './table.ts';
 
