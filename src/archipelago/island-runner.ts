@@ -16,7 +16,7 @@ import { HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
 import type { IslandCounters, IslandLoop, IslandMode } from './modes/define.ts';
 import { migrationModeOf } from './modes/registry.ts';
 import { evaluationShare, wallClock } from './schedule.ts';
-import type { IslandTransport } from './transport.ts';
+import type { IslandTransport } from './island-transport.ts';
 
 /** What the worker's glue gives the loop besides the task; none of it is in the task. */
 export interface RunnerHooks {

@@ -56,7 +56,7 @@ export const SHARD_ENV = {
 } as const;
 
 /** A variable as a whole number, or a one-line error naming it. */
-function whole(env: NodeJS.ProcessEnv, name: string): number {
+function whole(env: Readonly<Record<string, string | undefined>>, name: string): number {
   const text = env[name];
   if (text === undefined || !/^\s*\d{1,9}\s*$/.test(text))
     throw new ConfigError(`--shard auto: ${name} is ${text === undefined ? 'not set' : JSON.stringify(text)}; expected a whole number`);
@@ -70,7 +70,7 @@ function whole(env: NodeJS.ProcessEnv, name: string): number {
  * refused). Kubernetes: JOB_COMPLETION_INDEX (0-based) is shard index + 1 of NQI_SHARD_COUNT.
  * @throws ConfigError naming the variable that is missing or wrong.
  */
-export function shardFromEnv(env: NodeJS.ProcessEnv = process.env): Shard {
+export function shardFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Shard {
   if (env[SHARD_ENV.slurmId] !== undefined) {
     const id = whole(env, SHARD_ENV.slurmId);
     const min = whole(env, SHARD_ENV.slurmMin);
