@@ -3,6 +3,7 @@
  * library's `solve()` resolves to. Built only from a result whose solution the independent
  * validator has accepted.
  */
+import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import { IN_PROCESS_REPORT, type DroppedCounts, type LaunchReport } from '../archipelago/launcher.ts';
@@ -156,6 +157,15 @@ export function recordText(file: string, record: SolveRecord): string | null {
 /** What a result file's extension makes of the record; a file without one (or a device) takes the JSON record. */
 const RECORD_FORMATS: Readonly<Record<string, string>> = { '': 'JSON', '.json': 'JSON', '.jsonl': 'JSON', '.txt': 'rows' };
 
+/** An existing FIFO or device (whatever its name): it takes the JSON record. */
+function isStream(file: string): boolean {
+  try {
+    return !statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A result file must be one of the formats the record is written in, by its extension:
  * `--out r.csv` is refused before the run (not filled with JSON).
@@ -163,9 +173,9 @@ const RECORD_FORMATS: Readonly<Record<string, string>> = { '': 'JSON', '.json': 
  */
 export function checkRecordFormat(flag: string, file: string): void {
   const ext = extname(file).toLowerCase();
-  if (RECORD_FORMATS[ext] !== undefined) return;
+  if (RECORD_FORMATS[ext] !== undefined || isStream(file)) return;
   throw new InputError(
-    `${flag} ${file}: no result format for ${ext}; expected .json (the JSON record, also .jsonl or no extension) or .txt (the solution, one row per line)`,
+    `${flag} ${file}: no result format for ${ext}; expected .json (the JSON record, also .jsonl, no extension or a FIFO or device) or .txt (the solution, one row per line)`,
   );
 }
 

@@ -330,7 +330,8 @@ function report(
 /** Where the result is after one output failed: in `file` (when saved there), on stdout, or nowhere. */
 function keptIn(file: string | null): string {
   const places = [...(stdoutFailed() ? [] : ['on stdout']), ...(file !== null ? [`in ${file}`] : [])];
-  return places.length === 0 ? 'the result could not be kept anywhere' : `the result is ${places.join(' and ')}`;
+  if (places.length === 0) return 'the result could not be kept anywhere';
+  return `the result is ${places.join(' and ')}${places.length === 1 && file === null ? ' only' : ''}`;
 }
 
 /**
