@@ -27,9 +27,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { decodeData, encodeData } from '../src/archipelago/codec.ts';
 import { eventLogPath } from '../src/experiment/runner.ts';
-import type { CheckpointFile } from '../src/run/checkpoint.ts';
+import { checkpointContents, encodeCheckpoint, type CheckpointFile } from '../src/run/checkpoint.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { cli, cliAsync, cliInProcess, inBatches, oneLine, ROOT, type CliRun } from './cli-helpers.ts';
 
@@ -143,7 +142,7 @@ const flagCases: Case[] = [
   [['experiment', ''], /^experiment: expected an experiment file/],
   [['experiment', TOPOLOGY_STUDY, '--out', ''], /^--out: expected/],
   [['report', ''], /^report: expected a study folder/],
-  ...['--html', '--csv', '--ioh', '--run', '--baseline'].map((flag): Case => [
+  ...['--html', '--csv', '--ioh', '--figures', '--run', '--baseline'].map((flag): Case => [
     ['report', join(tmp, 'none'), flag, ''],
     new RegExp(`^${escape(flag)}: expected`),
   ]),
@@ -579,10 +578,10 @@ describe('class 6: a damaged checkpoint is refused naming what is wrong', () => 
     assert.match(first.stderr, /checkpoint written to/);
     results = [];
     for (const [name, change] of variants) {
-      const c = decodeData(readFileSync(ckpt)) as CheckpointFile;
+      const c = checkpointContents(readFileSync(ckpt)) as CheckpointFile;
       change(c);
       const path = join(tmp, `${name.replace(/ /g, '-')}.ckpt`);
-      writeFileSync(path, encodeData(c));
+      writeFileSync(path, encodeCheckpoint(c));
       results.push(await cliInProcess(['solve', '--resume', path, '--max-iterations', '1001']));
     }
   });

@@ -10,8 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { decodeData, encodeData } from '../src/archipelago/codec.ts';
-import type { CheckpointFile } from '../src/run/checkpoint.ts';
+import { CHECKPOINT_FORMAT_VERSION, checkpointContents, encodeCheckpoint, type CheckpointFile } from '../src/run/checkpoint.ts';
 import { cli, isOneLineError, spawnCli } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-ckpt-'));
@@ -69,9 +68,9 @@ describe('checkpoint and resume (sync)', () => {
     assert.equal(code, 130, run.stderr());
     assert.deepEqual(readdirSync(tmp), ['run.ckpt'], 'only the checkpoint, no temporary file');
 
-    const saved = decodeData(readFileSync(ckpt)) as CheckpointFile;
+    const saved = checkpointContents(readFileSync(ckpt)) as CheckpointFile;
     assert.equal(saved.format, 'nqueens-islands checkpoint');
-    assert.equal(saved.formatVersion, 2);
+    assert.equal(saved.formatVersion, CHECKPOINT_FORMAT_VERSION);
     assert.equal(saved.mode, 'sync');
     assert.ok(saved.epoch! >= 1);
     assert.equal((saved.config as { seed: number }).seed, 1);
@@ -138,15 +137,15 @@ describe('checkpoint and resume, hybrid mode (sync)', () => {
     ]);
     assert.equal(first.code, 1, first.stderr);
     assert.match(first.stderr, /checkpoint written to .*hybrid\.ckpt/);
-    const saved = decodeData(readFileSync(file)) as CheckpointFile;
+    const saved = checkpointContents(readFileSync(file)) as CheckpointFile;
     assert.equal(saved.islands[0].state.bad.genes.length, 0, 'no bad repository in hybrid mode');
     // The conflict lists travel with the genes; one that misses a member's conflicts is refused before the run.
     const lists = saved.islands[0].state.lists!;
     assert.equal(lists.length, 8);
-    const tampered = decodeData(readFileSync(file)) as CheckpointFile;
+    const tampered = checkpointContents(readFileSync(file)) as CheckpointFile;
     const member = tampered.islands[0].state.population.fitness.findIndex((f) => f > 0);
     tampered.islands[0].state.lists![member] = new Int32Array(0);
-    writeFileSync(join(dir, 'tampered.ckpt'), encodeData(tampered));
+    writeFileSync(join(dir, 'tampered.ckpt'), encodeCheckpoint(tampered));
     const refused = cli(['solve', '--resume', join(dir, 'tampered.ckpt')]);
     assert.ok(isOneLineError(refused), refused.stderr);
     assert.match(refused.stderr, new RegExp(`island 0: conflict lists: list ${member} misses queens in conflict`));
@@ -158,10 +157,10 @@ describe('checkpoint and resume, hybrid mode (sync)', () => {
 
 describe('checkpoints that cannot be resumed', () => {
   const variant = (name: string, change: (c: CheckpointFile) => void): string => {
-    const c = decodeData(readFileSync(ckpt)) as CheckpointFile;
+    const c = checkpointContents(readFileSync(ckpt)) as CheckpointFile;
     change(c);
     const file = join(tmp, name);
-    writeFileSync(file, encodeData(c));
+    writeFileSync(file, encodeCheckpoint(c));
     return file;
   };
   const refuses = (args: string[], says: RegExp) => {
@@ -176,10 +175,24 @@ describe('checkpoints that cannot be resumed', () => {
       /written by nqueens-islands 0\.0\.1, this is \d+\.\d+\.\d+; resume it with the version that wrote it$/,
     );
   });
+  it('a single bit flipped anywhere (random-number state, config, the checksum itself): one line, exit 2', () => {
+    const bytes = readFileSync(ckpt);
+    // Spread over the whole file, the last one inside the checksum.
+    for (const at of [0, 1, Math.floor(bytes.length / 3), Math.floor(bytes.length / 2), bytes.length - 40, bytes.length - 1]) {
+      const flipped = Buffer.from(bytes);
+      flipped[at] ^= 0x01;
+      const file = join(tmp, `flip-${at}.ckpt`);
+      writeFileSync(file, flipped);
+      refuses(
+        ['solve', '--resume', file],
+        /flip-\d+\.ckpt: (damaged checkpoint \(its SHA-256 checksum does not match|not an nqueens-islands checkpoint)/,
+      );
+    }
+  });
   it('another format version', () => {
     refuses(
       ['solve', '--resume', variant('old-format.ckpt', (c) => (c.formatVersion = 99))],
-      /checkpoint format version 99, written by nqueens-islands \d+\.\d+\.\d+; this nqueens-islands reads version 2$/,
+      /checkpoint format version 99, written by nqueens-islands \d+\.\d+\.\d+; this nqueens-islands reads version 3$/,
     );
   });
   it('a config that is not a resolved config (edited, or in the file shape): never resolved again', () => {

@@ -13,7 +13,6 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigError } from '../src/config/errors.ts';
 import { assignShards, parseShard, shardFromEnv, shardOfFile } from '../src/experiment/shard.ts';
 import { CLI, cli, cliAsync, isOneLineError, ROOT } from './cli-helpers.ts';
-import { repeatablePart } from './helpers.ts';
 
 let dir: string;
 before(() => (dir = mkdtempSync(path.join(tmpdir(), 'nqi-shards-'))));
@@ -59,13 +58,23 @@ function sorted(lines: RecordLine[]): unknown[] {
   return [...lines].sort((a, b) => (key(a) < key(b) ? -1 : 1)).map(comparable);
 }
 
-/**
- * What must repeat. `between` and `trajectory` are sampled on the progress clock in this
- * version (issue 34 makes them exact), so they are left out with the timings.
- */
+/** Keys that measure time or say where a run ran: the rest of a record must repeat (sync and lagged runs are exact). */
+const TIMING_AND_PLACE = new Set(['seconds', 'startupSeconds', 'stopLatencyMs', 'foundAtSeconds', 'finishedAt', 'host']);
+
+/** A record without its timings and placement; of its provenance, the config's hash (the machine part is placement). */
 function comparable(record: RecordLine): unknown {
-  const { between: _between, ...rest } = repeatablePart(record) as Record<string, unknown>;
-  return rest;
+  const strip = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(strip)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .filter(([key]) => !TIMING_AND_PLACE.has(key))
+              .map(([key, v]) => [key, strip(v)]),
+          )
+        : value;
+  const { provenance, ...rest } = strip(record) as { provenance: { configHash: string } } & Record<string, unknown>;
+  return { ...rest, configHash: provenance.configHash };
 }
 
 describe('shard slices', () => {

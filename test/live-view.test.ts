@@ -181,6 +181,65 @@ describe('solve --serve', () => {
   });
 });
 
+/** A command of the built CLI with `--serve 0`: its URL (the first line on stderr), the process, and its stdout when it ends. */
+function served(args: string[]): {
+  url: Promise<string>;
+  child: ReturnType<typeof spawn>;
+  closed: Promise<{ code: number | null; stdout: string }>;
+} {
+  const child = spawn(process.execPath, [CLI, ...args, '--serve', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const url = new Promise<string>((resolve) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes('\n')) resolve(stderr.slice(0, stderr.indexOf('\n')));
+    });
+  });
+  const closed = new Promise<{ code: number | null; stdout: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout })));
+  return { url, child, closed };
+}
+
+/** Every view of a page's stream until the server ends it. */
+async function allViews(url: string, run?: string): Promise<Record<string, unknown>[]> {
+  const text = await (await fetch(`${url}events${run === undefined ? '' : `?${new URLSearchParams({ run }).toString()}`}`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+}
+
+describe('experiment --serve and report --serve', () => {
+  it('serve a study as it goes, then its folder and one of its runs from disk until a signal', async () => {
+    const study = path.join(dir, 'study.yaml');
+    writeFileSync(
+      study,
+      `name: live\nbase:\n  overrides:\n    n: 40\n    islands: 2\nsweep:\n  topology.kind: [ring, none]\nrepeats: 3\nseed: 1\n`,
+    );
+    const out = path.join(dir, 'study-out');
+    const live = served(['experiment', study, '--out', out, '--events']);
+    const views = await allViews(await live.url);
+    assert.equal((await live.closed).code, 0);
+    const last = views.at(-1)!;
+    assert.equal(last.kind, 'study');
+    assert.equal(last.finished, true);
+    assert.equal(last.done, 6);
+    assert.equal((last.openable as string[]).length, 6, 'with --events every finished run can be opened');
+
+    const folder = served(['report', out]);
+    const url = await folder.url;
+    const [again] = await allViews(url);
+    assert.deepEqual(again.cells, last.cells, 'the folder shows what the live study ended with');
+    const run = (last.openable as string[])[0];
+    const [one] = await allViews(url, run);
+    assert.equal(one.kind, 'run');
+    assert.ok(one.done, `${run}: its event log, replayed to its end`);
+    folder.child.kill('SIGINT');
+    assert.equal((await folder.closed).code, 0);
+  });
+});
+
 const chromiumTool = systemTool(CHROMIUM);
 describe('the page in a real headless browser (Chromium)', { skip: chromiumTool.skip }, () => {
   let browser: Browser;

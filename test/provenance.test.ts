@@ -4,7 +4,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { decodeData } from '../src/archipelago/codec.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { toFileShape } from '../src/config/file-shape.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
@@ -13,7 +12,7 @@ import { readManifest, readRuns } from '../src/experiment/store.ts';
 import { runStudy } from '../src/experiment/runner.ts';
 import { solve } from '../src/index.ts';
 import { canonicalJson, configHash, type Provenance } from '../src/provenance.ts';
-import { checkpointFile, readCheckpoint, writeCheckpoint } from '../src/run/checkpoint.ts';
+import { checkpointContents, checkpointFile, readCheckpoint, writeCheckpoint } from '../src/run/checkpoint.ts';
 import { recordedConfig } from '../src/run/result-record.ts';
 import { cli, isOneLineError, ROOT } from './cli-helpers.ts';
 import { COMPILED } from './paths.ts';
@@ -87,7 +86,7 @@ describe('provenance in every output', () => {
     const config = { ...resolveRunConfig({ n: 12, islands: 2 }, 'test', {}, env), seed: 9 };
     const file = path.join(dir, 'run.ckpt');
     writeCheckpoint(file, checkpointFile({ type: 'checkpoint', mode: 'async', epoch: null, islands: [], seconds: 1 }, config));
-    const raw = decodeData(readFileSync(file)) as { provenance: Provenance };
+    const raw = checkpointContents(readFileSync(file)) as { provenance: Provenance };
     assertMachine(raw.provenance, 'checkpoint', COMPILED);
     assert.equal(raw.provenance.configHash, configHash(recordedConfig(config)));
     assert.deepEqual(readCheckpoint(file).provenance, raw.provenance);

@@ -14,7 +14,7 @@ import { censoredValue, censoringPlan, observe } from '../src/report/censoring.t
 import { comparePaired, ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
 import { IOH_DAT_HEADER, iohFiles, writeIoh } from '../src/report/ioh-export.ts';
-import { fitnessWithin, fixedBudgetPoints } from '../src/report/study-charts.ts';
+import { fitnessWithin, fixedBudgetPoints } from '../src/report/run-length.ts';
 import { summarise } from '../src/report/summary.ts';
 import { renderTable } from '../src/report/table.ts';
 import { cli, isOneLineError } from './cli-helpers.ts';

@@ -4,7 +4,7 @@
  * its 95% interval, and the headline's sentences.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -198,5 +198,34 @@ describe('the report through the package entry, as a notebook would use it', () 
     const parsed = JSON.parse(json.stdout) as { figures: Record<string, { ecdf: unknown[] }>; headline: string[] };
     assert.equal(parsed.figures['islands=2'].ecdf.length, report.figures['islands=2'].ecdf.length);
     assert.deepEqual(parsed.headline, report.headline);
+  });
+
+  it('report --figures DIR writes every figure as SVG with the rows it draws as CSV, into a missing or empty folder only', async () => {
+    const out = path.join(dir, 'figures');
+    const r = await cliInProcess(['report', folder, '--figures', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const names = readdirSync(out).sort();
+    assert.deepEqual(names, [
+      'box-evaluations.csv',
+      'box-evaluations.svg',
+      'box-seconds.csv',
+      'box-seconds.svg',
+      'ecdf-evaluations.csv',
+      'ecdf-evaluations.svg',
+    ]);
+    for (const svg of names.filter((n) => n.endsWith('.svg')))
+      assert.match(readFileSync(path.join(out, svg), 'utf8'), /^<svg[^>]*>[\s\S]*<\/svg>\s*$/);
+    // The ECDF's CSV: a header and one row per point, the same points as the JSON's, cut-offs marked.
+    const csv = readFileSync(path.join(out, 'ecdf-evaluations.csv'), 'utf8').trim().split('\n');
+    assert.equal(csv[0], 'cell,evaluations,solved,cutoff');
+    const report = studyReport(folder);
+    const points = Object.values(report.figures).flatMap((f) => f.ecdf);
+    assert.equal(csv.length - 1, points.length);
+    assert.ok(csv.includes('islands=1,1000,0.6666666666666666,true'), csv.join('\n'));
+    // Solved runs only in the box plots: 4 + 5.
+    assert.equal(readFileSync(path.join(out, 'box-evaluations.csv'), 'utf8').trim().split('\n').length - 1, 9);
+    const again = await cliInProcess(['report', folder, '--figures', out]);
+    assert.ok(isOneLineError(again), again.stderr);
+    assert.match(again.stderr, /--figures .*figures: folder is not empty; expected a missing or empty folder/);
   });
 });

@@ -17,9 +17,15 @@ import { RESOLVED_CONFIG_VERSION } from '../src/config/resolved-schema.ts';
 import { createEvolver } from '../src/ga/create-evolver.ts';
 import { paperParams } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
-import { checkpointFile, CHECKPOINT_FORMAT_VERSION, readCheckpoint, resumeConfig, type CheckpointFile } from '../src/run/checkpoint.ts';
+import {
+  checkpointFile,
+  CHECKPOINT_FORMAT_VERSION,
+  encodeCheckpoint,
+  readCheckpoint,
+  resumeConfig,
+  type CheckpointFile,
+} from '../src/run/checkpoint.ts';
 import type { SeededRunConfig } from '../src/run/start-run.ts';
-import { encodeData } from '../src/archipelago/codec.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-resolved-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -44,7 +50,7 @@ function checkpointOf(config: SeededRunConfig): CheckpointFile {
 /** Writes a checkpoint (or a changed copy) as `writeCheckpoint` does: the thread codec's bytes. */
 function saved(name: string, checkpoint: object): string {
   const file = join(tmp, name);
-  writeFileSync(file, encodeData(checkpoint));
+  writeFileSync(file, encodeCheckpoint(checkpoint as CheckpointFile));
   return file;
 }
 

@@ -22,16 +22,20 @@ interface LockHolder {
   startedAt: string;
 }
 
-function holderOf(file: string): LockHolder | null {
+/** The lock's holder; null for a file that names none; 'gone' when there is no lock (any more). */
+function holderOf(file: string): LockHolder | null | 'gone' {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>;
     return Number.isInteger(value.pid) && typeof value.host === 'string'
       ? { pid: value.pid!, host: value.host, startedAt: String(value.startedAt) }
       : null;
-  } catch {
-    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : null;
   }
 }
+
+/** Tries to take a lock that went away between the try and the read: its writer ended, or another took a stale lock over. */
+const RETRIES_WHEN_GONE = 100;
 
 /**
  * Creates the lock whole: written to a temporary file, then linked into place, so a second
@@ -50,11 +54,12 @@ function create(file: string, holder: LockHolder): boolean {
 function takeOver(file: string, stale: LockHolder, me: LockHolder): void {
   const guard = `${file}.takeover`;
   const guardHolder = holderOf(guard);
-  if (guardHolder !== null && guardHolder.host === me.host && !processAlive(guardHolder.pid)) rmSync(guard, { force: true });
+  if (guardHolder !== null && guardHolder !== 'gone' && guardHolder.host === me.host && !processAlive(guardHolder.pid))
+    rmSync(guard, { force: true });
   if (!create(guard, me)) return;
   try {
     const now = holderOf(file);
-    if (now !== null && now.pid === stale.pid && now.host === stale.host && now.startedAt === stale.startedAt)
+    if (now !== null && now !== 'gone' && now.pid === stale.pid && now.host === stale.host && now.startedAt === stale.startedAt)
       rmSync(file, { force: true });
   } finally {
     rmSync(guard, { force: true });
@@ -68,7 +73,7 @@ function takeOver(file: string, stale: LockHolder, me: LockHolder): void {
 export function lockStudyFolder(dir: string, flag = '--out', name = LOCK_FILE): () => void {
   const file = path.join(dir, name);
   const me: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0, gone = 0; ; attempt++) {
     let created: boolean;
     try {
       created = create(file, me);
@@ -79,6 +84,11 @@ export function lockStudyFolder(dir: string, flag = '--out', name = LOCK_FILE): 
     }
     if (created) break;
     const holder = holderOf(file);
+    if (holder === 'gone' && gone++ < RETRIES_WHEN_GONE) {
+      attempt--;
+      continue;
+    }
+    if (holder === 'gone') throw new ConfigError(`${flag} ${dir}: the study's lock ${name} keeps changing hands; try again`);
     const stale = holder !== null && holder.host === me.host && holder.pid !== process.pid && !processAlive(holder.pid);
     if (!stale || attempt > 0) {
       const who =

@@ -153,11 +153,11 @@ export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 's
     // A study refused leaves no folder behind that it made. Without the lock only empty folders
     // go (rmdir): another writer may have locked the folder between our mkdir and our lock
     // (three `experiment --resume` at once on a new folder), and its files are not ours to remove.
-    if (made !== undefined) {
-      if (release !== null && options.shard === undefined) rmSync(made, { recursive: true, force: true });
-      else removeEmptyFolders(outDir, made);
-    }
+    // A shard's folder is shared: only what is left empty once its own lock is gone.
+    const ours = release !== null && options.shard === undefined;
+    if (made !== undefined && ours) rmSync(made, { recursive: true, force: true });
     release?.();
+    if (made !== undefined && !ours) removeEmptyFolders(outDir, made);
     throw error;
   }
 }

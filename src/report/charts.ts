@@ -8,7 +8,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { toSolution, type Metric } from './summary.ts';
-import { OKABE_ITO, shortNames } from './study-charts.ts';
+import { OKABE_ITO } from './study-charts.ts';
+import { shortNames } from './run-length.ts';
 import type { XAxis } from './x-axis.ts';
 
 const LABELS: Record<Metric, string> = {

@@ -14,7 +14,8 @@ import { cellNames } from './cell-names.ts';
 import { headline } from './headline.ts';
 import { fitnessSection, migrationSection, SAMPLES_NOTE } from './study-sections.ts';
 import { censoringNotes, MEASURE_COLUMNS, notRepeatableNote, summaryRows, tableNotes } from './table.ts';
-import { diversityBands, diversityBandSpec, ecdfPoints, ecdfSpec, fixedBudgetPoints, fixedBudgetSpec, shortNames } from './study-charts.ts';
+import { diversityBands, diversityBandSpec, ecdfSpec, fixedBudgetSpec } from './study-charts.ts';
+import { ecdfPoints, fixedBudgetPoints, shortNames } from './run-length.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -79,24 +79,24 @@ export function iohFiles(study: StudyData): IohFile[] {
  * in), one reached through a link another user planted in a shared sticky folder, or one
  * whose parent folder is missing or not writable: all before any work. @throws ConfigError
  */
-export function checkIohFolder(dir: string): void {
-  if (dir === '') throw emptyFolderFlag('--ioh');
+export function checkIohFolder(dir: string, flag = '--ioh'): void {
+  if (dir === '') throw emptyFolderFlag(flag);
   try {
     checkFolderLinks(dir);
   } catch (error) {
-    throw new ConfigError(`--ioh ${dir}: ${(error as Error).message}`);
+    throw new ConfigError(`${flag} ${dir}: ${(error as Error).message}`);
   }
   const parent = path.dirname(path.resolve(dir));
-  if (!statOrNull(parent)?.isDirectory()) throw new ConfigError(`--ioh ${dir}: folder ${path.dirname(dir)} does not exist`);
+  if (!statOrNull(parent)?.isDirectory()) throw new ConfigError(`${flag} ${dir}: folder ${path.dirname(dir)} does not exist`);
   try {
     accessSync(parent, constants.W_OK);
   } catch (error) {
-    throw new ConfigError(`--ioh ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
+    throw new ConfigError(`${flag} ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
   }
   const stats = statOrNull(dir);
   if (stats === null) return;
-  if (!stats.isDirectory()) throw new ConfigError(`--ioh ${dir}: is a file; expected a missing or empty folder`);
-  if (readdirSync(dir).length > 0) throw new ConfigError(`--ioh ${dir}: folder is not empty; expected a missing or empty folder`);
+  if (!stats.isDirectory()) throw new ConfigError(`${flag} ${dir}: is a file; expected a missing or empty folder`);
+  if (readdirSync(dir).length > 0) throw new ConfigError(`${flag} ${dir}: folder is not empty; expected a missing or empty folder`);
 }
 
 function statOrNull(file: string): Stats | null {
@@ -112,8 +112,8 @@ function statOrNull(file: string): Stats | null {
  * beside it, renamed into place at the end. A failure (a full disk) removes that folder, so
  * nothing is left to block a retry.
  */
-export function writeIoh(dir: string, files: readonly IohFile[]): void {
-  checkIohFolder(dir);
+export function writeIoh(dir: string, files: readonly IohFile[], flag = '--ioh'): void {
+  checkIohFolder(dir, flag);
   const staging = path.join(path.dirname(dir), `.${path.basename(dir)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
   mkdirSync(staging, { mode: 0o777 });
   try {

@@ -11,7 +11,7 @@ import { eventLogPath } from '../experiment/runner.ts';
 import { legacyCellFileName } from '../experiment/sweep.ts';
 import { checkRecords } from './record-check.ts';
 import { parseEventLines } from './run-data.ts';
-import { MANIFEST_FILE, readManifest, readStudyFile, runKey, RUNS_FILE } from '../experiment/store.ts';
+import { MANIFEST_FILE, readManifest, readStudyFile, runKey } from '../experiment/store.ts';
 import { readStudyRuns, type ShardProgress } from '../experiment/study-runs.ts';
 
 export interface StudyData {

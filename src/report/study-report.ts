@@ -8,7 +8,7 @@ import { baselineMapper } from './baseline.ts';
 import { cellNames } from './cell-names.ts';
 import { headline } from './headline.ts';
 import { renderHtml } from './html.ts';
-import { ecdfPoints, fixedBudgetPoints, type BudgetPoint, type EcdfPoint } from './study-charts.ts';
+import { ecdfPoints, fixedBudgetPoints, type BudgetPoint, type EcdfPoint } from './run-length.ts';
 import { readStudy, type StudyData } from './study-data.ts';
 import { summarise, type StudySummary } from './summary.ts';
 import { renderCsv, renderTable } from './table.ts';

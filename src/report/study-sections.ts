@@ -4,7 +4,7 @@
  */
 import { edgeFlows, fitnessSpec, MAX_DRAWN_PER_ISLAND, migrationSpec, progressPoints, renderSvg, type EdgeFlow } from './charts.ts';
 import type { PageKit } from './observables-charts.ts';
-import { shortNames } from './study-charts.ts';
+import { shortNames } from './run-length.ts';
 import { readEvents, type StudyData } from './study-data.ts';
 import type { XAxis } from './x-axis.ts';
 

@@ -229,6 +229,28 @@ export function csvField(value: unknown): string {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** The CSV's columns of a comparison, each `<measure>_<suffix>`. */
+const COMPARISON_COLUMNS: readonly (readonly [string, (c: Comparison) => unknown])[] = [
+  ['test', (c) => c.test],
+  ['budget', (c) => c.budget],
+  ['pairs', (c) => c.pairs],
+  ['informative_pairs', (c) => c.informative],
+  ['lower', (c) => c.lower],
+  ['higher', (c) => c.higher],
+  ['median_diff', (c) => c.medianDifference],
+  ['median_ratio', (c) => c.medianRatio],
+  ['ratio_kind', (c) => c.ratio.kind],
+  ['ratio', (c) => c.ratio.value],
+  ['ratio_lower', (c) => c.ratio.lower],
+  ['ratio_upper', (c) => c.ratio.upper],
+  ['rank_biserial', (c) => c.rankBiserial],
+  ['wilcoxon_v', (c) => c.statistic],
+  ['p', (c) => c.pValue],
+  ['p_method', (c) => (c.notRun === null ? c.method : 'not-tested')],
+  ['p_holm', (c) => c.pHolm],
+  ['verdict', (c) => c.verdict],
+];
+
 /** One row per cell with every number of the summary. */
 export function renderCsv(summary: StudySummary): string {
   const header = [
@@ -246,27 +268,7 @@ export function renderCsv(summary: StudySummary): string {
   ];
   for (const m of METRICS) header.push(`${m}_solved_q1`, `${m}_solved_median`, `${m}_solved_q3`, `${m}_q1`, `${m}_median`, `${m}_q3`);
   header.push('startup_seconds_median', 'success_fisher_p', 'success_fisher_p_holm');
-  for (const m of METRICS)
-    header.push(
-      `${m}_test`,
-      `${m}_budget`,
-      `${m}_pairs`,
-      `${m}_informative_pairs`,
-      `${m}_lower`,
-      `${m}_higher`,
-      `${m}_median_diff`,
-      `${m}_median_ratio`,
-      `${m}_ratio_kind`,
-      `${m}_ratio`,
-      `${m}_ratio_lower`,
-      `${m}_ratio_upper`,
-      `${m}_rank_biserial`,
-      `${m}_wilcoxon_v`,
-      `${m}_p`,
-      `${m}_p_method`,
-      `${m}_p_holm`,
-      `${m}_verdict`,
-    );
+  for (const m of METRICS) header.push(...COMPARISON_COLUMNS.map(([suffix]) => `${m}_${suffix}`));
   const lines = [header.map(csvField).join(',')];
   for (const cell of summary.cells) {
     const row: unknown[] = [
@@ -290,26 +292,7 @@ export function renderCsv(summary: StudySummary): string {
     row.push(cell.startupSeconds, cell.success?.pValue, cell.success?.pHolm);
     for (const m of METRICS) {
       const c = cell.comparison?.[m];
-      row.push(
-        c?.test,
-        c?.budget,
-        c?.pairs,
-        c?.informative,
-        c?.lower,
-        c?.higher,
-        c?.medianDifference,
-        c?.medianRatio,
-        c?.ratio.kind,
-        c?.ratio.value,
-        c?.ratio.lower,
-        c?.ratio.upper,
-        c?.rankBiserial,
-        c?.statistic,
-        c?.pValue,
-        c && (c.notRun === null ? c.method : 'not-tested'),
-        c?.pHolm,
-        c?.verdict,
-      );
+      row.push(...COMPARISON_COLUMNS.map(([, value]) => (c ? value(c) : undefined)));
     }
     lines.push(row.map(csvField).join(','));
   }

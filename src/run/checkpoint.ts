@@ -6,6 +6,7 @@
  * again from a file shape) and answers a bad file with one ConfigError line (the CLI exits 2).
  */
 import { constants as bufferLimits } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { decodeData, encodeData } from '../archipelago/codec.ts';
 import type { CheckpointEvent } from '../archipelago/events.ts';
 import type { IslandSnapshot } from '../archipelago/island-snapshot.ts';
@@ -30,7 +31,7 @@ import type { SeededRunConfig } from './start-run.ts';
 
 export const CHECKPOINT_FORMAT = 'nqueens-islands checkpoint';
 /** Bump when the file's shape or an island's state changes meaning. 2: the config is the resolved one, with `configVersion`. */
-export const CHECKPOINT_FORMAT_VERSION = 2;
+export const CHECKPOINT_FORMAT_VERSION = 3;
 
 /**
  * A checkpoint file: what a run needs to continue, plus what identifies it. `config` is the
@@ -74,7 +75,46 @@ export function checkpointFile(event: CheckpointEvent, config: SeededRunConfig, 
 
 /** Temporary file, fsync, rename: a crash mid-write leaves the previous checkpoint intact. */
 export function writeCheckpoint(file: string, checkpoint: CheckpointFile): void {
-  writeFileAtomic(file, encodeData(checkpoint));
+  writeFileAtomic(file, encodeCheckpoint(checkpoint));
+}
+
+const CHECKSUM_BYTES = 32;
+
+function sha256(bytes: Uint8Array): Buffer {
+  return createHash('sha256').update(bytes).digest();
+}
+
+/**
+ * A checkpoint's bytes (format version 3): its msgpack encoding, then the SHA-256 of that.
+ * Every check of the contents passes a flipped bit in a random-number state, so the checksum
+ * is what refuses it.
+ */
+export function encodeCheckpoint(checkpoint: CheckpointFile): Buffer {
+  const payload = encodeData(checkpoint);
+  return Buffer.concat([payload, sha256(payload)]);
+}
+
+/** What checkpoint bytes hold, their checksum unchecked (for tools and tests that look inside one). */
+export function checkpointContents(bytes: Buffer): unknown {
+  return decodeCheckpoint(bytes)?.value;
+}
+
+/** The decoded contents of checkpoint bytes, with whether their checksum holds; null for bytes that are no msgpack at all. */
+function decodeCheckpoint(bytes: Buffer): { value: unknown; checksummed: boolean; sealed: boolean } | null {
+  if (bytes.length > CHECKSUM_BYTES) {
+    const payload = bytes.subarray(0, bytes.length - CHECKSUM_BYTES);
+    const sealed = sha256(payload).equals(bytes.subarray(bytes.length - CHECKSUM_BYTES));
+    try {
+      return { value: decodeData(payload), checksummed: true, sealed };
+    } catch {
+      // Not this format: perhaps an older one, without a checksum (below).
+    }
+  }
+  try {
+    return { value: decodeData(bytes), checksummed: false, sealed: false };
+  } catch {
+    return null;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -92,19 +132,21 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
     throw error instanceof InputError ? new ConfigError(error.message) : error;
   }
   const notOne = new ConfigError(`${name}: not an nqueens-islands checkpoint (damaged, or another kind of file)`);
-  let value: unknown;
-  try {
-    value = decodeData(bytes);
-  } catch {
-    throw notOne;
-  }
+  const decoded = decodeCheckpoint(bytes);
+  const value = decoded?.value;
   if (!isObject(value) || value.type !== 'checkpoint' || value.format !== CHECKPOINT_FORMAT) throw notOne;
+  const damaged = new ConfigError(
+    `${name}: damaged checkpoint (its SHA-256 checksum does not match its contents: a byte was changed); not resumed`,
+  );
+  // With a checksum that fails, even the format version read may be the changed byte.
+  if (decoded!.checksummed && !decoded!.sealed) throw damaged;
   const writer = typeof value.toolVersion === 'string' ? value.toolVersion.slice(0, 40) : 'an unknown version';
   if (value.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
     throw new ConfigError(
       `${name}: checkpoint format version ${String(value.formatVersion)}, written by nqueens-islands ${writer}; this nqueens-islands reads version ${CHECKPOINT_FORMAT_VERSION}`,
     );
   }
+  if (!decoded!.sealed) throw damaged;
   const version = toolInfo().version;
   if (value.toolVersion !== version) {
     throw new ConfigError(`${name}: written by nqueens-islands ${writer}, this is ${version}; resume it with the version that wrote it`);

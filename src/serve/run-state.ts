@@ -149,21 +149,18 @@ export class RunState {
         if (island) island.error = event.message;
         return;
       }
-      case 'done': {
-        const r = event.result;
-        this.done = {
-          solved: r.solved,
-          fitness: r.fitness,
-          foundBy: r.foundBy,
-          foundAtIteration: r.foundAtIteration,
-          evaluations: r.evaluations,
-          seconds: r.seconds,
-        };
-        return;
-      }
+      case 'done':
+        return this.end(event.result);
       default:
         return;
     }
+  }
+
+  /** The run's end: from its `done` event, or for a study's event log (which has none) from its record. */
+  end(r: NonNullable<RunView['done']>): void {
+    this.changes++;
+    const { solved, fitness, foundBy, foundAtIteration, evaluations, seconds } = r;
+    this.done = { solved, fitness, foundBy, foundAtIteration, evaluations, seconds };
   }
 
   /** What a reader at `cursor` has not seen; its first view is the whole state. The cursor moves on. */

@@ -98,9 +98,14 @@ function studySource(state: StudyState, dir: string): ViewSource {
     if (file === null) return null;
     try {
       const data = readRunEvents(file);
-      return runStream(
-        replayedRun({ config: { ...cell.config, seed }, provenance: state.plan.provenance, tool: state.plan.tool }, data.events),
+      const replayed = replayedRun(
+        { config: { ...cell.config, seed }, provenance: state.plan.provenance, tool: state.plan.tool },
+        data.events,
       );
+      // A study's event log stops short of `done`: the run's record says how it ended.
+      const record = state.record(cell.id, seed);
+      if (!replayed.finished && record) replayed.end({ ...record, foundAtIteration: record.solved ? record.iterations : null });
+      return runStream(replayed);
     } catch {
       // A log damaged or half-written: the run cannot be opened (the study view still lists it).
       return null;

@@ -129,8 +129,10 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
         client.res.end();
       }
       clients.clear();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Connections a browser keeps alive would hold the close (and the command's exit) back.
       server.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -87,6 +87,11 @@ export class StudyState {
     this.changes++;
   }
 
+  /** A finished run's record, or undefined. */
+  record(cell: string, seed: number): RunRecord | undefined {
+    return this.runs.get(cell)?.find((r) => r.seed === seed);
+  }
+
   finish(): void {
     this.finished = true;
     this.running.clear();

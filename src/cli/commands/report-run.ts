@@ -8,9 +8,10 @@ import { renderTakeoverTable, takeoverRows } from '../../report/observables-data
 import type { XAxis } from '../../report/x-axis.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/paper-table1.ts';
-import { readStudy } from '../../report/study-data.ts';
+import { readStudy, type StudyData } from '../../report/study-data.ts';
+import { figureFiles, studyFigures } from '../../report/figures.ts';
 import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
-import { summarise } from '../../report/summary.ts';
+import { summarise, type StudySummary } from '../../report/summary.ts';
 import { headline } from '../../report/headline.ts';
 import { figureData } from '../../report/study-report.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
@@ -30,6 +31,7 @@ export interface ReportArgs extends ServeArgs {
   html?: string;
   csv?: string;
   ioh?: string;
+  figures?: string;
   json: boolean;
   run?: string;
   paperTable1: boolean;
@@ -67,11 +69,39 @@ function save(flag: string, path: string, text: string): void {
   }
 }
 
+/** The summary on stdout: the table (and the takeover table), or with --json everything as data, figure data included. */
+function printSummary(study: StudyData, summary: StudySummary, json: boolean): void {
+  const { manifest } = study;
+  const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
+  if (json) {
+    const data = { ...summary, headline: headline(summary), figures: figureData(study), ...(takeover.length > 0 ? { takeover } : {}) };
+    printLine(
+      JSON.stringify(data, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)),
+    );
+    return;
+  }
+  printLine(renderTable(summary));
+  if (takeover.length > 0) printLine(`\n${renderTakeoverTable(takeover)}`);
+}
+
+/** Writes `--figures DIR` whole or not at all once the summary is on stdout: a failure is one line and exit 4. */
+async function saveFigures(dir: string, study: StudyData): Promise<void> {
+  try {
+    writeIoh(dir, await figureFiles(studyFigures(study)), '--figures');
+    printError(`wrote ${dir} (each figure as SVG, with its data as CSV)`);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    printError(`${writeError('--figures', dir, error)}; the summary is on stdout only`);
+    setExitCode(EXIT.notSaved);
+  }
+}
+
 /** `report --run FILE`: one run's event stream, without a study. */
 async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Promise<void> {
   for (const [flag, given] of [
     ['--csv', args.csv !== undefined],
     ['--ioh', args.ioh !== undefined],
+    ['--figures', args.figures !== undefined],
     ['--baseline', args.baseline !== undefined],
     ['--paper-table1', args.paperTable1],
     ['--json', args.json],
@@ -109,13 +139,19 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
   if (args.ioh !== undefined) checkIohFolder(args.ioh);
+  if (args.figures !== undefined) checkIohFolder(args.figures, '--figures');
   const outputs = [
     ['--html', args.html],
     ['--csv', args.csv],
     ['--ioh', args.ioh],
+    ['--figures', args.figures],
   ] as const;
   checkDistinctOutputs(outputs);
-  checkNotInputs(outputs, [['the trace --run', args.dir === undefined ? args.run : undefined], ...studyInputs(args.dir)], studyFolders(args.dir));
+  checkNotInputs(
+    outputs,
+    [['the trace --run', args.dir === undefined ? args.run : undefined], ...studyInputs(args.dir)],
+    studyFolders(args.dir),
+  );
   if (args.dir === undefined && args.run === undefined)
     throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
   const serveAt = serveFromArgs(args);
@@ -155,20 +191,14 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     );
   const gaps = study.shards === null ? null : shardGaps(study.shards);
   if (gaps !== null) printError(`${args.dir}: ${gaps}; rerun those shards to complete the study`);
-  const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
-  const json = { ...summary, headline: headline(summary), figures: figureData(study), ...(takeover.length > 0 ? { takeover } : {}) };
-  if (args.json)
-    printLine(
-      JSON.stringify(json, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)),
-    );
-  else printLine(renderTable(summary));
-  if (!args.json && takeover.length > 0) printLine(`\n${renderTakeoverTable(takeover)}`);
+  printSummary(study, summary, args.json);
   if (args.paperTable1) {
     printLine('');
     printLine(renderTable1(table1));
   }
   if (args.csv !== undefined) save('--csv', args.csv, renderCsv(summary));
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
+  if (args.figures !== undefined) await saveFigures(args.figures, study);
   if (args.ioh !== undefined) {
     try {
       writeIoh(args.ioh, iohFiles(study));

@@ -29,6 +29,12 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
         coerce: lastValue,
         describe: 'export the runs for IOHanalyzer to the missing or empty folder DIR (IOHprofiler .info/.dat, two-column)',
       })
+      .option('figures', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe: 'write every study figure as SVG with its data as CSV to the missing or empty folder DIR',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON instead of a table' })
       .option('run', {
         type: 'string',
