@@ -149,12 +149,10 @@ export default tseslint.config(
   {
     // Being split in this release (issue 32); the lead removes these overrides after merging.
     files: [
-      'src/cli/commands/solve-run.ts',
       'src/cluster/host/host.ts',
       'src/cluster/launcher/cluster-launcher.ts',
       'src/cluster/study/study.ts',
-      'src/report/html.ts',
-      // Over the limit as merged from main (renderCsv 85 lines, experiment 85): their owners shorten them.
+      // Over the limit as merged from main (renderCsv 85 lines, experiment 86): their owners shorten them.
       'src/report/table.ts',
       'src/cli/commands/experiment-run.ts',
     ],

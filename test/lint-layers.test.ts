@@ -97,7 +97,7 @@ describe('the size limits', () => {
     overrideConfigFile: true,
     overrideConfig: [
       { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
-      ...config.filter((c) => SIZE_RULES.some((rule) => c.rules?.[rule] !== undefined) && !c.files?.includes('src/report/html.ts')),
+      ...config.filter((c) => SIZE_RULES.some((rule) => c.rules?.[rule] !== undefined) && c.rules?.['max-lines'] !== 'off'),
     ],
   });
   /** A function of `lines` lines of code (signature and closing brace included), each statement after a blank line and a comment. */
