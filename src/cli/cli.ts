@@ -102,7 +102,8 @@ export async function main(argv: string[]): Promise<void> {
   const base = yargs(argv);
   const cli = base
     .scriptName('nqueens-islands')
-    .parserConfiguration({ 'parse-positional-numbers': false })
+    // Every value arrives as typed: the schema reads numbers (no hex or exponent guessed by the parser; an option without a yargs type is not coerced either).
+    .parserConfiguration({ 'parse-positional-numbers': false, 'parse-numbers': false })
     .command(solveCommand)
     .command(verifyCommand)
     .command(configCommand)

@@ -10,7 +10,7 @@ import { sameCellWarnings } from '../../experiment/same-cells.ts';
 import { checkNotInputs, failureReason } from '../../io/write-file.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { progressBar } from '../../experiment/progress.ts';
-import { parseShard, shardFromEnv } from '../../experiment/shard.ts';
+import { parseShard, shardFromEnv, type Shard } from '../../experiment/shard.ts';
 import { MANIFEST_FILE, RUNS_FILE, readManifest } from '../../experiment/store.ts';
 import { studyStatus } from '../../experiment/study-runs.ts';
 import { ConfigError } from '../../config/errors.ts';
@@ -96,7 +96,6 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   if (shard !== undefined && cluster !== null) throw new UsageError('--shard: a shard runs its slice on this machine; not with --nats');
   const serveAt = serveFromArgs(args);
   const experiment = loadExperiment(args.file);
-  for (const warning of sameCellWarnings(experiment.cells, experiment.seeds[0])) printError(warning);
   const outDir = args.out ?? path.join('results', experiment.name);
   noteKernelFallback();
   // The study writes these files (and its event logs): none may be the experiment file it reads.
@@ -112,8 +111,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     stoppedBy = signal;
     controller.abort();
   });
-  const bar = progressBar(process.stderr, args.quiet);
-  bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
+  const bar = studyProgress(experiment, args.quiet, cluster !== null);
   const { mixedBuilds } = args;
   const options = {
     outDir,
@@ -147,29 +145,60 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
       ({ outcome, lost } = await studyOnCluster(experiment, { ...options, ...cluster }, bar));
     }
     bar.stop();
-    // A coordinator's outcome lines carry the UTC time, as its log lines do (hosts log theirs).
-    const at = cluster ? `${new Date().toISOString()} ` : '';
-    if (outcome.droppedBytes > 0)
-      printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);
-    const done = outcome.skipped + outcome.completed;
-    if (outcome.interrupted) {
-      printError(`${at}${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
-      // 128 + the signal, as shells expect of a study stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).
-      setExitCode(lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE[stoppedBy]);
-    } else if (shard !== undefined) {
-      printError(
-        `shard ${shard.index}/${shard.count}: ${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; the study's shards: nqueens-islands experiment ${shellWord(outDir)} --status`,
-      );
-    } else {
-      printError(
-        `${at}${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${shellWord(outDir)}`,
-      );
-    }
+    tellOutcome(outcome, lost, { cluster: cluster !== null, outDir, resume, shard, stoppedBy });
   } finally {
     bar.stop();
     release();
     served?.finish();
     await served?.close();
+  }
+}
+
+/**
+ * The study's progress display, and its notes: a retried run, and the sweep's cells that
+ * cannot differ, said once the study has its folder (a refused --out stays one line).
+ */
+function studyProgress(experiment: Experiment, quiet: boolean | undefined, onCluster: boolean): ReturnType<typeof progressBar> {
+  const bar = progressBar(process.stderr, quiet);
+  bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
+  const warn = () => sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+  // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.
+  if (onCluster) warn();
+  const onPlan = bar.hooks.onPlan;
+  bar.hooks.onPlan = (total, done) => {
+    warn();
+    onPlan?.(total, done);
+  };
+  return bar;
+}
+
+interface OutcomeContext {
+  cluster: boolean;
+  outDir: string;
+  /** The command line that continues the study. */
+  resume: string;
+  shard: Shard | undefined;
+  stoppedBy: StopSignal;
+}
+
+/** The study's last lines on stderr and its exit code. */
+function tellOutcome(outcome: StudyOutcome, lost: string | null, { cluster, outDir, resume, shard, stoppedBy }: OutcomeContext): void {
+  // A coordinator's outcome lines carry the UTC time, as its log lines do (hosts log theirs).
+  const at = cluster ? `${new Date().toISOString()} ` : '';
+  if (outcome.droppedBytes > 0)
+    printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);
+  const done = outcome.skipped + outcome.completed;
+  const runs = `${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}`;
+  if (outcome.interrupted) {
+    printError(`${at}${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
+    // 128 + the signal, as shells expect of a study stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).
+    setExitCode(lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE[stoppedBy]);
+  } else if (shard !== undefined) {
+    printError(
+      `shard ${shard.index}/${shard.count}: ${runs}; the study's shards: nqueens-islands experiment ${shellWord(outDir)} --status`,
+    );
+  } else {
+    printError(`${at}${runs}; summary: nqueens-islands report ${shellWord(outDir)}`);
   }
 }
 
