@@ -179,8 +179,8 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   let run: PipelineRun;
   try {
     if (out !== null) {
-      checkRecordFormat(outName, out);
       checkOutFile(outName, out);
+      checkRecordFormat(outName, out);
     }
     if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
     if (args.trace !== undefined) checkOutFile('--trace', args.trace);
