@@ -122,8 +122,8 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
   // A result or checkpoint file that cannot be written is refused before the run, not after it (the record would be lost).
   if (seeded.output.file !== null) {
-    checkRecordFormat('output.file', seeded.output.file);
     checkOutFile('output.file', seeded.output.file);
+    checkRecordFormat('output.file', seeded.output.file);
   }
   if (checkpoint) {
     if (typeof checkpoint.file !== 'string')
