@@ -9,7 +9,7 @@ import { ConfigError } from '../config/errors.ts';
 import { setPath, type ConfigOverrides } from '../config/flags.ts';
 import { displayName, readText } from '../config/config-file.ts';
 import { configFromText, parseConfigText } from '../config/load.ts';
-import { sha256 } from '../provenance.ts';
+import { canonicalJson, sha256 } from '../provenance.ts';
 import { applyOverrides } from '../config/overrides.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
 import type { RunConfig } from '../config/run-config.ts';
@@ -108,6 +108,29 @@ export function experimentFromObject(spec: unknown, name = 'experiment', env: Re
   return resolveExperiment(spec, YAML.stringify(spec), name, env);
 }
 
+/**
+ * Refuses two cells whose resolved configs are equal: a value spelled two ways (`0.02` and
+ * `"2%"`, `ring` and `{ kind: ring }`) would run the same thing twice under two names.
+ * @throws ConfigError naming both cells and the values that differ only in spelling.
+ */
+function refuseSameConfigs(cells: readonly ResolvedCell[], file: string): void {
+  const seen = new Map<string, ResolvedCell>();
+  for (const cell of cells) {
+    const key = canonicalJson(cell.config);
+    const earlier = seen.get(key);
+    if (earlier === undefined) {
+      seen.set(key, cell);
+      continue;
+    }
+    const spellings = Object.keys(cell.values)
+      .filter((k) => canonicalJson(cell.values[k]) !== canonicalJson(earlier.values[k]))
+      .map((k) => `${k}: ${JSON.stringify(earlier.values[k])} and ${JSON.stringify(cell.values[k])}`);
+    throw new ConfigError(
+      `${file}: sweep: cells ${earlier.id} and ${cell.id} resolve to the same run config (${spellings.join('; ')}: the same setting, spelled two ways); list each value once, in one spelling`,
+    );
+  }
+}
+
 function resolveExperiment(raw: unknown, text: string, file: string, env: ResolveEnv): Experiment {
   const spec = parseExperiment(raw, file);
   const inputs: StudyInput[] = [{ file, sha256: sha256(text) }];
@@ -133,6 +156,7 @@ function resolveExperiment(raw: unknown, text: string, file: string, env: Resolv
     config = { ...config, seed: seeds[0], output: { ...config.output, file: null }, cluster: null };
     return { ...cell, baseline: baselineOf(cell, spec.baseline), config };
   });
+  refuseSameConfigs(cells, file);
   return {
     file,
     name: spec.name ?? defaultName(file),

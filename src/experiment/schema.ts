@@ -45,6 +45,23 @@ const baseSchema = z.union(
   { error: 'expected a run-config path or a mapping with file and/or overrides' },
 );
 
+/** Most cells a study may have: beyond this a grid is almost surely a mistake, and its manifest alone would be tens of MB. */
+export const MAX_CELLS = 10_000;
+/** Most runs (cells × seeds) a study may have. */
+export const MAX_RUNS = 1_000_000;
+
+/** Why a study is too large (cells, or cells × seeds), counted from the value lists alone; null when it is not. */
+function sizeProblem(e: { sweep: Record<string, readonly unknown[]>; seeds?: readonly number[]; repeats?: number }): string | null {
+  const counts = Object.values(e.sweep).map((values) => values.length);
+  const cells = counts.reduce((a, b) => a * b, 1);
+  if (cells > MAX_CELLS)
+    return `${cells} cells (${counts.join(' × ')}); expected at most ${MAX_CELLS} cells in one study (split it into several studies)`;
+  const seeds = e.seeds?.length ?? e.repeats ?? 1;
+  if (cells * seeds > MAX_RUNS)
+    return `${cells} cells × ${seeds} seeds = ${cells * seeds} runs; expected at most ${MAX_RUNS} runs in one study (split it into several studies)`;
+  return null;
+}
+
 export const experimentSchema = z
   .strictObject({
     // The default result folder is results/<name>: one folder name, never a path out of results/.
@@ -77,6 +94,9 @@ export const experimentSchema = z
       .optional(),
   })
   .superRefine((e, ctx) => {
+    // Counted before any cell is built, so a study far too large is refused at once.
+    const tooLarge = sizeProblem(e);
+    if (tooLarge !== null) return void ctx.addIssue({ code: 'custom', path: ['sweep'], message: tooLarge });
     if (e.seed !== undefined && e.seeds !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['seeds'], message: 'give either seed (a base seed) or seeds (a list), not both' });
     }
@@ -99,7 +119,8 @@ export const experimentSchema = z
       if (outer) ctx.addIssue({ code: 'custom', path: ['sweep', key], message: `overlaps the sweep key ${outer}` });
       // Compared as they appear in cell ids, so 10 and "10" cannot make two cells with one id.
       const values = e.sweep[key].map((v) => formatValue(v));
-      const dup = values.findIndex((v, i) => values.indexOf(v) !== i);
+      const seen = new Set<string>();
+      const dup = values.findIndex((v) => seen.size === seen.add(v).size);
       if (dup >= 0) ctx.addIssue({ code: 'custom', path: ['sweep', key, dup], message: `value ${values[dup]} appears twice` });
     }
     for (const [key, value] of Object.entries(e.baseline ?? {})) {
