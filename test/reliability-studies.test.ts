@@ -5,13 +5,14 @@
  * Tables run the command line in this process (`runCli`); the signal cases run the binary.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { MAX_CELLS, MAX_RUNS } from '../src/experiment/schema.ts';
-import { cliInProcess, oneLine } from './cli-helpers.ts';
+import { SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../src/cli/signals.ts';
+import { cli, cliInProcess, oneLine, spawnCli } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-studies-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -86,5 +87,40 @@ describe('class 5: a cap on cells and on runs, checked before the cells are buil
   it('a study at the cap is not refused for its size', () => {
     const experiment = loadExperiment(study('at-cap', `sweep:\n  migration.interval: ${ints(100)}\nrepeats: ${MAX_RUNS / 100}`));
     assert.equal(experiment.cells.length * experiment.seeds.length, MAX_RUNS);
+  });
+});
+
+describe('class 5: report honours SIGINT, SIGTERM and SIGHUP', () => {
+  const dir = join(tmp, 'study');
+  before(() => {
+    const file = study('signalled', 'sweep:\n  migration.interval: [1, 5]\nrepeats: 2');
+    const r = cli(['experiment', file, '--out', dir]);
+    assert.equal(r.code, 0, r.stderr);
+  });
+  // The signal goes as soon as report has claimed the signals (the test hook's stderr line),
+  // long before it has rendered the page (vega loads and draws for hundreds of ms).
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as StopSignal[]) {
+    it(`${signal}: exit ${SIGNAL_EXIT_CODE[signal]}, one line, no page and no temporary file`, async () => {
+      const out = join(tmp, `html-${signal}`);
+      mkdirSync(out);
+      const live = spawnCli(['report', dir, '--html', join(out, 'x.html'), '--csv', join(out, 'x.csv')], {
+        env: { [SIGNAL_NOTE_ENV]: '1' },
+      });
+      await live.waitForStderr(/signals claimed/);
+      live.child.kill(signal);
+      const { code } = await live.exited;
+      assert.equal(code, SIGNAL_EXIT_CODE[signal], live.stderr());
+      assert.match(live.stderr(), new RegExp(`${signal}: report stopped; a file it named as written is whole, no other was written\\n$`));
+      assert.doesNotMatch(live.stderr(), /\n\s+at /);
+      assert.deepEqual(readdirSync(out), [], 'nothing written, no temporary file left');
+    });
+  }
+
+  it('without a signal the same command writes both files', () => {
+    const out = join(tmp, 'html-none');
+    mkdirSync(out);
+    const r = cli(['report', dir, '--html', join(out, 'x.html'), '--csv', join(out, 'x.csv')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(readdirSync(out).sort(), ['x.csv', 'x.html']);
   });
 });

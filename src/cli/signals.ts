@@ -58,3 +58,24 @@ export function claimSignals(handler: (signal: StopSignal) => void): () => void 
     if (claimant === handler) claimant = null;
   };
 }
+
+/**
+ * For a command that works in long synchronous stretches (`report`), which would otherwise
+ * see no signal until it had finished: claims the signals and returns `stopPoint`, awaited
+ * between stretches, which lets a pending signal in and, if one came, ends the process with
+ * the signal's code and one line (`stopped` says what stays). Between stretches no output
+ * is half-written: each file is written whole to a temporary name, then renamed.
+ */
+export function claimStopPoints(stopped: string): { stopPoint: () => Promise<void>; release: () => void } {
+  let got: StopSignal | null = null;
+  const release = claimSignals((signal) => {
+    got = signal;
+  });
+  const stopPoint = async (): Promise<void> => {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (got === null) return;
+    printError(`${got}: ${stopped}`);
+    process.exit(SIGNAL_EXIT_CODE[got]);
+  };
+  return { stopPoint, release };
+}

@@ -24,6 +24,7 @@ import { checkDistinctOutputs, checkNotInputs, checkOutFile, writeError, writeFi
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
 import type { ServeOptions } from '../../serve/options.ts';
 import { serveUntilStopped } from '../serve-view.ts';
+import { claimStopPoints } from '../signals.ts';
 
 export interface ReportArgs extends ServeArgs {
   dir?: string;
@@ -97,7 +98,7 @@ async function saveFigures(dir: string, study: StudyData): Promise<void> {
 }
 
 /** `report --run FILE`: one run's event stream, without a study. */
-async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Promise<void> {
+async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string, stopPoint: StopPoint): Promise<void> {
   for (const [flag, given] of [
     ['--csv', args.csv !== undefined],
     ['--ioh', args.ioh !== undefined],
@@ -109,7 +110,9 @@ async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Pr
     if (given) throw new UsageError(`${flag}: needs a study folder; --run ${file} alone reports one run`);
   }
   const run = readRunEvents(file);
+  await stopPoint();
   const html = args.html === undefined ? null : await renderRunHtml(run, args.xAxis);
+  await stopPoint();
   printLine(runSummaryLines(run).join('\n'));
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
 }
@@ -156,8 +159,23 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
   const serveAt = serveFromArgs(args);
   if (serveAt !== null) return serveReport(args, serveAt);
-  if (args.dir === undefined) return reportRun(args, args.run!);
-  const study = readStudy(args.dir);
+  const { stopPoint, release } = claimStopPoints('report stopped; a file it named as written is whole, no other was written');
+  try {
+    await stopPoint();
+    if (args.dir === undefined) await reportRun(args, args.run!, stopPoint);
+    else await reportStudy(args, args.dir, stopPoint);
+  } finally {
+    release();
+  }
+}
+
+/** Awaited between the long synchronous stretches of `report`: ends the process if a signal came (claimStopPoints). */
+type StopPoint = () => Promise<void>;
+
+/** `report DIR`: the summary on stdout and the files asked for. */
+async function reportStudy(args: ArgumentsCamelCase<ReportArgs>, dir: string, stopPoint: StopPoint): Promise<void> {
+  const study = readStudy(dir);
+  await stopPoint();
   const { manifest } = study;
   const flags = args.baseline ?? [];
   const baseline = flags.length > 0 ? parseBaselineFlags(flags, manifest) : manifest.baseline;
@@ -170,27 +188,29 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
           manifest.seeds,
         );
   const summary = summarise(study, baselineMapper(manifest, baseline), baseline);
+  await stopPoint();
   if (args.paperTable1) {
     const differ = paperSetupDifferences(study);
     if (differ.length > 0) {
       const more = differ.length > 1 ? ` (and ${differ.length - 1} more cell${differ.length > 2 ? 's' : ''})` : '';
       throw new ConfigError(
-        `--paper-table1: ${args.dir} is not the paper's set-up (one island, topology none, paper mode), so Table 1 is no comparison: cell ${differ[0]}${more}`,
+        `--paper-table1: ${dir} is not the paper's set-up (one island, topology none, paper mode), so Table 1 is no comparison: cell ${differ[0]}${more}`,
       );
     }
   }
   const table1 = args.paperTable1 ? table1Rows(study) : [];
   if (args.paperTable1 && table1.length === 0)
-    throw new ConfigError(`--paper-table1: ${args.dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
+    throw new ConfigError(`--paper-table1: ${dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
   // The page reads the event logs: a damaged one is refused before anything is printed.
   const html = args.html === undefined ? null : await renderHtml(study, summary, chosen, args.xAxis);
+  await stopPoint();
 
   if (study.droppedBytes > 0)
     printError(
-      `${args.dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`,
+      `${dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`,
     );
   const gaps = study.shards === null ? null : shardGaps(study.shards);
-  if (gaps !== null) printError(`${args.dir}: ${gaps}; rerun those shards to complete the study`);
+  if (gaps !== null) printError(`${dir}: ${gaps}; rerun those shards to complete the study`);
   printSummary(study, summary, args.json);
   if (args.paperTable1) {
     printLine('');
@@ -198,7 +218,9 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   }
   if (args.csv !== undefined) save('--csv', args.csv, renderCsv(summary));
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
+  await stopPoint();
   if (args.figures !== undefined) await saveFigures(args.figures, study);
+  await stopPoint();
   if (args.ioh !== undefined) {
     try {
       writeIoh(args.ioh, iohFiles(study));
