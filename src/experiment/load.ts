@@ -113,10 +113,10 @@ export function experimentFromObject(spec: unknown, name = 'experiment', env: Re
  * `"2%"`, `ring` and `{ kind: ring }`) would run the same thing twice under two names.
  * @throws ConfigError naming both cells and the values that differ only in spelling.
  */
-function refuseSameConfigs(cells: readonly ResolvedCell[], file: string): void {
+function refuseSameConfigs(cells: readonly ResolvedCell[], resolved: readonly string[], file: string): void {
   const seen = new Map<string, ResolvedCell>();
-  for (const cell of cells) {
-    const key = canonicalJson(cell.config);
+  for (const [i, cell] of cells.entries()) {
+    const key = resolved[i];
     const earlier = seen.get(key);
     if (earlier === undefined) {
       seen.set(key, cell);
@@ -136,6 +136,8 @@ function resolveExperiment(raw: unknown, text: string, file: string, env: Resolv
   const inputs: StudyInput[] = [{ file, sha256: sha256(text) }];
   const base = baseInput(spec.base, file, (name, content) => inputs.push({ file: name, sha256: sha256(content) }));
   const seeds = studySeeds(spec);
+  /** Each cell's resolved config as the file asked for it (before the study sets seed and output), as canonical JSON. */
+  const resolved: string[] = [];
   const cells = expandSweep(spec.sweep).map((cell): ResolvedCell => {
     let config: RunConfig;
     try {
@@ -151,12 +153,13 @@ function resolveExperiment(raw: unknown, text: string, file: string, env: Resolv
         `${file}: cell ${cell.id}: n: ${config.n} has no solution, so there is no time to solution to study; expected n = 1 or n >= 4`,
       );
     }
+    resolved.push(canonicalJson(config));
     // The study owns the seeds and the result files, and where runs go (experiment --nats);
     // each run is one run on one host.
     config = { ...config, seed: seeds[0], output: { ...config.output, file: null }, cluster: null };
     return { ...cell, baseline: baselineOf(cell, spec.baseline), config };
   });
-  refuseSameConfigs(cells, file);
+  refuseSameConfigs(cells, resolved, file);
   return {
     file,
     name: spec.name ?? defaultName(file),
