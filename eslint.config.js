@@ -16,6 +16,7 @@ const SRC_FOLDERS = [
   'run',
   'experiment',
   'report',
+  'serve',
   'cluster',
   'cli',
 ];
@@ -61,6 +62,23 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
+    // The live view's page: plain browser modules (no build step), outside the TypeScript project.
+    files: ['src/serve/page/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        document: 'readonly',
+        location: 'readonly',
+        EventSource: 'readonly',
+        requestAnimationFrame: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
+  },
+  {
+    // A disable comment that no longer silences anything fails too (it would hide the next real hit).
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: {
       parserOptions: {
         project: './tsconfig.test.json',
@@ -100,8 +118,10 @@ export default tseslint.config(
     run: ['config', 'archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
     experiment: ['run', 'config', 'archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
     report: ['experiment', 'run', 'config', 'archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
+    serve: ['report', 'experiment', 'run', 'config', 'archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
     cluster: ['experiment', 'run', 'config', 'archipelago', 'topology', 'migration-policy', 'ga', 'problem', 'schema', 'io'],
     cli: [
+      'serve',
       'cluster',
       'report',
       'experiment',
@@ -116,6 +136,28 @@ export default tseslint.config(
       'io',
     ],
   }),
+  // Short functions and files (docs/ARCHITECTURE.md, "Code style"): blank lines and comments
+  // do not count. test/lint-layers.test.ts shows a long function failing.
+  {
+    files: ['src/**/*.ts', 'workers/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // Being split in this release (issue 32); the lead removes these overrides after merging.
+    files: [
+      'src/cluster/host/host.ts',
+      'src/cluster/launcher/cluster-launcher.ts',
+      'src/cluster/study/study.ts',
+      // Over the limit as merged from main (renderCsv 85 lines, experiment 86): their owners shorten them.
+      'src/report/table.ts',
+      'src/cli/commands/experiment-run.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off', 'max-lines': 'off' },
+  },
   {
     // Tests read the tool's JSON output untyped on purpose: they assert on its shape.
     files: ['test/**/*.ts'],

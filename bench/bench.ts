@@ -31,6 +31,7 @@ import {
   type Build,
   type SolveTiming,
 } from './cluster.ts';
+import { benchCourseLog } from './course-log.ts';
 import { benchHybrid } from './hybrid.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { quantile } from '../src/report/stats.ts';
@@ -392,6 +393,18 @@ async function laggedTable(): Promise<void> {
   doneWhen.push([`lagged / async evaluations/s, one island slowed by 3 ms per iteration`, fmt(slowed.ratio), '', '']);
   doneWhen.push(['lagged stop latency p50 (N = 48)', `${fmt(p50(stops.lagged), 3)} ms`, '', '']);
   results.lagged = { even, slowed, stops };
+}
+
+/** The islands' course logs (exact trajectories) against a paper island's iteration, N = 1000. */
+function courseLogRow(): void {
+  const cost = benchCourseLog();
+  print('## Course logs (exact trajectories, issue 34)');
+  print();
+  print(
+    `A paper island's course log costs ${fmt(cost.median * 100, 3)}% of its iteration at N = 1000 (median of seeds 1-${cost.ratios.length}, ${cost.iterations} iterations each; bench/course-log.ts).\n`,
+  );
+  doneWhen.push(['course log / paper iteration, N = 1000', `${fmt(cost.median * 100, 3)}%`, '≤ 1%', cost.median <= 0.01 ? 'yes' : 'no']);
+  results.courseLog = cost;
 }
 
 /** The default emigrants per migration (config/default.yaml) against one and a few, whole runs. */
@@ -903,6 +916,7 @@ async function main(): Promise<void> {
   const baseline = compileBaseline();
   if (only.includes('start')) startSection();
   if (only.includes('paper')) await paperSection(baseline);
+  if (only.includes('paper')) courseLogRow();
   if (only.includes('islands')) await islandsSection();
   if (only.includes('cli')) cliSection(baseline);
   if (only.includes('lagged') || only.includes('migration')) await laggedTable();

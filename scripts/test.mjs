@@ -15,11 +15,16 @@
  * tsx, and the suite starts some sixty (test/paths.ts finds the root and fixtures either way).
  * Stack traces name the .js lines; NODE_OPTIONS=--enable-source-maps maps them to the .ts.
  *
+ * Which files are slow or quick is read from the files, not kept here: a first line
+ * `// @slow` marks one of the longest (started first, the largest first), `// @unit` one that
+ * runs in-process and quickly (`--unit`); a file that imports test/nats-server.ts has a broker.
+ *
  *   node scripts/test.mjs [test files...]   (default: every test/*.test.ts)
+ *   node scripts/test.mjs --unit            the @unit files under tsx, no build or lint (`npm run test:unit`)
  *   NQI_TEST_CONCURRENCY=N                  main-lane test files at once (default 2)
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -27,33 +32,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** The longest test files (CPU seconds, each alone, compiled, on 2 cores), started first; the rest follow in name order. */
-const SLOWEST = [
-  'cluster-solve',
-  'package',
-  'cluster-access',
-  'reliability',
-  'report',
-  'bad-input-classes',
-  'report-censoring',
-  'cluster-hostile',
-  'checkpoint',
-  'cluster-study',
-  'cli',
-  'example-studies',
-  'archipelago',
-  'lagged',
-].map((name) => `test/${name}.test.ts`);
-/** Test files that start nats-server and host processes (test/nats-server.ts): the broker lane. */
-const BROKER = /^test\/cluster-(access|hostile|solve|study)\.test\.ts$/;
-
-const given = process.argv.slice(2);
 const all = readdirSync(new URL('../test/', import.meta.url))
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => `test/${f}`)
   .sort();
-const files = given.length > 0 ? given : [...SLOWEST.filter((f) => all.includes(f)), ...all.filter((f) => !SLOWEST.includes(f))];
-const concurrency = Number(process.env.NQI_TEST_CONCURRENCY) || 2;
+const text = new Map(all.map((f) => [f, readFileSync(path.join(root, f), 'utf8')]));
+/** A file's tag: its first line is `// @slow...` or `// @unit...`. */
+const tagged = (tag) => all.filter((f) => text.get(f).startsWith(`// @${tag}`));
+/** Test files that start nats-server and host processes (test/nats-server.ts): the broker lane. */
+const broker = new Set(all.filter((f) => /from '\.\/nats-server\.ts'/.test(text.get(f))));
 
 /** Runs a stage; `held` output is kept and returned, else it goes straight to this process's streams. */
 function stage(name, command, args, held, env = process.env) {
@@ -74,19 +61,37 @@ function stage(name, command, args, held, env = process.env) {
 /** test/x.test.ts as the build emitted it. */
 const compiled = (file) => path.join('dist', file.replace(/\.ts$/, '.js'));
 const nodeTest = (lane, concurrency) => ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...lane.map(compiled)];
-const broker = files.filter((f) => BROKER.test(f));
-const main = files.filter((f) => !BROKER.test(f));
-const lint = stage('lint', npm, ['run', '--silent', 'lint'], true);
-const build = await stage('build', npm, ['run', '--silent', 'build'], true);
-const held = [lint, ...(build.ok && broker.length > 0 ? [stage('broker tests', process.execPath, nodeTest(broker, 1), true)] : [])];
-const tests = build.ok && main.length > 0 ? [stage('tests', process.execPath, nodeTest(main, concurrency), false)] : [];
-const results = [build, ...(await Promise.all([...held, ...tests]))];
-for (const r of results.slice(0, held.length + 1)) {
-  if (r.output.trim() !== '' || !r.ok)
-    process.stdout.write(`\n--- ${r.name} (${r.ok ? 'passed' : `failed, exit ${r.code}`}):\n${r.output}`);
+
+async function runAll(given) {
+  const slowest = tagged('slow').sort((a, b) => statSync(path.join(root, b)).size - statSync(path.join(root, a)).size);
+  const files = given.length > 0 ? given : [...slowest, ...all.filter((f) => !slowest.includes(f))];
+  const concurrency = Number(process.env.NQI_TEST_CONCURRENCY) || 2;
+
+  const brokerLane = files.filter((f) => broker.has(f));
+  const main = files.filter((f) => !broker.has(f));
+  const lint = stage('lint', npm, ['run', '--silent', 'lint'], true);
+  const build = await stage('build', npm, ['run', '--silent', 'build'], true);
+  const held = [
+    lint,
+    ...(build.ok && brokerLane.length > 0 ? [stage('broker tests', process.execPath, nodeTest(brokerLane, 1), true)] : []),
+  ];
+  const tests = build.ok && main.length > 0 ? [stage('tests', process.execPath, nodeTest(main, concurrency), false)] : [];
+  const results = [build, ...(await Promise.all([...held, ...tests]))];
+  for (const r of results.slice(0, held.length + 1)) {
+    if (r.output.trim() !== '' || !r.ok)
+      process.stdout.write(`\n--- ${r.name} (${r.ok ? 'passed' : `failed, exit ${r.code}`}):\n${r.output}`);
+  }
+  const line = results.map((r) => `${r.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds.toFixed(1)} s`).join(', ');
+  process.stdout.write(
+    `\n${line} (${build.ok ? `test files: ${concurrency} at a time, those with a broker one at a time` : 'no test ran: the build failed'})\n`,
+  );
+  process.exitCode = results.every((r) => r.ok) ? 0 : 1;
 }
-const line = results.map((r) => `${r.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds.toFixed(1)} s`).join(', ');
-process.stdout.write(
-  `\n${line} (${build.ok ? `test files: ${concurrency} at a time, those with a broker one at a time` : 'no test ran: the build failed'})\n`,
-);
-process.exitCode = results.every((r) => r.ok) ? 0 : 1;
+
+if (process.argv[2] === '--unit') {
+  const run = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...tagged('unit')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  run.on('close', (code) => (process.exitCode = code ?? 1));
+} else await runAll(process.argv.slice(2));

@@ -21,20 +21,28 @@ import { checkDistinctOutputs, checkOutFile, writeError } from './io/write-file.
 import { ConfigError } from './config/errors.ts';
 import { checkRecordFormat, writeRecord, type SolveRecord } from './run/result-record.ts';
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from './run/checkpoint-every.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from './config/defaults.ts';
 import { runPipeline } from './run/pipeline.ts';
 import { ContainedObservable } from './run/contained-events.ts';
 
 export type {
   ArchipelagoEvent,
+  ArchipelagoResult,
+  BetweenEvent,
   CheckpointEvent,
   DoneEvent,
   IslandErrorEvent,
+  IslandResult,
+  IslandSummary,
   MigrationEvent,
   ProgressEvent,
   SolutionEvent,
   StartedEvent,
+  SurvivalEvent,
+  TakeoverResult,
 } from './archipelago/events.ts';
+export type { EmigrantSelectionName, ReplacementName } from './config/migration-policies.ts';
+export { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
@@ -46,12 +54,14 @@ export type { MachineProvenance, Provenance } from './provenance.ts';
 export type { ExperimentInput } from './experiment/schema.ts';
 export type { Edge, TopologyKind, TopologySpec } from './topology/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';
-export { InputError } from './io/input-error.ts';
+export { InputError } from './io/errors.ts';
 import { optionsObject, shown } from './io/shown.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, RunFailedError } from './run/start-run.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
+export { studyReport, figureData, type StudyReport, type CellFigureData } from './report/study-report.ts';
+export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 
 /** A run in progress. */

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { after, describe, it } from 'node:test';
@@ -11,7 +12,7 @@ import { ArchipelagoOptionError } from '../src/archipelago/errors.ts';
 import { IN_PROCESS_REPORT, type LaunchPlan, type Launcher } from '../src/archipelago/launcher.ts';
 import type { IslandReport } from '../src/archipelago/messages.ts';
 import { SharedMemoryCoordination } from '../src/archipelago/shared-memory-coordination.ts';
-import { IslandFailedError } from '../src/archipelago/island-failed-error.ts';
+import { IslandFailedError } from '../src/archipelago/errors.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
 import { COMPILED_WORKER_ENV, islandWorkerFile } from '../src/archipelago/worker-path.ts';
 import { Island } from '../src/ga/island.ts';
@@ -184,6 +185,7 @@ function solvedReport(island: number, tuple: number[], iteration: number, foundA
     immigrantsSurvived: 0,
     evaluationsFrom: iteration,
     evaluationsAt: new Float64Array(0),
+    course: new Float64Array(0),
   };
 }
 

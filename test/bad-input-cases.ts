@@ -186,6 +186,17 @@ export const cases: Case[] = [
     { out: false },
   ],
   [
+    '--serve not a port',
+    [...SOLVE, '-n', '8', '--serve', 'http'],
+    /^--serve: expected a port number 0\.\.65535 \(0 or none: a free port\), got "http"$/,
+  ],
+  [
+    '--serve above 65535',
+    [...SOLVE, '-n', '8', '--serve', '70000'],
+    /^--serve: expected a port number 0\.\.65535 \(0 or none: a free port\), got "70000"$/,
+  ],
+  ['--serve-host without --serve', [...SOLVE, '-n', '8', '--serve-host', '0.0.0.0'], /^--serve-host: only with --serve \[PORT\]$/],
+  [
     '--checkpoint-every 0',
     [...SOLVE, '-n', '8', '--checkpoint', join(tmp, 'out', 'c.ckpt'), '--checkpoint-every', '0'],
     /^--checkpoint-every: expected a number of seconds > 0, got "0"$/,

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Issue 11's defect classes, each as a table: bad flag values of every command, hostile
  * files, damaged study folders and checkpoints, output paths that are not regular files, a
@@ -29,7 +30,7 @@ import { after, before, describe, it } from 'node:test';
 import { eventLogPath } from '../src/experiment/runner.ts';
 import { checkpointContents, encodeCheckpoint, type CheckpointFile } from '../src/run/checkpoint.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
-import { cli, cliAsync, cliInProcess, inBatches, isOneLineError, ROOT, type CliRun } from './cli-helpers.ts';
+import { cli, cliAsync, cliInProcess, inBatches, oneLine, ROOT, type CliRun } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-classes-'));
 /** File systems mounted for class 2, unmounted before the folder goes. */
@@ -50,15 +51,6 @@ function fifo(name: string): string {
   const r = spawnSync('mkfifo', [p]);
   assert.equal(r.status, 0, 'mkfifo');
   return p;
-}
-
-/** The one line of a bad-input answer, without the tool's prefix; fails unless it is one. */
-function oneLine(r: CliRun, what: string): string {
-  assert.ok(
-    isOneLineError(r),
-    `${what}: code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}`,
-  );
-  return r.stderr.trim().replace(/^nqueens-islands: /, '');
 }
 
 /**
@@ -150,7 +142,7 @@ const flagCases: Case[] = [
   [['experiment', ''], /^experiment: expected an experiment file/],
   [['experiment', TOPOLOGY_STUDY, '--out', ''], /^--out: expected/],
   [['report', ''], /^report: expected a study folder/],
-  ...['--html', '--csv', '--ioh', '--run', '--baseline'].map((flag): Case => [
+  ...['--html', '--csv', '--ioh', '--figures', '--run', '--baseline'].map((flag): Case => [
     ['report', join(tmp, 'none'), flag, ''],
     new RegExp(`^${escape(flag)}: expected`),
   ]),

@@ -1,3 +1,4 @@
+// @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 /**
  * Bad input, everywhere: every case of the table (bad-input-cases.ts) runs the command line in
  * this process (`runCli`: the binary's parsing and checks, no process per case) and must

@@ -4,11 +4,12 @@
  * behind `import()` is in the script but runs only when imported; what a command's static
  * imports reach runs at its start. Start-up time is measured in `npm run bench`; this guards
  * its structure, deterministically: a package only some commands need must not creep into
- * every command's start, and the code caches the build made must be ones V8 takes.
+ * every command's start, the code caches the build made must be ones V8 takes, and no
+ * third-party file is rewritten on its way into the bundle.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -18,11 +19,12 @@ import { ROOT } from './paths.ts';
 const BUNDLE = path.join(ROOT, 'dist', 'bundle');
 
 interface Metafile {
-  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+  inputs: Record<string, { bytes: number; imports: { path: string; kind: string; external?: boolean }[] }>;
 }
 const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'bundle-meta.json'), 'utf8')) as {
   cli: Metafile;
   island: Metafile;
+  vendors: Metafile[];
 };
 
 /** Where each package's modules live in esbuild's inputs (vendor:NAME: the shim that requires a vendor script). */
@@ -91,6 +93,28 @@ describe('what a command runs at start (dist/bundle)', () => {
   });
 });
 
+describe('third-party files go into the bundle as installed (scripts/bundle.mjs patches nobody)', () => {
+  const bundles: [string, Metafile][] = [
+    ['cli', meta.cli],
+    ['island', meta.island],
+    ...meta.vendors.map((v, i) => [`vendor ${i}`, v] as [string, Metafile]),
+  ];
+  for (const [bundle, metafile] of bundles) {
+    it(`${bundle}: every node_modules file esbuild read has its size on disk`, () => {
+      const installed = Object.entries(metafile.inputs).filter(([file]) => file.startsWith('node_modules/'));
+      assert.ok(installed.length > 0, 'the bundle holds packages');
+      const rewritten = installed.filter(([file, { bytes }]) => statSync(path.join(ROOT, file)).size !== bytes).map(([file]) => file);
+      assert.deepEqual(rewritten, []);
+    });
+  }
+
+  it('the bundle script has no onLoad for files in node_modules', () => {
+    const script = readFileSync(path.join(ROOT, 'scripts', 'bundle.mjs'), 'utf8');
+    const onLoads = [...script.matchAll(/onLoad\(\s*\{([^}]*)\}/g)].map((m) => m[1]);
+    for (const options of onLoads) assert.match(options, /namespace: '/, `an onLoad outside a namespace of ours: {${options}}`);
+  });
+});
+
 describe('code caches (dist/bundle)', () => {
   /** The script a generated loader runs and the caches it names (scripts/bundle.mjs writes them). */
   function loaderFiles(loader: string): { script: string; caches: string[] } {
@@ -125,22 +149,15 @@ describe('code caches (dist/bundle)', () => {
     return r.stdout === 'true';
   }
 
-  for (const [loader, count] of [
-    ['nqueens-islands.cjs', 2],
-    ['island-worker.cjs', 1],
-  ] as const) {
-    it(`${loader}: the caches it names are there and V8 takes them for its script`, () => {
-      const { script, caches } = loaderFiles(loader);
-      assert.equal(caches.length, count, `${loader} names ${count} cache(s)`);
-      for (const cache of caches) assert.equal(refused(script, cache), false, cache);
-    });
-  }
+  it('nqueens-islands.cjs: the two caches it names are there and V8 takes them for its script', () => {
+    const { script, caches } = loaderFiles('nqueens-islands.cjs');
+    assert.equal(caches.length, 2);
+    for (const cache of caches) assert.equal(refused(script, cache), false, cache);
+  });
 
   it('under other V8 flags V8 refuses the caches, and the commands work the same without them', () => {
-    for (const loader of ['nqueens-islands.cjs', 'island-worker.cjs']) {
-      const { script, caches } = loaderFiles(loader);
-      for (const cache of caches) assert.equal(refused(script, cache, ['--no-opt']), true, cache);
-    }
+    const { script, caches } = loaderFiles('nqueens-islands.cjs');
+    for (const cache of caches) assert.equal(refused(script, cache, ['--no-opt']), true, cache);
     for (const args of [
       ['verify', '1', '5', '8', '6', '3', '7', '2', '4'],
       ['solve', '-n', '12', '--islands', '2', '--migration', 'sync', '--seed', '5', '--json', '--quiet'],
@@ -162,7 +179,7 @@ describe('code caches (dist/bundle)', () => {
       cpSync(BUNDLE, copy, { recursive: true });
       cpSync(path.join(BUNDLE, '..', 'kernel'), path.join(top, 'dist', 'kernel'), { recursive: true });
       const caches = readdirSync(copy).filter((f) => f.endsWith('.cache'));
-      assert.equal(caches.length, 3);
+      assert.equal(caches.length, 2);
       for (const cache of caches) {
         const bytes = readFileSync(path.join(copy, cache));
         for (let i = bytes.length >> 2; i < bytes.length; i += 997) bytes[i] ^= 0x5a;

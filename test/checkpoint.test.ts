@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Checkpoint and resume, through the real CLI: a sync run checkpointed and stopped with
  * SIGINT after its first checkpoint, then resumed, reaches exactly the result of an

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './paths.ts';
@@ -72,6 +73,15 @@ export function isOneLineError(r: CliRun): boolean {
 }
 
 /** A CLI process running in the background, for tests that signal it mid-run. */
+/** The one line of a bad-input answer, without the tool's prefix; fails unless it is one. */
+export function oneLine(r: CliRun, what: string): string {
+  assert.ok(
+    isOneLineError(r),
+    `${what}: expected exit 2 and one line, got code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}`,
+  );
+  return r.stderr.trim().replace(/^nqueens-islands: /, '');
+}
+
 export interface LiveCli {
   child: ChildProcess;
   stdout(): string;

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Who may use the cluster, and what it shows of its secrets: credentials from the URL, the
  * environment or a file (never in `ps`, messages or outputs when given by the variable or
@@ -509,6 +510,8 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
       const refused = await cliAsync(args);
       assert.ok(isOneLineError(refused), `${args.join(' ')}: ${refused.code} ${refused.stderr}`);
       assert.match(refused.stderr, /cannot connect to the NATS broker/);
+      // Said as it is, not "(timeout)": a nats:// URL for a TLS-only broker gets the hint.
+      if (args[2].startsWith('nats:')) assert.match(refused.stderr, /the broker requires TLS: use tls:\/\//);
     }
   });
 });

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * One run's islands spread over `host` processes of the built CLI, on a real nats-server:
  * migrants cross hosts over the bus, the first solution stops every island everywhere, a
@@ -432,6 +433,31 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
         () => library.startRun({ n: 20 }, { cluster, checkpoint: { file: path.join(tmp, 'lib.ckpt') } }),
         /^ConfigError: checkpoint: not with cluster \(islands on other hosts are not checkpointed\)$/,
       );
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  it('the exact trajectory: sync and lagged runs on two hosts give the trajectory of the same run in one process, bit for bit', async () => {
+    const { prefix } = await startHosts(['traj1', 'traj2'], 2);
+    const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 2 });
+    /** The run's trajectory, from its `done` event (the islands' course logs travel in their reports). */
+    const trajectory = async (handle: library.RunHandle) => {
+      let found: unknown = null;
+      handle.events$.subscribe((e) => {
+        if (e.type === 'done') found = e.result.trajectory;
+      });
+      await handle.result;
+      return found;
+    };
+    try {
+      for (const mode of ['sync', 'lagged'] as const) {
+        const config = { n: 60, seed: 8, migration: { mode, interval: 2 }, limits: { maxIterations: 40 } };
+        const spread = await trajectory(library.startRun(config, { cluster }));
+        const local = await trajectory(library.startRun({ ...config, islands: 4 }));
+        assert.ok(Array.isArray(local) && local.length >= 2, JSON.stringify(local));
+        assert.deepEqual(spread, local, mode);
+      }
     } finally {
       await cluster.close();
     }

@@ -1,3 +1,4 @@
+// @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
@@ -77,6 +78,7 @@ const report: IslandReport = {
   migrations: new Int32Array(0),
   evaluationsFrom: 35,
   evaluationsAt: Float64Array.from([3500, 3600, 3700, 3800, 3900]),
+  course: Float64Array.from([0, 3000, 40, 5, 3500, 12]),
   survivals: new Int32Array(0),
   migrantsReceived: 6,
   immigrantsChecked: 3,

@@ -1,3 +1,4 @@
+// @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -320,7 +321,7 @@ describe('run config: cross-field errors', () => {
     [
       'a board that does not fit in memory',
       { n: 2_000_000, islands: 2 },
-      `${SRC}: n: 2000000 needs about 57.7 GB for 2 islands (per island: population 1000, bad repository 1414, 500 pairs per iteration, 4 bytes per gene; 20 migrants in flight; 64 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); even one island needs about 28.9 GB; lower n or the population (ga.populationSize, --population)`,
+      `${SRC}: n: 2000000 needs about 57.7 GB for 2 islands (per island: population 1000, bad repository 1414, 500 pairs per iteration, 4 bytes per gene; 20 migrants in flight; 64 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); even one island needs about 28.9 GB; lower n or the population (ga.populationSize, --population), and even then paper mode at N = 2000000 would take at least about 155.1 days on 1 core (docs/large-n.md): for large N use --mode hybrid (docs/hybrid.md), which solves N = 10^6 in seconds`,
     ],
   ];
   for (const [name, input, message] of cases) it(`refuses ${name}`, () => refuses(() => resolve(input), message));
@@ -382,7 +383,8 @@ describe('run config: files', () => {
       for (const entry of readdirSync(dir)) {
         const p = path.join(dir, entry);
         if (statSync(p).isDirectory()) {
-          if (p !== path.join(CONFIG_DIR, 'experiments')) walk(p);
+          // experiments/: studies; hpc/: scheduler recipes (docs/hpc.md). Neither holds run configs.
+          if (p !== path.join(CONFIG_DIR, 'experiments') && p !== path.join(CONFIG_DIR, 'hpc')) walk(p);
         } else if (/\.(ya?ml|json)$/.test(entry) && entry !== 'run-config.schema.json') files.push(p);
       }
     };

@@ -1,3 +1,4 @@
+// @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sampleDiversity } from '../src/archipelago/diversity.ts';

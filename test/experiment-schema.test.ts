@@ -1,3 +1,4 @@
+// @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,37 +2,23 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DiagonalMarks, fitness } from '../src/problem/fitness.ts';
-import { allocGenes, fromOneBased, toOneBased, type Genes } from '../src/problem/genes.ts';
+import { allocGenes, fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { AlleleMarks, order1Crossover } from '../src/ga/crossover.ts';
 import { Island } from '../src/ga/island.ts';
-import type { EmigrantSelection } from '../src/ga/migration-policy.ts';
 import { mutate, swapGenes } from '../src/ga/mutation.ts';
 import { childrenPerIteration, paperParams } from '../src/ga/params.ts';
 import { Population } from '../src/ga/population.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { rankSelect } from '../src/ga/selection.ts';
 import { plusSelection, SurvivalScratch } from '../src/ga/survival.ts';
-import { assertPaperIterationCounting, paper } from './helpers.ts';
-
-const isPermutation = (genes: ArrayLike<number>, offset: number, n: number) => {
-  const seen = new Set<number>();
-  for (let i = 0; i < n; i++) seen.add(genes[offset + i]);
-  return seen.size === n && [...seen].every((v) => v >= 0 && v < n);
-};
+import { assertPaperIterationCounting, bestK, isPermutation, paper, replaceWorstIfBetter } from './helpers.ts';
 
 function cross(p1: number[], p2: number[], lo: number, hi: number): number[] {
   const child = allocGenes(p1.length);
   order1Crossover(fromOneBased(p1), 0, fromOneBased(p2), 0, child, 0, p1.length, lo, hi, new AlleleMarks(p1.length));
   return toOneBased(child);
 }
-
-const bestK: EmigrantSelection = (pop, _rng, k, slots) => {
-  for (let i = 0; i < k; i++) slots[i] = pop.order[i];
-};
-
-const replaceWorstIfBetter = (pop: Population, _rng: Rng, genes: Genes, fit: Int32Array, count: number, scratch: SurvivalScratch) =>
-  plusSelection(pop, genes, fit, count, scratch);
 
 function solve(n: number, seed: number, overrides = {}, maxIterations = 20_000): Island {
   const island = new Island({ params: paperParams(n, overrides), rng: Rng.forStream(seed, 0) });

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { COMPILED_WORKER_ENV } from '../src/archipelago/worker-path.ts';
+import type { EmigrantSelection } from '../src/ga/migration-policy.ts';
+import type { Population } from '../src/ga/population.ts';
+import type { Rng } from '../src/ga/rng.ts';
+import { plusSelection, type SurvivalScratch } from '../src/ga/survival.ts';
+import type { Genes } from '../src/problem/genes.ts';
 import { FIXTURES } from './paths.ts';
 
 export interface PaperSolution {
@@ -104,3 +109,23 @@ export async function withSourceWorker<T>(f: () => Promise<T>): Promise<T> {
     if (saved !== undefined) process.env[COMPILED_WORKER_ENV] = saved;
   }
 }
+
+/** Whether the n genes at `offset` are a permutation of 0..n-1. */
+export function isPermutation(genes: ArrayLike<number>, offset: number, n: number): boolean {
+  const seen = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = genes[offset + i];
+    if (!(v >= 0 && v < n) || seen[v]) return false;
+    seen[v] = 1;
+  }
+  return true;
+}
+
+/** An emigrant selection that takes the best k (a fixed policy for island tests). */
+export const bestK: EmigrantSelection = (pop, _rng, k, slots) => {
+  for (let i = 0; i < k; i++) slots[i] = pop.order[i];
+};
+
+/** A replacement that keeps the best of the population and the immigrants (plus selection). */
+export const replaceWorstIfBetter = (pop: Population, _rng: Rng, genes: Genes, fit: Int32Array, count: number, scratch: SurvivalScratch) =>
+  plusSelection(pop, genes, fit, count, scratch);

@@ -1,3 +1,4 @@
+// @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -6,11 +7,8 @@ import { allocGenes, toOneBased, type Genes } from '../src/problem/genes.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { createEvolver } from '../src/ga/create-evolver.ts';
-import type { EmigrantSelection } from '../src/ga/migration-policy.ts';
 import { randomPermutation } from '../src/ga/permutation.ts';
-import type { Population } from '../src/ga/population.ts';
 import { Rng } from '../src/ga/rng.ts';
-import { plusSelection, type SurvivalScratch } from '../src/ga/survival.ts';
 import type { Board } from '../src/ga/hybrid/board.ts';
 import { conflictMutation } from '../src/ga/hybrid/conflict-mutation.ts';
 import {
@@ -28,18 +26,8 @@ import { localSearch } from '../src/ga/hybrid/local-search.ts';
 import { HYBRID_ERRORS, hybridParams, type HybridOperators, type HybridParams } from '../src/ga/hybrid/params.ts';
 import { regreedBlock, smartStart } from '../src/ga/hybrid/smart-start.ts';
 import { countBoard, OccupancyBits } from '../src/ga/hybrid/occupancy.ts';
-import { assertPaperIterationCounting } from './helpers.ts';
+import { assertPaperIterationCounting, bestK, isPermutation, replaceWorstIfBetter } from './helpers.ts';
 import { applySwap, swapDelta, swapDeltaByRecount } from '../src/ga/hybrid/swap-delta.ts';
-
-const isPermutation = (genes: ArrayLike<number>, offset: number, n: number): boolean => {
-  const seen = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = genes[offset + i];
-    if (!(v >= 0 && v < n) || seen[v]) return false;
-    seen[v] = 1;
-  }
-  return true;
-};
 
 const paperFitness = (genes: Genes, offset: number, n: number): number => fitness(genes, offset, n, new DiagonalMarks(n));
 
@@ -118,12 +106,6 @@ function assertSolved(island: HybridIsland, n: number): void {
   assert.deepEqual(validateSolution(toOneBased(island.solution), n), { valid: true });
   assert.equal(island.bestFitness(), 0);
 }
-
-const bestK: EmigrantSelection = (pop, _rng, k, slots) => {
-  for (let i = 0; i < k; i++) slots[i] = pop.order[i];
-};
-const replaceWorstIfBetter = (pop: Population, _rng: Rng, genes: Genes, fit: Int32Array, count: number, scratch: SurvivalScratch) =>
-  plusSelection(pop, genes, fit, count, scratch);
 
 describe('diagonal counts', () => {
   it('countDiagonals gives the paper fitness (fast and reference) on random permutations', () => {

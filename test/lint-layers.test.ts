@@ -1,3 +1,4 @@
+// @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 /**
  * The layer matrix of eslint.config.js (docs/ARCHITECTURE.md, "The map"): every folder of src
  * is in it, `npm run lint` applies it (and so holds the whole tree to it), and an import that
@@ -86,5 +87,34 @@ describe('the layer matrix', () => {
     assert.deepEqual(await importErrors('src/run/result-record.ts', "import { x } from '../config/nats-url.ts';"), []);
     assert.deepEqual(await importErrors('src/ga/island.ts', "import type { z } from 'zod';"), []);
     assert.deepEqual(await importErrors('src/migration-policy/replacements/worst.ts', "import { x } from '../../ga/rng.ts';"), []);
+  });
+});
+
+describe('the size limits', () => {
+  const SIZE_RULES = ['max-lines-per-function', 'max-lines'];
+  const sizes = new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+      ...config.filter((c) => SIZE_RULES.some((rule) => c.rules?.[rule] !== undefined) && c.rules?.['max-lines'] !== 'off'),
+    ],
+  });
+  /** A function of `lines` lines of code (signature and closing brace included), each statement after a blank line and a comment. */
+  const fn = (lines: number) =>
+    `export function f(): number {\n  let x = 0;\n${'\n  // why\n  x += 1;'.repeat(lines - 4)}\n  return x;\n}\n`;
+  const messages = async (file: string, text: string) =>
+    (await sizes.lintText(text, { filePath: path.join(root, file) }))[0].messages.map((m) => m.ruleId);
+
+  it('a function of 81 lines fails in src and workers; 80 lines pass (blank lines and comments do not count)', async () => {
+    assert.deepEqual(await messages('src/ga/any.ts', fn(80)), []);
+    assert.deepEqual(await messages('src/ga/any.ts', fn(81)), ['max-lines-per-function']);
+    assert.deepEqual(await messages('workers/any.ts', fn(81)), ['max-lines-per-function']);
+  });
+
+  it('a file of 401 lines fails in src', async () => {
+    const file = (lines: number) => Array.from({ length: lines }, (_, i) => `export const c${i} = ${i};`).join('\n') + '\n';
+    assert.deepEqual(await messages('src/ga/any.ts', file(400)), []);
+    assert.deepEqual(await messages('src/ga/any.ts', file(401)), ['max-lines']);
   });
 });

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Issue 21, "reliability, third round": one table per defect class, through the real CLI
  * (dist/bundle, as users run it) and the library. Each bad case: exit 2, one line naming
@@ -31,7 +32,7 @@ import { LOCK_FILE } from '../src/experiment/lock.ts';
 import { drawsOn, safeText } from '../src/io/terminal.ts';
 import { appendLineSync, writeFileAtomic } from '../src/io/write-file.ts';
 import { csvField } from '../src/report/table.ts';
-import { CLI, cli, cliAsync, cliInProcess, inBatches, isOneLineError, spawnCli, type CliRun } from './cli-helpers.ts';
+import { CLI, cli, cliAsync, cliInProcess, inBatches, isOneLineError, oneLine, spawnCli } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -39,14 +40,6 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 const IS_ROOT = process.geteuid?.() === 0;
 /** A user id that is not this process's (nobody). */
 const OTHER_UID = 65534;
-
-function oneLine(r: CliRun, what: string): string {
-  assert.ok(
-    isOneLineError(r),
-    `${what}: expected exit 2 and one line, got code ${r.code}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}`,
-  );
-  return r.stderr.trim().replace(/^nqueens-islands: /, '');
-}
 
 /** A small study file (fast runs); `sweep` as YAML text. */
 function studyFile(name: string, sweep: string, seeds = '[1, 2]'): string {

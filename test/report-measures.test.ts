@@ -4,88 +4,25 @@
  * hand-made runs.jsonl against values worked out by hand in the comments.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { resolveRunConfig } from '../src/config/resolve.ts';
-import { MANIFEST_FORMAT, type Manifest, type RunRecord } from '../src/experiment/records.ts';
 import { cellFileName } from '../src/experiment/sweep.ts';
 import { baselineMapper } from '../src/report/baseline.ts';
 import { censoredValue, censoringPlan, observe } from '../src/report/censoring.ts';
 import { comparePaired, ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
 import { IOH_DAT_HEADER, iohFiles, writeIoh } from '../src/report/ioh-export.ts';
-import { fitnessWithin, fixedBudgetPoints } from '../src/report/study-charts.ts';
+import { fitnessWithin, fixedBudgetPoints } from '../src/report/run-length.ts';
 import { summarise } from '../src/report/summary.ts';
 import { renderTable } from '../src/report/table.ts';
 import { cli, isOneLineError } from './cli-helpers.ts';
+import { handMadeStudy as madeIn, type Hand } from './hand-study.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-measures-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const env = { availableParallelism: 4, totalMemory: 8e9 };
-
-interface Hand {
-  seed: number;
-  solved: boolean;
-  evaluations: number;
-  iterations: number;
-  trajectory?: [number, number][];
-}
-
-/** Writes a study folder of two cells, `islands` 1 and 2, with the runs given, as `experiment` would. */
-function handMadeStudy(name: string, maxIterations: number | null, runs: Record<1 | 2, Hand[]>): string {
-  const out = path.join(dir, name);
-  mkdirSync(out, { recursive: true });
-  const seeds = [...new Set([...runs[1], ...runs[2]].map((r) => r.seed))].sort((a, b) => a - b);
-  const cells = ([1, 2] as const).map((islands) => ({
-    id: `islands=${islands}`,
-    values: { islands },
-    baseline: 'islands=1',
-    config: resolveRunConfig({ n: 12, islands, limits: { maxIterations } }, 'hand-made', {}, env),
-  }));
-  const manifest: Manifest = {
-    format: MANIFEST_FORMAT,
-    name,
-    description: null,
-    experiment: { file: '/x/hand.yaml', sha256: '0'.repeat(64), text: 'sweep:\n  islands: [1, 2]\n' },
-    keys: ['islands'],
-    seeds,
-    baseline: { islands: 1 },
-    cells,
-    events: false,
-    tool: { name: 'nqueens-islands', version: '0.0.0' },
-    environment: { node: 'v20', platform: 'linux', arch: 'x64', cpuModel: 'test cpu', cores: 4, totalMemoryBytes: 8e9 },
-    startedAt: '2025-01-01T00:00:00.000Z',
-    resumedAt: [],
-  };
-  writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest));
-  const lines = ([1, 2] as const).flatMap((islands) =>
-    runs[islands].map((r): RunRecord => ({
-      cell: `islands=${islands}`,
-      values: { islands },
-      seed: r.seed,
-      solved: r.solved,
-      fitness: r.solved ? 0 : 1,
-      seconds: r.iterations / 1000,
-      iterations: r.iterations,
-      evaluations: r.evaluations,
-      evaluationsAfterSolution: null,
-      foundBy: r.solved ? 0 : null,
-      stopLatencyMs: null,
-      migrantsSent: 0,
-      migrantsAccepted: 0,
-      islands: [],
-      solution: null,
-      error: null,
-      finishedAt: '2025-01-01T00:00:00.000Z',
-      ...(r.trajectory ? { trajectory: r.trajectory } : {}),
-    })),
-  );
-  writeFileSync(path.join(out, 'runs.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  return out;
-}
-
+const handMadeStudy = (name: string, maxIterations: number | null, runs: Record<1 | 2, Hand[]>) => madeIn(dir, name, maxIterations, runs);
 const run = (seed: number, solved: boolean, evaluations: number, iterations = evaluations / 10): Hand => ({
   seed,
   solved,
@@ -358,7 +295,7 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
   it('writes one folder per cell whose .info and .dat parse as the documentation says, and agree', () => {
     writeIoh(out, iohFiles(study));
     const one = parseExport(out, cellFileName('islands=1'));
-    assert.deepEqual([one.pairs.funcId, one.pairs.DIM, one.pairs.algId, one.pairs.maximization], ['1', '12', 'c1 islands=1', 'F']);
+    assert.deepEqual([one.pairs.funcId, one.pairs.DIM, one.pairs.algId, one.pairs.maximization], ['1', '12', 'ioh c1 islands=1', 'F']);
     // Runs of islands=1: ends 100 (fitness 0) and 1000 (fitness 1); blocks are the trajectories.
     assert.deepEqual(one.ends, [
       { instance: 1, maxRT: 100, finalFV: 0 },

@@ -1,3 +1,4 @@
+// @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 /**
  * The takeover mode against theory (docs/takeover.md): the panmictic takeover time of the
  * paper's rank selection, the topologies' eccentricities, and real archipelagos (worker

@@ -3,7 +3,7 @@ import { toOneBased, type Genes } from '../problem/genes.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { CheckpointRequests } from './checkpoint-requests.ts';
 import { RUNNING, type Coordination } from './coordination.ts';
-import { IslandFailedError } from './island-failed-error.ts';
+import { IslandFailedError } from './errors.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from './events.ts';
 import { runSpecOf } from './island-options.ts';
 import { wallClock } from './schedule.ts';

@@ -1,6 +1,7 @@
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { ProgressMessage, StopReason } from './messages.ts';
 import type { BetweenPoint, BetweenSample } from './observables/between.ts';
+import type { Trajectory } from './trajectory.ts';
 import type { SurvivalRecord } from './observables/survival.ts';
 
 /** The archipelago's one event stream: what the CLI display, result files and tests subscribe to. */
@@ -178,6 +179,12 @@ export interface ArchipelagoResult {
   edges: number;
   /** The between-island observables at each iteration every island sampled (docs/events.md). */
   between?: BetweenPoint[];
+  /**
+   * Best fitness by evaluations where it improved, from the islands' course logs
+   * (trajectory.ts); its last point is the run's evaluations and fitness. Absent for a run
+   * no island ran (a board answered without a search).
+   */
+  trajectory?: Trajectory;
   /** Takeover mode only. */
   takeover?: TakeoverResult;
 }

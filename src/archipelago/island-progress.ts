@@ -2,7 +2,7 @@ import type { Evolver } from '../ga/evolver.ts';
 import { sampleDiversity } from './diversity.ts';
 import { observe } from './observables/sample.ts';
 import { isScheduledIteration, nextSampleIteration, wallClock } from './schedule.ts';
-import type { IslandTransport } from './transport.ts';
+import type { IslandTransport } from './island-transport.ts';
 
 /** What a progress message carries besides the evolver's state: the island's migration counters and logs since the last one. */
 export interface ProgressCounts {

@@ -4,6 +4,7 @@ import { createEvolver, evolverSpecOf } from '../ga/create-evolver.ts';
 import type { Evolver } from '../ga/evolver.ts';
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
 import { Rng } from '../ga/rng.ts';
+import { CourseLog } from './course-log.ts';
 import { IslandProgress } from './island-progress.ts';
 import { ImmigrantTracker } from './observables/survival.ts';
 import type { IslandReport, IslandTask, MigrantsMessage, StopReason } from './messages.ts';
@@ -15,7 +16,7 @@ import { HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
 import type { IslandCounters, IslandLoop, IslandMode } from './modes/define.ts';
 import { migrationModeOf } from './modes/registry.ts';
 import { evaluationShare, wallClock } from './schedule.ts';
-import type { IslandTransport } from './transport.ts';
+import type { IslandTransport } from './island-transport.ts';
 
 /** What the worker's glue gives the loop besides the task; none of it is in the task. */
 export interface RunnerHooks {
@@ -74,6 +75,7 @@ class IslandRun implements IslandLoop {
   private foundAtIteration = -1;
   private claimed = false;
   private readonly progressReports: IslandProgress;
+  private readonly course = new CourseLog();
   /** The last checkpoint request this island answered (or found already past); a request made while it was built is answered at its first chance. */
   private served = 0;
 
@@ -133,6 +135,7 @@ class IslandRun implements IslandLoop {
     this.progressReports.reportBest();
     this.transport.report({ type: 'started', island: id, time: wallClock() });
     this.progress(); // the start of every island's curve
+    this.noteCourse();
     mode.start?.();
     const reason = this.loop();
     // The loop has stopped: that is the moment stop latency measures. Posting the solution
@@ -165,14 +168,24 @@ class IslandRun implements IslandLoop {
       const solved = evolver.step();
       shared.setIterations(id, evolver.iterations);
       if (evolver.iterations !== before) mode.stepped?.();
-      if (solved) return mode.solved();
+      if (solved) {
+        this.noteCourse();
+        return mode.solved();
+      }
       if (evolver.iterations === before) continue; // abandoned for a stop: the loop head sees it
       this.immigrants.check(evolver.population, evolver.iterations);
       const outcome = mode.migrate();
+      this.noteCourse();
       if (outcome) return outcome;
       if (this.progressReports.due()) this.progress();
       if (mode.anytimeCheckpoints && this.checkpointPending()) this.snapshot(0);
     }
+  }
+
+  /** The iteration is done, its migration included: the course log takes its counts. */
+  private noteCourse(): void {
+    const { evolver } = this;
+    this.course.note(evolver.iterations, evolver.evaluations, evolver.solution ? 0 : evolver.bestFitness());
   }
 
   found(claimed: boolean): StopReason {
@@ -277,6 +290,7 @@ class IslandRun implements IslandLoop {
       ...(evolver.takeoverIteration ? { takenOverAt: evolver.takeoverIteration() } : {}),
       evaluationsFrom: evaluationsAt.from,
       evaluationsAt: evaluationsAt.at,
+      course: this.course.entries(),
     };
   }
 }

@@ -101,6 +101,8 @@ const report = shapeOf<IslandReport>()(
     takenOverAt: int.optional(),
     evaluationsFrom: count,
     evaluationsAt: z.instanceof(Float64Array),
+    // Its entries are checked where the logs are combined (trajectory.ts: a bad log is left out).
+    course: z.instanceof(Float64Array),
   }),
 );
 

@@ -143,6 +143,8 @@ export interface IslandReport {
    */
   evaluationsFrom: number;
   evaluationsAt: Float64Array;
+  /** The island's course: its evaluations through each iteration and its best so far, compactly (course-log.ts). */
+  course: Float64Array;
 }
 
 export type Message =

@@ -1,6 +1,7 @@
 import { toOneBased, type Genes } from '../problem/genes.ts';
 import type { ArchipelagoResult, IslandResult, TakeoverResult } from './events.ts';
 import type { BetweenPoint } from './observables/between.ts';
+import { combineCourses } from './trajectory.ts';
 import type { BestMessage, IslandReport } from './messages.ts';
 
 /** An island whose worker failed: why, and its last completed iteration. */
@@ -141,11 +142,13 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   const searchFrom = o.searchFrom ?? end;
   const stopClaimedAt = winner ? winner.foundAt : o.haltedAt;
   const takeover = takeoverOf(o.reports);
+  const fitness = winner ? 0 : best ? best.bestFitness : -1;
+  const courses = o.reports.map((r) => r?.course);
   const stopLatencyMs = stopClaimedAt !== null && latestStop > -Infinity ? Math.max(0, latestStop - stopClaimedAt) : null;
   return {
     solved: winner !== null,
     solution: winner ? winner.solution : null,
-    fitness: winner ? 0 : best ? best.bestFitness : -1,
+    fitness,
     best: winner ? winner.solution : best ? toOneBased(best.best) : null,
     foundBy: winner ? winner.island : null,
     foundAtIteration: winner ? winner.iteration : null,
@@ -158,6 +161,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     islands: islandResults,
     edges: o.edges,
     between: o.between ?? [],
+    trajectory: combineCourses(courses, winner ? winner.iteration : Infinity, { evaluations, fitness }),
     ...(takeover ? { takeover } : {}),
   };
 }

@@ -23,6 +23,7 @@ export function stoppedInBuild(island: number, stopped: BuildStopped, startedAt:
     migrations: new Int32Array(0),
     evaluationsFrom: 0,
     evaluationsAt: new Float64Array(0),
+    course: new Float64Array(0),
     survivals: new Int32Array(0),
     migrantsReceived: 0,
     immigrantsChecked: 0,

@@ -3,7 +3,7 @@
  * in. `runCli` runs the same command line inside a caller (tests, code that embeds the tool).
  */
 import yargs, { type Argv } from 'yargs';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { toolInfo } from '../package-info.ts';
 import { configCommand } from './commands/config.ts';
 import { solveCommand } from './commands/solve.ts';
@@ -12,6 +12,7 @@ import { experimentCommand } from './commands/experiment.ts';
 import { reportCommand } from './commands/report.ts';
 import { hostCommand } from './commands/host.ts';
 import { hostsCommand } from './commands/hosts.ts';
+import { brokerCommand } from './commands/broker.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { inProcess, printError, printLine, setExitCode, withCliIo } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
@@ -98,9 +99,11 @@ export async function runCli(argv: readonly string[]): Promise<CliOutcome> {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const cli = yargs(argv)
+  const base = yargs(argv);
+  const cli = base
     .scriptName('nqueens-islands')
-    .parserConfiguration({ 'parse-positional-numbers': false })
+    // Every value arrives as typed: the schema reads numbers (no hex or exponent guessed by the parser; an option without a yargs type is not coerced either).
+    .parserConfiguration({ 'parse-positional-numbers': false, 'parse-numbers': false })
     .command(solveCommand)
     .command(verifyCommand)
     .command(configCommand)
@@ -108,14 +111,18 @@ export async function main(argv: string[]): Promise<void> {
     .command(reportCommand)
     .command(hostCommand)
     .command(hostsCommand)
-    .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host or hosts')
+    .command(brokerCommand)
+    // yargs' own: bash or zsh (from $SHELL); the script asks the binary for each completion.
+    .completion('completion', 'print a shell completion script for bash or zsh (by $SHELL): source it from ~/.bashrc or ~/.zshrc')
+    .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host, hosts, broker or completion')
     .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
     // Ours, read once; yargs' own guess searches for a package.json on every start (~5 ms).
     .version(toolInfo().version)
-    .wrap(Math.min(110, process.stdout.columns || 110))
+    // The terminal's width; not wrapped at all when stdout is not a terminal (a file, a pipe).
+    .wrap(base.terminalWidth())
     .middleware(checkFlagValues(argv) as unknown as Parameters<Argv['middleware']>[0], true)
     .middleware(checkWordsAfterDashes(argv), true)
     .fail((message, error, usage) => {

@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { LocalHost } from '../archipelago/local-host.ts';
+import { addressSpaceLimit } from '../io/address-space.ts';
 
 let early: LocalHost | null = null;
 
@@ -25,10 +26,13 @@ function flagValue(argv: readonly string[], names: readonly string[]): string | 
  * Islands to boot workers for: `--islands` if given (up to 4 per core: this is before any
  * validation), else the cores (the default); none for boards answered without a run, for
  * help, or for islands on other machines (--nats). A config asking for more grows the pool
- * at launch; for fewer, the extra workers idle.
+ * at launch; for fewer, the extra workers idle. None either under an address-space limit
+ * (`ulimit -v`): each worker reserves address space, and the memory check must refuse a run
+ * that does not fit (in one line) before the workers take what is left (a V8 fatal error).
  */
 export function islandsHint(argv: readonly string[]): number {
   if (
+    addressSpaceLimit() !== null ||
     argv.includes('--help') ||
     argv.includes('-h') ||
     Number(flagValue(argv, ['-n', '--n'])) <= 3 ||

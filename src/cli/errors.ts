@@ -1,4 +1,4 @@
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 
 /** A command-line mistake the parser cannot see (flags that go together, a missing tuple): exit 2, like every InputError. */
 export class UsageError extends InputError {

@@ -116,11 +116,11 @@ export function showLiveView(events$: Observable<ArchipelagoEvent>, header: Live
     log(renderLiveView(header, rows, (performance.now() - started) / 1000));
   }, REDRAW_MS);
   return {
-    /** Stops redrawing and leaves one line per island (its last sample) above the result. */
+    /** Stops redrawing and leaves the last frame, header and one line per island, above the result. */
     close() {
       clearInterval(timer);
       subscription.unsubscribe();
-      if (rows.size > 0) log(islandLines(rows).join('\n'));
+      if (rows.size > 0) log(renderLiveView(header, rows, (performance.now() - started) / 1000));
       else log.clear();
       log.done();
     },

@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { safeText } from '../io/terminal.ts';
+import { paint } from './colour.ts';
 import { failureReason } from '../io/write-file.ts';
 import { EXIT } from './errors.ts';
 
@@ -106,7 +107,19 @@ export function printOut(text: string): void {
 }
 
 export function printError(text: string): void {
-  cliIo().stderr(`nqueens-islands: ${safeText(text)}\n`);
+  const prefix = inProcess() ? 'nqueens-islands:' : paint(['bold', 'cyan'], 'nqueens-islands:', process.stderr);
+  cliIo().stderr(`${prefix} ${safeText(text)}\n`);
+}
+
+/** A line for stdout whose first word is painted (`solved` green), where stdout takes colour. */
+export function printResultLine(word: string, style: 'green' | 'yellow', rest: string): void {
+  const head = inProcess() ? word : paint(['bold', style], word, process.stdout);
+  cliIo().stdout(`${head}${safeText(rest)}\n`);
+}
+
+/** A line on stderr as it is, without the tool's name: the live view's URL, for scripts to read. */
+export function printBare(text: string): void {
+  cliIo().stderr(`${safeText(text)}\n`);
 }
 
 export function setExitCode(code: number): void {

@@ -1,11 +1,12 @@
 /** The cluster's defaults in one place (no NATS imports: the CLI's --help reads them without loading NATS). */
 import type { LauncherCapabilities } from '../archipelago/launcher.ts';
+import { RUN_DEFAULTS } from '../config/defaults.ts';
 import { ConfigError } from '../config/errors.ts';
 
-/** Subject prefix when no --nats-prefix is given. */
-export const DEFAULT_PREFIX = 'nqi';
-/** Seconds a coordinator waits for its hosts (--wait). */
-export const DEFAULT_WAIT_SECONDS = 30;
+/** Subject prefix when no --nats-prefix is given (the run config's `cluster.prefix` default). */
+export const DEFAULT_PREFIX = RUN_DEFAULTS.cluster.prefix;
+/** Seconds a coordinator waits for its hosts (--wait; the run config's `cluster.wait` default). */
+export const DEFAULT_WAIT_SECONDS = RUN_DEFAULTS.cluster.wait;
 /** A host's heartbeat period (and a run coordinator's); one silent for MISSED_HEARTBEATS periods counts as lost. */
 export const DEFAULT_HEARTBEAT_MS = 1000;
 export const MISSED_HEARTBEATS = 3;

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { MAX_CONFIG_BYTES, readRegularText } from '../io/read-file.ts';
 import { packageRoot } from '../package-info.ts';
 import { ConfigError } from './errors.ts';

@@ -1,4 +1,4 @@
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 
 /**
  * The error type of the config edge. Its message is a single line meant for people

@@ -23,6 +23,8 @@ export interface FlagSpec {
   readonly path: string;
   readonly value: FlagValue;
   readonly describe: string;
+  /** What `--help` shows as the type when yargs' own word would mislead (`number or percent`). */
+  readonly accepts?: string;
 }
 
 /** Where the registries' flags go in the list. */
@@ -47,6 +49,7 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
       path: 'migration.migrants',
       value: 'number',
       describe: 'emigrants per migration: a count, a fraction in (0, 1) or "5%"',
+      accepts: 'number or percent',
     },
     POLICY_FLAGS,
     {
@@ -161,13 +164,16 @@ export function flagOptions(flags: readonly FlagSpec[]): Record<string, Options>
       flag.name,
       flag.value === 'boolean'
         ? { type: 'boolean', describe: flag.describe, group: 'Run config overrides:' }
-        : {
-            type: 'string',
-            ...numberInHelp(flag.value === 'number'),
-            requiresArg: true,
-            describe: flag.describe,
-            group: 'Run config overrides:',
-          },
+        : flag.accepts !== undefined
+          ? // No yargs type, so no yargs label: ours goes where the label would be.
+            { requiresArg: true, describe: `${flag.describe}  [${flag.accepts}]`, group: 'Run config overrides:' }
+          : {
+              type: 'string',
+              ...numberInHelp(flag.value === 'number'),
+              requiresArg: true,
+              describe: flag.describe,
+              group: 'Run config overrides:',
+            },
     ]),
   );
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { GaConfig, GaModeRegistry } from '../ga/create-evolver.ts';
 import type { GaModeDefinition } from '../ga/modes/define.ts';
 import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
-import { expected, fields, section, type Fields } from '../schema/fields.ts';
+import { expected, expectedName, fields, section, type Fields } from '../schema/fields.ts';
 import type { Locator } from './locator.ts';
 
 type Registered = (typeof GA_MODE_REGISTRY)[number];
@@ -34,12 +34,13 @@ export function gaSection(registry: GaModeRegistry = GA_MODE_REGISTRY): z.ZodTyp
     const mode = z.literal(d.kind).describe(`GA variant: "${d.kind}": ${d.help}`);
     return section({ mode: i === 0 ? mode.default(d.kind) : mode, ...d.options(fields) });
   });
-  const names = quotedNames(registry.map((d) => d.kind));
+  const kinds = registry.map((d) => d.kind);
+  const names = quotedNames(kinds);
   const union = z.discriminatedUnion('mode', branches as unknown as [z.ZodObject<{ mode: z.ZodLiteral<string> }>], {
     error: (iss) => {
       if (iss.code !== 'invalid_union') return expected('a mapping')(iss);
       const input = iss.input as { mode?: unknown } | undefined;
-      return expected(names)({ ...iss, input: input?.mode });
+      return expectedName(names, kinds)({ ...iss, input: input?.mode });
     },
   });
   return union as unknown as z.ZodType<GaSectionValue, GaInput>;

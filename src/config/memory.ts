@@ -7,8 +7,12 @@
  * at N = 10^6 and 77-96% at 10^7 (test/large-n.test.ts holds a 10^6 run to at most the
  * estimate and at least 60% of it).
  */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { addressSpaceLimit } from '../io/address-space.ts';
 import { bytesPerGene } from '../problem/genes.ts';
 import { gaMemory } from './ga-section.ts';
+import { hybridInstead } from './run-time.ts';
 import type { Registries } from './registries.ts';
 import type { GaConfig } from './run-config.ts';
 
@@ -37,6 +41,70 @@ const MIGRANT_COPIES = 8;
  */
 const RESULT_BYTES_PER_COLUMN = 16;
 
+/**
+ * Address space a process and each island's thread reserve beyond what they use (Node's own
+ * reservations, then each thread's V8 heap and stacks), with the TypeScript kernel: the
+ * WebAssembly kernel's memory reserves about 10 GB more, and falls back to the TypeScript
+ * kernel when that does not fit (src/ga/kernel.ts). Measured as VmPeak of `solve -n 30
+ * --islands K` under `ulimit -v 9000000`: 1.61, 2.21, 3.46 and 5.83 GB for K = 1, 2, 4, 8,
+ * so about 1.0 GB and 0.6 GB per island; with a margin.
+ */
+export const PROCESS_ADDRESS_BYTES = 1.1e9;
+export const THREAD_ADDRESS_BYTES = 0.65e9;
+
+/** What limits a run's memory: the machine, the cgroup (memory.max) and the address-space limit (RLIMIT_AS, `ulimit -v`). */
+export interface MemoryLimits {
+  /** Bytes of physical memory. */
+  totalMemory: number;
+  /** The cgroup's memory.max, when one is set. */
+  cgroupMax?: number | null;
+  /** The soft RLIMIT_AS, when one is set. */
+  addressSpace?: number | null;
+}
+
+/** Where the limits are read: files of Linux (absent elsewhere, and then no limit). */
+export interface LimitFiles {
+  limits: string;
+  cgroup: string;
+  cgroupRoot: string;
+}
+
+const LINUX: LimitFiles = { limits: '/proc/self/limits', cgroup: '/proc/self/cgroup', cgroupRoot: '/sys/fs/cgroup' };
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** A limit's bytes, or null for none ("unlimited", "max", or v1's "no limit" near 2^63). */
+function limitBytes(text: string | null | undefined): number | null {
+  const value = Number(text?.trim());
+  return Number.isFinite(value) && value > 0 && value < 2 ** 60 ? value : null;
+}
+
+/** The cgroup's memory limit: cgroup v2 (`0::/path`, memory.max) or v1 (the memory controller, memory.limit_in_bytes). */
+function cgroupLimit(files: LimitFiles): number | null {
+  for (const line of (readText(files.cgroup) ?? '').split('\n')) {
+    const [, controllers, at] = /^\d+:([^:]*):(.*)$/.exec(line) ?? [];
+    if (at === undefined) continue;
+    const v2 = controllers === '';
+    if (!v2 && !controllers.split(',').includes('memory')) continue;
+    const [dir, name] = v2 ? [files.cgroupRoot, 'memory.max'] : [`${files.cgroupRoot}/memory`, 'memory.limit_in_bytes'];
+    // In a container the path may not be visible: its own cgroup is then the root.
+    const text = readText(`${dir}${at}/${name}`) ?? readText(`${dir}/${name}`);
+    if (text !== null) return limitBytes(text);
+  }
+  return null;
+}
+
+/** This process's memory limits. */
+export function readMemoryLimits(files: LimitFiles = LINUX): MemoryLimits {
+  return { totalMemory: os.totalmem(), cgroupMax: cgroupLimit(files), addressSpace: addressSpaceLimit(files.limits) };
+}
+
 const GB = 1e9;
 export const gb = (bytes: number): string => `${(bytes / GB).toFixed(1)} GB`;
 
@@ -58,40 +126,59 @@ export function estimateMemory(n: number, islands: number, ga: GaConfig, migrant
   };
 }
 
+/** Address space a run needs: what it uses and what Node and its threads reserve besides. */
+export function addressSpaceNeeded(bytes: number, islands: number): number {
+  return bytes + PROCESS_ADDRESS_BYTES + islands * THREAD_ADDRESS_BYTES;
+}
+
+/** The binding limit: MEMORY_SHARE of the machine or of the cgroup, whichever is less, and what it is called. */
+function residentLimit(limits: MemoryLimits): { bytes: number; text: string } {
+  const cgroup = limits.cgroupMax != null && limits.cgroupMax < limits.totalMemory;
+  const of = cgroup ? `of the cgroup's memory.max, ${gb(limits.cgroupMax!)}` : `of ${gb(limits.totalMemory)}`;
+  const bytes = MEMORY_SHARE * (cgroup ? limits.cgroupMax! : limits.totalMemory);
+  return { bytes, text: `the ${gb(bytes)} this machine allows (${MEMORY_SHARE * 100}% ${of})` };
+}
+
 /**
- * The one-line refusal of a run that would not fit in MEMORY_SHARE of `totalMemory`: the
+ * The one-line refusal of a run that would not fit: in MEMORY_SHARE of the machine's memory
+ * or of its cgroup's memory.max, or in the address-space limit (RLIMIT_AS). It gives the
  * estimate and what lowers it: the largest island count that fits, with its estimate, or
- * else n or the population.
+ * else n or the population. `limits` as a number is the machine's memory alone.
  */
 export function memoryAdvice(
   n: number,
   islands: number,
   ga: GaConfig,
   migrants: number,
-  totalMemory: number,
+  limits: number | MemoryLimits,
   registries?: Registries,
 ): string | null {
-  const limit = MEMORY_SHARE * totalMemory;
+  const { totalMemory, cgroupMax = null, addressSpace = null } = typeof limits === 'number' ? { totalMemory: limits } : limits;
+  const resident = residentLimit({ totalMemory, cgroupMax });
+  const bytes = (k: number) => estimateMemory(n, k, ga, migrants, registries).bytes;
+  const fits = (k: number) => bytes(k) <= resident.bytes && (addressSpace === null || addressSpaceNeeded(bytes(k), k) <= addressSpace);
+  if (fits(islands)) return null;
+  let fewer = '';
+  for (let k = islands - 1; k >= 1 && !fewer; k--) if (fits(k)) fewer = `it fits with islands = ${k} (about ${gb(bytes(k))})`;
+  const plural = `${islands} island${islands === 1 ? '' : 's'}`;
   const need = estimateMemory(n, islands, ga, migrants, registries);
-  if (need.bytes <= limit) return null;
-  let fits = '';
-  for (let k = islands - 1; k >= 1 && !fits; k--) {
-    const fewer = estimateMemory(n, k, ga, migrants, registries).bytes;
-    if (fewer <= limit) fits = `it fits with islands = ${k} (about ${gb(fewer)})`;
-  }
-  const one = islands > 1 ? `even one island needs about ${gb(estimateMemory(n, 1, ga, migrants, registries).bytes)}; ` : '';
-  return (
-    `${n} needs about ${gb(need.bytes)} for ${islands} island${islands === 1 ? '' : 's'} (${need.parts}), more than the ${gb(limit)} this machine allows (${MEMORY_SHARE * 100}% of ${gb(totalMemory)}); ` +
-    (fits || `${one}lower n or the population (ga.populationSize, --population)`)
-  );
+  const byResident = need.bytes > resident.bytes;
+  const what = byResident
+    ? `${n} needs about ${gb(need.bytes)} for ${plural} (${need.parts}), more than ${resident.text}`
+    : `${n} needs about ${gb(addressSpaceNeeded(need.bytes, islands))} of address space for ${plural} (${gb(need.bytes)} used, ${gb(PROCESS_ADDRESS_BYTES)} for the process and ${gb(THREAD_ADDRESS_BYTES)} per island that Node reserves), more than the address-space limit of ${gb(addressSpace!)} (ulimit -v)`;
+  const oneBytes = byResident ? bytes(1) : addressSpaceNeeded(bytes(1), 1);
+  const one = islands > 1 ? `even one island needs about ${gb(oneBytes)}${byResident ? '' : ' of address space'}; ` : '';
+  // Fewer islands would not rescue a paper-mode run this large: it would take days.
+  const instead = hybridInstead({ n, ga });
+  return `${what}; ${fewer || `${one}lower n or the population (ga.populationSize, --population)`}${instead === null ? '' : `, ${instead}`}`;
 }
 
 /** `memoryAdvice` for a resolved run (a resolved config here, or one that arrived from a checkpoint or the bus). */
 export function runMemoryAdvice(
   run: { n: number; islands: number; ga: GaConfig; migration: { interval: number; migrants: number } },
-  totalMemory: number,
+  limits: number | MemoryLimits,
   registries?: Registries,
 ): string | null {
   const migrants = run.migration.interval > 0 ? run.migration.migrants : 0;
-  return memoryAdvice(run.n, run.islands, run.ga, migrants, totalMemory, registries);
+  return memoryAdvice(run.n, run.islands, run.ga, migrants, limits, registries);
 }

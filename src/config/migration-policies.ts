@@ -37,8 +37,20 @@ type OptionInputs<D> = D extends { kind: infer K extends string; options(f: Fiel
   : never;
 type Registered = (typeof EMIGRANT_SELECTION_REGISTRY)[number] | (typeof REPLACEMENT_REGISTRY)[number];
 
+/** A policy's names as a config may write them: its kind, and `kind(N)` for a policy with an inline option. */
+type NamesOf<D> = D extends { kind: infer K extends string } ? K | (D extends { argument: object } ? `${K}(${number})` : never) : never;
+/**
+ * A registered name (editors complete these), or another string: a policy an extension
+ * registers at run time. A typo passes the types; the schema refuses it with a did-you-mean.
+ */
+export type EmigrantSelectionName = NamesOf<(typeof EMIGRANT_SELECTION_REGISTRY)[number]> | (string & {});
+/** As EmigrantSelectionName, for replacements. */
+export type ReplacementName = NamesOf<(typeof REPLACEMENT_REGISTRY)[number]> | (string & {});
+
 /** What a file's `migration` may say about policies (for library users' types): the names and every registered option. */
-export type MigrationPolicyInput = { emigrantSelection?: string; replacement?: string } & UnionToIntersection<OptionInputs<Registered>>;
+export type MigrationPolicyInput = { emigrantSelection?: EmigrantSelectionName; replacement?: ReplacementName } & UnionToIntersection<
+  OptionInputs<Registered>
+>;
 
 export interface MigrationPolicies {
   emigrantSelection: EmigrantSelectionSpec;

@@ -10,7 +10,7 @@ import { resolveTopology } from '../topology/schema.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
 import { gaInitialEvaluations, resolveGaSection } from './ga-section.ts';
-import { runMemoryAdvice } from './memory.ts';
+import { readMemoryLimits, runMemoryAdvice, type MemoryLimits } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
@@ -20,14 +20,12 @@ import { MAX_ISLANDS, PERCENT, runConfigFileSchema, runConfigSchemaFor, type Par
 type Parsed = ParsedRunConfig;
 
 /** Machine facts the defaults and checks depend on; tests pass their own. */
-export interface ResolveEnv {
+export interface ResolveEnv extends MemoryLimits {
   availableParallelism: number;
-  /** Bytes of physical memory. */
-  totalMemory: number;
 }
 
 export function systemEnv(): ResolveEnv {
-  return { availableParallelism: os.availableParallelism(), totalMemory: os.totalmem() };
+  return { availableParallelism: os.availableParallelism(), ...readMemoryLimits() };
 }
 
 function resolveTopologySection(
@@ -135,7 +133,7 @@ export function resolveRunConfig(
 
   const migration = resolveMigration(p.migration, ga.populationSize, at, registries);
   checkModeOptions(overrides, migration.mode, at, registries);
-  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env.totalMemory, registries);
+  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
   return {

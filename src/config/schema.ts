@@ -12,11 +12,13 @@ import { expected, int, oneOf, section } from '../schema/fields.ts';
 import { NatsUrlError, parseNatsUrl } from './nats-url.ts';
 import { gaSection } from './ga-section.ts';
 import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
+import type { RunConfigDocs } from './run-config-docs.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
 import { DEFAULT_MIGRATION_MODE } from '../archipelago/modes/registry.ts';
-/** The default lag of the lagged mode (docs/defaults.md). */
-export const DEFAULT_LAG = 2;
+import { RUN_DEFAULTS } from './defaults.ts';
+
+const DEFAULT_LAG = RUN_DEFAULTS.migration.lag;
 
 /** What a run does when an island's worker throws or exits: go on without it, or stop and fail. */
 export const ON_ISLAND_ERROR = ['continue', 'fail'] as const;
@@ -61,12 +63,14 @@ const migrationBase = {
     .describe(
       `lagged only: migrants sent at an island's iteration t enter at the receiver's iteration t + lag; 0 = sync; default ${DEFAULT_LAG}`,
     ),
-  interval: int(1).default(1).describe('iterations between migrations'),
-  migrants: migrantsSchema.default('2%').describe('emigrants per migration: a count, a fraction in (0, 1) of the population, or "5%"'),
+  interval: int(1).default(RUN_DEFAULTS.migration.interval).describe('iterations between migrations'),
+  migrants: migrantsSchema
+    .default(RUN_DEFAULTS.migration.migrants)
+    .describe('emigrants per migration: a count, a fraction in (0, 1) of the population, or "5%"'),
 };
 const rejectDuplicates = z
   .boolean({ error: expected('true or false') })
-  .default(false)
+  .default(RUN_DEFAULTS.migration.rejectDuplicates)
   .describe('refuse immigrants equal to a member of the population');
 
 /** A parsed `migration` section: the policy names as written, and whatever policy options the file gave. */
@@ -93,17 +97,20 @@ function migrationSchema(registries: PolicyRegistries & { migrationModes: Migrat
 export const MAX_TIME_LIMIT_SECONDS = 2_147_483;
 const timeLimitError = expected(`a number of seconds > 0 or null (= no limit), at most ${MAX_TIME_LIMIT_SECONDS} (24.8 days)`);
 const limitsSchema = section({
-  maxIterations: int(1, { nullMeans: 'no limit' }).nullable().default(null).describe('iteration limit per island; null = none'),
+  maxIterations: int(1, { nullMeans: 'no limit' })
+    .nullable()
+    .default(RUN_DEFAULTS.limits.maxIterations)
+    .describe('iteration limit per island; null = none'),
   maxEvaluations: int(1, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'no limit' })
     .nullable()
-    .default(null)
+    .default(RUN_DEFAULTS.limits.maxEvaluations)
     .describe('evaluation budget of the whole run, split evenly over the islands (each stops at its share, exactly); null = none'),
   timeLimit: z
     .number({ error: timeLimitError })
     .gt(0, { error: timeLimitError })
     .max(MAX_TIME_LIMIT_SECONDS, { error: timeLimitError })
     .nullable()
-    .default(null)
+    .default(RUN_DEFAULTS.limits.timeLimit)
     .describe('wall-clock limit in seconds; null = none'),
 });
 
@@ -112,7 +119,7 @@ const outputSchema = section({
     .string({ error: expected('a file path or null') })
     .min(1, { error: expected('a file path or null') })
     .nullable()
-    .default(null)
+    .default(RUN_DEFAULTS.output.file)
     .describe('where to write the result (JSON); null = nowhere'),
 });
 
@@ -140,9 +147,13 @@ export const clusterSchema = section({
     .string({ error: prefixError })
     .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, { error: prefixError })
     .max(64, { error: prefixError })
-    .default('nqi')
+    .default(RUN_DEFAULTS.cluster.prefix)
     .describe('subject prefix shared with the hosts (--nats-prefix)'),
-  wait: z.number({ error: waitError }).gt(0, { error: waitError }).default(30).describe('seconds to wait for the hosts'),
+  wait: z
+    .number({ error: waitError })
+    .gt(0, { error: waitError })
+    .default(RUN_DEFAULTS.cluster.wait)
+    .describe('seconds to wait for the hosts'),
 });
 
 /** The shape of a run-config file (YAML or JSON), built from `registries` (a test passes a copy with more). */
@@ -160,13 +171,13 @@ export function runConfigSchemaFor(registries: Registries) {
       why: 'each island is a worker thread, and far more threads than cores only add switching and copying',
     })
       .nullable()
-      .default(null)
+      .default(RUN_DEFAULTS.islands)
       .describe(`number of islands (worker threads), 1..${MAX_ISLANDS}; null = os.availableParallelism()`),
     topology: topologySection(registries.topologies).prefault({}),
     migration: migrationSchema(registries).prefault({}),
     limits: limitsSchema.prefault({}),
     onIslandError: oneOf(ON_ISLAND_ERROR)
-      .default('continue')
+      .default(RUN_DEFAULTS.onIslandError)
       .describe('when an island fails: continue without it (the result records the failure), or fail the run (exit 3)'),
     output: outputSchema.prefault({}),
     cluster: clusterSchema
@@ -179,7 +190,7 @@ export function runConfigSchemaFor(registries: Registries) {
 /** The shape of a run-config file (YAML or JSON). */
 export const runConfigFileSchema = runConfigSchemaFor(REGISTRIES);
 
-/** What a config file may contain (everything but `n` optional). */
-export type RunConfigInput = z.input<typeof runConfigFileSchema>;
+/** What a config file may contain (everything but `n` optional); each key's description shows on hover (RunConfigDocs). */
+export type RunConfigInput = z.input<typeof runConfigFileSchema> & RunConfigDocs;
 /** A config file's content as the schema gives it (defaults applied, nothing resolved). */
 export type ParsedRunConfig = z.output<typeof runConfigFileSchema>;

@@ -1,16 +1,92 @@
 /**
- * The study's progress bar on stderr: runs done, the current cell (or, for a distributed
- * study, every host with its run count and current run) and the time left. Only on a
- * terminal that takes cursor movement; a log file, a pipe or TERM=dumb gets nothing but the
- * notes passed to `log` (nohup runs stay clean). Cell ids come from a file: shown through safeText.
+ * The study's progress on stderr: runs done, the current cell (or, for a distributed study,
+ * every host with its run count and current run) and the time left. On a terminal that
+ * takes cursor movement, a bar; on a log file, a pipe or TERM=dumb (a batch job's log), a
+ * plain line every PROGRESS_LINE_MS (plainProgress). Cell ids come from a file: shown through safeText.
  */
 import cliProgress from 'cli-progress';
 import { drawsOn, safeText } from '../io/terminal.ts';
 import type { StudyHooks } from './runner.ts';
 
-export function progressBar(stream: NodeJS.WriteStream = process.stderr): { hooks: StudyHooks; log(line: string): void; stop(): void } {
+export interface Progress {
+  hooks: StudyHooks;
+  log(line: string): void;
+  stop(): void;
+}
+
+/** How often the plain progress line is printed. */
+export const PROGRESS_LINE_MS = 10_000;
+/**
+ * Tests only: a shorter interval (0: at every run's end), so a test sees lines without
+ * waiting. It can only shorten the interval, never lengthen or silence it.
+ */
+export const PROGRESS_TEST_ENV = 'NQI_TEST_PROGRESS_MS';
+
+/** The interval, from PROGRESS_TEST_ENV when it is a shorter whole number of milliseconds. */
+export function progressInterval(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = Number(env[PROGRESS_TEST_ENV]);
+  return /^\d+$/.test(env[PROGRESS_TEST_ENV] ?? '') && asked < PROGRESS_LINE_MS ? asked : PROGRESS_LINE_MS;
+}
+
+/** Seconds as `1h02m`, `4m10s` or `35s`. */
+export function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  if (s >= 60) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${s}s`;
+}
+
+/**
+ * The plain progress line, for a stream that is no terminal: at most one every `intervalMs`
+ * (on a timer, and at a run's end when one is due), with the UTC time, runs done of total,
+ * the current run, and the time left estimated from this invocation's runs so far.
+ */
+export function plainProgress(stream: NodeJS.WritableStream, intervalMs = progressInterval(), now = () => Date.now()): Progress {
+  const write = (line: string) => stream.write(`${safeText(line)}\n`);
+  let total = 0;
+  let done = 0;
+  let doneBefore = 0;
+  let doing = '';
+  let started = 0;
+  let last = 0;
+  const line = () => {
+    last = now();
+    const newRuns = done - doneBefore;
+    const left = newRuns === 0 ? 'time left unknown' : `about ${duration((((last - started) / newRuns) * (total - done)) / 1000)} left`;
+    const on = doing === '' || done === total ? '' : `, on ${doing}`;
+    write(`nqueens-islands: ${new Date(last).toISOString()} runs ${done}/${total}${on}; ${done === total ? 'done' : left}`);
+  };
+  const due = () => now() - last >= intervalMs;
+  let timer: NodeJS.Timeout | null = null;
+  const stop = () => {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+  };
+  const hooks: StudyHooks = {
+    onPlan(planned, already) {
+      [total, done, doneBefore, started, last] = [planned, already, already, now(), now()];
+      // The timer keeps no process alive; the run's workers do.
+      if (intervalMs > 0) timer = setInterval(() => due() && line(), Math.min(intervalMs, 1000)).unref();
+    },
+    onRunStart(run) {
+      doing = `${run.cell.id} seed ${run.seed}`;
+    },
+    onRunEnd() {
+      done++;
+      if (due()) line();
+    },
+    onHosts(hosts) {
+      doing = hosts.map((h) => `${h.name}: ${h.current ?? 'idle'}`).join(', ');
+    },
+  };
+  return { hooks, log: write, stop };
+}
+
+/** The study's progress on `stream`: the bar on a terminal, else the plain line, or (`quiet`) only the notes passed to `log`. */
+export function progressBar(stream: NodeJS.WriteStream = process.stderr, quiet = false): Progress {
   const plainLog = (line: string) => stream.write(`${safeText(line)}\n`);
-  if (!drawsOn(stream)) return { hooks: {}, log: plainLog, stop: () => {} };
+  if (quiet) return { hooks: {}, log: plainLog, stop: () => {} };
+  if (!drawsOn(stream)) return plainProgress(stream);
   const bar = new cliProgress.SingleBar(
     {
       stream,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { formatPath } from '../schema/fields.ts';
+import { MAX_SHARDS } from './shard.ts';
 
 const count = z.number().int().min(0);
 const nonNegative = z.number().min(0);
@@ -66,6 +67,7 @@ export const manifestSchema = z.looseObject({
   environment: z.looseObject({}),
   startedAt: z.string(),
   resumedAt: z.array(z.string()),
+  shards: z.number().int().min(1).max(MAX_SHARDS).optional(),
 });
 
 const island = z.number().int().min(0);

@@ -3,7 +3,9 @@
  * `Manifest`. The report reads these and nothing else, so they are the study's data format.
  */
 import os from 'node:os';
-import type { RunConfig } from '../config/run-config.ts';
+import type { MigrationConfig, RunConfig } from '../config/run-config.ts';
+import { toFileShape } from '../config/file-shape.ts';
+import type { MigrationPolicies } from '../config/migration-policies.ts';
 import { islandSummary, type IslandSummary, type TakeoverResult } from '../archipelago/events.ts';
 import type { BetweenPoint } from '../archipelago/observables/between.ts';
 import { isRepeatable } from '../archipelago/modes/registry.ts';
@@ -59,8 +61,10 @@ export interface RunRecord {
    */
   error: string | null;
   /**
-   * The run repeats bit for bit from its seed (sync or lagged migration); false for async,
-   * where thread timing decides what arrives when (absent in studies of versions before 0.2).
+   * The run repeats bit for bit from its seed, its trajectory and observables included
+   * (sync or lagged migration); false for async, where thread timing decides what arrives
+   * when: its trajectory is then exact for the run but not repeated by the seed (absent in
+   * studies of versions before 0.2).
    */
   repeatable?: boolean;
   /** ISO time the run finished. */
@@ -68,9 +72,12 @@ export interface RunRecord {
   /** Distributed studies: the name of the host that ran it (absent for a run on this machine). */
   host?: string;
   /**
-   * Best fitness by evaluations, from the progress samples (trajectory.ts): [evaluations of all
-   * islands, best fitness] where it improved; the last point is the run's end. For the
-   * report's fixed-budget curves and the IOHanalyzer export. Absent in studies of versions before 0.2.
+   * Best fitness by evaluations, from the islands' course logs (archipelago/trajectory.ts):
+   * [evaluations of all islands through an iteration, best fitness] where it improved; the
+   * first point counts every initial population, the last is the run's evaluations and
+   * fitness. Repeated by the seed where `repeatable` is true; in async mode exact for the run.
+   * For the report's fixed-budget curves and the IOHanalyzer export. Absent in studies of
+   * versions before 0.2 (0.2 to 0.4.3 sampled it on the progress clock).
    */
   trajectory?: Trajectory;
   /**
@@ -81,14 +88,32 @@ export interface RunRecord {
   provenance?: Provenance;
 }
 
+/**
+ * A cell's resolved run config as a manifest holds it: in the file shape, every key set
+ * (`config print`'s form: migration policies by name, a hybrid GA's operators as flat keys),
+ * so `solve --config` reads it and, with a run's seed, gives that run's configHash. Studies of
+ * versions before 0.5 hold the policies as resolved mappings, hence the union.
+ */
+export type CellConfig = Omit<RunConfig, 'migration'> & {
+  migration: Omit<MigrationConfig, keyof MigrationPolicies> & {
+    emigrantSelection: string | MigrationPolicies['emigrantSelection'];
+    replacement: string | MigrationPolicies['replacement'];
+  };
+};
+
+/** A resolved config as a manifest holds it. */
+export function cellConfig(config: RunConfig): CellConfig {
+  return toFileShape(config) as CellConfig;
+}
+
 export interface ManifestCell {
   id: string;
   values: Record<string, SweepValue>;
   baseline: string | null;
   /** Its runs repeat bit for bit from their seeds (not so with async migration). */
   repeatable?: boolean;
-  /** Resolved run config; each run replaces its seed. */
-  config: RunConfig;
+  /** Resolved run config (file shape, see CellConfig); each run replaces its seed. */
+  config: CellConfig;
 }
 
 export interface Manifest {
@@ -116,6 +141,12 @@ export interface Manifest {
   startedAt: string;
   /** When the study was resumed, one entry per --resume. */
   resumedAt: string[];
+  /** A build with uncommitted changes made the study: its build time (manifest.ts `buildStamp`), which resumes must share. */
+  buildStamp?: string | null;
+  /** A study run in shards (shard.ts): their count; each writes runs.shard-I-of-N.jsonl. Absent for one process. */
+  shards?: number;
+  /** Resumes by another build, accepted with --mixed-builds: when, how it differed, and the build. */
+  mixedBuilds?: { at: string; differs: string; provenance: MachineProvenance }[];
 }
 
 /** The first island failure of a run, as `island 2: message`; null for a clean run. */
@@ -152,6 +183,7 @@ export function toRunRecord(
     immigrantsChecked: islands.reduce((sum, i) => sum + (i.immigrantsChecked ?? 0), 0),
     immigrantsSurvived: islands.reduce((sum, i) => sum + (i.immigrantsSurvived ?? 0), 0),
     between: result.between ?? [],
+    ...(result.trajectory ? { trajectory: result.trajectory } : {}),
     ...(result.takeover ? { takeover: result.takeover } : {}),
     islands,
     solution: result.solution,

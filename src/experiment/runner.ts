@@ -6,18 +6,20 @@
  */
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
-import { isPlainObject, valueAt } from '../config/overrides.ts';
-import { toolInfo } from '../package-info.ts';
-import { canonicalJson, machineProvenance } from '../provenance.ts';
+import { machineProvenance } from '../provenance.ts';
 import { RunFailedError, startSeededRun } from '../run/start-run.ts';
-import type { Experiment, ResolvedCell } from './load.ts';
-import { isRepeatable } from '../archipelago/modes/registry.ts';
-import { environment, MANIFEST_FORMAT, toRunRecord, type Manifest, type RunRecord } from './records.ts';
+import type { Experiment } from './load.ts';
+import { planRuns, recordedRuns, type PlannedRun, type StudyFiles } from './plan.ts';
+import { toRunRecord, type RunRecord } from './records.ts';
 import { lockStudyFolder } from './lock.ts';
+import { checkSameStudy, newManifest } from './manifest.ts';
+import { shardFiles, shardLockFile } from './shard-folder.ts';
+import type { Shard } from './shard.ts';
 import {
   appendLineSync,
   EVENTS_DIR,
@@ -25,24 +27,14 @@ import {
   makeStudyFolder,
   prepareFolder,
   readManifest,
-  readRuns,
   runKey,
   RUNS_FILE,
   writeFileAtomic,
   writeManifest,
 } from './store.ts';
 import { cellFileName } from './sweep.ts';
-import { TrajectoryRecorder } from './trajectory.ts';
 
-export interface PlannedRun {
-  cell: ResolvedCell;
-  seed: number;
-}
-
-/** Every run of the study, seed-major. */
-export function planRuns(experiment: Experiment): PlannedRun[] {
-  return experiment.seeds.flatMap((seed) => experiment.cells.map((cell) => ({ cell, seed })));
-}
+export { planRuns, type PlannedRun } from './plan.ts';
 
 /** Event-log file of one run, relative to the study folder (one file per cell and seed, see cellFileName). */
 export function eventLogPath(cell: string, seed: number, name: (cell: string) => string = cellFileName): string {
@@ -53,6 +45,8 @@ export interface StudyHooks {
   /** Before the first run: how many runs there are and how many were already done. */
   onPlan?(total: number, done: number): void;
   onRunStart?(run: PlannedRun, index: number): void;
+  /** The events of a run as it goes (docs/events.md), e.g. for the live view; each attempt of a retried run anew. */
+  onRunEvents?(run: PlannedRun, events$: Observable<ArchipelagoEvent>): void;
   onRunEnd?(record: RunRecord, index: number): void;
   /** A run whose island failed is run once more. */
   onRetry?(run: PlannedRun, error: string): void;
@@ -79,6 +73,10 @@ export interface StudyOptions {
   hooks?: StudyHooks;
   /** Where the runs' islands run (kept up across runs); default: a local worker pool for this study. */
   host?: Launcher;
+  /** Run only this shard's slice of the study, into its own records file (shard.ts); it always continues its slice. */
+  shard?: Shard;
+  /** Resume although this build (commit, uncommitted changes, Node version) is not the study's; the manifest records it. */
+  mixedBuilds?: boolean;
 }
 
 export interface StudyOutcome {
@@ -92,98 +90,18 @@ export interface StudyOutcome {
   interrupted: boolean;
 }
 
-function newManifest(experiment: Experiment, events: boolean): Manifest {
-  return {
-    format: MANIFEST_FORMAT,
-    name: experiment.name,
-    description: experiment.description,
-    experiment: {
-      file: path.resolve(experiment.file),
-      sha256: experiment.sha256,
-      text: experiment.text,
-      inputs: experiment.inputs,
-      studySha256: experiment.studySha256,
-    },
-    keys: experiment.keys,
-    seeds: experiment.seeds,
-    baseline: experiment.baseline,
-    cells: experiment.cells.map(({ id, values, baseline, config }) => ({
-      id,
-      values,
-      baseline,
-      repeatable: isRepeatable(config.migration.mode),
-      config,
-    })),
-    repeatable: experiment.cells.every((cell) => isRepeatable(cell.config.migration.mode)),
-    events,
-    tool: toolInfo(),
-    provenance: machineProvenance(),
-    environment: environment(),
-    startedAt: new Date().toISOString(),
-    resumedAt: [],
-  };
-}
-
-/**
- * On resume: the folder must hold this very study, made by this version, else its runs would
- * be mixed with another's. One line says which of the three differs.
- */
-function checkSameStudy(manifest: Manifest, experiment: Experiment, outDir: string): void {
-  const where = path.join(outDir, MANIFEST_FILE);
-  const short = (hash: string | undefined) => (hash === undefined ? 'none' : `${hash.slice(0, 12)}...`);
-  const { name, version } = toolInfo();
-  const madeBy = manifest.provenance?.version ?? manifest.tool.version;
-  if (madeBy !== version) {
-    throw new ConfigError(
-      `${where}: the study in this folder was made by ${name} ${madeBy}, this is ${version}; resume it with ${madeBy} or choose another --out`,
-    );
-  }
-  const before = manifest.experiment.studySha256 ?? manifest.experiment.sha256;
-  if (before !== experiment.studySha256) {
-    const changed = experiment.inputs.find((input, i) => manifest.experiment.inputs?.[i]?.sha256 !== input.sha256) ?? experiment.inputs[0];
-    throw new ConfigError(
-      `${where}: the study in this folder was made from other files (study sha256 ${short(before)}, now ${short(experiment.studySha256)}: ${changed.file} differs); resume with the same files or choose another --out`,
-    );
-  }
-  for (const cell of experiment.cells) {
-    const saved = manifest.cells.find((c) => c.id === cell.id);
-    const key = saved === undefined ? null : firstDifference(saved.config, cell.config);
-    if (saved === undefined || key !== null) {
-      const what =
-        saved === undefined
-          ? 'is not in it'
-          : `now resolves ${key} to ${JSON.stringify(valueAt(cell.config, key!))} instead of ${JSON.stringify(valueAt(saved.config, key!))}`;
-      throw new ConfigError(
-        `${where}: cell ${cell.id} ${what} (a changed default, or this machine's core count when islands is null); choose another --out`,
-      );
-    }
-  }
-}
-
-/** The first dotted key (in canonical order) at which two JSON values differ, or null when they are equal. */
-function firstDifference(a: unknown, b: unknown, prefix = ''): string | null {
-  if (isPlainObject(a) && isPlainObject(b)) {
-    for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-      const found = firstDifference(a[key], b[key], prefix === '' ? key : `${prefix}.${key}`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  return canonicalJson(a) === canonicalJson(b) ? null : prefix;
-}
-
 /** Runs one planned run to its end (or until `signal` aborts it); returns its record and events. */
 async function runOne(
   planned: PlannedRun,
   host: Launcher,
   keepEvents: boolean,
   signal: AbortSignal | undefined,
+  hooks: StudyHooks,
 ): Promise<{ record: RunRecord; events: string[] } | null> {
   const run = startSeededRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
+  hooks.onRunEvents?.(planned, run.events$);
   const events: string[] = [];
-  const trajectory = new TrajectoryRecorder();
   const subscription = run.events$.subscribe((event: ArchipelagoEvent) => {
-    trajectory.observe(event);
     if (keepEvents && event.type !== 'done') events.push(JSON.stringify(event));
   });
   const abort = () => run.stop();
@@ -196,8 +114,7 @@ async function runOne(
       throw error;
     });
     if (signal?.aborted) return null;
-    const record = toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed });
-    return { record: { ...record, trajectory: trajectory.finish(record) }, events };
+    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events };
   } finally {
     signal?.removeEventListener('abort', abort);
     subscription.unsubscribe();
@@ -230,17 +147,17 @@ export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 's
   const made = makeStudyFolder(outDir);
   let release: (() => void) | null = null;
   try {
-    release = lockStudyFolder(outDir);
+    release = options.shard === undefined ? lockStudyFolder(outDir) : lockStudyFolder(outDir, '--out', shardLockFile(options.shard));
     return { ...prepareStudy(experiment, options), close: release };
   } catch (error) {
     // A study refused leaves no folder behind that it made. Without the lock only empty folders
     // go (rmdir): another writer may have locked the folder between our mkdir and our lock
     // (three `experiment --resume` at once on a new folder), and its files are not ours to remove.
-    if (made !== undefined) {
-      if (release !== null) rmSync(made, { recursive: true, force: true });
-      else removeEmptyFolders(outDir, made);
-    }
+    // A shard's folder is shared: only what is left empty once its own lock is gone.
+    const ours = release !== null && options.shard === undefined;
+    if (made !== undefined && ours) rmSync(made, { recursive: true, force: true });
     release?.();
+    if (made !== undefined && !ours) removeEmptyFolders(outDir, made);
     throw error;
   }
 }
@@ -258,30 +175,37 @@ function removeEmptyFolders(dir: string, top: string): void {
   }
 }
 
+/** The files of a study run by one process: runs.jsonl beside manifest.json. */
+function oneProcessFiles(experiment: Experiment, options: Omit<StudyOptions, 'signal'>): StudyFiles {
+  const { outDir } = options;
+  const mode = prepareFolder(outDir, options.resume);
+  const runsFile = path.join(outDir, RUNS_FILE);
+  if (mode === 'new') {
+    const manifest = newManifest(experiment, options.events);
+    writeManifest(outDir, manifest);
+    return { manifest, runsFile, plan: planRuns(experiment), done: new Set(), droppedBytes: 0 };
+  }
+  const manifest = readManifest(path.join(outDir, MANIFEST_FILE));
+  if (manifest.shards !== undefined)
+    throw new ConfigError(
+      `--out ${outDir}: the study in this folder runs in ${manifest.shards} shards; continue each with --shard I/${manifest.shards}`,
+    );
+  const differs = checkSameStudy(manifest, experiment, outDir, options.mixedBuilds);
+  const now = new Date().toISOString();
+  if (differs !== null) (manifest.mixedBuilds ??= []).push({ at: now, differs, provenance: machineProvenance() });
+  manifest.resumedAt.push(now);
+  manifest.events ||= options.events;
+  writeManifest(outDir, manifest);
+  return { manifest, runsFile, plan: planRuns(experiment), ...recordedRuns(runsFile) };
+}
+
 function prepareStudy(experiment: Experiment, options: Omit<StudyOptions, 'signal'>): Omit<OpenStudy, 'close'> {
   const { outDir, hooks = {} } = options;
-  const mode = prepareFolder(outDir, options.resume);
-  const manifestFile = path.join(outDir, MANIFEST_FILE);
-  const runsFile = path.join(outDir, RUNS_FILE);
-  let manifest: Manifest;
-  let droppedBytes = 0;
-  const done = new Set<string>();
-  if (mode === 'resume') {
-    manifest = readManifest(manifestFile);
-    checkSameStudy(manifest, experiment, outDir);
-    const runs = readRuns(runsFile, true);
-    droppedBytes = runs.droppedBytes;
-    for (const run of runs.runs) done.add(runKey(run.cell, run.seed));
-    manifest.resumedAt.push(new Date().toISOString());
-    manifest.events ||= options.events;
-  } else {
-    manifest = newManifest(experiment, options.events);
-  }
+  const { manifest, runsFile, plan, done, droppedBytes } =
+    options.shard === undefined ? oneProcessFiles(experiment, options) : shardFiles(experiment, options, options.shard);
   const { events } = manifest;
-  writeManifest(outDir, manifest);
   if (events) mkdirSync(path.join(outDir, EVENTS_DIR), { recursive: true });
 
-  const plan = planRuns(experiment);
   const todo = plan.filter((p) => !done.has(runKey(p.cell.id, p.seed)));
   const outcome: StudyOutcome = {
     total: plan.length,
@@ -323,11 +247,11 @@ export async function runStudy(experiment: Experiment, options: StudyOptions): P
     for (const planned of study.todo) {
       if (signal?.aborted) break;
       hooks.onRunStart?.(planned, outcome.skipped + outcome.completed);
-      let finished = await runOne(planned, host, study.events, signal);
+      let finished = await runOne(planned, host, study.events, signal, hooks);
       // A failed worker says nothing about the GA: run it again once before recording the failure.
       if (finished?.record.error) {
         hooks.onRetry?.(planned, finished.record.error);
-        finished = await runOne(planned, host, study.events, signal);
+        finished = await runOne(planned, host, study.events, signal, hooks);
       }
       if (finished === null) break;
       study.save(planned, finished);

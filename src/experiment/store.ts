@@ -17,16 +17,16 @@ import {
   openSync,
   readdirSync,
   readSync,
-  statSync,
   truncateSync,
 } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { parseJsonText } from '../io/json-text.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
 import { checkFolderLinks } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
+import { checkFolderFlag, damagedFolder } from './errors.ts';
 import { LOCK_FILE } from './lock.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from './records.ts';
 import { firstProblem, manifestSchema, runRecordSchema } from './record-schema.ts';
@@ -48,7 +48,7 @@ export function readStudyFile(file: string, expected: string): string {
   try {
     return readRegularFile(file, { name: file, expected, maxBytes: bufferLimits.MAX_STRING_LENGTH }).toString('utf8');
   } catch (error) {
-    throw error instanceof InputError ? new ConfigError(`${error.message}; the folder is damaged`) : error;
+    throw error instanceof InputError ? damagedFolder(error.message) : error;
   }
 }
 
@@ -76,12 +76,11 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    throw new ConfigError(`${file}: cannot read the file (${failureReason(error)}); the folder is damaged`);
+    throw damagedFolder(`${file}: cannot read the file (${failureReason(error)})`);
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile())
-      throw new ConfigError(`${file}: is ${fileKind(stats)}; expected a file of run records (JSON lines); the folder is damaged`);
+    if (!stats.isFile()) throw damagedFolder(`${file}: is ${fileKind(stats)}; expected a file of run records (JSON lines)`);
     let rest: Buffer = Buffer.alloc(0);
     let complete = 0;
     let number = 0;
@@ -91,7 +90,7 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
       try {
         got = readSync(fd, chunk, 0, CHUNK_BYTES, null);
       } catch (error) {
-        throw new ConfigError(`${file}: cannot read the file (${failureReason(error)}); the folder is damaged`);
+        throw damagedFolder(`${file}: cannot read the file (${failureReason(error)})`);
       }
       if (got === 0) break;
       const bytes = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, got)]) : chunk.subarray(0, got);
@@ -149,12 +148,12 @@ export function readManifest(file: string): Manifest {
   try {
     manifest = parseJsonText(text);
   } catch (error) {
-    throw new ConfigError(`${file}: not readable JSON (${(error as Error).message}); the folder is damaged`);
+    throw damagedFolder(`${file}: not readable JSON (${(error as Error).message})`);
   }
   const format = manifest !== null && typeof manifest === 'object' ? (manifest as { format?: unknown }).format : undefined;
   if (format !== MANIFEST_FORMAT) throw new ConfigError(`${file}: format ${JSON.stringify(format)}, expected ${MANIFEST_FORMAT}`);
   const checked = manifestSchema.safeParse(manifest);
-  if (!checked.success) throw new ConfigError(`${file}: ${firstProblem(checked.error)}; the folder is damaged`);
+  if (!checked.success) throw damagedFolder(`${file}: ${firstProblem(checked.error)}`);
   return checked.data as unknown as Manifest;
 }
 
@@ -164,9 +163,7 @@ export function readManifest(file: string): Manifest {
  * Returns the first folder made (to remove again should the study be refused), if any.
  */
 export function makeStudyFolder(dir: string): string | undefined {
-  if (dir === '') throw new ConfigError('--out: expected a folder, got an empty string');
-  if (existsSync(dir) && !statSync(dir).isDirectory())
-    throw new ConfigError(`--out ${dir}: is ${fileKind(statSync(dir))}; expected a folder`);
+  checkFolderFlag('--out', dir);
   try {
     // The folder and those above it: no link another user planted in /tmp is followed (src/io/output-target.ts).
     checkFolderLinks(dir);
@@ -213,13 +210,12 @@ function whyNotWritable(dir: string): unknown {
 
 /** Makes `dir` ready for a new study (missing or empty) or checks it holds one to resume. */
 export function prepareFolder(dir: string, resume: boolean): 'new' | 'resume' {
-  if (dir === '') throw new ConfigError('--out: expected a folder, got an empty string');
-  if (existsSync(dir) && !statSync(dir).isDirectory())
-    throw new ConfigError(`--out ${dir}: is ${fileKind(statSync(dir))}; expected a folder`);
+  checkFolderFlag('--out', dir);
   let entries: string[] = [];
   try {
     // The study's own lock (src/experiment/lock.ts) is taken before this check.
-    if (existsSync(dir)) entries = readdirSync(dir).filter((entry) => !entry.startsWith(LOCK_FILE));
+    // Locks, and a lock's temporary file (its name with a dot before it) while another writer creates it.
+    if (existsSync(dir)) entries = readdirSync(dir).filter((entry) => !entry.startsWith(LOCK_FILE) && !entry.startsWith(`.${LOCK_FILE}`));
   } catch (error) {
     throw folderError(dir, 'cannot read the folder', error);
   }

@@ -9,6 +9,11 @@
  * One instance (with its own memory) per island; the compiled module is cached per
  * thread. The memory never grows, so the typed views handed out stay valid.
  *
+ * V8 reserves about 10 GB of address space for every WebAssembly memory, whatever its size
+ * (guard regions for its bounds checks). Under an address-space limit below that (`ulimit -v`,
+ * as batch systems set) the reservation fails; the island then uses the TypeScript kernel
+ * (same results, more slowly), and `webAssemblyMemoryRefused` lets the CLI say so once.
+ *
  * A Node without WebAssembly (`node --jitless`) gets the same operators in TypeScript
  * behind the same interface: the same results, more slowly.
  */
@@ -56,6 +61,27 @@ export function loadKernelModule(
 function kernelModule(): WebAssembly.Module {
   cachedModule ??= loadKernelModule();
   return cachedModule;
+}
+
+/** A memory of `pages` pages, or null when the address space cannot take its reservation (see above). */
+function reserveMemory(pages: number): WebAssembly.Memory | null {
+  try {
+    return new WebAssembly.Memory({ initial: pages, maximum: pages });
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
+let refused: boolean | undefined;
+
+/**
+ * Whether this process cannot reserve a WebAssembly memory (an address-space limit, see
+ * above): tried once with one page, since the reservation does not depend on the size.
+ */
+export function webAssemblyMemoryRefused(): boolean {
+  refused ??= hasWebAssembly() && reserveMemory(1) === null;
+  return refused;
 }
 
 /** Whether this Node has WebAssembly (not under `--jitless`). */
@@ -140,8 +166,8 @@ export function createPaperKernel(n: number, slots: number, width: 2 | 4 = n <= 
   const pages = Math.ceil(end / PAGE);
   if (pages > MAX_PAGES)
     throw new RangeError(`kernel: ${slots} chromosomes of ${n} genes need ${end} bytes, over the 4 GiB of wasm32 memory`);
-  if (!hasWebAssembly()) return typeScriptKernel(n, slots, width);
-  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+  const memory = hasWebAssembly() ? reserveMemory(pages) : null;
+  if (memory === null) return typeScriptKernel(n, slots, width);
   const ex = new WebAssembly.Instance(kernelModule(), { env: { memory } }).exports as unknown as KernelExports;
   ex.init(0, allelesAt, diagonalsAt, n);
   const genes = width === 2 ? new Uint16Array(memory.buffer, 0, n * slots) : new Int32Array(memory.buffer, 0, n * slots);

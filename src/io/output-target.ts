@@ -15,6 +15,7 @@
  */
 import { accessSync, constants, fstatSync, lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { OutputRefused } from './errors.ts';
 import { fileKind } from './read-file.ts';
 
 export type OutputTarget =
@@ -24,11 +25,6 @@ export type OutputTarget =
   | { kind: 'stream'; path: string }
   /** A regular file (or none yet): written through a temporary file and renamed; `stats` of the file replaced. */
   | { kind: 'file'; path: string; stats: Stats | null };
-
-/** Why a path cannot be written, in words (`is a directory`, `is read-only (mode 444)`). */
-export class OutputRefused extends Error {
-  override name = 'OutputRefused';
-}
 
 const MAX_LINKS = 40;
 

@@ -4,7 +4,7 @@
  * one clear line at once instead of a hang, an exhausted heap or a minute of parsing.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { InputError } from './input-error.ts';
+import { InputError } from './errors.ts';
 
 const MB = 1024 * 1024;
 

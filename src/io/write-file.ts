@@ -17,6 +17,7 @@ import {
   fchownSync,
   fsyncSync,
   lstatSync,
+  linkSync,
   openSync,
   readdirSync,
   renameSync,
@@ -26,10 +27,8 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { InputError } from './input-error.ts';
-import { OutputRefused, outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
-
-export { OutputRefused };
+import { InputError, OutputRefused } from './errors.ts';
+import { outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
 
 /** Temporary files are `.<name>.<pid>.<16 hex digits>.tmp` beside their target (the name cut to keep within 255 bytes). */
 const TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]{16}\.tmp$/;
@@ -145,6 +144,45 @@ function viaTemp(target: Extract<OutputTarget, { kind: 'file' }>): OutputFile {
   };
 }
 
+/**
+ * Opens `path` for an output that grows while a run goes (`--trace`): a regular file is
+ * created as a temporary file (exclusively, no link followed: see above) and renamed into
+ * place at once, so `tail -f path` follows the lines as they are written; `commit()` syncs
+ * and closes it. It is never half-written in the sense that matters to its readers when the
+ * writer writes whole lines: a killed run leaves every line but perhaps the last complete.
+ * `abort()` closes it and leaves what was written.
+ * @throws OutputRefused or the file system's error.
+ */
+export function openLiveOutput(path: string): OutputFile {
+  const target = outputTarget(path);
+  if (target.kind !== 'file') return openOutput(path);
+  const { fd, temp } = createTemp(target.path, target.stats);
+  try {
+    renameSync(temp, target.path);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return {
+    write: (data) => writeAll(fd, data),
+    commit: () => {
+      try {
+        fsyncSync(fd);
+      } finally {
+        close();
+      }
+      syncFolder(dirname(target.path));
+    },
+    abort: close,
+  };
+}
+
 /** Makes the rename itself durable (a power cut right after it keeps the new file); best effort. */
 function syncFolder(folder: string): void {
   try {
@@ -172,6 +210,33 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     throw error;
   }
   output.commit();
+}
+
+/**
+ * Creates `path` whole, unless it exists: the text goes to a temporary file beside it, which
+ * is then hard-linked into place (link fails on an existing name, atomically, NFS included,
+ * where O_EXCL was not always). A reader never sees it empty or partial. Returns false when
+ * `path` was there already.
+ * @throws the file system's error (ENOSPC, EROFS, ...); nothing is left behind then.
+ */
+export function createFileWhole(path: string, data: string | Uint8Array): boolean {
+  const { fd, temp } = createTemp(path, null);
+  try {
+    try {
+      writeAll(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+  syncFolder(dirname(path));
+  return true;
 }
 
 /**

@@ -20,9 +20,6 @@ export type EmigrantSelectionSpec = SpecOf<(typeof EMIGRANT_SELECTION_REGISTRY)[
 export type ReplacementSpec = SpecOf<(typeof REPLACEMENT_REGISTRY)[number]>;
 export type ReplacementKind = ReplacementSpec['kind'];
 
-export const EMIGRANT_SELECTION_KINDS: readonly EmigrantSelectionSpec['kind'][] = EMIGRANT_SELECTION_REGISTRY.map((d) => d.kind);
-export const REPLACEMENT_KINDS: readonly ReplacementKind[] = REPLACEMENT_REGISTRY.map((d) => d.kind);
-
 /** The policies an island may be given: the registries, or copies with more (`../extension.ts`). */
 export interface PolicyRegistries {
   emigrantSelections: EmigrantSelectionRegistry;

@@ -1,6 +1,6 @@
 /**
  * How the policy registries are named in config keys, flags and help, without zod (the
- * command line's option tables use these on every start; policy-schema.ts builds the zod
+ * command line's option tables use these on every start; schema.ts builds the zod
  * fields from them).
  */
 import type { PolicyDefinition } from './define.ts';

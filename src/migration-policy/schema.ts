@@ -5,7 +5,7 @@
  * section into specs, and the way back to the file shape. The config layer uses all of them.
  */
 import { z } from 'zod';
-import { describeValue, expected, fields, oneOf } from '../schema/fields.ts';
+import { describeValue, expectedName, fields, oneOf } from '../schema/fields.ts';
 import { numberLiteral } from '../schema/flag-value.ts';
 import { optionalOption, ownOptions } from '../schema/registry.ts';
 import type { PolicyDefinition } from './define.ts';
@@ -23,7 +23,7 @@ export function policyField(registry: readonly AnyPolicy[], what: string): z.Zod
   const withInline = registry.filter((d) => d.argument);
   const help = `${what}: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`;
   if (withInline.length === 0) return oneOf(names).describe(help);
-  const error = { error: expected(policyNames(registry).join(' | ')) };
+  const error = { error: expectedName(policyNames(registry).join(' | '), names) };
   const inline = withInline.map((d) => z.string(error).regex(inlinePattern(d.kind), error));
   const forms = withInline.map((d) => `${d.kind}(${d.argument!.placeholder})`).join(', ');
   return z.union([z.enum(names, error), ...inline], error).describe(`${help}; or ${forms} with the option inline`);

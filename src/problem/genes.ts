@@ -18,11 +18,6 @@ export function bytesPerGene(n: number): number {
   return n <= MAX_UINT16_N ? 2 : 4;
 }
 
-/** Writes the identity permutation 0..n-1 at `offset`. */
-export function writeIdentity(genes: Genes, offset: number, n: number): void {
-  for (let i = 0; i < n; i++) genes[offset + i] = i;
-}
-
 /** Converts n 0-based genes at `offset` to a 1-based array for people and files. */
 export function toOneBased(genes: ArrayLike<number>, offset = 0, n = genes.length - offset): number[] {
   const out = new Array<number>(n);

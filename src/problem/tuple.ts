@@ -3,7 +3,7 @@
  * `8 6 4 1 3 5 7 2`, `(8, 6, 4, 1, 3, 5, 7, 2)`, `[8,6,4,1,3,5,7,2]`.
  */
 
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { parseJsonText } from '../io/json-text.ts';
 import { shown } from '../io/shown.ts';
 

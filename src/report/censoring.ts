@@ -86,7 +86,17 @@ export function censoringPlan(observations: readonly Observation[], metric: Metr
   return { test: 'infinity-rank', budget, why: null };
 }
 
-/** An observation on the plan's scale: its value when solved within the budget, else +Infinity (ties with every run not solved within it). */
+/** An observation within the plan's budget: its value when solved within it, else +Infinity ("not within"; ties with every such run). */
 export function censoredValue(o: Observation, plan: CensoringPlan): number {
   return o.solved && (plan.budget === null || o.value <= plan.budget) ? o.value : Infinity;
+}
+
+/**
+ * The value the signed-rank test compares: for the budget test min(time to solution, B), so
+ * a run not solved within B counts B (the documented test, which scipy and R redo on these
+ * numbers); for the ∞ rank test and all-solved comparisons, censoredValue.
+ */
+export function testedValue(o: Observation, plan: CensoringPlan): number {
+  const v = censoredValue(o, plan);
+  return plan.test === 'common-budget' && v === Infinity ? plan.budget! : v;
 }

@@ -8,7 +8,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { toSolution, type Metric } from './summary.ts';
-import { shortNames } from './study-charts.ts';
+import { OKABE_ITO } from './study-charts.ts';
+import { shortNames } from './run-length.ts';
 import type { XAxis } from './x-axis.ts';
 
 const LABELS: Record<Metric, string> = {
@@ -49,7 +50,7 @@ export function boxPlotSpec(runs: readonly RunRecord[], cells: readonly string[]
         title: LABELS[metric],
         axis: { labelExpr: `format(datum.value, '${metric === 'seconds' ? '~g' : '~s'}')` },
       },
-      color: { field: 'cell', type: 'nominal', legend: null, sort: order, scale: { scheme: 'tableau20' } },
+      color: { field: 'cell', type: 'nominal', legend: null, sort: order, scale: { range: OKABE_ITO } },
     },
     config: { axis: FONT },
   };

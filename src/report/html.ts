@@ -5,33 +5,20 @@
 import path from 'node:path';
 import type { StudyData } from './study-data.ts';
 import { runSummaryLines, type RunData } from './run-data.ts';
-import {
-  boxPlotSpec,
-  diversitySpec,
-  edgeFlows,
-  fitnessSpec,
-  MAX_DRAWN_PER_ISLAND,
-  migrationSpec,
-  progressPoints,
-  renderSvg,
-  type EdgeFlow,
-} from './charts.ts';
+import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, migrationSpec, progressPoints, renderSvg } from './charts.ts';
 import { observablesRunParts, observablesStudyParts, type PageKit } from './observables-charts.ts';
 import type { XAxis } from './x-axis.ts';
 import { readEvents } from './study-data.ts';
 import type { StudySummary } from './summary.ts';
+import { cellNames } from './cell-names.ts';
+import { headline } from './headline.ts';
+import { fitnessSection, migrationSection, SAMPLES_NOTE } from './study-sections.ts';
 import { censoringNotes, MEASURE_COLUMNS, notRepeatableNote, summaryRows, tableNotes } from './table.ts';
-import { diversityBands, diversityBandSpec, ecdfPoints, ecdfSpec, fixedBudgetPoints, fixedBudgetSpec, shortNames } from './study-charts.ts';
+import { diversityBands, diversityBandSpec, ecdfSpec, fixedBudgetSpec } from './study-charts.ts';
+import { ecdfPoints, fixedBudgetPoints, shortNames } from './run-length.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** The run whose fitness curves are drawn: the one asked for, else the first with an event log. */
-export function chooseRun(study: StudyData, wanted: { cell: string; seed: number } | null): { cell: string; seed: number } | null {
-  if (wanted !== null) return wanted;
-  for (const run of study.runs) if (readEvents(study, run.cell, run.seed) !== null) return { cell: run.cell, seed: run.seed };
-  return null;
 }
 
 /** A cell's label that may wrap after each comma (cell ids have no spaces), with its short name (c1, c2, ...) first. */
@@ -172,7 +159,6 @@ function provenanceBlock(study: StudyData): string {
 }
 
 /** How progress samples are taken (island-runner.ts), for the captions. */
-const SAMPLES_NOTE = `One point per progress sample: every island samples at its start, at iterations 1, 2, 3, 4, 6, 8, 12, 16, ..., every 250 ms, and at its end (an island with more than ${MAX_DRAWN_PER_ISLAND} samples is drawn from the first, last, lowest and highest of each of ${MAX_DRAWN_PER_ISLAND / 4} equal stretches).`;
 
 function figure(svg: string, caption: string): string {
   return `<figure>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
@@ -184,19 +170,21 @@ function note(text: string): string {
 
 /** Fixed-target ECDF, fixed-budget curves and box plots: evaluations first, then time. */
 async function runLengthSection(study: StudyData, cells: readonly string[]): Promise<string[]> {
+  const names = cellNames(study.manifest.cells);
+  const legend = cells.map((id) => names.get(id)!);
   const parts = ['<h2>Run lengths</h2>'];
   if (!study.runs.some((r) => r.solved)) return [...parts, note('No run has solved yet: nothing to plot.')];
   parts.push(
     figure(
-      await renderSvg(ecdfSpec(ecdfPoints(study.runs, cells), cells)),
-      'Fixed target (a solution): each line is one cell, the share of all its runs, unsolved ones included, solved within the evaluations on the x axis. A line that ends below 100% had unsolved runs.',
+      await renderSvg(ecdfSpec(ecdfPoints(study.runs, cells, names), legend)),
+      "Fixed target (a solution): each line is one cell, the share of all its runs, unsolved ones included, solved within the evaluations on the x axis. A line stops at its cell's own cut-off (+), the fewest evaluations at which one of its unsolved runs was stopped: past it the cell's share is unknown.",
     ),
   );
-  const budget = fixedBudgetPoints(study.runs, cells);
+  const budget = fixedBudgetPoints(study.runs, cells, names);
   if (budget.length > 0) {
     parts.push(
       figure(
-        await renderSvg(fixedBudgetSpec(budget, cells)),
+        await renderSvg(fixedBudgetSpec(budget, legend)),
         "Fixed budget: each line is one cell, the median over its runs of the best fitness reached within the evaluations on the x axis (from the progress samples the records keep). A cell's line ends where its first unsolved run was stopped.",
       ),
     );
@@ -263,6 +251,8 @@ export async function renderHtml(
   const parts: string[] = [];
   parts.push(`<h1>${escapeHtml(manifest.name)}</h1>`);
   if (manifest.description) parts.push(`<p>${escapeHtml(manifest.description)}</p>`);
+  const sentences = headline(summary);
+  if (sentences.length > 0) parts.push(`<ul class="headline">${sentences.map((t) => `<li>${escapeHtml(t)}</li>`).join('')}</ul>`);
   parts.push(
     `<p>${summary.finishedRuns} of ${summary.expectedRuns} runs; seeds ${escapeHtml(summary.seeds.join(', '))} in every cell (paired).</p>`,
   );
@@ -281,69 +271,7 @@ export async function renderHtml(
   parts.push(...(await runLengthSection(study, cells)));
   parts.push(...(await diversitySection(study, cells)));
 
-  parts.push('<h2>Best fitness over time</h2>');
-  const chosen = chooseRun(study, run);
-  const events = chosen ? readEvents(study, chosen.cell, chosen.seed) : null;
-  const points = events ? progressPoints(events, x) : [];
-  if (chosen && points.length > 0) {
-    parts.push(
-      figure(
-        await renderSvg(fitnessSpec(points, x, `best fitness per island: ${chosen.cell}, seed ${chosen.seed}`)),
-        `${SAMPLES_NOTE} Choose another run with report --run CELL@SEED, another x axis with --x-axis.`,
-      ),
-    );
-  } else if (chosen && events) {
-    parts.push(
-      note(`The event log of ${chosen.cell}, seed ${chosen.seed} has no progress samples (no island got as far as its first iteration).`),
-    );
-  } else {
-    parts.push(
-      note(
-        chosen
-          ? `No event log for ${chosen.cell}, seed ${chosen.seed}: it was run without --events.`
-          : 'No event logs in this study: run the experiment with --events to record progress samples and migrations.',
-      ),
-    );
-  }
-
-  parts.push('<h2>Migration flow per edge</h2>');
-  const flows: EdgeFlow[] = [];
-  let logged = 0;
-  const names = shortNames(cells);
-  for (const cell of cells) {
-    const sums = new Map<string, EdgeFlow>();
-    let runs = 0;
-    for (const r of study.runs.filter((x) => x.cell === cell)) {
-      const ev = readEvents(study, r.cell, r.seed);
-      if (ev === null) continue;
-      runs++;
-      for (const [key, f] of edgeFlows(ev)) {
-        const sum = sums.get(key) ?? { cell: names.get(cell)!, from: f.from, to: f.to, sent: 0, accepted: 0 };
-        sum.sent += f.sent;
-        sum.accepted += f.accepted;
-        sums.set(key, sum);
-      }
-    }
-    logged += runs;
-    for (const s of sums.values()) flows.push({ ...s, sent: s.sent / runs, accepted: s.accepted / runs });
-  }
-  if (flows.length > 0) {
-    const title = 'migrants accepted per run along each edge (mean over runs with event logs)';
-    parts.push(
-      figure(
-        await renderSvg(migrationSpec(flows, title, [...names.values()])),
-        'Rows send, columns receive; the colour scale starts at 0. Cells without migrations (topology none, one island) have no panel.',
-      ),
-    );
-  } else
-    parts.push(
-      note(
-        logged === 0
-          ? 'No event logs in this study: run the experiment with --events to record the migration log.'
-          : 'No migrations happened in the logged runs.',
-      ),
-    );
-
+  parts.push(...(await fitnessSection(study, run, x, KIT)), ...(await migrationSection(study, cells, KIT)));
   parts.push(...(await observablesStudyParts(study, KIT)));
 
   parts.push(

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
+import { emptyFolderFlag } from '../experiment/errors.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { cellFileName } from '../experiment/sweep.ts';
 import { checkFolderLinks } from '../io/output-target.ts';
@@ -30,9 +31,16 @@ function infoValue(text: string): string {
     .trim();
 }
 
-/** A run's points: its trajectory, or only its end for records without one. */
-function runPoints(run: RunRecord): [number, number][] {
-  return run.trajectory && run.trajectory.length > 0 ? run.trajectory : [[run.evaluations, run.fitness]];
+/**
+ * A run's points: its trajectory (the one record of its course, which every reader of it
+ * uses), closed at the run's last evaluation should the trajectory end before it; only its
+ * end for records without one.
+ */
+export function runPoints(run: RunRecord): [number, number][] {
+  const t = run.trajectory ?? [];
+  if (t.length === 0) return [[run.evaluations, run.fitness]];
+  const [x, f] = t[t.length - 1];
+  return x < run.evaluations ? [...t, [run.evaluations, Math.min(f, run.fitness)]] : t;
 }
 
 export interface IohFile {
@@ -54,7 +62,7 @@ export function iohFiles(study: StudyData): IohFile[] {
     // IOHanalyzer drops a run of 0 evaluations as a reset; N = 1 is answered without a search: count it as 1.
     const ends = runs.map((r) => runPoints(r).at(-1)!);
     const info = [
-      `suite = 'nqueens-islands', funcId = 1, funcName = 'N-Queens', DIM = ${n}, maximization = 'F', algId = '${infoValue(`c${i + 1} ${cell.id}`)}'`,
+      `suite = 'nqueens-islands', funcId = 1, funcName = 'N-Queens', DIM = ${n}, maximization = 'F', algId = '${infoValue(`${manifest.name} c${i + 1} ${cell.id}`)}'`,
       `% ${infoValue(`${manifest.tool.name} ${version} study ${manifest.name}`)}: seeds ${runs.map((r) => r.seed).join(' ')}; f(x) = attacking pairs (minimised; 0 = solved); evaluations of all islands`,
       `${dat}, ${ends.map(([x, f]) => `1:${Math.max(1, x)}|${f}`).join(', ')}`,
     ];
@@ -71,24 +79,24 @@ export function iohFiles(study: StudyData): IohFile[] {
  * in), one reached through a link another user planted in a shared sticky folder, or one
  * whose parent folder is missing or not writable: all before any work. @throws ConfigError
  */
-export function checkIohFolder(dir: string): void {
-  if (dir === '') throw new ConfigError('--ioh: expected a folder, got an empty string');
+export function checkIohFolder(dir: string, flag = '--ioh'): void {
+  if (dir === '') throw emptyFolderFlag(flag);
   try {
     checkFolderLinks(dir);
   } catch (error) {
-    throw new ConfigError(`--ioh ${dir}: ${(error as Error).message}`);
+    throw new ConfigError(`${flag} ${dir}: ${(error as Error).message}`);
   }
   const parent = path.dirname(path.resolve(dir));
-  if (!statOrNull(parent)?.isDirectory()) throw new ConfigError(`--ioh ${dir}: folder ${path.dirname(dir)} does not exist`);
+  if (!statOrNull(parent)?.isDirectory()) throw new ConfigError(`${flag} ${dir}: folder ${path.dirname(dir)} does not exist`);
   try {
     accessSync(parent, constants.W_OK);
   } catch (error) {
-    throw new ConfigError(`--ioh ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
+    throw new ConfigError(`${flag} ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
   }
   const stats = statOrNull(dir);
   if (stats === null) return;
-  if (!stats.isDirectory()) throw new ConfigError(`--ioh ${dir}: is a file; expected a missing or empty folder`);
-  if (readdirSync(dir).length > 0) throw new ConfigError(`--ioh ${dir}: folder is not empty; expected a missing or empty folder`);
+  if (!stats.isDirectory()) throw new ConfigError(`${flag} ${dir}: is a file; expected a missing or empty folder`);
+  if (readdirSync(dir).length > 0) throw new ConfigError(`${flag} ${dir}: folder is not empty; expected a missing or empty folder`);
 }
 
 function statOrNull(file: string): Stats | null {
@@ -104,8 +112,8 @@ function statOrNull(file: string): Stats | null {
  * beside it, renamed into place at the end. A failure (a full disk) removes that folder, so
  * nothing is left to block a retry.
  */
-export function writeIoh(dir: string, files: readonly IohFile[]): void {
-  checkIohFolder(dir);
+export function writeIoh(dir: string, files: readonly IohFile[], flag = '--ioh'): void {
+  checkIohFolder(dir, flag);
   const staging = path.join(path.dirname(dir), `.${path.basename(dir)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
   mkdirSync(staging, { mode: 0o777 });
   try {

@@ -263,7 +263,10 @@ export async function observablesRunParts(events: readonly ArchipelagoEvent[], k
 export async function observablesStudyParts(study: StudyData, kit: PageKit): Promise<string[]> {
   const cells = study.manifest.cells.map((c) => c.id);
   const parts = ['<h2>Between the islands</h2>'];
-  const medians = betweenMedians(study.runs);
+  // One island has nothing to be between: its cells get no panel (not a line at 0%).
+  const single = new Set(study.manifest.cells.filter((c) => c.config.islands === 1).map((c) => c.id));
+  const medians = betweenMedians(study.runs.filter((r) => !single.has(r.cell)));
+  if (single.size > 0) parts.push(kit.note(`No between-island panel for the cells with one island: ${[...single].join('; ')}.`));
   if (medians.length > 0) {
     parts.push(
       kit.figure(

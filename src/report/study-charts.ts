@@ -6,19 +6,19 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import type { RunRecord } from '../experiment/records.ts';
-import type { Trajectory } from '../experiment/trajectory.ts';
 import { quantile } from './stats.ts';
+import { shortNames, type BudgetPoint, type EcdfPoint } from './run-length.ts';
 
 const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
-/** Short names of the cells in manifest order: c1, c2, ... */
-export function shortNames(cells: readonly string[]): Map<string, string> {
-  return new Map(cells.map((id, i) => [id, `c${i + 1}`]));
-}
+/**
+ * Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008): eight hues told
+ * apart in every common form of colour blindness, black last.
+ */
+export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#000000'];
 
-/** One colour and one dash pattern per cell, so that even 24 lines stay apart (20 colours, 4 dashes). */
+/** One colour and one dash pattern per cell: eight hues, then the same hues dashed (four patterns: 32 cells apart). */
 function cellEncoding(names: readonly string[]): Record<string, unknown> {
   const dashes = [
     [1, 0],
@@ -32,144 +32,64 @@ function cellEncoding(names: readonly string[]): Record<string, unknown> {
       type: 'nominal',
       sort: [...names],
       title: 'cell',
-      scale: { scheme: 'tableau20' },
-      legend: { columns: names.length > 12 ? 2 : 1, symbolType: 'stroke', symbolStrokeWidth: 2 },
+      scale: { domain: [...names], range: names.map((_, i) => OKABE_ITO[i % OKABE_ITO.length]) },
+      legend: { orient: 'bottom', columns: 1, labelLimit: 0, symbolType: 'stroke', symbolStrokeWidth: 2 },
     },
     strokeDash: {
       field: 'cell',
       type: 'nominal',
       sort: [...names],
       title: 'cell',
-      scale: { range: names.map((_, i) => dashes[Math.floor(i / 20) + (i % 20 >= 10 ? 1 : 0)] ?? dashes[0]) },
+      scale: { domain: [...names], range: names.map((_, i) => dashes[Math.floor(i / OKABE_ITO.length) % dashes.length]) },
     },
   };
-}
-
-export interface EcdfPoint {
-  cell: string;
-  evaluations: number;
-  /** Share of the cell's runs solved within `evaluations`. */
-  solved: number;
-}
-
-/**
- * The fixed-target ECDF per cell: for each solved run (by evaluations to solution), the share
- * of all the cell's runs solved within that many evaluations; every line starts at 0 at the
- * smallest value of the study and runs on to its largest, so lines that never reach 1 show it.
- */
-export function ecdfPoints(runs: readonly RunRecord[], cells: readonly string[]): EcdfPoint[] {
-  const names = shortNames(cells);
-  const solved = runs.filter((r) => r.solved).map((r) => r.evaluations);
-  if (solved.length === 0) return [];
-  const lo = Math.min(...solved);
-  const hi = Math.max(...solved);
-  return cells.flatMap((id) => {
-    const own = runs.filter((r) => r.cell === id);
-    const values = own
-      .filter((r) => r.solved)
-      .map((r) => r.evaluations)
-      .sort((a, b) => a - b);
-    const cell = names.get(id)!;
-    const points: EcdfPoint[] = [{ cell, evaluations: lo, solved: 0 }];
-    values.forEach((v, k) => points.push({ cell, evaluations: v, solved: (k + 1) / own.length }));
-    points.push({ cell, evaluations: hi, solved: values.length / Math.max(1, own.length) });
-    return points;
-  });
 }
 
 /** One line per cell over evaluations (log x): the ECDF and the fixed-budget curves alike. */
 function cellLinesSpec(
   points: readonly object[],
-  cells: readonly string[],
+  names: readonly string[],
   title: string,
   mark: Record<string, unknown>,
   y: Record<string, unknown>,
 ): TopLevelSpec {
-  const names = cells.map((_, i) => `c${i + 1}`);
+  const x = {
+    field: 'evaluations',
+    type: 'quantitative',
+    scale: { type: 'log' },
+    title: 'evaluations (all islands, log scale)',
+    axis: { labelExpr: "format(datum.value, '~s')" },
+  } as const;
   return {
     $schema: SCHEMA,
     title: { text: title, ...FONT },
     data: { values: [...points] },
     width: 620,
     height: 300,
-    mark: { type: 'line', strokeWidth: 2, ...mark },
-    encoding: {
-      x: {
-        field: 'evaluations',
-        type: 'quantitative',
-        scale: { type: 'log' },
-        title: 'evaluations (all islands, log scale)',
-        axis: { labelExpr: "format(datum.value, '~s')" },
-      },
-      y: { type: 'quantitative', ...y },
-      ...cellEncoding(names),
-    },
+    encoding: { x, y: { type: 'quantitative', ...y }, ...cellEncoding(names) },
+    layer: [
+      { mark: { type: 'line', strokeWidth: 2, ...mark } },
+      // The cut-offs: where a cell's runs stopped being watched (ECDF points only have the field).
+      { transform: [{ filter: 'datum.cutoff === true' }], mark: { type: 'point', shape: 'cross', size: 90, filled: true } },
+    ],
     config: { axis: FONT, legend: FONT },
   };
 }
 
-export function ecdfSpec(points: readonly EcdfPoint[], cells: readonly string[]): TopLevelSpec {
+export function ecdfSpec(points: readonly EcdfPoint[], names: readonly string[]): TopLevelSpec {
   return cellLinesSpec(
     points,
-    cells,
-    'share of runs solved within a budget of evaluations (fixed target: a solution)',
+    names,
+    "share of runs solved within a budget of evaluations (fixed target: a solution); + marks a cell's cut-off",
     { interpolate: 'step-after' },
     { field: 'solved', scale: { domain: [0, 1] }, title: 'share of runs solved', axis: { format: '.0%' } },
   );
 }
 
-/** Best fitness of a trajectory within `budget`: its last point at or below it; undefined before its first point or, for an unsolved run, past its end. */
-export function fitnessWithin(trajectory: Trajectory, solved: boolean, budget: number): number | undefined {
-  if (trajectory.length === 0 || budget < trajectory[0][0]) return undefined;
-  const end = trajectory[trajectory.length - 1];
-  if (budget > end[0]) return solved ? 0 : undefined;
-  let value = trajectory[0][1];
-  for (const [x, f] of trajectory) {
-    if (x > budget) break;
-    value = f;
-  }
-  return value;
-}
-
-export interface BudgetPoint {
-  cell: string;
-  evaluations: number;
-  /** Median over the cell's runs of the best fitness reached within `evaluations`. */
-  median: number;
-}
-
-/** Budgets at which the fixed-budget curves are read: 12 per decade of the study's range, log-spaced. */
-const BUDGETS_PER_DECADE = 12;
-
-/**
- * Fixed-budget curves: per cell, the median over its runs of the best fitness reached within
- * each budget (log-spaced), from the records' trajectories. A cell's line is drawn only over
- * budgets at which every one of its runs has a value: from its runs' first samples to the
- * smallest budget at which one of its unsolved runs was stopped (past that, the run's value is unknown).
- */
-export function fixedBudgetPoints(runs: readonly RunRecord[], cells: readonly string[]): BudgetPoint[] {
-  const names = shortNames(cells);
-  const traced = runs.filter((r) => r.trajectory !== undefined && r.trajectory.length > 0);
-  if (traced.length === 0) return [];
-  const lo = Math.min(...traced.map((r) => r.trajectory![0][0]));
-  const hi = Math.max(...traced.map((r) => r.trajectory![r.trajectory!.length - 1][0]));
-  const steps = Math.max(1, Math.ceil(Math.log10(Math.max(hi, lo + 1) / Math.max(lo, 1)) * BUDGETS_PER_DECADE));
-  const budgets = Array.from({ length: steps + 1 }, (_, k) => Math.max(lo, 1) * (Math.max(hi, lo + 1) / Math.max(lo, 1)) ** (k / steps));
-  return cells.flatMap((id) => {
-    const own = traced.filter((r) => r.cell === id);
-    if (own.length === 0 || own.length < runs.filter((r) => r.cell === id).length) return [];
-    return budgets.flatMap((budget) => {
-      const values = own.map((r) => fitnessWithin(r.trajectory!, r.solved, budget));
-      if (values.some((v) => v === undefined)) return [];
-      return [{ cell: names.get(id)!, evaluations: budget, median: quantile(values as number[], 0.5) }];
-    });
-  });
-}
-
-export function fixedBudgetSpec(points: readonly BudgetPoint[], cells: readonly string[]): TopLevelSpec {
+export function fixedBudgetSpec(points: readonly BudgetPoint[], names: readonly string[]): TopLevelSpec {
   return cellLinesSpec(
     points,
-    cells,
+    names,
     'best fitness reached within a budget of evaluations (fixed budget), median over runs',
     {},
     { field: 'median', scale: { zero: true }, title: 'best fitness (0 = solved)' },

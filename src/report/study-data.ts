@@ -9,8 +9,10 @@ import { ConfigError } from '../config/errors.ts';
 import type { Manifest, RunRecord } from '../experiment/records.ts';
 import { eventLogPath } from '../experiment/runner.ts';
 import { legacyCellFileName } from '../experiment/sweep.ts';
+import { checkRecords } from './record-check.ts';
 import { parseEventLines } from './run-data.ts';
-import { MANIFEST_FILE, readManifest, readRuns, readStudyFile, runKey, RUNS_FILE } from '../experiment/store.ts';
+import { MANIFEST_FILE, readManifest, readStudyFile, runKey } from '../experiment/store.ts';
+import { readStudyRuns, type ShardProgress } from '../experiment/study-runs.ts';
 
 export interface StudyData {
   dir: string;
@@ -21,6 +23,8 @@ export interface StudyData {
   failed: RunRecord[];
   /** Bytes of a half-written last line of runs.jsonl (a study killed mid-write), left out. */
   droppedBytes: number;
+  /** A study run in shards: each shard's progress (src/experiment/study-runs.ts); null for one process. */
+  shards: ShardProgress[] | null;
 }
 
 export function readStudy(dir: string): StudyData {
@@ -30,14 +34,15 @@ export function readStudy(dir: string): StudyData {
   if (!existsSync(manifestFile)) throw new ConfigError(`${dir}: no ${MANIFEST_FILE}; expected the --out folder of an experiment`);
   const manifest = readManifest(manifestFile);
   const seen = new Set<string>();
-  const { runs, droppedBytes } = readRuns(path.join(dir, RUNS_FILE));
+  const { runs, droppedBytes, shards } = readStudyRuns(dir, manifest);
+  checkRecords(manifest, runs, dir);
   const all = runs.filter((run) => {
     const key = runKey(run.cell, run.seed);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
-  return { dir, manifest, runs: all.filter((r) => !r.error), failed: all.filter((r) => r.error), droppedBytes };
+  return { dir, manifest, runs: all.filter((r) => !r.error), failed: all.filter((r) => r.error), droppedBytes, shards };
 }
 
 /** A run's events, or null when the study was run without --events (or the run has no log). */

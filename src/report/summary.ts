@@ -7,7 +7,8 @@
 import { isRepeatable } from '../archipelago/modes/registry.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
-import { cellLimits, censoredValue, censoringPlan, observe, type CellLimits, type CensoringPlan } from './censoring.ts';
+import { cellLimits, censoredValue, censoringPlan, observe, testedValue, type CellLimits, type CensoringPlan } from './censoring.ts';
+import { pairedRatio, RATIO_BOOTSTRAP, type RatioEstimate } from './ratio.ts';
 import {
   comparePaired,
   ERT_BOOTSTRAP,
@@ -31,8 +32,19 @@ export type Metric = (typeof METRICS)[number];
 /** p below this (Holm-adjusted) is reported as an effect in the verdict. */
 export const ALPHA = 0.05;
 
+/**
+ * Time comparisons are not tested when either cell's median search time (on the
+ * comparison's scale) is below this: thread start-up, garbage collection and other load on
+ * shared cores move a run by tens of milliseconds, a tenth of half a second.
+ */
+export const TIME_NOISE_FLOOR_SECONDS = 0.5;
+
 export interface Comparison extends PairedComparison, CensoringPlan {
-  /** Holm-adjusted p-value over all cells compared on this metric. */
+  /** The cell / baseline ratio with its 95% bootstrap interval over seeds (ratio.ts). */
+  ratio: RatioEstimate;
+  /** Why no test was made (a time below the noise floor); null when tested. */
+  notRun: string | null;
+  /** Holm-adjusted p-value over the report's family: every test of every cell (see holmFamily). */
   pHolm: number;
   /** 'lower' / 'higher': the cell's values are lower / higher than the baseline's at p Holm < ALPHA; 'none': no effect shown. */
   verdict: 'lower' | 'higher' | 'none';
@@ -84,6 +96,10 @@ export interface StudySummary {
   baseline: Record<string, SweepValue> | null;
   /** How ERT's interval was made. */
   bootstrap: typeof ERT_BOOTSTRAP;
+  /** How the ratios' intervals were made. */
+  ratioBootstrap: typeof RATIO_BOOTSTRAP;
+  /** Tests in Holm's family: every comparison tested (each cell, each measure, and the success rates). */
+  holmFamily: number;
   cells: CellSummary[];
   /** Cells whose runs a seed does not repeat (async migration): their comparisons pair initial populations only. */
   notRepeatable: string[];
@@ -104,11 +120,40 @@ function compareOn(metric: Metric, mine: readonly RunRecord[], theirs: readonly 
   const x = mine.map((r) => observe(r, metric, limits[0]));
   const y = theirs.map((r) => observe(r, metric, limits[1]));
   const plan = censoringPlan([...x, ...y], metric);
+  const within = [x.map((o) => censoredValue(o, plan)), y.map((o) => censoredValue(o, plan))];
   const paired = comparePaired(
-    x.map((o) => censoredValue(o, plan)),
-    y.map((o) => censoredValue(o, plan)),
+    x.map((o) => testedValue(o, plan)),
+    y.map((o) => testedValue(o, plan)),
   );
-  return { ...paired, ...plan, pHolm: Number.NaN, verdict: 'none' };
+  const ratio = pairedRatio(within[0], within[1], plan.test === 'all-solved' ? null : plan.budget);
+  // On the comparison's scale: a budget caps what a time can show.
+  const slow = within.map((values) => Math.min(median(values), plan.budget ?? Infinity));
+  const notRun =
+    metric === 'seconds' && slow.some((m) => m < TIME_NOISE_FLOOR_SECONDS)
+      ? `median time ${slow.map((m) => m.toPrecision(2)).join(' s vs ')} s, below the noise floor of ${TIME_NOISE_FLOOR_SECONDS} s`
+      : null;
+  if (notRun !== null) Object.assign(paired, { statistic: Number.NaN, pValue: Number.NaN, method: 'none' });
+  return { ...paired, ...plan, ratio, notRun, pHolm: Number.NaN, verdict: 'none' };
+}
+
+/**
+ * Holm's adjustment over one family: every test the report makes (each cell against its
+ * baseline in every measure tested, and in success rate), so that no claim read off any row
+ * of the report, or off its headline, has a family-wise error above ALPHA.
+ */
+function adjustFamily(compared: readonly CellSummary[]): number {
+  const tests: { p: number; set: (p: number) => void }[] = [];
+  for (const cell of compared) {
+    for (const metric of METRICS) {
+      const c = cell.comparison![metric];
+      tests.push({ p: c.pValue, set: (p) => ((c.pHolm = p), (c.verdict = verdictOf(c, p))) });
+    }
+    const success = cell.success!;
+    tests.push({ p: success.pValue, set: (p) => (success.pHolm = p) });
+  }
+  const adjusted = holm(tests.map((t) => t.p));
+  tests.forEach((t, i) => t.set(adjusted[i]));
+  return adjusted.filter((p) => !Number.isNaN(p)).length;
 }
 
 /**
@@ -172,17 +217,7 @@ export function summarise(
       startupSeconds: median(runs.flatMap((r) => (r.startupSeconds === undefined ? [] : [r.startupSeconds]))),
     };
   });
-  const compared = cells.filter((c) => c.comparison !== null);
-  for (const metric of METRICS) {
-    const adjusted = holm(compared.map((c) => c.comparison![metric].pValue));
-    compared.forEach((c, i) => {
-      const comparison = c.comparison![metric];
-      comparison.pHolm = adjusted[i];
-      comparison.verdict = verdictOf(comparison, adjusted[i]);
-    });
-  }
-  const adjusted = holm(compared.map((c) => c.success!.pValue));
-  compared.forEach((c, i) => (c.success!.pHolm = adjusted[i]));
+  const holmFamily = adjustFamily(cells.filter((c) => c.comparison !== null));
   return {
     name: manifest.name,
     keys: manifest.keys,
@@ -192,6 +227,8 @@ export function summarise(
     failedRuns: study.failed.map((r) => `${r.cell}@${r.seed}: ${r.error}`),
     baseline,
     bootstrap: ERT_BOOTSTRAP,
+    ratioBootstrap: RATIO_BOOTSTRAP,
+    holmFamily,
     cells,
     notRepeatable: manifest.cells.filter((cell) => !isRepeatable(String(cell.config.migration?.mode))).map((cell) => cell.id),
   };

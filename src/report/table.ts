@@ -5,7 +5,8 @@
 import { formatValue } from '../experiment/sweep.ts';
 import { safeText } from '../io/terminal.ts';
 import type { Quartiles } from './stats.ts';
-import { METRICS, type CellSummary, type Comparison, type Metric, type StudySummary } from './summary.ts';
+import { headline } from './headline.ts';
+import { METRICS, TIME_NOISE_FLOOR_SECONDS, type CellSummary, type Comparison, type Metric, type StudySummary } from './summary.ts';
 
 /** A number for people: 3 significant digits, k/M for large counts, ∞ for unsolved. */
 export function formatNumber(value: number, metric?: Metric): string {
@@ -38,18 +39,27 @@ function solvedQuartileText(cell: CellSummary, metric: Metric): string {
 
 /** How a comparison treated unsolved runs, in a few characters (the notes under the table say the rest). */
 export function testText(c: Comparison): string {
+  if (c.notRun !== null) return 'not tested';
   if (c.test === 'all-solved') return 'all solved';
   if (c.test === 'infinity-rank') return '∞ rank';
   return `budget ${formatNumber(c.budget!)}`;
 }
 
-/** A cell's paired comparison on `metric`: test, ratio, r, p, Holm p (`times` writes the ratio's sign: x in a terminal, × on the page). */
+/** A ratio with its 95% interval: `0.52x [0.40, 0.71]` ('-' when undefined). */
+export function ratioText(c: Comparison, times = 'x'): string {
+  const { value, lower, upper } = c.ratio;
+  const f = (v: number) => (Number.isNaN(v) ? '-' : v === Infinity ? '∞' : v.toPrecision(3));
+  return Number.isNaN(value) ? '-' : `${f(value)}${times} [${f(lower)}, ${f(upper)}]`;
+}
+
+/** A cell's paired comparison on `metric`: test, ratio [95% CI], informative pairs, r, p, Holm p (`times` writes the ratio's sign: x in a terminal, × on the page). */
 export function comparisonText(cell: CellSummary, metric: Metric, times = 'x'): string[] {
   const c = cell.comparison?.[metric];
-  if (!c) return cell.baseline === null && cell.comparison === null ? ['baseline', '', '', '', ''] : ['-', '-', '-', '-', '-'];
+  if (!c) return cell.baseline === null && cell.comparison === null ? ['baseline', '', '', '', '', ''] : ['-', '-', '-', '-', '-', '-'];
   return [
     testText(c),
-    Number.isNaN(c.medianRatio) ? '-' : `${c.medianRatio.toPrecision(3)}${times}`,
+    ratioText(c, times),
+    `${c.informative} of ${c.pairs}`,
     Number.isNaN(c.rankBiserial) ? '-' : c.rankBiserial.toFixed(2),
     formatP(c.pValue),
     formatP(c.pHolm),
@@ -107,7 +117,21 @@ export function summaryRows(summary: StudySummary, times = 'x'): { header: strin
     'start-up s',
   ];
   if (compared)
-    header.push('evals test', 'evals ratio', 'r', 'p', 'p Holm', 'time test', 'time ratio', 'r', 'p', 'p Holm', 'success p Holm');
+    header.push(
+      'evals test',
+      'evals ratio [95% CI]',
+      'pairs ≠',
+      'r',
+      'p',
+      'p Holm',
+      'time test',
+      'time ratio [95% CI]',
+      'pairs ≠',
+      'r',
+      'p',
+      'p Holm',
+      'success p Holm',
+    );
   const rows = summary.cells.map((cell) => {
     const row = [
       cell.id,
@@ -130,11 +154,12 @@ export function summaryRows(summary: StudySummary, times = 'x'): { header: strin
   return { header, rows };
 }
 
-/** Why a comparison could not rank unsolved runs as +Infinity, one line per cell and measure that says so. */
+/** Why a comparison could not rank unsolved runs as +Infinity, or was not tested, one line per cell and measure that says so. */
 export function censoringNotes(summary: StudySummary): string[] {
   return summary.cells.flatMap((cell) =>
     (['evaluations', 'seconds', 'iterations'] as const).flatMap((m) => {
       const c = cell.comparison?.[m];
+      if (c?.notRun) return [`${cell.id}, ${m}: not tested: ${c.notRun}`];
       return c?.why ? [`${cell.id}, ${m}: ${c.why}; compared at the common budget ${formatNumber(c.budget!, m)}`] : [];
     }),
   );
@@ -151,12 +176,16 @@ export function tableNotes(summary: StudySummary): string[] {
     const base = Object.entries(summary.baseline)
       .map(([k, v]) => `${k}=${formatValue(v)}`)
       .join(', ');
+    const rb = summary.ratioBootstrap;
     notes.push(
-      `Compared on the same seeds with the baseline (${base}): ratio = median over seeds of cell / baseline (both solved);`,
-      'r = matched-pairs rank-biserial correlation (-1: the cell is lower on every seed); p = two-sided Wilcoxon signed-rank; p Holm = adjusted for comparing several cells.',
+      `Compared on the same seeds with the baseline (${base}). ratio: all solved, the median over seeds of cell / baseline; otherwise ERT(cell) / ERT(baseline) with every run counted as min(value, B);`,
+      `its 95% interval is a percentile bootstrap over seeds (${rb.resamples} resamples of the pairs, seed ${rb.seed}). pairs ≠: the pairs that differ, which the test and r rest on, of all pairs.`,
+      'r = matched-pairs rank-biserial correlation (-1: the cell is lower on every seed); p = two-sided Wilcoxon signed-rank (exact without ties or zeros under 50 pairs, else normal with tie and continuity corrections, as R);',
+      `p Holm = Holm-adjusted over one family: all ${summary.holmFamily} tests of this report (every cell, every measure tested, and the success rates).`,
       'test: how unsolved runs were treated. ∞ rank: every unsolved run was cut off at the same value, which no solved run passed, so it ranks after every solved run;',
-      'budget B: cut-offs differ, so every run is compared as "solved within B, at this value" or not (B = the smallest cut-off; the runs not solved within B tie).',
-      'success p Holm: two-sided Fisher exact test of the success rates (each cell under its own limits), Holm-adjusted.',
+      'budget B: cut-offs differ, so every run is compared as min(value, B) (B = the smallest cut-off; the runs not solved within B count B and tie).',
+      `Time is not tested where either cell's median time is below ${TIME_NOISE_FLOOR_SECONDS} s (noise on shared cores), and a time verdict holds for the machine that ran the study.`,
+      'success p Holm: two-sided Fisher exact test of the success rates (each cell under its own limits), Holm-adjusted in the same family.',
     );
   }
   return notes;
@@ -176,6 +205,8 @@ export function renderTable(summary: StudySummary): string {
   const { header, rows } = summaryRows(summary);
   const lines = [`${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs, ${summary.seeds.length} seeds per cell`];
   if (summary.failedRuns.length > 0) lines.push(`left out, an island failed: ${summary.failedRuns.join('; ')}`);
+  const sentences = headline(summary);
+  if (sentences.length > 0) lines.push('', ...sentences);
   lines.push('', align([header, ...rows]), '', ...tableNotes(summary));
   const censored = censoringNotes(summary);
   if (censored.length > 0) lines.push('', 'Unsolved runs not ranked as ∞:', ...censored.map((n) => `  ${n}`));
@@ -198,6 +229,28 @@ export function csvField(value: unknown): string {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** The CSV's columns of a comparison, each `<measure>_<suffix>`. */
+const COMPARISON_COLUMNS: readonly (readonly [string, (c: Comparison) => unknown])[] = [
+  ['test', (c) => c.test],
+  ['budget', (c) => c.budget],
+  ['pairs', (c) => c.pairs],
+  ['informative_pairs', (c) => c.informative],
+  ['lower', (c) => c.lower],
+  ['higher', (c) => c.higher],
+  ['median_diff', (c) => c.medianDifference],
+  ['median_ratio', (c) => c.medianRatio],
+  ['ratio_kind', (c) => c.ratio.kind],
+  ['ratio', (c) => c.ratio.value],
+  ['ratio_lower', (c) => c.ratio.lower],
+  ['ratio_upper', (c) => c.ratio.upper],
+  ['rank_biserial', (c) => c.rankBiserial],
+  ['wilcoxon_v', (c) => c.statistic],
+  ['p', (c) => c.pValue],
+  ['p_method', (c) => (c.notRun === null ? c.method : 'not-tested')],
+  ['p_holm', (c) => c.pHolm],
+  ['verdict', (c) => c.verdict],
+];
+
 /** One row per cell with every number of the summary. */
 export function renderCsv(summary: StudySummary): string {
   const header = [
@@ -215,20 +268,7 @@ export function renderCsv(summary: StudySummary): string {
   ];
   for (const m of METRICS) header.push(`${m}_solved_q1`, `${m}_solved_median`, `${m}_solved_q3`, `${m}_q1`, `${m}_median`, `${m}_q3`);
   header.push('startup_seconds_median', 'success_fisher_p', 'success_fisher_p_holm');
-  for (const m of METRICS)
-    header.push(
-      `${m}_test`,
-      `${m}_budget`,
-      `${m}_pairs`,
-      `${m}_median_diff`,
-      `${m}_median_ratio`,
-      `${m}_rank_biserial`,
-      `${m}_wilcoxon_v`,
-      `${m}_p`,
-      `${m}_p_method`,
-      `${m}_p_holm`,
-      `${m}_verdict`,
-    );
+  for (const m of METRICS) header.push(...COMPARISON_COLUMNS.map(([suffix]) => `${m}_${suffix}`));
   const lines = [header.map(csvField).join(',')];
   for (const cell of summary.cells) {
     const row: unknown[] = [
@@ -252,19 +292,7 @@ export function renderCsv(summary: StudySummary): string {
     row.push(cell.startupSeconds, cell.success?.pValue, cell.success?.pHolm);
     for (const m of METRICS) {
       const c = cell.comparison?.[m];
-      row.push(
-        c?.test,
-        c?.budget,
-        c?.pairs,
-        c?.medianDifference,
-        c?.medianRatio,
-        c?.rankBiserial,
-        c?.statistic,
-        c?.pValue,
-        c?.method,
-        c?.pHolm,
-        c?.verdict,
-      );
+      row.push(...COMPARISON_COLUMNS.map(([, value]) => (c ? value(c) : undefined)));
     }
     lines.push(row.map(csvField).join(','));
   }

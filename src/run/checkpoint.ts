@@ -21,7 +21,7 @@ import { runMemoryAdvice } from '../config/memory.ts';
 import { valueAt } from '../config/overrides.ts';
 import { RESUMABLE_KEYS, systemEnv, withResumableOverrides, type ResolveEnv } from '../config/resolve.ts';
 import { checkResolved, RESOLVED_CONFIG_VERSION } from '../config/resolved-schema.ts';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
 import type { Genes } from '../problem/genes.ts';
 import { countDiagonals, listCovers, newBoard } from '../ga/hybrid/diagonals.ts';
@@ -197,7 +197,7 @@ export function resumeConfig(
     }
   }
   // A machine fact, not a config check: the checkpoint may come from a larger machine.
-  const tooBig = runMemoryAdvice(saved, env.totalMemory);
+  const tooBig = runMemoryAdvice(saved, env);
   if (tooBig) throw new ConfigError(`${name}: n: ${tooBig}`);
   checkSnapshots(checkpoint, saved, damaged);
   return withResumableOverrides(saved, name, overrides);

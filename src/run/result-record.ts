@@ -12,7 +12,7 @@ import type { StopReason } from '../archipelago/messages.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
 import { withoutSecrets } from '../config/nats-url.ts';
-import { InputError } from '../io/input-error.ts';
+import { InputError } from '../io/errors.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { provenance, type Provenance } from '../provenance.ts';

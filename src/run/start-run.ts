@@ -1,6 +1,6 @@
 import { EMPTY, type Observable } from 'rxjs';
 import { startArchipelago } from '../archipelago/archipelago.ts';
-import { IslandFailedError } from '../archipelago/island-failed-error.ts';
+import { IslandFailedError } from '../archipelago/errors.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from '../archipelago/events.ts';
 import type { ArchipelagoOptions } from '../archipelago/options.ts';
 import type { RunConfig } from '../config/run-config.ts';

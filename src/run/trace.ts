@@ -1,12 +1,15 @@
 /**
  * `solve --trace FILE`: one run's event stream as JSON lines, for `report --run FILE`. The
  * first line names the format and holds the resolved config; then every event as the
- * library's `events$` gives it (a checkpoint without its snapshots). Lines go to a
- * temporary file beside FILE in 64 KB writes and the file is renamed into place when the
- * run ends, so FILE is never half-written (src/io/write-file.ts: a device such as
- * /dev/stdout is written as the lines come).
+ * library's `events$` gives it (a checkpoint without its snapshots). The file is in place
+ * from the start (src/io/write-file.ts, openLiveOutput: created as an exclusive temporary
+ * file, no link followed, and renamed at once) and lines reach it as the run goes: whole
+ * lines only, at least every FLUSH_MS, so `tail -f FILE` follows the run and a killed run
+ * leaves a file whose complete lines all parse (only its last line may be cut short).
+ * Streaming in place was chosen over writing the whole file at the end (the 0.4 behaviour):
+ * a long run's trace is what one wants to follow while it goes.
  */
-import { openOutput, type OutputFile } from '../io/write-file.ts';
+import { openLiveOutput, type OutputFile } from '../io/write-file.ts';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { RunConfigInput } from '../config/schema.ts';
 import { toolInfo } from '../package-info.ts';
@@ -26,36 +29,47 @@ export interface TraceHeader {
 }
 
 const FLUSH_BYTES = 1 << 16;
+/** Lines wait at most this long in memory (well within the second `tail -f` readers are promised). */
+export const FLUSH_MS = 500;
+
+/** A trace's first line for a run of `config` (the live view's header is made from the same). */
+export function traceHeader(config: SeededRunConfig): TraceHeader {
+  const shape = recordedConfig(config);
+  return { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
+}
 
 /**
  * A trace that cannot be written (a full disk, a FIFO whose reader left) costs the trace,
- * never the run: the first failure drops the temporary file, later events are skipped, and
- * `close()` returns the error for the caller to report.
+ * never the run: the first failure closes the file (its whole lines stay), later events are
+ * skipped, and `close()` returns the error for the caller to report.
  */
 export class TraceWriter {
   private readonly output: OutputFile | null = null;
   private buffer: string[] = [];
   private bytes = 0;
   private failure: unknown = null;
+  private readonly timer: NodeJS.Timeout | null = null;
 
   constructor(file: string, config: SeededRunConfig) {
     try {
-      this.output = openOutput(file);
+      this.output = openLiveOutput(file);
     } catch (error) {
       this.failure = error;
       return;
     }
-    const shape = recordedConfig(config);
-    const header: TraceHeader = { type: 'trace', format: TRACE_FORMAT, tool: toolInfo(), config: shape, provenance: provenance(shape) };
-    this.push(header);
+    // Unref'd: a pending flush never keeps the process alive; close() flushes the rest.
+    this.timer = setInterval(() => this.guard(() => this.flush()), FLUSH_MS).unref();
+    this.push(traceHeader(config));
+    this.guard(() => this.flush());
   }
 
   write(event: ArchipelagoEvent): void {
     this.push(event.type === 'checkpoint' ? { type: event.type, mode: event.mode, epoch: event.epoch, seconds: event.seconds } : event);
   }
 
-  /** Flushes, syncs and renames the file into place; returns why the trace could not be written, or null. */
+  /** Flushes, syncs and closes the file; returns why the trace could not be written, or null. */
   close(): unknown {
+    this.stopTimer();
     this.guard(() => {
       this.flush();
       this.output?.commit();
@@ -63,9 +77,15 @@ export class TraceWriter {
     return this.failure;
   }
 
-  /** Drops the temporary file (the run could not finish properly). */
+  /** The run could not finish properly: writes what it has and closes the file (its lines stay, each whole). */
   abort(): void {
+    this.stopTimer();
+    this.guard(() => this.flush());
     this.drop();
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== null) clearInterval(this.timer);
   }
 
   private push(value: object): void {
@@ -78,9 +98,10 @@ export class TraceWriter {
 
   private flush(): void {
     if (this.buffer.length === 0) return;
-    this.output?.write(this.buffer.join(''));
+    const text = this.buffer.join('');
     this.buffer = [];
     this.bytes = 0;
+    this.output?.write(text);
   }
 
   private guard(work: () => void): void {
@@ -94,11 +115,12 @@ export class TraceWriter {
   }
 
   private drop(): void {
+    this.stopTimer();
     this.buffer = [];
     try {
       this.output?.abort();
     } catch {
-      // The temporary file is gone or was never made.
+      // Already closed.
     }
   }
 }

@@ -62,8 +62,20 @@ export function boolean() {
   return z.boolean({ error: expected('true or false') });
 }
 
+/**
+ * `expected(what)` for a value that must be one of `names`: a string near one of them gets
+ * `; did you mean "fully-connected"?` (`fully_connected`, `synk`), as unknown keys and flags do.
+ */
+export function expectedName(what: string, names: readonly string[]): ErrorMap {
+  const plain = expected(what);
+  return (iss) => {
+    const near = typeof iss.input === 'string' ? nearestName(iss.input, names) : null;
+    return near === null ? plain(iss) : `${plain(iss) as string}; did you mean "${near}"?`;
+  };
+}
+
 export function oneOf<const T extends readonly string[]>(values: T) {
-  return z.enum(values, { error: expected(`one of ${values.join(' | ')}`) });
+  return z.enum(values, { error: expectedName(`one of ${values.join(' | ')}`, values) });
 }
 
 /**
@@ -84,5 +96,5 @@ export function section<S extends z.ZodRawShape>(shape: S) {
 }
 
 /** The kit a registry entry builds its option schema from. */
-export const fields = { z, int, probability, boolean, oneOf, section, expected } as const;
+export const fields = { z, int, probability, boolean, oneOf, section, expected, expectedName } as const;
 export type Fields = typeof fields;

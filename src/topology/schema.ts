@@ -5,7 +5,7 @@
  * layer uses both; `buildTopology` is the checked entry for code that has a spec of its own.
  */
 import { z } from 'zod';
-import { fields, formatPath, type Fields } from '../schema/fields.ts';
+import { expectedName, fields, formatPath, type Fields } from '../schema/fields.ts';
 import { keyOwners, optionalOption, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
 import { TopologyError } from './errors.ts';
 import {
@@ -95,7 +95,7 @@ export function buildTopology(spec: unknown, islands: number, seed: number, regi
     const at = issue.path.length > 0 ? `topology.${formatPath(issue.path)}: ` : 'topology: ';
     throw new TopologyError(
       issue.path[0] === 'kind'
-        ? `topology.kind: expected one of ${kinds.join(', ')}, got ${JSON.stringify((spec as { kind?: unknown } | null)?.kind)}`
+        ? `topology.kind: ${expectedName(`one of ${kinds.join(', ')}`, kinds)({ ...issue, input: (spec as { kind?: unknown } | null)?.kind } as never) as string}`
         : `${at}${issue.message}`,
     );
   }

@@ -25,7 +25,7 @@ export function topologyDefinition(kind: string, registry: TopologyRegistry = TO
 /**
  * The directed edge list of a resolved spec for `islands` islands (the seed matters only to
  * `random`). Trusts the spec: it comes from the checked run config (`buildTopology` in
- * topology-schema.ts checks one that does not).
+ * schema.ts checks one that does not).
  */
 export function edgesOf(spec: { kind: string }, islands: number, seed: number, registry?: TopologyRegistry): Edge[] {
   const definition = topologyDefinition(spec.kind, registry);

@@ -10,7 +10,7 @@ import type { Evolver } from '../../ga/evolver.ts';
 import type { IslandCoordination } from '../coordination.ts';
 import type { MigrationOptions } from '../island-options.ts';
 import type { MigrantsMessage, StopReason } from '../messages.ts';
-import type { IslandTransport } from '../transport.ts';
+import type { IslandTransport } from '../island-transport.ts';
 
 /** What a record counts of one island at one iteration. */
 export interface IslandCounters {

@@ -1,6 +1,6 @@
 import { DEPARTED, HALTED, type IslandCoordination } from '../coordination.ts';
 import type { MigrantsMessage } from '../messages.ts';
-import type { IslandTransport } from '../transport.ts';
+import type { IslandTransport } from '../island-transport.ts';
 
 /**
  * The migrants an island waits for, per source (sync and lagged modes): messages of later

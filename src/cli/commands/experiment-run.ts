@@ -1,24 +1,38 @@
 /** The work behind `experiment`, imported only when the command runs (the study runner pulls in threads, zod and rxjs). */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { checkNoAuthFlags, clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
 import { displayNatsUrl, parseNatsUrl } from '../../config/nats-url.ts';
 import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { loadExperiment } from '../../experiment/load.ts';
+import { sameCellWarnings } from '../../experiment/same-cells.ts';
 import { checkNotInputs, failureReason } from '../../io/write-file.ts';
-import { MANIFEST_FILE, RUNS_FILE } from '../../experiment/store.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { progressBar } from '../../experiment/progress.ts';
+import { parseShard, shardFromEnv, type Shard } from '../../experiment/shard.ts';
+import { MANIFEST_FILE, RUNS_FILE, readManifest } from '../../experiment/store.ts';
+import { studyStatus } from '../../experiment/study-runs.ts';
+import { ConfigError } from '../../config/errors.ts';
+import { noteKernelFallback } from '../kernel-note.ts';
 import { runStudy, type StudyOutcome } from '../../experiment/runner.ts';
+import type { ClusterStudyOutcome, runStudyOnCluster } from '../../cluster/study/study.ts';
+import type { Experiment } from '../../experiment/load.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { printError, setExitCode } from '../output.ts';
+import { printError, printLine, setExitCode } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
+import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import { startStudyView, withStudyView } from '../serve-view.ts';
 
-export interface ExperimentArgs extends ClusterArgs {
+export interface ExperimentArgs extends ClusterArgs, ServeArgs {
   file: string;
   out?: string;
   resume: boolean;
   events: boolean;
+  shard?: string;
+  status: boolean;
+  mixedBuilds: boolean;
+  quiet: boolean;
 }
 
 /** Exit code of a distributed study that lost its broker or all its hosts (it can be resumed). */
@@ -61,17 +75,35 @@ function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
   return typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }
 
+/** `experiment DIR --status`: the study's progress, on stdout. */
+function printStatus(args: ArgumentsCamelCase<ExperimentArgs>): void {
+  const other = (['out', 'shard', 'nats'] as const).find((flag) => args[flag] !== undefined);
+  if (other !== undefined) throw new UsageError(`--status: reads the folder given as <file>; not with --${other}`);
+  const dir = args.file;
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new ConfigError(`--status ${dir}: expected the --out folder of an experiment (a folder with ${MANIFEST_FILE})`);
+  if (!existsSync(path.join(dir, MANIFEST_FILE)))
+    throw new ConfigError(`--status ${dir}: no ${MANIFEST_FILE}; expected the --out folder of an experiment`);
+  for (const line of studyStatus(dir, readManifest(path.join(dir, MANIFEST_FILE)))) printLine(line);
+}
+
 export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Promise<void> {
+  if (args.file === '') throw new UsageError('experiment: expected an experiment file, got an empty string');
+  if (args.status) return printStatus(args);
   const cluster = clusterFromArgs(args);
   if (!cluster) checkNoAuthFlags(args);
-  if (args.file === '') throw new UsageError('experiment: expected an experiment file, got an empty string');
+  const shard = args.shard === undefined ? undefined : args.shard === 'auto' ? shardFromEnv() : parseShard(args.shard);
+  if (shard !== undefined && cluster !== null) throw new UsageError('--shard: a shard runs its slice on this machine; not with --nats');
+  const serveAt = serveFromArgs(args);
   const experiment = loadExperiment(args.file);
   const outDir = args.out ?? path.join('results', experiment.name);
+  noteKernelFallback();
   // The study writes these files (and its event logs): none may be the experiment file it reads.
   checkNotInputs(
     [MANIFEST_FILE, RUNS_FILE, LOCK_FILE].map((name) => ['--out', path.join(outDir, name)] as const),
     [[`the experiment file ${args.file}`, args.file]],
   );
+  const served = serveAt ? await startStudyView(experiment, outDir, serveAt) : null;
   const controller = new AbortController();
   // The first signal stops the current run (the study can be resumed); a later one quits at once (src/cli/signals.ts).
   let stoppedBy: StopSignal = 'SIGINT';
@@ -79,11 +111,20 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     stoppedBy = signal;
     controller.abort();
   });
-  const bar = progressBar();
-  bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
-  const options = { outDir, resume: args.resume, events: args.events, signal: controller.signal, hooks: bar.hooks };
-  // The study's own options (--events) are in its manifest: --resume keeps them.
-  const resume = `nqueens-islands experiment ${shellWord(args.file)} --out ${shellWord(outDir)} --resume${cluster ? ` ${clusterHint(args)}` : ''}`;
+  const bar = studyProgress(experiment, args.quiet, cluster !== null);
+  const { mixedBuilds } = args;
+  const options = {
+    outDir,
+    resume: args.resume,
+    events: args.events,
+    signal: controller.signal,
+    hooks: withStudyView(bar.hooks, served),
+    shard,
+    mixedBuilds,
+  };
+  // The study's own options (--events) are in its manifest: --resume keeps them. A shard continues its slice by itself.
+  const again = shard === undefined ? '--resume' : `--shard ${args.shard === 'auto' ? 'auto' : `${shard.index}/${shard.count}`}`;
+  const resume = `nqueens-islands experiment ${shellWord(args.file)} --out ${shellWord(outDir)} ${again}${mixedBuilds ? ' --mixed-builds' : ''}${cluster ? ` ${clusterHint(args)}` : ''}`;
   try {
     let outcome: StudyOutcome;
     let lost: string | null = null;
@@ -101,29 +142,83 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
         return;
       }
     } else {
-      const { runStudyOnCluster } = await import('../../cluster/study/study.ts');
-      const log = (line: string) => bar.log(`nqueens-islands: ${new Date().toISOString()} ${line}`);
-      const result = await runStudyOnCluster(experiment, { ...options, ...cluster, log });
-      outcome = result;
-      if (result.stoppedBy === 'broker-lost') lost = `lost the NATS broker ${result.broker}`;
-      if (result.stoppedBy === 'no-hosts') lost = 'no host was left';
-      if (result.dropped > 0) printError(result.droppedText);
+      ({ outcome, lost } = await studyOnCluster(experiment, { ...options, ...cluster }, bar));
     }
     bar.stop();
-    if (outcome.droppedBytes > 0)
-      printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);
-    const done = outcome.skipped + outcome.completed;
-    if (outcome.interrupted) {
-      printError(`${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
-      // 128 + the signal, as shells expect of a study stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).
-      setExitCode(lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE[stoppedBy]);
-    } else {
-      printError(
-        `${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}; summary: nqueens-islands report ${shellWord(outDir)}`,
-      );
-    }
+    tellOutcome(outcome, lost, { cluster: cluster !== null, outDir, resume, shard, stoppedBy });
   } finally {
     bar.stop();
     release();
+    served?.finish();
+    await served?.close();
   }
+}
+
+/**
+ * The study's progress display, and its notes: a retried run, and the sweep's cells that
+ * cannot differ, said once the study has its folder (a refused --out stays one line).
+ */
+function studyProgress(experiment: Experiment, quiet: boolean | undefined, onCluster: boolean): ReturnType<typeof progressBar> {
+  const bar = progressBar(process.stderr, quiet);
+  bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
+  const warn = () => sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+  // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.
+  if (onCluster) warn();
+  const onPlan = bar.hooks.onPlan;
+  bar.hooks.onPlan = (total, done) => {
+    warn();
+    onPlan?.(total, done);
+  };
+  return bar;
+}
+
+interface OutcomeContext {
+  cluster: boolean;
+  outDir: string;
+  /** The command line that continues the study. */
+  resume: string;
+  shard: Shard | undefined;
+  stoppedBy: StopSignal;
+}
+
+/** The study's last lines on stderr and its exit code. */
+function tellOutcome(outcome: StudyOutcome, lost: string | null, { cluster, outDir, resume, shard, stoppedBy }: OutcomeContext): void {
+  // A coordinator's outcome lines carry the UTC time, as its log lines do (hosts log theirs).
+  const at = cluster ? `${new Date().toISOString()} ` : '';
+  if (outcome.droppedBytes > 0)
+    printError(`${outDir}/runs.jsonl: dropped a half-written last line (${outcome.droppedBytes} bytes) left by an interrupted run`);
+  const done = outcome.skipped + outcome.completed;
+  const runs = `${outcome.total} run${outcome.total === 1 ? '' : 's'} (${outcome.completed} new) in ${outDir}`;
+  if (outcome.interrupted) {
+    printError(`${at}${lost ?? 'interrupted'}: ${done} of ${outcome.total} runs are in ${outDir}; continue with: ${resume}`);
+    // 128 + the signal, as shells expect of a study stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).
+    setExitCode(lost ? EXIT_CLUSTER_LOST : SIGNAL_EXIT_CODE[stoppedBy]);
+  } else if (shard !== undefined) {
+    printError(
+      `shard ${shard.index}/${shard.count}: ${runs}; the study's shards: nqueens-islands experiment ${shellWord(outDir)} --status`,
+    );
+  } else {
+    printError(`${at}${runs}; summary: nqueens-islands report ${shellWord(outDir)}`);
+  }
+}
+
+/** The study on the cluster's hosts, its log lines through the progress display with the UTC time; and why it stopped unfinished, if not by a signal. */
+async function studyOnCluster(
+  experiment: Experiment,
+  options: Parameters<typeof runStudyOnCluster>[1],
+  bar: { log(line: string): void },
+): Promise<{ outcome: StudyOutcome; lost: string | null }> {
+  const { runStudyOnCluster } = await import('../../cluster/study/study.ts');
+  const log = (line: string) => bar.log(`nqueens-islands: ${new Date().toISOString()} ${line}`);
+  const result = await runStudyOnCluster(experiment, { ...options, log });
+  if (result.dropped > 0) printError(`${new Date().toISOString()} ${result.droppedText}`);
+  return { outcome: result, lost: lostReason(result) };
+}
+
+/** Why a study on a cluster stopped unfinished, when it was not a signal; null otherwise. */
+function lostReason(result: ClusterStudyOutcome): string | null {
+  if (result.stoppedBy === 'broker-lost') return `lost the NATS broker ${result.broker}`;
+  if (result.stoppedBy === 'no-hosts') return 'no host was left';
+  if (result.stoppedBy === 'queue-lost') return "the study's queue was deleted on the broker";
+  return null;
 }

@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { lastValue } from '../../schema/flag-value.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
+import { SERVE_OPTIONS } from '../../serve/flags.ts';
 import type { ExperimentArgs } from './experiment-run.ts';
 
 export const experimentCommand: CommandModule<object, ExperimentArgs> = {
@@ -21,9 +22,31 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
         default: false,
         describe: "also write each run's progress samples and migration log to events/",
       })
+      .option('shard', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe:
+          'run only slice I of N of the study (I from 1), into its own records file in --out; auto: from Slurm (SLURM_ARRAY_TASK_ID, _MIN, _MAX, _COUNT) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX with NQI_SHARD_COUNT); see docs/hpc.md',
+      })
+      .option('status', {
+        type: 'boolean',
+        default: false,
+        describe: 'read <file> as a result folder and show its runs recorded, per shard for a study run in shards',
+      })
+      .option('mixed-builds', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "resume although this build's commit, uncommitted changes or Node version differ from the study's (the manifest records it)",
+      })
+      .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no progress bar or progress lines on stderr' })
       .options(CLUSTER_OPTIONS)
+      .options(SERVE_OPTIONS)
       .example('$0 experiment config/experiments/topology.yaml --out results/topology', 'run a study')
       .example('$0 experiment config/experiments/topology.yaml --out results/topology --resume', 'finish an interrupted one')
+      .example('$0 experiment config/experiments/topology.yaml --out results/topology --shard 2/8', 'run the 2nd of 8 slices (one per job)')
+      .example('$0 experiment results/topology --status', "the study's progress, per shard")
       .example(
         '$0 experiment config/experiments/topology.yaml --nats nats://lab-server:4222 --hosts 3',
         'spread its runs over three `host` machines',

@@ -14,6 +14,7 @@ export async function hosts(args: ArgumentsCamelCase<HostsArgs>): Promise<void> 
   const listing = await listHosts({
     nats: String(args.nats),
     auth: authFromArgs(args),
+    ...(args.clusterKeyFile !== undefined ? { clusterKeyFile: String(args.clusterKeyFile) } : {}),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
     ...(args.wait !== undefined ? { waitMs: positiveNumber('--wait', args.wait, false) * 1000 } : {}),
   });

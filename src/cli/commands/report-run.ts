@@ -8,22 +8,30 @@ import { renderTakeoverTable, takeoverRows } from '../../report/observables-data
 import type { XAxis } from '../../report/x-axis.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/paper-table1.ts';
-import { readStudy } from '../../report/study-data.ts';
+import { readStudy, type StudyData } from '../../report/study-data.ts';
+import { figureFiles, studyFigures } from '../../report/figures.ts';
 import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
-import { summarise } from '../../report/summary.ts';
+import { summarise, type StudySummary } from '../../report/summary.ts';
+import { headline } from '../../report/headline.ts';
+import { figureData } from '../../report/study-report.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
+import { shardGaps } from '../../experiment/study-runs.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
 import path from 'node:path';
 import { EVENTS_DIR, MANIFEST_FILE, RUNS_FILE } from '../../experiment/store.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import type { ServeOptions } from '../../serve/options.ts';
+import { serveUntilStopped } from '../serve-view.ts';
 
-export interface ReportArgs {
+export interface ReportArgs extends ServeArgs {
   dir?: string;
   baseline?: string[];
   html?: string;
   csv?: string;
   ioh?: string;
+  figures?: string;
   json: boolean;
   run?: string;
   paperTable1: boolean;
@@ -61,11 +69,39 @@ function save(flag: string, path: string, text: string): void {
   }
 }
 
+/** The summary on stdout: the table (and the takeover table), or with --json everything as data, figure data included. */
+function printSummary(study: StudyData, summary: StudySummary, json: boolean): void {
+  const { manifest } = study;
+  const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
+  if (json) {
+    const data = { ...summary, headline: headline(summary), figures: figureData(study), ...(takeover.length > 0 ? { takeover } : {}) };
+    printLine(
+      JSON.stringify(data, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)),
+    );
+    return;
+  }
+  printLine(renderTable(summary));
+  if (takeover.length > 0) printLine(`\n${renderTakeoverTable(takeover)}`);
+}
+
+/** Writes `--figures DIR` whole or not at all once the summary is on stdout: a failure is one line and exit 4. */
+async function saveFigures(dir: string, study: StudyData): Promise<void> {
+  try {
+    writeIoh(dir, await figureFiles(studyFigures(study)), '--figures');
+    printError(`wrote ${dir} (each figure as SVG, with its data as CSV)`);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    printError(`${writeError('--figures', dir, error)}; the summary is on stdout only`);
+    setExitCode(EXIT.notSaved);
+  }
+}
+
 /** `report --run FILE`: one run's event stream, without a study. */
 async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Promise<void> {
   for (const [flag, given] of [
     ['--csv', args.csv !== undefined],
     ['--ioh', args.ioh !== undefined],
+    ['--figures', args.figures !== undefined],
     ['--baseline', args.baseline !== undefined],
     ['--paper-table1', args.paperTable1],
     ['--json', args.json],
@@ -78,15 +114,37 @@ async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string): Pr
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
 }
 
+/** `report DIR --serve` and `report --run FILE --serve`: the live view's page of what is on disk, until Ctrl-C. */
+async function serveReport(args: ArgumentsCamelCase<ReportArgs>, at: ServeOptions): Promise<void> {
+  for (const [flag, given] of [
+    ['--html', args.html !== undefined],
+    ['--csv', args.csv !== undefined],
+    ['--ioh', args.ioh !== undefined],
+    ['--json', args.json],
+    ['--paper-table1', args.paperTable1],
+    ['--baseline', args.baseline !== undefined],
+    ['--run (with a study folder)', args.dir !== undefined && args.run !== undefined],
+  ] as const) {
+    if (given)
+      throw new UsageError(
+        `${flag}: not with --serve, which serves the page of ${args.dir === undefined ? '--run FILE' : 'the study folder'}`,
+      );
+  }
+  const { serveRunFile, serveStudyFolder } = await import('../../serve/serve.ts');
+  await serveUntilStopped(at, () => (args.dir === undefined ? serveRunFile(args.run!, at) : serveStudyFolder(args.dir, at)));
+}
+
 export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void> {
   if (args.dir === '') throw new ConfigError('report: expected a study folder, got an empty string');
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
   if (args.ioh !== undefined) checkIohFolder(args.ioh);
+  if (args.figures !== undefined) checkIohFolder(args.figures, '--figures');
   const outputs = [
     ['--html', args.html],
     ['--csv', args.csv],
     ['--ioh', args.ioh],
+    ['--figures', args.figures],
   ] as const;
   checkDistinctOutputs(outputs);
   checkNotInputs(
@@ -94,11 +152,11 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     [['the trace --run', args.dir === undefined ? args.run : undefined], ...studyInputs(args.dir)],
     studyFolders(args.dir),
   );
-  if (args.dir === undefined) {
-    if (args.run === undefined)
-      throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
-    return reportRun(args, args.run);
-  }
+  if (args.dir === undefined && args.run === undefined)
+    throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
+  const serveAt = serveFromArgs(args);
+  if (serveAt !== null) return serveReport(args, serveAt);
+  if (args.dir === undefined) return reportRun(args, args.run!);
   const study = readStudy(args.dir);
   const { manifest } = study;
   const flags = args.baseline ?? [];
@@ -131,20 +189,16 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     printError(
       `${args.dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`,
     );
-  const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
-  const json = takeover.length > 0 ? { ...summary, takeover } : summary;
-  if (args.json)
-    printLine(
-      JSON.stringify(json, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)),
-    );
-  else printLine(renderTable(summary));
-  if (!args.json && takeover.length > 0) printLine(`\n${renderTakeoverTable(takeover)}`);
+  const gaps = study.shards === null ? null : shardGaps(study.shards);
+  if (gaps !== null) printError(`${args.dir}: ${gaps}; rerun those shards to complete the study`);
+  printSummary(study, summary, args.json);
   if (args.paperTable1) {
     printLine('');
     printLine(renderTable1(table1));
   }
   if (args.csv !== undefined) save('--csv', args.csv, renderCsv(summary));
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
+  if (args.figures !== undefined) await saveFigures(args.figures, study);
   if (args.ioh !== undefined) {
     try {
       writeIoh(args.ioh, iohFiles(study));

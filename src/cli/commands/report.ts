@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { lastValue } from '../../schema/flag-value.ts';
 import { X_AXES } from '../../report/x-axis.ts';
+import { SERVE_OPTIONS } from '../../serve/flags.ts';
 import type { ReportArgs } from './report-run.ts';
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
@@ -28,6 +29,12 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
         coerce: lastValue,
         describe: 'export the runs for IOHanalyzer to the missing or empty folder DIR (IOHprofiler .info/.dat, two-column)',
       })
+      .option('figures', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe: 'write every study figure as SVG with its data as CSV to the missing or empty folder DIR',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON instead of a table' })
       .option('run', {
         type: 'string',
@@ -36,6 +43,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
         describe:
           "with a study folder: the run for the fitness plot, CELL@SEED (needs --events data); alone: a file from solve --trace FILE (or a study's events/*.jsonl), reported by itself",
       })
+      .options(SERVE_OPTIONS)
       .option('x-axis', { choices: X_AXES, default: 'iterations', describe: 'x axis of the progress plots' })
       .option('paper-table1', {
         type: 'boolean',

@@ -17,14 +17,21 @@ import { checkTestFaultEnv } from '../../run/test-fault.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
-import { TraceWriter } from '../../run/trace.ts';
+import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import type { RunServer } from '../../serve/serve.ts';
+import { startRunView } from '../serve-view.ts';
+import type { JoinedCluster } from '../../cluster/launcher/join-cluster.ts';
+import { largeNAdvice } from '../../config/run-time.ts';
+import { watchRun } from '../run-watchers.ts';
+import { availableParallelism } from 'node:os';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
-import { exitWhenWritten, printError, printLine, printLog, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
+import { noteKernelFallback } from '../kernel-note.ts';
+import { exitWhenWritten, printError, printLine, printLog, printResultLine, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
-export interface SolveArgs extends ClusterArgs {
+export interface SolveArgs extends ClusterArgs, ServeArgs {
   config?: string;
   json: boolean;
   board: boolean;
@@ -61,10 +68,12 @@ async function runConfig(args: SolveArgs, env?: ResolveEnv): Promise<{ config: S
   return { config: resumeConfig(checkpoint, args.resume, overridesFromArgv(args)), resumed: checkpoint };
 }
 
-function printText(result: RunResult, args: SolveArgs, ended: Ending, out: string | null): void {
+function printText(result: RunResult, args: SolveArgs, ended: Ending, out: string | null, hostOf: readonly (string | undefined)[]): void {
   // Where the rest of a long tuple is: the --out file given, else how to get it.
   const rest = out !== null ? `all of them in ${out}` : 'use --out FILE to save them, --all to print them';
-  const found = result.foundBy === null ? '' : `found by island ${result.foundBy} at iteration ${result.foundAtIteration}; `;
+  // On a cluster, the host the winning island ran on.
+  const on = result.foundBy === null || hostOf[result.foundBy] === undefined ? '' : ` on host ${hostOf[result.foundBy]}`;
+  const found = result.foundBy === null ? '' : `found by island ${result.foundBy}${on} at iteration ${result.foundAtIteration}; `;
   if (result.takeover) {
     const { iteration, islands } = result.takeover;
     const each = islands.map((t, i) => `${i}: ${t ?? 'never'}`).join(', ');
@@ -72,7 +81,7 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
       `takeover N=${result.n}: ${iteration === null ? `not every island was taken over (${ended})` : `archipelago at iteration ${iteration}`}; per island ${each}`,
     );
   } else if (result.solved && result.solution) {
-    printLine(`solved N=${result.n}: ${tupleForPeople(result.solution, args.all, rest)}`);
+    printResultLine('solved', 'green', ` N=${result.n}: ${tupleForPeople(result.solution, args.all, rest)}`);
     if (args.board) printLine(result.n <= MAX_BOARD_N ? renderBoard(result.solution) : `(no board drawn above N = ${MAX_BOARD_N})`);
   } else {
     const none = result.islands.some((i) => i.error)
@@ -80,7 +89,7 @@ function printText(result: RunResult, args: SolveArgs, ended: Ending, out: strin
       : 'stopped during start-up, before any island had built a chromosome';
     const best =
       result.fitness < 0 ? none : `best fitness ${result.fitness}${result.best ? ` ${tupleForPeople(result.best, args.all, rest)}` : ''}`;
-    printLine(`not solved N=${result.n} (${ended}): ${best}`);
+    printResultLine('not solved', 'yellow', ` N=${result.n} (${ended}): ${best}`);
   }
   const latency = result.stopLatencyMs === null ? '' : `; stop latency ${result.stopLatencyMs.toFixed(2)} ms`;
   const failed = result.islands.filter((i) => i.error).length;
@@ -146,9 +155,8 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
   release?.();
 }
 
-/** Runs and writes the result; returns the release of the signals it holds while the result is written. */
-async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
-  const everySeconds = checkpointEverySeconds(args);
+/** The run config, and the cluster it runs on when flags or the config name one (joined, islands counted). */
+async function configAndCluster(args: SolveArgs) {
   // Islands on other machines: from the flags, else from the config's `cluster:` section.
   const fromFlags = clusterFromArgs(args);
   let { config, resumed } = await runConfig(args);
@@ -172,88 +180,89 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       throw error;
     }
   }
+  return { config, resumed, cluster, names };
+}
+
+/** Refuses outputs that cannot be written or that name one file twice, before the run starts. */
+function checkOutputs(args: SolveArgs, outName: string, out: string | null): void {
+  if (out !== null) {
+    checkOutFile(outName, out);
+    checkRecordFormat(outName, out);
+  }
+  if (args.checkpoint !== undefined) checkOutFile('--checkpoint', args.checkpoint);
+  if (args.trace !== undefined) checkOutFile('--trace', args.trace);
+  checkDistinctOutputs([
+    [outName, out],
+    ['--checkpoint', args.checkpoint],
+    ['--trace', args.trace],
+  ]);
+  // The checkpoint a run resumes from may take its new checkpoints, not its result or trace.
+  checkDistinctOutputs([
+    ['--resume', args.resume],
+    [outName, out],
+    ['--trace', args.trace],
+  ]);
+  checkNotInputs(
+    [
+      [outName, out],
+      ['--checkpoint', args.checkpoint],
+      ['--trace', args.trace],
+    ],
+    [[`the run config ${displayName(configFileOf(args))}`, args.resume === undefined ? configFileOf(args) : null]],
+  );
+}
+
+/** Runs and writes the result; returns the release of the signals it holds while the result is written. */
+async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
+  const everySeconds = checkpointEverySeconds(args);
+  const serveAt = serveFromArgs(args);
+  const { config, resumed, cluster, names } = await configAndCluster(args);
   const out = config.output.file;
   // The result file comes from --out or from the run config's output.file: messages name the one used.
   const outName = args.out !== undefined ? '--out' : `output.file (${args.config !== undefined ? displayName(args.config) : 'run config'})`;
   const checkpointPath = args.checkpoint ?? null;
+  // The live view (and log-update) only on a terminal that takes cursor movement (not TERM=dumb): scripts start faster.
+  const live = drawsOn(process.stdout) && !args.quiet && !args.json;
+  // Notes on stderr (when no live view owns the terminal): that the islands run, each checkpoint.
+  const notes = !live && !args.quiet;
   let run: PipelineRun;
+  let served: RunServer | null = null;
   try {
-    if (out !== null) {
-      checkOutFile(outName, out);
-      checkRecordFormat(outName, out);
-    }
-    if (checkpointPath !== null) checkOutFile('--checkpoint', checkpointPath);
-    if (args.trace !== undefined) checkOutFile('--trace', args.trace);
-    checkDistinctOutputs([
-      [outName, out],
-      ['--checkpoint', checkpointPath],
-      ['--trace', args.trace],
-    ]);
-    // The checkpoint a run resumes from may take its new checkpoints, not its result or trace.
-    checkDistinctOutputs([
-      ['--resume', args.resume],
-      [outName, out],
-      ['--trace', args.trace],
-    ]);
-    checkNotInputs(
-      [
-        [outName, out],
-        ['--checkpoint', checkpointPath],
-        ['--trace', args.trace],
-      ],
-      [[`the run config ${displayName(configFileOf(args))}`, args.resume === undefined ? configFileOf(args) : null]],
-    );
+    checkOutputs(args, outName, out);
     checkTestFaultEnv(config.islands);
+    if (!cluster) noteKernelFallback();
+    // The view is up (its URL printed) before the run starts, and sees every event.
+    served = serveAt ? await startRunView(config, serveAt) : null;
+    // Before any population is built: a paper-mode N that would take hours says so, and what to use instead.
+    const advice = largeNAdvice(config, cluster ? config.islands : Math.min(config.islands, availableParallelism()));
+    if (advice !== null) printError(advice);
     run = runPipeline(config, {
-      ...(cluster ? { launcher: cluster.launcher } : { launcher: host }),
+      launcher: cluster ? cluster.launcher : host,
       ...(checkpointPath !== null
         ? {
             checkpoints: {
               file: checkpointPath,
               everyMs: everySeconds * 1000,
-              onWrite: (event, error) => noteCheckpoint(checkpointPath, event, error, notes),
+              onWrite: (e, err) => noteCheckpoint(checkpointPath, e, err, notes),
             },
           }
         : {}),
       ...(resumed ? { resume: resumed } : {}),
       names,
     });
+    served?.watch(run.events$);
   } catch (error) {
+    await served?.close();
     await cluster?.close();
     if (!(error instanceof NoSolutionError)) throw error;
     printError(error.message);
     setExitCode(EXIT.notSolved);
     return;
   }
-
   const signals = interruptions((signal) => run.stop(signal));
   // Test hook: the run owns the signals from here on (tests signal during start-up right after this line).
   if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('run launched\n');
-  // The live view (and log-update) is loaded only for a terminal that takes cursor movement (not TERM=dumb): scripts start faster.
-  const live =
-    drawsOn(process.stdout) && !args.quiet && !args.json
-      ? (await import('../live-view.ts')).showLiveView(run.events$, {
-          n: config.n,
-          islands: config.islands,
-          seed: config.seed,
-          topology: config.topology.kind,
-          migration: `${config.migration.mode} every ${config.migration.interval}`,
-        })
-      : null;
-  // Notes on stderr (when no live view owns the terminal): that the islands run, each checkpoint.
-  const notes = live === null && !args.quiet;
-  const trace = args.trace === undefined ? null : new TraceWriter(args.trace, config);
-  const subscription = run.events$.subscribe((event) => {
-    trace?.write(event);
-    if (event.type === 'started' && notes) {
-      const from = resumed
-        ? `, resumed from ${displayName(args.resume!)}${resumed.epoch === null ? '' : ` at epoch ${resumed.epoch}`}`
-        : '';
-      printError(
-        `started N=${config.n} on ${event.islands} island${event.islands === 1 ? '' : 's'}, seed ${config.seed}${from}; Ctrl-C stops and prints the best so far`,
-      );
-    }
-  });
+  const watchers = await watchRun(run, config, args, { live, notes, resumed });
   let outcome: RunOutcome;
   let release: () => void;
   try {
@@ -261,21 +270,44 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     // From here the result is written: a signal now lets it finish (stdout is not cut) and is noted.
     release = claimFinishing();
   } catch (error) {
-    trace?.abort();
+    watchers.trace?.abort();
     throw error;
   } finally {
-    live?.close();
+    watchers.close();
     signals.dispose();
-    subscription.unsubscribe();
+    await served?.close();
     await cluster?.close();
   }
-  const traceError = trace?.close() ?? null;
+  const traceError = watchers.trace?.close() ?? null;
+  report(outcome, args, { out, outName, cluster, signals, traceError });
+  return release;
+}
 
+interface ReportContext {
+  out: string | null;
+  outName: string;
+  cluster: JoinedCluster | null;
+  signals: Interruptions;
+  /** Why the --trace file could not be written, or null. */
+  traceError: unknown;
+}
+
+/** Prints the result (stdout first: whatever happens to --out, a finished result is never lost), saves it, sets the exit code. */
+function report(
+  { ended, record, result, failure }: RunOutcome,
+  args: SolveArgs,
+  { out, outName, cluster, signals, traceError }: ReportContext,
+): void {
   // The record's solution passed the independent validator: the tool never prints one it refuses.
-  const { ended, record, result, failure } = outcome;
-  // stdout first: whatever happens to --out, a finished result is never lost.
   if (args.json) printLine(JSON.stringify(record));
-  else printText(result, args, ended, out);
+  else
+    printText(
+      result,
+      args,
+      ended,
+      out,
+      record.islands.map((i) => ('host' in i ? i.host : undefined)),
+    );
   printFailures(result, failure);
   const saved = out === null || saveResult(outName, out, record);
   if (traceError !== null) printError(`${writeError('--trace', args.trace!, traceError)}; ${keptIn(out !== null && saved ? out : null)}`);
@@ -293,7 +325,6 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
             ? EXIT.ok
             : EXIT.notSolved,
   );
-  return release;
 }
 
 /** Where the result is after one output failed: in `file` (when saved there), on stdout, or nowhere. */
@@ -326,8 +357,14 @@ function noteCheckpoint(path: string, event: CheckpointEvent, error: unknown, no
  * SIGINT / SIGTERM / SIGHUP stop the run cleanly (the best so far is printed and saved); a
  * later signal quits at once (src/cli/signals.ts). Exit codes follow the shell's 128 + signal.
  */
-function interruptions(stop: (signal: StopSignal) => void) {
-  const state = { received: false, exitCode: 0, dispose: () => {} };
+interface Interruptions {
+  received: boolean;
+  exitCode: number;
+  dispose: () => void;
+}
+
+function interruptions(stop: (signal: StopSignal) => void): Interruptions {
+  const state: Interruptions = { received: false, exitCode: 0, dispose: () => {} };
   const onSignal = (signal: StopSignal) => {
     state.received = true;
     state.exitCode = SIGNAL_EXIT_CODE[signal];

@@ -3,8 +3,9 @@ import { lastValue, numberInHelp } from '../../schema/flag-value.ts';
 import { MAX_BOARD_N } from '../../problem/board.ts';
 import { withRunConfigFlags } from '../run-flags.ts';
 import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
+import { SERVE_OPTIONS } from '../../serve/flags.ts';
 import type { SolveArgs } from './solve-run.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from '../../run/checkpoint-every.ts';
+import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
 
 export const solveCommand: CommandModule<object, SolveArgs> = {
   command: 'solve',
@@ -37,6 +38,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         describe: `seconds between checkpoints (> 0; default ${DEFAULT_CHECKPOINT_EVERY})`,
       })
       .options(CLUSTER_OPTIONS)
+      .options(SERVE_OPTIONS)
       .option('resume', {
         type: 'string',
         requiresArg: true,
@@ -52,6 +54,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .example('$0 solve --config config/paper.yaml -n 25', "the paper's GA on one island")
       .example('$0 solve -n 5000 --checkpoint run.ckpt --checkpoint-every 300', 'a long run that survives a reboot')
       .example('$0 solve --resume run.ckpt', 'continue it')
+      .example('$0 solve -n 500 --islands 8 --topology ring --serve 0', 'watch it in the browser (the URL is the first line on stderr)')
       .example(
         '$0 solve -n 1000 --islands 8 --nats nats://lab1:4222 --hosts 2',
         "islands on two machines' `host` processes",

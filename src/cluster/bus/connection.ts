@@ -10,6 +10,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../../config/errors.ts';
 import { redact, type BusAddress } from './credentials.ts';
 import { connectTimeoutMs, DRAIN_TIMEOUT_MS } from '../defaults.ts';
+import { diagnoseConnect } from './diagnose.ts';
 
 /** The broker could not be reached or refused us; a one-line message naming the URL (exit 2). */
 export class BrokerUnreachableError extends ConfigError {}
@@ -79,11 +80,25 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
     });
   } catch (error) {
     for (const socket of sockets) socket.destroy();
+    unsubscribe('net.client.socket', onSocket);
     const why = redact(error instanceof Error ? error.message : String(error), address.secrets);
-    throw new BrokerUnreachableError(`--nats ${address.display}: cannot connect to the NATS broker (${why})`);
+    const found = await diagnosed(address);
+    throw new BrokerUnreachableError(`--nats ${address.display}: cannot connect to the NATS broker (${found ?? why})`);
   } finally {
     unsubscribe('net.client.socket', onSocket);
   }
+}
+
+/** What a look of our own says of a failed connect (a TLS-only broker, a certificate refused), or null. */
+async function diagnosed(address: BusAddress): Promise<string | null> {
+  const server = String(address.options.servers);
+  const at = server.lastIndexOf(':');
+  const port = Number(server.slice(at + 1));
+  if (at < 0 || !Number.isInteger(port)) return null;
+  const host = server.slice(0, at).replace(/^\[|\]$/g, '');
+  const scheme = address.display.startsWith('tls://') ? 'tls' : 'nats';
+  const tls = address.options.tls ? { ...address.options.tls } : undefined;
+  return diagnoseConnect(host, port, scheme, tls as Parameters<typeof diagnoseConnect>[3]).catch(() => null);
 }
 
 /**

@@ -7,8 +7,9 @@
  */
 import { credsAuthenticator, nkeyAuthenticator, type ConnectionOptions } from '@nats-io/transport-node';
 import { ConfigError } from '../../config/errors.ts';
-import { InputError } from '../../io/input-error.ts';
-import { readRegularFile } from '../../io/read-file.ts';
+import { InputError } from '../../io/errors.ts';
+import { statSync } from 'node:fs';
+import { readRegularFile, type ReadBounds } from '../../io/read-file.ts';
 import { displayNatsUrl, parseNatsUrl, type NatsAuth } from '../../config/nats-url.ts';
 import { PASSWORD_ENV, TOKEN_ENV } from '../defaults.ts';
 
@@ -23,12 +24,30 @@ export interface BusAddress {
 
 const SMALL_FILE = 64 * 1024;
 
-function readSmall(file: string, flag: string, expected: string): Buffer {
+/** A small file a flag names; `secret` (a password, creds, a private key) must be its owner's alone. */
+function readSmall(file: string, flag: string, expected: string, secret = false): Buffer {
   try {
-    return readRegularFile(file, { name: `${flag} ${file}`, expected, maxBytes: SMALL_FILE });
+    const bounds = { name: `${flag} ${file}`, expected, maxBytes: SMALL_FILE };
+    return secret ? readSecretFile(file, bounds) : readRegularFile(file, bounds);
   } catch (error) {
     throw error instanceof InputError ? new ConfigError(error.message) : error;
   }
+}
+
+/**
+ * A file holding a secret (the cluster key, a password, creds): refused, as ssh refuses a
+ * private key, when its permissions let anyone but its owner at it; another user who can
+ * read it can sign as a host or log in as this client. POSIX only (Windows has no such bits).
+ * @throws InputError naming the file and the fix.
+ */
+export function readSecretFile(file: string, bounds: ReadBounds): Buffer {
+  const bytes = readRegularFile(file, bounds);
+  const mode = process.platform === 'win32' ? 0 : statSync(file).mode & 0o777;
+  if (mode & 0o077)
+    throw new InputError(
+      `${bounds.name}: other users may read it (mode 0${mode.toString(8)}); a secret's file must be its owner's alone: chmod 600 ${file}`,
+    );
+  return bytes;
 }
 
 /** A variable that is set must hold something. */
@@ -72,7 +91,7 @@ export function busAddress(nats: string, auth: NatsAuth = {}, env: NodeJS.Proces
     if (!inUrl) throw new ConfigError(`${PASSWORD_ENV}: needs the user in the --nats URL (${url.scheme}://USER@${url.server})`);
     password = envPassword;
   } else if (auth.credsFile !== undefined) {
-    const bytes = readSmall(auth.credsFile, '--nats-creds', 'a NATS credentials, nkey seed or password file');
+    const bytes = readSmall(auth.credsFile, '--nats-creds', 'a NATS credentials, nkey seed or password file', true);
     const text = bytes.toString('utf8');
     const seed = text.trim();
     if (/-----BEGIN NATS USER JWT-----/.test(text)) {

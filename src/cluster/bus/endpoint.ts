@@ -5,17 +5,27 @@
  * would end the client's reader loop (which then prints `reader closed` on stdout) and leave
  * the process deaf, so a handler that throws counts as one malformed message instead.
  */
-import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { createInbox, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { BusCodec, Decoded, DecodeOptions } from './codec.ts';
 import type { BusMessage, BusMessageType } from './messages.ts';
+import { CLUSTER_KEY_ENV } from './key.ts';
+import { safeText } from './text.ts';
 
 export interface ListenOptions {
   /** A message of another tool version or bus format (already counted): the caller may name its sender. */
   onIncompatible?(decoded: Extract<Decoded<BusMessageType>, { kind: 'incompatible' }>): void;
 }
 
+/** How a `requestFrom` ended: the answer taken, nobody subscribed to the subject, or no answer taken in time. */
+export type Answer<T extends BusMessageType> =
+  | { kind: 'answer'; message: BusMessage<T>; from: string }
+  | { kind: 'no-responders' }
+  /** `foreign`: the last answer of another tool version or bus format, for the line that names it. */
+  | { kind: 'timeout'; foreign: string | null };
+
 export class BusEndpoint {
   private warnedUnauthenticated = false;
+  private hinted = false;
 
   constructor(
     readonly nc: NatsConnection,
@@ -36,18 +46,72 @@ export class BusEndpoint {
     return this.nc.request(subject, this.codec.encode(subject, message), { timeout: timeoutMs });
   }
 
+  /**
+   * A request whose answer must come from one party: `take` says which decoded answer counts
+   * (its sender, its run). Any other reply on the request's inbox (a bystander answering first,
+   * a forgery, a replay) is dropped and counted, and the wait goes on: the first reply wins
+   * nothing. A request's inbox is its own, so a reply is out of its sender's order on purpose.
+   */
+  requestFrom<T extends BusMessageType>(
+    subject: string,
+    message: BusMessage,
+    types: readonly T[],
+    take: (message: BusMessage<T>, from: string) => boolean,
+    timeoutMs: number,
+  ): Promise<Answer<T>> {
+    return new Promise((resolve) => {
+      if (this.nc.isClosed()) return resolve({ kind: 'timeout', foreign: null });
+      const inbox = createInbox();
+      let foreign: string | null = null;
+      const end = (answer: Answer<T>) => {
+        clearTimeout(timer);
+        sub.unsubscribe();
+        resolve(answer);
+      };
+      const timer = setTimeout(() => end({ kind: 'timeout', foreign }), timeoutMs);
+      const sub = this.nc.subscribe(inbox, {
+        callback: (error, msg) => {
+          if (error) return;
+          // The broker's own "no responders" status (503, no payload): nobody listens on `subject`.
+          if (msg.data.length === 0 && msg.headers?.code === 503) return end({ kind: 'no-responders' });
+          try {
+            const decoded = this.decode(msg, types, { unordered: true });
+            if (decoded.kind === 'incompatible') foreign = decoded.from;
+            else if (decoded.kind === 'ok' && take(decoded.message, decoded.from))
+              end({ kind: 'answer', message: decoded.message, from: decoded.from });
+            else if (decoded.kind === 'ok') this.dropped.unauthenticated++;
+          } catch {
+            this.dropped.malformed++;
+          }
+        },
+      });
+      this.nc.publish(subject, this.codec.encode(subject, message), { reply: inbox });
+    });
+  }
+
   /** Answers a request (its reply subject is what the answer is signed for). */
   respond(msg: Msg, message: BusMessage): void {
     if (msg.reply && !this.nc.isClosed()) msg.respond(this.codec.encode(msg.reply, message));
   }
 
+  /** '' or, for a process without a key that heard signed messages, why keyed parties will not answer it. */
+  keyHint(): string {
+    return this.codec.sawSigned && !this.codec.signed
+      ? `; the hosts sign their messages with a cluster key and this process has none, so they drop what it sends (set ${CLUSTER_KEY_ENV} or --cluster-key-file)`
+      : '';
+  }
+
   /** Decodes what arrived on `msg.subject` (a reply, a work message); drops are counted. */
   decode<T extends BusMessageType>(msg: { subject: string; data: Uint8Array }, types: readonly T[], options?: DecodeOptions): Decoded<T> {
     const decoded = this.codec.decode(msg.subject, msg.data, types, options);
+    if (this.codec.sawSigned && !this.hinted) {
+      this.hinted = true;
+      this.log(`heard a signed message on ${safeText(msg.subject, 200)}${this.keyHint()}`);
+    }
     if (decoded.kind === 'unauthenticated' && !this.warnedUnauthenticated) {
       this.warnedUnauthenticated = true;
       this.log(
-        `dropped a message on ${msg.subject.slice(0, 200)} without a valid signature under this cluster key (a replay, a party without the key, or one with another key); further ones are only counted`,
+        `dropped a message on ${safeText(msg.subject, 200)} without a valid signature under this cluster key (a replay, a party without the key, or one with another key); further ones are only counted`,
       );
     }
     return decoded;

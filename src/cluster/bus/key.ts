@@ -7,7 +7,7 @@
  */
 import { hkdfSync } from 'node:crypto';
 import { ConfigError } from '../../config/errors.ts';
-import { readRegularFile } from '../../io/read-file.ts';
+import { readSecretFile } from './credentials.ts';
 
 export type ClusterKey = Uint8Array;
 
@@ -42,7 +42,7 @@ export function clusterKeyOf(source: ClusterKeySource, env: Readonly<Record<stri
   if (source.clusterKeyFile !== undefined) {
     const name = `--cluster-key-file ${source.clusterKeyFile}`;
     return checked(
-      readRegularFile(source.clusterKeyFile, { name, expected: 'a file holding the cluster key', maxBytes: 4096 }).toString('utf8'),
+      readSecretFile(source.clusterKeyFile, { name, expected: 'a file holding the cluster key', maxBytes: 4096 }).toString('utf8'),
       name,
     );
   }
@@ -60,4 +60,4 @@ export function macKeyOf(key: ClusterKey, scope: string, sender: string): Uint8A
 }
 
 /** The one line a process without a key says when it joins the bus. */
-export const UNSIGNED_WARNING = `warning: no cluster key (${CLUSTER_KEY_ENV} or --cluster-key-file): the bus is trusted as it is; anyone who can publish on the broker can stop, forge or take over runs (docs/distributed.md, Security model)`;
+export const UNSIGNED_WARNING = `warning: no cluster key (${CLUSTER_KEY_ENV} or --cluster-key-file): anyone on the broker can forge or stop runs (docs/distributed.md)`;

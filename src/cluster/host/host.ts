@@ -20,12 +20,12 @@ import { MAX_NICE } from '../../archipelago/thread-priority.ts';
 import type { IslandTask } from '../../archipelago/messages.ts';
 import type { ForeignMessages } from '../../archipelago/message-shapes.ts';
 import { safeText } from '../bus/text.ts';
+import { BoundedSet, SayOnce } from '../bus/bounded.ts';
 import { ConfigError } from '../../config/errors.ts';
-import { runMemoryAdvice } from '../../config/memory.ts';
+import { readMemoryLimits, runMemoryAdvice } from '../../config/memory.ts';
 import { REGISTRIES, type Registries } from '../../config/registries.ts';
 import { checkResolved } from '../../config/resolved-schema.ts';
 import { toRunRecord } from '../../experiment/records.ts';
-import { TrajectoryRecorder } from '../../experiment/trajectory.ts';
 import type { SweepValue } from '../../experiment/sweep.ts';
 import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } from '../../run/start-run.ts';
 import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from '../bus/connection.ts';
@@ -43,6 +43,8 @@ import { checkHostName, defaultHostName } from './names.ts';
 
 /** How long a host waits for the coordinator to confirm a result before it gives the run back. */
 const RESULT_TIMEOUT_MS = 30_000;
+/** One attempt of it: the result is sent again after this (a reply lost while the broker restarted). */
+const RESULT_ATTEMPT_MS = 2000;
 
 export interface HostOptions extends ClusterKeySource {
   /** nats://[user:password@|token@]host[:port] */
@@ -151,7 +153,9 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const bus = new BusEndpoint(nc, new BusCodec(id, key), log);
   warmRunPaths(bus.codec);
   const dropped = bus.dropped;
-  const refused = new Set<string>();
+  const refused = new SayOnce(8, log);
+  /** Studies whose queue was found gone: not joined again. */
+  const left = new BoundedSet(64);
   let runsDone = 0;
   let membership: Membership | null = null;
   let relay: IslandRelay | null = null;
@@ -163,18 +167,15 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const timer = setInterval(heartbeat, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
 
   /** A coordinator of another version is named once. */
-  const onIncompatible = ({ from }: { from: string }) => {
-    if (refused.has(from)) return;
-    refused.add(from);
-    log(`refused a coordinator running ${from}; this host runs ${ownVersion()}`);
-  };
+  const onIncompatible = ({ from }: { from: string }) =>
+    refused.say(from, `refused a coordinator running ${from}; this host runs ${ownVersion()}`);
 
   bus.listen(subjects.discover, ['discover'], () => heartbeat(), { onIncompatible });
   bus.listen(
     subjects.invite(id),
     ['invite'],
     (invite, from) => {
-      if (!busy() && !stopping) void serveStudy(invite, from);
+      if (!busy() && !stopping && !left.has(invite.session)) void serveStudy(invite, from);
     },
     { onIncompatible },
   );
@@ -230,12 +231,17 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
       const consumer = await js.consumers.get(invite.stream, invite.consumer);
       while (!member.ended && !stopping && !nc.isClosed()) {
         const msg = await consumer.next({ expires: 1000 });
-        if (msg && !(await serveRun(member, msg, invite.ackWaitMs))) break;
+        // Nothing came: the queue may be gone (the pull says nothing of it); info() throws then.
+        if (!msg) await consumer.info();
+        else if (!(await serveRun(member, msg, invite.ackWaitMs))) break;
       }
     } catch (error) {
-      // The study's stream is gone (the study ended) or the broker is: either way, leave it.
-      if (!member.ended && !stopping && !nc.isClosed())
-        log(`left study ${invite.session}: ${error instanceof Error ? error.message : String(error)}`);
+      // The study's stream is gone (the study ended) or the broker is: either way, leave it, and
+      // never join it again (an invitation to it would only find it gone once more).
+      if (!member.ended && !stopping && !nc.isClosed()) {
+        left.add(invite.session);
+        log(`left study ${invite.session}: ${safeText(error instanceof Error ? error.message : String(error), 200)}`);
+      }
     } finally {
       member.endSub.unsubscribe();
       membership = null;
@@ -244,6 +250,31 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
         heartbeat();
       }
     }
+  }
+
+  /**
+   * Sends a run's result until its study's coordinator confirms it: null once it did, else why
+   * not. Each attempt is short and the result is sent again (recorded once: the coordinator
+   * answers a repeat as a duplicate), so a broker that restarts costs a few seconds, not the
+   * whole RESULT_TIMEOUT_MS; a reply from anyone but the coordinator is dropped.
+   */
+  async function confirm(member: Membership, done: BusMessage<'run-done'>): Promise<string | null> {
+    const deadline = Date.now() + RESULT_TIMEOUT_MS;
+    let why = 'timeout';
+    while (Date.now() < deadline && !stopping && !nc.isClosed()) {
+      const answer = await bus.requestFrom(
+        subjects.study(member.session, 'result'),
+        done,
+        ['recorded'],
+        (message, from) => from === member.coordinator && message.runId === done.runId,
+        Math.min(RESULT_ATTEMPT_MS, Math.max(1, deadline - Date.now())),
+      );
+      if (answer.kind === 'answer') return null;
+      why = answer.kind === 'no-responders' ? 'the coordinator is not listening' : 'timeout';
+      // Nobody listening (the coordinator's client renews its subscriptions after a reconnect): not at once again.
+      if (answer.kind === 'no-responders') await new Promise((resolve) => setTimeout(resolve, RESULT_ATTEMPT_MS / 4));
+    }
+    return why;
   }
 
   /** Runs one work message; false when the host should leave the study. */
@@ -261,7 +292,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
     // The resolved config as the coordinator resolved it (the codec checked its shape): not resolved again here.
     const config: SeededRunConfig = order.config;
     try {
-      const tooBig = runMemoryAdvice(config, os.totalmem());
+      const tooBig = runMemoryAdvice(config, readMemoryLimits());
       if (tooBig) throw new Error(`n: ${tooBig}`);
       run = startSeededRun(config, { launcher: pool });
     } catch (error) {
@@ -280,9 +311,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
     // Tell the broker the run is alive, well within its ack deadline.
     const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
     const events: string[] = [];
-    const trajectory = new TrajectoryRecorder();
     const subscription = run.events$.subscribe((e: ArchipelagoEvent) => {
-      trajectory.observe(e);
       if (order.events && e.type !== 'done') events.push(JSON.stringify(e));
     });
     try {
@@ -295,17 +324,13 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
         return false;
       }
       const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
-      const record = { ...made, trajectory: trajectory.finish(made), host: name };
+      const record = { ...made, host: name };
       const done: BusMessage<'run-done'> = { type: 'run-done', session: member.session, runId: order.runId, host: name, record, events };
-      try {
-        const reply = await bus.request(subjects.study(member.session, 'result'), done, RESULT_TIMEOUT_MS);
-        const answer = bus.decode(reply, ['recorded'], { unordered: true });
-        if (answer.kind !== 'ok' || answer.from !== member.coordinator || answer.message.runId !== order.runId)
-          throw new Error('the coordinator did not confirm the result');
-      } catch (error) {
+      const confirmed = await confirm(member, done);
+      if (confirmed !== null) {
         // No coordinator (it was stopped or died): the run stays in the queue for a resumed study.
         msg.nak();
-        log(`result of ${order.runId} not confirmed (${error instanceof Error ? error.message : String(error)})`);
+        log(`result of ${order.runId} not confirmed (${confirmed})`);
         return false;
       }
       msg.ack();

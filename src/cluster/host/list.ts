@@ -17,6 +17,9 @@ import { leaseBucket, leaseHolders, type LeaseHolder } from '../leases/host-leas
 import { safeName, safeText } from '../bus/text.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
 
+/** The most hosts a listing shows. */
+const MAX_LISTED = 10_000;
+
 /** With the cluster key (NQI_CLUSTER_KEY, `clusterKeyFile`), only hosts that sign with it are listed. */
 export interface ListHostsOptions extends ClusterKeySource {
   nats: string;
@@ -60,6 +63,7 @@ export async function listHosts(options: ListHostsOptions): Promise<HostListing>
       subjects.heartbeat,
       ['host'],
       (beat) => {
+        if (!seen.has(beat.id) && seen.size >= MAX_LISTED) return;
         seen.set(beat.id, {
           id: beat.id,
           name: safeName(beat.name),
@@ -75,6 +79,8 @@ export async function listHosts(options: ListHostsOptions): Promise<HostListing>
         onIncompatible: (decoded) => {
           const body = decoded.body as { type?: unknown; id?: unknown; name?: unknown; islands?: unknown; busy?: unknown } | null;
           if (body?.type !== 'host' || typeof body.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(body.id)) return;
+          // Anyone can announce a new id in every message: the listing keeps a bounded number.
+          if (!seen.has(body.id) && seen.size >= MAX_LISTED) return;
           const islands =
             typeof body.islands === 'number' && Number.isInteger(body.islands) && body.islands > 0
               ? Math.min(body.islands, MAX_HOST_ISLANDS)

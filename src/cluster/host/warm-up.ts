@@ -72,6 +72,7 @@ function samples(): { bus: BusMessage; inner?: 'control' | 'report' | 'migrants'
     immigrantsSurvived: 0,
     evaluationsFrom: 0,
     evaluationsAt: new Float64Array(0),
+    course: new Float64Array(0),
   };
   const migrants: MigrantsMessage = {
     type: 'migrants',

@@ -20,7 +20,6 @@
  * TERMINATE_TIMEOUT_MS to report, or fail.
  */
 import { randomBytes } from 'node:crypto';
-import { RequestError } from '@nats-io/transport-node';
 import { encode } from '../../archipelago/codec.ts';
 import { HALTED, RUNNING, type Coordination, type StopState } from '../../archipelago/coordination.ts';
 import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../../archipelago/launcher.ts';
@@ -247,12 +246,15 @@ export class ClusterLauncher implements Launcher {
         plan.onControl(control);
       } else if (message.type === 'report') {
         if (!owns(from, message.island)) return void dropped.unauthenticated++;
-        if (!message.bytes) return settle(message.island, new Error(message.error ?? 'failed'));
+        if (!message.bytes) return settle(message.island, new Error(safeText(message.error ?? 'failed', 500)));
         // A report that fails is dropped, not taken as the island's end: a forged one must not end a real island.
         const report = carried('report', message.bytes);
         if (!report || report.island !== message.island) return void dropped.malformed++;
         if (reportProblem(report, n)) return void dropped.invalid++;
         coordination.seen(report.island, report.iterations);
+        // Only this coordinator halts its run: an island halted while it did not was stopped by a forged halt, not by a limit.
+        if (report.stopReason === 'stopped' && coordination.stopState() === RUNNING)
+          return settle(message.island, new Error('stopped by a halt this coordinator did not send (forged on the bus?)'));
         settle(message.island, report);
       }
     });
@@ -284,32 +286,35 @@ export class ClusterLauncher implements Launcher {
       };
       const deadline = Date.now() + ACCEPT_TIMEOUT_MS;
       let said = false;
-      const attempt = (): void => {
-        bus.request(subjects.islands(host.id), order, Math.max(1, deadline - Date.now())).then(
-          (reply) => {
-            const answer = bus.decode(reply, ['accepted', 'refused'], { unordered: true });
-            if (answer.kind === 'ok' && answer.from === host.id && answer.message.runId === runId) {
-              if (answer.message.type === 'refused') failHost(h, safeText(answer.message.reason, 500));
-              else accept(h);
-            } else {
-              failHost(
-                h,
-                answer.kind === 'incompatible' ? `host ${host.name} runs ${answer.from}` : `host ${host.name} did not accept its islands`,
-              );
-            }
-          },
-          async (error: unknown) => {
-            // Nobody subscribed to the host's orders (yet): it has not heard this one; ask again once it beats.
-            if (error instanceof RequestError && error.isNoResponders() && unsettled(h)) {
-              if (!said) this.log(`host ${host.name} is not listening for orders yet (reconnecting?): asking again at its next heartbeat`);
-              said = true;
-              if (await this.heardAgain(host, deadline, () => unsettled(h))) return attempt();
-            }
-            failHost(h, `host ${host.name} did not accept its islands (${error instanceof Error ? error.message : String(error)})`);
-          },
+      const attempt = async (): Promise<void> => {
+        // Only the ordered host's answer about this run counts: another reply (a party without the key answering first) is dropped.
+        const answer = await bus.requestFrom(
+          subjects.islands(host.id),
+          order,
+          ['accepted', 'refused'],
+          (message, from) => from === host.id && message.runId === runId,
+          Math.max(1, deadline - Date.now()),
         );
+        if (answer.kind === 'answer') {
+          if (answer.message.type === 'refused') failHost(h, safeText(answer.message.reason, 500));
+          else accept(h);
+          return;
+        }
+        // Nobody subscribed to the host's orders (yet): it has not heard this one; ask again once it beats.
+        if (answer.kind === 'no-responders' && unsettled(h)) {
+          if (!said) this.log(`host ${host.name} is not listening for orders yet (reconnecting?): asking again at its next heartbeat`);
+          said = true;
+          if (await this.heardAgain(host, deadline, () => unsettled(h))) return attempt();
+        }
+        const why =
+          answer.kind === 'timeout' && answer.foreign
+            ? `it runs ${answer.foreign}`
+            : answer.kind === 'timeout'
+              ? 'timeout'
+              : 'no responders';
+        failHost(h, `host ${host.name} did not accept its islands (${why})${bus.keyHint()}`);
       };
-      attempt();
+      void attempt();
     };
     void this.connection()
       .then(() => this.leased())

@@ -10,6 +10,7 @@ import { type BusMessage } from '../bus/messages.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
 import { DEFAULT_HEARTBEAT_MS, MAX_HOST_ISLANDS, MISSED_HEARTBEATS } from '../defaults.ts';
 import { safeName } from '../bus/text.ts';
+import { SayOnce } from '../bus/bounded.ts';
 
 export interface KnownHost {
   id: string;
@@ -32,7 +33,7 @@ export interface HostDirectoryEvents {
 
 export class HostDirectory {
   readonly hosts = new Map<string, KnownHost>();
-  private readonly refused = new Set<string>();
+  private readonly refused = new SayOnce(8, (line) => this.events.onRefused?.(line));
   private readonly subs: Subscription[];
   private readonly timer: NodeJS.Timeout;
   private waiters: (() => void)[] = [];
@@ -107,10 +108,7 @@ export class HostDirectory {
     const body = decoded.body as { type?: unknown; name?: unknown } | null;
     if (body?.type !== 'host' || typeof body.name !== 'string') return;
     const who = safeName(body.name);
-    if (!this.refused.has(who)) {
-      this.refused.add(who);
-      this.events.onRefused?.(`refused host ${who}: it runs ${decoded.from}; this coordinator runs ${ownVersion()}`);
-    }
+    this.refused.say(who, `refused host ${who}: it runs ${decoded.from}; this coordinator runs ${ownVersion()}`);
   }
 
   private onHeartbeat(beat: BusMessage<'host'>): void {

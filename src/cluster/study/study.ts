@@ -25,6 +25,7 @@ import { HostDirectory } from '../leases/host-directory.ts';
 import { safeName } from '../bus/text.ts';
 import { holderName, HostLeases, openLeaseBucket, removeAbandonedStudies } from '../leases/host-lease.ts';
 import { recordProblem } from '../result-checks.ts';
+import { QUEUE_CHECK_MS, QueueWatch } from './queue-watch.ts';
 
 const CONSUMER = 'hosts';
 
@@ -45,8 +46,8 @@ export interface ClusterOptions extends ClusterKeySource {
 }
 
 export interface ClusterStudyOutcome extends StudyOutcome {
-  /** Why an unfinished study stopped: interrupted (signal), the broker was lost, or no host was left. */
-  stoppedBy: 'signal' | 'broker-lost' | 'no-hosts' | null;
+  /** Why an unfinished study stopped: interrupted (signal), the broker was lost, no host was left, or its queue was deleted on the broker. */
+  stoppedBy: 'signal' | 'broker-lost' | 'no-hosts' | 'queue-lost' | null;
   /** Bus messages dropped: malformed, foreign, unauthenticated, or results that failed their checks. */
   dropped: number;
   /** The same, by reason, as one line ('' when none was). */
@@ -83,6 +84,20 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
   const activity = new Map<string, HostActivity>();
   const showHosts = () => hooks.onHosts?.([...activity.values()]);
   let invite = (_hostId: string) => {};
+  /** The hosts this study invited: only they may say they started or finished one of its runs. */
+  const invited = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
+  /** The line about a lost host's run, said when the broker gives the run back (the host kept it alive until about `lastSeen`). */
+  const backToQueue = (run: string, lastSeen: number) => {
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        log(`run ${run} of a lost host went back to the queue (its ack deadline passed)`);
+      },
+      Math.max(0, lastSeen + ackWaitMs - Date.now()),
+    );
+    timers.add(timer);
+  };
   const directory = new HostDirectory(
     bus,
     subjects,
@@ -94,7 +109,9 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       },
       onGone: (host, how) => {
         const current = activity.get(host.name)?.current;
-        log(`host ${host.name} ${how}${current ? `; its run ${current} goes back to the queue` : ''}`);
+        // A host that left gave its run back itself; a lost one's goes back when its ack deadline passes.
+        log(`host ${host.name} ${how}${current && how === 'left' ? `; its run ${current} went back to the queue` : ''}`);
+        if (current && how === 'lost') backToQueue(current, host.lastSeen);
         activity.delete(host.name);
         showHosts();
       },
@@ -163,7 +180,8 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
     const finished = new Promise<ClusterStudyOutcome['stoppedBy']>((resolve) => (finish = resolve));
     const remaining = new Set(byId.keys());
 
-    bus.listen(subjects.study(session, 'started'), ['run-started'], ({ runId, host: sent, session: s }) => {
+    bus.listen(subjects.study(session, 'started'), ['run-started'], ({ runId, host: sent, session: s }, from) => {
+      if (!invited.has(from)) return void dropped.unauthenticated++;
       const host = safeName(sent);
       const planned = byId.get(runId);
       if (s !== session || !planned) return void dropped.malformed++;
@@ -175,7 +193,9 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
     });
     // Results are checked where they land: a record that fails is dropped and counted, never
     // written; its host gets no confirmation, so the run stays in the queue.
-    bus.listen(subjects.study(session, 'result'), ['run-done'], (sent, _from, msg) => {
+    bus.listen(subjects.study(session, 'result'), ['run-done'], (sent, from, msg) => {
+      // A key-holder this study did not invite writes none of its records.
+      if (!invited.has(from)) return void dropped.unauthenticated++;
       // The host's name as it may be shown and recorded.
       const done = { ...sent, host: safeName(sent.host) };
       const planned = byId.get(done.runId);
@@ -215,9 +235,11 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
 
     // Only a host leased to this study is invited (also one that turns up later and is free).
     invite = (hostId) =>
-      void leases
-        ?.take(hostId)
-        .then((ours) => ours && bus.publish(subjects.invite(hostId), { type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs }));
+      void leases?.take(hostId).then((ours) => {
+        if (!ours) return;
+        invited.add(hostId);
+        bus.publish(subjects.invite(hostId), { type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs });
+      });
     for (const host of directory.hosts.values()) if (!host.busy) invite(host.id);
 
     const onAbort = () => finish('signal');
@@ -233,14 +255,28 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
       Math.min(1000, waitMs),
     );
     let orphanSince = Date.now();
+    const queue = new QueueWatch(jsm, stream, CONSUMER, log);
+    const queueCheck = setInterval(() => {
+      void queue.check(remaining.size).then((state) => {
+        if (state === 'gone') finish('queue-lost');
+        else if (state === 'short') for (const runId of remaining) if (!running(runId)) void publishRun(byId.get(runId)!);
+      });
+    }, QUEUE_CHECK_MS);
+    /** Whether a host of this study says it is running `runId` now. */
+    const running = (runId: string) => {
+      const planned = byId.get(runId)!;
+      return [...activity.values()].some((a) => a.current === `${planned.cell.id} seed ${planned.seed}`);
+    };
     try {
       result.stoppedBy = await finished;
     } finally {
+      clearInterval(queueCheck);
       clearInterval(orphanCheck);
       options.signal?.removeEventListener('abort', onAbort);
     }
     return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total, droppedText: dropped.describe() };
   } finally {
+    for (const timer of timers) clearTimeout(timer);
     release?.();
     directory.close();
     if (!nc.isClosed()) {

@@ -57,14 +57,20 @@ const CROSSOVER_MAX_N = 1_000;
  * per call, 128 partners per queen: bounded, so that selection, survival and migration
  * carry the improvements over several generations rather than one child's search doing
  * all the work), and crossover with probability 0.1 for N <= 1,000 and
- * 0 above. `overrides` replace whole fields (an operator object is replaced, not merged).
+ * 0 above. An operator given as an object is merged into its default (`{ localSearch: {
+ * maxSteps: 8 } }` keeps the other localSearch keys); null turns it off.
  */
 /** The hybrid's population sizes by default (μ, λ); the hybrid mode's options (src/ga/modes/hybrid.ts) default to them. */
 export const HYBRID_DEFAULTS = { populationSize: 8, childrenPerGeneration: 4 } as const;
 
+/** Operators as overrides give them: each optional, an object's keys too (merged into the default). */
+export type HybridOperatorOverrides = {
+  [K in keyof HybridOperators]?: HybridOperators[K] extends infer T ? (T extends object ? Partial<T> | null : T) : never;
+};
+
 export function hybridParams(
   n: number,
-  overrides: Partial<Omit<HybridParams, 'n' | 'operators'>> & { operators?: Partial<HybridOperators> } = {},
+  overrides: Partial<Omit<HybridParams, 'n' | 'operators'>> & { operators?: HybridOperatorOverrides } = {},
 ): HybridParams {
   const operators: HybridOperators = {
     smartStart: { maxTries: 128 },
@@ -72,8 +78,17 @@ export function hybridParams(
     conflictMutation: { probability: 0.8, moves: 1, partners: 8 },
     localSearch: { applyTo: 'both', maxSteps: 64, triesPerQueen: 128 },
     crossover: { probability: n <= CROSSOVER_MAX_N ? 0.1 : 0 },
-    ...overrides.operators,
   };
+  for (const [key, value] of Object.entries(overrides.operators ?? {}) as [keyof HybridOperators, unknown][]) {
+    if (value === undefined) continue;
+    const base = operators[key];
+    // An object over an object default is merged key by key (its undefined keys keep the default's).
+    const merged =
+      value !== null && typeof value === 'object' && base !== null && typeof base === 'object'
+        ? { ...base, ...Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) }
+        : value;
+    Object.assign(operators, { [key]: merged });
+  }
   return {
     n,
     populationSize: overrides.populationSize ?? HYBRID_DEFAULTS.populationSize,

@@ -1,12 +1,25 @@
 import { bytesPerGene } from '../../problem/genes.ts';
 import type { Fields } from '../../schema/fields.ts';
+import type { z } from 'zod';
 import { HybridIsland } from '../hybrid/hybrid-island.ts';
-import { HYBRID_DEFAULTS, hybridParams, type HybridOperators, type HybridParams } from '../hybrid/params.ts';
+import { HYBRID_DEFAULTS, hybridParams, type HybridOperatorOverrides, type HybridParams } from '../hybrid/params.ts';
 import { defineGaMode } from './define.ts';
 
-/** An operator's settings, or null to turn it off; unset, `hybridParams` gives its default for the board. */
+/**
+ * An operator's settings, or null to turn it off; unset, `hybridParams` gives its default for
+ * the board. Each key is optional: the keys given are merged into the default
+ * (`localSearch: { maxSteps: 8 }` alone).
+ */
 const operator = <S extends Parameters<Fields['section']>[0]>(f: Fields, shape: S, describe: string) =>
-  f.section(shape).nullable().optional().describe(`${describe}; null turns it off`);
+  f
+    .section(
+      Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, (field as z.ZodType).optional()])) as unknown as {
+        [K in keyof S]: z.ZodOptional<S[K]>;
+      },
+    )
+    .nullable()
+    .optional()
+    .describe(`${describe}; null turns it off; keys not given keep their defaults`);
 
 /** Beyond the paper (docs/hybrid.md): a memetic island GA for large N, each operator named. */
 export const hybridMode = defineGaMode({
@@ -52,7 +65,7 @@ export const hybridMode = defineGaMode({
   },
   resolve: (ga, { n }): Omit<HybridParams, 'n'> => {
     const { populationSize, childrenPerGeneration, crossoverProbability, swapDelta, ...named } = ga;
-    const operators: Partial<HybridOperators> = { swapDelta };
+    const operators: HybridOperatorOverrides = { swapDelta };
     for (const [key, value] of Object.entries(named)) if (value !== undefined) Object.assign(operators, { [key]: value });
     if (crossoverProbability !== null) operators.crossover = { probability: crossoverProbability };
     const { n: _n, ...params } = hybridParams(n, { populationSize, childrenPerGeneration, operators });

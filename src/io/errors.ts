@@ -9,3 +9,8 @@ export class InputError extends Error {
   /** Exit code the CLI uses for bad input. */
   readonly exitCode = 2;
 }
+
+/** Why a path cannot be written, in words (`is a directory`, `is read-only (mode 444)`): write-file.ts makes it an InputError naming the flag. */
+export class OutputRefused extends Error {
+  override name = 'OutputRefused';
+}

@@ -1,0 +1,45 @@
+/**
+ * The work behind `broker`: a nats-server of this machine's PATH on loopback, with JetStream
+ * in a temporary store that goes when it stops (src/cluster/local-broker.ts). Its URL goes to
+ * stdout (for `$(...)`), the rest to stderr. For trying a cluster on one machine; a broker
+ * other machines use is configured as docs/distributed.md shows.
+ */
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import type { ArgumentsCamelCase } from 'yargs';
+import { ConfigError } from '../../config/errors.ts';
+import { startLocalBroker } from '../../cluster/local-broker.ts';
+import { printLine, printLog } from '../output.ts';
+import { claimSignals } from '../signals.ts';
+
+export type BrokerArgs = object;
+
+/** nats-server on PATH, or null. */
+export function findOnPath(name: string, pathVariable = process.env.PATH ?? ''): string | null {
+  for (const dir of pathVariable.split(path.delimiter)) {
+    if (dir === '') continue;
+    const file = path.join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+export async function broker(_args: ArgumentsCamelCase<BrokerArgs>): Promise<void> {
+  const executable = findOnPath('nats-server');
+  if (executable === null)
+    throw new ConfigError(
+      'broker: no nats-server on PATH; install it (apt-get install nats-server, brew install nats-server, or https://github.com/nats-io/nats-server/releases)',
+    );
+  const server = await startLocalBroker(executable);
+  printLine(server.url);
+  printLog(`broker ready on ${server.url} (nats-server ${executable}, JetStream in a temporary store, loopback only); Ctrl-C stops it`);
+  const release = claimSignals(() => void server.stop());
+  await server.exited;
+  release();
+  printLog('broker stopped; its store is removed');
+}

@@ -1,0 +1,77 @@
+/**
+ * Why a connection to the broker failed, when the NATS client says only "(timeout)": it
+ * upgrades to TLS when the broker requires it and retries a TLS handshake that fails until
+ * its timeout, so a certificate error or a `nats://` URL for a TLS-only broker look alike.
+ * One look of our own says which: the broker's INFO line (does it require TLS?) and, if so, a
+ * TLS handshake with the client's own TLS options (what the certificate check says).
+ */
+import { isIP, connect as tcpConnect } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions as TlsOptions } from 'node:tls';
+
+/** How long the look may take in all. */
+const PROBE_MS = 2000;
+
+/** One phrase saying why, or null when the look finds nothing to say (the client's own reason stands). */
+export async function diagnoseConnect(
+  host: string,
+  port: number,
+  scheme: 'nats' | 'tls',
+  tls: TlsOptions | undefined,
+): Promise<string | null> {
+  const info = await infoOf(host, port);
+  if (info === null || info.tls_required !== true) return null;
+  const tlsError = await handshake(host, port, tls ?? {});
+  const hint = scheme === 'nats' ? 'the broker requires TLS: use tls:// (with --nats-ca if its certificate is not from a public CA)' : null;
+  if (tlsError === null) return hint;
+  return hint ? `${hint}; its certificate: ${tlsError}` : `TLS certificate check failed: ${tlsError}`;
+}
+
+/** The broker's INFO (the first line it sends, before any TLS), or null. */
+function infoOf(host: string, port: number): Promise<{ tls_required?: unknown } | null> {
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = tcpConnect({ host, port });
+    const done = (value: { tls_required?: unknown } | null) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), PROBE_MS);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      const line = /^INFO (\{.*\}) *\r?\n/.exec(text);
+      if (line) {
+        try {
+          done(JSON.parse(line[1]) as { tls_required?: unknown });
+        } catch {
+          done(null);
+        }
+      } else if (text.length > 64 * 1024 || text.includes('\n')) done(null);
+    });
+    socket.on('error', () => done(null));
+  });
+}
+
+/** The TLS error of a handshake after the broker's INFO line, or null when it succeeds. */
+function handshake(host: string, port: number, tls: TlsOptions): Promise<string | null> {
+  return new Promise((resolve) => {
+    const raw = tcpConnect({ host, port });
+    let secure: ReturnType<typeof tlsConnect> | null = null;
+    const done = (value: string | null) => {
+      clearTimeout(timer);
+      secure?.destroy();
+      raw.destroy();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), PROBE_MS);
+    raw.once('data', () => {
+      raw.pause();
+      // SNI takes a name, never an address.
+      secure = tlsConnect({ ...tls, socket: raw, ...(isIP(host) ? {} : { servername: host }) });
+      secure.once('secureConnect', () => done(null));
+      secure.once('error', (error: NodeJS.ErrnoException) => done(`${error.message}${error.code ? ` (${error.code})` : ''}`));
+    });
+    raw.on('error', () => done(null));
+  });
+}

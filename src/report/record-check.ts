@@ -1,0 +1,35 @@
+/**
+ * A study's records are checked against its manifest before any number is made from them:
+ * a record of a cell the study does not have, of a seed it does not run, or "solved" without
+ * a valid solution (re-validated here with the problem's own validator, never taken on
+ * trust) means the folder holds something other than this study's runs. The report refuses
+ * such a folder (one line naming the record and what is wrong, exit 2) rather than dropping
+ * the record: a count of "7 of 6 runs" or a success that is none would be the study's claim.
+ */
+import { ConfigError } from '../config/errors.ts';
+import type { Manifest, RunRecord } from '../experiment/records.ts';
+import { validateSolution } from '../problem/validate.ts';
+
+/** What is wrong with one record, or null when it fits the study. */
+function misfit(run: RunRecord, manifest: Manifest): string | null {
+  const cell = manifest.cells.find((c) => c.id === run.cell);
+  if (cell === undefined) return `cell ${JSON.stringify(run.cell)} is not one of the study's ${manifest.cells.length} cells`;
+  if (!manifest.seeds.includes(run.seed)) return `seed ${run.seed} is not one of the study's seeds (${manifest.seeds.length} per cell)`;
+  if (!run.solved || run.error) return null;
+  if (!Array.isArray(run.solution)) return 'is solved but holds no solution';
+  const check = validateSolution(run.solution, cell.config.n);
+  if (!check.valid) return `is solved but its solution is not one: ${check.reason}`;
+  if (run.fitness !== 0) return `is solved with fitness ${run.fitness}, expected 0`;
+  return null;
+}
+
+/** Refuses the first record that does not fit the study. @throws ConfigError */
+export function checkRecords(manifest: Manifest, runs: readonly RunRecord[], file: string): void {
+  runs.forEach((run, i) => {
+    const wrong = misfit(run, manifest);
+    if (wrong !== null)
+      throw new ConfigError(
+        `${file}: record ${i + 1} (${String(run.cell)}@${String(run.seed)}) ${wrong}; this folder holds runs of another study, refusing to report it`,
+      );
+  });
+}

@@ -1,0 +1,116 @@
+// SVG drawing for the live view: plain DOM calls, no framework. Every text from the run
+// (config values, cell names) goes in as a text node or an attribute value, never as markup.
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** An SVG element with attributes (set one by one: values are never parsed as markup). */
+export function svg(name, attributes = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** An HTML element with text content and attributes. */
+export function html(name, text = '', attributes = {}, parent = null) {
+  const node = document.createElement(name);
+  if (text !== '') node.textContent = text;
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export function text(parent, x, y, content, attributes = {}) {
+  const node = svg('text', { x, y, ...attributes }, parent);
+  node.textContent = content;
+  return node;
+}
+
+/** Scales for a chart of `width` x `height` with margins `m`: x maps [x0, x1] (log10 when `log`), y maps [y0, y1] upwards. */
+export function scales({ width, height, m }, [x0, x1], [y0, y1], log = false) {
+  const fx = log ? (x) => Math.log10(x) : (x) => x;
+  return {
+    sx: (x) => m.left + ((fx(x) - fx(x0)) / (fx(x1) - fx(x0) || 1)) * (width - m.left - m.right),
+    sy: (y) => height - m.bottom - ((y - y0) / (y1 - y0 || 1)) * (height - m.top - m.bottom),
+  };
+}
+
+/** A colour per island: hues spread around the wheel, so 2 islands and 64 both stay apart. */
+export function islandColour(island, count) {
+  const hue = Math.round((island * 360) / Math.max(1, count)) % 360;
+  return `hsl(${hue}, 65%, ${count > 16 ? 45 : 40}%)`;
+}
+
+/** From red (0) through amber to green (1): a migration's acceptance. */
+export function acceptanceColour(share) {
+  const s = Number.isFinite(share) ? Math.min(1, Math.max(0, share)) : 0;
+  return `hsl(${Math.round(s * 120)}, 70%, 42%)`;
+}
+
+/** From white (0) to dark blue (1): a distance in the heat map. */
+export function heatColour(value) {
+  const v = Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+  return `hsl(215, 60%, ${Math.round(97 - v * 62)}%)`;
+}
+
+export function formatNumber(value) {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  if (!Number.isFinite(value)) return '∞';
+  const a = Math.abs(value);
+  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return value.toExponential(2);
+  return Number.isInteger(value) ? String(value) : value.toPrecision(4).replace(/\.?0+$/, '');
+}
+
+export function ticks(low, high, count, log) {
+  if (log) {
+    const out = [];
+    for (let e = Math.floor(Math.log10(low)); e <= Math.ceil(Math.log10(high)); e++) out.push(10 ** e);
+    return out.filter((t) => t >= low && t <= high);
+  }
+  if (high === low) return [low];
+  const step = 10 ** Math.floor(Math.log10((high - low) / count));
+  const nice = [1, 2, 5, 10].map((m) => m * step).find((s) => (high - low) / s <= count) ?? step * 10;
+  const out = [];
+  for (let t = Math.ceil(low / nice) * nice; t <= high + nice * 1e-9; t += nice) out.push(Number(t.toPrecision(12)));
+  return out;
+}
+
+/** A line chart into `parent` (replaced): `lines` are { points: [[x, y], ...], colour, name?, step? }; axes from the data unless given. */
+export function lineChart(parent, { lines, xTitle, yTitle, xLog = false, yDomain = null, width = 420, height = 200 }) {
+  parent.replaceChildren();
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img' }, parent);
+  const m = { left: 48, right: 16, top: 8, bottom: 32 };
+  const xs = lines.flatMap((l) => l.points.map((p) => p[0])).filter((x) => Number.isFinite(x) && (!xLog || x > 0));
+  const ys = lines.flatMap((l) => l.points.map((p) => p[1])).filter(Number.isFinite);
+  if (xs.length === 0) {
+    text(root, width / 2, height / 2, 'no data yet', { 'text-anchor': 'middle' });
+    return root;
+  }
+  let [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  if (x0 === x1) [x0, x1] = xLog ? [x0 / 2, x1 * 2] : [x0 - 1, x1 + 1];
+  let [y0, y1] = yDomain ?? [Math.min(...ys), Math.max(...ys)];
+  if (y0 === y1) [y0, y1] = [y0 - 1, y1 + 1];
+  const { sx, sy } = scales({ width, height, m }, [x0, x1], [y0, y1], xLog);
+  const axes = svg('g', { stroke: '#999', 'stroke-width': 1 }, root);
+  svg('line', { x1: m.left, y1: height - m.bottom, x2: width - m.right, y2: height - m.bottom }, axes);
+  svg('line', { x1: m.left, y1: m.top, x2: m.left, y2: height - m.bottom }, axes);
+  for (const t of ticks(x0, x1, 5, xLog)) text(root, sx(t), height - m.bottom + 12, formatNumber(t), { 'text-anchor': 'middle' });
+  for (const t of ticks(y0, y1, 4, false)) text(root, m.left - 4, sy(t) + 4, formatNumber(t), { 'text-anchor': 'end' });
+  text(root, (m.left + width) / 2, height - 4, xTitle, { 'text-anchor': 'middle' });
+  text(root, 10, m.top + (height - m.bottom) / 2, yTitle, {
+    'text-anchor': 'middle',
+    transform: `rotate(-90 10 ${m.top + (height - m.bottom) / 2})`,
+  });
+  const thin = lines.length > 16 ? 0.8 : 1.6;
+  for (const line of lines) {
+    const pts = line.points.filter((p) => Number.isFinite(p[1]) && (!xLog || p[0] > 0));
+    if (pts.length === 0) continue;
+    const d = pts
+      .map((p, i) => {
+        const [x, y] = [sx(p[0]).toFixed(1), sy(p[1]).toFixed(1)];
+        return i === 0 ? `M${x},${y}` : line.step ? `H${x}V${y}` : `L${x},${y}`;
+      })
+      .join('');
+    svg('path', { d, fill: 'none', stroke: line.colour, 'stroke-width': line.width ?? thin, 'data-series': line.name ?? '' }, root);
+  }
+  return root;
+}

@@ -1,0 +1,273 @@
+// The run view: header, topology with migration, per-island series, the archipelago's
+// observables, the winner and the stop. State is merged from the server's views (a view with
+// a header is a snapshot and starts afresh); drawing happens at most once per animation frame.
+import { acceptanceColour, formatNumber, heatColour, html, islandColour, lineChart, svg, text } from './draw.js';
+
+/** Run seconds over which an edge's migrants per second are measured. */
+const RATE_WINDOW = 5;
+
+export class RunView {
+  constructor(root, key) {
+    this.root = root;
+    this.key = key;
+    this.state = null;
+  }
+
+  merge(view) {
+    if (view.header) this.state = { header: view.header, series: {}, edges: new Map(), betweenSeries: [], between: null };
+    const s = this.state;
+    if (s === null) return;
+    s.seconds = view.seconds;
+    s.islands = view.islands;
+    for (const [island, part] of Object.entries(view.series))
+      s.series[island] = part.reset ? part.points : (s.series[island] ?? []).concat(part.points);
+    for (const flow of view.edges) {
+      const key = `${flow[0]}>${flow[1]}`;
+      const edge = s.edges.get(key) ?? { samples: [] };
+      edge.flow = flow;
+      edge.samples.push([flow[5], flow[2]]);
+      while (edge.samples.length > 2 && edge.samples[1][0] < flow[5] - RATE_WINDOW) edge.samples.shift();
+      s.edges.set(key, edge);
+    }
+    if (view.between) s.between = view.between;
+    if (view.betweenSeries)
+      s.betweenSeries = view.betweenSeries.reset ? view.betweenSeries.points : s.betweenSeries.concat(view.betweenSeries.points);
+    s.started = view.started;
+    s.solution = view.solution;
+    s.done = view.done;
+  }
+
+  render() {
+    const s = this.state;
+    if (s === null) return;
+    if (!this.parts) this.build(s.header);
+    this.status(s);
+    this.topology(s);
+    const count = s.header.islands;
+    const series = (column) =>
+      Object.entries(s.series).map(([i, points]) => ({
+        name: `island ${i}`,
+        colour: islandColour(Number(i), count),
+        points: points.map((p) => [p[0], p[column]]),
+      }));
+    lineChart(this.parts.best, { lines: series(2), xTitle: 'iteration', yTitle: 'best fitness' });
+    lineChart(this.parts.mean, { lines: series(3), xTitle: 'iteration', yTitle: 'mean fitness' });
+    lineChart(this.parts.diversity, { lines: series(4), xTitle: 'iteration', yTitle: 'diversity', yDomain: [0, 1] });
+    this.heatMap(s);
+    const b = s.betweenSeries;
+    lineChart(this.parts.distinct, {
+      lines: [
+        { name: 'distinct / sampled', colour: '#4c78a8', points: b.map((p) => [p[0], p[3] > 0 ? p[2] / p[3] : NaN]) },
+        { name: 'mean distance', colour: '#f58518', points: b.map((p) => [p[0], p[1]]) },
+      ],
+      xTitle: 'iteration',
+      yTitle: 'share',
+      yDomain: [0, 1],
+    });
+    html('p', 'blue: distinct genotypes / sampled; orange: mean distance between islands', { class: 'legend' }, this.parts.distinct);
+    this.islandTable(s);
+  }
+
+  build(header) {
+    this.root.replaceChildren();
+    const head = html('header', '', {}, this.root);
+    if (this.key !== null) html('a', '← the study', { href: './' }, head);
+    const m = header.migration;
+    html(
+      'h1',
+      `N = ${header.n} · ${header.islands} island${header.islands === 1 ? '' : 's'} · seed ${header.seed ?? '?'} · ${String(m.mode ?? '?')} migration` +
+        ` every ${String(m.interval ?? '?')}, ${String(m.migrants ?? '?')} migrants · topology ${header.topology}${this.key === null ? '' : ` · run ${this.key}`}`,
+      { id: 'title' },
+      head,
+    );
+    const p = header.provenance ?? {};
+    const tool = header.tool ?? {};
+    html(
+      'p',
+      `${String(tool.name ?? 'nqueens-islands')} ${String(tool.version ?? '')} · commit ${String(p.commit ?? '?').slice(0, 12)}${p.dirty ? ' (dirty)' : ''} · node ${String(p.node ?? '?')} · config ${String(p.configHash ?? '?').slice(0, 12)}`,
+      {},
+      head,
+    );
+    const details = html('details', '', {}, head);
+    html('summary', 'config and provenance', {}, details);
+    html('pre', JSON.stringify({ config: header.config, provenance: header.provenance }, null, 2), {}, details);
+    const status = html('p', '', { id: 'status' }, head);
+    const grid = html('div', '', { class: 'grid' }, this.root);
+    const section = (title, id) => {
+      const box = html('section', '', { id }, grid);
+      html('h2', title, {}, box);
+      return html('div', '', {}, box);
+    };
+    this.parts = {
+      status,
+      topology: section('topology and migration (width: migrants/s, colour: accepted share)', 'topology'),
+      best: section('best fitness per island', 'best'),
+      mean: section('mean fitness per island', 'mean'),
+      diversity: section('diversity per island', 'diversity'),
+      heat: section('distance between islands (latest sample)', 'heat'),
+      distinct: section('distinct genotypes and mean distance', 'distinct'),
+      islands: section('islands', 'islands'),
+    };
+  }
+
+  status(s) {
+    const most = Math.max(0, ...s.islands.map((i) => i.iteration));
+    let line = s.started === undefined ? 'starting' : `running: iteration ${most}, ${formatNumber(s.seconds)} s`;
+    if (s.solution)
+      line = `solved by island ${s.solution.island} at iteration ${s.solution.iteration} (${formatNumber(s.solution.seconds)} s)`;
+    else if (s.done) line = `not solved: best fitness ${s.done.fitness}`;
+    if (s.done) line += `; done after ${formatNumber(s.done.seconds)} s, ${s.done.evaluations} evaluations`;
+    this.parts.status.textContent = line;
+    this.parts.status.dataset.iteration = String(most);
+    this.parts.status.dataset.done = s.done ? 'true' : 'false';
+  }
+
+  topology(s) {
+    const { islands: count, edges, topology: kind, config } = s.header;
+    const size = 360;
+    const at = positions(kind, count, config?.topology?.rows, size);
+    const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' });
+    const rates = new Map([...s.edges].map(([key, e]) => [key, edgeRate(e, s.seconds)]));
+    const top = Math.max(1e-9, ...rates.values());
+    const flowing = svg('g', {}, root);
+    for (const [from, to] of edges) {
+      const key = `${from}>${to}`;
+      const edge = s.edges.get(key);
+      const [a, b] = [at[from], at[to]];
+      if (!a || !b) continue;
+      // Each direction drawn beside the other: offset to the left of its travel.
+      const [dx, dy] = [b[1] - a[1], a[0] - b[0]];
+      const len = Math.hypot(dx, dy) || 1;
+      const off = count > 16 ? 1.5 : 3;
+      const [ox, oy] = [(dx / len) * off, (dy / len) * off];
+      const rate = rates.get(key) ?? 0;
+      svg(
+        'line',
+        {
+          x1: a[0] + ox,
+          y1: a[1] + oy,
+          x2: b[0] + ox,
+          y2: b[1] + oy,
+          stroke: edge ? acceptanceColour(edge.flow[3] / Math.max(1, edge.flow[2])) : '#ccc',
+          'stroke-width': (0.5 + (rate / top) * (count > 16 ? 2.5 : 6)).toFixed(2),
+          'stroke-opacity': 0.8,
+          class: 'edge',
+          'data-edge': key,
+        },
+        flowing,
+      );
+    }
+    // Coloured against where the islands started (their first sample's best), so progress shows.
+    const firsts = Object.values(s.series).map((points) => points[0]?.[2] ?? NaN);
+    const worst = Math.max(1, ...[...firsts, ...s.islands.map((i) => i.best)].filter(Number.isFinite));
+    const r = count > 16 ? Math.max(3, 120 / count) : 14;
+    s.islands.forEach((island, i) => {
+      const [x, y] = at[i];
+      const g = svg('g', { class: 'node', 'data-island': i }, root);
+      const shade = Number.isFinite(island.best) ? island.best / worst : 1;
+      const winner = s.solution?.island === i;
+      svg(
+        'circle',
+        {
+          cx: x,
+          cy: y,
+          r,
+          fill: island.error ? '#999' : `hsl(${Math.round(120 - shade * 120)}, 60%, 55%)`,
+          stroke: winner ? '#000' : '#555',
+          'stroke-width': winner ? 3 : 1,
+        },
+        g,
+      );
+      const title = svg('title', {}, g);
+      title.textContent = `island ${i}: iteration ${island.iteration}, best ${formatNumber(island.best)}, diversity ${formatNumber(island.diversity)}${island.error ? `, failed: ${island.error}` : ''}`;
+      if (count <= 32) text(g, x, y + 4, String(i), { 'text-anchor': 'middle' });
+    });
+    this.parts.topology.replaceChildren(root);
+    html(
+      'p',
+      `node colour: best fitness (green 0 … red ${worst}); ${edges.length} edges; winner ringed in black`,
+      { class: 'legend' },
+      this.parts.topology,
+    );
+  }
+
+  heatMap(s) {
+    const box = this.parts.heat;
+    box.replaceChildren();
+    if (!s.between) {
+      html('p', 'no sample yet', { class: 'legend' }, box);
+      return;
+    }
+    const m = s.between.distance;
+    const size = 300;
+    const cell = size / m.length;
+    const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' }, box);
+    m.forEach((row, i) =>
+      row.forEach((d, j) => {
+        const rect = svg('rect', { x: j * cell, y: i * cell, width: cell + 0.2, height: cell + 0.2, fill: heatColour(d) }, root);
+        svg('title', {}, rect).textContent = `islands ${i} and ${j}: ${formatNumber(d)}`;
+      }),
+    );
+    html(
+      'p',
+      `iteration ${s.between.iteration}: mean distance ${formatNumber(s.between.meanDistance)}, ${s.between.distinct} distinct of ${s.between.sampled} sampled (white 0, dark 1)`,
+      { class: 'legend' },
+      box,
+    );
+  }
+
+  islandTable(s) {
+    const box = this.parts.islands;
+    box.replaceChildren();
+    const scroll = html('div', '', { class: 'scroll' }, box);
+    const table = html('table', '', {}, scroll);
+    const head = html('tr', '', {}, table);
+    for (const h of ['island', 'iteration', 'best', 'mean', 'diversity', 'sent', 'accepted', 'immigrants survived'])
+      html('th', h, {}, head);
+    for (const i of s.islands) {
+      const row = html('tr', '', { 'data-island': i.id }, table);
+      const survival = i.checked > 0 ? `${i.survived}/${i.checked} (${Math.round((100 * i.survived) / i.checked)}%)` : '–';
+      const cells = [
+        i.id,
+        i.iteration,
+        formatNumber(i.best),
+        formatNumber(i.mean),
+        formatNumber(i.diversity),
+        i.migrantsSent,
+        i.migrantsAccepted,
+        survival,
+      ];
+      for (const c of cells) html('td', String(c), {}, row);
+      if (i.error) html('td', `failed: ${i.error}`, {}, row);
+    }
+  }
+}
+
+/** Migrants per second along an edge over the last RATE_WINDOW run seconds (0 once it went quiet). */
+function edgeRate(edge, now) {
+  const first = edge.samples[0];
+  const last = edge.samples[edge.samples.length - 1];
+  if (last[0] < now - RATE_WINDOW) return 0;
+  if (edge.samples.length < 2 || last[0] <= first[0]) return now > 0 ? last[1] / now : 0;
+  return (last[1] - first[1]) / (last[0] - first[0]);
+}
+
+/** Where each island goes: a hub in the middle for a star, rows and columns for a grid, else a circle. */
+function positions(kind, count, rows, size) {
+  const c = size / 2;
+  const radius = size / 2 - 24;
+  const circle = (i, n, start = 0) => {
+    const angle = -Math.PI / 2 + ((i - start) * 2 * Math.PI) / Math.max(1, n);
+    return [c + radius * Math.cos(angle), c + radius * Math.sin(angle)];
+  };
+  if (count === 1) return [[c, c]];
+  if (kind === 'star') return Array.from({ length: count }, (_, i) => (i === 0 ? [c, c] : circle(i, count - 1, 1)));
+  if (kind === 'grid') {
+    let r = Number.isInteger(rows) && rows > 0 && count % rows === 0 ? rows : Math.floor(Math.sqrt(count));
+    while (count % r !== 0) r--;
+    const cols = count / r;
+    const step = (size - 48) / Math.max(cols - 1, r - 1, 1);
+    return Array.from({ length: count }, (_, i) => [24 + (i % cols) * step, 24 + Math.floor(i / cols) * step]);
+  }
+  return Array.from({ length: count }, (_, i) => circle(i, count));
+}

@@ -1,0 +1,176 @@
+/**
+ * The live view's HTTP server (node:http): the page and its assets, and one server-sent
+ * event stream per open page. A page's stream starts with the whole state (the snapshot),
+ * then carries what changed, four times a second. The run never waits for a page: views are
+ * made on a timer from state the run's events already updated, and a page whose socket does
+ * not take a view at once (a slow or stalled client) is disconnected; its browser reconnects
+ * and starts again from a snapshot. Only GET is served and nothing served changes the run.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pageAsset, type PageAsset } from './assets.ts';
+import { DEFAULT_HOST, type ServeOptions } from './options.ts';
+
+/** A stream of views for one page: `next()` is what changed since its last call (null: nothing). */
+export interface ViewStream {
+  next(): object | null;
+  /** Nothing more will come (a finished run): the page is told and the stream ends. */
+  readonly ended: boolean;
+}
+
+/** What the server shows: a stream per page, by the `run` the page asks for (null: the main view). */
+export type ViewSource = (run: string | null) => ViewStream | null;
+
+export interface ViewServer {
+  /** The page's address, with the token when one is needed. */
+  readonly url: string;
+  /** Sends every page what it has not seen, then ends their streams and stops listening. */
+  close(): Promise<void>;
+}
+
+const FLUSH_MS = 250;
+/** Pages at once: each holds a cursor and a socket; more get 503. */
+const MAX_CLIENTS = 16;
+
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const COMMON_HEADERS = {
+  'Content-Security-Policy': CSP,
+  'X-Content-Type-Options': 'nosniff',
+  // The token is in the URL: no page it links to may learn it.
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+};
+
+interface Client {
+  res: ServerResponse;
+  stream: ViewStream;
+}
+
+/** Starts serving `source`; resolves once it listens. */
+export async function startViewServer(source: ViewSource, options: ServeOptions): Promise<ViewServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const token = host === DEFAULT_HOST ? null : randomBytes(16).toString('hex');
+  const clients = new Set<Client>();
+  let timer: NodeJS.Timeout | null = null;
+
+  const flush = () => {
+    for (const client of clients) send(client);
+    if (clients.size === 0 && timer !== null) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
+  const send = (client: Client) => {
+    const view = client.stream.next();
+    if (view !== null && !client.res.write(`data: ${JSON.stringify(view)}\n\n`)) {
+      // The page does not keep up: drop it rather than buffer for it (it reconnects to a snapshot).
+      drop(client);
+      return;
+    }
+    if (client.stream.ended) drop(client);
+  };
+  const drop = (client: Client) => {
+    clients.delete(client);
+    client.res.end();
+  };
+
+  const server: Server = createServer((req, res) => {
+    const port = (server.address() as AddressInfo).port;
+    const url = new URL(req.url ?? '/', `http://${DEFAULT_HOST}`);
+    const refusal = refuse(req, url, { token, host, port });
+    if (refusal !== null) return plain(res, refusal.status, refusal.text);
+    if (url.pathname === '/events') {
+      if (clients.size >= MAX_CLIENTS) return plain(res, 503, 'too many pages open');
+      const stream = source(url.searchParams.get('run'));
+      if (stream === null) return plain(res, 404, 'no such run');
+      res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+      res.socket?.setNoDelay(true);
+      const client = { res, stream };
+      clients.add(client);
+      res.on('close', () => clients.delete(client));
+      send(client);
+      timer ??= setInterval(flush, FLUSH_MS).unref();
+      return;
+    }
+    // Browsers ask for an icon; there is none (an answer, not a 404 in the page's console).
+    if (url.pathname === '/favicon.ico') return void res.writeHead(204, COMMON_HEADERS).end();
+    const asset = pageAsset(url.pathname);
+    if (asset === null) return plain(res, 404, 'not found');
+    serveAsset(res, asset, token);
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}/${token === null ? '' : `?token=${token}`}`,
+    close: async () => {
+      if (timer !== null) clearInterval(timer);
+      for (const client of clients) {
+        const view = client.stream.next();
+        if (view !== null) client.res.write(`data: ${JSON.stringify(view)}\n\n`);
+        client.res.end();
+      }
+      clients.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Connections a browser keeps alive would hold the close (and the command's exit) back.
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/**
+ * Why a request is refused, or null: a method other than GET (405), a missing or wrong token
+ * (403), or, on the default address, a Host header that is not this address (403: a page of
+ * another site reaching the port through a rebound DNS name).
+ */
+function refuse(
+  req: IncomingMessage,
+  url: URL,
+  where: { token: string | null; host: string; port: number },
+): { status: number; text: string } | null {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, text: 'only GET' };
+  if (where.token !== null && url.searchParams.get('token') !== where.token && cookieToken(req) !== where.token)
+    return { status: 403, text: 'forbidden: the URL needs its token' };
+  if (where.token === null) {
+    const allowed = [`${where.host}:${where.port}`, `localhost:${where.port}`];
+    if (!allowed.includes(req.headers.host ?? '')) return { status: 403, text: 'forbidden: unexpected Host header' };
+  }
+  return null;
+}
+
+/** The token the page was loaded with, which its own requests (modules, the event stream) send back as a cookie. */
+function cookieToken(req: IncomingMessage): string | null {
+  const match = /(?:^|;\s*)nqi-token=([0-9a-f]+)/.exec(req.headers.cookie ?? '');
+  return match ? match[1] : null;
+}
+
+function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { ...COMMON_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(`${text}\n`);
+}
+
+function serveAsset(res: ServerResponse, asset: PageAsset, token: string | null): void {
+  // The page's own requests (its modules, its event stream) carry the token as a cookie only this server gets.
+  const cookie = token === null ? {} : { 'Set-Cookie': `nqi-token=${token}; Path=/; HttpOnly; SameSite=Strict` };
+  res.writeHead(200, { ...COMMON_HEADERS, ...cookie, 'Content-Type': asset.type });
+  res.end(asset.body);
+}

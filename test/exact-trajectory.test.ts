@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { CourseLog } from '../src/archipelago/course-log.ts';
+import { combineCourses } from '../src/archipelago/trajectory.ts';
+import { gaInitialEvaluations } from '../src/config/ga-section.ts';
+import { loadExperiment } from '../src/experiment/load.ts';
+import type { RunRecord } from '../src/experiment/records.ts';
+import { runStudy } from '../src/experiment/runner.ts';
+import { readRuns } from '../src/experiment/store.ts';
+
+/** A course log of (iteration, evaluations, best) for every iteration of `course`. */
+function logOf(course: [number, number, number][]): Float64Array {
+  const log = new CourseLog();
+  for (const [t, e, b] of course) log.note(t, e, b);
+  return log.entries();
+}
+
+describe('course logs and the trajectory combined from them', () => {
+  it('an island logs its first iteration, its improvements, where its evaluations per iteration change, and its last', () => {
+    // 100 initial, then 10 an iteration, then 12 (immigrants from iteration 4 on).
+    const course: [number, number, number][] = [
+      [0, 100, 30],
+      [1, 110, 28],
+      [2, 120, 28],
+      [3, 130, 28],
+      [4, 142, 28],
+      [5, 154, 25],
+      [6, 166, 25],
+      [7, 178, 25],
+    ];
+    assert.deepEqual([...logOf(course)], [0, 100, 30, 1, 110, 28, 3, 130, 28, 5, 154, 25, 7, 178, 25]);
+  });
+
+  it('reads every iteration back exactly: the sum of the islands through t, the least best, improvements only, the end last', () => {
+    const a = logOf([
+      [0, 100, 30],
+      [1, 110, 28],
+      [2, 120, 28],
+      [3, 130, 20],
+    ]);
+    const b = logOf([
+      [0, 100, 29],
+      [1, 112, 29],
+      [2, 124, 27],
+      [3, 136, 27],
+    ]);
+    assert.deepEqual(combineCourses([a, b], Infinity, { evaluations: 266, fitness: 20 }), [
+      [200, 29],
+      [222, 28],
+      [244, 27],
+      [266, 20],
+    ]);
+    // A solved run: iterations from the winning one (3) on are not points; the end is.
+    assert.deepEqual(combineCourses([a, b], 3, { evaluations: 250, fitness: 0 }), [
+      [200, 29],
+      [222, 28],
+      [244, 27],
+      [250, 0],
+    ]);
+    // A log from another host that is not one (uneven growth, a rising best, not a Float64Array) is left out.
+    const uneven = Float64Array.from([0, 100, 30, 3, 131, 20]);
+    const rising = Float64Array.from([0, 100, 30, 1, 110, 31]);
+    assert.deepEqual(combineCourses([a, uneven, rising, [1, 2, 3] as never, null], Infinity, { evaluations: 130, fitness: 20 }), [
+      [100, 30],
+      [110, 28],
+      [130, 20],
+    ]);
+  });
+});
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nqi-trajectory-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A record without what depends on timing: seconds, latencies, when it finished, and the provenance's machine state. */
+function untimed(record: RunRecord): unknown {
+  return JSON.parse(
+    JSON.stringify(record, (key, value: unknown) =>
+      ['seconds', 'startupSeconds', 'stopLatencyMs', 'foundAtSeconds', 'finishedAt', 'provenance'].includes(key) ? undefined : value,
+    ),
+  );
+}
+
+describe('a seeded study repeats its records, trajectories and observables included', () => {
+  it('sync and lagged cells of 3 islands, run twice: the same runs.jsonl but for timings; exact trajectories', async () => {
+    const file = path.join(dir, 'repeat.yaml');
+    writeFileSync(
+      file,
+      [
+        'base: { overrides: { n: 40, islands: 3, ga: { populationSize: 30 }, limits: { maxIterations: 80 } } }',
+        'sweep:',
+        '  migration.mode: [sync, lagged]',
+        'repeats: 3',
+        'seed: 21',
+        '',
+      ].join('\n'),
+    );
+    const experiment = loadExperiment(file, { availableParallelism: 4, totalMemory: 16e9 });
+    const records = async (name: string) => {
+      const out = path.join(dir, name);
+      await runStudy(experiment, { outDir: out, resume: false, events: false });
+      return readRuns(path.join(out, 'runs.jsonl')).runs.sort((x, y) => x.cell.localeCompare(y.cell) || x.seed - y.seed);
+    };
+    const first = await records('first');
+    const second = await records('second');
+    assert.equal(first.length, 6);
+    assert.deepEqual(second.map(untimed), first.map(untimed));
+    for (const r of first) {
+      const t = r.trajectory!;
+      assert.ok(t.length >= 2, `${r.cell} seed ${r.seed}: ${JSON.stringify(t)}`);
+      // Every island's initial population: M = 30 members and the paper's bad repository.
+      const initial = gaInitialEvaluations(experiment.cells.find((c) => c.id === r.cell)!.config.ga);
+      assert.equal(initial, 30 + 6);
+      assert.equal(t[0][0], 3 * initial, 'the first point counts every initial population');
+      for (let i = 1; i < t.length - 1; i++) assert.ok(t[i][0] > t[i - 1][0] && t[i][1] < t[i - 1][1], `an improvement at ${i}`);
+      assert.deepEqual(t[t.length - 1], [r.evaluations, r.fitness], 'the last point is the run');
+    }
+    // The study exercises both ends: runs that solved and runs that reached the limit.
+    assert.ok(first.some((r) => r.solved));
+  });
+});
