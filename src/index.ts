@@ -41,7 +41,7 @@ export type {
   SurvivalEvent,
   TakeoverResult,
 } from './archipelago/events.ts';
-export type { EmigrantSelectionName, ReplacementName } from './config/migration-policies.ts';
+export type { EmigrantSelectionName, ReplacementName, ExtraEmigrantSelections, ExtraReplacements } from './config/migration-policies.ts';
 export { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
