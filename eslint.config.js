@@ -148,14 +148,7 @@ export default tseslint.config(
   },
   {
     // Being split in this release (issue 32); the lead removes these overrides after merging.
-    files: [
-      'src/cluster/host/host.ts',
-      'src/cluster/launcher/cluster-launcher.ts',
-      'src/cluster/study/study.ts',
-      // Over the limit as merged from main (renderCsv 85 lines, experiment 86): their owners shorten them.
-      'src/report/table.ts',
-      'src/cli/commands/experiment-run.ts',
-    ],
+    files: ['src/cluster/host/host.ts', 'src/cluster/launcher/cluster-launcher.ts', 'src/cluster/study/study.ts'],
     rules: { 'max-lines-per-function': 'off', 'max-lines': 'off' },
   },
   {
