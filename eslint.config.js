@@ -148,7 +148,7 @@ export default tseslint.config(
   },
   {
     // Being split in this release (issue 32); the lead removes these overrides after merging.
-    files: ['src/cluster/host/host.ts', 'src/cluster/study/study.ts'],
+    files: ['src/cluster/host/host.ts'],
     rules: { 'max-lines-per-function': 'off', 'max-lines': 'off' },
   },
   {
