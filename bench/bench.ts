@@ -15,6 +15,7 @@
  *                                         the cluster cases of another build beside this one's, alternating,
  *                                         each seed 3 times; figures with their ratio this / baseline
  */
+import { liveViewCost } from './live-view.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -39,7 +40,7 @@ import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './
 import { islandScaling, laggedVersusAsync, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
-const SECTIONS = ['start', 'paper', 'islands', 'cli', 'lagged', 'migration', 'large', 'large-n', 'hybrid', 'cluster'] as const;
+const SECTIONS = ['start', 'paper', 'islands', 'cli', 'lagged', 'migration', 'large', 'large-n', 'hybrid', 'live', 'cluster'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
@@ -393,6 +394,18 @@ async function laggedTable(): Promise<void> {
   doneWhen.push([`lagged / async evaluations/s, one island slowed by 3 ms per iteration`, fmt(slowed.ratio), '', '']);
   doneWhen.push(['lagged stop latency p50 (N = 48)', `${fmt(p50(stops.lagged), 3)} ms`, '', '']);
   results.lagged = { even, slowed, stops };
+}
+
+/** The live view's cost to a run with a page's stream open (issue 35): served / plain evaluations per second, N = 1000, 2 islands. */
+async function liveSection(): Promise<void> {
+  const cost = await liveViewCost(7);
+  print('## Live view (issue 35)');
+  print();
+  print(
+    `\`solve -n 1000 --islands 2 --max-iterations 200\` with \`--serve 0\` and a page's stream open, against the same seeded run without: evaluations/s ratio per seed ${cost.ratios.map((r) => fmt(r, 3)).join(', ')}; median ${fmt(cost.median, 3)} (bench/live-view.ts).\n`,
+  );
+  doneWhen.push(['live view: evaluations/s served / plain, N = 1000', fmt(cost.median, 3), '≥ 0.98', cost.median >= 0.98 ? 'yes' : 'no']);
+  results.liveView = cost;
 }
 
 /** The islands' course logs (exact trajectories) against a paper island's iteration, N = 1000. */
@@ -924,6 +937,7 @@ async function main(): Promise<void> {
   if (only.includes('hybrid')) await hybridSection();
   if (only.includes('large')) largeSection(baseline);
   if (only.includes('large-n')) largeNSection();
+  if (only.includes('live')) await liveSection();
   if (only.includes('cluster')) await clusterSection(builds, rounds);
   if (doneWhen.length > 0) {
     print('## "Done when" figures (issues 9, 19 and 24)');

@@ -6,12 +6,13 @@
  * pair does the same work; the ratio per seed is served / plain, and the row is their median.
  * The page's own drawing runs in the browser's process and is not in the figure.
  *
- *   cpu-slot --both node --import tsx bench/live-view.ts [seeds, default 5]
+ *   npm run build && node dist/bench/live-view.js [seeds, default 5]   (or npm run bench -- --only live)
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../dist/bundle/nqueens-islands.cjs', import.meta.url));
+// Run compiled (dist/bench/live-view.js), as bench.ts is: the bundle is beside it in dist/.
+const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.cjs', import.meta.url));
 const ARGS = ['solve', '-n', '1000', '--islands', '2', '--max-iterations', '200', '--json', '--quiet'];
 
 /** One run's evaluations per second of search; with `serve`, a client reads the view's stream from the URL on. */

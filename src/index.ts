@@ -41,7 +41,7 @@ export type {
   SurvivalEvent,
   TakeoverResult,
 } from './archipelago/events.ts';
-export type { EmigrantSelectionName, ReplacementName } from './config/migration-policies.ts';
+export type { EmigrantSelectionName, ReplacementName, ExtraEmigrantSelections, ExtraReplacements } from './config/migration-policies.ts';
 export { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
@@ -122,8 +122,8 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
   // A result or checkpoint file that cannot be written is refused before the run, not after it (the record would be lost).
   if (seeded.output.file !== null) {
-    checkRecordFormat('output.file', seeded.output.file);
     checkOutFile('output.file', seeded.output.file);
+    checkRecordFormat('output.file', seeded.output.file);
   }
   if (checkpoint) {
     if (typeof checkpoint.file !== 'string')

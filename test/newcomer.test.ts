@@ -240,6 +240,9 @@ describe('the library', () => {
 
   it('event types and policy names are exported by name (a type error here fails the build)', () => {
     const names: EmigrantSelectionName[] = ['best', 'random', 'tournament', 'tournament(3)'];
+    // @ts-expect-error a misspelt policy name is a type error (the build fails if it is not)
+    const typo: EmigrantSelectionName = 'bset';
+    assert.equal(typo, 'bset');
     const between = (e: BetweenEvent) => e.type;
     const survival = (e: SurvivalEvent) => e.type;
     assert.deepEqual(names.length, 4);

@@ -37,15 +37,30 @@ type OptionInputs<D> = D extends { kind: infer K extends string; options(f: Fiel
   : never;
 type Registered = (typeof EMIGRANT_SELECTION_REGISTRY)[number] | (typeof REPLACEMENT_REGISTRY)[number];
 
-/** A policy's names as a config may write them: its kind, and `kind(N)` for a policy with an inline option. */
-type NamesOf<D> = D extends { kind: infer K extends string } ? K | (D extends { argument: object } ? `${K}(${number})` : never) : never;
 /**
- * A registered name (editors complete these), or another string: a policy an extension
- * registers at run time. A typo passes the types; the schema refuses it with a did-you-mean.
+ * A policy's names as a config may write them: its kind, and `kind(N)` (the inline option:
+ * the definitions' types do not say which kinds take one, so the types allow it for every kind
+ * and the schema refuses it where it does not fit, as it refuses a value out of range).
  */
-export type EmigrantSelectionName = NamesOf<(typeof EMIGRANT_SELECTION_REGISTRY)[number]> | (string & {});
+type NamesOf<D> = D extends { kind: infer K extends string } ? K | `${K}(${number})` : never;
+/**
+ * Names of the policies extension modules register, for the types: a library user who
+ * registers one augments these beside it, and the names pass the types like the built-in
+ * ones while a typo does not:
+ *
+ *     declare module 'nqueens-islands' { interface ExtraEmigrantSelections { 'my-policy': true } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ExtraEmigrantSelections {}
+/** As ExtraEmigrantSelections, for replacements. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ExtraReplacements {}
+/** A registered emigrant selection's name (editors complete these): a built-in one, or one of ExtraEmigrantSelections. */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- never until an extension augments the interface
+export type EmigrantSelectionName = NamesOf<(typeof EMIGRANT_SELECTION_REGISTRY)[number]> | (keyof ExtraEmigrantSelections & string);
 /** As EmigrantSelectionName, for replacements. */
-export type ReplacementName = NamesOf<(typeof REPLACEMENT_REGISTRY)[number]> | (string & {});
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- never until an extension augments the interface
+export type ReplacementName = NamesOf<(typeof REPLACEMENT_REGISTRY)[number]> | (keyof ExtraReplacements & string);
 
 /** What a file's `migration` may say about policies (for library users' types): the names and every registered option. */
 export type MigrationPolicyInput = { emigrantSelection?: EmigrantSelectionName; replacement?: ReplacementName } & UnionToIntersection<

@@ -186,8 +186,9 @@ async function configAndCluster(args: SolveArgs) {
 /** Refuses outputs that cannot be written or that name one file twice, before the run starts. */
 function checkOutputs(args: SolveArgs, outName: string, out: string | null): void {
   if (out !== null) {
-    checkRecordFormat(outName, out);
+    // The path first: a planted link is named as such, whatever its extension.
     checkOutFile(outName, out);
+    checkRecordFormat(outName, out);
   }
   if (args.checkpoint !== undefined) checkOutFile('--checkpoint', args.checkpoint);
   if (args.trace !== undefined) checkOutFile('--trace', args.trace);
