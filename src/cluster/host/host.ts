@@ -310,12 +310,12 @@ class Host implements ClusterHost {
     });
   }
 
-  private serveStudy(invite: BusMessage<'invite'>, coordinator: string): Promise<void> {
+  private async serveStudy(invite: BusMessage<'invite'>, coordinator: string): Promise<void> {
     const member = new StudyMember(this.memberHost, invite, coordinator);
     this.membership = member;
     this.heartbeat();
     this.log(`joined study ${invite.session}`);
-    return member.serve();
+    await member.serve();
   }
 
   private leaveStudy(session: string): void {
