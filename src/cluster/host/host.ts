@@ -10,9 +10,8 @@
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { jetstream, type JsMsg } from '@nats-io/jetstream';
-import type { Subscription } from '@nats-io/transport-node';
-import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import type { Msg } from '@nats-io/transport-node';
 import { extendRegistries, loadExtensions, missingEntry, type IslandRegistries } from '../../archipelago/extension.ts';
 import { ISLAND_REGISTRIES } from '../../archipelago/island-registries.ts';
 import { LocalHost } from '../../archipelago/local-host.ts';
@@ -22,12 +21,8 @@ import type { ForeignMessages } from '../../archipelago/message-shapes.ts';
 import { safeText } from '../bus/text.ts';
 import { BoundedSet, SayOnce } from '../bus/bounded.ts';
 import { ConfigError } from '../../config/errors.ts';
-import { readMemoryLimits, runMemoryAdvice } from '../../config/memory.ts';
 import { REGISTRIES, type Registries } from '../../config/registries.ts';
 import { checkResolved } from '../../config/resolved-schema.ts';
-import { toRunRecord } from '../../experiment/records.ts';
-import type { SweepValue } from '../../experiment/sweep.ts';
-import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } from '../../run/start-run.ts';
 import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from '../bus/connection.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
 import { busAddress } from '../bus/credentials.ts';
@@ -40,11 +35,7 @@ import { warmRunPaths } from './warm-up.ts';
 import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/key.ts';
 import { IslandRelay } from '../launcher/island-relay.ts';
 import { checkHostName, defaultHostName } from './names.ts';
-
-/** How long a host waits for the coordinator to confirm a result before it gives the run back. */
-const RESULT_TIMEOUT_MS = 30_000;
-/** One attempt of it: the result is sent again after this (a reply lost while the broker restarted). */
-const RESULT_ATTEMPT_MS = 2000;
+import { StudyMember, type MemberHost } from './study-member.ts';
 
 export interface HostOptions extends ClusterKeySource {
   /** nats://[user:password@|token@]host[:port] */
@@ -92,16 +83,6 @@ export interface ClusterHost {
   closed: Promise<'stopped' | 'broker-lost'>;
 }
 
-/** What the host is doing for one study. */
-interface Membership {
-  session: string;
-  /** The study's coordinator: only it may end the study or confirm a result. */
-  coordinator: string;
-  ended: boolean;
-  current: { run: SeededRun; msg: JsMsg } | null;
-  endSub: Subscription;
-}
-
 /** `--island-nice` of a host: an integer 0 to MAX_NICE (default DEFAULT_ISLAND_NICE); `given` is what the error shows. */
 export function checkIslandNice(nice: number | undefined, given: unknown = nice): number {
   if (nice === undefined) return DEFAULT_ISLAND_NICE;
@@ -144,261 +125,206 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const key = clusterKeyOf(options);
   const extensions = options.extensions ?? [];
   const registries = await hostRegistries(extensions);
-  // One object for the host's life: the resolved-config schema is made once per registries (resolved-schema.ts).
-  const configRegistries: Registries = registries === ISLAND_REGISTRIES ? REGISTRIES : { ...REGISTRIES, ...registries };
   const nc = await connectBus(address, { name: `nqueens-islands host ${name}` });
   if (!key) log(UNSIGNED_WARNING);
   const connection = connectionState(nc);
   const js = jetstream(nc);
   const bus = new BusEndpoint(nc, new BusCodec(id, key), log);
   warmRunPaths(bus.codec);
-  const dropped = bus.dropped;
-  const refused = new SayOnce(8, log);
-  /** Studies whose queue was found gone: not joined again. */
-  const left = new BoundedSet(64);
-  let runsDone = 0;
-  let membership: Membership | null = null;
-  let relay: IslandRelay | null = null;
-  let stopping = false;
-  const pool = new LocalHost(islands, { islandNice });
-  const busy = () => membership !== null || relay !== null;
+  const setup = { id, name, islands, islandNice, log, extensions, registries, connection, js, heartbeatMs: options.heartbeatMs };
+  return new Host(bus, subjects, address.display, setup);
+}
 
-  const heartbeat = () => bus.publish(subjects.heartbeat, { type: 'host', id, name, islands, busy: busy() });
-  const timer = setInterval(heartbeat, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+/** What `startHost` checked and made before the host starts serving. */
+interface HostSetup {
+  id: string;
+  name: string;
+  islands: number;
+  islandNice: number;
+  log: (line: string) => void;
+  extensions: readonly string[];
+  registries: IslandRegistries;
+  connection: { readonly connected: boolean };
+  js: JetStreamClient;
+  heartbeatMs: number | undefined;
+}
 
-  /** A coordinator of another version is named once. */
-  const onIncompatible = ({ from }: { from: string }) =>
-    refused.say(from, `refused a coordinator running ${from}; this host runs ${ownVersion()}`);
+/** A serving host: idle, serving one study, or running islands of one run, until it leaves. */
+class Host implements ClusterHost {
+  readonly id: string;
+  readonly name: string;
+  readonly islands: number;
+  readonly dropped: DropCounter;
+  readonly closed: Promise<'stopped' | 'broker-lost'>;
+  private done = 0;
+  private membership: StudyMember | null = null;
+  private relay: IslandRelay | null = null;
+  private stopping = false;
+  private readonly log: (line: string) => void;
+  private readonly refused: SayOnce;
+  private readonly pool: LocalHost;
+  private readonly timer: NodeJS.Timeout;
+  /** What a study member needs of this host. */
+  private readonly memberHost: MemberHost;
+  /** One object for the host's life: the resolved-config schema is made once per registries (resolved-schema.ts). */
+  private readonly configRegistries: Registries;
 
-  bus.listen(subjects.discover, ['discover'], () => heartbeat(), { onIncompatible });
-  bus.listen(
-    subjects.invite(id),
-    ['invite'],
-    (invite, from) => {
-      if (!busy() && !stopping && !left.has(invite.session)) void serveStudy(invite, from);
-    },
-    { onIncompatible },
-  );
-  bus.listen(
-    subjects.islands(id),
-    ['islands'],
-    (order, from, msg) => {
-      if (order.coordinator !== from) return void dropped.unauthenticated++;
-      if (busy() || stopping) {
-        // Said, not dropped: the coordinator names it at once instead of after its timeout.
-        const doing = stopping ? 'leaving' : relay ? 'running the islands of another run' : `serving study ${membership?.session}`;
-        return bus.respond(msg, { type: 'refused', runId: order.runId, reason: `host ${name} is busy (${doing})` });
-      }
-      const tasks = checkOrder(order, id, name, registries, configRegistries, dropped);
-      if (typeof tasks === 'string') {
-        log(`run ${order.runId}: refused: ${tasks}`);
-        return bus.respond(msg, { type: 'refused', runId: order.runId, reason: tasks });
-      }
-      // The worker imports this host's own extension modules, never any a message names.
-      if (extensions.length > 0) for (const task of tasks) task.extensions = extensions;
-      const ids = tasks.map((t) => t.island);
-      log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
-      const own = new IslandRelay(bus, subjects, order, tasks, id, pool, connection);
-      relay = own;
-      heartbeat();
-      bus.respond(msg, { type: 'accepted', runId: order.runId });
-      void own.done.then(() => {
-        log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
-        runsDone++;
-        relay = null;
-        heartbeat();
-      });
-    },
-    { onIncompatible },
-  );
-
-  async function serveStudy(invite: BusMessage<'invite'>, coordinator: string): Promise<void> {
-    const member: Membership = {
-      session: invite.session,
-      coordinator,
-      ended: false,
-      current: null,
-      endSub: bus.listen(subjects.study(invite.session, 'end'), ['end'], (end, from) => {
-        if (end.session !== invite.session || from !== coordinator) return void dropped.unauthenticated++;
-        member.ended = true;
-        member.current?.run.stop();
-      }),
+  constructor(
+    private readonly bus: BusEndpoint,
+    private readonly subjects: Subjects,
+    readonly broker: string,
+    private readonly setup: HostSetup,
+  ) {
+    const { nc } = bus;
+    ({ id: this.id, name: this.name, islands: this.islands, log: this.log } = setup);
+    const { registries, log } = setup;
+    this.configRegistries = registries === ISLAND_REGISTRIES ? REGISTRIES : { ...REGISTRIES, ...registries };
+    this.dropped = bus.dropped;
+    this.refused = new SayOnce(8, log);
+    this.pool = new LocalHost(this.islands, { islandNice: setup.islandNice });
+    this.memberHost = {
+      bus,
+      subjects,
+      js: setup.js,
+      name: this.name,
+      pool: this.pool,
+      log,
+      left: new BoundedSet(64),
+      stopping: () => this.stopping,
+      runDone: () => void this.done++,
+      leave: (session) => this.leaveStudy(session),
     };
-    membership = member;
-    heartbeat();
-    log(`joined study ${invite.session}`);
-    try {
-      const consumer = await js.consumers.get(invite.stream, invite.consumer);
-      while (!member.ended && !stopping && !nc.isClosed()) {
-        const msg = await consumer.next({ expires: 1000 });
-        // Nothing came: the queue may be gone (the pull says nothing of it); info() throws then.
-        if (!msg) await consumer.info();
-        else if (!(await serveRun(member, msg, invite.ackWaitMs))) break;
-      }
-    } catch (error) {
-      // The study's stream is gone (the study ended) or the broker is: either way, leave it, and
-      // never join it again (an invitation to it would only find it gone once more).
-      if (!member.ended && !stopping && !nc.isClosed()) {
-        left.add(invite.session);
-        log(`left study ${invite.session}: ${safeText(error instanceof Error ? error.message : String(error), 200)}`);
-      }
-    } finally {
-      member.endSub.unsubscribe();
-      membership = null;
-      if (!stopping) {
-        log(`left study ${invite.session}`);
-        heartbeat();
-      }
-    }
-  }
-
-  /**
-   * Sends a run's result until its study's coordinator confirms it: null once it did, else why
-   * not. Each attempt is short and the result is sent again (recorded once: the coordinator
-   * answers a repeat as a duplicate), so a broker that restarts costs a few seconds, not the
-   * whole RESULT_TIMEOUT_MS; a reply from anyone but the coordinator is dropped.
-   */
-  async function confirm(member: Membership, done: BusMessage<'run-done'>): Promise<string | null> {
-    const deadline = Date.now() + RESULT_TIMEOUT_MS;
-    let why = 'timeout';
-    while (Date.now() < deadline && !stopping && !nc.isClosed()) {
-      const answer = await bus.requestFrom(
-        subjects.study(member.session, 'result'),
-        done,
-        ['recorded'],
-        (message, from) => from === member.coordinator && message.runId === done.runId,
-        Math.min(RESULT_ATTEMPT_MS, Math.max(1, deadline - Date.now())),
-      );
-      if (answer.kind === 'answer') return null;
-      why = answer.kind === 'no-responders' ? 'the coordinator is not listening' : 'timeout';
-      // Nobody listening (the coordinator's client renews its subscriptions after a reconnect): not at once again.
-      if (answer.kind === 'no-responders') await new Promise((resolve) => setTimeout(resolve, RESULT_ATTEMPT_MS / 4));
-    }
-    return why;
-  }
-
-  /** Runs one work message; false when the host should leave the study. */
-  async function serveRun(member: Membership, msg: JsMsg, ackWaitMs: number): Promise<boolean> {
-    // A work message may be redelivered (its host died): out of its sender's order on purpose.
-    const decoded = bus.decode(msg, ['run'], { unordered: true });
-    const order =
-      decoded.kind === 'ok' && decoded.message.session === member.session && decoded.from === member.coordinator ? decoded.message : null;
-    if (!order) {
-      if (decoded.kind === 'ok') dropped.unauthenticated++;
-      msg.term(); // no host could do better with it
-      return true;
-    }
-    let run: SeededRun;
-    // The resolved config as the coordinator resolved it (the codec checked its shape): not resolved again here.
-    const config: SeededRunConfig = order.config;
-    try {
-      const tooBig = runMemoryAdvice(config, readMemoryLimits());
-      if (tooBig) throw new Error(`n: ${tooBig}`);
-      run = startSeededRun(config, { launcher: pool });
-    } catch (error) {
-      // This machine cannot run it (too little memory, ...): give it back for another host.
-      log(`cannot run ${order.runId}: ${error instanceof Error ? error.message : String(error)}; leaving the study`);
-      msg.nak();
-      return false;
-    }
-    member.current = { run, msg };
-    bus.publish(subjects.study(member.session, 'started'), {
-      type: 'run-started',
-      session: member.session,
-      runId: order.runId,
-      host: name,
+    this.timer = setInterval(() => this.heartbeat(), setup.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+    this.listen();
+    // A run spread over hosts cannot outlive a disconnect (bus.ts `ConnectionEvents`): stop its
+    // islands now. A study's run goes on: its work message and result survive a reconnect.
+    watchConnection(nc, {
+      disconnect: () => {
+        log(`lost the NATS broker ${broker}; reconnecting`);
+        this.relay?.brokerLost();
+      },
+      reconnect: () => {
+        log(`reconnected to ${broker}`);
+        this.heartbeat();
+      },
     });
-    // Tell the broker the run is alive, well within its ack deadline.
-    const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
-    const events: string[] = [];
-    const subscription = run.events$.subscribe((e: ArchipelagoEvent) => {
-      if (order.events && e.type !== 'done') events.push(JSON.stringify(e));
+    this.heartbeat();
+    let settle: (how: 'stopped' | 'broker-lost') => void = () => {};
+    this.closed = new Promise<'stopped' | 'broker-lost'>((resolve) => (settle = resolve));
+    void nc.closed().then(() => {
+      clearInterval(this.timer);
+      this.membership?.current?.run.stop();
+      this.relay?.stop('the NATS broker was lost');
+      settle(this.stopping ? 'stopped' : 'broker-lost');
     });
-    try {
-      const result = await run.result.catch((error: unknown) => {
-        if (error instanceof RunFailedError) return error.result;
-        throw error;
-      });
-      if (member.ended || stopping) {
-        msg.nak();
-        return false;
-      }
-      const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
-      const record = { ...made, host: name };
-      const done: BusMessage<'run-done'> = { type: 'run-done', session: member.session, runId: order.runId, host: name, record, events };
-      const confirmed = await confirm(member, done);
-      if (confirmed !== null) {
-        // No coordinator (it was stopped or died): the run stays in the queue for a resumed study.
-        msg.nak();
-        log(`result of ${order.runId} not confirmed (${confirmed})`);
-        return false;
-      }
-      msg.ack();
-      runsDone++;
-      return true;
-    } finally {
-      clearInterval(keepAlive);
-      subscription.unsubscribe();
-      member.current = null;
-    }
   }
 
-  // A run spread over hosts cannot outlive a disconnect (bus.ts `ConnectionEvents`): stop its
-  // islands now. A study's run goes on: its work message and result survive a reconnect.
-  watchConnection(nc, {
-    disconnect: () => {
-      log(`lost the NATS broker ${address.display}; reconnecting`);
-      relay?.brokerLost();
-    },
-    reconnect: () => {
-      log(`reconnected to ${address.display}`);
-      heartbeat();
-    },
-  });
-  heartbeat();
-  let settle: (how: 'stopped' | 'broker-lost') => void = () => {};
-  const closed = new Promise<'stopped' | 'broker-lost'>((resolve) => (settle = resolve));
-  void nc.closed().then(() => {
-    clearInterval(timer);
-    membership?.current?.run.stop();
-    relay?.stop('the NATS broker was lost');
-    settle(stopping ? 'stopped' : 'broker-lost');
-  });
+  get runsDone(): number {
+    return this.done;
+  }
 
-  return {
-    id,
-    name,
-    islands,
-    broker: address.display,
-    get runsDone() {
-      return runsDone;
-    },
-    dropped,
-    get busyWith() {
-      if (relay) return "its islands of a run in progress end, reported to that run's coordinator";
-      return membership?.current ? `its run of study ${membership.session} goes back to the queue` : null;
-    },
-    async stop() {
-      if (stopping) return closed.then(() => {});
-      stopping = true;
-      clearInterval(timer);
-      const current = membership?.current;
-      if (current) {
-        current.msg.nak(); // back to the queue now, not after the ack deadline
-        current.run.stop();
-        await current.run.result.catch(() => {});
-      }
-      relay?.stop(`host ${name} left`);
-      await relay?.done;
-      if (!nc.isClosed()) {
-        bus.publish(subjects.leave, { type: 'leave', id });
-        await leaveBus(nc);
-      }
-      await closed;
-      await pool.close();
-    },
-    closed,
-  };
+  get busyWith(): string | null {
+    if (this.relay) return "its islands of a run in progress end, reported to that run's coordinator";
+    return this.membership?.current ? `its run of study ${this.membership.session} goes back to the queue` : null;
+  }
+
+  async stop(): Promise<void> {
+    const { bus } = this;
+    if (this.stopping) return this.closed.then(() => {});
+    this.stopping = true;
+    clearInterval(this.timer);
+    const current = this.membership?.current;
+    if (current) {
+      current.msg.nak(); // back to the queue now, not after the ack deadline
+      current.run.stop();
+      await current.run.result.catch(() => {});
+    }
+    this.relay?.stop(`host ${this.name} left`);
+    await this.relay?.done;
+    if (!bus.nc.isClosed()) {
+      bus.publish(this.subjects.leave, { type: 'leave', id: this.id });
+      await leaveBus(bus.nc);
+    }
+    await this.closed;
+    await this.pool.close();
+  }
+
+  private busy(): boolean {
+    return this.membership !== null || this.relay !== null;
+  }
+
+  private heartbeat(): void {
+    const { id, name, islands } = this;
+    this.bus.publish(this.subjects.heartbeat, { type: 'host', id, name, islands, busy: this.busy() });
+  }
+
+  private listen(): void {
+    const { bus, subjects, id } = this;
+    /** A coordinator of another version is named once. */
+    const onIncompatible = ({ from }: { from: string }) =>
+      this.refused.say(from, `refused a coordinator running ${from}; this host runs ${ownVersion()}`);
+    bus.listen(subjects.discover, ['discover'], () => this.heartbeat(), { onIncompatible });
+    bus.listen(
+      subjects.invite(id),
+      ['invite'],
+      (invite, from) => {
+        if (!this.busy() && !this.stopping && !this.memberHost.left.has(invite.session)) void this.serveStudy(invite, from);
+      },
+      { onIncompatible },
+    );
+    bus.listen(subjects.islands(id), ['islands'], (order, from, msg) => this.takeOrder(order, from, msg), { onIncompatible });
+  }
+
+  /** A coordinator's order to run islands of its run: accepted, or refused in one line. */
+  private takeOrder(order: BusMessage<'islands'>, from: string, msg: Msg): void {
+    const { bus, subjects, name, log } = this;
+    const { extensions } = this.setup;
+    if (order.coordinator !== from) return void this.dropped.unauthenticated++;
+    if (this.busy() || this.stopping) {
+      // Said, not dropped: the coordinator names it at once instead of after its timeout.
+      const doing = this.stopping
+        ? 'leaving'
+        : this.relay
+          ? 'running the islands of another run'
+          : `serving study ${this.membership?.session}`;
+      return bus.respond(msg, { type: 'refused', runId: order.runId, reason: `host ${name} is busy (${doing})` });
+    }
+    const tasks = checkOrder(order, this.id, name, this.setup.registries, this.configRegistries, this.dropped);
+    if (typeof tasks === 'string') {
+      log(`run ${order.runId}: refused: ${tasks}`);
+      return bus.respond(msg, { type: 'refused', runId: order.runId, reason: tasks });
+    }
+    // The worker imports this host's own extension modules, never any a message names.
+    if (extensions.length > 0) for (const task of tasks) task.extensions = extensions;
+    const ids = tasks.map((t) => t.island);
+    log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
+    const own = new IslandRelay(bus, subjects, order, tasks, this.id, this.pool, this.setup.connection);
+    this.relay = own;
+    this.heartbeat();
+    bus.respond(msg, { type: 'accepted', runId: order.runId });
+    void own.done.then(() => {
+      log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
+      this.done++;
+      this.relay = null;
+      this.heartbeat();
+    });
+  }
+
+  private async serveStudy(invite: BusMessage<'invite'>, coordinator: string): Promise<void> {
+    const member = new StudyMember(this.memberHost, invite, coordinator);
+    this.membership = member;
+    this.heartbeat();
+    this.log(`joined study ${invite.session}`);
+    await member.serve();
+  }
+
+  private leaveStudy(session: string): void {
+    this.membership = null;
+    if (!this.stopping) {
+      this.log(`left study ${session}`);
+      this.heartbeat();
+    }
+  }
 }
 
 /** The registries this host's islands build from: the built-in ones and its own extension modules'. */

@@ -87,6 +87,147 @@ class BusCoordination implements Coordination {
   }
 }
 
+/** How an island's report promise is settled, once. */
+interface Settle {
+  resolve: (report: IslandReport) => void;
+  reject: (error: Error) => void;
+  done: boolean;
+}
+
+/**
+ * One launched run on the coordinator's side: which host has which islands, what each host
+ * has answered and must still hear, and each island's outcome.
+ */
+class HostedRun {
+  readonly runId = randomBytes(8).toString('hex');
+  /** Each island's index in `hosts`. */
+  readonly hostIndex: number[];
+  /** Only the hosts that got islands. */
+  readonly hosts: KnownHost[];
+  /** Each island's host id. */
+  readonly hostOf: string[];
+  readonly coordination: BusCoordination;
+  readonly reports: Promise<IslandReport>[];
+  private readonly n: number;
+  private readonly islands: number;
+  /** Per host: 'waiting' for its answer to the order (what it must hear is kept in `due`), 'accepted', or 'failed' (told nothing more). */
+  private readonly answered: ('waiting' | 'accepted' | 'failed')[];
+  private readonly due: BusMessage<'halt' | 'terminate' | 'depart'>[][];
+  private readonly settles: Settle[];
+
+  constructor(
+    private readonly bus: BusEndpoint,
+    private readonly subjects: Subjects,
+    allHosts: readonly KnownHost[],
+    private readonly plan: LaunchPlan,
+  ) {
+    this.n = plan.tasks[0].run.n;
+    this.islands = plan.tasks.length;
+    const hostIndex = placeIslands(
+      this.islands,
+      allHosts.map((h) => h.islands),
+    );
+    // Only hosts that got islands take part.
+    const hosts = allHosts.filter((_, h) => hostIndex.includes(h));
+    hostIndex.forEach((h, island) => (hostIndex[island] = hosts.indexOf(allHosts[h])));
+    this.hostIndex = hostIndex;
+    this.hosts = hosts;
+    this.hostOf = hostIndex.map((h) => hosts[h].id);
+    this.answered = hosts.map(() => 'waiting');
+    this.due = hosts.map(() => []);
+    this.coordination = new BusCoordination(this.islands, () => this.toHosts({ type: 'halt', runId: this.runId }));
+    this.settles = plan.tasks.map(() => ({ resolve: () => {}, reject: () => {}, done: false }));
+    this.reports = this.settles.map((s) => new Promise<IslandReport>((resolve, reject) => Object.assign(s, { resolve, reject })));
+  }
+
+  toHosts(message: BusMessage<'alive' | 'halt' | 'terminate' | 'depart'>): void {
+    this.hosts.forEach((host, h) => {
+      if (this.answered[h] === 'accepted') this.bus.publish(this.subjects.run(this.runId, host.id), message);
+      else if (this.answered[h] === 'waiting' && message.type !== 'alive') this.due[h].push(message);
+    });
+  }
+
+  /** The host accepted: it listens on its run subject now; it hears first what it missed, in order. */
+  accept(h: number): void {
+    this.answered[h] = 'accepted';
+    for (const message of this.due[h].splice(0)) this.bus.publish(this.subjects.run(this.runId, this.hosts[h].id), message);
+  }
+
+  settle(island: number, outcome: IslandReport | Error): void {
+    const s = this.settles[island];
+    if (!s || s.done) return;
+    s.done = true;
+    if (outcome instanceof Error) s.reject(outcome);
+    else s.resolve(outcome);
+  }
+
+  /** Fails every unsettled island of host `h` and tells the others not to wait for them. */
+  failHost(h: number, reason: string): void {
+    if (this.answered[h] === 'waiting') {
+      this.answered[h] = 'failed';
+      this.due[h].length = 0;
+    }
+    const lost = this.hostIndex.flatMap((owner, island) => (owner === h && !this.settles[island].done ? [island] : []));
+    for (const island of lost) this.settle(island, new Error(reason));
+    if (lost.length > 0) this.toHosts({ type: 'depart', runId: this.runId, islands: lost });
+  }
+
+  unsettled(h: number): boolean {
+    return this.hostIndex.some((owner, island) => owner === h && !this.settles[island].done);
+  }
+
+  /** Host `h`'s order: its islands' tasks. */
+  order(h: number): BusMessage<'islands'> {
+    return {
+      type: 'islands',
+      runId: this.runId,
+      coordinator: this.bus.codec.self,
+      islands: this.islands,
+      hostOf: this.hostOf,
+      // Without extension modules: a host runs only those it was started with (it refuses an entry it lacks).
+      tasks: this.plan.tasks.filter((_, island) => this.hostIndex[island] === h).map(({ extensions: _urls, ...task }) => encode(task)),
+    };
+  }
+
+  /**
+   * What the run's hosts send, each about its own islands only. Results are checked where
+   * they land: a solution with the independent validator, a best and a report's fitness
+   * recomputed; a claim that fails is dropped and counted.
+   */
+  hear(message: BusMessage<'control' | 'report'>, from: string): void {
+    const { dropped } = this.bus;
+    if (message.runId !== this.runId) return void dropped.malformed++;
+    if (!this.hostOf.includes(from)) return void dropped.unauthenticated++;
+    if (message.type === 'control') return this.control(message.bytes, from);
+    if (!this.owns(from, message.island)) return void dropped.unauthenticated++;
+    if (!message.bytes) return this.settle(message.island, new Error(safeText(message.error ?? 'failed', 500)));
+    // A report that fails is dropped, not taken as the island's end: a forged one must not end a real island.
+    const report = carried('report', message.bytes);
+    if (!report || report.island !== message.island) return void dropped.malformed++;
+    if (reportProblem(report, this.n)) return void dropped.invalid++;
+    this.coordination.seen(report.island, report.iterations);
+    // Only this coordinator halts its run: an island halted while it did not was stopped by a forged halt, not by a limit.
+    if (report.stopReason === 'stopped' && this.coordination.stopState() === RUNNING)
+      return this.settle(message.island, new Error('stopped by a halt this coordinator did not send (forged on the bus?)'));
+    this.settle(message.island, report);
+  }
+
+  private control(bytes: Uint8Array, from: string): void {
+    const { dropped } = this.bus;
+    const control = carried('control', bytes);
+    if (!control) return void dropped.malformed++;
+    if (!this.owns(from, control.island)) return void dropped.unauthenticated++;
+    if (control.type === 'best' && bestMessageProblem(control, this.n)) return void dropped.invalid++;
+    if (control.type === 'solution' && solutionProblem(control.genes, this.n)) return void dropped.invalid++;
+    if (control.type === 'progress') this.coordination.seen(control.island, control.iteration);
+    this.plan.onControl(control);
+  }
+
+  private owns(from: string, island: number): boolean {
+    return this.hostOf[island] === from;
+  }
+}
+
 export class ClusterLauncher implements Launcher {
   readonly capabilities = CLUSTER_CAPABILITIES;
   /** Host name of each island of the last launched run. */
@@ -177,166 +318,48 @@ export class ClusterLauncher implements Launcher {
   }
 
   launch(plan: LaunchPlan): LaunchedRun {
-    const runId = randomBytes(8).toString('hex');
     const { bus, subjects } = this;
-    const { nc, dropped } = bus;
-    const n = plan.tasks[0].run.n;
-    const islands = plan.tasks.length;
-    const hostIndex = placeIslands(
-      islands,
-      this.hosts.map((h) => h.islands),
-    );
-    // Only hosts that got islands take part.
-    const hosts = this.hosts.filter((_, h) => hostIndex.includes(h));
-    hostIndex.forEach((h, island) => (hostIndex[island] = hosts.indexOf(this.hosts[h])));
-    const hostOf = hostIndex.map((h) => hosts[h].id);
-    this.placement = hostIndex.map((h) => hosts[h].name);
-    /** Per host: 'waiting' for its answer to the order (what it must hear is kept in `due`), 'accepted', or 'failed' (told nothing more). */
-    const answered: ('waiting' | 'accepted' | 'failed')[] = hosts.map(() => 'waiting');
-    const due: BusMessage<'halt' | 'terminate' | 'depart'>[][] = hosts.map(() => []);
-    const toHosts = (message: BusMessage<'alive' | 'halt' | 'terminate' | 'depart'>) => {
-      hosts.forEach((host, h) => {
-        if (answered[h] === 'accepted') bus.publish(subjects.run(runId, host.id), message);
-        else if (answered[h] === 'waiting' && message.type !== 'alive') due[h].push(message);
-      });
-    };
-    /** The host accepted: it listens on its run subject now; it hears first what it missed, in order. */
-    const accept = (h: number) => {
-      answered[h] = 'accepted';
-      for (const message of due[h].splice(0)) bus.publish(subjects.run(runId, hosts[h].id), message);
-    };
-    const coordination = new BusCoordination(islands, () => toHosts({ type: 'halt', runId }));
-
-    const settles = plan.tasks.map(() => ({ resolve: (_r: IslandReport) => {}, reject: (_e: Error) => {}, done: false }));
-    const reports = settles.map((s) => new Promise<IslandReport>((resolve, reject) => Object.assign(s, { resolve, reject })));
-    const settle = (island: number, outcome: IslandReport | Error) => {
-      const s = settles[island];
-      if (!s || s.done) return;
-      s.done = true;
-      if (outcome instanceof Error) s.reject(outcome);
-      else s.resolve(outcome);
-    };
-    /** Fails every unsettled island of host `h` and tells the others not to wait for them. */
-    const failHost = (h: number, reason: string) => {
-      if (answered[h] === 'waiting') {
-        answered[h] = 'failed';
-        due[h].length = 0;
-      }
-      const lost = hostIndex.flatMap((owner, island) => (owner === h && !settles[island].done ? [island] : []));
-      for (const island of lost) settle(island, new Error(reason));
-      if (lost.length > 0) toHosts({ type: 'depart', runId, islands: lost });
-    };
-
-    /**
-     * What the run's hosts send, each about its own islands only. Results are checked where
-     * they land: a solution with the independent validator, a best and a report's fitness
-     * recomputed; a claim that fails is dropped and counted.
-     */
-    const owns = (from: string, island: number) => hostOf[island] === from;
-    const sub = bus.listen(subjects.run(runId, 'coordinator'), ['control', 'report'], (message, from) => {
-      if (message.runId !== runId) return void dropped.malformed++;
-      if (!hostOf.includes(from)) return void dropped.unauthenticated++;
-      if (message.type === 'control') {
-        const control = carried('control', message.bytes);
-        if (!control) return void dropped.malformed++;
-        if (!owns(from, control.island)) return void dropped.unauthenticated++;
-        if (control.type === 'best' && bestMessageProblem(control, n)) return void dropped.invalid++;
-        if (control.type === 'solution' && solutionProblem(control.genes, n)) return void dropped.invalid++;
-        if (control.type === 'progress') coordination.seen(control.island, control.iteration);
-        plan.onControl(control);
-      } else if (message.type === 'report') {
-        if (!owns(from, message.island)) return void dropped.unauthenticated++;
-        if (!message.bytes) return settle(message.island, new Error(safeText(message.error ?? 'failed', 500)));
-        // A report that fails is dropped, not taken as the island's end: a forged one must not end a real island.
-        const report = carried('report', message.bytes);
-        if (!report || report.island !== message.island) return void dropped.malformed++;
-        if (reportProblem(report, n)) return void dropped.invalid++;
-        coordination.seen(report.island, report.iterations);
-        // Only this coordinator halts its run: an island halted while it did not was stopped by a forged halt, not by a limit.
-        if (report.stopReason === 'stopped' && coordination.stopState() === RUNNING)
-          return settle(message.island, new Error('stopped by a halt this coordinator did not send (forged on the bus?)'));
-        settle(message.island, report);
-      }
-    });
+    const { nc } = bus;
+    const run = new HostedRun(bus, subjects, this.hosts, plan);
+    const { runId, hosts, coordination } = run;
+    this.placement = run.hostIndex.map((h) => hosts[h].name);
+    const sub = bus.listen(subjects.run(runId, 'coordinator'), ['control', 'report'], (message, from) => run.hear(message, from));
     const previous = this.directory.events.onGone;
     this.directory.events.onGone = (host, how) => {
       previous?.(host, how);
       const h = hosts.findIndex((k) => k.id === host.id);
-      if (h >= 0) failHost(h, `host ${host.name} ${how === 'lost' ? 'was lost (no heartbeat)' : 'left'}`);
+      if (h >= 0) run.failHost(h, `host ${host.name} ${how === 'lost' ? 'was lost (no heartbeat)' : 'left'}`);
     };
     this.brokerLost = false;
     this.lost = () => {
       this.brokerLost = true;
-      hosts.forEach((_, h) => failHost(h, 'the NATS broker was lost'));
+      hosts.forEach((_, h) => run.failHost(h, 'the NATS broker was lost'));
     };
     // A connection that gave up reconnecting before this run: nothing can reach the hosts.
     if (nc.isClosed()) this.lost();
 
     // Each host gets its islands' tasks; a host that refuses or does not answer fails its islands.
-    const unsettled = (h: number) => hostIndex.some((owner, island) => owner === h && !settles[island].done);
-    const sendOrder = (host: KnownHost, h: number) => {
-      const order: BusMessage<'islands'> = {
-        type: 'islands',
-        runId,
-        coordinator: bus.codec.self,
-        islands,
-        hostOf,
-        // Without extension modules: a host runs only those it was started with (it refuses an entry it lacks).
-        tasks: plan.tasks.filter((_, island) => hostIndex[island] === h).map(({ extensions: _urls, ...task }) => encode(task)),
-      };
-      const deadline = Date.now() + ACCEPT_TIMEOUT_MS;
-      let said = false;
-      const attempt = async (): Promise<void> => {
-        // Only the ordered host's answer about this run counts: another reply (a party without the key answering first) is dropped.
-        const answer = await bus.requestFrom(
-          subjects.islands(host.id),
-          order,
-          ['accepted', 'refused'],
-          (message, from) => from === host.id && message.runId === runId,
-          Math.max(1, deadline - Date.now()),
-        );
-        if (answer.kind === 'answer') {
-          if (answer.message.type === 'refused') failHost(h, safeText(answer.message.reason, 500));
-          else accept(h);
-          return;
-        }
-        // Nobody subscribed to the host's orders (yet): it has not heard this one; ask again once it beats.
-        if (answer.kind === 'no-responders' && unsettled(h)) {
-          if (!said) this.log(`host ${host.name} is not listening for orders yet (reconnecting?): asking again at its next heartbeat`);
-          said = true;
-          if (await this.heardAgain(host, deadline, () => unsettled(h))) return attempt();
-        }
-        const why =
-          answer.kind === 'timeout' && answer.foreign
-            ? `it runs ${answer.foreign}`
-            : answer.kind === 'timeout'
-              ? 'timeout'
-              : 'no responders';
-        failHost(h, `host ${host.name} did not accept its islands (${why})${bus.keyHint()}`);
-      };
-      void attempt();
-    };
     void this.connection()
       .then(() => this.leased())
       .then(() => {
         if (nc.isClosed()) return;
         hosts.forEach((host, h) => {
-          if (this.unleased.has(host.id)) failHost(h, `host ${host.name} was leased by another coordinator while the broker was away`);
-          else sendOrder(host, h);
+          if (this.unleased.has(host.id)) run.failHost(h, `host ${host.name} was leased by another coordinator while the broker was away`);
+          else void this.sendOrder(run, h, run.order(h), Date.now() + ACCEPT_TIMEOUT_MS);
         });
       });
 
     // Hosts end the islands of a coordinator that went silent (killed), instead of running them forever.
-    const alive = setInterval(() => toHosts({ type: 'alive', runId }), DEFAULT_HEARTBEAT_MS);
+    const alive = setInterval(() => run.toHosts({ type: 'alive', runId }), DEFAULT_HEARTBEAT_MS);
     let terminated: NodeJS.Timeout | undefined;
     return {
       coordination,
-      reports,
+      reports: run.reports,
       terminate: () => {
-        toHosts({ type: 'terminate', runId });
+        run.toHosts({ type: 'terminate', runId });
         // A local worker is killed at once; islands elsewhere get a bound too: a host that does not report them fails them.
         terminated ??= setTimeout(
-          () => hosts.forEach((host, h) => failHost(h, `host ${host.name} did not report its islands after they were terminated`)),
+          () => hosts.forEach((host, h) => run.failHost(h, `host ${host.name} did not report its islands after they were terminated`)),
           TERMINATE_TIMEOUT_MS,
         );
       },
@@ -348,5 +371,36 @@ export class ClusterLauncher implements Launcher {
         this.directory.events.onGone = previous;
       },
     };
+  }
+
+  /**
+   * Sends host `h` of `run` its `order` and takes its answer by `deadline`; a refusal or no
+   * answer fails its islands. `said`: the wait for a host not listening was logged already.
+   */
+  private async sendOrder(run: HostedRun, h: number, order: BusMessage<'islands'>, deadline: number, said = false): Promise<void> {
+    const { bus } = this;
+    const { runId } = run;
+    const host = run.hosts[h];
+    // Only the ordered host's answer about this run counts: another reply (a party without the key answering first) is dropped.
+    const answer = await bus.requestFrom(
+      this.subjects.islands(host.id),
+      order,
+      ['accepted', 'refused'],
+      (message, from) => from === host.id && message.runId === runId,
+      Math.max(1, deadline - Date.now()),
+    );
+    if (answer.kind === 'answer') {
+      if (answer.message.type === 'refused') run.failHost(h, safeText(answer.message.reason, 500));
+      else run.accept(h);
+      return;
+    }
+    // Nobody subscribed to the host's orders (yet): it has not heard this one; ask again once it beats.
+    if (answer.kind === 'no-responders' && run.unsettled(h)) {
+      if (!said) this.log(`host ${host.name} is not listening for orders yet (reconnecting?): asking again at its next heartbeat`);
+      if (await this.heardAgain(host, deadline, () => run.unsettled(h))) return this.sendOrder(run, h, order, deadline, true);
+    }
+    const why =
+      answer.kind === 'timeout' && answer.foreign ? `it runs ${answer.foreign}` : answer.kind === 'timeout' ? 'timeout' : 'no responders';
+    run.failHost(h, `host ${host.name} did not accept its islands (${why})${bus.keyHint()}`);
   }
 }

@@ -7,12 +7,20 @@
  * seed). The folder, its files and `--resume` are the local study's (openStudy).
  */
 import { randomBytes } from 'node:crypto';
+import type { Msg } from '@nats-io/transport-node';
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { ConfigError } from '../../config/errors.ts';
 import { RESOLVED_CONFIG_VERSION } from '../../config/resolved-schema.ts';
 import type { Experiment } from '../../experiment/load.ts';
 import type { RunRecord } from '../../experiment/records.ts';
-import { openStudy, type HostActivity, type PlannedRun, type StudyOptions, type StudyOutcome } from '../../experiment/runner.ts';
+import {
+  openStudy,
+  type HostActivity,
+  type OpenStudy,
+  type PlannedRun,
+  type StudyOptions,
+  type StudyOutcome,
+} from '../../experiment/runner.ts';
 import { runKey } from '../../experiment/store.ts';
 import { connectBus, connectionState, leaveBus, Subjects } from '../bus/connection.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
@@ -20,8 +28,9 @@ import { busAddress } from '../bus/credentials.ts';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from '../defaults.ts';
 import { BusCodec } from '../bus/codec.ts';
 import { BusEndpoint } from '../bus/endpoint.ts';
+import type { BusMessage } from '../bus/messages.ts';
 import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/key.ts';
-import { HostDirectory } from '../leases/host-directory.ts';
+import { HostDirectory, type HostDirectoryEvents } from '../leases/host-directory.ts';
 import { safeName } from '../bus/text.ts';
 import { holderName, HostLeases, openLeaseBucket, removeAbandonedStudies } from '../leases/host-lease.ts';
 import { recordProblem } from '../result-checks.ts';
@@ -63,6 +72,8 @@ export function checkHostCount(hosts: unknown, flag = '--hosts'): number {
   return hosts;
 }
 
+type StoppedBy = ClusterStudyOutcome['stoppedBy'];
+
 /**
  * Runs the study on the hosts of a NATS broker.
  * @throws ConfigError (exit 2, nothing written) for a bad URL, prefix or folder, an unreachable broker, or too few hosts within the wait.
@@ -71,70 +82,149 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
   const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const wanted = checkHostCount(options.hosts);
-  const waitMs = options.waitMs ?? DEFAULT_WAIT_SECONDS * 1000;
-  const ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
   const log = options.log ?? (() => {});
-  const hooks = options.hooks ?? {};
   const key = clusterKeyOf(options);
   const nc = await connectBus(address, { name: `nqueens-islands experiment ${experiment.name}` });
-  const bus = new BusEndpoint(nc, new BusCodec(randomBytes(6).toString('hex'), key), log);
-  const { dropped } = bus;
-  const session = randomBytes(8).toString('hex');
-  const stream = subjects.studyStream(session);
-  const activity = new Map<string, HostActivity>();
-  const showHosts = () => hooks.onHosts?.([...activity.values()]);
-  let invite = (_hostId: string) => {};
+  const coordinator = new StudyCoordinator(new BusEndpoint(nc, new BusCodec(randomBytes(6).toString('hex'), key), log), subjects, options);
+  try {
+    return await coordinator.run(experiment, options, wanted, address.display, key !== null);
+  } finally {
+    await coordinator.close();
+  }
+}
+
+/** One cluster study on the coordinator's side: its hosts, its queue and what they send. */
+class StudyCoordinator {
+  private readonly session = randomBytes(8).toString('hex');
+  private readonly stream: string;
+  private readonly waitMs: number;
+  private readonly ackWaitMs: number;
+  private readonly log: (line: string) => void;
+  private readonly hooks: NonNullable<StudyOptions['hooks']>;
+  private readonly activity = new Map<string, HostActivity>();
   /** The hosts this study invited: only they may say they started or finished one of its runs. */
-  const invited = new Set<string>();
-  const timers = new Set<NodeJS.Timeout>();
-  /** The line about a lost host's run, said when the broker gives the run back (the host kept it alive until about `lastSeen`). */
-  const backToQueue = (run: string, lastSeen: number) => {
-    const timer = setTimeout(
-      () => {
-        timers.delete(timer);
-        log(`run ${run} of a lost host went back to the queue (its ack deadline passed)`);
-      },
-      Math.max(0, lastSeen + ackWaitMs - Date.now()),
-    );
-    timers.add(timer);
-  };
-  const directory = new HostDirectory(
-    bus,
-    subjects,
-    {
+  private readonly invited = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly directory: HostDirectory;
+  /** Hosts are invited once the study's queue holds its runs. */
+  private inviting = false;
+  private jsm: Awaited<ReturnType<typeof jetstreamManager>> | null = null;
+  private js: ReturnType<typeof jetstream> | null = null;
+  private release: (() => void) | null = null;
+  private leases: HostLeases | null = null;
+  private readonly byId = new Map<string, PlannedRun>();
+  private readonly attempts = new Map<string, number>();
+  private remaining = new Set<string>();
+  private finish: (by: StoppedBy) => void = () => {};
+
+  constructor(
+    private readonly bus: BusEndpoint,
+    private readonly subjects: Subjects,
+    options: ClusterOptions & StudyOptions,
+  ) {
+    this.waitMs = options.waitMs ?? DEFAULT_WAIT_SECONDS * 1000;
+    this.ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+    this.log = options.log ?? (() => {});
+    this.hooks = options.hooks ?? {};
+    this.stream = subjects.studyStream(this.session);
+    const { log, activity } = this;
+    const events: HostDirectoryEvents = {
       onRefused: log,
       onHost: (host, isNew) => {
         if (isNew) log(`host ${host.name} (${host.islands} island${host.islands === 1 ? '' : 's'}) is here`);
-        if (!host.busy) invite(host.id);
+        if (!host.busy) this.invite(host.id);
       },
       onGone: (host, how) => {
         const current = activity.get(host.name)?.current;
         // A host that left gave its run back itself; a lost one's goes back when its ack deadline passes.
         log(`host ${host.name} ${how}${current && how === 'left' ? `; its run ${current} went back to the queue` : ''}`);
-        if (current && how === 'lost') backToQueue(current, host.lastSeen);
+        if (current && how === 'lost') this.backToQueue(current, host.lastSeen);
         activity.delete(host.name);
-        showHosts();
+        this.showHosts();
       },
-    },
-    options.heartbeatMs,
-  );
+    };
+    this.directory = new HostDirectory(bus, subjects, events, options.heartbeatMs);
+  }
 
-  let jsm: Awaited<ReturnType<typeof jetstreamManager>> | null = null;
-  let release: (() => void) | null = null;
-  let leases: HostLeases | null = null;
-  try {
-    const open = () => openLeaseBucket(nc, subjects);
-    leases = new HostLeases(await open(), holderName(`experiment ${experiment.name}`), log, open, connectionState(nc));
-    await leases.reserve(directory, wanted, waitMs, address.display);
+  async run(
+    experiment: Experiment,
+    options: StudyOptions & ClusterOptions,
+    wanted: number,
+    broker: string,
+    signed: boolean,
+  ): Promise<ClusterStudyOutcome> {
+    const { nc, dropped } = this.bus;
+    const open = () => openLeaseBucket(nc, this.subjects);
+    const leases = new HostLeases(await open(), holderName(`experiment ${experiment.name}`), this.log, open, connectionState(nc));
+    this.leases = leases;
+    await leases.reserve(this.directory, wanted, this.waitMs, broker);
     const study = openStudy(experiment, options);
-    release = study.close;
+    this.release = study.close;
     // Said once the study is going to happen (a refusal above stays one line).
-    if (!key) log(UNSIGNED_WARNING);
+    if (!signed) this.log(UNSIGNED_WARNING);
     const { outcome } = study;
-    const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, droppedText: '', broker: address.display };
+    const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, droppedText: '', broker };
     if (study.todo.length === 0) return { ...result, ...outcome };
 
-    jsm = await jetstreamManager(nc);
+    const jsm = await this.openQueue(leases);
+    this.js = jetstream(nc);
+    for (const planned of study.todo) await this.publishRun(planned, study.events);
+    const finished = new Promise<StoppedBy>((resolve) => (this.finish = resolve));
+    this.remaining = new Set(this.byId.keys());
+    this.listen(study);
+    this.inviting = true;
+    for (const host of this.directory.hosts.values()) if (!host.busy) this.invite(host.id);
+    result.stoppedBy = await this.watch(finished, jsm, study.events, options.signal);
+    return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total, droppedText: dropped.describe() };
+  }
+
+  async close(): Promise<void> {
+    const { nc } = this.bus;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.release?.();
+    this.directory.close();
+    if (!nc.isClosed()) {
+      // Hosts stop this study's runs; the stream goes (a resumed study publishes what is left again).
+      this.bus.publish(this.subjects.study(this.session, 'end'), { type: 'end', session: this.session });
+      await this.jsm?.streams.delete(this.stream).catch(() => {});
+    }
+    // Without the broker they cannot be released: they expire (and the next study removes the stream).
+    await this.leases?.close(!nc.isClosed());
+    await leaveBus(nc);
+  }
+
+  private showHosts(): void {
+    this.hooks.onHosts?.([...this.activity.values()]);
+  }
+
+  /** The line about a lost host's run, said when the broker gives the run back (the host kept it alive until about `lastSeen`). */
+  private backToQueue(run: string, lastSeen: number): void {
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.log(`run ${run} of a lost host went back to the queue (its ack deadline passed)`);
+      },
+      Math.max(0, lastSeen + this.ackWaitMs - Date.now()),
+    );
+    this.timers.add(timer);
+  }
+
+  /** Only a host leased to this study is invited (also one that turns up later and is free). */
+  private invite(hostId: string): void {
+    if (!this.inviting) return;
+    const { session, stream, ackWaitMs } = this;
+    void this.leases?.take(hostId).then((ours) => {
+      if (!ours) return;
+      this.invited.add(hostId);
+      this.bus.publish(this.subjects.invite(hostId), { type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs });
+    });
+  }
+
+  /** The study's stream and its consumer, after its lease. */
+  private async openQueue(leases: HostLeases): Promise<Awaited<ReturnType<typeof jetstreamManager>>> {
+    const { session, stream, subjects } = this;
+    const jsm = await jetstreamManager(this.bus.nc);
+    this.jsm = jsm;
     // The study's lease first, then its stream: a stream without a live lease is a dead study's, removed here.
     await leases.holdStudy(session);
     await removeAbandonedStudies(jsm, leases, subjects);
@@ -148,144 +238,135 @@ export async function runStudyOnCluster(experiment: Experiment, options: StudyOp
     await jsm.consumers.add(stream, {
       durable_name: CONSUMER,
       ack_policy: AckPolicy.Explicit,
-      ack_wait: ackWaitMs * 1e6,
+      ack_wait: this.ackWaitMs * 1e6,
       max_deliver: -1,
       max_ack_pending: -1,
     });
+    return jsm;
+  }
 
-    const byId = new Map<string, PlannedRun>();
-    const attempts = new Map<string, number>();
-    const js = jetstream(nc);
-    const publishRun = async (planned: PlannedRun) => {
-      const runId = runKey(planned.cell.id, planned.seed).replace('\u0000', '#');
-      byId.set(runId, planned);
-      const attempt = (attempts.get(runId) ?? 0) + 1;
-      attempts.set(runId, attempt);
-      const subject = subjects.study(session, 'runs');
-      // The resolved config itself, seed decided: the host runs it as it is.
-      const message = bus.codec.encode(subject, {
-        type: 'run',
-        session,
-        runId,
-        cell: { id: planned.cell.id, values: planned.cell.values },
-        configVersion: RESOLVED_CONFIG_VERSION,
-        config: { ...planned.cell.config, seed: planned.seed },
-        events: study.events,
-      });
-      await js.publish(subject, message, { msgID: `${session}:${runId}:${attempt}` });
-    };
-    for (const planned of study.todo) await publishRun(planned);
+  private async publishRun(planned: PlannedRun, events: OpenStudy['events']): Promise<void> {
+    const { session } = this;
+    const runId = runKey(planned.cell.id, planned.seed).replace('\u0000', '#');
+    this.byId.set(runId, planned);
+    const attempt = (this.attempts.get(runId) ?? 0) + 1;
+    this.attempts.set(runId, attempt);
+    const subject = this.subjects.study(session, 'runs');
+    // The resolved config itself, seed decided: the host runs it as it is.
+    const message = this.bus.codec.encode(subject, {
+      type: 'run',
+      session,
+      runId,
+      cell: { id: planned.cell.id, values: planned.cell.values },
+      configVersion: RESOLVED_CONFIG_VERSION,
+      config: { ...planned.cell.config, seed: planned.seed },
+      events,
+    });
+    await this.js?.publish(subject, message, { msgID: `${session}:${runId}:${attempt}` });
+  }
 
-    let finish: (by: ClusterStudyOutcome['stoppedBy']) => void = () => {};
-    const finished = new Promise<ClusterStudyOutcome['stoppedBy']>((resolve) => (finish = resolve));
-    const remaining = new Set(byId.keys());
-
+  private listen(study: OpenStudy): void {
+    const { bus, subjects, session } = this;
     bus.listen(subjects.study(session, 'started'), ['run-started'], ({ runId, host: sent, session: s }, from) => {
-      if (!invited.has(from)) return void dropped.unauthenticated++;
+      if (!this.invited.has(from)) return void bus.dropped.unauthenticated++;
       const host = safeName(sent);
-      const planned = byId.get(runId);
-      if (s !== session || !planned) return void dropped.malformed++;
-      const entry = activity.get(host) ?? { name: host, runs: 0, current: null };
+      const planned = this.byId.get(runId);
+      if (s !== session || !planned) return void bus.dropped.malformed++;
+      const entry = this.activity.get(host) ?? { name: host, runs: 0, current: null };
       entry.current = `${planned.cell.id} seed ${planned.seed}`;
-      activity.set(host, entry);
-      hooks.onRunStart?.(planned, outcome.skipped + outcome.completed);
-      showHosts();
+      this.activity.set(host, entry);
+      this.hooks.onRunStart?.(planned, study.outcome.skipped + study.outcome.completed);
+      this.showHosts();
     });
-    // Results are checked where they land: a record that fails is dropped and counted, never
-    // written; its host gets no confirmation, so the run stays in the queue.
-    bus.listen(subjects.study(session, 'result'), ['run-done'], (sent, from, msg) => {
-      // A key-holder this study did not invite writes none of its records.
-      if (!invited.has(from)) return void dropped.unauthenticated++;
-      // The host's name as it may be shown and recorded.
-      const done = { ...sent, host: safeName(sent.host) };
-      const planned = byId.get(done.runId);
-      if (done.session !== session || !planned) return void dropped.malformed++;
-      const problem = recordProblem(done.record, done.events, {
-        cell: planned.cell.id,
-        seed: planned.seed,
-        n: planned.cell.config.n,
-        islands: planned.cell.config.islands,
-      });
-      if (problem) {
-        dropped.invalid++;
-        log(`dropped the result of ${planned.cell.id} seed ${planned.seed} from host ${done.host}: ${problem}`);
-        return;
-      }
-      const duplicate = !remaining.has(done.runId);
-      if (!duplicate) {
-        const record = { ...(done.record as unknown as RunRecord), host: done.host };
-        // A failed worker says nothing about the GA: run it once more before recording the failure.
-        if (record.error && attempts.get(done.runId) === 1) {
-          hooks.onRetry?.(planned, record.error);
-          void publishRun(planned);
-        } else {
-          remaining.delete(done.runId);
-          study.save(planned, { record, events: done.events });
-        }
-      }
-      const entry = activity.get(done.host);
-      if (entry) {
-        entry.current = null;
-        if (!duplicate) entry.runs++;
-        showHosts();
-      }
-      bus.respond(msg, { type: 'recorded', session, runId: done.runId, duplicate });
-      if (remaining.size === 0) finish(null);
+    bus.listen(subjects.study(session, 'result'), ['run-done'], (sent, from, msg) => this.done(study, sent, from, msg));
+  }
+
+  /**
+   * A host's result. Results are checked where they land: a record that fails is dropped and
+   * counted, never written; its host gets no confirmation, so the run stays in the queue.
+   */
+  private done(study: OpenStudy, sent: BusMessage<'run-done'>, from: string, msg: Msg): void {
+    const { bus, session, remaining } = this;
+    // A key-holder this study did not invite writes none of its records.
+    if (!this.invited.has(from)) return void bus.dropped.unauthenticated++;
+    // The host's name as it may be shown and recorded.
+    const done = { ...sent, host: safeName(sent.host) };
+    const planned = this.byId.get(done.runId);
+    if (done.session !== session || !planned) return void bus.dropped.malformed++;
+    const problem = recordProblem(done.record, done.events, {
+      cell: planned.cell.id,
+      seed: planned.seed,
+      n: planned.cell.config.n,
+      islands: planned.cell.config.islands,
     });
+    if (problem) {
+      bus.dropped.invalid++;
+      this.log(`dropped the result of ${planned.cell.id} seed ${planned.seed} from host ${done.host}: ${problem}`);
+      return;
+    }
+    const duplicate = !remaining.has(done.runId);
+    if (!duplicate) {
+      const record = { ...(done.record as unknown as RunRecord), host: done.host };
+      // A failed worker says nothing about the GA: run it once more before recording the failure.
+      if (record.error && this.attempts.get(done.runId) === 1) {
+        this.hooks.onRetry?.(planned, record.error);
+        void this.publishRun(planned, study.events);
+      } else {
+        remaining.delete(done.runId);
+        study.save(planned, { record, events: done.events });
+      }
+    }
+    const entry = this.activity.get(done.host);
+    if (entry) {
+      entry.current = null;
+      if (!duplicate) entry.runs++;
+      this.showHosts();
+    }
+    bus.respond(msg, { type: 'recorded', session, runId: done.runId, duplicate });
+    if (remaining.size === 0) this.finish(null);
+  }
 
-    // Only a host leased to this study is invited (also one that turns up later and is free).
-    invite = (hostId) =>
-      void leases?.take(hostId).then((ours) => {
-        if (!ours) return;
-        invited.add(hostId);
-        bus.publish(subjects.invite(hostId), { type: 'invite', session, stream, consumer: CONSUMER, ackWaitMs });
-      });
-    for (const host of directory.hosts.values()) if (!host.busy) invite(host.id);
-
-    const onAbort = () => finish('signal');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) finish('signal');
-    void nc.closed().then(() => finish('broker-lost'));
+  /** Waits for the study's end: all recorded, a signal, the broker lost, no host for the whole wait, or its queue gone. */
+  private async watch(
+    finished: Promise<StoppedBy>,
+    jsm: Awaited<ReturnType<typeof jetstreamManager>>,
+    events: OpenStudy['events'],
+    signal: AbortSignal | undefined,
+  ): Promise<StoppedBy> {
+    const { directory, remaining, waitMs } = this;
+    const onAbort = () => this.finish('signal');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) this.finish('signal');
+    void this.bus.nc.closed().then(() => this.finish('broker-lost'));
     // With no host left for the whole wait, the study cannot go on: stop it (it can be resumed).
+    let orphanSince = Date.now();
     const orphanCheck = setInterval(
       () => {
         if (directory.hosts.size > 0) orphanSince = Date.now();
-        else if (Date.now() - orphanSince > waitMs) finish('no-hosts');
+        else if (Date.now() - orphanSince > waitMs) this.finish('no-hosts');
       },
       Math.min(1000, waitMs),
     );
-    let orphanSince = Date.now();
-    const queue = new QueueWatch(jsm, stream, CONSUMER, log);
+    const queue = new QueueWatch(jsm, this.stream, CONSUMER, this.log);
     const queueCheck = setInterval(() => {
       void queue.check(remaining.size).then((state) => {
-        if (state === 'gone') finish('queue-lost');
-        else if (state === 'short') for (const runId of remaining) if (!running(runId)) void publishRun(byId.get(runId)!);
+        if (state === 'gone') this.finish('queue-lost');
+        else if (state === 'short')
+          for (const runId of remaining) if (!this.running(runId)) void this.publishRun(this.byId.get(runId)!, events);
       });
     }, QUEUE_CHECK_MS);
-    /** Whether a host of this study says it is running `runId` now. */
-    const running = (runId: string) => {
-      const planned = byId.get(runId)!;
-      return [...activity.values()].some((a) => a.current === `${planned.cell.id} seed ${planned.seed}`);
-    };
     try {
-      result.stoppedBy = await finished;
+      return await finished;
     } finally {
       clearInterval(queueCheck);
       clearInterval(orphanCheck);
-      options.signal?.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
     }
-    return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total, droppedText: dropped.describe() };
-  } finally {
-    for (const timer of timers) clearTimeout(timer);
-    release?.();
-    directory.close();
-    if (!nc.isClosed()) {
-      // Hosts stop this study's runs; the stream goes (a resumed study publishes what is left again).
-      bus.publish(subjects.study(session, 'end'), { type: 'end', session });
-      await jsm?.streams.delete(stream).catch(() => {});
-    }
-    // Without the broker they cannot be released: they expire (and the next study removes the stream).
-    await leases?.close(!nc.isClosed());
-    await leaveBus(nc);
+  }
+
+  /** Whether a host of this study says it is running `runId` now. */
+  private running(runId: string): boolean {
+    const planned = this.byId.get(runId)!;
+    return [...this.activity.values()].some((a) => a.current === `${planned.cell.id} seed ${planned.seed}`);
   }
 }
