@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { countViews, servedUrl } from '../test/live-stream.ts';
 
 // Run compiled (dist/bench/live-view.js), as bench.ts is: the bundle is beside it in dist/.
 const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.cjs', import.meta.url));
@@ -24,24 +25,7 @@ async function rate(seed: number, serve: boolean): Promise<{ rate: number; views
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   let views = Promise.resolve(0);
   if (serve) {
-    const url = await new Promise<string>((resolve) => {
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (stderr.includes('\n')) resolve(stderr.slice(0, stderr.indexOf('\n')));
-      });
-    });
-    views = (async () => {
-      let count = 0;
-      const res = await fetch(`${url}events`);
-      for await (const chunk of res.body!)
-        count += (
-          Buffer.from(chunk as Uint8Array)
-            .toString()
-            .match(/^data: /gm) ?? []
-        ).length;
-      return count;
-    })();
+    views = countViews(await servedUrl(child));
   }
   await new Promise((resolve) => child.on('close', resolve));
   const record = JSON.parse(stdout) as { evaluations: number; seconds: number };

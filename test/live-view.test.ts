@@ -22,6 +22,7 @@ import { DecimatedSeries } from '../src/serve/series.ts';
 import { newRunCursor, RunState, runHeader, type RunView } from '../src/serve/run-state.ts';
 import { serveRun, serveRunFile, serveStudy, type ViewServer } from '../src/serve/serve.ts';
 import { CLI } from './cli-helpers.ts';
+import { countViews, servedUrl } from './live-stream.ts';
 import { repeatablePart } from './helpers.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
@@ -143,22 +144,10 @@ describe('solve --serve', () => {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     let views = 0;
     if (serve) {
-      const url = await new Promise<string>((resolve) => {
-        let stderr = '';
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          if (stderr.includes('\n')) resolve(stderr.slice(0, stderr.indexOf('\n')));
-        });
-      });
+      const url = await servedUrl(child);
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/$/, 'the URL is the first line on stderr');
       // The run takes seconds (N = 120): the page's stream opens during it and ends when it does.
-      const res = await fetch(`${url}events`);
-      for await (const chunk of res.body!)
-        views += (
-          Buffer.from(chunk as Uint8Array)
-            .toString()
-            .match(/^data: /gm) ?? []
-        ).length;
+      views = await countViews(url);
     }
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.equal(code, 0);
@@ -190,13 +179,7 @@ function served(args: string[]): {
   const child = spawn(process.execPath, [CLI, ...args, '--serve', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const url = new Promise<string>((resolve) => {
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes('\n')) resolve(stderr.slice(0, stderr.indexOf('\n')));
-    });
-  });
+  const url = servedUrl(child);
   const closed = new Promise<{ code: number | null; stdout: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout })));
   return { url, child, closed };
 }
