@@ -13,7 +13,7 @@ import { endingOf, recordedConfig, type Ending } from '../run/result-record.ts';
 import type { RunResult, SeededRunConfig } from '../run/start-run.ts';
 import { provenance, type MachineProvenance, type Provenance } from '../provenance.ts';
 import type { SweepValue } from './sweep.ts';
-import type { Trajectory } from './trajectory.ts';
+import type { Trajectory } from '../archipelago/trajectory.ts';
 
 export const MANIFEST_FORMAT = 'nqueens-islands/experiment-results@1';
 

@@ -1,2 +1,0 @@
-/** A study record's trajectory is the run's (archipelago/trajectory.ts, combined from the islands' course logs). */
-export type { Trajectory } from '../archipelago/trajectory.ts';
