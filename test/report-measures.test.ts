@@ -13,7 +13,8 @@ import { baselineMapper } from '../src/report/baseline.ts';
 import { censoredValue, censoringPlan, observe } from '../src/report/censoring.ts';
 import { comparePaired, ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
-import { IOH_DAT_HEADER, iohFiles, writeIoh } from '../src/report/ioh-export.ts';
+import { IOH_DAT_HEADER, iohFiles } from '../src/report/ioh-export.ts';
+import { writeExportFolder } from '../src/report/export-folder.ts';
 import { fitnessWithin, fixedBudgetPoints } from '../src/report/run-length.ts';
 import { summarise } from '../src/report/summary.ts';
 import { renderTable } from '../src/report/table.ts';
@@ -293,7 +294,7 @@ describe('export for IOHanalyzer (report --ioh DIR)', () => {
   }
 
   it('writes one folder per cell whose .info and .dat parse as the documentation says, and agree', () => {
-    writeIoh(out, iohFiles(study));
+    writeExportFolder(out, iohFiles(study), '--ioh');
     const one = parseExport(out, cellFileName('islands=1'));
     assert.deepEqual([one.pairs.funcId, one.pairs.DIM, one.pairs.algId, one.pairs.maximization], ['1', '12', 'ioh c1 islands=1', 'F']);
     // Runs of islands=1: ends 100 (fitness 0) and 1000 (fitness 1); blocks are the trajectories.

@@ -8,7 +8,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { cellNames } from './cell-names.ts';
 import { boxPlotSpec, renderSvg } from './charts.ts';
-import { type IohFile } from './ioh-export.ts';
+import type { ExportFile } from './export-folder.ts';
 import { betweenMedians } from './observables-data.ts';
 import { betweenMediansSpec } from './observables-charts.ts';
 import { ecdfSpec, fixedBudgetSpec } from './study-charts.ts';
@@ -53,8 +53,8 @@ export function rowsCsv(rows: readonly object[]): string {
 }
 
 /** The files of `--figures`: NAME.svg and NAME.csv per figure. */
-export async function figureFiles(figures: readonly Figure[]): Promise<IohFile[]> {
-  const files: IohFile[] = [];
+export async function figureFiles(figures: readonly Figure[]): Promise<ExportFile[]> {
+  const files: ExportFile[] = [];
   for (const f of figures)
     files.push({ path: `${f.name}.svg`, text: await renderSvg(f.spec) }, { path: `${f.name}.csv`, text: rowsCsv(f.rows) });
   return files;

@@ -10,7 +10,8 @@ import { EXIT, UsageError } from '../errors.ts';
 import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/paper-table1.ts';
 import { readStudy, type StudyData } from '../../report/study-data.ts';
 import { figureFiles, studyFigures } from '../../report/figures.ts';
-import { checkIohFolder, iohFiles, writeIoh } from '../../report/ioh-export.ts';
+import { iohFiles } from '../../report/ioh-export.ts';
+import { checkExportFolder, writeExportFolder } from '../../report/export-folder.ts';
 import { summarise, type StudySummary } from '../../report/summary.ts';
 import { headline } from '../../report/headline.ts';
 import { figureData } from '../../report/study-report.ts';
@@ -88,7 +89,7 @@ function printSummary(study: StudyData, summary: StudySummary, json: boolean): v
 /** Writes `--figures DIR` whole or not at all once the summary is on stdout: a failure is one line and exit 4. */
 async function saveFigures(dir: string, study: StudyData): Promise<void> {
   try {
-    writeIoh(dir, await figureFiles(studyFigures(study)), '--figures');
+    writeExportFolder(dir, await figureFiles(studyFigures(study)), '--figures');
     printError(`wrote ${dir} (each figure as SVG, with its data as CSV)`);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
@@ -141,8 +142,8 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   if (args.dir === '') throw new ConfigError('report: expected a study folder, got an empty string');
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
-  if (args.ioh !== undefined) checkIohFolder(args.ioh);
-  if (args.figures !== undefined) checkIohFolder(args.figures, '--figures');
+  if (args.ioh !== undefined) checkExportFolder(args.ioh, '--ioh');
+  if (args.figures !== undefined) checkExportFolder(args.figures, '--figures');
   const outputs = [
     ['--html', args.html],
     ['--csv', args.csv],
@@ -223,7 +224,7 @@ async function reportStudy(args: ArgumentsCamelCase<ReportArgs>, dir: string, st
   await stopPoint();
   if (args.ioh !== undefined) {
     try {
-      writeIoh(args.ioh, iohFiles(study));
+      writeExportFolder(args.ioh, iohFiles(study), '--ioh');
       printError(`wrote ${args.ioh} (IOHprofiler format, two-column .dat, for IOHanalyzer)`);
     } catch (error) {
       if (error instanceof ConfigError) throw error;

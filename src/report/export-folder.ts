@@ -1,0 +1,73 @@
+/**
+ * A folder of files an export writes (`report --ioh`, `report --figures`): checked before any
+ * work, then written whole or not at all.
+ */
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../config/errors.ts';
+import { emptyFolderFlag } from '../experiment/errors.ts';
+import { checkFolderLinks } from '../io/output-target.ts';
+import { failureReason, writeFileAtomic } from '../io/write-file.ts';
+
+export interface ExportFile {
+  /** Relative to the export folder, with / separators. */
+  path: string;
+  text: string;
+}
+
+/**
+ * Refuses an export folder that is a file or not empty (an older export's files would mix
+ * in), one reached through a link another user planted in a shared sticky folder, or one
+ * whose parent folder is missing or not writable: all before any work. @throws ConfigError
+ */
+export function checkExportFolder(dir: string, flag: string): void {
+  if (dir === '') throw emptyFolderFlag(flag);
+  try {
+    checkFolderLinks(dir);
+  } catch (error) {
+    throw new ConfigError(`${flag} ${dir}: ${(error as Error).message}`);
+  }
+  const parent = path.dirname(path.resolve(dir));
+  if (!statOrNull(parent)?.isDirectory()) throw new ConfigError(`${flag} ${dir}: folder ${path.dirname(dir)} does not exist`);
+  try {
+    accessSync(parent, constants.W_OK);
+  } catch (error) {
+    throw new ConfigError(`${flag} ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
+  }
+  const stats = statOrNull(dir);
+  if (stats === null) return;
+  if (!stats.isDirectory()) throw new ConfigError(`${flag} ${dir}: is a file; expected a missing or empty folder`);
+  if (readdirSync(dir).length > 0) throw new ConfigError(`${flag} ${dir}: folder is not empty; expected a missing or empty folder`);
+}
+
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the export into `dir` (see checkExportFolder) whole or not at all: into a new folder
+ * beside it, renamed into place at the end. A failure (a full disk) removes that folder, so
+ * nothing is left to block a retry.
+ */
+export function writeExportFolder(dir: string, files: readonly ExportFile[], flag: string): void {
+  checkExportFolder(dir, flag);
+  const staging = path.join(path.dirname(dir), `.${path.basename(dir)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
+  mkdirSync(staging, { mode: 0o777 });
+  try {
+    for (const file of files) {
+      const target = path.join(staging, ...file.path.split('/'));
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileAtomic(target, file.text);
+    }
+    // rename() replaces a missing or empty folder.
+    renameSync(staging, dir);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
