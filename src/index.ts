@@ -62,6 +62,7 @@ export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
 export { studyReport, figureData, type StudyReport, type CellFigureData } from './report/study-report.ts';
 export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
+export { ERT_TARGETS, type TargetErt } from './report/target-ert.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 
 /** A run in progress. */

@@ -142,7 +142,7 @@ const flagCases: Case[] = [
   [['experiment', ''], /^experiment: expected an experiment file/],
   [['experiment', TOPOLOGY_STUDY, '--out', ''], /^--out: expected/],
   [['report', ''], /^report: expected a study folder/],
-  ...['--html', '--csv', '--ioh', '--figures', '--run', '--baseline'].map((flag): Case => [
+  ...['--html', '--csv', '--markdown', '--ioh', '--figures', '--run', '--baseline'].map((flag): Case => [
     ['report', join(tmp, 'none'), flag, ''],
     new RegExp(`^${escape(flag)}: expected`),
   ]),

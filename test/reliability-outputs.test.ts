@@ -137,6 +137,11 @@ describe('class 2: no command overwrites its own inputs', () => {
       /is the study's manifest\.json, an input/,
     ],
     [
+      'report --markdown onto the manifest',
+      () => ['report', study, '--markdown', join(study, 'manifest.json')],
+      /is the study's manifest\.json, an input/,
+    ],
+    [
       'report --csv onto the lock (not there yet)',
       () => ['report', study, '--csv', join(study, LOCK_FILE)],
       /is the study's \.nqueens-islands\.lock, an input/,

@@ -13,7 +13,8 @@ import type { StudySummary } from './summary.ts';
 import { cellNames } from './cell-names.ts';
 import { headline } from './headline.ts';
 import { fitnessSection, migrationSection, SAMPLES_NOTE } from './study-sections.ts';
-import { censoringNotes, MEASURE_COLUMNS, notRepeatableNote, summaryRows, tableNotes } from './table.ts';
+import { studyProvenance } from './study-provenance.ts';
+import { censoringNotes, MEASURE_COLUMNS, notRepeatableNote, summaryRows, tableNotes, targetErtRows } from './table.ts';
 import { diversityBands, diversityBandSpec, ecdfSpec, fixedBudgetSpec } from './study-charts.ts';
 import { ecdfPoints, fixedBudgetPoints, shortNames } from './run-length.ts';
 
@@ -59,6 +60,15 @@ function summaryTables(summary: StudySummary): string {
         labels,
       ),
     );
+  const targets = targetErtRows(summary);
+  parts.push(
+    '<h3>ERT to reach f ≤ target</h3>',
+    htmlTable(
+      targets.header,
+      targets.rows.map((r) => r.slice(1)),
+      labels,
+    ),
+  );
   return parts.join('\n');
 }
 
@@ -123,39 +133,11 @@ function settingsTable(study: StudyData): string {
   );
 }
 
-/** Which build, config files and machine made the study, and the runs (a cluster's hosts may differ). */
+/** Which build, config files and machine made the study, and the runs. */
 function provenanceBlock(study: StudyData): string {
-  const { manifest } = study;
-  const p = manifest.provenance;
-  const e = manifest.environment;
-  const build = p
-    ? `${p.tool} ${p.version}, commit ${p.commit}${p.dirty ? ' (with uncommitted changes)' : ''}`
-    : `${manifest.tool.name} ${manifest.tool.version} (a study of a version that recorded no commit)`;
-  const machine = p
-    ? `Node ${p.node}, ${p.os.platform} ${p.os.release} ${p.os.arch}, ${p.cpu.model} × ${p.cpu.cores}`
-    : `Node ${e.node}, ${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}`;
-  const items = [
-    `Made by ${build} on ${machine}; started ${manifest.startedAt}${manifest.resumedAt.length > 0 ? `, resumed ${manifest.resumedAt.join(', ')}` : ''}.`,
-  ];
-  const { inputs, studySha256 } = manifest.experiment;
-  items.push(
-    studySha256
-      ? `Study sha256 ${studySha256}, over ${(inputs ?? []).map((i) => `${i.file} (sha256 ${i.sha256})`).join(', ')}.`
-      : `Experiment file sha256 ${manifest.experiment.sha256}.`,
-  );
-  const makers = new Map<string, number>();
-  for (const run of [...study.runs, ...study.failed]) {
-    const r = run.provenance;
-    const key = r
-      ? `${r.version}, commit ${r.commit.slice(0, 12)}, ${r.cpu.model} × ${r.cpu.cores}${run.host ? `, host ${run.host}` : ''}`
-      : 'no provenance (a version before 0.2)';
-    makers.set(key, (makers.get(key) ?? 0) + 1);
-  }
-  if (makers.size > 0)
-    items.push(
-      `Runs made by: ${[...makers].map(([k, n]) => `${k} (${n} run${n === 1 ? '' : 's'})`).join('; ')}. Each run record holds the sha256 of its resolved config with its seed (configHash).`,
-    );
-  return `<ul class="provenance">${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`;
+  return `<ul class="provenance">${studyProvenance(study)
+    .map((i) => `<li>${escapeHtml(i)}</li>`)
+    .join('')}</ul>`;
 }
 
 /** How progress samples are taken (island-runner.ts), for the captions. */

@@ -1,6 +1,6 @@
 /**
  * A study's report for library users (a notebook gets the CLI's numbers): the summary with
- * its comparisons, the headline, the table, the CSV, each figure's data per cell, and the
+ * its comparisons, the headline, the table, the CSV, the markdown, each figure's data per cell, and the
  * HTML page, all made by the functions `nqueens-islands report` uses.
  */
 import type { SweepValue } from '../experiment/sweep.ts';
@@ -8,6 +8,7 @@ import { baselineMapper } from './baseline.ts';
 import { cellNames } from './cell-names.ts';
 import { headline } from './headline.ts';
 import { renderHtml } from './html.ts';
+import { renderMarkdown } from './markdown.ts';
 import { ecdfPoints, fixedBudgetPoints, type BudgetPoint, type EcdfPoint } from './run-length.ts';
 import { readStudy, type StudyData } from './study-data.ts';
 import { summarise, type StudySummary } from './summary.ts';
@@ -45,6 +46,8 @@ export interface StudyReport {
   /** The terminal table and the CSV, as `report` prints and writes them. */
   table: string;
   csv: string;
+  /** The report as GitHub markdown, headline first, as `report --markdown` writes it. */
+  markdown: string;
   figures: Record<string, CellFigureData>;
   /** The page of `report --html` (renders the plots: a second or two). */
   html(): Promise<string>;
@@ -65,6 +68,7 @@ export function studyReport(dir: string, options: { baseline?: Record<string, Sw
     headline: headline(summary),
     table: renderTable(summary),
     csv: renderCsv(summary),
+    markdown: renderMarkdown(study, summary),
     figures: figureData(study),
     html: () => renderHtml(study, summary, null),
   };

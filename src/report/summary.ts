@@ -24,6 +24,7 @@ import {
   type Quartiles,
 } from './stats.ts';
 import type { StudyData } from './study-data.ts';
+import { ertAtTargets, type TargetErt } from './target-ert.ts';
 
 /** The measures, evaluations first: on shared cores a time says more about the machine than about the setting. */
 export const METRICS = ['evaluations', 'iterations', 'seconds'] as const;
@@ -71,6 +72,8 @@ export interface CellSummary {
   ert: number;
   /** Percentile bootstrap 95% interval of ERT (ERT_BOOTSTRAP: 2000 resamples, seed 1). */
   ertInterval: Interval;
+  /** ERT to reach f <= target for each of ERT_TARGETS (target-ert.ts), from the runs' trajectories; the last target, 0, is the ERT above. */
+  ertAtTargets: TargetErt[];
   /** Quartiles over the solved runs only (NaN when none solved): what a solved run took. */
   solvedQuartiles: Record<Metric, Quartiles>;
   /** Quartiles over all runs, an unsolved run counting as +Infinity (it took longer than its limit). */
@@ -209,6 +212,7 @@ export function summarise(
       successInterval: wilson(solved, runs.length),
       ert: expectedRunningTime(runs),
       ertInterval: ertInterval(runs),
+      ertAtTargets: ertAtTargets(runs),
       solvedQuartiles: sq,
       quartiles: q,
       limits: limitsOf.get(cell.id)!,

@@ -82,6 +82,23 @@ export function ertText(cell: CellSummary): string {
   return `${formatNumber(cell.ert)} [${formatNumber(cell.ertInterval.lower)}, ${formatNumber(cell.ertInterval.upper)}]`;
 }
 
+/** The ERT to each intermediate target (target-ert.ts), one row per cell: for the terminal, the page and markdown alike. */
+export function targetErtRows(summary: StudySummary): { header: string[]; rows: string[][] } {
+  const targets = summary.cells[0]?.ertAtTargets.map((t) => t.target) ?? [];
+  const header = ['cell', ...targets.map((t) => `f ≤ ${t}`)];
+  const rows = summary.cells.map((cell) => [
+    cell.id,
+    ...cell.ertAtTargets.map((t) =>
+      cell.runs === 0 ? '-' : `${formatNumber(t.ert)} [${formatNumber(t.interval.lower)}, ${formatNumber(t.interval.upper)}]`,
+    ),
+  ]);
+  return { header, rows };
+}
+
+/** What the target table is, in one line. */
+export const TARGET_ERT_NOTE =
+  'ERT to f ≤ target: evaluations of all runs up to the first point of their trajectory at or below the target (a run that never reached it: all its evaluations) / runs that reached it, with the 95% bootstrap interval of ERT; f = attacking pairs, 0 = solved.';
+
 /** Aligned columns; cells are measured as printed (safeText: an escape is shown as its code). */
 export function align(given: string[][]): string {
   const rows = given.map((r) => r.map(safeText));
@@ -188,6 +205,7 @@ export function tableNotes(summary: StudySummary): string[] {
       'success p Holm: two-sided Fisher exact test of the success rates (each cell under its own limits), Holm-adjusted in the same family.',
     );
   }
+  notes.push(TARGET_ERT_NOTE);
   return notes;
 }
 
@@ -207,7 +225,16 @@ export function renderTable(summary: StudySummary): string {
   if (summary.failedRuns.length > 0) lines.push(`left out, an island failed: ${summary.failedRuns.join('; ')}`);
   const sentences = headline(summary);
   if (sentences.length > 0) lines.push('', ...sentences);
-  lines.push('', align([header, ...rows]), '', ...tableNotes(summary));
+  const targets = targetErtRows(summary);
+  lines.push(
+    '',
+    align([header, ...rows]),
+    '',
+    'ERT to reach f ≤ target:',
+    align([targets.header, ...targets.rows]),
+    '',
+    ...tableNotes(summary),
+  );
   const censored = censoringNotes(summary);
   if (censored.length > 0) lines.push('', 'Unsolved runs not ranked as ∞:', ...censored.map((n) => `  ${n}`));
   const unrepeatable = notRepeatableNote(summary);
@@ -269,6 +296,7 @@ export function renderCsv(summary: StudySummary): string {
   for (const m of METRICS) header.push(`${m}_solved_q1`, `${m}_solved_median`, `${m}_solved_q3`, `${m}_q1`, `${m}_median`, `${m}_q3`);
   header.push('startup_seconds_median', 'success_fisher_p', 'success_fisher_p_holm');
   for (const m of METRICS) header.push(...COMPARISON_COLUMNS.map(([suffix]) => `${m}_${suffix}`));
+  for (const t of summary.cells[0]?.ertAtTargets ?? []) header.push(...['', '_lower', '_upper'].map((s) => `ert_target_${t.target}${s}`));
   const lines = [header.map(csvField).join(',')];
   for (const cell of summary.cells) {
     const row: unknown[] = [
@@ -294,6 +322,7 @@ export function renderCsv(summary: StudySummary): string {
       const c = cell.comparison?.[m];
       row.push(...COMPARISON_COLUMNS.map(([, value]) => (c ? value(c) : undefined)));
     }
+    for (const t of cell.ertAtTargets) row.push(t.ert, t.interval.lower, t.interval.upper);
     lines.push(row.map(csvField).join(','));
   }
   return `${lines.join('\n')}\n`;

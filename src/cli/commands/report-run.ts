@@ -16,6 +16,7 @@ import { summarise, type StudySummary } from '../../report/summary.ts';
 import { headline } from '../../report/headline.ts';
 import { figureData } from '../../report/study-report.ts';
 import { renderCsv, renderTable } from '../../report/table.ts';
+import { renderMarkdown } from '../../report/markdown.ts';
 import { shardGaps } from '../../experiment/study-runs.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
 import path from 'node:path';
@@ -32,6 +33,7 @@ export interface ReportArgs extends ServeArgs {
   baseline?: string[];
   html?: string;
   csv?: string;
+  markdown?: string;
   ioh?: string;
   figures?: string;
   json: boolean;
@@ -102,6 +104,7 @@ async function saveFigures(dir: string, study: StudyData): Promise<void> {
 async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string, stopPoint: StopPoint): Promise<void> {
   for (const [flag, given] of [
     ['--csv', args.csv !== undefined],
+    ['--markdown', args.markdown !== undefined],
     ['--ioh', args.ioh !== undefined],
     ['--figures', args.figures !== undefined],
     ['--baseline', args.baseline !== undefined],
@@ -123,6 +126,7 @@ async function serveReport(args: ArgumentsCamelCase<ReportArgs>, at: ServeOption
   for (const [flag, given] of [
     ['--html', args.html !== undefined],
     ['--csv', args.csv !== undefined],
+    ['--markdown', args.markdown !== undefined],
     ['--ioh', args.ioh !== undefined],
     ['--json', args.json],
     ['--paper-table1', args.paperTable1],
@@ -142,11 +146,13 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
   if (args.dir === '') throw new ConfigError('report: expected a study folder, got an empty string');
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
+  if (args.markdown !== undefined) checkOutFile('--markdown', args.markdown);
   if (args.ioh !== undefined) checkExportFolder(args.ioh, '--ioh');
   if (args.figures !== undefined) checkExportFolder(args.figures, '--figures');
   const outputs = [
     ['--html', args.html],
     ['--csv', args.csv],
+    ['--markdown', args.markdown],
     ['--ioh', args.ioh],
     ['--figures', args.figures],
   ] as const;
@@ -218,6 +224,7 @@ async function reportStudy(args: ArgumentsCamelCase<ReportArgs>, dir: string, st
     printLine(renderTable1(table1));
   }
   if (args.csv !== undefined) save('--csv', args.csv, renderCsv(summary));
+  if (args.markdown !== undefined) save('--markdown', args.markdown, renderMarkdown(study, summary));
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
   await stopPoint();
   if (args.figures !== undefined) await saveFigures(args.figures, study);

@@ -6,7 +6,7 @@ import type { ReportArgs } from './report-run.ts';
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report [dir]',
-  describe: 'Summarise a study folder: per-cell table, paired tests against the baseline, CSV and an HTML page with plots',
+  describe: 'Summarise a study folder: per-cell table, paired tests against the baseline, CSV, markdown and an HTML page with plots',
   builder: (y: Argv) =>
     y
       .positional('dir', { type: 'string', describe: 'result folder of `experiment` (not with --run FILE)' })
@@ -23,6 +23,12 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
         describe: 'write a self-contained HTML report with plots to FILE',
       })
       .option('csv', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'write the summary table as CSV to FILE' })
+      .option('markdown', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe: 'write the report (headline, tables, notes) as GitHub markdown to FILE',
+      })
       .option('ioh', {
         type: 'string',
         requiresArg: true,
