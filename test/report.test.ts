@@ -15,7 +15,7 @@ import { renderHtml } from '../src/report/html.ts';
 import { PAPER_TABLE1, table1Rows } from '../src/report/paper-table1.ts';
 import { readEvents, readStudy } from '../src/report/study-data.ts';
 import { summarise } from '../src/report/summary.ts';
-import { MEASURE_COLUMNS, renderCsv, renderTable, summaryRows } from '../src/report/table.ts';
+import { MEASURE_COLUMNS, renderCsv, renderTable, summaryRows, targetErtRows } from '../src/report/table.ts';
 import { progressPoints } from '../src/report/charts.ts';
 import { runExperiment, type ArchipelagoEvent } from '../src/index.ts';
 import { cli, isOneLineError } from './cli-helpers.ts';
@@ -259,11 +259,13 @@ describe('HTML report', () => {
 
   it('has every column of the terminal table', () => {
     const study = readStudy(withEvents);
-    const { header } = summaryRows(summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline));
-    // The settings table first, then the measures and the comparisons (each headed by the cell column).
+    const summarised = summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline);
+    const { header } = summaryRows(summarised);
+    // The settings table first, then the measures, the comparisons and the ERT to each target (each headed by the cell column).
     const summary = page.slice(page.indexOf('<h2>Summary</h2>'));
     const columns = [...summary.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
-    assert.deepEqual(columns, [...header.slice(0, MEASURE_COLUMNS), header[0], ...header.slice(MEASURE_COLUMNS)]);
+    const targets = targetErtRows(summarised).header;
+    assert.deepEqual(columns, [...header.slice(0, MEASURE_COLUMNS), header[0], ...header.slice(MEASURE_COLUMNS), ...targets]);
     for (const name of ['start-up s', 'time ratio [95% CI]', 'evals ratio [95% CI]', 'pairs ≠', 'r', 'p', 'p Holm'])
       assert.ok(columns.includes(name), name);
   });
@@ -317,7 +319,11 @@ describe('HTML report', () => {
           assert.ok(f.width > 100 && f.height > 50, `chart size ${f.width}x${f.height}`);
           assert.ok(f.marks > 3, `chart has ${f.marks} marks`);
         }
-        assert.equal(await tab.locator('table tbody tr').count(), 9, 'settings, measures and comparisons: a row per cell each');
+        assert.equal(
+          await tab.locator('table tbody tr').count(),
+          12,
+          'settings, measures, comparisons and ERT to each target: a row per cell each',
+        );
         assert.deepEqual(problems, []);
         await tab.close();
       });
@@ -559,8 +565,8 @@ describe('HTML report', () => {
       );
       assert.equal(
         page.match(/<th scope="row"><span class="short">c\d+<\/span> topology\.kind=ring,<wbr>migration\.interval=5<\/th>/g)?.length,
-        2,
-        'the cell, by short name and full label, in the settings table and the summary',
+        3,
+        'the cell, by short name and full label, in the settings table, the summary and the ERT to each target',
       );
       const r = cli(['report', out]);
       assert.equal(r.code, 0, r.stderr);
