@@ -14,6 +14,7 @@ import { formatValue } from '../src/experiment/sweep.ts';
 import { studyReport, type CellSummary, type Comparison } from '../src/index.ts';
 import { writeFileAtomic } from '../src/io/write-file.ts';
 import { formatNumber, formatP, ratioText } from '../src/report/table.ts';
+import { studyProvenance } from '../src/report/study-provenance.ts';
 
 const BEGIN = '<!-- dm2-tables:begin -->';
 const END = '<!-- dm2-tables:end -->';
@@ -41,11 +42,18 @@ export function studyTable(dir: string): string {
   const report = studyReport(dir);
   const { summary, study } = report;
   const names = new Map(
-    study.manifest.cells.map((c) => [c.id, `N = ${c.config.n}, ${Object.values(c.values).map(formatValue).join(', ')}`]),
+    study.manifest.cells.map((c) => [
+      c.id,
+      `N = ${c.config.n}, ${Object.entries(c.values)
+        .map(([k, v]) => `${k}=${formatValue(v)}`)
+        .join(', ')}`,
+    ]),
   );
-  const header = ['cell', 'solved', 'ERT evaluations [95% CI]', 'evaluations vs default', 'wall time vs default (this machine)'];
+  const header = ['cell', 'solved', 'ERT evaluations [95% CI]', 'evaluations vs default', "wall time vs default (the study's machine)"];
   return [
     `### ${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs`,
+    '',
+    `${studyProvenance(study)[0]} Wall times are that machine's, as loaded as it was then.`,
     '',
     ...report.headline.map((s) => `- ${s}`),
     '',

@@ -194,7 +194,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     assert.ok(spread.record.islands.some((i: { migrantsAccepted: number }) => i.migrantsAccepted > 0));
   });
 
-  it('lagged (the default): four islands over two hosts give exactly the record of the same run in one process, twice, and with one island slowed', async () => {
+  it('lagged: four islands over two hosts give exactly the record of the same run in one process, twice, and with one island slowed', async () => {
     const { prefix } = await startHosts(['near', 'far'], 2);
     const args = [
       '-n',
@@ -207,6 +207,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       'ring-bi',
       '--population',
       '200',
+      '--migration',
+      'lagged',
       '--lag',
       '3',
       '--interval',

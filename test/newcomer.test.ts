@@ -134,7 +134,7 @@ describe('CLI habits', () => {
     assert.equal(r.status, 0, r.stderr);
     // What the terminal shows at the end: the text after the last redraw's cursor-up moves.
     const screen = stripVTControlCharacters(r.stdout.split('\u001b[1A').pop() ?? '');
-    assert.match(screen, /N=30 {2}islands 2 {2}ring lagged every 1 {2}seed 1/);
+    assert.match(screen, /N=30 {2}islands 2 {2}ring sync every 1 {2}seed 1/); // the default mode at N = 30 (docs/defaults.md)
     assert.match(screen, /island {2}1 {2}iteration/);
     assert.match(screen, /solved N=30: /);
   });

@@ -57,7 +57,13 @@ function saved(name: string, checkpoint: object): string {
 describe('a checkpoint carries the resolved config', () => {
   // Takeover mode with no iteration limit: in the file shape `maxIterations: null` means the
   // mode's default (10,000), so this resolved value is one the file shape cannot express.
-  const resolved = resolveRunConfig({ n: 16, islands: 2, ga: { mode: 'takeover', populationSize: 8 } }, 'test', {}, env);
+  // Lagged, as checkpointOf's epoch null says (at n = 16 the default would be sync).
+  const resolved = resolveRunConfig(
+    { n: 16, islands: 2, ga: { mode: 'takeover', populationSize: 8 }, migration: { mode: 'lagged' } },
+    'test',
+    {},
+    env,
+  );
   const config: SeededRunConfig = { ...resolved, seed: 7, limits: { ...resolved.limits, maxIterations: null } };
 
   it('round trip: the config read back is the one written, a value the file shape cannot express included', () => {

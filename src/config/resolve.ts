@@ -12,6 +12,7 @@ import { Locator } from './locator.ts';
 import { gaInitialEvaluations, resolveGaSection } from './ga-section.ts';
 import { readMemoryLimits, runMemoryAdvice, type MemoryLimits } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
+import { defaultMigrationMode } from './defaults.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationConfig, RunConfig, TopologyConfig } from './run-config.ts';
@@ -43,8 +44,15 @@ function resolveTopologySection(
   return resolveTopology(topology, { islands, islandsText, fail }, registries.topologies);
 }
 
-function resolveMigration(migration: Parsed['migration'], populationSize: number, at: Locator, registries: Registries): MigrationConfig {
-  const { mode, lag, interval, migrants: rawMigrants, rejectDuplicates } = migration;
+function resolveMigration(
+  migration: Parsed['migration'],
+  n: number,
+  populationSize: number,
+  at: Locator,
+  registries: Registries,
+): MigrationConfig {
+  const { lag, interval, migrants: rawMigrants, rejectDuplicates } = migration;
+  const mode = migration.mode ?? defaultMigrationMode(n);
   let migrants: number;
   if (typeof rawMigrants === 'string') migrants = Math.max(1, Math.round((Number(PERCENT.exec(rawMigrants)![1]) / 100) * populationSize));
   else if (rawMigrants < 1) migrants = Math.max(1, Math.round(rawMigrants * populationSize));
@@ -131,7 +139,7 @@ export function resolveRunConfig(
   const islands = p.islands ?? Math.min(env.availableParallelism, MAX_ISLANDS);
   const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
 
-  const migration = resolveMigration(p.migration, ga.populationSize, at, registries);
+  const migration = resolveMigration(p.migration, p.n, ga.populationSize, at, registries);
   checkModeOptions(overrides, migration.mode, at, registries);
   const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);

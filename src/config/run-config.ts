@@ -17,7 +17,8 @@ export type { RunLimits, RunSpec } from '../archipelago/island-options.ts';
 export type TopologyConfig = TopologySpec;
 
 export interface MigrationConfig extends MigrationPolicies {
-  mode: Parsed['migration']['mode'];
+  /** Resolved: a registered mode (a file's null became defaultMigrationMode(n)). */
+  mode: string;
   /** Lagged mode: iterations between a migrant's sending and its entry (ignored by the other modes). */
   lag: number;
   interval: number;

@@ -15,8 +15,7 @@ import { migrationPolicyFields, type MigrationPolicyInput } from './migration-po
 import type { RunConfigDocs } from './run-config-docs.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
-import { DEFAULT_MIGRATION_MODE } from '../archipelago/modes/registry.ts';
-import { RUN_DEFAULTS } from './defaults.ts';
+import { migrationModeByNText, RUN_DEFAULTS } from './defaults.ts';
 
 const DEFAULT_LAG = RUN_DEFAULTS.migration.lag;
 
@@ -50,11 +49,12 @@ const migrantsSchema = z.union(
   migrantsError,
 );
 
-/** `migration.mode`: a registered migration mode. */
+/** `migration.mode`: a registered migration mode, or null for the default by board size (defaultMigrationMode). */
 function migrationModeField(modes: MigrationModeRegistry) {
   return oneOf(modes.map((m) => m.kind) as [string, ...string[]])
-    .default(DEFAULT_MIGRATION_MODE)
-    .describe(modes.map((m) => `${m.kind}: ${m.help}`).join('; '));
+    .nullable()
+    .default(RUN_DEFAULTS.migration.mode)
+    .describe(`${modes.map((m) => `${m.kind}: ${m.help}`).join('; ')}; null = by board size: ${migrationModeByNText()} (docs/defaults.md)`);
 }
 
 const migrationBase = {
@@ -75,12 +75,15 @@ const rejectDuplicates = z
 
 /** A parsed `migration` section: the policy names as written, and whatever policy options the file gave. */
 export type MigrationSectionValue = z.output<z.ZodObject<typeof migrationBase>> & {
-  mode: string;
+  mode: string | null;
   emigrantSelection: string;
   replacement: string;
   rejectDuplicates: boolean;
 } & Record<string, unknown>;
-type MigrationInput = z.input<z.ZodObject<typeof migrationBase>> & { mode?: string; rejectDuplicates?: boolean } & MigrationPolicyInput;
+type MigrationInput = z.input<z.ZodObject<typeof migrationBase>> & {
+  mode?: string | null;
+  rejectDuplicates?: boolean;
+} & MigrationPolicyInput;
 
 /** The `migration` section: its mode, its own keys, and the policy keys and options from the policy registries. */
 function migrationSchema(registries: PolicyRegistries & { migrationModes: MigrationModeRegistry }) {

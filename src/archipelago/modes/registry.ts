@@ -12,9 +12,6 @@ export const MIGRATION_MODE_REGISTRY = [asyncMode, syncMode, laggedMode] as cons
 
 export type MigrationMode = (typeof MIGRATION_MODE_REGISTRY)[number]['kind'];
 
-/** The mode a config without `migration.mode` gets. */
-export const DEFAULT_MIGRATION_MODE: MigrationMode = laggedMode.kind;
-
 export const MIGRATION_MODES = MIGRATION_MODE_REGISTRY.map((m) => m.kind) as [MigrationMode, ...MigrationMode[]];
 
 /** The definition of mode `kind` in `registry`. @throws naming the known modes if it has none. */
