@@ -72,14 +72,17 @@ function resolveMigration(
 /**
  * A flag for an option of another migration mode (`--lag` with `--migration sync`) would be
  * dropped without a word: refused. A file's key is not (a printed config holds every key).
+ * `byN` is the board size when the mode is the default by N (the message says so, since the
+ * user named no mode).
  */
-function checkModeOptions(overrides: ConfigOverrides, mode: string, at: Locator, registries: Registries): void {
+function checkModeOptions(overrides: ConfigOverrides, mode: string, byN: number | null, at: Locator, registries: Registries): void {
   const given = overrides.migration ?? {};
   const chosen = registries.migrationModes.find((m) => m.kind === mode);
   for (const other of registries.migrationModes) {
     for (const key of other.options ?? []) {
       if ((given as Record<string, unknown>)[key] === undefined || chosen?.options?.includes(key)) continue;
-      at.fail(['migration', key], `only for migration mode ${other.kind}; the mode is ${mode}`, ['migration.mode']);
+      const why = byN === null ? '' : ` (the default at n = ${byN}, docs/defaults.md; give --migration ${other.kind})`;
+      at.fail(['migration', key], `only for migration mode ${other.kind}; the mode is ${mode}${why}`, ['migration.mode']);
     }
   }
 }
@@ -140,7 +143,7 @@ export function resolveRunConfig(
   const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
 
   const migration = resolveMigration(p.migration, p.n, ga.populationSize, at, registries);
-  checkModeOptions(overrides, migration.mode, at, registries);
+  checkModeOptions(overrides, migration.mode, p.migration.mode === null ? p.n : null, at, registries);
   const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
