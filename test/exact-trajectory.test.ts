@@ -10,6 +10,12 @@ import { loadExperiment } from '../src/experiment/load.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { runStudy } from '../src/experiment/runner.ts';
 import { readRuns } from '../src/experiment/store.ts';
+import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
+import { RecordEvents } from '../src/archipelago/record-cut.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
+import { startSeededRun, type RunResult, type SeededRunConfig } from '../src/run/start-run.ts';
+import type { TestFault } from '../src/archipelago/test-fault.ts';
+import { withFault } from './fixtures/fault-host.ts';
 
 /** A course log of (iteration, evaluations, best) for every iteration of `course`. */
 function logOf(course: [number, number, number][]): Float64Array {
@@ -119,5 +125,67 @@ describe('a seeded study repeats its records, trajectories and observables inclu
     }
     // The study exercises both ends: runs that solved and runs that reached the limit.
     assert.ok(first.some((r) => r.solved));
+  });
+});
+
+describe("lagged: what islands did past the run's cut is not in the record", () => {
+  /** A run's result, its events as they came, and the lines a study's events/ file keeps. */
+  async function lagged(fault?: TestFault): Promise<{ result: RunResult; raw: ArchipelagoEvent[]; kept: string[] }> {
+    const config = resolveRunConfig(
+      {
+        n: 48,
+        seed: 3,
+        islands: 3,
+        topology: { kind: 'ring' },
+        ga: { populationSize: 100 },
+        migration: { mode: 'lagged', lag: 3, interval: 1, migrants: 4 },
+      },
+      'test',
+    ) as SeededRunConfig;
+    const go = async (launcher?: Parameters<typeof startSeededRun>[1]['launcher']) => {
+      const run = startSeededRun(config, launcher ? { launcher } : {});
+      const raw: ArchipelagoEvent[] = [];
+      const recorded = new RecordEvents();
+      run.events$.subscribe((e) => {
+        raw.push(e);
+        recorded.add(e);
+      });
+      const result = await run.result;
+      return { result, raw, kept: recorded.lines(result) };
+    };
+    return fault ? withFault(fault, go) : go();
+  }
+
+  /**
+   * The kept events that must repeat: migrations, survival checks and between samples, without their clock and
+   * sorted (how the islands' messages interleave is timing).
+   */
+  const repeatable = (kept: string[]) =>
+    kept
+      .map((line) => JSON.parse(line) as ArchipelagoEvent)
+      .filter((e) => e.type === 'migration' || e.type === 'survival' || e.type === 'between')
+      .map((e) => ({ ...e, seconds: undefined }))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+  it('the finder slowed: the others run past its iteration, and the record and kept events are those of the even run', async () => {
+    const even = await lagged();
+    assert.equal(even.result.solved, true);
+    const cut = even.result.foundAtIteration!;
+    const slowed = await lagged({ island: even.result.foundBy!, atIteration: 1, kind: 'slow', delayMs: 3 });
+    // The fault did what it is for: some island sent progress past the iteration its record counts.
+    const past = slowed.raw.filter((e) => e.type === 'progress' && e.iteration > slowed.result.islands[e.island].iterations);
+    assert.ok(past.length > 0, 'an island ran past the cut');
+    assert.deepEqual(slowed.result.between, even.result.between);
+    assert.ok(even.result.between!.length >= 4 && even.result.between!.every((p) => p.iteration < cut));
+    const kept = repeatable(slowed.kept);
+    assert.deepEqual(kept, repeatable(even.kept));
+    assert.ok(kept.some((e) => e.type === 'migration') && kept.some((e) => e.type === 'survival'));
+    // The kept migrations agree with the record's counts: each island took in what its record says it received.
+    for (const island of slowed.result.islands) {
+      const received = kept
+        .filter((e) => e.type === 'migration' && e.to === island.id)
+        .reduce((sum, e) => sum + (e as { sent: number }).sent, 0);
+      assert.equal(received, island.migrantsReceived, `island ${island.id}`);
+    }
   });
 });
