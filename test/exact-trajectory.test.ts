@@ -16,6 +16,7 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { startSeededRun, type RunResult, type SeededRunConfig } from '../src/run/start-run.ts';
 import type { TestFault } from '../src/archipelago/test-fault.ts';
 import { withFault } from './fixtures/fault-host.ts';
+import type { Launcher } from '../src/archipelago/launcher.ts';
 
 /** A course log of (iteration, evaluations, best) for every iteration of `course`. */
 function logOf(course: [number, number, number][]): Float64Array {
@@ -142,7 +143,7 @@ describe("lagged: what islands did past the run's cut is not in the record", () 
       },
       'test',
     ) as SeededRunConfig;
-    const go = async (launcher?: Parameters<typeof startSeededRun>[1]['launcher']) => {
+    const go = async (launcher?: Launcher) => {
       const run = startSeededRun(config, launcher ? { launcher } : {});
       const raw: ArchipelagoEvent[] = [];
       const recorded = new RecordEvents();
