@@ -6,28 +6,26 @@
  *
  *   npm run build && node dist/bench/trace.js [seeds, default 7]   (or npm run bench -- --only trace)
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { pairedCost, type PairedCost } from './paired-runs.ts';
 
 // Run compiled (dist/bench/trace.js), as bench.ts is: the bundle is beside it in dist/.
 const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.cjs', import.meta.url));
 const ARGS = ['solve', '-n', '1000', '--islands', '2', '--max-iterations', '200', '--json', '--quiet'];
 
-/** One run's evaluations per second of search and, with `trace`, the lines its trace file got. */
+/** One run's evaluations per second of search and, with `trace`, the lines its trace file got (exit 1: not solved, as here). */
 async function rate(dir: string, seed: number, trace: boolean): Promise<{ rate: number; lines: number }> {
   const file = path.join(dir, `trace-${seed}.jsonl`);
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [CLI, ...ARGS, '--seed', String(seed), ...(trace ? ['--trace', file] : [])],
-    {
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
+  const child = spawn(process.execPath, [CLI, ...ARGS, '--seed', String(seed), ...(trace ? ['--trace', file] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  await new Promise((resolve) => child.on('close', resolve));
   const record = JSON.parse(stdout) as { evaluations: number; seconds: number };
   const lines = trace ? readFileSync(file, 'utf8').split('\n').length - 1 : 0;
   if (trace) rmSync(file);
