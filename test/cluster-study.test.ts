@@ -20,9 +20,6 @@ import { loadExperiment } from '../src/experiment/load.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { readRuns, runKey } from '../src/experiment/store.ts';
 import { eventLogPath, runStudy } from '../src/experiment/runner.ts';
-import { cellFileName } from '../src/experiment/sweep.ts';
-import { IOH_DAT_HEADER, iohFiles } from '../src/report/ioh-export.ts';
-import { readStudy } from '../src/report/study-data.ts';
 import { repeatablePart } from './helpers.ts';
 import { toolInfo } from '../src/package-info.ts';
 import { isOneLineError, spawnCli } from './cli-helpers.ts';
@@ -190,24 +187,6 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
           .map((line) => JSON.stringify({ ...JSON.parse(line), seconds: undefined }))
           .sort();
       for (const r of local) assert.deepEqual(kept(spread, r), kept(here, r), `${r.cell} seed ${r.seed}`);
-      // The IOH export of the hosts' study: each cell's .dat blocks are its runs' trajectories.
-      const files = iohFiles(readStudy(spread));
-      for (const cell of experiment.cells) {
-        const dat = files.find((f) => f.path.startsWith(`${cellFileName(cell.id)}/`) && f.path.endsWith('.dat'))!;
-        const blocks = dat.text
-          .trim()
-          .split(`${IOH_DAT_HEADER}\n`)
-          .slice(1)
-          .map((block) =>
-            block
-              .trim()
-              .split('\n')
-              .map((line) => line.split(' ').map(Number)),
-          );
-        const trajectories = hosted.filter((r) => r.cell === cell.id).map((r) => r.trajectory);
-        const byText = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
-        assert.deepEqual(blocks.sort(byText), trajectories.sort(byText), cell.id);
-      }
     });
 
     it('--resume after an interrupted distributed study: nothing lost, nothing repeated', async () => {

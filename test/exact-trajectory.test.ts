@@ -10,6 +10,9 @@ import { loadExperiment } from '../src/experiment/load.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { runStudy } from '../src/experiment/runner.ts';
 import { readRuns } from '../src/experiment/store.ts';
+import { cellFileName } from '../src/experiment/sweep.ts';
+import { IOH_DAT_HEADER, iohFiles } from '../src/report/ioh-export.ts';
+import { readStudy } from '../src/report/study-data.ts';
 import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
 import { RecordEvents } from '../src/archipelago/record-cut.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
@@ -125,7 +128,26 @@ describe('a seeded study repeats its records, trajectories and observables inclu
       assert.deepEqual(t[t.length - 1], [r.evaluations, r.fitness], 'the last point is the run');
     }
     // The study exercises both ends: runs that solved and runs that reached the limit.
-    assert.ok(first.some((r) => r.solved));
+    assert.ok(first.some((r) => r.solved) && first.some((r) => !r.solved));
+    // The IOH export (report --ioh): each cell's .dat blocks are its runs' trajectories.
+    const files = iohFiles(readStudy(path.join(dir, 'first')));
+    for (const cell of experiment.cells) {
+      const dat = files.find((f) => f.path.startsWith(`${cellFileName(cell.id)}/`) && f.path.endsWith('.dat'))!;
+      const blocks = dat.text
+        .trim()
+        .split(`${IOH_DAT_HEADER}\n`)
+        .slice(1)
+        .map((block) =>
+          block
+            .trim()
+            .split('\n')
+            .map((line) => line.split(' ').map(Number)),
+        );
+      const byText = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+      const trajectories = first.filter((r) => r.cell === cell.id).map((r) => r.trajectory);
+      assert.equal(blocks.length, 3);
+      assert.deepEqual(blocks.sort(byText), trajectories.sort(byText), cell.id);
+    }
   });
 });
 
