@@ -14,7 +14,8 @@ import { cellFileName } from '../src/experiment/sweep.ts';
 import { IOH_DAT_HEADER, iohFiles } from '../src/report/ioh-export.ts';
 import { readStudy } from '../src/report/study-data.ts';
 import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
-import { RecordEvents } from '../src/archipelago/record-cut.ts';
+import { RecordEvents, recordHolds } from '../src/archipelago/record-cut.ts';
+import type { ArchipelagoResult } from '../src/archipelago/events.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { startSeededRun, type RunResult, type SeededRunConfig } from '../src/run/start-run.ts';
 import type { TestFault } from '../src/archipelago/test-fault.ts';
@@ -152,6 +153,33 @@ describe('a seeded study repeats its records, trajectories and observables inclu
 });
 
 describe("lagged: what islands did past the run's cut is not in the record", () => {
+  it("an event is kept up to the iteration its island's record counts; a failed island keeps all; between as the series", () => {
+    const island = (id: number, iterations: number, migrantsReceived: number, stopReason: string | null) =>
+      ({ id, iterations, migrantsReceived, stopReason }) as ArchipelagoResult['islands'][number];
+    const result = {
+      islands: [island(0, 20, 8, 'solved'), island(1, 20, 4, 'other-solved'), island(2, 7, 0, null)],
+      between: [{ iteration: 16, meanDistance: 0.5, distinct: 3, sampled: 4 }],
+    } as ArchipelagoResult;
+    const holds = recordHolds(result);
+    const progress = (i: number, iteration: number) => ({ type: 'progress', island: i, iteration }) as ArchipelagoEvent;
+    const survival = (to: number, iteration: number) => ({ type: 'survival', to, iteration, after: 10 }) as ArchipelagoEvent;
+    const migration = (to: number, sent: number) => ({ type: 'migration', to, sent }) as ArchipelagoEvent;
+    const between = (iteration: number) => ({ type: 'between', iteration }) as ArchipelagoEvent;
+    const kept = [
+      progress(1, 20),
+      progress(1, 21),
+      progress(2, 30),
+      survival(0, 10),
+      survival(0, 11),
+      migration(1, 4),
+      migration(1, 4),
+      migration(2, 4),
+      between(16),
+      between(24),
+    ].map(holds);
+    assert.deepEqual(kept, [true, false, true, true, false, true, false, true, true, false]);
+  });
+
   /** A run's result, its events as they came, and the lines a study's events/ file keeps. */
   async function lagged(fault?: TestFault): Promise<{ result: RunResult; raw: ArchipelagoEvent[]; kept: string[] }> {
     const config = resolveRunConfig(
