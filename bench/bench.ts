@@ -16,7 +16,7 @@
  *                                         each seed 3 times; figures with their ratio this / baseline
  */
 import { liveViewCost } from './live-view.ts';
-import { traceCost } from './trace.ts';
+import { traceCost, writeShare } from './trace.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -430,7 +430,12 @@ async function traceSection(courseLog: boolean): Promise<void> {
   print(
     `\`solve -n 1000 --islands 2 --max-iterations 200\` with \`--trace FILE\` (every event a line, flushed as it goes; ${cost.on.map((r) => r.lines).join(', ')} lines), against the same seeded run without, alternating: evaluations/s ratio per seed ${cost.ratios.map((r) => fmt(r, 3)).join(', ')}; median ${fmt(cost.median, 3)} (bench/trace.ts). The course logs are always on: their row is the course-log one.\n`,
   );
+  const share = writeShare(cost.on);
+  print(
+    `Writing those lines again through the trace writer in this process takes ${fmt(share * 100, 3)}% of the run's search time (median over the seeds, one thread): the most the trace can cost a run, even if every ms of it held every island back; the whole-run ratio above also carries the machine's run-to-run noise.\n`,
+  );
   doneWhen.push(['--trace: evaluations/s traced / plain, N = 1000', fmt(cost.median, 3), '≥ 0.99', cost.median >= 0.99 ? 'yes' : 'no']);
+  doneWhen.push(['--trace: writing time / search time, N = 1000', `${fmt(share * 100, 3)}%`, '≤ 1%', share <= 0.01 ? 'yes' : 'no']);
   results.trace = cost;
   if (courseLog) courseLogRow();
 }
