@@ -432,7 +432,7 @@ async function traceSection(courseLog: boolean): Promise<void> {
   );
   const share = writeShare(cost.on);
   print(
-    `Writing those lines again through the trace writer in this process takes ${fmt(share * 100, 3)}% of the run's search time (median over the seeds, one thread): the most the trace can cost a run, even if every ms of it held every island back; the whole-run ratio above also carries the machine's run-to-run noise.\n`,
+    `Writing those lines again through the trace writer in this process takes ${fmt(share * 100, 3)}% of the run's search time (median over the seeds, one thread): what writing the trace would cost a run if every ms of it held every island back (the file's opening and final sync are outside the search); the whole-run ratio above also carries the machine's run-to-run noise.\n`,
   );
   doneWhen.push(['--trace: evaluations/s traced / plain, N = 1000', fmt(cost.median, 3), '≥ 0.99', cost.median >= 0.99 ? 'yes' : 'no']);
   doneWhen.push(['--trace: writing time / search time, N = 1000', `${fmt(share * 100, 3)}%`, '≤ 1%', share <= 0.01 ? 'yes' : 'no']);

@@ -37,8 +37,8 @@ const REPLAYS = 20;
 
 /**
  * The writer's own cost, free of the machine's noise: the run's events (its trace file's lines)
- * written through a TraceWriter again, REPLAYS times, timed in this process. What a run pays is
- * at most that time of one thread, even if every ms of it held every island back.
+ * written through a TraceWriter again, REPLAYS times, timed in this process: what writing the
+ * trace would cost a run if every ms of it held every island back.
  */
 function writeMs(dir: string, seed: number, lines: string[]): number {
   const config = resolveRunConfig({ n: 1000, seed, islands: 2, limits: { maxIterations: 200 } }, 'bench') as SeededRunConfig;
