@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { GaConfig, GaModeRegistry } from '../ga/create-evolver.ts';
 import type { GaModeDefinition } from '../ga/modes/define.ts';
+import { unregisteredMode } from '../ga/errors.ts';
 import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
 import { expected, expectedName, fields, section, type Fields } from '../schema/fields.ts';
 import type { Locator } from './locator.ts';
@@ -48,7 +49,7 @@ export function gaSection(registry: GaModeRegistry = GA_MODE_REGISTRY): z.ZodTyp
 
 function definitionOf(mode: string, registry: GaModeRegistry): GaModeDefinition {
   const definition = registry.find((d) => d.kind === mode);
-  if (!definition) throw new Error(`GA mode ${mode} is not registered`);
+  if (!definition) throw unregisteredMode(mode);
   return definition;
 }
 
