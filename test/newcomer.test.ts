@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * What a newcomer meets first (issue 37, and issue 34's followable trace and progress lines):
  * large-N advice, did-you-mean for values, shell completion, the live view's last frame, a
@@ -38,8 +39,24 @@ const poll = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
 
 describe('large-N advice', () => {
   it('paper mode says, before it starts, that a large N takes hours and points to --mode hybrid', () => {
-    // --max-iterations 1 keeps the run short; the advice comes before any population is built.
-    const r = cli(['solve', '-n', '40000', '--islands', '1', '--max-iterations', '1', '--seed', '1', '-q']);
+    // --max-iterations 1 and a population of 2 with no bad repository keep the run short (the
+    // advice depends on N, the mode and the cores only); it comes before any population is built.
+    const r = cli([
+      'solve',
+      '-n',
+      '40000',
+      '--islands',
+      '1',
+      '--max-iterations',
+      '1',
+      '--population',
+      '2',
+      '--bad-repository-size',
+      '0',
+      '--seed',
+      '1',
+      '-q',
+    ]);
     const advice = r.stderr
       .split('\n')
       .filter((line) => /paper mode at N = 40000 would take at least about [\d.]+ (hours|days)/.test(line));
