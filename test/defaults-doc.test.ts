@@ -17,6 +17,7 @@ import { REGISTRIES } from '../src/config/registries.ts';
 import { TOPOLOGY_REGISTRY } from '../src/topology/kinds/registry.ts';
 import { studyTable } from '../bench/defaults-tables.ts';
 import { ROOT } from './cli-helpers.ts';
+import { nodeArgsFor } from './paths.ts';
 import { handMadeStudy } from './hand-study.ts';
 
 const PAGE = path.join(ROOT, 'docs', 'defaults.md');
@@ -117,7 +118,7 @@ describe('docs/defaults.md and the default config agree', () => {
       assert.match(table, /\| N = 12, 1 \| 3\/3 \| 200 .*\| baseline \| baseline \|/);
       const page = path.join(dir, 'defaults.md');
       writeFileSync(page, 'before\n<!-- dm2-tables:begin -->\nold\n<!-- dm2-tables:end -->\nafter\n');
-      execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'defaults-tables.ts'), folder, '--write', page], {
+      execFileSync(process.execPath, [...nodeArgsFor('bench/defaults-tables.ts'), folder, '--write', page], {
         cwd: ROOT,
       });
       const written = readFileSync(page, 'utf8');
