@@ -14,6 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from '../src/config/run-time.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { configDocsSource } from '../src/config/config-docs.ts';
+import { runCli } from '../src/cli/cli.ts';
 import { CLI, cli, ROOT } from './cli-helpers.ts';
 import { resolveConfig, type BetweenEvent, type EmigrantSelectionName, type RunConfigInput, type SurvivalEvent } from '../src/index.ts';
 
@@ -85,18 +86,19 @@ describe('large-N advice', () => {
 });
 
 describe('CLI habits', () => {
-  it('values get did-you-mean, as keys and flags do', () => {
+  // Bad input in this process (runCli: the binary's parsing and checks, no process per case).
+  it('values get did-you-mean, as keys and flags do', async () => {
     for (const [flag, typed, meant] of [
       ['--topology', 'fully_connected', 'fully-connected'],
       ['--migration', 'synk', 'sync'],
       ['--mode', 'hybird', 'hybrid'],
       ['--emigrant-selection', 'bets', 'best'],
     ]) {
-      const r = cli(['solve', '-n', '8', flag, typed]);
+      const r = await runCli(['solve', '-n', '8', flag, typed]);
       assert.equal(r.code, 2);
       assert.match(r.stderr, new RegExp(`^nqueens-islands: ${flag}: expected .*got "${typed}"; did you mean "${meant}"\\?\\n$`));
     }
-    assert.doesNotMatch(cli(['solve', '-n', '8', '--topology', 'zzz']).stderr, /did you mean/);
+    assert.doesNotMatch((await runCli(['solve', '-n', '8', '--topology', 'zzz'])).stderr, /did you mean/);
   });
 
   it('help shows what --migrants accepts, and does not wrap when stdout is not a terminal', () => {
