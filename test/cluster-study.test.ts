@@ -40,12 +40,9 @@ function experimentFile(name: string, text: string): string {
 /** Quick runs (N = 8 solves in milliseconds) and, with `slow`, runs that end at a 1 s time limit unsolved. */
 function study(name: string, slowRepeats = 0) {
   const n = slowRepeats > 0 ? '[8, 3000]' : '[8, 10]';
-  // Lagged, as these cases were written when it was the default at every N. With the default by
-  // N (sync at n = 8 and 10 since issue 38) the --resume case fails: after the coordinator's
-  // abort the host stays busy for more than 30 s (notes/verdicts.md; not fixed here).
   const file = experimentFile(
     name,
-    `base: { overrides: { islands: 1, ga: { populationSize: 40 }, migration: { mode: lagged }, limits: { timeLimit: 1 } } }\nsweep:\n  n: ${n}\nrepeats: ${Math.max(2, slowRepeats)}\nseed: 5\n`,
+    `base: { overrides: { islands: 1, ga: { populationSize: 40 }, limits: { timeLimit: 1 } } }\nsweep:\n  n: ${n}\nrepeats: ${Math.max(2, slowRepeats)}\nseed: 5\n`,
   );
   return loadExperiment(file, env);
 }
