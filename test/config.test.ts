@@ -75,6 +75,7 @@ const DEFAULTS: RunConfig = {
   onIslandError: 'continue',
   output: { file: null },
   cluster: null,
+  threads: null,
 };
 
 describe('run config: defaults and resolution', () => {
@@ -415,6 +416,7 @@ describe('run config: JSON Schema', () => {
       'seed',
       'ga',
       'islands',
+      'threads',
       'topology',
       'migration',
       'limits',
