@@ -8,8 +8,9 @@
  * island model, and paper mode for hybrid mode. Medians over several seeds throughout.
  *
  *   npm run bench                         every section
- *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, lagged, migration (lagged's table
- *                                         and the emigrants table), large, large-n, hybrid, cluster
+ *   npm run bench -- --only paper,islands sections by name: start, paper, islands, threads (many islands on
+ *                                         few threads), cli, lagged, migration (lagged's table and the
+ *                                         emigrants table), large, large-n, hybrid, cluster
  *   npm run bench -- --json out.json      also write the raw numbers
  *   npm run bench -- --only cluster --baseline-dist ../old/dist --rounds 3
  *                                         the cluster cases of another build beside this one's, alternating,
@@ -37,10 +38,10 @@ import { benchHybrid } from './hybrid.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { quantile } from '../src/report/stats.ts';
 import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './large-n.ts';
-import { islandScaling, laggedVersusAsync, stopLatency } from './islands.ts';
+import { islandScaling, islandThroughput, laggedVersusAsync, stopLatency, type ThroughputResult } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
-const SECTIONS = ['start', 'paper', 'islands', 'cli', 'lagged', 'migration', 'large', 'large-n', 'hybrid', 'live', 'cluster'] as const;
+const SECTIONS = ['start', 'paper', 'islands', 'threads', 'cli', 'lagged', 'migration', 'large', 'large-n', 'hybrid', 'live', 'cluster'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
@@ -193,6 +194,36 @@ async function islandsSection(): Promise<void> {
     `\nThroughput: 3 s runs (async ring, interval 10, 5 migrants), each island's own loop time, worker start-up excluded; ${solvedEarly ? 'SOME RUNS SOLVED EARLY: rates include warm-up' : 'no run solved early'}.\n`,
   );
   results.islands = { scalings, latency };
+}
+
+/** Many islands on few threads (issue 33): 64 islands on 2 threads against 2 islands on 2 threads, N = 1000, alternating. */
+async function threadsSection(): Promise<void> {
+  print('## Many islands on few threads');
+  print();
+  const pairs: { seed: number; two: ThroughputResult; many: ThroughputResult; ratio: number }[] = [];
+  for (let seed = 1; seed <= 3; seed++) {
+    const two = await islandThroughput({ islands: 2, threads: 2, n: 1000, seconds: 3, seed });
+    const many = await islandThroughput({ islands: 64, threads: 2, n: 1000, seconds: 3, seed });
+    pairs.push({ seed, two, many, ratio: many.evaluationsPerSecond / two.evaluationsPerSecond });
+  }
+  const ratio = median(pairs.map((p) => p.ratio));
+  const rate = (k: 'two' | 'many') => millions(median(pairs.map((p) => p[k].evaluationsPerSecond)));
+  print(
+    table(
+      ['measure', 'value', 'target'],
+      [
+        ['evaluations/s, 2 islands on 2 threads (N = 1000, median of 3 seeds)', rate('two'), ''],
+        ['evaluations/s, 64 islands on 2 threads (N = 1000, median of 3 seeds)', rate('many'), ''],
+        ['64 islands / 2 islands (median of 3 pairs)', `${fmt(ratio)} (all: ${pairs.map((p) => fmt(p.ratio)).join(', ')})`, '≥ 0.9'],
+      ],
+    ),
+  );
+  const solvedEarly = pairs.some((p) => p.two.solved || p.many.solved);
+  print(
+    `\nThroughput: 3 s runs (async ring, interval 10, 5 migrants), evaluations (population builds included) over the longest island's time; ${solvedEarly ? 'SOME RUNS SOLVED EARLY' : 'no run solved early'}.\n`,
+  );
+  doneWhen.push(['64 islands / 2 islands on 2 threads, evaluations/s (issue 33)', fmt(ratio), '≥ 0.9', ratio >= 0.9 ? 'yes' : 'no']);
+  results.threads = pairs;
 }
 
 function cliTable(title: string, runs: { label: string; n: number; args: string[]; seeds: number[] }[], note: string): unknown[] {
@@ -931,6 +962,7 @@ async function main(): Promise<void> {
   if (only.includes('paper')) await paperSection(baseline);
   if (only.includes('paper')) courseLogRow();
   if (only.includes('islands')) await islandsSection();
+  if (only.includes('threads')) await threadsSection();
   if (only.includes('cli')) cliSection(baseline);
   if (only.includes('lagged') || only.includes('migration')) await laggedTable();
   if (only.includes('migration')) migrationSection();

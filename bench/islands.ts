@@ -65,12 +65,19 @@ export interface ThroughputResult {
 /**
  * Aggregate evaluations per second of `islands` paper-mode islands at board size n, for
  * about `seconds` (a time limit; if a solution comes first the rate is still evaluations
- * over the time actually run, and `solved` says so).
+ * over the time actually run, and `solved` says so), on `threads` worker threads (default:
+ * one per island up to the cores).
  */
-export async function islandThroughput(o: { islands: number; n?: number; seconds?: number; seed?: number }): Promise<ThroughputResult> {
+export async function islandThroughput(o: {
+  islands: number;
+  n?: number;
+  seconds?: number;
+  seed?: number;
+  threads?: number;
+}): Promise<ThroughputResult> {
   const n = o.n ?? 200;
-  const result = await startArchipelago(paperRun({ seed: o.seed ?? 1, islands: o.islands, n, timeLimitMs: (o.seconds ?? 3) * 1000 }))
-    .result;
+  const run = paperRun({ seed: o.seed ?? 1, islands: o.islands, n, timeLimitMs: (o.seconds ?? 3) * 1000 });
+  const result = await startArchipelago({ ...run, threads: o.threads ?? null }).result;
   const seconds = Math.max(...result.islands.map((i) => i.seconds));
   return {
     islands: o.islands,

@@ -77,6 +77,8 @@ const TIMING_AND_PLACE_KEYS = new Set([
   'bus',
   'provenance',
   'trajectory',
+  // The config's worker threads (placement: sync and lagged records are the same for any count).
+  'threads',
 ]);
 
 /**
