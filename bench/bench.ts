@@ -38,10 +38,23 @@ import { benchHybrid } from './hybrid.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { quantile } from '../src/report/stats.ts';
 import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './large-n.ts';
-import { islandScaling, islandThroughput, laggedVersusAsync, stopLatency, type ThroughputResult } from './islands.ts';
+import { islandScaling, laggedVersusAsync, searchThroughput, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
-const SECTIONS = ['start', 'paper', 'islands', 'threads', 'cli', 'lagged', 'migration', 'large', 'large-n', 'hybrid', 'live', 'cluster'] as const;
+const SECTIONS = [
+  'start',
+  'paper',
+  'islands',
+  'threads',
+  'cli',
+  'lagged',
+  'migration',
+  'large',
+  'large-n',
+  'hybrid',
+  'live',
+  'cluster',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
@@ -196,33 +209,53 @@ async function islandsSection(): Promise<void> {
   results.islands = { scalings, latency };
 }
 
-/** Many islands on few threads (issue 33): 64 islands on 2 threads against 2 islands on 2 threads, N = 1000, alternating. */
+type SearchRate = Awaited<ReturnType<typeof searchThroughput>>;
+
+/**
+ * Many islands on few threads (issue 33): evaluations/s of search of 64 islands on 2 threads
+ * against 2 islands on 2 threads, N = 1000, 3 s of search each, alternating over 3 seeds.
+ * The population builds are start-up (64 of them take about 2 s here), given apart.
+ */
 async function threadsSection(): Promise<void> {
   print('## Many islands on few threads');
   print();
-  const pairs: { seed: number; two: ThroughputResult; many: ThroughputResult; ratio: number }[] = [];
+  const pairs: { seed: number; two: SearchRate; many: SearchRate; ratio: number }[] = [];
   for (let seed = 1; seed <= 3; seed++) {
-    const two = await islandThroughput({ islands: 2, threads: 2, n: 1000, seconds: 3, seed });
-    const many = await islandThroughput({ islands: 64, threads: 2, n: 1000, seconds: 3, seed });
+    const two = await searchThroughput({ islands: 2, threads: 2, n: 1000, seconds: 3, startupSeconds: 1, seed });
+    const many = await searchThroughput({ islands: 64, threads: 2, n: 1000, seconds: 3, startupSeconds: 4, seed });
     pairs.push({ seed, two, many, ratio: many.evaluationsPerSecond / two.evaluationsPerSecond });
   }
   const ratio = median(pairs.map((p) => p.ratio));
-  const rate = (k: 'two' | 'many') => millions(median(pairs.map((p) => p[k].evaluationsPerSecond)));
+  const of = (k: 'two' | 'many', f: (r: SearchRate) => number) => median(pairs.map((p) => f(p[k])));
   print(
     table(
       ['measure', 'value', 'target'],
       [
-        ['evaluations/s, 2 islands on 2 threads (N = 1000, median of 3 seeds)', rate('two'), ''],
-        ['evaluations/s, 64 islands on 2 threads (N = 1000, median of 3 seeds)', rate('many'), ''],
+        [
+          'evaluations/s of search, 2 islands on 2 threads (N = 1000, median of 3 seeds)',
+          millions(of('two', (r) => r.evaluationsPerSecond)),
+          '',
+        ],
+        ['evaluations/s of search, 64 islands on 2 threads', millions(of('many', (r) => r.evaluationsPerSecond)), ''],
         ['64 islands / 2 islands (median of 3 pairs)', `${fmt(ratio)} (all: ${pairs.map((p) => fmt(p.ratio)).join(', ')})`, '≥ 0.9'],
+        [
+          'start-up s (population builds), 2 islands / 64 islands',
+          `${fmt(of('two', (r) => r.startupSeconds))} / ${fmt(of('many', (r) => r.startupSeconds))}`,
+          '',
+        ],
       ],
     ),
   );
   const solvedEarly = pairs.some((p) => p.two.solved || p.many.solved);
   print(
-    `\nThroughput: 3 s runs (async ring, interval 10, 5 migrants), evaluations (population builds included) over the longest island's time; ${solvedEarly ? 'SOME RUNS SOLVED EARLY' : 'no run solved early'}.\n`,
+    `\nThroughput: about 3 s of search each (async ring, interval 10, 5 migrants, paper population 1000), evaluations after the start gate over the search's seconds; ${solvedEarly ? 'SOME RUNS SOLVED EARLY' : 'no run solved early'}.\n`,
   );
-  doneWhen.push(['64 islands / 2 islands on 2 threads, evaluations/s (issue 33)', fmt(ratio), '≥ 0.9', ratio >= 0.9 ? 'yes' : 'no']);
+  doneWhen.push([
+    '64 islands / 2 islands on 2 threads, evaluations/s of search (issue 33)',
+    fmt(ratio),
+    '≥ 0.9',
+    ratio >= 0.9 ? 'yes' : 'no',
+  ]);
   results.threads = pairs;
 }
 

@@ -65,19 +65,12 @@ export interface ThroughputResult {
 /**
  * Aggregate evaluations per second of `islands` paper-mode islands at board size n, for
  * about `seconds` (a time limit; if a solution comes first the rate is still evaluations
- * over the time actually run, and `solved` says so), on `threads` worker threads (default:
- * one per island up to the cores).
+ * over the time actually run, and `solved` says so).
  */
-export async function islandThroughput(o: {
-  islands: number;
-  n?: number;
-  seconds?: number;
-  seed?: number;
-  threads?: number;
-}): Promise<ThroughputResult> {
+export async function islandThroughput(o: { islands: number; n?: number; seconds?: number; seed?: number }): Promise<ThroughputResult> {
   const n = o.n ?? 200;
-  const run = paperRun({ seed: o.seed ?? 1, islands: o.islands, n, timeLimitMs: (o.seconds ?? 3) * 1000 });
-  const result = await startArchipelago({ ...run, threads: o.threads ?? null }).result;
+  const result = await startArchipelago(paperRun({ seed: o.seed ?? 1, islands: o.islands, n, timeLimitMs: (o.seconds ?? 3) * 1000 }))
+    .result;
   const seconds = Math.max(...result.islands.map((i) => i.seconds));
   return {
     islands: o.islands,
@@ -85,6 +78,38 @@ export async function islandThroughput(o: {
     evaluations: result.evaluations,
     seconds,
     evaluationsPerSecond: result.evaluations / seconds,
+    solved: result.solved,
+  };
+}
+
+/**
+ * Evaluations per second of search (after the start gate, so without the population builds,
+ * which are start-up) of `islands` paper-mode islands on `threads` threads at board size n,
+ * for `seconds` of search after a start-up of `startupSeconds` at most (one time limit).
+ */
+export async function searchThroughput(o: {
+  islands: number;
+  threads: number;
+  n: number;
+  seconds: number;
+  startupSeconds: number;
+  seed: number;
+}): Promise<{ evaluationsPerSecond: number; startupSeconds: number; searchSeconds: number; solved: boolean }> {
+  const run = paperRun({ seed: o.seed, islands: o.islands, n: o.n, timeLimitMs: (o.seconds + o.startupSeconds) * 1000 });
+  const archipelago = startArchipelago({ ...run, threads: o.threads });
+  // Each island's first progress event is at its start, after the gate: its evaluations then are its build's.
+  const built = new Map<number, number>();
+  archipelago.events$.subscribe((e) => {
+    if (e.type === 'progress' && !built.has(e.island)) built.set(e.island, e.evaluations);
+  });
+  const result = await archipelago.result;
+  const search = result.evaluations - [...built.values()].reduce((a, b) => a + b, 0);
+  if (built.size !== o.islands || result.seconds < o.seconds / 2)
+    throw new Error(`bench: ${o.islands} islands searched ${result.seconds} s of ${o.seconds}: raise the start-up allowance`);
+  return {
+    evaluationsPerSecond: search / result.seconds,
+    startupSeconds: result.startupSeconds,
+    searchSeconds: result.seconds,
     solved: result.solved,
   };
 }
