@@ -17,7 +17,7 @@ import type { IslandCounters, IslandLoop, IslandMode } from './modes/define.ts';
 import { migrationModeOf } from './modes/registry.ts';
 import { evaluationShare, wallClock } from './schedule.ts';
 import type { IslandTransport } from './island-transport.ts';
-import { awaitBarrier, isSteps, STEPPED, type MayWait, type Steps } from './island-thread.ts';
+import { answer, awaitBarrier, isSteps, STEPPED, type Steps } from './island-thread.ts';
 
 /** What the worker's glue gives the loop besides the task; none of it is in the task. */
 export interface RunnerHooks {
@@ -29,8 +29,8 @@ export interface RunnerHooks {
  * One island's whole run, inside its worker: build the evolver, loop `step()`, migrate as
  * its migration mode says (modes/), report progress, stop when told. Returns its report; on
  * a throw it still marks itself departed so no barrier waits for it. `registries` are what
- * its task names (the built-in ones and the task's extensions). A generator its thread's
- * scheduler steps (island-thread.ts): it yields after each iteration and where it waits.
+ * its task names (the built-in ones and the task's extensions). Its thread's scheduler steps
+ * it (island-thread.ts): it yields after each iteration and where it waits.
  */
 export function* runIsland(
   task: IslandTask,
@@ -52,11 +52,6 @@ export function* runIsland(
   } finally {
     shared.depart(task.island);
   }
-}
-
-/** A hook's answer, waited for if it is steps (for the loop's rare calls; its per-iteration ones test inline and make nothing). */
-function* answer<T>(hook: MayWait<T>): Steps<T> {
-  return isSteps(hook) ? yield* hook : hook;
 }
 
 class IslandRun implements IslandLoop {
@@ -134,8 +129,7 @@ class IslandRun implements IslandLoop {
 
   *run(): Steps<IslandReport> {
     const { evolver, shared, id, mode } = this;
-    // The start gate: islands are built one by one; nobody iterates until all are built, so
-    // an early island cannot solve before the others exist (and stop latency means stopping).
+    // The start gate: nobody iterates until all are built (an early island cannot solve before the others exist).
     shared.arrive(id, 0);
     if (!(yield* awaitBarrier(shared, 0))) return this.report('stopped');
     // Its best before 'started' (one port, in order): once the run is reported started, the coordinator holds every island's best.

@@ -26,6 +26,11 @@ export function isSteps<T>(answer: MayWait<T>): answer is Steps<T> {
   return typeof answer === 'object' && answer !== null;
 }
 
+/** A hook's answer, waited for if it is steps (for the loop's rare calls; its per-iteration ones test inline and make nothing). */
+export function* answer<T>(hook: MayWait<T>): Steps<T> {
+  return isSteps(hook) ? yield* hook : hook;
+}
+
 /** How long a thread whose islands all wait sleeps at most before it looks again (a guard; every change wakes it). */
 const WAIT_GUARD_MS = 100;
 
