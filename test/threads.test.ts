@@ -23,7 +23,7 @@ function config(mode: 'sync' | 'lagged', threads: number | null): library.RunCon
     ga: { populationSize: 60 },
     topology: { kind: 'ring-bi' },
     migration: { mode, interval: 2, migrants: 3, ...(mode === 'lagged' ? { lag: 3 } : {}) },
-    limits: { maxIterations: 400 },
+    limits: { maxIterations: 120 },
   };
 }
 
@@ -48,9 +48,9 @@ describe('islands on threads: the rule', () => {
 
 describe('islands on threads: one process', () => {
   for (const mode of ['sync', 'lagged'] as const) {
-    it(`${mode}: 8 islands give the same record on 1, 2 and 4 threads and on one thread each`, async () => {
+    it(`${mode}: 8 islands give the same record on 1, 2 and 4 threads`, async () => {
       const records = [];
-      for (const threads of [1, 2, 4, 8]) records.push(await library.solve(config(mode, threads)));
+      for (const threads of [1, 2, 4]) records.push(await library.solve(config(mode, threads)));
       const [one, ...others] = records;
       assert.equal(one.config.migration?.mode, mode);
       assert.ok(
@@ -58,12 +58,12 @@ describe('islands on threads: one process', () => {
         'islands took in migrants',
       );
       for (const [k, record] of others.entries()) {
-        assert.deepEqual(repeatablePart(record), repeatablePart(one), `threads ${[2, 4, 8][k]} against 1`);
+        assert.deepEqual(repeatablePart(record), repeatablePart(one), `threads ${[2, 4][k]} against 1`);
       }
       // Placement: the record's config says the threads, its config hash does not.
       assert.deepEqual(
         records.map((r) => r.config.threads),
-        [1, 2, 4, 8],
+        [1, 2, 4],
       );
       assert.equal(new Set(records.map((r) => r.provenance.configHash)).size, 1);
       assert.equal(one.provenance.configHash, configHash({ ...one.config, threads: undefined }));
