@@ -8,11 +8,13 @@ import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import { RecordEvents } from '../archipelago/record-cut.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
 import { machineProvenance } from '../provenance.ts';
-import { RunFailedError, startSeededRun } from '../run/start-run.ts';
+import { RunFailedError } from '../run/errors.ts';
+import { startSeededRun } from '../run/start-run.ts';
 import type { Experiment } from './load.ts';
 import { planRuns, recordedRuns, type PlannedRun, type StudyFiles } from './plan.ts';
 import { toRunRecord, type RunRecord } from './records.ts';
@@ -100,9 +102,9 @@ async function runOne(
 ): Promise<{ record: RunRecord; events: string[] } | null> {
   const run = startSeededRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
   hooks.onRunEvents?.(planned, run.events$);
-  const events: string[] = [];
+  const events = new RecordEvents();
   const subscription = run.events$.subscribe((event: ArchipelagoEvent) => {
-    if (keepEvents && event.type !== 'done') events.push(JSON.stringify(event));
+    if (keepEvents) events.add(event);
   });
   const abort = () => run.stop();
   signal?.addEventListener('abort', abort, { once: true });
@@ -114,7 +116,7 @@ async function runOne(
       throw error;
     });
     if (signal?.aborted) return null;
-    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events };
+    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events: events.lines(result) };
   } finally {
     signal?.removeEventListener('abort', abort);
     subscription.unsubscribe();
