@@ -22,7 +22,7 @@ export const DRAIN_TIMEOUT_MS = 5000;
 /** Where a password (for the --nats URL's user) or a token may come from instead of the URL, which `ps` shows. */
 export const PASSWORD_ENV = 'NQI_NATS_PASSWORD';
 export const TOKEN_ENV = 'NQI_NATS_TOKEN';
-/** The most islands a coordinator counts for one host, whatever it announces: a run has at most 256 islands (MAX_ISLANDS). */
+/** The most islands a coordinator counts for one host, whatever it announces: a host offers one per core (and runs a run's share on that many threads). */
 export const MAX_HOST_ISLANDS = 256;
 /**
  * How far below a host's main thread (its relay) its island threads run, in Linux nice steps

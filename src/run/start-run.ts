@@ -34,7 +34,7 @@ export function withSeed(config: RunConfig): SeededRunConfig {
 
 /** The archipelago's options for a resolved run config: the config itself is the run (no reshaping). */
 export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptions {
-  return { run: config };
+  return { run: config, threads: config.threads };
 }
 
 /**
