@@ -326,11 +326,6 @@ export const cases: Case[] = [
     /^--lag: only for migration mode lagged; the mode is sync/,
   ],
   [
-    '--lag where the default mode is sync',
-    [...SOLVE, '-n', '8', '--lag', '3'],
-    /^--lag: only for migration mode lagged; the mode is sync \(the default at n = 8, docs\/defaults\.md; give --migration lagged\)/,
-  ],
-  [
     '--lag with --migration async',
     [...SOLVE, '-n', '8', '--migration', 'async', '--lag', '0'],
     /^--lag: only for migration mode lagged; the mode is async/,

@@ -1,4 +1,5 @@
 // @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
+import { defaultMigrationMode } from '../src/config/defaults.ts';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,17 @@ describe('run config: defaults and resolution', () => {
     assert.equal(c.islands, 4);
     assert.deepEqual(c.topology, { kind: 'grid', rows: 2 });
     assert.deepEqual(resolve({ n: 8, topology: { kind: 'random' } }).topology, { kind: 'random', probability: 0.5 });
+  });
+
+  it('takes the migration mode named, else the one a flag option names (--lag: lagged), else the default by n', () => {
+    const mode = (input: object, overrides = {}) => resolve(input, overrides).migration;
+    assert.equal(mode({ n: 8 }).mode, defaultMigrationMode(8));
+    assert.equal(mode({ n: 500 }).mode, defaultMigrationMode(500));
+    assert.deepEqual([mode({ n: 8 }, { migration: { lag: 3 } }).mode, mode({ n: 8 }, { migration: { lag: 3 } }).lag], ['lagged', 3]);
+    assert.equal(mode({ n: 8, migration: { mode: 'async' } }).mode, 'async');
+    // A file's lag key names no mode (a printed config holds every key).
+    assert.equal(mode({ n: 8, migration: { lag: 3 } }).mode, defaultMigrationMode(8));
+    refuses(() => resolve({ n: 8 }, { migration: { mode: 'sync', lag: 3 } }), '--lag: only for migration mode lagged; the mode is sync');
   });
 
   it('reads migrants as a count, a fraction or a percentage', () => {

@@ -49,7 +49,12 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
     },
     TOPOLOGY_FLAGS,
     MIGRATION_MODE_FLAG,
-    { name: 'lag', path: 'migration.lag', value: 'number', describe: 'lagged: iterations from sending to entry (0 = sync)' },
+    {
+      name: 'lag',
+      path: 'migration.lag',
+      value: 'number',
+      describe: 'lagged: iterations from sending to entry (0 = sync); given without --migration it means lagged',
+    },
     { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
     {
       name: 'migrants',

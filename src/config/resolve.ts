@@ -46,13 +46,12 @@ function resolveTopologySection(
 
 function resolveMigration(
   migration: Parsed['migration'],
-  n: number,
+  mode: string,
   populationSize: number,
   at: Locator,
   registries: Registries,
 ): MigrationConfig {
   const { lag, interval, migrants: rawMigrants, rejectDuplicates } = migration;
-  const mode = migration.mode ?? defaultMigrationMode(n);
   let migrants: number;
   if (typeof rawMigrants === 'string') migrants = Math.max(1, Math.round((Number(PERCENT.exec(rawMigrants)![1]) / 100) * populationSize));
   else if (rawMigrants < 1) migrants = Math.max(1, Math.round(rawMigrants * populationSize));
@@ -70,19 +69,28 @@ function resolveMigration(
 }
 
 /**
+ * The mode a run uses: the one named; else, where a flag sets an option that only one mode
+ * reads (`--lag`), that mode (`solve -n 8 --lag 3` is lagged, though the default at n = 8
+ * is sync); else the default by board size (docs/defaults.md).
+ */
+function migrationModeOf(named: string | null, overrides: ConfigOverrides, n: number, registries: Registries): string {
+  if (named !== null) return named;
+  const given = (overrides.migration ?? {}) as Record<string, unknown>;
+  const reading = registries.migrationModes.filter((m) => (m.options ?? []).some((key) => given[key] !== undefined));
+  return reading.length === 1 ? reading[0].kind : defaultMigrationMode(n);
+}
+
+/**
  * A flag for an option of another migration mode (`--lag` with `--migration sync`) would be
  * dropped without a word: refused. A file's key is not (a printed config holds every key).
- * `byN` is the board size when the mode is the default by N (the message says so, since the
- * user named no mode).
  */
-function checkModeOptions(overrides: ConfigOverrides, mode: string, byN: number | null, at: Locator, registries: Registries): void {
+function checkModeOptions(overrides: ConfigOverrides, mode: string, at: Locator, registries: Registries): void {
   const given = overrides.migration ?? {};
   const chosen = registries.migrationModes.find((m) => m.kind === mode);
   for (const other of registries.migrationModes) {
     for (const key of other.options ?? []) {
       if ((given as Record<string, unknown>)[key] === undefined || chosen?.options?.includes(key)) continue;
-      const why = byN === null ? '' : ` (the default at n = ${byN}, docs/defaults.md; give --migration ${other.kind})`;
-      at.fail(['migration', key], `only for migration mode ${other.kind}; the mode is ${mode}${why}`, ['migration.mode']);
+      at.fail(['migration', key], `only for migration mode ${other.kind}; the mode is ${mode}`, ['migration.mode']);
     }
   }
 }
@@ -142,8 +150,9 @@ export function resolveRunConfig(
   const islands = p.islands ?? Math.min(env.availableParallelism, MAX_ISLANDS);
   const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
 
-  const migration = resolveMigration(p.migration, p.n, ga.populationSize, at, registries);
-  checkModeOptions(overrides, migration.mode, p.migration.mode === null ? p.n : null, at, registries);
+  const mode = migrationModeOf(p.migration.mode, overrides, p.n, registries);
+  const migration = resolveMigration(p.migration, mode, ga.populationSize, at, registries);
+  checkModeOptions(overrides, migration.mode, at, registries);
   const threads = p.threads ?? env.availableParallelism;
   const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration, threads }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
