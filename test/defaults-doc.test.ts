@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -23,6 +23,9 @@ import { nodeArgsFor } from './paths.ts';
 import { handMadeStudy } from './hand-study.ts';
 
 const PAGE = path.join(ROOT, 'docs', 'defaults.md');
+/** The study folders the page's evidence was made from, kept in the repository so a referee can redo every number. */
+const STUDIES = path.join(ROOT, 'config', 'experiments', 'default-migration-2', 'results');
+const DM2 = /<!-- dm2-tables:begin -->\n([\s\S]*?)<!-- dm2-tables:end -->/;
 const TABLE = /(<!-- code-defaults:begin -->\n)([\s\S]*?)(<!-- code-defaults:end -->)/;
 
 /** The code's default of `key` where it always applies, as the value it parses to. */
@@ -121,6 +124,18 @@ describe('docs/defaults.md and the default config agree', () => {
     }
     // The studied sizes get their winners (docs/defaults.md): sync at 50 and 500, lagged at 100 and 200, and at 1000 and 2000 (not run).
     assert.deepEqual([50, 100, 200, 500, 1000, 2000].map(modeAt), ['sync', 'lagged', 'lagged', 'sync', 'lagged', 'lagged']);
+  });
+
+  it("the page's study tables are the script's, made again from the kept study folders", () => {
+    const kept = readdirSync(STUDIES)
+      .filter((d) => /^dm2-n\d+$/.test(d))
+      .sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+    assert.deepEqual(kept, ['dm2-n50', 'dm2-n100', 'dm2-n200', 'dm2-n500']);
+    const page = DM2.exec(readFileSync(PAGE, 'utf8'));
+    assert.ok(page, 'docs/defaults.md has the dm2-tables markers');
+    // Prettier pads the tables' cells; the words are the script's.
+    const words = (text: string) => text.replace(/-{3,}/g, '---').replace(/\s+/g, ' ').trim();
+    assert.equal(words(page[1]), words(kept.map((d) => studyTable(path.join(STUDIES, d))).join('\n\n')));
   });
 
   it("bench/defaults-tables.ts writes a study's table between the page's markers, from the report's numbers", () => {
