@@ -14,13 +14,31 @@ import { RunFailedError, startSeededRun, type SeededRun, type SeededRunConfig } 
 import type { BoundedSet } from '../bus/bounded.ts';
 import type { Subjects } from '../bus/connection.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
-import type { BusMessage } from '../bus/messages.ts';
+import { MAX_RESULT_BYTES, type BusMessage } from '../bus/messages.ts';
 import { safeText } from '../bus/text.ts';
 
 /** How long a host waits for the coordinator to confirm a result before it gives the run back. */
 const RESULT_TIMEOUT_MS = 30_000;
 /** One attempt of it: the result is sent again after this (a reply lost while the broker restarted). */
 const RESULT_ATTEMPT_MS = 2000;
+
+/** Event lines a result may carry: its bound less room for the record. */
+const MAX_EVENT_BYTES = MAX_RESULT_BYTES - 16 * 1024 * 1024;
+
+/** A run's event lines as its study keeps them, up to MAX_EVENT_BYTES; past it none (`over`), and the record says why. */
+class EventLines {
+  lines: string[] = [];
+  over = false;
+  private bytes = 0;
+  add(line: string): void {
+    if (this.over) return;
+    this.bytes += line.length * 3 + 5; // at most, in UTF-8 and msgpack
+    if (this.bytes > MAX_EVENT_BYTES) {
+      this.over = true;
+      this.lines = [];
+    } else this.lines.push(line);
+  }
+}
 
 /** What a study member needs of its host (host.ts). */
 export interface MemberHost {
@@ -149,9 +167,9 @@ export class StudyMember {
     bus.publish(subjects.study(this.session, 'started'), { type: 'run-started', session: this.session, runId: order.runId, host: name });
     // Tell the broker the run is alive, well within its ack deadline.
     const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
-    const events: string[] = [];
+    const events = new EventLines();
     const subscription = run.events$.subscribe((e: ArchipelagoEvent) => {
-      if (order.events && e.type !== 'done') events.push(JSON.stringify(e));
+      if (order.events && e.type !== 'done') events.add(JSON.stringify(e));
     });
     try {
       return await this.finishRun(order, config, run, msg, events);
@@ -168,7 +186,7 @@ export class StudyMember {
     config: SeededRunConfig,
     run: SeededRun,
     msg: JsMsg,
-    events: string[],
+    events: EventLines,
   ): Promise<boolean> {
     const { name } = this.host;
     const result = await run.result.catch((error: unknown) => {
@@ -180,8 +198,17 @@ export class StudyMember {
       return false;
     }
     const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
-    const record = { ...made, host: name };
-    const done: BusMessage<'run-done'> = { type: 'run-done', session: this.session, runId: order.runId, host: name, record, events };
+    // Events past the bound cannot be carried: the run is recorded as failed, saying so (never re-run without end).
+    const tooMany = `its event lines exceed the ${MAX_EVENT_BYTES / 2 ** 20} MiB a cluster study's result may carry (run it without --events, or without --cluster)`;
+    const record = { ...made, host: name, ...(events.over ? { error: tooMany } : {}) };
+    const done: BusMessage<'run-done'> = {
+      type: 'run-done',
+      session: this.session,
+      runId: order.runId,
+      host: name,
+      record,
+      events: events.lines,
+    };
     const confirmed = await this.confirm(done);
     if (confirmed !== null) {
       // No coordinator (it was stopped or died): the run stays in the queue for a resumed study.
