@@ -14,6 +14,8 @@ import { MAX_CELLS, MAX_RUNS } from '../src/experiment/schema.ts';
 import { SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../src/cli/signals.ts';
 import { cli, cliInProcess, oneLine, spawnCli } from './cli-helpers.ts';
 import { handMadeStudy } from './hand-study.ts';
+import type { RunRecord } from '../src/experiment/records.ts';
+import { ecdfPoints, fixedBudgetPoints } from '../src/report/run-length.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-studies-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -149,5 +151,33 @@ describe('class 5: report honours SIGINT, SIGTERM and SIGHUP', () => {
     const r = cli(['report', dir, '--html', join(out, 'x.html'), '--csv', join(out, 'x.csv')]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(readdirSync(out).sort(), ['x.csv', 'x.html']);
+  });
+});
+
+describe("class 6: a big study's curves are computed, never a stack overflow", () => {
+  it('the run-length ECDF and fixed-budget curves of 300,000 runs (Math.min(...runs) overflowed past about 120,000)', () => {
+    const runs = Array.from({ length: 300_000 }, (_, i) => {
+      const solved = i % 3 > 0;
+      const evaluations = 1000 + ((i * 7919) % 5000);
+      return {
+        cell: 'a',
+        seed: i + 1,
+        solved,
+        evaluations,
+        trajectory: [
+          [40 + (i % 7), 5],
+          [evaluations, solved ? 0 : 1],
+        ],
+      };
+    }) as unknown as RunRecord[];
+    const ecdf = ecdfPoints(runs, ['a']);
+    assert.ok(ecdf.length > 0);
+    // The least solved run's evaluations is 1000 (i = 5000: 5000 · 7919 ≡ 0 mod 5000, and 5000 % 3 > 0): every line starts there.
+    assert.deepEqual([ecdf[0].evaluations, ecdf[0].solved], [1000, 0]);
+    const budget = fixedBudgetPoints(runs, ['a']);
+    assert.ok(budget.length > 0);
+    // Budgets start past the least first point (40) and never pass the greatest last (5999).
+    assert.ok(budget[0].evaluations >= 40 && budget[0].evaluations < 60, `${budget[0].evaluations}`);
+    assert.ok(budget.at(-1)!.evaluations <= 5999 && budget.at(-1)!.evaluations > budget[0].evaluations);
   });
 });
