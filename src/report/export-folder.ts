@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
 import { emptyFolderFlag } from '../experiment/errors.ts';
 import { checkFolderLinks } from '../io/output-target.ts';
-import { failureReason, processAlive, writeFileAtomic } from '../io/write-file.ts';
+import { checkPermitted, failureReason, processAlive, writeFileAtomic } from '../io/write-file.ts';
 
 export interface ExportFile {
   /** Relative to the export folder, with / separators. */
@@ -32,6 +32,7 @@ export function checkExportFolder(dir: string, flag: string): void {
   if (!statOrNull(parent)?.isDirectory()) throw new ConfigError(`${flag} ${dir}: folder ${path.dirname(dir)} does not exist`);
   try {
     accessSync(parent, constants.W_OK);
+    checkPermitted(dir);
   } catch (error) {
     throw new ConfigError(`${flag} ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
   }
