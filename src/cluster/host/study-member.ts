@@ -6,6 +6,7 @@
 import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { Subscription } from '@nats-io/transport-node';
 import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import { RecordEvents } from '../../archipelago/record-cut.ts';
 import type { LocalHost } from '../../archipelago/local-host.ts';
 import { readMemoryLimits, runMemoryAdvice } from '../../config/memory.ts';
 import { toRunRecord } from '../../experiment/records.ts';
@@ -24,21 +25,6 @@ const RESULT_ATTEMPT_MS = 2000;
 
 /** Event lines a result may carry: its bound less room for the record. */
 const MAX_EVENT_BYTES = MAX_RESULT_BYTES - 16 * 1024 * 1024;
-
-/** A run's event lines as its study keeps them, up to MAX_EVENT_BYTES; past it none (`over`), and the record says why. */
-class EventLines {
-  lines: string[] = [];
-  over = false;
-  private bytes = 0;
-  add(line: string): void {
-    if (this.over) return;
-    this.bytes += line.length * 3 + 5; // at most, in UTF-8 and msgpack
-    if (this.bytes > MAX_EVENT_BYTES) {
-      this.over = true;
-      this.lines = [];
-    } else this.lines.push(line);
-  }
-}
 
 /** What a study member needs of its host (host.ts). */
 export interface MemberHost {
@@ -167,9 +153,9 @@ export class StudyMember {
     bus.publish(subjects.study(this.session, 'started'), { type: 'run-started', session: this.session, runId: order.runId, host: name });
     // Tell the broker the run is alive, well within its ack deadline.
     const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
-    const events = new EventLines();
+    const events = new RecordEvents();
     const subscription = run.events$.subscribe((e: ArchipelagoEvent) => {
-      if (order.events && e.type !== 'done') events.add(JSON.stringify(e));
+      if (order.events) events.add(e);
     });
     try {
       return await this.finishRun(order, config, run, msg, events);
@@ -186,7 +172,7 @@ export class StudyMember {
     config: SeededRunConfig,
     run: SeededRun,
     msg: JsMsg,
-    events: EventLines,
+    recorded: RecordEvents,
   ): Promise<boolean> {
     const { name } = this.host;
     const result = await run.result.catch((error: unknown) => {
@@ -198,17 +184,13 @@ export class StudyMember {
       return false;
     }
     const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
-    // Events past the bound cannot be carried: the run is recorded as failed, saying so (never re-run without end).
+    const lines = recorded.lines(result);
+    // Event lines past the bound cannot be carried: the run is recorded as failed, saying so (never re-run without end).
+    const over = lines.reduce((bytes, line) => bytes + line.length * 3 + 5, 0) > MAX_EVENT_BYTES; // at most, in UTF-8 and msgpack
     const tooMany = `its event lines exceed the ${MAX_EVENT_BYTES / 2 ** 20} MiB a cluster study's result may carry (run it without --events, or without --cluster)`;
-    const record = { ...made, host: name, ...(events.over ? { error: tooMany } : {}) };
-    const done: BusMessage<'run-done'> = {
-      type: 'run-done',
-      session: this.session,
-      runId: order.runId,
-      host: name,
-      record,
-      events: events.lines,
-    };
+    const record = { ...made, host: name, ...(over ? { error: tooMany } : {}) };
+    const events = over ? [] : lines;
+    const done: BusMessage<'run-done'> = { type: 'run-done', session: this.session, runId: order.runId, host: name, record, events };
     const confirmed = await this.confirm(done);
     if (confirmed !== null) {
       // No coordinator (it was stopped or died): the run stays in the queue for a resumed study.
