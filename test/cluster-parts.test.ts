@@ -1,8 +1,9 @@
 /**
  * Messages larger than the broker's `max_payload` (issue 39, class 9): a study's results with
  * their event lines travel in parts (src/cluster/bus/parts.ts) on a real nats-server whose
- * `max_payload` is 16 KiB, and come out whole, recorded once; parts out of order, of another
- * batch or past the bound are dropped, never put together wrong.
+ * `max_payload` is 16 KiB, and come out whole, recorded once, as do a spread run's orders and
+ * island reports; parts out of order, of another batch or past the bound are dropped, never
+ * put together wrong.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,9 +13,16 @@ import { after, before, describe, it } from 'node:test';
 import { PartsAssembly, partsOf } from '../src/cluster/bus/parts.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { runStudyOnCluster } from '../src/cluster/study/study.ts';
+import { joinCluster } from '../src/cluster/index.ts';
+import { solve } from '../src/index.ts';
+import { readFrame } from '../src/cluster/bus/frame.ts';
+import { connect } from '@nats-io/transport-node';
+import { Packr } from 'msgpackr';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { localCluster, nats } from './nats-server.ts';
+
+const packr = new Packr({ moreTypes: true });
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-parts-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,5 +92,33 @@ describe('study results larger than the broker takes whole', { skip: nats.skip, 
       for (const line of text.trimEnd().split('\n')) JSON.parse(line);
     }
     assert.doesNotMatch(hosts.get('big1')!.stderr(), /not confirmed|left study \S+:/);
+  });
+
+  it('a run spread over two hosts (N = 4000: orders and island reports past 16 KiB) ends as the same run in one process does', async () => {
+    const { prefix } = await cluster.startHosts(['wide1', 'wide2'], { url: small.url });
+    const joined = await joinCluster({ nats: small.url, prefix, hosts: 2 });
+    // A listener on the run's subjects counts the parts that pass (a frame's body is signed, not encrypted).
+    const raw = await connect({ servers: small.url.replace('nats://', '') });
+    let parts = 0;
+    raw.subscribe(`${prefix}.>`, {
+      callback: (_error, msg) => {
+        const frame = readFrame(msg.data);
+        if (frame && (packr.unpack(frame.body) as { type?: unknown }).type === 'part') parts++;
+      },
+    });
+    try {
+      const config = { n: 4000, seed: 3, migration: { mode: 'sync' as const, interval: 2 }, limits: { maxIterations: 6 } };
+      const spread = await solve(config, { cluster: joined });
+      const local = await solve({ ...config, islands: 2 });
+      assert.equal(spread.ended, 'max-iterations', JSON.stringify(spread.failures));
+      assert.deepEqual(spread.hosts, ['wide1', 'wide2']);
+      assert.equal(spread.best!.length, 4000);
+      assert.deepEqual([spread.fitness, spread.evaluations], [local.fitness, local.evaluations], 'a sync run repeats on any placement');
+      await raw.flush();
+      assert.ok(parts > 0, 'messages went in parts');
+    } finally {
+      await raw.close();
+      await joined.close();
+    }
   });
 });
