@@ -8,8 +8,9 @@
  * island model, and paper mode for hybrid mode. Medians over several seeds throughout.
  *
  *   npm run bench                         every section
- *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, lagged, migration (lagged's table
- *                                         and the emigrants table), large, large-n, hybrid, live, trace, cluster
+ *   npm run bench -- --only paper,islands sections by name: start, paper, islands, threads (many islands on
+ *                                         few threads), cli, lagged, migration (lagged's table and the
+ *                                         emigrants table), large, large-n, hybrid, live, trace, cluster
  *   npm run bench -- --json out.json      also write the raw numbers
  *   npm run bench -- --only cluster --baseline-dist ../old/dist --rounds 3
  *                                         the cluster cases of another build beside this one's, alternating,
@@ -38,13 +39,14 @@ import { benchHybrid } from './hybrid.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { quantile } from '../src/report/stats.ts';
 import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './large-n.ts';
-import { islandScaling, laggedVersusAsync, stopLatency } from './islands.ts';
+import { islandScaling, laggedVersusAsync, searchThroughput, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
 const SECTIONS = [
   'start',
   'paper',
   'islands',
+  'threads',
   'cli',
   'lagged',
   'migration',
@@ -207,6 +209,56 @@ async function islandsSection(): Promise<void> {
     `\nThroughput: 3 s runs (async ring, interval 10, 5 migrants), each island's own loop time, worker start-up excluded; ${solvedEarly ? 'SOME RUNS SOLVED EARLY: rates include warm-up' : 'no run solved early'}.\n`,
   );
   results.islands = { scalings, latency };
+}
+
+type SearchRate = Awaited<ReturnType<typeof searchThroughput>>;
+
+/**
+ * Many islands on few threads (issue 33): evaluations/s of search of 64 islands on 2 threads
+ * against 2 islands on 2 threads, N = 1000, 3 s of search each, alternating over 3 seeds.
+ * The population builds are start-up (64 of them take about 2 s here), given apart.
+ */
+async function threadsSection(): Promise<void> {
+  print('## Many islands on few threads');
+  print();
+  const pairs: { seed: number; two: SearchRate; many: SearchRate; ratio: number }[] = [];
+  for (let seed = 1; seed <= 3; seed++) {
+    const two = await searchThroughput({ islands: 2, threads: 2, n: 1000, seconds: 3, startupSeconds: 1, seed });
+    const many = await searchThroughput({ islands: 64, threads: 2, n: 1000, seconds: 3, startupSeconds: 4, seed });
+    pairs.push({ seed, two, many, ratio: many.evaluationsPerSecond / two.evaluationsPerSecond });
+  }
+  const ratio = median(pairs.map((p) => p.ratio));
+  const of = (k: 'two' | 'many', f: (r: SearchRate) => number) => median(pairs.map((p) => f(p[k])));
+  print(
+    table(
+      ['measure', 'value', 'target'],
+      [
+        [
+          'evaluations/s of search, 2 islands on 2 threads (N = 1000, median of 3 seeds)',
+          millions(of('two', (r) => r.evaluationsPerSecond)),
+          '',
+        ],
+        ['evaluations/s of search, 64 islands on 2 threads', millions(of('many', (r) => r.evaluationsPerSecond)), ''],
+        ['64 islands / 2 islands (median of 3 pairs)', `${fmt(ratio)} (all: ${pairs.map((p) => fmt(p.ratio)).join(', ')})`, '≥ 0.9'],
+        [
+          'start-up s (population builds), 2 islands / 64 islands',
+          `${fmt(of('two', (r) => r.startupSeconds))} / ${fmt(of('many', (r) => r.startupSeconds))}`,
+          '',
+        ],
+      ],
+    ),
+  );
+  const solvedEarly = pairs.some((p) => p.two.solved || p.many.solved);
+  print(
+    `\nThroughput: about 3 s of search each (async ring, interval 10, 5 migrants, paper population 1000), evaluations after the start gate over the search's seconds; ${solvedEarly ? 'SOME RUNS SOLVED EARLY' : 'no run solved early'}.\n`,
+  );
+  doneWhen.push([
+    '64 islands / 2 islands on 2 threads, evaluations/s of search (issue 33)',
+    fmt(ratio),
+    '≥ 0.9',
+    ratio >= 0.9 ? 'yes' : 'no',
+  ]);
+  results.threads = pairs;
 }
 
 function cliTable(title: string, runs: { label: string; n: number; args: string[]; seeds: number[] }[], note: string): unknown[] {
@@ -963,6 +1015,7 @@ async function main(): Promise<void> {
   if (only.includes('paper')) await paperSection(baseline);
   if (only.includes('paper')) courseLogRow();
   if (only.includes('islands')) await islandsSection();
+  if (only.includes('threads')) await threadsSection();
   if (only.includes('cli')) cliSection(baseline);
   if (only.includes('lagged') || only.includes('migration')) await laggedTable();
   if (only.includes('migration')) migrationSection();

@@ -82,6 +82,38 @@ export async function islandThroughput(o: { islands: number; n?: number; seconds
   };
 }
 
+/**
+ * Evaluations per second of search (after the start gate, so without the population builds,
+ * which are start-up) of `islands` paper-mode islands on `threads` threads at board size n,
+ * for `seconds` of search after a start-up of `startupSeconds` at most (one time limit).
+ */
+export async function searchThroughput(o: {
+  islands: number;
+  threads: number;
+  n: number;
+  seconds: number;
+  startupSeconds: number;
+  seed: number;
+}): Promise<{ evaluationsPerSecond: number; startupSeconds: number; searchSeconds: number; solved: boolean }> {
+  const run = paperRun({ seed: o.seed, islands: o.islands, n: o.n, timeLimitMs: (o.seconds + o.startupSeconds) * 1000 });
+  const archipelago = startArchipelago({ ...run, threads: o.threads });
+  // Each island's first progress event is at its start, after the gate: its evaluations then are its build's.
+  const built = new Map<number, number>();
+  archipelago.events$.subscribe((e) => {
+    if (e.type === 'progress' && !built.has(e.island)) built.set(e.island, e.evaluations);
+  });
+  const result = await archipelago.result;
+  const search = result.evaluations - [...built.values()].reduce((a, b) => a + b, 0);
+  if (built.size !== o.islands || result.seconds < o.seconds / 2)
+    throw new Error(`bench: ${o.islands} islands searched ${result.seconds} s of ${o.seconds}: raise the start-up allowance`);
+  return {
+    evaluationsPerSecond: search / result.seconds,
+    startupSeconds: result.startupSeconds,
+    searchSeconds: result.seconds,
+    solved: result.solved,
+  };
+}
+
 /** Throughput of 1 and of 2 islands at N = 200 and the speed-up (target: ≥ 1.85). */
 export async function islandScaling(
   o: { n?: number; seconds?: number; seed?: number } = {},

@@ -100,10 +100,11 @@ export function sha256(text: string | Uint8Array): string {
 
 /**
  * sha256 of the canonical JSON of a resolved config in its file shape, without `output`
- * (where a result is written does not change it): `solve` with a study cell's config and
+ * (where a result is written does not change it) and `threads` (placement: how many worker
+ * threads the islands share does not change a sync or lagged run): `solve` with a study cell's config and
  * seed gives the hash that cell's run record has.
  */
 export function configHash(config: unknown): string {
-  const { output: _output, ...rest } = (config ?? {}) as Record<string, unknown>;
+  const { output: _output, threads: _threads, ...rest } = (config ?? {}) as Record<string, unknown>;
   return sha256(canonicalJson(rest));
 }

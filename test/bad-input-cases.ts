@@ -67,8 +67,10 @@ export const cases: Case[] = [
     /^-n: 100000000 needs about [\d.]+ GB for 2 islands .* this machine allows/,
   ],
   // islands, migration, GA
-  ['islands 0', [...SOLVE.slice(0, 1), '-n', '8', '--islands', '0'], /^--islands: expected an integer from 1 to 256/],
-  ['islands 10,000', ['solve', '-n', '8', '--islands', '10000'], /^--islands: expected an integer from 1 to 256 .*got 10000/],
+  ['islands 0', [...SOLVE.slice(0, 1), '-n', '8', '--islands', '0'], /^--islands: expected an integer from 1 to 4096/],
+  ['islands 10,000', ['solve', '-n', '8', '--islands', '10000'], /^--islands: expected an integer from 1 to 4096 .*got 10000/],
+  ['threads 0', ['solve', '-n', '8', '--threads', '0'], /^--threads: expected an integer from 1 to 256 .*got 0/],
+  ['threads not a number', ['solve', '-n', '8', '--threads', 'few'], /^--threads: expected an integer/],
   ['islands not a number', ['solve', '-n', '8', '--islands', 'many'], /^--islands: expected an integer/],
   ['interval 0', [...SOLVE, '-n', '8', '--interval', '0'], /^--interval: expected an integer >= 1, got 0$/],
   [

@@ -75,6 +75,7 @@ const DEFAULTS: RunConfig = {
   onIslandError: 'continue',
   output: { file: null },
   cluster: null,
+  threads: null,
 };
 
 describe('run config: defaults and resolution', () => {
@@ -229,7 +230,12 @@ describe('run config: value errors', () => {
     [
       'too many islands',
       { n: 8, islands: 10000 },
-      `${SRC}: islands: expected an integer from 1 to 256 or null (= available cores), got 10000; each island is a worker thread, and far more threads than cores only add switching and copying`,
+      `${SRC}: islands: expected an integer from 1 to 4096 or null (= available cores), got 10000`,
+    ],
+    [
+      'too many threads',
+      { n: 8, islands: 8, threads: 1000 },
+      `${SRC}: threads: expected an integer from 1 to 256 or null (= one per island up to the cores), got 1000; far more threads than cores only add switching and copying`,
     ],
     [
       'a bad migrants value',
@@ -415,6 +421,7 @@ describe('run config: JSON Schema', () => {
       'seed',
       'ga',
       'islands',
+      'threads',
       'topology',
       'migration',
       'limits',

@@ -75,6 +75,8 @@ const TIMING_AND_PLACE_KEYS = new Set([
   'cluster',
   'bus',
   'provenance',
+  // The config's worker threads (placement: sync and lagged records are the same for any count).
+  'threads',
 ]);
 
 /**

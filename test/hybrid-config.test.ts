@@ -60,13 +60,15 @@ describe('hybrid mode in the run config', () => {
   });
 
   it('estimates memory with the diagonal counts, migrants and threads, and refuses what does not fit, saying what would', () => {
-    // Per island (N = 5e7): 9 boards of 6 bytes a column, the occupancy bits, a migrant's 8 copies, 64 MB of thread.
-    const island = 9 * 6 * 5e7 + 5e7 / 2 + 8 * 4 * 5e7 + 64e6;
-    const total = (islands: number) => 80e6 + islands * island + 2 * islands * 4 * 5e7 + 16 * 5e7;
+    // Per island (N = 5e7): 9 boards of 6 bytes a column, the occupancy bits, a migrant's 8 copies, 1 MB of its own; 64 MB per thread.
+    const island = 9 * 6 * 5e7 + 5e7 / 2 + 8 * 4 * 5e7 + 1e6;
+    const total = (islands: number, threads = islands) => 80e6 + islands * island + threads * 64e6 + 2 * islands * 4 * 5e7 + 16 * 5e7;
     const ga = resolveRunConfig({ n: 50_000_000, islands: 1, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env).ga;
     assert.equal(estimateMemory(50_000_000, 4, ga, 1).bytes, total(4));
+    assert.equal(estimateMemory(50_000_000, 4, ga, 1, undefined, 2).bytes, total(4, 2));
+    // Two cores (env): 4 islands share 2 threads.
     assert.throws(() => resolveRunConfig({ n: 50_000_000, islands: 4, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env), {
-      message: `x.yaml: n: 50000000 needs about ${(total(4) / 1e9).toFixed(1)} GB for 4 islands (per island: hybrid population 8 and one scratch board, 4 bytes per gene + 2 bytes of diagonal counts per column; 1 migrant in flight; 64 MB for its thread), more than the 12.0 GB this machine allows (75% of 16.0 GB); it fits with islands = 2 (about ${(total(2) / 1e9).toFixed(1)} GB)`,
+      message: `x.yaml: n: 50000000 needs about ${(total(4, 2) / 1e9).toFixed(1)} GB for 4 islands (per island: hybrid population 8 and one scratch board, 4 bytes per gene + 2 bytes of diagonal counts per column; 1 migrant in flight; 2 threads of 64 MB for all), more than the 12.0 GB this machine allows (75% of 16.0 GB); it fits with islands = 2 (about ${(total(2) / 1e9).toFixed(1)} GB)`,
     });
     assert.throws(
       () => resolveRunConfig({ n: 200_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),

@@ -1,7 +1,7 @@
 // @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { betweenIslands, BetweenTracker } from '../src/archipelago/observables/between.ts';
+import { BETWEEN_MAX_ISLANDS, betweenIslands, BetweenTracker } from '../src/archipelago/observables/between.ts';
 import { hashGenes, observe } from '../src/archipelago/observables/sample.ts';
 import { ImmigrantTracker, survivalRecords } from '../src/archipelago/observables/survival.ts';
 import { isScheduledIteration } from '../src/archipelago/schedule.ts';
@@ -82,6 +82,17 @@ describe('between-island observables on populations worked out by hand', () => {
     assert.equal(four?.iteration, 4);
     assert.equal(four?.meanDistance, 10 / 16);
     assert.deepEqual(tracker.series(), [{ iteration: 4, meanDistance: 10 / 16, distinct: 3, sampled: 4 }]);
+  });
+
+  it('takes no sample above BETWEEN_MAX_ISLANDS islands (its pairs would hold up the coordinator), and does at the cap', () => {
+    const full = (m: number) => {
+      const tracker = new BetweenTracker(m);
+      let sample = null;
+      for (let k = 0; k < m; k++) sample = tracker.add(k, 0, observe(k % 2 ? A : B));
+      return { sample, series: tracker.series().length };
+    };
+    assert.equal(full(BETWEEN_MAX_ISLANDS).series, 1);
+    assert.deepEqual(full(BETWEEN_MAX_ISLANDS + 1), { sample: null, series: 0 });
   });
 
   it('samples at the iterations of the progress schedule', () => {

@@ -41,7 +41,7 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   const mode = checkOptions(options);
   const { topology, islands, seed } = options.run;
   const edges = edgesOf(topology, islands, seed);
-  const ownHost = options.launcher ? null : new LocalHost(islands);
+  const ownHost = options.launcher ? null : new LocalHost(islands, options.threads ? { threads: options.threads } : {});
   const run = new ArchipelagoRun(options, mode.coordinator, edges, options.launcher ?? ownHost!);
   const result = run.result.finally(() => ownHost?.close());
   result.catch(() => {}); // rejections belong to whoever awaits `result`; never an unhandled one
@@ -122,7 +122,11 @@ class ArchipelagoRun {
     this.sampledTo = new Array<number>(this.islands).fill(-1);
     this.checkpoints = new CheckpointRequests(this.islands);
     this.between = new BetweenTracker(this.islands);
-    this.launched = launcher.launch({ tasks: islandTasks(options, edges), onControl: (message) => this.onControl(message) });
+    this.launched = launcher.launch({
+      tasks: islandTasks(options, edges),
+      onControl: (message) => this.onControl(message),
+      threads: options.threads ?? null,
+    });
     this.coordination = this.launched.coordination;
     this.timeLimit = limits.timeLimit !== null ? setTimeout(() => this.halt(), limits.timeLimit * 1000) : undefined;
     this.checkpointTimer =

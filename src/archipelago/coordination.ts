@@ -4,7 +4,7 @@
  *
  * - `IslandCoordination` is what an island's loop sees. It is always shared memory in the
  *   island's own process (`SharedMemoryCoordination`): a busy loop checks the stop with one
- *   Atomics.load and waits at barriers with Atomics.wait, never on a network. A host that
+ *   Atomics.load, and a thread whose islands all wait sleeps in Atomics.wait, never on a network. A host that
  *   runs islands for a coordinator elsewhere relays the message bus into that memory.
  * - `Coordination` is what the archipelago sees: stop the run, ask for checkpoints, read
  *   counters. A launcher hands one out per run (shared memory locally; a bus client for
@@ -34,7 +34,7 @@ export interface Coordination {
   iterations(island: number): number;
 }
 
-/** An island loop's side. Every call is cheap and non-blocking except the two waits. */
+/** An island loop's side. Every call is cheap and non-blocking except `awaitChange` (only a thread's scheduler sleeps, island-thread.ts). */
 export interface IslandCoordination {
   readonly islands: number;
   stopState(): StopState;
@@ -58,8 +58,8 @@ export interface IslandCoordination {
   depart(island: number): void;
   /** The last barrier island `island` arrived at (-1 before the start gate, DEPARTED once stopped). */
   reached(island: number): number;
-  /** Blocks until every island reached `epoch` or departed; false if the run was halted meanwhile. */
-  awaitBarrier(epoch: number): boolean;
+  /** Whether barrier `epoch` is passed: true once every island reached it or departed, false if the run was halted, null while waiting. */
+  barrier(epoch: number): boolean | null;
   /** The change counter: read it before checking a condition, then `awaitChange(seq, ...)`. */
   seq(): number;
   /** Waits until the shared state changed since `seq` was read, or `timeoutMs` passed. */

@@ -1,4 +1,4 @@
-import { BuildStopped } from '../ga/build-stopped.ts';
+import { BuildStopped } from '../ga/errors.ts';
 import { stoppedInBuild } from './stopped-in-build.ts';
 import { createEvolver, evolverSpecOf } from '../ga/create-evolver.ts';
 import type { Evolver } from '../ga/evolver.ts';
@@ -17,6 +17,7 @@ import type { IslandCounters, IslandLoop, IslandMode } from './modes/define.ts';
 import { migrationModeOf } from './modes/registry.ts';
 import { evaluationShare, wallClock } from './schedule.ts';
 import type { IslandTransport } from './island-transport.ts';
+import { answer, awaitBarrier, isSteps, STEPPED, type Steps } from './island-thread.ts';
 
 /** What the worker's glue gives the loop besides the task; none of it is in the task. */
 export interface RunnerHooks {
@@ -28,20 +29,21 @@ export interface RunnerHooks {
  * One island's whole run, inside its worker: build the evolver, loop `step()`, migrate as
  * its migration mode says (modes/), report progress, stop when told. Returns its report; on
  * a throw it still marks itself departed so no barrier waits for it. `registries` are what
- * its task names (the built-in ones and the task's extensions).
+ * its task names (the built-in ones and the task's extensions). Its thread's scheduler steps
+ * it (island-thread.ts): it yields after each iteration and where it waits.
  */
-export function runIsland(
+export function* runIsland(
   task: IslandTask,
   transport: IslandTransport,
   shared: IslandCoordination,
   hooks: RunnerHooks = {},
   registries: IslandRegistries = ISLAND_REGISTRIES,
-): IslandReport {
+): Steps<IslandReport> {
   let run: IslandRun | null = null;
   const startedAt = wallClock();
   try {
     run = new IslandRun(task, transport, shared, hooks, registries);
-    return run.run();
+    return yield* run.run();
   } catch (error) {
     // A stop during the population's build (start-up) is a stop, not a failure.
     if (error instanceof BuildStopped) return stoppedInBuild(task.island, error, startedAt);
@@ -125,19 +127,18 @@ class IslandRun implements IslandLoop {
     return this.immigrants.survived;
   }
 
-  run(): IslandReport {
+  *run(): Steps<IslandReport> {
     const { evolver, shared, id, mode } = this;
-    // The start gate: workers come up one by one; nobody iterates until all are built, so
-    // an early island cannot solve before the others exist (and stop latency means stopping).
+    // The start gate: nobody iterates until all are built (an early island cannot solve before the others exist).
     shared.arrive(id, 0);
-    if (!shared.awaitBarrier(0)) return this.report('stopped');
+    if (!(yield* awaitBarrier(shared, 0))) return this.report('stopped');
     // Its best before 'started' (one port, in order): once the run is reported started, the coordinator holds every island's best.
     this.progressReports.reportBest();
     this.transport.report({ type: 'started', island: id, time: wallClock() });
     this.progress(); // the start of every island's curve
     this.noteCourse();
     mode.start?.();
-    const reason = this.loop();
+    const reason = yield* this.loop();
     // The loop has stopped: that is the moment stop latency measures. Posting the solution
     // (its first encoding is cold code) comes after, as the other islands already saw the claim.
     const stoppedAt = wallClock();
@@ -154,31 +155,34 @@ class IslandRun implements IslandLoop {
     return this.report(reason, stoppedAt);
   }
 
-  /** Steps until something stops the island; why it stopped. */
-  private loop(): StopReason {
+  /** Steps until something stops the island; why it stopped. Yields after each iteration. */
+  private *loop(): Steps<StopReason> {
     const { evolver, shared, id, mode } = this;
     for (;;) {
       const stop = shared.stopState();
       if (stop === HALTED) return 'stopped';
       if (stop !== RUNNING && this.stopsOnClaim) return 'other-solved';
-      if (evolver.iterations >= this.maxIterations) return mode.limit?.('max-iterations') ?? 'max-iterations';
-      if (evolver.evaluations >= this.maxEvaluations) return mode.limit?.('max-evaluations') ?? 'max-evaluations';
-      if (mode.beforeStep && !mode.beforeStep()) continue; // halted: the loop head sees it
+      if (evolver.iterations >= this.maxIterations) return yield* answer(mode.limit?.('max-iterations') ?? 'max-iterations');
+      if (evolver.evaluations >= this.maxEvaluations) return yield* answer(mode.limit?.('max-evaluations') ?? 'max-evaluations');
+      const ready = mode.beforeStep?.() ?? true;
+      if (!(isSteps(ready) ? yield* ready : ready)) continue; // halted: the loop head sees it
       const before = evolver.iterations;
       const solved = evolver.step();
       shared.setIterations(id, evolver.iterations);
       if (evolver.iterations !== before) mode.stepped?.();
       if (solved) {
         this.noteCourse();
-        return mode.solved();
+        return yield* answer(mode.solved());
       }
       if (evolver.iterations === before) continue; // abandoned for a stop: the loop head sees it
       this.immigrants.check(evolver.population, evolver.iterations);
-      const outcome = mode.migrate();
+      const migrated = mode.migrate();
+      const outcome = isSteps(migrated) ? yield* migrated : migrated;
       this.noteCourse();
       if (outcome) return outcome;
       if (this.progressReports.due()) this.progress();
       if (mode.anytimeCheckpoints && this.checkpointPending()) this.snapshot(0);
+      yield STEPPED; // the thread's other islands take their turn
     }
   }
 

@@ -12,6 +12,12 @@ export interface LaunchPlan {
   tasks: readonly IslandTask[];
   /** Every message an island sends the coordinator, decoded; an island's messages arrive in order, all before its report settles. */
   onControl(message: ControlMessage): void;
+  /**
+   * Worker threads to run the islands on (a placement setting, no part of the run: sync and
+   * lagged records are the same for any count). A local host's default is its own; hosts of
+   * a cluster use theirs.
+   */
+  threads?: number | null;
 }
 
 /** A launched run, as the archipelago drives it. */

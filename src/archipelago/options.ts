@@ -26,6 +26,12 @@ export interface ArchipelagoOptions {
    * built-in registries lack, which `migration` may then name.
    */
   extensions?: readonly string[];
+  /**
+   * Worker threads for the islands on this machine (a placement setting: sync and lagged
+   * records are the same for any count); default: one per island up to the cores. Hosts of
+   * a cluster use their own.
+   */
+  threads?: number | null;
   /** Where the islands run: a warm host kept across runs (e.g. `LocalHost`); default: a local pool made for this run and closed after it. */
   launcher?: Launcher;
   /**

@@ -126,17 +126,13 @@ export class SharedMemoryCoordination implements Coordination, IslandCoordinatio
   }
 
   /**
-   * Blocks (Atomics.wait, no spinning) until every island has reached `epoch` or departed.
-   * Returns false if the coordinator halted the run meanwhile. Every change to the state a
-   * waiter looks at bumps SEQ and notifies, so a wait never misses one.
+   * Whether every island has reached `epoch` or departed (true), the coordinator halted the
+   * run (false), or neither yet (null). Every change to the state a waiter looks at bumps
+   * SEQ and notifies, so a thread that sleeps on `awaitChange` never misses one.
    */
-  awaitBarrier(epoch: number): boolean {
-    for (;;) {
-      const seq = Atomics.load(this.a, SEQ);
-      if (Atomics.load(this.a, STOP) === HALTED) return false;
-      if (this.allReached(epoch)) return true;
-      Atomics.wait(this.a, SEQ, seq);
-    }
+  barrier(epoch: number): boolean | null {
+    if (Atomics.load(this.a, STOP) === HALTED) return false;
+    return this.allReached(epoch) ? true : null;
   }
 
   /** The change counter: read it before checking a condition, then `awaitChange(seq, ...)`. */

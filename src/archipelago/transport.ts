@@ -75,15 +75,20 @@ export function createPortMesh(neighbours: readonly { sources: readonly number[]
 }
 
 /**
- * The piscina task payload (structured clone, not the codec: ports and shared memory must be
- * transferred or shared, not serialised). `task` is an encoded `IslandTask`.
+ * The piscina task payload of one worker thread: its islands, in ascending island id (structured
+ * clone, not the codec: ports and shared memory must be transferred or shared, not serialised).
+ * Each `task` is an encoded `IslandTask`. The thread posts each island's end on `results` as
+ * it ends (`IslandEnd`), so one island's report or failure does not wait for the others.
  */
-export interface IslandEnvelope {
-  task: Uint8Array;
+export interface ThreadEnvelope {
+  islands: { task: Uint8Array; ports: IslandPorts }[];
   shared: SharedArrayBuffer;
-  ports: IslandPorts;
+  results: MessagePort;
   /** Paper mode: the WebAssembly kernel, compiled once by the host. */
   kernel?: KernelModule;
   /** How far below its process's main thread the island thread runs (thread-priority.ts); the host's choice, never a message's. */
   nice?: number;
 }
+
+/** One island's end, posted on its thread's `results` port: `at` is its index in the envelope; its encoded report, or why it failed. */
+export type IslandEnd = { at: number; report: Uint8Array } | { at: number; error: string };

@@ -8,6 +8,8 @@
 export const RUN_DEFAULTS = {
   /** null = os.availableParallelism(). */
   islands: null,
+  /** null = one worker thread per island, up to os.availableParallelism(). */
+  threads: null,
   onIslandError: 'continue',
   migration: { lag: 2, interval: 1, migrants: '2%', rejectDuplicates: false },
   limits: { maxIterations: null, maxEvaluations: null, timeLimit: null },

@@ -28,5 +28,6 @@ export function toFileShape(config: RunConfig, registries: Registries = REGISTRI
     onIslandError: config.onIslandError,
     output: { ...config.output },
     ...(config.cluster ? { cluster: { ...config.cluster } } : {}),
+    ...(config.threads !== null ? { threads: config.threads } : {}),
   };
 }

@@ -14,6 +14,7 @@ import type { TopologyRegistry } from '../topology/topology.ts';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import type { OptionFlag } from '../schema/registry.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
+import { MAX_ISLANDS, MAX_THREADS } from './schema.ts';
 import { lastValue, numberInHelp, numberLiteral, type FlagValue } from '../schema/flag-value.ts';
 
 export interface FlagSpec {
@@ -39,7 +40,13 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
     { name: 'n', path: 'n', value: 'number', describe: 'board size N' },
     { name: 'seed', path: 'seed', value: 'number', describe: 'random seed (non-negative integer; absent = random)' },
     GA_MODE_FLAGS,
-    { name: 'islands', path: 'islands', value: 'number', describe: 'number of islands, 1..256 (null = available cores)' },
+    { name: 'islands', path: 'islands', value: 'number', describe: `number of islands, 1..${MAX_ISLANDS} (null = available cores)` },
+    {
+      name: 'threads',
+      path: 'threads',
+      value: 'number',
+      describe: `worker threads the islands share, 1..${MAX_THREADS} (null = one per island up to the cores; placement only)`,
+    },
     TOPOLOGY_FLAGS,
     MIGRATION_MODE_FLAG,
     { name: 'lag', path: 'migration.lag', value: 'number', describe: 'lagged: iterations from sending to entry (0 = sync)' },

@@ -1,7 +1,7 @@
 /**
  * What a run will take in memory, checked before any thread starts: each island's GA state
- * (its mode says what: chromosomes, counts, scratch), the migrants in flight, the island's
- * thread itself, and what the coordinating thread holds (each island's best, the result and
+ * (its mode says what: chromosomes, counts, scratch), the migrants in flight, each worker
+ * thread (islands share them: `threads`), and what the coordinating thread holds (each island's best, the result and
  * its text). Calibrated against peak resident memory (`/usr/bin/time -v`, docs/hybrid.md):
  * hybrid mode, config/large-n.yaml, 2 islands, the measured peak is 79-89% of the estimate
  * at N = 10^6 and 77-96% at 10^7 (test/large-n.test.ts holds a 10^6 run to at most the
@@ -20,11 +20,16 @@ import type { GaConfig } from './run-config.ts';
 export const MEMORY_SHARE = 0.75;
 
 /**
- * One island worker thread besides its chromosomes: Node's worker, its code and its V8 heap
+ * One worker thread besides its islands' chromosomes: Node's worker, its code and its V8 heap
  * (about 20 MB measured), and the garbage arrays V8 lets an isolate keep before it collects
  * (it starts a collection 64 MB of external memory past the last).
  */
 export const THREAD_BYTES = 64e6;
+/**
+ * One island besides its chromosomes, whatever its N: its objects and generators, its
+ * channels' ports at both ends, the coordinator's events and reports of it.
+ */
+export const ISLAND_BYTES = 1e6;
 /** The process itself (Node, the CLI's script, the pool), measured at about 70 MB. */
 export const PROCESS_BYTES = 80e6;
 /**
@@ -114,21 +119,33 @@ export interface MemoryEstimate {
   parts: string;
 }
 
-/** Bytes a run needs at its peak, and one island's GA parts as a message lists them. */
-export function estimateMemory(n: number, islands: number, ga: GaConfig, migrants: number, registries?: Registries): MemoryEstimate {
+/**
+ * Bytes a run needs at its peak on `threads` worker threads (default: one per island), and
+ * one island's GA parts as a message lists them.
+ */
+export function estimateMemory(
+  n: number,
+  islands: number,
+  ga: GaConfig,
+  migrants: number,
+  registries?: Registries,
+  threads = islands,
+): MemoryEstimate {
   const island = gaMemory(ga, n, registries?.gaModes);
   const gene = bytesPerGene(n);
   const messages = MIGRANT_COPIES * migrants * n * gene;
   const coordinator = 2 * islands * n * gene + RESULT_BYTES_PER_COLUMN * n;
+  const mb = THREAD_BYTES / 1e6;
+  const thread = threads === islands ? `${mb} MB for its thread` : `${threads} thread${threads === 1 ? '' : 's'} of ${mb} MB for all`;
   return {
-    bytes: PROCESS_BYTES + islands * (island.bytes + messages + THREAD_BYTES) + coordinator,
-    parts: `per island: ${island.parts}; ${migrants} migrant${migrants === 1 ? '' : 's'} in flight; ${THREAD_BYTES / 1e6} MB for its thread`,
+    bytes: PROCESS_BYTES + islands * (island.bytes + messages + ISLAND_BYTES) + threads * THREAD_BYTES + coordinator,
+    parts: `per island: ${island.parts}; ${migrants} migrant${migrants === 1 ? '' : 's'} in flight; ${thread}`,
   };
 }
 
-/** Address space a run needs: what it uses and what Node and its threads reserve besides. */
-export function addressSpaceNeeded(bytes: number, islands: number): number {
-  return bytes + PROCESS_ADDRESS_BYTES + islands * THREAD_ADDRESS_BYTES;
+/** Address space a run needs: what it uses and what Node and its `threads` worker threads reserve besides. */
+export function addressSpaceNeeded(bytes: number, threads: number): number {
+  return bytes + PROCESS_ADDRESS_BYTES + threads * THREAD_ADDRESS_BYTES;
 }
 
 /** The binding limit: MEMORY_SHARE of the machine or of the cgroup, whichever is less, and what it is called. */
@@ -143,7 +160,8 @@ function residentLimit(limits: MemoryLimits): { bytes: number; text: string } {
  * The one-line refusal of a run that would not fit: in MEMORY_SHARE of the machine's memory
  * or of its cgroup's memory.max, or in the address-space limit (RLIMIT_AS). It gives the
  * estimate and what lowers it: the largest island count that fits, with its estimate, or
- * else n or the population. `limits` as a number is the machine's memory alone.
+ * else n or the population. `limits` as a number is the machine's memory alone. Islands run
+ * on at most `maxThreads` worker threads (default: one each).
  */
 export function memoryAdvice(
   n: number,
@@ -152,33 +170,40 @@ export function memoryAdvice(
   migrants: number,
   limits: number | MemoryLimits,
   registries?: Registries,
+  maxThreads = Infinity,
 ): string | null {
   const { totalMemory, cgroupMax = null, addressSpace = null } = typeof limits === 'number' ? { totalMemory: limits } : limits;
   const resident = residentLimit({ totalMemory, cgroupMax });
-  const bytes = (k: number) => estimateMemory(n, k, ga, migrants, registries).bytes;
-  const fits = (k: number) => bytes(k) <= resident.bytes && (addressSpace === null || addressSpaceNeeded(bytes(k), k) <= addressSpace);
+  const threads = (k: number) => Math.min(k, maxThreads);
+  const estimate = (k: number) => estimateMemory(n, k, ga, migrants, registries, threads(k));
+  const bytes = (k: number) => estimate(k).bytes;
+  const address = (k: number) => addressSpaceNeeded(bytes(k), threads(k));
+  const fits = (k: number) => bytes(k) <= resident.bytes && (addressSpace === null || address(k) <= addressSpace);
   if (fits(islands)) return null;
   let fewer = '';
   for (let k = islands - 1; k >= 1 && !fewer; k--) if (fits(k)) fewer = `it fits with islands = ${k} (about ${gb(bytes(k))})`;
   const plural = `${islands} island${islands === 1 ? '' : 's'}`;
-  const need = estimateMemory(n, islands, ga, migrants, registries);
+  const need = estimate(islands);
   const byResident = need.bytes > resident.bytes;
   const what = byResident
     ? `${n} needs about ${gb(need.bytes)} for ${plural} (${need.parts}), more than ${resident.text}`
-    : `${n} needs about ${gb(addressSpaceNeeded(need.bytes, islands))} of address space for ${plural} (${gb(need.bytes)} used, ${gb(PROCESS_ADDRESS_BYTES)} for the process and ${gb(THREAD_ADDRESS_BYTES)} per island that Node reserves), more than the address-space limit of ${gb(addressSpace!)} (ulimit -v)`;
-  const oneBytes = byResident ? bytes(1) : addressSpaceNeeded(bytes(1), 1);
+    : `${n} needs about ${gb(address(islands))} of address space for ${plural} (${gb(need.bytes)} used, ${gb(PROCESS_ADDRESS_BYTES)} for the process and ${gb(THREAD_ADDRESS_BYTES)} per thread that Node reserves), more than the address-space limit of ${gb(addressSpace!)} (ulimit -v)`;
+  const oneBytes = byResident ? bytes(1) : address(1);
   const one = islands > 1 ? `even one island needs about ${gb(oneBytes)}${byResident ? '' : ' of address space'}; ` : '';
   // Fewer islands would not rescue a paper-mode run this large: it would take days.
   const instead = hybridInstead({ n, ga });
   return `${what}; ${fewer || `${one}lower n or the population (ga.populationSize, --population)`}${instead === null ? '' : `, ${instead}`}`;
 }
 
-/** `memoryAdvice` for a resolved run (a resolved config here, or one that arrived from a checkpoint or the bus). */
+/**
+ * `memoryAdvice` for a resolved run (a resolved config here, or one that arrived from a
+ * checkpoint or the bus): its islands on at most `threads` threads (null or absent: the cores).
+ */
 export function runMemoryAdvice(
-  run: { n: number; islands: number; ga: GaConfig; migration: { interval: number; migrants: number } },
+  run: { n: number; islands: number; ga: GaConfig; migration: { interval: number; migrants: number }; threads?: number | null },
   limits: number | MemoryLimits,
   registries?: Registries,
 ): string | null {
   const migrants = run.migration.interval > 0 ? run.migration.migrants : 0;
-  return memoryAdvice(run.n, run.islands, run.ga, migrants, limits, registries);
+  return memoryAdvice(run.n, run.islands, run.ga, migrants, limits, registries, run.threads ?? os.availableParallelism());
 }

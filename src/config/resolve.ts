@@ -133,7 +133,8 @@ export function resolveRunConfig(
 
   const migration = resolveMigration(p.migration, ga.populationSize, at, registries);
   checkModeOptions(overrides, migration.mode, at, registries);
-  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env, registries);
+  const threads = p.threads ?? env.availableParallelism;
+  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration, threads }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
   return {
@@ -147,6 +148,7 @@ export function resolveRunConfig(
     onIslandError: p.onIslandError,
     output: p.output,
     cluster: p.cluster,
+    threads: p.threads,
   };
 }
 

@@ -12,7 +12,7 @@ import type { RunSpec } from '../archipelago/island-options.ts';
 import { fields, formatPath } from '../schema/fields.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { RunConfig } from './run-config.ts';
-import { clusterSchema, MAX_ISLANDS, MAX_TIME_LIMIT_SECONDS, ON_ISLAND_ERROR } from './schema.ts';
+import { clusterSchema, MAX_ISLANDS, MAX_THREADS, MAX_TIME_LIMIT_SECONDS, ON_ISLAND_ERROR } from './schema.ts';
 
 /** Bump when the resolved config changes shape or meaning (what checkpoints and bus orders carry). */
 export const RESOLVED_CONFIG_VERSION = 1;
@@ -71,6 +71,8 @@ export function seededRunConfigSchema(registries: Registries = REGISTRIES): z.Zo
     ...runSpecShape(registries),
     output: section({ file: z.string().min(1).nullable() }),
     cluster: clusterSchema.nullable(),
+    // Absent from what versions before threads wrote: the default placement.
+    threads: int(1, { max: MAX_THREADS }).nullable().default(null),
   }) as unknown as z.ZodType<RunConfig & { seed: number }>;
 }
 

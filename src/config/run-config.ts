@@ -33,4 +33,6 @@ export interface RunConfig extends Omit<RunSpec, 'seed'> {
   output: Parsed['output'];
   /** Islands on other machines; null = this machine. */
   cluster: Parsed['cluster'];
+  /** Worker threads for the islands on this machine; null = one per island up to the cores. Placement only: not in the config hash. */
+  threads: number | null;
 }

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { topologySection } from '../topology/schema.ts';
 import { expected, int, oneOf, section } from '../schema/fields.ts';
-import { NatsUrlError, parseNatsUrl } from './nats-url.ts';
+import { NatsUrlError } from './errors.ts';
+import { parseNatsUrl } from './nats-url.ts';
 import { gaSection } from './ga-section.ts';
 import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
 import type { RunConfigDocs } from './run-config-docs.ts';
@@ -23,8 +24,10 @@ const DEFAULT_LAG = RUN_DEFAULTS.migration.lag;
 /** What a run does when an island's worker throws or exits: go on without it, or stop and fail. */
 export const ON_ISLAND_ERROR = ['continue', 'fail'] as const;
 
-/** Each island is a worker thread; far past the core count, threads only add switching and copying. */
-export const MAX_ISLANDS = 256;
+/** Islands share worker threads (`threads`), so an island costs its populations: the cap bounds the coordinator's per-island work. */
+export const MAX_ISLANDS = 4096;
+/** Worker threads of a run; far past the core count, threads only add switching and copying. */
+export const MAX_THREADS = 256;
 
 // ---------------------------------------------------------------------------------------
 // The file shape. Sections default to `{}` through `prefault`, so their own defaults apply.
@@ -165,14 +168,20 @@ export function runConfigSchemaFor(registries: Registries) {
       .optional()
       .describe('random seed; absent or null = random (the CLI chooses one and prints it)'),
     ga: gaSection(registries.gaModes).prefault({}),
-    islands: int(1, {
-      max: MAX_ISLANDS,
-      nullMeans: 'available cores',
-      why: 'each island is a worker thread, and far more threads than cores only add switching and copying',
-    })
+    islands: int(1, { max: MAX_ISLANDS, nullMeans: 'available cores' })
       .nullable()
       .default(RUN_DEFAULTS.islands)
-      .describe(`number of islands (worker threads), 1..${MAX_ISLANDS}; null = os.availableParallelism()`),
+      .describe(`number of islands, 1..${MAX_ISLANDS}; null = os.availableParallelism()`),
+    threads: int(1, {
+      max: MAX_THREADS,
+      nullMeans: 'one per island up to the cores',
+      why: 'far more threads than cores only add switching and copying',
+    })
+      .nullable()
+      .default(RUN_DEFAULTS.threads)
+      .describe(
+        `worker threads the islands run on, 1..${MAX_THREADS} (islands share them; placement only: sync and lagged records are the same for any count); null = one per island up to os.availableParallelism()`,
+      ),
     topology: topologySection(registries.topologies).prefault({}),
     migration: migrationSchema(registries).prefault({}),
     limits: limitsSchema.prefault({}),

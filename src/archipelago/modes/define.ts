@@ -11,6 +11,7 @@ import type { IslandCoordination } from '../coordination.ts';
 import type { MigrationOptions } from '../island-options.ts';
 import type { MigrantsMessage, StopReason } from '../messages.ts';
 import type { IslandTransport } from '../island-transport.ts';
+import type { MayWait } from '../island-thread.ts';
 
 /** What a record counts of one island at one iteration. */
 export interface IslandCounters {
@@ -53,7 +54,10 @@ export interface IslandLoop {
 /**
  * One island's side of a mode, made per island (`create`). The loop calls, per iteration:
  * `beforeStep`, the step, `stepped` if it completed an iteration, then `solved` if it found a
- * solution, else `migrate`. Any of them may stop the island with a reason.
+ * solution, else `migrate`. Any of them may stop the island with a reason. Those that may
+ * wait return their answer at once or as steps (a generator, island-thread.ts) that yield
+ * WAITING where a lone island would block, so the other islands of its thread go on: a
+ * hook never blocks.
  */
 export interface IslandMode {
   /** Checkpoint requests are answered by the loop between any two iterations (else by the mode, at its barriers). */
@@ -61,15 +65,15 @@ export interface IslandMode {
   /** After the start gate, before the first iteration. */
   start?(): void;
   /** Before each step, after the limit checks: false sends the loop back to its head (the run was halted). */
-  beforeStep?(): boolean;
+  beforeStep?(): MayWait<boolean>;
   /** After a step that completed an iteration, solved or not. */
   stepped?(): void;
   /** The island's own step found a solution. */
-  solved(): StopReason;
+  solved(): MayWait<StopReason>;
   /** After an iteration without a solution: its migration, if one is due; a reason stops the island. */
-  migrate(): StopReason | null;
+  migrate(): MayWait<StopReason | null>;
   /** The island reached its iteration or evaluation limit (`reason`); what it stops with. */
-  limit?(reason: StopReason): StopReason;
+  limit?(reason: StopReason): MayWait<StopReason>;
   /** What the report counts when not the island's state at its end (lagged: its state at the run's cut). */
   counted?(): IslandCounters | null;
   /**

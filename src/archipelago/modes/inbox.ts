@@ -1,6 +1,7 @@
 import { DEPARTED, HALTED, type IslandCoordination } from '../coordination.ts';
 import type { MigrantsMessage } from '../messages.ts';
 import type { IslandTransport } from '../island-transport.ts';
+import { WAITING, type Steps } from '../island-thread.ts';
 
 /**
  * The migrants an island waits for, per source (sync and lagged modes): messages of later
@@ -18,18 +19,17 @@ export class Inbox {
 
   /**
    * Source `s`'s message whose `key` is `wanted` (sync: its epoch; lagged: the iteration it
-   * was sent at), waited for if needed; null if the source left or sent a later one first
+   * was sent at), waited for if needed (yielding WAITING); null if the source left or sent a later one first
    * (a resumed run), the run's cut is at `cutBy` or earlier (lagged: nothing after it
    * counts; -1 in sync mode, where the barrier decides), or the run was halted.
    * A source's messages come in sending order, so older ones are never needed again.
    * postMessage enqueues synchronously, so in sync mode the message is normally already
    * here once the barrier is passed; the wait is only a guard.
    */
-  take(s: number, key: 'epoch' | 'iteration', wanted: number, cutBy: number): MigrantsMessage | null {
+  *take(s: number, key: 'epoch' | 'iteration', wanted: number, cutBy: number): Steps<MigrantsMessage | null> {
     const { shared, transport } = this;
     const queue = this.pending[s];
     for (;;) {
-      const seq = shared.seq();
       // Read "gone" before draining: a source that left had already enqueued all it sent.
       const gone = shared.reached(transport.sources[s]) === DEPARTED;
       for (let m = transport.receive(s); m; m = transport.receive(s)) queue.push(m);
@@ -38,7 +38,7 @@ export class Inbox {
       queue.splice(0, at);
       if (queue.length > 0) return queue[0][key] === wanted ? queue.shift()! : null;
       if (gone || shared.stopState() === HALTED || shared.cut() <= cutBy) return null;
-      shared.awaitChange(seq, 100);
+      yield WAITING; // the thread's scheduler read the change counter before this turn
     }
   }
 }

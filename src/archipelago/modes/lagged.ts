@@ -3,6 +3,7 @@ import type { MigrantsMessage, StopReason } from '../messages.ts';
 import { defineMigrationMode, type IslandCounters, type IslandLoop, type IslandMode } from './define.ts';
 import { Inbox } from './inbox.ts';
 import { HISTORY, LagHistory } from './lag-history.ts';
+import { WAITING, type MayWait, type Steps } from '../island-thread.ts';
 
 /**
  * Lagged: migrants sent at iteration t enter at the receiver's iteration t + lag, and the
@@ -35,17 +36,21 @@ class LaggedIsland implements IslandMode {
    * history). With neighbours to wait for this never binds; it bounds islands that take in
    * nothing. False if the run was halted.
    */
-  beforeStep(): boolean {
-    const { shared, evolver } = this.loop;
-    const next = evolver.iterations + 1;
+  beforeStep(): MayWait<boolean> {
+    const next = this.loop.evolver.iterations + 1;
+    return next - this.slowest < HISTORY ? true : this.awaitSlowest(next);
+  }
+
+  /** Waits until iteration `next` is less than HISTORY ahead of every island; false if the run was halted. */
+  private *awaitSlowest(next: number): Steps<boolean> {
+    const { shared } = this.loop;
     while (next - this.slowest >= HISTORY) {
-      const seq = shared.seq();
       if (shared.stopState() === HALTED) return false;
       let slowest = DEPARTED;
       for (let k = 0; k < shared.islands; k++) slowest = Math.min(slowest, shared.reached(k));
       this.slowest = slowest;
       if (next - slowest < HISTORY) break;
-      shared.awaitChange(seq, 100);
+      yield WAITING;
     }
     return true;
   }
@@ -71,7 +76,7 @@ class LaggedIsland implements IslandMode {
   }
 
   /** The solving iteration is the cut. */
-  solved(): StopReason {
+  solved(): Steps<StopReason> {
     return this.found(this.loop.evolver.iterations);
   }
 
@@ -81,8 +86,8 @@ class LaggedIsland implements IslandMode {
    * migrants each source sent at iteration u - lag, in ascending source order, waiting for a
    * source that has not sent them yet.
    */
-  migrate(): StopReason | null {
-    const { shared, evolver, migration, transport, migrating } = this.loop;
+  migrate(): MayWait<StopReason | null> {
+    const { shared, evolver, migration, migrating } = this.loop;
     const u = evolver.iterations;
     if (shared.cut() <= u) return this.finish('other-solved');
     const { interval, lag } = migration;
@@ -90,16 +95,22 @@ class LaggedIsland implements IslandMode {
     shared.arrive(this.loop.id, u); // after sending: a receiver woken by this finds the migrants in its port
     const sent = u - lag;
     if (!migrating || sent <= 0 || sent % interval !== 0) return null;
-    const messages: (MigrantsMessage | null)[] = [];
-    for (let s = 0; s < transport.sources.length; s++) messages.push(this.inbox.take(s, 'iteration', sent, u));
-    if (shared.stopState() === HALTED) return null; // the loop head sees it
-    if (shared.cut() <= u) return this.finish('other-solved');
-    for (const message of messages) if (message) this.loop.immigrate(message);
-    // A solving immigrant counts in the next iteration, as in sync mode (the others may still solve in this one).
-    return evolver.solution ? this.found(u + 1) : null;
+    return this.takeIn(u, sent);
   }
 
-  limit(reason: StopReason): StopReason {
+  /** At iteration u: takes in what each source sent at iteration `sent`, waiting for it; or stops at the cut. */
+  private *takeIn(u: number, sent: number): Steps<StopReason | null> {
+    const { shared, evolver, transport } = this.loop;
+    const messages: (MigrantsMessage | null)[] = [];
+    for (let s = 0; s < transport.sources.length; s++) messages.push(yield* this.inbox.take(s, 'iteration', sent, u));
+    if (shared.stopState() === HALTED) return null; // the loop head sees it
+    if (shared.cut() <= u) return yield* this.finish('other-solved');
+    for (const message of messages) if (message) this.loop.immigrate(message);
+    // A solving immigrant counts in the next iteration, as in sync mode (the others may still solve in this one).
+    return evolver.solution ? yield* this.found(u + 1) : null;
+  }
+
+  limit(reason: StopReason): Steps<StopReason> {
     return this.finish(reason);
   }
 
@@ -108,7 +119,7 @@ class LaggedIsland implements IslandMode {
   }
 
   /** This island's step at `iteration` solved (or an immigrant did, counted at `iteration`). */
-  private found(iteration: number): StopReason {
+  private found(iteration: number): Steps<StopReason> {
     this.loop.found(false);
     this.foundCut = iteration;
     this.loop.shared.reportCut(iteration);
@@ -120,16 +131,15 @@ class LaggedIsland implements IslandMode {
    * still need was sent), then waits until every island has stopped, so that the first
    * solution's iteration (the cut) is final, and reports its counters at the cut.
    */
-  private finish(reason: StopReason): StopReason {
+  private *finish(reason: StopReason): Steps<StopReason> {
     const { shared, evolver, id } = this.loop;
     shared.depart(id);
     for (;;) {
-      const seq = shared.seq();
       if (shared.stopState() === HALTED) return 'stopped';
       let all = true;
       for (let k = 0; k < shared.islands && all; k++) all = shared.reached(k) === DEPARTED;
       if (all) break;
-      shared.awaitChange(seq, 100);
+      yield WAITING;
     }
     const cut = shared.cut();
     if (this.foundCut >= 0 && this.foundCut <= cut) return 'solved';

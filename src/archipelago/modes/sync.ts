@@ -1,6 +1,7 @@
 import { defineMigrationMode, type IslandLoop, type IslandMode } from './define.ts';
 import { Inbox } from './inbox.ts';
 import type { StopReason } from '../messages.ts';
+import { awaitBarrier, type MayWait, type Steps } from '../island-thread.ts';
 
 /**
  * Sync: every `interval` iterations (an epoch) all islands meet at a barrier, where they
@@ -48,7 +49,7 @@ class SyncIsland implements IslandMode {
     return reason;
   }
 
-  migrate(): StopReason | null {
+  migrate(): MayWait<StopReason | null> {
     const { evolver, migration } = this.loop;
     if (!this.loop.migrating || evolver.iterations % migration.interval !== 0) return null;
     return this.barrier(evolver.iterations / migration.interval);
@@ -59,16 +60,16 @@ class SyncIsland implements IslandMode {
    * if anyone found a solution in this epoch or earlier, else take in this epoch's
    * immigrants in ascending source order.
    */
-  private barrier(epoch: number): StopReason | null {
+  private *barrier(epoch: number): Steps<StopReason | null> {
     const { loop } = this;
     const { shared, transport } = loop;
     loop.sendEmigrants(epoch);
     if (loop.checkpointPending()) shared.proposeCheckpointEpoch(epoch);
     shared.arrive(loop.id, epoch);
-    if (!shared.awaitBarrier(epoch)) return 'stopped';
+    if (!(yield* awaitBarrier(shared, epoch))) return 'stopped';
     if (shared.cut() <= epoch) return 'other-solved';
     for (let s = 0; s < transport.sources.length; s++) {
-      const message = this.inbox.take(s, 'epoch', epoch, -1);
+      const message = yield* this.inbox.take(s, 'epoch', epoch, -1);
       if (message) loop.immigrate(message);
     }
     // An immigrant that solves arrived after this epoch's barrier: the others learn of it at the next.

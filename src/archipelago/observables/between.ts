@@ -67,6 +67,14 @@ export function betweenIslands(iteration: number, observations: readonly Observa
 }
 
 /**
+ * The largest archipelago whose islands are compared: a sample compares every pair, m(m - 1)/2
+ * of them (about 16k gene comparisons each) on the coordinator's thread, which at 1024 islands
+ * held it up for seconds per sample and made a time limit fire late. Above it no `between`
+ * sample is taken (docs/events.md).
+ */
+export const BETWEEN_MAX_ISLANDS = 256;
+
+/**
  * Collects observations by iteration and gives the observables of an iteration once every
  * island has observed it. Islands observe at the same iterations of the progress schedule
  * (0, 1, 2, 3, 4, 6, 8, 12, ...), so in sync mode the sets are those of one moment of the run
@@ -82,6 +90,7 @@ export class BetweenTracker {
 
   /** Records island's observation at `iteration`; returns the observables when it completes that iteration's set. */
   add(island: number, iteration: number, observation: Observation): BetweenSample | null {
+    if (this.islands > BETWEEN_MAX_ISLANDS) return null;
     let set = this.pending.get(iteration);
     if (!set) {
       set = new Array<Observation | undefined>(this.islands);

@@ -56,6 +56,10 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .example('$0 solve --resume run.ckpt', 'continue it')
       .example('$0 solve -n 500 --islands 8 --topology ring --serve 0', 'watch it in the browser (the URL is the first line on stderr)')
       .example(
+        '$0 solve -n 64 --islands 256 --threads 2 --seed 1',
+        'many islands on two worker threads: an island costs its populations, not a thread',
+      )
+      .example(
         '$0 solve -n 1000 --islands 8 --nats nats://lab1:4222 --hosts 2',
         "islands on two machines' `host` processes",
       ) as unknown as Argv<SolveArgs>,

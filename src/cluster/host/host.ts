@@ -181,7 +181,8 @@ class Host implements ClusterHost {
     this.configRegistries = registries === ISLAND_REGISTRIES ? REGISTRIES : { ...REGISTRIES, ...registries };
     this.dropped = bus.dropped;
     this.refused = new SayOnce(8, log);
-    this.pool = new LocalHost(this.islands, { islandNice: setup.islandNice });
+    // A host runs whatever islands a run gives it on as many threads as it offers islands (a run's own `threads` is the coordinator machine's).
+    this.pool = new LocalHost(this.islands, { islandNice: setup.islandNice, threads: this.islands });
     this.memberHost = {
       bus,
       subjects,
