@@ -23,6 +23,7 @@ import { checkRecordFormat, writeRecord, type SolveRecord } from './run/result-r
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './config/defaults.ts';
 import { runPipeline } from './run/pipeline.ts';
+import { OutputNotWrittenError } from './run/errors.ts';
 import { ContainedObservable } from './run/contained-events.ts';
 
 export type {
@@ -57,7 +58,7 @@ export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
 import { optionsObject, shown } from './io/shown.ts';
 export { ConfigError } from './config/errors.ts';
-export { NoSolutionError, RunFailedError } from './run/errors.ts';
+export { NoSolutionError, OutputNotWrittenError, RunFailedError } from './run/errors.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
 export { studyReport, figureData, type StudyReport, type CellFigureData } from './report/study-report.ts';
@@ -73,7 +74,11 @@ export interface RunHandle {
    * on, and the error becomes a process warning (src/run/contained-events.ts).
    */
   events$: Observable<ArchipelagoEvent>;
-  /** The record `solve --json` prints. Rejects with RunFailedError when an island fails under `onIslandError: 'fail'`. */
+  /**
+   * The record `solve --json` prints. Rejects with RunFailedError when an island fails under
+   * `onIslandError: 'fail'`, and with OutputNotWrittenError, which holds the record, when
+   * `output.file` cannot be written at the end.
+   */
   result: Promise<SolveRecord>;
   /** Ends the run early; `result` then says `ended: 'stopped'` with the best so far (or the solution, if one came first). */
   stop(): void;
@@ -150,10 +155,21 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
   });
   const result = run.outcome.then(({ record, failure }) => {
     if (failure) throw failure;
-    if (seeded.output.file !== null) writeRecord(seeded.output.file, record);
+    if (seeded.output.file !== null) writeOutput(seeded.output.file, record);
     return record;
   });
   return { events$: ContainedObservable.of(run.events$), result, stop: () => run.stop(), config: seeded };
+}
+
+/** A finished record is never lost to its output failing: the rejection carries it. */
+function writeOutput(file: string, record: SolveRecord): void {
+  try {
+    writeRecord(file, record);
+  } catch (error) {
+    throw new OutputNotWrittenError(`${writeError('output.file', file, error)}; the record is this error's \`record\``, record, {
+      cause: error,
+    });
+  }
 }
 
 /** `checkpoint.everySeconds`: seconds > 0, default 60. */
@@ -174,7 +190,8 @@ function warnUnwritten(file: string): (event: unknown, error: unknown) => void {
 /**
  * Solves one board: `await solve({ n: 16, islands: 2, topology: { kind: 'ring' } })`.
  * Resolves to the record `solve --json` prints (also when a limit ends the run unsolved:
- * then `solved` is false). Writes `output.file` when the config names one.
+ * then `solved` is false). Writes `output.file` when the config names one (when that fails at
+ * the end, it rejects with OutputNotWrittenError, whose `record` is the finished record).
  */
 export async function solve(config: RunConfigInput, options: RunOptions = {}): Promise<SolveRecord> {
   return startRun(config, options).result;

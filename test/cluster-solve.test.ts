@@ -505,6 +505,29 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     }
   });
 
+  it('from the library: a run on a cluster whose broker never came back ends broker-lost, never an error', async () => {
+    const gone = await startLocalBroker(nats.path());
+    try {
+      const { prefix, hosts } = await broker.startHosts(['g1', 'g2'], { url: gone.url });
+      const cluster = await joinCluster({ nats: gone.url, prefix, hosts: 2 });
+      try {
+        await gone.kill();
+        // The hosts give up reconnecting and leave; the cluster's client gives up alike (about 5 s).
+        for (const host of hosts.values()) assert.equal((await host.exited).code, 3, host.stderr());
+        const next = await library.solve({ n: 16, seed: 2 }, { cluster });
+        assert.equal(next.ended, 'broker-lost');
+        assert.deepEqual(
+          next.failures.map((f) => f.message),
+          ['the NATS broker was lost', 'the NATS broker was lost'],
+        );
+      } finally {
+        await cluster.close();
+      }
+    } finally {
+      await gone.stop();
+    }
+  });
+
   it('hosts leased by another coordinator while the broker was away are not used by the cluster that held them: their islands fail, each in one line', async () => {
     const first = await startLocalBroker(nats.path());
     let second: NatsServer | null = null;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -8,6 +8,7 @@ import {
   ConfigError,
   InputError,
   NoSolutionError,
+  OutputNotWrittenError,
   runExperiment,
   solve,
   startRun,
@@ -85,6 +86,33 @@ describe('the library', () => {
     const file = path.join(dir, 'out.txt');
     const record = await solve({ n: 8, seed: 2, islands: 1, output: { file } });
     assert.equal(readFileSync(file, 'utf8'), `${record.solution!.join('\n')}\n`);
+  });
+
+  it('an output.file that fails at the end loses no finished record: the rejection carries it, nothing half-written', async () => {
+    // What happens to the file's place while the run goes (after the checks at start, before the write).
+    const cases: [string, (folder: string, file: string) => void, RegExp][] = [
+      ['its folder removed', (folder) => rmSync(folder, { recursive: true }), /cannot be written \(.*ENOENT|no such/i],
+      ['a folder in its place', (_folder, file) => mkdirSync(file), /cannot be written|is a directory/i],
+    ];
+    for (const [name, spoil, reason] of cases) {
+      const folder = mkdtempSync(path.join(dir, 'lost-'));
+      const file = path.join(folder, 'r.json');
+      const run = startRun({ n: 12, seed: 4, islands: 1, output: { file } });
+      spoil(folder, file);
+      const error: unknown = await run.result.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof OutputNotWrittenError, `${name}: ${String(error)}`);
+      assert.match(error.message, new RegExp(`^output.file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `), name);
+      assert.match(error.message, reason, name);
+      assert.equal(error.message.includes('\n'), false, `${name}: one line`);
+      // The finished record itself: the run's solution, valid, for the config that ran.
+      assert.equal(error.record.solved, true, name);
+      assert.equal(verify(error.record.solution!).solution, true, name);
+      assert.equal(error.record.seed, 4, name);
+      assert.deepEqual(existsSync(folder) ? readdirSync(folder).filter((f) => f !== 'r.json') : [], [], `${name}: no temporary left`);
+    }
   });
 
   it('checkpoints a run into checkpoint.file (each is a checkpoint event too); `solve --resume` continues it', async () => {

@@ -6,7 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -201,6 +212,26 @@ describe('class 3: --ioh is checked before any work and written whole', () => {
       readdirSync(tmp).filter((f) => f.endsWith('.tmp')),
       [],
     );
+  });
+  it("a killed export's staging folder (SIGKILL: no handler ran) is removed by the next export to that name; others stay", async () => {
+    const parent = join(tmp, 'killed');
+    mkdirSync(parent);
+    const dead = spawnSync(process.execPath, ['-e', '']).pid; // a process that has ended
+    const stale = join(parent, `.ioh.${dead}.${'a'.repeat(16)}.tmp`);
+    mkdirSync(join(stale, 'n12'), { recursive: true });
+    writeFileSync(join(stale, 'n12', 'half.dat'), '1 2\n');
+    const kept = [
+      `.ioh.${process.pid}.${'b'.repeat(16)}.tmp`, // a live export's
+      `.other.${dead}.${'c'.repeat(16)}.tmp`, // another folder's
+      `.ioh.${dead}.${'d'.repeat(16)}.tmp`, // a link, never followed or removed
+    ];
+    mkdirSync(join(parent, kept[0]));
+    mkdirSync(join(parent, kept[1]));
+    symlinkSync(join(parent, kept[0]), join(parent, kept[2]));
+    const r = await cliInProcess(['report', study, '--ioh', join(parent, 'ioh')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(readdirSync(parent).sort(), [...kept, 'ioh'].sort());
+    assert.ok(readdirSync(join(parent, 'ioh')).length > 0);
   });
   it('a failed export leaves nothing that blocks a retry (--ioh on /dev/full is refused as a folder)', async () => {
     const r = await cliInProcess(['report', study, '--ioh', '/dev/full']);

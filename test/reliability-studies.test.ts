@@ -13,6 +13,9 @@ import { loadExperiment } from '../src/experiment/load.ts';
 import { MAX_CELLS, MAX_RUNS } from '../src/experiment/schema.ts';
 import { SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../src/cli/signals.ts';
 import { cli, cliInProcess, oneLine, spawnCli } from './cli-helpers.ts';
+import { handMadeStudy } from './hand-study.ts';
+import type { RunRecord } from '../src/experiment/records.ts';
+import { ecdfPoints, fixedBudgetPoints } from '../src/report/run-length.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-studies-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -97,10 +100,11 @@ describe('class 5: report honours SIGINT, SIGTERM and SIGHUP', () => {
     const r = cli(['experiment', file, '--out', dir]);
     assert.equal(r.code, 0, r.stderr);
   });
-  // The signal goes as soon as report has claimed the signals (the test hook's stderr line),
-  // long before it has rendered the page (vega loads and draws for hundreds of ms).
+  // The signal goes as soon as report has claimed the signals, long before it has rendered the
+  // page (vega loads and draws for hundreds of ms). It lands between stretches (exit 128 + n, one
+  // line) or in one that writes nothing (the signal's default action: the process ends at once).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as StopSignal[]) {
-    it(`${signal}: exit ${SIGNAL_EXIT_CODE[signal]}, one line, no page and no temporary file`, async () => {
+    it(`${signal}: exit ${SIGNAL_EXIT_CODE[signal]} and one line, or ended by it at once; no page and no temporary file`, async () => {
       const out = join(tmp, `html-${signal}`);
       mkdirSync(out);
       const live = spawnCli(['report', dir, '--html', join(out, 'x.html'), '--csv', join(out, 'x.csv')], {
@@ -108,13 +112,38 @@ describe('class 5: report honours SIGINT, SIGTERM and SIGHUP', () => {
       });
       await live.waitForStderr(/signals claimed/);
       live.child.kill(signal);
-      const { code } = await live.exited;
-      assert.equal(code, SIGNAL_EXIT_CODE[signal], live.stderr());
-      assert.match(live.stderr(), new RegExp(`${signal}: report stopped; a file it named as written is whole, no other was written\\n$`));
+      const exit = await live.exited;
+      if (exit.signal === null) {
+        assert.equal(exit.code, SIGNAL_EXIT_CODE[signal], live.stderr());
+        assert.match(live.stderr(), new RegExp(`${signal}: report stopped; a file it named as written is whole, no other was written\\n$`));
+      } else {
+        assert.equal(exit.signal, signal, live.stderr());
+        assert.match(live.stderr(), /signals default\n$/, 'ended in a stretch that writes nothing');
+      }
       assert.doesNotMatch(live.stderr(), /\n\s+at /);
       assert.deepEqual(readdirSync(out), [], 'nothing written, no temporary file left');
     });
   }
+
+  it("a signal during a long step (a big study's statistics) ends report at once, by the signal, writing nothing", async () => {
+    const seeds = Array.from({ length: 8000 }, (_, i) => ({
+      seed: i + 1,
+      solved: i % 3 > 0,
+      evaluations: 1000 + ((i * 7919) % 5000),
+      iterations: 10,
+    }));
+    const big = handMadeStudy(tmp, 'big', 100, { 1: seeds, 2: seeds });
+    const out = join(tmp, 'html-big');
+    mkdirSync(out);
+    const live = spawnCli(['report', big, '--html', join(out, 'x.html'), '--ioh', join(out, 'ioh')], { env: { [SIGNAL_NOTE_ENV]: '1' } });
+    // The second stretch is the statistics over 16,000 runs: seconds of one synchronous call.
+    await live.waitForStderr(/signals default\n(.|\n)*signals default\n/);
+    live.child.kill('SIGTERM');
+    const exit = await live.exited;
+    assert.equal(exit.signal, 'SIGTERM', `not at the step's end: ${live.stderr()}`);
+    assert.equal(live.stdout(), '');
+    assert.deepEqual(readdirSync(out), [], 'nothing written, no staging folder left');
+  });
 
   it('without a signal the same command writes both files', () => {
     const out = join(tmp, 'html-none');
@@ -122,5 +151,33 @@ describe('class 5: report honours SIGINT, SIGTERM and SIGHUP', () => {
     const r = cli(['report', dir, '--html', join(out, 'x.html'), '--csv', join(out, 'x.csv')]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(readdirSync(out).sort(), ['x.csv', 'x.html']);
+  });
+});
+
+describe("class 6: a big study's curves are computed, never a stack overflow", () => {
+  it('the run-length ECDF and fixed-budget curves of 300,000 runs (Math.min(...runs) overflowed past about 120,000)', () => {
+    const runs = Array.from({ length: 300_000 }, (_, i) => {
+      const solved = i % 3 > 0;
+      const evaluations = 1000 + ((i * 7919) % 5000);
+      return {
+        cell: 'a',
+        seed: i + 1,
+        solved,
+        evaluations,
+        trajectory: [
+          [40 + (i % 7), 5],
+          [evaluations, solved ? 0 : 1],
+        ],
+      };
+    }) as unknown as RunRecord[];
+    const ecdf = ecdfPoints(runs, ['a']);
+    assert.ok(ecdf.length > 0);
+    // The least solved run's evaluations is 1000 (i = 5000: 5000 · 7919 ≡ 0 mod 5000, and 5000 % 3 > 0): every line starts there.
+    assert.deepEqual([ecdf[0].evaluations, ecdf[0].solved], [1000, 0]);
+    const budget = fixedBudgetPoints(runs, ['a']);
+    assert.ok(budget.length > 0);
+    // Budgets start past the least first point (40) and never pass the greatest last (5999).
+    assert.ok(budget[0].evaluations >= 40 && budget[0].evaluations < 60, `${budget[0].evaluations}`);
+    assert.ok(budget.at(-1)!.evaluations <= 5999 && budget.at(-1)!.evaluations > budget[0].evaluations);
   });
 });

@@ -2,6 +2,7 @@
  * The command line: yargs over the commands; `main.ts` loads it once the signal handlers are
  * in. `runCli` runs the same command line inside a caller (tests, code that embeds the tool).
  */
+import { fatalLine } from './fatal.ts';
 import yargs, { type Argv } from 'yargs';
 import { InputError } from '../io/errors.ts';
 import { toolInfo } from '../package-info.ts';
@@ -143,8 +144,9 @@ export async function main(argv: string[]): Promise<void> {
       setExitCode(EXIT.badInput);
       return;
     }
-    printError(`internal error: ${(error as Error)?.message ?? String(error)}`);
-    setExitCode(3);
+    const { line, code } = fatalLine(error);
+    printError(line);
+    setExitCode(code);
   }
 }
 

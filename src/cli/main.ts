@@ -6,6 +6,7 @@
  */
 import { noteStdoutError, printError } from './output.ts';
 import { installSignalHandlers } from './signals.ts';
+import { fatalLine } from './fatal.ts';
 
 installSignalHandlers();
 // A reader that went away (`| head`) or a closed terminal (EIO after SIGHUP) is not an error
@@ -14,6 +15,15 @@ process.stdout.on('error', noteStdoutError);
 process.stderr.on('error', () => {
   // Messages have nowhere to go; the work and its files go on.
 });
+// The last resort: what escapes every command (a failure while loading, a worker thread the
+// permission model refuses, too many open files) is one line, never a stack trace.
+const fatal = (error: unknown): void => {
+  const { line, code } = fatalLine(error);
+  printError(line);
+  process.exit(code);
+};
+process.on('uncaughtException', fatal);
+process.on('unhandledRejection', fatal);
 const argv = process.argv.slice(2);
 void (async () => {
   if (!workingDirectoryExists()) return;

@@ -41,10 +41,35 @@ function onSignal(signal: StopSignal): void {
   process.exit(SIGNAL_EXIT_CODE[signal]);
 }
 
+const SIGNALS = Object.keys(SIGNAL_EXIT_CODE) as StopSignal[];
+let installed = false;
+
 /** Installs the handlers (the entry point's first act). */
 export function installSignalHandlers(): void {
-  for (const signal of Object.keys(SIGNAL_EXIT_CODE) as StopSignal[]) process.on(signal, onSignal);
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  installed = true;
   if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('signal handlers installed\n');
+}
+
+/**
+ * Runs `work`, which writes nothing (it reads, computes, renders in memory), with the signals'
+ * default action: a signal ends the process at once, as the shell reports it (128 + the
+ * signal), where a claimed one would wait for the work's end, which for a big study's
+ * statistics is minutes. Nothing is half-written then, nothing is said: every output is
+ * written after it, with the signals handled here again (a signal still pending when it
+ * starts was let in by the stop point before it).
+ */
+export async function withDefaultSignals<T>(work: () => T | Promise<T>): Promise<T> {
+  // Removing the last listener of a signal gives it back its default action; in-process (tests) none is ours.
+  // A signal another listener also has keeps ours (without it, that listener alone would swallow it).
+  const defaulted = installed ? SIGNALS.filter((signal) => process.listenerCount(signal) === 1) : [];
+  for (const signal of defaulted) process.removeListener(signal, onSignal);
+  if (defaulted.length > 0 && process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('signals default\n');
+  try {
+    return await work();
+  } finally {
+    for (const signal of defaulted) process.on(signal, onSignal);
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
  * machine; a real deployment runs its broker as docs/distributed.md shows.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -29,12 +29,19 @@ export interface NatsServerOptions {
   token?: string;
   /** TLS required of every client (PEM files); with `ca`, clients must show a certificate it signed. */
   tls?: { cert: string; key: string; ca?: string };
+  /** The broker's `max_payload` in bytes (nats-server's default: 1 MB). */
+  maxPayload?: number;
 }
 
 /** Starts nats-server and resolves once it accepts clients (its "Server is ready" line, not a timer). */
 export function startLocalBroker(executable: string, options: NatsServerOptions = {}): Promise<NatsServer> {
   const store = mkdtempSync(join(tmpdir(), 'nq-nats-'));
   const args = ['-a', '127.0.0.1', '-p', String(options.port ?? -1), '-js', '-sd', store];
+  // No flag sets it: a config file of one line, in the store (it goes with it).
+  if (options.maxPayload !== undefined) {
+    writeFileSync(join(store, 'broker.conf'), `max_payload: ${Math.floor(options.maxPayload)}\n`);
+    args.push('-c', join(store, 'broker.conf'));
+  }
   if (options.user !== undefined) args.push('--user', options.user, '--pass', options.password ?? '');
   if (options.token !== undefined) args.push('--auth', options.token);
   if (options.tls) {

@@ -26,7 +26,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { emptyFileName, InputError, OutputRefused } from './errors.ts';
 import { outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
 
@@ -308,13 +308,15 @@ export function failureReason(error: unknown): string {
           ? 'disk quota exceeded'
           : code === 'ENXIO'
             ? 'a FIFO nobody reads'
-            : code === 'ELOOP'
-              ? 'a symbolic link where a new file was to be made'
-              : code === 'EEXIST'
-                ? 'a file appeared at the temporary name'
-                : code === 'ENAMETOOLONG'
-                  ? 'file name too long'
-                  : (code ?? (error as Error).message);
+            : code === 'ERR_ACCESS_DENIED'
+              ? "Node's permission model does not allow it: allow it with --allow-fs-write"
+              : code === 'ELOOP'
+                ? 'a symbolic link where a new file was to be made'
+                : code === 'EEXIST'
+                  ? 'a file appeared at the temporary name'
+                  : code === 'ENAMETOOLONG'
+                    ? 'file name too long'
+                    : (code ?? (error as Error).message);
 }
 
 /** A failed write as `--out x.json: cannot be written (read-only file system)`. */
@@ -343,6 +345,7 @@ export function checkOutFile(flag: string, path: string): void {
   if (target.kind === 'stream') {
     try {
       accessSync(target.path, constants.W_OK);
+      checkPermitted(target.path);
     } catch (error) {
       throw new InputError(writeError(flag, path, error));
     }
@@ -354,10 +357,22 @@ export function checkOutFile(flag: string, path: string): void {
   try {
     // The rename needs the folder writable (access() also reports a read-only file system, even to root).
     accessSync(folder, constants.W_OK);
+    checkPermitted(target.path);
   } catch (error) {
     throw new InputError(writeError(flag, path, error));
   }
   removeStaleTemps(folder, basename(target.path));
+}
+
+/**
+ * Under Node's permission model (`--experimental-permission`), a path this process may not
+ * write is refused before any work (access() does not see the model).
+ * @throws an ERR_ACCESS_DENIED error, as Node's own, which failureReason words.
+ */
+export function checkPermitted(path: string): void {
+  const model = (process as { permission?: { has(scope: string, reference?: string): boolean } }).permission;
+  if (model === undefined || model.has('fs.write', resolve(path))) return;
+  throw Object.assign(new Error('access denied'), { code: 'ERR_ACCESS_DENIED', permission: 'FileSystemWrite' });
 }
 
 /**

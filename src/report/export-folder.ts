@@ -3,12 +3,12 @@
  * work, then written whole or not at all.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
 import { emptyFolderFlag } from '../experiment/errors.ts';
 import { checkFolderLinks } from '../io/output-target.ts';
-import { failureReason, writeFileAtomic } from '../io/write-file.ts';
+import { checkPermitted, failureReason, processAlive, writeFileAtomic } from '../io/write-file.ts';
 
 export interface ExportFile {
   /** Relative to the export folder, with / separators. */
@@ -32,9 +32,11 @@ export function checkExportFolder(dir: string, flag: string): void {
   if (!statOrNull(parent)?.isDirectory()) throw new ConfigError(`${flag} ${dir}: folder ${path.dirname(dir)} does not exist`);
   try {
     accessSync(parent, constants.W_OK);
+    checkPermitted(dir);
   } catch (error) {
     throw new ConfigError(`${flag} ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
   }
+  removeStaleStaging(dir);
   const stats = statOrNull(dir);
   if (stats === null) return;
   if (!stats.isDirectory()) throw new ConfigError(`${flag} ${dir}: is a file; expected a missing or empty folder`);
@@ -49,14 +51,46 @@ function statOrNull(file: string): Stats | null {
   }
 }
 
+/** The staging folder of an export into `dir` by process `pid` (writeExportFolder): `.NAME.PID.HEX.tmp` beside it. */
+function stagingName(dir: string, pid: number): string {
+  return `.${path.basename(dir)}.${pid}.${randomBytes(8).toString('hex')}.tmp`;
+}
+
+/**
+ * Removes the staging folders a killed export into `dir` left beside it (SIGKILL, a power cut:
+ * no handler ran): folders, never links, of this user, named as stagingName names them, whose
+ * process no longer runs. Another user's, or a live export's, stays.
+ */
+function removeStaleStaging(dir: string): void {
+  const parent = path.dirname(path.resolve(dir));
+  const prefix = `.${path.basename(dir)}.`;
+  let entries: string[];
+  try {
+    entries = readdirSync(parent);
+  } catch {
+    return; // a folder that may be written but not listed: its own staging names are new ones
+  }
+  for (const entry of entries) {
+    const pid = entry.startsWith(prefix) ? /^(\d+)\.[0-9a-f]{16}\.tmp$/.exec(entry.slice(prefix.length))?.[1] : undefined;
+    if (pid === undefined || processAlive(Number(pid))) continue;
+    const staging = path.join(parent, entry);
+    try {
+      const stats = lstatSync(staging);
+      if (stats.isDirectory() && stats.uid === process.getuid?.()) rmSync(staging, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove: it blocks nothing (the export goes to its own new name).
+    }
+  }
+}
+
 /**
  * Writes the export into `dir` (see checkExportFolder) whole or not at all: into a new folder
  * beside it, renamed into place at the end. A failure (a full disk) removes that folder, so
- * nothing is left to block a retry.
+ * nothing is left to block a retry; one a killed export left is removed by the next check.
  */
 export function writeExportFolder(dir: string, files: readonly ExportFile[], flag: string): void {
   checkExportFolder(dir, flag);
-  const staging = path.join(path.dirname(dir), `.${path.basename(dir)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
+  const staging = path.join(path.dirname(dir), stagingName(dir, process.pid));
   mkdirSync(staging, { mode: 0o777 });
   try {
     for (const file of files) {

@@ -11,7 +11,7 @@ import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/pa
 import { readStudy, type StudyData } from '../../report/study-data.ts';
 import { figureFiles, studyFigures } from '../../report/figures.ts';
 import { iohFiles } from '../../report/ioh-export.ts';
-import { checkExportFolder, writeExportFolder } from '../../report/export-folder.ts';
+import { checkExportFolder, writeExportFolder, type ExportFile } from '../../report/export-folder.ts';
 import { summarise, type StudySummary } from '../../report/summary.ts';
 import { headline } from '../../report/headline.ts';
 import { figureData } from '../../report/study-report.ts';
@@ -26,7 +26,7 @@ import { checkDistinctOutputs, checkNotInputs, checkOutFile, writeError, writeFi
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
 import type { ServeOptions } from '../../serve/options.ts';
 import { serveUntilStopped } from '../serve-view.ts';
-import { claimStopPoints } from '../signals.ts';
+import { claimStopPoints, withDefaultSignals } from '../signals.ts';
 
 export interface ReportArgs extends ServeArgs {
   dir?: string;
@@ -88,14 +88,19 @@ function printSummary(study: StudyData, summary: StudySummary, json: boolean): v
   if (takeover.length > 0) printLine(`\n${renderTakeoverTable(takeover)}`);
 }
 
-/** Writes `--figures DIR` whole or not at all once the summary is on stdout: a failure is one line and exit 4. */
-async function saveFigures(dir: string, study: StudyData): Promise<void> {
+/**
+ * Writes an export folder (`--figures`, `--ioh`) whole or not at all once the summary is on
+ * stdout: its files are made first (a signal ends that at once), then written with the signals
+ * held (a stop comes after the folder is in place); a failure is one line and exit 4.
+ */
+async function saveExport(flag: string, dir: string, make: () => ExportFile[] | Promise<ExportFile[]>, wrote: string): Promise<void> {
+  const files = await withDefaultSignals(make);
   try {
-    writeExportFolder(dir, await figureFiles(studyFigures(study)), '--figures');
-    printError(`wrote ${dir} (each figure as SVG, with its data as CSV)`);
+    writeExportFolder(dir, files, flag);
+    printError(`wrote ${dir} (${wrote})`);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    printError(`${writeError('--figures', dir, error)}; the summary is on stdout only`);
+    printError(`${writeError(flag, dir, error)}; the summary is on stdout only`);
     setExitCode(EXIT.notSaved);
   }
 }
@@ -113,9 +118,9 @@ async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string, sto
   ] as const) {
     if (given) throw new UsageError(`${flag}: needs a study folder; --run ${file} alone reports one run`);
   }
-  const run = readRunEvents(file);
+  const run = await withDefaultSignals(() => readRunEvents(file));
   await stopPoint();
-  const html = args.html === undefined ? null : await renderRunHtml(run, args.xAxis);
+  const html = args.html === undefined ? null : await withDefaultSignals(() => renderRunHtml(run, args.xAxis));
   await stopPoint();
   printLine(runSummaryLines(run).join('\n'));
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
@@ -181,7 +186,7 @@ type StopPoint = () => Promise<void>;
 
 /** `report DIR`: the summary on stdout and the files asked for. */
 async function reportStudy(args: ArgumentsCamelCase<ReportArgs>, dir: string, stopPoint: StopPoint): Promise<void> {
-  const study = readStudy(dir);
+  const study = await withDefaultSignals(() => readStudy(dir));
   await stopPoint();
   const { manifest } = study;
   const flags = args.baseline ?? [];
@@ -194,7 +199,7 @@ async function reportStudy(args: ArgumentsCamelCase<ReportArgs>, dir: string, st
           manifest.cells.map((c) => c.id),
           manifest.seeds,
         );
-  const summary = summarise(study, baselineMapper(manifest, baseline), baseline);
+  const summary = await withDefaultSignals(() => summarise(study, baselineMapper(manifest, baseline), baseline));
   await stopPoint();
   if (args.paperTable1) {
     const differ = paperSetupDifferences(study);
@@ -209,7 +214,7 @@ async function reportStudy(args: ArgumentsCamelCase<ReportArgs>, dir: string, st
   if (args.paperTable1 && table1.length === 0)
     throw new ConfigError(`--paper-table1: ${dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
   // The page reads the event logs: a damaged one is refused before anything is printed.
-  const html = args.html === undefined ? null : await renderHtml(study, summary, chosen, args.xAxis);
+  const html = args.html === undefined ? null : await withDefaultSignals(() => renderHtml(study, summary, chosen, args.xAxis));
   await stopPoint();
 
   if (study.droppedBytes > 0)
@@ -227,16 +232,9 @@ async function reportStudy(args: ArgumentsCamelCase<ReportArgs>, dir: string, st
   if (args.markdown !== undefined) save('--markdown', args.markdown, renderMarkdown(study, summary));
   if (args.html !== undefined && html !== null) save('--html', args.html, html);
   await stopPoint();
-  if (args.figures !== undefined) await saveFigures(args.figures, study);
+  if (args.figures !== undefined)
+    await saveExport('--figures', args.figures, () => figureFiles(studyFigures(study)), 'each figure as SVG, with its data as CSV');
   await stopPoint();
-  if (args.ioh !== undefined) {
-    try {
-      writeExportFolder(args.ioh, iohFiles(study), '--ioh');
-      printError(`wrote ${args.ioh} (IOHprofiler format, two-column .dat, for IOHanalyzer)`);
-    } catch (error) {
-      if (error instanceof ConfigError) throw error;
-      printError(`${writeError('--ioh', args.ioh, error)}; the summary is on stdout only`);
-      setExitCode(EXIT.notSaved);
-    }
-  }
+  if (args.ioh !== undefined)
+    await saveExport('--ioh', args.ioh, () => iohFiles(study), 'IOHprofiler format, two-column .dat, for IOHanalyzer');
 }

@@ -7,7 +7,8 @@
  */
 import { createInbox, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { BusCodec, Decoded, DecodeOptions } from './codec.ts';
-import type { BusMessage, BusMessageType } from './messages.ts';
+import { BUS_MESSAGES, MAX_BUS_BYTES, type BusMessage, type BusMessageType } from './messages.ts';
+import { partsOf, PartsAssembly } from './parts.ts';
 import { CLUSTER_KEY_ENV } from './key.ts';
 import { safeText } from './text.ts';
 
@@ -39,7 +40,17 @@ export class BusEndpoint {
   }
 
   publish(subject: string, message: BusMessage): void {
-    if (!this.nc.isClosed()) this.nc.publish(subject, this.codec.encode(subject, message));
+    if (!this.nc.isClosed()) for (const frame of this.frames(subject, message)) this.nc.publish(subject, frame);
+  }
+
+  /**
+   * What carries `message` to `subject`: its frame, or, larger than the broker's `max_payload`
+   * (read at each send: a broker restarted with another setting is followed), its parts (parts.ts).
+   */
+  private frames(subject: string, message: BusMessage): Uint8Array[] {
+    const frame = this.codec.encode(subject, message);
+    const parts = partsOf(frame, this.nc.info?.max_payload ?? Infinity);
+    return parts ? parts.map((part) => this.codec.encode(subject, part)) : [frame];
   }
 
   request(subject: string, message: BusMessage, timeoutMs: number): Promise<Msg> {
@@ -85,7 +96,9 @@ export class BusEndpoint {
           }
         },
       });
-      this.nc.publish(subject, this.codec.encode(subject, message), { reply: inbox });
+      // Only the last part asks for the answer: the receiver answers once the whole is in.
+      const frames = this.frames(subject, message);
+      frames.forEach((frame, i) => this.nc.publish(subject, frame, i === frames.length - 1 ? { reply: inbox } : undefined));
     });
   }
 
@@ -124,17 +137,37 @@ export class BusEndpoint {
     handle: (message: BusMessage<T>, from: string, msg: Msg) => void,
     options: ListenOptions = {},
   ): Subscription {
+    // Only a type that may be large comes in parts: a control message's bound stays checked on its raw bytes.
+    const limit = Math.max(...types.map((t) => BUS_MESSAGES[t].limit));
+    const parts = limit >= MAX_BUS_BYTES ? new PartsAssembly(limit) : null;
     return this.nc.subscribe(subject, {
       callback: (error, msg) => {
         if (error) return;
         try {
-          const decoded = this.decode(msg, types);
-          if (decoded.kind === 'ok') handle(decoded.message, decoded.from, msg);
-          else if (decoded.kind === 'incompatible') options.onIncompatible?.(decoded);
+          const decoded = parts ? this.whole(msg, types, parts) : this.decode(msg, types);
+          if (decoded?.kind === 'ok') handle(decoded.message, decoded.from, msg);
+          else if (decoded?.kind === 'incompatible') options.onIncompatible?.(decoded);
         } catch {
           this.dropped.malformed++;
         }
       },
     });
+  }
+
+  /**
+   * A message that may come in parts: null while parts are missing, else the whole decoded.
+   * The whole is signed by its sender for the subject and checked as its own type; it is taken
+   * out of its sender's order (its parts, sent after it was framed, were checked in order).
+   */
+  private whole<T extends BusMessageType>(msg: Msg, types: readonly T[], parts: PartsAssembly): Decoded<T> | null {
+    const decoded = this.decode(msg, [...types, 'part']);
+    if (decoded.kind !== 'ok' || decoded.message.type !== 'part') return decoded;
+    const added = parts.add(decoded.from, decoded.message);
+    if (added.kind === 'dropped') this.dropped.malformed++;
+    if (added.kind !== 'whole') return null;
+    const whole = this.decode({ subject: msg.subject, data: added.frame }, types, { unordered: true });
+    if (whole.kind !== 'ok' || whole.from === decoded.from) return whole;
+    this.dropped.unauthenticated++;
+    return null;
   }
 }

@@ -19,6 +19,8 @@ export const BUS_FORMAT = 4;
 const SMALL = 64 * 1024;
 /** Bytes a large one may take: NATS's own hard limit on a payload (the broker's `max_payload` is usually far less). */
 export const MAX_BUS_BYTES = 64 * 1024 * 1024;
+/** Bytes a study's run result may take, its event lines included (it travels in parts: parts.ts). */
+export const MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
 /**
  * Which key signs a message: the cluster's own ('' on the wire: who is there, orders and
@@ -42,7 +44,9 @@ export type Sender =
   /** The run's coordinator (the order names it). */
   | 'run coordinator'
   /** A host of the run, about its own islands only. */
-  | 'run host';
+  | 'run host'
+  /** The sender of the whole a part belongs to: checked on the whole, as its type says. */
+  | 'sender of the whole';
 
 interface MessageSpec<S extends z.ZodType> {
   schema: S;
@@ -114,7 +118,7 @@ export const BUS_MESSAGES = {
   'run-done': spec(
     'study',
     'study host',
-    MAX_BUS_BYTES,
+    MAX_RESULT_BYTES,
     z.object({
       type: z.literal('run-done'),
       session,
@@ -124,6 +128,15 @@ export const BUS_MESSAGES = {
       record: z.record(z.string(), z.unknown()),
       events: z.array(z.string()),
     }),
+  ),
+  /** One piece of a message larger than the broker takes whole (parts.ts); the whole is checked as its own type once put together. */
+  part: spec(
+    'cluster',
+    'sender of the whole',
+    MAX_BUS_BYTES,
+    z
+      .object({ type: z.literal('part'), batch: id, index: z.number().int().min(0), count: z.number().int().min(2).max(1_000_000), bytes })
+      .refine((p) => p.index < p.count),
   ),
   /** The coordinator's answer to `run-done`: the host may ack the work message now. */
   recorded: spec(

@@ -16,13 +16,16 @@ import { startSeededRun, type SeededRun, type SeededRunConfig } from '../../run/
 import type { BoundedSet } from '../bus/bounded.ts';
 import type { Subjects } from '../bus/connection.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
-import type { BusMessage } from '../bus/messages.ts';
+import { MAX_RESULT_BYTES, type BusMessage } from '../bus/messages.ts';
 import { safeText } from '../bus/text.ts';
 
 /** How long a host waits for the coordinator to confirm a result before it gives the run back. */
 const RESULT_TIMEOUT_MS = 30_000;
 /** One attempt of it: the result is sent again after this (a reply lost while the broker restarted). */
 const RESULT_ATTEMPT_MS = 2000;
+
+/** Event lines a result may carry: its bound less room for the record. */
+const MAX_EVENT_BYTES = MAX_RESULT_BYTES - 16 * 1024 * 1024;
 
 /** What a study member needs of its host (host.ts). */
 export interface MemberHost {
@@ -182,8 +185,12 @@ export class StudyMember {
       return false;
     }
     const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
-    const record = { ...made, host: name };
-    const events = recorded.lines(result);
+    const lines = recorded.lines(result);
+    // Event lines past the bound cannot be carried: the run is recorded as failed, saying so (never re-run without end).
+    const over = lines.reduce((bytes, line) => bytes + line.length * 3 + 5, 0) > MAX_EVENT_BYTES; // at most, in UTF-8 and msgpack
+    const tooMany = `its event lines exceed the ${MAX_EVENT_BYTES / 2 ** 20} MiB a cluster study's result may carry (run it without --events, or without --cluster)`;
+    const record = { ...made, host: name, ...(over ? { error: tooMany } : {}) };
+    const events = over ? [] : lines;
     const done: BusMessage<'run-done'> = { type: 'run-done', session: this.session, runId: order.runId, host: name, record, events };
     const confirmed = await this.confirm(done);
     if (confirmed !== null) {

@@ -323,7 +323,10 @@ export class ClusterLauncher implements Launcher {
     const run = new HostedRun(bus, subjects, this.hosts, plan);
     const { runId, hosts, coordination } = run;
     this.placement = run.hostIndex.map((h) => hosts[h].name);
-    const sub = bus.listen(subjects.run(runId, 'coordinator'), ['control', 'report'], (message, from) => run.hear(message, from));
+    // A client that gave up reconnecting takes no subscription (it would throw): the run is lost below, not an error.
+    const sub = nc.isClosed()
+      ? null
+      : bus.listen(subjects.run(runId, 'coordinator'), ['control', 'report'], (message, from) => run.hear(message, from));
     const previous = this.directory.events.onGone;
     this.directory.events.onGone = (host, how) => {
       previous?.(host, how);
@@ -367,7 +370,7 @@ export class ClusterLauncher implements Launcher {
         this.lost = null;
         clearInterval(alive);
         clearTimeout(terminated);
-        sub.unsubscribe();
+        sub?.unsubscribe();
         this.directory.events.onGone = previous;
       },
     };

@@ -177,6 +177,9 @@ export class HostLeases {
   }
 
   private async renewAll(): Promise<string[]> {
+    // Opened again first (create binds to an existing bucket): after a broker restart the bucket is gone, and a get
+    // from a missing bucket is answered by nobody, so it would wait out the client's whole timeout (5 s) first.
+    if (this.reopen) this.kv = await this.reopen().catch(() => this.kv);
     const lost: string[] = [];
     for (const id of [...this.held.keys()]) {
       // Unknown (the broker cannot say now): kept, and tried again at the next renewal.

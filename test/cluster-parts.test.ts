@@ -1,0 +1,124 @@
+/**
+ * Messages larger than the broker's `max_payload` (issue 39, class 9): a study's results with
+ * their event lines travel in parts (src/cluster/bus/parts.ts) on a real nats-server whose
+ * `max_payload` is 16 KiB, and come out whole, recorded once, as do a spread run's orders and
+ * island reports; parts out of order, of another batch or past the bound are dropped, never
+ * put together wrong.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { PartsAssembly, partsOf } from '../src/cluster/bus/parts.ts';
+import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
+import { runStudyOnCluster } from '../src/cluster/study/study.ts';
+import { joinCluster } from '../src/cluster/index.ts';
+import { solve } from '../src/index.ts';
+import { readFrame } from '../src/cluster/bus/frame.ts';
+import { connect } from '@nats-io/transport-node';
+import { Packr } from 'msgpackr';
+import { loadExperiment } from '../src/experiment/load.ts';
+import { readRuns } from '../src/experiment/store.ts';
+import { localCluster, nats } from './nats-server.ts';
+
+const packr = new Packr({ moreTypes: true });
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-parts-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('a message cut into parts and put together again', () => {
+  const frame = Uint8Array.from({ length: 10_000 }, (_, i) => i % 251);
+  const parts = partsOf(frame, 3000)!;
+
+  it('fits whole: no parts; larger: parts that each fit, in order, whole again', () => {
+    assert.equal(partsOf(frame, 10_000), null);
+    assert.ok(parts.length >= 5, `${parts.length} parts`);
+    const assembly = new PartsAssembly(1e6);
+    const kinds = parts.map((part) => assembly.add('a', part));
+    assert.deepEqual(
+      kinds.slice(0, -1).map((k) => k.kind),
+      parts.slice(1).map(() => 'more'),
+    );
+    const last = kinds.at(-1)!;
+    assert.equal(last.kind, 'whole');
+    assert.deepEqual(last.kind === 'whole' ? [...last.frame] : null, [...frame]);
+  });
+
+  it('a part lost, out of order, of another batch or past the bound drops the batch', () => {
+    const other = partsOf(frame, 3000)!;
+    const cases: [string, (assembly: PartsAssembly) => string[]][] = [
+      ['a part lost', (a) => [parts[0], parts[2]].map((p) => a.add('a', p).kind)],
+      ['out of order', (a) => [parts[0], parts[2], parts[1]].map((p) => a.add('a', p).kind)],
+      ['another batch', (a) => [parts[0], other[1]].map((p) => a.add('a', p).kind)],
+      ['another sender', (a) => [a.add('a', parts[0]).kind, a.add('b', parts[1]).kind]],
+    ];
+    for (const [name, play] of cases) assert.equal(play(new PartsAssembly(1e6)).at(-1), 'dropped', name);
+    const small = new PartsAssembly(5000);
+    assert.deepEqual(
+      parts.slice(0, 3).map((p) => small.add('a', p).kind),
+      ['more', 'more', 'dropped'],
+    );
+  });
+});
+
+describe('study results larger than the broker takes whole', { skip: nats.skip, timeout: 240_000 }, () => {
+  const cluster = localCluster('p');
+  let small: NatsServer;
+  const maxPayload = 16 * 1024;
+  before(async () => {
+    small = await startLocalBroker(nats.path(), { maxPayload });
+  });
+  after(() => small?.stop());
+
+  it('an --events study on a broker of max_payload 16 KiB records every run once, its event lines whole', async () => {
+    const { prefix, hosts } = await cluster.startHosts(['big1'], { url: small.url });
+    const file = path.join(dir, 'events.yaml');
+    writeFileSync(
+      file,
+      'base: { overrides: { islands: 2, ga: { populationSize: 40 }, limits: { maxIterations: 300 } } }\nsweep:\n  n: [60]\nrepeats: 2\nseed: 3\n',
+    );
+    const experiment = loadExperiment(file, { availableParallelism: 2, totalMemory: 8e9 });
+    const out = path.join(dir, 'events');
+    const outcome = await runStudyOnCluster(experiment, { outDir: out, resume: false, events: true, nats: small.url, hosts: 1, prefix });
+    assert.deepEqual([outcome.completed, outcome.stoppedBy, outcome.droppedText], [2, null, '']);
+    const { runs } = readRuns(path.join(out, 'runs.jsonl'));
+    assert.deepEqual(runs.map((r) => [r.seed, r.error]).sort(), experiment.seeds.map((s) => [s, null]).sort());
+    const files = readdirSync(path.join(out, 'events'));
+    assert.equal(files.length, 2);
+    for (const name of files) {
+      const text = readFileSync(path.join(out, 'events', name), 'utf8');
+      assert.ok(text.length > 2 * maxPayload, `${name}: ${text.length} bytes, more than one message could carry`);
+      for (const line of text.trimEnd().split('\n')) JSON.parse(line);
+    }
+    assert.doesNotMatch(hosts.get('big1')!.stderr(), /not confirmed|left study \S+:/);
+  });
+
+  it('a run spread over two hosts (N = 4000: orders and island reports past 16 KiB) ends as the same run in one process does', async () => {
+    const { prefix } = await cluster.startHosts(['wide1', 'wide2'], { url: small.url });
+    const joined = await joinCluster({ nats: small.url, prefix, hosts: 2 });
+    // A listener on the run's subjects counts the parts that pass (a frame's body is signed, not encrypted).
+    const raw = await connect({ servers: small.url.replace('nats://', '') });
+    let parts = 0;
+    raw.subscribe(`${prefix}.>`, {
+      callback: (_error, msg) => {
+        const frame = readFrame(msg.data);
+        if (frame && (packr.unpack(frame.body) as { type?: unknown }).type === 'part') parts++;
+      },
+    });
+    try {
+      const config = { n: 4000, seed: 3, migration: { mode: 'sync' as const, interval: 2 }, limits: { maxIterations: 6 } };
+      const spread = await solve(config, { cluster: joined });
+      const local = await solve({ ...config, islands: 2 });
+      assert.equal(spread.ended, 'max-iterations', JSON.stringify(spread.failures));
+      assert.deepEqual(spread.hosts, ['wide1', 'wide2']);
+      assert.equal(spread.best!.length, 4000);
+      assert.deepEqual([spread.fitness, spread.evaluations], [local.fitness, local.evaluations], 'a sync run repeats on any placement');
+      await raw.flush();
+      assert.ok(parts > 0, 'messages went in parts');
+    } finally {
+      await raw.close();
+      await joined.close();
+    }
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Issue 39, class 6, the process's own limits: too many open files (EMFILE, under `ulimit -n`)
+ * and Node's permission model (`--experimental-permission` without write or worker rights)
+ * are one line with an exit code the docs name (3 and 2), never a stack trace. The built CLI
+ * runs in a shell that sets the limit, as a user's would.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { CLI } from './cli-helpers.ts';
+import { ROOT } from './paths.ts';
+import { handMadeStudy } from './hand-study.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-limits-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The CLI under `node ...nodeArgs`, in a shell with `ulimit -n files` when given. */
+function run(args: string[], options: { files?: number; nodeArgs?: string[] } = {}) {
+  const limit = options.files === undefined ? '' : `ulimit -n ${options.files}; `;
+  const r = spawnSync('bash', ['-c', `${limit}exec "$@"`, 'bash', process.execPath, ...(options.nodeArgs ?? []), CLI, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('class 6: too many open files', () => {
+  it('wherever EMFILE strikes once our code runs, one line (exit 3) or the result, never a stack trace', () => {
+    // Below about 19 descriptors Node cannot read the entry script itself (its own trace, none of ours);
+    // above about 28 the run has what it needs. Where it strikes in between varies from run to run.
+    const lines: string[] = [];
+    for (let files = 19; files <= 28; files++) {
+      const out = join(tmp, `emfile-${files}.json`);
+      const r = run(['solve', '--n', '8', '--islands', '2', '--seed', '1', '--out', out], { files });
+      if (r.stderr.startsWith('node:') || r.signal !== null) continue; // Node's own start-up, before any of our code
+      const what = `ulimit -n ${files}: exit ${r.code}\n${r.stderr}`;
+      assert.doesNotMatch(r.stderr, /\n\s+at |^\s+\^$/m, what);
+      assert.ok(r.code === 0 || r.code === 3, what);
+      if (r.code === 0) assert.ok(existsSync(out), what);
+      const line = /too many open files, this process's limit \(ulimit -n\) reached.*: raise it and run again/.exec(r.stderr);
+      if (line) {
+        assert.equal(r.stderr.trimEnd().split('\n').length, 1, what);
+        lines.push(line[0]);
+      }
+    }
+    assert.ok(lines.length > 0, 'EMFILE was met at least once and named');
+  });
+});
+
+describe("class 6: Node's permission model", () => {
+  const study = handMadeStudy(tmp, 'perm-study', 100, {
+    1: [{ seed: 1, solved: true, evaluations: 100, iterations: 10 }],
+    2: [{ seed: 1, solved: true, evaluations: 80, iterations: 8 }],
+  });
+  const read = ['--experimental-permission', '--allow-fs-read=*', '--no-warnings'];
+  const work = [...read, '--allow-worker'];
+  // [name, node's flags, the command line, exit code, the line, what must not exist]
+  const cases: [string, string[], string[], number, RegExp, string | null][] = [
+    [
+      'solve without worker threads',
+      read,
+      ['solve', '--n', '8', '--seed', '1'],
+      2,
+      /^nqueens-islands: Node's permission model \(--experimental-permission\) does not allow worker threads .*: allow it with --allow-worker, or run without the permission model\n$/,
+      null,
+    ],
+    [
+      'solve --out without fs write',
+      work,
+      ['solve', '--n', '8', '--seed', '1', '--out', join(tmp, 'p.json')],
+      2,
+      /^nqueens-islands: --out .*p\.json: cannot be written \(Node's permission model does not allow it: allow it with --allow-fs-write\)\n$/,
+      join(tmp, 'p.json'),
+    ],
+    [
+      'experiment --out without fs write',
+      work,
+      ['experiment', join(ROOT, 'config', 'experiments', 'topology.yaml'), '--out', join(tmp, 'exp')],
+      2,
+      /^nqueens-islands: --out .*exp: cannot create the folder \(Node's permission model does not allow it: allow it with --allow-fs-write\)/,
+      join(tmp, 'exp'),
+    ],
+    [
+      'report --csv without fs write',
+      work,
+      ['report', study, '--csv', join(tmp, 'r.csv')],
+      2,
+      /^nqueens-islands: --csv .*r\.csv: cannot be written \(Node's permission model does not allow it: allow it with --allow-fs-write\)\n$/,
+      join(tmp, 'r.csv'),
+    ],
+    [
+      'report --ioh without fs write',
+      work,
+      ['report', study, '--ioh', join(tmp, 'ioh')],
+      2,
+      /^nqueens-islands: --ioh .*ioh: .* cannot be written \(Node's permission model does not allow it: allow it with --allow-fs-write\)\n$/,
+      join(tmp, 'ioh'),
+    ],
+  ];
+  for (const [name, nodeArgs, args, code, line, absent] of cases) {
+    it(`${name}: one line before any work, exit ${code}`, () => {
+      const r = run(args, { nodeArgs });
+      assert.equal(r.code, code, r.stderr);
+      assert.match(r.stderr, line);
+      assert.equal(r.stdout, '', 'nothing done before the refusal');
+      if (absent !== null) assert.equal(existsSync(absent), false);
+    });
+  }
+});
