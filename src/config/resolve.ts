@@ -9,13 +9,15 @@ import os from 'node:os';
 import { resolveTopology } from '../topology/schema.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
-import { gaInitialEvaluations, resolveGaSection } from './ga-section.ts';
+import { gaInitialEvaluations, gaMemory, resolveGaSection } from './ga-section.ts';
+import { gaInUse, resolveIslandGroups } from './island-groups.ts';
 import { readMemoryLimits, runMemoryAdvice, type MemoryLimits } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationConfig, RunConfig, TopologyConfig } from './run-config.ts';
-import { MAX_ISLANDS, PERCENT, runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
+import { migrantsCount } from './migrants.ts';
+import { MAX_ISLANDS, runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
 
 type Parsed = ParsedRunConfig;
 
@@ -44,11 +46,8 @@ function resolveTopologySection(
 }
 
 function resolveMigration(migration: Parsed['migration'], populationSize: number, at: Locator, registries: Registries): MigrationConfig {
-  const { mode, lag, interval, migrants: rawMigrants, rejectDuplicates } = migration;
-  let migrants: number;
-  if (typeof rawMigrants === 'string') migrants = Math.max(1, Math.round((Number(PERCENT.exec(rawMigrants)![1]) / 100) * populationSize));
-  else if (rawMigrants < 1) migrants = Math.max(1, Math.round(rawMigrants * populationSize));
-  else migrants = rawMigrants;
+  const { mode, lag, interval, rejectDuplicates } = migration;
+  const migrants = migrantsCount(migration.migrants, populationSize);
   if (migrants > populationSize) {
     at.fail(
       'migration.migrants',
@@ -80,8 +79,17 @@ function checkModeOptions(overrides: ConfigOverrides, mode: string, at: Locator,
 interface LimitsContext {
   islands: number;
   ga: RunConfig['ga'];
+  islandGroups?: RunConfig['islandGroups'];
   at: Locator;
   registries: Registries;
+}
+
+/** Of the GA settings the run's islands use, the one that costs most by `measure` (its groups may differ). */
+function costliestGa(
+  run: Pick<LimitsContext, 'islands' | 'ga' | 'islandGroups'>,
+  measure: (ga: RunConfig['ga']) => number,
+): RunConfig['ga'] {
+  return gaInUse(run).reduce((most, ga) => (measure(ga) > measure(most) ? ga : most));
 }
 
 /** The limits with the GA mode's default iteration limit (a mode whose runs need not end by themselves, takeover, has one when the config gives none). */
@@ -92,10 +100,12 @@ function resolveLimits(limits: Parsed['limits'], ctx: LimitsContext): Parsed['li
 }
 
 /** A `maxEvaluations` budget must pay for every island's first population: a share below that could not be kept exactly. */
-function checkBudget(limits: Parsed['limits'], { islands, ga, at, registries }: LimitsContext): Parsed['limits'] {
+function checkBudget(limits: Parsed['limits'], ctx: LimitsContext): Parsed['limits'] {
+  const { islands, at, registries } = ctx;
   const budget = limits.maxEvaluations;
   if (budget === null) return limits;
-  const initial = gaInitialEvaluations(ga, registries.gaModes);
+  // Each island's share is the same, so it must pay for the largest first population.
+  const initial = Math.max(...gaInUse(ctx).map((ga) => gaInitialEvaluations(ga, registries.gaModes)));
   const least = islands * initial;
   if (budget < least) {
     at.fail(
@@ -133,7 +143,12 @@ export function resolveRunConfig(
 
   const migration = resolveMigration(p.migration, ga.populationSize, at, registries);
   checkModeOptions(overrides, migration.mode, at, registries);
-  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration }, env, registries);
+  const rawGa = (merged as { ga?: unknown }).ga;
+  const groupsContext = { n: p.n, islands, rawGa, ga, migration: p.migration, at, registries };
+  const islandGroups = resolveIslandGroups(p.islandGroups, groupsContext);
+  // Memory as if every island were the costliest of them: the estimate stays one formula.
+  const heaviest = costliestGa({ islands, ga, islandGroups }, (g) => gaMemory(g, p.n, registries.gaModes).bytes);
+  const tooBig = runMemoryAdvice({ n: p.n, islands, ga: heaviest, migration }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
   return {
@@ -143,7 +158,8 @@ export function resolveRunConfig(
     islands,
     topology: resolveTopologySection(p.topology, islands, islandsGiven, at, registries),
     migration,
-    limits: resolveLimits(p.limits, { islands, ga, at, registries }),
+    ...(islandGroups ? { islandGroups } : {}),
+    limits: resolveLimits(p.limits, { islands, ga, islandGroups, at, registries }),
     onIslandError: p.onIslandError,
     output: p.output,
     cluster: p.cluster,
@@ -186,5 +202,10 @@ export function withResumableOverrides<C extends RunConfig>(
   const parsed = schema.safeParse(merged);
   if (!parsed.success) at.fromZod(parsed.error, merged);
   const { limits, onIslandError, output } = parsed.data;
-  return { ...config, limits: checkBudget(limits, { islands: config.islands, ga: config.ga, at, registries }), onIslandError, output };
+  return {
+    ...config,
+    limits: checkBudget(limits, { islands: config.islands, ga: config.ga, islandGroups: config.islandGroups, at, registries }),
+    onIslandError,
+    output,
+  };
 }
