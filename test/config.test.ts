@@ -417,6 +417,7 @@ describe('run config: JSON Schema', () => {
       'islands',
       'topology',
       'migration',
+      'islandGroups',
       'limits',
       'onIslandError',
       'output',

@@ -28,7 +28,7 @@ function groupGaSection(registry: GaModeRegistry) {
   const shape: Record<string, z.ZodType> = {
     mode: oneOf(kinds)
       .optional()
-      .describe('GA variant on these islands; absent = ga.mode (a different mode takes none of the run’s ga keys)'),
+      .describe("GA variant on these islands; absent = ga.mode (a different mode takes none of the run's ga keys)"),
   };
   for (const d of registry)
     for (const [key, schema] of Object.entries(d.options(fields)))
@@ -47,17 +47,17 @@ export function islandGroupsField(registries: Registries) {
       .describe('the islands of the group: a list of 0-based ids, or a count (the lowest islands no list names and no earlier count took)'),
     ga: groupGaSection(registries.gaModes)
       .optional()
-      .describe('ga keys for these islands, laid over the run’s ga (any key not given is the run’s)'),
+      .describe("ga keys for these islands, laid over the run's ga (any key not given is the run's)"),
     migration: section({
       migrants: migrantsSchema
         .optional()
         .describe(
-          'emigrants per migration from these islands; absent = migration.migrants (a fraction or percentage is of this group’s population)',
+          "emigrants per migration from these islands; absent = migration.migrants (a fraction or percentage is of this group's population)",
         ),
       ...groupPolicyFields(registries),
     })
       .optional()
-      .describe('migrants, emigrantSelection, replacement and the policies’ options for these islands (any key not given is the run’s)'),
+      .describe("migrants, emigrantSelection, replacement and the policies' options for these islands (any key not given is the run's)"),
   });
   return z
     .record(z.string(nameError).regex(GROUP_NAME, nameError), group, {
@@ -70,7 +70,7 @@ export function islandGroupsField(registries: Registries) {
     .nullable()
     .default(null)
     .describe(
-      'islands with settings of their own: { <name>: { islands, ga, migration } }; islands in no group run the run’s settings; null = none',
+      "islands with settings of their own: { <name>: { islands, ga, migration } }; islands in no group run the run's settings; null = none",
     );
 }
 
