@@ -22,6 +22,13 @@ const GROUP_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const nameError = { error: expected('a group name: a letter, then letters, digits, - or _') };
 const islandsError = { error: expected('a list of 0-based island ids, or a count of islands (an integer >= 1)') };
 
+/** A group as a file holds it. */
+export interface IslandGroupInput {
+  islands: number | number[];
+  ga?: Record<string, unknown>;
+  migration?: Record<string, unknown>;
+}
+
 /** A group's `ga`: every mode's keys, none defaulted (a key the group does not give is the run's). */
 function groupGaSection(registry: GaModeRegistry) {
   const kinds = registry.map((d) => d.kind) as [string, ...string[]];
@@ -59,14 +66,14 @@ export function islandGroupsField(registries: Registries) {
       .optional()
       .describe("migrants, emigrantSelection, replacement and the policies' options for these islands (any key not given is the run's)"),
   });
-  return z
-    .record(z.string(nameError).regex(GROUP_NAME, nameError), group, {
-      // A bad name is reported at the name (`islandGroups.0x`), in the name's words.
-      error: (iss) =>
-        iss.code === 'invalid_key'
-          ? nameError.error({ ...iss, input: iss.path?.at(-1) })
-          : expected('a mapping from group names to groups')(iss),
-    })
+  const groups = z.record(z.string(nameError).regex(GROUP_NAME, nameError), group, {
+    // A bad name is reported at the name (`islandGroups.0x`), in the name's words.
+    error: (iss) =>
+      iss.code === 'invalid_key'
+        ? nameError.error({ ...iss, input: iss.path?.at(-1) })
+        : expected('a mapping from group names to groups')(iss),
+  }) as unknown as z.ZodType<IslandGroupsValue, IslandGroupsValue>;
+  return groups
     .nullable()
     .default(null)
     .describe(
@@ -193,13 +200,6 @@ export function gaInUse(run: { islands: number; ga: GaConfig; islandGroups?: rea
   const groups = run.islandGroups ?? [];
   const grouped = groups.reduce((sum, group) => sum + group.islands.length, 0);
   return [...(grouped < run.islands ? [run.ga] : []), ...groups.map((group) => group.ga)];
-}
-
-/** A group as a file holds it. */
-export interface IslandGroupInput {
-  islands: number | number[];
-  ga?: Record<string, unknown>;
-  migration?: Record<string, unknown>;
 }
 
 /** The groups written back as `islandGroups` (every setting explicit: reading it back gives the same groups). */
