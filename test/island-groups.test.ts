@@ -16,8 +16,8 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { checkResolved } from '../src/config/resolved-schema.ts';
 import { islandRunOf } from '../src/archipelago/island-options.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
-import { cliInProcess, isOneLineError } from './cli-helpers.ts';
-import { file } from './bad-input-cases.ts';
+import { cli, cliInProcess, isOneLineError } from './cli-helpers.ts';
+import { file, tmp } from './bad-input-cases.ts';
 import { repeatablePart } from './helpers.ts';
 
 const env = { availableParallelism: 4, totalMemory: 64e9 };
@@ -261,6 +261,60 @@ describe('islandGroups: runs on real worker threads', { timeout: 300_000 }, () =
     const plain = await solve(config);
     assert.deepEqual(repeatablePart(same.islands), repeatablePart(plain.islands));
     assert.ok(same.islands.every((i) => !('ga' in i) && !('group' in i)));
+  });
+});
+
+type Essence = Record<string, unknown> & {
+  islands: (Record<string, unknown> & { group?: string | null; ga?: { mutationProbability?: number } })[];
+};
+
+describe('islandGroups: checkpoint and resume (sync, the built CLI)', { timeout: 300_000 }, () => {
+  it('a run with groups checkpointed, ended and resumed reaches the result of a run never stopped; the groups come from the checkpoint', () => {
+    const groups =
+      '{"hot": {"islands": [1], "ga": {"mutationProbability": 1, "doubleMutationProbability": 0.5}, "migration": {"emigrantSelection": "random"}}}';
+    const run = [
+      'solve',
+      '-n',
+      '48',
+      '--seed',
+      '3',
+      '--population',
+      '200',
+      '--islands',
+      '2',
+      '--migration',
+      'sync',
+      '--interval',
+      '5',
+      '--migrants',
+      '2',
+    ];
+    const ckpt = path.join(tmp, 'groups.ckpt');
+    const first = cli([...run, '--island-groups', groups, '--checkpoint', ckpt, '--checkpoint-every', '0.02', '--max-iterations', '100']);
+    assert.equal(first.code, 1, first.stderr);
+    assert.match(first.stderr, /checkpoint written to/);
+    const json = (args: string[]) => {
+      const r = cli([...args, '--json', '-q']);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout) as Essence;
+    };
+    const resumed = json(['solve', '--resume', ckpt, '--max-iterations', '100000']);
+    const uninterrupted = json([...run, '--island-groups', groups]);
+    // What checkpoint.test.ts holds a resumed run to (the immigrant counters start again at a resume).
+    const essence = (r: Essence) => ({
+      ...Object.fromEntries(
+        ['solved', 'solution', 'fitness', 'foundBy', 'foundAtIteration', 'iterations', 'evaluations'].map((k) => [k, r[k]]),
+      ),
+      islands: r.islands.map((i) => [i.iterations, i.evaluations, i.bestFitness, i.migrantsSent, i.migrantsAccepted, i.stopReason]),
+    });
+    assert.deepEqual(essence(resumed), essence(uninterrupted));
+    assert.deepEqual(
+      resumed.islands.map((i) => [i.group, i.ga?.mutationProbability]),
+      [
+        [null, 0.8],
+        ['hot', 1],
+      ],
+    );
   });
 });
 
