@@ -9,13 +9,14 @@
  *
  *   npm run bench                         every section
  *   npm run bench -- --only paper,islands sections by name: start, paper, islands, cli, lagged, migration (lagged's table
- *                                         and the emigrants table), large, large-n, hybrid, cluster
+ *                                         and the emigrants table), large, large-n, hybrid, live, trace, cluster
  *   npm run bench -- --json out.json      also write the raw numbers
  *   npm run bench -- --only cluster --baseline-dist ../old/dist --rounds 3
  *                                         the cluster cases of another build beside this one's, alternating,
  *                                         each seed 3 times; figures with their ratio this / baseline
  */
 import { liveViewCost } from './live-view.ts';
+import { traceCost, writeShare } from './trace.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -40,7 +41,20 @@ import { compileMinConflicts, minConflicts, solveLarge, type LargeRun } from './
 import { islandScaling, laggedVersusAsync, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';
 
-const SECTIONS = ['start', 'paper', 'islands', 'cli', 'lagged', 'migration', 'large', 'large-n', 'hybrid', 'live', 'cluster'] as const;
+const SECTIONS = [
+  'start',
+  'paper',
+  'islands',
+  'cli',
+  'lagged',
+  'migration',
+  'large',
+  'large-n',
+  'hybrid',
+  'live',
+  'trace',
+  'cluster',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The command users run: the bundle the `nqueens-islands` bin points at. */
@@ -406,6 +420,24 @@ async function liveSection(): Promise<void> {
   );
   doneWhen.push(['live view: evaluations/s served / plain, N = 1000', fmt(cost.median, 3), '≥ 0.98', cost.median >= 0.98 ? 'yes' : 'no']);
   results.liveView = cost;
+}
+
+/** A whole run writing its --trace as it goes against the same run without, N = 1000; then the course logs' row unless the paper section gave it. */
+async function traceSection(courseLog: boolean): Promise<void> {
+  const cost = await traceCost(7);
+  print('## Trace (issue 34)');
+  print();
+  print(
+    `\`solve -n 1000 --islands 2 --max-iterations 200\` with \`--trace FILE\` (every event a line, flushed as it goes; ${cost.on.map((r) => r.lines).join(', ')} lines), against the same seeded run without, alternating: evaluations/s ratio per seed ${cost.ratios.map((r) => fmt(r, 3)).join(', ')}; median ${fmt(cost.median, 3)} (bench/trace.ts). The course logs are always on: their row is the course-log one.\n`,
+  );
+  const share = writeShare(cost.on);
+  print(
+    `Writing those lines again through the trace writer in this process takes ${fmt(share * 100, 3)}% of the run's search time (median over the seeds, one thread): what writing the trace would cost a run if every ms of it held every island back (the file's opening and final sync are outside the search); the whole-run ratio above also carries the machine's run-to-run noise.\n`,
+  );
+  doneWhen.push(['--trace: evaluations/s traced / plain, N = 1000', fmt(cost.median, 3), '≥ 0.99', cost.median >= 0.99 ? 'yes' : 'no']);
+  doneWhen.push(['--trace: writing time / search time, N = 1000', `${fmt(share * 100, 3)}%`, '≤ 1%', share <= 0.01 ? 'yes' : 'no']);
+  results.trace = cost;
+  if (courseLog) courseLogRow();
 }
 
 /** The islands' course logs (exact trajectories) against a paper island's iteration, N = 1000. */
@@ -938,6 +970,7 @@ async function main(): Promise<void> {
   if (only.includes('large')) largeSection(baseline);
   if (only.includes('large-n')) largeNSection();
   if (only.includes('live')) await liveSection();
+  if (only.includes('trace')) await traceSection(!only.includes('paper'));
   if (only.includes('cluster')) await clusterSection(builds, rounds);
   if (doneWhen.length > 0) {
     print('## "Done when" figures (issues 9, 19 and 24)');

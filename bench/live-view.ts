@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { countViews, servedUrl } from '../test/live-stream.ts';
+import { pairedCost } from './paired-runs.ts';
 
 // Run compiled (dist/bench/live-view.js), as bench.ts is: the bundle is beside it in dist/.
 const CLI = fileURLToPath(new URL('../bundle/nqueens-islands.cjs', import.meta.url));
@@ -33,18 +34,8 @@ async function rate(seed: number, serve: boolean): Promise<{ rate: number; views
 }
 
 export async function liveViewCost(seeds: number): Promise<{ ratios: number[]; median: number; views: number[] }> {
-  const ratios: number[] = [];
-  const views: number[] = [];
-  for (let seed = 1; seed <= seeds; seed++) {
-    const order = seed % 2 === 1 ? [false, true] : [true, false];
-    const [first, second] = [await rate(seed, order[0]), await rate(seed, order[1])];
-    const [plain, served] = order[0] ? [second, first] : [first, second];
-    ratios.push(served.rate / plain.rate);
-    views.push(served.views);
-  }
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return { ratios, median: sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2, views };
+  const { ratios, median, on } = await pairedCost(seeds, rate);
+  return { ratios, median, views: on.map((run) => run.views) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

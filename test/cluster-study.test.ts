@@ -6,7 +6,7 @@
  * (a line on stderr, a message, a hook), never a timer.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -19,6 +19,8 @@ import { ConfigError } from '../src/config/errors.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { readRuns, runKey } from '../src/experiment/store.ts';
+import { eventLogPath, runStudy } from '../src/experiment/runner.ts';
+import { repeatablePart } from './helpers.ts';
 import { toolInfo } from '../src/package-info.ts';
 import { isOneLineError, spawnCli } from './cli-helpers.ts';
 import { startLocalBroker } from '../src/cluster/local-broker.ts';
@@ -135,6 +137,56 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       const exit = await leaving.exited;
       assert.equal(exit.code, 0, leaving.stderr());
       assert.match(leaving.stderr(), /SIGTERM: leaving; its run of study \S+ goes back to the queue\n.*host t\d left after \d+ runs?/);
+    });
+
+    it('a study of sync and lagged cells (3 islands) on two host processes: the records and event logs of the same study on this machine', async () => {
+      const prefix = freshPrefix();
+      await startHosts(prefix, ['exact1', 'exact2']);
+      const file = experimentFile(
+        'exact',
+        [
+          'base: { overrides: { n: 40, islands: 3, ga: { populationSize: 30 }, limits: { maxIterations: 80 } } }',
+          'sweep:',
+          '  migration.mode: [sync, lagged]',
+          'repeats: 3',
+          'seed: 21',
+          '',
+        ].join('\n'),
+      );
+      const experiment = loadExperiment(file, env);
+      const here = path.join(dir, 'exact-here');
+      const spread = path.join(dir, 'exact-hosts');
+      await runStudy(experiment, { outDir: here, resume: false, events: true });
+      const outcome = await runStudyOnCluster(experiment, {
+        outDir: spread,
+        resume: false,
+        events: true,
+        nats: cluster.server.url,
+        hosts: 2,
+        prefix,
+      });
+      assert.deepEqual([outcome.completed, outcome.interrupted], [6, false]);
+      const records = (out: string) =>
+        readRuns(path.join(out, 'runs.jsonl')).runs.sort((x, y) => x.cell.localeCompare(y.cell) || x.seed - y.seed);
+      const [local, hosted] = [records(here), records(spread)];
+      assert.ok(hosted.every((r) => r.host === 'exact1' || r.host === 'exact2'));
+      // All but timings and the host: trajectories, between series, takeover and island counts included.
+      assert.deepEqual(repeatablePart(hosted), repeatablePart(local));
+      const summary = JSON.stringify(local.map((r) => [r.cell, r.seed, r.solved, r.trajectory?.length, r.between?.length]));
+      assert.ok(
+        local.every((r) => r.trajectory!.length >= 2 && r.between!.length >= 3),
+        summary,
+      );
+      // Both ends of the record: solved runs (cut at the winning iteration) and runs that reached the limit.
+      assert.ok(local.some((r) => r.solved) && local.some((r) => !r.solved), summary);
+      // The event logs keep the same migrations, survival checks and between samples (their order and clock aside).
+      const kept = (out: string, r: RunRecord) =>
+        readFileSync(path.join(out, eventLogPath(r.cell, r.seed)), 'utf8')
+          .split('\n')
+          .filter((line) => /"type":"(migration|survival|between)"/.test(line))
+          .map((line) => JSON.stringify({ ...JSON.parse(line), seconds: undefined }))
+          .sort();
+      for (const r of local) assert.deepEqual(kept(spread, r), kept(here, r), `${r.cell} seed ${r.seed}`);
     });
 
     it('--resume after an interrupted distributed study: nothing lost, nothing repeated', async () => {

@@ -10,6 +10,17 @@ import { loadExperiment } from '../src/experiment/load.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { runStudy } from '../src/experiment/runner.ts';
 import { readRuns } from '../src/experiment/store.ts';
+import { cellFileName } from '../src/experiment/sweep.ts';
+import { IOH_DAT_HEADER, iohFiles } from '../src/report/ioh-export.ts';
+import { readStudy } from '../src/report/study-data.ts';
+import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
+import { RecordEvents, recordHolds } from '../src/archipelago/record-cut.ts';
+import type { ArchipelagoResult } from '../src/archipelago/events.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
+import { startSeededRun, type RunResult, type SeededRunConfig } from '../src/run/start-run.ts';
+import type { TestFault } from '../src/archipelago/test-fault.ts';
+import { withFault } from './fixtures/fault-host.ts';
+import type { Launcher } from '../src/archipelago/launcher.ts';
 
 /** A course log of (iteration, evaluations, best) for every iteration of `course`. */
 function logOf(course: [number, number, number][]): Float64Array {
@@ -118,6 +129,114 @@ describe('a seeded study repeats its records, trajectories and observables inclu
       assert.deepEqual(t[t.length - 1], [r.evaluations, r.fitness], 'the last point is the run');
     }
     // The study exercises both ends: runs that solved and runs that reached the limit.
-    assert.ok(first.some((r) => r.solved));
+    assert.ok(first.some((r) => r.solved) && first.some((r) => !r.solved));
+    // The IOH export (report --ioh): each cell's .dat blocks are its runs' trajectories.
+    const files = iohFiles(readStudy(path.join(dir, 'first')));
+    for (const cell of experiment.cells) {
+      const dat = files.find((f) => f.path.startsWith(`${cellFileName(cell.id)}/`) && f.path.endsWith('.dat'))!;
+      const blocks = dat.text
+        .trim()
+        .split(`${IOH_DAT_HEADER}\n`)
+        .slice(1)
+        .map((block) =>
+          block
+            .trim()
+            .split('\n')
+            .map((line) => line.split(' ').map(Number)),
+        );
+      const byText = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+      const trajectories = first.filter((r) => r.cell === cell.id).map((r) => r.trajectory);
+      assert.equal(blocks.length, 3);
+      assert.deepEqual(blocks.sort(byText), trajectories.sort(byText), cell.id);
+    }
+  });
+});
+
+describe("lagged: what islands did past the run's cut is not in the record", () => {
+  it("an event is kept up to the iteration its island's record counts; a failed island keeps all; between as the series", () => {
+    const island = (id: number, iterations: number, migrantsReceived: number, stopReason: string | null) =>
+      ({ id, iterations, migrantsReceived, stopReason }) as ArchipelagoResult['islands'][number];
+    const result = {
+      islands: [island(0, 20, 8, 'solved'), island(1, 20, 4, 'other-solved'), island(2, 7, 0, null)],
+      between: [{ iteration: 16, meanDistance: 0.5, distinct: 3, sampled: 4 }],
+    } as ArchipelagoResult;
+    const holds = recordHolds(result);
+    const progress = (i: number, iteration: number) => ({ type: 'progress', island: i, iteration }) as ArchipelagoEvent;
+    const survival = (to: number, iteration: number) => ({ type: 'survival', to, iteration, after: 10 }) as ArchipelagoEvent;
+    const migration = (to: number, sent: number) => ({ type: 'migration', to, sent }) as ArchipelagoEvent;
+    const between = (iteration: number) => ({ type: 'between', iteration }) as ArchipelagoEvent;
+    const kept = [
+      progress(1, 20),
+      progress(1, 21),
+      progress(2, 30),
+      survival(0, 10),
+      survival(0, 11),
+      migration(1, 4),
+      migration(1, 4),
+      migration(2, 4),
+      between(16),
+      between(24),
+    ].map(holds);
+    assert.deepEqual(kept, [true, false, true, true, false, true, false, true, true, false]);
+  });
+
+  /** A run's result, its events as they came, and the lines a study's events/ file keeps. */
+  async function lagged(fault?: TestFault): Promise<{ result: RunResult; raw: ArchipelagoEvent[]; kept: string[] }> {
+    const config = resolveRunConfig(
+      {
+        n: 48,
+        seed: 3,
+        islands: 3,
+        topology: { kind: 'ring' },
+        ga: { populationSize: 100 },
+        migration: { mode: 'lagged', lag: 3, interval: 1, migrants: 4 },
+      },
+      'test',
+    ) as SeededRunConfig;
+    const go = async (launcher?: Launcher) => {
+      const run = startSeededRun(config, launcher ? { launcher } : {});
+      const raw: ArchipelagoEvent[] = [];
+      const recorded = new RecordEvents();
+      run.events$.subscribe((e) => {
+        raw.push(e);
+        recorded.add(e);
+      });
+      const result = await run.result;
+      return { result, raw, kept: recorded.lines(result) };
+    };
+    return fault ? withFault(fault, go) : go();
+  }
+
+  /**
+   * The kept events that must repeat: migrations, survival checks and between samples, without their clock and
+   * sorted (how the islands' messages interleave is timing).
+   */
+  const repeatable = (kept: string[]) =>
+    kept
+      .map((line) => JSON.parse(line) as ArchipelagoEvent)
+      .filter((e) => e.type === 'migration' || e.type === 'survival' || e.type === 'between')
+      .map((e) => ({ ...e, seconds: undefined }))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+  it('the finder slowed: the others run past its iteration, and the record and kept events are those of the even run', async () => {
+    const even = await lagged();
+    assert.equal(even.result.solved, true);
+    const cut = even.result.foundAtIteration!;
+    const slowed = await lagged({ island: even.result.foundBy!, atIteration: 1, kind: 'slow', delayMs: 3 });
+    // The fault did what it is for: some island sent progress past the iteration its record counts.
+    const past = slowed.raw.filter((e) => e.type === 'progress' && e.iteration > slowed.result.islands[e.island].iterations);
+    assert.ok(past.length > 0, 'an island ran past the cut');
+    assert.deepEqual(slowed.result.between, even.result.between);
+    assert.ok(even.result.between!.length >= 4 && even.result.between!.every((p) => p.iteration < cut));
+    const kept = repeatable(slowed.kept);
+    assert.deepEqual(kept, repeatable(even.kept));
+    assert.ok(kept.some((e) => e.type === 'migration') && kept.some((e) => e.type === 'survival'));
+    // The kept migrations agree with the record's counts: each island took in what its record says it received.
+    for (const island of slowed.result.islands) {
+      const received = kept
+        .filter((e) => e.type === 'migration' && e.to === island.id)
+        .reduce((sum, e) => sum + (e as { sent: number }).sent, 0);
+      assert.equal(received, island.migrantsReceived, `island ${island.id}`);
+    }
   });
 });

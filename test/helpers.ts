@@ -64,7 +64,6 @@ export function assertPaperIterationCounting(
  * Keys of a record that measure time or say where it ran (a machine, the hosts, the config's
  * `cluster:` section, the bus's counts), which the same run elsewhere or again need not repeat.
  */
-// `trajectory` is sampled with the progress reports, on a clock (docs/experiments.md): like a timing, a rerun samples other points.
 const TIMING_AND_PLACE_KEYS = new Set([
   'seconds',
   'startupSeconds',
@@ -76,7 +75,6 @@ const TIMING_AND_PLACE_KEYS = new Set([
   'cluster',
   'bus',
   'provenance',
-  'trajectory',
 ]);
 
 /**

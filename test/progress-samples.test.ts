@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nextSampleIteration } from '../src/archipelago/schedule.ts';
+import { nextSampleIteration, scheduledAtOrBefore } from '../src/archipelago/schedule.ts';
 import { startRun, type ProgressEvent } from '../src/index.ts';
 
 describe('progress samples by iteration', () => {
@@ -14,6 +14,8 @@ describe('progress samples by iteration', () => {
     let count = 0;
     for (let i = 0; i <= 1_000_000; i = nextSampleIteration(i)) count++;
     assert.equal(count, 40);
+    // Where a takeover run's halt waits (the last sample at or before the takeover).
+    assert.deepEqual([0, 1, 4, 5, 13, 16, 23, 24, 1000].map(scheduledAtOrBefore), [0, 1, 4, 4, 12, 16, 16, 24, 768]);
   });
 
   it("give a short run several points per island: its start, iteration samples, its end at the finder's fitness 0", async () => {

@@ -9,12 +9,14 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
+import { TEST_FAULT_ENV, testFaultValue } from '../src/archipelago/test-fault.ts';
 import { eccentricity, panmicticTakeover, predictTakeover } from '../src/archipelago/observables/takeover-prediction.ts';
 import { edgesOf } from '../src/topology/topology.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { bestIndividual, TakeoverIsland } from '../src/ga/modes/takeover-island.ts';
 import { Rng } from '../src/ga/rng.ts';
-import { startSeededRun } from '../src/run/start-run.ts';
+import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
+import { nextSampleIteration } from '../src/archipelago/schedule.ts';
 
 /** docs/takeover.md: for interval >= 5 the median takeover time over seeds is within this many iterations of the prediction. */
 const TOLERANCE = 4;
@@ -74,13 +76,9 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
   const host = new LocalHost(4);
   after(() => host.close());
 
-  async function takeoverTimes(
-    topology: string,
-    islands: number,
-    interval: number,
-    seeds: number[],
-  ): Promise<{ times: number[]; predicted: number; events: ArchipelagoEvent[][] }> {
-    const config = resolveRunConfig(
+  /** A takeover run of `islands` islands of 64 on `topology`, sync every `interval`, best emigrants replacing the worst. */
+  const takeoverConfig = (topology: string, islands: number, interval: number) =>
+    resolveRunConfig(
       {
         n: 16,
         islands,
@@ -92,8 +90,17 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
       {},
       env,
     );
+
+  async function takeoverTimes(
+    topology: string,
+    islands: number,
+    interval: number,
+    seeds: number[],
+  ): Promise<{ times: number[]; predicted: number; events: ArchipelagoEvent[][]; results: RunResult[] }> {
+    const config = takeoverConfig(topology, islands, interval);
     const times: number[] = [];
     const events: ArchipelagoEvent[][] = [];
+    const results: RunResult[] = [];
     for (const seed of seeds) {
       const run = startSeededRun({ ...config, seed }, { launcher: host });
       const seen: ArchipelagoEvent[] = [];
@@ -108,6 +115,7 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
       );
       times.push(result.takeover.iteration);
       events.push(seen);
+      results.push(result);
     }
     const predicted = predictTakeover({
       edges: edgesOf(config.topology, islands, 1),
@@ -116,7 +124,7 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
       interval,
       populationSize: 64,
     }).predicted;
-    return { times, predicted, events };
+    return { times, predicted, events, results };
   }
 
   for (const [topology, expected] of [
@@ -124,7 +132,7 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
     ['fully-connected', 5],
   ] as const) {
     it(`${topology}, 4 islands, interval 5: the median takeover time is the prediction (${expected} + t*) within ${TOLERANCE} iterations`, async () => {
-      const { times, predicted, events } = await takeoverTimes(topology, 4, 5, [1, 2, 3, 4, 5]);
+      const { times, predicted, events, results } = await takeoverTimes(topology, 4, 5, [1, 2, 3, 4, 5]);
       assert.ok(Math.abs(predicted - expected - panmicticTakeover(64)) < 1e-9);
       assert.ok(
         Math.abs(median(times) - predicted) <= TOLERANCE,
@@ -137,16 +145,41 @@ describe('takeover mode in a real archipelago (sync, worker threads)', () => {
         assert.deepEqual([between[0].iteration, between[0].distinct, between[0].sampled], [0, 4 * 32, 4 * 32]);
         assert.ok(between[0].meanDistance > 0.8, JSON.stringify(between[0]));
       }
-      // The last sample may precede the takeover's (the halt can reach the islands before their next sample is
-      // combined: a fully connected archipelago's takeover at 12 may leave 8 as the last), so of the seeds' last
-      // samples, those past the takeover's start must show it; at least one of the five is.
-      const lasts = samples.map((between) => between[between.length - 1]);
+      // The record's series holds every scheduled iteration up to the takeover, whenever the halt reached the islands
+      // (the run halts once each island has sampled the last of them), and none after it.
+      for (const result of results) {
+        const series = result.between!.map((p) => p.iteration);
+        const scheduled: number[] = [];
+        for (let i = 0; i <= result.takeover!.iteration!; i = nextSampleIteration(i)) scheduled.push(i);
+        assert.deepEqual(series, scheduled, `takeover at ${result.takeover!.iteration}`);
+      }
+      // Of the seeds' last samples, those past the takeover's start show it; at least one of the five is.
+      const lasts = results.map((result) => result.between!.at(-1)!);
       const late = lasts.filter((last) => last.iteration >= expected + 4);
       assert.ok(late.length > 0, JSON.stringify(lasts.map((l) => l.iteration)));
       for (const last of late)
         assert.ok(last.meanDistance < samples[0][0].meanDistance * 0.75 && last.distinct < (4 * 32) / 4, JSON.stringify(last));
     });
   }
+
+  it("a takeover run's record repeats whenever the halt reaches its islands: the same takeover and series with an island slowed", async () => {
+    // Island 3 sleeps 1 ms an iteration from iteration 2 on: the others wait for it at the barriers, and it is last to every sample.
+    const fault = testFaultValue({ island: 3, atIteration: 2, kind: 'slow', delayMs: 1 });
+    const slowHost = new LocalHost(4, { env: { [TEST_FAULT_ENV]: fault } });
+    try {
+      const config = { ...takeoverConfig('ring', 4, 5), seed: 7 };
+      const records: unknown[] = [];
+      for (const launcher of [host, slowHost, host]) {
+        const result = await startSeededRun(config, { launcher }).result;
+        assert.ok(result.between!.length >= 5, JSON.stringify(result.between));
+        records.push({ takeover: result.takeover, between: result.between });
+      }
+      assert.deepEqual(records[1], records[0], 'slowed');
+      assert.deepEqual(records[2], records[0], 'again');
+    } finally {
+      await slowHost.close();
+    }
+  });
 
   it('interval 1: the prediction is an upper bound (every generation brings more copies), fully connected far below it', async () => {
     const ring = await takeoverTimes('ring', 4, 1, [1, 2, 3]);

@@ -6,7 +6,7 @@ import { RUNNING, type Coordination } from './coordination.ts';
 import { IslandFailedError } from './errors.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from './events.ts';
 import { islandRunOf } from './island-options.ts';
-import { wallClock } from './schedule.ts';
+import { scheduledAtOrBefore, wallClock } from './schedule.ts';
 import type { LaunchedRun, Launcher } from './launcher.ts';
 import { LocalHost } from './local-host.ts';
 import type { BestMessage, ControlMessage, IslandReport, IslandTask } from './messages.ts';
@@ -87,6 +87,10 @@ class ArchipelagoRun {
   private readonly between: BetweenTracker;
   /** Takeover mode: each island's takeover iteration as last reported (-1: not yet); null for other modes. */
   private takeover: number[] | null = null;
+  /** Takeover mode, every island taken over: the run halts once every island still going has sampled this iteration (see onTakeover). */
+  private haltAfterSample: number | null = null;
+  /** Each island's iteration at its last progress message (-1: none yet). */
+  private readonly sampledTo: number[];
   private fatal: IslandFailedError | null = null;
   /** Async: the claimer's validated solution, as soon as its message arrives. */
   private claimed: Winner | null = null;
@@ -114,6 +118,7 @@ class ArchipelagoRun {
     this.failures = new Array<Failure | null>(this.islands).fill(null);
     this.lastBest = new Array<BestMessage | null>(this.islands).fill(null);
     this.lastEvaluations = new Array<number>(this.islands).fill(0);
+    this.sampledTo = new Array<number>(this.islands).fill(-1);
     this.checkpoints = new CheckpointRequests(this.islands);
     this.between = new BetweenTracker(this.islands);
     this.launched = launcher.launch({ tasks: islandTasks(options, edges), onControl: (message) => this.onControl(message) });
@@ -186,11 +191,27 @@ class ArchipelagoRun {
       this.emit({ type: 'survival', ...r, epoch: this.atBarriers ? r.epoch : null, after: SURVIVAL_ITERATIONS });
   }
 
-  /** Takeover mode: records an island's takeover; once every island is taken over the run has its answer and stops. */
+  /**
+   * Takeover mode: records an island's takeover. Once every island is taken over the run has
+   * its answer and stops, at a point of the schedule rather than wherever the halt finds the
+   * islands: it halts when every island still going has sent its sample of the last scheduled
+   * iteration at or before the takeover, so the record's `between` series is complete to the
+   * takeover (record-cut.ts drops what comes after) and the same on every rerun.
+   */
   private onTakeover(island: number, iteration: number): void {
     this.takeover ??= new Array<number>(this.islands).fill(-1);
     this.takeover[island] = iteration;
-    if (this.takeover.every((t) => t >= 0)) this.halt();
+    if (this.haltAfterSample === null && this.takeover.every((t) => t >= 0))
+      this.haltAfterSample = scheduledAtOrBefore(Math.max(...this.takeover));
+    this.haltIfSampled();
+  }
+
+  /** Halts a taken-over run once no island still going lacks its sample of `haltAfterSample` (an island's samples arrive in order). */
+  private haltIfSampled(): void {
+    const at = this.haltAfterSample;
+    if (at === null) return;
+    for (let k = 0; k < this.islands; k++) if (!this.reports[k] && !this.failures[k] && this.sampledTo[k] < at) return;
+    this.halt();
   }
 
   private onControl(message: ControlMessage): void {
@@ -213,11 +234,13 @@ class ArchipelagoRun {
     } else if (message.type === 'progress') {
       this.emitMigrations(message.migrations, message.survivals);
       this.lastEvaluations[message.island] = message.evaluations;
+      this.sampledTo[message.island] = message.iteration;
       const { type: _t, migrations: _m, survivals: _s, observation, time, ...stats } = message;
       this.emit({ type: 'progress', ...stats, seconds: this.seconds(time) });
       const between = observation ? this.between.add(message.island, message.iteration, observation) : null;
       if (between) this.emit({ type: 'between', ...between, seconds: this.seconds(time) });
       if (message.takenOverAt !== undefined) this.onTakeover(message.island, message.takenOverAt);
+      else this.haltIfSampled();
     } else if (message.type === 'solution' && !this.claimed && !this.invalidClaim) {
       const solution = this.validated(message.island, message.genes);
       if (!solution) {
@@ -239,6 +262,7 @@ class ArchipelagoRun {
   private onReport(report: IslandReport): void {
     this.reports[report.island] = report;
     this.emitMigrations(report.migrations, report.survivals);
+    this.haltIfSampled();
     if (report.stopReason === 'solved' && !this.firstFinder) this.startGrace(); // the others are stopping now
   }
 
@@ -250,6 +274,7 @@ class ArchipelagoRun {
         ? error.message
         : String(error);
     this.failures[island] = { message: reason, iteration };
+    this.haltIfSampled();
     const isFatal = this.options.run.onIslandError === 'fail' && !this.terminating;
     this.emit({ type: 'island-error', island, iteration, message: reason, fatal: isFatal });
     if (isFatal && !this.fatal) {

@@ -1,6 +1,7 @@
 import { toOneBased, type Genes } from '../problem/genes.ts';
 import type { ArchipelagoResult, IslandResult, TakeoverResult } from './events.ts';
 import type { BetweenPoint } from './observables/between.ts';
+import { betweenBefore, observablesCut } from './record-cut.ts';
 import { combineCourses } from './trajectory.ts';
 import type { BestMessage, IslandReport } from './messages.ts';
 
@@ -160,7 +161,8 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     evaluationsAfterSolution: through ? after : null,
     islands: islandResults,
     edges: o.edges,
-    between: o.between ?? [],
+    // What the islands sampled past the record's cut depends on when they stopped.
+    between: betweenBefore(o.between ?? [], observablesCut(winner ? winner.iteration : null, takeover)),
     trajectory: combineCourses(courses, winner ? winner.iteration : Infinity, { evaluations, fitness }),
     ...(takeover ? { takeover } : {}),
   };

@@ -34,3 +34,10 @@ export function nextSampleIteration(i: number): number {
 export function isScheduledIteration(i: number): boolean {
   return i <= 4 || nextSampleIteration(i - 1) === i;
 }
+
+/** The last iteration of the progress schedule at or before iteration `t` (0 for t < 1). */
+export function scheduledAtOrBefore(t: number): number {
+  let at = 0;
+  for (let next = nextSampleIteration(0); next <= t; next = nextSampleIteration(next)) at = next;
+  return at;
+}

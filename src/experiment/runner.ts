@@ -8,6 +8,7 @@ import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import { RecordEvents } from '../archipelago/record-cut.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
@@ -100,9 +101,9 @@ async function runOne(
 ): Promise<{ record: RunRecord; events: string[] } | null> {
   const run = startSeededRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
   hooks.onRunEvents?.(planned, run.events$);
-  const events: string[] = [];
+  const events = new RecordEvents();
   const subscription = run.events$.subscribe((event: ArchipelagoEvent) => {
-    if (keepEvents && event.type !== 'done') events.push(JSON.stringify(event));
+    if (keepEvents) events.add(event);
   });
   const abort = () => run.stop();
   signal?.addEventListener('abort', abort, { once: true });
@@ -114,7 +115,7 @@ async function runOne(
       throw error;
     });
     if (signal?.aborted) return null;
-    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events };
+    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events: events.lines(result) };
   } finally {
     signal?.removeEventListener('abort', abort);
     subscription.unsubscribe();

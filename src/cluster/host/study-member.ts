@@ -6,6 +6,7 @@
 import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { Subscription } from '@nats-io/transport-node';
 import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import { RecordEvents } from '../../archipelago/record-cut.ts';
 import type { LocalHost } from '../../archipelago/local-host.ts';
 import { readMemoryLimits, runMemoryAdvice } from '../../config/memory.ts';
 import { toRunRecord } from '../../experiment/records.ts';
@@ -149,9 +150,9 @@ export class StudyMember {
     bus.publish(subjects.study(this.session, 'started'), { type: 'run-started', session: this.session, runId: order.runId, host: name });
     // Tell the broker the run is alive, well within its ack deadline.
     const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
-    const events: string[] = [];
+    const events = new RecordEvents();
     const subscription = run.events$.subscribe((e: ArchipelagoEvent) => {
-      if (order.events && e.type !== 'done') events.push(JSON.stringify(e));
+      if (order.events) events.add(e);
     });
     try {
       return await this.finishRun(order, config, run, msg, events);
@@ -168,7 +169,7 @@ export class StudyMember {
     config: SeededRunConfig,
     run: SeededRun,
     msg: JsMsg,
-    events: string[],
+    recorded: RecordEvents,
   ): Promise<boolean> {
     const { name } = this.host;
     const result = await run.result.catch((error: unknown) => {
@@ -181,6 +182,7 @@ export class StudyMember {
     }
     const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
     const record = { ...made, host: name };
+    const events = recorded.lines(result);
     const done: BusMessage<'run-done'> = { type: 'run-done', session: this.session, runId: order.runId, host: name, record, events };
     const confirmed = await this.confirm(done);
     if (confirmed !== null) {

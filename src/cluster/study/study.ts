@@ -116,6 +116,8 @@ class StudyCoordinator {
   private readonly attempts = new Map<string, number>();
   private remaining = new Set<string>();
   private finish: (by: StoppedBy) => void = () => {};
+  /** Set once the study has stopped: a result that lands after it is not recorded (the outcome was read; a resumed study runs it again). */
+  private ended = false;
 
   constructor(
     private readonly bus: BusEndpoint,
@@ -169,7 +171,12 @@ class StudyCoordinator {
     const jsm = await this.openQueue(leases);
     this.js = jetstream(nc);
     for (const planned of study.todo) await this.publishRun(planned, study.events);
-    const finished = new Promise<StoppedBy>((resolve) => (this.finish = resolve));
+    const finished = new Promise<StoppedBy>((resolve) => {
+      this.finish = (by) => {
+        this.ended = true;
+        resolve(by);
+      };
+    });
     this.remaining = new Set(this.byId.keys());
     this.listen(study);
     this.inviting = true;
@@ -293,6 +300,7 @@ class StudyCoordinator {
     const done = { ...sent, host: safeName(sent.host) };
     const planned = this.byId.get(done.runId);
     if (done.session !== session || !planned) return void bus.dropped.malformed++;
+    if (this.ended) return; // unconfirmed: the run stays the resumed study's to do
     const problem = recordProblem(done.record, done.events, {
       cell: planned.cell.id,
       seed: planned.seed,
