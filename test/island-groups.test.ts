@@ -309,6 +309,14 @@ describe('islandGroups: checkpoint and resume (sync, the built CLI)', { timeout:
       islands: r.islands.map((i) => [i.iterations, i.evaluations, i.bestFitness, i.migrantsSent, i.migrantsAccepted, i.stopReason]),
     });
     assert.deepEqual(essence(resumed), essence(uninterrupted));
+    // Groups are not resumable: another group on the command line is refused.
+    const other = cli(['solve', '--resume', ckpt, '--island-groups', '{"cold": {"islands": [0]}}']);
+    assert.equal(other.code, 2);
+    assert.ok(isOneLineError(other), other.stderr);
+    assert.match(
+      other.stderr,
+      /--island-groups cold\.islands: \[0\] contradicts the checkpoint .*groups\.ckpt, which has no islandGroups\.cold\.islands; with --resume only/,
+    );
     assert.deepEqual(
       resumed.islands.map((i) => [i.group, i.ga?.mutationProbability]),
       [
