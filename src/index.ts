@@ -60,7 +60,7 @@ export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
 import { optionsObject, shown } from './io/shown.ts';
 export { ConfigError } from './config/errors.ts';
-export { NoSolutionError, RunFailedError } from './run/start-run.ts';
+export { NoSolutionError, RunFailedError } from './run/errors.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
 export { studyReport, figureData, type StudyReport, type CellFigureData } from './report/study-report.ts';

@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { after, describe, it } from 'node:test';

@@ -18,8 +18,10 @@ import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   LEASE_TTL_MS,
   leaseTtlMs,
+  reconnectAttempts,
   TEST_CONNECT_TIMEOUT_ENV,
   TEST_LEASE_TTL_ENV,
+  TEST_RECONNECT_WINDOW_ENV,
 } from '../src/cluster/defaults.ts';
 import { warmRunPaths } from '../src/cluster/host/warm-up.ts';
 import { encode } from '../src/archipelago/codec.ts';
@@ -81,6 +83,10 @@ describe('the test-only timer knobs', () => {
     assert.equal(connectTimeoutMs({ [TEST_CONNECT_TIMEOUT_ENV]: '' }), DEFAULT_CONNECT_TIMEOUT_MS);
     assert.equal(leaseTtlMs({ [TEST_LEASE_TTL_ENV]: '3000' }), 3000);
     assert.equal(connectTimeoutMs({ [TEST_CONNECT_TIMEOUT_ENV]: '2000' }), 2000);
+    // Reconnect attempts every 500 ms: 10 in the production window of 5 s, 2 in the tests' 1 s.
+    assert.equal(reconnectAttempts({}), 10);
+    assert.equal(reconnectAttempts({ [TEST_RECONNECT_WINDOW_ENV]: '1000' }), 2);
+    assert.throws(() => reconnectAttempts({ [TEST_RECONNECT_WINDOW_ENV]: '6000' }), ConfigError);
     for (const bad of ['20000', '10', '2.5', 'soon'])
       assert.throws(
         () => leaseTtlMs({ [TEST_LEASE_TTL_ENV]: bad }),

@@ -25,7 +25,7 @@ import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli } from './cli-helpers.ts';
 import { repeatablePart } from './helpers.ts';
-import { localCluster, nats, SHORT_LEASES } from './nats-server.ts';
+import { localCluster, nats, SHORT_LEASES, SHORT_RECONNECT } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-cluster-solve-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -358,7 +358,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   it('the broker killed mid-run: the run ends at once with the best so far printed and saved (ended "broker-lost"), exit 3; hosts stop their islands', async () => {
     const own = await startLocalBroker(nats.path());
     try {
-      const { prefix, hosts } = await broker.startHosts(['p1', 'p2'], { url: own.url });
+      // Hosts that give up reconnecting after 1 s (SHORT_RECONNECT), not 5: the same ending, a shorter wait.
+      const { prefix, hosts } = await broker.startHosts(['p1', 'p2'], { url: own.url, env: SHORT_RECONNECT });
       const out = path.join(tmp, 'broker-lost.json');
       const run = spawnCli([
         'solve',

@@ -24,7 +24,7 @@ import { repeatablePart } from './helpers.ts';
 import { toolInfo } from '../src/package-info.ts';
 import { isOneLineError, spawnCli } from './cli-helpers.ts';
 import { startLocalBroker } from '../src/cluster/local-broker.ts';
-import { localCluster, nats } from './nats-server.ts';
+import { localCluster, nats, SHORT_RECONNECT } from './nats-server.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-cluster-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -312,14 +312,17 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
     it('the broker killed mid-study: the coordinator stops with exit 3 and the resume command, the host with exit 3', async () => {
       const server = await startLocalBroker(nats.path());
       try {
-        const { prefix, hosts } = await cluster.startHosts(['orphan'], { url: server.url });
+        // Both give up reconnecting after 1 s (SHORT_RECONNECT), not 5: the same ending, a shorter wait.
+        const { prefix, hosts } = await cluster.startHosts(['orphan'], { url: server.url, env: SHORT_RECONNECT });
         const host = hosts.get('orphan')!;
         const file = experimentFile(
           'broker-lost',
           'base: { overrides: { n: 3000, islands: 1, ga: { populationSize: 40 }, limits: { timeLimit: 1 } } }\nrepeats: 20\nseed: 1\n',
         );
         const out = path.join(dir, 'broker-lost');
-        const coordinator = spawnCli(['experiment', file, '--out', out, '--nats', server.url, '--nats-prefix', prefix, '--hosts', '1']);
+        const coordinator = spawnCli(['experiment', file, '--out', out, '--nats', server.url, '--nats-prefix', prefix, '--hosts', '1'], {
+          env: SHORT_RECONNECT,
+        });
         await host.waitForStderr(/joined study/);
         await server.kill();
         const [c, h] = await Promise.all([coordinator.exited, host.exited]);

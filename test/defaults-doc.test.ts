@@ -1,7 +1,8 @@
 /**
  * docs/defaults.md states the default migration of `solve`; the code's default config must
  * be that one. Changing either alone fails here (issue 38: the doc follows the evidence, the
- * code follows the doc).
+ * code follows the doc). Its table of every default is the code's (src/config/defaults-doc.ts),
+ * and so is every other default its prose names.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,13 +12,81 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { DEFAULT_CONFIG_FILE } from '../src/config/config-file.ts';
 import { readConfigFile } from '../src/config/load.ts';
+import { defaultRows, defaultsTable, type DefaultRow } from '../src/config/defaults-doc.ts';
+import { REGISTRIES } from '../src/config/registries.ts';
+import { TOPOLOGY_REGISTRY } from '../src/topology/kinds/registry.ts';
 import { studyTable } from '../bench/defaults-tables.ts';
 import { ROOT } from './cli-helpers.ts';
+import { nodeArgsFor } from './paths.ts';
 import { handMadeStudy } from './hand-study.ts';
 
+const PAGE = path.join(ROOT, 'docs', 'defaults.md');
+const TABLE = /(<!-- code-defaults:begin -->\n)([\s\S]*?)(<!-- code-defaults:end -->)/;
+
+/** The code's default of `key` where it always applies, as the value it parses to. */
+function codeDefault(rows: readonly DefaultRow[], key: string): unknown {
+  const row = rows.find((r) => r.key === key && r.when === '');
+  assert.ok(row, `the code has a default for ${key}`);
+  return JSON.parse(row.value);
+}
+
+/** A Markdown table's cells, row by row, however it is padded (prettier aligns the columns). */
+function cells(table: string): string[][] {
+  return table
+    .trim()
+    .split('\n')
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/^-+$/, '-')),
+    );
+}
+
 describe('docs/defaults.md and the default config agree', () => {
+  it("the page's table of every default is the code's", () => {
+    const page = readFileSync(PAGE, 'utf8');
+    const fresh = defaultsTable();
+    if (process.env.NQI_WRITE_DEFAULTS_DOC === '1')
+      writeFileSync(
+        PAGE,
+        page.replace(TABLE, (_, begin: string, _old: string, end: string) => `${begin}\n${fresh}\n\n${end}`),
+      );
+    const table = TABLE.exec(readFileSync(PAGE, 'utf8'));
+    assert.ok(table, 'docs/defaults.md has the <!-- code-defaults:begin --> and end markers');
+    assert.deepEqual(
+      cells(table[2]),
+      cells(fresh),
+      'docs/defaults.md: the table of defaults differs from the code; regenerate it with NQI_WRITE_DEFAULTS_DOC=1',
+    );
+    // Every registry's defaults are in it: a mode's, a kind's option, a policy's option.
+    for (const row of [
+      '| `ga.populationSize` | `ga.mode takeover` | `64` |',
+      '| `topology.probability` | `topology.kind random` | `0.5` |',
+      '| `migration.tournamentSize` | `emigrantSelection tournament` | `2` |',
+    ])
+      assert.ok(fresh.includes(row), row);
+  });
+
+  it('a default changed in a registry changes the table (so the page check above can fail)', () => {
+    const random = TOPOLOGY_REGISTRY.find((d) => d.kind === 'random')!;
+    const changed = { ...random, options: (f: Parameters<typeof random.options>[0]) => ({ probability: f.probability().default(0.25) }) };
+    const rows = defaultRows({ ...REGISTRIES, topologies: TOPOLOGY_REGISTRY.map((d) => (d === random ? changed : d)) });
+    assert.ok(defaultsTable(rows).includes('| `topology.probability` | `topology.kind random` | `0.25` |'));
+    assert.notEqual(defaultsTable(rows), defaultsTable());
+  });
+
+  it("the opening's ring of `islands = cores` is the code's default topology and island count", () => {
+    const opening = /on solve's default (\S+) of\s+`islands = cores`/.exec(readFileSync(PAGE, 'utf8'));
+    assert.ok(opening, "docs/defaults.md's opening names solve's default topology and islands");
+    const rows = defaultRows();
+    assert.equal(codeDefault(rows, 'topology.kind'), opening[1]);
+    // null = os.availableParallelism(): the cores.
+    assert.equal(codeDefault(rows, 'islands'), null);
+  });
+
   it("the doc's stated migration is the one solve runs with no flags", () => {
-    const doc = readFileSync(path.join(ROOT, 'docs', 'defaults.md'), 'utf8');
+    const doc = readFileSync(PAGE, 'utf8');
     const stated = /\*\*The default:\*\* `migration: \{([^}]*)\}`/.exec(doc.replace(/\n/g, ' '));
     assert.ok(stated, 'docs/defaults.md opens with **The default:** `migration: { ... }`');
     const fields = Object.fromEntries(
@@ -28,7 +97,11 @@ describe('docs/defaults.md and the default config agree', () => {
     );
     // The file as written (resolving turns "2%" into a count).
     const config = readConfigFile(DEFAULT_CONFIG_FILE) as { migration: Record<string, unknown> };
-    for (const [key, value] of Object.entries(fields)) assert.equal(String(config.migration[key]), value, `migration.${key}`);
+    const rows = defaultRows();
+    for (const [key, value] of Object.entries(fields)) {
+      assert.equal(String(config.migration[key]), value, `migration.${key} of config/default.yaml`);
+      assert.equal(String(codeDefault(rows, `migration.${key}`)), value, `migration.${key} of the schema`);
+    }
     assert.deepEqual(Object.keys(fields).sort(), ['emigrantSelection', 'interval', 'lag', 'migrants', 'mode', 'replacement']);
   });
 
@@ -45,7 +118,7 @@ describe('docs/defaults.md and the default config agree', () => {
       assert.match(table, /\| N = 12, 1 \| 3\/3 \| 200 .*\| baseline \| baseline \|/);
       const page = path.join(dir, 'defaults.md');
       writeFileSync(page, 'before\n<!-- dm2-tables:begin -->\nold\n<!-- dm2-tables:end -->\nafter\n');
-      execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'defaults-tables.ts'), folder, '--write', page], {
+      execFileSync(process.execPath, [...nodeArgsFor('bench/defaults-tables.ts'), folder, '--write', page], {
         cwd: ROOT,
       });
       const written = readFileSync(page, 'utf8');

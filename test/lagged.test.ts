@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Lagged migration (bounded staleness): a run is a function of its seed and config alone.
  * The same run twice gives the same record but for timings; so does a run in which one

@@ -5,7 +5,7 @@
  * one broker and `host` processes of the built CLI.
  */
 import { after, before } from 'node:test';
-import { TEST_LEASE_TTL_ENV } from '../src/cluster/defaults.ts';
+import { TEST_LEASE_TTL_ENV, TEST_RECONNECT_WINDOW_ENV } from '../src/cluster/defaults.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { spawnCli, type LiveCli } from './cli-helpers.ts';
 import { systemTool, type SystemToolSpec } from './system-tools.ts';
@@ -23,6 +23,13 @@ export const NATS_SERVER: SystemToolSpec = {
  * (a third of the TTL) by coordinators that live. Only those tests' processes get it.
  */
 export const SHORT_LEASES: NodeJS.ProcessEnv = { [TEST_LEASE_TTL_ENV]: '3000' };
+
+/**
+ * For the processes of a test whose broker is killed for good: they give up reconnecting after
+ * 1 s (two attempts, src/cluster/defaults.ts `reconnectAttempts`) instead of 5 s. The same
+ * code path ends them; tests of a broker that comes back keep the production window.
+ */
+export const SHORT_RECONNECT: NodeJS.ProcessEnv = { [TEST_RECONNECT_WINDOW_ENV]: '1000' };
 
 /** For describe(..., { skip: nats.skip }) and, in before(), nats.path(). */
 export const nats = systemTool(NATS_SERVER);

@@ -1,3 +1,4 @@
+// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * What a newcomer meets first (issue 37, and issue 34's followable trace and progress lines):
  * large-N advice, did-you-mean for values, shell completion, the live view's last frame, a
@@ -13,6 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from '../src/config/run-time.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { configDocsSource } from '../src/config/config-docs.ts';
+import { runCli } from '../src/cli/cli.ts';
 import { CLI, cli, ROOT } from './cli-helpers.ts';
 import { resolveConfig, type BetweenEvent, type EmigrantSelectionName, type RunConfigInput, type SurvivalEvent } from '../src/index.ts';
 
@@ -38,8 +40,24 @@ const poll = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
 
 describe('large-N advice', () => {
   it('paper mode says, before it starts, that a large N takes hours and points to --mode hybrid', () => {
-    // --max-iterations 1 keeps the run short; the advice comes before any population is built.
-    const r = cli(['solve', '-n', '40000', '--islands', '1', '--max-iterations', '1', '--seed', '1', '-q']);
+    // --max-iterations 1 and a population of 2 with no bad repository keep the run short (the
+    // advice depends on N, the mode and the cores only); it comes before any population is built.
+    const r = cli([
+      'solve',
+      '-n',
+      '40000',
+      '--islands',
+      '1',
+      '--max-iterations',
+      '1',
+      '--population',
+      '2',
+      '--bad-repository-size',
+      '0',
+      '--seed',
+      '1',
+      '-q',
+    ]);
     const advice = r.stderr
       .split('\n')
       .filter((line) => /paper mode at N = 40000 would take at least about [\d.]+ (hours|days)/.test(line));
@@ -68,18 +86,19 @@ describe('large-N advice', () => {
 });
 
 describe('CLI habits', () => {
-  it('values get did-you-mean, as keys and flags do', () => {
+  // Bad input in this process (runCli: the binary's parsing and checks, no process per case).
+  it('values get did-you-mean, as keys and flags do', async () => {
     for (const [flag, typed, meant] of [
       ['--topology', 'fully_connected', 'fully-connected'],
       ['--migration', 'synk', 'sync'],
       ['--mode', 'hybird', 'hybrid'],
       ['--emigrant-selection', 'bets', 'best'],
     ]) {
-      const r = cli(['solve', '-n', '8', flag, typed]);
+      const r = await runCli(['solve', '-n', '8', flag, typed]);
       assert.equal(r.code, 2);
       assert.match(r.stderr, new RegExp(`^nqueens-islands: ${flag}: expected .*got "${typed}"; did you mean "${meant}"\\?\\n$`));
     }
-    assert.doesNotMatch(cli(['solve', '-n', '8', '--topology', 'zzz']).stderr, /did you mean/);
+    assert.doesNotMatch((await runCli(['solve', '-n', '8', '--topology', 'zzz'])).stderr, /did you mean/);
   });
 
   it('help shows what --migrants accepts, and does not wrap when stdout is not a terminal', () => {

@@ -22,3 +22,12 @@ export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 export function fixtureModule(name: string): string {
   return new URL(`./fixtures/${name}${COMPILED ? '.js' : '.ts'}`, import.meta.url).href;
 }
+
+/**
+ * How a child node runs a module of the repository (`bench/defaults-tables.ts`) as this file
+ * runs: compiled, the `.js` the build emitted under dist/ with plain node (a start without tsx
+ * costs a fraction of the CPU); under tsx, the source with tsx.
+ */
+export function nodeArgsFor(module: string): string[] {
+  return COMPILED ? [path.join(ROOT, 'dist', module.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', path.join(ROOT, module)];
+}

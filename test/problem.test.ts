@@ -7,7 +7,8 @@ import { DiagonalMarks, fitness } from '../src/problem/fitness.ts';
 import { allocGenes, fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { smallBoardAnswer } from '../src/problem/small-boards.ts';
-import { formatTuple, parseTuple, parseTupleFile, TupleSyntaxError } from '../src/problem/tuple.ts';
+import { TupleSyntaxError } from '../src/problem/errors.ts';
+import { formatTuple, parseTuple, parseTupleFile } from '../src/problem/tuple.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { paper, paperSolutions } from './helpers.ts';
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BuildStopped } from '../src/ga/build-stopped.ts';
+import { BuildStopped } from '../src/ga/errors.ts';
 import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
 import { hybridParams } from '../src/ga/hybrid/params.ts';
 import { Island } from '../src/ga/island.ts';

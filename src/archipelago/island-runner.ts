@@ -1,4 +1,4 @@
-import { BuildStopped } from '../ga/build-stopped.ts';
+import { BuildStopped } from '../ga/errors.ts';
 import { stoppedInBuild } from './stopped-in-build.ts';
 import { createEvolver, evolverSpecOf } from '../ga/create-evolver.ts';
 import type { Evolver } from '../ga/evolver.ts';

@@ -1,4 +1,4 @@
-import type { BuildStopped } from '../ga/build-stopped.ts';
+import type { BuildStopped } from '../ga/errors.ts';
 import type { IslandReport } from './messages.ts';
 import { wallClock } from './schedule.ts';
 

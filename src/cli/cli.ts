@@ -13,7 +13,7 @@ import { reportCommand } from './commands/report.ts';
 import { hostCommand } from './commands/host.ts';
 import { hostsCommand } from './commands/hosts.ts';
 import { brokerCommand } from './commands/broker.ts';
-import { EXIT, UsageError } from './errors.ts';
+import { emptyFlagValue, EXIT, UsageError } from './errors.ts';
 import { inProcess, printError, printLine, setExitCode, withCliIo } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
 
@@ -48,9 +48,9 @@ function checkFlagValues(raw: readonly string[]) {
         if (booleans.has(name.replace(/^no-/, '')) && !/^(true|false)$/i.test(value)) {
           throw new UsageError(`${flag}: expected true or false, got ${JSON.stringify(value)}`);
         }
-        if (value === '') throw new UsageError(`${flag}: expected a value, got an empty string`);
+        if (value === '') throw emptyFlagValue(flag);
       } else if (word === '' && i > 0 && /^--?[^-]/.test(raw[i - 1]) && !booleans.has(raw[i - 1].replace(/^--?(no-)?/, ''))) {
-        throw new UsageError(`${raw[i - 1]}: expected a value, got an empty string`);
+        throw emptyFlagValue(raw[i - 1]);
       }
     }
   };

@@ -5,6 +5,11 @@ export class UsageError extends InputError {
   override name = 'UsageError';
 }
 
+/** `flag` given an empty string where a value was wanted. */
+export function emptyFlagValue(flag: string): UsageError {
+  return new UsageError(`${flag}: expected a value, got an empty string`);
+}
+
 /** Exit codes, as the README documents them. */
 export const EXIT = {
   ok: 0,

@@ -14,6 +14,9 @@ export const MISSED_HEARTBEATS = 3;
 export const DEFAULT_ACK_WAIT_MS = 30_000;
 /** ms a client waits for the broker to answer at start (a port that accepts and stays silent ends here, exit 2). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+/** ms between a client's attempts to reconnect to a lost broker, and how long it goes on (a broker back within 5 s is found again). */
+export const RECONNECT_WAIT_MS = 500;
+export const RECONNECT_WINDOW_MS = 5000;
 /** ms a client's drain may take when it leaves before it closes without it (bus.ts `leaveBus`). */
 export const DRAIN_TIMEOUT_MS = 5000;
 /** Where a password (for the --nats URL's user) or a token may come from instead of the URL, which `ps` shows. */
@@ -31,13 +34,14 @@ export const DEFAULT_ISLAND_NICE = 10;
 export const LEASE_TTL_MS = 10_000;
 
 /**
- * Test-only knobs: the suite's tests of a lease that expires and of a broker that never answers
- * would otherwise wait the production figures out (10 s, 5 s). Set in the environment of those
+ * Test-only knobs: the suite's tests of a lease that expires, of a broker that never answers and
+ * of a broker that is gone for good would otherwise wait the production figures out (10 s, 5 s, 5 s). Set in the environment of those
  * tests' processes only, they shorten the wait (never lengthen it); the code path is the same.
  * Unset, as in every production run, the defaults above hold.
  */
 export const TEST_LEASE_TTL_ENV = 'NQI_TEST_LEASE_TTL_MS';
 export const TEST_CONNECT_TIMEOUT_ENV = 'NQI_TEST_CONNECT_TIMEOUT_MS';
+export const TEST_RECONNECT_WINDOW_ENV = 'NQI_TEST_RECONNECT_WINDOW_MS';
 
 /** The lease TTL: LEASE_TTL_MS, or the shorter NQI_TEST_LEASE_TTL_MS. */
 export function leaseTtlMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -47,6 +51,11 @@ export function leaseTtlMs(env: NodeJS.ProcessEnv = process.env): number {
 /** The connect timeout: DEFAULT_CONNECT_TIMEOUT_MS, or the shorter NQI_TEST_CONNECT_TIMEOUT_MS. */
 export function connectTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   return shortened(env, TEST_CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT_MS);
+}
+
+/** Reconnect attempts after a lost broker: RECONNECT_WINDOW_MS of them, or the shorter NQI_TEST_RECONNECT_WINDOW_MS. */
+export function reconnectAttempts(env: NodeJS.ProcessEnv = process.env): number {
+  return Math.round(shortened(env, TEST_RECONNECT_WINDOW_ENV, RECONNECT_WINDOW_MS) / RECONNECT_WAIT_MS);
 }
 
 function shortened(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

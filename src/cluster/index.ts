@@ -6,6 +6,6 @@
 export { startHost, type ClusterHost, type HostOptions } from './host/host.ts';
 export { joinCluster, type JoinedCluster } from './launcher/join-cluster.ts';
 export type { ClusterOptions, ClusterStudyOutcome } from './study/study.ts';
-export { BrokerUnreachableError } from './bus/connection.ts';
+export { BrokerUnreachableError } from './errors.ts';
 export { listHosts, type HostListing, type ListedHost, type ListHostsOptions } from './host/list.ts';
 export type { NatsAuth } from '../config/nats-url.ts';

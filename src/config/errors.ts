@@ -8,3 +8,18 @@ import { InputError } from '../io/errors.ts';
 export class ConfigError extends InputError {
   override name = 'ConfigError';
 }
+
+/** A URL that does not read; `problem` is the message without the flag (a config key's check words it its own way). */
+export class NatsUrlError extends ConfigError {
+  constructor(
+    flag: string,
+    readonly problem: string,
+  ) {
+    super(`${flag}: ${problem}`);
+  }
+}
+
+/** A JSON text that does not parse; `where` is the file name, with `:line:col` when known. */
+export function invalidJson(where: string, problem: string): ConfigError {
+  return new ConfigError(`${where}: invalid JSON: ${problem}`);
+}

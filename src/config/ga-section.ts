@@ -1,13 +1,16 @@
 /**
  * The `ga` section, built from the GA mode registry: one strict branch per mode told apart
- * by `mode` (a file without it means the first mode), the resolution of a parsed branch into
+ * by `mode` (a file without it means GA_MODE_DEFAULTS.mode), the resolution of a parsed branch into
  * the mode's parameters, the way back to the file shape, and the memory estimate.
  */
 import { z } from 'zod';
 import type { GaConfig, GaModeRegistry } from '../ga/create-evolver.ts';
 import type { GaModeDefinition } from '../ga/modes/define.ts';
+import { unregisteredMode } from '../ga/errors.ts';
+import { GA_MODE_DEFAULTS } from '../ga/modes/defaults.ts';
 import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
 import { expected, expectedName, fields, section, type Fields } from '../schema/fields.ts';
+import { defaultKind } from '../schema/registry.ts';
 import type { Locator } from './locator.ts';
 
 type Registered = (typeof GA_MODE_REGISTRY)[number];
@@ -30,11 +33,12 @@ function quotedNames(names: readonly string[]): string {
 
 /** The `ga` section: a discriminated union on `mode`, one branch per registered mode. */
 export function gaSection(registry: GaModeRegistry = GA_MODE_REGISTRY): z.ZodType<GaSectionValue, GaInput> {
-  const branches = registry.map((d, i) => {
-    const mode = z.literal(d.kind).describe(`GA variant: "${d.kind}": ${d.help}`);
-    return section({ mode: i === 0 ? mode.default(d.kind) : mode, ...d.options(fields) });
-  });
   const kinds = registry.map((d) => d.kind);
+  const fallback = defaultKind(kinds, GA_MODE_DEFAULTS.mode);
+  const branches = registry.map((d) => {
+    const mode = z.literal(d.kind).describe(`GA variant: "${d.kind}": ${d.help}`);
+    return section({ mode: d.kind === fallback ? mode.default(d.kind) : mode, ...d.options(fields) });
+  });
   const names = quotedNames(kinds);
   const union = z.discriminatedUnion('mode', branches as unknown as [z.ZodObject<{ mode: z.ZodLiteral<string> }>], {
     error: (iss) => {
@@ -48,7 +52,7 @@ export function gaSection(registry: GaModeRegistry = GA_MODE_REGISTRY): z.ZodTyp
 
 function definitionOf(mode: string, registry: GaModeRegistry): GaModeDefinition {
   const definition = registry.find((d) => d.kind === mode);
-  if (!definition) throw new Error(`GA mode ${mode} is not registered`);
+  if (!definition) throw unregisteredMode(mode);
   return definition;
 }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { displayName, readText } from './config-file.ts';
 import { jsonTextProblem } from '../io/json-text.ts';
-import { ConfigError } from './errors.ts';
+import { ConfigError, invalidJson } from './errors.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './resolve.ts';
 import type { RunConfig } from './run-config.ts';
@@ -45,23 +45,23 @@ function parseJson(text: string, name: string): unknown {
     const position = /at position (\d+)/.exec(message);
     if (position !== null) {
       const { line, col } = lineColumn(text, Number(position[1]));
-      throw new ConfigError(`${name}:${line}:${col}: invalid JSON: ${message.replace(/ in JSON at position.*$/, '')}`);
+      throw invalidJson(`${name}:${line}:${col}`, message.replace(/ in JSON at position.*$/, ''));
     }
     if (/end of JSON input/.test(message)) {
       const { line, col } = lineColumn(text, text.length);
-      throw new ConfigError(`${name}:${line}:${col}: invalid JSON: unexpected end of file`);
+      throw invalidJson(`${name}:${line}:${col}`, 'unexpected end of file');
     }
     // V8 gives no position for some errors ("Unexpected token 'x', ..."); JSON is YAML,
     // so the yaml parser in JSON mode locates the fault.
     const problem = parseYamlDocument(text, 'json').problems[0] ?? { line: 1, col: 1, message: message.split(',')[0] };
-    throw new ConfigError(`${name}:${problem.line}:${problem.col}: invalid JSON: ${problem.message}`);
+    throw invalidJson(`${name}:${problem.line}:${problem.col}`, problem.message);
   }
   // Too deep for the yaml parser's recursion below (and the validator's).
   const problem = jsonTextProblem(text);
-  if (problem !== null && !problem.startsWith('key ')) throw new ConfigError(`${name}: invalid JSON: ${problem}`);
+  if (problem !== null && !problem.startsWith('key ')) throw invalidJson(name, problem);
   // JSON.parse silently keeps the last of two equal keys; a config must not.
   const duplicate = parseYamlDocument(text, 'json').problems.find((p) => p.message.startsWith('Map keys must be unique'));
-  if (duplicate !== undefined) throw new ConfigError(`${name}:${duplicate.line}:${duplicate.col}: invalid JSON: ${duplicate.message}`);
+  if (duplicate !== undefined) throw invalidJson(`${name}:${duplicate.line}:${duplicate.col}`, duplicate.message);
   return value;
 }
 

@@ -8,21 +8,28 @@ import type { EmigrantSelectionSpec, ReplacementSpec } from '../migration-policy
 import { EMIGRANT_SELECTION_REGISTRY } from '../migration-policy/emigrant-selections/registry.ts';
 import { REPLACEMENT_REGISTRY } from '../migration-policy/replacements/registry.ts';
 import type { PolicyRegistries } from '../migration-policy/lookup.ts';
+import { POLICY_DEFAULTS } from '../migration-policy/defaults.ts';
 import { optionKey, policyFamilies } from '../migration-policy/names.ts';
 import { policyField, policyFileShape, policyOptionFields, resolvePolicy } from '../migration-policy/schema.ts';
 import { fields as fieldKit, type Fields } from '../schema/fields.ts';
-import { keyOwners, type UnionToIntersection } from '../schema/registry.ts';
+import { defaultKind, keyOwners, type UnionToIntersection } from '../schema/registry.ts';
 import type { Locator } from './locator.ts';
 
 const PURPOSE = { emigrantSelection: 'which members leave', replacement: 'how immigrants enter the population' } as const;
 
 /**
- * `emigrantSelection` and `replacement` (defaults: each registry's first) and every policy
+ * `emigrantSelection` and `replacement` (defaults: POLICY_DEFAULTS) and every policy
  * option; `taken` are the section's other keys, which no option key may reuse.
  */
 export function migrationPolicyFields(registries: PolicyRegistries, taken: readonly string[]): Record<string, z.ZodType> {
   const fields: Record<string, z.ZodType> = {};
-  for (const [key, registry] of policyFamilies(registries)) fields[key] = policyField(registry, PURPOSE[key]).default(registry[0].kind);
+  for (const [key, registry] of policyFamilies(registries))
+    fields[key] = policyField(registry, PURPOSE[key]).default(
+      defaultKind(
+        registry.map((d) => d.kind),
+        POLICY_DEFAULTS[key],
+      ),
+    );
   const options = policyOptionFields(registries);
   keyOwners(
     [['migration', [...taken, ...Object.keys(fields)]], ...Object.keys(options).map((k) => ['a policy', [k]] as const)],

@@ -4,7 +4,7 @@
  * a password with an unencoded `/`, `#` or `@` must still be found, and hidden, whole. No
  * message ever shows the string as given, only `display` (credentials as ***).
  */
-import { ConfigError } from './errors.ts';
+import { ConfigError, NatsUrlError } from './errors.ts';
 
 export const DEFAULT_NATS_PORT = 4222;
 
@@ -21,16 +21,6 @@ export interface NatsUrl {
 }
 
 const SCHEMES = ['nats', 'tls'] as const;
-
-/** A URL that does not read; `problem` is the message without the flag (a config key's check words it its own way). */
-export class NatsUrlError extends ConfigError {
-  constructor(
-    flag: string,
-    readonly problem: string,
-  ) {
-    super(`${flag}: ${problem}`);
-  }
-}
 
 /** Percent-decoding where the text is encoded, else the text as given (a raw `%` is a character like any other). */
 function decodePart(text: string): string {

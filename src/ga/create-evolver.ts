@@ -1,4 +1,5 @@
 import type { Evolver, IslandPlace } from './evolver.ts';
+import { unregisteredMode } from './errors.ts';
 import type { GaModeDefinition } from './modes/define.ts';
 import { GA_MODE_REGISTRY } from './modes/registry.ts';
 import type { Rng } from './rng.ts';
@@ -32,6 +33,6 @@ export function createEvolver(
   place: IslandPlace = { island: 0, seed: 0 },
 ): Evolver {
   const definition = registry.find((d) => d.kind === spec.mode);
-  if (!definition) throw new Error(`GA mode ${spec.mode} is not registered`);
+  if (!definition) throw unregisteredMode(spec.mode);
   return definition.create(spec.params, rng, shouldStop, snapshot, place);
 }

@@ -4,7 +4,7 @@
  * one clear line at once instead of a hang, an exhausted heap or a minute of parsing.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { InputError } from './errors.ts';
+import { emptyFileName, InputError, isDirectory, unreadableFile } from './errors.ts';
 
 const MB = 1024 * 1024;
 
@@ -38,7 +38,7 @@ export interface ReadBounds {
  * @throws InputError naming the file: missing, unreadable, not a regular file, too large.
  */
 export function readRegularFile(path: string, { name, expected, maxBytes }: ReadBounds): Buffer {
-  if (path === '') throw new InputError(`${name}: expected a file name, got an empty string`);
+  if (path === '') throw emptyFileName(name);
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO without a writer must not wait for one.
@@ -47,9 +47,9 @@ export function readRegularFile(path: string, { name, expected, maxBytes }: Read
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new InputError(`${name}: no such file`);
     if (code === 'ENOTDIR') throw new InputError(`${name}: no such file (a part of the path is not a folder)`);
-    if (code === 'EACCES' || code === 'EPERM') throw new InputError(`${name}: cannot read the file (permission denied)`);
-    if (code === 'EISDIR') throw new InputError(`${name}: is a directory; expected ${expected}`);
-    throw new InputError(`${name}: cannot read the file (${code ?? (error as Error).message})`);
+    if (code === 'EACCES' || code === 'EPERM') throw unreadableFile(name, 'permission denied');
+    if (code === 'EISDIR') throw isDirectory(name, expected);
+    throw unreadableFile(name, code ?? (error as Error).message);
   }
   try {
     const stats = fstatSync(fd);
@@ -75,8 +75,8 @@ export function readRegularFile(path: string, { name, expected, maxBytes }: Read
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR') throw new InputError(`${name}: is a directory; expected ${expected}`);
-    throw new InputError(`${name}: cannot read the file (${code ?? (error as Error).message})`);
+    if (code === 'EISDIR') throw isDirectory(name, expected);
+    throw unreadableFile(name, code ?? (error as Error).message);
   } finally {
     closeSync(fd);
   }

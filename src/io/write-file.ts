@@ -27,7 +27,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { InputError, OutputRefused } from './errors.ts';
+import { emptyFileName, InputError, OutputRefused } from './errors.ts';
 import { outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
 
 /** Temporary files are `.<name>.<pid>.<16 hex digits>.tmp` beside their target (the name cut to keep within 255 bytes). */
@@ -332,7 +332,7 @@ export function writeError(flag: string, path: string, error: unknown): string {
  * @throws InputError naming it.
  */
 export function checkOutFile(flag: string, path: string): void {
-  if (path === '') throw new InputError(`${flag}: expected a file name, got an empty string`);
+  if (path === '') throw emptyFileName(flag);
   let target: OutputTarget;
   try {
     target = outputTarget(path);

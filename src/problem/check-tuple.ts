@@ -1,6 +1,6 @@
 import { fitness, DiagonalMarks } from './fitness.ts';
 import { fromOneBased } from './genes.ts';
-import { TupleSyntaxError } from './tuple.ts';
+import { TupleSyntaxError } from './errors.ts';
 import { validateSolution } from './validate.ts';
 
 export interface TupleReport {

@@ -3,14 +3,9 @@
  * `8 6 4 1 3 5 7 2`, `(8, 6, 4, 1, 3, 5, 7, 2)`, `[8,6,4,1,3,5,7,2]`.
  */
 
-import { InputError } from '../io/errors.ts';
 import { parseJsonText } from '../io/json-text.ts';
 import { shown } from '../io/shown.ts';
-
-/** A tuple that cannot be read as numbers at all (not a question of N-Queens validity). */
-export class TupleSyntaxError extends InputError {
-  override name = 'TupleSyntaxError';
-}
+import { TupleSyntaxError } from './errors.ts';
 
 const SEPARATORS = /\s*,\s*|\s+/;
 

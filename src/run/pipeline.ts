@@ -12,7 +12,8 @@ import { IN_PROCESS_REPORT, type Launcher, type LauncherCapabilities, type Launc
 import { ConfigError } from '../config/errors.ts';
 import { checkpointFile, writeCheckpoint, type CheckpointFile } from './checkpoint.ts';
 import { endingOf, resultRecord, type Ending, type SolveRecord } from './result-record.ts';
-import { RunFailedError, startSeededRun, type RunResult, type SeededRunConfig } from './start-run.ts';
+import { RunFailedError } from './errors.ts';
+import { startSeededRun, type RunResult, type SeededRunConfig } from './start-run.ts';
 
 /** What ends a run early: the library's `stop()` (`stopped`) or a signal the CLI caught. */
 export type StopEnding = Extract<Ending, 'stopped' | 'SIGINT' | 'SIGTERM' | 'SIGHUP'>;

@@ -6,6 +6,7 @@ import type { ArchipelagoOptions } from '../archipelago/options.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { randomSeed } from '../ga/rng.ts';
 import { smallBoardAnswer } from '../problem/small-boards.ts';
+import { NoSolutionError, RunFailedError } from './errors.ts';
 
 /** A run's result: the archipelago's, plus what identifies the run. */
 export interface RunResult extends ArchipelagoResult {
@@ -34,22 +35,6 @@ export function withSeed(config: RunConfig): SeededRunConfig {
 /** The archipelago's options for a resolved run config: the config itself is the run (no reshaping). */
 export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptions {
   return { run: config };
-}
-
-/** The run stopped because an island failed under `onIslandError: 'fail'`; `result` is what it reached. */
-export class RunFailedError extends Error {
-  override name = 'RunFailedError';
-  constructor(
-    readonly failure: IslandFailedError,
-    readonly result: RunResult,
-  ) {
-    super(failure.message);
-  }
-}
-
-/** Thrown for N = 2 and 3: nothing to run. */
-export class NoSolutionError extends Error {
-  override name = 'NoSolutionError';
 }
 
 /**

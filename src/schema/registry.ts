@@ -52,6 +52,14 @@ export function ownOptions(shape: z.ZodRawShape, given: Record<string, unknown>)
 }
 
 /**
+ * The kind a section without one gets: the registry's named default (its defaults.ts), or,
+ * in a registry of extensions that leaves the built-in default out, its first entry.
+ */
+export function defaultKind(kinds: readonly string[], named: string): string {
+  return kinds.includes(named) ? named : kinds[0];
+}
+
+/**
  * Which entry owns each key; a key two entries define is a programming error caught at
  * start-up, as a misspelt option would otherwise be read by the wrong entry.
  */

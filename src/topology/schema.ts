@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { expectedName, fields, formatPath, type Fields } from '../schema/fields.ts';
-import { keyOwners, optionalOption, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
+import { defaultKind, keyOwners, optionalOption, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
 import { TopologyError } from './errors.ts';
 import {
   edgesOf,
@@ -17,6 +17,7 @@ import {
   type TopologyRegistry,
   type TopologySpec,
 } from './topology.ts';
+import { TOPOLOGY_DEFAULTS } from './kinds/defaults.ts';
 import type { TopologyContext } from './kinds/define.ts';
 import { TOPOLOGY_REGISTRY } from './kinds/registry.ts';
 
@@ -37,13 +38,13 @@ export type TopologyInput = { kind?: TopologyKind } & Partial<z.input<z.ZodObjec
 /** A parsed `topology` section: the kind and whatever options the file gave. */
 export type TopologySectionValue = { kind: string } & Record<string, unknown>;
 
-/** The `topology` section: `kind` (default: the registry's first) and every kind's options, all optional here. */
+/** The `topology` section: `kind` (default: TOPOLOGY_DEFAULTS.kind) and every kind's options, all optional here. */
 export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY): z.ZodType<TopologySectionValue, TopologyInput> {
   const kinds = registry.map((d) => d.kind) as [string, ...string[]];
   const shape: Record<string, z.ZodType> = {
     kind: fields
       .oneOf(kinds)
-      .default(kinds[0])
+      .default(defaultKind(kinds, TOPOLOGY_DEFAULTS.kind))
       .describe(`who sends migrants to whom: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`),
   };
   for (const d of registry) {

@@ -7,13 +7,10 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ConfigError } from '../../config/errors.ts';
+import { BrokerUnreachableError } from '../errors.ts';
 import { redact, type BusAddress } from './credentials.ts';
-import { connectTimeoutMs, DRAIN_TIMEOUT_MS } from '../defaults.ts';
+import { connectTimeoutMs, DRAIN_TIMEOUT_MS, reconnectAttempts, RECONNECT_WAIT_MS } from '../defaults.ts';
 import { diagnoseConnect } from './diagnose.ts';
-
-/** The broker could not be reached or refused us; a one-line message naming the URL (exit 2). */
-export class BrokerUnreachableError extends ConfigError {}
 
 /** Every subject and stream name of one prefix, in one place. */
 export class Subjects {
@@ -75,8 +72,8 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
       ...address.options,
       name: options.name,
       timeout: options.timeoutMs ?? connectTimeoutMs(),
-      maxReconnectAttempts: 10,
-      reconnectTimeWait: 500,
+      maxReconnectAttempts: reconnectAttempts(),
+      reconnectTimeWait: RECONNECT_WAIT_MS,
     });
   } catch (error) {
     for (const socket of sockets) socket.destroy();

@@ -60,8 +60,18 @@ const CROSSOVER_MAX_N = 1_000;
  * 0 above. An operator given as an object is merged into its default (`{ localSearch: {
  * maxSteps: 8 } }` keeps the other localSearch keys); null turns it off.
  */
-/** The hybrid's population sizes by default (μ, λ); the hybrid mode's options (src/ga/modes/hybrid.ts) default to them. */
-export const HYBRID_DEFAULTS = { populationSize: 8, childrenPerGeneration: 4 } as const;
+/**
+ * The hybrid's defaults: population sizes (μ, λ) and the operators' settings (the crossover's
+ * depends on N: CROSSOVER_MAX_N). The hybrid mode's options and their help (src/ga/modes/hybrid.ts) read them.
+ */
+export const HYBRID_DEFAULTS = {
+  populationSize: 8,
+  childrenPerGeneration: 4,
+  smartStart: { maxTries: 128 },
+  swapDelta: true,
+  conflictMutation: { probability: 0.8, moves: 1, partners: 8 },
+  localSearch: { applyTo: 'both', maxSteps: 64, triesPerQueen: 128 },
+} as const;
 
 /** Operators as overrides give them: each optional, an object's keys too (merged into the default). */
 export type HybridOperatorOverrides = {
@@ -73,10 +83,10 @@ export function hybridParams(
   overrides: Partial<Omit<HybridParams, 'n' | 'operators'>> & { operators?: HybridOperatorOverrides } = {},
 ): HybridParams {
   const operators: HybridOperators = {
-    smartStart: { maxTries: 128 },
-    swapDelta: true,
-    conflictMutation: { probability: 0.8, moves: 1, partners: 8 },
-    localSearch: { applyTo: 'both', maxSteps: 64, triesPerQueen: 128 },
+    smartStart: { ...HYBRID_DEFAULTS.smartStart },
+    swapDelta: HYBRID_DEFAULTS.swapDelta,
+    conflictMutation: { ...HYBRID_DEFAULTS.conflictMutation },
+    localSearch: { ...HYBRID_DEFAULTS.localSearch },
     crossover: { probability: n <= CROSSOVER_MAX_N ? 0.1 : 0 },
   };
   for (const [key, value] of Object.entries(overrides.operators ?? {}) as [keyof HybridOperators, unknown][]) {

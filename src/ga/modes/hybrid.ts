@@ -21,6 +21,12 @@ const operator = <S extends Parameters<Fields['section']>[0]>(f: Fields, shape: 
     .optional()
     .describe(`${describe}; null turns it off; keys not given keep their defaults`);
 
+/** An operator's default settings as its help shows them: `{ maxTries: 128 }`. */
+const inline = (settings: Readonly<Record<string, unknown>>) =>
+  `{ ${Object.entries(settings)
+    .map(([key, value]) => `${key}: ${String(value)}`)
+    .join(', ')} }`;
+
 /** Beyond the paper (docs/hybrid.md): a memetic island GA for large N, each operator named. */
 export const hybridMode = defineGaMode({
   kind: 'hybrid',
@@ -37,21 +43,21 @@ export const hybridMode = defineGaMode({
     smartStart: operator(
       f,
       { maxTries: f.int(1).describe('random rows tried per column before giving up') },
-      'greedy low-conflict initial permutations (Sosic & Gu); default { maxTries: 128 }',
+      `greedy low-conflict initial permutations (Sosic & Gu); default ${inline(HYBRID_DEFAULTS.smartStart)}`,
     ),
     swapDelta: f
       .boolean()
-      .default(true)
+      .default(HYBRID_DEFAULTS.swapDelta)
       .describe('price a swap in O(1) from per-member diagonal counts (false: full O(N) recount, same result)'),
     conflictMutation: operator(
       f,
       { probability: f.probability(), moves: f.int(0), partners: f.int(1) },
-      'move a queen in conflict to the best of `partners` random swaps, `moves` times per child; default { probability: 0.8, moves: 1, partners: 8 }',
+      `move a queen in conflict to the best of \`partners\` random swaps, \`moves\` times per child; default ${inline(HYBRID_DEFAULTS.conflictMutation)}`,
     ),
     localSearch: operator(
       f,
       { applyTo: f.oneOf(['children', 'migrants', 'both'] as const), maxSteps: f.int(0), triesPerQueen: f.int(1) },
-      'bounded QS4-like descent (a memetic GA); default { applyTo: both, maxSteps: 64, triesPerQueen: 128 }',
+      `bounded QS4-like descent (a memetic GA); default ${inline(HYBRID_DEFAULTS.localSearch)}`,
     ),
     crossoverProbability: f
       .probability()

@@ -3,7 +3,7 @@ import { Island } from '../island.ts';
 import { PAPER_DEFAULTS, type GaParams } from '../params.ts';
 import { defineGaMode } from './define.ts';
 
-/** The paper's GA (Sarkar & Nag, as docs/ALGORITHM.md reads it). The first mode: files without `ga.mode` mean it. */
+/** The paper's GA (Sarkar & Nag, as docs/ALGORITHM.md reads it). The default mode (GA_MODE_DEFAULTS): files without `ga.mode` mean it. */
 export const paperMode = defineGaMode({
   kind: 'paper',
   help: 'Sarkar & Nag exactly, as ALGORITHM.md reads it',

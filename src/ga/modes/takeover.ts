@@ -1,17 +1,23 @@
 import { bytesPerGene } from '../../problem/genes.ts';
+import { GA_MODE_DEFAULTS } from './defaults.ts';
 import { defineGaMode } from './define.ts';
 import { TakeoverIsland, type TakeoverParams } from './takeover-island.ts';
 
 /** The iteration limit of a takeover run whose config gives none: a takeover that cannot complete (topology none) still ends. */
 export const TAKEOVER_MAX_ITERATIONS = 10_000;
 
+const DEFAULTS = GA_MODE_DEFAULTS.takeover;
+
 /** Selection and migration only, from one best individual on one island: takeover time (docs/takeover.md). */
 export const takeoverMode = defineGaMode({
   kind: 'takeover',
   help: 'selection and migration only, from one best individual: takeover time; docs/takeover.md',
   options: (f) => ({
-    populationSize: f.int(2).default(64).describe('members per island, M; default 64'),
-    bestIsland: f.int(0).default(0).describe('takeover only: the island that starts with the one best individual; default 0'),
+    populationSize: f.int(2).default(DEFAULTS.populationSize).describe(`members per island, M; default ${DEFAULTS.populationSize}`),
+    bestIsland: f
+      .int(0)
+      .default(DEFAULTS.bestIsland)
+      .describe(`takeover only: the island that starts with the one best individual; default ${DEFAULTS.bestIsland}`),
   }),
   flags: {
     populationSize: { name: 'population', value: 'number', describe: 'main population size M per island' },

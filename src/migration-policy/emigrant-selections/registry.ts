@@ -1,7 +1,7 @@
 /**
  * The one table of emigrant selections. Adding one is a module in this folder (see
  * `../define.ts`) and one line here; the config schema, the JSON Schema, the CLI flags and
- * `--help` read this list. The first is the default.
+ * `--help` read this list. The default is POLICY_DEFAULTS.emigrantSelection (../defaults.ts).
  */
 import { bestSelection } from './best.ts';
 import { randomSelection } from './random.ts';

@@ -1,6 +1,7 @@
 import type { EmigrantSelection } from '../../ga/migration-policy.ts';
 import type { Population } from '../../ga/population.ts';
 import type { Rng } from '../../ga/rng.ts';
+import { POLICY_DEFAULTS } from '../defaults.ts';
 import { defineEmigrantSelection } from '../define.ts';
 import { contains } from './distinct.ts';
 
@@ -26,14 +27,23 @@ export function selectTournament(size: number): EmigrantSelection {
   };
 }
 
+const SIZE = POLICY_DEFAULTS.tournament.size;
+
 export const tournamentSelection = defineEmigrantSelection({
   kind: 'tournament',
   help: 'k tournaments of K random members, the fittest of each leaves',
   options: (f) => ({
-    size: f.int(2).default(2).describe('tournament size K for emigrantSelection "tournament" (tournament(K) gives it inline); default 2'),
+    size: f
+      .int(2)
+      .default(SIZE)
+      .describe(`tournament size K for emigrantSelection "tournament" (tournament(K) gives it inline); default ${SIZE}`),
   }),
   flags: {
-    size: { name: 'tournament-size', value: 'number', describe: 'tournament size K of the tournament emigrant selection (default 2)' },
+    size: {
+      name: 'tournament-size',
+      value: 'number',
+      describe: `tournament size K of the tournament emigrant selection (default ${SIZE})`,
+    },
   },
   argument: { option: 'size', placeholder: 'K' },
   resolve: ({ size }, { populationSize, fail }) => {

@@ -1,7 +1,7 @@
 /**
  * The one table of replacements. Adding one is a module in this folder (see `../define.ts`)
  * and one line here; the config schema, the JSON Schema, the CLI flags and `--help` read
- * this list. The first is the default.
+ * this list. The default is POLICY_DEFAULTS.replacement (../defaults.ts).
  */
 import { randomIfBetterReplacement } from './random-if-better.ts';
 import { worstIfBetterReplacement } from './worst-if-better.ts';

@@ -1,4 +1,5 @@
 import { Rng } from '../../ga/rng.ts';
+import { TOPOLOGY_DEFAULTS } from './defaults.ts';
 import { defineTopology } from './define.ts';
 import type { Edge } from './edge.ts';
 
@@ -23,7 +24,10 @@ export const randomTopology = defineTopology({
   kind: 'random',
   help: 'each directed edge with a probability, drawn from the run seed',
   options: (f) => ({
-    probability: f.probability().default(0.5).describe('random only: probability of each directed edge; default 0.5'),
+    probability: f
+      .probability()
+      .default(TOPOLOGY_DEFAULTS.random.probability)
+      .describe(`random only: probability of each directed edge; default ${TOPOLOGY_DEFAULTS.random.probability}`),
   }),
   flags: { probability: { name: 'probability', value: 'number', describe: 'edge probability of the random topology' } },
   build: (islands, { probability }, seed) => random(islands, probability, seed),

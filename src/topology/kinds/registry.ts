@@ -1,7 +1,7 @@
 /**
  * The one table of topology kinds. Adding a kind is one module in this folder (see
  * `define.ts`) and one line here; the config schema, the JSON Schema, the CLI flags and
- * `--help` read this list. The first kind is the default.
+ * `--help` read this list. The default kind is TOPOLOGY_DEFAULTS.kind (defaults.ts).
  */
 import { edgesTopology } from './edges.ts';
 import { fullyConnectedTopology } from './fully-connected.ts';
