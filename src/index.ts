@@ -46,6 +46,9 @@ export type { EmigrantSelectionName, ReplacementName, ExtraEmigrantSelections, E
 export { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
+export type { IslandGroup } from './archipelago/island-options.ts';
+export type { IslandGroupInput } from './config/island-groups.ts';
+export type { IslandSettings } from './run/island-settings.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
 export type { DroppedCounts } from './archipelago/launcher.ts';
 export type { TupleReport } from './problem/check-tuple.ts';

@@ -436,6 +436,7 @@ describe('run config: JSON Schema', () => {
       'threads',
       'topology',
       'migration',
+      'islandGroups',
       'limits',
       'onIslandError',
       'output',

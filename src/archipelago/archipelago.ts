@@ -5,7 +5,7 @@ import { CheckpointRequests } from './checkpoint-requests.ts';
 import { RUNNING, type Coordination } from './coordination.ts';
 import { IslandFailedError } from './errors.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from './events.ts';
-import { runSpecOf } from './island-options.ts';
+import { islandRunOf } from './island-options.ts';
 import { scheduledAtOrBefore, wallClock } from './schedule.ts';
 import type { LaunchedRun, Launcher } from './launcher.ts';
 import { LocalHost } from './local-host.ts';
@@ -19,7 +19,7 @@ import { buildResult, earliestFinder, heldAt, type Failure, type Winner } from '
 import { edgesOf, sourcesOf, targetsOf, type Edge } from '../topology/topology.ts';
 
 export type { ArchipelagoOptions } from './options.ts';
-export type { MigrationOptions, RunLimits, RunSpec } from './island-options.ts';
+export type { IslandGroup, MigrationOptions, RunLimits, RunSpec } from './island-options.ts';
 export type * from './events.ts';
 
 export interface Archipelago {
@@ -48,13 +48,12 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   return { events$: run.events$, result, stop: () => run.halt() };
 }
 
-/** What one island runs, from the options and the topology's edges: the resolved run as it is, and the island's place. */
+/** What one island runs, from the options and the topology's edges: its run (its group's settings in place), and its place. */
 function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): IslandTask[] {
-  const run = runSpecOf(options.run);
-  return Array.from({ length: run.islands }, (_, island) => ({
+  return Array.from({ length: options.run.islands }, (_, island) => ({
     type: 'task',
     island,
-    run,
+    run: islandRunOf(options.run, island),
     progressIntervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
     sources: sourcesOf(edges, island),
     targets: targetsOf(edges, island),

@@ -36,12 +36,48 @@ export interface RunSpec {
   migration: MigrationOptions;
   limits: RunLimits;
   onIslandError: OnIslandError;
+  /**
+   * Islands with settings of their own (config `islandGroups`); absent when every island runs
+   * `ga` and `migration`'s policies. An island in no group runs those.
+   */
+  islandGroups?: IslandGroup[];
+}
+
+/** Islands with settings of their own: the GA and the migration policies the islands listed run instead of the run's. */
+export interface IslandGroup {
+  /** The group's name in the config (`islandGroups.<name>`). */
+  name: string;
+  /** 0-based island ids, ascending; no island is in two groups. */
+  islands: number[];
+  ga: GaConfig;
+  /** Emigrants per migration from these islands (the config's fraction or percentage is of this group's population). */
+  migrants: number;
+  emigrantSelection: EmigrantSelectionSpec;
+  replacement: ReplacementSpec | ReplacementKind;
 }
 
 /** The run spec of a resolved config that holds more (output, cluster): those stay with the caller. */
 export function runSpecOf(config: RunSpec): RunSpec {
-  const { n, seed, ga, islands, topology, migration, limits, onIslandError } = config;
-  return { n, seed, ga, islands, topology, migration, limits, onIslandError };
+  const { n, seed, ga, islands, topology, migration, limits, onIslandError, islandGroups } = config;
+  return { n, seed, ga, islands, topology, migration, limits, onIslandError, ...(islandGroups ? { islandGroups } : {}) };
+}
+
+/** The group that lists `island`, if any (the first, should a hand-made spec list it twice). */
+export function groupOf(run: RunSpec, island: number): IslandGroup | undefined {
+  return run.islandGroups?.find((group) => group.islands.includes(island));
+}
+
+/**
+ * What island `island` runs: the run with its group's GA and policies in place of the run's,
+ * and no groups. Its task carries this, so the island builds its evolver and policies from
+ * `run.ga` and `run.migration` alone, on this machine or another.
+ */
+export function islandRunOf(run: RunSpec, island: number): RunSpec {
+  const { islandGroups: _groups, ...own } = runSpecOf(run);
+  const group = groupOf(run, island);
+  if (!group) return own;
+  const { ga, migrants, emigrantSelection, replacement } = group;
+  return { ...own, ga, migration: { ...own.migration, migrants, emigrantSelection, replacement } };
 }
 
 export interface MigrationOptions {

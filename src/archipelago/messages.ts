@@ -10,8 +10,9 @@ import type { RunSpec } from './island-options.ts';
 
 /**
  * What one island runs: everything its worker needs besides ports and shared memory. `run`
- * is the resolved run itself (island-options.ts), the same for every island: the island
- * derives its evolver, its share of an evaluation budget and its loop bounds from it.
+ * is the resolved run (island-options.ts) with this island's group's GA and policies in
+ * place (`islandRunOf`): the island derives its evolver, its policies, its share of an
+ * evaluation budget and its loop bounds from it.
  */
 export interface IslandTask {
   type: 'task';

@@ -1,5 +1,6 @@
 /** The resolved config written back in the file shape (what `config print` shows and result records hold). */
 import { gaFileShape } from './ga-section.ts';
+import { islandGroupsFileShape } from './island-groups.ts';
 import { migrationPoliciesFileShape } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { RunConfig } from './run-config.ts';
@@ -24,6 +25,7 @@ export function toFileShape(config: RunConfig, registries: Registries = REGISTRI
       ...migrationPoliciesFileShape(config.migration, registries),
       rejectDuplicates: config.migration.rejectDuplicates,
     },
+    ...(config.islandGroups ? { islandGroups: islandGroupsFileShape(config.islandGroups, registries) } : {}),
     limits: { ...config.limits },
     onIslandError: config.onIslandError,
     output: { ...config.output },

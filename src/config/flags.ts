@@ -65,6 +65,13 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
     },
     POLICY_FLAGS,
     {
+      name: 'island-groups',
+      path: 'islandGroups',
+      value: 'json',
+      describe:
+        'islands with settings of their own, as JSON: {"NAME": {"islands": [ids] or a count, "ga": {...}, "migration": {...}}, ...} (docs/heterogeneous.md)',
+    },
+    {
       name: 'reject-duplicates',
       path: 'migration.rejectDuplicates',
       value: 'boolean',
@@ -158,10 +165,12 @@ export function flagSpelling(flag: FlagSpec): string {
   return flag.name.length === 1 ? `-${flag.name}` : `--${flag.name}`;
 }
 
-/** The flag that sets a config key, if any (for error messages). */
+/** The flag that sets a config key, if any (for error messages); a key inside a flag's JSON mapping is named after the flag. */
 export function flagForPath(path: string): string | undefined {
   const flag = RUN_FLAGS.find((f) => f.path === path);
-  return flag === undefined ? undefined : flagSpelling(flag);
+  if (flag !== undefined) return flagSpelling(flag);
+  const outer = RUN_FLAGS.find((f) => f.value === 'json' && path.startsWith(`${f.path}.`));
+  return outer === undefined ? undefined : `${flagSpelling(outer)} ${path.slice(outer.path.length + 1)}`;
 }
 
 /** `--config`: shared by every command that reads a run config. */
@@ -198,11 +207,21 @@ export type ConfigOverrides = { [key: string]: unknown };
 
 function flagValue(raw: unknown, kind: FlagValue): unknown {
   const value = lastValue(raw);
+  if (kind === 'json' && typeof value === 'string') return jsonOrText(value);
   if (kind !== 'number' || typeof value !== 'string') return value;
   const text = value.trim();
   if (text === 'null' || text === 'none') return null;
   const number = numberLiteral(text);
   return Number.isNaN(number) ? value : number;
+}
+
+/** The JSON value `text` holds, or `text` itself (the schema then refuses it, naming the flag). */
+function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /** Writes `value` at a dotted path, creating the sections on the way. */

@@ -61,7 +61,7 @@ export function resolveGaSection(
   ga: GaSectionValue,
   n: number,
   islands: number,
-  at: Locator,
+  at: Pick<Locator, 'fail'>,
   registry: GaModeRegistry = GA_MODE_REGISTRY,
 ): GaConfig {
   const { mode, ...options } = ga;

@@ -9,9 +9,9 @@ import { EMIGRANT_SELECTION_REGISTRY } from '../migration-policy/emigrant-select
 import { REPLACEMENT_REGISTRY } from '../migration-policy/replacements/registry.ts';
 import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { POLICY_DEFAULTS } from '../migration-policy/defaults.ts';
-import { policyFamilies } from '../migration-policy/names.ts';
+import { optionKey, policyFamilies } from '../migration-policy/names.ts';
 import { policyField, policyFileShape, policyOptionFields, resolvePolicy } from '../migration-policy/schema.ts';
-import type { Fields } from '../schema/fields.ts';
+import { fields as fieldKit, type Fields } from '../schema/fields.ts';
 import { defaultKind, keyOwners, type UnionToIntersection } from '../schema/registry.ts';
 import type { Locator } from './locator.ts';
 
@@ -36,6 +36,36 @@ export function migrationPolicyFields(registries: PolicyRegistries, taken: reado
     'migration key',
   );
   return { ...fields, ...options };
+}
+
+/**
+ * An island group's policy keys (`islandGroups.<name>.migration`): the same names and options,
+ * none defaulted, since a key the group does not give is the run's.
+ */
+export function groupPolicyFields(registries: PolicyRegistries): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, registry] of policyFamilies(registries))
+    shape[key] = policyField(registry, `${PURPOSE[key]} on these islands; absent = migration.${key}`).optional();
+  return { ...shape, ...policyOptionFields(registries) };
+}
+
+/**
+ * The policy keys an island group runs: the run's (`migration`), with the group's in their
+ * place. A group that names a policy takes none of the run's options of that family: its
+ * options are its own, or the policy's defaults.
+ */
+export function groupPolicyKeys(
+  migration: Record<string, unknown>,
+  group: Record<string, unknown>,
+  registries: PolicyRegistries,
+): Record<string, unknown> {
+  const merged = { ...migration };
+  for (const [key, registry] of policyFamilies(registries)) {
+    if (group[key] === undefined) continue;
+    for (const d of registry) for (const option of Object.keys(d.options(fieldKit))) delete merged[optionKey(d.kind, option)];
+  }
+  for (const [key, value] of Object.entries(group)) if (value !== undefined) merged[key] = value;
+  return merged;
 }
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
@@ -83,7 +113,7 @@ export interface MigrationPolicies {
 export function resolveMigrationPolicies(
   migration: Record<string, unknown>,
   populationSize: number,
-  at: Locator,
+  at: Pick<Locator, 'fail'>,
   registries: PolicyRegistries,
 ): MigrationPolicies {
   const ctx = {

@@ -9,14 +9,16 @@ import os from 'node:os';
 import { resolveTopology } from '../topology/schema.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
-import { gaInitialEvaluations, resolveGaSection } from './ga-section.ts';
+import { gaInitialEvaluations, gaMemory, resolveGaSection } from './ga-section.ts';
+import { gaInUse, resolveIslandGroups } from './island-groups.ts';
 import { readMemoryLimits, runMemoryAdvice, type MemoryLimits } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { defaultMigrationMode } from './defaults.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationConfig, RunConfig, TopologyConfig } from './run-config.ts';
-import { MAX_ISLANDS, PERCENT, runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
+import { migrantsCount } from './migrants.ts';
+import { MAX_ISLANDS, runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
 
 type Parsed = ParsedRunConfig;
 
@@ -51,11 +53,8 @@ function resolveMigration(
   at: Locator,
   registries: Registries,
 ): MigrationConfig {
-  const { lag, interval, migrants: rawMigrants, rejectDuplicates } = migration;
-  let migrants: number;
-  if (typeof rawMigrants === 'string') migrants = Math.max(1, Math.round((Number(PERCENT.exec(rawMigrants)![1]) / 100) * populationSize));
-  else if (rawMigrants < 1) migrants = Math.max(1, Math.round(rawMigrants * populationSize));
-  else migrants = rawMigrants;
+  const { lag, interval, rejectDuplicates } = migration;
+  const migrants = migrantsCount(migration.migrants, populationSize);
   if (migrants > populationSize) {
     at.fail(
       'migration.migrants',
@@ -99,8 +98,17 @@ function checkModeOptions(overrides: ConfigOverrides, mode: string, at: Locator,
 interface LimitsContext {
   islands: number;
   ga: RunConfig['ga'];
+  islandGroups?: RunConfig['islandGroups'];
   at: Locator;
   registries: Registries;
+}
+
+/** Of the GA settings the run's islands use, the one that costs most by `measure` (its groups may differ). */
+function costliestGa(
+  run: Pick<LimitsContext, 'islands' | 'ga' | 'islandGroups'>,
+  measure: (ga: RunConfig['ga']) => number,
+): RunConfig['ga'] {
+  return gaInUse(run).reduce((most, ga) => (measure(ga) > measure(most) ? ga : most));
 }
 
 /** The limits with the GA mode's default iteration limit (a mode whose runs need not end by themselves, takeover, has one when the config gives none). */
@@ -111,10 +119,12 @@ function resolveLimits(limits: Parsed['limits'], ctx: LimitsContext): Parsed['li
 }
 
 /** A `maxEvaluations` budget must pay for every island's first population: a share below that could not be kept exactly. */
-function checkBudget(limits: Parsed['limits'], { islands, ga, at, registries }: LimitsContext): Parsed['limits'] {
+function checkBudget(limits: Parsed['limits'], ctx: LimitsContext): Parsed['limits'] {
+  const { islands, at, registries } = ctx;
   const budget = limits.maxEvaluations;
   if (budget === null) return limits;
-  const initial = gaInitialEvaluations(ga, registries.gaModes);
+  // Each island's share is the same, so it must pay for the largest first population.
+  const initial = Math.max(...gaInUse(ctx).map((ga) => gaInitialEvaluations(ga, registries.gaModes)));
   const least = islands * initial;
   if (budget < least) {
     at.fail(
@@ -153,8 +163,13 @@ export function resolveRunConfig(
   const mode = migrationModeOf(p.migration.mode, overrides, p.n, registries);
   const migration = resolveMigration(p.migration, mode, ga.populationSize, at, registries);
   checkModeOptions(overrides, migration.mode, at, registries);
+  const rawGa = (merged as { ga?: unknown }).ga;
+  const groupsContext = { n: p.n, islands, rawGa, ga, migration: { ...p.migration, mode }, at, registries };
+  const islandGroups = resolveIslandGroups(p.islandGroups, groupsContext);
+  // Memory as if every island were the costliest of them: the estimate stays one formula.
+  const heaviest = costliestGa({ islands, ga, islandGroups }, (g) => gaMemory(g, p.n, registries.gaModes).bytes);
   const threads = p.threads ?? env.availableParallelism;
-  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration, threads }, env, registries);
+  const tooBig = runMemoryAdvice({ n: p.n, islands, ga: heaviest, migration, threads }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
   return {
@@ -164,7 +179,8 @@ export function resolveRunConfig(
     islands,
     topology: resolveTopologySection(p.topology, islands, islandsGiven, at, registries),
     migration,
-    limits: resolveLimits(p.limits, { islands, ga, at, registries }),
+    ...(islandGroups ? { islandGroups } : {}),
+    limits: resolveLimits(p.limits, { islands, ga, islandGroups, at, registries }),
     onIslandError: p.onIslandError,
     output: p.output,
     cluster: p.cluster,
@@ -208,5 +224,10 @@ export function withResumableOverrides<C extends RunConfig>(
   const parsed = schema.safeParse(merged);
   if (!parsed.success) at.fromZod(parsed.error, merged);
   const { limits, onIslandError, output } = parsed.data;
-  return { ...config, limits: checkBudget(limits, { islands: config.islands, ga: config.ga, at, registries }), onIslandError, output };
+  return {
+    ...config,
+    limits: checkBudget(limits, { islands: config.islands, ga: config.ga, islandGroups: config.islandGroups, at, registries }),
+    onIslandError,
+    output,
+  };
 }

@@ -34,11 +34,16 @@ function specOf<E extends Entry>(
 
 function runSpecShape(registries: Registries) {
   const { gaModes, migrationModes, topologies, emigrantSelections, replacements } = registries;
-  const replacement = specOf(replacements);
+  const ga = specOf(gaModes, 'mode', (mode) => (mode.params ? mode.params(fields) : mode.options(fields)));
+  const policies = {
+    emigrantSelection: specOf(emigrantSelections),
+    // A replacement without options may be named by its kind alone.
+    replacement: z.union([oneOf(replacements.map((d) => d.kind) as [string, ...string[]]), specOf(replacements)]),
+  };
   return {
     n: count(1),
     seed: count(0),
-    ga: specOf(gaModes, 'mode', (mode) => (mode.params ? mode.params(fields) : mode.options(fields))),
+    ga,
     islands: int(1, { max: MAX_ISLANDS }),
     topology: specOf(topologies),
     migration: section({
@@ -46,11 +51,13 @@ function runSpecShape(registries: Registries) {
       lag: int(0),
       interval: int(1),
       migrants: int(0),
-      emigrantSelection: specOf(emigrantSelections),
-      // A replacement without options may be named by its kind alone.
-      replacement: z.union([oneOf(replacements.map((d) => d.kind) as [string, ...string[]]), replacement]),
+      ...policies,
       rejectDuplicates: boolean(),
     }),
+    // An island id out of range names no island; one listed twice runs its first group's (islandRunOf).
+    islandGroups: z
+      .array(section({ name: z.string(), islands: z.array(int(0, { max: MAX_ISLANDS - 1 })), ga, migrants: int(0), ...policies }))
+      .optional(),
     limits: section({
       maxIterations: count(1).nullable(),
       maxEvaluations: count(1).nullable(),

@@ -78,6 +78,8 @@ export interface RunConfigDocs {
     /** refuse immigrants equal to a member of the population */
     rejectDuplicates?: unknown;
   };
+  /** islands with settings of their own: { <name>: { islands, ga, migration } }; islands in no group run the run's settings; null = none */
+  islandGroups?: unknown;
   limits?: {
     /** iteration limit per island; null = none */
     maxIterations?: unknown;

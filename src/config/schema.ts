@@ -12,6 +12,8 @@ import { expected, int, oneOf, section } from '../schema/fields.ts';
 import { NatsUrlError } from './errors.ts';
 import { parseNatsUrl } from './nats-url.ts';
 import { gaSection } from './ga-section.ts';
+import { migrantsSchema } from './migrants.ts';
+import { islandGroupsField } from './island-groups.ts';
 import { migrationPolicyFields, type MigrationPolicyInput } from './migration-policies.ts';
 import type { RunConfigDocs } from './run-config-docs.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
@@ -30,27 +32,6 @@ export const MAX_THREADS = 256;
 
 // ---------------------------------------------------------------------------------------
 // The file shape. Sections default to `{}` through `prefault`, so their own defaults apply.
-
-const MIGRANTS_EXPECTED = 'an integer >= 1, a fraction in (0, 1) or a percentage like "5%"';
-export const PERCENT = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/;
-const migrantsError = { error: expected(MIGRANTS_EXPECTED) };
-// zod reports a union failure through the branch closest to the input, so every branch
-// and check carries the same message.
-const migrantsSchema = z.union(
-  [
-    z.number(migrantsError).int(migrantsError).min(1, migrantsError),
-    z.number(migrantsError).gt(0, migrantsError).lt(1, migrantsError),
-    // zod runs a refinement even after the regex failed: it must not assume a match.
-    z
-      .string(migrantsError)
-      .regex(PERCENT, migrantsError)
-      .refine((s) => {
-        const match = PERCENT.exec(s);
-        return match !== null && Number(match[1]) > 0 && Number(match[1]) < 100;
-      }, migrantsError),
-  ],
-  migrantsError,
-);
 
 /** `migration.mode`: a registered migration mode, or null for the default by board size (defaultMigrationMode). */
 function migrationModeField(modes: MigrationModeRegistry) {
@@ -187,6 +168,7 @@ export function runConfigSchemaFor(registries: Registries) {
       ),
     topology: topologySection(registries.topologies).prefault({}),
     migration: migrationSchema(registries).prefault({}),
+    islandGroups: islandGroupsField(registries),
     limits: limitsSchema.prefault({}),
     onIslandError: oneOf(ON_ISLAND_ERROR)
       .default(RUN_DEFAULTS.onIslandError)

@@ -191,7 +191,7 @@ export function resumeConfig(
     const now = valueAt(overrides, key);
     if (JSON.stringify(was) !== JSON.stringify(now)) {
       throw new ConfigError(
-        `${flagForPath(key) ?? key}: ${JSON.stringify(now)} contradicts the checkpoint ${displayName(file)}, which is for ${key} = ${JSON.stringify(was)}; ` +
+        `${flagForPath(key) ?? key}: ${JSON.stringify(now)} contradicts the checkpoint ${displayName(file)}, ${was === undefined ? `which has no ${key}` : `which is for ${key} = ${JSON.stringify(was)}`}; ` +
           `with --resume only ${RESUMABLE_FLAGS} may change`,
       );
     }

@@ -16,6 +16,7 @@ import { InputError } from '../io/errors.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { provenance, type Provenance } from '../provenance.ts';
+import { islandSettingsOf, type IslandSettings } from './island-settings.ts';
 import type { RunResult, SeededRunConfig } from './start-run.ts';
 
 /**
@@ -37,7 +38,7 @@ export type Ending =
   | 'all-islands-failed'
   | 'broker-lost';
 
-export interface IslandRecord extends IslandSummary {
+export interface IslandRecord extends IslandSummary, Partial<IslandSettings> {
   /** Islands on other machines: the name of the host that ran it. */
   host?: string;
   stopReason: StopReason | null;
@@ -110,6 +111,8 @@ export function resultRecord(
     throw new Error('the archipelago reported a solution that fails validation');
   }
   const shown = recordedConfig(config);
+  // Islands that run settings of their own (islandGroups) name them; null when all are alike.
+  const settings = islandSettingsOf(config);
   return {
     n: result.n,
     solved: result.solved,
@@ -132,6 +135,7 @@ export function resultRecord(
     ...(dropped ? { bus: { dropped: { ...dropped } } } : {}),
     islands: result.islands.map((i) => ({
       ...islandSummary(i),
+      ...(settings ? settings[i.id] : {}),
       ...(placement ? { host: placement[i.id] } : {}),
       stopReason: i.stopReason,
       ...(i.error ? { error: i.error } : {}),

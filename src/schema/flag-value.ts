@@ -22,7 +22,11 @@ export function numberLiteral(text: string): number {
 /** How a CLI flag's string becomes a config value (src/config/flags.ts reads it). */
 export type FlagValue =
   /** Numeric-looking strings become numbers, `null`/`none` become null (default/none); anything else stays a string for the schema to refuse or read (`5%`). */
-  'number' | 'string' | 'boolean';
+  | 'number'
+  | 'string'
+  | 'boolean'
+  /** A whole mapping written as JSON (`--island-groups '{"hot": {"islands": 2}}'`); text that is not JSON stays a string for the schema to refuse. */
+  | 'json';
 
 /**
  * A repeated flag arrives from yargs as an array; the last one wins, as in most CLIs.
