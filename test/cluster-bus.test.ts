@@ -275,7 +275,7 @@ describe('bus codec', () => {
     assert.equal(decode(config, RESOLVED_CONFIG_VERSION + 1), 'malformed');
     assert.equal(receiver.dropped.malformed, 4);
     // An island task's run: checked by the host against its registries (host.ts), one line naming the key.
-    const { output: _o, cluster: _c, ...run } = config;
+    const { output: _o, cluster: _c, threads: _t, ...run } = config;
     assert.deepEqual(checkResolved('run', run), { config: run });
     assert.deepEqual(checkResolved('run', { ...run, ga: { ...run.ga, populationSize: 1 } }), {
       problem: 'ga.populationSize: expected an integer >= 2, got 1',
