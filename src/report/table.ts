@@ -236,7 +236,8 @@ export function renderTable(summary: StudySummary): string {
     ...tableNotes(summary),
   );
   const censored = censoringNotes(summary);
-  if (censored.length > 0) lines.push('', 'Unsolved runs not ranked as ∞:', ...censored.map((n) => `  ${n}`));
+  // Both kinds of note: a test not run (noise floor) and unsolved runs compared at a common budget.
+  if (censored.length > 0) lines.push('', 'Comparisons not tested, or compared at a common budget:', ...censored.map((n) => `  ${n}`));
   const unrepeatable = notRepeatableNote(summary);
   if (unrepeatable) lines.push('', unrepeatable);
   return lines.join('\n');
