@@ -22,8 +22,16 @@ import { withFlagSuggestions } from './unknown-flags.ts';
 function isInputError(error: unknown): error is Error {
   // YError: yargs' own parse errors (a flag without its value) when thrown past `.fail()`;
   // yargs does not export the class, so its name is the only handle on it.
-  return error instanceof InputError || (error instanceof Error && error.name === 'YError');
+  if (error instanceof InputError) return !OPEN_FILES_LIMIT.test(error.message);
+  return error instanceof Error && error.name === 'YError';
 }
+
+/**
+ * A file that could not be read or written for the process's limit on open files is no
+ * mistake in the input: fatalLine names the limit (exit 3), wherever the reason was put in a
+ * file's message ("config/default.yaml: cannot read the file (EMFILE)").
+ */
+const OPEN_FILES_LIMIT = /\((EMFILE|ENFILE)\)/;
 
 /** What a yargs middleware sees of the command's options (`getOptions` is not in @types/yargs). */
 interface OptionTable {
