@@ -16,6 +16,8 @@ import { resultRecord, type SolveRecord } from '../src/run/result-record.ts';
 import { startSeededRun, type SeededRunConfig } from '../src/run/start-run.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { withFault } from './fixtures/fault-host.ts';
+import { reportProblem } from '../src/cluster/result-checks.ts';
+import type { IslandReport } from '../src/archipelago/messages.ts';
 import { repeatablePart } from './helpers.ts';
 
 /** One pool of island workers for the file's runs, as a long-lived process keeps one (starting workers is most of a small run's cost). */
@@ -108,5 +110,20 @@ describe('lagged migration', { timeout: 120_000 }, () => {
       );
       if (interval === 1) assert.equal(zero.evaluations, sync.evaluations);
     }
+  });
+});
+
+describe("a lagged island's report past the cut, as a coordinator checks it", () => {
+  // [2, 0, 3, 1] is a solution of N = 4; [0, 1, 2, 3] has every queen on one diagonal (fitness 3).
+  const report = (stopReason: string, best: number[], bestFitness: number) =>
+    ({ stopReason, best: Uint16Array.from(best), bestFitness, solution: null }) as unknown as IslandReport;
+
+  it('takes the counters at the cut beside the chromosome held now (other-solved), and still checks its shape', () => {
+    // Its fitness at the cut was 9; it holds a better chromosome now (a report dropped for this hung the run).
+    assert.equal(reportProblem(report('other-solved', [0, 1, 2, 3], 9), 4), null);
+    assert.match(reportProblem(report('other-solved', [0, 1, 1, 3], 6), 4) ?? '', /^best chromosome /);
+    // Any other island's fitness claim is checked against its chromosome.
+    assert.match(reportProblem(report('max-iterations', [0, 1, 2, 3], 9), 4) ?? '', /claims fitness 9 for a best chromosome of fitness 3/);
+    assert.equal(reportProblem(report('max-iterations', [0, 1, 2, 3], 3), 4), null);
   });
 });

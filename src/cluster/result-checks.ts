@@ -66,6 +66,13 @@ export function solutionProblem(genes: Genes, n: number): string | null {
 
 /** An island's report: its best and fitness, and its solution if it claims one. */
 export function reportProblem(report: IslandReport, n: number): string | null {
+  // An island stopped by another's solution may have run past the run's cut (lagged): it reports
+  // its counters at the cut, fitness included, but holds the chromosome it has now, so only the
+  // chromosome's shape can be checked (its fitness decides nothing: the winner's solution is checked).
+  if (report.stopReason === 'other-solved' && report.best !== null) {
+    const wrong = new PermutationCheck(n).problem(report.best);
+    return wrong ? `best chromosome ${wrong}` : null;
+  }
   // No best: an island stopped while it built its population, before any member was whole.
   const best = report.best === null ? null : bestProblem(report.best, report.bestFitness, n);
   if (best) return best;
