@@ -47,9 +47,15 @@ export class PermutationCheck {
 }
 
 /** A best chromosome and the fitness claimed for it, recomputed with the reference fitness. */
-export function bestProblem(best: Genes, fitness: number, n: number): string | null {
+/** A best chromosome that is no permutation of 0..n-1. */
+function bestShapeProblem(best: Genes, n: number): string | null {
   const wrong = new PermutationCheck(n).problem(best);
-  if (wrong) return `best chromosome ${wrong}`;
+  return wrong ? `best chromosome ${wrong}` : null;
+}
+
+export function bestProblem(best: Genes, fitness: number, n: number): string | null {
+  const shape = bestShapeProblem(best, n);
+  if (shape) return shape;
   const actual = referenceFitness(Array.from(best));
   return actual === fitness ? null : `claims fitness ${fitness} for a best chromosome of fitness ${actual}`;
 }
@@ -69,10 +75,7 @@ export function reportProblem(report: IslandReport, n: number): string | null {
   // An island stopped by another's solution may have run past the run's cut (lagged): it reports
   // its counters at the cut, fitness included, but holds the chromosome it has now, so only the
   // chromosome's shape can be checked (its fitness decides nothing: the winner's solution is checked).
-  if (report.stopReason === 'other-solved' && report.best !== null) {
-    const wrong = new PermutationCheck(n).problem(report.best);
-    return wrong ? `best chromosome ${wrong}` : null;
-  }
+  if (report.stopReason === 'other-solved' && report.best !== null) return bestShapeProblem(report.best, n);
   // No best: an island stopped while it built its population, before any member was whole.
   const best = report.best === null ? null : bestProblem(report.best, report.bestFitness, n);
   if (best) return best;
