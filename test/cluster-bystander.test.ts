@@ -196,16 +196,19 @@ describe('a bystander and a key-holder on a real broker', { skip: nats.skip, tim
   it('a key-holder that is not in the study cannot write its records, even records valid for its runs', async () => {
     const { prefix } = await cluster.startHosts(['s1'], { env: keyed });
     const text = 'base: { overrides: { islands: 1, ga: { populationSize: 40 } } }\nsweep:\n  n: [8, 10, 12]\nrepeats: 3\nseed: 5\n';
+    // A study of `text` named `name` on the keyed host, into tmp/name.
+    const study = (name: string) =>
+      runStudyOnCluster(experiment(name, text), {
+        outDir: path.join(tmp, name),
+        resume: false,
+        events: false,
+        nats: url(),
+        hosts: 1,
+        prefix,
+        clusterKey: KEY,
+      });
     const first = path.join(tmp, 'first');
-    await runStudyOnCluster(experiment('first', text), {
-      outDir: first,
-      resume: false,
-      events: false,
-      nats: url(),
-      hosts: 1,
-      prefix,
-      clusterKey: KEY,
-    });
+    await study('first');
     const valid = readRuns(path.join(first, 'runs.jsonl')).runs;
     assert.equal(valid.length, 9);
     // The key-holder: as soon as the second study starts a run, it sends every record of the first, valid for the same runs.
@@ -235,15 +238,7 @@ describe('a bystander and a key-holder on a real broker', { skip: nats.skip, tim
     await raw.flush();
     try {
       const second = path.join(tmp, 'second');
-      const outcome = await runStudyOnCluster(experiment('second', text), {
-        outDir: second,
-        resume: false,
-        events: false,
-        nats: url(),
-        hosts: 1,
-        prefix,
-        clusterKey: KEY,
-      });
+      const outcome = await study('second');
       assert.equal(sent, 9);
       assert.equal(outcome.completed, 9);
       const hosts = readRuns(path.join(second, 'runs.jsonl')).runs.map((r) => r.host);

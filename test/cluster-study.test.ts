@@ -20,7 +20,7 @@ import { loadExperiment } from '../src/experiment/load.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { readRuns, runKey } from '../src/experiment/store.ts';
 import { eventLogPath, runStudy } from '../src/experiment/runner.ts';
-import { repeatablePart } from './helpers.ts';
+import { repeatablePart, SYNC_LAGGED_STUDY } from './helpers.ts';
 import { toolInfo } from '../src/package-info.ts';
 import { isOneLineError, spawnCli } from './cli-helpers.ts';
 import { startLocalBroker } from '../src/cluster/local-broker.ts';
@@ -142,17 +142,7 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
     it('a study of sync and lagged cells (3 islands) on two host processes: the records and event logs of the same study on this machine', async () => {
       const prefix = freshPrefix();
       await startHosts(prefix, ['exact1', 'exact2']);
-      const file = experimentFile(
-        'exact',
-        [
-          'base: { overrides: { n: 40, islands: 3, ga: { populationSize: 30 }, limits: { maxIterations: 80 } } }',
-          'sweep:',
-          '  migration.mode: [sync, lagged]',
-          'repeats: 3',
-          'seed: 21',
-          '',
-        ].join('\n'),
-      );
+      const file = experimentFile('exact', SYNC_LAGGED_STUDY);
       const experiment = loadExperiment(file, env);
       const here = path.join(dir, 'exact-here');
       const spread = path.join(dir, 'exact-hosts');

@@ -20,6 +20,7 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { startSeededRun, type RunResult, type SeededRunConfig } from '../src/run/start-run.ts';
 import type { TestFault } from '../src/archipelago/test-fault.ts';
 import { withFault } from './fixtures/fault-host.ts';
+import { SYNC_LAGGED_STUDY } from './helpers.ts';
 import type { Launcher } from '../src/archipelago/launcher.ts';
 
 /** A course log of (iteration, evaluations, best) for every iteration of `course`. */
@@ -97,17 +98,7 @@ function untimed(record: RunRecord): unknown {
 describe('a seeded study repeats its records, trajectories and observables included', () => {
   it('sync and lagged cells of 3 islands, run twice: the same runs.jsonl but for timings; exact trajectories', async () => {
     const file = path.join(dir, 'repeat.yaml');
-    writeFileSync(
-      file,
-      [
-        'base: { overrides: { n: 40, islands: 3, ga: { populationSize: 30 }, limits: { maxIterations: 80 } } }',
-        'sweep:',
-        '  migration.mode: [sync, lagged]',
-        'repeats: 3',
-        'seed: 21',
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(file, SYNC_LAGGED_STUDY);
     const experiment = loadExperiment(file, { availableParallelism: 4, totalMemory: 16e9 });
     const records = async (name: string) => {
       const out = path.join(dir, name);

@@ -129,3 +129,17 @@ export const bestK: EmigrantSelection = (pop, _rng, k, slots) => {
 /** A replacement that keeps the best of the population and the immigrants (plus selection). */
 export const replaceWorstIfBetter = (pop: Population, _rng: Rng, genes: Genes, fit: Int32Array, count: number, scratch: SurvivalScratch) =>
   plusSelection(pop, genes, fit, count, scratch);
+
+/**
+ * Issue 34's small study (sync and lagged cells, 3 islands, some runs unsolved at the limit) as
+ * an experiment file's text: run twice here it must repeat, and on two hosts it must give
+ * the records of one process (test/exact-trajectory.test.ts, test/cluster-study.test.ts).
+ */
+export const SYNC_LAGGED_STUDY = [
+  'base: { overrides: { n: 40, islands: 3, ga: { populationSize: 30 }, limits: { maxIterations: 80 } } }',
+  'sweep:',
+  '  migration.mode: [sync, lagged]',
+  'repeats: 3',
+  'seed: 21',
+  '',
+].join('\n');
