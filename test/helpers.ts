@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { COMPILED_WORKER_ENV } from '../src/archipelago/worker-path.ts';
@@ -143,3 +144,12 @@ export const SYNC_LAGGED_STUDY = [
   'seed: 21',
   '',
 ].join('\n');
+
+/** A NATS password with every character a URL parser stumbles on (cluster-access tests). */
+export const SECRET = 'Pw/x#y@z:%q';
+
+/** No part of SECRET long enough to mean something (a `#y@z` or `/x#`) is in `text`. */
+export function assertNoSecret(text: string, what: string): void {
+  for (const part of [SECRET, 'Pw/x', 'x#y', 'y@z', 'z:%q'])
+    assert.ok(!text.includes(part), `${what} shows the password: ${JSON.stringify(text.slice(0, 300))}`);
+}

@@ -3,6 +3,7 @@
  * validation (one line naming the key, exit 2), their resolution and file shape, the record
  * of a run on real worker threads (each island names its settings, and runs them), its
  * repeatability in sync and lagged modes, studies that sweep them, `--help` and the JSON Schema.
+ * Runs with groups spread over host processes on a broker are in cluster-island-groups.test.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,8 +17,7 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { checkResolved } from '../src/config/resolved-schema.ts';
 import { islandRunOf } from '../src/archipelago/island-options.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
-import { cli, cliInProcess, isOneLineError, spawnCli } from './cli-helpers.ts';
-import { localCluster, nats } from './nats-server.ts';
+import { cli, cliInProcess, isOneLineError } from './cli-helpers.ts';
 import { file, tmp } from './bad-input-cases.ts';
 import { repeatablePart } from './helpers.ts';
 
@@ -324,51 +324,6 @@ describe('islandGroups: checkpoint and resume (sync, the built CLI)', { timeout:
         ['hot', 1],
       ],
     );
-  });
-});
-
-// Bounded: a run that never ends fails the test instead of hanging the suite.
-describe('islandGroups: islands on two host processes over NATS', { skip: nats.skip, timeout: 300_000 }, () => {
-  const broker = localCluster('g');
-
-  it('sync, then lagged: a run with groups spread over the same two hosts gives the record of the same run in one process', async () => {
-    const { prefix } = await broker.startHosts(['near', 'far'], { islands: 2 });
-    for (const mode of ['sync', 'lagged'] as const) {
-      const groups = {
-        hy: { islands: [1], ga: { mode: 'hybrid', populationSize: 40 }, migration: { replacement: 'worst' } },
-        hot: { islands: [2], ga: { mutationProbability: 1, doubleMutationProbability: 0.5 }, migration: { emigrantSelection: 'random' } },
-      };
-      const args = ['-n', '40', '--seed', '8', '--islands', '4', '--topology', 'ring-bi', '--population', '200', '--migration', mode];
-      const solveCli = async (more: string[]) => {
-        const run = spawnCli([
-          'solve',
-          '--json',
-          ...args,
-          '--interval',
-          '2',
-          '--migrants',
-          '4',
-          '--island-groups',
-          JSON.stringify(groups),
-          ...more,
-        ]);
-        const exit = await run.exited;
-        assert.ok(exit.code === 0 || exit.code === 1, run.stderr());
-        return JSON.parse(run.stdout()) as { islands: { host?: string; group?: string | null }[] };
-      };
-      const spread = await solveCli(['--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
-      const local = await solveCli([]);
-      assert.deepEqual(
-        spread.islands.map((i) => [i.host, i.group]),
-        [
-          ['far', null],
-          ['far', 'hy'],
-          ['near', 'hot'],
-          ['near', null],
-        ],
-      );
-      assert.deepEqual(repeatablePart(spread), repeatablePart(local), mode);
-    }
   });
 });
 

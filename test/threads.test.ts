@@ -1,17 +1,15 @@
 /**
  * Islands are not threads (issue 33): a run's islands share `threads` worker threads, each
  * thread stepping its islands in turn (src/archipelago/island-thread.ts). Sync and lagged
- * records are the same for any thread count, in one process and on host processes over a
- * real nats-server, whose hosts run their share on as many threads as they offer islands.
+ * records are the same for any thread count in one process (on host processes over a real
+ * nats-server: cluster-threads.test.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { threadBlocks, threadsFor } from '../src/archipelago/local-host.ts';
 import { configHash } from '../src/provenance.ts';
 import * as library from '../src/index.ts';
-import { spawnCli } from './cli-helpers.ts';
 import { repeatablePart } from './helpers.ts';
-import { localCluster, nats } from './nats-server.ts';
 
 /** 8 islands at N = 40 on a two-way ring, migrating every 2 iterations: islands wait for each other's migrants. */
 function config(mode: 'sync' | 'lagged', threads: number | null): library.RunConfigInput {
@@ -75,37 +73,4 @@ describe('islands on threads: one process', () => {
     assert.equal(record.solved, true);
     assert.equal(record.islands.filter((i) => i.stopReason === 'solved').length, 1);
   });
-});
-
-describe('islands on threads: hosts over NATS', { skip: nats.skip, timeout: 300_000 }, () => {
-  const broker = localCluster('t');
-
-  async function solveCli(args: string[]): Promise<{ code: number | null; stderr: string; record: library.SolveRecord }> {
-    const run = spawnCli(['solve', '--json', ...args]);
-    const exit = await run.exited;
-    return { code: exit.code, stderr: run.stderr(), record: JSON.parse(run.stdout() || 'null') as library.SolveRecord };
-  }
-
-  for (const mode of ['sync', 'lagged'] as const) {
-    it(`${mode}: 8 islands on two hosts with 1 and with 2 threads each give the record of one process`, async () => {
-      const args = [
-        ...['-n', '40', '--seed', '5', '--islands', '8', '--topology', 'ring-bi', '--population', '60'],
-        ...['--migration', mode, '--interval', '2', '--migrants', '3', '--max-iterations', '300'],
-      ];
-      const local = await solveCli([...args, '--threads', '1']);
-      assert.equal(local.code, 0, local.stderr);
-      for (const offered of [1, 2]) {
-        // A host runs its share (4 islands here) on as many threads as it offers islands.
-        const { prefix } = await broker.startHosts([`a${offered}`, `b${offered}`], { islands: offered });
-        const spread = await solveCli([...args, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2']);
-        assert.equal(spread.code, 0, spread.stderr);
-        const hosts = spread.record.islands.map((i) => i.host);
-        assert.deepEqual(
-          [`a${offered}`, `b${offered}`].map((name) => hosts.filter((h) => h === name).length),
-          [4, 4],
-        );
-        assert.deepEqual(repeatablePart(spread.record), repeatablePart(local.record), `hosts with ${offered} thread(s) each`);
-      }
-    });
-  }
 });
