@@ -25,7 +25,7 @@ import { runStudyOnCluster } from '../src/cluster/study/study.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { cliAsync, isOneLineError, spawnCli, type LiveCli } from './cli-helpers.ts';
 import { assertNoSecret, SECRET } from './helpers.ts';
-import { localCluster, nats, SHORT_LEASES } from './nats-server.ts';
+import { localCluster, nats, SHORT_HEARTBEAT, SHORT_LEASES } from './nats-server.ts';
 import { systemTool } from './system-tools.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-access-'));
@@ -163,8 +163,9 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
 
   it('the leases of a coordinator that was killed expire: the next one waits for them, then runs', async () => {
     const prefix = cluster.freshPrefix();
-    // Leases of 3 s (SHORT_LEASES) instead of 10: the same expiry, a shorter wait.
-    const leased = { ...env, ...SHORT_LEASES };
+    // Leases of 1.5 s (SHORT_LEASES) instead of 10, and hosts that find the coordinator lost after three heartbeats
+    // of 0.5 s (SHORT_HEARTBEAT) instead of 1 s: the same expiry and loss, a shorter wait.
+    const leased = { ...env, ...SHORT_LEASES, ...SHORT_HEARTBEAT };
     await cluster.startHosts(['north', 'south'], { url, prefix, env: leased });
     const common = ['--nats', url, '--nats-prefix', prefix, '--hosts', '2'];
     const killed = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '60', ...common], { env: leased });

@@ -16,10 +16,13 @@ import { clusterKeyOf } from '../src/cluster/bus/key.ts';
 import {
   connectTimeoutMs,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_HEARTBEAT_MS,
+  heartbeatPeriodMs,
   LEASE_TTL_MS,
   leaseTtlMs,
   reconnectAttempts,
   TEST_CONNECT_TIMEOUT_ENV,
+  TEST_HEARTBEAT_ENV,
   TEST_LEASE_TTL_ENV,
   TEST_RECONNECT_WINDOW_ENV,
 } from '../src/cluster/defaults.ts';
@@ -87,6 +90,14 @@ describe('the test-only timer knobs', () => {
     assert.equal(reconnectAttempts({}), 10);
     assert.equal(reconnectAttempts({ [TEST_RECONNECT_WINDOW_ENV]: '1000' }), 2);
     assert.throws(() => reconnectAttempts({ [TEST_RECONNECT_WINDOW_ENV]: '6000' }), ConfigError);
+    assert.equal(heartbeatPeriodMs({}), DEFAULT_HEARTBEAT_MS);
+    assert.equal(heartbeatPeriodMs({ [TEST_HEARTBEAT_ENV]: '500' }), 500);
+    for (const bad of ['2000', '100', '-500', '750.5'])
+      assert.throws(
+        () => heartbeatPeriodMs({ [TEST_HEARTBEAT_ENV]: bad }),
+        (e: unknown) =>
+          e instanceof ConfigError && e.message.startsWith(`${TEST_HEARTBEAT_ENV}: expected an integer of milliseconds from 500 to 1000`),
+      );
     for (const bad of ['20000', '10', '2.5', 'soon'])
       assert.throws(
         () => leaseTtlMs({ [TEST_LEASE_TTL_ENV]: bad }),
@@ -359,6 +370,19 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
     assert.ok(isOneLineError(r), `${r.code} ${r.stdout} ${r.stderr}`);
     assert.match(r.stderr, /NQI_CLUSTER_KEY: expected one line of at least 16 characters/);
     assert.ok(!r.stderr.includes('short'), 'the key is never printed');
+  });
+  it('a test-only timer knob out of range, before any connect', () => {
+    for (const [name, args] of [
+      [TEST_HEARTBEAT_ENV, ['host', '--nats', 'nats://127.0.0.1:1']],
+      [TEST_LEASE_TTL_ENV, ['solve', '-n', '8', '--nats', 'nats://127.0.0.1:1', '--hosts', '1']],
+    ] as const) {
+      const r = cli([...args], { env: { [name]: 'soon' } });
+      assert.ok(isOneLineError(r), `${r.code} ${r.stdout} ${r.stderr}`);
+      assert.match(
+        r.stderr,
+        new RegExp(`${name}: expected an integer of milliseconds from 500 to \\d+ \\(a test-only knob\\), got "soon"`),
+      );
+    }
   });
   // In this process (runCli): the binary's parsing and checks, without a process per case.
   for (const [what, args, message] of cases) {

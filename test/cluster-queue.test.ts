@@ -15,7 +15,7 @@ import { connect } from '@nats-io/transport-node';
 import { runStudyOnCluster } from '../src/cluster/study/study.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns, runKey } from '../src/experiment/store.ts';
-import { localCluster, nats } from './nats-server.ts';
+import { localCluster, nats, SHORT_HEARTBEAT, SHORT_HEARTBEAT_MS } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-queue-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -91,7 +91,8 @@ describe("a cluster study's queue", { skip: nats.skip, timeout: 240_000 }, () =>
   });
 
   it("a lost host's run goes back to the queue when its ack deadline passes (said once, then), and the other host runs it", async () => {
-    const { prefix, hosts } = await cluster.startHosts(['lost1', 'lost2']);
+    // Heartbeats of 0.5 s (SHORT_HEARTBEAT, the hosts' and this coordinator's), not 1 s: the host is lost after 1.5 s, not 3.
+    const { prefix, hosts } = await cluster.startHosts(['lost1', 'lost2'], { env: SHORT_HEARTBEAT });
     const experiment = slowStudy('lost', 4);
     const out = path.join(tmp, 'lost');
     const lines: string[] = [];
@@ -103,8 +104,9 @@ describe("a cluster study's queue", { skip: nats.skip, timeout: 240_000 }, () =>
       nats: cluster.server.url,
       hosts: 2,
       prefix,
-      // Past the host's loss (3 missed heartbeats of 1 s): the line waits for the deadline, not for the loss.
-      ackWaitMs: 6000,
+      // Past the host's loss (3 missed heartbeats of 0.5 s, seen at the next look): the line waits for the deadline, not for the loss.
+      ackWaitMs: 3000,
+      heartbeatMs: SHORT_HEARTBEAT_MS,
       log: (line) => lines.push(line),
       hooks: {
         onHosts(list) {

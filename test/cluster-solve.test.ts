@@ -25,7 +25,16 @@ import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli } from './cli-helpers.ts';
 import { repeatablePart } from './helpers.ts';
-import { localCluster, nats, SHORT_LEASES, SHORT_RECONNECT } from './nats-server.ts';
+import {
+  localCluster,
+  nats,
+  SHORT_HEARTBEAT,
+  SHORT_HEARTBEAT_MS,
+  SHORT_LEASES,
+  SHORT_RECONNECT,
+  withTestEnv,
+  within,
+} from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-cluster-solve-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -55,15 +64,15 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   const broker = localCluster('s');
   const startHosts = (names: string[], islands = 1) => broker.startHosts(names, { islands });
 
-  /** This test on the bus as an idle host `name` (id `${name}0`, one island, no key): it beats every second and when asked. */
-  async function busHost(prefix: string, name: string) {
+  /** This test on the bus as an idle host `name` (id `${name}0`, one island, no key): it beats every `periodMs` and when asked. */
+  async function busHost(prefix: string, name: string, periodMs = 1000) {
     const subjects = new Subjects(prefix);
     const codec = new BusCodec(`${name}0`, null);
     const raw = await connect({ servers: broker.server.url.replace('nats://', '') });
     const beat = () =>
       raw.publish(subjects.heartbeat, codec.encode(subjects.heartbeat, { type: 'host', id: `${name}0`, name, islands: 1, busy: false }));
     raw.subscribe(subjects.discover, { callback: () => beat() });
-    const beating = setInterval(beat, 1000);
+    const beating = setInterval(beat, periodMs);
     await raw.flush();
     const close = async () => {
       clearInterval(beating);
@@ -259,27 +268,31 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   });
 
   it('a host SIGKILLed mid-run fails its island like a crashed worker: --on-island-error fail stops the run, exit 3', async () => {
-    const { prefix, hosts: started } = await startHosts(['keeps', 'dies']);
-    const run = spawnCli([
-      'solve',
-      '--json',
-      '-n',
-      '3000',
-      '--seed',
-      '1',
-      '--islands',
-      '2',
-      '--time-limit',
-      '120',
-      '--on-island-error',
-      'fail',
-      '--nats',
-      broker.server.url,
-      '--nats-prefix',
-      prefix,
-      '--hosts',
-      '2',
-    ]);
+    // Found lost after three heartbeats of 0.5 s (SHORT_HEARTBEAT), not of 1 s: the same rule, a shorter wait.
+    const { prefix, hosts: started } = await broker.startHosts(['keeps', 'dies'], { env: SHORT_HEARTBEAT });
+    const run = spawnCli(
+      [
+        'solve',
+        '--json',
+        '-n',
+        '3000',
+        '--seed',
+        '1',
+        '--islands',
+        '2',
+        '--time-limit',
+        '120',
+        '--on-island-error',
+        'fail',
+        '--nats',
+        broker.server.url,
+        '--nats-prefix',
+        prefix,
+        '--hosts',
+        '2',
+      ],
+      { env: SHORT_HEARTBEAT },
+    );
     await run.waitForStderr(/started N=3000 on 2 islands/);
     started.get('dies')!.child.kill('SIGKILL');
     const exit = await run.exited;
@@ -345,14 +358,16 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   });
 
   it('the coordinator SIGKILLed mid-run: hosts end its islands when it goes silent and serve the next run', async () => {
-    // The next run waits for the dead coordinator's leases to expire: 3 s here (SHORT_LEASES), not 10.
-    const { prefix, hosts: started } = await broker.startHosts(['h1', 'h2'], { env: SHORT_LEASES });
+    // Hosts find the coordinator lost after three heartbeats of 0.5 s (SHORT_HEARTBEAT), not of 1 s, and the next
+    // run waits for the dead coordinator's leases to expire: 1.5 s here (SHORT_LEASES), not 10.
+    const env = { ...SHORT_LEASES, ...SHORT_HEARTBEAT };
+    const { prefix, hosts: started } = await broker.startHosts(['h1', 'h2'], { env });
     const args = ['--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2'];
-    const doomed = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', ...args], { env: SHORT_LEASES });
+    const doomed = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', ...args], { env });
     await doomed.waitForStderr(/started N=3000 on 2 islands/);
     doomed.child.kill('SIGKILL');
     await Promise.all([...started.values()].map((h) => h.waitForStderr(/run [0-9a-f]+: over \(the coordinator was lost\)/)));
-    const next = await solve(['-n', '16', '--seed', '2', ...args], SHORT_LEASES);
+    const next = await solve(['-n', '16', '--seed', '2', ...args], env);
     assert.equal(next.code, 0, next.stderr);
     assert.deepEqual(next.record.hosts, ['h1', 'h2']);
   });
@@ -475,14 +490,20 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       try {
         const run = library.startRun({ n: 3000, seed: 1, limits: { timeLimit: 120 } }, { cluster });
         const started = new Promise<void>((resolve) => run.events$.subscribe((e) => e.type === 'started' && resolve()));
-        await beforeTheEnd(started, run, 'it started');
+        await within(60, 'the run to start', beforeTheEnd(started, run, 'it started'));
         await first.kill();
-        const lost = await run.result;
+        // Back at once, as a restart is: the clients' reconnect window (5 s) runs from the kill, so the broker must not
+        // wait for the run's end, which a loaded machine can make late (the reconnects then fail, the test with them).
+        second = await within(60, 'the broker to start again', startLocalBroker(nats.path(), { port: first.port }));
+        const lost = await within(60, 'the run to end broker-lost', run.result);
         assert.equal(lost.ended, 'broker-lost');
         assert.equal(referenceFitness(lost.best!), lost.fitness);
-        second = await startLocalBroker(nats.path(), { port: first.port });
-        await Promise.all([...hosts.values()].map((h) => h.waitForStderr(/reconnected to nats:\/\/127\.0\.0\.1:\d+/)));
-        const next = await library.solve({ n: 16, seed: 2 }, { cluster });
+        await within(
+          60,
+          'the hosts to reconnect',
+          Promise.all([...hosts.values()].map((h) => h.waitForStderr(/reconnected to nats:\/\/127\.0\.0\.1:\d+/))),
+        );
+        const next = await within(120, 'the next run on the reconnected cluster to end', library.solve({ n: 16, seed: 2 }, { cluster }));
         assert.equal(next.ended, 'solved', JSON.stringify(next.failures));
         assert.deepEqual(next.hosts, ['b1', 'b2']);
         // The lease bucket is in the broker's memory: the cluster leased its hosts again on the restarted broker before it ran.
@@ -508,11 +529,12 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   it('from the library: a run on a cluster whose broker never came back ends broker-lost, never an error', async () => {
     const gone = await startLocalBroker(nats.path());
     try {
-      const { prefix, hosts } = await broker.startHosts(['g1', 'g2'], { url: gone.url });
-      const cluster = await joinCluster({ nats: gone.url, prefix, hosts: 2 });
+      // Hosts and the cluster's client give up reconnecting after 1 s (SHORT_RECONNECT), not 5: the same ending, a shorter wait.
+      const { prefix, hosts } = await broker.startHosts(['g1', 'g2'], { url: gone.url, env: SHORT_RECONNECT });
+      const cluster = await withTestEnv(SHORT_RECONNECT, () => joinCluster({ nats: gone.url, prefix, hosts: 2 }));
       try {
         await gone.kill();
-        // The hosts give up reconnecting and leave; the cluster's client gives up alike (about 5 s).
+        // The hosts give up reconnecting and leave; the cluster's client gives up alike.
         for (const host of hosts.values()) assert.equal((await host.exited).code, 3, host.stderr());
         const next = await library.solve({ n: 16, seed: 2 }, { cluster });
         assert.equal(next.ended, 'broker-lost');
@@ -644,11 +666,12 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     }
   });
 
-  it('a host that accepts its island, keeps beating, and then never reports, even when told to terminate: the island fails 3 s after the terminate, and the run ends', async () => {
+  it('a host that accepts its island, keeps beating, and then never reports, even when told to terminate: the island fails three heartbeats after the terminate, and the run ends', async () => {
     // 'mute' is this test on the bus: an idle host that accepts every order and then says nothing
     // on the run, so neither the heartbeat rule nor a report ends its island: only the terminate bound can.
+    // Heartbeats of 0.5 s (the coordinator's option, and mute's beat), not 1 s: a bound of 1.5 s, not 3.
     const { prefix } = await startHosts([]);
-    const { subjects, codec: mute, raw, close } = await busHost(prefix, 'mute');
+    const { subjects, codec: mute, raw, close } = await busHost(prefix, 'mute', SHORT_HEARTBEAT_MS);
     const heard: string[] = [];
     raw.subscribe(subjects.islands('mute0'), {
       callback: (_e, msg) => {
@@ -664,7 +687,7 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       },
     });
     await raw.flush();
-    const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 1 });
+    const cluster = await joinCluster({ nats: broker.server.url, prefix, hosts: 1, heartbeatMs: SHORT_HEARTBEAT_MS });
     try {
       const result = await library.solve({ n: 16, seed: 2, islands: 1, limits: { timeLimit: 1 } }, { cluster });
       assert.deepEqual(heard, ['halt', 'terminate']);

@@ -5,7 +5,7 @@
  * one broker and `host` processes of the built CLI.
  */
 import { after, before } from 'node:test';
-import { TEST_LEASE_TTL_ENV, TEST_RECONNECT_WINDOW_ENV } from '../src/cluster/defaults.ts';
+import { TEST_HEARTBEAT_ENV, TEST_LEASE_TTL_ENV, TEST_RECONNECT_WINDOW_ENV } from '../src/cluster/defaults.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { spawnCli, type LiveCli } from './cli-helpers.ts';
 import { systemTool, type SystemToolSpec } from './system-tools.ts';
@@ -19,10 +19,20 @@ export const NATS_SERVER: SystemToolSpec = {
 
 /**
  * For the processes of a test that waits for a dead coordinator's leases to expire: leases of
- * 3 s instead of 10 (src/cluster/defaults.ts `leaseTtlMs`), renewed every third of it (1 s) as always
- * (a third of the TTL) by coordinators that live. Only those tests' processes get it.
+ * 1.5 s instead of 10 (src/cluster/defaults.ts `leaseTtlMs`), renewed every third of it (0.5 s)
+ * as always by coordinators that live. Only those tests' processes get it.
  */
-export const SHORT_LEASES: NodeJS.ProcessEnv = { [TEST_LEASE_TTL_ENV]: '3000' };
+export const SHORT_LEASES: NodeJS.ProcessEnv = { [TEST_LEASE_TTL_ENV]: '1500' };
+
+/**
+ * For every process of a test that waits for a host or a coordinator to be found lost (killed,
+ * or silent on purpose): heartbeats and `alive` every 0.5 s instead of 1 s (src/cluster/defaults.ts
+ * `heartbeatPeriodMs`), so silence is a loss after 1.5 s instead of 3 s, and islands told to
+ * terminate have 1.5 s to report. All of the test's parties must have it (an in-process
+ * coordinator: `heartbeatMs: SHORT_HEARTBEAT_MS`), or the quicker ones take the others for lost.
+ */
+export const SHORT_HEARTBEAT_MS = 500;
+export const SHORT_HEARTBEAT: NodeJS.ProcessEnv = { [TEST_HEARTBEAT_ENV]: String(SHORT_HEARTBEAT_MS) };
 
 /**
  * For the processes of a test whose broker is killed for good: they give up reconnecting after
@@ -30,6 +40,37 @@ export const SHORT_LEASES: NodeJS.ProcessEnv = { [TEST_LEASE_TTL_ENV]: '3000' };
  * code path ends them; tests of a broker that comes back keep the production window.
  */
 export const SHORT_RECONNECT: NodeJS.ProcessEnv = { [TEST_RECONNECT_WINDOW_ENV]: '1000' };
+
+/**
+ * `start()` with `env` in this process's environment for its synchronous part only, for a
+ * client in the test's own process: it reads the knobs above as it connects (connectBus),
+ * before its first await. The environment is as before once `start` returns.
+ */
+export function withTestEnv<T>(env: NodeJS.ProcessEnv, start: () => T): T {
+  const saved = Object.keys(env).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, env);
+  try {
+    return start();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/**
+ * `waited`, or a failure naming `what` once `seconds` have passed: a test that would hang on
+ * a protocol wait fails saying which wait, instead of at its suite's timeout. A guard only,
+ * far above the wait's length on a loaded machine, never a timing assertion.
+ */
+export function within<T>(seconds: number, what: string, waited: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`waited ${seconds} s for ${what}: it never came`)), seconds * 1000);
+  });
+  return Promise.race([waited, expired]).finally(() => clearTimeout(timer));
+}
 
 /** For describe(..., { skip: nats.skip }) and, in before(), nats.path(). */
 export const nats = systemTool(NATS_SERVER);

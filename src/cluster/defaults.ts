@@ -34,14 +34,16 @@ export const DEFAULT_ISLAND_NICE = 10;
 export const LEASE_TTL_MS = 10_000;
 
 /**
- * Test-only knobs: the suite's tests of a lease that expires, of a broker that never answers and
- * of a broker that is gone for good would otherwise wait the production figures out (10 s, 5 s, 5 s). Set in the environment of those
- * tests' processes only, they shorten the wait (never lengthen it); the code path is the same.
- * Unset, as in every production run, the defaults above hold.
+ * Test-only knobs: the suite's tests of a lease that expires, of a broker that never answers,
+ * of a broker that is gone for good and of a host or coordinator that goes silent would
+ * otherwise wait the production figures out (10 s, 5 s, 5 s, three 1 s heartbeats). Set in
+ * the environment of those tests' processes only, they shorten the wait (never lengthen it);
+ * the code path is the same. Unset, as in every production run, the defaults above hold.
  */
 export const TEST_LEASE_TTL_ENV = 'NQI_TEST_LEASE_TTL_MS';
 export const TEST_CONNECT_TIMEOUT_ENV = 'NQI_TEST_CONNECT_TIMEOUT_MS';
 export const TEST_RECONNECT_WINDOW_ENV = 'NQI_TEST_RECONNECT_WINDOW_MS';
+export const TEST_HEARTBEAT_ENV = 'NQI_TEST_HEARTBEAT_MS';
 
 /** The lease TTL: LEASE_TTL_MS, or the shorter NQI_TEST_LEASE_TTL_MS. */
 export function leaseTtlMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -56,6 +58,22 @@ export function connectTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 /** Reconnect attempts after a lost broker: RECONNECT_WINDOW_MS of them, or the shorter NQI_TEST_RECONNECT_WINDOW_MS. */
 export function reconnectAttempts(env: NodeJS.ProcessEnv = process.env): number {
   return Math.round(shortened(env, TEST_RECONNECT_WINDOW_ENV, RECONNECT_WINDOW_MS) / RECONNECT_WAIT_MS);
+}
+
+/**
+ * The heartbeat period: DEFAULT_HEARTBEAT_MS, or the shorter NQI_TEST_HEARTBEAT_MS. Hosts beat
+ * and coordinators say `alive` at it; silence for MISSED_HEARTBEATS of it is a loss.
+ */
+export function heartbeatPeriodMs(env: NodeJS.ProcessEnv = process.env): number {
+  return shortened(env, TEST_HEARTBEAT_ENV, DEFAULT_HEARTBEAT_MS);
+}
+
+/** Reads every test-only knob, so a bad one is refused (ConfigError) before a client connects, not once it is serving. */
+export function checkTestKnobs(env: NodeJS.ProcessEnv = process.env): void {
+  leaseTtlMs(env);
+  connectTimeoutMs(env);
+  reconnectAttempts(env);
+  heartbeatPeriodMs(env);
 }
 
 function shortened(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { BrokerUnreachableError } from '../errors.ts';
 import { redact, type BusAddress } from './credentials.ts';
-import { connectTimeoutMs, DRAIN_TIMEOUT_MS, reconnectAttempts, RECONNECT_WAIT_MS } from '../defaults.ts';
+import { checkTestKnobs, connectTimeoutMs, DRAIN_TIMEOUT_MS, reconnectAttempts, RECONNECT_WAIT_MS } from '../defaults.ts';
 import { diagnoseConnect } from './diagnose.ts';
 
 /** Every subject and stream name of one prefix, in one place. */
@@ -64,6 +64,7 @@ export interface BusConnectOptions {
  * connecting are seen through node's `net.client.socket` channel and destroyed on failure.
  */
 export async function connectBus(address: BusAddress, options: BusConnectOptions): Promise<NatsConnection> {
+  checkTestKnobs();
   const sockets: Socket[] = [];
   const onSocket = (message: unknown) => sockets.push((message as { socket: Socket }).socket);
   subscribe('net.client.socket', onSocket);

@@ -26,7 +26,7 @@ import { checkResolved } from '../../config/resolved-schema.ts';
 import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from '../bus/connection.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
 import { busAddress } from '../bus/credentials.ts';
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_ISLAND_NICE, DEFAULT_PREFIX } from '../defaults.ts';
+import { DEFAULT_ISLAND_NICE, DEFAULT_PREFIX, heartbeatPeriodMs } from '../defaults.ts';
 import { BusCodec, ownVersion, type DropCounter } from '../bus/codec.ts';
 import { carried } from '../bus/carried.ts';
 import { type BusMessage } from '../bus/messages.ts';
@@ -195,7 +195,7 @@ class Host implements ClusterHost {
       runDone: () => void this.done++,
       leave: (session) => this.leaveStudy(session),
     };
-    this.timer = setInterval(() => this.heartbeat(), setup.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+    this.timer = setInterval(() => this.heartbeat(), setup.heartbeatMs ?? heartbeatPeriodMs());
     this.listen();
     // A run spread over hosts cannot outlive a disconnect (bus.ts `ConnectionEvents`): stop its
     // islands now. A study's run goes on: its work message and result survive a reconnect.

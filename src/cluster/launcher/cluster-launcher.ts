@@ -17,7 +17,7 @@
  * sent again at the host's next heartbeat, and what the run tells its hosts (halt,
  * terminate, departures) waits for each host's acceptance, which it sends once subscribed.
  * No wait is unbounded: an order has ACCEPT_TIMEOUT_MS, and islands told to terminate have
- * TERMINATE_TIMEOUT_MS to report, or fail.
+ * MISSED_HEARTBEATS heartbeat periods to report, or fail.
  */
 import { randomBytes } from 'node:crypto';
 import { encode } from '../../archipelago/codec.ts';
@@ -25,7 +25,7 @@ import { HALTED, RUNNING, type Coordination, type StopState } from '../../archip
 import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../../archipelago/launcher.ts';
 import type { IslandReport } from '../../archipelago/messages.ts';
 import { watchConnection, type Subjects } from '../bus/connection.ts';
-import { CLUSTER_CAPABILITIES, DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from '../defaults.ts';
+import { CLUSTER_CAPABILITIES, MISSED_HEARTBEATS } from '../defaults.ts';
 import { carried } from '../bus/carried.ts';
 import { type BusMessage } from '../bus/messages.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
@@ -35,8 +35,6 @@ import { bestMessageProblem, reportProblem, solutionProblem } from '../result-ch
 
 /** How long a host has to accept its islands. */
 const ACCEPT_TIMEOUT_MS = 10_000;
-/** How long hosts have to report their islands after they were told to terminate them (a local worker is killed at once). */
-const TERMINATE_TIMEOUT_MS = MISSED_HEARTBEATS * DEFAULT_HEARTBEAT_MS;
 
 /**
  * Island ids 0..islands-1 in contiguous blocks over hosts, in proportion to the islands each
@@ -353,7 +351,8 @@ export class ClusterLauncher implements Launcher {
       });
 
     // Hosts end the islands of a coordinator that went silent (killed), instead of running them forever.
-    const alive = setInterval(() => run.toHosts({ type: 'alive', runId }), DEFAULT_HEARTBEAT_MS);
+    const { heartbeatMs } = this.directory;
+    const alive = setInterval(() => run.toHosts({ type: 'alive', runId }), heartbeatMs);
     let terminated: NodeJS.Timeout | undefined;
     return {
       coordination,
@@ -363,7 +362,7 @@ export class ClusterLauncher implements Launcher {
         // A local worker is killed at once; islands elsewhere get a bound too: a host that does not report them fails them.
         terminated ??= setTimeout(
           () => hosts.forEach((host, h) => run.failHost(h, `host ${host.name} did not report its islands after they were terminated`)),
-          TERMINATE_TIMEOUT_MS,
+          MISSED_HEARTBEATS * heartbeatMs,
         );
       },
       release: () => {

@@ -30,7 +30,7 @@ import type { Subjects } from '../bus/connection.ts';
 import { carried } from '../bus/carried.ts';
 import { type BusMessage } from '../bus/messages.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
-import { DEFAULT_HEARTBEAT_MS, MISSED_HEARTBEATS } from '../defaults.ts';
+import { heartbeatPeriodMs, MISSED_HEARTBEATS } from '../defaults.ts';
 import { PermutationCheck } from '../result-checks.ts';
 
 const NO_EPOCH = 0x7fffffff;
@@ -120,11 +120,12 @@ export class IslandRelay {
         this.flushEdge(edge);
       });
     void this.watch();
+    const heartbeatMs = heartbeatPeriodMs();
     this.coordinatorCheck = setInterval(() => {
       // While the broker is away the coordinator cannot be heard: its silence counts from the reconnect.
       if (!connection.connected) this.coordinatorSeen = Date.now();
-      else if (Date.now() - this.coordinatorSeen > MISSED_HEARTBEATS * DEFAULT_HEARTBEAT_MS) this.stop('the coordinator was lost');
-    }, DEFAULT_HEARTBEAT_MS);
+      else if (Date.now() - this.coordinatorSeen > MISSED_HEARTBEATS * heartbeatMs) this.stop('the coordinator was lost');
+    }, heartbeatMs);
     this.done = Promise.all(sent).then(() => this.close());
   }
 

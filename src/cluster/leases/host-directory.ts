@@ -8,7 +8,7 @@ import { connectionState, type Subjects } from '../bus/connection.ts';
 import { ownVersion, type Decoded } from '../bus/codec.ts';
 import { type BusMessage } from '../bus/messages.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
-import { DEFAULT_HEARTBEAT_MS, MAX_HOST_ISLANDS, MISSED_HEARTBEATS } from '../defaults.ts';
+import { heartbeatPeriodMs, MAX_HOST_ISLANDS, MISSED_HEARTBEATS } from '../defaults.ts';
 import { safeName } from '../bus/text.ts';
 import { SayOnce } from '../bus/bounded.ts';
 
@@ -44,7 +44,8 @@ export class HostDirectory {
     subjects: Subjects,
     /** Mutable: a launcher adds its own reaction to a lost host for the length of a run. */
     readonly events: HostDirectoryEvents = {},
-    heartbeatMs = DEFAULT_HEARTBEAT_MS,
+    /** The hosts' heartbeat period; a launcher's `alive` and its bounds follow it too. */
+    readonly heartbeatMs = heartbeatPeriodMs(),
   ) {
     this.connection = connectionState(bus.nc);
     // A host speaks only for itself: a heartbeat or goodbye signed by another id is dropped.
