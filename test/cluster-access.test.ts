@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Subjects } from '../src/cluster/bus/connection.ts';
+import { TEST_CONNECT_TIMEOUT_ENV } from '../src/cluster/defaults.ts';
 import { BusCodec } from '../src/cluster/bus/codec.ts';
 import { BusEndpoint } from '../src/cluster/bus/endpoint.ts';
 import { HostDirectory } from '../src/cluster/leases/host-directory.ts';
@@ -323,7 +324,8 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
       ['hosts', '--nats', broker.url, '--nats-ca', pem('ca')],
       ['hosts', '--nats', broker.url.replace('tls:', 'nats:')],
     ]) {
-      const refused = await cliAsync(args);
+      // Without its certificate the client retries the handshake until its connect timeout: 1 s here (the test-only knob), not 5.
+      const refused = await cliAsync(args, { env: { [TEST_CONNECT_TIMEOUT_ENV]: '1000' } });
       assert.ok(isOneLineError(refused), `${args.join(' ')}: ${refused.code} ${refused.stderr}`);
       assert.match(refused.stderr, /cannot connect to the NATS broker/);
       // Said as it is, not "(timeout)": a nats:// URL for a TLS-only broker gets the hint.
