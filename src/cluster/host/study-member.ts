@@ -97,13 +97,16 @@ export class StudyMember {
    * Sends a run's result until its study's coordinator confirms it: null once it did, else why
    * not. Each attempt is short and the result is sent again (recorded once: the coordinator
    * answers a repeat as a duplicate), so a broker that restarts costs a few seconds, not the
-   * whole RESULT_TIMEOUT_MS; a reply from anyone but the coordinator is dropped.
+   * whole RESULT_TIMEOUT_MS; a reply from anyone but the coordinator is dropped. A study its
+   * coordinator ended (`end`, heard while sending) confirms nothing more: the host stops
+   * asking at once instead of staying busy for the rest of RESULT_TIMEOUT_MS.
    */
   private async confirm(done: BusMessage<'run-done'>): Promise<string | null> {
     const { bus, subjects } = this.host;
     const deadline = Date.now() + RESULT_TIMEOUT_MS;
     let why = 'timeout';
     while (Date.now() < deadline && !this.host.stopping() && !bus.nc.isClosed()) {
+      if (this.ended) return 'the study ended';
       const answer = await bus.requestFrom(
         subjects.study(this.session, 'result'),
         done,

@@ -25,7 +25,7 @@ import { HALTED, RUNNING, type Coordination, type StopState } from '../../archip
 import type { LaunchedRun, LaunchPlan, Launcher, LaunchReport } from '../../archipelago/launcher.ts';
 import type { IslandReport } from '../../archipelago/messages.ts';
 import { watchConnection, type Subjects } from '../bus/connection.ts';
-import { CLUSTER_CAPABILITIES, MISSED_HEARTBEATS } from '../defaults.ts';
+import { CLUSTER_CAPABILITIES, heartbeatPeriodMs, MISSED_HEARTBEATS } from '../defaults.ts';
 import { carried } from '../bus/carried.ts';
 import { type BusMessage } from '../bus/messages.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
@@ -350,9 +350,9 @@ export class ClusterLauncher implements Launcher {
         });
       });
 
-    // Hosts end the islands of a coordinator that went silent (killed), instead of running them forever.
-    const { heartbeatMs } = this.directory;
-    const alive = setInterval(() => run.toHosts({ type: 'alive', runId }), heartbeatMs);
+    // Hosts end the islands of a coordinator that went silent (killed), instead of running them forever:
+    // `alive` at the hosts' own period, whatever heartbeatMs this coordinator was given.
+    const alive = setInterval(() => run.toHosts({ type: 'alive', runId }), heartbeatPeriodMs());
     let terminated: NodeJS.Timeout | undefined;
     return {
       coordination,
@@ -362,7 +362,7 @@ export class ClusterLauncher implements Launcher {
         // A local worker is killed at once; islands elsewhere get a bound too: a host that does not report them fails them.
         terminated ??= setTimeout(
           () => hosts.forEach((host, h) => run.failHost(h, `host ${host.name} did not report its islands after they were terminated`)),
-          MISSED_HEARTBEATS * heartbeatMs,
+          MISSED_HEARTBEATS * this.directory.heartbeatMs,
         );
       },
       release: () => {

@@ -44,7 +44,7 @@ export class HostDirectory {
     subjects: Subjects,
     /** Mutable: a launcher adds its own reaction to a lost host for the length of a run. */
     readonly events: HostDirectoryEvents = {},
-    /** The hosts' heartbeat period; a launcher's `alive` and its bounds follow it too. */
+    /** The hosts' heartbeat period (silence for MISSED_HEARTBEATS of it is a loss); a launcher's bound for terminated islands follows it. */
     readonly heartbeatMs = heartbeatPeriodMs(),
   ) {
     this.connection = connectionState(bus.nc);
