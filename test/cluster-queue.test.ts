@@ -3,19 +3,25 @@
  * A cluster study's work queue on a real nats-server (issue 39, classes 8 and 9): runs taken
  * from it by a party that is not a host are published again and recorded once; a lost host's
  * run goes back to the queue, said when its ack deadline passes; a coordinator without the
- * key that hears keyed hosts says why they will not answer it. Waits are for hooks and lines.
+ * key that hears keyed hosts says why they will not answer it; a host whose study ends while it
+ * sends a run's result stops asking and is free again. Waits are for hooks and lines.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { BusCodec } from '../src/cluster/bus/codec.ts';
+import { Subjects } from '../src/cluster/bus/connection.ts';
+import { startHost } from '../src/cluster/host/host.ts';
 import { runStudyOnCluster } from '../src/cluster/study/study.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
+import { RESOLVED_CONFIG_VERSION } from '../src/config/resolved-schema.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns, runKey } from '../src/experiment/store.ts';
-import { localCluster, nats, SHORT_HEARTBEAT, SHORT_HEARTBEAT_MS } from './nats-server.ts';
+import { localCluster, nats, SHORT_HEARTBEAT, SHORT_HEARTBEAT_MS, within } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-queue-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -130,6 +136,78 @@ describe("a cluster study's queue", { skip: nats.skip, timeout: 240_000 }, () =>
       'every run recorded by the survivor',
     );
     assertEachRunOnce(out, experiment);
+  });
+
+  it("a host that hears its study end while it sends a run's result stops asking and leaves the study, free for the next one", async () => {
+    // This test is the study's coordinator: it queues one run, invites a host in this process, and
+    // ends the study as soon as the host sends the run's result, which it never confirms (a
+    // coordinator stopped by a signal). The host used to go on asking for its whole 30 s result
+    // timeout, busy, so a study resumed at once found no idle host (cluster-study's --resume test).
+    const prefix = cluster.freshPrefix();
+    const lines: string[] = [];
+    let onLine = () => {};
+    const host = await startHost({
+      nats: cluster.server.url,
+      prefix,
+      name: 'member',
+      islands: 1,
+      log(line) {
+        lines.push(line);
+        onLine();
+      },
+    });
+    const raw = await connect({ servers: cluster.server.url.replace('nats://', '') });
+    try {
+      const subjects = new Subjects(prefix);
+      const coordinator = new BusCodec('coord1', null);
+      const session = '0123456789abcdef';
+      const stream = subjects.studyStream(session);
+      const jsm = await jetstreamManager(raw);
+      await jsm.streams.add({
+        name: stream,
+        subjects: [subjects.study(session, 'runs')],
+        retention: RetentionPolicy.Workqueue,
+        storage: StorageType.Memory,
+      });
+      await jsm.consumers.add(stream, { durable_name: 'hosts', ack_policy: AckPolicy.Explicit, ack_wait: 60e9 });
+      const runs = subjects.study(session, 'runs');
+      const config = { ...resolveRunConfig({ n: 8, islands: 1 }, 'test', {}, { availableParallelism: 2, totalMemory: 8e9 }), seed: 1 };
+      await jetstream(raw).publish(
+        runs,
+        coordinator.encode(runs, {
+          type: 'run',
+          session,
+          runId: 'c#1',
+          cell: { id: 'c', values: {} },
+          configVersion: RESOLVED_CONFIG_VERSION,
+          config,
+          events: false,
+        }),
+      );
+      const end = subjects.study(session, 'end');
+      const resultSent = new Promise<void>((resolve) =>
+        raw.subscribe(subjects.study(session, 'result'), {
+          max: 1,
+          callback: () => {
+            raw.publish(end, coordinator.encode(end, { type: 'end', session }));
+            resolve();
+          },
+        }),
+      );
+      const invite = subjects.invite(host.id);
+      raw.publish(invite, coordinator.encode(invite, { type: 'invite', session, stream, consumer: 'hosts', ackWaitMs: 60_000 }));
+      await within(60, "the host to send the run's result", resultSent);
+      const left = new Promise<void>((resolve) => {
+        onLine = () => lines.includes(`left study ${session}`) && resolve();
+        onLine();
+      });
+      await within(60, 'the host to leave the study', left);
+      assert.ok(lines.includes('result of c#1 not confirmed (the study ended)'), lines.join('\n'));
+      assert.equal(host.busyWith, null);
+    } finally {
+      await host.stop();
+      await raw.close();
+    }
   });
 
   it('a coordinator without the key that hears keyed hosts says once why they will not answer it', async () => {
