@@ -47,6 +47,7 @@ export const runRecordSchema = z.looseObject({
   solution: z.array(z.number().int().min(1)).nullable(),
   error: z.string().nullable(),
   finishedAt: z.string(),
+  threads: count.optional(),
   trajectory: z.array(z.tuple([count, count])).optional(),
 });
 
