@@ -28,8 +28,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { emptyFileName, InputError, OutputRefused } from './errors.ts';
-import { outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
-import { fileKind } from './read-file.ts';
+import { folderProblem, outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
 
 /** Temporary files are `.<name>.<pid>.<16 hex digits>.tmp` beside their target (the name cut to keep within 255 bytes). */
 const TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]{16}\.tmp$/;
@@ -366,13 +365,6 @@ export function checkOutFile(flag: string, path: string): void {
     throw new InputError(writeError(flag, path, error));
   }
   removeStaleTemps(folder, basename(target.path));
-}
-
-/** Why `folder` cannot hold an output, named `shown` in the message: it is missing or no folder; null when it is a folder. */
-export function folderProblem(folder: string, shown: string): string | null {
-  const stats = statOrNull(folder);
-  if (stats === null) return `folder ${shown} does not exist`;
-  return stats.isDirectory() ? null : `${shown} is ${fileKind(stats)}, not a folder`;
 }
 
 /**

@@ -7,8 +7,8 @@ import { accessSync, constants, lstatSync, mkdirSync, readdirSync, renameSync, r
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
 import { emptyFolderFlag } from '../experiment/errors.ts';
-import { checkFolderLinks } from '../io/output-target.ts';
-import { checkPermitted, failureReason, folderProblem, processAlive, writeFileAtomic } from '../io/write-file.ts';
+import { checkFolderLinks, folderProblem } from '../io/output-target.ts';
+import { checkPermitted, failureReason, processAlive, writeFileAtomic } from '../io/write-file.ts';
 
 export interface ExportFile {
   /** Relative to the export folder, with / separators. */

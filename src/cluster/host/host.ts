@@ -132,19 +132,8 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const js = jetstream(nc);
   const bus = new BusEndpoint(nc, new BusCodec(id, key), log);
   warmRunPaths(bus.codec);
-  const setup = {
-    id,
-    name,
-    islands,
-    islandNice,
-    eventBytes,
-    log,
-    extensions,
-    registries,
-    connection,
-    js,
-    heartbeatMs: options.heartbeatMs,
-  };
+  const { heartbeatMs } = options;
+  const setup = { id, name, islands, islandNice, eventBytes, log, extensions, registries, connection, js, heartbeatMs };
   return new Host(bus, subjects, address.display, setup);
 }
 
@@ -154,7 +143,6 @@ interface HostSetup {
   name: string;
   islands: number;
   islandNice: number;
-  /** The bound on a study run's event lines (study-member.ts). */
   eventBytes: number;
   log: (line: string) => void;
   extensions: readonly string[];
