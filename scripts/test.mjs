@@ -8,7 +8,8 @@
  * machine delays) one at a time, the others several at a time, the slowest first so that none
  * is left running alone at the end. The main lane's report streams; the broker lane's, the
  * build's and the lint's output is shown when they end. Exits 1 if any stage fails (no test
- * runs after a failed build), after a line with each stage's wall time.
+ * runs after a failed build), after a line with each stage's wall time and, where GNU time is
+ * installed, its CPU time (the suite is CPU-bound: their sum over the cores is its floor).
  *
  * The test files run as the build's tsc compiled them (dist/test/x.test.js, emitted from the
  * same sources it type-checked), with plain node: a file starts in half the CPU it takes under
@@ -24,7 +25,8 @@
  *   NQI_TEST_CONCURRENCY=N                  main-lane test files at once (default 2)
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -42,18 +44,44 @@ const tagged = (tag) => all.filter((f) => text.get(f).startsWith(`// @${tag}`));
 /** Test files that start nats-server and host processes (test/nats-server.ts): the broker lane. */
 const broker = new Set(all.filter((f) => /from '\.\/nats-server\.ts'/.test(text.get(f))));
 
+/**
+ * GNU time, where there is one: it reports the CPU (user + system) of a stage's whole process
+ * tree, which says whether the suite waited or computed (Node sees only its own process's).
+ */
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+/** A folder of its own for GNU time's reports (made on first use, removed at the end). */
+let scratch;
+const cpuFileFor = (name) => path.join((scratch ??= mkdtempSync(path.join(tmpdir(), 'nqi-test-'))), `${name.replace(/\W+/g, '-')}.cpu`);
+
+/** The CPU seconds GNU time wrote to `file` (its last line, "user system"), or undefined. */
+function cpuSeconds(file) {
+  if (file === '' || !existsSync(file)) return undefined;
+  const last = readFileSync(file, 'utf8').trim().split('\n').at(-1) ?? '';
+  const [user, system] = last.split(' ').map(Number);
+  return Number.isFinite(user + system) ? user + system : undefined;
+}
+
 /** Runs a stage; `held` output is kept and returned, else it goes straight to this process's streams. */
 function stage(name, command, args, held, env = process.env) {
   const started = performance.now();
+  const cpuFile = gnuTime ? cpuFileFor(name) : '';
+  const [run, runArgs] = gnuTime ? [gnuTime, ['-f', '%U %S', '-o', cpuFile, command, ...args]] : [command, args];
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(run, runArgs, { cwd: root, env, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     let output = '';
     if (held) {
       child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
       child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
     }
     child.on('close', (code, signal) =>
-      resolve({ name, ok: code === 0, code: code ?? signal, output, seconds: (performance.now() - started) / 1000 }),
+      resolve({
+        name,
+        ok: code === 0,
+        code: code ?? signal,
+        output,
+        seconds: (performance.now() - started) / 1000,
+        cpu: cpuSeconds(cpuFile),
+      }),
     );
   });
 }
@@ -81,7 +109,9 @@ async function runAll(given) {
     if (r.output.trim() !== '' || !r.ok)
       process.stdout.write(`\n--- ${r.name} (${r.ok ? 'passed' : `failed, exit ${r.code}`}):\n${r.output}`);
   }
-  const line = results.map((r) => `${r.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds.toFixed(1)} s`).join(', ');
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  const cpu = (r) => (r.cpu === undefined ? '' : ` (CPU ${r.cpu.toFixed(1)} s)`);
+  const line = results.map((r) => `${r.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds.toFixed(1)} s${cpu(r)}`).join(', ');
   process.stdout.write(
     `\n${line} (${build.ok ? `test files: ${concurrency} at a time, those with a broker one at a time` : 'no test ran: the build failed'})\n`,
   );

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { memoryAdvice, readMemoryLimits } from '../src/config/memory.ts';
+import { addressSpaceNeeded, estimateMemory, memoryAdvice, readMemoryLimits, runMemoryAdvice } from '../src/config/memory.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { CLI, ROOT } from './cli-helpers.ts';
 
@@ -100,6 +100,21 @@ describe('the limits the memory check reads', () => {
     assert.equal(readMemoryLimits(v1None).cgroupMax, null);
     const none = readMemoryLimits({ limits: path.join(dir, 'nothing'), cgroup: path.join(dir, 'nothing'), cgroupRoot: dir });
     assert.deepEqual([none.cgroupMax, none.addressSpace], [null, null]);
+  });
+
+  it('counts the threads the launcher would start: threads if set, else one per island up to the cores it is told', () => {
+    const cores = (availableParallelism: number) => ({ availableParallelism, totalMemory: 64e9 });
+    const run = resolveRunConfig({ n: 30, islands: 8 }, 'test', {}, cores(1));
+    const migrants = run.migration.interval > 0 ? run.migration.migrants : 0;
+    const address = (threads: number) => addressSpaceNeeded(estimateMemory(30, 8, run.ga, migrants, undefined, threads).bytes, threads);
+    // Room for 8 islands on 2 threads, not on 8 (each thread reserves address space).
+    const limits = { addressSpace: (address(2) + address(8)) / 2 };
+    assert.equal(runMemoryAdvice(run, { ...cores(2), ...limits }), null);
+    assert.match(runMemoryAdvice(run, { ...cores(8), ...limits }) ?? '', /of address space for 8 islands/);
+    assert.equal(runMemoryAdvice({ ...run, threads: 2 }, { ...cores(8), ...limits }), null);
+    // Resolving a config checks the same, with the cores of the environment it is given.
+    assert.doesNotThrow(() => resolveRunConfig({ n: 30, islands: 8 }, 'test', {}, { ...cores(2), ...limits }));
+    assert.throws(() => resolveRunConfig({ n: 30, islands: 8 }, 'test', {}, { ...cores(8), ...limits }), /of address space for 8 islands/);
   });
 
   it('a cgroup below the machine is the limit, named as such, with the island count that fits', () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CHECKPOINT_FORMAT_VERSION, checkpointContents, encodeCheckpoint, type CheckpointFile } from '../src/run/checkpoint.ts';
-import { cli, isOneLineError, spawnCli } from './cli-helpers.ts';
+import { cli, cliInProcess, isOneLineError, spawnCli } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-ckpt-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -163,19 +163,20 @@ describe('checkpoints that cannot be resumed', () => {
     writeFileSync(file, encodeCheckpoint(c));
     return file;
   };
-  const refuses = (args: string[], says: RegExp) => {
-    const r = cli(args);
+  // In this process (runCli): the binary answers bad input as runCli does (bad-input-binary.test.ts).
+  const refuses = async (args: string[], says: RegExp) => {
+    const r = await cliInProcess(args);
     assert.ok(isOneLineError(r), `code ${r.code}, stderr ${r.stderr}`);
     assert.match(r.stderr.trim(), says);
   };
 
-  it('another tool version', () => {
-    refuses(
+  it('another tool version', async () => {
+    await refuses(
       ['solve', '--resume', variant('old-tool.ckpt', (c) => (c.toolVersion = '0.0.1'))],
       /written by nqueens-islands 0\.0\.1, this is \d+\.\d+\.\d+; resume it with the version that wrote it$/,
     );
   });
-  it('a single bit flipped anywhere (random-number state, config, the checksum itself): one line, exit 2', () => {
+  it('a single bit flipped anywhere (random-number state, config, the checksum itself): one line, exit 2', async () => {
     const bytes = readFileSync(ckpt);
     // Spread over the whole file, the last one inside the checksum.
     for (const at of [0, 1, Math.floor(bytes.length / 3), Math.floor(bytes.length / 2), bytes.length - 40, bytes.length - 1]) {
@@ -183,55 +184,58 @@ describe('checkpoints that cannot be resumed', () => {
       flipped[at] ^= 0x01;
       const file = join(tmp, `flip-${at}.ckpt`);
       writeFileSync(file, flipped);
-      refuses(
+      await refuses(
         ['solve', '--resume', file],
         /flip-\d+\.ckpt: (damaged checkpoint \(its SHA-256 checksum does not match|not an nqueens-islands checkpoint)/,
       );
     }
   });
-  it('another format version', () => {
-    refuses(
+  it('another format version', async () => {
+    await refuses(
       ['solve', '--resume', variant('old-format.ckpt', (c) => (c.formatVersion = 99))],
       /checkpoint format version 99, written by nqueens-islands \d+\.\d+\.\d+; this nqueens-islands reads version 3$/,
     );
   });
-  it('a config that is not a resolved config (edited, or in the file shape): never resolved again', () => {
-    refuses(
+  it('a config that is not a resolved config (edited, or in the file shape): never resolved again', async () => {
+    await refuses(
       ['solve', '--resume', variant('bad-config.ckpt', (c) => (c.config.migration.interval = 0))],
       /bad-config\.ckpt: damaged checkpoint \(config: migration\.interval: expected an integer >= 1, got 0\)$/,
     );
-    refuses(
+    await refuses(
       ['solve', '--resume', variant('file-shape.ckpt', (c) => ((c as { config: unknown }).config = { n: 300, islands: 2, seed: 1 }))],
       /file-shape\.ckpt: damaged checkpoint \(config: /,
     );
   });
-  it('another N on the command line', () => {
-    refuses(
+  it('another N on the command line', async () => {
+    await refuses(
       ['solve', '--resume', ckpt, '-n', '301'],
       /^nqueens-islands: -n: 301 contradicts the checkpoint .*run\.ckpt, which is for n = 300; with --resume only --max-iterations, --max-evaluations, --time-limit, --on-island-error, --out may change$/,
     );
   });
-  it('any other run flag that contradicts it (the same value is fine)', () => {
-    refuses(['solve', '--resume', ckpt, '--interval', '6'], /--interval: 6 contradicts the checkpoint .* migration\.interval = 5/);
-    const same = cli(['solve', '--resume', ckpt, '-n', '300', '--interval', '5', '--quiet', '--max-iterations', '1']);
+  it('any other run flag that contradicts it (the same value is fine)', async () => {
+    await refuses(['solve', '--resume', ckpt, '--interval', '6'], /--interval: 6 contradicts the checkpoint .* migration\.interval = 5/);
+    const same = await cliInProcess(['solve', '--resume', ckpt, '-n', '300', '--interval', '5', '--quiet', '--max-iterations', '1']);
     assert.equal(same.code, 1, same.stderr);
   });
-  it('snapshots that do not match the config', () => {
-    refuses(['solve', '--resume', variant('short.ckpt', (c) => c.islands.pop())], /damaged checkpoint \(expected 2 island snapshots\)$/);
+  it('snapshots that do not match the config', async () => {
+    await refuses(
+      ['solve', '--resume', variant('short.ckpt', (c) => c.islands.pop())],
+      /damaged checkpoint \(expected 2 island snapshots\)$/,
+    );
   });
-  it("with islands on other hosts: refused by the cluster launcher's capabilities, before any broker is reached", () => {
+  it("with islands on other hosts: refused by the cluster launcher's capabilities, before any broker is reached", async () => {
     const noBroker = ['--nats', 'nats://127.0.0.1:1', '--hosts', '1'];
     const why = '\\(islands on other hosts are not checkpointed\\)$';
-    refuses(['solve', '--resume', ckpt, ...noBroker], new RegExp(`^nqueens-islands: --resume: not with --nats ${why}`));
-    refuses(
+    await refuses(['solve', '--resume', ckpt, ...noBroker], new RegExp(`^nqueens-islands: --resume: not with --nats ${why}`));
+    await refuses(
       ['solve', '-n', '8', '--checkpoint', join(tmp, 'never.ckpt'), ...noBroker],
       new RegExp(`^nqueens-islands: --checkpoint: not with --nats ${why}`),
     );
     assert.equal(existsSync(join(tmp, 'never.ckpt')), false);
   });
-  it('a truncated file', () => {
+  it('a truncated file', async () => {
     const file = join(tmp, 'truncated.ckpt');
     writeFileSync(file, readFileSync(ckpt).subarray(0, 1000));
-    refuses(['solve', '--resume', file], /not an nqueens-islands checkpoint/);
+    await refuses(['solve', '--resume', file], /not an nqueens-islands checkpoint/);
   });
 });

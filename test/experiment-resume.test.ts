@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CLI } from './cli-helpers.ts';
 import { ROOT as root } from './paths.ts';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { ConfigError } from '../src/config/errors.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { runStudy } from '../src/experiment/runner.ts';
@@ -134,29 +135,6 @@ describe('runStudy in-process (N = 1 boards: answered without threads)', () => {
 });
 
 describe('the real CLI, killed with SIGKILL mid-study and resumed', () => {
-  const cli = path.join(root, 'dist', 'src', 'cli', 'main.js');
-
-  /** Newest modification time of the sources the CLI is built from. */
-  function newestSource(folder: string): number {
-    let newest = 0;
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const full = path.join(folder, entry.name);
-      newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
-    }
-    return newest;
-  }
-
-  before(() => {
-    // The test runs the built CLI; build it when it is missing or older than the sources.
-    if (
-      !existsSync(cli) ||
-      statSync(cli).mtimeMs < Math.max(newestSource(path.join(root, 'src')), newestSource(path.join(root, 'workers')))
-    ) {
-      const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, encoding: 'utf8' });
-      assert.equal(build.status, 0, `build failed: ${build.stdout}${build.stderr}`);
-    }
-  });
-
   it('loses no finished run and repeats none', async () => {
     const file = path.join(dir, 'killed.yaml');
     writeFileSync(
@@ -165,7 +143,7 @@ describe('the real CLI, killed with SIGKILL mid-study and resumed', () => {
     );
     const out = path.join(dir, 'killed-out');
     const runsFile = path.join(out, 'runs.jsonl');
-    const child = spawn(process.execPath, [cli, 'experiment', file, '--out', out, '--events'], {
+    const child = spawn(process.execPath, [CLI, 'experiment', file, '--out', out, '--events'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -209,7 +187,7 @@ describe('the real CLI, killed with SIGKILL mid-study and resumed', () => {
     const before = readRuns(runsFile).runs.length;
     assert.ok(before >= 1);
 
-    const resumed = spawnSync(process.execPath, [cli, 'experiment', file, '--out', out, '--events', '--resume'], {
+    const resumed = spawnSync(process.execPath, [CLI, 'experiment', file, '--out', out, '--events', '--resume'], {
       cwd: root,
       encoding: 'utf8',
     });
@@ -217,7 +195,7 @@ describe('the real CLI, killed with SIGKILL mid-study and resumed', () => {
     assert.match(resumed.stderr, /6 runs \(\d+ new\)/);
     assertEachRunOnce(out, ['topology.kind=ring', 'topology.kind=none'], [3, 4, 5]);
 
-    const again = spawnSync(process.execPath, [cli, 'experiment', file, '--out', out], { cwd: root, encoding: 'utf8' });
+    const again = spawnSync(process.execPath, [CLI, 'experiment', file, '--out', out], { cwd: root, encoding: 'utf8' });
     assert.equal(again.status, 2);
     assert.match(again.stderr, /^nqueens-islands: --out .*: folder is not empty; add --resume/);
     assert.equal(again.stderr.trim().split('\n').length, 1);

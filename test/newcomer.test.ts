@@ -15,7 +15,7 @@ import { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from '../src/config/run-t
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { configDocsSource } from '../src/config/config-docs.ts';
 import { runCli } from '../src/cli/cli.ts';
-import { CLI, cli, ROOT } from './cli-helpers.ts';
+import { CLI, cli, cliInProcess, ROOT } from './cli-helpers.ts';
 import { resolveConfig, type BetweenEvent, type EmigrantSelectionName, type RunConfigInput, type SurvivalEvent } from '../src/index.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-newcomer-'));
@@ -39,10 +39,10 @@ function completeLines(file: string): string[] {
 const poll = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
 
 describe('large-N advice', () => {
-  it('paper mode says, before it starts, that a large N takes hours and points to --mode hybrid', () => {
+  it('paper mode says, before it starts, that a large N takes hours and points to --mode hybrid', async () => {
     // --max-iterations 1 and a population of 2 with no bad repository keep the run short (the
     // advice depends on N, the mode and the cores only); it comes before any population is built.
-    const r = cli([
+    const r = await cliInProcess([
       'solve',
       '-n',
       '40000',
@@ -63,10 +63,23 @@ describe('large-N advice', () => {
       .filter((line) => /paper mode at N = 40000 would take at least about [\d.]+ (hours|days)/.test(line));
     assert.equal(advice.length, 1, r.stderr);
     assert.match(advice[0], /--mode hybrid/);
-    const small = cli(['solve', '-n', '40', '--seed', '1', '-q']);
+    const small = await cliInProcess(['solve', '-n', '40', '--seed', '1', '-q']);
     assert.equal(small.code, 0);
     assert.doesNotMatch(small.stderr, /paper mode at N/);
-    const hybrid = cli(['solve', '-n', '40000', '--mode', 'hybrid', '--islands', '1', '--max-iterations', '1', '--seed', '1', '-q']);
+    const hybrid = await cliInProcess([
+      'solve',
+      '-n',
+      '40000',
+      '--mode',
+      'hybrid',
+      '--islands',
+      '1',
+      '--max-iterations',
+      '1',
+      '--seed',
+      '1',
+      '-q',
+    ]);
     assert.doesNotMatch(hybrid.stderr, /paper mode at N/);
   });
 
@@ -122,14 +135,14 @@ describe('CLI habits', () => {
     }
   });
 
-  it('a study warns about sweeps whose cells cannot differ (topology swept on 1 island)', () => {
+  it('a study warns about sweeps whose cells cannot differ (topology swept on 1 island)', async () => {
     const study = path.join(dir, 'moot.yaml');
     writeFileSync(study, 'name: moot\nbase:\n  overrides:\n    n: 8\n    islands: 1\nsweep:\n  topology.kind: [ring, none]\nrepeats: 1\n');
-    const r = cli(['experiment', study, '--out', path.join(dir, 'moot')]);
+    const r = await cliInProcess(['experiment', study, '--out', path.join(dir, 'moot')]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /sweep: cells topology\.kind=ring; topology\.kind=none cannot differ \(no island sends migrants/);
     writeFileSync(study, 'name: apart\nbase:\n  overrides:\n    n: 8\n    islands: 4\nsweep:\n  topology.kind: [ring, none]\nrepeats: 1\n');
-    assert.doesNotMatch(cli(['experiment', study, '--out', path.join(dir, 'apart')]).stderr, /cannot differ/);
+    assert.doesNotMatch((await cliInProcess(['experiment', study, '--out', path.join(dir, 'apart')])).stderr, /cannot differ/);
   });
 
   it('completion prints a bash or zsh script that asks the binary, and the binary answers', () => {
@@ -228,7 +241,7 @@ describe('a run that can be followed', () => {
 });
 
 describe('the library', () => {
-  it('an operator object may be given in part: the keys not given keep their defaults (library and YAML alike)', () => {
+  it('an operator object may be given in part: the keys not given keep their defaults (library and YAML alike)', async () => {
     const config: RunConfigInput = { n: 100, seed: 1, ga: { mode: 'hybrid', localSearch: { maxSteps: 8 } } };
     const resolved = resolveConfig(config);
     assert.deepEqual((resolved.ga as unknown as { operators: { localSearch: unknown } }).operators.localSearch, {
@@ -238,11 +251,11 @@ describe('the library', () => {
     });
     const yaml = path.join(dir, 'partial.yaml');
     writeFileSync(yaml, 'n: 100\nga:\n  mode: hybrid\n  conflictMutation:\n    partners: 3\n');
-    const printed = cli(['config', 'print', '--config', yaml, '--json']);
+    const printed = await cliInProcess(['config', 'print', '--config', yaml, '--json']);
     assert.equal(printed.code, 0, printed.stderr);
     assert.deepEqual(JSON.parse(printed.stdout).ga.conflictMutation, { probability: 0.8, moves: 1, partners: 3 });
     writeFileSync(yaml, 'n: 100\nga:\n  mode: hybrid\n  conflictMutation:\n    partner: 3\n');
-    const typo = cli(['config', 'print', '--config', yaml]);
+    const typo = await cliInProcess(['config', 'print', '--config', yaml]);
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /unknown key "ga\.conflictMutation\.partner"; did you mean "ga\.conflictMutation\.partners"\?/);
   });

@@ -139,26 +139,26 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
     assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
   });
 
-  it('a link of this user is followed: the file it names is replaced, the link stays', () => {
+  it('a link of this user is followed: the file it names is replaced, the link stays', async () => {
     const real = join(tmp, 'real.json');
     const link = join(tmp, 'link.json');
     writeFileSync(real, 'old\n');
     symlinkSync(real, link);
-    const r = cli(['solve', '-n', '8', '--seed', '1', '--quiet', '--out', link]);
+    const r = await cliInProcess(['solve', '-n', '8', '--seed', '1', '--quiet', '--out', link]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(lstatSync(link).isSymbolicLink());
     assert.equal(JSON.parse(readFileSync(real, 'utf8')).solved, true);
   });
 
   for (const mode of [0o600, 0o640, 0o664, 0o755]) {
-    it(`a ${mode.toString(8)} file keeps its mode when replaced (--out, --trace)`, () => {
+    it(`a ${mode.toString(8)} file keeps its mode when replaced (--out, --trace)`, async () => {
       const out = join(tmp, `mode-${mode.toString(8)}.json`);
       const trace = join(tmp, `mode-${mode.toString(8)}.trace`);
       for (const f of [out, trace]) {
         writeFileSync(f, 'x');
         chmodSync(f, mode);
       }
-      const r = cli(['solve', '-n', '8', '--seed', '1', '--quiet', '--out', out, '--trace', trace]);
+      const r = await cliInProcess(['solve', '-n', '8', '--seed', '1', '--quiet', '--out', out, '--trace', trace]);
       assert.equal(r.code, 0, r.stderr);
       for (const f of [out, trace]) assert.equal(statSync(f).mode & 0o7777, mode, f);
     });
@@ -188,9 +188,9 @@ describe('class 1: writes cannot be redirected, modes are kept', () => {
 describe('class 2: formulas and terminal escapes from files are neutralised', () => {
   const hostile = ['=HYPERLINK("http://x")', '\u001b]0;pwn\u0007\u001b[2Jx', '+1', '-2+3', '@SUM(A1)', '\tx', '\rx', '\u009b31m'];
   const out = join(tmp, 'hostile-study');
-  before(() => {
+  before(async () => {
     const file = studyFile('hostile', `  output.file: ${JSON.stringify(hostile)}`, '[1]');
-    const r = cli(['experiment', file, '--out', out]);
+    const r = await cliInProcess(['experiment', file, '--out', out]);
     assert.equal(r.code, 0, r.stderr);
   });
 
@@ -204,15 +204,15 @@ describe('class 2: formulas and terminal escapes from files are neutralised', ()
     }
   });
 
-  it('report --json stays exactly the data (the escapes mean the same characters)', () => {
-    const r = cli(['report', out, '--json']);
+  it('report --json stays exactly the data (the escapes mean the same characters)', async () => {
+    const r = await cliInProcess(['report', out, '--json']);
     const cells = (JSON.parse(r.stdout) as { cells: { values: Record<string, unknown> }[] }).cells.map((c) => c.values['output.file']);
     assert.deepEqual(cells.sort(), [...hostile].sort());
   });
 
-  it('report --csv: every text cell that a spreadsheet would take as a formula starts with a quote', () => {
+  it('report --csv: every text cell that a spreadsheet would take as a formula starts with a quote', async () => {
     const csv = join(tmp, 'hostile.csv');
-    assert.equal(cli(['report', out, '--csv', csv]).code, 0);
+    assert.equal((await cliInProcess(['report', out, '--csv', csv])).code, 0);
     const fields = readFileSync(csv, 'utf8')
       .split('\n')
       .slice(1)
@@ -387,15 +387,15 @@ describe('class 4: two writers on one study, two outputs on one file', () => {
     });
   }
 
-  it('event logs are one per cell: `a/b` and `a_b` (and long ids) each get their own, resumable', () => {
+  it('event logs are one per cell: `a/b` and `a_b` (and long ids) each get their own, resumable', async () => {
     const long = `x${'y'.repeat(400)}`;
     const file = studyFile('names', `  output.file: ["a/b", "a_b", "a b", ${JSON.stringify(long)}]`, '[1]');
     const dir = join(tmp, 'names');
-    const r = cli(['experiment', file, '--out', dir, '--events']);
+    const r = await cliInProcess(['experiment', file, '--out', dir, '--events']);
     assert.equal(r.code, 0, r.stderr);
     for (const cell of ['a/b', 'a_b', 'a b', long]) assert.ok(existsSync(join(dir, eventLogPath(`output.file=${cell}`, 1))), cell);
     assert.equal(readdirSync(join(dir, 'events')).length, 4);
-    const again = cli(['experiment', file, '--out', dir, '--events', '--resume']);
+    const again = await cliInProcess(['experiment', file, '--out', dir, '--events', '--resume']);
     assert.equal(again.code, 0, again.stderr);
   });
 
@@ -520,7 +520,7 @@ describe('class 7: a deleted working directory, --jitless, bad --baseline values
   it('report --baseline with values YAML refuses, bare numbers or no key: one line, exit 2', async () => {
     const file = studyFile('baseline', '  migration.interval: [1, 2]', '[1]');
     const dir = join(tmp, 'baseline');
-    assert.equal(cli(['experiment', file, '--out', dir]).code, 0);
+    assert.equal((await cliInProcess(['experiment', file, '--out', dir])).code, 0);
     for (const value of [
       '5',
       'migration.interval=[',
@@ -541,9 +541,9 @@ describe('class 7: a deleted working directory, --jitless, bad --baseline values
 // Class 8: big inputs are bounded work.
 
 describe('class 8: big traces and big studies', () => {
-  it('report --run on a trace of 120,000 progress samples: exact numbers, a page of bounded size', () => {
+  it('report --run on a trace of 120,000 progress samples: exact numbers, a page of bounded size', async () => {
     const small = join(tmp, 'small.trace');
-    assert.equal(cli(['solve', '-n', '12', '--islands', '2', '--seed', '1', '--quiet', '--trace', small]).code, 0);
+    assert.equal((await cliInProcess(['solve', '-n', '12', '--islands', '2', '--seed', '1', '--quiet', '--trace', small])).code, 0);
     const header = readFileSync(small, 'utf8').split('\n')[0];
     const lines = [header];
     const per = 60_000;
@@ -568,7 +568,7 @@ describe('class 8: big traces and big studies', () => {
     const trace = join(tmp, 'huge.trace');
     writeFileSync(trace, `${lines.join('\n')}\n`);
     const html = join(tmp, 'huge.html');
-    const r = cli(['report', '--run', trace, '--html', html]);
+    const r = await cliInProcess(['report', '--run', trace, '--html', html]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /island 0: 60000 samples, iterations 0\.\.59999, best fitness 400 -> 101,/);
     assert.match(r.stdout, /island 1: 60000 samples, iterations 0\.\.59999, best fitness 401 -> 102,/);
@@ -577,10 +577,10 @@ describe('class 8: big traces and big studies', () => {
     assert.match(readFileSync(html, 'utf8'), /drawn from the first, last, lowest and highest/);
   });
 
-  it('runs.jsonl is read in chunks: every line across chunk boundaries (multi-byte text too), a torn last line cut', () => {
+  it('runs.jsonl is read in chunks: every line across chunk boundaries (multi-byte text too), a torn last line cut', async () => {
     const file = studyFile('big', '  n: [8]', '[1]');
     const dir = join(tmp, 'big');
-    assert.equal(cli(['experiment', file, '--out', dir]).code, 0);
+    assert.equal((await cliInProcess(['experiment', file, '--out', dir])).code, 0);
     const line = readFileSync(join(dir, 'runs.jsonl'), 'utf8').trimEnd();
     const record = JSON.parse(line) as { cell: string; seed: number };
     // About 20 MB: more than two 8 MB chunks, lines of varying length so the cuts fall anywhere.
@@ -647,15 +647,15 @@ describe('class 9: library rough edges', () => {
     }
   });
 
-  it('lone-CR line ends are read like LF (tuple file, config, experiment file)', () => {
+  it('lone-CR line ends are read like LF (tuple file, config, experiment file)', async () => {
     const tuples = join(tmp, 'cr.txt');
     writeFileSync(tuples, '2 4 1 3\r3 1 4 2\r');
-    const r = cli(['verify', '--file', tuples]);
+    const r = await cliInProcess(['verify', '--file', tuples]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim().split('\n').length, 2);
     const config = join(tmp, 'cr.yaml');
     writeFileSync(config, 'n: 8\rseed: 1\rislands: 1\r');
-    assert.equal(cli(['solve', '--config', config, '--quiet']).code, 0);
+    assert.equal((await cliInProcess(['solve', '--config', config, '--quiet'])).code, 0);
   });
 
   it('the live view fits a 30-column terminal and is off under TERM=dumb', () => {

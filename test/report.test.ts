@@ -352,7 +352,6 @@ describe('HTML report', () => {
         tab.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
         tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
         await tab.goto(`file://${html}`, { waitUntil: 'load' });
-        await tab.screenshot({ path: html.replace(/\.html$/, '.png'), fullPage: true });
         // What overflows: the page wider than the window, text wider than its box, chart text outside its chart, labels cut short (…).
         const overflows = await tab.$eval('html', (root) => {
           const out: string[] = [];
@@ -457,7 +456,6 @@ describe('HTML report', () => {
       tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       tab.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && problems.push(`fetch: ${r.url()}`));
       await tab.goto(`file://${html}`, { waitUntil: 'load' });
-      await tab.screenshot({ path: html.replace(/\.html$/, '.png'), fullPage: true });
       const figures = await tab.$$eval('figure svg', (svgs) =>
         svgs.map((svg) => ({
           titles: [...svg.querySelectorAll('.role-title-text')].map((t) => t.textContent ?? ''),

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { threadBlocks, threadsFor } from '../src/archipelago/local-host.ts';
+import { threadBlocks, threadsFor } from '../src/archipelago/threads.ts';
 import { configHash } from '../src/provenance.ts';
 import * as library from '../src/index.ts';
 import { spawnCli } from './cli-helpers.ts';

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { kernelModuleForThread, type KernelModule } from '../ga/kernel.ts';
@@ -14,6 +13,7 @@ import {
 import type { ControlMessage, IslandReport, IslandTask } from './messages.ts';
 import { SharedMemoryCoordination } from './shared-memory-coordination.ts';
 import { createPortMesh, type IslandEnd, type IslandPorts, type ThreadEnvelope } from './transport.ts';
+import { threadBlocks, threadsFor } from './threads.ts';
 import { islandWorkerFile } from './worker-path.ts';
 
 /** One island to start: its task, its ends of its channels, and the host's end of its control channel. */
@@ -21,30 +21,6 @@ export interface IslandPlacement {
   task: IslandTask;
   ports: IslandPorts;
   control: MessagePort;
-}
-
-/**
- * Worker threads for a run of `islands` islands: `threads` if given (never more than the
- * islands), else one per island up to the machine's cores. Islands beyond that share threads.
- */
-export function threadsFor(islands: number, threads: number | null = null): number {
-  return Math.max(1, Math.min(islands, threads ?? availableParallelism()));
-}
-
-/**
- * Which islands each of `threads` threads runs: contiguous blocks of `count` indices (thread t
- * the t-th block; the first `count % threads` blocks hold one more), each in ascending order.
- */
-export function threadBlocks(count: number, threads: number): number[][] {
-  const base = Math.floor(count / threads);
-  const extra = count % threads;
-  const blocks: number[][] = [];
-  for (let t = 0, at = 0; t < threads; t++) {
-    const size = base + (t < extra ? 1 : 0);
-    blocks.push(Array.from({ length: size }, (_, i) => at + i));
-    at += size;
-  }
-  return blocks;
 }
 
 /** A promise and its settling functions (one island's report while its thread runs). */

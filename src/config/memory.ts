@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { threadsFor } from '../archipelago/threads.ts';
 import { addressSpaceLimit } from '../io/address-space.ts';
 import { bytesPerGene } from '../problem/genes.ts';
 import { gaMemory } from './ga-section.ts';
@@ -197,13 +198,16 @@ export function memoryAdvice(
 
 /**
  * `memoryAdvice` for a resolved run (a resolved config here, or one that arrived from a
- * checkpoint or the bus): its islands on at most `threads` threads (null or absent: the cores).
+ * checkpoint or the bus): its islands on the threads the launcher would start for it
+ * (`threadsFor`: `threads`, or one per island up to the cores, `limits.availableParallelism`
+ * where the caller knows them, else this machine's).
  */
 export function runMemoryAdvice(
   run: { n: number; islands: number; ga: GaConfig; migration: { interval: number; migrants: number }; threads?: number | null },
-  limits: number | MemoryLimits,
+  limits: number | (MemoryLimits & { availableParallelism?: number }),
   registries?: Registries,
 ): string | null {
   const migrants = run.migration.interval > 0 ? run.migration.migrants : 0;
-  return memoryAdvice(run.n, run.islands, run.ga, migrants, limits, registries, run.threads ?? os.availableParallelism());
+  const cores = typeof limits === 'number' ? undefined : limits.availableParallelism;
+  return memoryAdvice(run.n, run.islands, run.ga, migrants, limits, registries, threadsFor(run.islands, run.threads ?? null, cores));
 }

@@ -168,8 +168,7 @@ export function resolveRunConfig(
   const islandGroups = resolveIslandGroups(p.islandGroups, groupsContext);
   // Memory as if every island were the costliest of them: the estimate stays one formula.
   const heaviest = costliestGa({ islands, ga, islandGroups }, (g) => gaMemory(g, p.n, registries.gaModes).bytes);
-  const threads = p.threads ?? env.availableParallelism;
-  const tooBig = runMemoryAdvice({ n: p.n, islands, ga: heaviest, migration, threads }, env, registries);
+  const tooBig = runMemoryAdvice({ n: p.n, islands, ga: heaviest, migration, threads: p.threads }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
   return {
