@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Rng } from '../src/ga/rng.ts';
 import { pairedRatio, RATIO_BOOTSTRAP } from '../src/report/ratio.ts';
+import { fitnessesWithin } from '../src/report/run-length.ts';
 import { ertInterval, quantile, type RunLength } from '../src/report/stats.ts';
 
 /** The type 7 quantile as it was: a copy sorted by a comparator. */
@@ -122,5 +123,32 @@ describe('the report on huge studies gives the numbers it gave', () => {
     }
     // Every baseline 0: no resample has a ratio.
     assert.deepEqual(pairedRatio([1, 2], [0, 0], null), oldPairedRatio([1, 2], [0, 0], null));
+  });
+
+  it('the fixed-budget curves: one pass per trajectory reads what one scan per budget read', () => {
+    /** fitnessWithin as it was: a scan from the start for each budget. */
+    const oldWithin = (t: [number, number][], solved: boolean, budget: number): number | undefined => {
+      if (t.length === 0 || budget < t[0][0]) return undefined;
+      if (budget > t[t.length - 1][0]) return solved ? 0 : undefined;
+      let value = t[0][1];
+      for (const [x, f] of t) {
+        if (x > budget) break;
+        value = f;
+      }
+      return value;
+    };
+    for (let k = 0; k < 200; k++) {
+      // Ascending evaluations, and now and then a point out of order (a damaged record).
+      const t = Array.from({ length: rng.int(6) }, (_, i): [number, number] => [(i + 1) * 100 - (rng.float() < 0.1 ? 150 : 0), 9 - i]);
+      const ascending = Array.from({ length: 12 }, (_, i) => i * 60);
+      const shuffled = ascending.map((b) => b + rng.int(200)).sort(() => rng.float() - 0.5);
+      for (const budgets of [ascending, shuffled])
+        for (const solved of [true, false])
+          assert.deepEqual(
+            fitnessesWithin(t, solved, budgets),
+            budgets.map((b) => oldWithin(t, solved, b)),
+            JSON.stringify([t, budgets]),
+          );
+    }
   });
 });
