@@ -183,9 +183,9 @@ function checkpointEveryMs(seconds = DEFAULT_CHECKPOINT_EVERY): number {
 }
 
 /** A library run has no stderr of its own: a checkpoint that could not be written is a process warning. */
-function warnUnwritten(file: string): (event: unknown, error: unknown) => void {
-  return (_event, error) => {
-    if (error !== null)
+function warnUnwritten(file: string): (event: unknown, error: unknown, repeated: boolean) => void {
+  return (_event, error, repeated) => {
+    if (error !== null && !repeated)
       process.emitWarning(`${writeError('checkpoint.file', file, error)}; the run goes on (the previous checkpoint, if any, stays)`);
   };
 }

@@ -151,7 +151,7 @@ function scriptedLauncher(islands: number) {
     capabilities: { checkpoints: true },
     launch(p) {
       plan = p;
-      return { coordination, reports, terminate() {}, release() {} };
+      return { coordination, reports, terminate() {}, release() {}, threads: null };
     },
     report: () => IN_PROCESS_REPORT,
   };

@@ -6,7 +6,7 @@
  * put together wrong.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -21,6 +21,7 @@ import { Packr } from 'msgpackr';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { localCluster, nats } from './nats-server.ts';
+import { TEST_MAX_EVENT_BYTES_ENV } from '../src/cluster/defaults.ts';
 
 const packr = new Packr({ moreTypes: true });
 
@@ -92,6 +93,39 @@ describe('study results larger than the broker takes whole', { skip: nats.skip, 
       for (const line of text.trimEnd().split('\n')) JSON.parse(line);
     }
     assert.doesNotMatch(hosts.get('big1')!.stderr(), /not confirmed|left study \S+:/);
+  });
+
+  it('a run whose event lines pass their bound is recorded as failed, saying so, after one retry (NQI_TEST_MAX_EVENT_BYTES lowers the 240 MiB)', async () => {
+    const { prefix, hosts } = await cluster.startHosts(['bound1'], { url: small.url, env: { [TEST_MAX_EVENT_BYTES_ENV]: '4096' } });
+    const file = path.join(dir, 'bound.yaml');
+    writeFileSync(
+      file,
+      'base: { overrides: { islands: 2, ga: { populationSize: 40 }, limits: { maxIterations: 300 } } }\nsweep:\n  n: [60]\nrepeats: 2\nseed: 5\n',
+    );
+    const experiment = loadExperiment(file, { availableParallelism: 2, totalMemory: 8e9 });
+    const out = path.join(dir, 'bound');
+    const retried: string[] = [];
+    const hooks = { onRetry: (run: { seed: number }, error: string) => void retried.push(`${run.seed}: ${error}`) };
+    const outcome = await runStudyOnCluster(experiment, {
+      outDir: out,
+      resume: false,
+      events: true,
+      nats: small.url,
+      hosts: 1,
+      prefix,
+      hooks,
+    });
+    const why = "its event lines exceed the 4096 bytes a cluster study's result may carry (run it without --events, or without --cluster)";
+    assert.deepEqual([outcome.completed, outcome.stoppedBy], [2, null]);
+    assert.deepEqual(retried.sort(), experiment.seeds.map((s) => `${s}: ${why}`).sort(), 'each run once more, no more');
+    const { runs } = readRuns(path.join(out, 'runs.jsonl'));
+    assert.deepEqual(runs.map((r) => [r.seed, r.error, r.host]).sort(), experiment.seeds.map((s) => [s, why, 'bound1']).sort());
+    // The same runs carry their lines under the bound (the test above): here none is written.
+    assert.deepEqual(
+      readdirSync(path.join(out, 'events')).filter((name) => statSync(path.join(out, 'events', name)).size > 0),
+      [],
+    );
+    assert.doesNotMatch(hosts.get('bound1')!.stderr(), /not confirmed|left study \S+:/);
   });
 
   it('a run spread over two hosts (N = 4000: orders and island reports past 16 KiB) ends as the same run in one process does', async () => {

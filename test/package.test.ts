@@ -71,6 +71,14 @@ describe('the packed package', () => {
       'src/serve/page/app.js',
     ])
       assert.ok(files.includes(file), `the package has ${file}`);
+    // Study folders are evidence for the repository's readers (docs/defaults.md), not code: the
+    // package leaves them out (about 9 MB), and keeps the study files that make them.
+    assert.ok(files.includes('config/experiments/default-migration-2/n200.yaml'), 'the package has the study files');
+    assert.deepEqual(
+      files.filter((f) => /^config\/experiments\/[^/]+\/results\//.test(f)),
+      [],
+      'the package leaves study results out',
+    );
     const project = path.join(dir, 'project');
     run('mkdir', ['-p', project], dir);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'uses-nqueens-islands', private: true, type: 'module' }));

@@ -315,6 +315,7 @@ class ArchipelagoRun {
       searchFrom: this.searchFrom,
       now: wallClock(),
       edges: this.edges.length,
+      threads: this.launched.threads,
       between: this.between.series(),
     });
     if (result.solved && (this.firstFinder || !this.claimed)) {

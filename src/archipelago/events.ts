@@ -177,6 +177,11 @@ export interface ArchipelagoResult {
   islands: IslandResult[];
   /** Number of directed topology edges. */
   edges: number;
+  /**
+   * The worker threads of this process the islands shared (placement: no part of the run);
+   * null when they ran on other hosts, 0 for a board answered without a run.
+   */
+  threads: number | null;
   /** The between-island observables at each iteration every island sampled (docs/events.md). */
   between?: BetweenPoint[];
   /**

@@ -33,6 +33,8 @@ export interface LaunchedRun {
   terminate(): void;
   /** Once every report has settled: frees the run's channels and memory. The host stays up. */
   release(): void;
+  /** The worker threads of this process the run's islands share; null when they run on other hosts. */
+  readonly threads: number | null;
 }
 
 /**

@@ -104,6 +104,7 @@ export class LocalHost implements Host {
       reports: started.reports.map((report) => report.then((bytes) => decode<IslandReport>(bytes))),
       terminate: started.terminate,
       release: () => mesh.controls.forEach((control) => control.close()),
+      threads: started.threads,
     };
   }
 
@@ -120,7 +121,7 @@ export class LocalHost implements Host {
     coordination: SharedMemoryCoordination,
     onControl: (bytes: Uint8Array) => void,
     threads: number | null = null,
-  ): { reports: Promise<Uint8Array>[]; terminate(): void } {
+  ): { reports: Promise<Uint8Array>[]; terminate(): void; threads: number } {
     const blocks = threadBlocks(placements.length, threadsFor(placements.length, threads ?? this.options.threads));
     this.reserve(blocks.length);
     if (placements.some(({ task }) => task.run.ga.mode === 'paper')) this.kernel ??= kernelModuleForThread();
@@ -132,6 +133,7 @@ export class LocalHost implements Host {
     return {
       reports: ends.map((end) => end.promise),
       terminate: () => aborts.forEach((abort, t) => blocks[t].some((k) => !ends[k].settled) && abort.abort()),
+      threads: blocks.length,
     };
   }
 

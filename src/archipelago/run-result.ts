@@ -75,6 +75,8 @@ export interface RunRecordings {
   /** Wall ms now, for a run in which no island reported. */
   now: number;
   edges: number;
+  /** The launched run's worker threads (LaunchedRun.threads). */
+  threads: number | null;
   between?: BetweenPoint[];
 }
 
@@ -161,6 +163,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     evaluationsAfterSolution: through ? after : null,
     islands: islandResults,
     edges: o.edges,
+    threads: o.threads,
     // What the islands sampled past the record's cut depends on when they stopped.
     between: betweenBefore(o.between ?? [], observablesCut(winner ? winner.iteration : null, takeover)),
     trajectory: combineCourses(courses, winner ? winner.iteration : Infinity, { evaluations, fitness }),

@@ -15,7 +15,7 @@ import { hostCommand } from './commands/host.ts';
 import { hostsCommand } from './commands/hosts.ts';
 import { brokerCommand } from './commands/broker.ts';
 import { emptyFlagValue, EXIT, UsageError } from './errors.ts';
-import { inProcess, printError, printLine, setExitCode, withCliIo } from './output.ts';
+import { printError, printLine, setExitCode, withCliIo } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
 
 /** Errors that mean "your input is wrong": one line, exit 2, no stack trace. */
@@ -140,12 +140,11 @@ export async function main(argv: string[]): Promise<void> {
     });
   skipHelpCache(cli);
   try {
-    // In-process, yargs hands `--help` and `--version` text to the callback instead of printing it and exiting.
-    if (inProcess())
-      await cli.parseAsync(argv, {}, (_error, _argv, text) => {
-        if (text) printLine(text);
-      });
-    else await cli.parseAsync();
+    // yargs hands `--help`, `--version` and completion text to the callback instead of printing
+    // it (console.log, which drops a write error: `--help >/dev/full` said nothing and exited 0) and exiting.
+    await cli.parseAsync(argv, {}, (_error, _argv, text) => {
+      if (text) printLine(text);
+    });
   } catch (error) {
     if (isInputError(error)) {
       printError(error.message);

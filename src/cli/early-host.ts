@@ -22,15 +22,22 @@ function flagValue(argv: readonly string[], names: readonly string[]): string | 
   return value;
 }
 
+/** A flag's value if it is a whole number from 1 to `most` (this is before any validation), else null. */
+function countFlag(argv: readonly string[], name: string, most: number): number | null {
+  const value = Number(flagValue(argv, [name]));
+  return Number.isInteger(value) && value >= 1 && value <= most ? value : null;
+}
+
 /**
- * Islands to boot workers for: `--islands` if given (up to 4 per core: this is before any
- * validation), else the cores (the default); none for boards answered without a run, for
- * help, or for islands on other machines (--nats). A config asking for more grows the pool
- * at launch; for fewer, the extra workers idle. None either under an address-space limit
+ * Worker threads to boot: one per island (`--islands` if given, up to 4 per core, else the
+ * cores, the default) up to the cores, and never more than `--threads` (the run uses no
+ * more); none for boards answered without a run, for help, or for islands on other machines
+ * (--nats). A config asking for more grows the pool at launch; for fewer (`threads` in a
+ * `--config` file, which is not read this early), the extra workers idle. None either under an address-space limit
  * (`ulimit -v`): each worker reserves address space, and the memory check must refuse a run
  * that does not fit (in one line) before the workers take what is left (a V8 fatal error).
  */
-export function islandsHint(argv: readonly string[]): number {
+export function workersHint(argv: readonly string[], cores = availableParallelism()): number {
   if (
     addressSpaceLimit() !== null ||
     argv.includes('--help') ||
@@ -39,15 +46,14 @@ export function islandsHint(argv: readonly string[]): number {
     flagValue(argv, ['--nats']) !== undefined
   )
     return 0;
-  const cores = availableParallelism();
-  const islands = Number(flagValue(argv, ['--islands']));
-  return Number.isInteger(islands) && islands >= 1 && islands <= 4 * cores ? islands : cores;
+  const islands = countFlag(argv, '--islands', 4 * cores) ?? cores;
+  return Math.min(islands, cores, countFlag(argv, '--threads', 4 * cores) ?? cores);
 }
 
-/** Starts the pool for a `solve` command line (`argv` without the command). */
-export function startEarlyHost(argv: readonly string[]): void {
-  const islands = islandsHint(argv);
-  if (islands > 0) early = new LocalHost(islands);
+/** Starts the pool for a `solve` command line (`argv` without the command); `cores` for a test of another machine. */
+export function startEarlyHost(argv: readonly string[], cores?: number): void {
+  const workers = workersHint(argv, cores);
+  if (workers > 0) early = new LocalHost(workers, { threads: workers });
 }
 
 /** The pool started early, handed over once (null if none was started). */

@@ -39,7 +39,9 @@ export function noteStdoutError(error: NodeJS.ErrnoException): void {
   }
   if (stdoutState.failed !== null) return;
   stdoutState.failed = failureReason(error);
-  process.stderr.write(`nqueens-islands: stdout: cannot be written (${stdoutState.failed}); what it should have shown is lost\n`);
+  process.stderr.write(
+    `nqueens-islands: stdout: cannot be written (${stdoutState.failed}); nothing more is shown there (files it was given to write are still written)\n`,
+  );
   // The exit code is settled last: whatever the command set, finished work whose stdout failed is exit 4.
   process.on('exit', (code) => {
     if (code === 0 || code === 1) process.exitCode = EXIT.notSaved;

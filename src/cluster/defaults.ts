@@ -36,14 +36,16 @@ export const LEASE_TTL_MS = 10_000;
 /**
  * Test-only knobs: the suite's tests of a lease that expires, of a broker that never answers,
  * of a broker that is gone for good and of a host or coordinator that goes silent would
- * otherwise wait the production figures out (10 s, 5 s, 5 s, three 1 s heartbeats). Set in
- * the environment of those tests' processes only, they shorten the wait (never lengthen it);
- * the code path is the same. Unset, as in every production run, the defaults above hold.
+ * otherwise wait the production figures out (10 s, 5 s, 5 s, three 1 s heartbeats), and its
+ * test of a study run's event lines past their bound would need 240 MiB of them. Set in the
+ * environment of those tests' processes only, they lower the figure (never raise it); the code
+ * path is the same. Unset, as in every production run, the defaults hold.
  */
 export const TEST_LEASE_TTL_ENV = 'NQI_TEST_LEASE_TTL_MS';
 export const TEST_CONNECT_TIMEOUT_ENV = 'NQI_TEST_CONNECT_TIMEOUT_MS';
 export const TEST_RECONNECT_WINDOW_ENV = 'NQI_TEST_RECONNECT_WINDOW_MS';
 export const TEST_HEARTBEAT_ENV = 'NQI_TEST_HEARTBEAT_MS';
+export const TEST_MAX_EVENT_BYTES_ENV = 'NQI_TEST_MAX_EVENT_BYTES';
 
 /** The lease TTL: LEASE_TTL_MS, or the shorter NQI_TEST_LEASE_TTL_MS. */
 export function leaseTtlMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -76,15 +78,21 @@ export function checkTestKnobs(env: NodeJS.ProcessEnv = process.env): void {
   heartbeatPeriodMs(env);
 }
 
-function shortened(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** The bound on a study run's event lines (host/study-member.ts): `fallback`, or the lower NQI_TEST_MAX_EVENT_BYTES. */
+export function maxEventBytes(fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  return shortened(env, TEST_MAX_EVENT_BYTES_ENV, fallback, { least: 1, unit: 'bytes' });
+}
+
+function shortened(env: NodeJS.ProcessEnv, name: string, fallback: number, range = { least: 500, unit: 'milliseconds' }): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms < 500 || ms > fallback)
+  // Decimal digits only: Number() would also take hex, exponents and blanks.
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < range.least || value > fallback)
     throw new ConfigError(
-      `${name}: expected an integer of milliseconds from 500 to ${fallback} (a test-only knob), got ${JSON.stringify(raw)}`,
+      `${name}: expected an integer of ${range.unit} from ${range.least} to ${fallback} (a test-only knob), got ${JSON.stringify(raw)}`,
     );
-  return ms;
+  return value;
 }
 
 /** What the cluster's launcher supports: the hosts' islands answer no checkpoint request (cluster-launcher.ts `BusCoordination`). */

@@ -69,14 +69,19 @@ function parseYaml(text: string, name: string): unknown {
   const { doc, problems } = parseYamlDocument(text, 'core');
   if (problems.length > 0) {
     const problem = problems[0];
-    throw new ConfigError(`${name}:${problem.line}:${problem.col}: invalid YAML: ${problem.message}`);
+    throw new ConfigError(`${name}:${problem.line}:${problem.col}: invalid YAML: ${yamlProblem(problem.message)}`);
   }
   try {
     return doc.toJS();
   } catch (error) {
     // yaml refuses aliases that would expand without bound ("billion laughs") only here.
-    throw new ConfigError(`${name}: invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+    throw new ConfigError(`${name}: invalid YAML: ${yamlProblem((error as Error).message.split('\n')[0])}`);
   }
+}
+
+/** The yaml parser's message, in the file's terms: its recursion's limit is the nesting's (JSON's is MAX_JSON_DEPTH). */
+function yamlProblem(message: string): string {
+  return message === 'Maximum call stack size exceeded' ? 'nested too deeply for the parser' : message;
 }
 
 /** Parses a config or experiment file's text: JSON for a .json name, YAML otherwise. Null for an empty document. */

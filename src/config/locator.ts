@@ -66,8 +66,12 @@ export class Locator {
 
   fromZod(error: z.ZodError, input: unknown): never {
     const issue = error.issues[0];
-    // Unknown-key messages already name the full key path.
-    if (issue.code === 'unrecognized_keys') throw new ConfigError(`${this.source}: ${issue.message}`);
+    // Unknown-key messages already name the full key path; a key a flag set (`--best-island` in
+    // paper mode) is the flag's doing, not the file's.
+    if (issue.code === 'unrecognized_keys') {
+      const flag = issue.keys.map((key) => this.flagFor([...issue.path, key])).find((f) => f !== undefined);
+      throw new ConfigError(`${flag ?? this.source}: ${issue.message}`);
+    }
     const flag = flagForPath(issue.path.join('.'));
     const missing = flag !== undefined && valueAt(input, issue.path) === undefined;
     this.fail(issue.path, missing ? `${issue.message} (set it in the file or pass ${flag})` : issue.message);

@@ -47,21 +47,28 @@ export const runRecordSchema = z.looseObject({
   solution: z.array(z.number().int().min(1)).nullable(),
   error: z.string().nullable(),
   finishedAt: z.string(),
+  threads: count.optional(),
   trajectory: z.array(z.tuple([count, count])).optional(),
 });
+
+function distinct(items: readonly unknown[]): boolean {
+  return new Set(items).size === items.length;
+}
 
 export const manifestSchema = z.looseObject({
   name: z.string(),
   description: z.string().nullable(),
   experiment: z.looseObject({ file: z.string(), sha256: z.string(), text: z.string() }),
   keys: z.array(z.string()),
-  seeds: z.array(count).min(1),
+  // Each seed and each cell once: a repeat would plan runs that cannot be told apart ("4 of 6 runs" of 4).
+  seeds: z.array(count).min(1).refine(distinct, { error: 'a seed is listed twice' }),
   baseline: values.nullable(),
   cells: z
     .array(
       z.looseObject({ id: z.string(), values, baseline: z.string().nullable(), config: z.looseObject({ n: z.number().int().min(1) }) }),
     )
-    .min(1),
+    .min(1)
+    .refine((cells) => distinct(cells.map((c) => c.id)), { error: 'a cell id is listed twice' }),
   events: z.boolean(),
   tool: z.looseObject({ name: z.string(), version: z.string() }),
   environment: z.looseObject({}),

@@ -71,6 +71,8 @@ export interface RunRecord {
   finishedAt: string;
   /** Distributed studies: the name of the host that ran it (absent for a run on this machine). */
   host?: string;
+  /** The worker threads the run's islands shared on the machine that ran it (placement, not in configHash; absent in older studies). */
+  threads?: number;
   /**
    * Best fitness by evaluations, from the islands' course logs (archipelago/trajectory.ts):
    * [evaluations of all islands through an iteration, best fitness] where it improved; the
@@ -186,6 +188,7 @@ export function toRunRecord(
     ...(result.trajectory ? { trajectory: result.trajectory } : {}),
     ...(result.takeover ? { takeover: result.takeover } : {}),
     islands,
+    ...(result.threads !== null ? { threads: result.threads } : {}),
     solution: result.solution,
     error: runError(result),
     repeatable: isRepeatable(config.migration.mode),

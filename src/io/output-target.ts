@@ -156,3 +156,14 @@ export function targetIdentity(path: string): string | null {
   }
   return `${folder}/${basename(target.path)}`;
 }
+
+/** Why `folder` cannot hold an output, named `shown` in the message: it is missing or no folder; null when it is a folder. */
+export function folderProblem(folder: string, shown: string): string | null {
+  let stats: Stats;
+  try {
+    stats = statSync(folder);
+  } catch {
+    return `folder ${shown} does not exist`;
+  }
+  return stats.isDirectory() ? null : `${shown} is ${fileKind(stats)}, not a folder`;
+}

@@ -28,7 +28,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { emptyFileName, InputError, OutputRefused } from './errors.ts';
-import { outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
+import { folderProblem, outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
 
 /** Temporary files are `.<name>.<pid>.<16 hex digits>.tmp` beside their target (the name cut to keep within 255 bytes). */
 const TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]{16}\.tmp$/;
@@ -298,26 +298,24 @@ export function removeStaleTemps(dir: string, name?: string): void {
 export function failureReason(error: unknown): string {
   if (error instanceof OutputRefused) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
-  return code === 'EROFS'
-    ? 'read-only file system'
-    : code === 'EACCES' || code === 'EPERM'
-      ? 'permission denied'
-      : code === 'ENOSPC'
-        ? 'no space left on the device'
-        : code === 'EDQUOT'
-          ? 'disk quota exceeded'
-          : code === 'ENXIO'
-            ? 'a FIFO nobody reads'
-            : code === 'ERR_ACCESS_DENIED'
-              ? "Node's permission model does not allow it: allow it with --allow-fs-write"
-              : code === 'ELOOP'
-                ? 'a symbolic link where a new file was to be made'
-                : code === 'EEXIST'
-                  ? 'a file appeared at the temporary name'
-                  : code === 'ENAMETOOLONG'
-                    ? 'file name too long'
-                    : (code ?? (error as Error).message);
+  return (code !== undefined && Object.hasOwn(FAILURE_WORDS, code) ? FAILURE_WORDS[code] : undefined) ?? code ?? (error as Error).message;
 }
+
+/** failureReason's words by error code. */
+const FAILURE_WORDS: Readonly<Record<string, string>> = {
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ENXIO: 'a FIFO nobody reads',
+  ERR_ACCESS_DENIED: "Node's permission model does not allow it: allow it with --allow-fs-write",
+  ELOOP: 'a symbolic link where a new file was to be made',
+  EEXIST: 'a file appeared at the temporary name',
+  ENAMETOOLONG: 'file name too long',
+  // In a folder that exists: one that takes no new files (/proc, /sys), or a folder removed meanwhile.
+  ENOENT: 'no such file or folder, ENOENT',
+};
 
 /** A failed write as `--out x.json: cannot be written (read-only file system)`. */
 export function writeError(flag: string, path: string, error: unknown): string {
@@ -352,12 +350,17 @@ export function checkOutFile(flag: string, path: string): void {
     return;
   }
   const folder = dirname(target.path);
-  if (!statOrNull(folder)?.isDirectory()) throw new InputError(`${flag} ${path}: folder ${dirname(path)} does not exist`);
+  const missing = folderProblem(folder, dirname(path));
+  if (missing !== null) throw new InputError(`${flag} ${path}: ${missing}`);
   if (Buffer.byteLength(basename(target.path)) > 255) throw new InputError(`${flag} ${path}: file name too long (at most 255 bytes)`);
   try {
     // The rename needs the folder writable (access() also reports a read-only file system, even to root).
     accessSync(folder, constants.W_OK);
     checkPermitted(target.path);
+    // What access() cannot tell (a folder of /proc or /sys, a server that refuses): a file made and removed as the write will make it.
+    const probe = createTemp(target.path, null);
+    closeSync(probe.fd);
+    rmSync(probe.temp, { force: true });
   } catch (error) {
     throw new InputError(writeError(flag, path, error));
   }

@@ -3,11 +3,11 @@
  * work, then written whole or not at all.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
 import { emptyFolderFlag } from '../experiment/errors.ts';
-import { checkFolderLinks } from '../io/output-target.ts';
+import { checkFolderLinks, folderProblem } from '../io/output-target.ts';
 import { checkPermitted, failureReason, processAlive, writeFileAtomic } from '../io/write-file.ts';
 
 export interface ExportFile {
@@ -29,10 +29,15 @@ export function checkExportFolder(dir: string, flag: string): void {
     throw new ConfigError(`${flag} ${dir}: ${(error as Error).message}`);
   }
   const parent = path.dirname(path.resolve(dir));
-  if (!statOrNull(parent)?.isDirectory()) throw new ConfigError(`${flag} ${dir}: folder ${path.dirname(dir)} does not exist`);
+  const missing = folderProblem(parent, path.dirname(dir));
+  if (missing !== null) throw new ConfigError(`${flag} ${dir}: ${missing}`);
   try {
     accessSync(parent, constants.W_OK);
     checkPermitted(dir);
+    // What access() cannot tell (a folder of /proc, a server that refuses): a staging folder made and removed.
+    const probe = path.join(parent, stagingName(dir, process.pid));
+    mkdirSync(probe, { mode: 0o700 });
+    rmdirSync(probe);
   } catch (error) {
     throw new ConfigError(`${flag} ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
   }

@@ -67,15 +67,22 @@ export function ecdfPoints(
 
 /** Best fitness of a trajectory within `budget`: its last point at or below it; undefined before its first point or, for an unsolved run, past its end. */
 export function fitnessWithin(trajectory: Trajectory, solved: boolean, budget: number): number | undefined {
-  if (trajectory.length === 0 || budget < trajectory[0][0]) return undefined;
-  const end = trajectory[trajectory.length - 1];
-  if (budget > end[0]) return solved ? 0 : undefined;
-  let value = trajectory[0][1];
-  for (const [x, f] of trajectory) {
-    if (x > budget) break;
-    value = f;
-  }
-  return value;
+  return fitnessesWithin(trajectory, solved, [budget])[0];
+}
+
+/** fitnessWithin at each of `budgets` (ascending), read in one pass over the trajectory, not one per budget. */
+export function fitnessesWithin(trajectory: Trajectory, solved: boolean, budgets: readonly number[]): (number | undefined)[] {
+  // The last point of the longest prefix at or below the budget (the scan's stop), carried on to the next, larger budget.
+  let at = 0;
+  let previous = -Infinity;
+  return budgets.map((budget) => {
+    if (budget < previous) at = 0; // budgets out of order: scan again from the start
+    previous = budget;
+    if (trajectory.length === 0 || budget < trajectory[0][0]) return undefined;
+    if (budget > trajectory[trajectory.length - 1][0]) return solved ? 0 : undefined;
+    while (at + 1 < trajectory.length && trajectory[at + 1][0] <= budget) at++;
+    return trajectory[at][1];
+  });
 }
 
 export interface BudgetPoint {
@@ -108,8 +115,9 @@ export function fixedBudgetPoints(
   return cells.flatMap((id) => {
     const own = traced.filter((r) => r.cell === id);
     if (own.length === 0 || own.length < runs.filter((r) => r.cell === id).length) return [];
-    return budgets.flatMap((budget) => {
-      const values = own.map((r) => fitnessWithin(r.trajectory!, r.solved, budget));
+    const rows = own.map((r) => fitnessesWithin(r.trajectory!, r.solved, budgets));
+    return budgets.flatMap((budget, k) => {
+      const values = rows.map((row) => row[k]);
       if (values.some((v) => v === undefined)) return [];
       return [{ cell: names.get(id)!, evaluations: budget, median: quantile(values as number[], 0.5) }];
     });

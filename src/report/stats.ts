@@ -15,17 +15,20 @@ import { Rng } from '../ga/rng.ts';
  * default of R, NumPy and Excel's QUARTILE.INC): q(p) = x[h] with h = (n - 1) p, 0-based.
  * An interpolation that touches +Infinity gives +Infinity. Empty input: NaN.
  */
-export function quantile(values: readonly number[], p: number): number {
+export function quantile(values: ArrayLike<number>, p: number): number {
   if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numbers by value natively, several times faster than a comparator.
+  const sorted = Float64Array.from(values).sort();
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);
-  const hi = Math.ceil(h);
-  if (lo === hi) return sorted[lo];
-  const a = sorted[lo];
-  const b = sorted[hi];
+  return interpolated(sorted[lo], sorted[Math.ceil(h)], h - lo);
+}
+
+/** Type 7's step between neighbouring order statistics a <= b, `fraction` of the way from a: +Infinity if it touches it. */
+export function interpolated(a: number, b: number, fraction: number): number {
+  if (fraction === 0) return a;
   if (b === Infinity) return Infinity;
-  return a + (h - lo) * (b - a);
+  return a + fraction * (b - a);
 }
 
 export interface Quartiles {
@@ -267,15 +270,19 @@ export function ertInterval(
 ): Interval {
   const n = runs.length;
   if (n === 0) return { lower: Number.NaN, upper: Number.NaN };
+  // The loop reads two packed arrays, not n records scattered over the heap (at 30,000 runs a
+  // cell, cache misses made it most of a report's time); the draws and sums are as before.
+  const evaluations = Float64Array.from(runs, (r) => r.evaluations);
+  const solved = Uint8Array.from(runs, (r) => (r.solved ? 1 : 0));
   const rng = Rng.forStream(options.seed, 0);
   const estimates = new Float64Array(options.resamples);
   for (let b = 0; b < options.resamples; b++) {
     let total = 0;
     let successes = 0;
     for (let k = 0; k < n; k++) {
-      const r = runs[rng.int(n)];
-      total += r.evaluations;
-      if (r.solved) successes++;
+      const i = rng.int(n);
+      total += evaluations[i];
+      successes += solved[i];
     }
     estimates[b] = successes === 0 ? Infinity : total / successes;
   }

@@ -10,6 +10,7 @@ import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent, CheckpointEvent } from '../archipelago/events.ts';
 import { IN_PROCESS_REPORT, type Launcher, type LauncherCapabilities, type LaunchReport } from '../archipelago/launcher.ts';
 import { ConfigError } from '../config/errors.ts';
+import { failureReason } from '../io/write-file.ts';
 import { checkpointFile, writeCheckpoint, type CheckpointFile } from './checkpoint.ts';
 import { endingOf, resultRecord, type Ending, type SolveRecord } from './result-record.ts';
 import { RunFailedError } from './errors.ts';
@@ -22,8 +23,11 @@ export interface PipelineCheckpoints {
   /** Written whole or not at all at each checkpoint (the previous one stays until then). */
   file: string;
   everyMs: number;
-  /** After each checkpoint: `error` is null when it was written, else why not (the run goes on). */
-  onWrite?(event: CheckpointEvent, error: unknown): void;
+  /**
+   * After each checkpoint: `error` is null when it was written, else why not (the run goes on);
+   * `repeated`: the previous write failed the same way (a disk that stays full), said once is enough.
+   */
+  onWrite?(event: CheckpointEvent, error: unknown, repeated: boolean): void;
 }
 
 export interface PipelineOptions {
@@ -105,6 +109,7 @@ export function runPipeline(config: SeededRunConfig, options: PipelineOptions = 
   });
   if (checkpoints) {
     const { file, onWrite } = checkpoints;
+    let lastFailure: string | null = null;
     run.events$.subscribe((event) => {
       if (event.type !== 'checkpoint') return;
       let error: unknown = null;
@@ -113,7 +118,9 @@ export function runPipeline(config: SeededRunConfig, options: PipelineOptions = 
       } catch (thrown) {
         error = thrown;
       }
-      onWrite?.(event, error);
+      const failure = error === null ? null : failureReason(error);
+      onWrite?.(event, error, failure !== null && failure === lastFailure);
+      lastFailure = failure;
     });
   }
   let stoppedBy: StopEnding | null = null;

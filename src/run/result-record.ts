@@ -73,6 +73,8 @@ export interface SolveRecord {
   best?: number[] | null;
   /** Islands on other machines: the hosts that ran the run, by name. */
   hosts?: string[];
+  /** Islands in this process: the worker threads they shared (placement, not in configHash; 0 for a board answered without a run). */
+  threads?: number;
   /** Islands on other machines: bus messages the coordinator dropped (malformed, foreign, unauthenticated, failed checks) from joining the hosts to the run's end. */
   bus?: { dropped: DroppedCounts };
   islands: IslandRecord[];
@@ -131,7 +133,8 @@ export function resultRecord(
     ...(result.takeover ? { takeover: result.takeover } : {}),
     ...(result.solved ? {} : { best: result.best }),
     // Islands on other machines (`placement`: each island's host name).
-    ...(placement ? { hosts: [...new Set(placement)] } : {}),
+    // The placement it ran with: the hosts, or this process's threads (whether or not `threads` was given).
+    ...(placement ? { hosts: [...new Set(placement)] } : result.threads !== null ? { threads: result.threads } : {}),
     ...(dropped ? { bus: { dropped: { ...dropped } } } : {}),
     islands: result.islands.map((i) => ({
       ...islandSummary(i),

@@ -62,6 +62,7 @@ export function startSeededRun(config: SeededRunConfig, extra: Partial<Archipela
       evaluationsAfterSolution: null,
       islands: [],
       edges: 0,
+      threads: 0,
     };
     return { events$: EMPTY, result: Promise.resolve(result), stop: () => {} };
   }

@@ -245,7 +245,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
             checkpoints: {
               file: checkpointPath,
               everyMs: everySeconds * 1000,
-              onWrite: (e, err) => noteCheckpoint(checkpointPath, e, err, notes),
+              onWrite: (e, err, repeated) => noteCheckpoint(checkpointPath, e, { error: err, repeated }, notes),
             },
           }
         : {}),
@@ -345,10 +345,14 @@ function claimFinishing(): () => void {
   return claimSignals((signal) => printError(`${signal}: the run has ended; finishing writing its result`));
 }
 
-/** After each checkpoint: a failed write is one line and the run goes on (the previous checkpoint stays); a written one a note. */
-function noteCheckpoint(path: string, event: CheckpointEvent, error: unknown, note: boolean): void {
+/**
+ * After each checkpoint: a failed write is one line and the run goes on (the previous checkpoint stays), said again only
+ * when it fails another way or after a write that worked; a written one a note.
+ */
+function noteCheckpoint(path: string, event: CheckpointEvent, write: { error: unknown; repeated: boolean }, note: boolean): void {
+  const { error, repeated } = write;
   if (error !== null) {
-    printError(`${writeError('--checkpoint', path, error)}; the run goes on (the previous checkpoint, if any, stays)`);
+    if (!repeated) printError(`${writeError('--checkpoint', path, error)}; the run goes on (the previous checkpoint, if any, stays)`);
   } else if (note) {
     const at = event.epoch === null ? `iteration ${Math.max(...event.islands.map((i) => i.state.iterations))}` : `epoch ${event.epoch}`;
     printError(`checkpoint written to ${path} (${at})`);

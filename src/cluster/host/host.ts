@@ -26,7 +26,7 @@ import { checkResolved } from '../../config/resolved-schema.ts';
 import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from '../bus/connection.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
 import { busAddress } from '../bus/credentials.ts';
-import { DEFAULT_ISLAND_NICE, DEFAULT_PREFIX, heartbeatPeriodMs } from '../defaults.ts';
+import { DEFAULT_ISLAND_NICE, DEFAULT_PREFIX, heartbeatPeriodMs, maxEventBytes } from '../defaults.ts';
 import { BusCodec, ownVersion, type DropCounter } from '../bus/codec.ts';
 import { carried } from '../bus/carried.ts';
 import { type BusMessage } from '../bus/messages.ts';
@@ -35,7 +35,7 @@ import { warmRunPaths } from './warm-up.ts';
 import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/key.ts';
 import { IslandRelay } from '../launcher/island-relay.ts';
 import { checkHostName, defaultHostName } from './names.ts';
-import { StudyMember, type MemberHost } from './study-member.ts';
+import { MAX_EVENT_BYTES, StudyMember, type MemberHost } from './study-member.ts';
 
 export interface HostOptions extends ClusterKeySource {
   /** nats://[user:password@|token@]host[:port] */
@@ -119,6 +119,7 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const islands = checkOfferedIslands(options.islands);
   const islandNice = checkIslandNice(options.islandNice);
+  const eventBytes = maxEventBytes(MAX_EVENT_BYTES);
   const id = randomBytes(6).toString('hex');
   const name = options.name === undefined ? defaultHostName(os.hostname(), id.slice(0, 4)) : checkHostName(options.name);
   const log = options.log ?? (() => {});
@@ -131,7 +132,8 @@ export async function startHost(options: HostOptions): Promise<ClusterHost> {
   const js = jetstream(nc);
   const bus = new BusEndpoint(nc, new BusCodec(id, key), log);
   warmRunPaths(bus.codec);
-  const setup = { id, name, islands, islandNice, log, extensions, registries, connection, js, heartbeatMs: options.heartbeatMs };
+  const { heartbeatMs } = options;
+  const setup = { id, name, islands, islandNice, eventBytes, log, extensions, registries, connection, js, heartbeatMs };
   return new Host(bus, subjects, address.display, setup);
 }
 
@@ -141,6 +143,7 @@ interface HostSetup {
   name: string;
   islands: number;
   islandNice: number;
+  eventBytes: number;
   log: (line: string) => void;
   extensions: readonly string[];
   registries: IslandRegistries;
@@ -190,6 +193,7 @@ class Host implements ClusterHost {
       name: this.name,
       pool: this.pool,
       log,
+      maxEventBytes: setup.eventBytes,
       left: new BoundedSet(64),
       stopping: () => this.stopping,
       runDone: () => void this.done++,

@@ -24,8 +24,8 @@ const RESULT_TIMEOUT_MS = 30_000;
 /** One attempt of it: the result is sent again after this (a reply lost while the broker restarted). */
 const RESULT_ATTEMPT_MS = 2000;
 
-/** Event lines a result may carry: its bound less room for the record. */
-const MAX_EVENT_BYTES = MAX_RESULT_BYTES - 16 * 1024 * 1024;
+/** Event lines a result may carry: its bound less room for the record (a test may lower it: defaults.ts `maxEventBytes`). */
+export const MAX_EVENT_BYTES = MAX_RESULT_BYTES - 16 * 1024 * 1024;
 
 /** What a study member needs of its host (host.ts). */
 export interface MemberHost {
@@ -35,6 +35,8 @@ export interface MemberHost {
   readonly name: string;
   readonly pool: LocalHost;
   readonly log: (line: string) => void;
+  /** The bound on a run's event lines: MAX_EVENT_BYTES, lower only in a test. */
+  readonly maxEventBytes: number;
   /** Studies whose queue was found gone: not joined again. */
   readonly left: BoundedSet;
   /** Whether the host is leaving. */
@@ -178,7 +180,7 @@ export class StudyMember {
     msg: JsMsg,
     recorded: RecordEvents,
   ): Promise<boolean> {
-    const { name } = this.host;
+    const { name, maxEventBytes } = this.host;
     const result = await run.result.catch((error: unknown) => {
       if (error instanceof RunFailedError) return error.result;
       throw error;
@@ -190,8 +192,9 @@ export class StudyMember {
     const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
     const lines = recorded.lines(result);
     // Event lines past the bound cannot be carried: the run is recorded as failed, saying so (never re-run without end).
-    const over = lines.reduce((bytes, line) => bytes + line.length * 3 + 5, 0) > MAX_EVENT_BYTES; // at most, in UTF-8 and msgpack
-    const tooMany = `its event lines exceed the ${MAX_EVENT_BYTES / 2 ** 20} MiB a cluster study's result may carry (run it without --events, or without --cluster)`;
+    const over = lines.reduce((bytes, line) => bytes + line.length * 3 + 5, 0) > maxEventBytes; // at most, in UTF-8 and msgpack
+    const bound = maxEventBytes % 2 ** 20 === 0 ? `${maxEventBytes / 2 ** 20} MiB` : `${maxEventBytes} bytes`;
+    const tooMany = `its event lines exceed the ${bound} a cluster study's result may carry (run it without --events, or without --cluster)`;
     const record = { ...made, host: name, ...(over ? { error: tooMany } : {}) };
     const events = over ? [] : lines;
     const done: BusMessage<'run-done'> = { type: 'run-done', session: this.session, runId: order.runId, host: name, record, events };

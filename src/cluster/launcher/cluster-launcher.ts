@@ -372,6 +372,7 @@ export class ClusterLauncher implements Launcher {
         sub?.unsubscribe();
         this.directory.events.onGone = previous;
       },
+      threads: null, // the hosts' (the record's `hosts` names them)
     };
   }
 
