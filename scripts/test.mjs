@@ -4,8 +4,9 @@
  * nothing is type-checked twice) and the lint at once, then the test files, which need dist/.
  * The build alone leaves a core idle much of the time, as the tests do (they wait on processes,
  * brokers and timers), so the lint fills it. The test files run in two lanes: those with a real
- * broker and host processes (their hosts must keep a heartbeat every second, which a crowded
- * machine delays) one at a time, the others several at a time, the slowest first so that none
+ * broker and host processes two at a time (each file starts its own broker on a port the
+ * server picks; their hosts must keep a heartbeat every second, which a crowded machine
+ * delays, so no more), the others several at a time, the slowest first so that none
  * is left running alone at the end. The main lane's report streams; the broker lane's, the
  * build's and the lint's output is shown when they end. Exits 1 if any stage fails (no test
  * runs after a failed build), after a line with each stage's wall time and, where GNU time is
@@ -101,7 +102,7 @@ async function runAll(given) {
   const build = await stage('build', npm, ['run', '--silent', 'build'], true);
   const held = [
     lint,
-    ...(build.ok && brokerLane.length > 0 ? [stage('broker tests', process.execPath, nodeTest(brokerLane, 1), true)] : []),
+    ...(build.ok && brokerLane.length > 0 ? [stage('broker tests', process.execPath, nodeTest(brokerLane, 2), true)] : []),
   ];
   const tests = build.ok && main.length > 0 ? [stage('tests', process.execPath, nodeTest(main, concurrency), false)] : [];
   const results = [build, ...(await Promise.all([...held, ...tests]))];
@@ -113,7 +114,7 @@ async function runAll(given) {
   const cpu = (r) => (r.cpu === undefined ? '' : ` (CPU ${r.cpu.toFixed(1)} s)`);
   const line = results.map((r) => `${r.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds.toFixed(1)} s${cpu(r)}`).join(', ');
   process.stdout.write(
-    `\n${line} (${build.ok ? `test files: ${concurrency} at a time, those with a broker one at a time` : 'no test ran: the build failed'})\n`,
+    `\n${line} (${build.ok ? `test files: ${concurrency} at a time, those with a broker two at a time` : 'no test ran: the build failed'})\n`,
   );
   process.exitCode = results.every((r) => r.ok) ? 0 : 1;
 }
