@@ -1,11 +1,23 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './paths.ts';
 
 export { ROOT };
 /** The built CLI, as a user runs it: the bundle the `nqueens-islands` bin points at (`npm test` builds first). */
 export const CLI = path.join(ROOT, 'dist', 'bundle', 'nqueens-islands.cjs');
+
+/** Runs the binary in `cwd` with its stdout on /dev/full (a device that takes no byte: ENOSPC on every write). */
+export function toDevFull(args: readonly string[], cwd: string): { code: number | null; stderr: string } {
+  const full = openSync('/dev/full', 'w');
+  try {
+    const r = spawnSync(process.execPath, [CLI, ...args], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8', cwd });
+    return { code: r.status, stderr: r.stderr };
+  } finally {
+    closeSync(full);
+  }
+}
 
 export interface CliRun {
   code: number | null;

@@ -6,12 +6,11 @@
  * stdout is the point (/dev/full).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLI, cliInProcess } from './cli-helpers.ts';
+import { cliInProcess, toDevFull } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-held-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -159,26 +158,16 @@ describe('a checkpoint that keeps failing the same way is said once', { skip: !e
 });
 
 describe("stdout that fails: yargs' own output too, and no false note", { skip: !existsSync('/dev/full') && 'no /dev/full' }, () => {
-  /** Runs the binary with its stdout on /dev/full (ENOSPC on every write). */
-  function toDevFull(args: readonly string[]): { code: number | null; stderr: string } {
-    const full = openSync('/dev/full', 'w');
-    try {
-      const r = spawnSync(process.execPath, [CLI, ...args], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8', cwd: tmp });
-      return { code: r.status, stderr: r.stderr };
-    } finally {
-      closeSync(full);
-    }
-  }
   const line =
     'nqueens-islands: stdout: cannot be written (no space left on the device); nothing more is shown there (files it was given to write are still written)\n';
   for (const args of [['--help'], ['solve', '--help'], ['--version'], ['completion']])
     it(`${args.join(' ')} >/dev/full: exit 4 and one line (was exit 0, nothing said)`, () => {
-      assert.deepEqual(toDevFull(args), { code: 4, stderr: line });
+      assert.deepEqual(toDevFull(args, tmp), { code: 4, stderr: line });
     });
 
   it('solve --json --out r.json >/dev/full: exit 4, the result in r.json, and no claim that it is lost', () => {
     const out = join(tmp, 'kept.json');
-    assert.deepEqual(toDevFull(['solve', '-n', '8', '--seed', '1', '--quiet', '--json', '--out', out]), { code: 4, stderr: line });
+    assert.deepEqual(toDevFull(['solve', '-n', '8', '--seed', '1', '--quiet', '--json', '--out', out], tmp), { code: 4, stderr: line });
     assert.equal((JSON.parse(readFileSync(out, 'utf8')) as { solved: boolean }).solved, true);
   });
 });

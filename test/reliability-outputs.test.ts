@@ -6,39 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LOCK_FILE } from '../src/experiment/lock.ts';
 import { InputError, runExperiment, startRun, topologies, verify } from '../src/index.ts';
-import { CLI, cliInProcess } from './cli-helpers.ts';
+import { CLI, cliInProcess, toDevFull } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel4-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const HAS_DEV_FULL = existsSync('/dev/full');
-
-/** Runs the binary with its stdout on /dev/full (a device that takes no byte: ENOSPC). */
-function toDevFull(args: readonly string[]): { code: number | null; stderr: string } {
-  const full = openSync('/dev/full', 'w');
-  try {
-    const r = spawnSync(process.execPath, [CLI, ...args], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8', cwd: tmp });
-    return { code: r.status, stderr: r.stderr };
-  } finally {
-    closeSync(full);
-  }
-}
 
 function studyFile(name: string): string {
   const file = join(tmp, `${name}.yaml`);
@@ -84,7 +62,7 @@ describe('class 1: one failing output keeps the result elsewhere (exit 4, one li
   for (const [name, args, stdoutFull, says, kept] of cases) {
     it(name, () => {
       const r = stdoutFull
-        ? toDevFull(args)
+        ? toDevFull(args, tmp)
         : spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
       const stderr = 'stderr' in r ? String(r.stderr) : '';
       assert.equal('status' in r ? r.status : r.code, 4, stderr);
