@@ -330,6 +330,8 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
       assert.match(refused.stderr, /cannot connect to the NATS broker/);
       // Said as it is, not "(timeout)": a nats:// URL for a TLS-only broker gets the hint.
       if (args[2].startsWith('nats:')) assert.match(refused.stderr, /the broker requires TLS: use tls:\/\//);
+      // The broker verifies clients (its INFO says tls_verify): the line says what is missing, with either URL.
+      assert.match(refused.stderr, /the broker requires a client certificate: give --nats-cert and --nats-key/);
     }
   });
 });

@@ -22,16 +22,32 @@ export async function diagnoseConnect(
   if (info === null || info.tls_required !== true) return null;
   const tlsError = await handshake(host, port, tls ?? {});
   const hint = scheme === 'nats' ? 'the broker requires TLS: use tls:// (with --nats-ca if its certificate is not from a public CA)' : null;
-  if (tlsError === null) return hint;
-  return hint ? `${hint}; its certificate: ${tlsError}` : `TLS certificate check failed: ${tlsError}`;
+  // A broker that verifies clients says so in its INFO; without a certificate a TLS 1.3 handshake still
+  // succeeds (the broker refuses after it), so the handshake alone would find nothing to say.
+  const noCertificate = info.tls_verify === true && tls?.cert === undefined;
+  const found = [
+    hint,
+    tlsError === null ? null : hint ? `its certificate: ${tlsError}` : `TLS certificate check failed: ${tlsError}`,
+    noCertificate ? CLIENT_CERTIFICATE : null,
+  ];
+  const said = found.filter((x) => x !== null);
+  return said.length === 0 ? null : said.join('; ');
+}
+
+const CLIENT_CERTIFICATE = 'the broker requires a client certificate: give --nats-cert and --nats-key';
+
+/** What the diagnosis reads of the broker's INFO line. */
+interface BrokerInfo {
+  tls_required?: unknown;
+  tls_verify?: unknown;
 }
 
 /** The broker's INFO (the first line it sends, before any TLS), or null. */
-function infoOf(host: string, port: number): Promise<{ tls_required?: unknown } | null> {
+function infoOf(host: string, port: number): Promise<BrokerInfo | null> {
   return new Promise((resolve) => {
     let text = '';
     const socket = tcpConnect({ host, port });
-    const done = (value: { tls_required?: unknown } | null) => {
+    const done = (value: BrokerInfo | null) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(value);
@@ -43,7 +59,7 @@ function infoOf(host: string, port: number): Promise<{ tls_required?: unknown } 
       const line = /^INFO (\{.*\}) *\r?\n/.exec(text);
       if (line) {
         try {
-          done(JSON.parse(line[1]) as { tls_required?: unknown });
+          done(JSON.parse(line[1]) as BrokerInfo);
         } catch {
           done(null);
         }
