@@ -92,6 +92,11 @@ describe("solve's early worker pool", () => {
       [['-n', '3', '--threads', '2'], 16, 0],
       [['-n', '64', '--nats', 'nats://x', '--threads', '2'], 16, 0],
       [['--help'], 16, 0],
+      // A config file may set threads (read later): no early pool unless --threads says how many.
+      [['-n', '64', '--config', 'run.yaml'], 16, 0],
+      [['-n', '64', '-c', 'run.yaml'], 16, 0],
+      [['-n', '64', '--config=run.yaml', '--islands', '8'], 16, 0],
+      [['-n', '64', '--config', 'run.yaml', '--threads', '2'], 16, 2],
     ];
     for (const [argv, cores, workers] of cases) assert.equal(workersHint(argv, cores), workers, argv.join(' '));
   });

@@ -32,8 +32,9 @@ function countFlag(argv: readonly string[], name: string, most: number): number 
  * Worker threads to boot: one per island (`--islands` if given, up to 4 per core, else the
  * cores, the default) up to the cores, and never more than `--threads` (the run uses no
  * more); none for boards answered without a run, for help, or for islands on other machines
- * (--nats). A config asking for more grows the pool at launch; for fewer (`threads` in a
- * `--config` file, which is not read this early), the extra workers idle. None either under an address-space limit
+ * (--nats). None either with a `--config` file and no `--threads` flag: the file, not read this
+ * early, may set `threads`, and a user who limits the threads must never see more started (the
+ * pool then starts at launch, at the file's size). None either under an address-space limit
  * (`ulimit -v`): each worker reserves address space, and the memory check must refuse a run
  * that does not fit (in one line) before the workers take what is left (a V8 fatal error).
  */
@@ -43,7 +44,8 @@ export function workersHint(argv: readonly string[], cores = availableParallelis
     argv.includes('--help') ||
     argv.includes('-h') ||
     Number(flagValue(argv, ['-n', '--n'])) <= 3 ||
-    flagValue(argv, ['--nats']) !== undefined
+    flagValue(argv, ['--nats']) !== undefined ||
+    (flagValue(argv, ['--config', '-c']) !== undefined && flagValue(argv, ['--threads']) === undefined)
   )
     return 0;
   const islands = countFlag(argv, '--islands', 4 * cores) ?? cores;
