@@ -56,13 +56,17 @@ export function installSignalHandlers(): void {
  * default action: a signal ends the process at once, as the shell reports it (128 + the
  * signal), where a claimed one would wait for the work's end, which for a big study's
  * statistics is minutes. Nothing is half-written then, nothing is said: every output is
- * written after it, with the signals handled here again (a signal still pending when it
- * starts was let in by the stop point before it).
+ * written after it, with the signals handled here again. A signal still pending when it
+ * starts is let in first and keeps the handlers for the work (the next stop point ends the process).
  */
 export async function withDefaultSignals<T>(work: () => T | Promise<T>): Promise<T> {
+  // A signal that came during the synchronous code before this point waits in the event loop; removing
+  // its listener now would drop it. One turn of the loop lets it in first; if one came, the work runs
+  // with the handlers kept (the claimant has it, and the next stop point ends the process).
+  if (installed) await new Promise((resolve) => setImmediate(resolve));
   // Removing the last listener of a signal gives it back its default action; in-process (tests) none is ours.
   // A signal another listener also has keeps ours (without it, that listener alone would swallow it).
-  const defaulted = installed ? SIGNALS.filter((signal) => process.listenerCount(signal) === 1) : [];
+  const defaulted = installed && first === null ? SIGNALS.filter((signal) => process.listenerCount(signal) === 1) : [];
   for (const signal of defaulted) process.removeListener(signal, onSignal);
   if (defaulted.length > 0 && process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('signals default\n');
   try {
