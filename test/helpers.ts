@@ -153,3 +153,12 @@ export function assertNoSecret(text: string, what: string): void {
   for (const part of [SECRET, 'Pw/x', 'x#y', 'y@z', 'z:%q'])
     assert.ok(!text.includes(part), `${what} shows the password: ${JSON.stringify(text.slice(0, 300))}`);
 }
+
+/** This process's OS threads (Linux), or null elsewhere. */
+export function osThreads(): number | null {
+  try {
+    return Number(/^Threads:\s+(\d+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
+  } catch {
+    return null;
+  }
+}

@@ -4,18 +4,9 @@
  * under 1 GB of resident memory. Its own file: the peak is this process's, from its start.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import * as library from '../src/index.ts';
-
-/** This process's OS threads (Linux), or null elsewhere. */
-function osThreads(): number | null {
-  try {
-    return Number(/^Threads:\s+(\d+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
-  } catch {
-    return null;
-  }
-}
+import { osThreads } from './helpers.ts';
 
 describe('many islands on few threads', () => {
   it('256 islands at N = 64 on 2 threads: at most 2 more threads than Node has besides, and a peak under 1 GB', async () => {

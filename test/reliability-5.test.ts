@@ -5,7 +5,7 @@
  * as strictly as the other test knobs. In-process (`runCli`, a real pool of worker threads).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -15,18 +15,10 @@ import { maxEventBytes, TEST_MAX_EVENT_BYTES_ENV } from '../src/cluster/defaults
 import { MAX_EVENT_BYTES } from '../src/cluster/host/study-member.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { cliInProcess } from './cli-helpers.ts';
+import { osThreads } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel5-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** This process's OS threads (Linux), or null elsewhere. */
-function osThreads(): number | null {
-  try {
-    return Number(/^Threads:\s+(\d+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
-  } catch {
-    return null;
-  }
-}
 
 describe("a run's record names its placement", () => {
   it('solve: `threads` is the worker threads used, given or not, and configHash ignores it', async () => {
