@@ -71,15 +71,19 @@ describe('study results larger than the broker takes whole', { skip: nats.skip, 
     small = await startLocalBroker(nats.path(), { maxPayload });
   });
   after(() => small?.stop());
+  /** Two runs at N = 60 on 2 islands whose event lines pass 16 KiB, as `name.yaml` from `seed`. */
+  const eventsStudy = (name: string, seed: number) => {
+    const file = path.join(dir, `${name}.yaml`);
+    writeFileSync(
+      file,
+      `base: { overrides: { islands: 2, ga: { populationSize: 40 }, limits: { maxIterations: 300 } } }\nsweep:\n  n: [60]\nrepeats: 2\nseed: ${seed}\n`,
+    );
+    return loadExperiment(file, { availableParallelism: 2, totalMemory: 8e9 });
+  };
 
   it('an --events study on a broker of max_payload 16 KiB records every run once, its event lines whole', async () => {
     const { prefix, hosts } = await cluster.startHosts(['big1'], { url: small.url });
-    const file = path.join(dir, 'events.yaml');
-    writeFileSync(
-      file,
-      'base: { overrides: { islands: 2, ga: { populationSize: 40 }, limits: { maxIterations: 300 } } }\nsweep:\n  n: [60]\nrepeats: 2\nseed: 3\n',
-    );
-    const experiment = loadExperiment(file, { availableParallelism: 2, totalMemory: 8e9 });
+    const experiment = eventsStudy('events', 3);
     const out = path.join(dir, 'events');
     const outcome = await runStudyOnCluster(experiment, { outDir: out, resume: false, events: true, nats: small.url, hosts: 1, prefix });
     assert.deepEqual([outcome.completed, outcome.stoppedBy, outcome.droppedText], [2, null, '']);
@@ -97,12 +101,7 @@ describe('study results larger than the broker takes whole', { skip: nats.skip, 
 
   it('a run whose event lines pass their bound is recorded as failed, saying so, after one retry (NQI_TEST_MAX_EVENT_BYTES lowers the 240 MiB)', async () => {
     const { prefix, hosts } = await cluster.startHosts(['bound1'], { url: small.url, env: { [TEST_MAX_EVENT_BYTES_ENV]: '4096' } });
-    const file = path.join(dir, 'bound.yaml');
-    writeFileSync(
-      file,
-      'base: { overrides: { islands: 2, ga: { populationSize: 40 }, limits: { maxIterations: 300 } } }\nsweep:\n  n: [60]\nrepeats: 2\nseed: 5\n',
-    );
-    const experiment = loadExperiment(file, { availableParallelism: 2, totalMemory: 8e9 });
+    const experiment = eventsStudy('bound', 5);
     const out = path.join(dir, 'bound');
     const retried: string[] = [];
     const hooks = { onRetry: (run: { seed: number }, error: string) => void retried.push(`${run.seed}: ${error}`) };
