@@ -5,8 +5,7 @@
  * Tables run the command line in this process (`runCli`); the signal cases run the binary.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -94,16 +93,6 @@ describe('class 5: a cap on cells and on runs, checked before the cells are buil
   });
 });
 
-/** Sends `signal` if the report is still at work (nothing written yet, not a zombie): whether it was. */
-function signalledAlive(child: ChildProcess, stderr: string, signal: StopSignal): boolean {
-  // Lines read late with the one awaited can show the work done: a signal now would land in the
-  // process's exit, after its last stop point, where it can change nothing.
-  if (/wrote /.test(stderr)) return false;
-  const stat = existsSync(`/proc/${child.pid}/stat`) ? readFileSync(`/proc/${child.pid}/stat`, 'utf8') : null;
-  if (stat !== null && / Z /.test(stat.slice(stat.lastIndexOf(')')))) return false;
-  return child.kill(signal);
-}
-
 describe('class 5: report honours SIGINT, SIGTERM and SIGHUP', () => {
   const dir = join(tmp, 'study');
   before(() => {
@@ -117,24 +106,20 @@ describe('class 5: report honours SIGINT, SIGTERM and SIGHUP', () => {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as StopSignal[]) {
     // A known defect, open in issue 39: in 2 to 30 of 100 runs here the signal, sent right after
     // `signals claimed` to a report still at work, changes nothing (exit 0, both files written).
-    // Its cause is not found; the case runs and prints its outcome as a TODO until it is.
+    // Likely: libuv has taken the signal but not yet dispatched it when a step removes the listener
+    // to run with the default action. The case runs and prints its outcome as a TODO until fixed.
     const todo = 'known defect (issue 39): a signal right after report claims the signals is sometimes not honoured';
     it(
       `${signal}: exit ${SIGNAL_EXIT_CODE[signal]} and one line, or ended by it at once; no page and no temporary file`,
       { todo },
       async () => {
-        // This process may read the child's line late (its event loop busy): a report that has already
-        // done its work (said what it wrote, or a zombie not yet reaped) cannot be stopped, so that
-        // attempt says nothing and is made again.
-        let attempt = 0;
-        let out: string;
-        let live: ReturnType<typeof spawnCli>;
-        do {
-          out = join(tmp, `html-${signal}-${attempt++}`);
-          mkdirSync(out);
-          live = spawnCli(['report', dir, '--html', join(out, 'x.html'), '--csv', join(out, 'x.csv')], { env: { [SIGNAL_NOTE_ENV]: '1' } });
-          await live.waitForStderr(/signals claimed/);
-        } while (!signalledAlive(live.child, live.stderr(), signal) && (await live.exited) && attempt < 5);
+        const out = join(tmp, `html-${signal}`);
+        mkdirSync(out);
+        const live = spawnCli(['report', dir, '--html', join(out, 'x.html'), '--csv', join(out, 'x.csv')], {
+          env: { [SIGNAL_NOTE_ENV]: '1' },
+        });
+        await live.waitForStderr(/signals claimed/);
+        live.child.kill(signal);
         const exit = await live.exited;
         if (exit.signal === null) {
           assert.equal(exit.code, SIGNAL_EXIT_CODE[signal], live.stderr());
