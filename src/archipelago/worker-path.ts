@@ -21,13 +21,22 @@ export function islandWorkerFile(
   moduleUrl: string = import.meta.url,
   env: NodeJS.ProcessEnv = process.env,
 ): { filename: string; execArgv: string[] | undefined } {
+  return workerFile('island-worker', moduleUrl, env);
+}
+
+/** Where the worker `name` (a file of workers/: `report-worker`) lives, as islandWorkerFile finds the island worker. */
+export function workerFile(
+  name: string,
+  moduleUrl: string = import.meta.url,
+  env: NodeJS.ProcessEnv = process.env,
+): { filename: string; execArgv: string[] | undefined } {
   const bundle = moduleUrl.lastIndexOf('/dist/bundle/');
-  if (bundle >= 0) return { filename: fileURLToPath(`${moduleUrl.slice(0, bundle)}/dist/bundle/island-worker.cjs`), execArgv: undefined };
+  if (bundle >= 0) return { filename: fileURLToPath(`${moduleUrl.slice(0, bundle)}/dist/bundle/${name}.cjs`), execArgv: undefined };
   const fromTs = moduleUrl.endsWith('.ts');
   if (fromTs && env[COMPILED_WORKER_ENV] === '1')
     // Workers inherit the parent's execArgv: leave tsx's loader out, the worker is JavaScript.
-    return { filename: fileURLToPath(new URL('../../dist/workers/island-worker.js', moduleUrl)), execArgv: withoutTsx(process.execArgv) };
-  const filename = fileURLToPath(new URL(`../../workers/island-worker.${fromTs ? 'ts' : 'js'}`, moduleUrl));
+    return { filename: fileURLToPath(new URL(`../../dist/workers/${name}.js`, moduleUrl)), execArgv: withoutTsx(process.execArgv) };
+  const filename = fileURLToPath(new URL(`../../workers/${name}.${fromTs ? 'ts' : 'js'}`, moduleUrl));
   // Workers inherit the parent's execArgv; add the loader only if the parent got tsx otherwise (e.g. programmatically).
   const hasTsx = process.execArgv.some((arg) => arg.includes('tsx'));
   return { filename, execArgv: fromTs && !hasTsx ? [...process.execArgv, '--import', 'tsx'] : undefined };

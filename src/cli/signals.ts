@@ -48,32 +48,17 @@ let installed = false;
 export function installSignalHandlers(): void {
   for (const signal of SIGNALS) process.on(signal, onSignal);
   installed = true;
-  if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('signal handlers installed\n');
+  signalNote('signal handlers installed');
 }
 
-/**
- * Runs `work`, which writes nothing (it reads, computes, renders in memory), with the signals'
- * default action: a signal ends the process at once, as the shell reports it (128 + the
- * signal), where a claimed one would wait for the work's end, which for a big study's
- * statistics is minutes. Nothing is half-written then, nothing is said: every output is
- * written after it, with the signals handled here again. A signal still pending when it
- * starts is let in first and keeps the handlers for the work (the next stop point ends the process).
- */
-export async function withDefaultSignals<T>(work: () => T | Promise<T>): Promise<T> {
-  // A signal that came during the synchronous code before this point waits in the event loop; removing
-  // its listener now would drop it. One turn of the loop lets it in first; if one came, the work runs
-  // with the handlers kept (the claimant has it, and the next stop point ends the process).
-  if (installed) await new Promise((resolve) => setImmediate(resolve));
-  // Removing the last listener of a signal gives it back its default action; in-process (tests) none is ours.
-  // A signal another listener also has keeps ours (without it, that listener alone would swallow it).
-  const defaulted = installed && first === null ? SIGNALS.filter((signal) => process.listenerCount(signal) === 1) : [];
-  for (const signal of defaulted) process.removeListener(signal, onSignal);
-  if (defaulted.length > 0 && process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('signals default\n');
-  try {
-    return await work();
-  } finally {
-    for (const signal of defaulted) process.on(signal, onSignal);
-  }
+/** Whether this process's handlers are in (the CLI's entry point): not inside `runCli` or a library caller. */
+export function signalHandlersInstalled(): boolean {
+  return installed;
+}
+
+/** The test hook's line on stderr (SIGNAL_NOTE_ENV): where the process is, for a test to signal it right there. */
+export function signalNote(text: string): void {
+  if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write(`${text}\n`);
 }
 
 /**
@@ -82,7 +67,7 @@ export async function withDefaultSignals<T>(work: () => T | Promise<T>): Promise
  */
 export function claimSignals(handler: (signal: StopSignal) => void): () => void {
   claimant = handler;
-  if (process.env[SIGNAL_NOTE_ENV] === '1') process.stderr.write('signals claimed\n');
+  signalNote('signals claimed');
   return () => {
     if (claimant === handler) claimant = null;
   };
@@ -94,17 +79,38 @@ export function claimSignals(handler: (signal: StopSignal) => void): () => void 
  * between stretches, which lets a pending signal in and, if one came, ends the process with
  * the signal's code and one line (`stopped` says what stays). Between stretches no output
  * is half-written: each file is written whole to a temporary name, then renamed.
+ * `idleUntil(work)` waits for work done elsewhere (a worker thread) with nothing of this
+ * thread's in progress: a signal then, or one that came before, ends the process at once, in
+ * the same words. The handlers stay in place throughout: a signal is never lost (removing the
+ * last listener of a signal can drop one that libuv has caught but not yet handed on).
  */
-export function claimStopPoints(stopped: string): { stopPoint: () => Promise<void>; release: () => void } {
+export function claimStopPoints(stopped: string): {
+  stopPoint: () => Promise<void>;
+  idleUntil: <T>(work: Promise<T>) => Promise<T>;
+  release: () => void;
+} {
   let got: StopSignal | null = null;
+  let idle = false;
+  const stop = (signal: StopSignal): never => {
+    printError(`${signal}: ${stopped}`);
+    process.exit(SIGNAL_EXIT_CODE[signal]);
+  };
   const release = claimSignals((signal) => {
     got = signal;
+    if (idle) stop(signal);
   });
   const stopPoint = async (): Promise<void> => {
     await new Promise((resolve) => setImmediate(resolve));
-    if (got === null) return;
-    printError(`${got}: ${stopped}`);
-    process.exit(SIGNAL_EXIT_CODE[got]);
+    if (got !== null) stop(got);
   };
-  return { stopPoint, release };
+  const idleUntil = async <T>(work: Promise<T>): Promise<T> => {
+    if (got !== null) stop(got);
+    idle = true;
+    try {
+      return await work;
+    } finally {
+      idle = false;
+    }
+  };
+  return { stopPoint, idleUntil, release };
 }

@@ -1,32 +1,22 @@
-/** The work behind `report`, imported only when the command runs (vega and the statistics library are heavy to load). */
+/** The work behind `report`, imported only when the command runs: its checks, its worker thread, its writes. */
+import { Worker } from 'node:worker_threads';
+import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { ConfigError } from '../../config/errors.ts';
-import { baselineMapper, parseBaselineFlags } from '../../report/baseline.ts';
-import { renderHtml, renderRunHtml } from '../../report/html.ts';
-import { readRunEvents, runSummaryLines } from '../../report/run-data.ts';
-import { renderTakeoverTable, takeoverRows } from '../../report/observables-data.ts';
+import { workerFile } from '../../archipelago/worker-path.ts';
 import type { XAxis } from '../../report/x-axis.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { paperSetupDifferences, renderTable1, table1Rows } from '../../report/paper-table1.ts';
-import { readStudy, type StudyData } from '../../report/study-data.ts';
-import { figureFiles, studyFigures } from '../../report/figures.ts';
-import { iohFiles } from '../../report/ioh-export.ts';
 import { checkExportFolder, writeExportFolder, type ExportFile } from '../../report/export-folder.ts';
-import { summarise, type StudySummary } from '../../report/summary.ts';
-import { headline } from '../../report/headline.ts';
-import { figureData } from '../../report/study-report.ts';
-import { renderCsv, renderTable } from '../../report/table.ts';
-import { renderMarkdown } from '../../report/markdown.ts';
-import { shardGaps } from '../../experiment/study-runs.ts';
+import type { ReportOutputs, ReportRequest } from '../../report/report-outputs.ts';
+import { rebuiltError, type ReportWorkerMessage } from '../../report/report-messages.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
-import path from 'node:path';
 import { EVENTS_DIR, MANIFEST_FILE, RUNS_FILE } from '../../experiment/store.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile, writeError, writeFileAtomic } from '../../io/write-file.ts';
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
 import type { ServeOptions } from '../../serve/options.ts';
 import { serveUntilStopped } from '../serve-view.ts';
-import { claimStopPoints, withDefaultSignals } from '../signals.ts';
+import { claimStopPoints, signalHandlersInstalled, signalNote } from '../signals.ts';
 
 export interface ReportArgs extends ServeArgs {
   dir?: string;
@@ -40,16 +30,6 @@ export interface ReportArgs extends ServeArgs {
   run?: string;
   paperTable1: boolean;
   xAxis: XAxis;
-}
-
-function parseRun(text: string, cells: readonly string[], seeds: readonly number[]): { cell: string; seed: number } {
-  const at = text.lastIndexOf('@');
-  const cell = text.slice(0, at);
-  const seed = Number(text.slice(at + 1));
-  if (at <= 0 || !Number.isInteger(seed)) throw new ConfigError(`--run ${text}: expected CELL@SEED, e.g. ${cells[0]}@${seeds[0]}`);
-  if (!cells.includes(cell)) throw new ConfigError(`--run ${text}: no cell ${cell}; cells are ${cells.join(' | ')}`);
-  if (!seeds.includes(seed)) throw new ConfigError(`--run ${text}: seed ${seed} is not one of the study's seeds`);
-  return { cell, seed };
 }
 
 /** The files of a study folder that `report` reads or a study writes: no report output may replace them, existing or not yet. */
@@ -73,28 +53,11 @@ function save(flag: string, path: string, text: string): void {
   }
 }
 
-/** The summary on stdout: the table (and the takeover table), or with --json everything as data, figure data included. */
-function printSummary(study: StudyData, summary: StudySummary, json: boolean): void {
-  const { manifest } = study;
-  const takeover = takeoverRows(study.runs, manifest.cells, manifest.seeds[0]);
-  if (json) {
-    const data = { ...summary, headline: headline(summary), figures: figureData(study), ...(takeover.length > 0 ? { takeover } : {}) };
-    printLine(
-      JSON.stringify(data, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : String(v)) : v)),
-    );
-    return;
-  }
-  printLine(renderTable(summary));
-  if (takeover.length > 0) printLine(`\n${renderTakeoverTable(takeover)}`);
-}
-
 /**
  * Writes an export folder (`--figures`, `--ioh`) whole or not at all once the summary is on
- * stdout: its files are made first (a signal ends that at once), then written with the signals
- * held (a stop comes after the folder is in place); a failure is one line and exit 4.
+ * stdout (a signal's stop comes after the folder is in place); a failure is one line and exit 4.
  */
-async function saveExport(flag: string, dir: string, make: () => ExportFile[] | Promise<ExportFile[]>, wrote: string): Promise<void> {
-  const files = await withDefaultSignals(make);
+function saveExport(flag: string, dir: string, files: ExportFile[], wrote: string): void {
   try {
     writeExportFolder(dir, files, flag);
     printError(`wrote ${dir} (${wrote})`);
@@ -105,8 +68,8 @@ async function saveExport(flag: string, dir: string, make: () => ExportFile[] | 
   }
 }
 
-/** `report --run FILE`: one run's event stream, without a study. */
-async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string, stopPoint: StopPoint): Promise<void> {
+/** `report --run FILE` reports one run's event stream, without a study: the flags that need a study are refused. */
+function checkRunAlone(args: ArgumentsCamelCase<ReportArgs>, file: string): void {
   for (const [flag, given] of [
     ['--csv', args.csv !== undefined],
     ['--markdown', args.markdown !== undefined],
@@ -118,12 +81,6 @@ async function reportRun(args: ArgumentsCamelCase<ReportArgs>, file: string, sto
   ] as const) {
     if (given) throw new UsageError(`${flag}: needs a study folder; --run ${file} alone reports one run`);
   }
-  const run = await withDefaultSignals(() => readRunEvents(file));
-  await stopPoint();
-  const html = args.html === undefined ? null : await withDefaultSignals(() => renderRunHtml(run, args.xAxis));
-  await stopPoint();
-  printLine(runSummaryLines(run).join('\n'));
-  if (args.html !== undefined && html !== null) save('--html', args.html, html);
 }
 
 /** `report DIR --serve` and `report --run FILE --serve`: the live view's page of what is on disk, until Ctrl-C. */
@@ -171,70 +128,73 @@ export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void
     throw new UsageError('report: expected a study folder (the --out of experiment), or --run FILE (from solve --trace FILE)');
   const serveAt = serveFromArgs(args);
   if (serveAt !== null) return serveReport(args, serveAt);
-  const { stopPoint, release } = claimStopPoints('report stopped; a file it named as written is whole, no other was written');
+  if (args.dir === undefined) checkRunAlone(args, args.run!);
+  const { stopPoint, idleUntil, release } = claimStopPoints('report stopped; a file it named as written is whole, no other was written');
   try {
+    // Nothing is written until every output is made: a signal before then ends report at once.
+    const outputs = await idleUntil(reportOutputs(reportRequest(args)));
     await stopPoint();
-    if (args.dir === undefined) await reportRun(args, args.run!, stopPoint);
-    else await reportStudy(args, args.dir, stopPoint);
+    await writeOutputs(args, outputs, stopPoint);
   } finally {
     release();
   }
 }
 
-/** Awaited between the long synchronous stretches of `report`: ends the process if a signal came (claimStopPoints). */
+function reportRequest(args: ArgumentsCamelCase<ReportArgs>): ReportRequest {
+  return {
+    ...(args.dir === undefined ? {} : { dir: args.dir }),
+    ...(args.run === undefined ? {} : { run: args.run }),
+    ...(args.baseline === undefined ? {} : { baseline: args.baseline }),
+    html: args.html !== undefined,
+    csv: args.csv !== undefined,
+    markdown: args.markdown !== undefined,
+    figures: args.figures !== undefined,
+    ioh: args.ioh !== undefined,
+    json: args.json,
+    paperTable1: args.paperTable1,
+    xAxis: args.xAxis,
+  };
+}
+
+/**
+ * The report's outputs, made in a worker thread when this process's signal handlers are in
+ * (the CLI): this thread stays idle and hears a signal at once, whatever the work is doing. In
+ * a caller's process (`runCli`, the library) there are no signals of ours to hear and the work
+ * runs here; so it does where Node's permission model refuses worker threads.
+ */
+async function reportOutputs(request: ReportRequest): Promise<ReportOutputs> {
+  const permission = process.permission as NodeJS.ProcessPermission | undefined;
+  if (!signalHandlersInstalled() || (permission !== undefined && !permission.has('worker')))
+    // Loaded only here: the CLI's thread need not load the statistics and the page's code it hands to the worker.
+    return (await import('../../report/report-outputs.ts')).makeReportOutputs(request);
+  const { filename, execArgv } = workerFile('report-worker');
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(filename, { workerData: request, execArgv });
+    worker.on('message', (message: ReportWorkerMessage) => {
+      if ('started' in message) return signalNote('report work started');
+      if ('outputs' in message) resolve(message.outputs);
+      else reject(rebuiltError(message.error));
+      void worker.terminate();
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => reject(new Error(`report's worker thread ended without the report (exit code ${code})`)));
+  });
+}
+
+/** Awaited between the writes of `report`: ends the process if a signal came (claimStopPoints). */
 type StopPoint = () => Promise<void>;
 
-/** `report DIR`: the summary on stdout and the files asked for. */
-async function reportStudy(args: ArgumentsCamelCase<ReportArgs>, dir: string, stopPoint: StopPoint): Promise<void> {
-  const study = await withDefaultSignals(() => readStudy(dir));
+/** The notes and the summary, then the files asked for, each whole, with stop points between them. */
+async function writeOutputs(args: ArgumentsCamelCase<ReportArgs>, outputs: ReportOutputs, stopPoint: StopPoint): Promise<void> {
+  for (const note of outputs.notes) printError(note);
+  for (const line of outputs.stdout) printLine(line);
+  if (args.csv !== undefined && outputs.csv !== undefined) save('--csv', args.csv, outputs.csv);
+  if (args.markdown !== undefined && outputs.markdown !== undefined) save('--markdown', args.markdown, outputs.markdown);
+  if (args.html !== undefined && outputs.html !== undefined) save('--html', args.html, outputs.html);
   await stopPoint();
-  const { manifest } = study;
-  const flags = args.baseline ?? [];
-  const baseline = flags.length > 0 ? parseBaselineFlags(flags, manifest) : manifest.baseline;
-  const chosen =
-    args.run === undefined
-      ? null
-      : parseRun(
-          args.run,
-          manifest.cells.map((c) => c.id),
-          manifest.seeds,
-        );
-  const summary = await withDefaultSignals(() => summarise(study, baselineMapper(manifest, baseline), baseline));
+  if (args.figures !== undefined && outputs.figures !== undefined)
+    saveExport('--figures', args.figures, outputs.figures, 'each figure as SVG, with its data as CSV');
   await stopPoint();
-  if (args.paperTable1) {
-    const differ = paperSetupDifferences(study);
-    if (differ.length > 0) {
-      const more = differ.length > 1 ? ` (and ${differ.length - 1} more cell${differ.length > 2 ? 's' : ''})` : '';
-      throw new ConfigError(
-        `--paper-table1: ${dir} is not the paper's set-up (one island, topology none, paper mode), so Table 1 is no comparison: cell ${differ[0]}${more}`,
-      );
-    }
-  }
-  const table1 = args.paperTable1 ? table1Rows(study) : [];
-  if (args.paperTable1 && table1.length === 0)
-    throw new ConfigError(`--paper-table1: ${dir} has no cell with n in 10..25 (run config/experiments/paper-table1.yaml)`);
-  // The page reads the event logs: a damaged one is refused before anything is printed.
-  const html = args.html === undefined ? null : await withDefaultSignals(() => renderHtml(study, summary, chosen, args.xAxis));
-  await stopPoint();
-
-  if (study.droppedBytes > 0)
-    printError(
-      `${dir}/runs.jsonl: left out a half-written last line (${study.droppedBytes} bytes) of an interrupted run; experiment --resume removes it`,
-    );
-  const gaps = study.shards === null ? null : shardGaps(study.shards);
-  if (gaps !== null) printError(`${dir}: ${gaps}; rerun those shards to complete the study`);
-  printSummary(study, summary, args.json);
-  if (args.paperTable1) {
-    printLine('');
-    printLine(renderTable1(table1));
-  }
-  if (args.csv !== undefined) save('--csv', args.csv, renderCsv(summary));
-  if (args.markdown !== undefined) save('--markdown', args.markdown, renderMarkdown(study, summary));
-  if (args.html !== undefined && html !== null) save('--html', args.html, html);
-  await stopPoint();
-  if (args.figures !== undefined)
-    await saveExport('--figures', args.figures, () => figureFiles(studyFigures(study)), 'each figure as SVG, with its data as CSV');
-  await stopPoint();
-  if (args.ioh !== undefined)
-    await saveExport('--ioh', args.ioh, () => iohFiles(study), 'IOHprofiler format, two-column .dat, for IOHanalyzer');
+  if (args.ioh !== undefined && outputs.ioh !== undefined)
+    saveExport('--ioh', args.ioh, outputs.ioh, 'IOHprofiler format, two-column .dat, for IOHanalyzer');
 }
