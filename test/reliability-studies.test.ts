@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { MessageChannel } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +17,11 @@ import { cli, cliInProcess, oneLine, spawnCli } from './cli-helpers.ts';
 import { handMadeStudy } from './hand-study.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { ecdfPoints, fixedBudgetPoints } from '../src/report/run-length.ts';
+import { describeError, rebuiltError, type ErrorData } from '../src/report/report-messages.ts';
+import { ConfigError } from '../src/config/errors.ts';
+import { InputError } from '../src/io/errors.ts';
+import { UsageError } from '../src/cli/errors.ts';
+import { fatalLine } from '../src/cli/fatal.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-studies-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -150,6 +156,44 @@ describe('class 5: report honours SIGINT, SIGTERM and SIGHUP', () => {
     );
     assert.equal(live.stdout(), '');
     assert.deepEqual(readdirSync(out), [], 'nothing written, no staging folder left');
+  });
+
+  // The binary makes the report in a worker thread, runCli in its own: an error crosses as data.
+  for (const [what, args] of [
+    ['a --run that names no cell (ConfigError)', ['--run', 'nope@1']],
+    ["--paper-table1 on a study that is not the paper's (ConfigError)", ['--paper-table1']],
+    ['a --baseline no cell has (ConfigError)', ['--baseline', 'migration.interval=7']],
+  ] as const) {
+    it(`${what}: from the worker thread, the same one line and exit 2 as in-process`, async () => {
+      const binary = oneLine(cli(['report', dir, ...args]), what);
+      assert.equal(binary, oneLine(await cliInProcess(['report', dir, ...args]), what));
+    });
+  }
+
+  it('an error crosses a real MessagePort as the same class, message and fields (describeError, rebuiltError)', async () => {
+    const channel = new MessageChannel();
+    const cross = (error: unknown) =>
+      new Promise<Error>((resolve) => {
+        channel.port2.once('message', (data: ErrorData) => resolve(rebuiltError(data)));
+        channel.port1.postMessage(describeError(error));
+      });
+    try {
+      const config = await cross(new ConfigError('--run x: no cell x'));
+      assert.ok(config instanceof ConfigError);
+      assert.equal(config.message, '--run x: no cell x');
+      const input = await cross(new UsageError('a flag')); // an InputError class the report's work does not throw
+      assert.ok(input instanceof InputError);
+      assert.equal(input.message, 'a flag');
+      const errno = await cross(Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE', path: '/s/runs.jsonl' }));
+      assert.ok(!(errno instanceof InputError));
+      assert.deepEqual(fatalLine(errno), {
+        line: "too many open files, this process's limit (ulimit -n) reached (at /s/runs.jsonl): raise it and run again",
+        code: 3,
+      });
+      assert.equal(fatalLine(await cross('thrown text')).line, 'internal error: thrown text');
+    } finally {
+      channel.port1.close();
+    }
   });
 
   it('without a signal the same command writes both files', () => {
