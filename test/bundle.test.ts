@@ -24,6 +24,7 @@ interface Metafile {
 const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'bundle-meta.json'), 'utf8')) as {
   cli: Metafile;
   island: Metafile;
+  report: Metafile;
   vendors: Metafile[];
 };
 
@@ -82,6 +83,18 @@ describe('what a command runs at start (dist/bundle)', () => {
     assert.deepEqual(packagesIn(staticClosure(['workers/island-worker.ts'], meta.island)), []);
   });
 
+  it("report's worker thread: Vega through its vendor script (vendor-vega.cjs), none of its files bundled in", () => {
+    const inputs = Object.keys(meta.report.inputs);
+    assert.ok(
+      inputs.some((m) => PACKAGES.vega.test(m)),
+      'the worker draws with Vega',
+    );
+    assert.deepEqual(
+      inputs.filter((m) => /node_modules\/vega/.test(m)),
+      [],
+    );
+  });
+
   it('at run time too: verify never runs zod (which marks globalThis when it loads), solve does', () => {
     const probe = path.join(tmpdir(), `nqi-zod-probe-${process.pid}.cjs`);
     writeFileSync(probe, "process.on('exit', () => process.stderr.write(`zod loaded: ${'__zod_globalConfig' in globalThis}\\n`));\n");
@@ -97,6 +110,7 @@ describe('third-party files go into the bundle as installed (scripts/bundle.mjs 
   const bundles: [string, Metafile][] = [
     ['cli', meta.cli],
     ['island', meta.island],
+    ['report worker', meta.report],
     ...meta.vendors.map((v, i) => [`vendor ${i}`, v] as [string, Metafile]),
   ];
   for (const [bundle, metafile] of bundles) {
