@@ -59,7 +59,9 @@ export type { ExperimentInput } from './experiment/schema.ts';
 export type { Edge, TopologyKind, TopologySpec } from './topology/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
-import { optionsObject, shown } from './io/shown.ts';
+import { shown } from './io/shown.ts';
+import { busOptions, CLUSTER_OPTIONS } from './cluster/library-options.ts';
+import { abortSignal, callbacks, checkedOptions, flag, islandHosts, object, text, type OptionCheck } from './config/library-options.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, OutputNotWrittenError, RunFailedError } from './run/errors.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
@@ -106,6 +108,8 @@ export interface RunOptions {
   checkpoint?: { file: string; everySeconds?: number };
 }
 
+const RUN_OPTIONS = { signal: abortSignal, cluster: islandHosts, checkpoint: object } satisfies Record<keyof RunOptions, OptionCheck>;
+
 /**
  * A run config as a config file holds it (only `n` is required), validated and with every
  * default filled in; a missing seed is drawn here.
@@ -127,7 +131,7 @@ function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
  * file, ...); NoSolutionError for N = 2 and 3 (nothing is started).
  */
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
-  const { cluster, checkpoint, signal } = optionsObject(options, 'startRun options', (m) => new ConfigError(m));
+  const { cluster, checkpoint, signal } = checkedOptions(options, 'startRun options', RUN_OPTIONS);
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
   // A result or checkpoint file that cannot be written is refused before the run, not after it (the record would be lost).
   if (seeded.output.file !== null) {
@@ -214,13 +218,22 @@ export interface ExperimentOptions {
   cluster?: ClusterOptions;
 }
 
+const EXPERIMENT_OPTIONS = {
+  out: text,
+  resume: flag,
+  events: flag,
+  signal: abortSignal,
+  hooks: callbacks,
+  cluster: object,
+} satisfies Record<keyof ExperimentOptions, OptionCheck>;
+
 /**
  * Runs a study (an experiment file's path, or the same content as an object) into a folder
  * that `nqueens-islands report` reads.
  * @throws ConfigError for a bad study or an unusable folder, before any run starts.
  */
 export async function runExperiment(study: string | ExperimentInput, given?: ExperimentOptions): Promise<StudyOutcome> {
-  const options = optionsObject(given, 'runExperiment options', (m) => new ConfigError(m));
+  const options = checkedOptions(given, 'runExperiment options', EXPERIMENT_OPTIONS);
   const experiment = typeof study === 'string' ? loadExperiment(study) : experimentFromObject(study);
   const studyOptions = {
     outDir: options.out ?? path.join('results', experiment.name),
@@ -230,9 +243,10 @@ export async function runExperiment(study: string | ExperimentInput, given?: Exp
     hooks: options.hooks,
   };
   if (!options.cluster) return runStudy(experiment, studyOptions);
+  const cluster = busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_OPTIONS);
   // Loaded on use: the NATS client is no cost to a study on this machine.
   const { runStudyOnCluster } = await import('./cluster/study/study.ts');
-  return runStudyOnCluster(experiment, { ...studyOptions, ...options.cluster });
+  return runStudyOnCluster(experiment, { ...studyOptions, ...cluster });
 }
 
 /**
