@@ -1,6 +1,6 @@
 /**
  * The `nqueens-islands` entry point: signal handlers first; for `solve`, its worker threads
- * (they take longest to boot); then the CLI (yargs, the commands). No top-level await: the
+ * (they take longest to boot), for `report` its worker thread; then the CLI (yargs, the commands). No top-level await: the
  * command's bundle is a CommonJS script, so that it can start from a code cache
  * (scripts/bundle.mjs).
  */
@@ -28,6 +28,7 @@ const argv = process.argv.slice(2);
 void (async () => {
   if (!workingDirectoryExists()) return;
   if (argv[0] === 'solve') (await import('./early-host.ts')).startEarlyHost(argv.slice(1));
+  if (argv[0] === 'report') (await import('./report-thread.ts')).startReportThread(argv.slice(1));
   const { main } = await import('./cli.ts');
   await main(argv);
 })();

@@ -1,14 +1,12 @@
 /** The work behind `report`, imported only when the command runs: its checks, its worker thread, its writes. */
-import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { ConfigError } from '../../config/errors.ts';
-import { workerFile } from '../../archipelago/worker-path.ts';
 import type { XAxis } from '../../report/x-axis.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { checkExportFolder, writeExportFolder, type ExportFile } from '../../report/export-folder.ts';
 import type { ReportOutputs, ReportRequest } from '../../report/report-outputs.ts';
-import { rebuiltError, type ReportWorkerMessage } from '../../report/report-messages.ts';
+import { reportInThread, workerThreadsAllowed } from '../report-thread.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
 import { EVENTS_DIR, MANIFEST_FILE, RUNS_FILE } from '../../experiment/store.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
@@ -16,7 +14,7 @@ import { checkDistinctOutputs, checkNotInputs, checkOutFile, writeError, writeFi
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
 import type { ServeOptions } from '../../serve/options.ts';
 import { serveUntilStopped } from '../serve-view.ts';
-import { claimStopPoints, signalHandlersInstalled, signalNote } from '../signals.ts';
+import { claimStopPoints, signalHandlersInstalled } from '../signals.ts';
 
 export interface ReportArgs extends ServeArgs {
   dir?: string;
@@ -163,22 +161,9 @@ function reportRequest(args: ArgumentsCamelCase<ReportArgs>): ReportRequest {
  * runs here; so it does where Node's permission model refuses worker threads.
  */
 async function reportOutputs(request: ReportRequest): Promise<ReportOutputs> {
-  const permission = process.permission as NodeJS.ProcessPermission | undefined;
-  if (!signalHandlersInstalled() || (permission !== undefined && !permission.has('worker')))
-    // Loaded only here: the CLI's thread need not load the statistics and the page's code it hands to the worker.
-    return (await import('../../report/report-outputs.ts')).makeReportOutputs(request);
-  const { filename, execArgv } = workerFile('report-worker');
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(filename, { workerData: request, execArgv });
-    worker.on('message', (message: ReportWorkerMessage) => {
-      if ('started' in message) return signalNote('report work started');
-      if ('outputs' in message) resolve(message.outputs);
-      else reject(rebuiltError(message.error));
-      void worker.terminate();
-    });
-    worker.on('error', reject);
-    worker.on('exit', (code) => reject(new Error(`report's worker thread ended without the report (exit code ${code})`)));
-  });
+  if (signalHandlersInstalled() && workerThreadsAllowed()) return reportInThread(request);
+  // Loaded only here: the CLI's thread need not load the statistics and the page's code it hands to the worker.
+  return (await import('../../report/report-outputs.ts')).makeReportOutputs(request);
 }
 
 /** Awaited between the writes of `report`: ends the process if a signal came (claimStopPoints). */
