@@ -43,7 +43,7 @@ export type {
   TakeoverResult,
 } from './archipelago/events.ts';
 export type { EmigrantSelectionName, ReplacementName, ExtraEmigrantSelections, ExtraReplacements } from './config/migration-policies.ts';
-export { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from './config/run-time.ts';
+export { PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
 export type { IslandGroup } from './archipelago/island-options.ts';
@@ -60,13 +60,28 @@ export type { Edge, TopologyKind, TopologySpec } from './topology/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
 import { shown } from './io/shown.ts';
+import { largeNAdvice as adviceFor, paperSeconds as estimateSeconds } from './config/run-time.ts';
+import { figureData as studyFigureData, type CellFigureData, type StudyReport } from './report/study-report.ts';
 import { busOptions, CLUSTER_OPTIONS } from './cluster/library-options.ts';
-import { abortSignal, callbacks, checkedOptions, flag, islandHosts, object, text, type OptionCheck } from './config/library-options.ts';
+import {
+  abortSignal,
+  callbacks,
+  checkedArgument,
+  checkedOptions,
+  flag,
+  islandHosts,
+  list,
+  nonNegativeInteger,
+  object,
+  positiveInteger,
+  text,
+  type OptionCheck,
+} from './config/library-options.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, OutputNotWrittenError, RunFailedError } from './run/errors.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
-export { studyReport, figureData, type StudyReport, type CellFigureData } from './report/study-report.ts';
+export { studyReport, type StudyReport, type CellFigureData } from './report/study-report.ts';
 export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
 export { ERT_TARGETS, type TargetErt } from './report/target-ert.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
@@ -267,5 +282,29 @@ export const topologies: {
   edges(spec: TopologySpec, islands: number, seed?: number): Edge[];
 } = {
   kinds: TOPOLOGY_KINDS,
-  edges: (spec, islands, seed = 0) => buildTopology(spec, islands, seed),
+  edges: (spec, islands, seed = 0) => buildTopology(spec, islands, checkedArgument(seed, 'topologies.edges: seed', nonNegativeInteger)),
 };
+
+/** Estimated wall seconds for paper mode to solve `n` with `parallel` islands at once (docs/large-n.md). @throws ConfigError */
+export function paperSeconds(n: number, parallel: number): number {
+  return estimateSeconds(
+    checkedArgument(n, 'paperSeconds: n', positiveInteger),
+    checkedArgument(parallel, 'paperSeconds: parallel', positiveInteger),
+  );
+}
+
+/** The one line `solve` prints before a paper-mode run its estimate puts past an hour, else null. @throws ConfigError */
+export function largeNAdvice(run: { n: number; ga: { mode: string } }, parallel: number): string | null {
+  const given = checkedArgument(run, 'largeNAdvice: run', object) as { n: unknown; ga: unknown };
+  checkedArgument(given.n, 'largeNAdvice: run.n', positiveInteger);
+  checkedArgument(given.ga, 'largeNAdvice: run.ga', object);
+  return adviceFor(run as Parameters<typeof adviceFor>[0], checkedArgument(parallel, 'largeNAdvice: parallel', positiveInteger));
+}
+
+/** Each figure's data of a study's report (`studyReport(dir).study`), per cell id. @throws ConfigError */
+export function figureData(study: StudyReport['study']): Record<string, CellFigureData> {
+  const given = checkedArgument(study, 'figureData: study', object) as unknown as Record<string, unknown>;
+  checkedArgument(given.runs, 'figureData: study.runs', list);
+  checkedArgument(given.manifest, 'figureData: study.manifest', object);
+  return studyFigureData(study);
+}

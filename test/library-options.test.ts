@@ -4,12 +4,23 @@
  * options argument: every library call that takes options refuses null, a misspelt option
  * and an option of the wrong type with a ConfigError (an InputError) naming it, before any
  * island starts or any connection is tried (the cluster's calls failed with TypeErrors, and a
- * misspelt `signa` was dropped without a word). The broker in the cluster rows is never
+ * misspelt `signa` was dropped without a word). The root's other functions with arguments
+ * (figureData, paperSeconds, largeNAdvice, topologies.edges, studyReport) check theirs. The broker in the cluster rows is never
  * reached: port 1 on the loopback, where nothing listens.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InputError, runExperiment, solve, startRun } from '../src/index.ts';
+import {
+  figureData,
+  InputError,
+  largeNAdvice,
+  paperSeconds,
+  runExperiment,
+  solve,
+  startRun,
+  studyReport,
+  topologies,
+} from '../src/index.ts';
 import { joinCluster, listHosts, startHost } from '../src/cluster/index.ts';
 
 const NATS = 'nats://127.0.0.1:1';
@@ -94,6 +105,20 @@ const cases: [string, Call, RegExp][] = [
     () => listHosts(any({ nats: NATS, waitMs: 5n })),
     /^listHosts options: waitMs: expected a number, got 5n \(a BigInt\)$/,
   ],
+  // The root's other functions with arguments: the same ConfigError, not a TypeError or a NaN.
+  ['figureData: null', () => figureData(any(null)), /^figureData: study: expected an object, got null$/],
+  ['figureData: no runs', () => figureData(any({ manifest: {} })), /^figureData: study\.runs: expected a list, got undefined$/],
+  ['paperSeconds: null', () => paperSeconds(any(null), 2), /^paperSeconds: n: expected an integer >= 1, got null$/],
+  ['paperSeconds: a fraction of cores', () => paperSeconds(100, 0.5), /^paperSeconds: parallel: expected an integer >= 1, got 0\.5$/],
+  ['largeNAdvice: null', () => largeNAdvice(any(null), 2), /^largeNAdvice: run: expected an object, got null$/],
+  ['largeNAdvice: no ga', () => largeNAdvice(any({ n: 5000 }), 2), /^largeNAdvice: run\.ga: expected an object, got undefined$/],
+  [
+    'topologies.edges: a seed as text',
+    () => topologies.edges({ kind: 'ring' }, 4, any('x')),
+    /^topologies\.edges: seed: expected an integer >= 0, got "x"$/,
+  ],
+  ['studyReport: null', () => studyReport(any(null)), /^studyReport: dir: expected a string, got null$/],
+  ['studyReport: options a number', () => studyReport('.', any(5)), /^studyReport options: expected an object of options, got 5$/],
 ];
 
 describe('library options are checked: null, misspelt or mistyped is a ConfigError naming it', () => {
@@ -109,5 +134,11 @@ describe('library options are checked: null, misspelt or mistyped is a ConfigErr
   it('an option given as undefined is absent, and a run with good options runs', async () => {
     const record = await solve(run, { signal: undefined, checkpoint: undefined });
     assert.equal(record.solved, true);
+  });
+  it('good arguments give what they gave before', () => {
+    assert.equal(paperSeconds(100, 1), 6.1e-5 * 100 ** 1.8);
+    assert.equal(largeNAdvice({ n: 8, ga: { mode: 'paper' } }, 2), null);
+    assert.match(largeNAdvice({ n: 100_000, ga: { mode: 'paper' } }, 2) ?? '', /^paper mode at N = 100000 would take/);
+    assert.equal(topologies.edges({ kind: 'ring' }, 3, 7).length, 3);
   });
 });

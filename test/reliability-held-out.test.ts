@@ -51,6 +51,9 @@ function unsolvedButTrajectory(r: Record<string, unknown>): void {
 describe('held-out cases refused at once, in one line (exit 2), nothing written', () => {
   const deep = join(tmp, 'deep.yaml');
   writeFileSync(deep, `n: 8\nga: ${'['.repeat(3000)}${']'.repeat(3000)}\n`);
+  // A secret named by mistake where a config or study file belongs.
+  const token = join(tmp, 'token');
+  writeFileSync(token, 'secret-token-abcdef\n');
   const cases: [string, () => string[], RegExp, boolean?][] = [
     // Class 3: a folder access() calls writable that takes no new file, for every kind of output.
     [
@@ -139,6 +142,17 @@ describe('held-out cases refused at once, in one line (exit 2), nothing written'
       'a manifest listing a cell twice',
       () => ['report', edited('cells', { manifest: (m) => (m.cells = [...(m.cells as unknown[]), (m.cells as unknown[])[0]]) })],
       /manifest\.json: cells: a cell id is listed twice; the folder is damaged$/,
+    ],
+    // Class 6/8: a file that is one scalar is named as such, never quoted back (a token would be printed, and logged).
+    [
+      'a token file as --config',
+      () => ['solve', '--config', token],
+      /token: holds a single string, not a mapping of config keys; expected at least "n"$/,
+    ],
+    [
+      'a token file as a study',
+      () => ['experiment', token, '--out', join(tmp, 'never')],
+      /token: expected a mapping with base, sweep, repeats, seed\(s\) and baseline, got a single string$/,
     ],
     // Class 6: YAML nested past the parser's recursion is a bad file, not an internal message.
     ['a config nested 3000 deep', () => ['solve', '--config', deep], /deep\.yaml:2:\d+: invalid YAML: nested too deeply for the parser$/],

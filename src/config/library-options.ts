@@ -19,7 +19,11 @@ export const abortSignal: OptionCheck = (value) => (value instanceof AbortSignal
 export const text: OptionCheck = (value) => (typeof value === 'string' ? null : 'a string');
 export const flag: OptionCheck = (value) => (typeof value === 'boolean' ? null : 'true or false');
 export const object: OptionCheck = (value) => (isObject(value) ? null : 'an object');
+export const list: OptionCheck = (value) => (Array.isArray(value) ? null : 'a list');
 export const number: OptionCheck = (value) => (typeof value === 'number' ? null : 'a number');
+export const positiveInteger: OptionCheck = (value) => (Number.isSafeInteger(value) && (value as number) >= 1 ? null : 'an integer >= 1');
+export const nonNegativeInteger: OptionCheck = (value) =>
+  Number.isSafeInteger(value) && (value as number) >= 0 ? null : 'an integer >= 0';
 export const callback: OptionCheck = (value) => (typeof value === 'function' ? null : 'a function');
 export const texts: OptionCheck = (value) =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') ? null : 'a list of strings';
@@ -62,4 +66,11 @@ export function checkedOptions<T extends object>(
     if (expected !== null) throw new ConfigError(`${what}: ${key}: expected ${expected}, got ${shown(value)}`);
   }
   return options;
+}
+
+/** One argument of a library call, checked: `value` as it is, or a ConfigError (`what: expected ..., got ...`). */
+export function checkedArgument<T>(value: T, what: string, check: OptionCheck): T {
+  const expected = check(value);
+  if (expected !== null) throw new ConfigError(`${what}: expected ${expected}, got ${shown(value)}`);
+  return value;
 }
