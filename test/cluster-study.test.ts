@@ -303,8 +303,9 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
     it('the broker killed mid-study: the coordinator stops with exit 3 and the resume command, the host with exit 3', async () => {
       const server = await startLocalBroker(nats.path());
       try {
-        // Both give up reconnecting after 1 s (SHORT_RECONNECT), not 5: the same ending, a shorter wait.
-        const { prefix, hosts } = await cluster.startHosts(['orphan'], { url: server.url, env: SHORT_RECONNECT });
+        // Both give up reconnecting after 1 s (SHORT_RECONNECT), not 5: the same ending, a shorter wait. The run
+        // the host is on only has to be going when the broker dies: asleep (IDLE_ISLANDS).
+        const { prefix, hosts } = await cluster.startHosts(['orphan'], { url: server.url, env: { ...SHORT_RECONNECT, ...IDLE_ISLANDS } });
         const host = hosts.get('orphan')!;
         const file = experimentFile(
           'broker-lost',
