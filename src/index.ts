@@ -43,7 +43,7 @@ export type {
   TakeoverResult,
 } from './archipelago/events.ts';
 export type { EmigrantSelectionName, ReplacementName, ExtraEmigrantSelections, ExtraReplacements } from './config/migration-policies.ts';
-export { largeNAdvice, paperSeconds, PAPER_CPU_MODEL } from './config/run-time.ts';
+export { PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
 export type { RunConfigInput } from './config/schema.ts';
 export type { IslandGroup } from './archipelago/island-options.ts';
@@ -59,12 +59,29 @@ export type { ExperimentInput } from './experiment/schema.ts';
 export type { Edge, TopologyKind, TopologySpec } from './topology/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
-import { optionsObject, shown } from './io/shown.ts';
+import { shown } from './io/shown.ts';
+import { largeNAdvice as adviceFor, paperSeconds as estimateSeconds } from './config/run-time.ts';
+import { figureData as studyFigureData, type CellFigureData, type StudyReport } from './report/study-report.ts';
+import { busOptions, CLUSTER_OPTIONS } from './cluster/library-options.ts';
+import {
+  abortSignal,
+  callbacks,
+  checkedArgument,
+  checkedOptions,
+  flag,
+  islandHosts,
+  list,
+  nonNegativeInteger,
+  object,
+  positiveInteger,
+  text,
+  type OptionCheck,
+} from './config/library-options.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, OutputNotWrittenError, RunFailedError } from './run/errors.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
-export { studyReport, figureData, type StudyReport, type CellFigureData } from './report/study-report.ts';
+export { studyReport, type StudyReport, type CellFigureData } from './report/study-report.ts';
 export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
 export { ERT_TARGETS, type TargetErt } from './report/target-ert.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
@@ -106,6 +123,8 @@ export interface RunOptions {
   checkpoint?: { file: string; everySeconds?: number };
 }
 
+const RUN_OPTIONS = { signal: abortSignal, cluster: islandHosts, checkpoint: object } satisfies Record<keyof RunOptions, OptionCheck>;
+
 /**
  * A run config as a config file holds it (only `n` is required), validated and with every
  * default filled in; a missing seed is drawn here.
@@ -127,7 +146,7 @@ function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
  * file, ...); NoSolutionError for N = 2 and 3 (nothing is started).
  */
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
-  const { cluster, checkpoint, signal } = optionsObject(options, 'startRun options', (m) => new ConfigError(m));
+  const { cluster, checkpoint, signal } = checkedOptions(options, 'startRun options', RUN_OPTIONS);
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
   // A result or checkpoint file that cannot be written is refused before the run, not after it (the record would be lost).
   if (seeded.output.file !== null) {
@@ -214,13 +233,22 @@ export interface ExperimentOptions {
   cluster?: ClusterOptions;
 }
 
+const EXPERIMENT_OPTIONS = {
+  out: text,
+  resume: flag,
+  events: flag,
+  signal: abortSignal,
+  hooks: callbacks,
+  cluster: object,
+} satisfies Record<keyof ExperimentOptions, OptionCheck>;
+
 /**
  * Runs a study (an experiment file's path, or the same content as an object) into a folder
  * that `nqueens-islands report` reads.
  * @throws ConfigError for a bad study or an unusable folder, before any run starts.
  */
 export async function runExperiment(study: string | ExperimentInput, given?: ExperimentOptions): Promise<StudyOutcome> {
-  const options = optionsObject(given, 'runExperiment options', (m) => new ConfigError(m));
+  const options = checkedOptions(given, 'runExperiment options', EXPERIMENT_OPTIONS);
   const experiment = typeof study === 'string' ? loadExperiment(study) : experimentFromObject(study);
   const studyOptions = {
     outDir: options.out ?? path.join('results', experiment.name),
@@ -230,9 +258,10 @@ export async function runExperiment(study: string | ExperimentInput, given?: Exp
     hooks: options.hooks,
   };
   if (!options.cluster) return runStudy(experiment, studyOptions);
+  const cluster = busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_OPTIONS);
   // Loaded on use: the NATS client is no cost to a study on this machine.
   const { runStudyOnCluster } = await import('./cluster/study/study.ts');
-  return runStudyOnCluster(experiment, { ...studyOptions, ...options.cluster });
+  return runStudyOnCluster(experiment, { ...studyOptions, ...cluster });
 }
 
 /**
@@ -253,5 +282,29 @@ export const topologies: {
   edges(spec: TopologySpec, islands: number, seed?: number): Edge[];
 } = {
   kinds: TOPOLOGY_KINDS,
-  edges: (spec, islands, seed = 0) => buildTopology(spec, islands, seed),
+  edges: (spec, islands, seed = 0) => buildTopology(spec, islands, checkedArgument(seed, 'topologies.edges: seed', nonNegativeInteger)),
 };
+
+/** Estimated wall seconds for paper mode to solve `n` with `parallel` islands at once (docs/large-n.md). @throws ConfigError */
+export function paperSeconds(n: number, parallel: number): number {
+  return estimateSeconds(
+    checkedArgument(n, 'paperSeconds: n', positiveInteger),
+    checkedArgument(parallel, 'paperSeconds: parallel', positiveInteger),
+  );
+}
+
+/** The one line `solve` prints before a paper-mode run its estimate puts past an hour, else null. @throws ConfigError */
+export function largeNAdvice(run: { n: number; ga: { mode: string } }, parallel: number): string | null {
+  const given = checkedArgument(run, 'largeNAdvice: run', object) as { n: unknown; ga: unknown };
+  checkedArgument(given.n, 'largeNAdvice: run.n', positiveInteger);
+  checkedArgument(given.ga, 'largeNAdvice: run.ga', object);
+  return adviceFor(run as Parameters<typeof adviceFor>[0], checkedArgument(parallel, 'largeNAdvice: parallel', positiveInteger));
+}
+
+/** Each figure's data of a study's report (`studyReport(dir).study`), per cell id. @throws ConfigError */
+export function figureData(study: StudyReport['study']): Record<string, CellFigureData> {
+  const given = checkedArgument(study, 'figureData: study', object) as unknown as Record<string, unknown>;
+  checkedArgument(given.runs, 'figureData: study.runs', list);
+  checkedArgument(given.manifest, 'figureData: study.manifest', object);
+  return studyFigureData(study);
+}

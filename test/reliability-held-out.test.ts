@@ -42,9 +42,18 @@ function edited(name: string, edit: { manifest?: (m: Record<string, unknown>) =>
   return dir;
 }
 
+/** Record 1 (solved) made unsolved at fitness 1 in every field but its trajectory, which still reaches 0. */
+function unsolvedButTrajectory(r: Record<string, unknown>): void {
+  Object.assign(r, { solved: false, fitness: 1, solution: null, foundBy: null, ended: 'max-iterations' });
+  for (const island of r.islands as Record<string, unknown>[]) island.bestFitness = 1;
+}
+
 describe('held-out cases refused at once, in one line (exit 2), nothing written', () => {
   const deep = join(tmp, 'deep.yaml');
   writeFileSync(deep, `n: 8\nga: ${'['.repeat(3000)}${']'.repeat(3000)}\n`);
+  // A secret named by mistake where a config or study file belongs.
+  const token = join(tmp, 'token');
+  writeFileSync(token, 'secret-token-abcdef\n');
   const cases: [string, () => string[], RegExp, boolean?][] = [
     // Class 3: a folder access() calls writable that takes no new file, for every kind of output.
     [
@@ -88,6 +97,42 @@ describe('held-out cases refused at once, in one line (exit 2), nothing written'
       () => ['report', edited('values', { record: (r) => (r.values = { islands: 7 }) })],
       /record 1 \(islands=1@1\) values \{"islands":7\} are not its cell's \(\{"islands":1\}\); this folder holds runs of another study/,
     ],
+    // Class 4: a record that contradicts itself (experiment/record-consistency.ts); record 1 is a solved run.
+    [
+      'an unsolved record with fitness 0 and a valid solution',
+      () => ['report', edited('unsolved-0', { record: (r) => (r.solved = false) })],
+      /record 1 \(islands=1@1\) is unsolved with fitness 0, which only a solution has; this folder holds runs of another study/,
+    ],
+    [
+      'an unsolved record whose trajectory reaches fitness 0',
+      () => ['report', edited('unsolved-trajectory', { record: unsolvedButTrajectory })],
+      /record 1 \(islands=1@1\) is unsolved but its trajectory reaches fitness 0;/,
+    ],
+    [
+      'an unsolved record whose island reached fitness 0',
+      () => [
+        'report',
+        edited('unsolved-island', {
+          record: (r) => (unsolvedButTrajectory(r), ((r.islands as Record<string, unknown>[])[0].bestFitness = 0)),
+        }),
+      ],
+      /record 1 \(islands=1@1\) is unsolved but its island 0 reached fitness 0;/,
+    ],
+    [
+      "a trajectory past the run's evaluations",
+      () => ['report', edited('trajectory-past', { record: (r) => (r.evaluations = (r.evaluations as number) - 1) })],
+      /record 1 \(islands=1@1\) has a trajectory point past its \d+ evaluations \(\[\d+,0\]\);/,
+    ],
+    [
+      'a trajectory whose fitness rises',
+      () => ['report', edited('trajectory-rises', { record: (r) => (r.trajectory as number[][]).unshift([1, 2], [2, 5]) })],
+      /record 1 \(islands=1@1\) has a trajectory that goes back at point 2 \(\[2,5\]\);/,
+    ],
+    [
+      'a solved record whose trajectory ends above 0',
+      () => ['report', edited('solved-trajectory', { record: (r) => (r.trajectory as number[][]).at(-1)!.splice(1, 1, 1) })],
+      /record 1 \(islands=1@1\) is solved but its trajectory ends at fitness 1, expected 0;/,
+    ],
     [
       'a manifest listing a seed twice ("4 of 6 runs")',
       () => ['report', edited('seeds', { manifest: (m) => (m.seeds = [1, 2, 1]) })],
@@ -97,6 +142,17 @@ describe('held-out cases refused at once, in one line (exit 2), nothing written'
       'a manifest listing a cell twice',
       () => ['report', edited('cells', { manifest: (m) => (m.cells = [...(m.cells as unknown[]), (m.cells as unknown[])[0]]) })],
       /manifest\.json: cells: a cell id is listed twice; the folder is damaged$/,
+    ],
+    // Class 6/8: a file that is one scalar is named as such, never quoted back (a token would be printed, and logged).
+    [
+      'a token file as --config',
+      () => ['solve', '--config', token],
+      /token: holds a single string, not a mapping of config keys; expected at least "n"$/,
+    ],
+    [
+      'a token file as a study',
+      () => ['experiment', token, '--out', join(tmp, 'never')],
+      /token: expected a mapping with base, sweep, repeats, seed\(s\) and baseline, got a single string$/,
     ],
     // Class 6: YAML nested past the parser's recursion is a bad file, not an internal message.
     ['a config nested 3000 deep', () => ['solve', '--config', deep], /deep\.yaml:2:\d+: invalid YAML: nested too deeply for the parser$/],

@@ -7,6 +7,7 @@
  */
 import type { BestMessage, IslandReport } from '../archipelago/messages.ts';
 import { eventProblem, firstProblem, runRecordSchema } from '../experiment/record-schema.ts';
+import { recordContradiction } from '../experiment/record-consistency.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { toOneBased, type Genes } from '../problem/genes.ts';
 import { referenceFitness } from '../problem/reference-fitness.ts';
@@ -117,6 +118,8 @@ export function recordProblem(
     ) {
       return "solved, fitness, foundBy and the islands' best disagree";
     }
+    const contradiction = recordContradiction(r, planned.n);
+    if (contradiction) return `record ${contradiction}`;
   }
   for (const [k, line] of events.entries()) {
     let value: unknown;

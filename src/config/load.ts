@@ -105,6 +105,9 @@ export function configFromText(text: string, file: string, name = displayName(fi
   const value = parseConfigText(text, file, name);
   // Empty, comments only, `---` or `null`: nothing to run.
   if (value === null || value === undefined) throw new ConfigError(`${name}: empty file; expected a mapping with at least "n"`);
+  // Not quoted back: a file named by mistake (a token, a key) would be printed, and logged.
+  if (typeof value !== 'object')
+    throw new ConfigError(`${name}: holds a single ${typeof value}, not a mapping of config keys; expected at least "n"`);
   return value;
 }
 

@@ -1,14 +1,16 @@
 /**
  * A study's records are checked against its manifest before any number is made from them:
- * a record of a cell the study does not have, of a seed it does not run, or "solved" without
- * a valid solution (re-validated here with the problem's own validator, never taken on
- * trust) means the folder holds something other than this study's runs. The report refuses
- * such a folder (one line naming the record and what is wrong, exit 2) rather than dropping
- * the record: a count of "7 of 6 runs" or a success that is none would be the study's claim.
+ * a record of a cell the study does not have or of a seed it does not run means the folder
+ * holds something other than this study's runs; so does a record that contradicts itself
+ * (experiment/record-consistency.ts: "solved" without a valid solution, "unsolved" that
+ * reached fitness 0, a trajectory that is no course of the run).
+ * The report refuses such a folder (one line naming the record and what is wrong, exit 2)
+ * rather than dropping the record: a count of "7 of 6 runs" or a success that is none would
+ * be the study's claim.
  */
 import { ConfigError } from '../config/errors.ts';
 import type { Manifest, RunRecord } from '../experiment/records.ts';
-import { validateSolution } from '../problem/validate.ts';
+import { recordContradiction } from '../experiment/record-consistency.ts';
 import { canonicalJson } from '../provenance.ts';
 
 /** What a record is checked against: the study's cells by id and its seeds (looked up, not searched, per record). */
@@ -27,12 +29,8 @@ function misfit(run: RunRecord, study: StudyShape): string | null {
   if (canonicalJson(run.values) !== study.values.get(run.cell))
     return `values ${JSON.stringify(run.values)} are not its cell's (${JSON.stringify(cell.values)})`;
   if (!study.seeds.has(run.seed)) return `seed ${run.seed} is not one of the study's seeds (${study.manifest.seeds.length} per cell)`;
-  if (!run.solved || run.error) return null;
-  if (!Array.isArray(run.solution)) return 'is solved but holds no solution';
-  const check = validateSolution(run.solution, cell.config.n);
-  if (!check.valid) return `is solved but its solution is not one: ${check.reason}`;
-  if (run.fitness !== 0) return `is solved with fitness ${run.fitness}, expected 0`;
-  return null;
+  if (run.error) return null;
+  return recordContradiction(run, cell.config.n);
 }
 
 /** Refuses the first record that does not fit the study. @throws ConfigError */

@@ -13,6 +13,7 @@ import { ecdfPoints, fixedBudgetPoints, type BudgetPoint, type EcdfPoint } from 
 import { readStudy, type StudyData } from './study-data.ts';
 import { summarise, type StudySummary } from './summary.ts';
 import { renderCsv, renderTable } from './table.ts';
+import { checkedArgument, checkedOptions, object, text } from '../config/library-options.ts';
 
 /** Each figure's data for one cell, so anyone can redraw it: the ECDF's points (its cut-off marked) and the fixed-budget curve. */
 export interface CellFigureData {
@@ -58,8 +59,9 @@ export interface StudyReport {
  * (sweep key = value) replaces the study file's, as `report --baseline` does.
  * @throws ConfigError for a folder that is not a study, or holds records of another study
  */
-export function studyReport(dir: string, options: { baseline?: Record<string, SweepValue> } = {}): StudyReport {
-  const study = readStudy(dir);
+export function studyReport(dir: string, given: { baseline?: Record<string, SweepValue> } = {}): StudyReport {
+  const options = checkedOptions(given, 'studyReport options', { baseline: object });
+  const study = readStudy(checkedArgument(dir, 'studyReport: dir', text));
   const baseline = options.baseline ?? study.manifest.baseline;
   const summary = summarise(study, baselineMapper(study.manifest, baseline), baseline);
   return {

@@ -88,7 +88,7 @@ export function buildTopology(spec: unknown, islands: number, seed: number, regi
     throw new TopologyError(`topology needs a positive integer island count, got ${String(islands)}`);
   // Refused before any edge is made: a fully connected topology of a million islands would fill the heap.
   if (islands > MAX_TOPOLOGY_ISLANDS)
-    throw new TopologyError(`topology: at most ${MAX_TOPOLOGY_ISLANDS} islands, got ${islands} (a run has at most 256)`);
+    throw new TopologyError(`topology: at most ${MAX_TOPOLOGY_ISLANDS} islands, got ${islands}`);
   const parsed = topologySection(registry).safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

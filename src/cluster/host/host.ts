@@ -36,6 +36,7 @@ import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/ke
 import { IslandRelay } from '../launcher/island-relay.ts';
 import { checkHostName, defaultHostName } from './names.ts';
 import { MAX_EVENT_BYTES, StudyMember, type MemberHost } from './study-member.ts';
+import { busOptions, HOST_OPTIONS } from '../library-options.ts';
 
 export interface HostOptions extends ClusterKeySource {
   /** nats://[user:password@|token@]host[:port] */
@@ -114,7 +115,8 @@ export function checkOfferedIslands(islands: number | undefined): number {
  * Connects to the broker and starts serving.
  * @throws ConfigError for a bad URL or prefix; BrokerUnreachableError (one line naming the URL) when the broker cannot be reached.
  */
-export async function startHost(options: HostOptions): Promise<ClusterHost> {
+export async function startHost(given: HostOptions): Promise<ClusterHost> {
+  const options = busOptions(given, 'startHost options', HOST_OPTIONS);
   const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const islands = checkOfferedIslands(options.islands);

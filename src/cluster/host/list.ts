@@ -16,6 +16,7 @@ import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX, MAX_HOST_ISLANDS } from '../defau
 import { leaseBucket, leaseHolders, type LeaseHolder } from '../leases/host-lease.ts';
 import { safeName, safeText } from '../bus/text.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
+import { busOptions, LIST_HOSTS_OPTIONS } from '../library-options.ts';
 
 /** The most hosts a listing shows. */
 const MAX_LISTED = 10_000;
@@ -51,7 +52,8 @@ export interface HostListing {
 }
 
 /** Hosts of the prefix, by name. @throws ConfigError for a bad URL or prefix, or an unreachable broker. */
-export async function listHosts(options: ListHostsOptions): Promise<HostListing> {
+export async function listHosts(given: ListHostsOptions): Promise<HostListing> {
+  const options = busOptions(given, 'listHosts options', LIST_HOSTS_OPTIONS);
   const address = busAddress(options.nats, options.auth);
   const prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
   const subjects = new Subjects(prefix);

@@ -1,0 +1,53 @@
+/**
+ * What a run record says of itself must agree, wherever a record lands (the report reads a
+ * study folder, a coordinator takes a host's record): "solved" with a valid solution (checked
+ * with the problem's own validator, never taken on trust) and fitness 0; "unsolved" with
+ * nothing at fitness 0 (no solution, finder, island or trajectory point: an unsolved run is
+ * censored at its evaluations, and one that reached 0 would count as a failure it is not);
+ * and islands and a trajectory that are a course of this run (the trajectory's fitness never
+ * rises, its evaluations never fall nor pass the run's, no best is below the run's).
+ */
+import { validateSolution } from '../problem/validate.ts';
+import type { RunRecord } from './records.ts';
+
+/** Why the record contradicts itself, or null. Records of failed runs (`error` set) are not asked. */
+export function recordContradiction(run: RunRecord, n: number): string | null {
+  return (run.solved ? solvedMisfit(run, n) : unsolvedMisfit(run)) ?? courseMisfit(run);
+}
+
+function solvedMisfit(run: RunRecord, n: number): string | null {
+  if (!Array.isArray(run.solution)) return 'is solved but holds no solution';
+  const check = validateSolution(run.solution, n);
+  if (!check.valid) return `is solved but its solution is not one: ${check.reason}`;
+  if (run.fitness !== 0) return `is solved with fitness ${run.fitness}, expected 0`;
+  const last = run.trajectory?.at(-1);
+  if (last !== undefined && last[1] !== 0) return `is solved but its trajectory ends at fitness ${last[1]}, expected 0`;
+  return null;
+}
+
+/** An unsolved run is censored at its evaluations: nothing in it may have reached fitness 0. */
+function unsolvedMisfit(run: RunRecord): string | null {
+  if (run.fitness === 0) return 'is unsolved with fitness 0, which only a solution has';
+  if (run.solution !== null) return 'is unsolved but holds a solution';
+  if (run.foundBy !== null) return `is unsolved but names island ${run.foundBy} as its finder`;
+  const island = run.islands.find((i) => i.bestFitness === 0);
+  if (island !== undefined) return `is unsolved but its island ${island.id} reached fitness 0`;
+  if (run.trajectory?.some(([, fitness]) => fitness === 0)) return 'is unsolved but its trajectory reaches fitness 0';
+  return null;
+}
+
+/** The islands and the trajectory must be a course of this run: the run's best is the best of all. */
+function courseMisfit(run: RunRecord): string | null {
+  const island = run.islands.find((i) => i.bestFitness < run.fitness);
+  if (island !== undefined) return `has fitness ${run.fitness} but its island ${island.id} reached ${island.bestFitness}`;
+  const points = run.trajectory ?? [];
+  for (let i = 0; i < points.length; i++) {
+    const [evaluations, fitness] = points[i];
+    const [before, best] = i === 0 ? [0, Infinity] : points[i - 1];
+    if (evaluations < before || fitness > best) return `has a trajectory that goes back at point ${i + 1} (${JSON.stringify(points[i])})`;
+    if (evaluations > run.evaluations)
+      return `has a trajectory point past its ${run.evaluations} evaluations (${JSON.stringify(points[i])})`;
+    if (fitness < run.fitness) return `has a trajectory point below its fitness ${run.fitness} (${JSON.stringify(points[i])})`;
+  }
+  return null;
+}
