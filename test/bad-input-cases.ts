@@ -231,7 +231,7 @@ export const cases: Case[] = [
   [
     'a malformed test fault',
     [...SOLVE, '-n', '8'],
-    /^NQUEENS_ISLANDS_TEST_FAULT: expected island:iteration:throw\|exit\|slow:MS, got "1:x"$/,
+    /^NQUEENS_ISLANDS_TEST_FAULT: expected island\|\*:iteration:throw\|exit\|slow:MS, got "1:x"$/,
     { env: { NQUEENS_ISLANDS_TEST_FAULT: '1:x' } },
   ],
   // commands and flags

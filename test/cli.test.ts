@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { validateSolution } from '../src/problem/validate.ts';
-import { cli, cliInProcess, isOneLineError } from './cli-helpers.ts';
+import { cliInProcess, isOneLineError, ROOT } from './cli-helpers.ts';
 import { paper, paperSolutions } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-cli-'));
@@ -81,8 +81,8 @@ describe('verify', () => {
 });
 
 describe('solve', () => {
-  it('prints the JSON result with a valid solution, on one island with a seed', () => {
-    const r = cli(['solve', '-n', '12', '--seed', '5', '--islands', '1', '--json']);
+  it('prints the JSON result with a valid solution, on one island with a seed', async () => {
+    const r = await cliInProcess(['solve', '-n', '12', '--seed', '5', '--islands', '1', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     for (const key of [
@@ -116,42 +116,42 @@ describe('solve', () => {
     ]);
   });
 
-  it('repeats a sync run exactly for the same seed', () => {
+  it('repeats a sync run exactly for the same seed', async () => {
     const args = ['solve', '-n', '16', '--seed', '9', '--islands', '2', '--migration', 'sync', '--json'];
-    const a = JSON.parse(cli(args).stdout);
-    const b = JSON.parse(cli(args).stdout);
+    const a = JSON.parse((await cliInProcess(args)).stdout);
+    const b = JSON.parse((await cliInProcess(args)).stdout);
     assert.deepEqual([a.solution, a.foundBy, a.iterations, a.evaluations], [b.solution, b.foundBy, b.iterations, b.evaluations]);
   });
 
-  it('solves N = 200 with --json and a valid solution', () => {
-    const r = cli(['solve', '-n', '200', '--seed', '1', '--json']);
+  it('solves N = 200 with --json and a valid solution', async () => {
+    const r = await cliInProcess(['solve', '-n', '200', '--seed', '1', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.solution.length, 200);
     assert.deepEqual(validateSolution(out.solution), { valid: true });
   });
 
-  it('prints text with the seed and draws the board', () => {
-    const r = cli(['solve', '-n', '8', '--seed', '3', '--islands', '1', '--board']);
+  it('prints text with the seed and draws the board', async () => {
+    const r = await cliInProcess(['solve', '-n', '8', '--seed', '3', '--islands', '1', '--board']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^solved N=8: \(/);
     assert.match(r.stdout, /seed 3/);
     assert.equal((r.stdout.match(/♛/g) ?? []).length, 8);
   });
 
-  it('answers N = 1 at once and N = 2, 3 with "no solution" and exit 1', () => {
-    const one = cli(['solve', '-n', '1', '--json']);
+  it('answers N = 1 at once and N = 2, 3 with "no solution" and exit 1', async () => {
+    const one = await cliInProcess(['solve', '-n', '1', '--json']);
     assert.equal(one.code, 0);
     assert.deepEqual(JSON.parse(one.stdout).solution, [1]);
     for (const n of ['2', '3']) {
-      const r = cli(['solve', '-n', n]);
+      const r = await cliInProcess(['solve', '-n', n]);
       assert.equal(r.code, 1);
       assert.match(r.stderr, new RegExp(`N = ${n} has no solution`));
     }
   });
 
-  it('exits 1 when the limits end the run first, and reports the best found', () => {
-    const r = cli(['solve', '-n', '60', '--seed', '2', '--islands', '1', '--max-iterations', '2', '--json']);
+  it('exits 1 when the limits end the run first, and reports the best found', async () => {
+    const r = await cliInProcess(['solve', '-n', '60', '--seed', '2', '--islands', '1', '--max-iterations', '2', '--json']);
     assert.equal(r.code, 1);
     const out = JSON.parse(r.stdout);
     assert.equal(out.solved, false);
@@ -159,9 +159,9 @@ describe('solve', () => {
     assert.equal(out.best.length, 60);
   });
 
-  it('takes the last of a repeated single-value flag (--config, --out), as it does for run flags', () => {
+  it('takes the last of a repeated single-value flag (--config, --out), as it does for run flags', async () => {
     const json = join(tmp, 'last.json');
-    const r = cli([
+    const r = await cliInProcess([
       'solve',
       '-n',
       '8',
@@ -170,9 +170,9 @@ describe('solve', () => {
       '--quiet',
       '--json',
       '--config',
-      'config/default.yaml',
+      join(ROOT, 'config', 'default.yaml'),
       '--config',
-      'config/paper.yaml',
+      join(ROOT, 'config', 'paper.yaml'),
       '--out',
       join(tmp, 'first.json'),
       '--out',
@@ -183,22 +183,25 @@ describe('solve', () => {
     assert.ok(existsSync(json) && !existsSync(join(tmp, 'first.json')));
   });
 
-  it('writes the best so far to a .txt --out when the limits end the run first', () => {
+  it('writes the best so far to a .txt --out when the limits end the run first', async () => {
     const txt = join(tmp, 'best.txt');
-    assert.equal(cli(['solve', '-n', '60', '--seed', '2', '--islands', '1', '--max-iterations', '2', '--quiet', '--out', txt]).code, 1);
+    assert.equal(
+      (await cliInProcess(['solve', '-n', '60', '--seed', '2', '--islands', '1', '--max-iterations', '2', '--quiet', '--out', txt])).code,
+      1,
+    );
     assert.equal(readFileSync(txt, 'utf8').trim().split('\n').length, 60);
-    assert.equal(cli(['verify', '--file', txt]).code, 1);
+    assert.equal((await cliInProcess(['verify', '--file', txt])).code, 1);
   });
 
-  it('writes --out atomically, readable by verify --file', () => {
+  it('writes --out atomically, readable by verify --file', async () => {
     const json = join(tmp, 'result.json');
-    assert.equal(cli(['solve', '-n', '10', '--seed', '4', '--islands', '1', '--quiet', '--out', json]).code, 0);
+    assert.equal((await cliInProcess(['solve', '-n', '10', '--seed', '4', '--islands', '1', '--quiet', '--out', json])).code, 0);
     assert.equal(JSON.parse(readFileSync(json, 'utf8')).solved, true);
-    assert.equal(cli(['verify', '--file', json]).code, 0);
+    assert.equal((await cliInProcess(['verify', '--file', json])).code, 0);
     const txt = join(tmp, 'result.txt');
-    assert.equal(cli(['solve', '-n', '10', '--seed', '4', '--islands', '1', '--out', txt]).code, 0);
+    assert.equal((await cliInProcess(['solve', '-n', '10', '--seed', '4', '--islands', '1', '--out', txt])).code, 0);
     assert.equal(readFileSync(txt, 'utf8').trim().split('\n').length, 10);
-    assert.equal(cli(['verify', '--file', txt]).code, 0);
+    assert.equal((await cliInProcess(['verify', '--file', txt])).code, 0);
   });
 
   for (const [name, args] of [

@@ -25,7 +25,7 @@ import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.t
 import { runStudyOnCluster } from '../src/cluster/study/study.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { cliAsync, isOneLineError, spawnCli, type LiveCli } from './cli-helpers.ts';
-import { assertNoSecret, SECRET } from './helpers.ts';
+import { assertNoSecret, IDLE_ISLANDS, SECRET } from './helpers.ts';
 import { localCluster, nats, SHORT_HEARTBEAT, SHORT_LEASES } from './nats-server.ts';
 import { systemTool } from './system-tools.ts';
 
@@ -103,7 +103,8 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
 
   it('two coordinators at once: the second waits, saying for what, then both finish; with a short --wait it is told the hosts are busy', async () => {
     const prefix = cluster.freshPrefix();
-    const { hosts } = await cluster.startHosts(['east', 'west'], { url, prefix, env });
+    // The first run only holds the hosts: its islands sleep instead of computing (IDLE_ISLANDS).
+    const { hosts } = await cluster.startHosts(['east', 'west'], { url, prefix, env: { ...env, ...IDLE_ISLANDS } });
     const common = ['--nats', url, '--nats-prefix', prefix, '--hosts', '2'];
     // The first holds the hosts until the second is seen waiting, then is stopped (SIGINT): no time limit to outlast on a slow machine.
     const first = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '600', ...common], { env });
@@ -167,7 +168,7 @@ describe('hosts, leases and credentials on a real nats-server', { skip: nats.ski
     // Leases of 1.5 s (SHORT_LEASES) instead of 10, and hosts that find the coordinator lost after three heartbeats
     // of 0.5 s (SHORT_HEARTBEAT) instead of 1 s: the same expiry and loss, a shorter wait.
     const leased = { ...env, ...SHORT_LEASES, ...SHORT_HEARTBEAT };
-    await cluster.startHosts(['north', 'south'], { url, prefix, env: leased });
+    await cluster.startHosts(['north', 'south'], { url, prefix, env: { ...leased, ...IDLE_ISLANDS } });
     const common = ['--nats', url, '--nats-prefix', prefix, '--hosts', '2'];
     const killed = spawnCli(['solve', '-n', '3000', '--seed', '1', '--islands', '2', '--time-limit', '60', ...common], { env: leased });
     await killed.waitForStderr(/started N=3000/);

@@ -24,6 +24,7 @@ import { runStudyOnCluster } from '../src/cluster/study/study.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { isOneLineError, spawnCli } from './cli-helpers.ts';
+import { IDLE_ISLANDS } from './helpers.ts';
 import { localCluster, nats } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-bystander-'));
@@ -250,7 +251,8 @@ describe('a bystander and a key-holder on a real broker', { skip: nats.skip, tim
   });
 
   it("deleting a study's queue mid-study: the coordinator stops with one line, the host leaves it once and does not rejoin", async () => {
-    const { prefix, hosts } = await cluster.startHosts(['q1'], {});
+    // The study's runs only have to take their time while the queue is deleted: asleep (IDLE_ISLANDS).
+    const { prefix, hosts } = await cluster.startHosts(['q1'], { env: IDLE_ISLANDS });
     const host = hosts.get('q1')!;
     const slow =
       'base: { overrides: { islands: 1, ga: { populationSize: 40 }, limits: { timeLimit: 1 } } }\nsweep:\n  n: [3000]\nrepeats: 4\nseed: 5\n';

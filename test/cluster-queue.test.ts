@@ -21,12 +21,16 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { RESOLVED_CONFIG_VERSION } from '../src/config/resolved-schema.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns, runKey } from '../src/experiment/store.ts';
+import { IDLE_ISLANDS } from './helpers.ts';
 import { localCluster, nats, SHORT_HEARTBEAT, SHORT_HEARTBEAT_MS, within } from './nats-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-queue-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Runs that end at a 1 s time limit unsolved (N = 3000): a queue that holds several for a while. */
+/**
+ * Runs that end at a 1 s time limit unsolved (N = 3000): a queue that holds several for a while.
+ * Their hosts get IDLE_ISLANDS: the runs only have to take their time, asleep.
+ */
 function slowStudy(name: string, repeats: number) {
   const file = path.join(tmp, `${name}.yaml`);
   writeFileSync(
@@ -47,7 +51,7 @@ describe("a cluster study's queue", { skip: nats.skip, timeout: 240_000 }, () =>
   const cluster = localCluster('q');
 
   it('runs taken and acked by a party that is not a host are published again (one line) and recorded once', async () => {
-    const { prefix } = await cluster.startHosts(['thief-victim']);
+    const { prefix } = await cluster.startHosts(['thief-victim'], { env: IDLE_ISLANDS });
     const experiment = slowStudy('stolen', 4);
     const out = path.join(tmp, 'stolen');
     const raw = await connect({ servers: cluster.server.url.replace('nats://', '') });
@@ -98,7 +102,7 @@ describe("a cluster study's queue", { skip: nats.skip, timeout: 240_000 }, () =>
 
   it("a lost host's run goes back to the queue when its ack deadline passes (said once, then), and the other host runs it", async () => {
     // Heartbeats of 0.5 s (SHORT_HEARTBEAT, the hosts' and this coordinator's), not 1 s: the host is lost after 1.5 s, not 3.
-    const { prefix, hosts } = await cluster.startHosts(['lost1', 'lost2'], { env: SHORT_HEARTBEAT });
+    const { prefix, hosts } = await cluster.startHosts(['lost1', 'lost2'], { env: { ...SHORT_HEARTBEAT, ...IDLE_ISLANDS } });
     const experiment = slowStudy('lost', 4);
     const out = path.join(tmp, 'lost');
     const lines: string[] = [];

@@ -24,7 +24,7 @@ import { holderName, leaseHolders, openLeaseBucket } from '../src/cluster/leases
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { spawnCli } from './cli-helpers.ts';
-import { repeatablePart } from './helpers.ts';
+import { IDLE_ISLANDS, repeatablePart } from './helpers.ts';
 import {
   localCluster,
   nats,
@@ -269,7 +269,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
 
   it('a host SIGKILLed mid-run fails its island like a crashed worker: --on-island-error fail stops the run, exit 3', async () => {
     // Found lost after three heartbeats of 0.5 s (SHORT_HEARTBEAT), not of 1 s: the same rule, a shorter wait.
-    const { prefix, hosts: started } = await broker.startHosts(['keeps', 'dies'], { env: SHORT_HEARTBEAT });
+    // Islands that sleep while the test waits (IDLE_ISLANDS): the run only has to be going.
+    const { prefix, hosts: started } = await broker.startHosts(['keeps', 'dies'], { env: { ...SHORT_HEARTBEAT, ...IDLE_ISLANDS } });
     const run = spawnCli(
       [
         'solve',
@@ -316,7 +317,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
   });
 
   it('a host stopped with SIGTERM mid-run reports its islands gone; with continue the run goes on and ends', async () => {
-    const { prefix, hosts: started } = await startHosts(['stays', 'leaves']);
+    // Island 1 goes on to the time limit asleep (IDLE_ISLANDS): the run only has to be going.
+    const { prefix, hosts: started } = await broker.startHosts(['stays', 'leaves'], { env: IDLE_ISLANDS });
     const run = spawnCli([
       'solve',
       '--json',
@@ -361,7 +363,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     // Hosts find the coordinator lost after three heartbeats of 0.5 s (SHORT_HEARTBEAT), not of 1 s, and the next
     // run waits for the dead coordinator's leases to expire: 1.5 s here (SHORT_LEASES), not 10.
     const env = { ...SHORT_LEASES, ...SHORT_HEARTBEAT };
-    const { prefix, hosts: started } = await broker.startHosts(['h1', 'h2'], { env });
+    // The doomed run's islands sleep while the hosts find its coordinator lost (IDLE_ISLANDS).
+    const { prefix, hosts: started } = await broker.startHosts(['h1', 'h2'], { env: { ...env, ...IDLE_ISLANDS } });
     const args = ['--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2'];
     const doomed = spawnCli(['solve', '--json', '-n', '3000', '--seed', '1', '--islands', '2', ...args], { env });
     await doomed.waitForStderr(/started N=3000 on 2 islands/);
@@ -485,7 +488,8 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
     const first = await startLocalBroker(nats.path());
     let second: NatsServer | null = null;
     try {
-      const { prefix, hosts } = await broker.startHosts(['b1', 'b2'], { url: first.url });
+      // The first run's islands sleep while the broker restarts (IDLE_ISLANDS).
+      const { prefix, hosts } = await broker.startHosts(['b1', 'b2'], { url: first.url, env: IDLE_ISLANDS });
       const cluster = await joinCluster({ nats: first.url, prefix, hosts: 2 });
       try {
         const run = library.startRun({ n: 3000, seed: 1, limits: { timeLimit: 120 } }, { cluster });

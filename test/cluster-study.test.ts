@@ -20,7 +20,7 @@ import { loadExperiment } from '../src/experiment/load.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { readRuns, runKey } from '../src/experiment/store.ts';
 import { eventLogPath, runStudy } from '../src/experiment/runner.ts';
-import { repeatablePart, SYNC_LAGGED_STUDY } from './helpers.ts';
+import { IDLE_ISLANDS, repeatablePart, SYNC_LAGGED_STUDY } from './helpers.ts';
 import { toolInfo } from '../src/package-info.ts';
 import { isOneLineError, spawnCli } from './cli-helpers.ts';
 import { startLocalBroker } from '../src/cluster/local-broker.ts';
@@ -92,11 +92,12 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
 
     /**
      * A study of quick and slow runs on two hosts, one of which gets `signal` as soon as the
-     * coordinator sees it start a slow run (the display's hook: an event, not a timer).
+     * coordinator sees it start a slow run (the display's hook: an event, not a timer). The slow
+     * runs only have to take their second, asleep (IDLE_ISLANDS).
      */
     async function studySignallingAHost(name: string, names: [string, string], signal: NodeJS.Signals, ackWaitMs: number) {
       const prefix = freshPrefix();
-      const started = await startHosts(prefix, names);
+      const { hosts: started } = await cluster.startHosts(names, { prefix, env: IDLE_ISLANDS });
       const experiment = study(name, 2);
       const out = path.join(dir, name);
       let victim: { host: string; run: string } | null = null;
@@ -302,8 +303,9 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
     it('the broker killed mid-study: the coordinator stops with exit 3 and the resume command, the host with exit 3', async () => {
       const server = await startLocalBroker(nats.path());
       try {
-        // Both give up reconnecting after 1 s (SHORT_RECONNECT), not 5: the same ending, a shorter wait.
-        const { prefix, hosts } = await cluster.startHosts(['orphan'], { url: server.url, env: SHORT_RECONNECT });
+        // Both give up reconnecting after 1 s (SHORT_RECONNECT), not 5: the same ending, a shorter wait. The run
+        // the host is on only has to be going when the broker dies: asleep (IDLE_ISLANDS).
+        const { prefix, hosts } = await cluster.startHosts(['orphan'], { url: server.url, env: { ...SHORT_RECONNECT, ...IDLE_ISLANDS } });
         const host = hosts.get('orphan')!;
         const file = experimentFile(
           'broker-lost',

@@ -7,7 +7,7 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import { childrenPerIteration, paperParams } from '../src/ga/params.ts';
 import { endingOf } from '../src/run/result-record.ts';
 import { startSeededRun } from '../src/run/start-run.ts';
-import { cli, isOneLineError } from './cli-helpers.ts';
+import { cliInProcess, isOneLineError } from './cli-helpers.ts';
 
 const N = 20;
 const POPULATION = 40;
@@ -160,8 +160,21 @@ describe('limits.maxEvaluations', () => {
 });
 
 describe('the CLI', () => {
-  it('solve --max-evaluations: the record ends max-evaluations with exactly the budget; a budget below the first populations is one line, exit 2', () => {
-    const r = cli(['solve', '-n', '64', '--seed', '2', '--islands', '2', '--population', '40', '--max-evaluations', '1001', '--json']);
+  it('solve --max-evaluations: the record ends max-evaluations with exactly the budget; a budget below the first populations is one line, exit 2', async () => {
+    const r = await cliInProcess([
+      'solve',
+      '-n',
+      '64',
+      '--seed',
+      '2',
+      '--islands',
+      '2',
+      '--population',
+      '40',
+      '--max-evaluations',
+      '1001',
+      '--json',
+    ]);
     assert.equal(r.code, 1, r.stderr);
     const record = JSON.parse(r.stdout);
     assert.deepEqual(
@@ -172,18 +185,18 @@ describe('the CLI', () => {
       record.islands.map((i: { evaluations: number }) => i.evaluations),
       [501, 500],
     );
-    const low = cli(['solve', '-n', '64', '--islands', '2', '--population', '40', '--max-evaluations', '95']);
+    const low = await cliInProcess(['solve', '-n', '64', '--islands', '2', '--population', '40', '--max-evaluations', '95']);
     assert.ok(isOneLineError(low), low.stderr);
     assert.match(
       low.stderr,
       /--max-evaluations: 95 does not pay for the first populations: 2 islands × 48 evaluations each; expected at least 96/,
     );
-    assert.match(cli(['solve', '--help']).stdout, /--max-evaluations +evaluation budget of the run/);
+    assert.match((await cliInProcess(['solve', '--help'])).stdout, /--max-evaluations +evaluation budget of the run/);
   });
 
-  it('a run stopped at once whose islands hold a solution in their first populations prints it solved (N = 5: every population of 40 holds one)', () => {
+  it('a run stopped at once whose islands hold a solution in their first populations prints it solved (N = 5: every population of 40 holds one)', async () => {
     for (const mode of ['async', 'sync']) {
-      const r = cli([
+      const r = await cliInProcess([
         'solve',
         '-n',
         '5',

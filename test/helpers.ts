@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { TEST_FAULT_ENV } from '../src/archipelago/test-fault.ts';
 import { COMPILED_WORKER_ENV } from '../src/archipelago/worker-path.ts';
 import type { EmigrantSelection } from '../src/ga/migration-policy.ts';
 import type { Population } from '../src/ga/population.ts';
@@ -8,6 +9,17 @@ import type { Rng } from '../src/ga/rng.ts';
 import { plusSelection, type SurvivalScratch } from '../src/ga/survival.ts';
 import type { Genes } from '../src/problem/genes.ts';
 import { FIXTURES } from './paths.ts';
+
+/**
+ * For the processes that run the islands of a run whose only job is to hold its hosts while a
+ * test waits (for a signal's effect, a lease, a peer found lost): every island sleeps 100 ms
+ * per iteration from its 10th on (the test fault hook, src/archipelago/test-fault.ts), so the
+ * wait costs next to no CPU (an iteration at N = 3000 takes about 25 ms of a core; two such
+ * islands took two cores for as long as the test waited, from the tests running beside it),
+ * and a small run the same hosts serve next (N = 16 or 24, solved within about 25 iterations)
+ * still ends in about a second.
+ */
+export const IDLE_ISLANDS: NodeJS.ProcessEnv = { [TEST_FAULT_ENV]: '*:10:slow:100' };
 
 export interface PaperSolution {
   n: number;

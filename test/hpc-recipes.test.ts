@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import YAML from 'yaml';
-import { CLI, cli, cliAsync, inBatches, ROOT } from './cli-helpers.ts';
+import { CLI, cliAsync, cliInProcess, inBatches, ROOT } from './cli-helpers.ts';
 
 const HPC = path.join(ROOT, 'config', 'hpc');
 let dir: string;
@@ -38,12 +38,12 @@ function bash(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{
 }
 
 /** The study in `out` is complete: status says every shard is done, report names no gap. */
-function assertComplete(out: string, shards: number): void {
-  const status = cli(['experiment', out, '--status']);
+async function assertComplete(out: string, shards: number): Promise<void> {
+  const status = await cliInProcess(['experiment', out, '--status']);
   assert.equal(status.code, 0, status.stderr);
   assert.match(status.stdout, new RegExp(`\\(${shards} shards\\): 9 of 9 runs recorded`));
   assert.equal(status.stdout.match(/, done$/gm)?.length, shards, status.stdout);
-  const report = cli(['report', out]);
+  const report = await cliInProcess(['report', out]);
   assert.equal(report.code, 0, report.stderr);
   assert.doesNotMatch(report.stderr, /missing|incomplete/);
   assert.match(report.stdout, /n=10/);
@@ -63,7 +63,7 @@ describe('config/hpc recipes', () => {
       }),
     );
     for (const task of await Promise.all(tasks)) assert.equal(task.code, 0, task.stderr);
-    assertComplete(out, 3);
+    await assertComplete(out, 3);
     // A task requeued after the study is done runs nothing twice.
     const again = await bash(path.join(HPC, 'study.sbatch'), [study, out], {
       NQI: `${process.execPath} ${CLI}`,
@@ -91,7 +91,7 @@ describe('config/hpc recipes', () => {
     const indexes = Array.from({ length: job.spec.completions }, (_, i) => i);
     const pods = await inBatches(indexes, 4, (index) => cliAsync(args, { env: { ...env, JOB_COMPLETION_INDEX: String(index) } }));
     for (const pod of pods) assert.equal(pod.code, 0, pod.stderr);
-    assertComplete(out, job.spec.completions);
+    await assertComplete(out, job.spec.completions);
   });
 
   it('Dockerfile: the official Node 20 slim image, the CLI as its entry point', () => {

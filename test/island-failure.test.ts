@@ -9,7 +9,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { Evolver } from '../src/ga/evolver.ts';
+import { installTestFault, parseTestFault } from '../src/archipelago/test-fault.ts';
 import { validateSolution } from '../src/problem/validate.ts';
+import { checkTestFaultEnv } from '../src/run/test-fault.ts';
 import { cli } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-fail-'));
@@ -71,5 +74,29 @@ describe('an island that fails', () => {
     const r = cli(['config', 'print', '-n', '8', '--json'], fault('0:1:throw'));
     assert.equal(r.code, 0);
     assert.ok(!/fault/i.test(r.stdout));
+  });
+
+  it('`*` for the island is every island: each one acts the fault out, and solve accepts it for any island count', () => {
+    assert.deepEqual(parseTestFault('*:10:slow:100'), { island: '*', atIteration: 10, kind: 'slow', delayMs: 100 });
+    const acted = (spec: string, island: number) => {
+      const evolver = { iterations: 3, step: () => 'stepped' } as unknown as Evolver;
+      installTestFault(parseTestFault(spec)!, () => assert.fail('no exit'))(evolver, island);
+      try {
+        evolver.step();
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    assert.deepEqual(
+      [0, 1, 7].map((island) => acted('*:3:throw', island)),
+      [true, true, true],
+    );
+    assert.deepEqual(
+      [0, 1, 7].map((island) => acted('1:3:throw', island)),
+      [false, true, false],
+    );
+    checkTestFaultEnv(1, { NQUEENS_ISLANDS_TEST_FAULT: '*:3:throw' });
+    assert.throws(() => checkTestFaultEnv(1, { NQUEENS_ISLANDS_TEST_FAULT: '1:3:throw' }), /island 1 does not exist/);
   });
 });

@@ -685,18 +685,25 @@ describe('class 9: library rough edges', () => {
           'script',
           [
             '-qfec',
-            `stty cols 30 rows 20; TERM=${term} "${process.execPath}" "${CLI}" solve -n 2000 --islands 2 --seed 1 --time-limit 1.5`,
+            `stty cols 30 rows 20; TERM=${term} "${process.execPath}" "${CLI}" solve -n 2000 --islands 2 --seed 1 --time-limit 0.6`,
             '/dev/null',
           ],
           { encoding: 'utf8', timeout: 60_000 },
         );
       const xterm = run('xterm');
       assert.equal(xterm.status, 1, xterm.stderr);
-      // Every line drawn (between cursor moves) fits in 30 columns.
+      // Every line drawn (between cursor moves) fits in 30 columns. A run of 0.6 s draws at
+      // least its last frame (close() draws it once an island has reported), so both islands'
+      // lines are there to check (not a loop over nothing).
       // eslint-disable-next-line no-control-regex
       const drawn = xterm.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '\n').split(/[\r\n]+/);
-      for (const line of drawn.filter((l) => /island/.test(l) && !/^not solved|iterations;/.test(l)))
-        assert.ok([...line].length <= 29, JSON.stringify(line));
+      const lines = drawn.filter((l) => /island/.test(l) && !/^not solved|iterations;/.test(l));
+      for (const island of [0, 1])
+        assert.ok(
+          lines.some((l) => new RegExp(`^ *island +${island} `).test(l)),
+          `island ${island}'s line drawn: ${JSON.stringify(lines)}`,
+        );
+      for (const line of lines) assert.ok([...line].length <= 29, JSON.stringify(line));
       const dumb = run('dumb');
       assert.equal(dumb.status, 1, dumb.stderr);
       assert.ok(!dumb.stdout.includes('\u001b'), 'no escape under TERM=dumb');

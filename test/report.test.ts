@@ -18,7 +18,7 @@ import { summarise } from '../src/report/summary.ts';
 import { MEASURE_COLUMNS, renderCsv, renderTable, summaryRows, targetErtRows } from '../src/report/table.ts';
 import { progressPoints } from '../src/report/charts.ts';
 import { runExperiment, type ArchipelagoEvent } from '../src/index.ts';
-import { cli, isOneLineError } from './cli-helpers.ts';
+import { cliInProcess, isOneLineError } from './cli-helpers.ts';
 import { paper } from './helpers.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
@@ -270,8 +270,8 @@ describe('HTML report', () => {
       assert.ok(columns.includes(name), name);
   });
 
-  it("refuses --paper-table1 for a study that is not the paper's set-up, naming what differs", () => {
-    const r = cli(['report', withEvents, '--paper-table1']);
+  it("refuses --paper-table1 for a study that is not the paper's set-up, naming what differs", async () => {
+    const r = await cliInProcess(['report', withEvents, '--paper-table1']);
     assert.ok(isOneLineError(r), r.stderr);
     assert.match(
       r.stderr,
@@ -472,7 +472,7 @@ describe('HTML report', () => {
     it('draws the migration observables of one run (report --run): distance per pair, its matrix, distinct genotypes, immigrants per island, the takeover', async () => {
       const trace = path.join(dir, 'takeover-trace.jsonl');
       const html = path.join(dir, 'takeover-run.html');
-      const solved = cli([
+      const solved = await cliInProcess([
         'solve',
         '-n',
         '16',
@@ -497,7 +497,7 @@ describe('HTML report', () => {
         '--json',
       ]);
       assert.equal(solved.code, 0, solved.stderr);
-      const r = cli(['report', '--run', trace, '--html', html]);
+      const r = await cliInProcess(['report', '--run', trace, '--html', html]);
       assert.equal(r.code, 0, r.stderr);
       const events = readFileSync(trace, 'utf8')
         .trim()
@@ -566,7 +566,7 @@ describe('HTML report', () => {
         3,
         'the cell, by short name and full label, in the settings table, the summary and the ERT to each target',
       );
-      const r = cli(['report', out]);
+      const r = await cliInProcess(['report', out]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /takeover time \(iterations at which every island held only copies of the best/);
       assert.match(r.stdout, /^topology\.kind=fully-connected,migration\.interval=1\s+2\s+2\s+/m);
@@ -575,7 +575,7 @@ describe('HTML report', () => {
     it('draws one run from solve --trace with report --run FILE --html: fitness and diversity per island, migrants per edge', async () => {
       const trace = path.join(dir, 'trace.jsonl');
       const html = path.join(dir, 'run.html');
-      const solved = cli([
+      const solved = await cliInProcess([
         'solve',
         '-n',
         '20',
@@ -592,7 +592,7 @@ describe('HTML report', () => {
         '--json',
       ]);
       assert.equal(solved.code, 0, solved.stderr);
-      const r = cli(['report', '--run', trace, '--html', html]);
+      const r = await cliInProcess(['report', '--run', trace, '--html', html]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^.*trace\.jsonl: N=20, 2 islands, topology ring, seed 4; solved by island [01] at iteration \d+/);
       assert.match(r.stdout, /^island 1: \d+ samples, iterations 0\.\.\d+/m);

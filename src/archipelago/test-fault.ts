@@ -5,7 +5,8 @@
  * `island:iteration:throw|exit` makes that island's worker throw (or exit) when it reaches
  * that iteration; `island:iteration:slow:MS` makes it sleep MS ms in every iteration from
  * there on (a slow island). Island ids are the run's, so on hosts of a cluster only the host
- * that runs that island acts on it.
+ * that runs that island acts on it; `*` for the island is every island (tests whose run only
+ * has to hold its hosts while they wait sleep instead of computing on every core).
  */
 import type { Evolver } from '../ga/evolver.ts';
 
@@ -13,7 +14,8 @@ export const TEST_FAULT_ENV = 'NQUEENS_ISLANDS_TEST_FAULT';
 
 /** What the hook asks for, parsed. */
 export interface TestFault {
-  island: number;
+  /** An island id, or `*` for every island. */
+  island: number | '*';
   atIteration: number;
   kind: 'throw' | 'exit' | 'slow';
   /** `slow` only: milliseconds of sleep per iteration. */
@@ -23,9 +25,9 @@ export interface TestFault {
 /** The fault a value of the variable names; undefined for none, null for a malformed value. */
 export function parseTestFault(raw: string | undefined): TestFault | undefined | null {
   if (raw === undefined || raw === '') return undefined;
-  const match = /^(\d+):(\d+):(throw|exit|slow:(\d+))$/.exec(raw.trim());
+  const match = /^(\d+|\*):(\d+):(throw|exit|slow:(\d+))$/.exec(raw.trim());
   if (!match) return null;
-  const island = Number(match[1]);
+  const island = match[1] === '*' ? '*' : Number(match[1]);
   if (match[4] !== undefined) return { island, atIteration: Number(match[2]), kind: 'slow', delayMs: Number(match[4]) };
   return { island, atIteration: Number(match[2]), kind: match[3] as TestFault['kind'] };
 }
@@ -46,7 +48,7 @@ export const TEST_FAULT_EXIT_CODE = 70;
  */
 export function installTestFault(fault: TestFault, exit: (code: number) => never): (evolver: Evolver, island: number) => void {
   return (evolver, island) => {
-    if (fault.island !== island) return;
+    if (fault.island !== '*' && fault.island !== island) return;
     const step = evolver.step.bind(evolver);
     const sleeper = new Int32Array(new SharedArrayBuffer(4));
     evolver.step = () => {

@@ -10,7 +10,8 @@ import { ConfigError } from '../config/errors.ts';
 export function checkTestFaultEnv(islands: number, env: NodeJS.ProcessEnv = process.env): void {
   const raw = env[TEST_FAULT_ENV];
   const fault = parseTestFault(raw);
-  if (fault === null) throw new ConfigError(`${TEST_FAULT_ENV}: expected island:iteration:throw|exit|slow:MS, got ${JSON.stringify(raw)}`);
-  if (fault && fault.island >= islands)
+  if (fault === null)
+    throw new ConfigError(`${TEST_FAULT_ENV}: expected island|*:iteration:throw|exit|slow:MS, got ${JSON.stringify(raw)}`);
+  if (fault && fault.island !== '*' && fault.island >= islands)
     throw new ConfigError(`${TEST_FAULT_ENV}: island ${fault.island} does not exist; ids are 0..${islands - 1}`);
 }
