@@ -87,8 +87,7 @@ export function buildTopology(spec: unknown, islands: number, seed: number, regi
   if (!Number.isInteger(islands) || islands < 1)
     throw new TopologyError(`topology needs a positive integer island count, got ${String(islands)}`);
   // Refused before any edge is made: a fully connected topology of a million islands would fill the heap.
-  if (islands > MAX_TOPOLOGY_ISLANDS)
-    throw new TopologyError(`topology: at most ${MAX_TOPOLOGY_ISLANDS} islands, got ${islands}`);
+  if (islands > MAX_TOPOLOGY_ISLANDS) throw new TopologyError(`topology: at most ${MAX_TOPOLOGY_ISLANDS} islands, got ${islands}`);
   const parsed = topologySection(registry).safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
