@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import {
   startArchipelago,
@@ -20,6 +23,7 @@ import { Rng } from '../src/ga/rng.ts';
 import { fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { withFault } from './fixtures/fault-host.ts';
+import { ROOT } from './paths.ts';
 
 type Run = ArchipelagoOptions['run'];
 type Overrides = Omit<Partial<ArchipelagoOptions>, 'run'> &
@@ -124,6 +128,12 @@ describe('worker file', () => {
     const bundled = islandWorkerFile('file:///p/dist/bundle/cli.cjs');
     assert.equal(bundled.filename, '/p/dist/bundle/island-worker.cjs');
     assert.equal(bundled.execArgv, undefined);
+  });
+  it('compiled, where the build made the bundle (this checkout after npm run build): the bundled worker, which starts in less CPU', () => {
+    const bundle = path.join(ROOT, 'dist', 'bundle', 'island-worker.cjs');
+    if (!existsSync(bundle)) return assert.fail(`${bundle}: no bundle; run npm run build first`);
+    const js = islandWorkerFile(pathToFileURL(path.join(ROOT, 'dist', 'src', 'archipelago', 'local-host.js')).href);
+    assert.deepEqual(js, { filename: bundle, execArgv: undefined });
   });
 });
 
