@@ -24,7 +24,7 @@ describe('averageRanks', () => {
   });
 });
 
-describe('comparePaired (Wilcoxon signed-rank via @stdlib/stats-wilcoxon)', () => {
+describe('comparePaired (Wilcoxon signed-rank: exact from the signed-rank distribution, else the normal approximation)', () => {
   // Hollander & Wolfe's depression scores (R's ?wilcox.test example). By hand: the
   // differences x - y ranked by size are 0.01 (1), -0.08 (2), -0.147 (3), 0.43 (4),
   // 0.49 (5), 0.59 (6), 0.62 (7), 0.952 (8), 1.022 (9): R- = 2 + 3 = 5, V = R+ = 40. Exact

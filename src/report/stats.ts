@@ -7,7 +7,7 @@
  * that is valid and where a comparison must be made at a common budget instead.
  */
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
-import wilcoxon from '@stdlib/stats-wilcoxon';
+import signrankCdf from '@stdlib/stats-base-dists-signrank-cdf';
 import { Rng } from '../ga/rng.ts';
 
 /**
@@ -115,10 +115,21 @@ function normalPValue(plus: number, ranks: readonly number[]): number {
 }
 
 /**
+ * The exact two-sided p of V = R+ over n non-zero differences without ties, from the
+ * signed-rank distribution, as R's psignrank gives it and as @stdlib/stats-wilcoxon computed
+ * it (its two-sided branch, the same lines): twice the tail that V lies in. At the centre of
+ * the distribution that exceeds 1: capped.
+ */
+function exactPValue(v: number, n: number): number {
+  const p = v > (n * (n + 1)) / 4 ? 2 * (1 - signrankCdf(v - 1, n)) : 2 * signrankCdf(v, n);
+  return Math.min(1, p);
+}
+
+/**
  * Compares paired samples x (a cell) and y (the baseline): effect sizes and a two-sided
  * Wilcoxon signed-rank test on the differences x - y, zero differences dropped (Wilcoxon's
  * method). The p-value follows R's wilcox.test(x, y, paired = TRUE) exactly: exact (the
- * signed-rank distribution, from @stdlib/stats-wilcoxon) when there are no ties, no zeros
+ * signed-rank distribution, exactPValue) when there are no ties, no zeros
  * and fewer than 50 pairs, else the normal approximation with tie and continuity
  * corrections. docs/experiments.md names the scipy call that gives the same p.
  */
@@ -152,8 +163,7 @@ export function comparePaired(x: readonly number[], y: readonly number[]): Paire
   result.statistic = plus;
   const ties = new Set(ranks).size !== ranks.length;
   if (nonZero.length < 50 && !ties && result.zeros === 0) {
-    // Its exact two-sided p can exceed 1 when V sits at the centre of the distribution: capped.
-    result.pValue = Math.min(1, wilcoxon(nonZero, { alternative: 'two-sided', zeroMethod: 'wilcox' }).pValue);
+    result.pValue = exactPValue(plus, nonZero.length);
     result.method = 'exact';
   } else {
     result.pValue = normalPValue(plus, ranks);
