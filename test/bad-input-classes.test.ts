@@ -5,9 +5,9 @@
  * full or read-only file system. A bad input is one line on stderr naming the flag, file or
  * key, exit 2, no stack trace, nothing written or replaced. The tables run the command line
  * in this process (`runCli`); a few cases also run through the built binary, which must
- * answer exactly as in-process. Output paths that are devices, FIFOs or full or read-only
- * file systems, and the environment's fault hook, run the binary; the studies, checkpoints
- * and results that later cases read are made in this process too.
+ * answer exactly as in-process. The rest runs in this process too (devices, FIFOs and full
+ * file systems are the paths' point, not the process's), but for what needs a process of its
+ * own: the environment's fault hook, another working folder, a writer's process id.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -374,14 +374,14 @@ it('class 4: a name with spaces stays one folder under results/', () => {
 describe('class 3: devices and FIFOs are written in place, never replaced by a rename', () => {
   const isCharDevice = (p: string) => lstatSync(p).isCharacterDevice();
 
-  it('solve --out /dev/null: exit 0, still a device', () => {
-    const r = cli(['solve', '-n', '8', '--islands', '1', '--out', '/dev/null', '--quiet']);
+  it('solve --out /dev/null: exit 0, still a device', async () => {
+    const r = await cliInProcess(['solve', '-n', '8', '--islands', '1', '--out', '/dev/null', '--quiet']);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(isCharDevice('/dev/null'));
   });
 
-  it('solve --out /dev/full: the result on stdout, one line, exit 4, still a device', () => {
-    const r = cli(['solve', '-n', '8', '--islands', '1', '--out', '/dev/full', '--json', '--quiet']);
+  it('solve --out /dev/full: the result on stdout, one line, exit 4, still a device', async () => {
+    const r = await cliInProcess(['solve', '-n', '8', '--islands', '1', '--out', '/dev/full', '--json', '--quiet']);
     assert.equal(r.code, 4, r.stderr);
     assert.equal(JSON.parse(r.stdout).solved, true);
     assert.match(
@@ -391,14 +391,14 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     assert.ok(isCharDevice('/dev/full'));
   });
 
-  it('report --csv and --html to /dev/null: written, still a device', () => {
-    const r = cli(['report', study, '--csv', '/dev/null', '--html', '/dev/null']);
+  it('report --csv and --html to /dev/null: written, still a device', async () => {
+    const r = await cliInProcess(['report', study, '--csv', '/dev/null', '--html', '/dev/null']);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(isCharDevice('/dev/null'));
   });
 
-  it('report --csv /dev/full: the summary on stdout, one line, exit 4', () => {
-    const r = cli(['report', study, '--csv', '/dev/full']);
+  it('report --csv /dev/full: the summary on stdout, one line, exit 4', async () => {
+    const r = await cliInProcess(['report', study, '--csv', '/dev/full']);
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stdout, /migration\.interval=1/);
     assert.match(
@@ -407,15 +407,26 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     );
   });
 
-  it('a checkpoint to /dev/null: the run goes on, still a device', () => {
-    const r = cli(['solve', '-n', '8', '--islands', '1', '--checkpoint', '/dev/null', '--checkpoint-every', '0.01', '--quiet']);
+  it('a checkpoint to /dev/null: the run goes on, still a device', async () => {
+    const r = await cliInProcess([
+      'solve',
+      '-n',
+      '8',
+      '--islands',
+      '1',
+      '--checkpoint',
+      '/dev/null',
+      '--checkpoint-every',
+      '0.01',
+      '--quiet',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(isCharDevice('/dev/null'));
   });
 
-  it('solve --out FIFO: a reader gets the result; without a reader, one line and exit 4; a FIFO either way', () => {
+  it('solve --out FIFO: a reader gets the result; without a reader, one line and exit 4; a FIFO either way', async () => {
     const pipe = fifo('out.fifo');
-    const lonely = cli(['solve', '-n', '8', '--islands', '1', '--out', pipe, '--quiet']);
+    const lonely = await cliInProcess(['solve', '-n', '8', '--islands', '1', '--out', pipe, '--quiet']);
     assert.equal(lonely.code, 4, lonely.stderr);
     assert.match(lonely.stderr, /--out .*out\.fifo: cannot be written \(a FIFO nobody reads\)/);
     assert.match(lonely.stdout, /^solved N=8/);
@@ -423,7 +434,7 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     // The test is the reader: opened before the run, read after it (the record fits the pipe's buffer).
     const reader = openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      const r = cli(['solve', '-n', '8', '--islands', '1', '--out', pipe, '--quiet']);
+      const r = await cliInProcess(['solve', '-n', '8', '--islands', '1', '--out', pipe, '--quiet']);
       assert.equal(r.code, 0, r.stderr);
       const buffer = Buffer.alloc(65536);
       const got = buffer.subarray(0, readSync(reader, buffer)).toString('utf8');
@@ -434,12 +445,12 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     assert.ok(lstatSync(pipe).isFIFO());
   });
 
-  it('experiment --out a device or a file: refused, nothing made', () => {
+  it('experiment --out a device or a file: refused, nothing made', async () => {
     for (const [out, says] of [
       ['/dev/null', /^--out \/dev\/null: is a device; expected a folder$/],
       [studyFile, /^--out .*instant\.yaml: is a file; expected a folder$/],
     ] as const) {
-      const r = cli(['experiment', studyFile, '--out', out]);
+      const r = await cliInProcess(['experiment', studyFile, '--out', out]);
       assert.match(oneLine(r, out), says);
     }
     assert.ok(isCharDevice('/dev/null'));
@@ -471,10 +482,24 @@ describe('class 2: a full or read-only file system loses no finished result', { 
     writeFileSync(join(full, 'filler'), Buffer.alloc(60 * 1024, 1));
   });
 
-  it('solve --out on a full disk: the result on stdout, one line, exit 4, the earlier file intact', () => {
+  it('solve --out on a full disk: the result on stdout, one line, exit 4, the earlier file intact', async () => {
     const out = join(full, 'r.json');
     writeFileSync(out, 'earlier\n');
-    const r = cli(['solve', '-n', '2000', '--mode', 'hybrid', '--islands', '1', '--seed', '1', '--out', out, '--json', '--quiet']);
+    const r = await cliInProcess([
+      'solve',
+      '-n',
+      '2000',
+      '--mode',
+      'hybrid',
+      '--islands',
+      '1',
+      '--seed',
+      '1',
+      '--out',
+      out,
+      '--json',
+      '--quiet',
+    ]);
     assert.equal(r.code, 4, r.stderr);
     const record = JSON.parse(r.stdout);
     assert.equal(record.solved, true);
@@ -487,16 +512,16 @@ describe('class 2: a full or read-only file system loses no finished result', { 
     assert.deepEqual(readdirSync(full).sort(), ['filler', 'r.json'], 'no temporary file left');
   });
 
-  it('report --html on a full disk: the summary on stdout, one line, exit 4', () => {
-    const r = cli(['report', study, '--html', join(full, 'r.html')]);
+  it('report --html on a full disk: the summary on stdout, one line, exit 4', async () => {
+    const r = await cliInProcess(['report', study, '--html', join(full, 'r.html')]);
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stdout, /migration\.interval=1/);
     assert.match(r.stderr.trim(), /--html .*r\.html: cannot be written \(no space left on the device\); the summary is on stdout only$/);
     assert.equal(existsSync(join(full, 'r.html')), false);
   });
 
-  it('experiment --out on a full disk: refused before any run, no folder left', () => {
-    const r = cli(['experiment', studyFile, '--out', join(full, 'study')]);
+  it('experiment --out on a full disk: refused before any run, no folder left', async () => {
+    const r = await cliInProcess(['experiment', studyFile, '--out', join(full, 'study')]);
     assert.match(oneLine(r, 'full'), /^--out .*study: cannot write its lock file \.nqueens-islands\.lock \(no space left on the device\)/);
     assert.equal(existsSync(join(full, 'study')), false);
   });
