@@ -60,7 +60,7 @@ function fifo(name: string): string {
  * runs in this process first; the binary's answer must then equal the in-process one.
  */
 type Case = readonly [readonly string[], RegExp, { binary: true }?];
-function table(title: string, cases: readonly Case[], setup?: () => Promise<void>): void {
+function table(title: string, cases: readonly Case[], setup?: () => void | Promise<void>): void {
   describe(title, () => {
     let results: { inProcess: CliRun; binary?: CliRun }[] = [];
     before(async () => {
