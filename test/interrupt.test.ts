@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { cliInProcess, ROOT, spawnCli } from './cli-helpers.ts';
+import { cli, ROOT, spawnCli } from './cli-helpers.ts';
 import { COMPILED } from './paths.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-int-'));
@@ -110,10 +110,9 @@ describe('interruption', () => {
     assert.match(r.stderr, /SIGTERM again: quitting at once \(what was already written stays\)/);
   });
 
-  // No signal here: the run needs no process of its own (`runCli`).
-  it('--time-limit ends the run the same clean way: exit 1, best so far printed and saved', async () => {
+  it('--time-limit ends the run the same clean way: exit 1, best so far printed and saved', () => {
     const out = join(tmp, 'time-limit.json');
-    const r = await cliInProcess(['solve', '-n', '1000', '--islands', '2', '--seed', '1', '--time-limit', '0.5', '--out', out, '--quiet']);
+    const r = cli(['solve', '-n', '1000', '--islands', '2', '--seed', '1', '--time-limit', '0.5', '--out', out, '--quiet']);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /^not solved N=1000 \(time-limit\): best fitness \d+ \(/);
     const record = JSON.parse(readFileSync(out, 'utf8'));
