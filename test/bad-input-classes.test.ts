@@ -5,7 +5,9 @@
  * full or read-only file system. A bad input is one line on stderr naming the flag, file or
  * key, exit 2, no stack trace, nothing written or replaced. The tables run the command line
  * in this process (`runCli`); a few cases also run through the built binary, which must
- * answer exactly as in-process; what runs the GA, writes results or signals runs the binary.
+ * answer exactly as in-process. The rest runs in this process too (devices, FIFOs and full
+ * file systems are the paths' point, not the process's), but for what needs a process of its
+ * own: the environment's fault hook, another working folder, a writer's process id.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -58,11 +60,11 @@ function fifo(name: string): string {
  * runs in this process first; the binary's answer must then equal the in-process one.
  */
 type Case = readonly [readonly string[], RegExp, { binary: true }?];
-function table(title: string, cases: readonly Case[], setup?: () => void): void {
+function table(title: string, cases: readonly Case[], setup?: () => void | Promise<void>): void {
   describe(title, () => {
     let results: { inProcess: CliRun; binary?: CliRun }[] = [];
     before(async () => {
-      setup?.();
+      await setup?.();
       results = [];
       for (const [args] of cases) results.push({ inProcess: await cliInProcess(args) });
       const picked = cases.flatMap(([args, , options], i) => (options?.binary ? [[args, i] as const] : []));
@@ -162,8 +164,8 @@ const flagCases: Case[] = [
 ];
 table('class 1: bad flag values of every command are one line and exit 2', flagCases);
 
-it('class 1: flags given true or false explicitly still work', () => {
-  const r = cli(['verify', '--json=true', '--all=false', '2', '4', '1', '3']);
+it('class 1: flags given true or false explicitly still work', async () => {
+  const r = await cliInProcess(['verify', '--json=true', '--all=false', '2', '4', '1', '3']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout)[0].solution, true);
 });
@@ -328,15 +330,15 @@ studyCases.push(
   [['report', join(tmp, 'no-such-study')], /no-such-study: no such folder; expected the --out folder of an experiment$/, { binary: true }],
 );
 
-table('class 1: damaged study folders and unwritable report files are one line and exit 2', studyCases, () => {
-  const made = cli(['experiment', studyFile, '--out', study, '--events']);
+table('class 1: damaged study folders and unwritable report files are one line and exit 2', studyCases, async () => {
+  const made = await cliInProcess(['experiment', studyFile, '--out', study, '--events']);
   assert.equal(made.code, 0, made.stderr);
   for (const damage of damagers) damage();
 });
 
-it('class 1: a half-written last line of runs.jsonl is left out with a note, not an error', () => {
+it('class 1: a half-written last line of runs.jsonl is left out with a note, not an error', async () => {
   const dir = damaged('torn', (d) => writeFileSync(join(d, 'runs.jsonl'), `${readFileSync(join(d, 'runs.jsonl'), 'utf8')}{"cell":"migr`));
-  const r = cli(['report', dir, '--json']);
+  const r = await cliInProcess(['report', dir, '--json']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).cells.length, 2);
   assert.match(r.stderr, /runs\.jsonl: left out a half-written last line \(13 bytes\)/);
@@ -372,14 +374,14 @@ it('class 4: a name with spaces stays one folder under results/', () => {
 describe('class 3: devices and FIFOs are written in place, never replaced by a rename', () => {
   const isCharDevice = (p: string) => lstatSync(p).isCharacterDevice();
 
-  it('solve --out /dev/null: exit 0, still a device', () => {
-    const r = cli(['solve', '-n', '8', '--islands', '1', '--out', '/dev/null', '--quiet']);
+  it('solve --out /dev/null: exit 0, still a device', async () => {
+    const r = await cliInProcess(['solve', '-n', '8', '--islands', '1', '--out', '/dev/null', '--quiet']);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(isCharDevice('/dev/null'));
   });
 
-  it('solve --out /dev/full: the result on stdout, one line, exit 4, still a device', () => {
-    const r = cli(['solve', '-n', '8', '--islands', '1', '--out', '/dev/full', '--json', '--quiet']);
+  it('solve --out /dev/full: the result on stdout, one line, exit 4, still a device', async () => {
+    const r = await cliInProcess(['solve', '-n', '8', '--islands', '1', '--out', '/dev/full', '--json', '--quiet']);
     assert.equal(r.code, 4, r.stderr);
     assert.equal(JSON.parse(r.stdout).solved, true);
     assert.match(
@@ -389,14 +391,14 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     assert.ok(isCharDevice('/dev/full'));
   });
 
-  it('report --csv and --html to /dev/null: written, still a device', () => {
-    const r = cli(['report', study, '--csv', '/dev/null', '--html', '/dev/null']);
+  it('report --csv and --html to /dev/null: written, still a device', async () => {
+    const r = await cliInProcess(['report', study, '--csv', '/dev/null', '--html', '/dev/null']);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(isCharDevice('/dev/null'));
   });
 
-  it('report --csv /dev/full: the summary on stdout, one line, exit 4', () => {
-    const r = cli(['report', study, '--csv', '/dev/full']);
+  it('report --csv /dev/full: the summary on stdout, one line, exit 4', async () => {
+    const r = await cliInProcess(['report', study, '--csv', '/dev/full']);
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stdout, /migration\.interval=1/);
     assert.match(
@@ -405,15 +407,26 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     );
   });
 
-  it('a checkpoint to /dev/null: the run goes on, still a device', () => {
-    const r = cli(['solve', '-n', '8', '--islands', '1', '--checkpoint', '/dev/null', '--checkpoint-every', '0.01', '--quiet']);
+  it('a checkpoint to /dev/null: the run goes on, still a device', async () => {
+    const r = await cliInProcess([
+      'solve',
+      '-n',
+      '8',
+      '--islands',
+      '1',
+      '--checkpoint',
+      '/dev/null',
+      '--checkpoint-every',
+      '0.01',
+      '--quiet',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(isCharDevice('/dev/null'));
   });
 
-  it('solve --out FIFO: a reader gets the result; without a reader, one line and exit 4; a FIFO either way', () => {
+  it('solve --out FIFO: a reader gets the result; without a reader, one line and exit 4; a FIFO either way', async () => {
     const pipe = fifo('out.fifo');
-    const lonely = cli(['solve', '-n', '8', '--islands', '1', '--out', pipe, '--quiet']);
+    const lonely = await cliInProcess(['solve', '-n', '8', '--islands', '1', '--out', pipe, '--quiet']);
     assert.equal(lonely.code, 4, lonely.stderr);
     assert.match(lonely.stderr, /--out .*out\.fifo: cannot be written \(a FIFO nobody reads\)/);
     assert.match(lonely.stdout, /^solved N=8/);
@@ -421,7 +434,7 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     // The test is the reader: opened before the run, read after it (the record fits the pipe's buffer).
     const reader = openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      const r = cli(['solve', '-n', '8', '--islands', '1', '--out', pipe, '--quiet']);
+      const r = await cliInProcess(['solve', '-n', '8', '--islands', '1', '--out', pipe, '--quiet']);
       assert.equal(r.code, 0, r.stderr);
       const buffer = Buffer.alloc(65536);
       const got = buffer.subarray(0, readSync(reader, buffer)).toString('utf8');
@@ -432,12 +445,12 @@ describe('class 3: devices and FIFOs are written in place, never replaced by a r
     assert.ok(lstatSync(pipe).isFIFO());
   });
 
-  it('experiment --out a device or a file: refused, nothing made', () => {
+  it('experiment --out a device or a file: refused, nothing made', async () => {
     for (const [out, says] of [
       ['/dev/null', /^--out \/dev\/null: is a device; expected a folder$/],
       [studyFile, /^--out .*instant\.yaml: is a file; expected a folder$/],
     ] as const) {
-      const r = cli(['experiment', studyFile, '--out', out]);
+      const r = await cliInProcess(['experiment', studyFile, '--out', out]);
       assert.match(oneLine(r, out), says);
     }
     assert.ok(isCharDevice('/dev/null'));
@@ -469,10 +482,24 @@ describe('class 2: a full or read-only file system loses no finished result', { 
     writeFileSync(join(full, 'filler'), Buffer.alloc(60 * 1024, 1));
   });
 
-  it('solve --out on a full disk: the result on stdout, one line, exit 4, the earlier file intact', () => {
+  it('solve --out on a full disk: the result on stdout, one line, exit 4, the earlier file intact', async () => {
     const out = join(full, 'r.json');
     writeFileSync(out, 'earlier\n');
-    const r = cli(['solve', '-n', '2000', '--mode', 'hybrid', '--islands', '1', '--seed', '1', '--out', out, '--json', '--quiet']);
+    const r = await cliInProcess([
+      'solve',
+      '-n',
+      '2000',
+      '--mode',
+      'hybrid',
+      '--islands',
+      '1',
+      '--seed',
+      '1',
+      '--out',
+      out,
+      '--json',
+      '--quiet',
+    ]);
     assert.equal(r.code, 4, r.stderr);
     const record = JSON.parse(r.stdout);
     assert.equal(record.solved, true);
@@ -485,16 +512,16 @@ describe('class 2: a full or read-only file system loses no finished result', { 
     assert.deepEqual(readdirSync(full).sort(), ['filler', 'r.json'], 'no temporary file left');
   });
 
-  it('report --html on a full disk: the summary on stdout, one line, exit 4', () => {
-    const r = cli(['report', study, '--html', join(full, 'r.html')]);
+  it('report --html on a full disk: the summary on stdout, one line, exit 4', async () => {
+    const r = await cliInProcess(['report', study, '--html', join(full, 'r.html')]);
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stdout, /migration\.interval=1/);
     assert.match(r.stderr.trim(), /--html .*r\.html: cannot be written \(no space left on the device\); the summary is on stdout only$/);
     assert.equal(existsSync(join(full, 'r.html')), false);
   });
 
-  it('experiment --out on a full disk: refused before any run, no folder left', () => {
-    const r = cli(['experiment', studyFile, '--out', join(full, 'study')]);
+  it('experiment --out on a full disk: refused before any run, no folder left', async () => {
+    const r = await cliInProcess(['experiment', studyFile, '--out', join(full, 'study')]);
     assert.match(oneLine(r, 'full'), /^--out .*study: cannot write its lock file \.nqueens-islands\.lock \(no space left on the device\)/);
     assert.equal(existsSync(join(full, 'study')), false);
   });
@@ -573,7 +600,7 @@ describe('class 6: a damaged checkpoint is refused naming what is wrong', () => 
   ];
   let results: CliRun[] = [];
   before(async () => {
-    const first = cli([...RUN, '--checkpoint', ckpt, '--checkpoint-every', '0.02', '--max-iterations', '1000']);
+    const first = await cliInProcess([...RUN, '--checkpoint', ckpt, '--checkpoint-every', '0.02', '--max-iterations', '1000']);
     assert.equal(first.code, 1, first.stderr);
     assert.match(first.stderr, /checkpoint written to/);
     results = [];
@@ -593,8 +620,8 @@ describe('class 6: a damaged checkpoint is refused naming what is wrong', () => 
     });
   });
 
-  it('the untouched checkpoint resumes', () => {
-    const r = cli(['solve', '--resume', ckpt, '--max-iterations', '1001', '--quiet']);
+  it('the untouched checkpoint resumes', async () => {
+    const r = await cliInProcess(['solve', '--resume', ckpt, '--max-iterations', '1001', '--quiet']);
     assert.equal(r.code, 1, r.stderr);
   });
 
@@ -650,20 +677,33 @@ describe('class 7: results say what happened', () => {
     assert.equal(kept.islands[0].bestFitness, kept.fitness);
   });
 
-  it("verify --file takes the tool's own unsolved result file and checks its best", () => {
+  it("verify --file takes the tool's own unsolved result file and checks its best", async () => {
     const out = join(tmp, 'unsolved.json');
-    const solved = cli(['solve', '-n', '40', '--islands', '1', '--seed', '1', '--max-iterations', '1', '--out', out, '--quiet']);
+    const solved = await cliInProcess([
+      'solve',
+      '-n',
+      '40',
+      '--islands',
+      '1',
+      '--seed',
+      '1',
+      '--max-iterations',
+      '1',
+      '--out',
+      out,
+      '--quiet',
+    ]);
     assert.equal(solved.code, 1, solved.stderr);
     const record = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(record.solution, null);
-    const r = cli(['verify', '--file', out, '--json']);
+    const r = await cliInProcess(['verify', '--file', out, '--json']);
     assert.equal(r.code, 1, r.stderr);
     const [report] = JSON.parse(r.stdout);
     assert.deepEqual(report, { n: 40, permutation: true, fitness: record.fitness, solution: false });
   });
 
-  it('verify -- 2 4 1 3 checks the tuple after --', () => {
-    const r = cli(['verify', '--', '2', '4', '1', '3']);
+  it('verify -- 2 4 1 3 checks the tuple after --', async () => {
+    const r = await cliInProcess(['verify', '--', '2', '4', '1', '3']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^\(2, 4, 1, 3\) {2}N=4 {2}permutation: yes {2}fitness: 0 {2}solution: yes$/m);
   });
@@ -672,9 +712,9 @@ describe('class 7: results say what happened', () => {
 // ---------------------------------------------------------------------------------------
 // Class 8: a resumed study keeps the options it started with.
 
-it('class 8: experiment --resume without --events keeps writing the event logs the study started with', () => {
+it('class 8: experiment --resume without --events keeps writing the event logs the study started with', async () => {
   const out = join(tmp, 'events-study');
-  const made = cli(['experiment', studyFile, '--out', out, '--events']);
+  const made = await cliInProcess(['experiment', studyFile, '--out', out, '--events']);
   assert.equal(made.code, 0, made.stderr);
   // As a study stopped before its last run leaves it: one line and one log fewer.
   const lines = readFileSync(join(out, 'runs.jsonl'), 'utf8').trimEnd().split('\n');
@@ -682,7 +722,7 @@ it('class 8: experiment --resume without --events keeps writing the event logs t
   writeFileSync(join(out, 'runs.jsonl'), `${lines.join('\n')}\n`);
   const log = join(out, eventLogPath(last.cell, last.seed));
   rmSync(log);
-  const r = cli(['experiment', studyFile, '--out', out, '--resume']);
+  const r = await cliInProcess(['experiment', studyFile, '--out', out, '--resume']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /4 runs \(1 new\)/);
   assert.ok(existsSync(log), 'the resumed run has its event log');

@@ -1,6 +1,7 @@
 // @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
- * Checkpoint and resume, through the real CLI: a sync run checkpointed and stopped with
+ * Checkpoint and resume, through the real CLI (each resume in a process of its own; the runs
+ * it is compared with and the refusals in this process, `runCli`): a sync run checkpointed and stopped with
  * SIGINT after its first checkpoint, then resumed, reaches exactly the result of an
  * uninterrupted run with the same seed (solution, finder, iteration and evaluation
  * counts). Bad checkpoints and contradicting flags are refused with one line and exit 2.
@@ -53,8 +54,9 @@ const essence = (r: Record) => ({
   evaluations: r.evaluations,
   islands: r.islands.map((i) => [i.iterations, i.evaluations, i.bestFitness, i.migrantsSent, i.migrantsAccepted, i.stopReason]),
 });
-const json = (args: string[], code: number): Record => {
-  const r = cli([...args, '--json']);
+/** A run's record: in this process (`runCli`), or with `fresh`, as a resume is checked, in a process of its own (nothing carried over in memory). */
+const json = async (args: string[], code: number, fresh = false): Promise<Record> => {
+  const r = fresh ? cli([...args, '--json']) : await cliInProcess([...args, '--json']);
   assert.equal(r.code, code, r.stderr);
   return JSON.parse(r.stdout);
 };
@@ -88,27 +90,27 @@ describe('checkpoint and resume (sync)', () => {
     assert.match(resumedRun.stderr, new RegExp(`resumed from .*run\\.ckpt at epoch ${saved.epoch}`));
     const resumed = JSON.parse(resumedRun.stdout) as Record;
     assert.equal(resumed.iterations, Number(limit));
-    assert.deepEqual(essence(resumed), essence(json([...LARGE, '--max-iterations', limit], 1)));
+    assert.deepEqual(essence(resumed), essence(await json([...LARGE, '--max-iterations', limit], 1)));
   });
 
-  it('a run ended after checkpoints and resumed reaches the same solution, finder and counts', () => {
+  it('a run ended after checkpoints and resumed reaches the same solution, finder and counts', async () => {
     const file = join(tmp, 'small.ckpt');
-    const first = cli([...SMALL, '--checkpoint', file, '--checkpoint-every', '0.02', '--max-iterations', '1000']);
+    const first = await cliInProcess([...SMALL, '--checkpoint', file, '--checkpoint-every', '0.02', '--max-iterations', '1000']);
     assert.equal(first.code, 1, first.stderr);
     assert.match(first.stderr, /checkpoint written to/);
-    const resumed = json(['solve', '--resume', file, '--max-iterations', '100000'], 0);
-    const uninterrupted = json(SMALL, 0);
+    const resumed = await json(['solve', '--resume', file, '--max-iterations', '100000'], 0, true);
+    const uninterrupted = await json(SMALL, 0);
     assert.deepEqual(essence(resumed), essence(uninterrupted));
     // And taking checkpoints does not change a sync run.
     assert.deepEqual(
-      essence(json([...SMALL, '--checkpoint', join(tmp, 'every.ckpt'), '--checkpoint-every', '0.02'], 0)),
+      essence(await json([...SMALL, '--checkpoint', join(tmp, 'every.ckpt'), '--checkpoint-every', '0.02'], 0)),
       essence(uninterrupted),
     );
   });
 });
 
 describe('checkpoint and resume, hybrid mode (sync)', () => {
-  it('a hybrid run ended after checkpoints and resumed reaches the same result; members keep their counts', () => {
+  it('a hybrid run ended after checkpoints and resumed reaches the same result; members keep their counts', async () => {
     // No smart start and a tiny local search: a hundred-odd generations, so it can be cut short.
     const dir = mkdtempSync(join(tmpdir(), 'nq-ckpt-hybrid-'));
     const config = join(dir, 'hybrid.yaml');
@@ -122,7 +124,7 @@ describe('checkpoint and resume, hybrid mode (sync)', () => {
       ].join('\n'),
     );
     const file = join(dir, 'hybrid.ckpt');
-    const first = cli([
+    const first = await cliInProcess([
       'solve',
       '--config',
       config,
@@ -146,11 +148,11 @@ describe('checkpoint and resume, hybrid mode (sync)', () => {
     const member = tampered.islands[0].state.population.fitness.findIndex((f) => f > 0);
     tampered.islands[0].state.lists![member] = new Int32Array(0);
     writeFileSync(join(dir, 'tampered.ckpt'), encodeCheckpoint(tampered));
-    const refused = cli(['solve', '--resume', join(dir, 'tampered.ckpt')]);
+    const refused = await cliInProcess(['solve', '--resume', join(dir, 'tampered.ckpt')]);
     assert.ok(isOneLineError(refused), refused.stderr);
     assert.match(refused.stderr, new RegExp(`island 0: conflict lists: list ${member} misses queens in conflict`));
-    const resumed = json(['solve', '--resume', file, '--max-iterations', '100000'], 0);
-    const uninterrupted = json(['solve', '--config', config, '--seed', '2'], 0);
+    const resumed = await json(['solve', '--resume', file, '--max-iterations', '100000'], 0, true);
+    const uninterrupted = await json(['solve', '--config', config, '--seed', '2'], 0);
     assert.deepEqual(essence(resumed), essence(uninterrupted));
   });
 });

@@ -1,8 +1,10 @@
 // @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
- * A study as a batch job runs it, through the built CLI: progress lines in a log file (stderr
- * no terminal), `--resume` refusing another build unless --mixed-builds (recorded in the
- * manifest), and the plain progress line's parts.
+ * A study as a batch job runs it: progress lines in a log file (stderr no terminal) and the
+ * study lock under five processes at once, through the built CLI; `--resume` refusing another
+ * build unless --mixed-builds (recorded in the manifest) and the manifest's configs, in this
+ * process (`runCli`: its build is "an unknown commit", which the cases edit away from); the
+ * plain progress line's parts.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { duration, plainProgress, progressInterval, PROGRESS_LINE_MS } from '../src/experiment/progress.ts';
-import { CLI, cli, cliAsync, isOneLineError, ROOT } from './cli-helpers.ts';
+import { CLI, cliAsync, cliInProcess, isOneLineError, ROOT } from './cli-helpers.ts';
 
 let dir: string;
 let study: string;
@@ -82,13 +84,13 @@ describe('progress when stderr is a file', () => {
 
 describe('--resume enforces the build', () => {
   /** A copy of one study made by this build (made once: each case edits its own copy). */
-  function editedStudy(
+  async function editedStudy(
     name: string,
     edit: (provenance: Record<string, unknown>, manifest: Record<string, unknown>) => void,
-  ): { out: string; manifest: string } {
+  ): Promise<{ out: string; manifest: string }> {
     const made = path.join(dir, 'made-by-this-build');
     if (!existsSync(made)) {
-      const run = cli(['experiment', study, '--out', made, '-q']);
+      const run = await cliInProcess(['experiment', study, '--out', made, '-q']);
       assert.equal(run.code, 0, run.stderr);
     }
     const out = path.join(dir, name);
@@ -117,13 +119,13 @@ describe('--resume enforces the build', () => {
       new RegExp(`the study ran on Node v18\\.0\\.0, this is ${process.version}`),
     ],
   ] as const) {
-    it(`refuses ${what} in one line; --mixed-builds accepts it and the manifest records the mix`, () => {
-      const { out, manifest } = editedStudy(what.replace(/ /g, '-'), edit);
-      const refused = cli(['experiment', study, '--out', out, '--resume']);
+    it(`refuses ${what} in one line; --mixed-builds accepts it and the manifest records the mix`, async () => {
+      const { out, manifest } = await editedStudy(what.replace(/ /g, '-'), edit);
+      const refused = await cliInProcess(['experiment', study, '--out', out, '--resume']);
       assert.ok(isOneLineError(refused), refused.stderr);
       assert.match(refused.stderr, message);
       assert.match(refused.stderr, /add --mixed-builds to mix them knowingly/);
-      const mixed = cli(['experiment', study, '--out', out, '--resume', '--mixed-builds', '-q']);
+      const mixed = await cliInProcess(['experiment', study, '--out', out, '--resume', '--mixed-builds', '-q']);
       assert.equal(mixed.code, 0, mixed.stderr);
       const saved = JSON.parse(readFileSync(manifest, 'utf8'));
       assert.equal(saved.mixedBuilds.length, 1);
@@ -134,7 +136,7 @@ describe('--resume enforces the build', () => {
 });
 
 describe("the manifest's resolved configs", () => {
-  it('are accepted by `solve --config` and, with a run seed, give its record the same configHash', () => {
+  it('are accepted by `solve --config` and, with a run seed, give its record the same configHash', async () => {
     const out = path.join(dir, 'configs');
     // Policies other than the defaults, so their form in the manifest matters.
     const file = path.join(dir, 'policies.yaml');
@@ -142,7 +144,7 @@ describe("the manifest's resolved configs", () => {
       file,
       'base: { overrides: { islands: 2, ga: { populationSize: 30 }, migration: { emigrantSelection: "tournament(3)", replacement: random-if-better } } }\nsweep:\n  n: [8, 9]\nrepeats: 2\nseed: 11\n',
     );
-    const made = cli(['experiment', file, '--out', out, '-q']);
+    const made = await cliInProcess(['experiment', file, '--out', out, '-q']);
     assert.equal(made.code, 0, made.stderr);
     const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'));
     const runs = readFileSync(path.join(out, 'runs.jsonl'), 'utf8')
@@ -154,7 +156,7 @@ describe("the manifest's resolved configs", () => {
       const cell = manifest.cells.find((c: { id: string }) => c.id === run.cell);
       const config = path.join(dir, `config-${run.seed}-${cell.config.n}.json`);
       writeFileSync(config, JSON.stringify({ ...cell.config, seed: run.seed }));
-      const solved = cli(['solve', '--config', config, '--json']);
+      const solved = await cliInProcess(['solve', '--config', config, '--json']);
       assert.equal(solved.code, 0, solved.stderr);
       const result = JSON.parse(solved.stdout);
       assert.equal(result.provenance.configHash, run.provenance.configHash, `${run.cell} seed ${run.seed}`);

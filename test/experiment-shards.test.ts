@@ -3,7 +3,9 @@
  * Studies cut into shards (src/experiment/shard.ts, docs/hpc.md): the slices, `--shard auto`
  * from a scheduler's variables, shards run at once into one folder equal to the one-process
  * study, a shard killed with SIGKILL and run again, and what `report` and `--status` say.
- * The CLI runs as the built bundle, in processes of its own, as a job array runs it.
+ * The shards run as the built bundle, in processes of its own, as a job array runs them; the
+ * one-process study they are compared with, `report`, `--status` and the refusals run in this
+ * process (`runCli`).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,7 +15,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError } from '../src/config/errors.ts';
 import { assignShards, parseShard, shardFromEnv, shardOfFile } from '../src/experiment/shard.ts';
-import { CLI, cli, cliAsync, isOneLineError, ROOT } from './cli-helpers.ts';
+import { CLI, cli, cliAsync, cliInProcess, isOneLineError, ROOT } from './cli-helpers.ts';
 
 let dir: string;
 before(() => (dir = mkdtempSync(path.join(tmpdir(), 'nqi-shards-'))));
@@ -155,7 +157,7 @@ describe('shards of a study, through the built CLI', () => {
     const file = studyFile('three');
     const whole = path.join(dir, 'three-whole');
     const sharded = path.join(dir, 'three-sharded');
-    const one = cli(['experiment', file, '--out', whole, '-q']);
+    const one = await cliInProcess(['experiment', file, '--out', whole, '-q']);
     assert.equal(one.code, 0, one.stderr);
     const shards = await Promise.all([1, 2, 3].map((i) => cliAsync(['experiment', file, '--out', sharded, '--shard', `${i}/3`, '-q'])));
     for (const r of shards) assert.equal(r.code, 0, r.stderr);
@@ -171,11 +173,11 @@ describe('shards of a study, through the built CLI', () => {
     ]);
     const manifest = JSON.parse(readFileSync(path.join(sharded, 'manifest.json'), 'utf8'));
     assert.equal(manifest.shards, 3);
-    const status = cli(['experiment', sharded, '--status']);
+    const status = await cliInProcess(['experiment', sharded, '--status']);
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /\(3 shards\): 12 of 12 runs recorded\n/);
     for (const i of [1, 2, 3]) assert.match(status.stdout, new RegExp(`shard ${i}/3: 4 of 4 runs, done`));
-    const report = cli(['report', sharded]);
+    const report = await cliInProcess(['report', sharded]);
     assert.equal(report.code, 0, report.stderr);
     assert.doesNotMatch(report.stderr, /missing|incomplete/);
   });
@@ -254,10 +256,10 @@ describe('shards of a study, through the built CLI', () => {
     const before = lines();
     assert.ok(before >= 1 && before < 6, `${before} runs before the kill`);
 
-    const status = cli(['experiment', out, '--status']);
+    const status = await cliInProcess(['experiment', out, '--status']);
     assert.match(status.stdout, new RegExp(`shard 1/2: ${before} of 6 runs, incomplete`));
     assert.match(status.stdout, /shard 2\/2: 0 of 6 runs, missing \(no runs\.shard-2-of-2\.jsonl\)/);
-    const partial = cli(['report', out]);
+    const partial = await cliInProcess(['report', out]);
     assert.equal(partial.code, 0, partial.stderr);
     assert.match(
       partial.stderr,
@@ -270,24 +272,24 @@ describe('shards of a study, through the built CLI', () => {
     const keys = records(own).map((r) => `${r.cell}@${r.seed}`);
     assert.equal(keys.length, 6);
     assert.equal(new Set(keys).size, 6);
-    const still = cli(['report', out]);
+    const still = await cliInProcess(['report', out]);
     assert.match(still.stderr, /shard 2\/2 missing/);
     assert.doesNotMatch(still.stderr, /shard 1\/2/);
   });
 
-  it('refuses a shard of another count, a one-process resume of a sharded folder, and a shard in a one-process folder', () => {
+  it('refuses a shard of another count, a one-process resume of a sharded folder, and a shard in a one-process folder', async () => {
     const file = studyFile('mixed');
     const out = path.join(dir, 'mixed');
-    assert.equal(cli(['experiment', file, '--out', out, '--shard', '2/2', '-q']).code, 0);
-    const other = cli(['experiment', file, '--out', out, '--shard', '1/3', '-q']);
+    assert.equal((await cliInProcess(['experiment', file, '--out', out, '--shard', '2/2', '-q'])).code, 0);
+    const other = await cliInProcess(['experiment', file, '--out', out, '--shard', '1/3', '-q']);
     assert.ok(isOneLineError(other), other.stderr);
     assert.match(other.stderr, /--shard 1\/3: the study in .* is cut into 2 shards, not 3; run its shards with --shard I\/2/);
-    const resume = cli(['experiment', file, '--out', out, '--resume', '-q']);
+    const resume = await cliInProcess(['experiment', file, '--out', out, '--resume', '-q']);
     assert.ok(isOneLineError(resume), resume.stderr);
     assert.match(resume.stderr, /runs in 2 shards; continue each with --shard I\/2/);
     const whole = path.join(dir, 'mixed-whole');
-    assert.equal(cli(['experiment', file, '--out', whole, '-q']).code, 0);
-    const into = cli(['experiment', file, '--out', whole, '--shard', '1/2', '-q']);
+    assert.equal((await cliInProcess(['experiment', file, '--out', whole, '-q'])).code, 0);
+    const into = await cliInProcess(['experiment', file, '--out', whole, '--shard', '1/2', '-q']);
     assert.ok(isOneLineError(into), into.stderr);
     assert.match(into.stderr, /is run by one process, not in shards; --shard 1\/2 needs a folder of its own/);
   });

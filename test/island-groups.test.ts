@@ -269,8 +269,9 @@ type Essence = Record<string, unknown> & {
   islands: (Record<string, unknown> & { group?: string | null; ga?: { mutationProbability?: number } })[];
 };
 
+// The resume runs in the built CLI, a process of its own; the runs it is compared with and the refusal in this one (`runCli`).
 describe('islandGroups: checkpoint and resume (sync, the built CLI)', { timeout: 300_000 }, () => {
-  it('a run with groups checkpointed, ended and resumed reaches the result of a run never stopped; the groups come from the checkpoint', () => {
+  it('a run with groups checkpointed, ended and resumed reaches the result of a run never stopped; the groups come from the checkpoint', async () => {
     const groups =
       '{"hot": {"islands": [1], "ga": {"mutationProbability": 1, "doubleMutationProbability": 0.5}, "migration": {"emigrantSelection": "random"}}}';
     const run = [
@@ -291,16 +292,26 @@ describe('islandGroups: checkpoint and resume (sync, the built CLI)', { timeout:
       '2',
     ];
     const ckpt = path.join(tmp, 'groups.ckpt');
-    const first = cli([...run, '--island-groups', groups, '--checkpoint', ckpt, '--checkpoint-every', '0.02', '--max-iterations', '100']);
+    const first = await cliInProcess([
+      ...run,
+      '--island-groups',
+      groups,
+      '--checkpoint',
+      ckpt,
+      '--checkpoint-every',
+      '0.02',
+      '--max-iterations',
+      '100',
+    ]);
     assert.equal(first.code, 1, first.stderr);
     assert.match(first.stderr, /checkpoint written to/);
-    const json = (args: string[]) => {
-      const r = cli([...args, '--json', '-q']);
+    const json = async (args: string[], fresh = false) => {
+      const r = fresh ? cli([...args, '--json', '-q']) : await cliInProcess([...args, '--json', '-q']);
       assert.equal(r.code, 0, r.stderr);
       return JSON.parse(r.stdout) as Essence;
     };
-    const resumed = json(['solve', '--resume', ckpt, '--max-iterations', '100000']);
-    const uninterrupted = json([...run, '--island-groups', groups]);
+    const resumed = await json(['solve', '--resume', ckpt, '--max-iterations', '100000'], true);
+    const uninterrupted = await json([...run, '--island-groups', groups]);
     // What checkpoint.test.ts holds a resumed run to (the immigrant counters start again at a resume).
     const essence = (r: Essence) => ({
       ...Object.fromEntries(
@@ -310,7 +321,7 @@ describe('islandGroups: checkpoint and resume (sync, the built CLI)', { timeout:
     });
     assert.deepEqual(essence(resumed), essence(uninterrupted));
     // Groups are not resumable: another group on the command line is refused.
-    const other = cli(['solve', '--resume', ckpt, '--island-groups', '{"cold": {"islands": [0]}}']);
+    const other = await cliInProcess(['solve', '--resume', ckpt, '--island-groups', '{"cold": {"islands": [0]}}']);
     assert.equal(other.code, 2);
     assert.ok(isOneLineError(other), other.stderr);
     assert.match(
