@@ -40,13 +40,15 @@ export function workerFile(
   if (fromTs && env[COMPILED_WORKER_ENV] === '1')
     // Workers inherit the parent's execArgv: leave tsx's loader out, the worker is JavaScript.
     return { filename: fileURLToPath(new URL(`../../dist/workers/${name}.js`, moduleUrl)), execArgv: withoutTsx(process.execArgv) };
-  // Compiled by tsc (the library): the same worker as bundled, when the build made it, starts in 60% of the CPU.
-  const bundled = fromTs ? null : fileURLToPath(new URL(`../../bundle/${name}.cjs`, moduleUrl));
-  if (bundled !== null && existsSync(bundled)) return { filename: bundled, execArgv: undefined };
-  const filename = fileURLToPath(new URL(`../../workers/${name}.${fromTs ? 'ts' : 'js'}`, moduleUrl));
+  if (!fromTs) {
+    // Compiled by tsc (the library): the same worker as bundled, when the build made it, starts in 60% of the CPU.
+    const bundled = fileURLToPath(new URL(`../../bundle/${name}.cjs`, moduleUrl));
+    return { filename: existsSync(bundled) ? bundled : fileURLToPath(new URL(`../../workers/${name}.js`, moduleUrl)), execArgv: undefined };
+  }
+  const filename = fileURLToPath(new URL(`../../workers/${name}.ts`, moduleUrl));
   // Workers inherit the parent's execArgv; add the loader only if the parent got tsx otherwise (e.g. programmatically).
   const hasTsx = process.execArgv.some((arg) => arg.includes('tsx'));
-  return { filename, execArgv: fromTs && !hasTsx ? [...process.execArgv, '--import', 'tsx'] : undefined };
+  return { filename, execArgv: hasTsx ? undefined : [...process.execArgv, '--import', 'tsx'] };
 }
 
 /** `execArgv` without the options that load tsx (`--import tsx`, `--import=tsx`, `--require tsx/cjs`, ...). */

@@ -62,8 +62,7 @@ export function checkedOptions<T extends object>(
         `${what}: unknown option "${key}"; ${near ? `did you mean "${near}"?` : `expected one of ${known.join(', ')}`}`,
       );
     }
-    const expected = value === undefined ? null : checks[key as keyof T](value);
-    if (expected !== null) throw new ConfigError(`${what}: ${key}: expected ${expected}, got ${shown(value)}`);
+    if (value !== undefined) checkedArgument(value, `${what}: ${key}`, checks[key as keyof T]);
   }
   return options;
 }
