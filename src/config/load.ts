@@ -8,6 +8,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { displayName, readText } from './config-file.ts';
 import { jsonTextProblem } from '../io/json-text.ts';
+import { describeDocument } from '../schema/fields.ts';
 import { ConfigError, invalidJson } from './errors.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './resolve.ts';
@@ -105,9 +106,8 @@ export function configFromText(text: string, file: string, name = displayName(fi
   const value = parseConfigText(text, file, name);
   // Empty, comments only, `---` or `null`: nothing to run.
   if (value === null || value === undefined) throw new ConfigError(`${name}: empty file; expected a mapping with at least "n"`);
-  // Not quoted back: a file named by mistake (a token, a key) would be printed, and logged.
   if (typeof value !== 'object')
-    throw new ConfigError(`${name}: holds a single ${typeof value}, not a mapping of config keys; expected at least "n"`);
+    throw new ConfigError(`${name}: holds ${describeDocument(value)}, not a mapping of config keys; expected at least "n"`);
   return value;
 }
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from '../config/errors.ts';
-import { describeValue, formatPath } from '../schema/fields.ts';
+import { describeDocument, describeValue, formatPath } from '../schema/fields.ts';
 import { formatValue } from './sweep.ts';
 
 /** One path segment: not empty, not `.` or `..`, no separator or control character. */
@@ -179,9 +179,7 @@ function issueLine(file: string, issue: z.core.$ZodIssue, input: unknown): strin
 /** The parsed experiment, or a ConfigError naming the file and the first bad key. */
 export function parseExperiment(input: unknown, file: string): ExperimentFile {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    // A single scalar is not quoted back: a file named by mistake (a token, a key) would be printed, and logged.
-    const got = input !== null && typeof input !== 'object' ? `a single ${typeof input}` : describeValue(input);
-    throw new ConfigError(`${file}: expected a mapping with base, sweep, repeats, seed(s) and baseline, got ${got}`);
+    throw new ConfigError(`${file}: expected a mapping with base, sweep, repeats, seed(s) and baseline, got ${describeDocument(input)}`);
   }
   const parsed = experimentSchema.safeParse(input);
   if (parsed.success) return parsed.data;

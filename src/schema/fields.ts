@@ -21,6 +21,14 @@ export function describeValue(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/**
+ * How a whole file that is not a mapping is named: a single scalar by its kind only, never its
+ * text (a file named by mistake, a token or a key, would be printed, and logged).
+ */
+export function describeDocument(value: unknown): string {
+  return value !== null && typeof value !== 'object' ? `a single ${typeof value}` : describeValue(value);
+}
+
 /** Dotted key path as people read it: `topology.edges[1][0]`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
