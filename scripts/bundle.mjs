@@ -143,15 +143,11 @@ rmSync('dist/bundle', { recursive: true, force: true });
 const OUT = 'dist/bundle';
 // The island worker is piscina's task file as it is: a cache of its code saved ~2 ms (docs/performance.md).
 // The report's worker thread makes its outputs (so the CLI's thread hears a signal at once); it loads Vega as the CLI would.
+const withVendors = { ...common, plugins: [...common.plugins, fromVendorScripts] };
 const [cliBuild, islandBuild, reportBuild, ...vendorBuilds] = await Promise.all([
-  build({ ...common, plugins: [...common.plugins, fromVendorScripts], entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs` }),
+  build({ ...withVendors, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs` }),
   build({ ...common, entryPoints: ['workers/island-worker.ts'], outfile: `${OUT}/island-worker.cjs` }),
-  build({
-    ...common,
-    plugins: [...common.plugins, fromVendorScripts],
-    entryPoints: ['workers/report-worker.ts'],
-    outfile: `${OUT}/report-worker.cjs`,
-  }),
+  build({ ...withVendors, entryPoints: ['workers/report-worker.ts'], outfile: `${OUT}/report-worker.cjs` }),
   ...Object.entries(VENDORS).map(([file, names]) => build({ ...common, stdin: vendorEntry(names), outfile: `${OUT}/${file}` })),
 ]);
 // What each source module imports, statically or by import(), and the bytes esbuild read of each
