@@ -176,7 +176,7 @@ export async function studyThroughput(
   build = THIS_BUILD,
 ): Promise<StudyThroughput> {
   const library = (file: string) => import(pathToFileURL(path.join(build.dist, 'src', file)).href);
-  const { runStudyOnCluster: runStudy } = (await library('cluster/study.js')) as { runStudyOnCluster: typeof runStudyOnCluster };
+  const { runStudyOnCluster: runStudy } = (await library('cluster/study/study.js')) as { runStudyOnCluster: typeof runStudyOnCluster };
   const { loadExperiment: load } = (await library('experiment/load.js')) as { loadExperiment: typeof loadExperiment };
   const dir = mkdtempSync(path.join(tmpdir(), 'nq-bench-cluster-'));
   const broker = await startLocalBroker(natsServer);

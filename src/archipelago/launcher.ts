@@ -43,7 +43,7 @@ export interface LaunchedRun {
  */
 export type LauncherCapabilities = { readonly checkpoints: true } | { readonly checkpoints: false; readonly why: string };
 
-/** Bus messages a launcher's coordinator dropped, by cause, named as the `... dropped (...)` line names them (src/cluster/bus-codec.ts `DropCounter`). */
+/** Bus messages a launcher's coordinator dropped, by cause, named as the `... dropped (...)` line names them (src/cluster/bus/codec.ts `DropCounter`). */
 export interface DroppedCounts {
   /** Did not decode, fit its schema, or broke its handler. */
   malformed: number;

@@ -112,7 +112,7 @@ export class LocalHost implements Host {
    * Starts islands on the pool over `coordination`, each with its ready-made ports, on
    * `threadsFor(placements.length, threads ?? the host's)` threads: what `launch` does for a
    * whole run, and what a cluster host does for its part of a run whose other islands are
-   * elsewhere (src/cluster/island-relay.ts). `placements` are in ascending island id.
+   * elsewhere (src/cluster/launcher/island-relay.ts). `placements` are in ascending island id.
    * Reports stay encoded; each island's control messages reach `onControl` (encoded) before
    * its report settles.
    */

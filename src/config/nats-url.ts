@@ -101,7 +101,7 @@ export function displayNatsUrl(url: NatsUrl, passwordElsewhere: boolean): string
   return `${url.scheme}://${/^[A-Za-z0-9._~-]{1,64}$/.test(url.user) ? url.user : '***'}@${url.server}`;
 }
 
-/** Credentials and TLS files beside the URL (all optional; src/cluster/credentials.ts reads them). */
+/** Credentials and TLS files beside the URL (all optional; src/cluster/bus/credentials.ts reads them). */
 export interface NatsAuth {
   /** `--nats-creds FILE`: a NATS `.creds` file (JWT and seed), an nkey seed file, or a file whose first line is the password (for the URL's user) or the token. */
   credsFile?: string;

@@ -76,7 +76,7 @@ export function resolveTopology(
   return { kind, ...resolved } as TopologySpec;
 }
 
-/** The most islands buildTopology draws a topology for: far above a run's 256, far below what fills the heap. */
+/** The most islands buildTopology draws a topology for: a run's limit (MAX_ISLANDS, 4096), far below what fills the heap. */
 export const MAX_TOPOLOGY_ISLANDS = 4096;
 
 /**
