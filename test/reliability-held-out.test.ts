@@ -1,6 +1,6 @@
 /**
  * Issue 39's held-out cases (classes 1, 3, 4, 6 and 7): cases its tests did not name, found
- * by trying other commands, flags and outputs as a hostile tester would (notes/rel3.md holds
+ * by trying other commands, flags and outputs as a hostile tester would (issue 39's closing note holds
  * the whole table, the cases that held included). Each row here is one that failed before
  * its class was fixed in one place. In-process (`runCli`) except where the process's own
  * stdout is the point (/dev/full).
