@@ -933,7 +933,10 @@ function baselineBuild(args: string[]): Build[] {
   const at = args.indexOf('--baseline-dist');
   if (at < 0) return [];
   const dist = path.resolve(args[at + 1] ?? '');
-  if (!existsSync(path.join(dist, 'bundle', 'nqueens-islands.cjs')) || !existsSync(path.join(dist, 'src', 'cluster', 'study', 'study.js'))) {
+  if (
+    !existsSync(path.join(dist, 'bundle', 'nqueens-islands.cjs')) ||
+    !existsSync(path.join(dist, 'src', 'cluster', 'study', 'study.js'))
+  ) {
     badFlag(
       `--baseline-dist: expected a built dist/ folder (with bundle/nqueens-islands.cjs and src/cluster/study/study.js), got ${JSON.stringify(args[at + 1] ?? '')}`,
     );

@@ -19,7 +19,7 @@ import { ROOT } from './paths.ts';
 const SRC = readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name] : []));
 const TOP = [...new Set(['src', 'test', 'bench', 'scripts', 'workers', 'config', 'docs', 'kernel', ...SRC])];
 /** What ends a path in prose: space, quotes, brackets, separators, an escape. */
-const STOP = "\\s'\"`()[\\]|;:\\\\";
+const STOP = '\\s\'"`()[\\]|;:\\\\';
 const PATH = new RegExp(`(?<![\\w./-])(?:${TOP.join('|')})/[^${STOP}]*`, 'g');
 const PLACEHOLDER = /(^|[/-])(x|X|NAME|nN|N)(\.|$)|[*{<$]|\.\.\./;
 
