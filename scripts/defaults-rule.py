@@ -42,25 +42,38 @@ def signrank_pmf(n):
     return counts / counts.sum()
 
 
+def exact(d):
+    """R's rule: the exact null law when at most 50 values remain, none zero or tied in size."""
+    return len(d) <= 50 and len(set(np.abs(d))) == len(d) and np.all(d != 0)
+
+
 def p_value(d):
-    """R's rule: exact below 50 values without ties or zeros, else normal with corrections."""
-    exact = len(d) < 50 and len(set(np.abs(d))) == len(d) and np.all(d != 0)
-    return wilcoxon(d, method="exact" if exact else "approx", correction=True).pvalue
+    return wilcoxon(d, method="exact" if exact(d) else "asymptotic", correction=True).pvalue
+
+
+def p_of_v(v, n, use_exact):
+    """Two-sided p of V = R+ over n values: twice the tail V lies in (exact), or the corrected normal approximation."""
+    mean = n * (n + 1) / 4
+    if use_exact:
+        cdf = np.cumsum(signrank_pmf(n))
+        tail = 1 - cdf[int(v) - 1] if v > mean else cdf[int(v)]
+        return min(1.0, 2 * tail)
+    sd = math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
+    z = (v - mean - 0.5 * np.sign(v - mean)) / sd
+    return min(1.0, 2 * norm.cdf(-abs(z)))
 
 
 def hodges_lehmann(d, level):
-    """exp of the HL estimate and its inverted signed-rank interval (R's wilcox.test conf.int, exact case)."""
+    """exp of the HL estimate and of the interval of shifts mu the same test accepts at 1 - level:
+    between the k-th and (k+1)-th Walsh averages V(mu) = m - k (R's wilcox.test conf.int)."""
     n = len(d)
     walsh = np.sort([(d[i] + d[j]) / 2 for i in range(n) for j in range(i, n)])
-    a = 1 - level
-    if n < 50:
-        cdf = np.cumsum(signrank_pmf(n))
-        qu = max(int(np.searchsorted(cdf, a / 2 - 1e-12)), 1)
-        ql = n * (n + 1) // 2 - qu
-        lo, hi = walsh[qu - 1], walsh[ql]
-    else:
-        k = int(math.floor(n * (n + 1) / 4 - norm.ppf(1 - a / 2) * math.sqrt(n * (n + 1) * (2 * n + 1) / 24)))
-        lo, hi = walsh[k - 1], walsh[len(walsh) - k]
+    m, alpha, use_exact = len(walsh), 1 - level, exact(d)
+    accepted = [p_of_v(m - k, n, use_exact) >= alpha for k in range(m + 1)]
+    k_low = accepted.index(True)
+    k_high = max(k for k in range(m + 1) if accepted[k])
+    lo = -math.inf if k_low == 0 else walsh[k_low - 1]
+    hi = math.inf if k_high >= m else walsh[k_high]
     return math.exp(np.median(walsh)), math.exp(lo), math.exp(hi)
 
 
