@@ -64,7 +64,7 @@ const DEFAULTS: RunConfig = {
   islands: 4,
   topology: { kind: 'ring' },
   migration: {
-    mode: 'lagged',
+    mode: 'sync', // the default at every N (docs/defaults.md)
     lag: 2,
     interval: 1,
     migrants: 20, // 2% of the population

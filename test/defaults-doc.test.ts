@@ -18,6 +18,7 @@ import { defaultRows, defaultsTable, type DefaultRow } from '../src/config/defau
 import { REGISTRIES } from '../src/config/registries.ts';
 import { TOPOLOGY_REGISTRY } from '../src/topology/kinds/registry.ts';
 import { studyTable } from '../bench/defaults-tables.ts';
+import { ruleMarkdown, ruleVerdict } from '../bench/defaults-rule.ts';
 import { ROOT } from './cli-helpers.ts';
 import { nodeArgsFor } from './paths.ts';
 import { handMadeStudy } from './hand-study.ts';
@@ -26,6 +27,13 @@ const PAGE = path.join(ROOT, 'docs', 'defaults.md');
 /** The study folders the page's evidence was made from, kept in the repository so a referee can redo every number. */
 const STUDIES = path.join(ROOT, 'config', 'experiments', 'default-migration-2', 'results');
 const DM2 = /<!-- dm2-tables:begin -->\n([\s\S]*?)<!-- dm2-tables:end -->/;
+/** The confirmatory study of issue 45 (docs/defaults.md, "The confirmatory rule"), and the page's block made from it. */
+const CONFIRMATORY = path.join(ROOT, 'config', 'experiments', 'default-migration-3', 'results');
+const DM3 = /<!-- dm3-rule:begin -->\n([\s\S]*?)<!-- dm3-rule:end -->/;
+/** The commit that added the rule, and that built the study: the page names it. */
+const RULE_COMMIT = /run from the build of commit ([0-9a-f]{7,40})/;
+/** Prettier pads the tables' cells; the words are the script's. */
+const words = (text: string) => text.replace(/-{3,}/g, '---').replace(/\s+/g, ' ').trim();
 const TABLE = /(<!-- code-defaults:begin -->\n)([\s\S]*?)(<!-- code-defaults:end -->)/;
 
 /** The code's default of `key` where it always applies, as the value it parses to. */
@@ -122,8 +130,55 @@ describe('docs/defaults.md and the default config agree', () => {
       const from = i === 0 ? 4 : MIGRATION_MODE_BY_N[i - 1].upTo! + 1;
       for (const n of [from, range.upTo ?? 2 * from]) assert.equal(modeAt(n), range.mode, `n = ${n}`);
     }
-    // The studied sizes get their winners (docs/defaults.md): sync at 50, 500 and 1000; lagged at 100, 200 and 2000, where no candidate passed the rule.
-    assert.deepEqual([50, 100, 200, 500, 1000, 2000].map(modeAt), ['sync', 'lagged', 'lagged', 'sync', 'sync', 'lagged']);
+  });
+
+  it("the confirmatory rule's block is the script's, made from the kept study folders, and the code's mode by N is its decision", () => {
+    const kept = readdirSync(CONFIRMATORY)
+      .filter((d) => /^dm3-n\d+$/.test(d))
+      .sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+    assert.deepEqual(kept, ['dm3-n50', 'dm3-n100', 'dm3-n200', 'dm3-n500', 'dm3-n1000', 'dm3-n2000']);
+    const verdict = ruleVerdict(kept.map((d) => path.join(CONFIRMATORY, d)));
+    const page = DM3.exec(readFileSync(PAGE, 'utf8'));
+    assert.ok(page, 'docs/defaults.md has the dm3-rule markers');
+    assert.equal(words(page[1]), words(ruleMarkdown(verdict)));
+    assert.deepEqual(MIGRATION_MODE_BY_N, verdict.modeByN, "src/config/defaults.ts MIGRATION_MODE_BY_N is the rule's decision");
+    // Every seed the study files ask for is in (none censored or lost), so the rule's power statement holds.
+    assert.deepEqual(
+      verdict.sizes.map((s) => [s.n, s.seeds, s.censored]),
+      [
+        [50, 40, 0],
+        [100, 100, 0],
+        [200, 60, 0],
+        [500, 30, 0],
+        [1000, 12, 0],
+        [2000, 12, 0],
+      ],
+    );
+  });
+
+  it('the confirmatory study ran from the build of the commit that wrote its rule, after that commit', () => {
+    const named = RULE_COMMIT.exec(readFileSync(PAGE, 'utf8').replace(/\n/g, ' '));
+    assert.ok(named, 'docs/defaults.md names the commit the confirmatory study ran from');
+    for (const d of readdirSync(CONFIRMATORY)) {
+      const manifest = JSON.parse(readFileSync(path.join(CONFIRMATORY, d, 'manifest.json'), 'utf8')) as {
+        provenance: { commit: string; dirty: boolean };
+        startedAt: string;
+      };
+      assert.ok(
+        manifest.provenance.commit.startsWith(named[1]) && !manifest.provenance.dirty,
+        `${d} ran from a clean build of ${named[1]}`,
+      );
+      let committed: string;
+      try {
+        committed = execFileSync('git', ['show', '-s', '--format=%cI', named[1]], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' }).trim();
+      } catch {
+        // A clone without that history (a shallow one, or none): the manifests above still hold the build to the page.
+        continue;
+      }
+      assert.ok(Date.parse(manifest.startedAt) > Date.parse(committed), `${d} started after its rule was committed`);
+      const rule = execFileSync('git', ['show', `${named[1]}:docs/defaults.md`], { cwd: ROOT, encoding: 'utf8' });
+      assert.ok(rule.includes('## The confirmatory rule (issue 45), written before its study'), 'the commit holds the rule');
+    }
   });
 
   it("the page's study tables are the script's, made again from the kept study folders", () => {
@@ -133,8 +188,6 @@ describe('docs/defaults.md and the default config agree', () => {
     assert.deepEqual(kept, ['dm2-n50', 'dm2-n100', 'dm2-n200', 'dm2-n500', 'dm2-n1000', 'dm2-n2000']);
     const page = DM2.exec(readFileSync(PAGE, 'utf8'));
     assert.ok(page, 'docs/defaults.md has the dm2-tables markers');
-    // Prettier pads the tables' cells; the words are the script's.
-    const words = (text: string) => text.replace(/-{3,}/g, '---').replace(/\s+/g, ' ').trim();
     assert.equal(words(page[1]), words(kept.map((d) => studyTable(path.join(STUDIES, d))).join('\n\n')));
   });
 

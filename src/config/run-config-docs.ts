@@ -61,7 +61,7 @@ export interface RunConfigDocs {
     edges?: unknown;
   };
   migration?: {
-    /** async: islands send and take in whatever has arrived, never waiting; not repeatable (thread timing decides); sync: all islands migrate in lockstep at a barrier every interval; repeatable (lagged with lag 0, with epoch-wide stops); lagged: migrants sent at iteration t enter at the receiver's iteration t + lag; an island waits only when it would get more than lag iterations ahead of a source; repeatable; null = by board size: sync for n <= 70, lagged for 71 <= n <= 316, sync for 317 <= n <= 1414, lagged for n >= 1415 (docs/defaults.md) */
+    /** async: islands send and take in whatever has arrived, never waiting; not repeatable (thread timing decides); sync: all islands migrate in lockstep at a barrier every interval; repeatable (lagged with lag 0, with epoch-wide stops); lagged: migrants sent at iteration t enter at the receiver's iteration t + lag; an island waits only when it would get more than lag iterations ahead of a source; repeatable; null = by board size: sync at every n (docs/defaults.md) */
     mode?: unknown;
     /** lagged only: migrants sent at an island's iteration t enter at the receiver's iteration t + lag; 0 = sync; default 2 */
     lag?: unknown;
