@@ -5,6 +5,7 @@
  * Objects are loose: fields a newer version adds are kept, not refused.
  */
 import { z } from 'zod';
+import { measureShapes } from '../archipelago/island-counters.ts';
 import { runFieldsShape } from '../run/record-schema.ts';
 import { formatPath } from '../schema/fields.ts';
 import { MAX_SHARDS } from './shard.ts';
@@ -19,11 +20,10 @@ export const runRecordSchema = z.looseObject({
   cell: z.string(),
   values,
   ...runFieldsShape,
+  // The measures' totals (island-counters.ts); a record of an older version may lack any but the first two.
+  ...measureShapes(count.optional()),
   migrantsSent: count,
   migrantsAccepted: count,
-  migrantsReceived: count.optional(),
-  immigrantsChecked: count.optional(),
-  immigrantsSurvived: count.optional(),
   error: z.string().nullable(),
   finishedAt: z.string(),
 });

@@ -6,6 +6,7 @@ import os from 'node:os';
 import type { MigrationConfig, RunConfig } from '../config/run-config.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { MigrationPolicies } from '../config/migration-policies.ts';
+import { combineMeasures, type Measures } from '../archipelago/island-counters.ts';
 import { islandSummary, type IslandSummary, type TakeoverResult } from '../archipelago/events.ts';
 import type { BetweenPoint } from '../archipelago/observables/between.ts';
 import { runFields, type Ending, type SolveRecord } from '../run/result-record.ts';
@@ -18,7 +19,11 @@ export const MANIFEST_FORMAT = 'nqueens-islands/experiment-results@1';
 /** Per-island counts of a run, as results record them. */
 export type IslandRecord = IslandSummary;
 
-export interface RunRecord {
+/**
+ * A line of runs.jsonl, with its measures totalled over its islands (island-counters.ts): a
+ * record of an older version may lack any but the two counted since the first.
+ */
+export interface RunRecord extends Partial<Measures> {
   cell: string;
   values: Record<string, SweepValue>;
   seed: number;
@@ -42,10 +47,6 @@ export interface RunRecord {
   stopLatencyMs: number | null;
   migrantsSent: number;
   migrantsAccepted: number;
-  /** Immigrants that arrived, whose survival was checked, and that survived (docs/events.md, `survival`); absent before the observables. */
-  migrantsReceived?: number;
-  immigrantsChecked?: number;
-  immigrantsSurvived?: number;
   /** The between-island observables at each iteration every island sampled (docs/events.md, `between`; no matrices). */
   between?: BetweenPoint[];
   /** Takeover mode only: each island's and the archipelago's takeover iteration. */
@@ -166,11 +167,7 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     cell: cell.id,
     values: cell.values,
     ...runFields(record),
-    migrantsSent: islands.reduce((sum, i) => sum + i.migrantsSent, 0),
-    migrantsAccepted: islands.reduce((sum, i) => sum + i.migrantsAccepted, 0),
-    migrantsReceived: islands.reduce((sum, i) => sum + (i.migrantsReceived ?? 0), 0),
-    immigrantsChecked: islands.reduce((sum, i) => sum + (i.immigrantsChecked ?? 0), 0),
-    immigrantsSurvived: islands.reduce((sum, i) => sum + (i.immigrantsSurvived ?? 0), 0),
+    ...combineMeasures(islands),
     islands,
     error: runError(record),
     finishedAt: new Date().toISOString(),

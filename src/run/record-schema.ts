@@ -6,6 +6,7 @@
  * checked only where it is required (a solve record): a study's reader never reads it.
  */
 import { z } from 'zod';
+import { measureShapes } from '../archipelago/island-counters.ts';
 import { ENDINGS } from './result-record.ts';
 
 const count = z.number().int().min(0);
@@ -18,6 +19,8 @@ const islandRecord = z.looseObject({
   // Absent in studies of versions before 0.2.
   evaluationsAfterSolution: count.nullable().optional().default(null),
   bestFitness: count,
+  // Its measures (island-counters.ts); a record of an older version may lack any but the first two.
+  ...measureShapes(count.optional()),
   migrantsSent: count,
   migrantsAccepted: count,
 });
