@@ -24,6 +24,7 @@ import { fromOneBased, toOneBased } from '../src/problem/genes.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { withFault } from './fixtures/fault-host.ts';
 import { ROOT } from './paths.ts';
+import { zeroMeasures } from '../src/archipelago/island-counters.ts';
 
 type Run = ArchipelagoOptions['run'];
 type Overrides = Omit<Partial<ArchipelagoOptions>, 'run'> &
@@ -182,16 +183,12 @@ function solvedReport(island: number, tuple: number[], iteration: number, foundA
     foundAtIteration: iteration,
     foundAt,
     claimed: true,
-    migrantsSent: 0,
-    migrantsAccepted: 0,
+    ...zeroMeasures(),
     startedAt: foundAt - 5,
     stoppedAt: foundAt + 1,
     stopReason: 'solved',
     migrations: new Int32Array(0),
     survivals: new Int32Array(0),
-    migrantsReceived: 0,
-    immigrantsChecked: 0,
-    immigrantsSurvived: 0,
     evaluationsFrom: iteration,
     evaluationsAt: new Float64Array(0),
     course: new Float64Array(0),

@@ -26,6 +26,7 @@ import { readRuns } from '../src/experiment/store.ts';
 import { isOneLineError, spawnCli } from './cli-helpers.ts';
 import { IDLE_ISLANDS } from './helpers.ts';
 import { localCluster, nats } from './nats-server.ts';
+import { zeroMeasures } from '../src/archipelago/island-counters.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'nq-bystander-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -70,16 +71,12 @@ describe('unit: what a bystander sends is bounded', () => {
       foundAtIteration: -1,
       foundAt: 0,
       claimed: false,
-      migrantsSent: 0,
-      migrantsAccepted: 0,
+      ...zeroMeasures(),
       startedAt: 1,
       stoppedAt: 2,
       stopReason: 'stopped',
       migrations: new Int32Array(0),
       survivals: new Int32Array(0),
-      migrantsReceived: 0,
-      immigrantsChecked: 0,
-      immigrantsSurvived: 0,
       evaluationsFrom: 0,
       evaluationsAt: new Float64Array(0),
       course: new Float64Array(0),

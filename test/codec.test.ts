@@ -5,6 +5,7 @@ import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { decode, encode } from '../src/archipelago/codec.ts';
 import type { IslandReport, IslandTask, Message, MigrantsMessage, ProgressMessage, SolutionMessage } from '../src/archipelago/messages.ts';
 import { paperParams } from '../src/ga/params.ts';
+import { measuresOf } from '../src/archipelago/island-counters.ts';
 
 const migrants: MigrantsMessage = {
   type: 'migrants',
@@ -70,8 +71,7 @@ const report: IslandReport = {
   foundAtIteration: -1,
   foundAt: 0,
   claimed: false,
-  migrantsSent: 8,
-  migrantsAccepted: 3,
+  ...measuresOf({ migrantsSent: 8, migrantsAccepted: 3, migrantsReceived: 6, immigrantsChecked: 3, immigrantsSurvived: 1 }),
   startedAt: 1,
   stoppedAt: 2,
   stopReason: 'other-solved',
@@ -80,9 +80,6 @@ const report: IslandReport = {
   evaluationsAt: Float64Array.from([3500, 3600, 3700, 3800, 3900]),
   course: Float64Array.from([0, 3000, 40, 5, 3500, 12]),
   survivals: new Int32Array(0),
-  migrantsReceived: 6,
-  immigrantsChecked: 3,
-  immigrantsSurvived: 1,
 };
 
 describe('codec', () => {

@@ -1,3 +1,4 @@
+import { measuresOf, type Measures } from './island-counters.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { ProgressMessage, StopReason } from './messages.ts';
 import type { BetweenPoint, BetweenSample } from './observables/between.ts';
@@ -96,8 +97,12 @@ export interface DoneEvent {
   result: ArchipelagoResult;
 }
 
-/** What a result records of each island (also each line of an experiment's runs.jsonl). */
-export interface IslandSummary {
+/**
+ * What a result records of each island (also each line of an experiment's runs.jsonl), with
+ * its measures (island-counters.ts): a record of an older version may lack any but the two
+ * counted since the first.
+ */
+export interface IslandSummary extends Partial<Measures> {
   id: number;
   iterations: number;
   /** Sync, solved: to the winning iteration (see ArchipelagoResult.evaluations); else all it did. */
@@ -107,11 +112,6 @@ export interface IslandSummary {
   bestFitness: number;
   migrantsSent: number;
   migrantsAccepted: number;
-  /** Immigrants that arrived (absent in records of versions before the observables). */
-  migrantsReceived?: number;
-  /** Immigrants whose survival was checked k iterations after they entered, and those still there. */
-  immigrantsChecked?: number;
-  immigrantsSurvived?: number;
   /** Takeover mode: the iteration at which the island held only copies of the best; null if it never did. */
   takenOverAt?: number | null;
 }
@@ -123,11 +123,7 @@ export function islandSummary(i: IslandSummary): IslandSummary {
     evaluations: i.evaluations,
     evaluationsAfterSolution: i.evaluationsAfterSolution,
     bestFitness: i.bestFitness,
-    migrantsSent: i.migrantsSent,
-    migrantsAccepted: i.migrantsAccepted,
-    migrantsReceived: i.migrantsReceived ?? 0,
-    immigrantsChecked: i.immigrantsChecked ?? 0,
-    immigrantsSurvived: i.immigrantsSurvived ?? 0,
+    ...measuresOf(i),
     ...(i.takenOverAt !== undefined ? { takenOverAt: i.takenOverAt } : {}),
   };
 }

@@ -13,7 +13,8 @@ import type { IslandRegistries } from './extension.ts';
 import { ISLAND_REGISTRIES } from './island-registries.ts';
 import { emigrantSelectionFor, replacementFor } from '../migration-policy/lookup.ts';
 import { HALTED, RUNNING, type IslandCoordination } from './coordination.ts';
-import type { IslandCounters, IslandLoop, IslandMode } from './modes/define.ts';
+import { measuresOf, type IslandCounters } from './island-counters.ts';
+import type { IslandLoop, IslandMode } from './modes/define.ts';
 import { migrationModeOf } from './modes/registry.ts';
 import { evaluationShare, wallClock } from './schedule.ts';
 import type { IslandTransport } from './island-transport.ts';
@@ -254,12 +255,8 @@ class IslandRun implements IslandLoop {
     return {
       iterations: evolver.iterations,
       evaluations: evolver.evaluations,
-      migrantsSent: this.migrantsSent,
-      migrantsAccepted: this.migrantsAccepted,
       bestFitness: evolver.solution ? 0 : evolver.bestFitness(),
-      migrantsReceived: this.migrantsReceived,
-      immigrantsChecked: this.immigrants.checked,
-      immigrantsSurvived: this.immigrants.survived,
+      ...measuresOf(this),
     };
   }
 
@@ -281,16 +278,12 @@ class IslandRun implements IslandLoop {
       foundAtIteration: solution ? this.foundAtIteration : -1,
       foundAt: this.foundAt,
       claimed: this.claimed,
-      migrantsSent: c.migrantsSent,
-      migrantsAccepted: c.migrantsAccepted,
+      ...measuresOf(c),
       startedAt: this.startedAt,
       stoppedAt,
       stopReason,
       migrations: this.log.take(),
       survivals: this.immigrants.take(),
-      migrantsReceived: c.migrantsReceived,
-      immigrantsChecked: c.immigrantsChecked,
-      immigrantsSurvived: c.immigrantsSurvived,
       ...(evolver.takeoverIteration ? { takenOverAt: evolver.takeoverIteration() } : {}),
       evaluationsFrom: evaluationsAt.from,
       evaluationsAt: evaluationsAt.at,

@@ -10,6 +10,7 @@
  * where N is at hand (src/cluster/result-checks.ts).
  */
 import { z } from 'zod';
+import { measureShapes } from './island-counters.ts';
 import {
   MIGRATION_RECORD,
   type BestMessage,
@@ -88,16 +89,12 @@ const report = shapeOf<IslandReport>()(
     foundAtIteration: int,
     foundAt: time,
     claimed: z.boolean(),
-    migrantsSent: count,
-    migrantsAccepted: count,
+    ...measureShapes(count),
     startedAt: time,
     stoppedAt: time,
     stopReason: z.enum(STOP_REASONS),
     migrations: flatRecords(MIGRATION_RECORD),
     survivals: flatRecords(SURVIVAL_RECORD),
-    migrantsReceived: count,
-    immigrantsChecked: count,
-    immigrantsSurvived: count,
     takenOverAt: int.optional(),
     evaluationsFrom: count,
     evaluationsAt: z.instanceof(Float64Array),

@@ -1,4 +1,5 @@
 import type { Genes } from '../problem/genes.ts';
+import type { Measures } from './island-counters.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { Observation } from './observables/sample.ts';
 import type { RunSpec } from './island-options.ts';
@@ -109,8 +110,8 @@ export interface SolutionMessage {
  */
 export type StopReason = 'solved' | 'also-solved' | 'other-solved' | 'stopped' | 'max-iterations' | 'max-evaluations';
 
-/** An island's last word: the piscina task's return value. */
-export interface IslandReport {
+/** An island's last word: the piscina task's return value, with its measures (island-counters.ts). */
+export interface IslandReport extends Measures {
   type: 'report';
   island: number;
   iterations: number;
@@ -124,18 +125,11 @@ export interface IslandReport {
   foundAt: number;
   /** Async: whether this island won the stop flag. */
   claimed: boolean;
-  migrantsSent: number;
-  migrantsAccepted: number;
   startedAt: number;
   stoppedAt: number;
   stopReason: StopReason;
   migrations: Int32Array;
   survivals: Int32Array;
-  /** Immigrants received (sent to it and arrived), whether accepted or not. */
-  migrantsReceived: number;
-  /** Immigrants whose survival was checked, and how many of them survived (observables/survival.ts). */
-  immigrantsChecked: number;
-  immigrantsSurvived: number;
   takenOverAt?: number;
   /**
    * Sync: `evaluationsAt[j - evaluationsFrom]` is the island's evaluations once iteration j

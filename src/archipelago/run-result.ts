@@ -1,5 +1,6 @@
 import { toOneBased, type Genes } from '../problem/genes.ts';
 import type { ArchipelagoResult, IslandResult, TakeoverResult } from './events.ts';
+import { measuresOf, zeroMeasures } from './island-counters.ts';
 import type { BetweenPoint } from './observables/between.ts';
 import { betweenBefore, observablesCut } from './record-cut.ts';
 import { combineCourses } from './trajectory.ts';
@@ -119,11 +120,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
       evaluations: islandEvaluations,
       evaluationsAfterSolution: through ? islandAfter : null,
       bestFitness: r ? r.bestFitness : (o.lastBest?.[i]?.bestFitness ?? -1),
-      migrantsSent: r ? r.migrantsSent : 0,
-      migrantsAccepted: r ? r.migrantsAccepted : 0,
-      migrantsReceived: r ? r.migrantsReceived : 0,
-      immigrantsChecked: r ? r.immigrantsChecked : 0,
-      immigrantsSurvived: r ? r.immigrantsSurvived : 0,
+      ...(r ? measuresOf(r) : zeroMeasures()),
       ...(r?.takenOverAt !== undefined ? { takenOverAt: r.takenOverAt >= 0 ? r.takenOverAt : null } : {}),
       seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
       // One winner, solved (even if the stop came before it looked at the solution its first

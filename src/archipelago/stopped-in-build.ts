@@ -1,4 +1,5 @@
 import type { BuildStopped } from '../ga/errors.ts';
+import { zeroMeasures } from './island-counters.ts';
 import type { IslandReport } from './messages.ts';
 import { wallClock } from './schedule.ts';
 
@@ -15,8 +16,6 @@ export function stoppedInBuild(island: number, stopped: BuildStopped, startedAt:
     foundAtIteration: -1,
     foundAt: 0,
     claimed: false,
-    migrantsSent: 0,
-    migrantsAccepted: 0,
     startedAt,
     stoppedAt: wallClock(),
     stopReason: 'stopped',
@@ -25,8 +24,6 @@ export function stoppedInBuild(island: number, stopped: BuildStopped, startedAt:
     evaluationsAt: new Float64Array(0),
     course: new Float64Array(0),
     survivals: new Int32Array(0),
-    migrantsReceived: 0,
-    immigrantsChecked: 0,
-    immigrantsSurvived: 0,
+    ...zeroMeasures(),
   };
 }

@@ -5,6 +5,8 @@
  * Objects are loose: fields a newer version adds are kept, not refused.
  */
 import { z } from 'zod';
+import { measureShapes } from '../archipelago/island-counters.ts';
+import { runFieldsShape } from '../run/record-schema.ts';
 import { formatPath } from '../schema/fields.ts';
 import { MAX_SHARDS } from './shard.ts';
 
@@ -13,42 +15,17 @@ const nonNegative = z.number().min(0);
 const sweepValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.record(z.string(), z.unknown())]);
 const values = z.record(z.string(), sweepValue);
 
-const islandRecord = z.looseObject({
-  id: count,
-  iterations: count,
-  evaluations: count,
-  // Absent in studies of versions before 0.2.
-  evaluationsAfterSolution: count.nullable().optional().default(null),
-  bestFitness: count,
-  migrantsSent: count,
-  migrantsAccepted: count,
-});
-
+/** A line of runs.jsonl: the run fields (one schema with `solve --json`'s record) and the study's own. */
 export const runRecordSchema = z.looseObject({
   cell: z.string(),
   values,
-  seed: count,
-  solved: z.boolean(),
-  fitness: count,
-  seconds: nonNegative,
-  iterations: count,
-  evaluations: count,
-  evaluationsAfterSolution: count.nullable().optional().default(null),
-  foundBy: count.nullable(),
-  stopLatencyMs: nonNegative.nullable(),
+  ...runFieldsShape,
+  // The measures' totals (island-counters.ts); a record of an older version may lack any but the first two.
+  ...measureShapes(count.optional()),
   migrantsSent: count,
   migrantsAccepted: count,
-  migrantsReceived: count.optional(),
-  immigrantsChecked: count.optional(),
-  immigrantsSurvived: count.optional(),
-  between: z.array(z.looseObject({ iteration: count, meanDistance: nonNegative, distinct: count, sampled: count.min(1) })).optional(),
-  takeover: z.looseObject({ iteration: count.nullable(), islands: z.array(count.nullable()) }).optional(),
-  islands: z.array(islandRecord),
-  solution: z.array(z.number().int().min(1)).nullable(),
   error: z.string().nullable(),
   finishedAt: z.string(),
-  threads: count.optional(),
-  trajectory: z.array(z.tuple([count, count])).optional(),
 });
 
 function distinct(items: readonly unknown[]): boolean {

@@ -6,12 +6,11 @@ import os from 'node:os';
 import type { MigrationConfig, RunConfig } from '../config/run-config.ts';
 import { toFileShape } from '../config/file-shape.ts';
 import type { MigrationPolicies } from '../config/migration-policies.ts';
+import { combineMeasures, type Measures } from '../archipelago/island-counters.ts';
 import { islandSummary, type IslandSummary, type TakeoverResult } from '../archipelago/events.ts';
 import type { BetweenPoint } from '../archipelago/observables/between.ts';
-import { isRepeatable } from '../archipelago/modes/registry.ts';
-import { endingOf, recordedConfig, type Ending } from '../run/result-record.ts';
-import type { RunResult, SeededRunConfig } from '../run/start-run.ts';
-import { provenance, type MachineProvenance, type Provenance } from '../provenance.ts';
+import { runFields, type Ending, type SolveRecord } from '../run/result-record.ts';
+import type { MachineProvenance, Provenance } from '../provenance.ts';
 import type { SweepValue } from './sweep.ts';
 import type { Trajectory } from '../archipelago/trajectory.ts';
 
@@ -20,7 +19,11 @@ export const MANIFEST_FORMAT = 'nqueens-islands/experiment-results@1';
 /** Per-island counts of a run, as results record them. */
 export type IslandRecord = IslandSummary;
 
-export interface RunRecord {
+/**
+ * A line of runs.jsonl, with its measures totalled over its islands (island-counters.ts): a
+ * record of an older version may lack any but the two counted since the first.
+ */
+export interface RunRecord extends Partial<Measures> {
   cell: string;
   values: Record<string, SweepValue>;
   seed: number;
@@ -44,10 +47,6 @@ export interface RunRecord {
   stopLatencyMs: number | null;
   migrantsSent: number;
   migrantsAccepted: number;
-  /** Immigrants that arrived, whose survival was checked, and that survived (docs/events.md, `survival`); absent before the observables. */
-  migrantsReceived?: number;
-  immigrantsChecked?: number;
-  immigrantsSurvived?: number;
   /** The between-island observables at each iteration every island sampled (docs/events.md, `between`; no matrices). */
   between?: BetweenPoint[];
   /** Takeover mode only: each island's and the archipelago's takeover iteration. */
@@ -152,48 +151,26 @@ export interface Manifest {
 }
 
 /** The first island failure of a run, as `island 2: message`; null for a clean run. */
-export function runError(result: RunResult): string | null {
-  const failed = result.islands.find((i) => i.error !== undefined || i.stopReason === null);
+export function runError(record: SolveRecord): string | null {
+  const failed = record.islands.find((i) => i.error !== undefined || i.stopReason === null);
   if (failed === undefined) return null;
   return `island ${failed.id}: ${failed.error?.message ?? 'worker failed'}`;
 }
 
-/** The record of one run of `cell`, made with `config` (the cell's config with the run's seed). */
-export function toRunRecord(
-  cell: { id: string; values: Record<string, SweepValue> },
-  result: RunResult,
-  config: SeededRunConfig,
-): RunRecord {
-  const islands = result.islands.map(islandSummary);
+/**
+ * The record of one run of `cell`: the run pipeline's record (`record`, run/result-record.ts)
+ * with its cell, its islands' counters and their totals, its failure and when it finished.
+ */
+export function toRunRecord(cell: { id: string; values: Record<string, SweepValue> }, record: SolveRecord): RunRecord {
+  const islands = record.islands.map(islandSummary);
   return {
     cell: cell.id,
     values: cell.values,
-    seed: result.seed,
-    solved: result.solved,
-    fitness: result.fitness,
-    seconds: result.seconds,
-    startupSeconds: result.startupSeconds,
-    iterations: result.iterations,
-    evaluations: result.evaluations,
-    evaluationsAfterSolution: result.evaluationsAfterSolution,
-    ended: endingOf(result),
-    foundBy: result.foundBy,
-    stopLatencyMs: result.stopLatencyMs,
-    migrantsSent: islands.reduce((sum, i) => sum + i.migrantsSent, 0),
-    migrantsAccepted: islands.reduce((sum, i) => sum + i.migrantsAccepted, 0),
-    migrantsReceived: islands.reduce((sum, i) => sum + (i.migrantsReceived ?? 0), 0),
-    immigrantsChecked: islands.reduce((sum, i) => sum + (i.immigrantsChecked ?? 0), 0),
-    immigrantsSurvived: islands.reduce((sum, i) => sum + (i.immigrantsSurvived ?? 0), 0),
-    between: result.between ?? [],
-    ...(result.trajectory ? { trajectory: result.trajectory } : {}),
-    ...(result.takeover ? { takeover: result.takeover } : {}),
+    ...runFields(record),
+    ...combineMeasures(islands),
     islands,
-    ...(result.threads !== null ? { threads: result.threads } : {}),
-    solution: result.solution,
-    error: runError(result),
-    repeatable: isRepeatable(config.migration.mode),
+    error: runError(record),
     finishedAt: new Date().toISOString(),
-    provenance: provenance(recordedConfig(config)),
   };
 }
 

@@ -13,8 +13,7 @@ import type { Launcher } from '../archipelago/launcher.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
 import { ConfigError } from '../config/errors.ts';
 import { machineProvenance } from '../provenance.ts';
-import { RunFailedError } from '../run/errors.ts';
-import { startSeededRun } from '../run/start-run.ts';
+import { runPipeline } from '../run/pipeline.ts';
 import type { Experiment } from './load.ts';
 import { planRuns, recordedRuns, type PlannedRun, type StudyFiles } from './plan.ts';
 import { toRunRecord, type RunRecord } from './records.ts';
@@ -92,7 +91,7 @@ export interface StudyOutcome {
   interrupted: boolean;
 }
 
-/** Runs one planned run to its end (or until `signal` aborts it); returns its record and events. */
+/** Runs one planned run through the run pipeline to its end (or until `signal` aborts it); returns its record and events. */
 async function runOne(
   planned: PlannedRun,
   host: Launcher,
@@ -100,25 +99,18 @@ async function runOne(
   signal: AbortSignal | undefined,
   hooks: StudyHooks,
 ): Promise<{ record: RunRecord; events: string[] } | null> {
-  const run = startSeededRun({ ...planned.cell.config, seed: planned.seed }, { launcher: host });
+  const run = runPipeline({ ...planned.cell.config, seed: planned.seed }, { launcher: host, ...(signal ? { signal } : {}) });
   hooks.onRunEvents?.(planned, run.events$);
   const events = new RecordEvents();
   const subscription = run.events$.subscribe((event: ArchipelagoEvent) => {
     if (keepEvents) events.add(event);
   });
-  const abort = () => run.stop();
-  signal?.addEventListener('abort', abort, { once: true });
   try {
-    // With onIslandError: fail a failed island rejects the run; its result still says
-    // which island failed, so it is recorded (and retried) like any other failed run.
-    const result = await run.result.catch((error: unknown) => {
-      if (error instanceof RunFailedError) return error.result;
-      throw error;
-    });
+    // A failed island (onIslandError: fail) is in the outcome's record too: it is recorded, and retried, like any failed run.
+    const { record, result } = await run.outcome;
     if (signal?.aborted) return null;
-    return { record: toRunRecord(planned.cell, result, { ...planned.cell.config, seed: planned.seed }), events: events.lines(result) };
+    return { record: toRunRecord(planned.cell, record), events: events.lines(result) };
   } finally {
-    signal?.removeEventListener('abort', abort);
     subscription.unsubscribe();
   }
 }

@@ -6,6 +6,8 @@
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
+import type { BetweenPoint } from '../archipelago/observables/between.ts';
+import type { Trajectory } from '../archipelago/trajectory.ts';
 import { IN_PROCESS_REPORT, type DroppedCounts, type LaunchReport } from '../archipelago/launcher.ts';
 import { isRepeatable } from '../archipelago/modes/registry.ts';
 import type { StopReason } from '../archipelago/messages.ts';
@@ -24,19 +26,21 @@ import type { RunResult, SeededRunConfig } from './start-run.ts';
  * under `onIslandError: fail`, every island failed under `continue`, or the NATS broker lost
  * (islands on other machines).
  */
-export type Ending =
-  | 'solved'
-  | 'taken-over'
-  | 'max-iterations'
-  | 'max-evaluations'
-  | 'time-limit'
-  | 'SIGINT'
-  | 'SIGTERM'
-  | 'SIGHUP'
-  | 'stopped'
-  | 'island-failed'
-  | 'all-islands-failed'
-  | 'broker-lost';
+export const ENDINGS = [
+  'solved',
+  'taken-over',
+  'max-iterations',
+  'max-evaluations',
+  'time-limit',
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'stopped',
+  'island-failed',
+  'all-islands-failed',
+  'broker-lost',
+] as const;
+export type Ending = (typeof ENDINGS)[number];
 
 export interface IslandRecord extends IslandSummary, Partial<IslandSettings> {
   /** Islands on other machines: the name of the host that ran it. */
@@ -79,6 +83,13 @@ export interface SolveRecord {
   bus?: { dropped: DroppedCounts };
   islands: IslandRecord[];
   failures: { island: number; iteration: number; message: string }[];
+  /** The between-island observables at each iteration every island sampled (docs/events.md; no matrices). */
+  between: BetweenPoint[];
+  /**
+   * Best fitness by evaluations where it improved, `[evaluations, fitness]` (docs/experiments.md,
+   * runs.jsonl); absent for a board answered without a run.
+   */
+  trajectory?: Trajectory;
   /**
    * The run repeats bit for bit from `config` (sync or lagged migration: everything here but
    * the timings); false for async migration, where thread timing decides what arrives when.
@@ -144,10 +155,47 @@ export function resultRecord(
       ...(i.error ? { error: i.error } : {}),
     })),
     failures: result.islands.flatMap((i) => (i.error ? [{ island: i.id, iteration: i.error.iteration, message: i.error.message }] : [])),
+    between: result.between ?? [],
+    ...(result.trajectory ? { trajectory: result.trajectory } : {}),
     repeatable: isRepeatable(config.migration.mode),
     config: shown,
     provenance: provenance(shown),
   };
+}
+
+/**
+ * What a study's record (experiment/records.ts) takes from this one, unchanged: every field of
+ * the run itself. A study's record is this record's run fields plus its cell's (cell, values),
+ * its islands' counters and totals, and when it finished; one builder, `resultRecord`, makes both.
+ */
+export const RUN_FIELDS = [
+  'seed',
+  'solved',
+  'fitness',
+  'seconds',
+  'startupSeconds',
+  'iterations',
+  'evaluations',
+  'evaluationsAfterSolution',
+  'ended',
+  'foundBy',
+  'stopLatencyMs',
+  'between',
+  'trajectory',
+  'takeover',
+  'threads',
+  'solution',
+  'repeatable',
+  'provenance',
+] as const satisfies readonly (keyof SolveRecord)[];
+
+export type RunFields = Pick<SolveRecord, (typeof RUN_FIELDS)[number]>;
+
+/** The run fields of a record, in RUN_FIELDS order; an optional field absent stays absent. */
+export function runFields(record: SolveRecord): RunFields {
+  const fields: Partial<Record<keyof RunFields, unknown>> = {};
+  for (const key of RUN_FIELDS) if (record[key] !== undefined) fields[key] = record[key];
+  return fields as RunFields;
 }
 
 /**

@@ -8,25 +8,16 @@
  */
 import type { Evolver } from '../../ga/evolver.ts';
 import type { IslandCoordination } from '../coordination.ts';
+import type { IslandCounters, Measures } from '../island-counters.ts';
 import type { MigrationOptions } from '../island-options.ts';
 import type { MigrantsMessage, StopReason } from '../messages.ts';
 import type { IslandTransport } from '../island-transport.ts';
 import type { MayWait } from '../island-thread.ts';
 
-/** What a record counts of one island at one iteration. */
-export interface IslandCounters {
-  iterations: number;
-  evaluations: number;
-  migrantsSent: number;
-  migrantsAccepted: number;
-  bestFitness: number;
-  migrantsReceived: number;
-  immigrantsChecked: number;
-  immigrantsSurvived: number;
-}
+export type { IslandCounters } from '../island-counters.ts';
 
-/** What the island loop offers a mode: its island's state and the moves of a migration. */
-export interface IslandLoop {
+/** What the island loop offers a mode: its island's state, its measures (island-counters.ts) and the moves of a migration. */
+export interface IslandLoop extends Readonly<Measures> {
   readonly id: number;
   readonly migration: MigrationOptions;
   /** Migration is on: migrants > 0 and an interval. */
@@ -34,11 +25,6 @@ export interface IslandLoop {
   readonly evolver: Evolver;
   readonly shared: IslandCoordination;
   readonly transport: IslandTransport;
-  readonly migrantsSent: number;
-  readonly migrantsAccepted: number;
-  readonly migrantsReceived: number;
-  readonly immigrantsChecked: number;
-  readonly immigrantsSurvived: number;
   /** Sends this iteration's emigrants along every out-edge, numbered `epoch` (0 where a mode has no epochs). */
   sendEmigrants(epoch: number): void;
   /** Takes one message's migrants in (replacement policy, counters, migration log, survival tracking). */

@@ -5,36 +5,25 @@
  * of the seed alone. An island never gets more than HISTORY - 1 iterations ahead of the
  * slowest island (lagged.ts), so the cut is always still here.
  */
-import type { IslandCounters } from './define.ts';
+import { MEASURE_NAMES, type IslandCounters, type Measures } from '../island-counters.ts';
 
 export const HISTORY = 1024;
 
-const FIELDS = 7;
+/** Evaluations and the best, then each measure in MEASURE_NAMES order. */
+const FIELDS = 2 + MEASURE_NAMES.length;
 
 export class LagHistory {
   private readonly data = new Float64Array(HISTORY * FIELDS);
   private newest = -1;
 
   /** The counters after iteration `iteration`'s step, before its migration. */
-  record(
-    iteration: number,
-    evaluations: number,
-    migrantsSent: number,
-    migrantsAccepted: number,
-    bestFitness: number,
-    migrantsReceived: number,
-    immigrantsChecked: number,
-    immigrantsSurvived: number,
-  ): void {
+  record(iteration: number, evaluations: number, bestFitness: number, measures: Readonly<Measures>): void {
     const at = (iteration % HISTORY) * FIELDS;
     const d = this.data;
     d[at] = evaluations;
-    d[at + 1] = migrantsSent;
-    d[at + 2] = migrantsAccepted;
-    d[at + 3] = bestFitness;
-    d[at + 4] = migrantsReceived;
-    d[at + 5] = immigrantsChecked;
-    d[at + 6] = immigrantsSurvived;
+    d[at + 1] = bestFitness;
+    // Every iteration: a loop over the names, no object made.
+    for (let k = 0; k < MEASURE_NAMES.length; k++) d[at + 2 + k] = measures[MEASURE_NAMES[k]];
     this.newest = iteration;
   }
 
@@ -45,15 +34,8 @@ export class LagHistory {
     }
     const at = (iteration % HISTORY) * FIELDS;
     const d = this.data;
-    return {
-      iterations: iteration,
-      evaluations: d[at],
-      migrantsSent: d[at + 1],
-      migrantsAccepted: d[at + 2],
-      bestFitness: d[at + 3],
-      migrantsReceived: d[at + 4],
-      immigrantsChecked: d[at + 5],
-      immigrantsSurvived: d[at + 6],
-    };
+    const counters = { iterations: iteration, evaluations: d[at], bestFitness: d[at + 1] } as IslandCounters;
+    MEASURE_NAMES.forEach((name, k) => (counters[name] = d[at + 2 + k]));
+    return counters;
   }
 }

@@ -63,16 +63,7 @@ class LaggedIsland implements IslandMode {
   private remember(): void {
     const l = this.loop;
     const { evolver } = l;
-    this.history.record(
-      evolver.iterations,
-      evolver.evaluations,
-      l.migrantsSent,
-      l.migrantsAccepted,
-      evolver.solution ? 0 : evolver.bestFitness(),
-      l.migrantsReceived,
-      l.immigrantsChecked,
-      l.immigrantsSurvived,
-    );
+    this.history.record(evolver.iterations, evolver.evaluations, evolver.solution ? 0 : evolver.bestFitness(), l);
   }
 
   /** The solving iteration is the cut. */

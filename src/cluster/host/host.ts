@@ -244,7 +244,7 @@ class Host implements ClusterHost {
     if (current) {
       current.msg.nak(); // back to the queue now, not after the ack deadline
       current.run.stop();
-      await current.run.result.catch(() => {});
+      await current.run.outcome.catch(() => {});
     }
     this.relay?.stop(`host ${this.name} left`);
     await this.relay?.done;

@@ -11,8 +11,8 @@ import type { LocalHost } from '../../archipelago/local-host.ts';
 import { readMemoryLimits, runMemoryAdvice } from '../../config/memory.ts';
 import { toRunRecord } from '../../experiment/records.ts';
 import type { SweepValue } from '../../experiment/sweep.ts';
-import { RunFailedError } from '../../run/errors.ts';
-import { startSeededRun, type SeededRun, type SeededRunConfig } from '../../run/start-run.ts';
+import { runPipeline, type PipelineRun } from '../../run/pipeline.ts';
+import type { SeededRunConfig } from '../../run/start-run.ts';
 import type { BoundedSet } from '../bus/bounded.ts';
 import type { Subjects } from '../bus/connection.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
@@ -52,7 +52,7 @@ export class StudyMember {
   readonly session: string;
   /** The study's coordinator ended it. */
   ended = false;
-  current: { run: SeededRun; msg: JsMsg } | null = null;
+  current: { run: PipelineRun; msg: JsMsg } | null = null;
   private readonly endSub: Subscription;
 
   constructor(
@@ -142,13 +142,13 @@ export class StudyMember {
     const { bus, subjects, name, log } = this.host;
     const order = this.order(msg);
     if (!order) return true;
-    let run: SeededRun;
+    let run: PipelineRun;
     // The resolved config as the coordinator resolved it (the codec checked its shape): not resolved again here.
     const config: SeededRunConfig = order.config;
     try {
       const tooBig = runMemoryAdvice(config, readMemoryLimits());
       if (tooBig) throw new Error(`n: ${tooBig}`);
-      run = startSeededRun(config, { launcher: this.host.pool });
+      run = runPipeline(config, { launcher: this.host.pool });
     } catch (error) {
       // This machine cannot run it (too little memory, ...): give it back for another host.
       log(`cannot run ${order.runId}: ${error instanceof Error ? error.message : String(error)}; leaving the study`);
@@ -164,7 +164,7 @@ export class StudyMember {
       if (order.events) events.add(e);
     });
     try {
-      return await this.finishRun(order, config, run, msg, events);
+      return await this.finishRun(order, run, msg, events);
     } finally {
       clearInterval(keepAlive);
       subscription.unsubscribe();
@@ -173,23 +173,15 @@ export class StudyMember {
   }
 
   /** Sends a finished run's result and acks its work message once confirmed; false when the host should leave the study. */
-  private async finishRun(
-    order: BusMessage<'run'>,
-    config: SeededRunConfig,
-    run: SeededRun,
-    msg: JsMsg,
-    recorded: RecordEvents,
-  ): Promise<boolean> {
+  private async finishRun(order: BusMessage<'run'>, run: PipelineRun, msg: JsMsg, recorded: RecordEvents): Promise<boolean> {
     const { name, maxEventBytes } = this.host;
-    const result = await run.result.catch((error: unknown) => {
-      if (error instanceof RunFailedError) return error.result;
-      throw error;
-    });
+    // A failed island (onIslandError: fail) is in the outcome's record too: recorded like any failed run.
+    const { record: solved, result } = await run.outcome;
     if (this.ended || this.host.stopping()) {
       msg.nak();
       return false;
     }
-    const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, result, config);
+    const made = toRunRecord({ id: order.cell.id, values: order.cell.values as Record<string, SweepValue> }, solved);
     const lines = recorded.lines(result);
     // Event lines past the bound cannot be carried: the run is recorded as failed, saying so (never re-run without end).
     const over = lines.reduce((bytes, line) => bytes + line.length * 3 + 5, 0) > maxEventBytes; // at most, in UTF-8 and msgpack

@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { encode } from '../../archipelago/codec.ts';
+import { measuresOf } from '../../archipelago/island-counters.ts';
 import type {
   BestMessage,
   IslandReport,
@@ -60,16 +61,12 @@ function samples(): { bus: BusMessage; inner?: 'control' | 'report' | 'migrants'
     foundAtIteration: 2,
     foundAt: 2,
     claimed: true,
-    migrantsSent: 1,
-    migrantsAccepted: 1,
+    ...measuresOf({ migrantsSent: 1, migrantsAccepted: 1, migrantsReceived: 1 }),
     startedAt: 1,
     stoppedAt: 3,
     stopReason: 'solved',
     migrations: new Int32Array(6),
     survivals: new Int32Array(0),
-    migrantsReceived: 1,
-    immigrantsChecked: 0,
-    immigrantsSurvived: 0,
     evaluationsFrom: 0,
     evaluationsAt: new Float64Array(0),
     course: new Float64Array(0),
