@@ -291,7 +291,7 @@ class IslandRun implements IslandLoop {
       migrantsReceived: c.migrantsReceived,
       immigrantsChecked: c.immigrantsChecked,
       immigrantsSurvived: c.immigrantsSurvived,
-      ...(evolver.takeoverIteration ? { takenOverAt: evolver.takeoverIteration() } : {}),
+      ...evolver.modeFields?.(),
       evaluationsFrom: evaluationsAt.from,
       evaluationsAt: evaluationsAt.at,
       course: this.course.entries(),

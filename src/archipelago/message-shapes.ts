@@ -10,6 +10,7 @@
  * where N is at hand (src/cluster/result-checks.ts).
  */
 import { z } from 'zod';
+import { GA_MODE_SAMPLE_KEYS } from '../ga/modes/coordinator-hook.ts';
 import {
   MIGRATION_RECORD,
   type BestMessage,
@@ -35,6 +36,11 @@ const count = z.number().int().min(0);
 const int = z.number().int();
 const time = z.number();
 const genes = z.union([z.instanceof(Uint16Array), z.instanceof(Int32Array)]);
+/** A GA mode's fields of samples and reports (ga/modes/coordinator-hook.ts): integers, each optional. */
+const modeFields = Object.fromEntries(GA_MODE_SAMPLE_KEYS.map((k) => [k, int.optional()])) as Record<
+  (typeof GA_MODE_SAMPLE_KEYS)[number],
+  z.ZodOptional<z.ZodNumber>
+>;
 const flatRecords = (width: number) => z.instanceof(Int32Array).refine((r) => r.length % width === 0);
 /** Every StopReason. */
 const STOP_REASONS = [
@@ -69,7 +75,7 @@ const progress = shapeOf<ProgressMessage>()(
     migrations: flatRecords(MIGRATION_RECORD),
     survivals: flatRecords(SURVIVAL_RECORD),
     observation: observation.optional(),
-    takenOverAt: int.optional(),
+    ...modeFields,
   }),
 );
 const best = shapeOf<BestMessage>()(z.looseObject({ type: z.literal('best'), island, bestFitness: count, best: genes }));
@@ -98,7 +104,7 @@ const report = shapeOf<IslandReport>()(
     migrantsReceived: count,
     immigrantsChecked: count,
     immigrantsSurvived: count,
-    takenOverAt: int.optional(),
+    ...modeFields,
     evaluationsFrom: count,
     evaluationsAt: z.instanceof(Float64Array),
     // Its entries are checked where the logs are combined (trajectory.ts: a bad log is left out).
