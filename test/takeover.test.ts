@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
 import { TEST_FAULT_ENV, testFaultValue } from '../src/archipelago/test-fault.ts';
-import { eccentricity, panmicticTakeover, predictTakeover } from '../src/archipelago/observables/takeover-prediction.ts';
+import { eccentricity, panmicticTakeover, predictTakeover } from '../src/ga/modes/takeover-prediction.ts';
 import { edgesOf } from '../src/topology/topology.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { bestIndividual, TakeoverIsland } from '../src/ga/modes/takeover-island.ts';

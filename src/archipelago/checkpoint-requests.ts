@@ -3,15 +3,27 @@ import type { SnapshotMessage } from './messages.ts';
 
 /**
  * The coordinator's checkpoint requests: one at a time, each answered by every island (sync:
- * at the same epoch barrier) and complete once the last snapshot is in.
+ * at the same epoch barrier) and complete once the last snapshot is in; with `everyMs`, one
+ * is asked for that often (`request` decides whether it can be made now).
  */
 export class CheckpointRequests {
   private generation = 0;
   private snapshots: (IslandSnapshot | null)[] = [];
   private answered: number;
+  private readonly timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly islands: number) {
+  constructor(
+    private readonly islands: number,
+    everyMs?: number,
+    request?: () => void,
+  ) {
     this.answered = islands;
+    this.timer = everyMs !== undefined && request ? setInterval(request, everyMs) : undefined;
+  }
+
+  /** No more requests (the run ended). */
+  stop(): void {
+    clearInterval(this.timer);
   }
 
   /** No request is waiting for answers. */

@@ -1,4 +1,5 @@
 import { measuresOf, type Measures } from './island-counters.ts';
+import { GA_MODE_ISLAND_KEYS, type GaModeIslandFields, type GaModeRunFields } from '../ga/modes/coordinator-hook.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { ProgressMessage, StopReason } from './messages.ts';
 import type { BetweenPoint, BetweenSample } from './observables/between.ts';
@@ -100,9 +101,10 @@ export interface DoneEvent {
 /**
  * What a result records of each island (also each line of an experiment's runs.jsonl), with
  * its measures (island-counters.ts): a record of an older version may lack any but the two
- * counted since the first.
+ * counted since the first. With its GA mode's fields (a mode with a coordinator hook,
+ * ga/modes/coordinator-hook.ts).
  */
-export interface IslandSummary extends Partial<Measures> {
+export interface IslandSummary extends Partial<Measures>, GaModeIslandFields {
   id: number;
   iterations: number;
   /** Sync, solved: to the winning iteration (see ArchipelagoResult.evaluations); else all it did. */
@@ -112,8 +114,6 @@ export interface IslandSummary extends Partial<Measures> {
   bestFitness: number;
   migrantsSent: number;
   migrantsAccepted: number;
-  /** Takeover mode: the iteration at which the island held only copies of the best; null if it never did. */
-  takenOverAt?: number | null;
 }
 
 export function islandSummary(i: IslandSummary): IslandSummary {
@@ -124,15 +124,15 @@ export function islandSummary(i: IslandSummary): IslandSummary {
     evaluationsAfterSolution: i.evaluationsAfterSolution,
     bestFitness: i.bestFitness,
     ...measuresOf(i),
-    ...(i.takenOverAt !== undefined ? { takenOverAt: i.takenOverAt } : {}),
+    ...modeFieldsOf(i),
   };
 }
 
-/** Takeover mode: when each island, and the whole archipelago, held only copies of the best. */
-export interface TakeoverResult {
-  /** The archipelago's takeover time: the iteration at which the last island was taken over; null if one never was. */
-  iteration: number | null;
-  islands: (number | null)[];
+/** The GA mode's fields an island's summary has. */
+function modeFieldsOf(i: IslandSummary): GaModeIslandFields {
+  const fields: GaModeIslandFields = {};
+  for (const key of GA_MODE_ISLAND_KEYS) if (i[key] !== undefined) fields[key] = i[key];
+  return fields;
 }
 
 export interface IslandResult extends IslandSummary {
@@ -143,7 +143,8 @@ export interface IslandResult extends IslandSummary {
   error?: { message: string; iteration: number };
 }
 
-export interface ArchipelagoResult {
+/** With its GA mode's fields (a mode with a coordinator hook, ga/modes/coordinator-hook.ts). */
+export interface ArchipelagoResult extends GaModeRunFields {
   solved: boolean;
   /** 1-based solution, validated; null if none. */
   solution: number[] | null;
@@ -186,6 +187,4 @@ export interface ArchipelagoResult {
    * no island ran (a board answered without a search).
    */
   trajectory?: Trajectory;
-  /** Takeover mode only. */
-  takeover?: TakeoverResult;
 }

@@ -14,14 +14,14 @@ export interface ProgressCounts {
 
 /**
  * What an island tells the coordinator while it runs: progress samples (on the iteration
- * schedule, every `intervalMs`, and when its takeover changes) and its best chromosome
+ * schedule, every `intervalMs`, and at once when its GA mode's signal changes) and its best chromosome
  * whenever its fitness changed.
  */
 export class IslandProgress {
   /** The last iteration whose observation was sent (-1: none yet). */
   private observed = -1;
-  /** Modes that report a takeover: the takeover iteration last sent (-1: not yet). */
-  private takeoverSent = -1;
+  /** Modes with a coordinator hook: the signal last sent (Evolver.modeSignal; -1 none yet). */
+  private signalSent = -1;
   private nextProgress: number;
   /** The iteration of the next progress sample (see nextSampleIteration). */
   private nextSample = 0;
@@ -37,11 +37,11 @@ export class IslandProgress {
     this.nextProgress = performance.now() + intervalMs;
   }
 
-  /** A sample is due after this iteration. A takeover is reported at once (the coordinator ends the run when every island is taken over). */
+  /** A sample is due after this iteration. A change of the mode's signal is reported at once (its coordinator hook may end the run on it). */
   due(): boolean {
     const { evolver } = this;
-    const takeover = evolver.takeoverIteration?.() ?? -1;
-    return evolver.iterations >= this.nextSample || performance.now() >= this.nextProgress || takeover !== this.takeoverSent;
+    const signal = evolver.modeSignal?.() ?? -1;
+    return evolver.iterations >= this.nextSample || performance.now() >= this.nextProgress || signal !== this.signalSent;
   }
 
   send(counts: ProgressCounts): void {
@@ -50,8 +50,7 @@ export class IslandProgress {
     const iteration = evolver.iterations;
     const observation = iteration !== this.observed && isScheduledIteration(iteration) ? observe(evolver.population) : undefined;
     if (observation) this.observed = iteration;
-    const takeover = evolver.takeoverIteration?.();
-    if (takeover !== undefined) this.takeoverSent = takeover;
+    if (evolver.modeSignal) this.signalSent = evolver.modeSignal();
     this.transport.report({
       type: 'progress',
       island: this.island,
@@ -64,7 +63,7 @@ export class IslandProgress {
       ...counts,
       time: wallClock(),
       ...(observation ? { observation } : {}),
-      ...(takeover !== undefined ? { takenOverAt: takeover } : {}),
+      ...evolver.modeFields?.(),
     });
     this.nextProgress = performance.now() + this.intervalMs;
     this.nextSample = nextSampleIteration(iteration);

@@ -284,7 +284,7 @@ class IslandRun implements IslandLoop {
       stopReason,
       migrations: this.log.take(),
       survivals: this.immigrants.take(),
-      ...(evolver.takeoverIteration ? { takenOverAt: evolver.takeoverIteration() } : {}),
+      ...evolver.modeFields?.(),
       evaluationsFrom: evaluationsAt.from,
       evaluationsAt: evaluationsAt.at,
       course: this.course.entries(),

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { measureShapes } from './island-counters.ts';
+import { GA_MODE_SAMPLE_KEYS } from '../ga/modes/coordinator-hook.ts';
 import {
   MIGRATION_RECORD,
   type BestMessage,
@@ -36,6 +37,11 @@ const count = z.number().int().min(0);
 const int = z.number().int();
 const time = z.number();
 const genes = z.union([z.instanceof(Uint16Array), z.instanceof(Int32Array)]);
+/** A GA mode's fields of samples and reports (ga/modes/coordinator-hook.ts): integers, each optional. */
+const modeFields = Object.fromEntries(GA_MODE_SAMPLE_KEYS.map((k) => [k, int.optional()])) as Record<
+  (typeof GA_MODE_SAMPLE_KEYS)[number],
+  z.ZodOptional<z.ZodNumber>
+>;
 const flatRecords = (width: number) => z.instanceof(Int32Array).refine((r) => r.length % width === 0);
 /** Every StopReason. */
 const STOP_REASONS = [
@@ -70,7 +76,7 @@ const progress = shapeOf<ProgressMessage>()(
     migrations: flatRecords(MIGRATION_RECORD),
     survivals: flatRecords(SURVIVAL_RECORD),
     observation: observation.optional(),
-    takenOverAt: int.optional(),
+    ...modeFields,
   }),
 );
 const best = shapeOf<BestMessage>()(z.looseObject({ type: z.literal('best'), island, bestFitness: count, best: genes }));
@@ -95,7 +101,7 @@ const report = shapeOf<IslandReport>()(
     stopReason: z.enum(STOP_REASONS),
     migrations: flatRecords(MIGRATION_RECORD),
     survivals: flatRecords(SURVIVAL_RECORD),
-    takenOverAt: int.optional(),
+    ...modeFields,
     evaluationsFrom: count,
     evaluationsAt: z.instanceof(Float64Array),
     // Its entries are checked where the logs are combined (trajectory.ts: a bad log is left out).

@@ -1,5 +1,6 @@
 import type { Genes } from '../problem/genes.ts';
 import type { Measures } from './island-counters.ts';
+import type { GaModeSampleFields } from '../ga/modes/coordinator-hook.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { Observation } from './observables/sample.ts';
 import type { RunSpec } from './island-options.ts';
@@ -59,7 +60,8 @@ export interface MigrantsMessage {
 /** Migration records, flat: MIGRATION_RECORD ints each (see `MigrationLog`). */
 export const MIGRATION_RECORD = 6; // from, to, epoch, iteration, sent, accepted
 
-export interface ProgressMessage {
+/** With its GA mode's fields (a mode with a coordinator hook). */
+export interface ProgressMessage extends GaModeSampleFields {
   type: 'progress';
   island: number;
   iteration: number;
@@ -76,8 +78,6 @@ export interface ProgressMessage {
   survivals: Int32Array;
   /** At the iterations of the progress schedule (0, 1, 2, 3, 4, 6, 8, 12, ...): the island's sample for the between-island observables. */
   observation?: Observation;
-  /** Modes that report a takeover (takeover): the iteration at which the island held only copies of the best, or -1 not yet. */
-  takenOverAt?: number;
 }
 
 /**
@@ -111,7 +111,7 @@ export interface SolutionMessage {
 export type StopReason = 'solved' | 'also-solved' | 'other-solved' | 'stopped' | 'max-iterations' | 'max-evaluations';
 
 /** An island's last word: the piscina task's return value, with its measures (island-counters.ts). */
-export interface IslandReport extends Measures {
+export interface IslandReport extends Measures, GaModeSampleFields {
   type: 'report';
   island: number;
   iterations: number;
@@ -130,7 +130,6 @@ export interface IslandReport extends Measures {
   stopReason: StopReason;
   migrations: Int32Array;
   survivals: Int32Array;
-  takenOverAt?: number;
   /**
    * Sync: `evaluationsAt[j - evaluationsFrom]` is the island's evaluations once iteration j
    * and the migration after it were done, for j from the last barrier it passed up to its

@@ -1,3 +1,4 @@
+import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import { ArchipelagoOptionError } from './errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
@@ -39,6 +40,8 @@ export interface ArchipelagoOptions {
    * from an extension module is in this list and in the module, which `extensions` names.
    */
   migrationModes?: MigrationModeRegistry;
+  /** The GA modes whose coordinator hooks `run.ga.mode` may name (default: the built-in ones). */
+  gaModes?: GaModeRegistry;
 }
 
 export const DEFAULT_PROGRESS_INTERVAL_MS = 250;

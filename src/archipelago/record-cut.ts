@@ -2,23 +2,21 @@
  * The record's cut: what a run's record holds of its course, so that a seed repeats it in
  * sync and lagged modes whatever the threads' timing (docs/experiments.md, "What the record holds exactly").
  * Islands may run on past the point the record counts (lagged islands past the run's cut,
- * every island of a takeover run until the halt reaches it); what they did there depends on
- * timing and is left out. Pure.
+ * every island of a run its GA mode's hook halts, until the halt reaches it); what they did
+ * there depends on timing and is left out. Pure.
  */
-import type { ArchipelagoEvent, ArchipelagoResult, TakeoverResult } from './events.ts';
+import type { ArchipelagoEvent, ArchipelagoResult } from './events.ts';
 import type { BetweenPoint } from './observables/between.ts';
 
 /**
  * The first iteration whose between-island samples the record does not hold: a solved run's
  * winning iteration (the record's course is before it, as its trajectory's is; the sample of
- * the initial populations, taken before any step, is always held); a takeover run's takeover
- * iteration + 1 (the run halts once every island has sampled every scheduled iteration up to
- * it); otherwise none (Infinity: the islands stopped where the record counts).
+ * the initial populations, taken before any step, is always held); otherwise `modeCut`, the
+ * cut of the run's GA mode (its coordinator hook's `recordCut`; Infinity: the islands stopped
+ * where the record counts).
  */
-export function observablesCut(foundAtIteration: number | null, takeover: TakeoverResult | null): number {
-  if (foundAtIteration !== null) return Math.max(1, foundAtIteration);
-  if (takeover?.iteration != null) return takeover.iteration + 1;
-  return Infinity;
+export function observablesCut(foundAtIteration: number | null, modeCut: number): number {
+  return foundAtIteration !== null ? Math.max(1, foundAtIteration) : modeCut;
 }
 
 /** The samples of a series before `cut`. */

@@ -1,5 +1,6 @@
 import { toOneBased, type Genes } from '../problem/genes.ts';
-import type { ArchipelagoResult, IslandResult, TakeoverResult } from './events.ts';
+import type { GaCoordinatorHook, GaModeIslandFields } from '../ga/modes/coordinator-hook.ts';
+import type { ArchipelagoResult, IslandResult } from './events.ts';
 import { measuresOf, zeroMeasures } from './island-counters.ts';
 import type { BetweenPoint } from './observables/between.ts';
 import { betweenBefore, observablesCut } from './record-cut.ts';
@@ -79,72 +80,83 @@ export interface RunRecordings {
   /** The launched run's worker threads (LaunchedRun.threads). */
   threads: number | null;
   between?: BetweenPoint[];
+  /** The run's GA mode's part of the coordinator (its `result` and `recordCut` are pure). */
+  mode: GaCoordinatorHook;
 }
 
-/** Takeover mode: each island's takeover iteration from its report (null: never, or no report) and the archipelago's (the last island's); null for other modes. */
-function takeoverOf(reports: readonly (IslandReport | null)[]): TakeoverResult | null {
-  if (!reports.some((r) => r?.takenOverAt !== undefined)) return null;
-  const islands = reports.map((r) => (r?.takenOverAt !== undefined && r.takenOverAt >= 0 ? r.takenOverAt : null));
-  return { iteration: islands.every((t) => t !== null) ? Math.max(...islands) : null, islands };
+/** What each island counts, and what it did after the winning iteration (sync, solved; else 0). */
+function islandEvaluations(o: RunRecordings): { evaluations: number[]; after: number[]; through: boolean } {
+  const { winner } = o;
+  // Sync: the solution's cost is every island's evaluations to the winning iteration.
+  const through = o.countsThroughWinner && winner !== null;
+  const counted = (r: IslandReport) => (through && winner ? evaluationsThrough(r, winner.iteration, winner.island) : r.evaluations);
+  // An island without a report counts what it last said it had done.
+  const evaluations = o.reports.map((r, i) => (r ? counted(r) : (o.lastEvaluations?.[i] ?? 0)));
+  return { evaluations, after: o.reports.map((r, i) => (r ? r.evaluations - evaluations[i] : 0)), through };
+}
+
+/** Island `i`'s result: its report's counters (what it last said, without one), its stop reason as the run's winner decides it. */
+function islandResult(o: RunRecordings, i: number, counts: ReturnType<typeof islandEvaluations>, mode: GaModeIslandFields): IslandResult {
+  const r = o.reports[i];
+  const failure = o.failures[i];
+  return {
+    id: i,
+    iterations: r ? r.iterations : o.iterations(i),
+    evaluations: counts.evaluations[i],
+    evaluationsAfterSolution: counts.through ? counts.after[i] : null,
+    bestFitness: r ? r.bestFitness : (o.lastBest?.[i]?.bestFitness ?? -1),
+    ...(r ? measuresOf(r) : zeroMeasures()),
+    ...mode,
+    seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
+    // One winner, solved (even if the stop came before it looked at the solution its first
+    // population held); another island holding a solution is also-solved and changes nothing.
+    stopReason: r ? (r.solution && o.winner ? (o.winner.island === i ? 'solved' : 'also-solved') : r.stopReason) : null,
+    ...(failure ? { error: failure } : {}),
+  };
+}
+
+/**
+ * The best any island reached: the best report's, and what an island without a report
+ * (failed, or its host or the broker lost) last sent, so such a run keeps the best so far.
+ */
+function bestReached(o: RunRecordings): { bestFitness: number; best: Genes } | null {
+  let best: { bestFitness: number; best: Genes } | null = null;
+  const consider = (b: { bestFitness: number; best: Genes | null } | null | undefined) => {
+    if (b?.best && (!best || b.bestFitness < best.bestFitness)) best = { bestFitness: b.bestFitness, best: b.best };
+  };
+  for (const r of o.reports) consider(r);
+  o.reports.forEach((r, i) => {
+    if (!r) consider(o.lastBest?.[i]);
+  });
+  return best;
+}
+
+/** The run's clock: search and start-up seconds, and the stop's latency (the latest stop of an island told to stop − the claim). */
+function runTiming(o: RunRecordings): Pick<ArchipelagoResult, 'seconds' | 'startupSeconds' | 'stopLatencyMs'> & { searchFrom: number } {
+  const ends = o.reports.filter((r) => r !== null);
+  const toldToStop = ends.filter((r) => r.stopReason !== 'max-iterations' && r.stopReason !== 'max-evaluations');
+  // The last island loop's end, whatever stopped it.
+  const end = ends.length > 0 ? Math.max(...ends.map((r) => r.stoppedAt)) : o.now;
+  const searchFrom = o.searchFrom ?? end;
+  const stopClaimedAt = o.winner ? o.winner.foundAt : o.haltedAt;
+  const latestStop = Math.max(...toldToStop.map((r) => r.stoppedAt));
+  return {
+    seconds: Math.max(0, end - searchFrom) / 1000,
+    startupSeconds: Math.max(0, searchFrom - o.launchedAt) / 1000,
+    stopLatencyMs: stopClaimedAt !== null && toldToStop.length > 0 ? Math.max(0, latestStop - stopClaimedAt) : null,
+    searchFrom,
+  };
 }
 
 /** The run's result from its islands' reports and failures. */
 export function buildResult(o: RunRecordings): ArchipelagoResult {
   const { winner } = o;
-  const islandResults: IslandResult[] = [];
-  let evaluations = 0;
-  let after = 0;
-  // Sync: the solution's cost is every island's evaluations to the winning iteration.
-  const through = o.countsThroughWinner && winner !== null;
-  const counted =
-    through && winner ? (r: IslandReport) => evaluationsThrough(r, winner.iteration, winner.island) : (r: IslandReport) => r.evaluations;
-  let bestReport: IslandReport | null = null;
-  let latestStop = -Infinity;
-  /** The last island loop's end, whatever stopped it. */
-  let lastEnd = -Infinity;
-  o.reports.forEach((r, i) => {
-    const failure = o.failures[i];
-    // An island without a report counts what it last said it had done.
-    const islandEvaluations = r ? counted(r) : (o.lastEvaluations?.[i] ?? 0);
-    const islandAfter = r ? r.evaluations - islandEvaluations : 0;
-    evaluations += islandEvaluations;
-    after += islandAfter;
-    if (r) {
-      if (r.best && (!bestReport || r.bestFitness < bestReport.bestFitness)) bestReport = r;
-      if (r.stopReason !== 'max-iterations' && r.stopReason !== 'max-evaluations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
-      lastEnd = Math.max(lastEnd, r.stoppedAt);
-    }
-    islandResults.push({
-      id: i,
-      iterations: r ? r.iterations : o.iterations(i),
-      evaluations: islandEvaluations,
-      evaluationsAfterSolution: through ? islandAfter : null,
-      bestFitness: r ? r.bestFitness : (o.lastBest?.[i]?.bestFitness ?? -1),
-      ...(r ? measuresOf(r) : zeroMeasures()),
-      ...(r?.takenOverAt !== undefined ? { takenOverAt: r.takenOverAt >= 0 ? r.takenOverAt : null } : {}),
-      seconds: r ? (r.stoppedAt - r.startedAt) / 1000 : 0,
-      // One winner, solved (even if the stop came before it looked at the solution its first
-      // population held); another island holding a solution is also-solved and changes nothing.
-      stopReason: r ? (r.solution && winner ? (winner.island === i ? 'solved' : 'also-solved') : r.stopReason) : null,
-      ...(failure ? { error: failure } : {}),
-    });
-  });
-  const reported = bestReport as IslandReport | null;
-  // The best any island reached: what an island without a report (failed, or its host or the
-  // broker lost) last sent counts too, so such a run keeps the best so far.
-  let best: { bestFitness: number; best: Genes } | null = reported?.best
-    ? { bestFitness: reported.bestFitness, best: reported.best }
-    : null;
-  o.lastBest?.forEach((b, i) => {
-    if (b && !o.reports[i] && (!best || b.bestFitness < best.bestFitness)) best = b;
-  });
-  const end = lastEnd > -Infinity ? lastEnd : o.now;
-  const searchFrom = o.searchFrom ?? end;
-  const stopClaimedAt = winner ? winner.foundAt : o.haltedAt;
-  const takeover = takeoverOf(o.reports);
+  const counts = islandEvaluations(o);
+  const evaluations = counts.evaluations.reduce((a, b) => a + b, 0);
+  const modeFields = o.mode.result(o.reports);
+  const best = bestReached(o);
+  const { searchFrom, ...timing } = runTiming(o);
   const fitness = winner ? 0 : best ? best.bestFitness : -1;
-  const courses = o.reports.map((r) => r?.course);
-  const stopLatencyMs = stopClaimedAt !== null && latestStop > -Infinity ? Math.max(0, latestStop - stopClaimedAt) : null;
   return {
     solved: winner !== null,
     solution: winner ? winner.solution : null,
@@ -153,17 +165,19 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     foundBy: winner ? winner.island : null,
     foundAtIteration: winner ? winner.iteration : null,
     foundAtSeconds: winner ? Math.max(0, winner.foundAt - searchFrom) / 1000 : null,
-    seconds: Math.max(0, end - searchFrom) / 1000,
-    startupSeconds: Math.max(0, searchFrom - o.launchedAt) / 1000,
-    stopLatencyMs,
+    ...timing,
     evaluations,
-    evaluationsAfterSolution: through ? after : null,
-    islands: islandResults,
+    evaluationsAfterSolution: counts.through ? counts.after.reduce((a, b) => a + b, 0) : null,
+    islands: o.reports.map((_, i) => islandResult(o, i, counts, modeFields.islands[i])),
     edges: o.edges,
     threads: o.threads,
     // What the islands sampled past the record's cut depends on when they stopped.
-    between: betweenBefore(o.between ?? [], observablesCut(winner ? winner.iteration : null, takeover)),
-    trajectory: combineCourses(courses, winner ? winner.iteration : Infinity, { evaluations, fitness }),
-    ...(takeover ? { takeover } : {}),
+    between: betweenBefore(o.between ?? [], observablesCut(winner ? winner.iteration : null, o.mode.recordCut(modeFields.run))),
+    trajectory: combineCourses(
+      o.reports.map((r) => r?.course),
+      winner ? winner.iteration : Infinity,
+      { evaluations, fitness },
+    ),
+    ...modeFields.run,
   };
 }

@@ -3,6 +3,7 @@ import type { EmigrantSelection, ReplacementPolicy } from './migration-policy.ts
 import type { Population } from './population.ts';
 import type { Rng } from './rng.ts';
 import type { IslandState } from './snapshot.ts';
+import type { GaModeSampleFields } from './modes/coordinator-hook.ts';
 
 /**
  * What the island model needs from one island's algorithm, whatever it is (the paper's
@@ -31,8 +32,12 @@ export interface Evolver {
   immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates?: boolean): number;
   /** A copy of the whole GA state between two iterations (a checkpoint's part). */
   snapshot(): IslandState;
-  /** Modes that study takeover (takeover): the iteration at which the island first held only copies of the best, or -1. */
-  takeoverIteration?(): number;
+  /**
+   * Modes with a coordinator hook (modes/coordinator-hook.ts): a number whose change the
+   * island reports at once, and the fields its samples and its report carry to the hook.
+   */
+  modeSignal?(): number;
+  modeFields?(): GaModeSampleFields;
 }
 
 /** Where an island sits in its run, for modes whose islands differ (the takeover mode's best island). */

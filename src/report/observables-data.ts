@@ -3,7 +3,7 @@
  * charts and tables draw (docs/events.md: `between`, `survival`; docs/takeover.md). Pure.
  */
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import { predictTakeover } from '../archipelago/observables/takeover-prediction.ts';
+import { predictTakeover } from '../ga/modes/takeover-prediction.ts';
 import { edgesOf } from '../topology/topology.ts';
 import type { ManifestCell, RunRecord } from '../experiment/records.ts';
 import { median, quartiles } from './stats.ts';

@@ -12,6 +12,7 @@ import type { RegistryEntry } from '../../schema/registry.ts';
 import type { Evolver, IslandPlace } from '../evolver.ts';
 import type { Rng } from '../rng.ts';
 import type { IslandState } from '../snapshot.ts';
+import type { GaCoordinatorContext, GaCoordinatorHook } from './coordinator-hook.ts';
 
 /** What a mode's `resolve` may ask about the run, and how it refuses. */
 export interface GaModeContext {
@@ -50,6 +51,8 @@ export interface GaModeDefinition<
   initialEvaluations(params: O): number;
   /** The island algorithm; with `snapshot`, continues a checkpointed one; `place` says which island of which run it is. Trusts its parameters. */
   create(params: O & { n: number }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState, place?: IslandPlace): Evolver;
+  /** The mode's part of the coordinator, made once per run (coordinator-hook.ts); none: NO_HOOK. */
+  coordinator?(ctx: GaCoordinatorContext): GaCoordinatorHook;
 }
 
 /** Types a definition (the options' types flow from `options` into `resolve`, the parameters' into the rest). */

@@ -7,6 +7,7 @@ import { Rng } from '../rng.ts';
 import { rankSelect } from '../selection.ts';
 import { restoreIsland, type IslandState } from '../snapshot.ts';
 import { SurvivalScratch } from '../survival.ts';
+import type { GaModeSampleFields } from './coordinator-hook.ts';
 
 export interface TakeoverParams {
   n: number;
@@ -111,6 +112,14 @@ export class TakeoverIsland extends IslandCore {
       if (pop.fitness[pop.order[pop.size - 1]] === BEST_FITNESS) this.takenOverAt = this.iterations;
     }
     return this.takenOverAt;
+  }
+
+  modeSignal(): number {
+    return this.takeoverIteration();
+  }
+
+  modeFields(): GaModeSampleFields {
+    return { takenOverAt: this.takeoverIteration() };
   }
 
   /** Copies of the best individual in the population. */

@@ -1,6 +1,7 @@
 import { bytesPerGene } from '../../problem/genes.ts';
 import { GA_MODE_DEFAULTS } from './defaults.ts';
 import { defineGaMode } from './define.ts';
+import { takeoverCoordinator } from './takeover-coordinator.ts';
 import { TakeoverIsland, type TakeoverParams } from './takeover-island.ts';
 
 /** The iteration limit of a takeover run whose config gives none: a takeover that cannot complete (topology none) still ends. */
@@ -38,4 +39,5 @@ export const takeoverMode = defineGaMode({
     parts: `takeover population ${p.populationSize} and its next generation, ${bytesPerGene(n)} bytes per gene`,
   }),
   create: (params, rng, _shouldStop, snapshot, place = { island: 0, seed: 0 }) => new TakeoverIsland(params, rng, place, snapshot),
+  coordinator: takeoverCoordinator,
 });

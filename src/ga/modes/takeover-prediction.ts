@@ -3,7 +3,8 @@
  * linear ranking with selection pressure 2 (Goldberg & Deb 1991), plus one migration
  * interval per step of the best island's eccentricity in the topology. Pure.
  */
-import type { Edge } from '../../topology/kinds/edge.ts';
+/** A directed edge `from → to` (src/topology's Edge, which the GA layer below it cannot import). */
+type Edge = readonly [from: number, to: number];
 
 /**
  * Panmictic takeover time of linear ranking with pressure 2 from one copy in a population of
