@@ -7,11 +7,22 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { CLI, ROOT } from './cli-helpers.ts';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CLI, cliInProcess, ROOT } from './cli-helpers.ts';
 import { COMPILED } from './paths.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-round5-'));
@@ -66,5 +77,103 @@ describe('a signal while the result drains to stdout', () => {
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout.length, (1 << 20) + 1);
     assert.match(r.stderr, /SIGTERM: the command has finished; its output is written out whole first/);
+  });
+});
+
+describe("no output is written onto a study's records (shards, locks and event logs included)", () => {
+  const plain = join(tmp, 'plain');
+  const sharded = join(tmp, 'sharded');
+  const link = join(tmp, 'link-to-shard');
+  const studyFile = join(tmp, 'records.yaml');
+  before(async () => {
+    writeFileSync(studyFile, 'base: { overrides: { n: 8, islands: 1, limits: { maxIterations: 50 } } }\nrepeats: 2\nseed: 1\n');
+    assert.equal((await cliInProcess(['experiment', studyFile, '--out', plain, '--events', '--quiet'])).code, 0);
+    for (const shard of ['1/2', '2/2'])
+      assert.equal((await cliInProcess(['experiment', studyFile, '--out', sharded, '--shard', shard, '--quiet'])).code, 0);
+    symlinkSync(join(sharded, 'runs.shard-1-of-2.jsonl'), link);
+  });
+  const snapshot = () =>
+    [plain, sharded].map((dir) =>
+      readdirSync(dir).map((f) => [f, statSync(join(dir, f)).isFile() ? readFileSync(join(dir, f), 'utf8') : null]),
+    );
+  // Each record file of each study, as an output of each flag of each command.
+  const targets = () => [
+    join(plain, 'runs.jsonl'),
+    join(plain, 'manifest.json'),
+    join(plain, '.nqueens-islands.lock'),
+    join(plain, 'events', 'new.jsonl'),
+    join(sharded, 'runs.shard-1-of-2.jsonl'),
+    join(sharded, 'runs.shard-2-of-2.jsonl'),
+    join(sharded, 'manifest.json'),
+    join(sharded, '.nqueens-islands.lock.shard-1-of-2'),
+    link,
+  ];
+  const outputs: [string, (file: string) => string[]][] = [
+    ['solve --out', (f) => ['solve', '-n', '8', '--quiet', '--out', f]],
+    ['solve --checkpoint', (f) => ['solve', '-n', '8', '--quiet', '--checkpoint', f]],
+    ['solve --trace', (f) => ['solve', '-n', '8', '--quiet', '--trace', f]],
+    ['report --markdown (another study)', (f) => ['report', sharded === f.slice(0, sharded.length) ? plain : sharded, '--markdown', f]],
+    ['report --csv (its own study)', (f) => ['report', f.startsWith(plain) ? plain : sharded, '--csv', f]],
+    ['report --html', (f) => ['report', plain, '--html', f]],
+  ];
+  for (const [name, args] of outputs) {
+    it(`${name}: refused in one line, exit 2, before any work, for every record file`, async () => {
+      const before = snapshot();
+      for (const file of targets()) {
+        const r = await cliInProcess(args(file));
+        assert.equal(r.code, 2, `${file}: ${r.stderr}`);
+        assert.match(
+          r.stderr,
+          /(of the study in|in the event logs of the study in) .*; a study's records are never written over|is the study's|an input of this command/,
+          file,
+        );
+        assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+        assert.equal(r.stdout, '');
+      }
+      assert.deepEqual(snapshot(), before);
+    });
+  }
+  it('report --ioh and --figures onto the events folder or a record name: refused before any work', async () => {
+    for (const flag of ['--ioh', '--figures'])
+      for (const dir of [join(plain, 'events'), join(sharded, '.nqueens-islands.lock.shard-2-of-2'), join(plain, 'runs.jsonl')]) {
+        const r = await cliInProcess(['report', sharded, flag, dir]);
+        assert.equal(r.code, 2, r.stderr);
+        assert.match(r.stderr, /a study's records are never written over/);
+      }
+  });
+  it("the library's solve: output.file and checkpoint.file onto a record are refused (InputError)", async () => {
+    const { solve } = await import('../src/index.ts');
+    for (const file of targets()) {
+      await assert.rejects(solve({ n: 8, islands: 1, output: { file } }), /a study's records are never written over|in the event logs/);
+      await assert.rejects(
+        solve({ n: 8, islands: 1 }, { checkpoint: { file, everyMs: 1000 } }),
+        /a study's records are never written over|in the event logs/,
+      );
+    }
+  });
+  it('a file named as a record outside any study is an ordinary output', async () => {
+    const out = join(tmp, 'not-a-study', 'manifest.json');
+    mkdirSync(dirname(out));
+    const r = await cliInProcess(['solve', '-n', '8', '--quiet', '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(existsSync(out));
+  });
+});
+
+describe('report --figures and --ioh onto a link to an empty folder', () => {
+  it('write through the link into the folder it names (was a failure after the work)', async () => {
+    const study = join(tmp, 'for-links');
+    const file = join(tmp, 'links.yaml');
+    writeFileSync(file, 'base: { overrides: { n: 8, islands: 1, limits: { maxIterations: 50 } } }\nrepeats: 1\nseed: 1\n');
+    assert.equal((await cliInProcess(['experiment', file, '--out', study, '--quiet'])).code, 0);
+    for (const flag of ['--figures', '--ioh']) {
+      const folder = join(tmp, `empty${flag}`);
+      mkdirSync(folder);
+      symlinkSync(folder, `${folder}-link`);
+      const r = await cliInProcess(['report', study, flag, `${folder}-link`]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(readdirSync(folder).length > 0, `${flag}: files in the linked folder`);
+      assert.ok(lstatSync(`${folder}-link`).isSymbolicLink(), 'the link stays');
+    }
   });
 });

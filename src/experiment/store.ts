@@ -26,14 +26,13 @@ import { fileKind, readRegularFile } from '../io/read-file.ts';
 import { checkFolderLinks } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
+import { MANIFEST_FILE } from '../io/study-records.ts';
 import { checkFolderFlag, damagedFolder } from './errors.ts';
 import { LOCK_FILE } from './lock.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from './records.ts';
 import { firstProblem, manifestSchema, runRecordSchema } from './record-schema.ts';
 
-export const MANIFEST_FILE = 'manifest.json';
-export const RUNS_FILE = 'runs.jsonl';
-export const EVENTS_DIR = 'events';
+export { EVENTS_DIR, MANIFEST_FILE, RUNS_FILE } from '../io/study-records.ts';
 
 export { appendLineSync, writeFileAtomic };
 

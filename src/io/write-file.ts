@@ -29,6 +29,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { emptyFileName, InputError, OutputRefused } from './errors.ts';
 import { folderProblem, outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
+import { studyRecordRefusal } from './study-records.ts';
 
 /** Temporary files are `.<name>.<pid>.<16 hex digits>.tmp` beside their target (the name cut to keep within 255 bytes). */
 const TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]{16}\.tmp$/;
@@ -349,6 +350,8 @@ export function checkOutFile(flag: string, path: string): void {
     }
     return;
   }
+  const record = studyRecordRefusal(target.path);
+  if (record !== null) throw new InputError(`${flag} ${path}: ${record}`);
   const folder = dirname(target.path);
   const missing = folderProblem(folder, dirname(path));
   if (missing !== null) throw new InputError(`${flag} ${path}: ${missing}`);
