@@ -146,7 +146,7 @@ describe("no output is written onto a study's records (shards, locks and event l
     for (const file of targets()) {
       await assert.rejects(solve({ n: 8, islands: 1, output: { file } }), /a study's records are never written over|in the event logs/);
       await assert.rejects(
-        solve({ n: 8, islands: 1 }, { checkpoint: { file, everyMs: 1000 } }),
+        solve({ n: 8, islands: 1 }, { checkpoint: { file, everySeconds: 1 } }),
         /a study's records are never written over|in the event logs/,
       );
     }
@@ -175,5 +175,63 @@ describe('report --figures and --ioh onto a link to an empty folder', () => {
       assert.ok(readdirSync(folder).length > 0, `${flag}: files in the linked folder`);
       assert.ok(lstatSync(`${folder}-link`).isSymbolicLink(), 'the link stays');
     }
+  });
+});
+
+describe('--resume reads records as report does: a bad one is set aside and its run redone, said once', () => {
+  const file = join(tmp, 'resume.yaml');
+  before(() => writeFileSync(file, 'base: { overrides: { n: 8, islands: 1, limits: { maxIterations: 500 } } }\nrepeats: 3\nseed: 1\n'));
+  // [what is wrong, how one good record is spoilt]
+  const spoilers: [string, (r: Record<string, unknown>) => Record<string, unknown>][] = [
+    ['a foreign seed', (r) => ({ ...r, seed: 999 })],
+    ['a foreign cell', (r) => ({ ...r, cell: 'elsewhere' })],
+    ['an invalid "solved"', (r) => ({ ...r, solved: true, fitness: 0, solution: [1, 1, 1, 1, 1, 1, 1, 1] })],
+    ["another cell's values", (r) => ({ ...r, values: { n: 9 } })],
+  ];
+  for (const [shard, runsName] of [
+    [null, 'runs.jsonl'],
+    ['1/1', 'runs.shard-1-of-1.jsonl'],
+  ] as const) {
+    it(`${shard === null ? 'one process' : `--shard ${shard}`}: every kind at once`, async () => {
+      const out = join(tmp, `resume-${shard === null ? 'one' : 'shard'}`);
+      const more = shard === null ? [] : ['--shard', shard];
+      assert.equal((await cliInProcess(['experiment', file, '--out', out, '--quiet', ...more])).code, 0);
+      const runsFile = join(out, runsName);
+      const lines = readFileSync(runsFile, 'utf8').trim().split('\n');
+      const spoilt = spoilers.map(([, spoil], i) => JSON.stringify(spoil(JSON.parse(lines[i % lines.length]) as Record<string, unknown>)));
+      writeFileSync(runsFile, [...lines, ...spoilt].map((l) => `${l}\n`).join(''));
+      const refused = await cliInProcess(['report', out]);
+      assert.equal(refused.code, 2, 'report refuses the folder');
+      const r = await cliInProcess(['experiment', file, '--out', out, '--quiet', ...(shard === null ? ['--resume'] : more)]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr.match(/do not fit the study/g)?.length, 1, r.stderr);
+      assert.match(
+        r.stderr,
+        new RegExp(`4 records that do not fit the study moved to .*${runsName.replace('.jsonl', '.set-aside.jsonl')}`),
+      );
+      assert.equal(readFileSync(join(out, runsName.replace('.jsonl', '.set-aside.jsonl')), 'utf8'), spoilt.map((l) => `${l}\n`).join(''));
+      assert.equal(readFileSync(runsFile, 'utf8'), lines.map((l) => `${l}\n`).join(''), 'the good records stay as they were');
+      const report = await cliInProcess(['report', out]);
+      assert.equal(report.code, 0, report.stderr);
+      // Nothing left to set aside: a second resume says nothing of it.
+      const again = await cliInProcess(['experiment', file, '--out', out, '--quiet', ...(shard === null ? ['--resume'] : more)]);
+      assert.doesNotMatch(again.stderr, /do not fit/);
+    });
+  }
+  it('a bad "solved" record is redone: the study ends with the run\'s true record', async () => {
+    const out = join(tmp, 'resume-redo');
+    assert.equal((await cliInProcess(['experiment', file, '--out', out, '--quiet'])).code, 0);
+    const runsFile = join(out, 'runs.jsonl');
+    const lines = readFileSync(runsFile, 'utf8').trim().split('\n');
+    const bad = { ...(JSON.parse(lines[0]) as Record<string, unknown>), solved: true, fitness: 0, solution: [1, 2, 3, 4, 5, 6, 7, 8] };
+    writeFileSync(runsFile, [JSON.stringify(bad), ...lines.slice(1)].map((l) => `${l}\n`).join(''));
+    const r = await cliInProcess(['experiment', file, '--out', out, '--quiet', '--resume']);
+    assert.equal(r.code, 0, r.stderr);
+    const redone = readFileSync(runsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seed: number; solution: unknown });
+    assert.equal(redone.length, lines.length);
+    assert.deepEqual(redone.at(-1)!.solution, (JSON.parse(lines[0]) as { solution: unknown }).solution, 'the run again, as before');
   });
 });

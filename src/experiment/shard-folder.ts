@@ -92,5 +92,5 @@ export function shardFiles(
       `--out ${outDir}: cannot create ${shardRunsFile(shard)} (${failureReason(error)}); expected a folder this user can write`,
     );
   }
-  return { manifest, runsFile, plan: shardSlice(planRuns(experiment), shard), ...recordedRuns(runsFile) };
+  return { manifest, runsFile, plan: shardSlice(planRuns(experiment), shard), ...recordedRuns(runsFile, manifest) };
 }

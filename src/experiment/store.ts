@@ -38,6 +38,8 @@ export { appendLineSync, writeFileAtomic };
 
 export interface RunsFile {
   runs: RunRecord[];
+  /** Each record's line number in the file (1-based; blank lines are skipped). */
+  lines: number[];
   /** Bytes of a half-written last line that were found (and, with `repair`, cut off). */
   droppedBytes: number;
 }
@@ -114,8 +116,9 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
  * damage no kill can cause, and an error.
  */
 export function readRuns(file: string, repair = false): RunsFile {
-  if (!present(file)) return { runs: [], droppedBytes: 0 };
+  if (!present(file)) return { runs: [], lines: [], droppedBytes: 0 };
   const runs: RunRecord[] = [];
+  const lines: number[] = [];
   const { complete, torn } = forEachLine(file, (line, i) => {
     if (line.trim() === '') return;
     let value: unknown;
@@ -132,9 +135,29 @@ export function readRuns(file: string, repair = false): RunsFile {
         `${file}:${i}: not a run record (${firstProblem(record.error)}); the folder is damaged (move the line away to resume)`,
       );
     runs.push(record.data);
+    lines.push(i);
   });
   if (torn > 0 && repair) truncateSync(file, complete);
-  return { runs, droppedBytes: torn };
+  return { runs, lines, droppedBytes: torn };
+}
+
+/** Where the records `--resume` sets aside from `runsFile` go: `runs.set-aside.jsonl` beside `runs.jsonl`. */
+export function setAsideFile(runsFile: string): string {
+  return runsFile.replace(/\.jsonl$/, '.set-aside.jsonl');
+}
+
+/**
+ * Moves the records on `lines` (1-based) of a complete `runsFile` to its set-aside file, as
+ * they were: appended there and flushed first, then `runsFile` rewritten whole without them
+ * (a kill in between leaves them in both, and the next resume moves them again).
+ */
+export function setAsideLines(runsFile: string, lines: ReadonlySet<number>): void {
+  const aside = setAsideFile(runsFile);
+  const kept: string[] = [];
+  const moved: string[] = [];
+  forEachLine(runsFile, (text, number) => (lines.has(number) ? moved : kept).push(text));
+  appendLineSync(aside, moved.join('\n'));
+  writeFileAtomic(runsFile, kept.map((line) => `${line}\n`).join(''));
 }
 
 /**

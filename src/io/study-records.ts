@@ -15,7 +15,8 @@ export const EVENTS_DIR = 'events';
 export const MANIFEST_FORMAT_STEM = 'nqueens-islands/experiment-results@';
 
 /** The names of a study folder's record files; the locks are src/experiment/lock.ts `LOCK_FILE`, with a shard's suffix. */
-const RECORD_NAME = /^(?:manifest\.json|runs\.jsonl|runs\.shard-\d+-of-\d+\.jsonl|\.nqueens-islands\.lock(?:\.shard-\d+-of-\d+)?)$/;
+const RECORD_NAME =
+  /^(?:manifest\.json|runs(?:\.shard-\d+-of-\d+)?(?:\.set-aside)?\.jsonl|\.nqueens-islands\.lock(?:\.shard-\d+-of-\d+)?)$/;
 /** Bytes of a manifest read to find its format (written first: `{\n  "format": "..."`). */
 const HEAD_BYTES = 4096;
 
