@@ -6,7 +6,7 @@
  * flag a value came from.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
@@ -22,7 +22,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLI, cliInProcess, ROOT } from './cli-helpers.ts';
+import { CLI, cliAsync, cliInProcess, ROOT } from './cli-helpers.ts';
 import { COMPILED } from './paths.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-round5-'));
@@ -233,5 +233,51 @@ describe('--resume reads records as report does: a bad one is set aside and its 
       .map((l) => JSON.parse(l) as { seed: number; solution: unknown });
     assert.equal(redone.length, lines.length);
     assert.deepEqual(redone.at(-1)!.solution, (JSON.parse(lines[0]) as { solution: unknown }).solution, 'the run again, as before');
+  });
+});
+
+describe('nothing blocks or spins where a signal cannot end it', () => {
+  const file = join(tmp, 'fifo.yaml');
+  before(() => writeFileSync(file, 'base: { overrides: { n: 8, islands: 1, limits: { maxIterations: 50 } } }\nrepeats: 2\nseed: 1\n'));
+  /** A study folder (run by one process or in shards) with a FIFO in place of `name`. */
+  async function withFifo(dir: string, name: string, shard: boolean): Promise<void> {
+    if (name !== 'new') {
+      const more = shard ? ['--shard', '1/1'] : [];
+      // Made by the binary, which resumes it (a study from source has no commit, the build has).
+      assert.equal((await cliAsync(['experiment', file, '--out', dir, '--quiet', ...more])).code, 0);
+      rmSync(join(dir, name));
+    } else mkdirSync(dir);
+    execFileSync('mkfifo', [join(dir, name === 'new' ? 'runs.shard-1-of-1.jsonl' : name)]);
+  }
+  // [case, the FIFO's name ('new': a new shard's records), in shards]
+  const cases: [string, string, boolean][] = [
+    ["a new shard's records", 'new', true],
+    ["a shard's records, continued", 'runs.shard-1-of-1.jsonl', true],
+    ['runs.jsonl, --resume', 'runs.jsonl', false],
+    ['manifest.json, --resume', 'manifest.json', false],
+    ["a shard's manifest.json", 'manifest.json', true],
+  ];
+  for (const [name, fifo, shard] of cases) {
+    it(`a FIFO as ${name}: refused at once, one line, exit 2`, async () => {
+      const dir = join(tmp, `fifo-${cases.findIndex((c) => c[0] === name)}`);
+      await withFifo(dir, fifo, shard);
+      const r = await cliAsync(['experiment', file, '--out', dir, '--quiet', ...(shard ? ['--shard', '1/1'] : ['--resume'])]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /is a FIFO \(named pipe\); expected/);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    });
+  }
+  it('outputs under a pseudo file system: refused at once, before any work', async () => {
+    for (const args of [
+      ['experiment', file, '--out', '/proc/nope/x'],
+      ['experiment', file, '--out', '/proc/x'],
+      ['solve', '-n', '8', '--out', '/proc/nope/x.json'],
+      ['solve', '-n', '8', '--trace', '/proc/self/nope/x.jsonl'],
+    ]) {
+      const r = await cliAsync(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.equal(r.stdout, '');
+    }
   });
 });

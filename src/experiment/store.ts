@@ -6,24 +6,12 @@
  * cuts off, so a resumed study neither loses nor repeats a finished run.
  */
 import { constants as bufferLimits } from 'node:buffer';
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  truncateSync,
-} from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/errors.ts';
 import { parseJsonText } from '../io/json-text.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
-import { checkFolderLinks } from '../io/output-target.ts';
+import { checkFolderLinks, makeFolders } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
 import { MANIFEST_FILE } from '../io/study-records.ts';
@@ -193,7 +181,7 @@ export function makeStudyFolder(dir: string): string | undefined {
     throw new ConfigError(`--out ${dir}: ${(error as Error).message}`);
   }
   try {
-    return mkdirSync(dir, { recursive: true });
+    return makeFolders(dir);
   } catch (error) {
     throw folderError(dir, 'cannot create the folder', whyNotWritable(dir) ?? error);
   }
