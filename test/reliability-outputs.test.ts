@@ -118,32 +118,32 @@ describe('class 2: no command overwrites its own inputs', () => {
     [
       'report --csv onto runs.jsonl',
       () => ['report', study, '--csv', join(study, 'runs.jsonl')],
-      /runs\.jsonl: is the study's runs\.jsonl, an input/,
+      /runs\.jsonl: is runs\.jsonl of the study in .*; a study's records are never written over/,
     ],
     [
       'report --html onto the manifest',
       () => ['report', study, '--html', join(study, 'manifest.json')],
-      /is the study's manifest\.json, an input/,
+      /is manifest\.json of the study in .*; a study's records are never written over/,
     ],
     [
       'report --markdown onto the manifest',
       () => ['report', study, '--markdown', join(study, 'manifest.json')],
-      /is the study's manifest\.json, an input/,
+      /is manifest\.json of the study in .*; a study's records are never written over/,
     ],
     [
       'report --csv onto the lock (not there yet)',
       () => ['report', study, '--csv', join(study, LOCK_FILE)],
-      /is the study's \.nqueens-islands\.lock, an input/,
+      /is \.nqueens-islands\.lock of the study in .*; a study's records are never written over/,
     ],
     [
       'report --html into the event logs',
       () => ['report', study, '--html', join(study, 'events', 'x.html')],
-      /is in the study's events folder, an input/,
+      /is in the event logs of the study in /,
     ],
     [
       'report --csv through ./ and ..',
       () => ['report', study, '--csv', join(study, 'events', '..', '.', 'runs.jsonl')],
-      /is the study's runs\.jsonl/,
+      /is runs\.jsonl of the study in /,
     ],
     ['report --run T --html T', () => ['report', '--run', trace, '--html', trace], /is the trace --run, an input/],
   ];

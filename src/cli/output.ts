@@ -76,7 +76,9 @@ const PROCESS_IO: CliIo = {
         if (error) noteStdoutError(error);
         afterStderr();
       });
-    return Promise.resolve();
+    // Never settles: the process ends in the callback above, and what the command holds (its
+    // signal claim, which keeps a signal from cutting the output) stays held until then.
+    return new Promise<void>(() => {});
   },
 };
 

@@ -27,18 +27,33 @@ export const SIGNAL_NOTE_ENV = 'NQUEENS_ISLANDS_TEST_SIGNAL_NOTE';
 
 let claimant: ((signal: StopSignal) => void) | null = null;
 let first: { signal: StopSignal; at: number } | null = null;
+/** A command has claimed the signals and let them go again: its work is done, and what it wrote may still be draining to stdout. */
+let workDone = false;
 
 function onSignal(signal: StopSignal): void {
   const now = performance.now();
   if (first === null) {
     first = { signal, at: now };
     if (claimant) return claimant(signal);
+    if (workDone) return finishWriting(signal);
     printError(`${signal}: interrupted before any run started; nothing was written`);
     process.exit(SIGNAL_EXIT_CODE[signal]);
   }
   if (now - first.at < SAME_INTERRUPTION_MS) return;
   printError(`${signal} again: quitting at once (what was already written stays)`);
   process.exit(SIGNAL_EXIT_CODE[signal]);
+}
+
+/**
+ * A signal after the command's work, while its output still drains to stdout (a pipe holds
+ * 64 KiB): the output is let out whole and the process ends with the command's exit code
+ * once stdout has taken it. Cutting it, or saying nothing was written, would be worse.
+ */
+function finishWriting(signal: StopSignal): void {
+  printError(
+    `${signal}: the command has finished; its output is written out whole first (a second signal, a second from now, quits at once)`,
+  );
+  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
 }
 
 const SIGNALS = Object.keys(SIGNAL_EXIT_CODE) as StopSignal[];
@@ -69,7 +84,9 @@ export function claimSignals(handler: (signal: StopSignal) => void): () => void 
   claimant = handler;
   signalNote('signals claimed');
   return () => {
-    if (claimant === handler) claimant = null;
+    if (claimant !== handler) return;
+    claimant = null;
+    workDone = true;
   };
 }
 

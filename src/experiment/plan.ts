@@ -1,7 +1,8 @@
 /** The runs of a study, in the order they run, and what a study (or a shard of it) starts from. */
 import type { Experiment, ResolvedCell } from './load.ts';
 import type { Manifest } from './records.ts';
-import { readRuns, runKey } from './store.ts';
+import { recordMisfit, studyShape } from './record-consistency.ts';
+import { readRuns, runKey, setAsideFile, setAsideLines } from './store.ts';
 
 export interface PlannedRun {
   cell: ResolvedCell;
@@ -22,10 +23,34 @@ export interface StudyFiles {
   /** Keys (runKey) of the runs already in `runsFile`. */
   done: Set<string>;
   droppedBytes: number;
+  /** Records that do not fit the study, moved out of `runsFile` on resume (their runs are run again); null when none. */
+  setAside: SetAside | null;
 }
 
-/** The runs recorded in `runsFile`, as keys, after cutting a half-written last line off. */
-export function recordedRuns(runsFile: string): { done: Set<string>; droppedBytes: number } {
-  const runs = readRuns(runsFile, true);
-  return { done: new Set(runs.runs.map((run) => runKey(run.cell, run.seed))), droppedBytes: runs.droppedBytes };
+export interface SetAside {
+  count: number;
+  /** Where they went (`runs.set-aside.jsonl`). */
+  file: string;
+  /** The first of them and what is wrong with it, as `line 3 (base@7): seed 7 is not one of ...`. */
+  first: string;
+}
+
+/**
+ * The runs recorded in `runsFile`, as keys, after cutting a half-written last line off.
+ * Records that `report` would refuse (a cell, seed or values not the study's, a "solved"
+ * without a valid solution, ...: record-consistency.ts) are set aside, so their runs are run
+ * again and the folder can be reported.
+ */
+export function recordedRuns(runsFile: string, manifest: Manifest): Pick<StudyFiles, 'done' | 'droppedBytes' | 'setAside'> {
+  const { runs, lines, droppedBytes } = readRuns(runsFile, true);
+  const study = studyShape(manifest);
+  const misfits = new Map<number, string>();
+  runs.forEach((run, i) => {
+    const wrong = recordMisfit(run, study);
+    if (wrong !== null) misfits.set(lines[i], `line ${lines[i]} (${run.cell}@${run.seed}): ${wrong}`);
+  });
+  if (misfits.size > 0) setAsideLines(runsFile, new Set(misfits.keys()));
+  const done = new Set(runs.filter((_, i) => !misfits.has(lines[i])).map((run) => runKey(run.cell, run.seed)));
+  const setAside = misfits.size === 0 ? null : { count: misfits.size, file: setAsideFile(runsFile), first: misfits.values().next().value! };
+  return { done, droppedBytes, setAside };
 }

@@ -8,7 +8,39 @@
  * rises, its evaluations never fall nor pass the run's, no best is below the run's).
  */
 import { validateSolution } from '../problem/validate.ts';
-import type { RunRecord } from './records.ts';
+import { canonicalJson } from '../provenance.ts';
+import type { Manifest, RunRecord } from './records.ts';
+
+/** What a study's record is checked against: its cells by id and its seeds (looked up, not searched, per record). */
+export interface StudyShape {
+  cells: ReadonlyMap<string, Manifest['cells'][number]>;
+  /** Each cell's sweep values as canonical JSON: a record carries its cell's. */
+  values: ReadonlyMap<string, string>;
+  seeds: ReadonlySet<number>;
+  manifest: Manifest;
+}
+
+export function studyShape(manifest: Manifest): StudyShape {
+  // Reversed: of two cells of one id, the first is kept, as a search would find it.
+  const cells = new Map(manifest.cells.map((c) => [c.id, c] as const).reverse());
+  const values = new Map([...cells].map(([id, c]) => [id, canonicalJson(c.values)]));
+  return { cells, values, seeds: new Set(manifest.seeds), manifest };
+}
+
+/**
+ * What is wrong with one record of a study, or null when it fits: a cell or seed the study
+ * does not have, another cell's values, or a record that contradicts itself. `report`
+ * refuses a folder with such a record; `--resume` sets it aside and runs its run again.
+ */
+export function recordMisfit(run: RunRecord, study: StudyShape): string | null {
+  const cell = study.cells.get(run.cell);
+  if (cell === undefined) return `cell ${JSON.stringify(run.cell)} is not one of the study's ${study.manifest.cells.length} cells`;
+  if (canonicalJson(run.values) !== study.values.get(run.cell))
+    return `values ${JSON.stringify(run.values)} are not its cell's (${JSON.stringify(cell.values)})`;
+  if (!study.seeds.has(run.seed)) return `seed ${run.seed} is not one of the study's seeds (${study.manifest.seeds.length} per cell)`;
+  if (run.error) return null;
+  return recordContradiction(run, cell.config.n);
+}
 
 /** Why the record contradicts itself, or null. Records of failed runs (`error` set) are not asked. */
 export function recordContradiction(run: RunRecord, n: number): string | null {

@@ -2,6 +2,7 @@
  * What a study writes, as types: one `RunRecord` per line of runs.jsonl and the
  * `Manifest`. The report reads these and nothing else, so they are the study's data format.
  */
+import { MANIFEST_FORMAT_STEM } from '../io/study-records.ts';
 import os from 'node:os';
 import type { MigrationConfig, RunConfig } from '../config/run-config.ts';
 import { toFileShape } from '../config/file-shape.ts';
@@ -15,7 +16,7 @@ import type { MachineProvenance, Provenance } from '../provenance.ts';
 import type { SweepValue } from './sweep.ts';
 import type { Trajectory } from '../archipelago/trajectory.ts';
 
-export const MANIFEST_FORMAT = 'nqueens-islands/experiment-results@1';
+export const MANIFEST_FORMAT = `${MANIFEST_FORMAT_STEM}1`;
 
 /** Per-island counts of a run, as results record them. */
 export type IslandRecord = IslandSummary;

@@ -15,7 +15,7 @@ import { ConfigError } from '../config/errors.ts';
 import { machineProvenance } from '../provenance.ts';
 import { runPipeline } from '../run/pipeline.ts';
 import type { Experiment } from './load.ts';
-import { planRuns, recordedRuns, type PlannedRun, type StudyFiles } from './plan.ts';
+import { planRuns, recordedRuns, type PlannedRun, type SetAside, type StudyFiles } from './plan.ts';
 import { toRunRecord, type RunRecord } from './records.ts';
 import { lockStudyFolder } from './lock.ts';
 import { checkSameStudy, newManifest } from './manifest.ts';
@@ -45,6 +45,8 @@ export function eventLogPath(cell: string, seed: number, name: (cell: string) =>
 export interface StudyHooks {
   /** Before the first run: how many runs there are and how many were already done. */
   onPlan?(total: number, done: number): void;
+  /** On resume, before onPlan: records that did not fit the study were set aside (their runs are run again). */
+  onSetAside?(setAside: SetAside): void;
   onRunStart?(run: PlannedRun, index: number): void;
   /** The events of a run as it goes (docs/events.md), e.g. for the live view; each attempt of a retried run anew. */
   onRunEvents?(run: PlannedRun, events$: Observable<ArchipelagoEvent>): void;
@@ -88,6 +90,8 @@ export interface StudyOutcome {
   completed: number;
   /** Bytes of a half-written line dropped from runs.jsonl on resume. */
   droppedBytes: number;
+  /** Records that did not fit the study, set aside on resume (their runs are among those run). */
+  setAside: SetAside | null;
   interrupted: boolean;
 }
 
@@ -177,7 +181,7 @@ function oneProcessFiles(experiment: Experiment, options: Omit<StudyOptions, 'si
   if (mode === 'new') {
     const manifest = newManifest(experiment, options.events);
     writeManifest(outDir, manifest);
-    return { manifest, runsFile, plan: planRuns(experiment), done: new Set(), droppedBytes: 0 };
+    return { manifest, runsFile, plan: planRuns(experiment), done: new Set(), droppedBytes: 0, setAside: null };
   }
   const manifest = readManifest(path.join(outDir, MANIFEST_FILE));
   if (manifest.shards !== undefined)
@@ -190,12 +194,12 @@ function oneProcessFiles(experiment: Experiment, options: Omit<StudyOptions, 'si
   manifest.resumedAt.push(now);
   manifest.events ||= options.events;
   writeManifest(outDir, manifest);
-  return { manifest, runsFile, plan: planRuns(experiment), ...recordedRuns(runsFile) };
+  return { manifest, runsFile, plan: planRuns(experiment), ...recordedRuns(runsFile, manifest) };
 }
 
 function prepareStudy(experiment: Experiment, options: Omit<StudyOptions, 'signal'>): Omit<OpenStudy, 'close'> {
   const { outDir, hooks = {} } = options;
-  const { manifest, runsFile, plan, done, droppedBytes } =
+  const { manifest, runsFile, plan, done, droppedBytes, setAside } =
     options.shard === undefined ? oneProcessFiles(experiment, options) : shardFiles(experiment, options, options.shard);
   const { events } = manifest;
   if (events) mkdirSync(path.join(outDir, EVENTS_DIR), { recursive: true });
@@ -206,8 +210,10 @@ function prepareStudy(experiment: Experiment, options: Omit<StudyOptions, 'signa
     skipped: plan.length - todo.length,
     completed: 0,
     droppedBytes,
+    setAside,
     interrupted: todo.length > 0,
   };
+  if (setAside !== null) hooks.onSetAside?.(setAside);
   hooks.onPlan?.(plan.length, outcome.skipped);
   return {
     todo,

@@ -6,10 +6,12 @@
  * runs.jsonl (store.ts). Each shard holds only its own lock, against a second copy of itself.
  * Nothing is renamed across folders and no file is written by two processes.
  */
-import { closeSync, constants, openSync, readdirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
+import { fileKind } from '../io/read-file.ts';
 import { createFileWhole, failureReason } from '../io/write-file.ts';
+import { damagedFolder } from './errors.ts';
 import type { Experiment } from './load.ts';
 import { LOCK_FILE } from './lock.ts';
 import { checkSameStudy, newManifest } from './manifest.ts';
@@ -33,6 +35,32 @@ function shardEntry(entry: string): boolean {
     entry.startsWith(`.${MANIFEST_FILE}.`) ||
     /^\.runs\.shard-/.test(entry)
   );
+}
+
+/**
+ * Makes the shard's records file if it is missing. Opened without blocking: a FIFO in its
+ * place is refused at once (it would block open() where no signal ends the wait).
+ * @throws ConfigError naming it.
+ */
+function touchRecords(outDir: string, shard: Shard): void {
+  const file = path.join(outDir, shardRunsFile(shard));
+  const notRecords = (kind: string) => damagedFolder(`${file}: is ${kind}; expected a file of run records (JSON lines)`);
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o666);
+  } catch (error) {
+    // ENXIO: a FIFO nobody reads.
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO') throw notRecords('a FIFO (named pipe)');
+    throw new ConfigError(
+      `--out ${outDir}: cannot create ${shardRunsFile(shard)} (${failureReason(error)}); expected a folder this user can write`,
+    );
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw notRecords(fileKind(stats));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A new study's manifest, unless another shard made one first: then that one. */
@@ -85,12 +113,6 @@ export function shardFiles(
   }
   const runsFile = path.join(outDir, shardRunsFile(shard));
   // The file says the shard started, even one whose slice is empty (more shards than runs).
-  try {
-    closeSync(openSync(runsFile, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o666));
-  } catch (error) {
-    throw new ConfigError(
-      `--out ${outDir}: cannot create ${shardRunsFile(shard)} (${failureReason(error)}); expected a folder this user can write`,
-    );
-  }
-  return { manifest, runsFile, plan: shardSlice(planRuns(experiment), shard), ...recordedRuns(runsFile) };
+  touchRecords(outDir, shard);
+  return { manifest, runsFile, plan: shardSlice(planRuns(experiment), shard), ...recordedRuns(runsFile, manifest) };
 }

@@ -6,39 +6,28 @@
  * cuts off, so a resumed study neither loses nor repeats a finished run.
  */
 import { constants as bufferLimits } from 'node:buffer';
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  truncateSync,
-} from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/errors.ts';
 import { parseJsonText } from '../io/json-text.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
-import { checkFolderLinks } from '../io/output-target.ts';
+import { checkFolderLinks, makeFolders } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
+import { MANIFEST_FILE } from '../io/study-records.ts';
 import { checkFolderFlag, damagedFolder } from './errors.ts';
 import { LOCK_FILE } from './lock.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from './records.ts';
 import { firstProblem, manifestSchema, runRecordSchema } from './record-schema.ts';
 
-export const MANIFEST_FILE = 'manifest.json';
-export const RUNS_FILE = 'runs.jsonl';
-export const EVENTS_DIR = 'events';
+export { EVENTS_DIR, MANIFEST_FILE, RUNS_FILE } from '../io/study-records.ts';
 
 export { appendLineSync, writeFileAtomic };
 
 export interface RunsFile {
   runs: RunRecord[];
+  /** Each record's line number in the file (1-based; blank lines are skipped). */
+  lines: number[];
   /** Bytes of a half-written last line that were found (and, with `repair`, cut off). */
   droppedBytes: number;
 }
@@ -115,8 +104,9 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
  * damage no kill can cause, and an error.
  */
 export function readRuns(file: string, repair = false): RunsFile {
-  if (!present(file)) return { runs: [], droppedBytes: 0 };
+  if (!present(file)) return { runs: [], lines: [], droppedBytes: 0 };
   const runs: RunRecord[] = [];
+  const lines: number[] = [];
   const { complete, torn } = forEachLine(file, (line, i) => {
     if (line.trim() === '') return;
     let value: unknown;
@@ -133,9 +123,29 @@ export function readRuns(file: string, repair = false): RunsFile {
         `${file}:${i}: not a run record (${firstProblem(record.error)}); the folder is damaged (move the line away to resume)`,
       );
     runs.push(record.data);
+    lines.push(i);
   });
   if (torn > 0 && repair) truncateSync(file, complete);
-  return { runs, droppedBytes: torn };
+  return { runs, lines, droppedBytes: torn };
+}
+
+/** Where the records `--resume` sets aside from `runsFile` go: `runs.set-aside.jsonl` beside `runs.jsonl`. */
+export function setAsideFile(runsFile: string): string {
+  return runsFile.replace(/\.jsonl$/, '.set-aside.jsonl');
+}
+
+/**
+ * Moves the records on `lines` (1-based) of a complete `runsFile` to its set-aside file, as
+ * they were: appended there and flushed first, then `runsFile` rewritten whole without them
+ * (a kill in between leaves them in both, and the next resume moves them again).
+ */
+export function setAsideLines(runsFile: string, lines: ReadonlySet<number>): void {
+  const aside = setAsideFile(runsFile);
+  const kept: string[] = [];
+  const moved: string[] = [];
+  forEachLine(runsFile, (text, number) => (lines.has(number) ? moved : kept).push(text));
+  appendLineSync(aside, moved.join('\n'));
+  writeFileAtomic(runsFile, kept.map((line) => `${line}\n`).join(''));
 }
 
 /**
@@ -171,7 +181,7 @@ export function makeStudyFolder(dir: string): string | undefined {
     throw new ConfigError(`--out ${dir}: ${(error as Error).message}`);
   }
   try {
-    return mkdirSync(dir, { recursive: true });
+    return makeFolders(dir);
   } catch (error) {
     throw folderError(dir, 'cannot create the folder', whyNotWritable(dir) ?? error);
   }

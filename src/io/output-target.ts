@@ -13,7 +13,7 @@
  *   not write, is refused: the user made it read-only, and a rename over it would replace
  *   it silently.
  */
-import { accessSync, constants, fstatSync, lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, fstatSync, lstatSync, mkdirSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { OutputRefused } from './errors.ts';
 import { fileKind } from './read-file.ts';
@@ -166,4 +166,20 @@ export function folderProblem(folder: string, shown: string): string | null {
     return `folder ${shown} does not exist`;
   }
   return stats.isDirectory() ? null : `${shown} is ${fileKind(stats)}, not a folder`;
+}
+
+/**
+ * Makes `dir` and the missing folders above it, one at a time: a recursive mkdir into a
+ * pseudo file system (`/proc/nope/x`) spins for ever where no signal ends it, a single one
+ * fails at once. Returns the first folder made (the highest), if any.
+ * @throws the file system's error.
+ */
+export function makeFolders(dir: string): string | undefined {
+  const missing: string[] = [];
+  for (let at = resolve(dir); lstatOrNull(at) === null; at = dirname(at)) {
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const folder of missing) mkdirSync(folder);
+  return missing[0];
 }

@@ -14,6 +14,7 @@ import {
   closeSync,
   constants,
   fchmodSync,
+  fstatSync,
   fchownSync,
   fsyncSync,
   lstatSync,
@@ -28,7 +29,9 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { emptyFileName, InputError, OutputRefused } from './errors.ts';
+import { fileKind } from './read-file.ts';
 import { folderProblem, outputTarget, targetIdentity, type OutputTarget } from './output-target.ts';
+import { studyRecordRefusal } from './study-records.ts';
 
 /** Temporary files are `.<name>.<pid>.<16 hex digits>.tmp` beside their target (the name cut to keep within 255 bytes). */
 const TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]{16}\.tmp$/;
@@ -241,11 +244,18 @@ export function createFileWhole(path: string, data: string | Uint8Array): boolea
 
 /**
  * Appends one line to a study's log and flushes it to disk before returning. The file is
- * opened without following a link (a link planted at its name is refused).
+ * opened without following a link (a link planted at its name is refused) and without blocking.
  */
 export function appendLineSync(file: string, line: string): void {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o666);
+  // Without blocking: a FIFO put in the log's place is refused, not waited on (no signal ends that wait).
+  const fd = openSync(
+    file,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    0o666,
+  );
   try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new OutputRefused(`is ${fileKind(stats)}, expected a file`);
     // A nearly full disk takes part of a write without an error: write on until it refuses.
     writeAll(fd, `${line}\n`);
     fsyncSync(fd);
@@ -349,6 +359,8 @@ export function checkOutFile(flag: string, path: string): void {
     }
     return;
   }
+  const record = studyRecordRefusal(target.path);
+  if (record !== null) throw new InputError(`${flag} ${path}: ${record}`);
   const folder = dirname(target.path);
   const missing = folderProblem(folder, dirname(path));
   if (missing !== null) throw new InputError(`${flag} ${path}: ${missing}`);

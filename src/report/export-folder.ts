@@ -3,11 +3,24 @@
  * work, then written whole or not at all.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
 import { emptyFolderFlag } from '../experiment/errors.ts';
 import { checkFolderLinks, folderProblem } from '../io/output-target.ts';
+import { studyRecordRefusal } from '../io/study-records.ts';
 import { checkPermitted, failureReason, processAlive, writeFileAtomic } from '../io/write-file.ts';
 
 export interface ExportFile {
@@ -21,16 +34,20 @@ export interface ExportFile {
  * in), one reached through a link another user planted in a shared sticky folder, or one
  * whose parent folder is missing or not writable: all before any work. @throws ConfigError
  */
-export function checkExportFolder(dir: string, flag: string): void {
-  if (dir === '') throw emptyFolderFlag(flag);
+export function checkExportFolder(given: string, flag: string): void {
+  if (given === '') throw emptyFolderFlag(flag);
   try {
-    checkFolderLinks(dir);
+    checkFolderLinks(given);
   } catch (error) {
-    throw new ConfigError(`${flag} ${dir}: ${(error as Error).message}`);
+    throw new ConfigError(`${flag} ${given}: ${(error as Error).message}`);
   }
+  // A link to a folder is followed (the checks and the rename are the folder's, as the write's).
+  const dir = linkedFolder(given);
+  const record = studyRecordRefusal(path.resolve(dir));
+  if (record !== null) throw new ConfigError(`${flag} ${given}: ${record}`);
   const parent = path.dirname(path.resolve(dir));
   const missing = folderProblem(parent, path.dirname(dir));
-  if (missing !== null) throw new ConfigError(`${flag} ${dir}: ${missing}`);
+  if (missing !== null) throw new ConfigError(`${flag} ${given}: ${missing}`);
   try {
     accessSync(parent, constants.W_OK);
     checkPermitted(dir);
@@ -39,13 +56,22 @@ export function checkExportFolder(dir: string, flag: string): void {
     mkdirSync(probe, { mode: 0o700 });
     rmdirSync(probe);
   } catch (error) {
-    throw new ConfigError(`${flag} ${dir}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
+    throw new ConfigError(`${flag} ${given}: ${path.dirname(dir)} cannot be written (${failureReason(error)})`);
   }
   removeStaleStaging(dir);
   const stats = statOrNull(dir);
   if (stats === null) return;
-  if (!stats.isDirectory()) throw new ConfigError(`${flag} ${dir}: is a file; expected a missing or empty folder`);
-  if (readdirSync(dir).length > 0) throw new ConfigError(`${flag} ${dir}: folder is not empty; expected a missing or empty folder`);
+  if (!stats.isDirectory()) throw new ConfigError(`${flag} ${given}: is a file; expected a missing or empty folder`);
+  if (readdirSync(dir).length > 0) throw new ConfigError(`${flag} ${given}: folder is not empty; expected a missing or empty folder`);
+}
+
+/** Where `dir` leads when it is a symbolic link (the export is written there), else `dir`. */
+function linkedFolder(dir: string): string {
+  try {
+    return lstatSync(dir).isSymbolicLink() ? realpathSync(dir) : dir;
+  } catch {
+    return dir; // a dangling link: the checks below name it
+  }
 }
 
 function statOrNull(file: string): Stats | null {
@@ -93,8 +119,9 @@ function removeStaleStaging(dir: string): void {
  * beside it, renamed into place at the end. A failure (a full disk) removes that folder, so
  * nothing is left to block a retry; one a killed export left is removed by the next check.
  */
-export function writeExportFolder(dir: string, files: readonly ExportFile[], flag: string): void {
-  checkExportFolder(dir, flag);
+export function writeExportFolder(given: string, files: readonly ExportFile[], flag: string): void {
+  checkExportFolder(given, flag);
+  const dir = linkedFolder(given);
   const staging = path.join(path.dirname(dir), stagingName(dir, process.pid));
   mkdirSync(staging, { mode: 0o777 });
   try {
