@@ -42,7 +42,7 @@ async function assertComplete(out: string, shards: number): Promise<void> {
   const status = await cliInProcess(['experiment', out, '--status']);
   assert.equal(status.code, 0, status.stderr);
   assert.match(status.stdout, new RegExp(`\\(${shards} shards\\): 9 of 9 runs recorded`));
-  assert.equal(status.stdout.match(/, done$/gm)?.length, shards, status.stdout);
+  assert.equal(status.stdout.match(/, complete$/gm)?.length, shards, status.stdout);
   const report = await cliInProcess(['report', out]);
   assert.equal(report.code, 0, report.stderr);
   assert.doesNotMatch(report.stderr, /missing|incomplete/);

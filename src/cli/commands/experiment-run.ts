@@ -161,6 +161,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
 function studyProgress(experiment: Experiment, quiet: boolean | undefined, onCluster: boolean): ReturnType<typeof progressBar> {
   const bar = progressBar(process.stderr, quiet);
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
+  bar.hooks.onNote = (line) => printError(line);
   const warn = () => sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
   // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.
   if (onCluster) warn();
