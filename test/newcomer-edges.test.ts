@@ -18,7 +18,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'nq-edges-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What the completion script gets back for `nqueens-islands WORDS...` (the last word being completed). */
-async function complete(...words: string[]): Promise<{ words: string[]; stderr: string; code: number }> {
+async function complete(...words: string[]): Promise<{ words: string[]; stderr: string; code: number | null }> {
   const r = await cliInProcess(['--get-yargs-completions', 'nqueens-islands', ...words]);
   return { words: r.stdout.split('\n').filter((w) => w !== ''), stderr: r.stderr, code: r.code };
 }
@@ -123,5 +123,52 @@ describe('the build is "dirty" when tracked files changed, not for outputs', () 
     for (const output of inClone) assert.equal(git('check-ignore', output).trim(), output);
     writeFileSync(path.join(repo, 'README.md'), `${readme}\nchanged\n`);
     assert.equal(buildInfo().dirty, true, 'a tracked file changed is dirty');
+  });
+});
+
+describe('wrong-kind files and words are named', () => {
+  it('a run config given to experiment, and a study given to solve -c, each say which it is and the command to use', async () => {
+    const asStudy = await cliInProcess(['experiment', 'config/default.yaml', '--out', path.join(dir, 'never')]);
+    assert.equal(asStudy.code, 2);
+    assert.equal(asStudy.stderr, 'nqueens-islands: config/default.yaml is a run config, not a study: use `solve -c config/default.yaml`\n');
+    const asConfig = await cliInProcess(['solve', '-c', 'config/experiments/islands.yaml']);
+    assert.equal(asConfig.code, 2);
+    assert.equal(
+      asConfig.stderr,
+      'nqueens-islands: config/experiments/islands.yaml is a study (an experiment file: sweep, repeats, ...), not a run config: use `experiment config/experiments/islands.yaml`\n',
+    );
+  });
+
+  it("`solve 8` suggests -n 8; `report FILE.jsonl` suggests --run; a study's own file suggests its folder", async () => {
+    assert.match((await cliInProcess(['solve', '8'])).stderr, /^nqueens-islands: Unknown argument: 8; did you mean -n 8\?\n$/);
+    const trace = path.join(dir, 'trace.jsonl');
+    writeFileSync(trace, '{}\n');
+    const r = await cliInProcess(['report', trace]);
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /trace\.jsonl: is a file, not a study folder; .* is reported with: nqueens-islands report --run .*trace\.jsonl\n$/,
+    );
+    const runs = path.join(dir, 'study', 'runs.jsonl');
+    mkdirSync(path.dirname(runs));
+    writeFileSync(runs, '');
+    assert.match(
+      (await cliInProcess(['report', runs])).stderr,
+      /is a file of a study folder; report the folder: nqueens-islands report .*study\n$/,
+    );
+  });
+
+  it('report -q prints the summary and no notes', async () => {
+    const study = path.join(dir, 'q.yaml');
+    writeFileSync(study, 'base: { overrides: { n: 8, islands: 1 } }\nsweep:\n  n: [8, 9]\nrepeats: 1\n');
+    const out = path.join(dir, 'q');
+    assert.equal((await cliInProcess(['experiment', study, '--out', out, '-q'])).code, 0);
+    const csv = path.join(dir, 'q.csv');
+    const loud = await cliInProcess(['report', out, '--csv', csv]);
+    assert.match(loud.stderr, /wrote .*q\.csv/);
+    const quiet = await cliInProcess(['report', out, '--csv', csv, '-q']);
+    assert.equal(quiet.code, 0);
+    assert.equal(quiet.stderr, '');
+    assert.equal(quiet.stdout, loud.stdout);
   });
 });

@@ -166,7 +166,23 @@ function refuseSameConfigs(cells: readonly ResolvedCell[], resolved: readonly st
   }
 }
 
+/** Top-level keys of a run config that no experiment file has: a study with one (and no sweep or base) is a run config given by mistake. */
+const RUN_CONFIG_ONLY_KEYS = [
+  'n',
+  'ga',
+  'islands',
+  'topology',
+  'migration',
+  'limits',
+  'onIslandError',
+  'output',
+  'cluster',
+  'islandGroups',
+];
+
 function resolveExperiment(raw: unknown, text: string, file: string, env: ResolveEnv): Experiment {
+  if (raw !== null && typeof raw === 'object' && !('sweep' in raw) && !('base' in raw) && RUN_CONFIG_ONLY_KEYS.some((key) => key in raw))
+    throw new ConfigError(`${file} is a run config, not a study: use \`solve -c ${file}\``);
   const spec = parseExperiment(raw, file);
   const inputs: StudyInput[] = [{ file, sha256: sha256(text) }];
   const base = baseInput(spec.base, file, (name, content) => inputs.push({ file: name, sha256: sha256(content) }));
