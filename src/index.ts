@@ -13,6 +13,7 @@ import type { ClusterOptions } from './cluster/study/study.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './config/resolve.ts';
 import type { RunConfigInput } from './config/schema.ts';
 import { experimentFromObject, loadExperiment } from './experiment/load.ts';
+import type { StudyEdits } from './experiment/study-edits.ts';
 import type { ExperimentInput } from './experiment/schema.ts';
 import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
 import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
@@ -56,6 +57,8 @@ export type { StudyHooks, StudyOutcome } from './experiment/runner.ts';
 export type { RunRecord } from './experiment/records.ts';
 export type { MachineProvenance, Provenance } from './provenance.ts';
 export type { ExperimentInput } from './experiment/schema.ts';
+export type { StudyEdits } from './experiment/study-edits.ts';
+export { bundleStudy } from './experiment/load.ts';
 export type { Edge, TopologyKind, TopologySpec } from './topology/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
@@ -231,6 +234,8 @@ export interface ExperimentOptions {
   hooks?: StudyHooks;
   /** Spread the runs over hosts of a NATS broker (docs/distributed.md); each record then names its `host`. */
   cluster?: ClusterOptions;
+  /** Changes to a study given as a file, as the CLI's `--set KEY=VALUE` and `--repeats K` (the file is left as it is). */
+  edits?: StudyEdits;
 }
 
 const EXPERIMENT_OPTIONS = {
@@ -240,6 +245,7 @@ const EXPERIMENT_OPTIONS = {
   signal: abortSignal,
   hooks: callbacks,
   cluster: object,
+  edits: object,
 } satisfies Record<keyof ExperimentOptions, OptionCheck>;
 
 /**
@@ -249,7 +255,7 @@ const EXPERIMENT_OPTIONS = {
  */
 export async function runExperiment(study: string | ExperimentInput, given?: ExperimentOptions): Promise<StudyOutcome> {
   const options = checkedOptions(given, 'runExperiment options', EXPERIMENT_OPTIONS);
-  const experiment = typeof study === 'string' ? loadExperiment(study) : experimentFromObject(study);
+  const experiment = typeof study === 'string' ? loadExperiment(study, undefined, options.edits) : experimentFromObject(study);
   const studyOptions = {
     outDir: options.out ?? path.join('results', experiment.name),
     resume: options.resume ?? false,

@@ -176,7 +176,7 @@ describe('shards of a study, through the built CLI', () => {
     const status = await cliInProcess(['experiment', sharded, '--status']);
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /\(3 shards\): 12 of 12 runs recorded\n/);
-    for (const i of [1, 2, 3]) assert.match(status.stdout, new RegExp(`shard ${i}/3: 4 of 4 runs, done`));
+    for (const i of [1, 2, 3]) assert.match(status.stdout, new RegExp(`shard ${i}/3: 4 of 4 runs, complete`));
     const report = await cliInProcess(['report', sharded]);
     assert.equal(report.code, 0, report.stderr);
     assert.doesNotMatch(report.stderr, /missing|incomplete/);
@@ -257,8 +257,8 @@ describe('shards of a study, through the built CLI', () => {
     assert.ok(before >= 1 && before < 6, `${before} runs before the kill`);
 
     const status = await cliInProcess(['experiment', out, '--status']);
-    assert.match(status.stdout, new RegExp(`shard 1/2: ${before} of 6 runs, incomplete`));
-    assert.match(status.stdout, /shard 2\/2: 0 of 6 runs, missing \(no runs\.shard-2-of-2\.jsonl\)/);
+    assert.match(status.stdout, new RegExp(`shard 1/2: ${before} of 6 runs, stopped \\(process \\d+ on .*: its process is not running\\)`));
+    assert.match(status.stdout, /shard 2\/2: 0 of 6 runs, missing \(no runs\.shard-2-of-2\.jsonl: never started\)/);
     const partial = await cliInProcess(['report', out]);
     assert.equal(partial.code, 0, partial.stderr);
     assert.match(

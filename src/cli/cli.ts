@@ -17,6 +17,7 @@ import { brokerCommand } from './commands/broker.ts';
 import { emptyFlagValue, EXIT, UsageError } from './errors.ts';
 import { printError, printLine, setExitCode, withCliIo } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
+import { COMPLETION_FLAG, flagChoices, valueCompletions } from './completion.ts';
 
 /** Errors that mean "your input is wrong": one line, exit 2, no stack trace. */
 function isInputError(error: unknown): error is Error {
@@ -107,7 +108,39 @@ export async function runCli(argv: readonly string[]): Promise<CliOutcome> {
   return outcome;
 }
 
+const COMPLETION_DESCRIBE = 'print a shell completion script for bash or zsh (by $SHELL): source it from ~/.bashrc or ~/.zshrc';
+
+/** `completion --help`: yargs' completion command has no help of its own (it printed the script). */
+const COMPLETION_HELP = `nqueens-islands completion
+
+${COMPLETION_DESCRIBE}
+
+  nqueens-islands completion >> ~/.bashrc    # bash (SHELL=/bin/bash)
+  nqueens-islands completion >> ~/.zshrc     # zsh (SHELL=/usr/bin/zsh)
+
+It completes commands, flags, and the values of enum-like flags from the registries
+(${[...flagChoices().keys()].join(', ')}); file flags complete file names.
+
+Options:
+  -h, --help  Show help`;
+
+/** Completion and its help, before yargs: true when handled. */
+function completionOnly(argv: readonly string[]): boolean {
+  if (argv[0] === 'completion' && argv.slice(1).some((w) => w === '--help' || w === '-h')) {
+    printLine(COMPLETION_HELP);
+    return true;
+  }
+  if (argv[0] !== COMPLETION_FLAG) return false;
+  const values = valueCompletions(argv.slice(2));
+  if (values === null) return false;
+  if (values.length > 0) printLine(values.join('\n'));
+  return true;
+}
+
 export async function main(argv: string[]): Promise<void> {
+  if (completionOnly(argv)) return;
+  // Completing a word: no checks of flag values (the word being completed is empty) and no error lines in the prompt.
+  const completing = argv[0] === COMPLETION_FLAG;
   const base = yargs(argv);
   const cli = base
     .scriptName('nqueens-islands')
@@ -122,7 +155,7 @@ export async function main(argv: string[]): Promise<void> {
     .command(hostsCommand)
     .command(brokerCommand)
     // yargs' own: bash or zsh (from $SHELL); the script asks the binary for each completion.
-    .completion('completion', 'print a shell completion script for bash or zsh (by $SHELL): source it from ~/.bashrc or ~/.zshrc')
+    .completion('completion', COMPLETION_DESCRIBE)
     .demandCommand(1, 'name a command: solve, verify, config, experiment, report, host, hosts, broker or completion')
     .strict()
     .recommendCommands()
@@ -132,8 +165,8 @@ export async function main(argv: string[]): Promise<void> {
     .version(toolInfo().version)
     // The terminal's width; not wrapped at all when stdout is not a terminal (a file, a pipe).
     .wrap(base.terminalWidth())
-    .middleware(checkFlagValues(argv) as unknown as Parameters<Argv['middleware']>[0], true)
-    .middleware(checkWordsAfterDashes(argv), true)
+    .middleware((completing ? () => {} : checkFlagValues(argv)) as unknown as Parameters<Argv['middleware']>[0], true)
+    .middleware(completing ? () => {} : checkWordsAfterDashes(argv), true)
     .fail((message, error, usage) => {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(message.replace(/\n/g, ' '), commandFlags(usage), argv));
@@ -146,6 +179,7 @@ export async function main(argv: string[]): Promise<void> {
       if (text) printLine(text);
     });
   } catch (error) {
+    if (completing) return;
     if (isInputError(error)) {
       printError(error.message);
       setExitCode(EXIT.badInput);

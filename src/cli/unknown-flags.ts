@@ -4,7 +4,8 @@ import { nearestName } from '../schema/suggest.ts';
 /**
  * `Unknown argument: topologgy` becomes `Unknown argument: topologgy; did you mean --topology?`
  * when `known` (the command's flags) holds a near name. Only for names typed as flags in
- * `argv`: a stray positional gets no flag suggested.
+ * `argv`: a stray positional gets no flag suggested, but a bare number where the command takes
+ * `-n` (`solve 8`) gets `-n 8`.
  */
 export function withFlagSuggestions(message: string, known: readonly string[], argv: readonly string[]): string {
   const match = /^Unknown arguments?: (.+)$/.exec(message);
@@ -16,6 +17,8 @@ export function withFlagSuggestions(message: string, known: readonly string[], a
   const candidates = known.filter((k) => k !== 'help' && k !== 'version');
   const spell = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`);
   const hints = names.flatMap((name) => {
+    // `solve 8`: the board size as a bare word.
+    if (/^\d+$/.test(name) && known.includes('n') && argv.includes(name)) return [`-n ${name}`];
     const typed = spell(name);
     if (!argv.some((arg) => arg === typed || arg.startsWith(`${typed}=`))) return [];
     const near = nearestName(name, candidates);

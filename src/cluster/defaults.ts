@@ -1,7 +1,7 @@
 /** The cluster's defaults in one place (no NATS imports: the CLI's --help reads them without loading NATS). */
 import type { LauncherCapabilities } from '../archipelago/launcher.ts';
 import { RUN_DEFAULTS } from '../config/defaults.ts';
-import { ConfigError } from '../config/errors.ts';
+import { shortened } from '../config/test-knob.ts';
 
 /** Subject prefix when no --nats-prefix is given (the run config's `cluster.prefix` default). */
 export const DEFAULT_PREFIX = RUN_DEFAULTS.cluster.prefix;
@@ -81,18 +81,6 @@ export function checkTestKnobs(env: NodeJS.ProcessEnv = process.env): void {
 /** The bound on a study run's event lines (host/study-member.ts): `fallback`, or the lower NQI_TEST_MAX_EVENT_BYTES. */
 export function maxEventBytes(fallback: number, env: NodeJS.ProcessEnv = process.env): number {
   return shortened(env, TEST_MAX_EVENT_BYTES_ENV, fallback, { least: 1, unit: 'bytes' });
-}
-
-function shortened(env: NodeJS.ProcessEnv, name: string, fallback: number, range = { least: 500, unit: 'milliseconds' }): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  // Decimal digits only: Number() would also take hex, exponents and blanks.
-  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < range.least || value > fallback)
-    throw new ConfigError(
-      `${name}: expected an integer of ${range.unit} from ${range.least} to ${fallback} (a test-only knob), got ${JSON.stringify(raw)}`,
-    );
-  return value;
 }
 
 /** What the cluster's launcher supports: the hosts' islands answer no checkpoint request (cluster-launcher.ts `BusCoordination`). */

@@ -101,6 +101,9 @@ export function readConfigFile(file: string): unknown {
   return configFromText(readText(file, name), file, name);
 }
 
+/** Keys only an experiment file has (src/experiment/schema.ts): a run config with one is a study given by mistake. */
+const STUDY_ONLY_KEYS = ['sweep', 'repeats', 'seeds', 'baseline', 'base'];
+
 /** A config file's text parsed, not validated. @throws ConfigError for an empty document or a syntax error. */
 export function configFromText(text: string, file: string, name = displayName(file)): unknown {
   const value = parseConfigText(text, file, name);
@@ -108,6 +111,8 @@ export function configFromText(text: string, file: string, name = displayName(fi
   if (value === null || value === undefined) throw new ConfigError(`${name}: empty file; expected a mapping with at least "n"`);
   if (typeof value !== 'object')
     throw new ConfigError(`${name}: holds ${describeDocument(value)}, not a mapping of config keys; expected at least "n"`);
+  if (!Array.isArray(value) && STUDY_ONLY_KEYS.some((key) => key in value))
+    throw new ConfigError(`${name} is a study (an experiment file: sweep, repeats, ...), not a run config: use \`experiment ${name}\``);
   return value;
 }
 

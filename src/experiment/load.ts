@@ -3,6 +3,7 @@
  * run config, apply each cell's sweep values and resolve every cell's config before any run
  * starts, so a bad cell is an error at the door, not after an hour of runs.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { ConfigError } from '../config/errors.ts';
@@ -14,6 +15,7 @@ import { applyOverrides } from '../config/overrides.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from '../config/resolve.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { isFolderName, parseExperiment, type ExperimentFile } from './schema.ts';
+import { bundleText, editStudy, hasEdits, type StudyEdits } from './study-edits.ts';
 import { baselineOf, expandSweep, studySeeds, type Cell, type SweepValue } from './sweep.ts';
 
 export interface ResolvedCell extends Cell {
@@ -58,8 +60,13 @@ function baseInput(spec: ExperimentFile['base'], experimentFile: string, read: (
   const base = typeof spec === 'string' ? { file: spec } : (spec ?? {});
   let fromFile: unknown = {};
   if (base.file !== undefined) {
-    const file = path.resolve(path.dirname(experimentFile), base.file);
+    const folder = path.resolve(path.dirname(experimentFile));
+    const file = path.resolve(folder, base.file);
     const name = displayName(file);
+    if (!existsSync(file))
+      throw new ConfigError(
+        `${experimentFile}: base.file: ${base.file}: no such file in ${displayName(path.dirname(file))} (a relative base.file is found from the experiment file's folder, ${displayName(folder)}); a copied study needs its base beside it, or write one self-contained file with: experiment ${experimentFile} --bundle OUT`,
+      );
     const text = readText(file, name);
     read(base.file, text);
     fromFile = configFromText(text, file, name);
@@ -88,12 +95,40 @@ function defaultName(file: string): string {
  * Reads, validates and resolves an experiment file.
  * @throws ConfigError with one line naming the file (or the base run-config file) and the key path.
  */
-export function loadExperiment(file: string, env: ResolveEnv = systemEnv()): Experiment {
+export function loadExperiment(file: string, env: ResolveEnv = systemEnv(), edits?: StudyEdits): Experiment {
+  const { raw, text } = readStudy(file, edits);
+  return resolveExperiment(raw, text, file, env);
+}
+
+/** The experiment file's content, parsed, with `edits` applied; `text` is the file's, or the edited study's YAML. */
+function readStudy(file: string, edits: StudyEdits | undefined): { raw: unknown; text: string } {
   const text = readText(file, file, 'an experiment file (YAML or JSON)');
   const raw = parseConfigText(text, file, file);
   if (raw === null || raw === undefined)
     throw new ConfigError(`${file}: empty file; expected a mapping with base, sweep, repeats and baseline`);
-  return resolveExperiment(raw, text, file, env);
+  // An edited study is another study: its text (hashed into the manifest) is the edited one.
+  return hasEdits(edits) ? { raw: editStudy(raw, edits), text: YAML.stringify(editStudy(raw, edits)) } : { raw, text };
+}
+
+/**
+ * The study in `file` (with `edits`) as one self-contained file: its base run-config file
+ * inlined as `base.overrides`, its name kept. Checked to resolve to the same cells as the
+ * original before it is returned.
+ * @throws ConfigError as loadExperiment.
+ */
+export function bundleStudy(file: string, edits?: StudyEdits, env: ResolveEnv = systemEnv()): string {
+  const { raw, text } = readStudy(file, edits);
+  const original = resolveExperiment(raw, text, file, env);
+  const spec = parseExperiment(raw, file);
+  const bundle = bundleText(
+    raw as Record<string, unknown>,
+    baseInput(spec.base, file, () => {}),
+    { file, name: original.name, edits },
+  );
+  const again = experimentFromObject(YAML.parse(bundle), `${file} (bundled)`, env);
+  if (canonicalJson(again.cells) !== canonicalJson(original.cells) || canonicalJson(again.seeds) !== canonicalJson(original.seeds))
+    throw new Error(`${file}: the bundled study does not resolve to the original's cells (a bug; please report it)`);
+  return bundle;
 }
 
 /**
@@ -131,7 +166,23 @@ function refuseSameConfigs(cells: readonly ResolvedCell[], resolved: readonly st
   }
 }
 
+/** Top-level keys of a run config that no experiment file has: a study with one (and no sweep or base) is a run config given by mistake. */
+const RUN_CONFIG_ONLY_KEYS = [
+  'n',
+  'ga',
+  'islands',
+  'topology',
+  'migration',
+  'limits',
+  'onIslandError',
+  'output',
+  'cluster',
+  'islandGroups',
+];
+
 function resolveExperiment(raw: unknown, text: string, file: string, env: ResolveEnv): Experiment {
+  if (raw !== null && typeof raw === 'object' && !('sweep' in raw) && !('base' in raw) && RUN_CONFIG_ONLY_KEYS.some((key) => key in raw))
+    throw new ConfigError(`${file} is a run config, not a study: use \`solve -c ${file}\``);
   const spec = parseExperiment(raw, file);
   const inputs: StudyInput[] = [{ file, sha256: sha256(text) }];
   const base = baseInput(spec.base, file, (name, content) => inputs.push({ file: name, sha256: sha256(content) }));

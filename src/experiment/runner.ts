@@ -17,7 +17,7 @@ import { runPipeline } from '../run/pipeline.ts';
 import type { Experiment } from './load.ts';
 import { planRuns, recordedRuns, type PlannedRun, type SetAside, type StudyFiles } from './plan.ts';
 import { toRunRecord, type RunRecord } from './records.ts';
-import { lockStudyFolder } from './lock.ts';
+import { LOCK_FILE, lockStudyFolder, type StudyLock } from './lock.ts';
 import { checkSameStudy, newManifest } from './manifest.ts';
 import { shardFiles, shardLockFile } from './shard-folder.ts';
 import type { Shard } from './shard.ts';
@@ -55,6 +55,8 @@ export interface StudyHooks {
   onRetry?(run: PlannedRun, error: string): void;
   /** Distributed studies: every host and what it runs, whenever that changes. */
   onHosts?(hosts: readonly HostActivity[]): void;
+  /** A line to tell the user: waiting for a lock's lease, or taking a stale lock over (lock.ts). */
+  onNote?(line: string): void;
 }
 
 /** A host of a distributed study, as the progress display shows it. */
@@ -143,18 +145,26 @@ export interface OpenStudy {
 export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 'signal'>): OpenStudy {
   const { outDir } = options;
   const made = makeStudyFolder(outDir);
-  let release: (() => void) | null = null;
+  let lock: StudyLock | null = null;
   try {
-    release = options.shard === undefined ? lockStudyFolder(outDir) : lockStudyFolder(outDir, '--out', shardLockFile(options.shard));
-    return { ...prepareStudy(experiment, options), close: release };
+    const name = options.shard === undefined ? LOCK_FILE : shardLockFile(options.shard);
+    lock = lockStudyFolder(outDir, '--out', name, options.hooks?.onNote);
+    const held = lock;
+    const study = prepareStudy(experiment, options);
+    // A holder stopped for longer than its lease may have lost the lock: it records nothing then.
+    const save: OpenStudy['save'] = (planned, finished) => {
+      held.assertHeld();
+      study.save(planned, finished);
+    };
+    return { ...study, save, close: held.release };
   } catch (error) {
     // A study refused leaves no folder behind that it made. Without the lock only empty folders
     // go (rmdir): another writer may have locked the folder between our mkdir and our lock
     // (three `experiment --resume` at once on a new folder), and its files are not ours to remove.
     // A shard's folder is shared: only what is left empty once its own lock is gone.
-    const ours = release !== null && options.shard === undefined;
+    const ours = lock !== null && options.shard === undefined;
     if (made !== undefined && ours) rmSync(made, { recursive: true, force: true });
-    release?.();
+    lock?.release();
     if (made !== undefined && !ours) removeEmptyFolders(outDir, made);
     throw error;
   }

@@ -10,6 +10,8 @@ import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
 import { failureReason } from '../io/write-file.ts';
 import type { Manifest, ManifestCell, RunRecord } from './records.ts';
+import { LOCK_FILE, lockStatus } from './lock.ts';
+import { shardLockFile } from './shard-folder.ts';
 import { readRuns, runKey, RUNS_FILE } from './store.ts';
 import { shardOfFile, shardRunsFile, shardSlice, type Shard } from './shard.ts';
 
@@ -86,16 +88,22 @@ export function shardGaps(shards: readonly ShardProgress[]): string | null {
 
 /**
  * `experiment DIR --status`: the study's runs recorded of planned, and for a study run in
- * shards, one line per shard (done, incomplete with its count, or missing).
+ * shards, one line per shard: complete, running (its lock's lease fresh), stopped (stale or
+ * no lock: a dead or ended task, to start again) or missing (never started).
  */
 export function studyStatus(dir: string, manifest: Manifest): string[] {
   const { runs, shards, ignored } = readStudyRuns(dir, manifest);
   const planned = manifest.seeds.length * manifest.cells.length;
   const recorded = new Set(runs.map((run) => runKey(run.cell, run.seed))).size;
   const how = shards === null ? 'one process' : `${shards.length} shard${shards.length === 1 ? '' : 's'}`;
-  const lines = [`${manifest.name} in ${dir} (${how}): ${recorded} of ${planned} runs recorded`];
+  const whole = recorded < planned && shards === null ? `, ${lockStatus(dir, LOCK_FILE)}` : '';
+  const lines = [`${manifest.name} in ${dir} (${how}): ${recorded} of ${planned} runs recorded${whole}`];
   for (const { shard, planned: slice, recorded: own, missing } of shards ?? []) {
-    const state = missing ? `missing (no ${shardRunsFile(shard)})` : own < slice ? 'incomplete' : 'done';
+    const state = missing
+      ? `missing (no ${shardRunsFile(shard)}: never started)`
+      : own < slice
+        ? lockStatus(dir, shardLockFile(shard))
+        : 'complete';
     lines.push(`shard ${shard.index}/${shard.count}: ${missing ? 0 : own} of ${slice} runs, ${state}`);
   }
   if (ignored.length > 0) lines.push(`not read (another shard count): ${ignored.join(', ')}`);

@@ -5,9 +5,11 @@ import type { ArgumentsCamelCase } from 'yargs';
 import { checkNoAuthFlags, clusterFromArgs, type ClusterArgs } from '../../cluster/flags.ts';
 import { displayNatsUrl, parseNatsUrl } from '../../config/nats-url.ts';
 import { PASSWORD_ENV } from '../../cluster/defaults.ts';
-import { loadExperiment } from '../../experiment/load.ts';
+import { bundleStudy, loadExperiment } from '../../experiment/load.ts';
 import { sameCellWarnings } from '../../experiment/same-cells.ts';
-import { checkNotInputs, failureReason } from '../../io/write-file.ts';
+import { checkNotInputs, failureReason, writeFileAtomic } from '../../io/write-file.ts';
+import { numberLiteral } from '../../schema/flag-value.ts';
+import { editsArgs, type StudyEdits } from '../../experiment/study-edits.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { progressBar } from '../../experiment/progress.ts';
 import { parseShard, shardFromEnv, type Shard } from '../../experiment/shard.ts';
@@ -31,6 +33,9 @@ export interface ExperimentArgs extends ClusterArgs, ServeArgs {
   events: boolean;
   shard?: string;
   status: boolean;
+  set?: string[];
+  repeats?: string;
+  bundle?: string;
   mixedBuilds: boolean;
   quiet: boolean;
 }
@@ -87,15 +92,41 @@ function printStatus(args: ArgumentsCamelCase<ExperimentArgs>): void {
   for (const line of studyStatus(dir, readManifest(path.join(dir, MANIFEST_FILE)))) printLine(line);
 }
 
+/** --set and --repeats. @throws ConfigError for a --repeats that is no whole number. */
+function studyEdits(args: ArgumentsCamelCase<ExperimentArgs>): StudyEdits {
+  const repeats = args.repeats === undefined ? undefined : numberLiteral(args.repeats);
+  if (repeats !== undefined && !Number.isInteger(repeats))
+    throw new UsageError(`--repeats: expected an integer from 1 to 10000, got ${JSON.stringify(args.repeats)}`);
+  return { set: args.set?.map(String), repeats };
+}
+
+/** `experiment FILE --bundle OUT`: the study as one file, written the careful way; nothing runs. */
+function writeBundle(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits): void {
+  const other = (['out', 'shard', 'nats'] as const).find((flag) => args[flag] !== undefined) ?? (args.resume ? 'resume' : undefined);
+  if (other !== undefined) throw new UsageError(`--bundle: writes the study to a file and runs nothing; not with --${other}`);
+  const out = args.bundle!;
+  if (out === '') throw new UsageError('--bundle: expected a file name, got an empty string');
+  const text = bundleStudy(args.file, edits);
+  checkNotInputs([['--bundle', out]], [[`the experiment file ${args.file}`, args.file]]);
+  try {
+    writeFileAtomic(out, text);
+  } catch (error) {
+    throw new ConfigError(`--bundle ${out}: cannot write (${failureReason(error)})`);
+  }
+  printError(`wrote ${out}: ${args.file} with its base inlined; run it as the original: nqueens-islands experiment ${shellWord(out)} ...`);
+}
+
 export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Promise<void> {
   if (args.file === '') throw new UsageError('experiment: expected an experiment file, got an empty string');
   if (args.status) return printStatus(args);
+  const edits = studyEdits(args);
+  if (args.bundle !== undefined) return writeBundle(args, edits);
   const cluster = clusterFromArgs(args);
   if (!cluster) checkNoAuthFlags(args);
   const shard = args.shard === undefined ? undefined : args.shard === 'auto' ? shardFromEnv() : parseShard(args.shard);
   if (shard !== undefined && cluster !== null) throw new UsageError('--shard: a shard runs its slice on this machine; not with --nats');
   const serveAt = serveFromArgs(args);
-  const experiment = loadExperiment(args.file);
+  const experiment = loadExperiment(args.file, undefined, edits);
   const outDir = args.out ?? path.join('results', experiment.name);
   noteKernelFallback();
   // The study writes these files (and its event logs): none may be the experiment file it reads.
@@ -124,7 +155,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   };
   // The study's own options (--events) are in its manifest: --resume keeps them. A shard continues its slice by itself.
   const again = shard === undefined ? '--resume' : `--shard ${args.shard === 'auto' ? 'auto' : `${shard.index}/${shard.count}`}`;
-  const resume = `nqueens-islands experiment ${shellWord(args.file)} --out ${shellWord(outDir)} ${again}${mixedBuilds ? ' --mixed-builds' : ''}${cluster ? ` ${clusterHint(args)}` : ''}`;
+  const resume = `nqueens-islands experiment ${[args.file, ...editsArgs(edits)].map(shellWord).join(' ')} --out ${shellWord(outDir)} ${again}${mixedBuilds ? ' --mixed-builds' : ''}${cluster ? ` ${clusterHint(args)}` : ''}`;
   try {
     let outcome: StudyOutcome;
     let lost: string | null = null;
@@ -165,6 +196,7 @@ function studyProgress(experiment: Experiment, quiet: boolean | undefined, onClu
     printError(
       `${count} record${count === 1 ? '' : 's'} that do${count === 1 ? 'es' : ''} not fit the study moved to ${file} (${first}); ${count === 1 ? 'its run is' : 'their runs are'} run again`,
     );
+  bar.hooks.onNote = (line) => printError(line);
   const warn = () => sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
   // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.
   if (onCluster) warn();

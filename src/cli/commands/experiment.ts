@@ -16,6 +16,26 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
         coerce: lastValue,
         describe: 'result folder (default results/<experiment name>)',
       })
+      .option('set', {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        describe:
+          'change the study without copying its file: KEY=VALUE, a dotted key of the experiment file, the value as YAML (repeats=3, sweep.n=[8, 12], base.overrides.limits.maxIterations=500); repeatable',
+      })
+      .option('repeats', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe: "runs per cell: the first K of the study's seeds (a smaller study to try it out)",
+      })
+      .option('bundle', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe:
+          'write the study (with --set/--repeats) to FILE as one self-contained file, its base run config inlined (for a Kubernetes ConfigMap); runs nothing',
+      })
       .option('resume', { type: 'boolean', default: false, describe: 'continue an interrupted study in --out: skip its finished runs' })
       .option('events', {
         type: 'boolean',
@@ -46,6 +66,8 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
       .example('$0 experiment config/experiments/topology.yaml --out results/topology', 'run a study')
       .example('$0 experiment config/experiments/topology.yaml --out results/topology --resume', 'finish an interrupted one')
       .example('$0 experiment config/experiments/topology.yaml --out results/topology --shard 2/8', 'run the 2nd of 8 slices (one per job)')
+      .example('$0 experiment config/experiments/topology.yaml --repeats 2 --set sweep.n=[16]', 'a smaller study, the file unchanged')
+      .example('$0 experiment config/experiments/islands.yaml --bundle study.yaml', 'one file for a ConfigMap (docs/hpc.md)')
       .example('$0 experiment results/topology --status', "the study's progress, per shard")
       .example(
         '$0 experiment config/experiments/topology.yaml --nats nats://lab-server:4222 --hosts 3',

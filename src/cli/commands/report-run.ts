@@ -1,4 +1,5 @@
 /** The work behind `report`, imported only when the command runs: its checks, its worker thread, its writes. */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { ConfigError } from '../../config/errors.ts';
@@ -28,6 +29,7 @@ export interface ReportArgs extends ServeArgs {
   run?: string;
   paperTable1: boolean;
   xAxis: XAxis;
+  quiet?: boolean;
 }
 
 /** The files of a study folder that `report` reads or a study writes: no report output may replace them, existing or not yet. */
@@ -41,10 +43,10 @@ function studyFolders(dir: string | undefined): [string, string][] {
 }
 
 /** Writes a report file once the summary is on stdout: a file that cannot be written is one line and exit 4. */
-function save(flag: string, path: string, text: string): void {
+function save(flag: string, path: string, text: string, note: (line: string) => void): void {
   try {
     writeFileAtomic(path, text);
-    printError(`wrote ${path}`);
+    note(`wrote ${path}`);
   } catch (error) {
     printError(`${writeError(flag, path, error)}; the summary is on stdout only`);
     setExitCode(EXIT.notSaved);
@@ -55,10 +57,10 @@ function save(flag: string, path: string, text: string): void {
  * Writes an export folder (`--figures`, `--ioh`) whole or not at all once the summary is on
  * stdout (a signal's stop comes after the folder is in place); a failure is one line and exit 4.
  */
-function saveExport(flag: string, dir: string, files: ExportFile[], wrote: string): void {
+function saveExport(flag: string, dir: string, files: ExportFile[], wrote: string, note: (line: string) => void): void {
   try {
     writeExportFolder(dir, files, flag);
-    printError(`wrote ${dir} (${wrote})`);
+    note(`wrote ${dir} (${wrote})`);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     printError(`${writeError(flag, dir, error)}; the summary is on stdout only`);
@@ -102,8 +104,21 @@ async function serveReport(args: ArgumentsCamelCase<ReportArgs>, at: ServeOption
   await serveUntilStopped(at, () => (args.dir === undefined ? serveRunFile(args.run!, at) : serveStudyFolder(args.dir, at)));
 }
 
+/** A file given where the study folder goes: a run's event file (`--run`), or a file of a study folder (its folder). */
+function checkStudyFolderGiven(dir: string): void {
+  if (!existsSync(dir) || !statSync(dir).isFile()) return;
+  const name = path.basename(dir);
+  const folder = path.dirname(dir);
+  if (name === MANIFEST_FILE || name === RUNS_FILE || /^runs\.shard-\d+-of-\d+\.jsonl$/.test(name))
+    throw new ConfigError(`${dir}: is a file of a study folder; report the folder: nqueens-islands report ${folder}`);
+  throw new ConfigError(
+    `${dir}: is a file, not a study folder; a run's event file (from solve --trace FILE) is reported with: nqueens-islands report --run ${dir}`,
+  );
+}
+
 export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void> {
   if (args.dir === '') throw new ConfigError('report: expected a study folder, got an empty string');
+  if (args.dir !== undefined) checkStudyFolderGiven(args.dir);
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
   if (args.markdown !== undefined) checkOutFile('--markdown', args.markdown);
@@ -171,15 +186,17 @@ type StopPoint = () => Promise<void>;
 
 /** The notes and the summary, then the files asked for, each whole, with stop points between them. */
 async function writeOutputs(args: ArgumentsCamelCase<ReportArgs>, outputs: ReportOutputs, stopPoint: StopPoint): Promise<void> {
-  for (const note of outputs.notes) printError(note);
+  // -q: the summary and errors only; no notes (missing shards, dropped lines) and no "wrote" lines.
+  const note = args.quiet ? () => {} : printError;
+  for (const line of outputs.notes) note(line);
   for (const line of outputs.stdout) printLine(line);
-  if (args.csv !== undefined && outputs.csv !== undefined) save('--csv', args.csv, outputs.csv);
-  if (args.markdown !== undefined && outputs.markdown !== undefined) save('--markdown', args.markdown, outputs.markdown);
-  if (args.html !== undefined && outputs.html !== undefined) save('--html', args.html, outputs.html);
+  if (args.csv !== undefined && outputs.csv !== undefined) save('--csv', args.csv, outputs.csv, note);
+  if (args.markdown !== undefined && outputs.markdown !== undefined) save('--markdown', args.markdown, outputs.markdown, note);
+  if (args.html !== undefined && outputs.html !== undefined) save('--html', args.html, outputs.html, note);
   await stopPoint();
   if (args.figures !== undefined && outputs.figures !== undefined)
-    saveExport('--figures', args.figures, outputs.figures, 'each figure as SVG, with its data as CSV');
+    saveExport('--figures', args.figures, outputs.figures, 'each figure as SVG, with its data as CSV', note);
   await stopPoint();
   if (args.ioh !== undefined && outputs.ioh !== undefined)
-    saveExport('--ioh', args.ioh, outputs.ioh, 'IOHprofiler format, two-column .dat, for IOHanalyzer');
+    saveExport('--ioh', args.ioh, outputs.ioh, 'IOHprofiler format, two-column .dat, for IOHanalyzer', note);
 }

@@ -23,6 +23,12 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
         describe: 'write a self-contained HTML report with plots to FILE',
       })
       .option('csv', { type: 'string', requiresArg: true, coerce: lastValue, describe: 'write the summary table as CSV to FILE' })
+      .option('quiet', {
+        alias: 'q',
+        type: 'boolean',
+        default: false,
+        describe: 'the summary (stdout) and errors only: no notes or "wrote FILE" lines on stderr',
+      })
       .option('markdown', {
         type: 'string',
         requiresArg: true,

@@ -1,0 +1,174 @@
+/**
+ * A newcomer's last rough edges (issue 49): completion of flag values (from the registries,
+ * nothing for free numbers, never an error in the prompt), `completion --help`, and a build
+ * that is not "dirty" for the outputs the README's commands write (so a study made before
+ * still resumes).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { REGISTRIES } from '../src/config/registries.ts';
+import { policyNames } from '../src/migration-policy/names.ts';
+import { cliInProcess, ROOT } from './cli-helpers.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-edges-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What the completion script gets back for `nqueens-islands WORDS...` (the last word being completed). */
+async function complete(...words: string[]): Promise<{ words: string[]; stderr: string; code: number | null }> {
+  const r = await cliInProcess(['--get-yargs-completions', 'nqueens-islands', ...words]);
+  return { words: r.stdout.split('\n').filter((w) => w !== ''), stderr: r.stderr, code: r.code };
+}
+
+describe('completion', () => {
+  it('offers `ring` after `--topology r`, with no error in the prompt', async () => {
+    const r = await complete('solve', '--topology', 'r');
+    assert.equal(r.code, 0);
+    assert.equal(r.stderr, '');
+    assert.ok(r.words.includes('ring'), r.words.join(' '));
+    assert.ok(
+      r.words.every((w) => w.startsWith('r')),
+      r.words.join(' '),
+    );
+  });
+
+  it('offers every value of each enum-like flag, from the registries', async () => {
+    const expected: [string, string[]][] = [
+      ['--mode', REGISTRIES.gaModes.map((d) => d.kind)],
+      ['--topology', REGISTRIES.topologies.map((d) => d.kind)],
+      ['--migration', REGISTRIES.migrationModes.map((d) => d.kind)],
+      ['--emigrant-selection', policyNames(REGISTRIES.emigrantSelections)],
+      ['--replacement', policyNames(REGISTRIES.replacements)],
+      ['--on-island-error', ['continue', 'fail']],
+    ];
+    for (const [flag, values] of expected) {
+      const r = await complete('solve', flag, '');
+      assert.equal(r.stderr, '', flag);
+      assert.deepEqual(r.words, values, flag);
+    }
+    assert.deepEqual((await complete('experiment', 'study.yaml', '--shard', '')).words, ['auto']);
+  });
+
+  it('offers nothing for a free number or a file, and no error (the shell completes file names then)', async () => {
+    for (const words of [
+      ['solve', '-n', ''],
+      ['solve', '--seed', '1'],
+      ['solve', '--interval', ''],
+      ['solve', '--out', ''],
+      ['report', '--html', ''],
+    ]) {
+      const r = await complete(...words);
+      assert.equal(r.code, 0, words.join(' '));
+      assert.deepEqual(r.words, [], words.join(' '));
+      assert.equal(r.stderr, '', words.join(' '));
+    }
+  });
+
+  it('still completes flag names and commands', async () => {
+    assert.ok((await complete('solve', '--topo')).words.includes('--topology'));
+    assert.ok((await complete('')).words.includes('experiment'));
+    const afterBoolean = await complete('solve', '--json', '');
+    assert.equal(afterBoolean.stderr, '');
+    assert.ok(afterBoolean.words.includes('--seed'));
+  });
+
+  it('`completion --help` is help, not the script', async () => {
+    const r = await cliInProcess(['completion', '--help']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^nqueens-islands completion\n/);
+    assert.match(r.stdout, /source it from ~\/\.bashrc or ~\/\.zshrc/);
+    assert.doesNotMatch(r.stdout, /###-begin-nqueens-islands-completions-###/);
+  });
+});
+
+describe('the build is "dirty" when tracked files changed, not for outputs', () => {
+  /** A repository holding what scripts/build-info.mjs needs; its dist/build-info.json after a "build". */
+  const repo = path.join(dir, 'clone');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const buildInfo = () => {
+    execFileSync(process.execPath, [path.join(repo, 'scripts', 'build-info.mjs')], { cwd: repo });
+    return JSON.parse(readFileSync(path.join(repo, 'dist', 'build-info.json'), 'utf8')) as { commit: string; dirty: boolean };
+  };
+
+  it("the README's commands' outputs (and an untracked results folder) leave the build clean: a study made before resumes", () => {
+    mkdirSync(path.join(repo, 'scripts'), { recursive: true });
+    for (const file of ['scripts/build-info.mjs', '.gitignore', 'README.md']) copyFileSync(path.join(ROOT, file), path.join(repo, file));
+    git('init', '-q');
+    git('add', '.');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'clone');
+    const before = buildInfo();
+    assert.equal(before.dirty, false);
+    // Every file a README command writes, where it writes it (relative ones inside the clone).
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const outputs = [...readme.matchAll(/^npx nqueens-islands .*$/gm)].flatMap((m) =>
+      [...m[0].matchAll(/--(?:out|html|csv|trace|checkpoint) (\S+)/g)].map((o) => o[1]),
+    );
+    assert.ok(outputs.length >= 4, outputs.join(' '));
+    const inClone = outputs.filter((o) => !path.isAbsolute(o));
+    for (const output of inClone) {
+      // A study's --out is a folder (the report's files go inside it); the others are files.
+      if (inClone.some((other) => other.startsWith(`${output}/`))) mkdirSync(path.join(repo, output), { recursive: true });
+      else {
+        mkdirSync(path.dirname(path.join(repo, output)), { recursive: true });
+        writeFileSync(path.join(repo, output), 'an output\n');
+      }
+    }
+    writeFileSync(path.join(repo, 'notes.txt'), 'an untracked file of the user\n');
+    // The same build stamp: a study's manifest made by the first build matches the second (`--resume` is accepted).
+    assert.deepEqual(buildInfo(), before);
+    // The README's relative outputs all land in ignored folders; the others outside the clone.
+    for (const output of inClone) assert.equal(git('check-ignore', output).trim(), output);
+    writeFileSync(path.join(repo, 'README.md'), `${readme}\nchanged\n`);
+    assert.equal(buildInfo().dirty, true, 'a tracked file changed is dirty');
+  });
+});
+
+describe('wrong-kind files and words are named', () => {
+  it('a run config given to experiment, and a study given to solve -c, each say which it is and the command to use', async () => {
+    const asStudy = await cliInProcess(['experiment', 'config/default.yaml', '--out', path.join(dir, 'never')]);
+    assert.equal(asStudy.code, 2);
+    assert.equal(asStudy.stderr, 'nqueens-islands: config/default.yaml is a run config, not a study: use `solve -c config/default.yaml`\n');
+    const asConfig = await cliInProcess(['solve', '-c', 'config/experiments/islands.yaml']);
+    assert.equal(asConfig.code, 2);
+    assert.equal(
+      asConfig.stderr,
+      'nqueens-islands: config/experiments/islands.yaml is a study (an experiment file: sweep, repeats, ...), not a run config: use `experiment config/experiments/islands.yaml`\n',
+    );
+  });
+
+  it("`solve 8` suggests -n 8; `report FILE.jsonl` suggests --run; a study's own file suggests its folder", async () => {
+    assert.match((await cliInProcess(['solve', '8'])).stderr, /^nqueens-islands: Unknown argument: 8; did you mean -n 8\?\n$/);
+    const trace = path.join(dir, 'trace.jsonl');
+    writeFileSync(trace, '{}\n');
+    const r = await cliInProcess(['report', trace]);
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /trace\.jsonl: is a file, not a study folder; .* is reported with: nqueens-islands report --run .*trace\.jsonl\n$/,
+    );
+    const runs = path.join(dir, 'study', 'runs.jsonl');
+    mkdirSync(path.dirname(runs));
+    writeFileSync(runs, '');
+    assert.match(
+      (await cliInProcess(['report', runs])).stderr,
+      /is a file of a study folder; report the folder: nqueens-islands report .*study\n$/,
+    );
+  });
+
+  it('report -q prints the summary and no notes', async () => {
+    const study = path.join(dir, 'q.yaml');
+    writeFileSync(study, 'base: { overrides: { n: 8, islands: 1 } }\nsweep:\n  n: [8, 9]\nrepeats: 1\n');
+    const out = path.join(dir, 'q');
+    assert.equal((await cliInProcess(['experiment', study, '--out', out, '-q'])).code, 0);
+    const csv = path.join(dir, 'q.csv');
+    const loud = await cliInProcess(['report', out, '--csv', csv]);
+    assert.match(loud.stderr, /wrote .*q\.csv/);
+    const quiet = await cliInProcess(['report', out, '--csv', csv, '-q']);
+    assert.equal(quiet.code, 0);
+    assert.equal(quiet.stderr, '');
+    assert.equal(quiet.stdout, loud.stdout);
+  });
+});
