@@ -30,6 +30,13 @@ export const MAX_HOST_ISLANDS = 256;
  * when a stop or migrants arrive, and islands still take every core nothing else wants.
  */
 export const DEFAULT_ISLAND_NICE = 10;
+/**
+ * Bytes of migrants one host may hold unread from all the run's other hosts together
+ * (launcher/migrant-flow.ts): past it, migrants to it are dropped and counted. Well below
+ * the half of nats-server's default `max_pending` (64 MiB) at which the broker stalls
+ * every client that publishes to a reader that fell behind.
+ */
+export const UNREAD_MIGRANT_BYTES = 16 * 1024 * 1024;
 /** A host's lease lives this long after its coordinator's last refresh (every third of it): a dead coordinator's hosts are free again after at most this. */
 export const LEASE_TTL_MS = 10_000;
 

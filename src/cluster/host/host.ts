@@ -305,12 +305,12 @@ class Host implements ClusterHost {
     if (extensions.length > 0) for (const task of tasks) task.extensions = extensions;
     const ids = tasks.map((t) => t.island);
     log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
-    const own = new IslandRelay(bus, subjects, order, tasks, this.id, this.pool, this.setup.connection);
+    const own = new IslandRelay(bus, subjects, order, tasks, this.id, this.pool, this.setup.connection, log);
     this.relay = own;
     this.heartbeat();
     bus.respond(msg, { type: 'accepted', runId: order.runId });
     void own.done.then(() => {
-      log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
+      log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}${own.unsent()}`);
       this.done++;
       this.relay = null;
       this.heartbeat();
