@@ -53,6 +53,15 @@ export const TEST_CONNECT_TIMEOUT_ENV = 'NQI_TEST_CONNECT_TIMEOUT_MS';
 export const TEST_RECONNECT_WINDOW_ENV = 'NQI_TEST_RECONNECT_WINDOW_MS';
 export const TEST_HEARTBEAT_ENV = 'NQI_TEST_HEARTBEAT_MS';
 export const TEST_MAX_EVENT_BYTES_ENV = 'NQI_TEST_MAX_EVENT_BYTES';
+export const TEST_BROKER_READY_ENV = 'NQI_TEST_BROKER_READY_MS';
+
+/** ms a nats-server started by `broker` (local-broker.ts) has to say it is ready; one that does not is stopped. */
+export const BROKER_READY_MS = 15_000;
+
+/** The broker's start-up deadline: BROKER_READY_MS, or the shorter NQI_TEST_BROKER_READY_MS. */
+export function brokerReadyMs(env: NodeJS.ProcessEnv = process.env): number {
+  return shortened(env, TEST_BROKER_READY_ENV, BROKER_READY_MS);
+}
 
 /** The lease TTL: LEASE_TTL_MS, or the shorter NQI_TEST_LEASE_TTL_MS. */
 export function leaseTtlMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -83,6 +92,7 @@ export function checkTestKnobs(env: NodeJS.ProcessEnv = process.env): void {
   connectTimeoutMs(env);
   reconnectAttempts(env);
   heartbeatPeriodMs(env);
+  brokerReadyMs(env);
 }
 
 /** The bound on a study run's event lines (host/study-member.ts): `fallback`, or the lower NQI_TEST_MAX_EVENT_BYTES. */
