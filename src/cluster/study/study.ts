@@ -136,16 +136,16 @@ class StudyCoordinator {
         if (isNew) log(`host ${host.name} (${host.islands} island${host.islands === 1 ? '' : 's'}) is here`);
         if (!host.busy) this.invite(host.id);
       },
-      onGone: (host, how) => {
-        const current = activity.get(host.name)?.current;
-        // A host that left gave its run back itself; a lost one's goes back when its ack deadline passes.
-        log(`host ${host.name} ${how}${current && how === 'left' ? `; its run ${current} went back to the queue` : ''}`);
-        if (current && how === 'lost') this.backToQueue(current, host.lastSeen);
-        activity.delete(host.name);
-        this.showHosts();
-      },
     };
     this.directory = new HostDirectory(bus, subjects, events, options.heartbeatMs);
+    this.directory.onGone((host, how) => {
+      const current = activity.get(host.name)?.current;
+      // A host that left gave its run back itself; a lost one's goes back when its ack deadline passes.
+      log(`host ${host.name} ${how}${current && how === 'left' ? `; its run ${current} went back to the queue` : ''}`);
+      if (current && how === 'lost') this.backToQueue(current, host.lastSeen);
+      activity.delete(host.name);
+      this.showHosts();
+    });
   }
 
   async run(
