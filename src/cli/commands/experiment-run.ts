@@ -60,6 +60,8 @@ export function clusterHint(args: ClusterArgs, env: NodeJS.ProcessEnv = process.
     ['--nats-cert', args.natsCert],
     ['--nats-key', args.natsKey],
     ['--nats-prefix', args.natsPrefix],
+    // Without it a keyed cluster's hosts drop what the resumed study sends.
+    ['--cluster-key-file', args.clusterKeyFile],
     ['--hosts', args.hosts],
     ['--wait', args.wait],
   ];
@@ -161,7 +163,12 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
 function studyProgress(experiment: Experiment, quiet: boolean | undefined, onCluster: boolean): ReturnType<typeof progressBar> {
   const bar = progressBar(process.stderr, quiet);
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
-  const warn = () => sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+  // Once: a study on a cluster also gets the plan hook.
+  let warned = false;
+  const warn = () => {
+    if (!warned) sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+    warned = true;
+  };
   // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.
   if (onCluster) warn();
   const onPlan = bar.hooks.onPlan;
