@@ -153,6 +153,11 @@ describe('the CLI shows no password', () => {
     );
     assert.equal(clusterHint({ nats: 'alice@lab1', hosts: '2' }, { NQI_NATS_PASSWORD: SECRET }), '--nats nats://alice@lab1:4222 --hosts 2');
     assert.equal(clusterHint({ nats: 'T0KEN@lab1', hosts: '2' }, {}), "--nats 'nats://***@lab1:4222' --hosts 2");
+    // A keyed study resumed without its key would wait for hosts that drop what it sends.
+    assert.equal(
+      clusterHint({ nats: 'lab1', clusterKeyFile: '/etc/nq/cluster.key', hosts: '2' }, {}),
+      '--nats nats://lab1:4222 --cluster-key-file /etc/nq/cluster.key --hosts 2',
+    );
   });
 
   it('a host refuses to offer more islands than its cores, a --name with escapes, and stray TLS flags, in one line each', async () => {

@@ -24,7 +24,7 @@ import { listHosts } from '../src/cluster/host/list.ts';
 import { startLocalBroker, type NatsServer } from '../src/cluster/local-broker.ts';
 import { runStudyOnCluster } from '../src/cluster/study/study.ts';
 import { loadExperiment } from '../src/experiment/load.ts';
-import { cliAsync, isOneLineError, spawnCli, type LiveCli } from './cli-helpers.ts';
+import { cliAsync, isOneLineError, oneLine, spawnCli, type LiveCli } from './cli-helpers.ts';
 import { assertNoSecret, IDLE_ISLANDS, SECRET } from './helpers.ts';
 import { localCluster, nats, SHORT_HEARTBEAT, SHORT_LEASES } from './nats-server.ts';
 import { systemTool } from './system-tools.ts';
@@ -334,5 +334,52 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
       // The broker verifies clients (its INFO says tls_verify): the line says what is missing, with either URL.
       assert.match(refused.stderr, /the broker requires a client certificate: give --nats-cert and --nats-key/);
     }
+  });
+
+  it('a client certificate the broker refuses, and a key of another certificate: one line each, exit 2', async () => {
+    // Signed by nobody the broker trusts.
+    execFileSync(
+      openssl.path(),
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=rogue',
+        '-keyout',
+        pem('rogue-key'),
+        '-out',
+        pem('rogue'),
+      ],
+      { cwd: dir, stdio: 'ignore' },
+    );
+    const rogue = await cliAsync(
+      ['hosts', '--nats', broker.url, '--nats-ca', pem('ca'), '--nats-cert', pem('rogue'), '--nats-key', pem('rogue-key')],
+      {
+        env: { [TEST_CONNECT_TIMEOUT_ENV]: '1000' },
+      },
+    );
+    assert.ok(isOneLineError(rogue), `${rogue.code} ${rogue.stderr}`);
+    assert.match(rogue.stderr, /cannot connect to the NATS broker \(the broker refused this client's certificate \(TLS alert: [a-z ]+\)/);
+    // Read before any connection: the broker is never asked.
+    const mismatched = await cliAsync([
+      'hosts',
+      '--nats',
+      broker.url,
+      '--nats-ca',
+      pem('ca'),
+      '--nats-cert',
+      pem('client'),
+      '--nats-key',
+      pem('server-key'),
+    ]);
+    assert.equal(
+      oneLine(mismatched, 'a key of another certificate'),
+      `--nats-key ${pem('server-key')}: does not match the certificate of --nats-cert ${pem('client')} (the key of another certificate?)`,
+    );
   });
 });

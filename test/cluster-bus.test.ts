@@ -360,6 +360,11 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
       /--cluster-key-file \/nonexistent\/key: no such file/,
     ],
     [
+      'hosts with a missing --cluster-key-file: the file is read before the broker is tried',
+      ['hosts', '--nats', 'nats://127.0.0.1:1', '--cluster-key-file', '/nonexistent/key'],
+      /--cluster-key-file \/nonexistent\/key: no such file/,
+    ],
+    [
       '--cluster-key-file without a cluster (solve)',
       ['solve', '-n', '8', '--cluster-key-file', '/nonexistent/key'],
       /--cluster-key-file: only with --nats URL or cluster: in the run config/,

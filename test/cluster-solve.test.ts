@@ -11,7 +11,7 @@ import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { placeIslands } from '../src/cluster/launcher/cluster-launcher.ts';
+import { placeIslands } from '../src/cluster/launcher/hosted-run.ts';
 import * as library from '../src/index.ts';
 import { joinCluster } from '../src/cluster/index.ts';
 import { connect } from '@nats-io/transport-node';

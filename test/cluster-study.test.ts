@@ -6,7 +6,7 @@
  * (a line on stderr, a message, a hook), never a timer.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -24,7 +24,7 @@ import { IDLE_ISLANDS, repeatablePart, SYNC_LAGGED_STUDY } from './helpers.ts';
 import { toolInfo } from '../src/package-info.ts';
 import { isOneLineError, spawnCli } from './cli-helpers.ts';
 import { startLocalBroker } from '../src/cluster/local-broker.ts';
-import { localCluster, nats, SHORT_RECONNECT } from './nats-server.ts';
+import { localCluster, nats, SHORT_RECONNECT, within } from './nats-server.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-cluster-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -275,6 +275,53 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
           e instanceof ConfigError && /^--hosts 1: only 0 idle hosts answered on nats:\/\/127\.0\.0\.1:\d+ within 0\.3 s/.test(e.message),
       );
       assert.equal(existsSync(out), false);
+    });
+
+    it('--out is checked before the wait for hosts: a folder that is not empty is refused at once', async () => {
+      const out = path.join(dir, 'full');
+      mkdirSync(out);
+      writeFileSync(path.join(out, 'notes.txt'), 'mine\n');
+      const options = {
+        outDir: out,
+        resume: false,
+        events: false,
+        nats: cluster.server.url,
+        hosts: 1,
+        prefix: freshPrefix(),
+        waitMs: 60_000,
+      };
+      await within(
+        20,
+        'the refusal of --out',
+        assert.rejects(
+          runStudyOnCluster(study('full'), options),
+          (e: unknown) => e instanceof ConfigError && /^--out .*full: folder is not empty/.test(e.message),
+        ),
+      );
+      assert.deepEqual(readdirSync(out), ['notes.txt']);
+    });
+
+    it('with --nats, the warning about sweep cells that cannot differ is said once', async () => {
+      const prefix = freshPrefix();
+      await startHosts(prefix, ['moot']);
+      const file = experimentFile(
+        'moot',
+        'base: { overrides: { n: 8, islands: 1 } }\nsweep:\n  topology.kind: [ring, none]\nrepeats: 1\nseed: 3\n',
+      );
+      const run = spawnCli([
+        'experiment',
+        file,
+        '--out',
+        path.join(dir, 'moot'),
+        '--nats',
+        cluster.server.url,
+        '--nats-prefix',
+        prefix,
+        '--hosts',
+        '1',
+      ]);
+      assert.equal((await run.exited).code, 0, run.stderr());
+      assert.equal(run.stderr().match(/cannot differ/g)?.length, 1, run.stderr());
     });
   });
 

@@ -30,6 +30,13 @@ export const MAX_HOST_ISLANDS = 256;
  * when a stop or migrants arrive, and islands still take every core nothing else wants.
  */
 export const DEFAULT_ISLAND_NICE = 10;
+/**
+ * Bytes of migrants one host may hold unread from all the run's other hosts together
+ * (launcher/migrant-flow.ts): past it, migrants to it are dropped and counted. Well below
+ * the half of nats-server's default `max_pending` (64 MiB) at which the broker stalls
+ * every client that publishes to a reader that fell behind.
+ */
+export const UNREAD_MIGRANT_BYTES = 16 * 1024 * 1024;
 /** A host's lease lives this long after its coordinator's last refresh (every third of it): a dead coordinator's hosts are free again after at most this. */
 export const LEASE_TTL_MS = 10_000;
 
@@ -46,6 +53,15 @@ export const TEST_CONNECT_TIMEOUT_ENV = 'NQI_TEST_CONNECT_TIMEOUT_MS';
 export const TEST_RECONNECT_WINDOW_ENV = 'NQI_TEST_RECONNECT_WINDOW_MS';
 export const TEST_HEARTBEAT_ENV = 'NQI_TEST_HEARTBEAT_MS';
 export const TEST_MAX_EVENT_BYTES_ENV = 'NQI_TEST_MAX_EVENT_BYTES';
+export const TEST_BROKER_READY_ENV = 'NQI_TEST_BROKER_READY_MS';
+
+/** ms a nats-server started by `broker` (local-broker.ts) has to say it is ready; one that does not is stopped. */
+export const BROKER_READY_MS = 15_000;
+
+/** The broker's start-up deadline: BROKER_READY_MS, or the shorter NQI_TEST_BROKER_READY_MS. */
+export function brokerReadyMs(env: NodeJS.ProcessEnv = process.env): number {
+  return shortened(env, TEST_BROKER_READY_ENV, BROKER_READY_MS);
+}
 
 /** The lease TTL: LEASE_TTL_MS, or the shorter NQI_TEST_LEASE_TTL_MS. */
 export function leaseTtlMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -76,6 +92,7 @@ export function checkTestKnobs(env: NodeJS.ProcessEnv = process.env): void {
   connectTimeoutMs(env);
   reconnectAttempts(env);
   heartbeatPeriodMs(env);
+  brokerReadyMs(env);
 }
 
 /** The bound on a study run's event lines (host/study-member.ts): `fallback`, or the lower NQI_TEST_MAX_EVENT_BYTES. */

@@ -8,8 +8,9 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { ConfigError } from '../../config/errors.ts';
-import { startLocalBroker } from '../../cluster/local-broker.ts';
-import { printLine, printLog } from '../output.ts';
+import { BrokerStartError, describeExit, startLocalBroker } from '../../cluster/local-broker.ts';
+import { EXIT } from '../errors.ts';
+import { printError, printLine, printLog, setExitCode } from '../output.ts';
 import { claimSignals } from '../signals.ts';
 
 export type BrokerArgs = object;
@@ -35,11 +36,25 @@ export async function broker(_args: ArgumentsCamelCase<BrokerArgs>): Promise<voi
     throw new ConfigError(
       'broker: no nats-server on PATH; install it (apt-get install nats-server, brew install nats-server, or https://github.com/nats-io/nats-server/releases)',
     );
-  const server = await startLocalBroker(executable);
+  // The server never outlives this process (local-broker.ts): a signal or a SIGKILL before it is ready ends it too.
+  const server = await startLocalBroker(executable).catch((error: unknown) => {
+    if (!(error instanceof BrokerStartError)) throw error;
+    printError(`broker: ${error.message}`);
+    setExitCode(EXIT.islandFailed);
+    return null;
+  });
+  if (server === null) return;
   printLine(server.url);
   printLog(`broker ready on ${server.url} (nats-server ${executable}, JetStream in a temporary store, loopback only); Ctrl-C stops it`);
-  const release = claimSignals(() => void server.stop());
-  await server.exited;
+  let stopping = false;
+  const release = claimSignals(() => {
+    stopping = true;
+    void server.stop();
+  });
+  const exit = await server.exited;
   release();
-  printLog('broker stopped; its store is removed');
+  if (stopping) return printLog('broker stopped; its store is removed');
+  // Ended by something else (killed, crashed): its clients have lost their broker.
+  printError(`broker: nats-server ended on its own (${describeExit(exit)}); its store is removed`);
+  setExitCode(EXIT.islandFailed);
 }

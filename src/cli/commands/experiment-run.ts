@@ -65,6 +65,8 @@ export function clusterHint(args: ClusterArgs, env: NodeJS.ProcessEnv = process.
     ['--nats-cert', args.natsCert],
     ['--nats-key', args.natsKey],
     ['--nats-prefix', args.natsPrefix],
+    // Without it a keyed cluster's hosts drop what the resumed study sends.
+    ['--cluster-key-file', args.clusterKeyFile],
     ['--hosts', args.hosts],
     ['--wait', args.wait],
   ];
@@ -197,7 +199,12 @@ function studyProgress(experiment: Experiment, quiet: boolean | undefined, onClu
       `${count} record${count === 1 ? '' : 's'} that do${count === 1 ? 'es' : ''} not fit the study moved to ${file} (${first}); ${count === 1 ? 'its run is' : 'their runs are'} run again`,
     );
   bar.hooks.onNote = (line) => printError(line);
-  const warn = () => sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+  // Once: a study on a cluster also gets the plan hook.
+  let warned = false;
+  const warn = () => {
+    if (!warned) sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+    warned = true;
+  };
   // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.
   if (onCluster) warn();
   const onPlan = bar.hooks.onPlan;

@@ -9,6 +9,7 @@ import { credsAuthenticator, nkeyAuthenticator, type ConnectionOptions } from '@
 import { ConfigError } from '../../config/errors.ts';
 import { InputError } from '../../io/errors.ts';
 import { statSync } from 'node:fs';
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readRegularFile, type ReadBounds } from '../../io/read-file.ts';
 import { displayNatsUrl, parseNatsUrl, type NatsAuth } from '../../config/nats-url.ts';
 import { PASSWORD_ENV, TOKEN_ENV } from '../defaults.ts';
@@ -154,6 +155,29 @@ function applyTls(options: ConnectionOptions, scheme: 'nats' | 'tls', auth: Nats
     ...(auth.certFile !== undefined ? { cert: pem('certFile', 'a certificate') } : {}),
     ...(auth.keyFile !== undefined ? { key: pem('keyFile', 'a private key') } : {}),
   };
+  if (options.tls.cert !== undefined && options.tls.key !== undefined) checkKeyPair(options.tls.cert, options.tls.key, auth);
+}
+
+/** The client's certificate and key read, and of one pair: else one line naming the flag (the TLS layer would only say "internal error"). */
+function checkKeyPair(cert: string, key: string, auth: NatsAuth): void {
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(cert);
+  } catch {
+    throw new ConfigError(`--nats-cert ${auth.certFile}: not a certificate this tool can read (expected an X.509 certificate in PEM form)`);
+  }
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(key);
+  } catch {
+    throw new ConfigError(
+      `--nats-key ${auth.keyFile}: not a private key this tool can read (expected an unencrypted private key in PEM form)`,
+    );
+  }
+  if (!certificate.checkPrivateKey(privateKey))
+    throw new ConfigError(
+      `--nats-key ${auth.keyFile}: does not match the certificate of --nats-cert ${auth.certFile} (the key of another certificate?)`,
+    );
 }
 
 /** `text` with every secret replaced by ***: for messages that come from elsewhere (the client's errors). */

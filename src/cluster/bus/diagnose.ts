@@ -10,6 +10,8 @@ import { connect as tlsConnect, type ConnectionOptions as TlsOptions } from 'nod
 
 /** How long the look may take in all. */
 const PROBE_MS = 2000;
+/** How long after its handshake the look waits for the broker to refuse the client's certificate. */
+const REFUSAL_MS = 500;
 
 /** One phrase saying why, or null when the look finds nothing to say (the client's own reason stands). */
 export async function diagnoseConnect(
@@ -27,7 +29,13 @@ export async function diagnoseConnect(
   const noCertificate = info.tls_verify === true && tls?.cert === undefined;
   const found = [
     hint,
-    tlsError === null ? null : hint ? `its certificate: ${tlsError}` : `TLS certificate check failed: ${tlsError}`,
+    tlsError === null
+      ? null
+      : tlsError.startsWith('the broker refused')
+        ? tlsError
+        : hint
+          ? `its certificate: ${tlsError}`
+          : `TLS certificate check failed: ${tlsError}`,
     noCertificate ? CLIENT_CERTIFICATE : null,
   ];
   const said = found.filter((x) => x !== null);
@@ -69,6 +77,12 @@ function infoOf(host: string, port: number): Promise<BrokerInfo | null> {
   });
 }
 
+/** The broker's alert, as one phrase: it refused the client's certificate (or the handshake). */
+function refusal(error: NodeJS.ErrnoException): string {
+  const alert = /alert ([a-z ]+)/i.exec(error.message)?.[1]?.trim() ?? error.code ?? 'refused';
+  return `the broker refused this client's certificate (TLS alert: ${alert}); is it signed by a CA the broker trusts (its tlscacert)?`;
+}
+
 /** The TLS error of a handshake after the broker's INFO line, or null when it succeeds. */
 function handshake(host: string, port: number, tls: TlsOptions): Promise<string | null> {
   return new Promise((resolve) => {
@@ -85,8 +99,17 @@ function handshake(host: string, port: number, tls: TlsOptions): Promise<string 
       raw.pause();
       // SNI takes a name, never an address.
       secure = tlsConnect({ ...tls, socket: raw, ...(isIP(host) ? {} : { servername: host }) });
-      secure.once('secureConnect', () => done(null));
-      secure.once('error', (error: NodeJS.ErrnoException) => done(`${error.message}${error.code ? ` (${error.code})` : ''}`));
+      // Under TLS 1.3 the client's side of the handshake ends before the broker has checked the
+      // client's certificate: a refusal comes as an alert just after. Wait a moment for one.
+      secure.once('secureConnect', () => setTimeout(() => done(null), REFUSAL_MS));
+      secure.once('error', (error: NodeJS.ErrnoException) =>
+        done(
+          secure?.authorized === true || /alert/i.test(error.message)
+            ? refusal(error)
+            : `${error.message}${error.code ? ` (${error.code})` : ''}`,
+        ),
+      );
+      secure.resume();
     });
     raw.on('error', () => done(null));
   });

@@ -12,8 +12,9 @@ import { RESOLVED_CONFIG_VERSION, seededRunConfigSchema } from '../../config/res
  * Bumped whenever a bus message changes shape or meaning. 2: signed envelope (sender,
  * sequence, scope, MAC). 3: a binary frame around the packed body, the MAC over the frame.
  * 4: the MAC a GMAC under each sender's own key, its sequence number the nonce.
+ * 5: `read`, what a host of a run has read of another's migrants.
  */
-export const BUS_FORMAT = 4;
+export const BUS_FORMAT = 5;
 
 /** Bytes on the wire one small control message may take. */
 const SMALL = 64 * 1024;
@@ -184,6 +185,13 @@ export const BUS_MESSAGES = {
     'run host',
     MAX_BUS_BYTES,
     z.object({ type: z.literal('migrants'), runId: session, from: island, to: island, bytes }),
+  ),
+  /** Host → a host of the run: bytes of migrants read from it so far (launcher/migrant-flow.ts bounds what is unread). */
+  read: spec(
+    'run',
+    'run host',
+    SMALL,
+    z.object({ type: z.literal('read'), runId: session, bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
   ),
   /** Host → the run's other hosts: barrier arrivals of its islands (flat island, epoch pairs), the found-epoch, the stop and its claimer. */
   state: spec(

@@ -12,23 +12,18 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { Msg } from '@nats-io/transport-node';
-import { extendRegistries, loadExtensions, missingEntry, type IslandRegistries } from '../../archipelago/extension.ts';
+import type { IslandRegistries } from '../../archipelago/extension.ts';
 import { ISLAND_REGISTRIES } from '../../archipelago/island-registries.ts';
 import { LocalHost } from '../../archipelago/local-host.ts';
 import { MAX_NICE } from '../../archipelago/thread-priority.ts';
-import type { IslandTask } from '../../archipelago/messages.ts';
-import type { ForeignMessages } from '../../archipelago/message-shapes.ts';
-import { safeText } from '../bus/text.ts';
 import { BoundedSet, SayOnce } from '../bus/bounded.ts';
 import { ConfigError } from '../../config/errors.ts';
 import { REGISTRIES, type Registries } from '../../config/registries.ts';
-import { checkResolved } from '../../config/resolved-schema.ts';
 import { connectBus, connectionState, leaveBus, Subjects, watchConnection } from '../bus/connection.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
 import { busAddress } from '../bus/credentials.ts';
 import { DEFAULT_ISLAND_NICE, DEFAULT_PREFIX, heartbeatPeriodMs, maxEventBytes } from '../defaults.ts';
 import { BusCodec, ownVersion, type DropCounter } from '../bus/codec.ts';
-import { carried } from '../bus/carried.ts';
 import { type BusMessage } from '../bus/messages.ts';
 import { BusEndpoint } from '../bus/endpoint.ts';
 import { warmRunPaths } from './warm-up.ts';
@@ -37,6 +32,7 @@ import { IslandRelay } from '../launcher/island-relay.ts';
 import { checkHostName, defaultHostName } from './names.ts';
 import { MAX_EVENT_BYTES, StudyMember, type MemberHost } from './study-member.ts';
 import { busOptions, HOST_OPTIONS } from '../library-options.ts';
+import { checkOrder, hostRegistries } from './order-check.ts';
 
 export interface HostOptions extends ClusterKeySource {
   /** nats://[user:password@|token@]host[:port] */
@@ -136,7 +132,7 @@ export async function startHost(given: HostOptions): Promise<ClusterHost> {
   warmRunPaths(bus.codec);
   const { heartbeatMs } = options;
   const setup = { id, name, islands, islandNice, eventBytes, log, extensions, registries, connection, js, heartbeatMs };
-  return new Host(bus, subjects, address.display, setup);
+  return new ServingHost(bus, subjects, address.display, setup);
 }
 
 /** What `startHost` checked and made before the host starts serving. */
@@ -155,7 +151,7 @@ interface HostSetup {
 }
 
 /** A serving host: idle, serving one study, or running islands of one run, until it leaves. */
-class Host implements ClusterHost {
+class ServingHost implements ClusterHost {
   readonly id: string;
   readonly name: string;
   readonly islands: number;
@@ -305,12 +301,12 @@ class Host implements ClusterHost {
     if (extensions.length > 0) for (const task of tasks) task.extensions = extensions;
     const ids = tasks.map((t) => t.island);
     log(`run ${order.runId}: island${ids.length === 1 ? '' : 's'} ${ids.join(', ')} of ${order.islands}`);
-    const own = new IslandRelay(bus, subjects, order, tasks, this.id, this.pool, this.setup.connection);
+    const own = new IslandRelay(bus, subjects, order, tasks, this.id, this.pool, this.setup.connection, log);
     this.relay = own;
     this.heartbeat();
     bus.respond(msg, { type: 'accepted', runId: order.runId });
     void own.done.then(() => {
-      log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}`);
+      log(`run ${order.runId}: over${own.leaving ? ` (${own.leaving})` : ''}${own.unsent()}`);
       this.done++;
       this.relay = null;
       this.heartbeat();
@@ -332,70 +328,4 @@ class Host implements ClusterHost {
       this.heartbeat();
     }
   }
-}
-
-/** The registries this host's islands build from: the built-in ones and its own extension modules'. */
-async function hostRegistries(urls: readonly string[]): Promise<IslandRegistries> {
-  if (urls.length === 0) return ISLAND_REGISTRIES;
-  const loaded = await Promise.all(
-    urls.map(async (url) => {
-      try {
-        const [extension] = await loadExtensions([url]);
-        if (extension === null || typeof extension !== 'object')
-          throw new Error('its default export is not an extension (gaModes, emigrantSelections, replacements)');
-        return extension;
-      } catch (error) {
-        throw new ConfigError(
-          `--extension ${url}: cannot load it (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`,
-        );
-      }
-    }),
-  );
-  return extendRegistries(ISLAND_REGISTRIES, loaded);
-}
-
-/**
- * This host's islands of an order, checked: each task an island task of this version, the
- * ones `hostOf` gives this host, in range, and runnable with this host's registries. Returns
- * them, or the one line why the host refuses the order (the coordinator shows it).
- */
-function checkOrder(
-  order: BusMessage<'islands'>,
-  id: string,
-  name: string,
-  registries: IslandRegistries,
-  configRegistries: Registries,
-  dropped: DropCounter,
-): IslandTask[] | string {
-  const ids = order.hostOf.flatMap((host, island) => (host === id ? [island] : []));
-  const arrived = order.tasks.map((bytes) => carried('task', bytes));
-  const fits = (task: ForeignMessages['task'] | null, k: number): task is ForeignMessages['task'] =>
-    task !== null &&
-    task.island === ids[k] &&
-    task.run.islands === order.islands &&
-    [...task.sources, ...task.targets].every((i) => i < order.islands);
-  const tasks = arrived.filter(fits);
-  if (tasks.length !== ids.length || tasks.length !== arrived.length) {
-    dropped.malformed++;
-    return `host ${name} got island tasks it cannot read or that do not match the order (another tool version?)`;
-  }
-  const checkedTasks: IslandTask[] = [];
-  for (const task of tasks) {
-    const named = task.extensions ?? [];
-    if (named.length > 0) {
-      return `host ${name} loads no code named by a message (the order names extension module ${JSON.stringify(safeText(named[0], 100))}); start the host with --extension FILE instead`;
-    }
-    const { ga, migration } = task.run;
-    const replacement = typeof migration.replacement === 'string' ? migration.replacement : migration.replacement.kind;
-    const missing = missingEntry({ mode: ga.mode, emigrantSelection: migration.emigrantSelection.kind, replacement }, registries);
-    if (missing) return `host ${name} has no ${safeText(missing, 140)}: it is not built in and no --extension of this host provides it`;
-    // The resolved run as it arrived, checked against this host's registries: never resolved again.
-    const checked = checkResolved('run', task.run, configRegistries);
-    if ('problem' in checked) {
-      dropped.malformed++;
-      return `host ${name} got island ${task.island} with a run that is not a resolved run config (${safeText(checked.problem, 200)})`;
-    }
-    checkedTasks.push({ ...task, run: checked.config });
-  }
-  return checkedTasks;
 }

@@ -57,10 +57,12 @@ export async function listHosts(given: ListHostsOptions): Promise<HostListing> {
   const address = busAddress(options.nats, options.auth);
   const prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
   const subjects = new Subjects(prefix);
+  // Key files are read before any connection: a missing one is said at once, not after the broker.
+  const key = clusterKeyOf(options);
   const nc = await connectBus(address, { name: 'nqueens-islands hosts' });
   try {
     const seen = new Map<string, Omit<ListedHost, 'lease'> & { busy: boolean }>();
-    const bus = new BusEndpoint(nc, new BusCodec(randomBytes(6).toString('hex'), clusterKeyOf(options)));
+    const bus = new BusEndpoint(nc, new BusCodec(randomBytes(6).toString('hex'), key));
     const sub = bus.listen(
       subjects.heartbeat,
       ['host'],

@@ -32,6 +32,7 @@ import { type BusMessage } from '../bus/messages.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
 import { heartbeatPeriodMs, MISSED_HEARTBEATS } from '../defaults.ts';
 import { PermutationCheck } from '../result-checks.ts';
+import { MigrantFlow } from './migrant-flow.ts';
 
 const NO_EPOCH = 0x7fffffff;
 
@@ -53,6 +54,8 @@ export class IslandRelay {
   private readonly controls: MessagePort[] = [];
   /** The run subjects of the run's other hosts, where state changes go. */
   private readonly peerSubjects: string[];
+  /** What each other host of the run has read of the migrants sent to it (a stopped reader is not sent more). */
+  private readonly flow: MigrantFlow;
   private readonly sub: Subscription;
   /** Last published value of each local island's barrier, and of the shared fields. */
   private readonly published = new Map<number, number>();
@@ -79,15 +82,17 @@ export class IslandRelay {
     pool: LocalHost,
     /** The host's connection state (bus.ts `connectionState`). */
     connection: { readonly connected: boolean },
+    private readonly log: (line: string) => void = () => {},
   ) {
     // Sync and lagged islands wait for migrants (lagged ones for those of one sending iteration, which the message carries).
     this.sync = tasks.some((task) => migrationModeOf(task.run.migration.mode).waitsForMigrants);
     this.permutations = new PermutationCheck(tasks[0].run.n);
     this.peerSubjects = [...new Set(order.hostOf)].filter((host) => host !== hostId).map((host) => subjects.run(order.runId, host));
+    this.flow = new MigrantFlow(this.peerSubjects.length);
     this.coordination = SharedMemoryCoordination.create(order.islands);
     this.sub = bus.listen(
       subjects.run(order.runId, hostId),
-      ['migrants', 'state', 'alive', 'halt', 'terminate', 'depart'],
+      ['migrants', 'read', 'state', 'alive', 'halt', 'terminate', 'depart'],
       (message, from) => this.onBus(message, from),
     );
     const placements = this.wire();
@@ -185,7 +190,12 @@ export class IslandRelay {
   }
 
   private sendMigrants({ from, to }: RelayPort, bytes: Uint8Array): void {
-    this.bus.publish(this.subjects.run(this.order.runId, this.order.hostOf[to]), {
+    const { runId, hostOf } = this.order;
+    const admitted = this.flow.admit(hostOf[to], bytes.length);
+    if (admitted === 'dropped-first')
+      this.log(`run ${runId}: host ${hostOf[to]} stopped reading its migrants; dropping those to it until it reads again`);
+    if (admitted !== 'send') return;
+    this.bus.publish(this.subjects.run(runId, hostOf[to]), {
       type: 'migrants',
       runId: this.order.runId,
       from,
@@ -247,13 +257,13 @@ export class IslandRelay {
    * from the coordinator that gave the order, migrants and state only from the host of the
    * islands they speak for, and migrants only if each is a permutation of the run's N.
    */
-  private onBus(message: BusMessage<'migrants' | 'state' | 'alive' | 'halt' | 'terminate' | 'depart'>, from: string): void {
+  private onBus(message: BusMessage<'migrants' | 'read' | 'state' | 'alive' | 'halt' | 'terminate' | 'depart'>, from: string): void {
     const { dropped } = this.bus;
     const { hostOf, islands, coordinator } = this.order;
     const fromCoordinator = from === coordinator;
     if (message.runId !== this.order.runId) return void dropped.malformed++;
     if (
-      message.type === 'migrants' || message.type === 'state'
+      message.type === 'migrants' || message.type === 'read' || message.type === 'state'
         ? fromCoordinator || !hostOf.includes(from) || from === this.hostId
         : !fromCoordinator
     ) {
@@ -264,6 +274,7 @@ export class IslandRelay {
     if (message.type === 'migrants') {
       const port = this.incoming.get(`${message.from}>${message.to}`);
       if (!port || hostOf[message.from] !== from) return void dropped.unauthenticated++;
+      this.tellRead(from, message.bytes.length);
       const migrants = carried('migrants', message.bytes);
       if (!migrants || migrants.from !== message.from) return void dropped.malformed++;
       if (this.permutations.problem(migrants.genes, migrants.count) !== null) return void dropped.invalid++;
@@ -271,6 +282,8 @@ export class IslandRelay {
       // A sync or lagged island may be waiting for these; an async one never waits, and a wake-up
       // would only run this relay's own watcher again for nothing, once per migrant.
       if (this.sync) c.notify();
+    } else if (message.type === 'read') {
+      this.flow.read(from, message.bytes);
     } else if (message.type === 'state') {
       const { reached, winner } = message;
       const own = (island: number) => island >= 0 && island < islands && hostOf[island] === from;
@@ -318,6 +331,18 @@ export class IslandRelay {
   brokerLost(): void {
     this.leaving ??= 'the NATS broker was lost';
     this.coordination.halt();
+  }
+
+  /** Says to `from`, every so often, how much of its migrants this host has read (migrant-flow.ts). */
+  private tellRead(from: string, bytes: number): void {
+    const read = this.flow.received(from, bytes);
+    if (read !== null) this.bus.publish(this.subjects.run(this.order.runId, from), { type: 'read', runId: this.order.runId, bytes: read });
+  }
+
+  /** '' or, for each host of the run that stopped reading (by id), the migrants it was not sent. */
+  unsent(): string {
+    const each = this.flow.unsentTo().map(([id, u]) => `${u.messages} migrant messages (${u.bytes} bytes) to host ${id}`);
+    return each.length ? `; not sent as their host had stopped reading: ${each.join(', ')}` : '';
   }
 
   private close(): void {

@@ -25,11 +25,12 @@ export interface KnownHost {
 export interface HostDirectoryEvents {
   /** A host appeared, or its heartbeat changed (busy/idle). */
   onHost?(host: KnownHost, isNew: boolean): void;
-  /** A host said goodbye (`left`) or stopped beating (`lost`). */
-  onGone?(host: KnownHost, how: 'left' | 'lost'): void;
   /** A host of another version: one call per host. */
   onRefused?(line: string): void;
 }
+
+/** Told when a host said goodbye (`left`) or stopped beating (`lost`). */
+export type GoneListener = (host: KnownHost, how: 'left' | 'lost') => void;
 
 export class HostDirectory {
   readonly hosts = new Map<string, KnownHost>();
@@ -38,12 +39,12 @@ export class HostDirectory {
   private readonly timer: NodeJS.Timeout;
   private waiters: (() => void)[] = [];
   private readonly connection: { readonly connected: boolean };
+  private readonly goneListeners = new Set<GoneListener>();
 
   constructor(
     bus: BusEndpoint,
     subjects: Subjects,
-    /** Mutable: a launcher adds its own reaction to a lost host for the length of a run. */
-    readonly events: HostDirectoryEvents = {},
+    private readonly events: HostDirectoryEvents = {},
     /** The hosts' heartbeat period (silence for MISSED_HEARTBEATS of it is a loss); a launcher's bound for terminated islands follows it. */
     readonly heartbeatMs = heartbeatPeriodMs(),
   ) {
@@ -63,6 +64,12 @@ export class HostDirectory {
     this.timer = setInterval(() => this.sweep(heartbeatMs * MISSED_HEARTBEATS), heartbeatMs);
     // Ask every host to answer now rather than at its next heartbeat.
     bus.publish(subjects.discover, { type: 'discover' });
+  }
+
+  /** Calls `listener` for each host that leaves or is lost, until the returned function is called (a run listens for its length). */
+  onGone(listener: GoneListener): () => void {
+    this.goneListeners.add(listener);
+    return () => void this.goneListeners.delete(listener);
   }
 
   /** Resolves once `count` hosts (that `accept` takes) are known, or with false after `timeoutMs`. */
@@ -143,7 +150,7 @@ export class HostDirectory {
     const host = this.hosts.get(id);
     if (!host) return;
     this.hosts.delete(id);
-    this.events.onGone?.(host, how);
+    for (const listener of [...this.goneListeners]) listener(host, how);
     for (const waiter of [...this.waiters]) waiter();
   }
 }

@@ -15,13 +15,14 @@ import type { Experiment } from '../../experiment/load.ts';
 import type { RunRecord } from '../../experiment/records.ts';
 import {
   openStudy,
+  removeEmptyFolders,
   type HostActivity,
   type OpenStudy,
   type PlannedRun,
   type StudyOptions,
   type StudyOutcome,
 } from '../../experiment/runner.ts';
-import { runKey } from '../../experiment/store.ts';
+import { makeStudyFolder, prepareFolder, runKey } from '../../experiment/store.ts';
 import { connectBus, connectionState, leaveBus, Subjects } from '../bus/connection.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
 import { busAddress } from '../bus/credentials.ts';
@@ -136,16 +137,16 @@ class StudyCoordinator {
         if (isNew) log(`host ${host.name} (${host.islands} island${host.islands === 1 ? '' : 's'}) is here`);
         if (!host.busy) this.invite(host.id);
       },
-      onGone: (host, how) => {
-        const current = activity.get(host.name)?.current;
-        // A host that left gave its run back itself; a lost one's goes back when its ack deadline passes.
-        log(`host ${host.name} ${how}${current && how === 'left' ? `; its run ${current} went back to the queue` : ''}`);
-        if (current && how === 'lost') this.backToQueue(current, host.lastSeen);
-        activity.delete(host.name);
-        this.showHosts();
-      },
     };
     this.directory = new HostDirectory(bus, subjects, events, options.heartbeatMs);
+    this.directory.onGone((host, how) => {
+      const current = activity.get(host.name)?.current;
+      // A host that left gave its run back itself; a lost one's goes back when its ack deadline passes.
+      log(`host ${host.name} ${how}${current && how === 'left' ? `; its run ${current} went back to the queue` : ''}`);
+      if (current && how === 'lost') this.backToQueue(current, host.lastSeen);
+      activity.delete(host.name);
+      this.showHosts();
+    });
   }
 
   async run(
@@ -159,7 +160,15 @@ class StudyCoordinator {
     const open = () => openLeaseBucket(nc, this.subjects);
     const leases = new HostLeases(await open(), holderName(`experiment ${experiment.name}`), this.log, open, connectionState(nc));
     this.leases = leases;
-    await leases.reserve(this.directory, wanted, this.waitMs, broker);
+    // --out is checked before the wait for hosts; a folder made for it goes again if they do not come.
+    const made = makeStudyFolder(options.outDir);
+    try {
+      prepareFolder(options.outDir, options.resume);
+      await leases.reserve(this.directory, wanted, this.waitMs, broker);
+    } catch (error) {
+      if (made !== undefined) removeEmptyFolders(options.outDir, made);
+      throw error;
+    }
     const study = openStudy(experiment, options);
     this.release = study.close;
     // Said once the study is going to happen (a refusal above stays one line).
