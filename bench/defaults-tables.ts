@@ -22,7 +22,7 @@ const END = '<!-- dm2-tables:end -->';
 function verdictText(c: Comparison | undefined): string {
   if (c === undefined) return 'baseline';
   if (c.notRun !== null) return 'not tested (noise floor)';
-  return `${ratioText(c, '×')}, ${c.informative} of ${c.pairs} differ, p Holm ${formatP(c.pHolm)}, ${c.verdict}`;
+  return `${ratioText(c, '×')}, ${c.informative} of ${c.pairs} differ, p Bonf. ${formatP(c.pAdjusted)}, ${c.verdict}`;
 }
 
 function row(cell: CellSummary, name: string): string {

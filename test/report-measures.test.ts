@@ -10,8 +10,8 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cellFileName } from '../src/experiment/sweep.ts';
 import { baselineMapper } from '../src/report/baseline.ts';
-import { censoredValue, censoringPlan, observe } from '../src/report/censoring.ts';
-import { comparePaired, ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
+import { censoredValue, censoringPlan, observe, testedValue } from '../src/report/censoring.ts';
+import { ertInterval, expectedRunningTime, fisherExact, quantile, runLengthEcdf, wilson } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
 import { IOH_DAT_HEADER, iohFiles } from '../src/report/ioh-export.ts';
 import { writeExportFolder } from '../src/report/export-folder.ts';
@@ -127,7 +127,7 @@ describe('success rates, ERT and run-length ECDF of a hand-made runs.jsonl', () 
   });
 });
 
-describe('unsolved runs: +∞ only where every cut-off is the same', () => {
+describe('unsolved runs: every comparison at the common budget min(B_A, B_B)', () => {
   // The issue's example in small: 1 and 2 islands under one iteration limit (100). Both
   // islands count evaluations, so an iteration is 10 evaluations on 1 island and 20 on 2,
   // and the limit cuts 1 island off at 1000 evaluations and 2 islands at 2000.
@@ -141,62 +141,43 @@ describe('unsolved runs: +∞ only where every cut-off is the same', () => {
   const summary = summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline);
   const c = summary.cells[1].comparison!;
 
-  it('iterations share the cut-off (100): unsolved runs rank as +∞', () => {
-    assert.equal(c.iterations.test, 'infinity-rank');
-    assert.equal(c.iterations.budget, 100);
-    // Differences 2 - 1 islands: -5, -5, -5, -5, 95 - ∞ = -∞, tie: 2 islands lower on every non-zero pair.
-    assert.equal(c.iterations.rankBiserial, -1);
+  it('iterations are not compared across island counts, and say why', () => {
+    assert.match(c.iterations.notRun!, /2 vs 1 islands: an iteration of more islands is more work/);
+    assert.equal(c.iterations.family, null);
+    assert.match(renderTable(summary), /islands=2, iterations: not tested: 2 vs 1 islands/);
   });
 
-  it('evaluations do not (1000 for 1 island, 2000 for 2): compared at the common budget 1000, saying why', () => {
+  it('evaluations (cut off at 1000 for 1 island, 2000 for 2) are compared within 1000, saying why', () => {
     assert.equal(c.evaluations.test, 'common-budget');
     assert.equal(c.evaluations.budget, 1000);
-    assert.match(c.evaluations.why!, /unsolved runs were cut off at different evaluations \(1000, 2000\)/);
-    // Within 1000 evaluations: 1 island 600, 700, 800, 900, -, -; 2 islands 1100.. all past 1000, so not solved:
-    // 2 islands are higher on seeds 1-4 and tie on 5, 6. +∞ would have said 2 islands were lower on seed 5 (1900 < ∞).
+    assert.match(c.evaluations.why!, /^3 runs unsolved, 5 solved past 1000 evaluations$/);
+    // min(T, 1000): 1 island 600, 700, 800, 900, 1000, 1000; 2 islands 1000 on every seed:
+    // log ratios log(1000/600) .. log(1000/900), 0, 0: 2 islands higher on seeds 1-4, ties on 5, 6.
     assert.equal(c.evaluations.rankBiserial, 1);
     assert.equal(c.evaluations.zeros, 2);
+    assert.deepEqual(
+      c.evaluations.logRatios,
+      [600, 700, 800, 900, 1000, 1000].map((v) => Math.log(1000 / v)),
+    );
     assert.match(
       renderTable(summary),
-      /islands=2, evaluations: unsolved runs were cut off at different evaluations \(1000, 2000\); compared at the common budget 1000/,
+      /islands=2, evaluations: 3 runs unsolved, 5 solved past 1000 evaluations; compared at the common budget 1000/,
     );
   });
 
-  it('where +∞ would give the wrong sign, the common budget does not', () => {
-    // 1 island solves seed 1 at 600 evaluations and is cut off at 1000 on seeds 2-6 (run on, it would
-    // solve at 1010-1050); 2 islands solve seeds 1-5 at 1100-1900 and are cut off at 2000 on seed 6
-    // (it would solve at 2100). Run to completion, 2 islands are higher on every seed: r = +1.
-    const complete = comparePaired([1100, 1300, 1500, 1700, 1900, 2100], [600, 1010, 1020, 1030, 1040, 1050]);
-    assert.equal(complete.rankBiserial, 1);
-    const one = [600, 1000, 1000, 1000, 1000, 1000].map((v, i) => ({ solved: i === 0, value: v, cutoff: v }));
-    const two = [1100, 1300, 1500, 1700, 1900, 2000].map((v, i) => ({ solved: i < 5, value: v, cutoff: v }));
-    // +∞ for every unsolved run: differences +500, then four 2-islands-solved minus ∞ (-∞), one tie:
-    // ranks 1 and 3.5 x 4, R+ = 1, R- = 14, r = -13/15: 2 islands "lower", the wrong sign.
-    const infinity = comparePaired(
-      two.map((o) => (o.solved ? o.value : Infinity)),
-      one.map((o) => (o.solved ? o.value : Infinity)),
-    );
-    assert.ok(Math.abs(infinity.rankBiserial + 13 / 15) < 1e-12, `r = ${infinity.rankBiserial}`);
-    // The cut-offs differ (1000 and 2000): compared within 1000 evaluations, only 1 island's seed 1 solved: r = +1.
-    const plan = censoringPlan([...one, ...two], 'evaluations');
-    assert.deepEqual([plan.test, plan.budget], ['common-budget', 1000]);
-    const budgeted = comparePaired(
-      two.map((o) => censoredValue(o, plan)),
-      one.map((o) => censoredValue(o, plan)),
-    );
-    assert.equal(budgeted.rankBiserial, 1);
-  });
-
-  it('plans each case: all solved, one shared cut-off, a run solved past the cut-off', () => {
+  it('plans each case: no limit and all solved, a limit no run reaches, runs cut off or solved past B', () => {
     const solved = (value: number) => ({ solved: true, value, cutoff: value });
     const cut = (cutoff: number) => ({ solved: false, value: cutoff, cutoff });
-    assert.deepEqual(censoringPlan([solved(1), solved(2)], 'evaluations'), { test: 'all-solved', budget: null, why: null });
-    assert.equal(censoringPlan([solved(1), cut(5), cut(5)], 'evaluations').test, 'infinity-rank');
-    const past = censoringPlan([solved(7), cut(5)], 'evaluations');
-    assert.deepEqual([past.test, past.budget], ['common-budget', 5]);
-    assert.match(past.why!, /1 run solved past 5 evaluations/);
+    assert.deepEqual(censoringPlan([solved(1), solved(2)], 'evaluations', [null, null]), { test: 'all-solved', budget: null, why: null });
+    assert.deepEqual(censoringPlan([solved(1), solved(2)], 'evaluations', [9, null]), { test: 'all-solved', budget: 9, why: null });
+    const shared = censoringPlan([solved(1), cut(5), cut(5)], 'evaluations', [5, 5]);
+    assert.deepEqual([shared.test, shared.budget, shared.why], ['common-budget', 5, '2 runs unsolved']);
+    // A cell's own limit bounds B even where every one of its runs solved within it.
+    const past = censoringPlan([solved(7), solved(3)], 'evaluations', [5, 10]);
+    assert.deepEqual([past.test, past.budget, past.why], ['common-budget', 5, '1 solved past 5 evaluations']);
     assert.equal(censoredValue(solved(7), past), Infinity, 'solved past the budget: not solved within it');
-    assert.equal(censoredValue(solved(4), past), 4);
+    assert.equal(testedValue(solved(7), past), 5);
+    assert.equal(testedValue(solved(4), past), 4);
   });
 
   it('an unsolved run stopped by another limit is cut off where it stopped, not at the limit', () => {
@@ -204,11 +185,7 @@ describe('unsolved runs: +∞ only where every cut-off is the same', () => {
     const stoppedByTime = { ...study.runs[0], solved: false, iterations: 40, seconds: 2.01 };
     assert.deepEqual(observe(stoppedByTime, 'iterations', limits), { solved: false, value: 40, cutoff: 40 });
     assert.deepEqual(observe(stoppedByTime, 'seconds', limits), { solved: false, value: 2.01, cutoff: 2 });
-    // A common evaluation budget (limits.maxEvaluations, counted exactly) is one cut-off for 1 and 2 islands alike.
-    const budget = { maxIterations: null, maxEvaluations: 5000, timeLimit: null };
-    const one = observe({ ...study.runs[0], solved: false, evaluations: 5000 }, 'evaluations', budget);
-    const two = observe({ ...study.runs[0], solved: false, evaluations: 5000 }, 'evaluations', budget);
-    assert.equal(censoringPlan([one, two, { solved: true, value: 4000, cutoff: 4000 }], 'evaluations').test, 'infinity-rank');
+    assert.equal(censoringPlan([observe(stoppedByTime, 'iterations', limits)], 'iterations', [100, 100]).budget, 40);
   });
 });
 

@@ -163,7 +163,7 @@ describe('the markdown report', () => {
     assert.equal(table, '| cell | n |\n| :--- | ---: |\n| a\\|b | 1 |\n| c | 2 |');
   });
 
-  // Cell islands=2 needs half the evaluations of islands=1 on every seed: exact p = 2 / 2^8, lower after Holm.
+  // Cell islands=2 needs half the evaluations of islands=1 on every seed: exact p = 2 / 2^8, lower after Bonferroni over its one test.
   const folder = handMadeStudy(dir, 'md|<b>study', null, {
     1: [1, 2, 3, 4, 5, 6, 7, 8].map((seed): Hand => ({ seed, solved: true, iterations: 10, evaluations: 100 * seed })),
     2: [1, 2, 3, 4, 5, 6, 7, 8].map((seed): Hand => ({ seed, solved: true, iterations: 10, evaluations: 50 * seed })),
@@ -176,7 +176,8 @@ describe('the markdown report', () => {
     const firstSection = lines.findIndex((l) => l.startsWith('## '));
     const bullets = lines.slice(0, firstSection).filter((l) => l.startsWith('- '));
     assert.equal(bullets.length, headline.length);
-    assert.match(bullets[0], /^- islands=2 against islands=1: evaluations lower: 0\.500× \\\[0\.500, 0\.500\\\]/);
+    assert.match(bullets[0], /^- Families \(each Bonferroni at α = 0\.05/);
+    assert.match(bullets[1], /^- islands=2 against islands=1: evaluations lower: 0\.500× \\\[0\.500, 0\.500\\\]/);
     assert.deepEqual(
       lines.filter((l) => l.startsWith('## ')),
       ['## Summary', '## ERT to reach f ≤ target', '## Notes', '## Provenance'],

@@ -1,7 +1,7 @@
 /**
- * The report's verdicts, checked against values worked out by hand in the comments: the
- * budget test (Wilcoxon signed-rank on min(T, B), as scipy and R compute it), the ratio with
- * its 95% interval, and the headline's sentences.
+ * The report's verdicts, checked against values worked out by hand or by scipy in the
+ * comments: the budget test (Wilcoxon signed-rank of log(min(T, B)) ratios), the paired ratio
+ * with its interval, the families, and the headline's sentences.
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,10 +11,9 @@ import { after, describe, it } from 'node:test';
 import { baselineMapper } from '../src/report/baseline.ts';
 import { headline } from '../src/report/headline.ts';
 import { ertWithin, pairedRatio } from '../src/report/ratio.ts';
-import { comparePaired } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
 import { summarise } from '../src/report/summary.ts';
-import { renderTable } from '../src/report/table.ts';
+import { ratioText, renderTable } from '../src/report/table.ts';
 import { studyReport } from '../src/index.ts';
 import { cliInProcess, isOneLineError } from './cli-helpers.ts';
 import { handMadeStudy, type Hand } from './hand-study.ts';
@@ -22,59 +21,20 @@ import { handMadeStudy, type Hand } from './hand-study.ts';
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-verdicts-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('the signed-rank test as R and scipy compute it', () => {
-  it('exact without ties or zeros', () => {
-    // d = 1..6, all positive: V = 21, the largest of 2^6 sign patterns: p = 2 / 64 (exact).
-    // R: wilcox.test(x, y, paired = TRUE); scipy: wilcoxon(x, y, method='exact').
-    const c = comparePaired([2, 3, 4, 5, 6, 7], [1, 1, 1, 1, 1, 1]);
-    assert.deepEqual([c.method, c.statistic, c.informative, c.pairs], ['exact', 21, 6, 6]);
-    assert.ok(Math.abs(c.pValue - 2 / 64) < 1e-12, `p = ${c.pValue}`);
+describe('the paired ratio and the ERT ratio', () => {
+  it('the paired ratio: exp of the Hodges-Lehmann estimate of the log ratios, the same interval every time', () => {
+    // Every log ratio log(0.5): every Walsh average is log(0.5), so are the estimate and both bounds.
+    const same = pairedRatio([0.5, 0.5, 0.5, 0.5, 0.5, 0.5].map(Math.log), 0.05);
+    assert.ok(Math.abs(same.value - 0.5) < 1e-12 && Math.abs(same.upper - 0.5) < 1e-12, JSON.stringify(same));
+    const d = [40, 50, 60, 70, 80, 90, 100, 110].map((x) => Math.log(x / 100));
+    assert.deepEqual(pairedRatio(d, 0.05), pairedRatio(d, 0.05), 'no resampling stream: the same runs give the same interval');
   });
 
-  it('normal, with the continuity correction, when zeros are dropped (min(T, B) ties at B)', () => {
-    // x = min(T, B) with B = 1000: 4 pairs differ by 400, 300, 200, 100, 2 pairs are both at B.
-    // V = 1 + 2 + 3 + 4 = 10 over n = 4, mean 5, variance 4*5*9/24 = 7.5:
-    // z = (10 - 5 - 0.5) / sqrt(7.5) = 1.643168, p = 2 * (1 - Phi(1.643168)) = 0.100348.
-    // The exact p on the 4 (2/16 = 0.125) is not what R does with zeros; scipy: method='approx'.
-    const c = comparePaired([1000, 1000, 1000, 1000, 1000, 1000], [600, 700, 800, 900, 1000, 1000]);
-    assert.deepEqual([c.method, c.statistic, c.informative, c.pairs, c.lower, c.higher], ['normal', 10, 4, 6, 0, 4]);
-    assert.ok(Math.abs(c.pValue - 0.100348) < 5e-6, `p = ${c.pValue}`);
-  });
-
-  it('normal with the tie correction', () => {
-    // |d| = 5, 5, 5, 5, ∞ (all negative) and one zero: ranks 2.5 x 4 and 5, V = 0, n = 5, mean 7.5,
-    // variance 5*6*11/24 - (4^3 - 4)/48 = 13.75 - 1.25 = 12.5:
-    // z = (0 - 7.5 + 0.5) / sqrt(12.5) = -1.979899, p = 2 * Phi(-1.979899) = 0.047715.
-    const c = comparePaired([55, 65, 75, 85, 95, Infinity], [60, 70, 80, 90, Infinity, Infinity]);
-    assert.equal(c.method, 'normal');
-    assert.ok(Math.abs(c.pValue - 0.047715) < 5e-6, `p = ${c.pValue}`);
-  });
-});
-
-describe('the ratio with its 95% interval', () => {
-  it('all solved: the median of paired ratios, with a seeded bootstrap interval around it', () => {
-    const same = pairedRatio([5, 10, 15, 20], [10, 20, 30, 40], null);
-    // Every ratio is 0.5, so is every resample's median.
-    assert.deepEqual(same, { kind: 'median', value: 0.5, lower: 0.5, upper: 0.5 });
-    const x = [40, 50, 60, 70, 80, 90, 100, 110];
-    const y = [100, 100, 100, 100, 100, 100, 100, 100];
-    const r = pairedRatio(x, y, null);
-    assert.equal(r.value, 0.75); // median of 0.4 ... 1.1
-    assert.ok(r.lower >= 0.4 && r.lower < 0.75 && r.upper > 0.75 && r.upper <= 1.1, JSON.stringify(r));
-    assert.deepEqual(pairedRatio(x, y, null), r, 'the same runs give the same interval');
-  });
-
-  it('censored: ERT within the budget, each run counting min(value, B)', () => {
+  it('ERT within the budget, each run counting min(value, B): its own number', () => {
     // Within B = 100: cell 55, 65, 75, 85, 95, - : (375 + 100) / 5 = 95;
     // baseline 60, 70, 80, 90, -, - : (300 + 200) / 4 = 125; ratio 95 / 125 = 0.76.
-    const x = [55, 65, 75, 85, 95, Infinity];
-    const y = [60, 70, 80, 90, Infinity, Infinity];
-    assert.equal(ertWithin(x, 100), 95);
-    assert.equal(ertWithin(y, 100), 125);
-    const r = pairedRatio(x, y, 100);
-    assert.equal(r.kind, 'ert');
-    assert.equal(r.value, 0.76);
-    assert.ok(r.lower < 0.76 && r.upper > 0.76, JSON.stringify(r));
+    assert.equal(ertWithin([55, 65, 75, 85, 95, Infinity], 100), 95);
+    assert.equal(ertWithin([60, 70, 80, 90, Infinity, Infinity], 100), 125);
   });
 });
 
@@ -88,39 +48,44 @@ describe('a report that says what won', () => {
   const summary = summarise(study, baselineMapper(study.manifest, study.manifest.baseline), study.manifest.baseline);
   const c = summary.cells[1].comparison!;
 
-  it('tests evaluations at the common budget as documented, with the ERT ratio', () => {
+  it('tests evaluations at the common budget as documented, the ERT ratio apart', () => {
     assert.equal(c.evaluations.test, 'common-budget');
     assert.equal(c.evaluations.budget, 1000);
-    // As in the second case above: p = 0.100348; 2 islands solved nothing within 1000: ERT ratio ∞.
-    assert.ok(Math.abs(c.evaluations.pValue - 0.100348) < 5e-6);
-    assert.equal(c.evaluations.ratio.value, Infinity);
-    // Iterations: ∞ rank at 100, ERT ratio 0.76 as worked out above.
-    assert.equal(c.iterations.ratio.value, 0.76);
+    // d = log(1000 / [600, 700, 800, 900, 1000, 1000]): 4 positive, 2 zeros; V = 10 over n = 4, mean 5,
+    // variance 7.5: z = (10 - 5 - 0.5) / sqrt(7.5) = 1.643168, p = 0.100348.
+    // python3: wilcoxon(d, method='asymptotic', correction=True).pvalue = 0.10034824646229074;
+    // the median of the 21 Walsh averages, exp'd: 1.1952286093343936.
+    assert.ok(Math.abs(c.evaluations.pValue - 0.10034824646229074) < 1e-12);
+    assert.ok(Math.abs(c.evaluations.ratio!.value - 1.1952286093343936) < 1e-12);
+    // 2 islands solved nothing within 1000 evaluations: no ERT ratio (never ∞x).
+    assert.ok(Number.isNaN(c.evaluations.ertRatio));
+    assert.match(renderTable(summary), /none \(a cell solved nothing within B\)/);
   });
 
-  it('adjusts over one stated family and leaves time below the noise floor untested', () => {
-    // Seconds are iterations / 1000 here: medians under 0.1 s, below the 0.5 s floor.
-    assert.equal(c.seconds.notRun !== null, true);
-    assert.ok(Number.isNaN(c.seconds.pValue));
-    // Family: evaluations, iterations and success rate of the one compared cell (time not tested).
-    assert.equal(summary.holmFamily, 3);
-    // Holm over 3: the smallest p (iterations, 0.047715) times 3.
-    assert.ok(Math.abs(c.iterations.pHolm - 3 * 0.047715) < 2e-5, `${c.iterations.pHolm}`);
+  it('one family per measure, each as large as what the table shows; time tested whatever the machine', () => {
+    // Seconds are iterations / 1000 here, medians 0.085 and 0.080 s: under the floor, tested all the same.
+    assert.equal(c.seconds.family, 'seconds');
+    assert.match(c.seconds.caution!, /median times 0.0800 s vs 0.0850 s, below the noise floor of 0.5 s/);
+    // python3: t = log([0.055, .., 0.095, 0.1] / [0.06, .., 0.1, 0.1]); wilcoxon(t, method='asymptotic', correction=True) = 0.05905822909053671.
+    assert.ok(Math.abs(c.seconds.pValue - 0.05905822909053671) < 1e-12);
+    assert.deepEqual([summary.families.evaluations.tests, summary.families.seconds.tests, summary.families.success.tests], [1, 1, 1]);
+    // Iterations across island counts: not compared, in no family.
+    assert.equal(c.iterations.family, null);
   });
 
-  it('opens with one sentence per comparison, and says when nothing differs', () => {
+  it('opens with the families, one sentence per comparison, and says when nothing differs', () => {
     const lines = headline(summary);
-    // Holm over 3: iterations 0.047715 x 3 = 0.143, evaluations max(0.143, 0.100348 x 2) = 0.201,
-    // success (4/6 vs 5/6, Fisher p = 1) 1. Times: iterations / 1000, medians 0.080 (2 islands) and 0.085.
-    // 2 islands solve nothing within 1000 evaluations: ERT ∞ in every resample too.
     assert.deepEqual(lines, [
-      'islands=2 against islands=1: evaluations no difference detected: ∞× [∞, ∞] (ERT ratio within 1000), lower on 0 of 6 seeds, higher on 4; Wilcoxon signed-rank, budget 1000, 4 of 6 pairs differ, p Holm 0.201.',
-      'islands=2 against islands=1: wall time not tested (median time 0.080 s vs 0.085 s, below the noise floor of 0.5 s).',
-      'No difference detected in evaluations or wall time (Holm over all 3 tests of the report).',
+      'Families (each Bonferroni at α = 0.05: p Bonf. = min(1, m·p), verdict when p Bonf. < 0.05, exactly when the interval leaves 1 out): evaluations, the primary: 1 test, intervals at 95%; wall time: 1 test, intervals at 95%; success rates: 1 test; iterations are descriptive.',
+      `islands=2 against islands=1: evaluations no difference detected: ${ratioText(c.evaluations, '×')} (paired ratio), lower on 0 of 6 seeds, higher on 4; Wilcoxon signed-rank of the log ratios, budget 1000, 4 of 6 pairs differ, p Bonf. 0.100.`,
+      `islands=2 against islands=1: wall time no difference detected: ${ratioText(c.seconds, '×')} (paired ratio), lower on 5 of 6 seeds, higher on 0; Wilcoxon signed-rank of the log ratios, budget 0.100, 5 of 6 pairs differ, p Bonf. 0.059; wall time depends on the machine, this is the one that ran the study; median times 0.0800 s vs 0.0850 s, below the noise floor of 0.5 s: load on the machine moves runs this short.`,
+      'No difference detected in evaluations or wall time.',
     ]);
+    // Accepted at 1 itself (p 0.100), so the interval reaches 1 and is closed there.
+    assert.equal(ratioText(c.evaluations), '1.20x [1.00, 1.67]');
     const table = renderTable(summary);
     assert.ok(
-      table.split('\n').indexOf(lines[0]) > 0 && table.indexOf(lines[0]) < table.indexOf('solved [95% CI]'),
+      table.split('\n').indexOf(lines[1]) > 0 && table.indexOf(lines[1]) < table.indexOf('solved [95% CI]'),
       'headline before the table',
     );
     assert.match(table, /4 of 6/);

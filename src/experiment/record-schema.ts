@@ -52,6 +52,7 @@ export const manifestSchema = z.looseObject({
   startedAt: z.string(),
   resumedAt: z.array(z.string()),
   shards: z.number().int().min(1).max(MAX_SHARDS).optional(),
+  shardDealing: z.literal('seeds').optional(),
 });
 
 const island = z.number().int().min(0);

@@ -148,6 +148,8 @@ export interface Manifest {
   buildStamp?: string | null;
   /** A study run in shards (shard.ts): their count; each writes runs.shard-I-of-N.jsonl. Absent for one process. */
   shards?: number;
+  /** How the shards' runs were dealt: 'seeds', whole seeds (every cell of a seed on one shard, since 0.9); absent: run by run, the older way (shard.ts). */
+  shardDealing?: 'seeds';
   /** Resumes by another build, accepted with --mixed-builds: when, how it differed, and the build. */
   mixedBuilds?: { at: string; differs: string; provenance: MachineProvenance }[];
 }

@@ -1,12 +1,11 @@
 /**
  * Unsolved runs are censored data: a run stopped by a limit says only that its time to
- * solution exceeds what it reached. Ranking such runs as +Infinity ("slower than every
- * solved run") is right only when every unsolved run of a comparison was cut off at the same
- * value of the measure and no run was solved past that value. Otherwise (an iteration limit
- * is a different evaluation budget for 1 and 2 islands) +Infinity can put a run cut off
- * early after runs that solved later, and the sign of an effect can come out wrong. Then the
- * comparison is made at the common budget: every run is read as "solved within the smallest
- * cut-off of the comparison, at this value" or "not", a question every run answers exactly.
+ * solution exceeds what it reached. Every comparison treats them one way: both cells are
+ * read at their common budget B, the smallest of their limits in the measure and of the
+ * cut-offs of their unsolved runs, and each run counts min(time to solution, B). A run not
+ * solved within B counts B; two such runs of a seed tie (a zero difference, which the
+ * signed-rank test drops). B is where both cells answer the same question, and scipy and R
+ * redo the test on these numbers (docs/experiments.md).
  */
 import type { RunRecord } from '../experiment/records.ts';
 import type { Metric } from './summary.ts';
@@ -39,26 +38,21 @@ export interface Observation {
 export function observe(run: RunRecord, metric: Metric, limits: CellLimits): Observation {
   const value = run[metric];
   if (run.solved) return { solved: true, value, cutoff: value };
-  const limit = metric === 'iterations' ? limits.maxIterations : metric === 'evaluations' ? limits.maxEvaluations : limits.timeLimit;
+  const limit = limitIn(limits, metric);
   return { solved: false, value, cutoff: limit === null ? value : Math.min(value, limit) };
 }
 
 /**
- * How a comparison treats its unsolved runs:
- * - `all-solved`: none unsolved, the values are compared as they are;
- * - `infinity-rank`: every unsolved run cut off at one value that no solved run exceeds, so
- *   +Infinity ranks each run exactly as its unknown value would;
- * - `common-budget`: otherwise; every run is compared as min(time to solution, budget), with
- *   budget the smallest cut-off of the comparison (runs not solved within it tie, above
- *   every run solved within it): what Gehan's generalised Wilcoxon does with one censoring time.
+ * How a comparison treated its runs: `all-solved`, every run solved within B (or there is no
+ * B), so the values are compared as they are; `common-budget`, some run counts B.
  */
-export type CensoringTest = 'all-solved' | 'infinity-rank' | 'common-budget';
+export type CensoringTest = 'all-solved' | 'common-budget';
 
 export interface CensoringPlan {
   test: CensoringTest;
-  /** Runs not solved within this value rank as tied above every run that was; null when all solved. */
+  /** The common budget B; null when neither cell has a limit in the measure and every run solved. */
   budget: number | null;
-  /** Why +Infinity is not valid here, for the report; null when it is (or nothing is unsolved). */
+  /** Why some runs count B, for the report; null when none does. */
   why: string | null;
 }
 
@@ -66,24 +60,22 @@ function short(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toPrecision(3);
 }
 
-/** Decides the treatment of unsolved runs for one comparison (every observation of every cell compared). */
-export function censoringPlan(observations: readonly Observation[], metric: Metric): CensoringPlan {
-  const cutoffs = [...new Set(observations.filter((o) => !o.solved).map((o) => o.cutoff))].sort((a, b) => a - b);
-  if (cutoffs.length === 0) return { test: 'all-solved', budget: null, why: null };
-  const budget = cutoffs[0];
-  if (cutoffs.length > 1) {
-    const listed = cutoffs.length > 3 ? `${short(cutoffs[0])} to ${short(cutoffs[cutoffs.length - 1])}` : cutoffs.map(short).join(', ');
-    return { test: 'common-budget', budget, why: `unsolved runs were cut off at different ${metric} (${listed})` };
-  }
-  const past = observations.filter((o) => o.solved && o.value > budget).map((o) => o.value);
-  if (past.length > 0) {
-    return {
-      test: 'common-budget',
-      budget,
-      why: `${past.length} run${past.length === 1 ? '' : 's'} solved past ${short(budget)} ${metric}, where unsolved runs were cut off`,
-    };
-  }
-  return { test: 'infinity-rank', budget, why: null };
+/**
+ * The common budget of a comparison: the smallest of both cells' limits in the measure and
+ * of the cut-offs of their unsolved runs (`observations` of both cells).
+ */
+export function censoringPlan(observations: readonly Observation[], metric: Metric, limits: readonly (number | null)[]): CensoringPlan {
+  const cutoffs = observations.filter((o) => !o.solved).map((o) => o.cutoff);
+  const budget = Math.min(...cutoffs, ...limits.map((l) => l ?? Infinity));
+  if (budget === Infinity) return { test: 'all-solved', budget: null, why: null };
+  const unsolved = cutoffs.length;
+  const past = observations.filter((o) => o.solved && o.value > budget).length;
+  if (unsolved === 0 && past === 0) return { test: 'all-solved', budget, why: null };
+  const parts = [
+    ...(unsolved > 0 ? [`${unsolved} run${unsolved === 1 ? '' : 's'} unsolved`] : []),
+    ...(past > 0 ? [`${past} solved past ${short(budget)} ${metric}`] : []),
+  ];
+  return { test: 'common-budget', budget, why: parts.join(', ') };
 }
 
 /** An observation within the plan's budget: its value when solved within it, else +Infinity ("not within"; ties with every such run). */
@@ -91,12 +83,13 @@ export function censoredValue(o: Observation, plan: CensoringPlan): number {
   return o.solved && (plan.budget === null || o.value <= plan.budget) ? o.value : Infinity;
 }
 
-/**
- * The value the signed-rank test compares: for the budget test min(time to solution, B), so
- * a run not solved within B counts B (the documented test, which scipy and R redo on these
- * numbers); for the ∞ rank test and all-solved comparisons, censoredValue.
- */
+/** The value the test compares: min(time to solution, B). */
 export function testedValue(o: Observation, plan: CensoringPlan): number {
   const v = censoredValue(o, plan);
-  return plan.test === 'common-budget' && v === Infinity ? plan.budget! : v;
+  return v === Infinity ? plan.budget! : v;
+}
+
+/** A cell's limit in `metric`. */
+export function limitIn(limits: CellLimits, metric: Metric): number | null {
+  return metric === 'iterations' ? limits.maxIterations : metric === 'evaluations' ? limits.maxEvaluations : limits.timeLimit;
 }

@@ -5,7 +5,7 @@
  * One folder per cell (IOHanalyzer's algorithm, `algId`), each with
  *   IOHprofiler_f1_i1.info                  suite = 'nqueens-islands', funcId = 1, DIM = N, algId = '...'
  *   data_f1/IOHprofiler_f1_DIM<N>_i1.dat    per run a block: "function evaluation" "best-so-far f(x)"
- * The function value is the run's best fitness (attacking pairs, minimised, 0 = solved); the
+ * The function value is the run's best fitness (the paper's: the sum over diagonals of queens on it - 1, minimised, 0 = solved; not attacking pairs); the
  * evaluations are those of all islands, as in the study's records. A run's block holds its
  * trajectory (the points where its best fitness improved) and ends at its last evaluation.
  */
@@ -51,7 +51,7 @@ export function iohFiles(study: StudyData): ExportFile[] {
     const ends = runs.map((r) => runPoints(r).at(-1)!);
     const info = [
       `suite = 'nqueens-islands', funcId = 1, funcName = 'N-Queens', DIM = ${n}, maximization = 'F', algId = '${infoValue(`${manifest.name} c${i + 1} ${cell.id}`)}'`,
-      `% ${infoValue(`${manifest.tool.name} ${version} study ${manifest.name}`)}: seeds ${runs.map((r) => r.seed).join(' ')}; f(x) = attacking pairs (minimised; 0 = solved); evaluations of all islands`,
+      `% ${infoValue(`${manifest.tool.name} ${version} study ${manifest.name}`)}: seeds ${runs.map((r) => r.seed).join(' ')}; f(x) = fitness, the sum over diagonals of (queens on it - 1) (minimised; 0 = solved); evaluations of all islands`,
       `${dat}, ${ends.map(([x, f]) => `1:${Math.max(1, x)}|${f}`).join(', ')}`,
     ];
     const blocks = runs.map((r) => [IOH_DAT_HEADER, ...runPoints(r).map(([x, f]) => `${Math.max(1, x)} ${f}`)].join('\n'));

@@ -212,7 +212,8 @@ function firstTrue(from: number, to: number, accepted: (k: number) => boolean): 
 }
 
 /**
- * The Hodges-Lehmann estimate of d's centre and its signed-rank interval at `level` (e.g. 0.95).
+ * The Hodges-Lehmann estimate of d's centre and its signed-rank interval at `level` (e.g. 0.95);
+ * `alpha`, 1 - level by default, is given exactly where 1 - level would round (alpha / m of a family).
  * The test's method is decided from d as signedRankTest decides it, then the interval is every
  * shift mu whose V(mu) = #{Walsh averages > mu} the test accepts: between the Walsh averages
  * d - mu has no zero and no new tie, so the accepted shifts run from the k_L-th to the
@@ -220,7 +221,7 @@ function firstTrue(from: number, to: number, accepted: (k: number) => boolean): 
  * when normal). At mu = 0 itself, where zeros or ties of d can make the test differ from its
  * neighbourhood, the interval follows the test's own p (`excludesZero`).
  */
-export function hodgesLehmann(d: readonly number[], level: number): HodgesLehmann {
+export function hodgesLehmann(d: readonly number[], level: number, alpha = 1 - level): HodgesLehmann {
   if (!(level > 0 && level < 1)) throw new Error(`hodgesLehmann: level ${level} is not in (0, 1)`);
   const test = signedRankTest(d);
   const none = { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, lowerOpen: false, upperOpen: false, withoutZero: false };
@@ -228,7 +229,6 @@ export function hodgesLehmann(d: readonly number[], level: number): HodgesLehman
   const walsh = new WalshAverages(d);
   const n = d.length;
   const m = walsh.total;
-  const alpha = 1 - level;
   const law: NormalLaw = { n, ties: tieTerm(d) };
   const p = (v: number) => (test.method === 'exact' ? exactP(v, n) : normalP(v, law));
   // Shifts between the (k)-th and (k+1)-th Walsh averages have V = m - k.

@@ -1,13 +1,10 @@
 /**
- * The statistics of a study, on plain number arrays: quantiles, the paired Wilcoxon test
- * with its effect size, Holm's adjustment, Wilson intervals, Fisher's exact test, ERT with
- * its bootstrap interval and the run-length ECDF. An unsolved run enters a rank statistic as
- * +Infinity ("not solved within the limits" ranks after every solved run), which is what a
- * median, quartile or signed rank needs and a mean could not give; censoring.ts decides where
- * that is valid and where a comparison must be made at a common budget instead.
+ * The statistics of a study, on plain number arrays: quantiles, ranks,
+ * Wilson intervals, Fisher's exact test, ERT with its bootstrap interval and the run-length
+ * ECDF (the signed-rank test and its interval: signed-rank.ts). An unsolved run enters a
+ * quantile as +Infinity ("not solved within the limits"), which a median or quartile needs
+ * and a mean could not give.
  */
-import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
-import signrankCdf from '@stdlib/stats-base-dists-signrank-cdf';
 import { Rng } from '../ga/rng.ts';
 
 /**
@@ -45,38 +42,6 @@ export function median(values: readonly number[]): number {
   return quantile(values, 0.5);
 }
 
-/** A paired comparison of a cell (x) with the baseline (y) on the same seeds. */
-export interface PairedComparison {
-  /** Pairs compared (seeds present in both). */
-  pairs: number;
-  /** Pairs with x = y (both unsolved, or equal values): Wilcoxon's method drops them. */
-  zeros: number;
-  /** Pairs with x != y: the ones the test and r rest on (`pairs - zeros`, "6 of 20"). */
-  informative: number;
-  /** Pairs where the cell was lower (x < y) and higher (x > y). */
-  lower: number;
-  higher: number;
-  /** Median over pairs of x - y (Infinity when unsolved runs dominate). */
-  medianDifference: number;
-  /**
-   * Median over pairs where both solved of x / y: 0.5 means the cell needed half the
-   * baseline's time on the typical seed. NaN when no pair has both solved.
-   */
-  medianRatio: number;
-  /**
-   * Matched-pairs rank-biserial correlation (Kerby 2014): (R+ - R-) / (R+ + R-) over the
-   * non-zero differences x - y, in [-1, 1]. -1: the cell was lower on every pair; 0: no
-   * tendency. NaN when every difference is zero.
-   */
-  rankBiserial: number;
-  /** Wilcoxon signed-rank statistic V = R+ (as R's wilcox.test reports it). NaN when no test. */
-  statistic: number;
-  /** Two-sided p-value of the Wilcoxon signed-rank test; NaN when there is nothing to test. */
-  pValue: number;
-  /** How the p-value was computed (R's rule): 'exact' (no ties, no zeros, under 50 pairs), 'normal' otherwise, or 'none'. */
-  method: 'exact' | 'normal' | 'none';
-}
-
 /** Average ranks (1-based) of `values`; ties share the mean of their ranks. */
 export function averageRanks(values: readonly number[]): number[] {
   const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b] || a - b);
@@ -89,103 +54,6 @@ export function averageRanks(values: readonly number[]): number[] {
     start = end + 1;
   }
   return ranks;
-}
-
-/** Differences x - y where Infinity - Infinity (both unsolved) counts as a tie, not NaN. */
-function pairedDifferences(x: readonly number[], y: readonly number[]): number[] {
-  return x.map((xi, i) => (xi === y[i] ? 0 : xi - y[i]));
-}
-
-/**
- * The two-sided normal approximation of the signed-rank test, as R's wilcox.test and scipy's
- * wilcoxon(method='approx') make it: V = R+ over the non-zero differences, mean n(n+1)/4,
- * variance n(n+1)(2n+1)/24 - sum(t^3 - t)/48 over groups of t tied |d|, and V moved 0.5
- * towards the mean (continuity correction).
- */
-function normalPValue(plus: number, ranks: readonly number[]): number {
-  const n = ranks.length;
-  const mean = (n * (n + 1)) / 4;
-  const counts = new Map<number, number>();
-  for (const r of ranks) counts.set(r, (counts.get(r) ?? 0) + 1);
-  let ties = 0;
-  for (const t of counts.values()) ties += t * t * t - t;
-  const sd = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - ties / 48);
-  const z = (plus - mean - 0.5 * Math.sign(plus - mean)) / sd;
-  return Math.min(1, 2 * normalCdf(-Math.abs(z), 0, 1));
-}
-
-/**
- * The exact two-sided p of V = R+ over n non-zero differences without ties, from the
- * signed-rank distribution, as R's psignrank gives it and as @stdlib/stats-wilcoxon computed
- * it (its two-sided branch, the same lines): twice the tail that V lies in. At the centre of
- * the distribution that exceeds 1: capped.
- */
-function exactPValue(v: number, n: number): number {
-  const p = v > (n * (n + 1)) / 4 ? 2 * (1 - signrankCdf(v - 1, n)) : 2 * signrankCdf(v, n);
-  return Math.min(1, p);
-}
-
-/**
- * Compares paired samples x (a cell) and y (the baseline): effect sizes and a two-sided
- * Wilcoxon signed-rank test on the differences x - y, zero differences dropped (Wilcoxon's
- * method). The p-value follows R's wilcox.test(x, y, paired = TRUE) exactly: exact (the
- * signed-rank distribution, exactPValue) when there are no ties, no zeros
- * and fewer than 50 pairs, else the normal approximation with tie and continuity
- * corrections. docs/experiments.md names the scipy call that gives the same p.
- */
-export function comparePaired(x: readonly number[], y: readonly number[]): PairedComparison {
-  if (x.length !== y.length) throw new Error(`comparePaired: ${x.length} vs ${y.length} values`);
-  const d = pairedDifferences(x, y);
-  const nonZero = d.filter((v) => v !== 0);
-  const ranks = averageRanks(nonZero.map(Math.abs));
-  let plus = 0;
-  let minus = 0;
-  nonZero.forEach((v, i) => {
-    if (v > 0) plus += ranks[i];
-    else minus += ranks[i];
-  });
-  const ratios = x.flatMap((xi, i) => (Number.isFinite(xi) && Number.isFinite(y[i]) && y[i] > 0 ? [xi / y[i]] : []));
-  const result: PairedComparison = {
-    pairs: x.length,
-    zeros: d.length - nonZero.length,
-    informative: nonZero.length,
-    lower: nonZero.filter((v) => v < 0).length,
-    higher: nonZero.filter((v) => v > 0).length,
-    medianDifference: d.length > 0 ? median(d) : Number.NaN,
-    medianRatio: ratios.length > 0 ? median(ratios) : Number.NaN,
-    rankBiserial: nonZero.length > 0 ? (plus - minus) / (plus + minus) : Number.NaN,
-    statistic: Number.NaN,
-    pValue: Number.NaN,
-    method: 'none',
-  };
-  // Two pairs and one non-zero difference at least; fewer is no evidence either way.
-  if (x.length < 2 || nonZero.length === 0) return result;
-  result.statistic = plus;
-  const ties = new Set(ranks).size !== ranks.length;
-  if (nonZero.length < 50 && !ties && result.zeros === 0) {
-    result.pValue = exactPValue(plus, nonZero.length);
-    result.method = 'exact';
-  } else {
-    result.pValue = normalPValue(plus, ranks);
-    result.method = 'normal';
-  }
-  return result;
-}
-
-/**
- * Holm's step-down adjustment of p-values for comparing several cells with one baseline:
- * controls the family-wise error rate without assuming independence. NaN stays NaN.
- */
-export function holm(pValues: readonly number[]): number[] {
-  const tested = pValues.map((p, i) => ({ p, i })).filter(({ p }) => !Number.isNaN(p));
-  tested.sort((a, b) => a.p - b.p);
-  const out = pValues.map(() => Number.NaN);
-  let running = 0;
-  tested.forEach(({ p, i }, k) => {
-    running = Math.max(running, Math.min(1, (tested.length - k) * p));
-    out[i] = running;
-  });
-  return out;
 }
 
 /** z for a two-sided 95% interval: the 0.975 quantile of the standard normal. */

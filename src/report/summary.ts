@@ -1,26 +1,35 @@
 /**
  * The numbers of a study, as data: per cell the success rate with its interval, ERT with its
  * bootstrap interval, the quartiles of time, evaluations and iterations to solution, and the
- * paired comparison with its baseline cell, made with the treatment of unsolved runs that is
- * valid for it (censoring.ts). The terminal table, the CSV and the HTML page are all rendered from this.
+ * paired comparison with its baseline cell at the comparison's common budget (censoring.ts).
+ * Each measure has one estimand (the paired ratio, ratio.ts) and one family of tests
+ * (FAMILIES), and its intervals are at that family's Bonferroni level, so a verdict and its
+ * interval always agree. The terminal table, the CSV and the HTML page are all rendered from this.
  */
 import { isRepeatable } from '../archipelago/modes/registry.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import type { SweepValue } from '../experiment/sweep.ts';
-import { cellLimits, censoredValue, censoringPlan, observe, testedValue, type CellLimits, type CensoringPlan } from './censoring.ts';
-import { pairedRatio, RATIO_BOOTSTRAP, type RatioEstimate } from './ratio.ts';
 import {
-  comparePaired,
+  cellLimits,
+  censoredValue,
+  censoringPlan,
+  limitIn,
+  observe,
+  testedValue,
+  type CellLimits,
+  type CensoringPlan,
+} from './censoring.ts';
+import { ertWithin, pairedRatio, type RatioEstimate } from './ratio.ts';
+import { signedRankTest, smallestP, type SignedRankTest } from './signed-rank.ts';
+import {
   ERT_BOOTSTRAP,
   ertInterval,
   expectedRunningTime,
   fisherExact,
-  holm,
   median,
   quartiles,
   wilson,
   type Interval,
-  type PairedComparison,
   type Quartiles,
 } from './stats.ts';
 import type { StudyData } from './study-data.ts';
@@ -30,32 +39,63 @@ import { ertAtTargets, type TargetErt } from './target-ert.ts';
 export const METRICS = ['evaluations', 'iterations', 'seconds'] as const;
 export type Metric = (typeof METRICS)[number];
 
-/** p below this (Holm-adjusted) is reported as an effect in the verdict. */
+/** The families of tests, each adjusted on its own: evaluations (the primary), wall time and success. Iterations are descriptive. */
+export const FAMILIES = ['evaluations', 'seconds', 'success'] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/** The family-wise error rate of each family: a verdict needs Bonferroni's p = min(1, m p) below it. */
 export const ALPHA = 0.05;
 
 /**
- * Time comparisons are not tested when either cell's median search time (on the
- * comparison's scale) is below this: thread start-up, garbage collection and other load on
- * shared cores move a run by tens of milliseconds, a tenth of half a second.
+ * Wall times below this (a cell's median run, as run) get a caution: thread start-up, garbage
+ * collection and other load on shared cores move a run by tens of milliseconds. The test is
+ * made all the same: the machine's speed never changes which tests a family holds.
  */
 export const TIME_NOISE_FLOOR_SECONDS = 0.5;
 
-export interface Comparison extends PairedComparison, CensoringPlan {
-  /** The cell / baseline ratio with its 95% bootstrap interval over seeds (ratio.ts). */
-  ratio: RatioEstimate;
-  /** Why no test was made (a time below the noise floor); null when tested. */
+export interface Comparison extends Omit<SignedRankTest, 'pairs'>, CensoringPlan {
+  /** Pairs compared (seeds present in both cells). */
+  pairs: number;
+  /** Pairs with a non-zero log ratio (the ones the test rests on), and those where the cell was lower / higher. */
+  informative: number;
+  lower: number;
+  higher: number;
+  /** log(min(x, B) / min(y, B)) per seed, in seed order. */
+  logRatios: number[];
+  /** The paired ratio with its interval at the family's level (the estimate alone for iterations); null when not compared. */
+  ratio: RatioEstimate | null;
+  /** ERT(cell) / ERT(baseline) within B: the cost with restarts, its own column; NaN when either solved nothing within B. */
+  ertRatio: number;
+  /** Why no test or no ratio was made ("not tested: ..."); null when compared. */
   notRun: string | null;
-  /** Holm-adjusted p-value over the report's family: every test of every cell (see holmFamily). */
-  pHolm: number;
-  /** 'lower' / 'higher': the cell's values are lower / higher than the baseline's at p Holm < ALPHA; 'none': no effect shown. */
+  /** The family the test is in; null for a descriptive or untested comparison. */
+  family: Family | null;
+  /** Bonferroni-adjusted p, min(1, m p) over the family's m tests. */
+  pAdjusted: number;
+  /** 'lower' / 'higher': the interval leaves 1 out (p adjusted < ALPHA) on that side; 'none' otherwise. */
   verdict: 'lower' | 'higher' | 'none';
+  /** A warning that goes with the verdict (wall times below the noise floor, with the real medians); null when none. */
+  caution: string | null;
 }
 
 /** The cell's success rate against the baseline's, each under its own limits. */
 export interface SuccessComparison {
-  /** Two-sided Fisher's exact test on successes / runs of both cells. */
+  /** Two-sided Fisher's exact test on successes / runs of both cells; NaN when not tested. */
   pValue: number;
-  pHolm: number;
+  pAdjusted: number;
+  /** The smallest p the test can give with these runs (all of one cell solved, none of the other). */
+  smallestP: number;
+  /** Why not tested (both solved every run, or neither any); null when tested. */
+  notRun: string | null;
+}
+
+/** One family of tests: how many it holds, the level of its intervals, and the smallest adjusted p its pairs can reach. */
+export interface FamilySize {
+  tests: number;
+  /** 1 - ALPHA / tests: the level of the family's intervals. */
+  level: number;
+  /** min(1, tests x the smallest p the family's smallest comparison can give): at or above ALPHA, no verdict was possible. */
+  smallestAdjustedP: number;
 }
 
 export interface CellSummary {
@@ -99,10 +139,10 @@ export interface StudySummary {
   baseline: Record<string, SweepValue> | null;
   /** How ERT's interval was made. */
   bootstrap: typeof ERT_BOOTSTRAP;
-  /** How the ratios' intervals were made. */
-  ratioBootstrap: typeof RATIO_BOOTSTRAP;
-  /** Tests in Holm's family: every comparison tested (each cell, each measure, and the success rates). */
-  holmFamily: number;
+  /** The families of tests (FAMILIES), each as large as the tests the terminal table shows in it. */
+  families: Record<Family, FamilySize>;
+  /** Why wall-time verdicts are confounded (a sharded study whose pairs ran on different shards); null when not. */
+  placement: string | null;
   cells: CellSummary[];
   /** Cells whose runs a seed does not repeat (async migration): their comparisons pair initial populations only. */
   notRepeatable: string[];
@@ -113,50 +153,154 @@ export function toSolution(run: RunRecord, metric: Metric): number {
   return run.solved ? run[metric] : Infinity;
 }
 
-function verdictOf(c: PairedComparison, pHolm: number): Comparison['verdict'] {
-  if (!(pHolm < ALPHA) || Number.isNaN(c.rankBiserial) || c.rankBiserial === 0) return 'none';
-  return c.rankBiserial < 0 ? 'lower' : 'higher';
+/** Why a comparison of `metric` is not made, before looking at its values; null when it is. */
+function notComparable(metric: Metric, islands: [number, number]): string | null {
+  if (metric === 'iterations' && islands[0] !== islands[1])
+    return `${islands[0]} vs ${islands[1]} islands: an iteration of more islands is more work`;
+  return null;
 }
 
-/** Compares a cell's runs with the baseline's on `metric`, seed by seed, treating unsolved runs as censoring.ts decides. */
-function compareOn(metric: Metric, mine: readonly RunRecord[], theirs: readonly RunRecord[], limits: [CellLimits, CellLimits]): Comparison {
-  const x = mine.map((r) => observe(r, metric, limits[0]));
-  const y = theirs.map((r) => observe(r, metric, limits[1]));
-  const plan = censoringPlan([...x, ...y], metric);
-  const within = [x.map((o) => censoredValue(o, plan)), y.map((o) => censoredValue(o, plan))];
-  const paired = comparePaired(
-    x.map((o) => testedValue(o, plan)),
-    y.map((o) => testedValue(o, plan)),
+/** Why the paired values give no test; null when they do. */
+function untested(x: readonly number[], y: readonly number[], test: SignedRankTest): string | null {
+  if (x.length < 2) return `${x.length} seed${x.length === 1 ? '' : 's'} in both cells, at least 2 needed`;
+  if ([...x, ...y].some((v) => !(v > 0))) return 'a run solved at 0: no ratio';
+  if (test.method === 'none') return `every one of ${x.length} pairs equal (the runs are identical, seed for seed)`;
+  return null;
+}
+
+/** A comparison not made. */
+function notMade(plan: CensoringPlan, pairs: number, why: string): Comparison {
+  const none = { zeros: 0, statistic: NaN, rankBiserial: NaN, pValue: NaN, method: 'none' as const };
+  return {
+    ...none,
+    ...plan,
+    pairs,
+    informative: 0,
+    lower: 0,
+    higher: 0,
+    logRatios: [],
+    ratio: null,
+    ertRatio: NaN,
+    notRun: why,
+    family: null,
+    pAdjusted: NaN,
+    verdict: 'none',
+    caution: null,
+  };
+}
+
+/** The wall-time caution, with the runs' real median times (not cut at B). */
+function timeCaution(mine: readonly RunRecord[], theirs: readonly RunRecord[]): string | null {
+  const medians = [mine, theirs].map((runs) => median(runs.map((r) => r.seconds)));
+  if (!medians.some((m) => m < TIME_NOISE_FLOOR_SECONDS)) return null;
+  return `median times ${medians.map((m) => m.toPrecision(3)).join(' s vs ')} s, below the noise floor of ${TIME_NOISE_FLOOR_SECONDS} s: load on the machine moves runs this short`;
+}
+
+/** Compares a cell's runs with the baseline's on `metric`, seed by seed, at their common budget (censoring.ts). */
+function compareOn(
+  metric: Metric,
+  mine: readonly RunRecord[],
+  theirs: readonly RunRecord[],
+  cells: [CellLimits, CellLimits],
+  islands: [number, number],
+): Comparison {
+  const x = mine.map((r) => observe(r, metric, cells[0]));
+  const y = theirs.map((r) => observe(r, metric, cells[1]));
+  const plan = censoringPlan(
+    [...x, ...y],
+    metric,
+    cells.map((c) => limitIn(c, metric)),
   );
-  const ratio = pairedRatio(within[0], within[1], plan.test === 'all-solved' ? null : plan.budget);
-  // On the comparison's scale: a budget caps what a time can show.
-  const slow = within.map((values) => Math.min(median(values), plan.budget ?? Infinity));
-  const notRun =
-    metric === 'seconds' && slow.some((m) => m < TIME_NOISE_FLOOR_SECONDS)
-      ? `median time ${slow.map((m) => m.toPrecision(2)).join(' s vs ')} s, below the noise floor of ${TIME_NOISE_FLOOR_SECONDS} s`
-      : null;
-  if (notRun !== null) Object.assign(paired, { statistic: Number.NaN, pValue: Number.NaN, method: 'none' });
-  return { ...paired, ...plan, ratio, notRun, pHolm: Number.NaN, verdict: 'none' };
+  const skip = notComparable(metric, islands);
+  if (skip !== null) return notMade(plan, x.length, skip);
+  const tx = x.map((o) => testedValue(o, plan));
+  const ty = y.map((o) => testedValue(o, plan));
+  const logRatios = tx.map((v, i) => Math.log(v / ty[i]));
+  const test = signedRankTest(logRatios.every(Number.isFinite) ? logRatios : []);
+  const why = untested(tx, ty, test);
+  if (why !== null) return notMade(plan, x.length, why);
+  const within = [x, y].map((obs) => obs.map((o) => censoredValue(o, plan)));
+  const budget = plan.budget ?? Infinity;
+  const ertRatio = ertWithin(within[0], budget) / ertWithin(within[1], budget);
+  return {
+    ...test,
+    ...plan,
+    informative: x.length - test.zeros,
+    lower: logRatios.filter((d) => d < 0).length,
+    higher: logRatios.filter((d) => d > 0).length,
+    logRatios,
+    ratio: null,
+    ertRatio: Number.isFinite(ertRatio) ? ertRatio : NaN,
+    notRun: null,
+    family: metric === 'iterations' ? null : metric,
+    pAdjusted: NaN,
+    verdict: 'none',
+    caution: metric === 'seconds' ? timeCaution(mine, theirs) : null,
+  };
+}
+
+/** The success rates compared by Fisher's exact test, unless both cells solved every run or neither solved one. */
+function compareSuccess(solved: number, runs: number, baseSolved: number, baseRuns: number): SuccessComparison {
+  const smallest = Math.min(fisherExact(runs, runs, 0, baseRuns), fisherExact(0, runs, baseRuns, baseRuns));
+  const none = { pValue: NaN, pAdjusted: NaN, smallestP: smallest };
+  if (solved === runs && baseSolved === baseRuns) return { ...none, notRun: 'both solved every run' };
+  if (solved === 0 && baseSolved === 0) return { ...none, notRun: 'neither solved a run' };
+  return { ...none, pValue: fisherExact(solved, runs, baseSolved, baseRuns), notRun: null };
+}
+
+/** One test of a family: its p, the smallest p its pairs can give, and what to record once the family's size m is known. */
+interface FamilyTest {
+  p: number;
+  floor: number;
+  settle: (m: number) => void;
+}
+
+/** A comparison's adjusted p, its interval at level 1 - ALPHA / m and its verdict, which that interval decides. */
+function settle(c: Comparison, m: number): void {
+  c.pAdjusted = Math.min(1, m * c.pValue);
+  c.ratio = pairedRatio(c.logRatios, ALPHA / m);
+  c.verdict = !c.ratio.excludesOne ? 'none' : c.rankBiserial < 0 ? 'lower' : 'higher';
+}
+
+function familyTests(compared: readonly CellSummary[], family: Family): FamilyTest[] {
+  if (family === 'success')
+    return compared.flatMap(({ success }) =>
+      success!.notRun !== null
+        ? []
+        : [
+            {
+              p: success!.pValue,
+              floor: success!.smallestP,
+              settle: (m: number) => (success!.pAdjusted = Math.min(1, m * success!.pValue)),
+            },
+          ],
+    );
+  return compared.flatMap((cell) => {
+    const c = cell.comparison![family];
+    return c.family === null ? [] : [{ p: c.pValue, floor: smallestP(c.pairs), settle: (m: number) => settle(c, m) }];
+  });
 }
 
 /**
- * Holm's adjustment over one family: every test the report makes (each cell against its
- * baseline in every measure tested, and in success rate), so that no claim read off any row
- * of the report, or off its headline, has a family-wise error above ALPHA.
+ * Bonferroni's adjustment within each family, each interval at its family's level
+ * 1 - ALPHA / m, so that an interval leaves 1 out exactly when p adjusted < ALPHA
+ * (docs/experiments.md, "Families": why Bonferroni and not Holm). Iterations get their
+ * estimate alone (descriptive).
  */
-function adjustFamily(compared: readonly CellSummary[]): number {
-  const tests: { p: number; set: (p: number) => void }[] = [];
-  for (const cell of compared) {
-    for (const metric of METRICS) {
-      const c = cell.comparison![metric];
-      tests.push({ p: c.pValue, set: (p) => ((c.pHolm = p), (c.verdict = verdictOf(c, p))) });
-    }
-    const success = cell.success!;
-    tests.push({ p: success.pValue, set: (p) => (success.pHolm = p) });
+function adjustFamilies(compared: readonly CellSummary[]): Record<Family, FamilySize> {
+  const families = {} as Record<Family, FamilySize>;
+  for (const family of FAMILIES) {
+    const tests = familyTests(compared, family);
+    const m = tests.length;
+    for (const t of tests) t.settle(m);
+    const floor = Math.max(...tests.map((t) => t.floor));
+    families[family] = { tests: m, level: 1 - ALPHA / Math.max(1, m), smallestAdjustedP: m === 0 ? NaN : Math.min(1, m * floor) };
   }
-  const adjusted = holm(tests.map((t) => t.p));
-  tests.forEach((t, i) => t.set(adjusted[i]));
-  return adjusted.filter((p) => !Number.isNaN(p)).length;
+  for (const cell of compared) {
+    const c = cell.comparison!.iterations;
+    if (c.notRun === null) c.ratio = { ...pairedRatio(c.logRatios, ALPHA), lower: NaN, upper: NaN, level: NaN, excludesOne: false };
+  }
+  return families;
 }
 
 /**
@@ -173,6 +317,7 @@ export function summarise(
   for (const cell of manifest.cells) byCell.set(cell.id, new Map());
   for (const run of study.runs) byCell.get(run.cell)?.set(run.seed, run);
   const limitsOf = new Map(manifest.cells.map((c) => [c.id, cellLimits(c.config)]));
+  const islandsOf = new Map(manifest.cells.map((c) => [c.id, Number((c.config as { islands?: number }).islands ?? 1)]));
 
   const cells: CellSummary[] = manifest.cells.map((cell) => {
     const runs = [...byCell.get(cell.id)!.values()];
@@ -187,20 +332,14 @@ export function summarise(
       const mine = byCell.get(cell.id)!;
       const theirs = byCell.get(base)!;
       const seeds = manifest.seeds.filter((s) => mine.has(s) && theirs.has(s));
-      const limits: [CellLimits, CellLimits] = [limitsOf.get(cell.id)!, limitsOf.get(base)!];
-      comparison = Object.fromEntries(
-        METRICS.map((m) => [
-          m,
-          compareOn(
-            m,
-            seeds.map((s) => mine.get(s)!),
-            seeds.map((s) => theirs.get(s)!),
-            limits,
-          ),
-        ]),
-      ) as Record<Metric, Comparison>;
+      const pair = <T>(of: Map<string, T>): [T, T] => [of.get(cell.id)!, of.get(base)!];
+      const [a, b] = [seeds.map((s) => mine.get(s)!), seeds.map((s) => theirs.get(s)!)];
+      comparison = Object.fromEntries(METRICS.map((m) => [m, compareOn(m, a, b, pair(limitsOf), pair(islandsOf))])) as Record<
+        Metric,
+        Comparison
+      >;
       const baseRuns = [...theirs.values()];
-      success = { pValue: fisherExact(solved, runs.length, baseRuns.filter((r) => r.solved).length, baseRuns.length), pHolm: Number.NaN };
+      success = compareSuccess(solved, runs.length, baseRuns.filter((r) => r.solved).length, baseRuns.length);
     }
     return {
       id: cell.id,
@@ -221,7 +360,7 @@ export function summarise(
       startupSeconds: median(runs.flatMap((r) => (r.startupSeconds === undefined ? [] : [r.startupSeconds]))),
     };
   });
-  const holmFamily = adjustFamily(cells.filter((c) => c.comparison !== null));
+  const families = adjustFamilies(cells.filter((c) => c.comparison !== null));
   return {
     name: manifest.name,
     keys: manifest.keys,
@@ -231,9 +370,19 @@ export function summarise(
     failedRuns: study.failed.map((r) => `${r.cell}@${r.seed}: ${r.error}`),
     baseline,
     bootstrap: ERT_BOOTSTRAP,
-    ratioBootstrap: RATIO_BOOTSTRAP,
-    holmFamily,
+    families,
+    placement: placementNote(manifest),
     cells,
     notRepeatable: manifest.cells.filter((cell) => !isRepeatable(String(cell.config.migration?.mode))).map((cell) => cell.id),
   };
+}
+
+/**
+ * Wall times of a study run in shards compare runs of other machines (or other loads) unless
+ * both runs of every pair ran on one shard: shards deal whole seeds since 0.9 (shard.ts);
+ * a study cut the older way says its wall-time verdicts are confounded by placement.
+ */
+function placementNote(manifest: StudyData['manifest']): string | null {
+  if (manifest.shards === undefined || manifest.shards < 2 || manifest.shardDealing === 'seeds') return null;
+  return `this study ran in ${manifest.shards} shards dealt run by run (before 0.9), so a pair's two runs may have run on different shards: wall-time verdicts are confounded by placement`;
 }

@@ -6,7 +6,7 @@ import { formatValue } from '../experiment/sweep.ts';
 import { safeText } from '../io/terminal.ts';
 import type { Quartiles } from './stats.ts';
 import { headline } from './headline.ts';
-import { METRICS, TIME_NOISE_FLOOR_SECONDS, type CellSummary, type Comparison, type Metric, type StudySummary } from './summary.ts';
+import { ALPHA, METRICS, type CellSummary, type Comparison, type FamilySize, type Metric, type StudySummary } from './summary.ts';
 
 /** A number for people: 3 significant digits, k/M for large counts, ∞ for unsolved. */
 export function formatNumber(value: number, metric?: Metric): string {
@@ -40,30 +40,56 @@ function solvedQuartileText(cell: CellSummary, metric: Metric): string {
 /** How a comparison treated unsolved runs, in a few characters (the notes under the table say the rest). */
 export function testText(c: Comparison): string {
   if (c.notRun !== null) return 'not tested';
-  if (c.test === 'all-solved') return 'all solved';
-  if (c.test === 'infinity-rank') return '∞ rank';
-  return `budget ${formatNumber(c.budget!)}`;
+  return c.test === 'all-solved' ? 'all solved' : `budget ${formatNumber(c.budget!)}`;
 }
 
-/** A ratio with its 95% interval: `0.52x [0.40, 0.71]` ('-' when undefined). */
+/** A level as a percentage: 95%, 98.3%. */
+export function levelText(level: number): string {
+  return `${Number((level * 100).toPrecision(3))}%`;
+}
+
+/**
+ * The paired ratio with its interval at the family's level: `0.52x [0.40, 0.71]`; a bound
+ * the interval leaves out at 1 is written open, `(1.00, 1.31]`. Never a number for what was
+ * not estimated: `not tested`, or the estimate with `no 98.3% interval from 4 pairs` where
+ * the pairs cannot reach the level.
+ */
 export function ratioText(c: Comparison, times = 'x'): string {
-  const { value, lower, upper } = c.ratio;
-  const f = (v: number) => (Number.isNaN(v) ? '-' : v === Infinity ? '∞' : v.toPrecision(3));
-  return Number.isNaN(value) ? '-' : `${f(value)}${times} [${f(lower)}, ${f(upper)}]`;
+  if (c.notRun !== null) return 'not tested';
+  const r = c.ratio;
+  if (r === null || Number.isNaN(r.value)) return '-';
+  const f = (v: number) => v.toPrecision(3);
+  const estimate = `${f(r.value)}${times}`;
+  if (Number.isNaN(r.level)) return `${estimate} (descriptive)`;
+  if (r.lower === 0 || r.upper === Infinity) return `${estimate} (no ${levelText(r.level)} interval from ${c.pairs} pairs)`;
+  const interval = `${r.lowerOpen ? '(' : '['}${f(r.lower)}, ${f(r.upper)}${r.upperOpen ? ')' : ']'}`;
+  return `${estimate} ${interval}${r.withoutOne ? ' without 1' : ''}`;
 }
 
-/** A cell's paired comparison on `metric`: test, ratio [95% CI], informative pairs, r, p, Holm p (`times` writes the ratio's sign: x in a terminal, × on the page). */
+/** The ERT ratio within the comparison's budget, or why there is none. */
+export function ertRatioText(c: Comparison, times = 'x'): string {
+  if (c.notRun !== null) return 'not tested';
+  return Number.isNaN(c.ertRatio) ? 'none (a cell solved nothing within B)' : `${c.ertRatio.toPrecision(3)}${times}`;
+}
+
+/** A cell's paired comparison on `metric`: test, ratio [interval], informative pairs, r, p, Bonferroni p (`times` writes the ratio's sign: x in a terminal, × on the page). */
 export function comparisonText(cell: CellSummary, metric: Metric, times = 'x'): string[] {
   const c = cell.comparison?.[metric];
   if (!c) return cell.baseline === null && cell.comparison === null ? ['baseline', '', '', '', '', ''] : ['-', '-', '-', '-', '-', '-'];
   return [
     testText(c),
     ratioText(c, times),
-    `${c.informative} of ${c.pairs}`,
+    c.notRun === null ? `${c.informative} of ${c.pairs}` : '-',
     Number.isNaN(c.rankBiserial) ? '-' : c.rankBiserial.toFixed(2),
     formatP(c.pValue),
-    formatP(c.pHolm),
+    formatP(c.pAdjusted),
   ];
+}
+
+/** The success test's Bonferroni p, or `not tested` (the notes say why). */
+export function successPText(cell: CellSummary): string {
+  if (!cell.success) return cell.baseline === null ? '' : '-';
+  return cell.success.notRun === null ? formatP(cell.success.pAdjusted) : 'not tested';
 }
 
 function percent(x: number): string {
@@ -97,7 +123,7 @@ export function targetErtRows(summary: StudySummary): { header: string[]; rows: 
 
 /** What the target table is, in one line. */
 export const TARGET_ERT_NOTE =
-  'ERT to f ≤ target: evaluations of all runs up to the first point of their trajectory at or below the target (a run that never reached it: all its evaluations) / runs that reached it, with the 95% bootstrap interval of ERT; f = attacking pairs, 0 = solved.';
+  'ERT to f ≤ target: evaluations of all runs up to the first point of their trajectory at or below the target (a run that never reached it: all its evaluations) / runs that reached it, with the 95% bootstrap interval of ERT; f = fitness as the paper defines it, the sum over diagonals of (queens on it − 1) (docs/ALGORITHM.md; not attacking pairs), 0 = solved.';
 
 /** Aligned columns; cells are measured as printed (safeText: an escape is shown as its code). */
 export function align(given: string[][]): string {
@@ -133,21 +159,23 @@ export function summaryRows(summary: StudySummary, times = 'x'): { header: strin
     'time s (solved runs)',
     'start-up s',
   ];
+  const { evaluations, seconds } = summary.families;
   if (compared)
     header.push(
       'evals test',
-      'evals ratio [95% CI]',
+      `evals ratio [${levelText(evaluations.level)}]`,
       'pairs ≠',
       'r',
       'p',
-      'p Holm',
+      'p Bonf.',
+      'evals ERT ratio',
       'time test',
-      'time ratio [95% CI]',
+      `time ratio [${levelText(seconds.level)}]`,
       'pairs ≠',
       'r',
       'p',
-      'p Holm',
-      'success p Holm',
+      'p Bonf.',
+      'success p Bonf.',
     );
   const rows = summary.cells.map((cell) => {
     const row = [
@@ -163,22 +191,37 @@ export function summaryRows(summary: StudySummary, times = 'x'): { header: strin
     if (compared)
       row.push(
         ...comparisonText(cell, 'evaluations', times),
+        cell.comparison ? ertRatioText(cell.comparison.evaluations, times) : '',
         ...comparisonText(cell, 'seconds', times),
-        cell.success ? formatP(cell.success.pHolm) : cell.baseline === null ? '' : '-',
+        successPText(cell),
       );
     return row;
   });
   return { header, rows };
 }
 
-/** Why a comparison could not rank unsolved runs as +Infinity, or was not tested, one line per cell and measure that says so. */
+/** Each comparison not tested and why, each compared at a common budget and why, each wall-time caution: one line each. */
 export function censoringNotes(summary: StudySummary): string[] {
-  return summary.cells.flatMap((cell) =>
-    (['evaluations', 'seconds', 'iterations'] as const).flatMap((m) => {
+  return summary.cells.flatMap((cell) => [
+    ...(['evaluations', 'seconds', 'iterations'] as const).flatMap((m) => {
       const c = cell.comparison?.[m];
-      if (c?.notRun) return [`${cell.id}, ${m}: not tested: ${c.notRun}`];
-      return c?.why ? [`${cell.id}, ${m}: ${c.why}; compared at the common budget ${formatNumber(c.budget!, m)}`] : [];
+      if (!c) return [];
+      if (c.notRun) return [`${cell.id}, ${m}: not tested: ${c.notRun}`];
+      const budget = c.why ? [`${cell.id}, ${m}: ${c.why}; compared at the common budget ${formatNumber(c.budget!, m)}`] : [];
+      return c.caution ? [...budget, `${cell.id}, ${m}: ${c.caution}`] : budget;
     }),
+    ...(cell.success?.notRun ? [`${cell.id}, success: not tested: ${cell.success.notRun}`] : []),
+  ]);
+}
+
+/** The families, stated once: what each holds and the level of its intervals. */
+export function familyNote(summary: StudySummary): string {
+  const f = summary.families;
+  const one = (what: string, size: FamilySize, intervals: boolean) =>
+    `${what}: ${size.tests} test${size.tests === 1 ? '' : 's'}${intervals && size.tests > 0 ? `, intervals at ${levelText(size.level)}` : ''}`;
+  return (
+    `Families (each Bonferroni at α = ${ALPHA}: p Bonf. = min(1, m·p), verdict when p Bonf. < ${ALPHA}, exactly when the interval leaves 1 out): ` +
+    `${one('evaluations, the primary', f.evaluations, true)}; ${one('wall time', f.seconds, true)}; ${one('success rates', f.success, false)}; iterations are descriptive.`
   );
 }
 
@@ -193,17 +236,14 @@ export function tableNotes(summary: StudySummary): string[] {
     const base = Object.entries(summary.baseline)
       .map(([k, v]) => `${k}=${formatValue(v)}`)
       .join(', ');
-    const rb = summary.ratioBootstrap;
     notes.push(
-      `Compared on the same seeds with the baseline (${base}). ratio: all solved, the median over seeds of cell / baseline; otherwise ERT(cell) / ERT(baseline) with every run counted as min(value, B);`,
-      `its 95% interval is a percentile bootstrap over seeds (${rb.resamples} resamples of the pairs, seed ${rb.seed}). pairs ≠: the pairs that differ, which the test and r rest on, of all pairs.`,
-      'r = matched-pairs rank-biserial correlation (-1: the cell is lower on every seed); p = two-sided Wilcoxon signed-rank (exact without ties or zeros under 50 pairs, else normal with tie and continuity corrections, as R);',
-      `p Holm = Holm-adjusted over one family: all ${summary.holmFamily} tests of this report (every cell, every measure tested, and the success rates).`,
-      'test: how unsolved runs were treated. ∞ rank: every unsolved run was cut off at the same value, which no solved run passed, so it ranks after every solved run;',
-      'budget B: cut-offs differ, so every run is compared as min(value, B) (B = the smallest cut-off; the runs not solved within B count B and tie).',
-      `Time is not tested where either cell's median time is below ${TIME_NOISE_FLOOR_SECONDS} s (noise on shared cores), and a time verdict holds for the machine that ran the study.`,
-      'success p Holm: two-sided Fisher exact test of the success rates (each cell under its own limits), Holm-adjusted in the same family.',
+      `Compared on the same seeds with the baseline (${base}), every run counted as min(value, B) at the pair of cells' common budget B (test: "budget B" when some run counts B).`,
+      "ratio: the paired ratio exp(Hodges-Lehmann estimate of log(cell / baseline) over seeds) with the signed-rank interval inverted at the family's level; a bound written ( or ) leaves 1 out.",
+      'ERT ratio: ERT(cell) / ERT(baseline) within B, the cost with restarts (a different estimand, untested). pairs ≠: the pairs that differ, which the test and r rest on, of all pairs.',
+      'r = matched-pairs rank-biserial correlation (-1: the cell is lower on every seed); p = two-sided Wilcoxon signed-rank test of the log ratios (exact up to 50 pairs without ties or zeros, else normal with tie and continuity corrections; docs/experiments.md names the scipy and R calls).',
+      'A time verdict holds for the machine that ran the study. success: two-sided Fisher exact test of the success rates (each cell under its own limits).',
     );
+    if (summary.placement) notes.push(`Wall time: ${summary.placement}.`);
   }
   notes.push(TARGET_ERT_NOTE);
   return notes;
@@ -236,8 +276,8 @@ export function renderTable(summary: StudySummary): string {
     ...tableNotes(summary),
   );
   const censored = censoringNotes(summary);
-  // Both kinds of note: a test not run (noise floor) and unsolved runs compared at a common budget.
-  if (censored.length > 0) lines.push('', 'Comparisons not tested, or compared at a common budget:', ...censored.map((n) => `  ${n}`));
+  if (censored.length > 0)
+    lines.push('', 'Comparisons not tested, compared at a common budget, or read with care:', ...censored.map((n) => `  ${n}`));
   const unrepeatable = notRepeatableNote(summary);
   if (unrepeatable) lines.push('', unrepeatable);
   return lines.join('\n');
@@ -265,18 +305,19 @@ const COMPARISON_COLUMNS: readonly (readonly [string, (c: Comparison) => unknown
   ['informative_pairs', (c) => c.informative],
   ['lower', (c) => c.lower],
   ['higher', (c) => c.higher],
-  ['median_diff', (c) => c.medianDifference],
-  ['median_ratio', (c) => c.medianRatio],
-  ['ratio_kind', (c) => c.ratio.kind],
-  ['ratio', (c) => c.ratio.value],
-  ['ratio_lower', (c) => c.ratio.lower],
-  ['ratio_upper', (c) => c.ratio.upper],
+  ['ratio', (c) => c.ratio?.value],
+  ['ratio_lower', (c) => c.ratio?.lower],
+  ['ratio_upper', (c) => c.ratio?.upper],
+  ['ratio_level', (c) => c.ratio?.level],
+  ['ert_ratio', (c) => c.ertRatio],
   ['rank_biserial', (c) => c.rankBiserial],
   ['wilcoxon_v', (c) => c.statistic],
   ['p', (c) => c.pValue],
   ['p_method', (c) => (c.notRun === null ? c.method : 'not-tested')],
-  ['p_holm', (c) => c.pHolm],
+  ['family', (c) => c.family ?? (c.notRun === null ? 'descriptive' : 'not-tested')],
+  ['p_bonferroni', (c) => c.pAdjusted],
   ['verdict', (c) => c.verdict],
+  ['not_tested', (c) => c.notRun],
 ];
 
 /** One row per cell with every number of the summary. */
@@ -295,7 +336,7 @@ export function renderCsv(summary: StudySummary): string {
     'ert_bootstrap_upper',
   ];
   for (const m of METRICS) header.push(`${m}_solved_q1`, `${m}_solved_median`, `${m}_solved_q3`, `${m}_q1`, `${m}_median`, `${m}_q3`);
-  header.push('startup_seconds_median', 'success_fisher_p', 'success_fisher_p_holm');
+  header.push('startup_seconds_median', 'success_fisher_p', 'success_fisher_p_bonferroni');
   for (const m of METRICS) header.push(...COMPARISON_COLUMNS.map(([suffix]) => `${m}_${suffix}`));
   for (const t of summary.cells[0]?.ertAtTargets ?? []) header.push(...['', '_lower', '_upper'].map((s) => `ert_target_${t.target}${s}`));
   const lines = [header.map(csvField).join(',')];
@@ -318,7 +359,7 @@ export function renderCsv(summary: StudySummary): string {
       const q = cell.quartiles[m];
       row.push(s.q1, s.median, s.q3, q.q1, q.median, q.q3);
     }
-    row.push(cell.startupSeconds, cell.success?.pValue, cell.success?.pHolm);
+    row.push(cell.startupSeconds, cell.success?.pValue, cell.success?.pAdjusted);
     for (const m of METRICS) {
       const c = cell.comparison?.[m];
       row.push(...COMPARISON_COLUMNS.map(([, value]) => (c ? value(c) : undefined)));

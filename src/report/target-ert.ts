@@ -11,7 +11,7 @@ import { hitAt } from './run-length.ts';
 import { ertInterval, expectedRunningTime, type Interval, type RunLength } from './stats.ts';
 
 /**
- * The targets, in attacking pairs (the paper's fitness, minimised): halvings from 8 down to 1,
+ * The targets, in the paper's fitness (the sum over diagonals of queens on it - 1, minimised): halvings from 8 down to 1,
  * then a solution. They sit close to 0 at every N: the descent to a few conflicts is quick, and
  * the last conflicts are where runs differ most (at N = 200, 2 or 4 islands, the share of a
  * run's evaluations spent after it reached f <= 1 ranged from 0.3% to 93%, median 6%).
