@@ -10,8 +10,8 @@ const REDRAW_MS = 150;
 /** A small trend of best fitness, higher bars for worse fitness, scaled to the island's own range. */
 export function sparkline(values: readonly number[]): string {
   if (values.length === 0) return '';
-  const max = Math.max(...values);
-  const min = Math.min(...values);
+  let [min, max] = [Infinity, -Infinity];
+  for (const v of values) [min, max] = [Math.min(min, v), Math.max(max, v)];
   const span = max - min || 1;
   return values.map((v) => SPARKS[Math.round(((v - min) / span) * (SPARKS.length - 1))]).join('');
 }

@@ -49,7 +49,9 @@ export async function serveRun(config: SeededRunConfig, options: ServeOptions): 
 /** A finished run's state from its events (a trace's header, or none for a study's event log). */
 export function replayedRun(header: RunSource | null, events: readonly ArchipelagoEvent[]): RunState {
   const started = events.find((e) => e.type === 'started');
-  const seen = Math.max(0, ...events.map((e) => (e.type === 'progress' ? e.island + 1 : 0)));
+  // A loop, not a spread into Math.max: a log holds up to millions of events.
+  let seen = 0;
+  for (const e of events) if (e.type === 'progress' && e.island >= seen) seen = e.island + 1;
   const islands = started?.type === 'started' ? started.islands : seen;
   const state = new RunState(runHeader(header ?? { config: { islands }, provenance: null, tool: null }));
   for (const event of events) state.add(event);

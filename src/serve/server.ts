@@ -85,9 +85,9 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
     client.res.end();
   };
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(guarded((req, res, url) => handle(req, res, url)));
+  const handle = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const port = (server.address() as AddressInfo).port;
-    const url = new URL(req.url ?? '/', `http://${DEFAULT_HOST}`);
     const refusal = refuse(req, url, { token, host, port });
     if (refusal !== null) return plain(res, refusal.status, refusal.text);
     if (url.pathname === '/events') {
@@ -107,16 +107,14 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
     if (url.pathname === '/favicon.ico') return void res.writeHead(204, COMMON_HEADERS).end();
     const asset = pageAsset(url.pathname);
     if (asset === null) return plain(res, 404, 'not found');
-    serveAsset(res, asset, token);
+    serveAsset(res, asset, token, port);
+  };
+  // A request the HTTP parser refuses gets its 400 too (when the socket can still take it).
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
   });
-  server.on('clientError', (_error, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listening(server, options.port, host);
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
@@ -138,6 +136,39 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
 }
 
 /**
+ * One guard round every request: whatever a request holds (a target no URL parser takes,
+ * `//[`), it gets an answer (400, or 500 if making its answer failed) and the server goes on.
+ */
+function guarded(
+  handle: (req: IncomingMessage, res: ServerResponse, url: URL) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${DEFAULT_HOST}`);
+    } catch {
+      return plain(res, 400, 'bad request: the target is not a URL path');
+    }
+    try {
+      handle(req, res, url);
+    } catch {
+      if (!res.headersSent) plain(res, 500, 'the view could not be made');
+      else res.destroy();
+    }
+  };
+}
+
+function listening(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
  * Why a request is refused, or null: a method other than GET (405), a missing or wrong token
  * (403), or, on the default address, a Host header that is not this address (403: a page of
  * another site reaching the port through a rebound DNS name).
@@ -148,7 +179,7 @@ function refuse(
   where: { token: string | null; host: string; port: number },
 ): { status: number; text: string } | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, text: 'only GET' };
-  if (where.token !== null && url.searchParams.get('token') !== where.token && cookieToken(req) !== where.token)
+  if (where.token !== null && url.searchParams.get('token') !== where.token && cookieToken(req, where.port) !== where.token)
     return { status: 403, text: 'forbidden: the URL needs its token' };
   if (where.token === null) {
     const allowed = [`${where.host}:${where.port}`, `localhost:${where.port}`];
@@ -157,10 +188,18 @@ function refuse(
   return null;
 }
 
-/** The token the page was loaded with, which its own requests (modules, the event stream) send back as a cookie. */
-function cookieToken(req: IncomingMessage): string | null {
-  const match = /(?:^|;\s*)nqi-token=([0-9a-f]+)/.exec(req.headers.cookie ?? '');
+/**
+ * The token the page was loaded with, which its own requests (modules, the event stream) send
+ * back as a cookie. Browsers keep cookies per host, not per port: the cookie's name carries the
+ * port, so two servers on one host each get their own.
+ */
+function cookieToken(req: IncomingMessage, port: number): string | null {
+  const match = new RegExp(`(?:^|;\\s*)${cookieName(port)}=([0-9a-f]+)`).exec(req.headers.cookie ?? '');
   return match ? match[1] : null;
+}
+
+function cookieName(port: number): string {
+  return `nqi-token-${port}`;
 }
 
 function plain(res: ServerResponse, status: number, text: string): void {
@@ -168,9 +207,9 @@ function plain(res: ServerResponse, status: number, text: string): void {
   res.end(`${text}\n`);
 }
 
-function serveAsset(res: ServerResponse, asset: PageAsset, token: string | null): void {
-  // The page's own requests (its modules, its event stream) carry the token as a cookie only this server gets.
-  const cookie = token === null ? {} : { 'Set-Cookie': `nqi-token=${token}; Path=/; HttpOnly; SameSite=Strict` };
+function serveAsset(res: ServerResponse, asset: PageAsset, token: string | null, port: number): void {
+  // The page's own requests (its modules, its event stream) carry the token as a cookie named for this server's port.
+  const cookie = token === null ? {} : { 'Set-Cookie': `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict` };
   res.writeHead(200, { ...COMMON_HEADERS, ...cookie, 'Content-Type': asset.type });
   res.end(asset.body);
 }

@@ -52,6 +52,27 @@ export function heatColour(value) {
   return `hsl(215, 60%, ${Math.round(97 - v * 62)}%)`;
 }
 
+/**
+ * The least and greatest finite values of `values` ([Infinity, -Infinity] when none), by a
+ * loop: spreading a large array into Math.min/Math.max overflows the call stack (a 1024-island
+ * run's chart holds half a million points).
+ */
+export function extent(values) {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    if (v < low) low = v;
+    if (v > high) high = v;
+  }
+  return [low, high];
+}
+
+/** The greatest finite value of `values`, and at least `floor`. */
+export function maxOf(values, floor) {
+  return Math.max(floor, extent(values)[1]);
+}
+
 export function formatNumber(value) {
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
   if (!Number.isFinite(value)) return '∞';
@@ -85,9 +106,9 @@ export function lineChart(parent, { lines, xTitle, yTitle, xLog = false, yDomain
     text(root, width / 2, height / 2, 'no data yet', { 'text-anchor': 'middle' });
     return root;
   }
-  let [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  let [x0, x1] = extent(xs);
   if (x0 === x1) [x0, x1] = xLog ? [x0 / 2, x1 * 2] : [x0 - 1, x1 + 1];
-  let [y0, y1] = yDomain ?? [Math.min(...ys), Math.max(...ys)];
+  let [y0, y1] = yDomain ?? extent(ys);
   if (y0 === y1) [y0, y1] = [y0 - 1, y1 + 1];
   const { sx, sy } = scales({ width, height, m }, [x0, x1], [y0, y1], xLog);
   const axes = svg('g', { stroke: '#999', 'stroke-width': 1 }, root);

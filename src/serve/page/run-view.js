@@ -1,7 +1,7 @@
 // The run view: header, topology with migration, per-island series, the archipelago's
 // observables, the winner and the stop. State is merged from the server's views (a view with
 // a header is a snapshot and starts afresh); drawing happens at most once per animation frame.
-import { acceptanceColour, formatNumber, heatColour, html, islandColour, lineChart, svg, text } from './draw.js';
+import { acceptanceColour, formatNumber, maxOf, heatColour, html, islandColour, lineChart, svg, text } from './draw.js';
 
 /** Run seconds over which an edge's migrants per second are measured. */
 const RATE_WINDOW = 5;
@@ -111,7 +111,10 @@ export class RunView {
   }
 
   status(s) {
-    const most = Math.max(0, ...s.islands.map((i) => i.iteration));
+    const most = maxOf(
+      s.islands.map((i) => i.iteration),
+      0,
+    );
     let line = s.started === undefined ? 'starting' : `running: iteration ${most}, ${formatNumber(s.seconds)} s`;
     if (s.solution)
       line = `solved by island ${s.solution.island} at iteration ${s.solution.iteration} (${formatNumber(s.solution.seconds)} s)`;
@@ -128,7 +131,7 @@ export class RunView {
     const at = positions(kind, count, config?.topology?.rows, size);
     const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' });
     const rates = new Map([...s.edges].map(([key, e]) => [key, edgeRate(e, s.seconds)]));
-    const top = Math.max(1e-9, ...rates.values());
+    const top = maxOf(rates.values(), 1e-9);
     const flowing = svg('g', {}, root);
     for (const [from, to] of edges) {
       const key = `${from}>${to}`;
@@ -159,7 +162,13 @@ export class RunView {
     }
     // Coloured against where the islands started (their first sample's best), so progress shows.
     const firsts = Object.values(s.series).map((points) => points[0]?.[2] ?? NaN);
-    const worst = Math.max(1, ...[...firsts, ...s.islands.map((i) => i.best)].filter(Number.isFinite));
+    const worst = Math.max(
+      maxOf(firsts, 1),
+      maxOf(
+        s.islands.map((i) => i.best),
+        1,
+      ),
+    );
     const r = count > 16 ? Math.max(3, 120 / count) : 14;
     s.islands.forEach((island, i) => {
       const [x, y] = at[i];

@@ -1,6 +1,6 @@
 // The study view: per cell the runs done of planned, the run-length ECDF and ERT with its
 // interval as runs finish, the runs going on now and the finished runs whose events are kept.
-import { formatNumber, html, islandColour, lineChart, scales, svg, text, ticks } from './draw.js';
+import { extent, formatNumber, html, islandColour, lineChart, scales, svg, text, ticks } from './draw.js';
 
 export class StudyView {
   constructor(root) {
@@ -82,7 +82,8 @@ export class StudyView {
       return;
     }
     const values = rows.flatMap(({ c }) => [c.ert, c.ertLower, c.ertUpper]).filter((v) => v !== null && v > 0);
-    const [x0, x1] = [Math.min(...values) / 1.5, Math.max(...values) * 1.5];
+    const [low, high] = extent(values);
+    const [x0, x1] = [low / 1.5, high * 1.5];
     const frame = { width: 420, height: 30 + 18 * rows.length, m: { left: 110, right: 10, top: 6, bottom: 24 } };
     const { sx } = scales(frame, [x0, x1], [0, 1], true);
     const root = svg('svg', { viewBox: `0 0 ${frame.width} ${frame.height}`, role: 'img' }, box);

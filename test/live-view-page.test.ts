@@ -1,0 +1,68 @@
+/**
+ * The live view's page in a real Chromium at the sizes and shapes 0.8.0 failed on: a
+ * 1024-island run, legends and labels, takeover, long study cell names. Events are handed to
+ * the server's state through a Subject by the test; each step waits on what the page shows.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { Subject } from 'rxjs';
+import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
+import { resolveConfig } from '../src/index.ts';
+import { serveRun } from '../src/serve/serve.ts';
+import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
+
+const chromiumTool = systemTool(CHROMIUM);
+
+/** A progress event of `island` at `iteration`. */
+export function progress(island: number, iteration: number, best: number, extra: Partial<ArchipelagoEvent> = {}): ArchipelagoEvent {
+  return {
+    type: 'progress',
+    island,
+    iteration,
+    evaluations: iteration * 100,
+    bestFitness: best,
+    meanFitness: best + 10,
+    diversity: 0.5,
+    migrantsSent: 0,
+    migrantsAccepted: 0,
+    seconds: iteration / 10,
+    ...extra,
+  } as ArchipelagoEvent;
+}
+
+describe('the page at any size (Chromium)', { skip: chromiumTool.skip }, () => {
+  let browser: Browser;
+  const problems: string[] = [];
+  before(async () => {
+    browser = await chromium.launch({ executablePath: chromiumTool.path(), args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    assert.deepEqual(problems, [], 'no console error or page error');
+  });
+  async function tab(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    return page;
+  }
+
+  it('draws a 1024-island run with 128 samples per island (0.8.0 threw a RangeError)', async () => {
+    const islands = 1024;
+    const config = resolveConfig({ n: 200, islands, topology: { kind: 'ring' }, seed: 1 });
+    const events = new Subject<ArchipelagoEvent>();
+    const server = await serveRun(config, { port: 0 });
+    server.watch(events);
+    for (let iteration = 1; iteration <= 128; iteration++)
+      for (let island = 0; island < islands; island++) events.next(progress(island, iteration, 400 - iteration - (island % 50)));
+    const page = await tab();
+    await page.goto(server.url);
+    await page.waitForSelector('#status[data-iteration="128"]');
+    await page.waitForSelector('#best path[data-series]');
+    assert.equal(await page.locator('#best path[data-series]').count(), islands, 'a line per island');
+    assert.equal(await page.locator('#topology g.node').count(), islands);
+    await page.close();
+    await server.close();
+  });
+});
