@@ -196,6 +196,11 @@ export function memoryAdvice(
   return `${what}; ${fewer || `${one}lower n or the population (ga.populationSize, --population)`}${instead === null ? '' : `, ${instead}`}`;
 }
 
+/** Emigrants a run's island has in flight: none on one island (no topology gives it an edge) or without migration. */
+export function runMigrants(run: { islands: number; migration: { interval: number; migrants: number } }): number {
+  return run.islands > 1 && run.migration.interval > 0 ? run.migration.migrants : 0;
+}
+
 /**
  * `memoryAdvice` for a resolved run (a resolved config here, or one that arrived from a
  * checkpoint or the bus): its islands on the threads the launcher would start for it
@@ -207,7 +212,65 @@ export function runMemoryAdvice(
   limits: number | (MemoryLimits & { availableParallelism?: number }),
   registries?: Registries,
 ): string | null {
-  const migrants = run.migration.interval > 0 ? run.migration.migrants : 0;
+  const migrants = runMigrants(run);
   const cores = typeof limits === 'number' ? undefined : limits.availableParallelism;
   return memoryAdvice(run.n, run.islands, run.ga, migrants, limits, registries, threadsFor(run.islands, run.threads ?? null, cores));
+}
+
+/**
+ * What a hybrid run left to its defaults plans at most (issue 50): 40 bytes a queen, or 2 GB
+ * where that is more (every N below 5·10^7). Hybrid islands at large N each build and search
+ * the whole board alone, and a migrant is N genes: more islands or members buy little there
+ * and cost memory per queen, so the defaults give way first (docs/large-n.md).
+ */
+export const PLANNED_BYTES_PER_QUEEN = 40;
+export const PLANNED_FLOOR_BYTES = 2e9;
+
+/** The bytes a default hybrid run may plan for board size n. */
+export function plannedBytes(n: number): number {
+  return Math.max(PLANNED_FLOOR_BYTES, PLANNED_BYTES_PER_QUEEN * n);
+}
+
+/** An island count and a population per island. */
+export interface RunSize {
+  islands: number;
+  populationSize: number;
+}
+
+/**
+ * The largest run size at or below `wanted` that `fits`, changing only what `free` names
+ * (the island count first kept as large as it can be, then the population, down to 2), or
+ * null when `wanted` fits as it is or nothing does.
+ */
+export function fitRunSize(
+  wanted: RunSize,
+  free: { islands: boolean; population: boolean },
+  fits: (size: RunSize) => boolean,
+): RunSize | null {
+  if (fits(wanted)) return null;
+  const lowestPopulation = free.population ? Math.min(2, wanted.populationSize) : wanted.populationSize;
+  for (let islands = wanted.islands; islands >= (free.islands ? 1 : wanted.islands); islands--) {
+    for (let populationSize = wanted.populationSize; populationSize >= lowestPopulation; populationSize--) {
+      if (fits({ islands, populationSize })) return { islands, populationSize };
+    }
+  }
+  return null;
+}
+
+/** The one line that says what the defaults gave way to, and why. */
+export function fittedNote(n: number, wanted: RunSize & { bytes: number }, got: RunSize & { bytes: number }, limit: string): string {
+  const size = (s: RunSize) => `${s.islands} island${s.islands === 1 ? '' : 's'} of population ${s.populationSize}`;
+  return `N = ${n} runs on ${size(got)} (about ${gb(got.bytes)}): the defaults, ${size(wanted)}, would need about ${gb(wanted.bytes)}, more than ${limit}; --islands and --population choose`;
+}
+
+const notes = new WeakMap<object, string>();
+
+/** Remembers the note of a config whose size `fitRunSize` chose. */
+export function noteFitted(config: object, note: string): void {
+  notes.set(config, note);
+}
+
+/** The note of a config whose size was chosen to fit (`fittedNote`), or null. */
+export function fittedNoteOf(config: object): string | null {
+  return notes.get(config) ?? null;
 }

@@ -11,7 +11,20 @@ import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
 import { gaInitialEvaluations, gaMemory, resolveGaSection } from './ga-section.ts';
 import { gaInUse, resolveIslandGroups } from './island-groups.ts';
-import { readMemoryLimits, runMemoryAdvice, type MemoryLimits } from './memory.ts';
+import { threadsFor } from '../archipelago/threads.ts';
+import {
+  estimateMemory,
+  fitRunSize,
+  fittedNote,
+  gb,
+  noteFitted,
+  plannedBytes,
+  readMemoryLimits,
+  runMemoryAdvice,
+  runMigrants,
+  type MemoryLimits,
+  type RunSize,
+} from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { defaultMigrationMode } from './defaults.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
@@ -157,13 +170,11 @@ export function resolveRunConfig(
   const p = parsed.data;
 
   const islandsGiven = p.islands !== null;
-  const islands = p.islands ?? Math.min(env.availableParallelism, MAX_ISLANDS);
-  const ga = resolveGaSection(p.ga, p.n, islands, at, registries.gaModes);
-
-  const mode = migrationModeOf(p.migration.mode, overrides, p.n, registries);
-  const migration = resolveMigration(p.migration, mode, ga.populationSize, at, registries);
-  checkModeOptions(overrides, migration.mode, at, registries);
   const rawGa = (merged as { ga?: unknown }).ga;
+  const mode = migrationModeOf(p.migration.mode, overrides, p.n, registries);
+  const sized = sizeToFit(p, { islandsGiven, rawGa, mode, env, at, registries });
+  const { islands, ga, migration } = sized;
+  checkModeOptions(overrides, migration.mode, at, registries);
   const groupsContext = { n: p.n, islands, rawGa, ga, migration: { ...p.migration, mode }, at, registries };
   const islandGroups = resolveIslandGroups(p.islandGroups, groupsContext);
   // Memory as if every island were the costliest of them: the estimate stays one formula.
@@ -171,7 +182,7 @@ export function resolveRunConfig(
   const tooBig = runMemoryAdvice({ n: p.n, islands, ga: heaviest, migration, threads: p.threads }, env, registries);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
-  return {
+  const config: RunConfig = {
     n: p.n,
     seed: p.seed ?? null,
     ga,
@@ -185,6 +196,60 @@ export function resolveRunConfig(
     cluster: p.cluster,
     threads: p.threads,
   };
+  if (sized.note !== null) noteFitted(config, sized.note);
+  return config;
+}
+
+interface SizeContext {
+  islandsGiven: boolean;
+  rawGa: unknown;
+  mode: string;
+  env: ResolveEnv;
+  at: Locator;
+  registries: Registries;
+}
+
+/**
+ * Islands, GA and migration as the config asks, or, where it leaves the island count or a
+ * hybrid population to their defaults and those do not fit (the machine's memory, or for a
+ * hybrid population what `plannedBytes` allows), the largest that fit (`fitRunSize`) and a
+ * note saying so. Island groups keep their own sizes.
+ */
+function sizeToFit(p: Parsed, ctx: SizeContext) {
+  const { env, at, registries } = ctx;
+  const resolveAt = (size: RunSize) => {
+    const ga = resolveGaSection({ ...p.ga, populationSize: size.populationSize }, p.n, size.islands, at, registries.gaModes);
+    const migration = resolveMigration(p.migration, ctx.mode, ga.populationSize, at, registries);
+    return { islands: size.islands, ga, migration };
+  };
+  const wanted = { islands: p.islands ?? Math.min(env.availableParallelism, MAX_ISLANDS), populationSize: p.ga.populationSize as number };
+  const populationFree = p.ga.mode === 'hybrid' && (ctx.rawGa as { populationSize?: unknown } | undefined)?.populationSize === undefined;
+  const free = { islands: !ctx.islandsGiven && p.islandGroups == null, population: populationFree && p.islandGroups == null };
+  const bytesAt = (size: RunSize) => {
+    const run = resolveAt(size);
+    const threads = threadsFor(run.islands, p.threads, env.availableParallelism);
+    return estimateMemory(p.n, run.islands, run.ga, runMigrants(run), registries, threads).bytes;
+  };
+  const machineFits = (size: RunSize) => {
+    const { islands, ga, migration } = resolveAt(size);
+    return runMemoryAdvice({ n: p.n, islands, ga, migration, threads: p.threads }, env, registries) === null;
+  };
+  const planned = plannedBytes(p.n);
+  const fits = (size: RunSize) => machineFits(size) && (!free.population || bytesAt(size) <= planned);
+  // Past the plan even at its smallest, the smallest run size the machine takes.
+  const smallest = { islands: free.islands ? 1 : wanted.islands, populationSize: free.population ? 2 : wanted.populationSize };
+  const got =
+    !free.islands && !free.population
+      ? null
+      : fits(wanted)
+        ? null
+        : (fitRunSize(wanted, free, fits) ?? (machineFits(smallest) ? smallest : fitRunSize(wanted, free, machineFits)));
+  if (got === null) return { ...resolveAt(wanted), note: null };
+  const limit = machineFits(wanted)
+    ? `the ${gb(planned)} a default hybrid run plans at this N (40 bytes a queen, at least 2 GB)`
+    : 'what this machine allows';
+  const note = fittedNote(p.n, { ...wanted, bytes: bytesAt(wanted) }, { ...got, bytes: bytesAt(got) }, limit);
+  return { ...resolveAt(got), note };
 }
 
 /** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */

@@ -23,6 +23,7 @@ import type { RunServer } from '../../serve/serve.ts';
 import { startRunView } from '../serve-view.ts';
 import type { JoinedCluster } from '../../cluster/launcher/join-cluster.ts';
 import { largeNAdvice } from '../../config/run-time.ts';
+import { fittedNoteOf } from '../../config/memory.ts';
 import { watchRun } from '../run-watchers.ts';
 import { availableParallelism } from 'node:os';
 import { drawsOn } from '../../io/terminal.ts';
@@ -219,6 +220,8 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const everySeconds = checkpointEverySeconds(args);
   const serveAt = serveFromArgs(args);
   const { config, resumed, cluster, names } = await configAndCluster(args);
+  const fitted = fittedNoteOf(config);
+  if (fitted !== null) printError(fitted);
   const out = config.output.file;
   // The result file comes from --out or from the run config's output.file: messages name the one used.
   const outName = args.out !== undefined ? '--out' : `output.file (${args.config !== undefined ? displayName(args.config) : 'run config'})`;
