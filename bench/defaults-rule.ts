@@ -10,16 +10,13 @@
  * recomputes the same numbers with scipy.
  */
 import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { writeFileAtomic } from '../src/io/write-file.ts';
+import { writeDocBlock } from './doc-block.ts';
 import { hodgesLehmann, signedRankTest } from '../src/report/signed-rank.ts';
 import { averageRanks } from '../src/report/stats.ts';
 import { readStudy } from '../src/report/study-data.ts';
 
-const BEGIN = '<!-- dm3-rule:begin -->';
-const END = '<!-- dm3-rule:end -->';
 /** The rule's constants, as docs/defaults.md states them. */
 export const RULE = { alpha: 0.05, sizes: 6, margin: 1.05, islands: [2, 4] } as const;
 
@@ -227,19 +224,5 @@ export function ruleMarkdown(v: RuleVerdict): string {
   ].join('\n');
 }
 
-function main(argv: readonly string[]): void {
-  const at = argv.indexOf('--write');
-  const target = at >= 0 ? argv[at + 1] : undefined;
-  const dirs = at < 0 ? argv : argv.filter((_, i) => i !== at && i !== at + 1);
-  const block = ruleMarkdown(ruleVerdict(dirs));
-  if (target === undefined) {
-    process.stdout.write(`${block}\n`);
-    return;
-  }
-  const page = readFileSync(target, 'utf8');
-  const [from, to] = [page.indexOf(BEGIN), page.indexOf(END)];
-  if (from < 0 || to < from) throw new Error(`${target}: no ${BEGIN} ... ${END} markers`);
-  writeFileAtomic(target, `${page.slice(0, from + BEGIN.length)}\n${block}\n${page.slice(to)}`);
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main(process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href)
+  writeDocBlock(process.argv.slice(2), 'dm3-rule', (dirs) => ruleMarkdown(ruleVerdict(dirs)));

@@ -7,17 +7,13 @@
  * `<!-- dm2-tables:begin -->` and `<!-- dm2-tables:end -->` markers. Every number comes from
  * studyReport, the same summary `nqueens-islands report` prints.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeDocBlock } from './doc-block.ts';
 import { formatValue } from '../src/experiment/sweep.ts';
 import { studyReport, type CellSummary, type Comparison } from '../src/index.ts';
-import { writeFileAtomic } from '../src/io/write-file.ts';
 import { formatNumber, formatP, ratioText } from '../src/report/table.ts';
 import { studyProvenance } from '../src/report/study-provenance.ts';
-
-const BEGIN = '<!-- dm2-tables:begin -->';
-const END = '<!-- dm2-tables:end -->';
 
 function verdictText(c: Comparison | undefined): string {
   if (c === undefined) return 'baseline';
@@ -63,19 +59,5 @@ export function studyTable(dir: string): string {
   ].join('\n');
 }
 
-function main(argv: readonly string[]): void {
-  const at = argv.indexOf('--write');
-  const target = at >= 0 ? argv[at + 1] : null;
-  const dirs = at < 0 ? argv : argv.filter((_, i) => i !== at && i !== at + 1);
-  const tables = dirs.map(studyTable).join('\n\n');
-  if (target === null || target === undefined) {
-    process.stdout.write(`${tables}\n`);
-    return;
-  }
-  const page = readFileSync(target, 'utf8');
-  const [from, to] = [page.indexOf(BEGIN), page.indexOf(END)];
-  if (from < 0 || to < from) throw new Error(`${target}: no ${BEGIN} ... ${END} markers`);
-  writeFileAtomic(target, `${page.slice(0, from + BEGIN.length)}\n${tables}\n${page.slice(to)}`);
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main(process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href)
+  writeDocBlock(process.argv.slice(2), 'dm2-tables', (dirs) => dirs.map(studyTable).join('\n\n'));
