@@ -17,7 +17,7 @@ import { studyProvenance } from '../src/report/study-provenance.ts';
 
 function verdictText(c: Comparison | undefined): string {
   if (c === undefined) return 'baseline';
-  if (c.notRun !== null) return 'not tested (noise floor)';
+  if (c.notRun !== null) return `not tested: ${c.notRun}`;
   return `${ratioText(c, '×')}, ${c.informative} of ${c.pairs} differ, p Bonf. ${formatP(c.pAdjusted)}, ${c.verdict}`;
 }
 

@@ -326,7 +326,10 @@ studyCase(
 studyCases.push(
   [['report', study, '--html', join(tmp, 'no', 'such', 'r.html')], /^--html .*r\.html: folder .* does not exist$/],
   [['report', study, '--csv', folder], /^--csv .*folder: is a directory, expected a file name$/],
-  [['report', studyFile], /: is a file, not a folder; expected the --out folder of an experiment$/],
+  [
+    ['report', studyFile],
+    /instant\.yaml: is a file, not a study folder; an experiment file is run first \(nqueens-islands experiment .*instant\.yaml --out DIR\), then: nqueens-islands report DIR$/,
+  ],
   [['report', join(tmp, 'no-such-study')], /no-such-study: no such folder; expected the --out folder of an experiment$/, { binary: true }],
 );
 

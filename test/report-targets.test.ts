@@ -210,7 +210,10 @@ describe('the markdown report', () => {
     const onto = await cliInProcess(['report', folder, '--markdown', runs]);
     assert.equal(onto.code, 2);
     assert.equal(onto.stdout, '');
-    assert.match(onto.stderr.trim(), /^nqueens-islands: --markdown .*runs\.jsonl: is the study's runs\.jsonl, an input/);
+    assert.match(
+      onto.stderr.trim(),
+      /^nqueens-islands: --markdown .*runs\.jsonl: is runs\.jsonl of the study in .*; a study's records are never written over/,
+    );
     assert.equal(readFileSync(runs, 'utf8'), before);
 
     const same = await cliInProcess(['report', folder, '--markdown', file, '--csv', file]);

@@ -17,7 +17,7 @@ import { brokerCommand } from './commands/broker.ts';
 import { emptyFlagValue, EXIT, UsageError } from './errors.ts';
 import { printError, printLine, setExitCode, withCliIo } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
-import { COMPLETION_FLAG, flagChoices, valueCompletions } from './completion.ts';
+import { COMPLETION_FLAG } from './completion-flag.ts';
 
 /** Errors that mean "your input is wrong": one line, exit 2, no stack trace. */
 function isInputError(error: unknown): error is Error {
@@ -110,27 +110,18 @@ export async function runCli(argv: readonly string[]): Promise<CliOutcome> {
 
 const COMPLETION_DESCRIBE = 'print a shell completion script for bash or zsh (by $SHELL): source it from ~/.bashrc or ~/.zshrc';
 
-/** `completion --help`: yargs' completion command has no help of its own (it printed the script). */
-const COMPLETION_HELP = `nqueens-islands completion
-
-${COMPLETION_DESCRIBE}
-
-  nqueens-islands completion >> ~/.bashrc    # bash (SHELL=/bin/bash)
-  nqueens-islands completion >> ~/.zshrc     # zsh (SHELL=/usr/bin/zsh)
-
-It completes commands, flags, and the values of enum-like flags from the registries
-(${[...flagChoices().keys()].join(', ')}); file flags complete file names.
-
-Options:
-  -h, --help  Show help`;
-
-/** Completion and its help, before yargs: true when handled. */
-function completionOnly(argv: readonly string[]): boolean {
-  if (argv[0] === 'completion' && argv.slice(1).some((w) => w === '--help' || w === '-h')) {
-    printLine(COMPLETION_HELP);
+/**
+ * Completion and its help, before yargs: true when handled. The values come from the
+ * registries (and so the config's schema), loaded only here: no other start pays for them.
+ */
+async function completionOnly(argv: readonly string[]): Promise<boolean> {
+  const help = argv[0] === 'completion' && argv.slice(1).some((w) => w === '--help' || w === '-h');
+  if (!help && argv[0] !== COMPLETION_FLAG) return false;
+  const { completionHelp, valueCompletions } = await import('./completion.ts');
+  if (help) {
+    printLine(completionHelp(COMPLETION_DESCRIBE));
     return true;
   }
-  if (argv[0] !== COMPLETION_FLAG) return false;
   const values = valueCompletions(argv.slice(2));
   if (values === null) return false;
   if (values.length > 0) printLine(values.join('\n'));
@@ -138,7 +129,7 @@ function completionOnly(argv: readonly string[]): boolean {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  if (completionOnly(argv)) return;
+  if (await completionOnly(argv)) return;
   // Completing a word: no checks of flag values (the word being completed is empty) and no error lines in the prompt.
   const completing = argv[0] === COMPLETION_FLAG;
   const base = yargs(argv);

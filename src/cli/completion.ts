@@ -9,15 +9,28 @@ import { policyFamilies, policyNames } from '../migration-policy/names.ts';
 import { REGISTRIES, type Registries } from '../config/registries.ts';
 import { flagSpelling, runFlags } from '../config/flags.ts';
 
-/** The word yargs' completion script passes first. */
-export const COMPLETION_FLAG = '--get-yargs-completions';
-
 /** Flags outside the run config that take a value: a file, a folder, a URL, a count. */
 const OTHER_VALUE_FLAGS = new Set(
   ['config', 'c', 'out', 'trace', 'checkpoint', 'checkpoint-every', 'html', 'csv', 'markdown', 'table1', 'bundle', 'set', 'repeats']
     .concat(['shard', 'baseline', 'run', 'file', 'board', 'nats', 'nats-creds', 'nats-ca', 'nats-cert', 'nats-key', 'nats-prefix'])
     .concat(['cluster-key-file', 'hosts', 'wait', 'serve', 'serve-host', 'island-nice', 'name']),
 );
+
+/** `completion --help`: yargs' completion command has no help of its own (it printed the script). */
+export function completionHelp(describe: string): string {
+  return `nqueens-islands completion
+
+${describe}
+
+  nqueens-islands completion >> ~/.bashrc    # bash (SHELL=/bin/bash)
+  nqueens-islands completion >> ~/.zshrc     # zsh (SHELL=/usr/bin/zsh)
+
+It completes commands, flags, and the values of enum-like flags from the registries
+(${[...flagChoices().keys()].join(', ')}); file flags complete file names.
+
+Options:
+  -h, --help  Show help`;
+}
 
 /** The values each enum-like flag takes, by flag spelling (`--topology`). */
 export function flagChoices(registries: Registries = REGISTRIES): Map<string, string[]> {

@@ -111,6 +111,10 @@ function checkStudyFolderGiven(dir: string): void {
   const folder = path.dirname(dir);
   if (name === MANIFEST_FILE || name === RUNS_FILE || /^runs\.shard-\d+-of-\d+\.jsonl$/.test(name))
     throw new ConfigError(`${dir}: is a file of a study folder; report the folder: nqueens-islands report ${folder}`);
+  if (/\.(ya?ml|json)$/i.test(name))
+    throw new ConfigError(
+      `${dir}: is a file, not a study folder; an experiment file is run first (nqueens-islands experiment ${dir} --out DIR), then: nqueens-islands report DIR`,
+    );
   throw new ConfigError(
     `${dir}: is a file, not a study folder; a run's event file (from solve --trace FILE) is reported with: nqueens-islands report --run ${dir}`,
   );
