@@ -18,9 +18,10 @@ import type { ExperimentInput } from './experiment/schema.ts';
 import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
 import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
 import { checkNumberArray, parseTuple } from './problem/tuple.ts';
-import { checkDistinctOutputs, checkOutFile, writeError } from './io/write-file.ts';
+import { writeError } from './io/write-file.ts';
 import { ConfigError } from './config/errors.ts';
-import { checkRecordFormat, writeRecord, type SolveRecord } from './run/result-record.ts';
+import { writeRecord, type SolveRecord } from './run/result-record.ts';
+import { checkBeforeRun, checkpointSeconds } from './run/pre-run.ts';
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from './config/defaults.ts';
 import { runPipeline } from './run/pipeline.ts';
@@ -62,7 +63,6 @@ export { bundleStudy } from './experiment/load.ts';
 export type { Edge, TopologyKind, TopologySpec } from './topology/topology.ts';
 export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
-import { shown } from './io/shown.ts';
 import { largeNAdvice as adviceFor, paperSeconds as estimateSeconds } from './config/run-time.ts';
 import { figureData as studyFigureData, type CellFigureData, type StudyReport } from './report/study-report.ts';
 import { busOptions, CLUSTER_OPTIONS } from './cluster/library-options.ts';
@@ -151,20 +151,13 @@ function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
   const { cluster, checkpoint, signal } = checkedOptions(options, 'startRun options', RUN_OPTIONS);
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
-  // A result or checkpoint file that cannot be written is refused before the run, not after it (the record would be lost).
-  if (seeded.output.file !== null) {
-    checkOutFile('output.file', seeded.output.file);
-    checkRecordFormat('output.file', seeded.output.file);
-  }
-  if (checkpoint) {
-    if (typeof checkpoint.file !== 'string')
-      throw new ConfigError(`checkpoint.file: expected a file name, got ${JSON.stringify(checkpoint.file)}`);
-    checkOutFile('checkpoint.file', checkpoint.file);
-    checkDistinctOutputs([
-      ['output.file', seeded.output.file],
-      ['checkpoint.file', checkpoint.file],
-    ]);
-  }
+  if (checkpoint && typeof checkpoint.file !== 'string')
+    throw new ConfigError(`checkpoint.file: expected a file name, got ${JSON.stringify(checkpoint.file)}`);
+  // The CLI's checks too (run/pre-run.ts): a result or checkpoint file that cannot be written is refused before the run.
+  checkBeforeRun(seeded.islands, {
+    result: { name: 'output.file', file: seeded.output.file },
+    ...(checkpoint ? { checkpoint: { name: 'checkpoint.file', file: checkpoint.file } } : {}),
+  });
   const run = runPipeline(seeded, {
     ...(cluster ? { launcher: cluster.launcher } : {}),
     ...(signal ? { signal } : {}),
@@ -172,7 +165,7 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
       ? {
           checkpoints: {
             file: checkpoint.file,
-            everyMs: checkpointEveryMs(checkpoint.everySeconds),
+            everyMs: checkpointSeconds('checkpoint.everySeconds', checkpoint.everySeconds ?? DEFAULT_CHECKPOINT_EVERY) * 1000,
             onWrite: warnUnwritten(checkpoint.file),
           },
         }
@@ -195,13 +188,6 @@ function writeOutput(file: string, record: SolveRecord): void {
       cause: error,
     });
   }
-}
-
-/** `checkpoint.everySeconds`: seconds > 0, default 60. */
-function checkpointEveryMs(seconds = DEFAULT_CHECKPOINT_EVERY): number {
-  if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds))
-    throw new ConfigError(`checkpoint.everySeconds: expected a number of seconds > 0, got ${shown(seconds)}`);
-  return seconds * 1000;
 }
 
 /** A library run has no stderr of its own: a checkpoint that could not be written is a process warning. */

@@ -9,12 +9,9 @@ import { toFileShape } from '../config/file-shape.ts';
 import type { MigrationPolicies } from '../config/migration-policies.ts';
 import { combineMeasures, type Measures } from '../archipelago/island-counters.ts';
 import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
-import type { TakeoverResult } from '../ga/modes/takeover-coordinator.ts';
-import type { BetweenPoint } from '../archipelago/observables/between.ts';
-import { runFields, type Ending, type SolveRecord } from '../run/result-record.ts';
-import type { MachineProvenance, Provenance } from '../provenance.ts';
+import { runFields, type RunFields, type SolveRecord } from '../run/result-record.ts';
+import type { MachineProvenance } from '../provenance.ts';
 import type { SweepValue } from './sweep.ts';
-import type { Trajectory } from '../archipelago/trajectory.ts';
 
 export const MANIFEST_FORMAT = `${MANIFEST_FORMAT_STEM}1`;
 
@@ -22,73 +19,34 @@ export const MANIFEST_FORMAT = `${MANIFEST_FORMAT_STEM}1`;
 export type IslandRecord = IslandSummary;
 
 /**
- * A line of runs.jsonl, with its measures totalled over its islands (island-counters.ts): a
- * record of an older version may lack any but the two counted since the first.
+ * The run fields a line of runs.jsonl written by an older version may lack: `startupSeconds`,
+ * `ended`, `repeatable`, `trajectory` and `provenance` came in 0.2 (0.2 to 0.4.3 sampled the
+ * trajectory on the progress clock), `between` with the observables, `threads` later.
+ * (`evaluationsAfterSolution` came in 0.2 too: the schema reads it as null then.)
  */
-export interface RunRecord extends Partial<Measures> {
+type LaterRunField = 'startupSeconds' | 'ended' | 'repeatable' | 'trajectory' | 'provenance' | 'between' | 'threads';
+
+/**
+ * A line of runs.jsonl: the run fields of the run's record (run/result-record.ts
+ * `RUN_FIELDS`, where each is described), its cell's fields, its measures totalled over its
+ * islands (island-counters.ts: a record of an older version may lack any but the two counted
+ * since the first), its failure and when it finished.
+ */
+export interface RunRecord extends Omit<RunFields, LaterRunField>, Partial<Pick<RunFields, LaterRunField>>, Partial<Measures> {
   cell: string;
   values: Record<string, SweepValue>;
-  seed: number;
-  solved: boolean;
-  /** Best fitness reached (0 when solved). */
-  fitness: number;
-  /** Search time: wall seconds from the moment every island iterates to the end of the run (the solution, or the limit). */
-  seconds: number;
-  /** Start-up before it: wall seconds from the launch to every island iterating (absent in studies of versions before 0.2). */
-  startupSeconds?: number;
-  /** The finder's iterations when solved; the most any island ran otherwise. */
-  iterations: number;
-  /** Over all islands; sync, solved: to the winning iteration (docs/experiments.md, "What is counted"). */
-  evaluations: number;
-  /** Sync, solved: what the islands evaluated after the winning iteration, running on to the barrier; null otherwise (and in studies before 0.2). */
-  evaluationsAfterSolution: number | null;
-  /** Why the run ended: solved, or the limit that stopped it (absent in studies before 0.2). */
-  ended?: Ending;
-  /** Island that found the solution; null when unsolved. */
-  foundBy: number | null;
-  stopLatencyMs: number | null;
   migrantsSent: number;
   migrantsAccepted: number;
-  /** The between-island observables at each iteration every island sampled (docs/events.md, `between`; no matrices). */
-  between?: BetweenPoint[];
-  /** Takeover mode only: each island's and the archipelago's takeover iteration. */
-  takeover?: TakeoverResult;
   islands: IslandRecord[];
-  /** 1-based, validated; null when unsolved. */
-  solution: number[] | null;
   /**
    * Why the run cannot be trusted: an island's worker failed (message of the first failure),
    * even after one retry. Such runs are kept for the record and left out of every statistic.
    */
   error: string | null;
-  /**
-   * The run repeats bit for bit from its seed, its trajectory and observables included
-   * (sync or lagged migration); false for async, where thread timing decides what arrives
-   * when: its trajectory is then exact for the run but not repeated by the seed (absent in
-   * studies of versions before 0.2).
-   */
-  repeatable?: boolean;
   /** ISO time the run finished. */
   finishedAt: string;
   /** Distributed studies: the name of the host that ran it (absent for a run on this machine). */
   host?: string;
-  /** The worker threads the run's islands shared on the machine that ran it (placement, not in configHash; absent in older studies). */
-  threads?: number;
-  /**
-   * Best fitness by evaluations, from the islands' course logs (archipelago/trajectory.ts):
-   * [evaluations of all islands through an iteration, best fitness] where it improved; the
-   * first point counts every initial population, the last is the run's evaluations and
-   * fitness. Repeated by the seed where `repeatable` is true; in async mode exact for the run.
-   * For the report's fixed-budget curves and the IOHanalyzer export. Absent in studies of
-   * versions before 0.2 (0.2 to 0.4.3 sampled it on the progress clock).
-   */
-  trajectory?: Trajectory;
-  /**
-   * What made the record: tool, version, commit, machine (of the host that ran it), and
-   * `configHash`, the sha256 of the run's resolved config with its seed (`solve` with that
-   * config prints the same hash). Absent in studies of versions before 0.2.
-   */
-  provenance?: Provenance;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The run pipeline: the one way a run goes, for the CLI's `solve` and the library's
- * `startRun`/`solve` alike. Given a resolved, seeded config and a launcher, it refuses what
+ * The run pipeline: the one way a run goes, for the CLI's `solve`, the library's
+ * `startRun`/`solve` and a study's runs (local or on a cluster host) alike. Given a resolved, seeded config and a launcher, it refuses what
  * the launcher does not support (checkpoints, a resume), starts the run, writes its
  * checkpoints, and resolves to its outcome: how it ended, the record (its solution validated
  * again), and what only the launcher knows (placement, a lost broker, dropped bus messages).

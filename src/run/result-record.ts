@@ -86,8 +86,12 @@ export interface SolveRecord {
   /** The between-island observables at each iteration every island sampled (docs/events.md; no matrices). */
   between: BetweenPoint[];
   /**
-   * Best fitness by evaluations where it improved, `[evaluations, fitness]` (docs/experiments.md,
-   * runs.jsonl); absent for a board answered without a run.
+   * Best fitness by evaluations, from the islands' course logs (archipelago/trajectory.ts):
+   * [evaluations of all islands through an iteration, best fitness] where it improved; the
+   * first point counts every initial population, the last is the run's evaluations and
+   * fitness. Repeated by the seed where `repeatable` is true; in async mode exact for the run.
+   * For the report's fixed-budget curves and the IOHanalyzer export. Absent for a board
+   * answered without a run.
    */
   trajectory?: Trajectory;
   /**

@@ -16,7 +16,7 @@ export interface RunResult extends ArchipelagoResult {
   iterations: number;
 }
 
-/** A run of a seeded config on the archipelago, as the run pipeline (pipeline.ts) and a study's runner drive it. */
+/** A run of a seeded config on the archipelago, as the run pipeline (pipeline.ts) drives it. */
 export interface SeededRun {
   events$: Observable<ArchipelagoEvent>;
   result: Promise<RunResult>;

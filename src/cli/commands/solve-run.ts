@@ -9,12 +9,12 @@ import { configFileOf, displayName, runConfigFromArgv } from '../../config/confi
 import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { readCheckpoint, resumeConfig, type CheckpointFile } from '../../run/checkpoint.ts';
-import { checkRecordFormat, recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
+import { recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
 import { NoSolutionError, type RunFailedError } from '../../run/errors.ts';
 import { withSeed, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { checkSupported, runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
 import { CLUSTER_CAPABILITIES } from '../../cluster/defaults.ts';
-import { checkTestFaultEnv } from '../../run/test-fault.ts';
+import { checkBeforeRun, checkpointSeconds, type NamedFile } from '../../run/pre-run.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
@@ -31,7 +31,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
 import { exitWhenWritten, printError, printLine, printLog, printResultLine, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
-import { checkDistinctOutputs, checkNotInputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs, ServeArgs {
   config?: string;
@@ -51,9 +51,7 @@ function checkpointEverySeconds(args: SolveArgs): number {
   const raw = args.checkpointEvery;
   if (raw === undefined) return DEFAULT_CHECKPOINT_EVERY;
   const text = String(raw).trim();
-  const seconds = numberLiteral(text);
-  if (!(seconds > 0) || !Number.isFinite(seconds))
-    throw new UsageError(`--checkpoint-every: expected a number of seconds > 0, got ${JSON.stringify(text)}`);
+  const seconds = checkpointSeconds('--checkpoint-every', numberLiteral(text), JSON.stringify(text));
   if (args.checkpoint === undefined) throw new UsageError('--checkpoint-every: needs --checkpoint FILE to say where checkpoints go');
   return seconds;
 }
@@ -185,34 +183,15 @@ async function configAndCluster(args: SolveArgs) {
   return { config, resumed, cluster, names };
 }
 
-/** Refuses outputs that cannot be written or that name one file twice, before the run starts. */
-function checkOutputs(args: SolveArgs, outName: string, out: string | null): void {
-  if (out !== null) {
-    // The path first: a planted link is named as such, whatever its extension.
-    checkOutFile(outName, out);
-    checkRecordFormat(outName, out);
-  }
-  if (args.checkpoint !== undefined) checkOutFile('--checkpoint', args.checkpoint);
-  if (args.trace !== undefined) checkOutFile('--trace', args.trace);
-  checkDistinctOutputs([
-    [outName, out],
-    ['--checkpoint', args.checkpoint],
-    ['--trace', args.trace],
-  ]);
-  // The checkpoint a run resumes from may take its new checkpoints, not its result or trace.
-  checkDistinctOutputs([
-    ['--resume', args.resume],
-    [outName, out],
-    ['--trace', args.trace],
-  ]);
-  checkNotInputs(
-    [
-      [outName, out],
-      ['--checkpoint', args.checkpoint],
-      ['--trace', args.trace],
-    ],
-    [[`the run config ${displayName(configFileOf(args))}`, args.resume === undefined ? configFileOf(args) : null]],
-  );
+/** Refuses outputs that cannot be written or that name one file twice, before the run starts (the library's checks: run/pre-run.ts). */
+function checkOutputs(args: SolveArgs, islands: number, result: NamedFile): void {
+  checkBeforeRun(islands, {
+    result,
+    checkpoint: { name: '--checkpoint', file: args.checkpoint },
+    trace: { name: '--trace', file: args.trace },
+    resume: { name: '--resume', file: args.resume },
+    inputs: [{ name: `the run config ${displayName(configFileOf(args))}`, file: args.resume === undefined ? configFileOf(args) : null }],
+  });
 }
 
 /** Runs and writes the result; returns the release of the signals it holds while the result is written. */
@@ -233,8 +212,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   let run: PipelineRun;
   let served: RunServer | null = null;
   try {
-    checkOutputs(args, outName, out);
-    checkTestFaultEnv(config.islands);
+    checkOutputs(args, config.islands, { name: outName, file: out });
     if (!cluster) noteKernelFallback();
     // The view is up (its URL printed) before the run starts, and sees every event.
     served = serveAt ? await startRunView(config, serveAt) : null;
