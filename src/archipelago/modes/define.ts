@@ -12,6 +12,7 @@ import type { MigrationOptions } from '../island-options.ts';
 import type { MigrantsMessage, StopReason } from '../messages.ts';
 import type { IslandTransport } from '../island-transport.ts';
 import type { MayWait } from '../island-thread.ts';
+import type { IslandSnapshot } from '../island-snapshot.ts';
 
 /** What a record counts of one island at one iteration. */
 export interface IslandCounters {
@@ -34,6 +35,9 @@ export interface IslandLoop {
   readonly evolver: Evolver;
   readonly shared: IslandCoordination;
   readonly transport: IslandTransport;
+  /** The snapshot this island continues (null: a new run), and the migrants that were in flight to it then (in sending order). */
+  readonly resumed: IslandSnapshot | null;
+  readonly arriving: readonly MigrantsMessage[];
   readonly migrantsSent: number;
   readonly migrantsAccepted: number;
   readonly migrantsReceived: number;
@@ -62,6 +66,8 @@ export interface IslandLoop {
 export interface IslandMode {
   /** Checkpoint requests are answered by the loop between any two iterations (else by the mode, at its barriers). */
   readonly anytimeCheckpoints: boolean;
+  /** The mode's part of the island's snapshot: the migrants it has not taken in, and its own state. */
+  save?(): Pick<IslandSnapshot, 'inbox' | 'mode'>;
   /** After the start gate, before the first iteration. */
   start?(): void;
   /** Before each step, after the limit checks: false sends the loop back to its head (the run was halted). */
