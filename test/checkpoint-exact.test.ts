@@ -95,6 +95,37 @@ describe('a resumed repeatable run is the uninterrupted run', { timeout: 240_000
     );
   });
 
+  it("takeover mode: resumed after some islands were taken over, the takeover times are the uninterrupted run's", async () => {
+    // Islands 0 and 1 are taken over at iterations 10 and 11, the archipelago at 14; its halt (and so each island's
+    // count past the takeover) depends on timing in any takeover run, its takeover times do not.
+    const input = run('sync', 3, { islands: 4, topology: { kind: 'ring' }, ga: { mode: 'takeover', populationSize: 200 } });
+    const config = resolveRunConfig({ ...input, migration: { mode: 'sync', interval: 2, migrants: 1 } }, 'test') as SeededRunConfig;
+    const uninterrupted = await startSeededRun(config, { launcher: host }).result;
+    assert.deepEqual(uninterrupted.takeover, { iteration: 14, islands: [10, 11, 14, 14] });
+    // In memory: a checkpoint file of the takeover mode is refused on load (its fitness is not the paper's), as in 0.8.0.
+    for (const k of [11, 12, 13]) {
+      const run = startSeededRun(config, { launcher: host, checkpointAtIteration: k });
+      let taken: CheckpointEvent | null = null;
+      run.events$.subscribe((event) => {
+        if (event.type === 'checkpoint') {
+          taken = event;
+          run.stop();
+        }
+      });
+      await run.result;
+      const checkpoint = taken as CheckpointEvent | null;
+      assert.ok(checkpoint, `a checkpoint at iteration ${k}`);
+      const again = {
+        result: await startSeededRun(config, { launcher: host, resume: checkpoint.islands, resumeBetween: checkpoint.between }).result,
+      };
+      assert.deepEqual(again.result.takeover, uninterrupted.takeover, `resumed from the checkpoint at iteration ${k}`);
+      assert.deepEqual(
+        again.result.islands.map((i) => i.takenOverAt),
+        uninterrupted.islands.map((i) => i.takenOverAt),
+      );
+    }
+  });
+
   it('sync: the checkpoint at each barrier up to iteration 141 resumes to the same record', async () => {
     // Seed 1 solves at iteration 144; a sync checkpoint is taken at the first barrier at or after the iteration asked for.
     const iterations = Array.from({ length: 47 }, (_, i) => 3 * i + 1);

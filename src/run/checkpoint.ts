@@ -248,6 +248,8 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, dam
     checkPopulation(s.bad, ga.mode === 'paper' ? ga.badRepositorySize : 0, n, marks, (what) => island(`bad repository: ${what}`));
     if (s.lists !== undefined)
       checkConflictLists(s.lists, s.population.genes, ga.populationSize, n, (what) => island(`conflict lists: ${what}`));
+    if (s.takenOverAt !== undefined && !(Number.isSafeInteger(s.takenOverAt) && s.takenOverAt >= -1 && s.takenOverAt <= s.iterations))
+      throw island(`takenOverAt ${String(s.takenOverAt)} is not an iteration of the island`);
     checkRunnerParts(snapshot, { n, islands, populationSize: ga.populationSize }, island);
   });
   checkBetween(checkpoint.between, damaged);
