@@ -95,7 +95,7 @@ function sha256(bytes: Uint8Array): Buffer {
 }
 
 /**
- * A checkpoint's bytes (format version 3): its msgpack encoding, then the SHA-256 of that.
+ * A checkpoint's bytes (format version 3 on): its msgpack encoding, then the SHA-256 of that.
  * Every check of the contents passes a flipped bit in a random-number state, so the checksum
  * is what refuses it.
  */
