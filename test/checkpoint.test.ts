@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CHECKPOINT_FORMAT_VERSION, checkpointContents, encodeCheckpoint, type CheckpointFile } from '../src/run/checkpoint.ts';
 import { cli, cliInProcess, isOneLineError, spawnCli } from './cli-helpers.ts';
+import { repeatablePart } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-ckpt-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -109,6 +110,22 @@ describe('checkpoint and resume (sync)', () => {
   });
 });
 
+describe('checkpoint and resume (lagged)', () => {
+  it('SIGKILLed after a timed checkpoint (islands answer it at different iterations), then resumed: the record of a run never stopped', async () => {
+    const file = join(tmp, 'lagged.ckpt');
+    const LAGGED = ['solve', '-n', '300', '--seed', '4', '--islands', '2', '--migration', 'lagged', '--interval', '3'];
+    const run = spawnCli([...LAGGED, '--checkpoint', file, '--checkpoint-every', '0.05']);
+    await run.waitForStderr(/checkpoint written to .*lagged\.ckpt/);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const saved = checkpointContents(readFileSync(file)) as CheckpointFile;
+    assert.equal(saved.mode, 'lagged');
+    const limit = String(Math.max(...saved.islands.map((s) => s.state.iterations)) + 30);
+    const resumed = await json(['solve', '--resume', file, '--max-iterations', limit], 1, true);
+    assert.deepEqual(repeatablePart(resumed), repeatablePart(await json([...LAGGED, '--max-iterations', limit], 1)));
+  });
+});
+
 describe('checkpoint and resume, hybrid mode (sync)', () => {
   it('a hybrid run ended after checkpoints and resumed reaches the same result; members keep their counts', async () => {
     // No smart start and a tiny local search: a hundred-odd generations, so it can be cut short.
@@ -195,8 +212,47 @@ describe('checkpoints that cannot be resumed', () => {
   it('another format version', async () => {
     await refuses(
       ['solve', '--resume', variant('old-format.ckpt', (c) => (c.formatVersion = 99))],
-      /checkpoint format version 99, written by nqueens-islands \d+\.\d+\.\d+; this nqueens-islands reads version 3$/,
+      new RegExp(
+        `checkpoint format version 99, written by nqueens-islands \\d+\\.\\d+\\.\\d+; this nqueens-islands reads version ${CHECKPOINT_FORMAT_VERSION}$`,
+      ),
     );
+    // 0.8.0's files (format 3) hold no migrants in flight: refused, not resumed into another run.
+    await refuses(
+      ['solve', '--resume', variant('format-3.ckpt', (c) => (c.formatVersion = 3))],
+      /checkpoint format version 3, written by nqueens-islands \d+\.\d+\.\d+; this nqueens-islands reads version \d+$/,
+    );
+  });
+  it('damaged parts past the GA state (counts, migrants in flight, lag history, between-island points): one line each', async () => {
+    const island0 = (c: CheckpointFile) => c.islands[0];
+    const cases: [string, (c: CheckpointFile) => void, RegExp][] = [
+      [
+        'survived',
+        (c) => (island0(c).runner!.immigrantsSurvived = island0(c).runner!.immigrantsChecked + 1),
+        /island 0: more immigrants survived/,
+      ],
+      ['stamps', (c) => (island0(c).runner!.written = new Int32Array(3)), /island 0: write stamps: expected/],
+      [
+        'inbox',
+        (c) => (island0(c).inbox = [{ type: 'migrants', from: 1, epoch: 1, iteration: 5, count: 1, genes: new Uint16Array(300) }]),
+        /island 0: inbox message 0: migrant 0 is not a permutation/,
+      ],
+      [
+        'sent',
+        (c) => (island0(c).sent = [{ type: 'migrants', from: 7, epoch: 1, iteration: 5, count: 0, genes: new Uint16Array(0) }]),
+        /island 0: sent message 0: from 7 is not an island of the run/,
+      ],
+      ['history', (c) => (island0(c).mode = { history: new Float64Array(5), newest: 9 }), /island 0: lagged history: expected at most/],
+      [
+        'between',
+        (c) =>
+          (c.between = [
+            { iteration: 2, meanDistance: 0.5, distinct: 3, sampled: 4 },
+            { iteration: 1, meanDistance: 0.5, distinct: 3, sampled: 4 },
+          ]),
+        /between-island points are not in iteration order/,
+      ],
+    ];
+    for (const [name, change, says] of cases) await refuses(['solve', '--resume', variant(`part-${name}.ckpt`, change)], says);
   });
   it('a config that is not a resolved config (edited, or in the file shape): never resolved again', async () => {
     await refuses(

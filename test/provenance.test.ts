@@ -85,7 +85,7 @@ describe('provenance in every output', () => {
   it('a checkpoint file carries it, and it reads back', () => {
     const config = { ...resolveRunConfig({ n: 12, islands: 2 }, 'test', {}, env), seed: 9 };
     const file = path.join(dir, 'run.ckpt');
-    writeCheckpoint(file, checkpointFile({ type: 'checkpoint', mode: 'async', epoch: null, islands: [], seconds: 1 }, config));
+    writeCheckpoint(file, checkpointFile({ type: 'checkpoint', mode: 'async', epoch: null, islands: [], between: [], seconds: 1 }, config));
     const raw = checkpointContents(readFileSync(file)) as { provenance: Provenance };
     assertMachine(raw.provenance, 'checkpoint', COMPILED);
     assert.equal(raw.provenance.configHash, configHash(recordedConfig(config)));

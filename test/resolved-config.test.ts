@@ -44,7 +44,7 @@ function checkpointOf(config: SeededRunConfig): CheckpointFile {
     evolver.step();
     return { island, epoch: 0, state: evolver.snapshot(), migrantsSent: 0, migrantsAccepted: 0 };
   });
-  return checkpointFile({ type: 'checkpoint', mode: config.migration.mode, epoch: null, islands, seconds: 1 }, config);
+  return checkpointFile({ type: 'checkpoint', mode: config.migration.mode, epoch: null, islands, between: [], seconds: 1 }, config);
 }
 
 /** Writes a checkpoint (or a changed copy) as `writeCheckpoint` does: the thread codec's bytes. */

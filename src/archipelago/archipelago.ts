@@ -16,6 +16,7 @@ import { SURVIVAL_ITERATIONS, survivalRecords } from './observables/survival.ts'
 import type { CoordinatorRules } from './modes/define.ts';
 import { checkOptions, DEFAULT_PROGRESS_INTERVAL_MS, STOP_GRACE_MS, type ArchipelagoOptions } from './options.ts';
 import { buildResult } from './run-result.ts';
+import { migrantsInFlight } from './in-flight.ts';
 import { IslandEnds, StopSchedule, WinnerTracker } from './coordinator-state.ts';
 import { NO_HOOK, type GaCoordinatorHook } from '../ga/modes/coordinator-hook.ts';
 import type { GaModeDefinition } from '../ga/modes/define.ts';
@@ -63,6 +64,8 @@ function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): Islan
     sources: sourcesOf(edges, island),
     targets: targetsOf(edges, island),
     snapshot: options.resume?.[island] ?? null,
+    ...(options.checkpointAtIteration !== undefined ? { checkpointFrom: options.checkpointAtIteration } : {}),
+    ...(options.resume ? { arriving: migrantsInFlight(options.resume, island, sourcesOf(edges, island)) } : {}),
     ...(options.extensions?.length ? { extensions: options.extensions } : {}),
   }));
 }
@@ -101,6 +104,11 @@ class ArchipelagoRun {
     // The winner is the first finder by (iteration, island), from the reports; nobody claims (the mode's winner rule).
     this.winner = new WinnerTracker(rules.winner === 'first-finder');
     this.between = new BetweenTracker(islands);
+    if (options.resume)
+      this.between.restore(
+        options.resumeBetween ?? [],
+        options.resume.map((s) => s.runner?.observations ?? []),
+      );
     this.gaMode = gaMode?.coordinator?.({ islands, scheduledAtOrBefore }) ?? NO_HOOK;
     this.launched = launcher.launch({
       tasks: islandTasks(options, edges),
@@ -115,6 +123,8 @@ class ArchipelagoRun {
       () => this.halt(),
     );
     this.checkpoints = new CheckpointRequests(islands, options.checkpointEveryMs, () => this.requestCheckpoint());
+    // The islands' tasks have this first request out from their start (island-runner.ts, `request`).
+    if (options.checkpointAtIteration !== undefined) this.checkpoints.open(this.coordination.requestCheckpoint());
     const ends = this.launched.reports.map((report, island) =>
       report.then(
         (r) => this.onReport(r),
@@ -180,6 +190,7 @@ class ArchipelagoRun {
           mode: this.options.run.migration.mode,
           epoch: this.atBarriers ? snapshots[0].epoch : null,
           islands: snapshots,
+          between: this.between.series().filter((p) => p.iteration <= Math.min(...snapshots.map((s) => s.state.iterations))),
           seconds: this.seconds(),
         });
     } else if (message.type === 'best') {

@@ -41,6 +41,25 @@ export class CourseLog {
     return this.data.slice(0, this.length);
   }
 
+  /** The last iteration noted (-1: none yet). */
+  get noted(): number {
+    return this.lastIteration;
+  }
+
+  /** Its entries and its running state, for a checkpoint. */
+  save(): { entries: Float64Array; state: Float64Array } {
+    const { lastIteration, lastEvaluations, lastDelta, best, logged } = this;
+    return { entries: this.data.slice(0, this.length), state: Float64Array.of(lastIteration, lastEvaluations, lastDelta, best, logged) };
+  }
+
+  /** Continues a saved log (`save`). */
+  restore(entries: Float64Array, state: Float64Array): void {
+    this.data = new Float64Array(Math.max(COURSE_ENTRY * 32, entries.length * 2));
+    this.data.set(entries);
+    this.length = entries.length;
+    [this.lastIteration, this.lastEvaluations, this.lastDelta, this.best, this.logged] = state;
+  }
+
   private log(iteration: number, evaluations: number): void {
     if (this.length + COURSE_ENTRY > this.data.length) {
       const grown = new Float64Array(this.data.length * 2);

@@ -33,6 +33,8 @@ export interface CheckpointEvent {
   /** Modes that checkpoint at a barrier (sync): the epoch every snapshot was taken at; otherwise null. */
   epoch: number | null;
   islands: IslandSnapshot[];
+  /** The between-island points every island had observed by its snapshot (what a resumed run's `between` starts from). */
+  between: BetweenPoint[];
   seconds: number;
 }
 

@@ -1,6 +1,7 @@
 import type { Evolver } from '../ga/evolver.ts';
 import { sampleDiversity } from './diversity.ts';
-import { observe } from './observables/sample.ts';
+import { observe, type Observation } from './observables/sample.ts';
+import { HISTORY } from './modes/lag-history.ts';
 import { isScheduledIteration, nextSampleIteration, wallClock } from './schedule.ts';
 import type { IslandTransport } from './island-transport.ts';
 
@@ -19,7 +20,13 @@ export interface ProgressCounts {
  */
 export class IslandProgress {
   /** The last iteration whose observation was sent (-1: none yet). */
-  private observed = -1;
+  observed = -1;
+  /**
+   * Its observations of the last HISTORY iterations (a lagged island is never further ahead
+   * of the slowest): a checkpoint carries them, since the other islands' may still be missing
+   * at the coordinator when it is taken.
+   */
+  recent: { iteration: number; observation: Observation }[] = [];
   /** Modes with a coordinator hook: the signal last sent (Evolver.modeSignal; -1 none yet). */
   private signalSent = -1;
   private nextProgress: number;
@@ -49,7 +56,7 @@ export class IslandProgress {
     if (!evolver.solution) this.reportBest();
     const iteration = evolver.iterations;
     const observation = iteration !== this.observed && isScheduledIteration(iteration) ? observe(evolver.population) : undefined;
-    if (observation) this.observed = iteration;
+    if (observation) this.keep(iteration, observation);
     if (evolver.modeSignal) this.signalSent = evolver.modeSignal();
     this.transport.report({
       type: 'progress',
@@ -67,6 +74,14 @@ export class IslandProgress {
     });
     this.nextProgress = performance.now() + this.intervalMs;
     this.nextSample = nextSampleIteration(iteration);
+  }
+
+  private keep(iteration: number, observation: Observation): void {
+    this.observed = iteration;
+    let old = 0;
+    while (old < this.recent.length && this.recent[old].iteration <= iteration - HISTORY) old++;
+    this.recent.splice(0, old);
+    this.recent.push({ iteration, observation });
   }
 
   /**

@@ -18,6 +18,7 @@ import type { IslandLoop, IslandMode } from './modes/define.ts';
 import { migrationModeOf } from './modes/registry.ts';
 import { evaluationShare, wallClock } from './schedule.ts';
 import type { IslandTransport } from './island-transport.ts';
+import type { IslandSnapshot, RunnerState } from './island-snapshot.ts';
 import { answer, awaitBarrier, isSteps, STEPPED, type Steps } from './island-thread.ts';
 
 /** What the worker's glue gives the loop besides the task; none of it is in the task. */
@@ -81,6 +82,10 @@ class IslandRun implements IslandLoop {
   private readonly course = new CourseLog();
   /** The last checkpoint request this island answered (or found already past); a request made while it was built is answered at its first chance. */
   private served = 0;
+  /** The migrants it sent once a checkpoint was asked for and before it answered (its snapshot carries them). */
+  private sentWhilePending: MigrantsMessage[] = [];
+  readonly resumed: IslandTask['snapshot'];
+  readonly arriving: readonly MigrantsMessage[];
 
   constructor(
     private readonly task: IslandTask,
@@ -112,12 +117,28 @@ class IslandRun implements IslandLoop {
     this.maxIterations = maxIterations ?? Infinity;
     this.maxEvaluations = maxEvaluations === null ? Infinity : evaluationShare(maxEvaluations, task.run.islands, task.island);
     this.evolver.evaluationBudget = this.maxEvaluations;
-    if (snapshot) {
-      this.migrantsSent = snapshot.migrantsSent;
-      this.migrantsAccepted = snapshot.migrantsAccepted;
-    }
+    this.resumed = snapshot;
+    this.arriving = task.arriving ?? [];
+    if (snapshot) this.restore(snapshot);
     this.progressReports = new IslandProgress(this.id, this.evolver, transport, task.progressIntervalMs);
+    if (snapshot?.runner) {
+      this.progressReports.observed = snapshot.runner.observed;
+      this.progressReports.recent = snapshot.runner.observations;
+    }
     this.mode = definition.create(this);
+  }
+
+  /** Continues a snapshot's counters and logs (a snapshot without the runner's part: counted from here). */
+  private restore(snapshot: IslandSnapshot): void {
+    this.migrantsSent = snapshot.migrantsSent;
+    this.migrantsAccepted = snapshot.migrantsAccepted;
+    const r = snapshot.runner;
+    if (!r) return;
+    this.migrantsReceived = r.migrantsReceived;
+    this.immigrants.restore(r.immigrantsChecked, r.immigrantsSurvived, r.batches, r.hashes);
+    this.evolver.population.written.set(r.written);
+    this.evolver.population.writes = r.writes;
+    this.course.restore(r.course, r.courseState);
   }
 
   get immigrantsChecked(): number {
@@ -137,7 +158,8 @@ class IslandRun implements IslandLoop {
     this.progressReports.reportBest();
     this.transport.report({ type: 'started', island: id, time: wallClock() });
     this.progress(); // the start of every island's curve
-    this.noteCourse();
+    // A log resumed from a snapshot taken between iterations holds its iteration; one taken at a barrier (sync), inside it, does not.
+    if (this.course.noted < evolver.iterations) this.noteCourse();
     mode.start?.();
     const reason = yield* this.loop();
     // The loop has stopped: that is the moment stop latency measures. Posting the solution
@@ -205,7 +227,10 @@ class IslandRun implements IslandLoop {
     if (transport.targets.length === 0) return;
     const genes = evolver.emigrants(migration.migrants, this.select);
     const count = genes.length / evolver.n;
-    transport.send({ type: 'migrants', from: this.id, epoch, iteration: evolver.iterations, count, genes });
+    const message: MigrantsMessage = { type: 'migrants', from: this.id, epoch, iteration: evolver.iterations, count, genes };
+    transport.send(message);
+    // It may reach a target after the target's snapshot: this island's carries it (a copy: the genes may be lent).
+    if (this.request() !== this.served) this.sentWhilePending.push({ ...message, genes: genes.slice() });
     this.migrantsSent += count * transport.targets.length;
   }
 
@@ -220,11 +245,16 @@ class IslandRun implements IslandLoop {
   }
 
   checkpointPending(): boolean {
-    return this.shared.checkpointRequest() !== this.served;
+    return this.request() !== this.served && this.evolver.iterations >= (this.task.checkpointFrom ?? 0);
+  }
+
+  /** The latest checkpoint request: a task with `checkpointFrom` has the first one out from its start (its coordinator makes it at launch). */
+  private request(): number {
+    return Math.max(this.shared.checkpointRequest(), this.task.checkpointFrom !== undefined ? 1 : 0);
   }
 
   snapshot(epoch: number): void {
-    const generation = this.shared.checkpointRequest();
+    const generation = this.request();
     this.served = generation;
     this.transport.report({
       type: 'snapshot',
@@ -235,8 +265,32 @@ class IslandRun implements IslandLoop {
         state: this.evolver.snapshot(),
         migrantsSent: this.migrantsSent,
         migrantsAccepted: this.migrantsAccepted,
+        runner: this.runnerState(),
+        sent: this.sentWhilePending,
+        ...this.mode.save?.(),
       },
     });
+    this.sentWhilePending = [];
+  }
+
+  /** What a snapshot holds of the loop's own counts and logs (RunnerState). */
+  private runnerState(): RunnerState {
+    const immigrants = this.immigrants.save();
+    const course = this.course.save();
+    const pop = this.evolver.population;
+    return {
+      migrantsReceived: this.migrantsReceived,
+      immigrantsChecked: this.immigrants.checked,
+      immigrantsSurvived: this.immigrants.survived,
+      batches: immigrants.batches,
+      hashes: immigrants.hashes,
+      written: pop.written.slice(),
+      writes: pop.writes,
+      observed: this.progressReports.observed,
+      observations: this.progressReports.recent,
+      course: course.entries,
+      courseState: course.state,
+    };
   }
 
   private progress(): void {

@@ -27,6 +27,10 @@ export interface IslandTask {
   targets: number[];
   /** Continue from this checkpointed state instead of a new population. */
   snapshot: IslandSnapshot | null;
+  /** Answer a checkpoint request only once this iteration is done (ArchipelagoOptions.checkpointAtIteration). */
+  checkpointFrom?: number;
+  /** With `snapshot`: the migrants in flight to this island at the checkpoint, in sending order (in-flight.ts). */
+  arriving?: MigrantsMessage[];
   /** URLs of extension modules (`extension.ts`) whose policies the task may name. */
   extensions?: readonly string[];
 }

@@ -2,6 +2,7 @@ import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import { ArchipelagoOptionError } from './errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
+import type { BetweenPoint } from './observables/between.ts';
 import type { RunSpec } from './island-options.ts';
 import type { MigrationModeDefinition, MigrationModeRegistry } from './modes/define.ts';
 import { MIGRATION_MODE_REGISTRY } from './modes/registry.ts';
@@ -20,8 +21,16 @@ export interface ArchipelagoOptions {
    * (modes that checkpoint at a barrier take them at one, sync's epoch barrier).
    */
   checkpointEveryMs?: number;
+  /**
+   * Ask for one checkpoint at a known point of the search, whatever the clock: every island
+   * answers once it has done this iteration (sync: at the first barrier at or after it). A
+   * checkpoint at a point chosen in advance (tests take one at each iteration of a run).
+   */
+  checkpointAtIteration?: number;
   /** Continue from a checkpoint: one snapshot per island, in island order. */
   resume?: readonly IslandSnapshot[];
+  /** With `resume`: the checkpoint's between-island points (CheckpointEvent.between). */
+  resumeBetween?: readonly BetweenPoint[];
   /**
    * URLs of extension modules (`extension.ts`) that every island imports: policies the
    * built-in registries lack, which `migration` may then name.

@@ -30,6 +30,8 @@ export interface IslandState {
    * repeats the saved one only with them.
    */
   lists?: Int32Array[];
+  /** The takeover mode's island: the iteration it was taken over at (-1: not yet). */
+  takenOverAt?: number;
 }
 
 /** An island whose state a snapshot holds: its population, and the bad repository if it has one. */

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { decodeData, encodeData } from '../archipelago/codec.ts';
 import type { CheckpointEvent } from '../archipelago/events.ts';
 import type { IslandSnapshot } from '../archipelago/island-snapshot.ts';
+import type { BetweenPoint } from '../archipelago/observables/between.ts';
 import { migrationModeOf } from '../archipelago/modes/registry.ts';
 import { ConfigError } from '../config/errors.ts';
 import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
@@ -28,10 +29,16 @@ import { countDiagonals, listCovers, newBoard } from '../ga/hybrid/diagonals.ts'
 import { readRegularFile } from '../io/read-file.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import type { SeededRunConfig } from './start-run.ts';
+import { checkBetween, checkRunnerParts } from './checkpoint-parts.ts';
 
 export const CHECKPOINT_FORMAT = 'nqueens-islands checkpoint';
-/** Bump when the file's shape or an island's state changes meaning. 2: the config is the resolved one, with `configVersion`. */
-export const CHECKPOINT_FORMAT_VERSION = 3;
+/**
+ * Bump when the file's shape or an island's state changes meaning. 2: the config is the
+ * resolved one, with `configVersion`. 4: the migrants in flight, the runner's counts and logs,
+ * the lagged history and the between-island points, so that a resumed run is the
+ * uninterrupted one (older files are refused: resumed, they would lose their migrants in flight).
+ */
+export const CHECKPOINT_FORMAT_VERSION = 4;
 
 /**
  * A checkpoint file: what a run needs to continue, plus what identifies it. `config` is the
@@ -51,6 +58,8 @@ export interface CheckpointFile {
   /** Seconds the run had been going when the checkpoint was taken. */
   seconds: number;
   islands: IslandSnapshot[];
+  /** The between-island points of the run so far (CheckpointEvent.between). */
+  between: BetweenPoint[];
   /** What wrote it: tool, version, commit, the hash of `config`, machine. */
   provenance: Provenance;
 }
@@ -68,6 +77,7 @@ export function checkpointFile(event: CheckpointEvent, config: SeededRunConfig, 
     epoch: event.epoch,
     seconds: previousSeconds + event.seconds,
     islands: event.islands,
+    between: event.between,
     // The same hash as the run's record (of the config as people read it).
     provenance: provenance(toFileShape(config)),
   };
@@ -85,7 +95,7 @@ function sha256(bytes: Uint8Array): Buffer {
 }
 
 /**
- * A checkpoint's bytes (format version 3): its msgpack encoding, then the SHA-256 of that.
+ * A checkpoint's bytes (format version 3 on): its msgpack encoding, then the SHA-256 of that.
  * Every check of the contents passes a flipped bit in a random-number state, so the checksum
  * is what refuses it.
  */
@@ -238,7 +248,11 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, dam
     checkPopulation(s.bad, ga.mode === 'paper' ? ga.badRepositorySize : 0, n, marks, (what) => island(`bad repository: ${what}`));
     if (s.lists !== undefined)
       checkConflictLists(s.lists, s.population.genes, ga.populationSize, n, (what) => island(`conflict lists: ${what}`));
+    if (s.takenOverAt !== undefined && !(Number.isSafeInteger(s.takenOverAt) && s.takenOverAt >= -1 && s.takenOverAt <= s.iterations))
+      throw island(`takenOverAt ${String(s.takenOverAt)} is not an iteration of the island`);
+    checkRunnerParts(snapshot, { n, islands, populationSize: ga.populationSize }, island);
   });
+  checkBetween(checkpoint.between, damaged);
 }
 
 /** The hybrid's conflict lists: one per member, each covering the member's conflicts (hybrid/diagonals.ts, `listCovers`). */

@@ -105,7 +105,7 @@ export function runPipeline(config: SeededRunConfig, options: PipelineOptions = 
   const run = startSeededRun(config, {
     ...(launcher ? { launcher } : {}),
     ...(checkpoints ? { checkpointEveryMs: checkpoints.everyMs } : {}),
-    ...(resume ? { resume: resume.islands } : {}),
+    ...(resume ? { resume: resume.islands, resumeBetween: resume.between } : {}),
   });
   if (checkpoints) {
     const { file, onWrite } = checkpoints;

@@ -13,6 +13,7 @@ import type { MigrationOptions } from '../island-options.ts';
 import type { MigrantsMessage, StopReason } from '../messages.ts';
 import type { IslandTransport } from '../island-transport.ts';
 import type { MayWait } from '../island-thread.ts';
+import type { IslandSnapshot } from '../island-snapshot.ts';
 
 export type { IslandCounters } from '../island-counters.ts';
 
@@ -25,6 +26,9 @@ export interface IslandLoop extends Readonly<Measures> {
   readonly evolver: Evolver;
   readonly shared: IslandCoordination;
   readonly transport: IslandTransport;
+  /** The snapshot this island continues (null: a new run), and the migrants that were in flight to it then (in sending order). */
+  readonly resumed: IslandSnapshot | null;
+  readonly arriving: readonly MigrantsMessage[];
   /** Sends this iteration's emigrants along every out-edge, numbered `epoch` (0 where a mode has no epochs). */
   sendEmigrants(epoch: number): void;
   /** Takes one message's migrants in (replacement policy, counters, migration log, survival tracking). */
@@ -48,6 +52,8 @@ export interface IslandLoop extends Readonly<Measures> {
 export interface IslandMode {
   /** Checkpoint requests are answered by the loop between any two iterations (else by the mode, at its barriers). */
   readonly anytimeCheckpoints: boolean;
+  /** The mode's part of the island's snapshot: the migrants it has not taken in, and its own state. */
+  save?(): Pick<IslandSnapshot, 'inbox' | 'mode'>;
   /** After the start gate, before the first iteration. */
   start?(): void;
   /** Before each step, after the limit checks: false sends the loop back to its head (the run was halted). */

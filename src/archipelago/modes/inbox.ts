@@ -13,8 +13,18 @@ export class Inbox {
   constructor(
     private readonly transport: IslandTransport,
     private readonly shared: IslandCoordination,
+    arriving: readonly MigrantsMessage[] = [],
   ) {
     this.pending = transport.sources.map(() => []);
+    // A resumed island's migrants in flight at the checkpoint come first, in sending order.
+    for (const m of arriving) this.pending[transport.sources.indexOf(m.from)]?.push(m);
+  }
+
+  /** Every message that has arrived and was not taken yet, source by source (a checkpoint's part; the ports are drained into the queues). */
+  unconsumed(): MigrantsMessage[] {
+    for (let s = 0; s < this.pending.length; s++)
+      for (let m = this.transport.receive(s); m; m = this.transport.receive(s)) this.pending[s].push(m);
+    return this.pending.flat();
   }
 
   /**

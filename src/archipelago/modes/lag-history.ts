@@ -15,6 +15,8 @@ const FIELDS = 2 + MEASURE_NAMES.length;
 export class LagHistory {
   private readonly data = new Float64Array(HISTORY * FIELDS);
   private newest = -1;
+  /** The oldest iteration recorded (a resumed island holds only what its checkpoint held and what it did since). */
+  private oldest = -1;
 
   /** The counters after iteration `iteration`'s step, before its migration. */
   record(iteration: number, evaluations: number, bestFitness: number, measures: Readonly<Measures>): void {
@@ -25,11 +27,33 @@ export class LagHistory {
     // Every iteration: a loop over the names, no object made.
     for (let k = 0; k < MEASURE_NAMES.length; k++) d[at + 2 + k] = measures[MEASURE_NAMES[k]];
     this.newest = iteration;
+    if (this.oldest < 0) this.oldest = iteration;
+  }
+
+  /** The iterations held, oldest first, FIELDS numbers each; `newest` is the last's iteration. For a checkpoint. */
+  save(): { history: Float64Array; newest: number } {
+    const from = Math.max(this.oldest, this.newest - HISTORY + 1);
+    const out = new Float64Array(this.newest < 0 ? 0 : (this.newest - from + 1) * FIELDS);
+    for (let i = from, at = 0; i <= this.newest && this.newest >= 0; i++, at += FIELDS) {
+      out.set(this.data.subarray((i % HISTORY) * FIELDS, (i % HISTORY) * FIELDS + FIELDS), at);
+    }
+    return { history: out, newest: this.newest };
+  }
+
+  /** Continues a saved history (`save`); trusts what a checked checkpoint holds. */
+  restore(history: Float64Array, newest: number): void {
+    const count = history.length / FIELDS;
+    for (let k = 0; k < count; k++) {
+      const i = newest - count + 1 + k;
+      this.data.set(history.subarray(k * FIELDS, (k + 1) * FIELDS), (i % HISTORY) * FIELDS);
+    }
+    this.newest = count > 0 ? newest : -1;
+    this.oldest = count > 0 ? newest - count + 1 : -1;
   }
 
   /** The counters recorded at `iteration`. @throws if it is no longer (or not yet) held. */
   at(iteration: number): IslandCounters {
-    if (iteration > this.newest || iteration <= this.newest - HISTORY || iteration < 0) {
+    if (iteration > this.newest || iteration <= this.newest - HISTORY || iteration < this.oldest || iteration < 0) {
       throw new Error(`lagged history: iteration ${iteration} is not held (newest ${this.newest})`);
     }
     const at = (iteration % HISTORY) * FIELDS;

@@ -4,6 +4,7 @@ import { defineMigrationMode, type IslandCounters, type IslandLoop, type IslandM
 import { Inbox } from './inbox.ts';
 import { HISTORY, LagHistory } from './lag-history.ts';
 import { WAITING, type MayWait, type Steps } from '../island-thread.ts';
+import type { IslandSnapshot } from '../island-snapshot.ts';
 
 /**
  * Lagged: migrants sent at iteration t enter at the receiver's iteration t + lag, and the
@@ -23,11 +24,19 @@ class LaggedIsland implements IslandMode {
   private atCut: IslandCounters | null = null;
 
   constructor(private readonly loop: IslandLoop) {
-    this.inbox = new Inbox(loop.transport, loop.shared);
+    this.inbox = new Inbox(loop.transport, loop.shared, loop.arriving);
+    const saved = loop.resumed?.mode;
+    if (saved?.history && saved.newest !== undefined) this.history.restore(saved.history, saved.newest);
   }
 
+  /** A resumed island's history already holds its iteration (after its step, before its migration). */
   start(): void {
-    this.remember();
+    if (!this.loop.resumed?.mode?.history) this.remember();
+  }
+
+  /** What it had not taken in, and its history: what a resumed island needs to count exactly as the uninterrupted one. */
+  save(): Pick<IslandSnapshot, 'inbox' | 'mode'> {
+    return { inbox: this.inbox.unconsumed(), mode: this.history.save() };
   }
 
   /**

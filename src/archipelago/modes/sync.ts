@@ -1,6 +1,7 @@
 import { defineMigrationMode, type IslandLoop, type IslandMode } from './define.ts';
 import { Inbox } from './inbox.ts';
 import type { StopReason } from '../messages.ts';
+import type { IslandSnapshot } from '../island-snapshot.ts';
 import { awaitBarrier, type MayWait, type Steps } from '../island-thread.ts';
 
 /**
@@ -22,10 +23,15 @@ class SyncIsland implements IslandMode {
   private epochStart: number;
 
   constructor(private readonly loop: IslandLoop) {
-    this.inbox = new Inbox(loop.transport, loop.shared);
+    this.inbox = new Inbox(loop.transport, loop.shared, loop.arriving);
     this.epochStart = loop.evolver.iterations;
     // With barriers, checkpoints are taken at one (every island at the same epoch, no migrants in flight).
     this.anytimeCheckpoints = !loop.migrating;
+  }
+
+  /** Taken at a barrier once every island took this epoch's migrants in: the inbox is empty then, unless a source ran ahead. */
+  save(): Pick<IslandSnapshot, 'inbox'> {
+    return { inbox: this.inbox.unconsumed() };
   }
 
   /** Notes the evaluations done once the previous iteration and its migration are. */

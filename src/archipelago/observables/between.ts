@@ -85,6 +85,8 @@ export class BetweenTracker {
   private readonly pending = new Map<number, (Observation | undefined)[]>();
   private readonly counts = new Map<number, number>();
   readonly samples: BetweenSample[] = [];
+  /** The points of a checkpoint this run continues. */
+  private restored: BetweenPoint[] = [];
 
   constructor(private readonly islands: number) {}
 
@@ -111,9 +113,22 @@ export class BetweenTracker {
 
   /** The series so far in iteration order, without the matrices (what a run's summary keeps). */
   series(): BetweenPoint[] {
-    return [...this.samples]
+    return [...this.restored, ...this.samples]
       .sort((a, b) => a.iteration - b.iteration)
       .map(({ iteration, meanDistance, distinct, sampled }) => ({ iteration, meanDistance, distinct, sampled }));
+  }
+
+  /**
+   * Continues a checkpointed run: the points its checkpoint held (every island had observed
+   * them), then each island's observations of later iterations, which the others may still
+   * have to make. An island observes each iteration once, so nothing is counted twice.
+   */
+  restore(points: readonly BetweenPoint[], observations: readonly (readonly { iteration: number; observation: Observation }[])[]): void {
+    this.restored = [...points];
+    const last = Math.max(-1, ...points.map((p) => p.iteration));
+    observations.forEach((own, island) => {
+      for (const o of own) if (o.iteration > last) this.add(island, o.iteration, o.observation);
+    });
   }
 }
 

@@ -83,6 +83,35 @@ export class ImmigrantTracker {
     }
   }
 
+  /**
+   * Its unchecked batches, flat (per batch: from, epoch, iteration, received, accepted, due,
+   * size, then `size` slots and `size` stamps; their hashes apart), for a checkpoint.
+   */
+  save(): { batches: Int32Array; hashes: Uint32Array } {
+    const ints: number[] = [];
+    const hashes: number[] = [];
+    for (const b of this.batches) {
+      ints.push(b.from, b.epoch, b.iteration, b.received, b.accepted, b.due, b.slots.length, ...b.slots, ...b.stamps);
+      hashes.push(...b.hashes);
+    }
+    return { batches: Int32Array.from(ints), hashes: Uint32Array.from(hashes) };
+  }
+
+  /** Continues a saved tracker (`save`, with its totals); trusts what a checked checkpoint holds. */
+  restore(checked: number, survived: number, batches: Int32Array, hashes: Uint32Array): void {
+    this.checked = checked;
+    this.survived = survived;
+    this.batches = [];
+    for (let at = 0, h = 0; at < batches.length;) {
+      const [from, epoch, iteration, received, accepted, due, size] = batches.subarray(at, at + 7);
+      const slots = batches.slice(at + 7, at + 7 + size);
+      const stamps = batches.slice(at + 7 + size, at + 7 + 2 * size);
+      this.batches.push({ from, epoch, iteration, received, accepted, due, slots, stamps, hashes: hashes.slice(h, h + size) });
+      at += 7 + 2 * size;
+      h += size;
+    }
+  }
+
   /** The records checked since the last take (a copy, ready to send). */
   take(): Int32Array {
     const out = Int32Array.from(this.records);

@@ -52,8 +52,15 @@ export class TakeoverIsland extends IslandCore {
     this.bestGenes = bestIndividual(params.n, place.seed);
     this.next = new Population(params.n, params.populationSize);
     this.survival = new SurvivalScratch(params.n);
-    if (snapshot) restoreIsland(this, snapshot);
-    else this.initialise(place.island === params.bestIsland);
+    if (snapshot) {
+      restoreIsland(this, snapshot);
+      this.takenOverAt = snapshot.takenOverAt ?? -1;
+    } else this.initialise(place.island === params.bestIsland);
+  }
+
+  /** With its takeover iteration: resumed after it, the island still reports when it was taken over. */
+  override snapshot(): IslandState {
+    return { ...super.snapshot(), takenOverAt: this.takenOverAt };
   }
 
   private initialise(holdsBest: boolean): void {
