@@ -281,3 +281,97 @@ describe('nothing blocks or spins where a signal cannot end it', () => {
     }
   });
 });
+
+describe('input accepted silently before: reserved and repeated keys, overridden file values', () => {
+  const cases: [string, () => string[], RegExp][] = [
+    [
+      '--island-groups __proto__',
+      () => ['solve', '-n', '8', '--island-groups', '{"__proto__":{"islands":1}}'],
+      /^--island-groups: key "__proto__" is not allowed/,
+    ],
+    [
+      '--island-groups constructor',
+      () => ['solve', '-n', '8', '--island-groups', '{"constructor":{"islands":1}}'],
+      /^--island-groups: key "constructor" is not allowed/,
+    ],
+    [
+      '--island-groups a group twice',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{"islands":1},"a":{"islands":2}}'],
+      /^--island-groups: key "a" appears twice/,
+    ],
+    [
+      '--island-groups a key twice inside a group',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{"islands":1,"islands":2}}'],
+      /^--island-groups: key "islands" appears twice/,
+    ],
+    [
+      'a YAML group named __proto__',
+      () => ['solve', '--config', file('g.yaml', 'n: 8\nislandGroups:\n  __proto__: { islands: 1 }\n')],
+      /g\.yaml:3:3: key "__proto__" is not allowed/,
+    ],
+    [
+      'a JSON group named constructor',
+      () => ['solve', '--config', file('g.json', '{"n": 8, "islandGroups": {"constructor": {"islands": 1}}}')],
+      /g\.json: invalid JSON: key "constructor" is not allowed/,
+    ],
+    [
+      'a sweep key __proto__',
+      () => ['experiment', file('s.yaml', 'base: { overrides: { n: 8 } }\nsweep:\n  __proto__: [1, 2]\n'), '--out', join(tmp, 'never-1')],
+      /s\.yaml:3:3: key "__proto__" is not allowed/,
+    ],
+    [
+      'a JSON sweep key __proto__',
+      () => [
+        'experiment',
+        file('s.json', '{"base": {"overrides": {"n": 8}}, "sweep": {"__proto__": [1, 2]}}'),
+        '--out',
+        join(tmp, 'never-2'),
+      ],
+      /s\.json: invalid JSON: key "__proto__" is not allowed/,
+    ],
+    [
+      'a file seed of 1.5 under --seed 1',
+      () => ['solve', '--config', file('seed.yaml', 'n: 8\nseed: 1.5\n'), '--seed', '1'],
+      /seed\.yaml: seed: expected an integer/,
+    ],
+    [
+      'a file interval of -3 under --interval 2',
+      () => ['solve', '--config', file('int.yaml', 'n: 8\nmigration: { interval: -3 }\n'), '--interval', '2'],
+      /int\.yaml: migration\.interval: /,
+    ],
+    [
+      "a file's option of the kind a flag replaces",
+      () => ['solve', '--config', file('kind.yaml', 'n: 8\ntopology: { kind: random, probability: 7 }\n'), '--topology', 'ring'],
+      /kind\.yaml: topology/,
+    ],
+    [
+      'a group without islands names the flag',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{}}'],
+      /^--island-groups a\.islands: missing/,
+    ],
+    [
+      'a repeated island names the flag',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{"islands":[0,0]}}'],
+      /^--island-groups a\.islands\.1: island 0 is already/,
+    ],
+  ];
+  function file(name: string, text: string): string {
+    const at = join(tmp, name);
+    writeFileSync(at, text);
+    return at;
+  }
+  for (const [name, args, says] of cases)
+    it(name, async () => {
+      const r = await cliInProcess(args());
+      assert.equal(r.code, 2, r.stderr);
+      const line = r.stderr.trim().replace(/^nqueens-islands: /, '');
+      assert.match(line, says);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.doesNotMatch(r.stderr, /default\.yaml/);
+    });
+  it('the library: a group named constructor or prototype is refused', async () => {
+    const { resolveRunConfig } = await import('../src/config/resolve.ts');
+    for (const name of ['constructor', 'prototype'])
+      assert.throws(() => resolveRunConfig({ n: 8, islands: 2, islandGroups: { [name]: { islands: 1 } } }, 'lib'), /is not allowed/);
+  });
+});
