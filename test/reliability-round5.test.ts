@@ -375,3 +375,55 @@ describe('input accepted silently before: reserved and repeated keys, overridden
       assert.throws(() => resolveRunConfig({ n: 8, islands: 2, islandGroups: { [name]: { islands: 1 } } }, 'lib'), /is not allowed/);
   });
 });
+
+describe("a study's build on resume", () => {
+  const file = join(tmp, 'build.yaml');
+  before(() => writeFileSync(file, 'base: { overrides: { n: 8, islands: 1, limits: { maxIterations: 50 } } }\nrepeats: 1\nseed: 1\n'));
+  async function studyWith(name: string, edit: (m: Record<string, unknown>) => void): Promise<string> {
+    const out = join(tmp, name);
+    assert.equal((await cliInProcess(['experiment', file, '--out', out, '--quiet'])).code, 0);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    edit(manifest);
+    writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest));
+    return out;
+  }
+  it('a manifest with `commit: null` is a damaged folder: one line, exit 2 (was an internal error, exit 3)', async () => {
+    const out = await studyWith('commit-null', (m) => ((m.provenance as Record<string, unknown>).commit = null));
+    const r = await cliInProcess(['experiment', file, '--out', out, '--resume']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /manifest\.json: provenance\.commit: expected string, received null; the folder is damaged/);
+  });
+  it('a manifest without provenance is refused for --resume unless --mixed-builds', async () => {
+    const out = await studyWith('no-provenance', (m) => delete m.provenance);
+    const r = await cliInProcess(['experiment', file, '--out', out, '--resume']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /the manifest names no build \(no provenance\).*add --mixed-builds/);
+    const mixed = await cliInProcess(['experiment', file, '--out', out, '--resume', '--mixed-builds']);
+    assert.equal(mixed.code, 0, mixed.stderr);
+  });
+  it('two builds without git are told apart by their bundles; the same build, or two runs from source, are one', async () => {
+    const { buildDifference } = await import('../src/experiment/manifest.ts');
+    const { machineProvenance } = await import('../src/provenance.ts');
+    const base = { ...machineProvenance(), commit: 'unknown', dirty: null };
+    const manifest = (p: object) => ({ provenance: p }) as unknown as Parameters<typeof buildDifference>[0];
+    const a = { ...base, bundleSha256: 'a'.repeat(64) };
+    const b = { ...base, bundleSha256: 'b'.repeat(64) };
+    assert.match(buildDifference(manifest(a), b, null)!, /a build without git \(bundle sha256 aaaaaaaaaaaa\.\.\.\), this is another/);
+    assert.match(buildDifference(manifest(a), base, null)!, /no bundle hash/);
+    assert.equal(buildDifference(manifest(a), a, null), null);
+    assert.equal(buildDifference(manifest(base), base, null), null);
+  });
+});
+
+describe('a number past 2^53 is too large, said so', () => {
+  for (const [args, says] of [
+    [['solve', '-n', '1e21'], /^-n: expected an integer >= 1, got 1e\+21; too large \(at most 9007199254740991\)$/],
+    [['solve', '-n', '8', '--interval', '1e300'], /^--interval: .*; too large/],
+    [['solve', '-n', '8', '--max-iterations', '1e20'], /^--max-iterations: .*; too large/],
+  ] as const)
+    it(args.join(' '), async () => {
+      const r = await cliInProcess(args);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr.trim().replace(/^nqueens-islands: /, ''), says);
+    });
+});
