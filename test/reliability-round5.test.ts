@@ -427,3 +427,53 @@ describe('a number past 2^53 is too large, said so', () => {
       assert.match(r.stderr.trim().replace(/^nqueens-islands: /, ''), says);
     });
 });
+
+describe("library options get the CLI's checks; exported registries are frozen", () => {
+  it('a misspelt key inside an option is refused with the nearest name', async () => {
+    const { solve, runExperiment } = await import('../src/index.ts');
+    await assert.rejects(
+      solve({ n: 8, islands: 1 }, { checkpoint: { file: join(tmp, 'c.ckpt'), every: 1 } as never }),
+      /startRun options: checkpoint: unknown option "every"; expected one of file, everySeconds/,
+    );
+    await assert.rejects(
+      solve({ n: 8, islands: 1 }, { checkpoint: { file: join(tmp, 'c.ckpt'), everySeconds: '1' } as never }),
+      /startRun options: checkpoint: everySeconds: expected a number/,
+    );
+    await assert.rejects(
+      runExperiment(
+        { base: { overrides: { n: 8 } }, seeds: [1] },
+        {
+          out: join(tmp, 'never-3'),
+          hooks: { onRunEnds: () => {} } as never,
+        },
+      ),
+      /hooks: unknown option "onRunEnds"; did you mean "onRunEnd"\?/,
+    );
+  });
+  it('studyReport: a baseline the study does not have is refused as --baseline is', async () => {
+    const { studyReport } = await import('../src/index.ts');
+    const file = join(tmp, 'swept.yaml');
+    writeFileSync(
+      file,
+      'base: { overrides: { n: 8, islands: 1, limits: { maxIterations: 50 } } }\nsweep:\n  migration.interval: [1, 2]\nrepeats: 1\nseed: 1\n',
+    );
+    const out = join(tmp, 'swept');
+    assert.equal((await cliInProcess(['experiment', file, '--out', out, '--quiet'])).code, 0);
+    assert.throws(
+      () => studyReport(out, { baseline: { foo: 1 } }),
+      /studyReport options: baseline: foo is not a sweep key; expected one of migration\.interval/,
+    );
+    assert.throws(
+      () => studyReport(out, { baseline: { 'migration.interval': 7 } }),
+      /baseline: migration\.interval: expected one of the swept values 1, 2, got 7/,
+    );
+    assert.ok(studyReport(out, { baseline: { 'migration.interval': 2 } }).summary);
+  });
+  it('topologies, its kinds and ERT_TARGETS cannot be changed', async () => {
+    const { topologies, ERT_TARGETS } = await import('../src/index.ts');
+    assert.throws(() => (topologies.kinds as string[]).push('mine'), TypeError);
+    assert.throws(() => ((topologies as { kinds: unknown }).kinds = []), TypeError);
+    assert.throws(() => ((ERT_TARGETS as unknown as number[])[0] = 99), TypeError);
+    assert.ok(Object.isFrozen(topologies) && Object.isFrozen(topologies.kinds) && Object.isFrozen(ERT_TARGETS));
+  });
+});
