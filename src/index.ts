@@ -239,16 +239,23 @@ export interface ExperimentOptions {
   cluster?: ClusterOptions;
 }
 
+/** Every hook a study takes (a misspelt one would be dropped without a word). */
+const STUDY_HOOKS = {
+  onPlan: callback,
+  onSetAside: callback,
+  onRunStart: callback,
+  onRunEvents: callback,
+  onRunEnd: callback,
+  onRetry: callback,
+  onHosts: callback,
+} satisfies Record<keyof StudyHooks, OptionCheck>;
+
 const EXPERIMENT_OPTIONS = {
   out: text,
   resume: flag,
   events: flag,
   signal: abortSignal,
-  hooks: nested(
-    Object.fromEntries(
-      (['onPlan', 'onSetAside', 'onRunStart', 'onRunEvents', 'onRunEnd', 'onRetry', 'onHosts'] as const).map((hook) => [hook, callback]),
-    ) satisfies Record<string, OptionCheck>,
-  ),
+  hooks: nested(STUDY_HOOKS),
   cluster: object,
 } satisfies Record<keyof ExperimentOptions, OptionCheck>;
 
