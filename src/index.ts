@@ -68,13 +68,15 @@ import { figureData as studyFigureData, type CellFigureData, type StudyReport } 
 import { busOptions, CLUSTER_OPTIONS } from './cluster/library-options.ts';
 import {
   abortSignal,
-  callbacks,
+  callback,
   checkedArgument,
   checkedOptions,
   flag,
   islandHosts,
   list,
+  nested,
   nonNegativeInteger,
+  number,
   object,
   positiveInteger,
   text,
@@ -126,7 +128,11 @@ export interface RunOptions {
   checkpoint?: { file: string; everySeconds?: number };
 }
 
-const RUN_OPTIONS = { signal: abortSignal, cluster: islandHosts, checkpoint: object } satisfies Record<keyof RunOptions, OptionCheck>;
+const RUN_OPTIONS = {
+  signal: abortSignal,
+  cluster: islandHosts,
+  checkpoint: nested({ file: text, everySeconds: number } satisfies Record<keyof NonNullable<RunOptions['checkpoint']>, OptionCheck>),
+} satisfies Record<keyof RunOptions, OptionCheck>;
 
 /**
  * A run config as a config file holds it (only `n` is required), validated and with every
@@ -224,12 +230,23 @@ export interface ExperimentOptions {
   edits?: StudyEdits;
 }
 
+/** Every hook a study takes (a misspelt one would be dropped without a word). */
+const STUDY_HOOKS = {
+  onPlan: callback,
+  onSetAside: callback,
+  onRunStart: callback,
+  onRunEvents: callback,
+  onRunEnd: callback,
+  onRetry: callback,
+  onHosts: callback,
+} satisfies Record<keyof StudyHooks, OptionCheck>;
+
 const EXPERIMENT_OPTIONS = {
   out: text,
   resume: flag,
   events: flag,
   signal: abortSignal,
-  hooks: callbacks,
+  hooks: nested(STUDY_HOOKS),
   cluster: object,
   edits: object,
 } satisfies Record<keyof ExperimentOptions, OptionCheck>;
@@ -272,10 +289,12 @@ export const topologies: {
   readonly kinds: readonly TopologyKind[];
   /** Directed [from, to] pairs; the seed matters only to `random`. */
   edges(spec: TopologySpec, islands: number, seed?: number): Edge[];
-} = {
+} = Object.freeze({
+  // Frozen, as every registry the library exports: a caller's change would reach every run.
   kinds: TOPOLOGY_KINDS,
-  edges: (spec, islands, seed = 0) => buildTopology(spec, islands, checkedArgument(seed, 'topologies.edges: seed', nonNegativeInteger)),
-};
+  edges: (spec: TopologySpec, islands: number, seed = 0) =>
+    buildTopology(spec, islands, checkedArgument(seed, 'topologies.edges: seed', nonNegativeInteger)),
+});
 
 /** Estimated wall seconds for paper mode to solve `n` with `parallel` islands at once (docs/large-n.md). @throws ConfigError */
 export function paperSeconds(n: number, parallel: number): number {

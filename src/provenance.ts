@@ -18,6 +18,11 @@ export interface MachineProvenance {
   commit: string;
   /** The build's work tree had uncommitted changes; null when the commit is unknown. */
   dirty: boolean | null;
+  /**
+   * A build made without git (commit "unknown"): sha256 of its command bundle, which tells
+   * two such builds apart. Absent with a known commit, and run from source.
+   */
+  bundleSha256?: string;
   /** `process.version`, e.g. v20.19.0. */
   node: string;
   os: { platform: string; release: string; arch: string };
@@ -34,6 +39,7 @@ export interface Provenance extends MachineProvenance {
 interface BuildInfo {
   commit: string;
   dirty: boolean | null;
+  bundleSha256?: string;
 }
 
 let machine: MachineProvenance | null = null;
@@ -52,9 +58,18 @@ function buildInfo(): BuildInfo {
   try {
     const info = JSON.parse(readFileSync(file, 'utf8')) as Partial<BuildInfo>;
     const commit = typeof info.commit === 'string' && /^[0-9a-f]{40}$/.test(info.commit) ? info.commit : null;
-    return commit ? { commit, dirty: info.dirty === true } : unknown;
+    return commit ? { commit, dirty: info.dirty === true } : withBundleHash(unknown, root);
   } catch {
-    return unknown;
+    return withBundleHash(unknown, root);
+  }
+}
+
+/** A build without git, identified by its bundle's bytes (read once per process, only then). */
+function withBundleHash(info: BuildInfo, root: string): BuildInfo {
+  try {
+    return { ...info, bundleSha256: sha256(readFileSync(path.join(root, 'dist', 'bundle', 'nqueens-islands.cjs'))) };
+  } catch {
+    return info; // no bundle (a library-only build): nothing to tell it by
   }
 }
 
@@ -62,12 +77,13 @@ function buildInfo(): BuildInfo {
 export function machineProvenance(): MachineProvenance {
   if (machine !== null) return machine;
   const { name, version } = toolInfo();
-  const { commit, dirty } = buildInfo();
+  const { commit, dirty, bundleSha256 } = buildInfo();
   return (machine = {
     tool: name,
     version,
     commit,
     dirty,
+    ...(bundleSha256 === undefined ? {} : { bundleSha256 }),
     node: process.version,
     os: { platform: os.platform(), release: os.release(), arch: os.arch() },
     cpu: { model: os.cpus()[0]?.model.trim() ?? 'unknown', cores: os.availableParallelism() },

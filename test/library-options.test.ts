@@ -59,7 +59,7 @@ const cases: [string, Call, RegExp][] = [
   [
     'runExperiment: a hook not a function',
     () => runExperiment(any(study), any({ hooks: { onPlan: 5 } })),
-    /^runExperiment options: hooks: expected an object of functions, got \{"onPlan":5\}$/,
+    /^runExperiment options: hooks: onPlan: expected a function, got 5$/,
   ],
   [
     'runExperiment: out a number',

@@ -281,3 +281,199 @@ describe('nothing blocks or spins where a signal cannot end it', () => {
     }
   });
 });
+
+describe('input accepted silently before: reserved and repeated keys, overridden file values', () => {
+  const cases: [string, () => string[], RegExp][] = [
+    [
+      '--island-groups __proto__',
+      () => ['solve', '-n', '8', '--island-groups', '{"__proto__":{"islands":1}}'],
+      /^--island-groups: key "__proto__" is not allowed/,
+    ],
+    [
+      '--island-groups constructor',
+      () => ['solve', '-n', '8', '--island-groups', '{"constructor":{"islands":1}}'],
+      /^--island-groups: key "constructor" is not allowed/,
+    ],
+    [
+      '--island-groups a group twice',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{"islands":1},"a":{"islands":2}}'],
+      /^--island-groups: key "a" appears twice/,
+    ],
+    [
+      '--island-groups a key twice inside a group',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{"islands":1,"islands":2}}'],
+      /^--island-groups: key "islands" appears twice/,
+    ],
+    [
+      'a YAML group named __proto__',
+      () => ['solve', '--config', file('g.yaml', 'n: 8\nislandGroups:\n  __proto__: { islands: 1 }\n')],
+      /g\.yaml:3:3: key "__proto__" is not allowed/,
+    ],
+    [
+      'a JSON group named constructor',
+      () => ['solve', '--config', file('g.json', '{"n": 8, "islandGroups": {"constructor": {"islands": 1}}}')],
+      /g\.json: invalid JSON: key "constructor" is not allowed/,
+    ],
+    [
+      'a sweep key __proto__',
+      () => ['experiment', file('s.yaml', 'base: { overrides: { n: 8 } }\nsweep:\n  __proto__: [1, 2]\n'), '--out', join(tmp, 'never-1')],
+      /s\.yaml:3:3: key "__proto__" is not allowed/,
+    ],
+    [
+      'a JSON sweep key __proto__',
+      () => [
+        'experiment',
+        file('s.json', '{"base": {"overrides": {"n": 8}}, "sweep": {"__proto__": [1, 2]}}'),
+        '--out',
+        join(tmp, 'never-2'),
+      ],
+      /s\.json: invalid JSON: key "__proto__" is not allowed/,
+    ],
+    [
+      'a file seed of 1.5 under --seed 1',
+      () => ['solve', '--config', file('seed.yaml', 'n: 8\nseed: 1.5\n'), '--seed', '1'],
+      /seed\.yaml: seed: expected an integer/,
+    ],
+    [
+      'a file interval of -3 under --interval 2',
+      () => ['solve', '--config', file('int.yaml', 'n: 8\nmigration: { interval: -3 }\n'), '--interval', '2'],
+      /int\.yaml: migration\.interval: /,
+    ],
+    [
+      "a file's option of the kind a flag replaces",
+      () => ['solve', '--config', file('kind.yaml', 'n: 8\ntopology: { kind: random, probability: 7 }\n'), '--topology', 'ring'],
+      /kind\.yaml: topology/,
+    ],
+    [
+      'a group without islands names the flag',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{}}'],
+      /^--island-groups a\.islands: missing/,
+    ],
+    [
+      'a repeated island names the flag',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{"islands":[0,0]}}'],
+      /^--island-groups a\.islands\.1: island 0 is already/,
+    ],
+  ];
+  function file(name: string, text: string): string {
+    const at = join(tmp, name);
+    writeFileSync(at, text);
+    return at;
+  }
+  for (const [name, args, says] of cases)
+    it(name, async () => {
+      const r = await cliInProcess(args());
+      assert.equal(r.code, 2, r.stderr);
+      const line = r.stderr.trim().replace(/^nqueens-islands: /, '');
+      assert.match(line, says);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.doesNotMatch(r.stderr, /default\.yaml/);
+    });
+  it('the library: a group named constructor or prototype is refused', async () => {
+    const { resolveRunConfig } = await import('../src/config/resolve.ts');
+    for (const name of ['constructor', 'prototype'])
+      assert.throws(() => resolveRunConfig({ n: 8, islands: 2, islandGroups: { [name]: { islands: 1 } } }, 'lib'), /is not allowed/);
+  });
+});
+
+describe("a study's build on resume", () => {
+  const file = join(tmp, 'build.yaml');
+  before(() => writeFileSync(file, 'base: { overrides: { n: 8, islands: 1, limits: { maxIterations: 50 } } }\nrepeats: 1\nseed: 1\n'));
+  async function studyWith(name: string, edit: (m: Record<string, unknown>) => void): Promise<string> {
+    const out = join(tmp, name);
+    assert.equal((await cliInProcess(['experiment', file, '--out', out, '--quiet'])).code, 0);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    edit(manifest);
+    writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest));
+    return out;
+  }
+  it('a manifest with `commit: null` is a damaged folder: one line, exit 2 (was an internal error, exit 3)', async () => {
+    const out = await studyWith('commit-null', (m) => ((m.provenance as Record<string, unknown>).commit = null));
+    const r = await cliInProcess(['experiment', file, '--out', out, '--resume']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /manifest\.json: provenance\.commit: expected string, received null; the folder is damaged/);
+  });
+  it('a manifest without provenance is refused for --resume unless --mixed-builds', async () => {
+    const out = await studyWith('no-provenance', (m) => delete m.provenance);
+    const r = await cliInProcess(['experiment', file, '--out', out, '--resume']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /the manifest names no build \(no provenance\).*add --mixed-builds/);
+    const mixed = await cliInProcess(['experiment', file, '--out', out, '--resume', '--mixed-builds']);
+    assert.equal(mixed.code, 0, mixed.stderr);
+  });
+  it('two builds without git are told apart by their bundles; the same build, or two runs from source, are one', async () => {
+    const { buildDifference } = await import('../src/experiment/manifest.ts');
+    const { machineProvenance } = await import('../src/provenance.ts');
+    const base = { ...machineProvenance(), commit: 'unknown', dirty: null };
+    const manifest = (p: object) => ({ provenance: p }) as unknown as Parameters<typeof buildDifference>[0];
+    const a = { ...base, bundleSha256: 'a'.repeat(64) };
+    const b = { ...base, bundleSha256: 'b'.repeat(64) };
+    assert.match(buildDifference(manifest(a), b, null)!, /a build without git \(bundle sha256 aaaaaaaaaaaa\.\.\.\), this is another/);
+    assert.match(buildDifference(manifest(a), base, null)!, /no bundle hash/);
+    assert.equal(buildDifference(manifest(a), a, null), null);
+    assert.equal(buildDifference(manifest(base), base, null), null);
+  });
+});
+
+describe('a number past 2^53 is too large, said so', () => {
+  for (const [args, says] of [
+    [['solve', '-n', '1e21'], /^-n: expected an integer >= 1, got 1e\+21; too large \(at most 9007199254740991\)$/],
+    [['solve', '-n', '8', '--interval', '1e300'], /^--interval: .*; too large/],
+    [['solve', '-n', '8', '--max-iterations', '1e20'], /^--max-iterations: .*; too large/],
+  ] as const)
+    it(args.join(' '), async () => {
+      const r = await cliInProcess(args);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr.trim().replace(/^nqueens-islands: /, ''), says);
+    });
+});
+
+describe("library options get the CLI's checks; exported registries are frozen", () => {
+  it('a misspelt key inside an option is refused with the nearest name', async () => {
+    const { solve, runExperiment } = await import('../src/index.ts');
+    await assert.rejects(
+      solve({ n: 8, islands: 1 }, { checkpoint: { file: join(tmp, 'c.ckpt'), every: 1 } as never }),
+      /startRun options: checkpoint: unknown option "every"; expected one of file, everySeconds/,
+    );
+    await assert.rejects(
+      solve({ n: 8, islands: 1 }, { checkpoint: { file: join(tmp, 'c.ckpt'), everySeconds: '1' } as never }),
+      /startRun options: checkpoint: everySeconds: expected a number/,
+    );
+    await assert.rejects(
+      runExperiment(
+        { base: { overrides: { n: 8 } }, seeds: [1] },
+        {
+          out: join(tmp, 'never-3'),
+          hooks: { onRunEnds: () => {} } as never,
+        },
+      ),
+      /hooks: unknown option "onRunEnds"; did you mean "onRunEnd"\?/,
+    );
+  });
+  it('studyReport: a baseline the study does not have is refused as --baseline is', async () => {
+    const { studyReport } = await import('../src/index.ts');
+    const file = join(tmp, 'swept.yaml');
+    writeFileSync(
+      file,
+      'base: { overrides: { n: 8, islands: 1, limits: { maxIterations: 50 } } }\nsweep:\n  migration.interval: [1, 2]\nrepeats: 1\nseed: 1\n',
+    );
+    const out = join(tmp, 'swept');
+    assert.equal((await cliInProcess(['experiment', file, '--out', out, '--quiet'])).code, 0);
+    assert.throws(
+      () => studyReport(out, { baseline: { foo: 1 } }),
+      /studyReport options: baseline: foo is not a sweep key; expected one of migration\.interval/,
+    );
+    assert.throws(
+      () => studyReport(out, { baseline: { 'migration.interval': 7 } }),
+      /baseline: migration\.interval: expected one of the swept values 1, 2, got 7/,
+    );
+    assert.ok(studyReport(out, { baseline: { 'migration.interval': 2 } }).summary);
+  });
+  it('topologies, its kinds and ERT_TARGETS cannot be changed', async () => {
+    const { topologies, ERT_TARGETS } = await import('../src/index.ts');
+    assert.throws(() => (topologies.kinds as string[]).push('mine'), TypeError);
+    assert.throws(() => ((topologies as { kinds: unknown }).kinds = []), TypeError);
+    assert.throws(() => ((ERT_TARGETS as unknown as number[])[0] = 99), TypeError);
+    assert.ok(Object.isFrozen(topologies) && Object.isFrozen(topologies.kinds) && Object.isFrozen(ERT_TARGETS));
+  });
+});

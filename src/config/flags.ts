@@ -14,6 +14,8 @@ import type { TopologyRegistry } from '../topology/topology.ts';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import type { OptionFlag } from '../schema/registry.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
+import { ConfigError } from './errors.ts';
+import { jsonTextProblem } from '../io/json-text.ts';
 import { MAX_ISLANDS, MAX_THREADS } from './schema.ts';
 import { lastValue, numberInHelp, numberLiteral, type FlagValue } from '../schema/flag-value.ts';
 
@@ -205,9 +207,10 @@ export const RUN_FLAG_OPTIONS: Record<string, Options> = flagOptions(RUN_FLAGS);
 /** A partial run-config input, nested like the file (`{ migration: { interval: 3 } }`). */
 export type ConfigOverrides = { [key: string]: unknown };
 
-function flagValue(raw: unknown, kind: FlagValue): unknown {
+function flagValue(raw: unknown, flag: FlagSpec): unknown {
   const value = lastValue(raw);
-  if (kind === 'json' && typeof value === 'string') return jsonOrText(value);
+  const kind = flag.value;
+  if (kind === 'json' && typeof value === 'string') return jsonOrText(value, flag);
   if (kind !== 'number' || typeof value !== 'string') return value;
   const text = value.trim();
   if (text === 'null' || text === 'none') return null;
@@ -215,13 +218,20 @@ function flagValue(raw: unknown, kind: FlagValue): unknown {
   return Number.isNaN(number) ? value : number;
 }
 
-/** The JSON value `text` holds, or `text` itself (the schema then refuses it, naming the flag). */
-function jsonOrText(text: string): unknown {
+/**
+ * The JSON value `text` holds, or `text` itself (the schema then refuses it, naming the flag).
+ * @throws ConfigError naming the flag for what JSON.parse lets through: a key twice, a reserved key.
+ */
+function jsonOrText(text: string, flag: FlagSpec): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     return text;
   }
+  const problem = jsonTextProblem(text);
+  if (problem !== null) throw new ConfigError(`${flagSpelling(flag)}: ${problem}`);
+  return value;
 }
 
 /** Writes `value` at a dotted path, creating the sections on the way. */
@@ -241,7 +251,7 @@ export function overridesFromArgv(argv: Readonly<Record<string, unknown>>): Conf
   const overrides: ConfigOverrides = {};
   for (const flag of RUN_FLAGS) {
     const raw = argv[flag.name];
-    if (raw !== undefined) setPath(overrides, flag.path, flagValue(raw, flag.value));
+    if (raw !== undefined) setPath(overrides, flag.path, flagValue(raw, flag));
   }
   return overrides;
 }

@@ -5,6 +5,7 @@
  * laid over the run's and checked as the run's are, every message naming
  * `islandGroups.<name>...`), and the way back to the file.
  */
+import { RESERVED_KEYS, reservedKeyProblem } from '../io/json-text.ts';
 import { z } from 'zod';
 import type { IslandGroup } from '../archipelago/island-options.ts';
 import type { GaConfig, GaModeRegistry } from '../ga/create-evolver.ts';
@@ -66,12 +67,19 @@ export function islandGroupsField(registries: Registries) {
       .optional()
       .describe("migrants, emigrantSelection, replacement and the policies' options for these islands (any key not given is the run's)"),
   });
-  const groups = z.record(z.string(nameError).regex(GROUP_NAME, nameError), group, {
+  // Not a name every object has a property of (`constructor`): files and flags refuse it as they parse, the library here.
+  const name = z
+    .string(nameError)
+    .regex(GROUP_NAME, nameError)
+    .refine((key) => !RESERVED_KEYS.has(key));
+  const groups = z.record(name, group, {
     // A bad name is reported at the name (`islandGroups.0x`), in the name's words.
     error: (iss) =>
-      iss.code === 'invalid_key'
-        ? nameError.error({ ...iss, input: iss.path?.at(-1) })
-        : expected('a mapping from group names to groups')(iss),
+      iss.code !== 'invalid_key'
+        ? expected('a mapping from group names to groups')(iss)
+        : RESERVED_KEYS.has(String(iss.path?.at(-1)))
+          ? reservedKeyProblem(String(iss.path?.at(-1)))
+          : nameError.error({ ...iss, input: iss.path?.at(-1) }),
   }) as unknown as z.ZodType<IslandGroupsValue, IslandGroupsValue>;
   return groups
     .nullable()

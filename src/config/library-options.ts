@@ -28,11 +28,14 @@ export const callback: OptionCheck = (value) => (typeof value === 'function' ? n
 export const texts: OptionCheck = (value) =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') ? null : 'a list of strings';
 
-/** An object whose given members are functions (hooks). */
-export const callbacks: OptionCheck = (value) =>
-  isObject(value) && Object.values(value).every((member) => member === undefined || typeof member === 'function')
-    ? null
-    : 'an object of functions';
+/** An object option whose own keys are checked as a call's options are (`checkpoint: { file, everySeconds }`). */
+export interface NestedCheck extends OptionCheck {
+  readonly checks: Record<string, OptionCheck>;
+}
+
+export function nested(checks: Record<string, OptionCheck>): NestedCheck {
+  return Object.assign((value: unknown) => (isObject(value) ? null : 'an object'), { checks });
+}
 
 /** `joinCluster`'s hosts: the islands they offer and their launcher. */
 export const islandHosts: OptionCheck = (value) =>
@@ -62,7 +65,11 @@ export function checkedOptions<T extends object>(
         `${what}: unknown option "${key}"; ${near ? `did you mean "${near}"?` : `expected one of ${known.join(', ')}`}`,
       );
     }
-    if (value !== undefined) checkedArgument(value, `${what}: ${key}`, checks[key as keyof T]);
+    if (value === undefined) continue;
+    const check = checks[key as keyof T];
+    checkedArgument(value, `${what}: ${key}`, check);
+    // A misspelt key inside an option (`checkpoint.every`) is refused as a misspelt option is.
+    if ('checks' in check) checkedOptions(value as object, `${what}: ${key}`, (check as NestedCheck).checks);
   }
   return options;
 }

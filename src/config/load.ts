@@ -7,7 +7,7 @@
 import path from 'node:path';
 import YAML from 'yaml';
 import { displayName, readText } from './config-file.ts';
-import { jsonTextProblem } from '../io/json-text.ts';
+import { jsonTextProblem, RESERVED_KEYS, reservedKeyProblem } from '../io/json-text.ts';
 import { describeDocument } from '../schema/fields.ts';
 import { ConfigError, invalidJson } from './errors.ts';
 import type { ConfigOverrides } from './flags.ts';
@@ -59,7 +59,7 @@ function parseJson(text: string, name: string): unknown {
   }
   // Too deep for the yaml parser's recursion below (and the validator's).
   const problem = jsonTextProblem(text);
-  if (problem !== null && !problem.startsWith('key ')) throw invalidJson(name, problem);
+  if (problem !== null && !/^key .* appears twice/.test(problem)) throw invalidJson(name, problem);
   // JSON.parse silently keeps the last of two equal keys; a config must not.
   const duplicate = parseYamlDocument(text, 'json').problems.find((p) => p.message.startsWith('Map keys must be unique'));
   if (duplicate !== undefined) throw invalidJson(`${name}:${duplicate.line}:${duplicate.col}`, duplicate.message);
@@ -72,12 +72,25 @@ function parseYaml(text: string, name: string): unknown {
     const problem = problems[0];
     throw new ConfigError(`${name}:${problem.line}:${problem.col}: invalid YAML: ${yamlProblem(problem.message)}`);
   }
+  checkReservedKeys(doc, text, name);
   try {
     return doc.toJS();
   } catch (error) {
     // yaml refuses aliases that would expand without bound ("billion laughs") only here.
     throw new ConfigError(`${name}: invalid YAML: ${yamlProblem((error as Error).message.split('\n')[0])}`);
   }
+}
+
+/** A reserved key (`__proto__`, `constructor`) anywhere in the document: the conversion below would drop it silently. */
+function checkReservedKeys(doc: YAML.Document, text: string, name: string): void {
+  YAML.visit(doc, {
+    Pair(_, pair) {
+      const key = YAML.isScalar(pair.key) ? pair.key.value : pair.key;
+      if (typeof key !== 'string' || !RESERVED_KEYS.has(key)) return;
+      const { line, col } = lineColumn(text, (pair.key as YAML.Scalar).range?.[0] ?? 0);
+      throw new ConfigError(`${name}:${line}:${col}: ${reservedKeyProblem(key)}`);
+    },
+  });
 }
 
 /** The yaml parser's message, in the file's terms: its recursion's limit is the nesting's (JSON's is MAX_JSON_DEPTH). */

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { formatPath } from '../schema/fields.ts';
 import { ConfigError } from './errors.ts';
-import { flagForPath, type ConfigOverrides } from './flags.ts';
+import { flagForPath, RUN_FLAGS, type ConfigOverrides } from './flags.ts';
 import { isPlainObject } from './overrides.ts';
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
@@ -14,8 +14,11 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
+/** Keys a flag sets as one JSON value (`--island-groups`): the flag is named for anything inside them. */
+const JSON_FLAG_PATHS: ReadonlySet<string> = new Set(RUN_FLAGS.filter((f) => f.value === 'json').map((f) => f.path));
+
 function leafPaths(overrides: unknown, prefix = '', out = new Set<string>()): Set<string> {
-  if (!isPlainObject(overrides)) {
+  if (!isPlainObject(overrides) || JSON_FLAG_PATHS.has(prefix)) {
     out.add(prefix);
     return out;
   }
@@ -37,10 +40,10 @@ export class Locator {
   private flagFor(path: readonly PropertyKey[]): string | undefined {
     const keys: string[] = [];
     for (const key of path) {
-      if (typeof key !== 'string') break;
-      keys.push(key);
+      keys.push(String(key));
       const dotted = keys.join('.');
-      if (this.overridden.has(dotted)) return flagForPath(dotted) ?? `override ${dotted}`;
+      // Inside a flag's JSON value, the flag and the key within it (`--island-groups hot.islands`).
+      if (this.overridden.has(dotted)) return flagForPath(path.map(String).join('.')) ?? flagForPath(dotted) ?? `override ${dotted}`;
     }
     return undefined;
   }
@@ -73,7 +76,10 @@ export class Locator {
       throw new ConfigError(`${flag ?? this.source}: ${issue.message}`);
     }
     const flag = flagForPath(issue.path.join('.'));
-    const missing = flag !== undefined && valueAt(input, issue.path) === undefined;
-    this.fail(issue.path, missing ? `${issue.message} (set it in the file or pass ${flag})` : issue.message);
+    const missing = valueAt(input, issue.path) === undefined;
+    // A key missing inside a flag's JSON value (`--island-groups '{"a": {}}'`) is missing there, not in the file.
+    if (missing && flag?.includes(' '))
+      this.fail(issue.path, `missing; ${issue.message === 'Invalid input' ? 'a required key' : issue.message}`);
+    this.fail(issue.path, missing && flag !== undefined ? `${issue.message} (set it in the file or pass ${flag})` : issue.message);
   }
 }

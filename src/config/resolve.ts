@@ -6,6 +6,7 @@
  * is one `ConfigError` line naming the file (or flag), the key path and what was expected.
  */
 import os from 'node:os';
+import type { z } from 'zod';
 import { resolveTopology } from '../topology/schema.ts';
 import type { ConfigOverrides } from './flags.ts';
 import { Locator } from './locator.ts';
@@ -167,6 +168,7 @@ export function resolveRunConfig(
   const schema = registries === REGISTRIES ? runConfigFileSchema : runConfigSchemaFor(registries);
   const parsed = schema.safeParse(merged);
   if (!parsed.success) at.fromZod(parsed.error, merged);
+  if (Object.keys(overrides).length > 0) checkFileValues(input, merged, schema, source);
   const p = parsed.data;
 
   const islandsGiven = p.islands !== null;
@@ -250,6 +252,29 @@ function sizeToFit(p: Parsed, ctx: SizeContext) {
     : 'what this machine allows';
   const note = fittedNote(p.n, { ...wanted, bytes: bytesAt(wanted) }, { ...got, bytes: bytesAt(got) }, limit);
   return { ...resolveAt(got), note };
+}
+
+/** The value at a key path, or undefined. */
+function valueOn(value: unknown, path: readonly PropertyKey[]): unknown {
+  let node = value;
+  for (const key of path) node = node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  return node;
+}
+
+/**
+ * Every value the file holds is checked, also one a flag (or a sweep) overrides or a change
+ * of kind drops: `seed: 1.5` with `--seed 1` is the file's fault, named as the file's. A key
+ * the file leaves out is not asked for here (a flag may give it), nor a cross-field rule.
+ */
+function checkFileValues(input: unknown, merged: unknown, schema: z.ZodType, source: string): void {
+  if (input === null || input === undefined) return;
+  const alone = schema.safeParse(input);
+  if (alone.success) return;
+  const issue = alone.error.issues.find((i) => {
+    const value = valueOn(input, i.path);
+    return i.code !== 'custom' && value !== undefined && value !== valueOn(merged, i.path);
+  });
+  if (issue !== undefined) new Locator(source, {}).fail(issue.path, issue.message);
 }
 
 /** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */

@@ -68,10 +68,16 @@ export function buildStamp(): string | null {
  */
 export function buildDifference(manifest: Manifest, build: MachineProvenance = machineProvenance(), stamp = buildStamp()): string | null {
   const was = manifest.provenance;
-  if (was === undefined) return null;
+  if (was === undefined) return 'the manifest names no build (no provenance), so this one cannot be compared with it';
   const short = (commit: string) => (commit === 'unknown' ? 'an unknown commit' : `commit ${commit.slice(0, 12)}`);
+  const bundle = (hash: string | undefined) => (hash === undefined ? 'no bundle hash' : `bundle sha256 ${hash.slice(0, 12)}...`);
   const differs: string[] = [];
   if (was.commit !== build.commit) differs.push(`the study was made at ${short(was.commit)}, this build is ${short(build.commit)}`);
+  // Two builds without git are told apart by their bundles (run from source, neither has one).
+  else if (was.commit === 'unknown' && was.bundleSha256 !== build.bundleSha256)
+    differs.push(
+      `the study was made by a build without git (${bundle(was.bundleSha256)}), this is another (${bundle(build.bundleSha256)})`,
+    );
   else if (was.dirty === true && !(build.dirty === true && manifest.buildStamp === stamp))
     differs.push(
       `the study was made by a build with uncommitted changes (built ${manifest.buildStamp ?? 'at an unknown time'}), this is another build`,

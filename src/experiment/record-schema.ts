@@ -48,6 +48,16 @@ export const manifestSchema = z.looseObject({
     .refine((cells) => distinct(cells.map((c) => c.id)), { error: 'a cell id is listed twice' }),
   events: z.boolean(),
   tool: z.looseObject({ name: z.string(), version: z.string() }),
+  // The build that made the study, compared on resume (manifest.ts buildDifference).
+  provenance: z
+    .looseObject({
+      version: z.string(),
+      commit: z.string(),
+      dirty: z.boolean().nullable(),
+      node: z.string(),
+      bundleSha256: z.string().optional(),
+    })
+    .optional(),
   environment: z.looseObject({}),
   startedAt: z.string(),
   resumedAt: z.array(z.string()),

@@ -1,9 +1,20 @@
 /**
  * What JSON.parse lets through silently, found in the text: a key given twice in one object
  * (JSON.parse keeps the last, so the file says two things and one is dropped without a
- * word), and nesting deep enough to exhaust the stack of whatever walks the value later
+ * word), a reserved key (`__proto__`, dropped by the first merge), and nesting deep enough to exhaust the stack of whatever walks the value later
  * (a validator, a printer). Files from outside are checked with this after they parse.
  */
+
+/**
+ * Keys no input may use: each names a property every object has, so a mapping keyed by it
+ * (a group, a sweep key) is dropped or read as the prototype's instead of refused.
+ */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The refusal of a reserved key, in one home for files, flags and the library. */
+export function reservedKeyProblem(key: string): string {
+  return `key ${JSON.stringify(key)} is not allowed (every object has a property of that name); choose another name`;
+}
 
 /** Deeper than any file of this tool's needs (a config is 4 levels deep) and far below the stack's limit. */
 export const MAX_JSON_DEPTH = 256;
@@ -38,6 +49,7 @@ export function jsonTextProblem(text: string): string | null {
         const keys = open[open.length - 1]!;
         const key = JSON.parse(text.slice(i, end + 1)) as string;
         if (keys.has(key)) return `key ${JSON.stringify(key)} appears twice in one object`;
+        if (RESERVED_KEYS.has(key)) return reservedKeyProblem(key);
         keys.add(key);
         expectKey = false;
       }

@@ -2,6 +2,7 @@
 import YAML from 'yaml';
 import { ConfigError } from '../config/errors.ts';
 import type { Manifest } from '../experiment/records.ts';
+import { canonicalJson } from '../provenance.ts';
 import { baselineOf, formatValue, type SweepValue } from '../experiment/sweep.ts';
 
 /** Parses `--baseline key=value` flags (values read as YAML scalars: `10` is a number) against the study's sweep. */
@@ -34,6 +35,25 @@ function yamlScalar(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A baseline given as values (the library's `studyReport`), checked as `--baseline` is: each
+ * key a sweep key of the study, each value one it swept. @throws ConfigError naming `what`.
+ */
+export function checkBaseline(baseline: Record<string, SweepValue>, manifest: Manifest, what: string): Record<string, SweepValue> {
+  for (const [key, value] of Object.entries(baseline)) {
+    if (!manifest.keys.includes(key))
+      throw new ConfigError(
+        `${what}: ${key} is not a sweep key; expected one of ${manifest.keys.join(', ') || 'none (the study sweeps nothing)'}`,
+      );
+    const values = manifest.cells.map((c) => c.values[key]);
+    if (!values.some((v) => canonicalJson(v) === canonicalJson(value)))
+      throw new ConfigError(
+        `${what}: ${key}: expected one of the swept values ${[...new Set(values.map(formatValue))].join(', ')}, got ${JSON.stringify(value)}`,
+      );
+  }
+  return baseline;
 }
 
 /** A function from cell id to its baseline id. */

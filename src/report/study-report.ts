@@ -4,7 +4,7 @@
  * HTML page, all made by the functions `nqueens-islands report` uses.
  */
 import type { SweepValue } from '../experiment/sweep.ts';
-import { baselineMapper } from './baseline.ts';
+import { baselineMapper, checkBaseline } from './baseline.ts';
 import { cellNames } from './cell-names.ts';
 import { headline } from './headline.ts';
 import { renderHtml } from './html.ts';
@@ -62,7 +62,10 @@ export interface StudyReport {
 export function studyReport(dir: string, given: { baseline?: Record<string, SweepValue> } = {}): StudyReport {
   const options = checkedOptions(given, 'studyReport options', { baseline: object });
   const study = readStudy(checkedArgument(dir, 'studyReport: dir', text));
-  const baseline = options.baseline ?? study.manifest.baseline;
+  const baseline =
+    options.baseline === undefined
+      ? study.manifest.baseline
+      : checkBaseline(options.baseline, study.manifest, 'studyReport options: baseline');
   const summary = summarise(study, baselineMapper(study.manifest, baseline), baseline);
   return {
     study,

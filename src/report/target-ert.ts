@@ -16,7 +16,7 @@ import { ertInterval, expectedRunningTime, type Interval, type RunLength } from 
  * the last conflicts are where runs differ most (at N = 200, 2 or 4 islands, the share of a
  * run's evaluations spent after it reached f <= 1 ranged from 0.3% to 93%, median 6%).
  */
-export const ERT_TARGETS = [8, 4, 2, 1, 0] as const;
+export const ERT_TARGETS = Object.freeze([8, 4, 2, 1, 0] as const);
 
 export interface TargetErt {
   /** Fitness to reach: the best of the run at or below it. */

@@ -15,7 +15,7 @@ export type TopologySpec = SpecOf<Registered>;
 export type TopologyKind = Registered['kind'];
 
 /** Every topology name, in registry order. */
-export const TOPOLOGY_KINDS: readonly TopologyKind[] = TOPOLOGY_REGISTRY.map((d) => d.kind);
+export const TOPOLOGY_KINDS: readonly TopologyKind[] = Object.freeze(TOPOLOGY_REGISTRY.map((d) => d.kind));
 
 /** The definition of a registered kind. */
 export function topologyDefinition(kind: string, registry: TopologyRegistry = TOPOLOGY_REGISTRY): TopologyDefinition | undefined {
