@@ -5,14 +5,14 @@
  * still resumes).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { REGISTRIES } from '../src/config/registries.ts';
 import { policyNames } from '../src/migration-policy/names.ts';
-import { cliInProcess, ROOT } from './cli-helpers.ts';
+import { CLI, cliInProcess, ROOT } from './cli-helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-edges-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -170,5 +170,49 @@ describe('wrong-kind files and words are named', () => {
     assert.equal(quiet.code, 0);
     assert.equal(quiet.stderr, '');
     assert.equal(quiet.stdout, loud.stdout);
+  });
+});
+
+describe('progress lines', () => {
+  it("give the current rate over the last interval and, after a resume, this sitting's evaluations", async () => {
+    const { progressLine } = await import('../src/cli/progress-lines.ts');
+    const sample = (island: number, evaluations: number) =>
+      [island, { type: 'progress', island, iteration: 10, bestFitness: 3, evaluations }] as const;
+    const latest = new Map([sample(0, 3_000_000), sample(1, 3_000_000)]) as unknown as Parameters<typeof progressLine>[0];
+    // 4M of the 6M came from the checkpoint; 1M of the other 2M were made in the last 5 s.
+    const line = progressLine(latest, { seconds: 20, startEvaluations: 4_000_000, previous: { seconds: 15, evaluations: 5_000_000 } });
+    assert.equal(
+      line,
+      'progress: 20.0 s, iteration 10, best 3, 6.00M evaluations (2.00M this sitting), 0.20M evaluations/s over the last 5.0 s',
+    );
+  });
+
+  it("a long paper-mode solve gets the model's estimate, said to be one; a short one or hybrid none", async () => {
+    const { solveEstimate, paperSeconds } = await import('../src/config/run-time.ts');
+    const paper = { n: 2000, ga: { mode: 'paper' as const } };
+    assert.match(
+      solveEstimate(paper, 2, 10)!,
+      /^estimate: a whole paper-mode solve at N = 2000 takes about \d+ seconds on 2 cores \(the large-N model .*an estimate, not a promise/,
+    );
+    assert.ok(paperSeconds(2000, 2) >= 10);
+    assert.equal(solveEstimate({ n: 200, ga: { mode: 'paper' as const } }, 2, 10), null);
+    assert.equal(solveEstimate({ n: 100_000, ga: { mode: 'hybrid' as const } }, 2, 10), null);
+  });
+
+  it('the built CLI prints the estimate once, after the first line, in a log file', () => {
+    const log = path.join(dir, 'estimate.log');
+    // Unsolved at its iteration limit: exit 1, which is not what this test is about.
+    spawnSync(
+      'sh',
+      ['-c', `"${process.execPath}" "${CLI}" solve -n 1500 --islands 2 --seed 1 --max-iterations 30 2> "${log}" >/dev/null`],
+      {
+        env: { ...process.env, NQUEENS_ISLANDS_PROGRESS_MS: '20' },
+      },
+    );
+    const lines = readFileSync(log, 'utf8').split('\n');
+    const first = lines.findIndex((l) => l.includes('progress: '));
+    assert.ok(first >= 0, lines.join('\n'));
+    assert.equal(lines.filter((l) => l.includes('estimate: ')).length, 1, lines.join('\n'));
+    assert.match(lines[first + 1], /^nqueens-islands: estimate: a whole paper-mode solve at N = 1500/);
   });
 });
