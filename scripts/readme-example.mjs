@@ -85,7 +85,10 @@ function main() {
     return;
   }
   const args = EXAMPLE_COMMAND.replace('npx nqueens-islands ', '').split(' ');
-  const out = execFileSync(process.execPath, [`${ROOT}dist/bundle/nqueens-islands.cjs`, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync(process.execPath, [`${ROOT}dist/bundle/nqueens-islands.cjs`, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const record = JSON.parse(out);
   if (record.provenance.version !== version)
     throw new Error(`the build says ${record.provenance.version}, package.json ${version}: npm run build first`);
