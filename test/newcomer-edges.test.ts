@@ -278,3 +278,17 @@ describe('JSON Schemas for editors: run configs and study files', () => {
     assert.notEqual(typo, fine);
   });
 });
+
+describe('solve --help', () => {
+  it('names every flag --resume may change (the checkpoint code keeps that list)', async () => {
+    const { RESUMABLE_KEYS } = await import('../src/config/resolve.ts');
+    const { flagForPath } = await import('../src/config/flags.ts');
+    const help = (await cliInProcess(['solve', '--help'])).stdout.replace(/\s+/g, ' ');
+    const line = /continue the run saved in FILE; only (.*?) may change/.exec(help);
+    assert.ok(line !== null, help);
+    assert.deepEqual(
+      line[1].split(/, | and /),
+      RESUMABLE_KEYS.map((key) => flagForPath(key)),
+    );
+  });
+});
