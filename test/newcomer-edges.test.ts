@@ -5,14 +5,17 @@
  * still resumes).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import YAML from 'yaml';
+import { z } from 'zod';
 import { REGISTRIES } from '../src/config/registries.ts';
+import type { RunConfigInput } from '../src/index.ts';
 import { policyNames } from '../src/migration-policy/names.ts';
-import { cliInProcess, ROOT } from './cli-helpers.ts';
+import { CLI, cliInProcess, ROOT } from './cli-helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-edges-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -170,5 +173,122 @@ describe('wrong-kind files and words are named', () => {
     assert.equal(quiet.code, 0);
     assert.equal(quiet.stderr, '');
     assert.equal(quiet.stdout, loud.stdout);
+  });
+});
+
+describe('progress lines', () => {
+  it("give the current rate over the last interval and, after a resume, this sitting's evaluations", async () => {
+    const { progressLine } = await import('../src/cli/progress-lines.ts');
+    const sample = (island: number, evaluations: number) =>
+      [island, { type: 'progress', island, iteration: 10, bestFitness: 3, evaluations }] as const;
+    const latest = new Map([sample(0, 3_000_000), sample(1, 3_000_000)]) as unknown as Parameters<typeof progressLine>[0];
+    // 4M of the 6M came from the checkpoint; 1M of the other 2M were made in the last 5 s.
+    const line = progressLine(latest, { seconds: 20, startEvaluations: 4_000_000, previous: { seconds: 15, evaluations: 5_000_000 } });
+    assert.equal(
+      line,
+      'progress: 20.0 s, iteration 10, best 3, 6.00M evaluations (2.00M this sitting), 0.20M evaluations/s over the last 5.0 s',
+    );
+  });
+
+  it("a long paper-mode solve gets the model's estimate, said to be one; a short one or hybrid none", async () => {
+    const { solveEstimate, paperSeconds } = await import('../src/config/run-time.ts');
+    const paper = { n: 2000, ga: { mode: 'paper' as const } };
+    assert.match(
+      solveEstimate(paper, 2, 10)!,
+      /^estimate: a whole paper-mode solve at N = 2000 takes about \d+ seconds on 2 cores \(the large-N model .*an estimate, not a promise/,
+    );
+    assert.ok(paperSeconds(2000, 2) >= 10);
+    assert.equal(solveEstimate({ n: 200, ga: { mode: 'paper' as const } }, 2, 10), null);
+    assert.equal(solveEstimate({ n: 100_000, ga: { mode: 'hybrid' as const } }, 2, 10), null);
+  });
+
+  it('the built CLI prints the estimate once, after the first line, in a log file', () => {
+    const log = path.join(dir, 'estimate.log');
+    // Unsolved at its iteration limit: exit 1, which is not what this test is about.
+    spawnSync(
+      'sh',
+      ['-c', `"${process.execPath}" "${CLI}" solve -n 1500 --islands 2 --seed 1 --max-iterations 30 2> "${log}" >/dev/null`],
+      {
+        env: { ...process.env, NQUEENS_ISLANDS_PROGRESS_MS: '20' },
+      },
+    );
+    const lines = readFileSync(log, 'utf8').split('\n');
+    const first = lines.findIndex((l) => l.includes('progress: '));
+    assert.ok(first >= 0, lines.join('\n'));
+    assert.equal(lines.filter((l) => l.includes('estimate: ')).length, 1, lines.join('\n'));
+    assert.match(lines[first + 1], /^nqueens-islands: estimate: a whole paper-mode solve at N = 1500/);
+  });
+});
+
+describe('JSON Schemas for editors: run configs and study files', () => {
+  /** Shipped files of a kind, under config/ (YAML or JSON, not the schemas). */
+  const shipped = (folder: string, skip: string[] = []): string[] => {
+    const files: string[] = [];
+    const walk = (at: string) => {
+      for (const entry of readdirSync(at)) {
+        const p = path.join(at, entry);
+        if (statSync(p).isDirectory()) {
+          if (!skip.includes(entry)) walk(p);
+        } else if (/\.(ya?ml|json)$/.test(entry) && !entry.endsWith('.schema.json')) files.push(p);
+      }
+    };
+    walk(path.join(ROOT, 'config', folder));
+    return files;
+  };
+  /** A validator made from the committed JSON Schema itself (zod reads JSON Schema), not from the zod schema it was made from. */
+  const validator = (file: string) => z.fromJSONSchema(JSON.parse(readFileSync(path.join(ROOT, 'config', file), 'utf8')));
+
+  it('config/run-config.schema.json accepts every shipped run config, config/default.yaml (no n) included', () => {
+    const schema = validator('run-config.schema.json');
+    const files = shipped('', ['experiments', 'hpc']);
+    assert.ok(files.some((f) => f.endsWith('default.yaml')) && files.length >= 11, files.join(' '));
+    for (const file of files) {
+      const r = schema.safeParse(YAML.parse(readFileSync(file, 'utf8')));
+      assert.ok(r.success, `${file}: ${JSON.stringify(r.error?.issues)}`);
+    }
+    assert.equal(schema.safeParse({ n: 8, migration: { mode: 'synch' } }).success, false);
+  });
+
+  it('config/experiment.schema.json (`config schema --study`) accepts every shipped study and is current', async () => {
+    const schema = validator('experiment.schema.json');
+    // config/experiments holds studies and the run configs some of them start from (base.yaml).
+    const parsed = shipped('experiments', ['results']).map((file) => ({ file, value: YAML.parse(readFileSync(file, 'utf8')) as object }));
+    const isStudy = (value: object) => ['sweep', 'base', 'repeats', 'seeds'].some((key) => key in value);
+    assert.ok(parsed.filter((p) => isStudy(p.value)).length >= 10);
+    const runConfig = validator('run-config.schema.json');
+    for (const { file, value } of parsed) {
+      const r = (isStudy(value) ? schema : runConfig).safeParse(value);
+      assert.ok(r.success, `${file}: ${JSON.stringify(r.error?.issues)}`);
+    }
+    assert.equal(schema.safeParse({ sweep: { n: [] } }).success, false, 'an empty value list');
+    assert.equal(schema.safeParse({ sweeps: { n: [8] } }).success, false, 'an unknown key');
+    const printed = await cliInProcess(['config', 'schema', '--study']);
+    assert.equal(printed.code, 0);
+    assert.deepEqual(
+      JSON.parse(printed.stdout),
+      JSON.parse(readFileSync(path.join(ROOT, 'config', 'experiment.schema.json'), 'utf8')),
+      'regenerate it: config schema --study > config/experiment.schema.json',
+    );
+  });
+
+  it('migration.mode is a literal type in the library, as ga modes, topologies and policies are', () => {
+    // @ts-expect-error a misspelt migration mode is a type error (the build fails if it is not)
+    const typo: RunConfigInput = { n: 8, migration: { mode: 'synch' } };
+    const fine: RunConfigInput = { n: 8, migration: { mode: 'lagged', lag: 2 } };
+    assert.notEqual(typo, fine);
+  });
+});
+
+describe('solve --help', () => {
+  it('names every flag --resume may change (the checkpoint code keeps that list)', async () => {
+    const { RESUMABLE_KEYS } = await import('../src/config/resolve.ts');
+    const { flagForPath } = await import('../src/config/flags.ts');
+    const help = (await cliInProcess(['solve', '--help'])).stdout.replace(/\s+/g, ' ');
+    const line = /continue the run saved in FILE; only (.*?) may change/.exec(help);
+    assert.ok(line !== null, help);
+    assert.deepEqual(
+      line[1].split(/, | and /),
+      RESUMABLE_KEYS.map((key) => flagForPath(key)),
+    );
   });
 });

@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { CLI, ROOT } from './cli-helpers.ts';
 
@@ -88,6 +89,20 @@ describe('README.md', () => {
       assert.equal(r.status, 0, `${c.line}\n${r.stdout.slice(0, 2000)}\n${r.stderr.slice(0, 2000)}`);
     });
   }
+
+  it('the JSON example was made by this version (package.json), laid out by scripts/readme-example.mjs', async () => {
+    const { exampleBlock, formatRecord } = (await import(pathToFileURL(path.join(ROOT, 'scripts', 'readme-example.mjs')).href)) as {
+      exampleBlock(text: string): { start: number; end: number };
+      formatRecord(record: unknown): string;
+    };
+    const { start, end } = exampleBlock(README);
+    const block = README.slice(start, end);
+    const record = JSON.parse(block) as { provenance: { version: string; commit: string } };
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(record.provenance.version, version, 'rerun: npm run build && node scripts/readme-example.mjs');
+    assert.match(record.provenance.commit, /^[0-9a-f]{40}$/, 'made by a build of a commit');
+    assert.equal(`${formatRecord(record)}\n`, block, 'the block is as the script writes it');
+  });
 
   const sources = [
     ['README.md', README],

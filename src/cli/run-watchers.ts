@@ -9,7 +9,9 @@ import type { PipelineRun } from '../run/pipeline.ts';
 import type { SeededRunConfig } from '../run/start-run.ts';
 import { TraceWriter } from '../run/trace.ts';
 import { printError } from './output.ts';
-import { showProgressLines } from './progress-lines.ts';
+import { PROGRESS_LINE_SECONDS, showProgressLines } from './progress-lines.ts';
+import { solveEstimate } from '../config/run-time.ts';
+import { availableParallelism } from 'node:os';
 
 /**
  * What follows a run while it goes: the live view (a terminal), the started note, plain
@@ -30,7 +32,14 @@ export async function watchRun(
         migration: `${config.migration.mode} every ${config.migration.interval}`,
       })
     : null;
-  const lines = !args.quiet && !process.stderr.isTTY ? showProgressLines(run.events$, printError) : null;
+  const lines =
+    !args.quiet && !process.stderr.isTTY
+      ? showProgressLines(run.events$, printError, {
+          startEvaluations: resumed?.islands.reduce((sum, island) => sum + island.state.evaluations, 0) ?? 0,
+          // Long enough to be worth saying: past two progress lines.
+          estimate: solveEstimate(config, Math.min(config.islands, availableParallelism()), 2 * PROGRESS_LINE_SECONDS),
+        })
+      : null;
   const trace = args.trace === undefined ? null : new TraceWriter(args.trace, config);
   const subscription = run.events$.subscribe((event) => {
     trace?.write(event);

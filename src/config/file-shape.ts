@@ -5,6 +5,7 @@ import { migrationPoliciesFileShape } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RunConfigInput } from './schema.ts';
+import type { MigrationMode } from '../archipelago/modes/registry.ts';
 
 /**
  * The resolved config written back in the file shape (what `config print` shows). Reading
@@ -18,7 +19,8 @@ export function toFileShape(config: RunConfig, registries: Registries = REGISTRI
     islands: config.islands,
     topology: { ...config.topology },
     migration: {
-      mode: config.migration.mode,
+      // A name of `registries.migrationModes`: the built-in ones by type, a test's extra ones alike in the file.
+      mode: config.migration.mode as MigrationMode,
       lag: config.migration.lag,
       interval: config.migration.interval,
       migrants: config.migration.migrants,

@@ -12,5 +12,8 @@ import { runConfigSchemaFor } from './schema.ts';
 export function runConfigJsonSchema(registries: Registries = REGISTRIES): Record<string, unknown> {
   // io: 'input' describes what a file may contain (defaults optional), not the parsed output.
   const schema = z.toJSONSchema(runConfigSchemaFor(registries), { io: 'input', target: 'draft-2020-12' });
-  return { ...schema, title: 'nqueens-islands run config' };
+  // `n` may come from the command line (-n): config/default.yaml leaves it out; resolving a run still needs it.
+  const required = (schema.required ?? []).filter((key) => key !== 'n');
+  const { required: _dropped, ...rest } = schema;
+  return { ...rest, ...(required.length > 0 ? { required } : {}), title: 'nqueens-islands run config' };
 }

@@ -28,6 +28,18 @@ export function roughDuration(seconds: number): string {
   return `${(seconds / (365 * 86400)).toFixed(1)} years`;
 }
 
+/**
+ * For a paper-mode solve the model expects to take at least `atLeast` seconds: the model's
+ * estimate as one line that says it is one (progress lines print it once); else null.
+ */
+export function solveEstimate(run: { n: number; ga: Pick<GaConfig, 'mode'> }, parallel: number, atLeast: number): string | null {
+  if (run.ga.mode !== 'paper') return null;
+  const seconds = paperSeconds(run.n, parallel);
+  if (seconds < atLeast) return null;
+  const about = seconds < 120 ? `${Math.round(seconds)} seconds` : roughDuration(seconds);
+  return `estimate: a whole paper-mode solve at N = ${run.n} takes about ${about} on ${parallel} core${parallel === 1 ? '' : 's'} (the large-N model of docs/large-n.md, fitted to the median of default-config runs: an estimate, not a promise; a run may take several times as long)`;
+}
+
 /** For a paper-mode run that would take past LONG_RUN_SECONDS: how long, as a clause, else null. */
 function tooLong(run: { n: number; ga: Pick<GaConfig, 'mode'> }, parallel: number): string | null {
   if (run.ga.mode !== 'paper') return null;

@@ -18,6 +18,7 @@ import { migrationPolicyFields, type MigrationPolicyInput } from './migration-po
 import type { RunConfigDocs } from './run-config-docs.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
+import type { MigrationMode } from '../archipelago/modes/registry.ts';
 import { migrationModeByNText, RUN_DEFAULTS } from './defaults.ts';
 
 const DEFAULT_LAG = RUN_DEFAULTS.migration.lag;
@@ -184,7 +185,16 @@ export function runConfigSchemaFor(registries: Registries) {
 /** The shape of a run-config file (YAML or JSON). */
 export const runConfigFileSchema = runConfigSchemaFor(REGISTRIES);
 
+/**
+ * `migration.mode` as the registry's names: the schema's field is built from any registry, so
+ * its type is `string`, and `mode: 'synch'` would pass the type check (ga modes, topology kinds
+ * and policies are typed from their registries already).
+ */
+type WithMigrationModeNames<T> = T extends { migration?: infer M }
+  ? Omit<T, 'migration'> & { migration?: M extends object ? Omit<M, 'mode'> & { mode?: MigrationMode | null } : M }
+  : T;
+
 /** What a config file may contain (everything but `n` optional); each key's description shows on hover (RunConfigDocs). */
-export type RunConfigInput = z.input<typeof runConfigFileSchema> & RunConfigDocs;
+export type RunConfigInput = WithMigrationModeNames<z.input<typeof runConfigFileSchema>> & RunConfigDocs;
 /** A config file's content as the schema gives it (defaults applied, nothing resolved). */
 export type ParsedRunConfig = z.output<typeof runConfigFileSchema>;

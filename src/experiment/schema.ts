@@ -185,3 +185,15 @@ export function parseExperiment(input: unknown, file: string): ExperimentFile {
   if (parsed.success) return parsed.data;
   throw new ConfigError(issueLine(file, parsed.error.issues[0], input));
 }
+
+/**
+ * JSON Schema (draft 2020-12) of the experiment-file shape, for editors (`config schema
+ * --study`; config/experiment.schema.json). The zod schema stays the authority: its
+ * cross-key checks (seed and seeds, the baseline's values, study size) are not in here.
+ */
+export function experimentJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(experimentSchema, { io: 'input', target: 'draft-2020-12' }),
+    title: 'nqueens-islands experiment (study) file',
+  };
+}

@@ -68,6 +68,7 @@ export function printConfig(argv: ArgumentsCamelCase<PrintArgs>): void {
   );
 }
 
-export function printSchema(): void {
-  printOut(`${JSON.stringify(runConfigJsonSchema(), null, 2)}\n`);
+export async function printSchema(args: { study?: boolean }): Promise<void> {
+  const schema = args.study ? (await import('../../experiment/schema.ts')).experimentJsonSchema() : runConfigJsonSchema();
+  printOut(`${JSON.stringify(schema, null, 2)}\n`);
 }

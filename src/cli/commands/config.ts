@@ -1,7 +1,7 @@
 /**
  * `config print [--config F] [flags] [--json]`: the fully resolved run config, written in
  * the file shape so that the output is itself a config file reproducing the run.
- * `config schema`: the JSON Schema of config files, for editors.
+ * `config schema [--study]`: the JSON Schema of config files (or of experiment files), for editors.
  * A bad config is one line on stderr and exit code 2 (src/cli/main.ts).
  */
 import type { Argv, CommandModule } from 'yargs';
@@ -16,11 +16,18 @@ const printCommand: CommandModule<object, PrintArgs> = {
   handler: async (argv) => (await import('./config-run.ts')).printConfig(argv),
 };
 
-const schemaCommand: CommandModule = {
+const schemaCommand: CommandModule<object, { study: boolean }> = {
   command: 'schema',
-  describe: 'print the JSON Schema of run-config files (for editors)',
-  builder: (yargs: Argv) => yargs.strict(),
-  handler: async () => (await import('./config-run.ts')).printSchema(),
+  describe: 'print the JSON Schema of run-config files, or with --study of experiment files (for editors)',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('study', {
+        type: 'boolean',
+        default: false,
+        describe: 'the JSON Schema of experiment (study) files instead (config/experiment.schema.json)',
+      })
+      .strict(),
+  handler: async (argv) => (await import('./config-run.ts')).printSchema(argv),
 };
 
 export const configCommand: CommandModule = {

@@ -44,7 +44,8 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         requiresArg: true,
         coerce: lastValue,
         group: 'Checkpoints:',
-        describe: 'continue the run saved in FILE; only --max-iterations, --time-limit, --on-island-error and --out may change',
+        describe:
+          'continue the run saved in FILE; only --max-iterations, --max-evaluations, --time-limit, --on-island-error and --out may change',
       })
       .example('$0 solve -n 200', 'all cores, default migration')
       .example(
