@@ -21,6 +21,8 @@ import { Packr } from 'msgpackr';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { localCluster, nats } from './nats-server.ts';
+import { cliAsync, oneLine } from './cli-helpers.ts';
+import { MIN_MAX_PAYLOAD } from '../src/cluster/bus/connection.ts';
 import { TEST_MAX_EVENT_BYTES_ENV } from '../src/cluster/defaults.ts';
 
 const packr = new Packr({ moreTypes: true });
@@ -153,5 +155,53 @@ describe('study results larger than the broker takes whole', { skip: nats.skip, 
       await raw.close();
       await joined.close();
     }
+  });
+});
+
+describe("the broker's smallest max_payload", { skip: nats.skip, timeout: 240_000 }, () => {
+  const cluster = localCluster('mp');
+  const brokers: NatsServer[] = [];
+  after(() => Promise.all(brokers.map((b) => b.stop())));
+  const broker = async (maxPayload: number) => {
+    const server = await startLocalBroker(nats.path(), { maxPayload });
+    brokers.push(server);
+    return server;
+  };
+
+  it(`below ${MIN_MAX_PAYLOAD} bytes: a host refuses it at start in one line, exit 2`, async () => {
+    const server = await broker(1024);
+    const r = await cliAsync(['host', '--nats', server.url, '--islands', '1']);
+    assert.equal(
+      oneLine(r, 'a broker of max_payload 1024'),
+      `--nats ${server.url}: the broker's max_payload is 1024 bytes; this tool needs at least ${MIN_MAX_PAYLOAD} (raise max_payload in the broker's configuration)`,
+    );
+  });
+
+  it(`at ${MIN_MAX_PAYLOAD} bytes: a run spread over two hosts sends its migrants in parts and ends normally`, async () => {
+    const server = await broker(MIN_MAX_PAYLOAD);
+    const { prefix } = await cluster.startHosts(['tiny1', 'tiny2'], { url: server.url });
+    // N = 300: each iteration's 20 migrants take ~12 KB, three times what the broker takes whole.
+    // Sync: each island waits for its neighbour's migrants, so each receives every one of them.
+    const r = await cliAsync([
+      'solve',
+      '--json',
+      ...['-n', '300', '--seed', '3', '--islands', '2', '--migration', 'sync', '--interval', '1', '--max-iterations', '40'],
+      ...['--nats', server.url, '--nats-prefix', prefix, '--hosts', '2'],
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    const record = JSON.parse(r.stdout);
+    assert.deepEqual(record.failures, []);
+    assert.deepEqual(
+      record.islands.map((i: { host: string; iterations: number; migrantsSent: number; migrantsReceived: number }) => [
+        i.host,
+        i.iterations,
+        i.migrantsSent,
+        i.migrantsReceived,
+      ]),
+      [
+        ['tiny1', 40, 800, 800],
+        ['tiny2', 40, 800, 800],
+      ],
+    );
   });
 });
