@@ -65,6 +65,42 @@ describe('a message cut into parts and put together again', () => {
   });
 });
 
+describe('unfinished parts are bounded, whoever sends them', () => {
+  const frame = Uint8Array.from({ length: 10_000 }, (_, i) => i % 251);
+  const parts = partsOf(frame, 3000)!;
+  const room = parts[0].bytes.length;
+
+  it('in bytes, over all senders: the oldest batch goes to make room, and is counted', () => {
+    const assembly = new PartsAssembly(2 * room + 100);
+    assert.deepEqual(
+      [assembly.add('a', parts[0]), assembly.add('a', parts[1]), assembly.add('b', parts[0])].map((k) => k.kind),
+      ['more', 'more', 'more'],
+    );
+    assert.equal(assembly.takeDropped(), 1, "a's batch made room for b's");
+    assert.equal(assembly.heldBytes, room);
+    assert.equal(assembly.add('a', parts[2]).kind, 'dropped');
+    // Many senders (keyless parties send parts too): what is held never passes the bound.
+    const crowd = new PartsAssembly(10 * room);
+    for (let k = 0; k < 200; k++) {
+      crowd.add(`s${k}`, parts[0]);
+      assert.ok(crowd.heldBytes <= 10 * room, `${crowd.heldBytes} bytes held after ${k + 1} senders`);
+    }
+    assert.equal(crowd.takeDropped(), 190);
+  });
+
+  it('in time: a batch whose next part does not come within the gap is dropped, and counted', () => {
+    let now = 0;
+    const assembly = new PartsAssembly(1e6, 10_000, () => now);
+    assert.equal(assembly.add('a', parts[0]).kind, 'more');
+    now = 10_001;
+    assert.equal(assembly.add('b', parts[0]).kind, 'more');
+    assert.equal(assembly.takeDropped(), 1);
+    assert.equal(assembly.add('a', parts[1]).kind, 'dropped');
+    now = 15_000;
+    assert.equal(assembly.add('b', parts[1]).kind, 'more', 'within the gap of its last part');
+  });
+});
+
 describe('study results larger than the broker takes whole', { skip: nats.skip, timeout: 240_000 }, () => {
   const cluster = localCluster('p');
   let small: NatsServer;
