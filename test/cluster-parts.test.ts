@@ -21,6 +21,8 @@ import { Packr } from 'msgpackr';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { localCluster, nats } from './nats-server.ts';
+import { cliAsync, oneLine } from './cli-helpers.ts';
+import { MIN_MAX_PAYLOAD } from '../src/cluster/bus/connection.ts';
 import { TEST_MAX_EVENT_BYTES_ENV } from '../src/cluster/defaults.ts';
 
 const packr = new Packr({ moreTypes: true });
@@ -60,6 +62,42 @@ describe('a message cut into parts and put together again', () => {
       parts.slice(0, 3).map((p) => small.add('a', p).kind),
       ['more', 'more', 'dropped'],
     );
+  });
+});
+
+describe('unfinished parts are bounded, whoever sends them', () => {
+  const frame = Uint8Array.from({ length: 10_000 }, (_, i) => i % 251);
+  const parts = partsOf(frame, 3000)!;
+  const room = parts[0].bytes.length;
+
+  it('in bytes, over all senders: the oldest batch goes to make room, and is counted', () => {
+    const assembly = new PartsAssembly(2 * room + 100);
+    assert.deepEqual(
+      [assembly.add('a', parts[0]), assembly.add('a', parts[1]), assembly.add('b', parts[0])].map((k) => k.kind),
+      ['more', 'more', 'more'],
+    );
+    assert.equal(assembly.takeDropped(), 1, "a's batch made room for b's");
+    assert.equal(assembly.heldBytes, room);
+    assert.equal(assembly.add('a', parts[2]).kind, 'dropped');
+    // Many senders (keyless parties send parts too): what is held never passes the bound.
+    const crowd = new PartsAssembly(10 * room);
+    for (let k = 0; k < 200; k++) {
+      crowd.add(`s${k}`, parts[0]);
+      assert.ok(crowd.heldBytes <= 10 * room, `${crowd.heldBytes} bytes held after ${k + 1} senders`);
+    }
+    assert.equal(crowd.takeDropped(), 190);
+  });
+
+  it('in time: a batch whose next part does not come within the gap is dropped, and counted', () => {
+    let now = 0;
+    const assembly = new PartsAssembly(1e6, 10_000, () => now);
+    assert.equal(assembly.add('a', parts[0]).kind, 'more');
+    now = 10_001;
+    assert.equal(assembly.add('b', parts[0]).kind, 'more');
+    assert.equal(assembly.takeDropped(), 1);
+    assert.equal(assembly.add('a', parts[1]).kind, 'dropped');
+    now = 15_000;
+    assert.equal(assembly.add('b', parts[1]).kind, 'more', 'within the gap of its last part');
   });
 });
 
@@ -153,5 +191,53 @@ describe('study results larger than the broker takes whole', { skip: nats.skip, 
       await raw.close();
       await joined.close();
     }
+  });
+});
+
+describe("the broker's smallest max_payload", { skip: nats.skip, timeout: 240_000 }, () => {
+  const cluster = localCluster('mp');
+  const brokers: NatsServer[] = [];
+  after(() => Promise.all(brokers.map((b) => b.stop())));
+  const broker = async (maxPayload: number) => {
+    const server = await startLocalBroker(nats.path(), { maxPayload });
+    brokers.push(server);
+    return server;
+  };
+
+  it(`below ${MIN_MAX_PAYLOAD} bytes: a host refuses it at start in one line, exit 2`, async () => {
+    const server = await broker(1024);
+    const r = await cliAsync(['host', '--nats', server.url, '--islands', '1']);
+    assert.equal(
+      oneLine(r, 'a broker of max_payload 1024'),
+      `--nats ${server.url}: the broker's max_payload is 1024 bytes; this tool needs at least ${MIN_MAX_PAYLOAD} (raise max_payload in the broker's configuration)`,
+    );
+  });
+
+  it(`at ${MIN_MAX_PAYLOAD} bytes: a run spread over two hosts sends its migrants in parts and ends normally`, async () => {
+    const server = await broker(MIN_MAX_PAYLOAD);
+    const { prefix } = await cluster.startHosts(['tiny1', 'tiny2'], { url: server.url });
+    // N = 300: each iteration's 20 migrants take ~12 KB, three times what the broker takes whole.
+    // Sync: each island waits for its neighbour's migrants, so each receives every one of them.
+    const r = await cliAsync([
+      'solve',
+      '--json',
+      ...['-n', '300', '--seed', '3', '--islands', '2', '--migration', 'sync', '--interval', '1', '--max-iterations', '40'],
+      ...['--nats', server.url, '--nats-prefix', prefix, '--hosts', '2'],
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    const record = JSON.parse(r.stdout);
+    assert.deepEqual(record.failures, []);
+    assert.deepEqual(
+      record.islands.map((i: { host: string; iterations: number; migrantsSent: number; migrantsReceived: number }) => [
+        i.host,
+        i.iterations,
+        i.migrantsSent,
+        i.migrantsReceived,
+      ]),
+      [
+        ['tiny1', 40, 800, 800],
+        ['tiny2', 40, 800, 800],
+      ],
+    );
   });
 });

@@ -301,6 +301,30 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
       assert.deepEqual(readdirSync(out), ['notes.txt']);
     });
 
+    it('a study without the cluster key facing keyed hosts gives up with the hint, as solve does (not a wait for ever)', async () => {
+      const prefix = freshPrefix();
+      await cluster.startHosts(['keyed'], { prefix, env: { NQI_CLUSTER_KEY: 'a-cluster-key-of-the-lab-0123' } });
+      const out = path.join(dir, 'keyless');
+      const run = spawnCli([
+        'experiment',
+        experimentFile('keyless', 'base: { overrides: { n: 8, islands: 1 } }\nrepeats: 2\nseed: 3\n'),
+        '--out',
+        out,
+        '--nats',
+        cluster.server.url,
+        '--nats-prefix',
+        prefix,
+        '--hosts',
+        '1',
+      ]);
+      const exit = await within(60, 'the study to give up', run.exited);
+      assert.equal(exit.code, 3, run.stderr());
+      assert.match(
+        run.stderr(),
+        /no invited host started a run within 10 s; the hosts sign their messages with a cluster key and this process has none, so they drop what it sends \(set NQI_CLUSTER_KEY or --cluster-key-file\): 0 of 2 runs are in .*; continue with: nqueens-islands experiment .* --resume --nats /,
+      );
+    });
+
     it('with --nats, the warning about sweep cells that cannot differ is said once', async () => {
       const prefix = freshPrefix();
       await startHosts(prefix, ['moot']);

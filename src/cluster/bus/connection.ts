@@ -11,6 +11,10 @@ import { BrokerUnreachableError } from '../errors.ts';
 import { redact, type BusAddress } from './credentials.ts';
 import { checkTestKnobs, connectTimeoutMs, DRAIN_TIMEOUT_MS, reconnectAttempts, RECONNECT_WAIT_MS } from '../defaults.ts';
 import { diagnoseConnect } from './diagnose.ts';
+import { PART_OVERHEAD } from './parts.ts';
+
+/** The smallest broker `max_payload` clients accept: room for a part's own overhead and as much data, and every small message whole. */
+export const MIN_MAX_PAYLOAD = 4 * PART_OVERHEAD;
 
 /** Every subject and stream name of one prefix, in one place. */
 export class Subjects {
@@ -68,8 +72,9 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
   const sockets: Socket[] = [];
   const onSocket = (message: unknown) => sockets.push((message as { socket: Socket }).socket);
   subscribe('net.client.socket', onSocket);
+  let nc: NatsConnection;
   try {
-    return await connect({
+    nc = await connect({
       ...address.options,
       name: options.name,
       timeout: options.timeoutMs ?? connectTimeoutMs(),
@@ -85,6 +90,15 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
   } finally {
     unsubscribe('net.client.socket', onSocket);
   }
+  // Below it a large message cannot travel in parts (parts.ts), and a small one may not fit whole.
+  const maxPayload = nc.info?.max_payload;
+  if (maxPayload !== undefined && maxPayload < MIN_MAX_PAYLOAD) {
+    await nc.close().catch(() => {});
+    throw new BrokerUnreachableError(
+      `--nats ${address.display}: the broker's max_payload is ${maxPayload} bytes; this tool needs at least ${MIN_MAX_PAYLOAD} (raise max_payload in the broker's configuration)`,
+    );
+  }
+  return nc;
 }
 
 /** What a look of our own says of a failed connect (a TLS-only broker, a certificate refused), or null. */

@@ -163,7 +163,8 @@ export class BusEndpoint {
     const decoded = this.decode(msg, [...types, 'part']);
     if (decoded.kind !== 'ok' || decoded.message.type !== 'part') return decoded;
     const added = parts.add(decoded.from, decoded.message);
-    if (added.kind === 'dropped') this.dropped.malformed++;
+    // Batches dropped for the bounds on what is held unfinished count as malformed, as a lost part does.
+    this.dropped.malformed += parts.takeDropped() + (added.kind === 'dropped' ? 1 : 0);
     if (added.kind !== 'whole') return null;
     const whole = this.decode({ subject: msg.subject, data: added.frame }, types, { unordered: true });
     if (whole.kind !== 'ok' || whole.from === decoded.from) return whole;

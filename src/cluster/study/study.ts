@@ -56,8 +56,14 @@ export interface ClusterOptions extends ClusterKeySource {
 }
 
 export interface ClusterStudyOutcome extends StudyOutcome {
-  /** Why an unfinished study stopped: interrupted (signal), the broker was lost, no host was left, or its queue was deleted on the broker. */
-  stoppedBy: 'signal' | 'broker-lost' | 'no-hosts' | 'queue-lost' | null;
+  /**
+   * Why an unfinished study stopped: interrupted (signal), the broker was lost, no host was
+   * left, its queue was deleted on the broker, or no invited host started a run within
+   * UNHEARD_MS while hosts with a cluster key this coordinator lacks were heard (they drop its invitations).
+   */
+  stoppedBy: 'signal' | 'broker-lost' | 'no-hosts' | 'queue-lost' | 'unheard' | null;
+  /** '' or, for a coordinator without a cluster key that heard signed hosts, why they do not answer it (`unheard`). */
+  keyHint: string;
   /** Bus messages dropped: malformed, foreign, unauthenticated, or results that failed their checks. */
   dropped: number;
   /** The same, by reason, as one line ('' when none was). */
@@ -74,6 +80,9 @@ export function checkHostCount(hosts: unknown, flag = '--hosts'): number {
 }
 
 type StoppedBy = ClusterStudyOutcome['stoppedBy'];
+
+/** How long a coordinator without a key, among signed hosts, waits for an invited host to start a run (as `solve` waits for its hosts to accept). */
+const UNHEARD_MS = 10_000;
 
 /**
  * Runs the study on the hosts of a NATS broker.
@@ -119,6 +128,8 @@ class StudyCoordinator {
   private finish: (by: StoppedBy) => void = () => {};
   /** Set once the study has stopped: a result that lands after it is not recorded (the outcome was read; a resumed study runs it again). */
   private ended = false;
+  /** An invited host started a run: this coordinator is heard. */
+  private heard = false;
 
   constructor(
     private readonly bus: BusEndpoint,
@@ -174,7 +185,7 @@ class StudyCoordinator {
     // Said once the study is going to happen (a refusal above stays one line).
     if (!signed) this.log(UNSIGNED_WARNING);
     const { outcome } = study;
-    const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, droppedText: '', broker };
+    const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, droppedText: '', broker, keyHint: '' };
     if (study.todo.length === 0) return { ...result, ...outcome };
 
     const jsm = await this.openQueue(leases);
@@ -191,7 +202,8 @@ class StudyCoordinator {
     this.inviting = true;
     for (const host of this.directory.hosts.values()) if (!host.busy) this.invite(host.id);
     result.stoppedBy = await this.watch(finished, jsm, study.events, options.signal);
-    return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total, droppedText: dropped.describe() };
+    const keyHint = this.bus.keyHint();
+    return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total, droppedText: dropped.describe(), keyHint };
   }
 
   async close(): Promise<void> {
@@ -285,6 +297,7 @@ class StudyCoordinator {
     const { bus, subjects, session } = this;
     bus.listen(subjects.study(session, 'started'), ['run-started'], ({ runId, host: sent, session: s }, from) => {
       if (!this.invited.has(from)) return void bus.dropped.unauthenticated++;
+      this.heard = true;
       const host = safeName(sent);
       const planned = this.byId.get(runId);
       if (s !== session || !planned) return void bus.dropped.malformed++;
@@ -364,6 +377,11 @@ class StudyCoordinator {
       },
       Math.min(1000, waitMs),
     );
+    // Hosts with a key this coordinator lacks drop its invitations: say so, as `solve` does, instead of waiting for ever.
+    const since = Date.now();
+    const unheardCheck = setInterval(() => {
+      if (!this.heard && Date.now() - since > UNHEARD_MS && this.bus.keyHint() !== '') this.finish('unheard');
+    }, 1000);
     const queue = new QueueWatch(jsm, this.stream, CONSUMER, this.log);
     const queueCheck = setInterval(() => {
       void queue.check(remaining.size).then((state) => {
@@ -377,6 +395,7 @@ class StudyCoordinator {
     } finally {
       clearInterval(queueCheck);
       clearInterval(orphanCheck);
+      clearInterval(unheardCheck);
       signal?.removeEventListener('abort', onAbort);
     }
   }
