@@ -15,7 +15,7 @@ import { LOCK_FILE } from './lock.ts';
 import { checkSameStudy, newManifest } from './manifest.ts';
 import { planRuns, recordedRuns, type StudyFiles } from './plan.ts';
 import { EVENTS_DIR, MANIFEST_FILE, readManifest } from './store.ts';
-import { shardOfFile, shardRunsFile, shardSlice, type Shard } from './shard.ts';
+import { dealingOf, shardOfFile, shardRunsFile, shardSlice, type Shard } from './shard.ts';
 
 /** The lock of one shard (lock.ts): its own, so shards never wait for each other. */
 export function shardLockFile(shard: Shard): string {
@@ -92,5 +92,5 @@ export function shardFiles(
       `--out ${outDir}: cannot create ${shardRunsFile(shard)} (${failureReason(error)}); expected a folder this user can write`,
     );
   }
-  return { manifest, runsFile, plan: shardSlice(planRuns(experiment), shard), ...recordedRuns(runsFile) };
+  return { manifest, runsFile, plan: shardSlice(planRuns(experiment), shard, dealingOf(manifest)), ...recordedRuns(runsFile) };
 }

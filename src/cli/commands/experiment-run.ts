@@ -22,6 +22,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import { DEFAULT_DETECT_RATIO, designLines, powerPlan } from '../../report/design.ts';
 import { startStudyView, withStudyView } from '../serve-view.ts';
 
 export interface ExperimentArgs extends ClusterArgs, ServeArgs {
@@ -33,6 +34,9 @@ export interface ExperimentArgs extends ClusterArgs, ServeArgs {
   status: boolean;
   mixedBuilds: boolean;
   quiet: boolean;
+  plan: boolean;
+  pilot?: string;
+  detect?: string;
 }
 
 /** Exit code of a distributed study that lost its broker or all its hosts (it can be resumed). */
@@ -87,9 +91,25 @@ function printStatus(args: ArgumentsCamelCase<ExperimentArgs>): void {
   for (const line of studyStatus(dir, readManifest(path.join(dir, MANIFEST_FILE)))) printLine(line);
 }
 
+/** `experiment FILE --plan [--pilot DIR [--detect RATIO]]`: the design's lines on stdout, nothing run. */
+function printPlan(args: ArgumentsCamelCase<ExperimentArgs>): void {
+  if (args.detect !== undefined && args.pilot === undefined) throw new UsageError('--detect: sizes from a pilot; give --pilot DIR too');
+  const ratio = args.detect === undefined ? DEFAULT_DETECT_RATIO : Number(args.detect);
+  if (!(ratio > 0 && Number.isFinite(ratio)) || ratio === 1 || !/^\s*[\d.]+\s*$/.test(args.detect ?? '1'))
+    throw new ConfigError(`--detect ${args.detect}: expected a paired ratio above 0 other than 1, e.g. 0.8`);
+  const experiment = loadExperiment(args.file);
+  if (args.pilot !== undefined && !existsSync(path.join(args.pilot, MANIFEST_FILE)))
+    throw new ConfigError(`--pilot ${args.pilot}: no ${MANIFEST_FILE}; expected the --out folder of an earlier study`);
+  const plan = args.pilot === undefined ? null : powerPlan(experiment, args.pilot, ratio);
+  for (const line of designLines(experiment, plan)) printLine(line);
+}
+
 export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Promise<void> {
   if (args.file === '') throw new UsageError('experiment: expected an experiment file, got an empty string');
   if (args.status) return printStatus(args);
+  if (!args.plan && (args.pilot !== undefined || args.detect !== undefined))
+    throw new UsageError(`--${args.pilot !== undefined ? 'pilot' : 'detect'}: sizes a design; only with --plan`);
+  if (args.plan) return printPlan(args);
   const cluster = clusterFromArgs(args);
   if (!cluster) checkNoAuthFlags(args);
   const shard = args.shard === undefined ? undefined : args.shard === 'auto' ? shardFromEnv() : parseShard(args.shard);
@@ -161,7 +181,8 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
 function studyProgress(experiment: Experiment, quiet: boolean | undefined, onCluster: boolean): ReturnType<typeof progressBar> {
   const bar = progressBar(process.stderr, quiet);
   bar.hooks.onRetry = (planned, error) => printError(`run ${planned.cell.id} seed ${planned.seed}: ${error}; running it once more`);
-  const warn = () => sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+  const warn = () =>
+    [...designLines(experiment), ...sameCellWarnings(experiment.cells, experiment.seeds[0])].forEach((line) => printError(line));
   // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.
   if (onCluster) warn();
   const onPlan = bar.hooks.onPlan;
