@@ -234,6 +234,7 @@ export interface ExperimentOptions {
 const STUDY_HOOKS = {
   onPlan: callback,
   onSetAside: callback,
+  onNote: callback,
   onRunStart: callback,
   onRunEvents: callback,
   onRunEnd: callback,

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError } from '../src/config/errors.ts';
-import { assignShards, parseShard, shardFromEnv, shardOfFile } from '../src/experiment/shard.ts';
+import { assignShards, dealingOf, parseShard, shardFromEnv, shardOfFile, shardSlice } from '../src/experiment/shard.ts';
 import { CLI, cli, cliAsync, cliInProcess, isOneLineError, ROOT } from './cli-helpers.ts';
 
 let dir: string;
@@ -116,6 +116,59 @@ describe('shard slices', () => {
     // Equal costs: round robin in study order.
     assert.deepEqual(assignShards([1, 1, 1, 1, 1, 1, 1], 3), [1, 2, 3, 1, 2, 3, 1]);
   });
+
+  /** A study's plan, seed-major as planRuns makes it: `cells` cells of equal cost on `seeds` seeds. */
+  const plan = (cells: number, seeds: number) =>
+    Array.from({ length: seeds }, (_, s) =>
+      Array.from({ length: cells }, (_, c) => ({
+        cell: {
+          id: `c${c}`,
+          config: { n: 8, islands: 2, ga: { populationSize: 10 }, limits: { maxIterations: 10, maxEvaluations: null } },
+        },
+        seed: s + 1,
+      })),
+    ).flat();
+  const where = (runs: ReturnType<typeof plan>, count: number, dealing: 'seeds' | 'runs') => {
+    const at = new Map<string, number>();
+    for (let index = 1; index <= count; index++)
+      for (const run of shardSlice(runs, { index, count }, dealing)) at.set(`${run.cell.id}@${run.seed}`, index);
+    return at;
+  };
+
+  it("deals whole seeds: a pair's runs share a shard and every cell goes round the shards", () => {
+    // 4 cells, 6 seeds, 2 shards. Run by run (before 0.9) c0 and c2 ran on shard 1 only, c1 and c3 on shard 2.
+    const runs = plan(4, 6);
+    const old = where(runs, 2, 'runs');
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6].map((s) => old.get(`c0@${s}`)),
+      [1, 1, 1, 1, 1, 1],
+    );
+    const dealt = where(runs, 2, 'seeds');
+    assert.equal(dealt.size, 24);
+    for (let s = 1; s <= 6; s++) assert.equal(new Set([0, 1, 2, 3].map((c) => dealt.get(`c${c}@${s}`))).size, 1, `seed ${s} on one shard`);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6].map((s) => dealt.get(`c0@${s}`)),
+      [1, 2, 1, 2, 1, 2],
+    );
+    // Fewer seeds than shards: run by run, each cell's seeds on as many shards as it has seeds.
+    const few = where(plan(3, 2), 4, 'seeds');
+    for (let c = 0; c < 3; c++) assert.equal(new Set([1, 2].map((s) => few.get(`c${c}@${s}`))).size, 2, `c${c}`);
+  });
+
+  it('a study whose manifest names no dealing (before 0.9) keeps its slices, so its shards resume', () => {
+    assert.equal(dealingOf({}), 'runs');
+    assert.equal(dealingOf({ shardDealing: 'seeds' }), 'seeds');
+    const runs = plan(3, 5);
+    const shardOf = assignShards(
+      runs.map(() => 1),
+      4,
+    );
+    for (let index = 1; index <= 4; index++)
+      assert.deepEqual(
+        shardSlice(runs, { index, count: 4 }, dealingOf({})),
+        runs.filter((_, i) => shardOf[i] === index),
+      );
+  });
 });
 
 describe('--shard auto', () => {
@@ -173,6 +226,7 @@ describe('shards of a study, through the built CLI', () => {
     ]);
     const manifest = JSON.parse(readFileSync(path.join(sharded, 'manifest.json'), 'utf8'));
     assert.equal(manifest.shards, 3);
+    assert.equal(manifest.shardDealing, 'seeds');
     const status = await cliInProcess(['experiment', sharded, '--status']);
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /\(3 shards\): 12 of 12 runs recorded\n/);
@@ -225,6 +279,7 @@ describe('shards of a study, through the built CLI', () => {
 
   it('a shard killed with SIGKILL mid-run and run again repeats no run; report names the missing shard', async () => {
     // Runs long enough (larger boards) that the kill lands while the shard has runs left.
+    // 3 seeds dealt whole to 2 shards: shard 1 runs the first and third (8 runs), shard 2 the second (4).
     const file = studyFile('killed', '[150, 200]', 4000);
     const out = path.join(dir, 'killed');
     const own = path.join(out, 'runs.shard-1-of-2.jsonl');
@@ -254,24 +309,24 @@ describe('shards of a study, through the built CLI', () => {
       });
     });
     const before = lines();
-    assert.ok(before >= 1 && before < 6, `${before} runs before the kill`);
+    assert.ok(before >= 1 && before < 8, `${before} runs before the kill`);
 
     const status = await cliInProcess(['experiment', out, '--status']);
-    assert.match(status.stdout, new RegExp(`shard 1/2: ${before} of 6 runs, stopped \\(process \\d+ on .*: its process is not running\\)`));
-    assert.match(status.stdout, /shard 2\/2: 0 of 6 runs, missing \(no runs\.shard-2-of-2\.jsonl: never started\)/);
+    assert.match(status.stdout, new RegExp(`shard 1/2: ${before} of 8 runs, stopped \\(process \\d+ on .*: its process is not running\\)`));
+    assert.match(status.stdout, /shard 2\/2: 0 of 4 runs, missing \(no runs\.shard-2-of-2\.jsonl: never started\)/);
     const partial = await cliInProcess(['report', out]);
     assert.equal(partial.code, 0, partial.stderr);
     assert.match(
       partial.stderr,
-      new RegExp(`shard 1/2 incomplete: ${before} of 6 runs; shard 2/2 missing \\(no runs\\.shard-2-of-2\\.jsonl\\)`),
+      new RegExp(`shard 1/2 incomplete: ${before} of 8 runs; shard 2/2 missing \\(no runs\\.shard-2-of-2\\.jsonl\\)`),
     );
 
     const again = cli(['experiment', file, '--out', out, '--shard', '1/2', '-q']);
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stderr, new RegExp(`shard 1/2: 6 runs \\(${6 - before} new\\)`));
+    assert.match(again.stderr, new RegExp(`shard 1/2: 8 runs \\(${8 - before} new\\)`));
     const keys = records(own).map((r) => `${r.cell}@${r.seed}`);
-    assert.equal(keys.length, 6);
-    assert.equal(new Set(keys).size, 6);
+    assert.equal(keys.length, 8);
+    assert.equal(new Set(keys).size, 8);
     const still = await cliInProcess(['report', out]);
     assert.match(still.stderr, /shard 2\/2 missing/);
     assert.doesNotMatch(still.stderr, /shard 1\/2/);

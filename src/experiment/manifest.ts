@@ -45,7 +45,7 @@ export function newManifest(experiment: Experiment, events: boolean, shards?: nu
     startedAt: new Date().toISOString(),
     resumedAt: [],
     ...(machineProvenance().dirty === true ? { buildStamp: buildStamp() } : {}),
-    ...(shards === undefined ? {} : { shards }),
+    ...(shards === undefined ? {} : { shards, shardDealing: 'seeds' as const }),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A sweep whose cells cannot differ: two cells that run the same thing (topology swept on 1
- * island, where there are no migration edges; a key another key makes moot) only spend runs
- * on chance. Cells are compared as they would run: the resolved config, the topology as its
+ * island, where there are no migration edges; a key another key makes moot) spend runs on
+ * a comparison with nothing in it: repeatable runs are identical seed for seed. Cells are compared as they would run: the resolved config, the topology as its
  * edges (for the study's first seed) and, with no edge at all, no migration settings.
  */
 import { buildTopology } from '../topology/schema.ts';
@@ -28,6 +28,6 @@ export function sameCellWarnings(cells: readonly ResolvedCell[], seed: number): 
         (JSON.parse(key) as { edges: unknown[] }).edges.length === 0
           ? 'no island sends migrants (e.g. 1 island), so topology and migration settings have no effect'
           : 'their topologies have the same edges here';
-      return `sweep: cells ${ids.join('; ')} cannot differ (${why}): their runs differ only by chance`;
+      return `sweep: cells ${ids.join('; ')} cannot differ (${why}): with sync or lagged migration their runs are identical seed for seed (async: apart only by thread timing), so comparing them tests nothing`;
     });
 }

@@ -17,7 +17,7 @@ import { LOCK_FILE } from './lock.ts';
 import { checkSameStudy, newManifest } from './manifest.ts';
 import { planRuns, recordedRuns, type StudyFiles } from './plan.ts';
 import { EVENTS_DIR, MANIFEST_FILE, readManifest } from './store.ts';
-import { shardOfFile, shardRunsFile, shardSlice, type Shard } from './shard.ts';
+import { dealingOf, shardOfFile, shardRunsFile, shardSlice, type Shard } from './shard.ts';
 
 /** The lock of one shard (lock.ts): its own, so shards never wait for each other. */
 export function shardLockFile(shard: Shard): string {
@@ -114,5 +114,5 @@ export function shardFiles(
   const runsFile = path.join(outDir, shardRunsFile(shard));
   // The file says the shard started, even one whose slice is empty (more shards than runs).
   touchRecords(outDir, shard);
-  return { manifest, runsFile, plan: shardSlice(planRuns(experiment), shard), ...recordedRuns(runsFile, manifest) };
+  return { manifest, runsFile, plan: shardSlice(planRuns(experiment), shard, dealingOf(manifest)), ...recordedRuns(runsFile, manifest) };
 }

@@ -142,11 +142,54 @@ export function assignShards(costs: readonly number[], count: number): number[] 
   return shardOf;
 }
 
-/** The runs of `shard`, in study order. */
-export function shardSlice<T extends { cell: { config: CostedConfig } }>(plan: readonly T[], shard: Shard): T[] {
-  const shardOf = assignShards(
-    plan.map((run) => expectedCost(run.cell.config)),
-    shard.count,
+/**
+ * How a study's runs are dealt to its shards. `seeds` (studies since 0.9): whole seeds, every
+ * cell of a seed on one shard, so the two runs of every pair share a machine and each cell's
+ * seeds are spread over all shards; with fewer seeds than shards, run by run with each cell's
+ * runs in a row, so a cell's seeds still go round the shards. `runs` (a manifest that names no
+ * dealing, made before 0.9): run by run in study order, as those studies were cut, so they
+ * resume with the slices they started with.
+ */
+export type ShardDealing = 'seeds' | 'runs';
+
+/** The dealing a study's manifest records (absent: `runs`, the older way). */
+export function dealingOf(manifest: { shardDealing?: 'seeds' }): ShardDealing {
+  return manifest.shardDealing ?? 'runs';
+}
+
+interface DealtRun {
+  cell: { id: string; config: CostedConfig };
+  seed: number;
+}
+
+/** The shard (1-based) of each run of `plan` under the `seeds` dealing. */
+function dealSeeds(plan: readonly DealtRun[], costs: readonly number[], count: number): number[] {
+  const seeds = [...new Set(plan.map((run) => run.seed))];
+  if (seeds.length >= count) {
+    const cost = new Map(seeds.map((seed) => [seed, 0]));
+    plan.forEach((run, i) => cost.set(run.seed, cost.get(run.seed)! + costs[i]));
+    const shardOfSeed = assignShards(
+      seeds.map((seed) => cost.get(seed)!),
+      count,
+    );
+    const at = new Map(seeds.map((seed, k) => [seed, shardOfSeed[k]]));
+    return plan.map((run) => at.get(run.seed)!);
+  }
+  const cellRank = new Map<string, number>();
+  for (const run of plan) if (!cellRank.has(run.cell.id)) cellRank.set(run.cell.id, cellRank.size);
+  const order = plan.map((_, i) => i).sort((a, b) => cellRank.get(plan[a].cell.id)! - cellRank.get(plan[b].cell.id)! || a - b);
+  const dealt = assignShards(
+    order.map((i) => costs[i]),
+    count,
   );
+  const shardOf = new Array<number>(plan.length);
+  order.forEach((i, k) => (shardOf[i] = dealt[k]));
+  return shardOf;
+}
+
+/** The runs of `shard`, in study order, dealt as `dealing` says. */
+export function shardSlice<T extends DealtRun>(plan: readonly T[], shard: Shard, dealing: ShardDealing): T[] {
+  const costs = plan.map((run) => expectedCost(run.cell.config));
+  const shardOf = dealing === 'seeds' ? dealSeeds(plan, costs, shard.count) : assignShards(costs, shard.count);
   return plan.filter((_, i) => shardOf[i] === shard.index);
 }

@@ -13,7 +13,7 @@ import type { Manifest, ManifestCell, RunRecord } from './records.ts';
 import { LOCK_FILE, lockStatus } from './lock.ts';
 import { shardLockFile } from './shard-folder.ts';
 import { readRuns, runKey, RUNS_FILE } from './store.ts';
-import { shardOfFile, shardRunsFile, shardSlice, type Shard } from './shard.ts';
+import { dealingOf, shardOfFile, shardRunsFile, shardSlice, type Shard } from './shard.ts';
 
 export interface ShardProgress {
   shard: Shard;
@@ -63,7 +63,7 @@ export function readStudyRuns(dir: string, manifest: Manifest): StudyRuns {
   for (let index = 1; index <= count; index++) {
     const shard = { index, count };
     const file = path.join(dir, shardRunsFile(shard));
-    const slice = new Set(shardSlice(plan, shard).map((run) => runKey(run.cell.id, run.seed)));
+    const slice = new Set(shardSlice(plan, shard, dealingOf(manifest)).map((run) => runKey(run.cell.id, run.seed)));
     const missing = !existsSync(file);
     const read = missing ? { runs: [], droppedBytes: 0 } : readRuns(file);
     const recorded = new Set(read.runs.map((run) => runKey(run.cell, run.seed)).filter((key) => slice.has(key)));

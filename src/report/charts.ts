@@ -19,11 +19,16 @@ const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-ser
 
 /**
  * Box plots of a metric per cell over its solved runs (log scale: these spread over decades).
- * Cells go by their short names (the page's cell table gives the full labels), each with how
+ * Cells go by their short names on the page (its cell table gives the full labels) or by
+ * `names` (a figure standing alone, `--figures`, names them by their swept values), each with how
  * many of its runs solved, so a cell that solved few runs cannot pass for a fast one.
  */
-export function boxPlotSpec(runs: readonly RunRecord[], cells: readonly string[], metric: Metric): TopLevelSpec {
-  const names = shortNames(cells);
+export function boxPlotSpec(
+  runs: readonly RunRecord[],
+  cells: readonly string[],
+  metric: Metric,
+  names: ReadonlyMap<string, string> = shortNames(cells),
+): TopLevelSpec {
   const label = new Map(
     cells.map((id) => {
       const own = runs.filter((r) => r.cell === id);

@@ -37,7 +37,7 @@ export function studyFigures(study: StudyData): Figure[] {
   if (budget.length > 0) figures.push({ name: 'fixed-budget', spec: fixedBudgetSpec(budget, legend), rows: budget });
   for (const metric of ['evaluations', 'seconds'] as const) {
     const rows = study.runs.filter((r) => r.solved).map((r) => ({ cell: names.get(r.cell)!, seed: r.seed, [metric]: r[metric] }));
-    if (rows.length > 0) figures.push({ name: `box-${metric}`, spec: boxPlotSpec(study.runs, ids, metric), rows });
+    if (rows.length > 0) figures.push({ name: `box-${metric}`, spec: boxPlotSpec(study.runs, ids, metric, names), rows });
   }
   const single = new Set(cells.filter((c) => c.config.islands === 1).map((c) => c.id));
   const between = betweenMedians(study.runs.filter((r) => !single.has(r.cell)));

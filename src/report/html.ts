@@ -112,17 +112,19 @@ function settingsTable(study: StudyData): string {
       .filter(([, v]) => v !== null)
       .map(([k, v]) => `${k} ${String(v)}`);
     const m = c.migration;
+    // One island has no one to migrate to: its topology and migration settings do nothing.
+    const moot = c.islands === 1 ? (_: unknown) => '- (1 island)' : settingText;
     return [
       String(c.n),
       String(c.islands),
       String(c.ga.populationSize ?? '-'),
-      settingText(c.topology),
-      settingText(m.mode),
-      settingText(m.interval),
-      settingText(m.migrants),
-      settingText(m.emigrantSelection),
-      settingText(m.replacement),
-      settingText(m.rejectDuplicates),
+      moot(c.topology),
+      moot(m.mode),
+      moot(m.interval),
+      moot(m.migrants),
+      moot(m.emigrantSelection),
+      moot(m.replacement),
+      moot(m.rejectDuplicates),
       limits.length > 0 ? limits.join(', ') : 'none',
     ];
   });
@@ -167,7 +169,7 @@ async function runLengthSection(study: StudyData, cells: readonly string[]): Pro
     parts.push(
       figure(
         await renderSvg(fixedBudgetSpec(budget, legend)),
-        "Fixed budget: each line is one cell, the median over its runs of the best fitness reached within the evaluations on the x axis (from the progress samples the records keep). A cell's line ends where its first unsolved run was stopped.",
+        "Fixed budget: each line is one cell, the median over its runs of the best fitness reached within the evaluations on the x axis (from the exact trajectory each record keeps: every iteration at which the run's best improved). A cell's line ends where its first unsolved run was stopped.",
       ),
     );
   } else {

@@ -24,6 +24,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
+import { DEFAULT_DETECT_RATIO, designLines, powerPlan } from '../../report/design.ts';
 import { startStudyView, withStudyView } from '../serve-view.ts';
 
 export interface ExperimentArgs extends ClusterArgs, ServeArgs {
@@ -38,6 +39,9 @@ export interface ExperimentArgs extends ClusterArgs, ServeArgs {
   bundle?: string;
   mixedBuilds: boolean;
   quiet: boolean;
+  plan: boolean;
+  pilot?: string;
+  detect?: string;
 }
 
 /** Exit code of a distributed study that lost its broker or all its hosts (it can be resumed). */
@@ -118,11 +122,27 @@ function writeBundle(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits
   printError(`wrote ${out}: ${args.file} with its base inlined; run it as the original: nqueens-islands experiment ${shellWord(out)} ...`);
 }
 
+/** `experiment FILE --plan [--pilot DIR [--detect RATIO]]`: the design's lines on stdout, nothing run. */
+function printPlan(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits): void {
+  if (args.detect !== undefined && args.pilot === undefined) throw new UsageError('--detect: sizes from a pilot; give --pilot DIR too');
+  const ratio = args.detect === undefined ? DEFAULT_DETECT_RATIO : Number(args.detect);
+  if (!(ratio > 0 && Number.isFinite(ratio)) || ratio === 1 || !/^\s*[\d.]+\s*$/.test(args.detect ?? '1'))
+    throw new ConfigError(`--detect ${args.detect}: expected a paired ratio above 0 other than 1, e.g. 0.8`);
+  const experiment = loadExperiment(args.file);
+  if (args.pilot !== undefined && !existsSync(path.join(args.pilot, MANIFEST_FILE)))
+    throw new ConfigError(`--pilot ${args.pilot}: no ${MANIFEST_FILE}; expected the --out folder of an earlier study`);
+  const plan = args.pilot === undefined ? null : powerPlan(experiment, args.pilot, ratio);
+  for (const line of designLines(experiment, plan)) printLine(line);
+}
+
 export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Promise<void> {
   if (args.file === '') throw new UsageError('experiment: expected an experiment file, got an empty string');
   if (args.status) return printStatus(args);
   const edits = studyEdits(args);
   if (args.bundle !== undefined) return writeBundle(args, edits);
+  if (!args.plan && (args.pilot !== undefined || args.detect !== undefined))
+    throw new UsageError(`--${args.pilot !== undefined ? 'pilot' : 'detect'}: sizes a design; only with --plan`);
+  if (args.plan) return printPlan(args, edits);
   const cluster = clusterFromArgs(args);
   if (!cluster) checkNoAuthFlags(args);
   const shard = args.shard === undefined ? undefined : args.shard === 'auto' ? shardFromEnv() : parseShard(args.shard);
@@ -202,7 +222,7 @@ function studyProgress(experiment: Experiment, quiet: boolean | undefined, onClu
   // Once: a study on a cluster also gets the plan hook.
   let warned = false;
   const warn = () => {
-    if (!warned) sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+    if (!warned) [...designLines(experiment), ...sameCellWarnings(experiment.cells, experiment.seeds[0])].forEach((line) => printError(line));
     warned = true;
   };
   // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.

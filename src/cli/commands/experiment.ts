@@ -61,6 +61,23 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
           "resume although this build's commit, uncommitted changes or Node version differ from the study's (the manifest records it)",
       })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no progress bar or progress lines on stderr' })
+      .option('plan', {
+        type: 'boolean',
+        default: false,
+        describe: "print the design (each family's tests and the smallest adjusted p its seeds can reach) and run nothing",
+      })
+      .option('pilot', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe: 'with --plan: an earlier study folder whose paired log ratios of evaluations size this study for 80% power',
+      })
+      .option('detect', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        describe: 'with --plan --pilot: the paired ratio of evaluations to detect (default 0.8)',
+      })
       .options(CLUSTER_OPTIONS)
       .options(SERVE_OPTIONS)
       .example('$0 experiment config/experiments/topology.yaml --out results/topology', 'run a study')
@@ -69,6 +86,7 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
       .example('$0 experiment config/experiments/topology.yaml --repeats 2 --set sweep.n=[16]', 'a smaller study, the file unchanged')
       .example('$0 experiment config/experiments/islands.yaml --bundle study.yaml', 'one file for a ConfigMap (docs/hpc.md)')
       .example('$0 experiment results/topology --status', "the study's progress, per shard")
+      .example('$0 experiment config/experiments/topology.yaml --plan --pilot results/pilot', 'can its seeds answer? how many would?')
       .example(
         '$0 experiment config/experiments/topology.yaml --nats nats://lab-server:4222 --hosts 3',
         'spread its runs over three `host` machines',
