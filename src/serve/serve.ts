@@ -43,7 +43,7 @@ export interface RunServer extends ViewServer {
 export async function serveRun(config: SeededRunConfig, options: ServeOptions): Promise<RunServer> {
   const state = new RunState(runHeader(traceHeader(config)));
   const server = await startViewServer((run) => (run === null ? runStream(state) : null), options);
-  return { url: server.url, close: () => server.close(), watch: (events$) => void events$.subscribe((event) => state.add(event)) };
+  return { ...server, watch: (events$) => void events$.subscribe((event) => state.add(event)) };
 }
 
 /** A finished run's state from its events (a trace's header, or none for a study's event log). */
@@ -130,8 +130,7 @@ export async function serveStudy(plan: StudyPlan, dir: string, options: ServeOpt
   const state = new StudyState(plan, (cell, seed) => eventLog(dir, cell, seed) !== null);
   const server = await startViewServer(studySource(state, dir), options);
   return {
-    url: server.url,
-    close: () => server.close(),
+    ...server,
     opened: () => {
       for (const record of readRuns(path.join(dir, RUNS_FILE)).runs) state.runEnded(record);
     },

@@ -1,8 +1,10 @@
 // The run view: header, topology with migration, per-island series, the archipelago's
 // observables, the winner and the stop. State is merged from the server's views (a view with
 // a header is a snapshot and starts afresh); drawing happens at most once per animation frame.
-import { acceptanceColour, formatNumber, maxOf, heatColour, html, islandColour, lineChart, svg, text } from './draw.js';
+import { acceptanceColour, formatNumber, maxOf, heatColour, heatRgb, html, islandColour, lineChart, svg, text } from './draw.js';
 
+/** Above this many islands the heat map is drawn on a canvas, a pixel per pair (an SVG rect each would be too many). */
+const SVG_HEAT_LIMIT = 64;
 /** Run seconds over which an edge's migrants per second are measured. */
 const RATE_WINDOW = 5;
 
@@ -208,15 +210,18 @@ export class RunView {
       return;
     }
     const m = s.between.distance;
-    const size = 300;
-    const cell = size / m.length;
-    const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' }, box);
-    m.forEach((row, i) =>
-      row.forEach((d, j) => {
-        const rect = svg('rect', { x: j * cell, y: i * cell, width: cell + 0.2, height: cell + 0.2, fill: heatColour(d) }, root);
-        svg('title', {}, rect).textContent = `islands ${i} and ${j}: ${formatNumber(d)}`;
-      }),
-    );
+    if (m.length > SVG_HEAT_LIMIT) heatCanvas(box, m);
+    else {
+      const size = 300;
+      const cell = size / m.length;
+      const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' }, box);
+      m.forEach((row, i) =>
+        row.forEach((d, j) => {
+          const rect = svg('rect', { x: j * cell, y: i * cell, width: cell + 0.2, height: cell + 0.2, fill: heatColour(d) }, root);
+          svg('title', {}, rect).textContent = `islands ${i} and ${j}: ${formatNumber(d)}`;
+        }),
+      );
+    }
     html(
       'p',
       `iteration ${s.between.iteration}: mean distance ${formatNumber(s.between.meanDistance)}, ${s.between.distinct} distinct of ${s.between.sampled} sampled (white 0, dark 1)`,
@@ -279,4 +284,22 @@ function positions(kind, count, rows, size) {
     return Array.from({ length: count }, (_, i) => [24 + (i % cols) * step, 24 + Math.floor(i / cols) * step]);
   }
   return Array.from({ length: count }, (_, i) => circle(i, count));
+}
+
+/** The distance matrix as pixels on a canvas (large archipelagos): one pixel per pair, scaled up by CSS. */
+function heatCanvas(box, m) {
+  const n = m.length;
+  const canvas = html('canvas', '', { width: n, height: n, class: 'heat', 'data-size': n }, box);
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(n, n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const [r, g, b] = heatRgb(m[i][j]);
+      const at = 4 * (i * n + j);
+      image.data[at] = r;
+      image.data[at + 1] = g;
+      image.data[at + 2] = b;
+      image.data[at + 3] = 255;
+    }
+  context.putImageData(image, 0, 0);
 }
