@@ -16,7 +16,7 @@ import { Pages, type ViewStream } from './pages.ts';
 export type { ViewStream } from './pages.ts';
 
 /** What the server shows: a stream per page, by the `run` the page asks for (null: the main view). */
-export type ViewSource = (run: string | null) => ViewStream | null;
+export type ViewSource = (run: string | null) => ViewStream | null | Promise<ViewStream | null>;
 
 export interface ViewServer {
   /** The page's address, with the token when one is needed. */
@@ -58,13 +58,13 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
   const pages = new Pages((options.stallSeconds ?? DEFAULT_STALL_SECONDS) * 1000);
 
   const server: Server = createServer(guarded((req, res, url) => handle(req, res, url)));
-  const handle = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const port = (server.address() as AddressInfo).port;
     const refusal = refuse(req, url, { token, host, port });
     if (refusal !== null) return plain(res, refusal.status, refusal.text);
     if (url.pathname === '/events') {
       if (pages.size >= MAX_CLIENTS) return plain(res, 503, 'too many pages open');
-      const stream = source(url.searchParams.get('run'));
+      const stream = await source(url.searchParams.get('run'));
       if (stream === null) return plain(res, 404, 'no such run');
       res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
       res.socket?.setNoDelay(true);
@@ -102,8 +102,12 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
  * `//[`), it gets an answer (400, or 500 if making its answer failed) and the server goes on.
  */
 function guarded(
-  handle: (req: IncomingMessage, res: ServerResponse, url: URL) => void,
+  handle: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const failed = (res: ServerResponse) => {
+    if (!res.headersSent) plain(res, 500, 'the view could not be made');
+    else res.destroy();
+  };
   return (req, res) => {
     let url: URL;
     try {
@@ -111,12 +115,7 @@ function guarded(
     } catch {
       return plain(res, 400, 'bad request: the target is not a URL path');
     }
-    try {
-      handle(req, res, url);
-    } catch {
-      if (!res.headersSent) plain(res, 500, 'the view could not be made');
-      else res.destroy();
-    }
+    handle(req, res, url).catch(() => failed(res));
   };
 }
 
