@@ -16,15 +16,32 @@ export function servedUrl(child: ChildProcess): Promise<string> {
   });
 }
 
-/** Reads the view's event stream at `url` until the server ends it; the views (SSE `data:` lines) it sent. */
+/**
+ * Every view of a page's stream at `url` (`run`: one run of a study) until the one that ends it
+ * (a run's `done`, a study's `finished`) or the server ends the stream; then the page is closed,
+ * as a reader closes its tab (a finished run's server waits for that).
+ */
+export async function readViews(url: string, run?: string): Promise<Record<string, unknown>[]> {
+  const res = await fetch(`${url}events${run === undefined ? '' : `?${new URLSearchParams({ run }).toString()}`}`);
+  const views: Record<string, unknown>[] = [];
+  let text = '';
+  for await (const chunk of res.body!) {
+    text += Buffer.from(chunk as Uint8Array).toString();
+    let end: number;
+    while ((end = text.indexOf('\n\n')) >= 0) {
+      const frame = text.slice(0, end);
+      text = text.slice(end + 2);
+      if (!frame.startsWith('data: ')) continue;
+      const view = JSON.parse(frame.slice(6)) as Record<string, unknown>;
+      views.push(view);
+      // Leaving the loop cancels the body: the connection closes.
+      if (view.kind === 'run' ? view.done !== undefined : view.finished === true) return views;
+    }
+  }
+  return views;
+}
+
+/** How many views a page's stream at `url` sent until the run's end. */
 export async function countViews(url: string): Promise<number> {
-  let count = 0;
-  const res = await fetch(`${url}events`);
-  for await (const chunk of res.body!)
-    count += (
-      Buffer.from(chunk as Uint8Array)
-        .toString()
-        .match(/^data: /gm) ?? []
-    ).length;
-  return count;
+  return (await readViews(url)).length;
 }

@@ -8,11 +8,17 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Subject } from 'rxjs';
 import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
-import { resolveConfig } from '../src/index.ts';
-import { serveRun } from '../src/serve/serve.ts';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { resolveConfig, startRun } from '../src/index.ts';
+import { traceHeader } from '../src/run/trace.ts';
+import { serveRun, serveRunFile } from '../src/serve/serve.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
 const chromiumTool = systemTool(CHROMIUM);
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-live-page-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A progress event of `island` at `iteration`. */
 export function progress(island: number, iteration: number, best: number, extra: Partial<ArchipelagoEvent> = {}): ArchipelagoEvent {
@@ -64,5 +70,48 @@ describe('the page at any size (Chromium)', { skip: chromiumTool.skip }, () => {
     assert.equal(await page.locator('#topology g.node').count(), islands);
     await page.close();
     await server.close();
+  });
+
+  it('shows the takeover time of a takeover run in the status line and per island, live and from its trace', async () => {
+    const handle = startRun({
+      n: 16,
+      ga: { mode: 'takeover' },
+      islands: 4,
+      topology: { kind: 'ring' },
+      migration: { mode: 'sync', interval: 5, migrants: 1 },
+      seed: 1,
+    });
+    const events: ArchipelagoEvent[] = [];
+    handle.events$.subscribe((e) => events.push(e));
+    const result = await handle.result;
+    const takeover = result.takeover!;
+    assert.ok(takeover.iteration !== null, 'the seeded run is taken over');
+    const live = new Subject<ArchipelagoEvent>();
+    const server = await serveRun(handle.config, { port: 0 });
+    server.watch(live);
+    for (const e of events) live.next(e);
+    const file = path.join(dir, 'takeover.jsonl');
+    writeFileSync(file, [traceHeader(handle.config), ...events].map((e) => JSON.stringify(e)).join('\n'));
+    const replay = await serveRunFile(file, { port: 0 });
+    for (const url of [server.url, replay.url]) {
+      const page = await tab();
+      await page.goto(url);
+      await page.waitForSelector('body[data-state="over"]');
+      assert.equal(
+        await page
+          .locator('#status')
+          .textContent()
+          .then((t) => t?.split(';')[0]),
+        `takeover: the archipelago was taken over at iteration ${takeover.iteration}`,
+      );
+      const cells = await page.$$eval('#islands tr[data-island]', (rows) => rows.map((r) => r.lastElementChild?.textContent));
+      assert.deepEqual(
+        cells,
+        takeover.islands.map((at) => (at === null ? '–' : `iteration ${at}`)),
+      );
+      await page.close();
+    }
+    await server.close();
+    await replay.close();
   });
 });

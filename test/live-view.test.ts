@@ -23,7 +23,7 @@ import { DecimatedSeries } from '../src/serve/series.ts';
 import { newRunCursor, RunState, runHeader, type RunView } from '../src/serve/run-state.ts';
 import { serveRun, serveRunFile, serveStudy, type ViewServer } from '../src/serve/serve.ts';
 import { CLI } from './cli-helpers.ts';
-import { countViews, servedUrl } from './live-stream.ts';
+import { countViews, readViews as allViews, servedUrl } from './live-stream.ts';
 import { repeatablePart } from './helpers.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
@@ -117,7 +117,7 @@ describe('the server', () => {
     assert.equal((await fetch(`${url.origin}/events`)).status, 403);
     assert.equal((await fetch(`${url.origin}/app.js?token=${'0'.repeat(32)}`)).status, 403);
     assert.equal((await fetch(other.url)).status, 200);
-    assert.equal((await fetch(`${url.origin}/app.js`, { headers: { cookie: `nqi-token=${token}` } })).status, 200);
+    assert.equal((await fetch(`${url.origin}/app.js`, { headers: { cookie: `nqi-token-${url.port}=${token}` } })).status, 200);
   });
 });
 
@@ -183,15 +183,6 @@ function served(args: string[]): {
   const url = servedUrl(child);
   const closed = new Promise<{ code: number | null; stdout: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout })));
   return { url, child, closed };
-}
-
-/** Every view of a page's stream until the server ends it. */
-async function allViews(url: string, run?: string): Promise<Record<string, unknown>[]> {
-  const text = await (await fetch(`${url}events${run === undefined ? '' : `?${new URLSearchParams({ run }).toString()}`}`)).text();
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('data: '))
-    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
 }
 
 describe('experiment --serve and report --serve', () => {

@@ -10,7 +10,7 @@ import type { SeededRunConfig } from '../run/start-run.ts';
 import type { ServeOptions } from '../serve/options.ts';
 import type { RunServer, StudyServer, ViewServer } from '../serve/serve.ts';
 import { UsageError } from './errors.ts';
-import { printBare } from './output.ts';
+import { printBare, printError } from './output.ts';
 import { claimSignals } from './signals.ts';
 
 async function started<T extends ViewServer>(at: ServeOptions, start: () => Promise<T>): Promise<T> {
@@ -48,13 +48,33 @@ export async function startStudyView(experiment: Experiment, outDir: string, at:
 /** `report ... --serve`: serves what is on disk until a signal (Ctrl-C) stops it. */
 export async function serveUntilStopped(at: ServeOptions, start: () => Promise<ViewServer>): Promise<void> {
   const server = await started(at, start);
-  await new Promise<void>((resolve) => {
+  await untilSignal(new Promise<void>(() => {}));
+  await server.close();
+}
+
+/**
+ * After a run or study ended (its result printed): its view stays served until a page has had
+ * the whole of it and was closed, or until a signal, so a run that ends in a moment can still
+ * be looked at. Said on stderr, since the command has not exited yet.
+ */
+export async function lingerThenClose(server: ViewServer, what: 'run' | 'study'): Promise<void> {
+  printError(`the ${what} is over; its view stays served at ${server.url} until its page is closed (or Ctrl-C)`);
+  await untilSignal(server.pagesClosed());
+  await server.close();
+}
+
+/** Resolves when `done` does or at the first SIGINT / SIGTERM / SIGHUP (which is then released). */
+function untilSignal(done: Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
     const release = claimSignals(() => {
       release();
       resolve();
     });
+    void done.then(() => {
+      release();
+      resolve();
+    });
   });
-  await server.close();
 }
 
 /** The study runner's hooks with the view's added: the folder opened, each run's events, each run's end. */

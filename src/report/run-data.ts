@@ -23,26 +23,34 @@ export function parseEventLines(text: string, file: string): (ArchipelagoEvent |
   const events: (ArchipelagoEvent | TraceHeader)[] = [];
   const lines = text.split('\n');
   lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = parseJsonText(line);
-    } catch (error) {
-      // A torn last line (a study still running) is left out; anything else is not an event log.
-      if (i === lines.length - 1) return;
-      throw new ConfigError(
-        `${file}: line ${i + 1} is not JSON (${(error as Error).message}); expected one event per line (solve --trace, or a study's events/*.jsonl)`,
-      );
-    }
-    if (value === null || typeof value !== 'object' || typeof (value as { type?: unknown }).type !== 'string') {
-      throw new ConfigError(`${file}: line ${i + 1} is not an event (an object with a type)`);
-    }
-    // The fields the report reads must have their types, or the charts fail far from here.
-    const problem = eventProblem(value);
-    if (problem !== null) throw new ConfigError(`${file}: line ${i + 1} is not an event (${problem})`);
-    events.push(value as ArchipelagoEvent | TraceHeader);
+    const event = parseEventLine(line, i + 1, i === lines.length - 1, file);
+    if (event !== null) events.push(event);
   });
   return events;
+}
+
+/**
+ * One line of an event log (line number `at`): its event, or null for a blank line or a torn
+ * last line (a study still running). @throws ConfigError naming the line.
+ */
+export function parseEventLine(line: string, at: number, last: boolean, file: string): ArchipelagoEvent | TraceHeader | null {
+  if (line.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = parseJsonText(line);
+  } catch (error) {
+    if (last) return null;
+    throw new ConfigError(
+      `${file}: line ${at} is not JSON (${(error as Error).message}); expected one event per line (solve --trace, or a study's events/*.jsonl)`,
+    );
+  }
+  if (value === null || typeof value !== 'object' || typeof (value as { type?: unknown }).type !== 'string') {
+    throw new ConfigError(`${file}: line ${at} is not an event (an object with a type)`);
+  }
+  // The fields the report reads must have their types, or the charts fail far from here.
+  const problem = eventProblem(value);
+  if (problem !== null) throw new ConfigError(`${file}: line ${at} is not an event (${problem})`);
+  return value as ArchipelagoEvent | TraceHeader;
 }
 
 export function readRunEvents(file: string): RunData {

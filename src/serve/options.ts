@@ -4,6 +4,13 @@ export interface ServeOptions {
   port: number;
   /** Default 127.0.0.1; any other address needs the token the URL carries (docs/live-view.md, Security). */
   host?: string;
+  /**
+   * A page whose connection takes no byte for this long while a view waits for it has stopped
+   * reading and is dropped (default 30); a page that reads, however slowly, is kept.
+   */
+  stallSeconds?: number;
 }
+
+export const DEFAULT_STALL_SECONDS = 30;
 
 export const DEFAULT_HOST = '127.0.0.1';

@@ -7,9 +7,9 @@
  * what it has not seen, so a new reader's first view is the whole state (the snapshot) and
  * later ones only what changed (the live part). Nothing here reaches back into the run.
  */
-import type { ArchipelagoEvent, BetweenEvent, ProgressEvent } from '../archipelago/events.ts';
+import type { ArchipelagoEvent, BetweenEvent, ProgressEvent, TakeoverResult } from '../archipelago/events.ts';
 import { edgesOf } from '../topology/topology.ts';
-import { DecimatedSeries, newCursor, type SeriesCursor } from './series.ts';
+import { DecimatedSeries, newCursor, type SeriesCursor, type SeriesPart } from './series.ts';
 
 /** Points kept per island series and for the archipelago's series: enough for a chart's width. */
 const SERIES_POINTS = 512;
@@ -60,20 +60,25 @@ export interface RunView {
   header?: RunHeaderView;
   seconds: number;
   islands: IslandNow[];
-  series: Record<number, { reset: boolean; points: IslandPoint[] }>;
+  series: Record<number, SeriesPart<IslandPoint>>;
   edges: EdgeFlow[];
   between?: Omit<BetweenEvent, 'type'>;
-  betweenSeries?: { reset: boolean; points: BetweenPoint[] };
+  betweenSeries?: SeriesPart<BetweenPoint>;
   started?: number;
   solution?: { island: number; iteration: number; solution: number[]; seconds: number };
-  done?: {
-    solved: boolean;
-    fitness: number;
-    foundBy: number | null;
-    foundAtIteration: number | null;
-    evaluations: number;
-    seconds: number;
-  };
+  done?: RunEnd;
+}
+
+/** How the run ended (its `done` event, or a study's record). */
+export interface RunEnd {
+  solved: boolean;
+  fitness: number;
+  foundBy: number | null;
+  foundAtIteration: number | null;
+  evaluations: number;
+  seconds: number;
+  /** Takeover mode: the archipelago's takeover iteration (null: not every island) and each island's. */
+  takeover?: TakeoverResult;
 }
 
 /** One reader's place in the state. */
@@ -157,10 +162,14 @@ export class RunState {
   }
 
   /** The run's end: from its `done` event, or for a study's event log (which has none) from its record. */
-  end(r: NonNullable<RunView['done']>): void {
+  end(r: RunEnd): void {
     this.changes++;
-    const { solved, fitness, foundBy, foundAtIteration, evaluations, seconds } = r;
-    this.done = { solved, fitness, foundBy, foundAtIteration, evaluations, seconds };
+    const { solved, fitness, foundBy, foundAtIteration, evaluations, seconds, takeover } = r;
+    this.done = { solved, fitness, foundBy, foundAtIteration, evaluations, seconds, ...(takeover ? { takeover } : {}) };
+    // Each island's takeover as the run's end says it (a progress sample may have come before it).
+    takeover?.islands.forEach((at, i) => {
+      if (this.islands[i] && at !== null) this.islands[i].takenOverAt = at;
+    });
   }
 
   /** What a reader at `cursor` has not seen; its first view is the whole state. The cursor moves on. */

@@ -26,23 +26,36 @@ export class DecimatedSeries<T> {
     this.epoch++;
   }
 
-  /** What a reader at `cursor` has not seen: the new points, or all of them after a halving. */
-  since(cursor: SeriesCursor): { reset: boolean; points: T[] } | null {
+  /**
+   * What a reader at `cursor` has not seen: the new points, or all of them after a halving,
+   * and the latest point (which the stride may have left out), so a chart ends at the stop.
+   */
+  since(cursor: SeriesCursor): SeriesPart<T> | null {
     const reset = cursor.epoch !== this.epoch;
     const from = reset ? 0 : cursor.length;
+    const lastChanged = cursor.last !== this.last;
     cursor.epoch = this.epoch;
     cursor.length = this.points.length;
-    if (!reset && from === this.points.length) return null;
-    return { reset, points: this.points.slice(from) };
+    cursor.last = this.last;
+    if (!reset && from === this.points.length && !lastChanged) return null;
+    return { reset, points: this.points.slice(from), last: this.last };
   }
+}
+
+/** A reader's part of a series: new points (all of them when `reset`) and the latest point. */
+export interface SeriesPart<T> {
+  reset: boolean;
+  points: T[];
+  last: T | null;
 }
 
 /** How far one reader has read a series. */
 export interface SeriesCursor {
   epoch: number;
   length: number;
+  last: unknown;
 }
 
 export function newCursor(): SeriesCursor {
-  return { epoch: -1, length: 0 };
+  return { epoch: -1, length: 0, last: null };
 }

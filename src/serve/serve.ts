@@ -10,11 +10,11 @@ import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { readRuns, RUNS_FILE } from '../experiment/store.ts';
 import { eventLogPath } from '../experiment/runner.ts';
-import { readRunEvents } from '../report/run-data.ts';
 import { readStudy } from '../report/study-data.ts';
 import { traceHeader } from '../run/trace.ts';
 import type { SeededRunConfig } from '../run/start-run.ts';
 import { newRunCursor, RunState, runHeader, type RunSource } from './run-state.ts';
+import { replayFile } from './replay.ts';
 import type { ServeOptions } from './options.ts';
 import { startViewServer, type ViewServer, type ViewSource, type ViewStream } from './server.ts';
 import { StudyState, type StudyPlan } from './study-state.ts';
@@ -43,25 +43,12 @@ export interface RunServer extends ViewServer {
 export async function serveRun(config: SeededRunConfig, options: ServeOptions): Promise<RunServer> {
   const state = new RunState(runHeader(traceHeader(config)));
   const server = await startViewServer((run) => (run === null ? runStream(state) : null), options);
-  return { url: server.url, close: () => server.close(), watch: (events$) => void events$.subscribe((event) => state.add(event)) };
+  return { ...server, watch: (events$) => void events$.subscribe((event) => state.add(event)) };
 }
 
-/** A finished run's state from its events (a trace's header, or none for a study's event log). */
-export function replayedRun(header: RunSource | null, events: readonly ArchipelagoEvent[]): RunState {
-  const started = events.find((e) => e.type === 'started');
-  // A loop, not a spread into Math.max: a log holds up to millions of events.
-  let seen = 0;
-  for (const e of events) if (e.type === 'progress' && e.island >= seen) seen = e.island + 1;
-  const islands = started?.type === 'started' ? started.islands : seen;
-  const state = new RunState(runHeader(header ?? { config: { islands }, provenance: null, tool: null }));
-  for (const event of events) state.add(event);
-  return state;
-}
-
-/** `report --run FILE --serve`: the page of a `solve --trace` file or a study's event log. */
-export function serveRunFile(file: string, options: ServeOptions): Promise<ViewServer> {
-  const data = readRunEvents(file);
-  const state = replayedRun(data.header, data.events);
+/** `report --run FILE --serve`: the page of a `solve --trace` file or a study's event log, read as a stream. */
+export async function serveRunFile(file: string, options: ServeOptions): Promise<ViewServer> {
+  const state = await replayFile(file);
   return startViewServer((run) => (run === null ? runStream(state) : null), options);
 }
 
@@ -98,21 +85,24 @@ function studySource(state: StudyState, dir: string): ViewSource {
     if (cell === undefined || !state.plan.seeds.includes(seed)) return null;
     const file = eventLog(dir, cell.id, seed);
     if (file === null) return null;
-    try {
-      const data = readRunEvents(file);
-      const replayed = replayedRun(
-        { config: { ...cell.config, seed }, provenance: state.plan.provenance, tool: state.plan.tool },
-        data.events,
-      );
-      // A study's event log stops short of `done`: the run's record says how it ended.
-      const record = state.record(cell.id, seed);
-      if (!replayed.finished && record) replayed.end({ ...record, foundAtIteration: record.solved ? record.iterations : null });
-      return runStream(replayed);
-    } catch {
-      // A log damaged or half-written: the run cannot be opened (the study view still lists it).
-      return null;
-    }
+    return replayedLog(
+      file,
+      { config: { ...cell.config, seed }, provenance: state.plan.provenance, tool: state.plan.tool },
+      state.record(cell.id, seed),
+    );
   };
+}
+
+/** A study's finished run from its event log (null: damaged or half-written; the study view still lists it). */
+async function replayedLog(file: string, header: RunSource, record: RunRecord | undefined): Promise<ViewStream | null> {
+  try {
+    const replayed = await replayFile(file, header);
+    // A study's event log stops short of `done`: the run's record says how it ended.
+    if (!replayed.finished && record) replayed.end({ ...record, foundAtIteration: record.solved ? record.iterations : null });
+    return runStream(replayed);
+  } catch {
+    return null;
+  }
 }
 
 /** What `experiment --serve` hands the study runner: each run's events as it starts (a retry starts afresh), each run's end. */
@@ -130,8 +120,7 @@ export async function serveStudy(plan: StudyPlan, dir: string, options: ServeOpt
   const state = new StudyState(plan, (cell, seed) => eventLog(dir, cell, seed) !== null);
   const server = await startViewServer(studySource(state, dir), options);
   return {
-    url: server.url,
-    close: () => server.close(),
+    ...server,
     opened: () => {
       for (const record of readRuns(path.join(dir, RUNS_FILE)).runs) state.runEnded(record);
     },

@@ -2,34 +2,33 @@
  * The live view's HTTP server (node:http): the page and its assets, and one server-sent
  * event stream per open page. A page's stream starts with the whole state (the snapshot),
  * then carries what changed, four times a second. The run never waits for a page: views are
- * made on a timer from state the run's events already updated, and a page whose socket does
- * not take a view at once (a slow or stalled client) is disconnected; its browser reconnects
- * and starts again from a snapshot. Only GET is served and nothing served changes the run.
+ * made on a timer from state the run's events already updated; a page that reads slowly gets
+ * fewer, coalesced views (src/serve/pages.ts) and only one that stopped reading is dropped.
+ * Only GET is served and nothing served changes the run.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pageAsset, type PageAsset } from './assets.ts';
-import { DEFAULT_HOST, type ServeOptions } from './options.ts';
+import { DEFAULT_HOST, DEFAULT_STALL_SECONDS, type ServeOptions } from './options.ts';
+import { Pages, type ViewStream } from './pages.ts';
 
-/** A stream of views for one page: `next()` is what changed since its last call (null: nothing). */
-export interface ViewStream {
-  next(): object | null;
-  /** Nothing more will come (a finished run): the page is told and the stream ends. */
-  readonly ended: boolean;
-}
+export type { ViewStream } from './pages.ts';
 
 /** What the server shows: a stream per page, by the `run` the page asks for (null: the main view). */
-export type ViewSource = (run: string | null) => ViewStream | null;
+export type ViewSource = (run: string | null) => ViewStream | null | Promise<ViewStream | null>;
 
 export interface ViewServer {
   /** The page's address, with the token when one is needed. */
   readonly url: string;
   /** Sends every page what it has not seen, then ends their streams and stops listening. */
   close(): Promise<void>;
+  /** Resolves once a page has had the whole (finished) view and every page is closed. */
+  pagesClosed(): Promise<void>;
 }
 
-const FLUSH_MS = 250;
+/** How long close() waits for pages to take their last view before it cuts their connections. */
+const CLOSE_GRACE_MS = 2000;
 /** Pages at once: each holds a cursor and a socket; more get 503. */
 const MAX_CLIENTS = 16;
 
@@ -52,56 +51,24 @@ const COMMON_HEADERS = {
   'Cache-Control': 'no-store',
 };
 
-interface Client {
-  res: ServerResponse;
-  stream: ViewStream;
-}
-
 /** Starts serving `source`; resolves once it listens. */
 export async function startViewServer(source: ViewSource, options: ServeOptions): Promise<ViewServer> {
   const host = options.host ?? DEFAULT_HOST;
   const token = host === DEFAULT_HOST ? null : randomBytes(16).toString('hex');
-  const clients = new Set<Client>();
-  let timer: NodeJS.Timeout | null = null;
-
-  const flush = () => {
-    for (const client of clients) send(client);
-    if (clients.size === 0 && timer !== null) {
-      clearInterval(timer);
-      timer = null;
-    }
-  };
-  const send = (client: Client) => {
-    const view = client.stream.next();
-    if (view !== null && !client.res.write(`data: ${JSON.stringify(view)}\n\n`)) {
-      // The page does not keep up: drop it rather than buffer for it (it reconnects to a snapshot).
-      drop(client);
-      return;
-    }
-    if (client.stream.ended) drop(client);
-  };
-  const drop = (client: Client) => {
-    clients.delete(client);
-    client.res.end();
-  };
+  const pages = new Pages((options.stallSeconds ?? DEFAULT_STALL_SECONDS) * 1000);
 
   const server: Server = createServer(guarded((req, res, url) => handle(req, res, url)));
-  const handle = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const port = (server.address() as AddressInfo).port;
     const refusal = refuse(req, url, { token, host, port });
     if (refusal !== null) return plain(res, refusal.status, refusal.text);
     if (url.pathname === '/events') {
-      if (clients.size >= MAX_CLIENTS) return plain(res, 503, 'too many pages open');
-      const stream = source(url.searchParams.get('run'));
+      if (pages.size >= MAX_CLIENTS) return plain(res, 503, 'too many pages open');
+      const stream = await source(url.searchParams.get('run'));
       if (stream === null) return plain(res, 404, 'no such run');
       res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
       res.socket?.setNoDelay(true);
-      const client = { res, stream };
-      clients.add(client);
-      res.on('close', () => clients.delete(client));
-      send(client);
-      timer ??= setInterval(flush, FLUSH_MS).unref();
-      return;
+      return pages.add(res, stream);
     }
     // Browsers ask for an icon; there is none (an answer, not a 404 in the page's console).
     if (url.pathname === '/favicon.ico') return void res.writeHead(204, COMMON_HEADERS).end();
@@ -119,14 +86,9 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/${token === null ? '' : `?token=${token}`}`,
+    pagesClosed: () => pages.idle(),
     close: async () => {
-      if (timer !== null) clearInterval(timer);
-      for (const client of clients) {
-        const view = client.stream.next();
-        if (view !== null) client.res.write(`data: ${JSON.stringify(view)}\n\n`);
-        client.res.end();
-      }
-      clients.clear();
+      await pages.closeAll(CLOSE_GRACE_MS);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Connections a browser keeps alive would hold the close (and the command's exit) back.
       server.closeAllConnections();
@@ -140,8 +102,12 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
  * `//[`), it gets an answer (400, or 500 if making its answer failed) and the server goes on.
  */
 function guarded(
-  handle: (req: IncomingMessage, res: ServerResponse, url: URL) => void,
+  handle: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const failed = (res: ServerResponse) => {
+    if (!res.headersSent) plain(res, 500, 'the view could not be made');
+    else res.destroy();
+  };
   return (req, res) => {
     let url: URL;
     try {
@@ -149,12 +115,7 @@ function guarded(
     } catch {
       return plain(res, 400, 'bad request: the target is not a URL path');
     }
-    try {
-      handle(req, res, url);
-    } catch {
-      if (!res.headersSent) plain(res, 500, 'the view could not be made');
-      else res.destroy();
-    }
+    handle(req, res, url).catch(() => failed(res));
   };
 }
 

@@ -25,7 +25,7 @@ import { printError, printLine, setExitCode } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
 import { DEFAULT_DETECT_RATIO, designLines, powerPlan } from '../../report/design.ts';
-import { startStudyView, withStudyView } from '../serve-view.ts';
+import { lingerThenClose, startStudyView, withStudyView } from '../serve-view.ts';
 
 export interface ExperimentArgs extends ClusterArgs, ServeArgs {
   file: string;
@@ -178,6 +178,7 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
   // The study's own options (--events) are in its manifest: --resume keeps them. A shard continues its slice by itself.
   const again = shard === undefined ? '--resume' : `--shard ${args.shard === 'auto' ? 'auto' : `${shard.index}/${shard.count}`}`;
   const resume = `nqueens-islands experiment ${[args.file, ...editsArgs(edits)].map(shellWord).join(' ')} --out ${shellWord(outDir)} ${again}${mixedBuilds ? ' --mixed-builds' : ''}${cluster ? ` ${clusterHint(args)}` : ''}`;
+  let ended = false;
   try {
     let outcome: StudyOutcome;
     let lost: string | null = null;
@@ -199,11 +200,13 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     }
     bar.stop();
     tellOutcome(outcome, lost, { cluster: cluster !== null, outDir, resume, shard, stoppedBy });
+    ended = true;
   } finally {
     bar.stop();
     release();
     served?.finish();
-    await served?.close();
+    // A study that ended keeps its view up until its page is closed or a signal (docs/live-view.md).
+    await (served !== null && ended && !controller.signal.aborted ? lingerThenClose(served, 'study') : served?.close());
   }
 }
 

@@ -20,7 +20,7 @@ import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
 import type { RunServer } from '../../serve/serve.ts';
-import { startRunView } from '../serve-view.ts';
+import { lingerThenClose, startRunView } from '../serve-view.ts';
 import type { JoinedCluster } from '../../cluster/launcher/join-cluster.ts';
 import { largeNAdvice } from '../../config/run-time.ts';
 import { fittedNoteOf } from '../../config/memory.ts';
@@ -254,16 +254,25 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     release = claimFinishing();
   } catch (error) {
     watchers.trace?.abort();
+    await served?.close();
     throw error;
   } finally {
     watchers.close();
     signals.dispose();
-    await served?.close();
     await cluster?.close();
   }
   const traceError = watchers.trace?.close() ?? null;
-  report(outcome, args, { out, outName, cluster, signals, traceError });
-  return release;
+  try {
+    report(outcome, args, { out, outName, cluster, signals, traceError });
+  } catch (error) {
+    await served?.close();
+    throw error;
+  }
+  if (served === null) return release;
+  release();
+  // The result is out: the view stays up until its page is closed or a signal (docs/live-view.md); not after a Ctrl-C.
+  if (signals.received) await served.close();
+  else await lingerThenClose(served, 'run');
 }
 
 interface ReportContext {

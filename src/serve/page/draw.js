@@ -73,6 +73,21 @@ export function maxOf(values, floor) {
   return Math.max(floor, extent(values)[1]);
 }
 
+/** heatColour's colour as [r, g, b] 0..255, for pixels. */
+export function heatRgb(value) {
+  const v = Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+  return hslToRgb(215, 0.6, (97 - v * 62) / 100);
+}
+
+function hslToRgb(h, s, l) {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n) => {
+    const k = (n + h / 30) % 12;
+    return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return [f(0), f(8), f(4)];
+}
+
 export function formatNumber(value) {
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
   if (!Number.isFinite(value)) return '∞';

@@ -1,8 +1,10 @@
 // The run view: header, topology with migration, per-island series, the archipelago's
 // observables, the winner and the stop. State is merged from the server's views (a view with
 // a header is a snapshot and starts afresh); drawing happens at most once per animation frame.
-import { acceptanceColour, formatNumber, maxOf, heatColour, html, islandColour, lineChart, svg, text } from './draw.js';
+import { acceptanceColour, formatNumber, maxOf, heatColour, heatRgb, html, islandColour, lineChart, svg, text } from './draw.js';
 
+/** Above this many islands the heat map is drawn on a canvas, a pixel per pair (an SVG rect each would be too many). */
+const SVG_HEAT_LIMIT = 64;
 /** Run seconds over which an edge's migrants per second are measured. */
 const RATE_WINDOW = 5;
 
@@ -14,13 +16,16 @@ export class RunView {
   }
 
   merge(view) {
-    if (view.header) this.state = { header: view.header, series: {}, edges: new Map(), betweenSeries: [], between: null };
+    if (view.header)
+      this.state = { header: view.header, series: {}, last: {}, edges: new Map(), betweenSeries: [], betweenLast: null, between: null };
     const s = this.state;
     if (s === null) return;
     s.seconds = view.seconds;
     s.islands = view.islands;
-    for (const [island, part] of Object.entries(view.series))
+    for (const [island, part] of Object.entries(view.series)) {
       s.series[island] = part.reset ? part.points : (s.series[island] ?? []).concat(part.points);
+      s.last[island] = part.last;
+    }
     for (const flow of view.edges) {
       const key = `${flow[0]}>${flow[1]}`;
       const edge = s.edges.get(key) ?? { samples: [] };
@@ -30,8 +35,10 @@ export class RunView {
       s.edges.set(key, edge);
     }
     if (view.between) s.between = view.between;
-    if (view.betweenSeries)
+    if (view.betweenSeries) {
       s.betweenSeries = view.betweenSeries.reset ? view.betweenSeries.points : s.betweenSeries.concat(view.betweenSeries.points);
+      s.betweenLast = view.betweenSeries.last;
+    }
     s.started = view.started;
     s.solution = view.solution;
     s.done = view.done;
@@ -48,13 +55,13 @@ export class RunView {
       Object.entries(s.series).map(([i, points]) => ({
         name: `island ${i}`,
         colour: islandColour(Number(i), count),
-        points: points.map((p) => [p[0], p[column]]),
+        points: withLast(points, s.last[i]).map((p) => [p[0], p[column]]),
       }));
     lineChart(this.parts.best, { lines: series(2), xTitle: 'iteration', yTitle: 'best fitness' });
     lineChart(this.parts.mean, { lines: series(3), xTitle: 'iteration', yTitle: 'mean fitness' });
     lineChart(this.parts.diversity, { lines: series(4), xTitle: 'iteration', yTitle: 'diversity', yDomain: [0, 1] });
     this.heatMap(s);
-    const b = s.betweenSeries;
+    const b = withLast(s.betweenSeries, s.betweenLast);
     lineChart(this.parts.distinct, {
       lines: [
         { name: 'distinct / sampled', colour: '#4c78a8', points: b.map((p) => [p[0], p[3] > 0 ? p[2] / p[3] : NaN]) },
@@ -116,9 +123,16 @@ export class RunView {
       0,
     );
     let line = s.started === undefined ? 'starting' : `running: iteration ${most}, ${formatNumber(s.seconds)} s`;
+    const takenOver = s.islands.filter((i) => i.takenOverAt !== null).length;
+    if (isTakeover(s) && !s.done) line += `; ${takenOver} of ${s.islands.length} islands taken over`;
     if (s.solution)
       line = `solved by island ${s.solution.island} at iteration ${s.solution.iteration} (${formatNumber(s.solution.seconds)} s)`;
-    else if (s.done) line = `not solved: best fitness ${s.done.fitness}`;
+    else if (s.done?.takeover)
+      line =
+        s.done.takeover.iteration === null
+          ? `takeover: not every island was taken over (${takenOver} of ${s.islands.length})`
+          : `takeover: the archipelago was taken over at iteration ${s.done.takeover.iteration}`;
+    else if (s.done) line = `not solved: best fitness ${s.done.fitness} (fewer attacking pairs is better; 0 is a solution)`;
     if (s.done) line += `; done after ${formatNumber(s.done.seconds)} s, ${s.done.evaluations} evaluations`;
     this.parts.status.textContent = line;
     this.parts.status.dataset.iteration = String(most);
@@ -208,15 +222,18 @@ export class RunView {
       return;
     }
     const m = s.between.distance;
-    const size = 300;
-    const cell = size / m.length;
-    const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' }, box);
-    m.forEach((row, i) =>
-      row.forEach((d, j) => {
-        const rect = svg('rect', { x: j * cell, y: i * cell, width: cell + 0.2, height: cell + 0.2, fill: heatColour(d) }, root);
-        svg('title', {}, rect).textContent = `islands ${i} and ${j}: ${formatNumber(d)}`;
-      }),
-    );
+    if (m.length > SVG_HEAT_LIMIT) heatCanvas(box, m);
+    else {
+      const size = 300;
+      const cell = size / m.length;
+      const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' }, box);
+      m.forEach((row, i) =>
+        row.forEach((d, j) => {
+          const rect = svg('rect', { x: j * cell, y: i * cell, width: cell + 0.2, height: cell + 0.2, fill: heatColour(d) }, root);
+          svg('title', {}, rect).textContent = `islands ${i} and ${j}: ${formatNumber(d)}`;
+        }),
+      );
+    }
     html(
       'p',
       `iteration ${s.between.iteration}: mean distance ${formatNumber(s.between.meanDistance)}, ${s.between.distinct} distinct of ${s.between.sampled} sampled (white 0, dark 1)`,
@@ -231,8 +248,9 @@ export class RunView {
     const scroll = html('div', '', { class: 'scroll' }, box);
     const table = html('table', '', {}, scroll);
     const head = html('tr', '', {}, table);
-    for (const h of ['island', 'iteration', 'best', 'mean', 'diversity', 'sent', 'accepted', 'immigrants survived'])
-      html('th', h, {}, head);
+    const takeover = isTakeover(s);
+    const titles = ['island', 'iteration', 'best', 'mean', 'diversity', 'sent', 'accepted', 'immigrants survived'];
+    for (const h of takeover ? [...titles, 'taken over at'] : titles) html('th', h, {}, head);
     for (const i of s.islands) {
       const row = html('tr', '', { 'data-island': i.id }, table);
       const survival = i.checked > 0 ? `${i.survived}/${i.checked} (${Math.round((100 * i.survived) / i.checked)}%)` : '–';
@@ -245,6 +263,7 @@ export class RunView {
         i.migrantsSent,
         i.migrantsAccepted,
         survival,
+        ...(takeover ? [i.takenOverAt === null ? '–' : `iteration ${i.takenOverAt}`] : []),
       ];
       for (const c of cells) html('td', String(c), {}, row);
       if (i.error) html('td', `failed: ${i.error}`, {}, row);
@@ -279,4 +298,33 @@ function positions(kind, count, rows, size) {
     return Array.from({ length: count }, (_, i) => [24 + (i % cols) * step, 24 + Math.floor(i / cols) * step]);
   }
   return Array.from({ length: count }, (_, i) => circle(i, count));
+}
+
+/** The distance matrix as pixels on a canvas (large archipelagos): one pixel per pair, scaled up by CSS. */
+function heatCanvas(box, m) {
+  const n = m.length;
+  const canvas = html('canvas', '', { width: n, height: n, class: 'heat', 'data-size': n }, box);
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(n, n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const [r, g, b] = heatRgb(m[i][j]);
+      const at = 4 * (i * n + j);
+      image.data[at] = r;
+      image.data[at + 1] = g;
+      image.data[at + 2] = b;
+      image.data[at + 3] = 255;
+    }
+  context.putImageData(image, 0, 0);
+}
+
+/** A series' points with its latest point appended when the decimation left it out: a chart ends where the run is. */
+function withLast(points, last) {
+  if (!last || (points.length > 0 && points[points.length - 1][0] >= last[0])) return points;
+  return points.concat([last]);
+}
+
+/** Whether the run is in takeover mode (its config says so, or an island reported a takeover). */
+function isTakeover(s) {
+  return s.header.config?.ga?.mode === 'takeover' || s.done?.takeover !== undefined || s.islands.some((i) => i.takenOverAt !== null);
 }
