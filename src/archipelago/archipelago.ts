@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { toOneBased, type Genes } from '../problem/genes.ts';
+import { allocGenes, toOneBased, type Genes } from '../problem/genes.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { CheckpointRequests } from './checkpoint-requests.ts';
 import { RUNNING, type Coordination } from './coordination.ts';
@@ -252,6 +252,9 @@ class ArchipelagoRun {
         return;
       }
       this.claimed = { island: message.island, iteration: message.iteration, solution, foundAt: message.foundAt };
+      // A best so far no longer counts once a solution is claimed: its chromosomes (N genes an
+      // island) need not wait for the result beside the solution (docs/large-n.md).
+      this.lastBest.forEach((b, i) => (this.lastBest[i] = b && { ...b, best: allocGenes(0) }));
       this.emit({
         type: 'solution',
         island: message.island,
