@@ -109,7 +109,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     evaluations += islandEvaluations;
     after += islandAfter;
     if (r) {
-      if (r.best && (!bestReport || r.bestFitness < bestReport.bestFitness)) bestReport = r;
+      if ((r.best ?? r.solution) && (!bestReport || r.bestFitness < bestReport.bestFitness)) bestReport = r;
       if (r.stopReason !== 'max-iterations' && r.stopReason !== 'max-evaluations' && r.stoppedAt > latestStop) latestStop = r.stoppedAt;
       lastEnd = Math.max(lastEnd, r.stoppedAt);
     }
@@ -135,9 +135,8 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
   const reported = bestReport as IslandReport | null;
   // The best any island reached: what an island without a report (failed, or its host or the
   // broker lost) last sent counts too, so such a run keeps the best so far.
-  let best: { bestFitness: number; best: Genes } | null = reported?.best
-    ? { bestFitness: reported.bestFitness, best: reported.best }
-    : null;
+  const reportedBest = reported ? (reported.best ?? reported.solution) : null;
+  let best: { bestFitness: number; best: Genes } | null = reportedBest ? { bestFitness: reported!.bestFitness, best: reportedBest } : null;
   o.lastBest?.forEach((b, i) => {
     if (b && !o.reports[i] && (!best || b.bestFitness < best.bestFitness)) best = b;
   });
