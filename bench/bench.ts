@@ -1087,7 +1087,7 @@ async function main(): Promise<void> {
     print(
       table(
         ['figure', 'measured', 'target', 'met?', 'command'],
-        doneWhen.map((row) => [...row, ...Array(5 - row.length).fill('')]),
+        doneWhen.map((row) => [...row, ...new Array<string>(5 - row.length).fill('')]),
       ),
     );
     print();
