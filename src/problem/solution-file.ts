@@ -165,11 +165,13 @@ export function checkBinaryFile(file: string, name = file): StreamedReport {
     if (n < 1 || size !== BINARY_HEADER_BYTES + 4 * n)
       throw new TupleSyntaxError(`${name}: its header says N = ${n}, so ${BINARY_HEADER_BYTES + 4 * n} bytes, but it has ${size}`);
     const check = new StreamedCheck(n);
-    const buffer = Buffer.alloc(4 * CHUNK_ROWS);
+    // Words read in place where the machine is little-endian (a tenth of the time of readUInt32LE).
+    const words = new Uint32Array(CHUNK_ROWS);
+    const buffer = Buffer.from(words.buffer);
     for (let at = 0; at < n; at += CHUNK_ROWS) {
-      const bytes = 4 * Math.min(CHUNK_ROWS, n - at);
-      if (readSync(fd, buffer, 0, bytes, BINARY_HEADER_BYTES + 4 * at) !== bytes) throw new TupleSyntaxError(`${name}: ends early`);
-      for (let i = 0; i < bytes; i += 4) check.add(buffer.readUInt32LE(i), name);
+      const count = Math.min(CHUNK_ROWS, n - at);
+      if (readSync(fd, buffer, 0, 4 * count, BINARY_HEADER_BYTES + 4 * at) !== 4 * count) throw new TupleSyntaxError(`${name}: ends early`);
+      for (let i = 0; i < count; i++) check.add(LITTLE_ENDIAN ? words[i] : buffer.readUInt32LE(4 * i), name);
     }
     return check.report(name);
   } finally {
