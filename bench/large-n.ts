@@ -29,7 +29,7 @@ export interface LargeRun extends Measured {
 }
 
 /** Runs a command, under /usr/bin/time -f when it exists; its stdout and the measures. */
-function measure(command: string, args: string[], cwd: string): Measured & { stdout: string } {
+function measure(command: string, args: string[], cwd: string): Measured & { stdout: string; stderr: string } {
   const timed = existsSync(TIME);
   const t0 = performance.now();
   const r = timed
@@ -40,6 +40,7 @@ function measure(command: string, args: string[], cwd: string): Measured & { std
   const line = /@@time ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
   return {
     stdout: r.stdout,
+    stderr: r.stderr,
     wallSeconds,
     cpuSeconds: line ? Number(line[1]) + Number(line[2]) : null,
     peakBytes: line ? Number(line[3]) * 1024 : null,
@@ -77,4 +78,31 @@ export function minConflicts(binary: string, n: number, seed: number): LargeRun 
   const m = measure(binary, [String(n), String(seed)], process.cwd());
   const [seconds, solved] = m.stdout.trim().split(' ').map(Number);
   return { ...m, solved: solved === 1, searchSeconds: seconds, startupSeconds: null };
+}
+
+export interface DefaultHybridRun extends LargeRun {
+  /** Peak resident bytes over N. */
+  bytesPerQueen: number | null;
+  /** The one line the defaults' fit printed, if any. */
+  fitted: string | null;
+}
+
+/**
+ * `solve -n N --mode hybrid --seed S --out FILE.bin`, the defaults otherwise (issue 50's
+ * command), a new process; the run's figures from the record the .bin's JSON twin would hold
+ * are taken from stdout's last line (`... N s (start-up S s)`).
+ */
+export function solveDefaultHybrid(cli: string, root: string, n: number, seed: number): DefaultHybridRun {
+  const out = join(mkdtempSync(join(tmpdir(), 'nq-bench-100m-')), 'solution.bin');
+  const m = measure(process.execPath, [cli, 'solve', '-n', String(n), '--mode', 'hybrid', '--seed', String(seed), '--out', out], root);
+  const times = /; ([\d.]+) s \(start-up ([\d.]+) s\)/.exec(m.stdout);
+  const fitted = /runs on [^\n]*/.exec(m.stderr)?.[0] ?? null;
+  return {
+    ...m,
+    solved: m.stdout.startsWith('solved'),
+    searchSeconds: times ? Number(times[1]) : NaN,
+    startupSeconds: times ? Number(times[2]) : null,
+    bytesPerQueen: m.peakBytes === null ? null : m.peakBytes / n,
+    fitted,
+  };
 }

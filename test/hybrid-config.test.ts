@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { overridesFromArgv } from '../src/config/flags.ts';
 import { loadConfigFile } from '../src/config/load.ts';
-import { estimateMemory } from '../src/config/memory.ts';
+import { estimateMemory, fittedNoteOf } from '../src/config/memory.ts';
 import { toFileShape } from '../src/config/file-shape.ts';
 import { resolveRunConfig, type ResolveEnv } from '../src/config/resolve.ts';
 import { hybridParams } from '../src/ga/hybrid/params.ts';
@@ -62,18 +62,39 @@ describe('hybrid mode in the run config', () => {
   it('estimates memory with the diagonal counts, migrants and threads, and refuses what does not fit, saying what would', () => {
     // Per island (N = 5e7): 9 boards of 6 bytes a column, the occupancy bits, a migrant's 8 copies, 1 MB of its own; 64 MB per thread.
     const island = 9 * 6 * 5e7 + 5e7 / 2 + 8 * 4 * 5e7 + 1e6;
-    const total = (islands: number, threads = islands) => 80e6 + islands * island + threads * 64e6 + 2 * islands * 4 * 5e7 + 16 * 5e7;
-    const ga = resolveRunConfig({ n: 50_000_000, islands: 1, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env).ga;
+    const total = (islands: number, threads = islands) => 80e6 + islands * island + threads * 64e6 + (islands + 1) * 4 * 5e7 + 8 * 5e7;
+    const ga = resolveRunConfig({ n: 50_000_000, islands: 1, ga: { mode: 'hybrid', populationSize: 8 } }, 'x.yaml', {}, env).ga;
     assert.equal(estimateMemory(50_000_000, 4, ga, 1).bytes, total(4));
     assert.equal(estimateMemory(50_000_000, 4, ga, 1, undefined, 2).bytes, total(4, 2));
     // Two cores (env): 4 islands share 2 threads.
-    assert.throws(() => resolveRunConfig({ n: 50_000_000, islands: 4, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env), {
+    assert.throws(() => resolveRunConfig({ n: 50_000_000, islands: 4, ga: { mode: 'hybrid', populationSize: 8 } }, 'x.yaml', {}, env), {
       message: `x.yaml: n: 50000000 needs about ${(total(4, 2) / 1e9).toFixed(1)} GB for 4 islands (per island: hybrid population 8 and one scratch board, 4 bytes per gene + 2 bytes of diagonal counts per column; 1 migrant in flight; 2 threads of 64 MB for all), more than the 12.0 GB this machine allows (75% of 16.0 GB); it fits with islands = 2 (about ${(total(2) / 1e9).toFixed(1)} GB)`,
     });
     assert.throws(
-      () => resolveRunConfig({ n: 200_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env),
+      () => resolveRunConfig({ n: 200_000_000, islands: 2, ga: { mode: 'hybrid', populationSize: 8 } }, 'x.yaml', {}, env),
       /n: 200000000 needs about [\d.]+ GB for 2 islands .*; even one island needs about [\d.]+ GB; lower n or the population \(ga.populationSize, --population\)$/,
     );
+  });
+
+  it('gives islands and population left to their defaults the largest that fit, and says so in one line', () => {
+    // N = 10^8: islands = cores (2) of population 8 would need about 20 GB; the defaults plan 40 bytes a queen.
+    const big = resolveRunConfig({ n: 100_000_000, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env);
+    assert.deepEqual([big.islands, big.ga.populationSize], [1, 2]);
+    assert.ok(estimateMemory(1e8, 1, big.ga, 0).bytes <= 40 * 1e8);
+    assert.match(
+      fittedNoteOf(big)!,
+      /^N = 100000000 runs on 1 island of population 2 \(about 3\.\d GB\): the defaults, 2 islands of population 8, would need about \d+\.\d GB, more than what this machine allows; --islands and --population choose$/,
+    );
+    // Given, a size is kept: the island count (the population gives way), or both (refused as before).
+    const given = resolveRunConfig({ n: 30_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env);
+    assert.deepEqual([given.islands, given.ga.populationSize], [2, 2]);
+    assert.throws(
+      () => resolveRunConfig({ n: 100_000_000, islands: 2, ga: { mode: 'hybrid', populationSize: 8 } }, 'x.yaml', {}, env),
+      /needs about/,
+    );
+    // Where the defaults fit, nothing changes and nothing is said.
+    const small = resolveRunConfig({ n: 1_000_000, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env);
+    assert.deepEqual([small.islands, small.ga.populationSize, fittedNoteOf(small)], [2, 8, null]);
   });
 
   it('config/large-n.yaml resolves to hybrid mode', () => {

@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfigFile } from '../src/config/load.ts';
-import { estimateMemory } from '../src/config/memory.ts';
+import { addressSpaceNeeded, estimateMemory, PLANNED_BYTES_PER_QUEEN, PROCESS_BYTES, THREAD_BYTES } from '../src/config/memory.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { CLI, ROOT } from './cli-helpers.ts';
@@ -54,5 +54,39 @@ describe('large N (real CLI, real workers)', () => {
     const estimate = estimateMemory(n, 2, config.ga, config.migration.migrants).bytes;
     const peak = Number(readFileSync(peakFile, 'utf8')) * 1024;
     assert.ok(peak <= estimate && peak >= 0.6 * estimate, `peak resident memory ${peak} bytes, estimate ${estimate}`);
+  });
+
+  it('hybrid mode with the defaults solves N = 2,000,000 in 40 bytes a queen, and the .bin it writes verifies', () => {
+    const n = 2_000_000;
+    const out = join(tmp, 'two-million.bin');
+    const peakFile = join(tmp, 'peak-rss-2m');
+    // The budget: the process and one thread, and 40 bytes a queen. Under an address-space
+    // limit that leaves only that much beside what Node reserves, the defaults (islands = cores,
+    // population 8: about 0.5 GB here) must give way by themselves, say so, and still solve.
+    const budget = PROCESS_BYTES + THREAD_BYTES + PLANNED_BYTES_PER_QUEEN * n;
+    const limitKb = Math.floor(addressSpaceNeeded(budget, 1) / 1024);
+    const solve = ['--require', PEAK_RSS, CLI, 'solve', '-n', String(n), '--mode', 'hybrid', '--seed', '5', '--out', out, '--quiet'];
+    const r = spawnSync('/bin/sh', ['-c', `ulimit -v ${limitKb} && exec "$0" "$@"`, process.execPath, ...solve], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, NQI_PEAK_RSS_FILE: peakFile },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^nqueens-islands: N = 2000000 runs on 1 island of population \d+ \(about [\d.]+ GB\): the defaults, 2 islands of population 8, /m,
+    );
+    assert.match(r.stdout, /^solved N=2000000: /);
+    const peak = Number(readFileSync(peakFile, 'utf8')) * 1024;
+    assert.ok(
+      peak <= budget,
+      `peak resident memory ${peak} bytes, budget ${budget} (${((peak - PROCESS_BYTES - THREAD_BYTES) / n).toFixed(1)} bytes a queen past the process)`,
+    );
+    // The file: 16 bytes of header and 4 a row, checked by verify as it reads it.
+    assert.equal(statSync(out).size, 16 + 4 * n);
+    const v = spawnSync(process.execPath, [CLI, 'verify', '--file', out, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(v.status, 0, v.stderr);
+    assert.deepEqual(JSON.parse(v.stdout), [{ n, permutation: true, fitness: 0, solution: true }]);
   });
 });

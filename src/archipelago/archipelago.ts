@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { toOneBased, type Genes } from '../problem/genes.ts';
+import { allocGenes, toOneBased, type Genes } from '../problem/genes.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { CheckpointRequests } from './checkpoint-requests.ts';
 import { RUNNING, type Coordination } from './coordination.ts';
@@ -203,6 +203,9 @@ class ArchipelagoRun {
     } else if (message.type === 'solution') {
       const won = this.winner.claim(message, this.validated);
       if (!won) return;
+      // A best so far no longer counts once a solution is claimed: its chromosomes (N genes an
+      // island) need not wait for the result beside the solution (docs/large-n.md).
+      this.ends.lastBest.forEach((b, i) => (this.ends.lastBest[i] = b && { ...b, best: allocGenes(0) }));
       this.emit({
         type: 'solution',
         island: won.island,

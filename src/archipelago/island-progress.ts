@@ -14,6 +14,14 @@ export interface ProgressCounts {
 }
 
 /**
+ * A best chromosome this large (N = 10^6 genes of 4 bytes) is sent at most every
+ * LARGE_BEST_EVERY_MS: the coordinator keeps it only for an island that ends without a report
+ * (a lost host; a failing island sends its own), and the final report carries the best anyway.
+ */
+const LARGE_BEST_BYTES = 4e6;
+const LARGE_BEST_EVERY_MS = 30_000;
+
+/**
  * What an island tells the coordinator while it runs: progress samples (on the iteration
  * schedule, every `intervalMs`, and at once when its GA mode's signal changes) and its best chromosome
  * whenever its fitness changed.
@@ -34,6 +42,8 @@ export class IslandProgress {
   private nextSample = 0;
   /** The fitness of the last best chromosome sent to the coordinator (see reportBest). */
   private bestSent = -1;
+  /** When a large best may be sent next (see reportBest): not in a run's first LARGE_BEST_EVERY_MS. */
+  private nextLargeBest = performance.now() + LARGE_BEST_EVERY_MS;
 
   constructor(
     private readonly island: number,
@@ -93,9 +103,14 @@ export class IslandProgress {
       const { evolver } = this;
       const bestFitness = evolver.bestFitness();
       if (!failing && bestFitness === this.bestSent) return;
+      const { population: pop, n } = evolver;
+      // A large chromosome at most every LARGE_BEST_EVERY_MS: each is a message of N genes
+      // (11 bytes a queen of peak memory and 0.8 s of 3.5 at N = 10^7, one island).
+      const now = performance.now();
+      if (!failing && n * pop.genes.BYTES_PER_ELEMENT > LARGE_BEST_BYTES && now < this.nextLargeBest) return;
+      this.nextLargeBest = now + LARGE_BEST_EVERY_MS;
       this.bestSent = bestFitness;
       // A view of the member, not a copy: the transport encodes it at once (40 MB less garbage a message at N = 10^7).
-      const { population: pop, n } = evolver;
       const at = pop.bestSlot() * n;
       this.transport.report({ type: 'best', island: this.island, bestFitness, best: pop.genes.subarray(at, at + n) });
     } catch (error) {

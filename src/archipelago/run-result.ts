@@ -124,7 +124,8 @@ function bestReached(o: RunRecordings): { bestFitness: number; best: Genes } | n
   const consider = (b: { bestFitness: number; best: Genes | null } | null | undefined) => {
     if (b?.best && (!best || b.bestFitness < best.bestFitness)) best = { bestFitness: b.bestFitness, best: b.best };
   };
-  for (const r of o.reports) consider(r);
+  // A solved island's report carries its solution as its best (sent once: docs/large-n.md).
+  for (const r of o.reports) consider(r && { bestFitness: r.bestFitness, best: r.best ?? r.solution });
   o.reports.forEach((r, i) => {
     if (!r) consider(o.lastBest?.[i]);
   });

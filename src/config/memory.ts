@@ -42,10 +42,12 @@ export const PROCESS_BYTES = 80e6;
  */
 const MIGRANT_COPIES = 8;
 /**
- * The coordinator's bytes per column: each island's last best and its final report (genes),
- * and the result's tuple (8-byte numbers) and its JSON text (up to 8 characters a row).
+ * The coordinator's bytes per column besides each island's last best (genes): the solution's
+ * genes as they arrive and the result's tuple (8-byte numbers). Its text, JSON or rows, is
+ * written in chunks and never held whole (src/problem/solution-file.ts), and the bests are
+ * dropped once a solution is claimed.
  */
-const RESULT_BYTES_PER_COLUMN = 16;
+const RESULT_BYTES_PER_COLUMN = 8;
 
 /**
  * Address space a process and each island's thread reserve beyond what they use (Node's own
@@ -135,7 +137,7 @@ export function estimateMemory(
   const island = gaMemory(ga, n, registries?.gaModes);
   const gene = bytesPerGene(n);
   const messages = MIGRANT_COPIES * migrants * n * gene;
-  const coordinator = 2 * islands * n * gene + RESULT_BYTES_PER_COLUMN * n;
+  const coordinator = (islands + 1) * n * gene + RESULT_BYTES_PER_COLUMN * n;
   const mb = THREAD_BYTES / 1e6;
   const thread = threads === islands ? `${mb} MB for its thread` : `${threads} thread${threads === 1 ? '' : 's'} of ${mb} MB for all`;
   return {

@@ -15,7 +15,8 @@ import { toFileShape } from '../config/file-shape.ts';
 import type { RunConfigInput } from '../config/schema.ts';
 import { withoutSecrets } from '../config/nats-url.ts';
 import { InputError } from '../io/errors.ts';
-import { writeFileAtomic } from '../io/write-file.ts';
+import { openOutput } from '../io/write-file.ts';
+import { binaryRows, jsonChunks, rowLines } from '../problem/solution-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { provenance, type Provenance } from '../provenance.ts';
 import { islandSettingsOf, type IslandSettings } from './island-settings.ts';
@@ -203,18 +204,33 @@ export function runFields(record: SolveRecord): RunFields {
 }
 
 /**
- * The record as the file `file` holds it: the solution, or the best so far, one row per line
- * for .txt, else the JSON record. Null when a .txt has no rows to hold (no island reported a
+ * The record as the file `file` holds it, in chunks (never one string: docs/large-n.md): the
+ * solution, or the best so far, one row per line for .txt, or as .bin (src/problem/solution-file.ts),
+ * else the JSON record. Null when a .txt or .bin has no rows to hold (no island reported a
  * chromosome): an empty file would look like a result.
  */
-export function recordText(file: string, record: SolveRecord): string | null {
-  if (extname(file).toLowerCase() !== '.txt') return `${JSON.stringify(record)}\n`;
+export function recordChunks(file: string, record: SolveRecord): Iterable<string | Uint8Array> | null {
+  const ext = extname(file).toLowerCase();
+  if (ext !== '.txt' && ext !== '.bin') return withNewline(jsonChunks(record));
   const rows = record.solution ?? record.best;
-  return rows ? `${rows.join('\n')}\n` : null;
+  if (!rows) return null;
+  return ext === '.txt' ? rowLines(rows) : binaryRows(rows);
+}
+
+/** The chunks, then a newline (a JSON record is one line). */
+export function* withNewline(chunks: Iterable<string>): Generator<string> {
+  yield* chunks;
+  yield '\n';
 }
 
 /** What a result file's extension makes of the record; a file without one (or a device) takes the JSON record. */
-const RECORD_FORMATS: Readonly<Record<string, string>> = { '': 'JSON', '.json': 'JSON', '.jsonl': 'JSON', '.txt': 'rows' };
+const RECORD_FORMATS: Readonly<Record<string, string>> = {
+  '': 'JSON',
+  '.json': 'JSON',
+  '.jsonl': 'JSON',
+  '.txt': 'rows',
+  '.bin': 'binary rows',
+};
 
 /** An existing FIFO or device (whatever its name): it takes the JSON record. */
 function isStream(file: string): boolean {
@@ -234,15 +250,23 @@ export function checkRecordFormat(flag: string, file: string): void {
   const ext = extname(file).toLowerCase();
   if (RECORD_FORMATS[ext] !== undefined || isStream(file)) return;
   throw new InputError(
-    `${flag} ${file}: no result format for ${ext}; expected .json (the JSON record, also .jsonl, no extension or a FIFO or device) or .txt (the solution, one row per line)`,
+    `${flag} ${file}: no result format for ${ext}; expected .json (the JSON record, also .jsonl, no extension or a FIFO or device) or .txt (the solution, one row per line) or .bin (the solution as 32-bit rows, docs/large-n.md)`,
   );
 }
 
-/** Saves the record (the `output.file` key, `--out`), whole or not at all; returns false when there was nothing to save (see recordText). */
+/** Saves the record (the `output.file` key, `--out`), whole or not at all; returns false when there was nothing to save (see recordChunks). */
 export function writeRecord(file: string, record: SolveRecord): boolean {
-  const text = recordText(file, record);
-  if (text !== null) writeFileAtomic(file, text);
-  return text !== null;
+  const chunks = recordChunks(file, record);
+  if (chunks === null) return false;
+  const output = openOutput(file);
+  try {
+    for (const chunk of chunks) output.write(chunk);
+  } catch (error) {
+    output.abort();
+    throw error;
+  }
+  output.commit();
+  return true;
 }
 
 /** The config as a record or trace shows it (and its provenance hashes): the file shape, a `cluster.nats` password or token replaced by ***. */

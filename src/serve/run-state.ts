@@ -7,7 +7,8 @@
  * what it has not seen, so a new reader's first view is the whole state (the snapshot) and
  * later ones only what changed (the live part). Nothing here reaches back into the run.
  */
-import type { ArchipelagoEvent, BetweenEvent, ProgressEvent, TakeoverResult } from '../archipelago/events.ts';
+import type { ArchipelagoEvent, BetweenEvent, ProgressEvent } from '../archipelago/events.ts';
+import type { TakeoverResult } from '../ga/modes/takeover-coordinator.ts';
 import { edgesOf } from '../topology/topology.ts';
 import { DecimatedSeries, newCursor, type SeriesCursor, type SeriesPart } from './series.ts';
 

@@ -128,7 +128,7 @@ function printPlan(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits):
   const ratio = args.detect === undefined ? DEFAULT_DETECT_RATIO : Number(args.detect);
   if (!(ratio > 0 && Number.isFinite(ratio)) || ratio === 1 || !/^\s*[\d.]+\s*$/.test(args.detect ?? '1'))
     throw new ConfigError(`--detect ${args.detect}: expected a paired ratio above 0 other than 1, e.g. 0.8`);
-  const experiment = loadExperiment(args.file);
+  const experiment = loadExperiment(args.file, undefined, edits);
   if (args.pilot !== undefined && !existsSync(path.join(args.pilot, MANIFEST_FILE)))
     throw new ConfigError(`--pilot ${args.pilot}: no ${MANIFEST_FILE}; expected the --out folder of an earlier study`);
   const plan = args.pilot === undefined ? null : powerPlan(experiment, args.pilot, ratio);

@@ -9,7 +9,8 @@ import { configFileOf, displayName, runConfigFromArgv } from '../../config/confi
 import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
 import { readCheckpoint, resumeConfig, type CheckpointFile } from '../../run/checkpoint.ts';
-import { recordText, type Ending, type SolveRecord } from '../../run/result-record.ts';
+import { withNewline, writeRecord, type Ending, type SolveRecord } from '../../run/result-record.ts';
+import { jsonChunks } from '../../problem/solution-file.ts';
 import { NoSolutionError, type RunFailedError } from '../../run/errors.ts';
 import { withSeed, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
 import { checkSupported, runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
@@ -23,15 +24,25 @@ import type { RunServer } from '../../serve/serve.ts';
 import { lingerThenClose, startRunView } from '../serve-view.ts';
 import type { JoinedCluster } from '../../cluster/launcher/join-cluster.ts';
 import { largeNAdvice } from '../../config/run-time.ts';
-import { fittedNoteOf } from '../../config/memory.ts';
+import { fittedNoteOf, noteFitted } from '../../config/memory.ts';
 import { watchRun } from '../run-watchers.ts';
 import { availableParallelism } from 'node:os';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
-import { exitWhenWritten, printError, printLine, printLog, printResultLine, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
-import { removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import {
+  exitWhenWritten,
+  printError,
+  printLine,
+  printLog,
+  printOut,
+  printResultLine,
+  setExitCode,
+  stdoutFailed,
+  tupleForPeople,
+} from '../output.ts';
+import { removeStaleTemps, writeError } from '../../io/write-file.ts';
 
 export interface SolveArgs extends ClusterArgs, ServeArgs {
   config?: string;
@@ -59,7 +70,11 @@ function checkpointEverySeconds(args: SolveArgs): number {
 /** The run config: from `--config` and flags, or from the checkpoint `--resume` names (flags may change only limits and outputs). */
 async function runConfig(args: SolveArgs, env?: ResolveEnv): Promise<{ config: SeededRunConfig; resumed: CheckpointFile | null }> {
   if (args.resume === undefined) {
-    return { config: withSeed(await runConfigFromArgv(args, env)), resumed: null };
+    const resolved = await runConfigFromArgv(args, env);
+    const config = withSeed(resolved);
+    const fitted = fittedNoteOf(resolved);
+    if (fitted !== null) noteFitted(config, fitted);
+    return { config, resumed: null };
   }
   if (args.config !== undefined) throw new UsageError('--config: not with --resume; the checkpoint holds the run config');
   const checkpoint = readCheckpoint(args.resume);
@@ -124,14 +139,10 @@ function printFailures(result: RunResult, failure: RunFailedError | null): void 
  * a FIFO nobody reads) is one line, and the result is not lost. Returns whether it was saved.
  */
 function saveResult(outName: string, out: string, record: SolveRecord): boolean {
-  const text = recordText(out, record);
-  if (text === null) {
+  try {
+    if (writeRecord(out, record)) return true;
     printError(`${outName} ${out}: not written: no island reported a chromosome to save`);
     return false;
-  }
-  try {
-    writeFileAtomic(out, text);
-    return true;
   } catch (error) {
     printError(`${writeError(outName, out, error)}; ${keptIn(null)}`);
     return false;
@@ -291,7 +302,8 @@ function report(
   { out, outName, cluster, signals, traceError }: ReportContext,
 ): void {
   // The record's solution passed the independent validator: the tool never prints one it refuses.
-  if (args.json) printLine(JSON.stringify(record));
+  // In chunks: the text of 10^8 rows would pass V8's longest string (docs/large-n.md).
+  if (args.json) for (const chunk of withNewline(jsonChunks(record))) printOut(chunk);
   else
     printText(
       result,

@@ -2,7 +2,9 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { lastValue, numberInHelp } from '../../schema/flag-value.ts';
 import { checkTuple } from '../../problem/check-tuple.ts';
 import { parseTuple, parseTupleFile } from '../../problem/tuple.ts';
+import { extname } from 'node:path';
 import { readRegularText } from '../../io/read-file.ts';
+import { checkBinaryFile } from '../../problem/solution-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printLine, setExitCode, tupleForPeople } from '../output.ts';
 
@@ -33,7 +35,24 @@ function readTuples(args: VerifyArgs): number[][] {
   return parts.map((p, i) => parseTuple(p, `tuple ${i + 1}`));
 }
 
+/** A `.bin` solution (docs/large-n.md), checked as it is read: a tuple of 10^8 rows never exists whole. */
+function verifyBinary(args: VerifyArgs, file: string): void {
+  if ([...(args.tuple ?? []), ...args._.slice(1)].length > 0) throw new UsageError('verify: give tuples or --file, not both');
+  const { head, ...report } = checkBinaryFile(file, `--file ${file}`);
+  if (args.n !== undefined && String(report.n) !== args.n.trim())
+    throw new UsageError(`tuple: has ${report.n} rows, expected N = ${args.n} (-n)`);
+  if (args.json) printLine(JSON.stringify([report]));
+  else {
+    const rows = report.n > head.length ? `(${head.join(', ')}, ... ${report.n - head.length} more)` : `(${head.join(', ')})`;
+    printLine(
+      `${rows}  N=${report.n}  permutation: ${report.permutation ? 'yes' : 'no'}  fitness: ${report.fitness}  solution: ${report.solution ? 'yes' : 'no'}`,
+    );
+  }
+  setExitCode(report.solution ? EXIT.ok : EXIT.notSolved);
+}
+
 function run(args: ArgumentsCamelCase<VerifyArgs>): void {
+  if (args.file !== undefined && extname(args.file).toLowerCase() === '.bin') return verifyBinary(args, args.file);
   const tuples = readTuples(args);
   // Tuples of different lengths may be checked together (each is its own board); `-n`
   // demands one board size, and a tuple of another length is malformed input.
@@ -74,7 +93,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         requiresArg: true,
         coerce: lastValue,
         describe:
-          'read tuples from FILE: one tuple per line, a JSON array of arrays, {"solution": [...]}, or one row per line (solve --out x.txt)',
+          'read tuples from FILE: one tuple per line, a JSON array of arrays, {"solution": [...]}, one row per line (solve --out x.txt), or a .bin solution (solve --out x.bin)',
       })
       .option('n', {
         type: 'string',
