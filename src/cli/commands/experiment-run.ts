@@ -222,17 +222,26 @@ function studyProgress(experiment: Experiment, quiet: boolean | undefined, onClu
       `${count} record${count === 1 ? '' : 's'} that do${count === 1 ? 'es' : ''} not fit the study moved to ${file} (${first}); ${count === 1 ? 'its run is' : 'their runs are'} run again`,
     );
   bar.hooks.onNote = (line) => printError(line);
-  // Once: a study on a cluster also gets the plan hook.
-  let warned = false;
-  const warn = () => {
-    if (!warned) [...designLines(experiment), ...sameCellWarnings(experiment.cells, experiment.seeds[0])].forEach((line) => printError(line));
-    warned = true;
+  // The design's lines once, when the study starts: at its plan, or on a cluster (which has no
+  // plan hook) when it has hosts; a study that never starts (a broker out of reach) says only why.
+  let designed = false;
+  const design = () => {
+    if (!designed) designLines(experiment).forEach((line) => printError(line));
+    designed = true;
   };
-  // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.
-  if (onCluster) warn();
+  const warn = () => sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+  if (onCluster) {
+    warn();
+    const onHosts = bar.hooks.onHosts;
+    bar.hooks.onHosts = (hosts) => {
+      design();
+      onHosts?.(hosts);
+    };
+  }
   const onPlan = bar.hooks.onPlan;
   bar.hooks.onPlan = (total, done) => {
-    warn();
+    design();
+    if (!onCluster) warn();
     onPlan?.(total, done);
   };
   return bar;

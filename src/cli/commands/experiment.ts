@@ -4,6 +4,51 @@ import { CLUSTER_OPTIONS } from '../../cluster/flags.ts';
 import { SERVE_OPTIONS } from '../../serve/flags.ts';
 import type { ExperimentArgs } from './experiment-run.ts';
 
+/** Changing a study without copying its file (docs/experiments.md). */
+const EDIT_OPTIONS = {
+  set: {
+    type: 'string',
+    array: true,
+    requiresArg: true,
+    describe:
+      'change the study without copying its file: KEY=VALUE, a dotted key of the experiment file, the value as YAML (repeats=3, sweep.n=[8, 12], base.overrides.limits.maxIterations=500); repeatable',
+  },
+  repeats: {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    describe: "runs per cell: the first K of the study's seeds (a smaller study to try it out)",
+  },
+  bundle: {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    describe:
+      'write the study (with --set/--repeats) to FILE as one self-contained file, its base run config inlined (for a Kubernetes ConfigMap); runs nothing',
+  },
+} as const;
+
+/** Sizing a design before it runs (docs/experiments.md, "Designs that can answer"). */
+const PLAN_OPTIONS = {
+  plan: {
+    type: 'boolean',
+    default: false,
+    describe: "print the design (each family's tests and the smallest adjusted p its seeds can reach) and run nothing",
+  },
+  pilot: {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    describe: 'with --plan: an earlier study folder whose paired log ratios of evaluations size this study for 80% power',
+  },
+  detect: {
+    type: 'string',
+    requiresArg: true,
+    coerce: lastValue,
+    describe: 'with --plan --pilot: the paired ratio of evaluations to detect (default 0.8)',
+  },
+} as const;
+
 export const experimentCommand: CommandModule<object, ExperimentArgs> = {
   command: 'experiment <file>',
   describe: 'Run a migration study described in an experiment file (YAML/JSON)',
@@ -16,26 +61,7 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
         coerce: lastValue,
         describe: 'result folder (default results/<experiment name>)',
       })
-      .option('set', {
-        type: 'string',
-        array: true,
-        requiresArg: true,
-        describe:
-          'change the study without copying its file: KEY=VALUE, a dotted key of the experiment file, the value as YAML (repeats=3, sweep.n=[8, 12], base.overrides.limits.maxIterations=500); repeatable',
-      })
-      .option('repeats', {
-        type: 'string',
-        requiresArg: true,
-        coerce: lastValue,
-        describe: "runs per cell: the first K of the study's seeds (a smaller study to try it out)",
-      })
-      .option('bundle', {
-        type: 'string',
-        requiresArg: true,
-        coerce: lastValue,
-        describe:
-          'write the study (with --set/--repeats) to FILE as one self-contained file, its base run config inlined (for a Kubernetes ConfigMap); runs nothing',
-      })
+      .options(EDIT_OPTIONS)
       .option('resume', { type: 'boolean', default: false, describe: 'continue an interrupted study in --out: skip its finished runs' })
       .option('events', {
         type: 'boolean',
@@ -61,23 +87,7 @@ export const experimentCommand: CommandModule<object, ExperimentArgs> = {
           "resume although this build's commit, uncommitted changes or Node version differ from the study's (the manifest records it)",
       })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no progress bar or progress lines on stderr' })
-      .option('plan', {
-        type: 'boolean',
-        default: false,
-        describe: "print the design (each family's tests and the smallest adjusted p its seeds can reach) and run nothing",
-      })
-      .option('pilot', {
-        type: 'string',
-        requiresArg: true,
-        coerce: lastValue,
-        describe: 'with --plan: an earlier study folder whose paired log ratios of evaluations size this study for 80% power',
-      })
-      .option('detect', {
-        type: 'string',
-        requiresArg: true,
-        coerce: lastValue,
-        describe: 'with --plan --pilot: the paired ratio of evaluations to detect (default 0.8)',
-      })
+      .options(PLAN_OPTIONS)
       .options(CLUSTER_OPTIONS)
       .options(SERVE_OPTIONS)
       .example('$0 experiment config/experiments/topology.yaml --out results/topology', 'run a study')
