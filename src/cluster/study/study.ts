@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Msg } from '@nats-io/transport-node';
-import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { ConfigError } from '../../config/errors.ts';
 import { RESOLVED_CONFIG_VERSION } from '../../config/resolved-schema.ts';
 import type { Experiment } from '../../experiment/load.ts';
@@ -33,9 +33,10 @@ import type { BusMessage } from '../bus/messages.ts';
 import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/key.ts';
 import { HostDirectory, type HostDirectoryEvents } from '../leases/host-directory.ts';
 import { safeName } from '../bus/text.ts';
-import { holderName, HostLeases, openLeaseBucket, removeAbandonedStudies } from '../leases/host-lease.ts';
+import { holderName, HostLeases, openLeaseBucket } from '../leases/host-lease.ts';
 import { recordProblem } from '../result-checks.ts';
-import { QUEUE_CHECK_MS, QueueWatch } from './queue-watch.ts';
+import { openStudyQueue, QUEUE_CHECK_MS, QueueWatch } from './queue-watch.ts';
+import { checkStudyStreams } from '../leases/shared-state.ts';
 
 const CONSUMER = 'hosts';
 
@@ -169,6 +170,8 @@ class StudyCoordinator {
   ): Promise<ClusterStudyOutcome> {
     const { nc, dropped } = this.bus;
     const open = () => openLeaseBucket(nc, this.subjects);
+    // The broker's shared state is checked before any work: the lease bucket (openLeaseBucket) and the queues' subjects.
+    await checkStudyStreams(await jetstreamManager(nc), this.subjects);
     const leases = new HostLeases(await open(), holderName(`experiment ${experiment.name}`), this.log, open, connectionState(nc));
     this.leases = leases;
     // --out is checked before the wait for hosts; a folder made for it goes again if they do not come.
@@ -248,29 +251,11 @@ class StudyCoordinator {
     });
   }
 
-  /** The study's stream and its consumer, after its lease. */
-  private async openQueue(leases: HostLeases): Promise<Awaited<ReturnType<typeof jetstreamManager>>> {
-    const { session, stream, subjects } = this;
-    const jsm = await jetstreamManager(this.bus.nc);
-    this.jsm = jsm;
-    // The study's lease first, then its stream: a stream without a live lease is a dead study's, removed here.
-    await leases.holdStudy(session);
-    await removeAbandonedStudies(jsm, leases, subjects);
-    await jsm.streams.add({
-      name: stream,
-      subjects: [subjects.study(session, 'runs')],
-      retention: RetentionPolicy.Workqueue,
-      storage: StorageType.File,
-      max_age: 7 * 24 * 3600 * 1e9,
-    });
-    await jsm.consumers.add(stream, {
-      durable_name: CONSUMER,
-      ack_policy: AckPolicy.Explicit,
-      ack_wait: this.ackWaitMs * 1e6,
-      max_deliver: -1,
-      max_ack_pending: -1,
-    });
-    return jsm;
+  /** The study's stream and its consumer, after its lease (queue-watch.ts). */
+  private async openQueue(leases: HostLeases): Promise<JetStreamManager> {
+    const { session, stream, subjects, ackWaitMs } = this;
+    this.jsm = await openStudyQueue(this.bus.nc, leases, { session, stream, subjects, consumer: CONSUMER, ackWaitMs });
+    return this.jsm;
   }
 
   private async publishRun(planned: PlannedRun, events: OpenStudy['events']): Promise<void> {
@@ -359,7 +344,7 @@ class StudyCoordinator {
   /** Waits for the study's end: all recorded, a signal, the broker lost, no host for the whole wait, or its queue gone. */
   private async watch(
     finished: Promise<StoppedBy>,
-    jsm: Awaited<ReturnType<typeof jetstreamManager>>,
+    jsm: JetStreamManager,
     events: OpenStudy['events'],
     signal: AbortSignal | undefined,
   ): Promise<StoppedBy> {
