@@ -22,7 +22,8 @@ import { readRuns, runKey } from '../src/experiment/store.ts';
 import { eventLogPath, runStudy } from '../src/experiment/runner.ts';
 import { IDLE_ISLANDS, repeatablePart, SYNC_LAGGED_STUDY } from './helpers.ts';
 import { toolInfo } from '../src/package-info.ts';
-import { isOneLineError, spawnCli } from './cli-helpers.ts';
+import { CLI, isOneLineError, spawnCli } from './cli-helpers.ts';
+import { spawn } from 'node:child_process';
 import { startLocalBroker } from '../src/cluster/local-broker.ts';
 import { localCluster, nats, SHORT_RECONNECT, within } from './nats-server.ts';
 
@@ -323,6 +324,61 @@ describe('across machines on NATS', { skip: nats.skip, timeout: 300_000 }, () =>
         run.stderr(),
         /no invited host started a run within 10 s; the hosts sign their messages with a cluster key and this process has none, so they drop what it sends \(set NQI_CLUSTER_KEY or --cluster-key-file\): 0 of 2 runs are in .*; continue with: nqueens-islands experiment .* --resume --nats /,
       );
+    });
+
+    it('a host that cannot run a run (address space, ulimit -v) is not invited again; with no other host the study stops saying why', async () => {
+      const prefix = freshPrefix();
+      const quoted = [
+        process.execPath,
+        CLI,
+        'host',
+        '--nats',
+        cluster.server.url,
+        '--nats-prefix',
+        prefix,
+        '--name',
+        'short',
+        '--islands',
+        '1',
+      ];
+      const host = spawn('bash', ['-c', `ulimit -v 4000000 && exec ${quoted.map((w) => `'${w}'`).join(' ')}`], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let hostLog = '';
+      host.stderr.setEncoding('utf8').on('data', (chunk: string) => (hostLog += chunk));
+      try {
+        // 8 islands on 8 threads need about 7 GB of address space: more than the host's limit.
+        const file = experimentFile('short', 'base: { overrides: { n: 30, islands: 8, threads: 8 } }\nrepeats: 2\nseed: 1\n');
+        const run = spawnCli([
+          'experiment',
+          file,
+          '--out',
+          path.join(dir, 'short'),
+          '--nats',
+          cluster.server.url,
+          '--nats-prefix',
+          prefix,
+          '--hosts',
+          '1',
+          '--wait',
+          '60',
+        ]);
+        const exit = await within(60, 'the study to stop', run.exited);
+        assert.equal(exit.code, 3, run.stderr());
+        assert.equal(
+          run.stderr().match(/host short cannot run base#\d: n: 30 needs about [\d.]+ GB of address space .*; it is not invited again\n/g)
+            ?.length,
+          1,
+          run.stderr(),
+        );
+        assert.match(
+          run.stderr(),
+          /no host here can run the study's runs \(host short cannot run base#\d: .*\): 0 of 2 runs are in .*; continue with: /,
+        );
+        assert.equal(hostLog.match(/joined study/g)?.length, 1, hostLog);
+      } finally {
+        host.kill('SIGKILL');
+      }
     });
 
     it('with --nats, the warning about sweep cells that cannot differ is said once', async () => {

@@ -295,6 +295,6 @@ function lostReason(result: ClusterStudyOutcome): string | null {
   if (result.stoppedBy === 'broker-lost') return `lost the NATS broker ${result.broker}`;
   if (result.stoppedBy === 'no-hosts') return 'no host was left';
   if (result.stoppedBy === 'queue-lost') return "the study's queue was deleted on the broker";
-  if (result.stoppedBy === 'unheard') return `no invited host started a run within 10 s${result.keyHint}`;
+  if (result.stoppedBy === 'unserved') return result.unserved;
   return null;
 }

@@ -115,6 +115,13 @@ export const BUS_MESSAGES = {
   ),
   /** A host started a run (for the progress display). */
   'run-started': spec('study', 'study host', SMALL, z.object({ type: z.literal('run-started'), session, runId: text, host: hostName })),
+  /** A host cannot run a run of the study (too little memory for N, ...): it gave the run back; the coordinator invites it no more. */
+  'run-refused': spec(
+    'study',
+    'study host',
+    SMALL,
+    z.object({ type: z.literal('run-refused'), session, runId: text, host: hostName, reason: z.string().min(1).max(500) }),
+  ),
   /** A host's finished run: its record (and event lines when the study keeps them). */
   'run-done': spec(
     'study',

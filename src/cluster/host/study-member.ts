@@ -151,8 +151,17 @@ export class StudyMember {
       run = runPipeline(config, { launcher: this.host.pool });
     } catch (error) {
       // This machine cannot run it (too little memory, ...): give it back for another host.
-      log(`cannot run ${order.runId}: ${error instanceof Error ? error.message : String(error)}; leaving the study`);
+      const reason = safeText(error instanceof Error ? error.message : String(error), 500) || 'failed';
+      log(`cannot run ${order.runId}: ${reason}; leaving the study`);
       msg.nak();
+      // The coordinator invites this host no more for the study: the run goes to a host that can.
+      bus.publish(subjects.study(this.session, 'refused'), {
+        type: 'run-refused',
+        session: this.session,
+        runId: order.runId,
+        host: name,
+        reason,
+      });
       return false;
     }
     this.current = { run, msg };

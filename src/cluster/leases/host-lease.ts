@@ -19,6 +19,7 @@ import type { Subjects } from '../bus/connection.ts';
 import { DEFAULT_HEARTBEAT_MS, leaseTtlMs } from '../defaults.ts';
 import { safeText } from '../bus/text.ts';
 import type { HostDirectory, KnownHost } from './host-directory.ts';
+import { checkLeaseBucket } from './shared-state.ts';
 
 /** What a lease says about its holder (shown by waiting coordinators and `hosts`). */
 export interface LeaseHolder {
@@ -34,14 +35,18 @@ export function leaseBucket(subjects: Subjects): string {
 
 /** Opens (creating if need be) the prefix's lease bucket: in memory, one value per key, entries expire leaseTtlMs() (LEASE_TTL_MS) after their last write. */
 export async function openLeaseBucket(nc: NatsConnection, subjects: Subjects): Promise<KV> {
+  let kv: KV;
   try {
-    return await new Kvm(jetstream(nc)).create(leaseBucket(subjects), { history: 1, ttl: leaseTtlMs(), storage: StorageType.Memory });
+    kv = await new Kvm(jetstream(nc)).create(leaseBucket(subjects), { history: 1, ttl: leaseTtlMs(), storage: StorageType.Memory });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new ConfigError(
       `cannot reserve hosts: the broker's KV bucket ${leaseBucket(subjects)} is not available (${why}); the broker needs JetStream (nats-server -js)`,
     );
   }
+  // An existing bucket is taken as it was made: check it.
+  await checkLeaseBucket(kv, leaseBucket(subjects));
+  return kv;
 }
 
 /** The holder of each leased host among `ids` (absent: free); a value that does not read counts as held by "someone". */

@@ -6,7 +6,45 @@
  * waiting or held by a host (a host acks only after the coordinator recorded its result), so
  * fewer there than it still waits for means some were taken.
  */
-import type { JetStreamManager } from '@nats-io/jetstream';
+import { AckPolicy, jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Subjects } from '../bus/connection.ts';
+import { removeAbandonedStudies, type HostLeases } from '../leases/host-lease.ts';
+
+/** What names a study's queue. */
+export interface StudyQueue {
+  session: string;
+  stream: string;
+  subjects: Subjects;
+  consumer: string;
+  ackWaitMs: number;
+}
+
+/**
+ * Makes the study's stream and its consumer, after the study's lease: a stream without a
+ * live lease is a dead study's, removed here first.
+ */
+export async function openStudyQueue(nc: NatsConnection, leases: HostLeases, queue: StudyQueue): Promise<JetStreamManager> {
+  const { session, stream, subjects, consumer, ackWaitMs } = queue;
+  const jsm = await jetstreamManager(nc);
+  await leases.holdStudy(session);
+  await removeAbandonedStudies(jsm, leases, subjects);
+  await jsm.streams.add({
+    name: stream,
+    subjects: [subjects.study(session, 'runs')],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    max_age: 7 * 24 * 3600 * 1e9,
+  });
+  await jsm.consumers.add(stream, {
+    durable_name: consumer,
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: ackWaitMs * 1e6,
+    max_deliver: -1,
+    max_ack_pending: -1,
+  });
+  return jsm;
+}
 
 /** How often the coordinator looks at its queue. */
 export const QUEUE_CHECK_MS = 2000;

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Msg } from '@nats-io/transport-node';
-import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { ConfigError } from '../../config/errors.ts';
 import { RESOLVED_CONFIG_VERSION } from '../../config/resolved-schema.ts';
 import type { Experiment } from '../../experiment/load.ts';
@@ -32,10 +32,12 @@ import { BusEndpoint } from '../bus/endpoint.ts';
 import type { BusMessage } from '../bus/messages.ts';
 import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/key.ts';
 import { HostDirectory, type HostDirectoryEvents } from '../leases/host-directory.ts';
-import { safeName } from '../bus/text.ts';
-import { holderName, HostLeases, openLeaseBucket, removeAbandonedStudies } from '../leases/host-lease.ts';
+import { safeName, safeText } from '../bus/text.ts';
+import { holderName, HostLeases, openLeaseBucket } from '../leases/host-lease.ts';
 import { recordProblem } from '../result-checks.ts';
-import { QUEUE_CHECK_MS, QueueWatch } from './queue-watch.ts';
+import { openStudyQueue, QUEUE_CHECK_MS, QueueWatch } from './queue-watch.ts';
+import { checkStudyStreams } from '../leases/shared-state.ts';
+import { Unserved } from './unserved.ts';
 
 const CONSUMER = 'hosts';
 
@@ -58,12 +60,11 @@ export interface ClusterOptions extends ClusterKeySource {
 export interface ClusterStudyOutcome extends StudyOutcome {
   /**
    * Why an unfinished study stopped: interrupted (signal), the broker was lost, no host was
-   * left, its queue was deleted on the broker, or no invited host started a run within
-   * UNHEARD_MS while hosts with a cluster key this coordinator lacks were heard (they drop its invitations).
+   * left, its queue was deleted on the broker, or the hosts there do not serve it (unserved.ts).
    */
-  stoppedBy: 'signal' | 'broker-lost' | 'no-hosts' | 'queue-lost' | 'unheard' | null;
-  /** '' or, for a coordinator without a cluster key that heard signed hosts, why they do not answer it (`unheard`). */
-  keyHint: string;
+  stoppedBy: 'signal' | 'broker-lost' | 'no-hosts' | 'queue-lost' | 'unserved' | null;
+  /** Why hosts that are there do not serve it (`unserved`, unserved.ts), in words; '' otherwise. */
+  unserved: string;
   /** Bus messages dropped: malformed, foreign, unauthenticated, or results that failed their checks. */
   dropped: number;
   /** The same, by reason, as one line ('' when none was). */
@@ -80,9 +81,6 @@ export function checkHostCount(hosts: unknown, flag = '--hosts'): number {
 }
 
 type StoppedBy = ClusterStudyOutcome['stoppedBy'];
-
-/** How long a coordinator without a key, among signed hosts, waits for an invited host to start a run (as `solve` waits for its hosts to accept). */
-const UNHEARD_MS = 10_000;
 
 /**
  * Runs the study on the hosts of a NATS broker.
@@ -128,8 +126,9 @@ class StudyCoordinator {
   private finish: (by: StoppedBy) => void = () => {};
   /** Set once the study has stopped: a result that lands after it is not recorded (the outcome was read; a resumed study runs it again). */
   private ended = false;
-  /** An invited host started a run: this coordinator is heard. */
-  private heard = false;
+  /** Whether the hosts there serve the study, and those that cannot (not invited again). */
+  private readonly hearing = new Unserved();
+  private unserved = '';
 
   constructor(
     private readonly bus: BusEndpoint,
@@ -169,6 +168,8 @@ class StudyCoordinator {
   ): Promise<ClusterStudyOutcome> {
     const { nc, dropped } = this.bus;
     const open = () => openLeaseBucket(nc, this.subjects);
+    // The broker's shared state is checked before any work: the lease bucket (openLeaseBucket) and the queues' subjects.
+    await checkStudyStreams(await jetstreamManager(nc), this.subjects);
     const leases = new HostLeases(await open(), holderName(`experiment ${experiment.name}`), this.log, open, connectionState(nc));
     this.leases = leases;
     // --out is checked before the wait for hosts; a folder made for it goes again if they do not come.
@@ -185,7 +186,7 @@ class StudyCoordinator {
     // Said once the study is going to happen (a refusal above stays one line).
     if (!signed) this.log(UNSIGNED_WARNING);
     const { outcome } = study;
-    const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, droppedText: '', broker, keyHint: '' };
+    const result: ClusterStudyOutcome = { ...outcome, stoppedBy: null, dropped: 0, droppedText: '', broker, unserved: '' };
     if (study.todo.length === 0) return { ...result, ...outcome };
 
     const jsm = await this.openQueue(leases);
@@ -202,8 +203,8 @@ class StudyCoordinator {
     this.inviting = true;
     for (const host of this.directory.hosts.values()) if (!host.busy) this.invite(host.id);
     result.stoppedBy = await this.watch(finished, jsm, study.events, options.signal);
-    const keyHint = this.bus.keyHint();
-    return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total, droppedText: dropped.describe(), keyHint };
+    const { unserved } = this;
+    return { ...result, ...outcome, stoppedBy: result.stoppedBy, dropped: dropped.total, droppedText: dropped.describe(), unserved };
   }
 
   async close(): Promise<void> {
@@ -239,7 +240,7 @@ class StudyCoordinator {
 
   /** Only a host leased to this study is invited (also one that turns up later and is free). */
   private invite(hostId: string): void {
-    if (!this.inviting) return;
+    if (!this.inviting || !this.hearing.invitable(hostId)) return;
     const { session, stream, ackWaitMs } = this;
     void this.leases?.take(hostId).then((ours) => {
       if (!ours) return;
@@ -248,29 +249,11 @@ class StudyCoordinator {
     });
   }
 
-  /** The study's stream and its consumer, after its lease. */
-  private async openQueue(leases: HostLeases): Promise<Awaited<ReturnType<typeof jetstreamManager>>> {
-    const { session, stream, subjects } = this;
-    const jsm = await jetstreamManager(this.bus.nc);
-    this.jsm = jsm;
-    // The study's lease first, then its stream: a stream without a live lease is a dead study's, removed here.
-    await leases.holdStudy(session);
-    await removeAbandonedStudies(jsm, leases, subjects);
-    await jsm.streams.add({
-      name: stream,
-      subjects: [subjects.study(session, 'runs')],
-      retention: RetentionPolicy.Workqueue,
-      storage: StorageType.File,
-      max_age: 7 * 24 * 3600 * 1e9,
-    });
-    await jsm.consumers.add(stream, {
-      durable_name: CONSUMER,
-      ack_policy: AckPolicy.Explicit,
-      ack_wait: this.ackWaitMs * 1e6,
-      max_deliver: -1,
-      max_ack_pending: -1,
-    });
-    return jsm;
+  /** The study's stream and its consumer, after its lease (queue-watch.ts). */
+  private async openQueue(leases: HostLeases): Promise<JetStreamManager> {
+    const { session, stream, subjects, ackWaitMs } = this;
+    this.jsm = await openStudyQueue(this.bus.nc, leases, { session, stream, subjects, consumer: CONSUMER, ackWaitMs });
+    return this.jsm;
   }
 
   private async publishRun(planned: PlannedRun, events: OpenStudy['events']): Promise<void> {
@@ -297,7 +280,7 @@ class StudyCoordinator {
     const { bus, subjects, session } = this;
     bus.listen(subjects.study(session, 'started'), ['run-started'], ({ runId, host: sent, session: s }, from) => {
       if (!this.invited.has(from)) return void bus.dropped.unauthenticated++;
-      this.heard = true;
+      this.hearing.started();
       const host = safeName(sent);
       const planned = this.byId.get(runId);
       if (s !== session || !planned) return void bus.dropped.malformed++;
@@ -308,6 +291,12 @@ class StudyCoordinator {
       this.showHosts();
     });
     bus.listen(subjects.study(session, 'result'), ['run-done'], (sent, from, msg) => this.done(study, sent, from, msg));
+    bus.listen(subjects.study(session, 'refused'), ['run-refused'], ({ runId, host, reason }, from) => {
+      if (!this.invited.has(from)) return void bus.dropped.unauthenticated++;
+      const line = `host ${safeName(host)} cannot run ${safeText(runId, 100)}: ${safeText(reason, 300)}`;
+      this.hearing.refused(from, line);
+      this.log(`${line}; it is not invited again`);
+    });
   }
 
   /**
@@ -359,7 +348,7 @@ class StudyCoordinator {
   /** Waits for the study's end: all recorded, a signal, the broker lost, no host for the whole wait, or its queue gone. */
   private async watch(
     finished: Promise<StoppedBy>,
-    jsm: Awaited<ReturnType<typeof jetstreamManager>>,
+    jsm: JetStreamManager,
     events: OpenStudy['events'],
     signal: AbortSignal | undefined,
   ): Promise<StoppedBy> {
@@ -377,10 +366,10 @@ class StudyCoordinator {
       },
       Math.min(1000, waitMs),
     );
-    // Hosts with a key this coordinator lacks drop its invitations: say so, as `solve` does, instead of waiting for ever.
-    const since = Date.now();
-    const unheardCheck = setInterval(() => {
-      if (!this.heard && Date.now() - since > UNHEARD_MS && this.bus.keyHint() !== '') this.finish('unheard');
+    // Hosts that are there and do not serve the study (unserved.ts): say why instead of waiting for ever.
+    const unservedCheck = setInterval(() => {
+      this.unserved = this.hearing.check(this.directory.hosts.keys(), this.bus.keyHint()) ?? '';
+      if (this.unserved) this.finish('unserved');
     }, 1000);
     const queue = new QueueWatch(jsm, this.stream, CONSUMER, this.log);
     const queueCheck = setInterval(() => {
@@ -395,7 +384,7 @@ class StudyCoordinator {
     } finally {
       clearInterval(queueCheck);
       clearInterval(orphanCheck);
-      clearInterval(unheardCheck);
+      clearInterval(unservedCheck);
       signal?.removeEventListener('abort', onAbort);
     }
   }
