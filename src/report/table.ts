@@ -311,6 +311,7 @@ const COMPARISON_COLUMNS: readonly (readonly [string, (c: Comparison) => unknown
   ['ratio_level', (c) => c.ratio?.level],
   ['ert_ratio', (c) => c.ertRatio],
   ['rank_biserial', (c) => c.rankBiserial],
+  ['a12', (c) => c.a12],
   ['wilcoxon_v', (c) => c.statistic],
   ['p', (c) => c.pValue],
   ['p_method', (c) => (c.notRun === null ? c.method : 'not-tested')],
