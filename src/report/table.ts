@@ -5,7 +5,6 @@
 import { formatValue } from '../experiment/sweep.ts';
 import { safeText } from '../io/terminal.ts';
 import type { Quartiles } from './stats.ts';
-import { headline } from './headline.ts';
 import { ALPHA, METRICS, type CellSummary, type Comparison, type FamilySize, type Metric, type StudySummary } from './summary.ts';
 
 /** A number for people: 3 significant digits, k/M for large counts, ∞ for unsolved. */
@@ -256,31 +255,6 @@ export function notRepeatableNote(summary: StudySummary): string | null {
     `Not repeatable: ${summary.notRepeatable.join('; ')} (async migration): thread timing decides what arrives when, so a rerun gives other numbers and ` +
     'the comparisons of these cells pair initial populations only (the same seed starts the same populations).'
   );
-}
-
-/** The terminal table, with a note on the comparisons when there is a baseline. */
-export function renderTable(summary: StudySummary): string {
-  const { header, rows } = summaryRows(summary);
-  const lines = [`${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs, ${summary.seeds.length} seeds per cell`];
-  if (summary.failedRuns.length > 0) lines.push(`left out, an island failed: ${summary.failedRuns.join('; ')}`);
-  const sentences = headline(summary);
-  if (sentences.length > 0) lines.push('', ...sentences);
-  const targets = targetErtRows(summary);
-  lines.push(
-    '',
-    align([header, ...rows]),
-    '',
-    'ERT to reach f ≤ target:',
-    align([targets.header, ...targets.rows]),
-    '',
-    ...tableNotes(summary),
-  );
-  const censored = censoringNotes(summary);
-  if (censored.length > 0)
-    lines.push('', 'Comparisons not tested, compared at a common budget, or read with care:', ...censored.map((n) => `  ${n}`));
-  const unrepeatable = notRepeatableNote(summary);
-  if (unrepeatable) lines.push('', unrepeatable);
-  return lines.join('\n');
 }
 
 /**
