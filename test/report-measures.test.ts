@@ -17,7 +17,7 @@ import { IOH_DAT_HEADER, iohFiles } from '../src/report/ioh-export.ts';
 import { writeExportFolder } from '../src/report/export-folder.ts';
 import { fitnessWithin, fixedBudgetPoints } from '../src/report/run-length.ts';
 import { summarise } from '../src/report/summary.ts';
-import { renderTable } from '../src/report/table.ts';
+import { renderTable } from '../src/report/terminal-table.ts';
 import { cli, isOneLineError } from './cli-helpers.ts';
 import { handMadeStudy as madeIn, type Hand } from './hand-study.ts';
 

@@ -1,7 +1,7 @@
 // @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { averageRanks, quantile, quartiles } from '../src/report/stats.ts';
+import { averageRanks, quantile, quartiles, varghaDelaneyA12 } from '../src/report/stats.ts';
 
 describe('quartiles (type 7, linear interpolation)', () => {
   it('matches hand-computed values', () => {
@@ -21,5 +21,15 @@ describe('quartiles (type 7, linear interpolation)', () => {
 describe('averageRanks', () => {
   it('gives ties the mean of their ranks', () => {
     assert.deepEqual(averageRanks([10, 20, 10, 30]), [1.5, 3, 1.5, 4]);
+  });
+});
+
+describe('varghaDelaneyA12', () => {
+  it('is P(X > Y) + P(X = Y) / 2, counted by hand', () => {
+    // x = 1, 2, 3 against y = 2, 4: of the 6 pairs x > y once (3, 2), x = y once (2, 2): A12 = 1.5 / 6.
+    assert.equal(varghaDelaneyA12([1, 2, 3], [2, 4]), 0.25);
+    assert.equal(varghaDelaneyA12([5, 6], [1, 2]), 1);
+    assert.equal(varghaDelaneyA12([1, 2], [1, 2]), 0.5);
+    assert.ok(Number.isNaN(varghaDelaneyA12([], [1])));
   });
 });

@@ -19,7 +19,8 @@ import { readRunEvents, runSummaryLines } from './run-data.ts';
 import { readStudy, type StudyData } from './study-data.ts';
 import { figureData } from './study-report.ts';
 import { summarise, type StudySummary } from './summary.ts';
-import { renderCsv, renderTable } from './table.ts';
+import { renderCsv } from './table.ts';
+import { renderTable } from './terminal-table.ts';
 import type { XAxis } from './x-axis.ts';
 
 /** What to report (plain data: it crosses to a worker thread). Either `dir` (a study folder) or `run` alone (a trace file). */

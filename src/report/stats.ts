@@ -56,6 +56,19 @@ export function averageRanks(values: readonly number[]): number[] {
   return ranks;
 }
 
+/**
+ * Vargha and Delaney's A12 of x against y (unpaired): P(X > Y) + P(X = Y) / 2 for a value
+ * drawn from each, from the rank sum of x in both samples (ties at average ranks), so O(n log n).
+ * 0.5: no tendency; below 0.5, x tends lower. NaN when either is empty.
+ */
+export function varghaDelaneyA12(x: readonly number[], y: readonly number[]): number {
+  if (x.length === 0 || y.length === 0) return Number.NaN;
+  const ranks = averageRanks([...x, ...y]);
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) sum += ranks[i];
+  return (sum / x.length - (x.length + 1) / 2) / y.length;
+}
+
 /** z for a two-sided 95% interval: the 0.975 quantile of the standard normal. */
 export const Z95 = 1.959963984540054;
 

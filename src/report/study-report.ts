@@ -12,7 +12,8 @@ import { renderMarkdown } from './markdown.ts';
 import { ecdfPoints, fixedBudgetPoints, type BudgetPoint, type EcdfPoint } from './run-length.ts';
 import { readStudy, type StudyData } from './study-data.ts';
 import { summarise, type StudySummary } from './summary.ts';
-import { renderCsv, renderTable } from './table.ts';
+import { renderCsv } from './table.ts';
+import { renderTable } from './terminal-table.ts';
 import { checkedArgument, checkedOptions, object, text } from '../config/library-options.ts';
 
 /** Each figure's data for one cell, so anyone can redraw it: the ECDF's points (its cut-off marked) and the fixed-budget curve. */

@@ -28,6 +28,7 @@ import {
   fisherExact,
   median,
   quartiles,
+  varghaDelaneyA12,
   wilson,
   type Interval,
   type Quartiles,
@@ -60,6 +61,8 @@ export interface Comparison extends Omit<SignedRankTest, 'pairs'>, CensoringPlan
   informative: number;
   lower: number;
   higher: number;
+  /** Vargha-Delaney A12 of min(x, B) against min(y, B), pairs ignored: P(cell > baseline), 0.5 = no tendency. NaN when not compared. */
+  a12: number;
   /** log(min(x, B) / min(y, B)) per seed, in seed order. */
   logRatios: number[];
   /** The paired ratio with its interval at the family's level (the estimate alone for iterations); null when not compared. */
@@ -178,6 +181,7 @@ function notMade(plan: CensoringPlan, pairs: number, why: string): Comparison {
     informative: 0,
     lower: 0,
     higher: 0,
+    a12: NaN,
     logRatios: [],
     ratio: null,
     ertRatio: NaN,
@@ -228,6 +232,7 @@ function compareOn(
     informative: x.length - test.zeros,
     lower: logRatios.filter((d) => d < 0).length,
     higher: logRatios.filter((d) => d > 0).length,
+    a12: varghaDelaneyA12(tx, ty),
     logRatios,
     ratio: null,
     ertRatio: Number.isFinite(ertRatio) ? ertRatio : NaN,

@@ -5,7 +5,6 @@
 import { formatValue } from '../experiment/sweep.ts';
 import { safeText } from '../io/terminal.ts';
 import type { Quartiles } from './stats.ts';
-import { headline } from './headline.ts';
 import { ALPHA, METRICS, type CellSummary, type Comparison, type FamilySize, type Metric, type StudySummary } from './summary.ts';
 
 /** A number for people: 3 significant digits, k/M for large counts, ∞ for unsolved. */
@@ -258,31 +257,6 @@ export function notRepeatableNote(summary: StudySummary): string | null {
   );
 }
 
-/** The terminal table, with a note on the comparisons when there is a baseline. */
-export function renderTable(summary: StudySummary): string {
-  const { header, rows } = summaryRows(summary);
-  const lines = [`${summary.name}: ${summary.finishedRuns} of ${summary.expectedRuns} runs, ${summary.seeds.length} seeds per cell`];
-  if (summary.failedRuns.length > 0) lines.push(`left out, an island failed: ${summary.failedRuns.join('; ')}`);
-  const sentences = headline(summary);
-  if (sentences.length > 0) lines.push('', ...sentences);
-  const targets = targetErtRows(summary);
-  lines.push(
-    '',
-    align([header, ...rows]),
-    '',
-    'ERT to reach f ≤ target:',
-    align([targets.header, ...targets.rows]),
-    '',
-    ...tableNotes(summary),
-  );
-  const censored = censoringNotes(summary);
-  if (censored.length > 0)
-    lines.push('', 'Comparisons not tested, compared at a common budget, or read with care:', ...censored.map((n) => `  ${n}`));
-  const unrepeatable = notRepeatableNote(summary);
-  if (unrepeatable) lines.push('', unrepeatable);
-  return lines.join('\n');
-}
-
 /**
  * One CSV field. Text (sweep values and cell ids come from a file) that starts with
  * `= + - @`, a tab or a carriage return would be a formula to a spreadsheet: it gets a
@@ -311,6 +285,7 @@ const COMPARISON_COLUMNS: readonly (readonly [string, (c: Comparison) => unknown
   ['ratio_level', (c) => c.ratio?.level],
   ['ert_ratio', (c) => c.ertRatio],
   ['rank_biserial', (c) => c.rankBiserial],
+  ['a12', (c) => c.a12],
   ['wilcoxon_v', (c) => c.statistic],
   ['p', (c) => c.pValue],
   ['p_method', (c) => (c.notRun === null ? c.method : 'not-tested')],
