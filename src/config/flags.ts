@@ -97,7 +97,7 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
       name: 'out',
       path: 'output.file',
       value: 'string',
-      describe: 'write the result to this file: JSON, or one row per line for a .txt name',
+      describe: 'write the result to this file: JSON, one row per line for a .txt name, 32-bit rows for .bin (docs/large-n.md)',
     },
   ];
 
