@@ -16,7 +16,9 @@ import { cellConfig } from '../src/experiment/records.ts';
 import { runStudy } from '../src/experiment/runner.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { solveRecordSchema } from '../src/run/record-schema.ts';
-import { RUN_FIELDS } from '../src/run/result-record.ts';
+import { RUN_FIELDS, type SolveRecord } from '../src/run/result-record.ts';
+import { cli } from './cli-helpers.ts';
+import type { Provenance } from '../src/provenance.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-one-record-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,6 +63,20 @@ describe('a study run and a solve run of one config and seed', () => {
         record.islands.reduce((sum, i) => sum + i.migrantsSent, 0),
         `${where}: totals`,
       );
+    }
+    // And `solve --json` itself (the built CLI), given the cell's config as the manifest holds it, for an unsolved lagged run.
+    const unsolved = runs.find((r) => !r.solved && r.values['migration.mode'] === 'lagged')!;
+    const cellFile = path.join(dir, 'cell.json');
+    writeFileSync(cellFile, JSON.stringify(cellConfig(experiment.cells.find((c) => c.id === unsolved.cell)!.config)));
+    const printed = cli(['solve', '--config', cellFile, '--seed', String(unsolved.seed), '--json']);
+    assert.equal(printed.code, 1, printed.stderr);
+    const fromCli = JSON.parse(printed.stdout) as SolveRecord;
+    // The build's commit is the bundle's (build-info), not known to this test's source: the rest of the provenance must agree.
+    const build = ({ commit: _c, dirty: _d, ...rest }: Provenance) => rest;
+    for (const key of RUN_FIELDS) {
+      if (CLOCK.has(key)) continue;
+      if (key === 'provenance') assert.deepEqual(build(unsolved.provenance!), build(fromCli.provenance), 'solve --json: provenance');
+      else assert.deepEqual(unsolved[key], fromCli[key], `solve --json: ${key}`);
     }
   });
 });
