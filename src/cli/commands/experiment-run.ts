@@ -11,7 +11,7 @@ import { checkNotInputs, failureReason } from '../../io/write-file.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { progressBar } from '../../experiment/progress.ts';
 import { parseShard, shardFromEnv, type Shard } from '../../experiment/shard.ts';
-import { MANIFEST_FILE, RUNS_FILE, readManifest } from '../../experiment/store.ts';
+import { checkStudyFolder, MANIFEST_FILE, RUNS_FILE, readManifest } from '../../experiment/store.ts';
 import { studyStatus } from '../../experiment/study-runs.ts';
 import { ConfigError } from '../../config/errors.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
@@ -103,6 +103,8 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     [MANIFEST_FILE, RUNS_FILE, LOCK_FILE].map((name) => ['--out', path.join(outDir, name)] as const),
     [[`the experiment file ${args.file}`, args.file]],
   );
+  // Before any work, the broker's connection and the wait for hosts included: a folder that cannot take the study.
+  checkStudyFolder(outDir, args.resume, shard !== undefined);
   const served = serveAt ? await startStudyView(experiment, outDir, serveAt) : null;
   const controller = new AbortController();
   // The first signal stops the current run (the study can be resumed); a later one quits at once (src/cli/signals.ts).
@@ -165,8 +167,13 @@ function studyProgress(experiment: Experiment, quiet: boolean | undefined, onClu
     printError(
       `${count} record${count === 1 ? '' : 's'} that do${count === 1 ? 'es' : ''} not fit the study moved to ${file} (${first}); ${count === 1 ? 'its run is' : 'their runs are'} run again`,
     );
-  const warn = () => sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
-  // A study on a cluster has no plan hook: its coordinator says it before waiting for hosts.
+  let warned = false;
+  const warn = () => {
+    if (warned) return;
+    warned = true;
+    sameCellWarnings(experiment.cells, experiment.seeds[0]).forEach((warning) => printError(warning));
+  };
+  // On a cluster, said before the wait for hosts (the plan hook, after it, says nothing again).
   if (onCluster) warn();
   const onPlan = bar.hooks.onPlan;
   bar.hooks.onPlan = (total, done) => {
