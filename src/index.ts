@@ -17,7 +17,8 @@ import type { ExperimentInput } from './experiment/schema.ts';
 import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
 import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
 import { checkNumberArray, parseTuple } from './problem/tuple.ts';
-import { checkDistinctOutputs, checkOutFile, writeError } from './io/write-file.ts';
+import { writeError } from './io/write-file.ts';
+import { checkDistinctOutputs, checkOutFile } from './io/output-checks.ts';
 import { ConfigError } from './config/errors.ts';
 import { checkRecordFormat, writeRecord, type SolveRecord } from './run/result-record.ts';
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
@@ -73,7 +74,6 @@ import {
   list,
   nested,
   nonNegativeInteger,
-  number,
   object,
   positiveInteger,
   text,
@@ -125,10 +125,13 @@ export interface RunOptions {
   checkpoint?: { file: string; everySeconds?: number };
 }
 
+/** Any value: checkpointEveryMs checks the period in its own words. */
+const period: OptionCheck = () => null;
+
 const RUN_OPTIONS = {
   signal: abortSignal,
   cluster: islandHosts,
-  checkpoint: nested({ file: text, everySeconds: number } satisfies Record<keyof NonNullable<RunOptions['checkpoint']>, OptionCheck>),
+  checkpoint: nested({ file: text, everySeconds: period } satisfies Record<keyof NonNullable<RunOptions['checkpoint']>, OptionCheck>),
 } satisfies Record<keyof RunOptions, OptionCheck>;
 
 /**

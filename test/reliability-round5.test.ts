@@ -437,7 +437,7 @@ describe("library options get the CLI's checks; exported registries are frozen",
     );
     await assert.rejects(
       solve({ n: 8, islands: 1 }, { checkpoint: { file: join(tmp, 'c.ckpt'), everySeconds: '1' } as never }),
-      /startRun options: checkpoint: everySeconds: expected a number/,
+      /checkpoint\.everySeconds: expected a number of seconds > 0/,
     );
     await assert.rejects(
       runExperiment(

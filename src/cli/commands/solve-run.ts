@@ -30,7 +30,8 @@ import { EXIT, UsageError } from '../errors.ts';
 import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
 import { exitWhenWritten, printError, printLine, printLog, printResultLine, setExitCode, stdoutFailed, tupleForPeople } from '../output.ts';
-import { checkDistinctOutputs, checkNotInputs, checkOutFile, removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { removeStaleTemps, writeError, writeFileAtomic } from '../../io/write-file.ts';
+import { checkDistinctOutputs, checkNotInputs, checkOutFile } from '../../io/output-checks.ts';
 
 export interface SolveArgs extends ClusterArgs, ServeArgs {
   config?: string;
