@@ -76,7 +76,6 @@ import {
   list,
   nested,
   nonNegativeInteger,
-  number,
   object,
   positiveInteger,
   text,
@@ -128,10 +127,13 @@ export interface RunOptions {
   checkpoint?: { file: string; everySeconds?: number };
 }
 
+/** Any value: checkpointEveryMs checks the period in its own words. */
+const period: OptionCheck = () => null;
+
 const RUN_OPTIONS = {
   signal: abortSignal,
   cluster: islandHosts,
-  checkpoint: nested({ file: text, everySeconds: number } satisfies Record<keyof NonNullable<RunOptions['checkpoint']>, OptionCheck>),
+  checkpoint: nested({ file: text, everySeconds: period } satisfies Record<keyof NonNullable<RunOptions['checkpoint']>, OptionCheck>),
 } satisfies Record<keyof RunOptions, OptionCheck>;
 
 /**

@@ -437,7 +437,7 @@ describe("library options get the CLI's checks; exported registries are frozen",
     );
     await assert.rejects(
       solve({ n: 8, islands: 1 }, { checkpoint: { file: join(tmp, 'c.ckpt'), everySeconds: '1' } as never }),
-      /startRun options: checkpoint: everySeconds: expected a number/,
+      /checkpoint\.everySeconds: expected a number of seconds > 0/,
     );
     await assert.rejects(
       runExperiment(
@@ -475,5 +475,25 @@ describe("library options get the CLI's checks; exported registries are frozen",
     assert.throws(() => ((topologies as { kinds: unknown }).kinds = []), TypeError);
     assert.throws(() => ((ERT_TARGETS as unknown as number[])[0] = 99), TypeError);
     assert.ok(Object.isFrozen(topologies) && Object.isFrozen(topologies.kinds) && Object.isFrozen(ERT_TARGETS));
+  });
+});
+
+describe('--out is checked before any work, the broker included', () => {
+  it('experiment --nats with an --out that cannot be made: refused before connecting', async () => {
+    const file = join(tmp, 'nats.yaml');
+    writeFileSync(file, 'base: { overrides: { n: 8, islands: 1 } }\nrepeats: 1\nseed: 1\n');
+    const taken = join(tmp, 'taken');
+    mkdirSync(taken);
+    writeFileSync(join(taken, 'x'), '');
+    // Port 9 (discard) on loopback: nothing answers; a connect attempt would fail as a broker error.
+    for (const [out, says] of [
+      ['/proc/nope/x', /^--out \/proc\/nope\/x: cannot create the folder/],
+      [taken, /^--out .*taken: folder is not empty/],
+    ] as const) {
+      const r = await cliInProcess(['experiment', file, '--nats', 'nats://127.0.0.1:9', '--hosts', '1', '--out', out]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr.trim().replace(/^nqueens-islands: /, ''), says);
+      assert.doesNotMatch(r.stderr, /broker|NATS|nats:/i);
+    }
   });
 });

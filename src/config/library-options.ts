@@ -7,18 +7,17 @@
  * deep inside the run. An option set to undefined is absent.
  */
 import { ConfigError } from './errors.ts';
+import { isPlainObject } from './overrides.ts';
 import { optionsObject, shown } from '../io/shown.ts';
 import { nearestName } from '../schema/suggest.ts';
 
 /** What an option must be, in words, or null when `value` is that. */
 export type OptionCheck = (value: unknown) => string | null;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 export const abortSignal: OptionCheck = (value) => (value instanceof AbortSignal ? null : 'an AbortSignal');
 export const text: OptionCheck = (value) => (typeof value === 'string' ? null : 'a string');
 export const flag: OptionCheck = (value) => (typeof value === 'boolean' ? null : 'true or false');
-export const object: OptionCheck = (value) => (isObject(value) ? null : 'an object');
+export const object: OptionCheck = (value) => (isPlainObject(value) ? null : 'an object');
 export const list: OptionCheck = (value) => (Array.isArray(value) ? null : 'a list');
 export const number: OptionCheck = (value) => (typeof value === 'number' ? null : 'a number');
 export const positiveInteger: OptionCheck = (value) => (Number.isSafeInteger(value) && (value as number) >= 1 ? null : 'an integer >= 1');
@@ -34,15 +33,15 @@ export interface NestedCheck extends OptionCheck {
 }
 
 export function nested(checks: Record<string, OptionCheck>): NestedCheck {
-  return Object.assign((value: unknown) => (isObject(value) ? null : 'an object'), { checks });
+  return Object.assign((value: unknown) => (isPlainObject(value) ? null : 'an object'), { checks });
 }
 
 /** `joinCluster`'s hosts: the islands they offer and their launcher. */
 export const islandHosts: OptionCheck = (value) =>
-  isObject(value) &&
+  isPlainObject(value) &&
   Number.isInteger(value.islands) &&
   (value.islands as number) >= 1 &&
-  isObject(value.launcher) &&
+  isPlainObject(value.launcher) &&
   typeof value.launcher.launch === 'function'
     ? null
     : "the hosts joinCluster gives (from 'nqueens-islands/cluster')";

@@ -6,7 +6,20 @@
  * cuts off, so a resumed study neither loses nor repeats a finished run.
  */
 import { constants as bufferLimits } from 'node:buffer';
-import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, truncateSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmdirSync,
+  truncateSync,
+} from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/errors.ts';
 import { parseJsonText } from '../io/json-text.ts';
@@ -184,6 +197,35 @@ export function makeStudyFolder(dir: string): string | undefined {
     return makeFolders(dir);
   } catch (error) {
     throw folderError(dir, 'cannot create the folder', whyNotWritable(dir) ?? error);
+  }
+}
+
+/**
+ * Checks, writing nothing, that `dir` can take the study: the --out checks of makeStudyFolder
+ * and prepareFolder, and for a folder still to be made, that the nearest existing one takes
+ * a new folder (one made and removed: /proc does not). For a caller that has work to do
+ * first (a distributed study waits for its hosts). @throws ConfigError naming --out.
+ */
+export function checkStudyFolder(dir: string, resume: boolean, shard: boolean): void {
+  checkFolderFlag('--out', dir);
+  try {
+    checkFolderLinks(dir);
+  } catch (error) {
+    throw new ConfigError(`--out ${dir}: ${(error as Error).message}`);
+  }
+  if (present(dir)) {
+    // A shard's folder is shared: shard-folder.ts checks what it holds.
+    if (!shard) prepareFolder(dir, resume);
+    return;
+  }
+  let above = path.dirname(path.resolve(dir));
+  while (!present(above) && path.dirname(above) !== above) above = path.dirname(above);
+  const probe = path.join(above, `.nqueens-islands-probe.${process.pid}.${Date.now()}`);
+  try {
+    mkdirSync(probe);
+    rmdirSync(probe);
+  } catch (error) {
+    throw folderError(dir, 'cannot create the folder', error);
   }
 }
 

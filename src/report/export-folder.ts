@@ -21,7 +21,8 @@ import { ConfigError } from '../config/errors.ts';
 import { emptyFolderFlag } from '../experiment/errors.ts';
 import { checkFolderLinks, folderProblem } from '../io/output-target.ts';
 import { studyRecordRefusal } from '../io/study-records.ts';
-import { checkPermitted, failureReason, processAlive, writeFileAtomic } from '../io/write-file.ts';
+import { failureReason, processAlive, writeFileAtomic } from '../io/write-file.ts';
+import { checkPermitted } from '../io/output-checks.ts';
 
 export interface ExportFile {
   /** Relative to the export folder, with / separators. */

@@ -8,7 +8,7 @@
  * written would be lost only after the run.
  */
 import { ConfigError } from '../config/errors.ts';
-import { checkDistinctOutputs, checkNotInputs, checkOutFile } from '../io/write-file.ts';
+import { checkDistinctOutputs, checkNotInputs, checkOutFile } from '../io/output-checks.ts';
 import { shown } from '../io/shown.ts';
 import { checkRecordFormat } from './result-record.ts';
 import { checkTestFaultEnv } from './test-fault.ts';

@@ -7,13 +7,14 @@ import { displayNatsUrl, parseNatsUrl } from '../../config/nats-url.ts';
 import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { bundleStudy, loadExperiment } from '../../experiment/load.ts';
 import { sameCellWarnings } from '../../experiment/same-cells.ts';
-import { checkNotInputs, failureReason, writeFileAtomic } from '../../io/write-file.ts';
+import { failureReason, writeFileAtomic } from '../../io/write-file.ts';
+import { checkNotInputs } from '../../io/output-checks.ts';
 import { numberLiteral } from '../../schema/flag-value.ts';
 import { editsArgs, type StudyEdits } from '../../experiment/study-edits.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { progressBar } from '../../experiment/progress.ts';
 import { parseShard, shardFromEnv, type Shard } from '../../experiment/shard.ts';
-import { MANIFEST_FILE, RUNS_FILE, readManifest } from '../../experiment/store.ts';
+import { checkStudyFolder, MANIFEST_FILE, RUNS_FILE, readManifest } from '../../experiment/store.ts';
 import { studyStatus } from '../../experiment/study-runs.ts';
 import { ConfigError } from '../../config/errors.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
@@ -156,6 +157,8 @@ export async function experiment(args: ArgumentsCamelCase<ExperimentArgs>): Prom
     [MANIFEST_FILE, RUNS_FILE, LOCK_FILE].map((name) => ['--out', path.join(outDir, name)] as const),
     [[`the experiment file ${args.file}`, args.file]],
   );
+  // Before any work, the broker's connection and the wait for hosts included: a folder that cannot take the study.
+  checkStudyFolder(outDir, args.resume, shard !== undefined);
   const served = serveAt ? await startStudyView(experiment, outDir, serveAt) : null;
   const controller = new AbortController();
   // The first signal stops the current run (the study can be resumed); a later one quits at once (src/cli/signals.ts).
