@@ -9,7 +9,7 @@
  * the recipes rely on (no Docker daemon or cluster is needed).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,10 +18,11 @@ import YAML from 'yaml';
 import { shardLockFile } from '../src/experiment/shard-folder.ts';
 import { CLI, cliAsync, cliInProcess, inBatches, ROOT } from './cli-helpers.ts';
 import { IDLE_ISLANDS } from './helpers.ts';
+import { boxed, canUnshare, until } from './boxes.ts';
 
 const HPC = path.join(ROOT, 'config', 'hpc');
 const LEASE = { NQI_TEST_LOCK_LEASE_MS: '1000' };
-const isRoot = process.getuid?.() === 0 && spawnSync('unshare', ['--pid', '--fork', 'true']).status === 0;
+const isRoot = canUnshare;
 let dir: string;
 let studyText: string;
 before(() => {
@@ -50,20 +51,7 @@ interface Task {
 
 /** `command` in `cwd` with `env` on top of this process's, perhaps in new pid (and UTS) namespaces, as a node or container starts it. */
 function launch(command: string[], cwd: string, env: NodeJS.ProcessEnv, box?: { host?: string }): Task {
-  const argv = box
-    ? [
-        'unshare',
-        ...(box.host ? ['--uts'] : []),
-        '--pid',
-        '--fork',
-        '--kill-child',
-        '--mount-proc',
-        'sh',
-        '-c',
-        `${box.host ? `hostname ${box.host} && ` : ''}exec "$0" "$@"`,
-        ...command,
-      ]
-    : command;
+  const argv = boxed(command, box);
   const child = spawn(argv[0], argv.slice(1), {
     cwd,
     env: { ...process.env, ...env },
@@ -77,13 +65,6 @@ function launch(command: string[], cwd: string, env: NodeJS.ProcessEnv, box?: { 
     // The whole task, as Slurm or the kubelet kills it.
     kill: () => process.kill(-child.pid!, 'SIGKILL'),
   };
-}
-
-async function until(test: () => boolean, what: string): Promise<void> {
-  for (const end = Date.now() + 20_000; !test();) {
-    assert.ok(Date.now() < end, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The study in `out` is complete: status says every shard is, report names no gap. */

@@ -17,11 +17,12 @@ import { LOCK_FILE } from '../src/experiment/lock.ts';
 import { shardLockFile } from '../src/experiment/shard-folder.ts';
 import { CLI, cli, cliAsync, isOneLineError, type CliRun } from './cli-helpers.ts';
 import { IDLE_ISLANDS } from './helpers.ts';
+import { boxed, canUnshare, until } from './boxes.ts';
 
 const LEASE = 1000;
 const ENV = { NQI_TEST_LOCK_LEASE_MS: String(LEASE), NQI_TEST_PROGRESS_MS: '0' };
 const SLOW = { ...ENV, ...IDLE_ISLANDS };
-const isRoot = process.getuid?.() === 0 && spawnSync('unshare', ['--pid', '--fork', 'true']).status === 0;
+const isRoot = canUnshare;
 let dir: string;
 let study: string;
 before(() => {
@@ -40,20 +41,7 @@ interface Started {
 /** The CLI with `env`, perhaps in new pid (and host-name) namespaces, as a container or another node runs it. */
 function start(args: string[], env: NodeJS.ProcessEnv, box?: { host?: string }): Started {
   const node = [process.execPath, CLI, ...args];
-  const command = box
-    ? [
-        'unshare',
-        ...(box.host ? ['--uts'] : []),
-        '--pid',
-        '--fork',
-        '--kill-child',
-        '--mount-proc',
-        'sh',
-        '-c',
-        `${box.host ? `hostname ${box.host} && ` : ''}exec "$0" "$@"`,
-        ...node,
-      ]
-    : node;
+  const command = boxed(node, box);
   const child = spawn(command[0], command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -61,14 +49,6 @@ function start(args: string[], env: NodeJS.ProcessEnv, box?: { host?: string }):
   child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
   const exited = new Promise<CliRun>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
   return { exited, kill: (signal) => child.kill(signal) };
-}
-
-/** Polls until `test` holds (the test fails after 20 s). */
-async function until(test: () => boolean, what: string): Promise<void> {
-  for (const end = Date.now() + 20_000; !test();) {
-    assert.ok(Date.now() < end, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const lockOf = (out: string, name = shardLockFile({ index: 1, count: 1 })) => path.join(out, name);

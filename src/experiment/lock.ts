@@ -39,7 +39,7 @@ export interface StudyLock {
   release(): void;
 }
 
-/** Tries to take a lock that went away between the try and the read: its writer ended, or another took a stale lock over. */
+/** Tries to take the lock while it changes hands (its writer ended, or another took a stale lock over) before giving up. */
 const RETRIES_WHEN_GONE = 100;
 
 function sleep(ms: number): void {
@@ -79,17 +79,23 @@ function judge(file: string, holder: LockHolder, me: LockHolder, where: string, 
  * second lock file guards the takeover, itself taken over when stale), and only while the lock
  * is still that holder's, so two writers starting at once never both take a stale lock.
  */
-function takeOver(file: string, stale: LockHolder, me: LockHolder, where: string): void {
+function takeOver(file: string, stale: LockHolder, me: LockHolder, where: string): boolean {
   const guard = `${file}.takeover`;
   const guardHolder = readHolder(guard, where);
   if (guardHolder !== null && guardHolder !== 'gone') {
     const here = seenHere(guardHolder, me);
     if (here !== 'alive' && (here !== 'unknown' || leaseAge(guardHolder) > lockLeaseMs())) rmSync(guard, { force: true });
   }
-  if (!createFileWhole(guard, lockText(me))) return;
+  if (!createFileWhole(guard, lockText(me))) {
+    // Another process is taking it over: let it finish before looking again.
+    sleep(5);
+    return false;
+  }
   try {
     const now = readHolder(file, where);
-    if (now !== null && now !== 'gone' && sameLock(now, stale)) rmSync(file, { force: true });
+    if (now === null || now === 'gone' || !sameLock(now, stale)) return false;
+    rmSync(file, { force: true });
+    return true;
   } finally {
     rmSync(guard, { force: true });
   }
@@ -110,7 +116,9 @@ export function lockStudyFolder(dir: string, flag = '--out', name = LOCK_FILE, n
   const file = path.join(dir, name);
   const where = `${flag} ${dir}`;
   const me = thisHolder();
-  for (let gone = 0; ;) {
+  // Said once the lock is ours: a process that removed a stale lock may still lose the race to create it.
+  let tookOver: string | null = null;
+  for (let tries = 0; ; tries++) {
     let created: boolean;
     try {
       created = createFileWhole(file, lockText(me));
@@ -123,14 +131,12 @@ export function lockStudyFolder(dir: string, flag = '--out', name = LOCK_FILE, n
     const holder = readHolder(file, where);
     const verdict =
       holder === null ? { alive: 'its lock cannot be read' } : holder === 'gone' ? 'gone' : judge(file, holder, me, where, note);
-    if (verdict === 'gone') {
-      if (gone++ < RETRIES_WHEN_GONE) continue;
-      throw new ConfigError(`${where}: the study's lock ${name} keeps changing hands; try again`);
-    }
-    if ('alive' in verdict) throw refused(where, file, holder as LockHolder | null, verdict.alive);
-    note(`${where}: took over the lock of ${holderText(holder as LockHolder)}: ${verdict.stale}`);
-    takeOver(file, holder as LockHolder, me, where);
+    if (verdict !== 'gone' && 'alive' in verdict) throw refused(where, file, holder as LockHolder | null, verdict.alive);
+    if (tries >= RETRIES_WHEN_GONE) throw new ConfigError(`${where}: the study's lock ${name} keeps changing hands; try again`);
+    if (verdict !== 'gone' && takeOver(file, holder as LockHolder, me, where))
+      tookOver = `${where}: took over the lock of ${holderText(holder as LockHolder)}: ${verdict.stale}`;
   }
+  if (tookOver !== null) note(tookOver);
   return heldLock(file, where, me);
 }
 
