@@ -1,7 +1,7 @@
 // The run view: header, topology with migration, per-island series, the archipelago's
 // observables, the winner and the stop. State is merged from the server's views (a view with
 // a header is a snapshot and starts afresh); drawing happens at most once per animation frame.
-import { acceptanceColour, formatNumber, maxOf, heatColour, heatRgb, html, islandColour, lineChart, svg, text } from './draw.js';
+import { acceptanceColour, extent, formatNumber, maxOf, heatColour, heatRgb, html, islandColour, lineChart, svg, text } from './draw.js';
 
 /** Above this many islands the heat map is drawn on a canvas, a pixel per pair (an SVG rect each would be too many). */
 const SVG_HEAT_LIMIT = 64;
@@ -57,9 +57,14 @@ export class RunView {
         colour: islandColour(Number(i), count),
         points: withLast(points, s.last[i]).map((p) => [p[0], p[column]]),
       }));
-    lineChart(this.parts.best, { lines: series(2), xTitle: 'iteration', yTitle: 'best fitness' });
-    lineChart(this.parts.mean, { lines: series(3), xTitle: 'iteration', yTitle: 'mean fitness' });
-    lineChart(this.parts.diversity, { lines: series(4), xTitle: 'iteration', yTitle: 'diversity', yDomain: [0, 1] });
+    lineChart(this.parts.best, { lines: series(2), xTitle: 'iteration (generations)', yTitle: 'best fitness (fewer is better)' });
+    lineChart(this.parts.mean, { lines: series(3), xTitle: 'iteration (generations)', yTitle: 'mean fitness (fewer is better)' });
+    lineChart(this.parts.diversity, {
+      lines: series(4),
+      xTitle: 'iteration (generations)',
+      yTitle: 'diversity (share, 0–1)',
+      yDomain: [0, 1],
+    });
     this.heatMap(s);
     const b = withLast(s.betweenSeries, s.betweenLast);
     lineChart(this.parts.distinct, {
@@ -67,11 +72,10 @@ export class RunView {
         { name: 'distinct / sampled', colour: '#4c78a8', points: b.map((p) => [p[0], p[3] > 0 ? p[2] / p[3] : NaN]) },
         { name: 'mean distance', colour: '#f58518', points: b.map((p) => [p[0], p[1]]) },
       ],
-      xTitle: 'iteration',
-      yTitle: 'share',
+      xTitle: 'iteration (generations)',
+      yTitle: 'share (0–1)',
       yDomain: [0, 1],
     });
-    html('p', 'blue: distinct genotypes / sampled; orange: mean distance between islands', { class: 'legend' }, this.parts.distinct);
     this.islandTable(s);
   }
 
@@ -108,8 +112,8 @@ export class RunView {
     this.parts = {
       status,
       topology: section('topology and migration (width: migrants/s, colour: accepted share)', 'topology'),
-      best: section('best fitness per island', 'best'),
-      mean: section('mean fitness per island', 'mean'),
+      best: section('best fitness per island (diagonal collisions: fewer is better, 0 solves)', 'best'),
+      mean: section('mean fitness per island (fewer is better)', 'mean'),
       diversity: section('diversity per island', 'diversity'),
       heat: section('distance between islands (latest sample)', 'heat'),
       distinct: section('distinct genotypes and mean distance', 'distinct'),
@@ -132,7 +136,7 @@ export class RunView {
         s.done.takeover.iteration === null
           ? `takeover: not every island was taken over (${takenOver} of ${s.islands.length})`
           : `takeover: the archipelago was taken over at iteration ${s.done.takeover.iteration}`;
-    else if (s.done) line = `not solved: best fitness ${s.done.fitness} (fewer attacking pairs is better; 0 is a solution)`;
+    else if (s.done) line = `not solved: best fitness ${s.done.fitness} (fitness: fewer is better, 0 is a solution)`;
     if (s.done) line += `; done after ${formatNumber(s.done.seconds)} s, ${s.done.evaluations} evaluations`;
     this.parts.status.textContent = line;
     this.parts.status.dataset.iteration = String(most);
@@ -146,6 +150,23 @@ export class RunView {
     const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' });
     const rates = new Map([...s.edges].map(([key, e]) => [key, edgeRate(e, s.seconds)]));
     const top = maxOf(rates.values(), 1e-9);
+    // Arrowheads show each edge's direction (the line ends at the receiving island's rim).
+    const marker = svg(
+      'marker',
+      {
+        id: 'arrow',
+        viewBox: '0 0 10 10',
+        refX: 10,
+        refY: 5,
+        markerWidth: 7,
+        markerHeight: 7,
+        markerUnits: 'userSpaceOnUse',
+        orient: 'auto',
+      },
+      svg('defs', {}, root),
+    );
+    svg('path', { d: 'M0,0L10,5L0,10z', fill: '#444' }, marker);
+    const r = count > 16 ? Math.max(3, 120 / count) : 14;
     const flowing = svg('g', {}, root);
     for (const [from, to] of edges) {
       const key = `${from}>${to}`;
@@ -163,8 +184,9 @@ export class RunView {
         {
           x1: a[0] + ox,
           y1: a[1] + oy,
-          x2: b[0] + ox,
-          y2: b[1] + oy,
+          x2: b[0] + ox - ((b[0] - a[0]) / len) * (r + 1),
+          y2: b[1] + oy - ((b[1] - a[1]) / len) * (r + 1),
+          'marker-end': count <= 64 ? 'url(#arrow)' : '',
           stroke: edge ? acceptanceColour(edge.flow[3] / Math.max(1, edge.flow[2])) : '#ccc',
           'stroke-width': (0.5 + (rate / top) * (count > 16 ? 2.5 : 6)).toFixed(2),
           'stroke-opacity': 0.8,
@@ -183,7 +205,6 @@ export class RunView {
         1,
       ),
     );
-    const r = count > 16 ? Math.max(3, 120 / count) : 14;
     s.islands.forEach((island, i) => {
       const [x, y] = at[i];
       const g = svg('g', { class: 'node', 'data-island': i }, root);
@@ -222,21 +243,16 @@ export class RunView {
       return;
     }
     const m = s.between.distance;
-    if (m.length > SVG_HEAT_LIMIT) heatCanvas(box, m);
-    else {
-      const size = 300;
-      const cell = size / m.length;
-      const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' }, box);
-      m.forEach((row, i) =>
-        row.forEach((d, j) => {
-          const rect = svg('rect', { x: j * cell, y: i * cell, width: cell + 0.2, height: cell + 0.2, fill: heatColour(d) }, root);
-          svg('title', {}, rect).textContent = `islands ${i} and ${j}: ${formatNumber(d)}`;
-        }),
-      );
-    }
+    // The scale runs over the distances observed (off the diagonal), so distances of 0.01 still show.
+    const [low, high] = extent(m.flatMap((row, i) => row.filter((_, j) => j !== i)));
+    const range = Number.isFinite(low) ? [low, high > low ? high : low + 1e-9] : [0, 1];
+    const scale = (d) => (d - range[0]) / (range[1] - range[0]);
+    if (m.length > SVG_HEAT_LIMIT) heatCanvas(box, m, scale);
+    else heatSvg(box, m, scale);
+    colourBar(box, range);
     html(
       'p',
-      `iteration ${s.between.iteration}: mean distance ${formatNumber(s.between.meanDistance)}, ${s.between.distinct} distinct of ${s.between.sampled} sampled (white 0, dark 1)`,
+      `iteration ${s.between.iteration} (the latest between-island sample: iterations 0–4, 6, 8, 12, 16, … ): mean distance ${formatNumber(s.between.meanDistance)}, ${s.between.distinct} distinct of ${s.between.sampled} sampled; rows and columns are islands`,
       { class: 'legend' },
       box,
     );
@@ -301,14 +317,14 @@ function positions(kind, count, rows, size) {
 }
 
 /** The distance matrix as pixels on a canvas (large archipelagos): one pixel per pair, scaled up by CSS. */
-function heatCanvas(box, m) {
+function heatCanvas(box, m, scale) {
   const n = m.length;
   const canvas = html('canvas', '', { width: n, height: n, class: 'heat', 'data-size': n }, box);
   const context = canvas.getContext('2d');
   const image = context.createImageData(n, n);
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) {
-      const [r, g, b] = heatRgb(m[i][j]);
+      const [r, g, b] = heatRgb(scale(m[i][j]));
       const at = 4 * (i * n + j);
       image.data[at] = r;
       image.data[at + 1] = g;
@@ -327,4 +343,33 @@ function withLast(points, last) {
 /** Whether the run is in takeover mode (its config says so, or an island reported a takeover). */
 function isTakeover(s) {
   return s.header.config?.ga?.mode === 'takeover' || s.done?.takeover !== undefined || s.islands.some((i) => i.takenOverAt !== null);
+}
+
+/** The distance matrix as SVG cells with island numbers along both sides (up to 32 islands; a tooltip per cell). */
+function heatSvg(box, m, scale) {
+  const size = 300;
+  const pad = 18;
+  const cell = (size - pad) / m.length;
+  const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' }, box);
+  m.forEach((row, i) => {
+    if (m.length <= 32) {
+      text(root, pad - 3, pad + (i + 0.5) * cell + 4, String(i), { 'text-anchor': 'end', class: 'island-label' });
+      text(root, pad + (i + 0.5) * cell, pad - 4, String(i), { 'text-anchor': 'middle', class: 'island-label' });
+    }
+    row.forEach((d, j) => {
+      const at = { x: pad + j * cell, y: pad + i * cell, width: cell + 0.2, height: cell + 0.2 };
+      const rect = svg('rect', { ...at, class: 'cell', fill: heatColour(scale(d)) }, root);
+      svg('title', {}, rect).textContent = `islands ${i} and ${j}: ${formatNumber(d)}`;
+    });
+  });
+}
+
+/** The heat map's colour bar: its scale from the least to the greatest distance observed. */
+function colourBar(box, [low, high]) {
+  const root = svg('svg', { viewBox: '0 0 300 30', role: 'img', class: 'colour-bar' }, box);
+  const steps = 20;
+  for (let k = 0; k < steps; k++) svg('rect', { x: 30 + k * 12, y: 2, width: 12.2, height: 10, fill: heatColour(k / (steps - 1)) }, root);
+  text(root, 30, 26, formatNumber(low), { 'text-anchor': 'start' });
+  text(root, 270, 26, formatNumber(high), { 'text-anchor': 'end' });
+  text(root, 150, 26, 'distance (share of genes that differ)', { 'text-anchor': 'middle' });
 }
