@@ -96,7 +96,7 @@ export class RunView {
     html(
       'p',
       `${String(tool.name ?? 'nqueens-islands')} ${String(tool.version ?? '')} · commit ${String(p.commit ?? '?').slice(0, 12)}${p.dirty ? ' (dirty)' : ''} · node ${String(p.node ?? '?')} · config ${String(p.configHash ?? '?').slice(0, 12)}`,
-      {},
+      { id: 'tool', 'data-version': String(tool.version ?? '') },
       head,
     );
     const details = html('details', '', {}, head);
@@ -366,10 +366,10 @@ function heatSvg(box, m, scale) {
 
 /** The heat map's colour bar: its scale from the least to the greatest distance observed. */
 function colourBar(box, [low, high]) {
-  const root = svg('svg', { viewBox: '0 0 300 30', role: 'img', class: 'colour-bar' }, box);
+  const root = svg('svg', { viewBox: '0 0 300 44', role: 'img', class: 'colour-bar' }, box);
   const steps = 20;
   for (let k = 0; k < steps; k++) svg('rect', { x: 30 + k * 12, y: 2, width: 12.2, height: 10, fill: heatColour(k / (steps - 1)) }, root);
-  text(root, 30, 26, formatNumber(low), { 'text-anchor': 'start' });
-  text(root, 270, 26, formatNumber(high), { 'text-anchor': 'end' });
-  text(root, 150, 26, 'distance (share of genes that differ)', { 'text-anchor': 'middle' });
+  text(root, 30, 25, formatNumber(low), { 'text-anchor': 'start' });
+  text(root, 270, 25, formatNumber(high), { 'text-anchor': 'end' });
+  text(root, 150, 40, 'distance (share of genes that differ)', { 'text-anchor': 'middle' });
 }
