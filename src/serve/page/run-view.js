@@ -1,7 +1,9 @@
 // The run view: header, topology with migration, per-island series, the archipelago's
 // observables, the winner and the stop. State is merged from the server's views (a view with
 // a header is a snapshot and starts afresh); drawing happens at most once per animation frame.
-import { acceptanceColour, extent, formatNumber, maxOf, heatColour, heatRgb, html, islandColour, lineChart, svg, text } from './draw.js';
+import { acceptanceColour, extent, formatNumber, maxOf, html, islandColour, lineChart, svg, text } from './draw.js';
+import { colourBar, heatCanvas, heatSvg } from './heat.js';
+import { cutAt, withLast } from './timeline.js';
 
 /** Above this many islands the heat map is drawn on a canvas, a pixel per pair (an SVG rect each would be too many). */
 const SVG_HEAT_LIMIT = 64;
@@ -13,6 +15,9 @@ export class RunView {
     this.root = root;
     this.key = key;
     this.state = null;
+    /** The replay's cursor (an iteration), or null: the whole run. */
+    this.cursor = null;
+    this.playing = null;
   }
 
   merge(view) {
@@ -39,15 +44,19 @@ export class RunView {
       s.betweenSeries = view.betweenSeries.reset ? view.betweenSeries.points : s.betweenSeries.concat(view.betweenSeries.points);
       s.betweenLast = view.betweenSeries.last;
     }
+    if (view.frames) s.frames = view.frames.reset ? view.frames.points : (s.frames ?? []).concat(view.frames.points);
     s.started = view.started;
     s.solution = view.solution;
     s.done = view.done;
   }
 
   render() {
-    const s = this.state;
-    if (s === null) return;
-    if (!this.parts) this.build(s.header);
+    const all = this.state;
+    if (all === null) return;
+    if (!this.parts) this.build(all.header);
+    this.timeline(all);
+    // Replay: every chart is drawn from the state cut at the timeline's cursor.
+    const s = this.cursor === null ? all : cutAt(all, this.cursor);
     this.status(s);
     this.topology(s);
     const count = s.header.islands;
@@ -103,6 +112,7 @@ export class RunView {
     html('summary', 'config and provenance', {}, details);
     html('pre', JSON.stringify({ config: header.config, provenance: header.provenance }, null, 2), {}, details);
     const status = html('p', '', { id: 'status' }, head);
+    this.buildTimeline(head);
     const grid = html('div', '', { class: 'grid' }, this.root);
     const section = (title, id) => {
       const box = html('section', '', { id }, grid);
@@ -121,12 +131,61 @@ export class RunView {
     };
   }
 
+  /** The replay's controls (shown once the run is over): play, pause, and a slider over its iterations. */
+  buildTimeline(head) {
+    const box = html('div', '', { id: 'timeline', hidden: '' }, head);
+    this.play = html('button', 'play', { type: 'button', id: 'play' }, box);
+    this.scrub = html('input', '', { type: 'range', id: 'scrub', min: 0, max: 0, step: 1, 'aria-label': 'iteration' }, box);
+    this.at = html('span', '', { id: 'at' }, box);
+    this.scrub.addEventListener('input', () => this.seek(Number(this.scrub.value)));
+    this.play.addEventListener('click', () => (this.playing ? this.pause() : this.start()));
+  }
+
+  timeline(s) {
+    if (!s.done) return;
+    this.end = maxOf(
+      s.islands.map((i) => i.iteration),
+      0,
+    );
+    const box = this.scrub.parentElement;
+    if (box.hasAttribute('hidden')) {
+      box.removeAttribute('hidden');
+      this.scrub.max = String(this.end);
+      this.scrub.value = String(this.end);
+    }
+    this.at.textContent = `iteration ${this.cursor ?? this.end} of ${this.end}`;
+  }
+
+  /** Moves the replay's cursor to iteration `t` (the end: the whole run). */
+  seek(t) {
+    this.cursor = t >= this.end ? null : Math.max(0, t);
+    this.scrub.value = String(this.cursor ?? this.end);
+    this.render();
+  }
+
+  start() {
+    if (this.cursor === null) this.seek(0);
+    this.play.textContent = 'pause';
+    const step = Math.max(1, Math.round(this.end / 200));
+    this.playing = globalThis.setInterval(() => {
+      this.seek((this.cursor ?? this.end) + step);
+      if (this.cursor === null) this.pause();
+    }, 50);
+  }
+
+  pause() {
+    globalThis.clearInterval(this.playing);
+    this.playing = null;
+    this.play.textContent = 'play';
+  }
+
   status(s) {
     const most = maxOf(
       s.islands.map((i) => i.iteration),
       0,
     );
     let line = s.started === undefined ? 'starting' : `running: iteration ${most}, ${formatNumber(s.seconds)} s`;
+    if (s.replayAt !== undefined) line = `replay: iteration ${s.replayAt} of ${this.end}`;
     const takenOver = s.islands.filter((i) => i.takenOverAt !== null).length;
     if (isTakeover(s) && !s.done) line += `; ${takenOver} of ${s.islands.length} islands taken over`;
     if (s.solution)
@@ -316,60 +375,7 @@ function positions(kind, count, rows, size) {
   return Array.from({ length: count }, (_, i) => circle(i, count));
 }
 
-/** The distance matrix as pixels on a canvas (large archipelagos): one pixel per pair, scaled up by CSS. */
-function heatCanvas(box, m, scale) {
-  const n = m.length;
-  const canvas = html('canvas', '', { width: n, height: n, class: 'heat', 'data-size': n }, box);
-  const context = canvas.getContext('2d');
-  const image = context.createImageData(n, n);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) {
-      const [r, g, b] = heatRgb(scale(m[i][j]));
-      const at = 4 * (i * n + j);
-      image.data[at] = r;
-      image.data[at + 1] = g;
-      image.data[at + 2] = b;
-      image.data[at + 3] = 255;
-    }
-  context.putImageData(image, 0, 0);
-}
-
-/** A series' points with its latest point appended when the decimation left it out: a chart ends where the run is. */
-function withLast(points, last) {
-  if (!last || (points.length > 0 && points[points.length - 1][0] >= last[0])) return points;
-  return points.concat([last]);
-}
-
 /** Whether the run is in takeover mode (its config says so, or an island reported a takeover). */
 function isTakeover(s) {
   return s.header.config?.ga?.mode === 'takeover' || s.done?.takeover !== undefined || s.islands.some((i) => i.takenOverAt !== null);
-}
-
-/** The distance matrix as SVG cells with island numbers along both sides (up to 32 islands; a tooltip per cell). */
-function heatSvg(box, m, scale) {
-  const size = 300;
-  const pad = 18;
-  const cell = (size - pad) / m.length;
-  const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' }, box);
-  m.forEach((row, i) => {
-    if (m.length <= 32) {
-      text(root, pad - 3, pad + (i + 0.5) * cell + 4, String(i), { 'text-anchor': 'end', class: 'island-label' });
-      text(root, pad + (i + 0.5) * cell, pad - 4, String(i), { 'text-anchor': 'middle', class: 'island-label' });
-    }
-    row.forEach((d, j) => {
-      const at = { x: pad + j * cell, y: pad + i * cell, width: cell + 0.2, height: cell + 0.2 };
-      const rect = svg('rect', { ...at, class: 'cell', fill: heatColour(scale(d)) }, root);
-      svg('title', {}, rect).textContent = `islands ${i} and ${j}: ${formatNumber(d)}`;
-    });
-  });
-}
-
-/** The heat map's colour bar: its scale from the least to the greatest distance observed. */
-function colourBar(box, [low, high]) {
-  const root = svg('svg', { viewBox: '0 0 300 44', role: 'img', class: 'colour-bar' }, box);
-  const steps = 20;
-  for (let k = 0; k < steps; k++) svg('rect', { x: 30 + k * 12, y: 2, width: 12.2, height: 10, fill: heatColour(k / (steps - 1)) }, root);
-  text(root, 30, 25, formatNumber(low), { 'text-anchor': 'start' });
-  text(root, 270, 25, formatNumber(high), { 'text-anchor': 'end' });
-  text(root, 150, 40, 'distance (share of genes that differ)', { 'text-anchor': 'middle' });
 }
