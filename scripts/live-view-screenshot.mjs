@@ -1,10 +1,12 @@
 // Makes docs/live-view.png, the README's picture of the live view, from a real run: a seeded
 // `solve --serve 0` of the built CLI, watched in headless Chromium (playwright-core) until the
-// run is over, then photographed. Needs `npm run build` and Chromium (NQI_CHROMIUM, or on PATH).
+// run is over, then photographed. Beside it, docs/live-view.png.json records the version the
+// page showed and the command, which test/live-view-doc.test.ts holds to package.json's version.
+// Needs Chromium (NQI_CHROMIUM, or on PATH).
 //
-//   node scripts/live-view-screenshot.mjs [out.png]
+//   npm run screenshot:live     (builds, then: node scripts/live-view-screenshot.mjs [out.png])
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -35,7 +37,10 @@ try {
   // The server sends the last view before it closes: the page then has the whole run.
   await page.waitForSelector('body[data-state="over"]', { timeout: 600_000 });
   await page.screenshot({ path: OUT, fullPage: true });
-  console.log(`wrote ${OUT} from ${[...RUN, ...LIMITS].join(' ')}`);
+  const version = await page.locator('#tool').getAttribute('data-version');
+  const command = ['nqueens-islands', ...RUN, ...LIMITS].join(' ');
+  writeFileSync(`${OUT}.json`, `${JSON.stringify({ version, command }, null, 2)}\n`);
+  console.log(`wrote ${OUT} (version ${version}) from ${command}`);
 } finally {
   await browser.close();
   run.kill();

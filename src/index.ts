@@ -88,6 +88,7 @@ export type { ClusterOptions } from './cluster/study/study.ts';
 export { studyReport, type StudyReport, type CellFigureData } from './report/study-report.ts';
 export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
 export { ERT_TARGETS, type TargetErt } from './report/target-ert.ts';
+export { serveRunHandle as serveRun, type ServeOptions, type ViewServer } from './serve/serve.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 
 /** A run in progress. */

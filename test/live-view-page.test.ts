@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveConfig, startRun } from '../src/index.ts';
 import { traceHeader } from '../src/run/trace.ts';
-import { serveRun, serveRunFile } from '../src/serve/serve.ts';
+import { serveRun, serveRunFile, serveStudy } from '../src/serve/serve.ts';
+import type { RunRecord } from '../src/experiment/records.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
 const chromiumTool = systemTool(CHROMIUM);
@@ -104,6 +105,12 @@ describe('the page at any size (Chromium)', { skip: chromiumTool.skip }, () => {
           .then((t) => t?.split(';')[0]),
         `takeover: the archipelago was taken over at iteration ${takeover.iteration}`,
       );
+      for (const id of ['topology', 'best', 'mean', 'diversity', 'heat', 'distinct'])
+        assert.ok((await page.locator(`#${id} .legend`).count()) > 0, `#${id} has a legend`);
+      assert.equal(await page.locator('#best .key').count(), 4, 'a key per island');
+      assert.equal(await page.locator('#heat .colour-bar').count(), 1, 'the heat map has its colour bar');
+      assert.equal(await page.locator('#topology line[marker-end="url(#arrow)"]').count(), 4, 'each directed edge has its arrow');
+      assert.match((await page.locator('#best svg[role="img"]').textContent()) ?? '', /fewer is better/);
       const cells = await page.$$eval('#islands tr[data-island]', (rows) => rows.map((r) => r.lastElementChild?.textContent));
       assert.deepEqual(
         cells,
@@ -113,5 +120,37 @@ describe('the page at any size (Chromium)', { skip: chromiumTool.skip }, () => {
     }
     await server.close();
     await replay.close();
+  });
+
+  it('tells apart two study cells whose names differ only in their last characters', async () => {
+    const config = resolveConfig({ n: 12, islands: 2, seed: 1 });
+    const long = 'topology.kind=ring,migration.mode=lagged,migration.interval=';
+    const ids = [`${long}1`, `${long}10`];
+    const plan = { name: 'names', seeds: [1], cells: ids.map((id) => ({ id, values: {}, config })), provenance: null, tool: null };
+    const server = await serveStudy(plan, path.join(dir, 'no-study'), { port: 0 });
+    ids.forEach((cell, k) =>
+      server.runEnded({ cell, seed: 1, solved: true, evaluations: 1000 * (k + 1), error: null } as unknown as RunRecord),
+    );
+    server.finish();
+    const page = await tab();
+    await page.goto(server.url);
+    await page.waitForSelector('#status[data-done="2"]');
+    const names = await page.$$eval('#cells td.name', (tds) => tds.map((td) => td.textContent));
+    assert.deepEqual(names, ids, 'the table shows whole names');
+    const labels = await page.$$eval('#ert text[data-cell]', (texts) => texts.map((t) => t.textContent));
+    assert.equal(new Set(labels).size, 2, `ERT labels differ: ${labels.join(' | ')}`);
+    const keys = await page.$$eval('#ecdf .key', (k) => k.map((e) => e.textContent));
+    assert.deepEqual(keys, ids, 'the ECDF legend names each cell whole');
+    const inside = await page.$$eval('#ert text[data-cell]', (texts) =>
+      texts.every((t) => t.getBoundingClientRect().left >= t.closest('svg')!.getBoundingClientRect().left - 1),
+    );
+    assert.ok(inside, 'no label clipped at the left');
+    const fill = await page.$eval(
+      '#cells .bar',
+      (bar) => bar.getBoundingClientRect().left - bar.parentElement!.getBoundingClientRect().left,
+    );
+    assert.equal(fill, 0, 'the done bar fills from the left');
+    await page.close();
+    await server.close();
   });
 });

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
-import { resolveConfig } from '../src/index.ts';
+import { resolveConfig, serveRun as serveLibraryRun, startRun } from '../src/index.ts';
 import { serveRun } from '../src/serve/serve.ts';
 import { CLI } from './cli-helpers.ts';
-import { servedUrl } from './live-stream.ts';
+import { readViews, servedUrl } from './live-stream.ts';
 
 /** The status code a raw request line `GET target HTTP/1.1` gets (fetch would normalise the target). */
 function rawStatus(port: number, target: string): Promise<number> {
@@ -79,5 +79,18 @@ describe('the token cookie', () => {
       await a.close();
       await b.close();
     }
+  });
+});
+
+describe('the library', () => {
+  it('serves a run started with startRun, every event from the first', async () => {
+    const handle = startRun({ n: 30, islands: 2, topology: { kind: 'ring' }, migration: { mode: 'sync' }, seed: 3 });
+    const server = await serveLibraryRun(handle, { port: 0 });
+    const record = await handle.result;
+    const views = await readViews(server.url);
+    const done = views.at(-1)!.done as { evaluations: number };
+    assert.equal(done.evaluations, record.evaluations, 'the view ends with the run');
+    assert.ok(views[0].started !== undefined, 'the start was seen: no event missed');
+    await server.close();
   });
 });

@@ -257,7 +257,7 @@ describe('the page in a real headless browser (Chromium)', { skip: chromiumTool.
     // Iterations only grow: another number is a later one (the page's CSP allows no evaluated strings).
     await page.waitForSelector(`#status:not([data-iteration="${before}"])`);
     assert.notEqual(await page.locator('#best path').first().getAttribute('d'), chart, 'the chart grew');
-    assert.ok((await page.locator('#heat rect').count()) === 16, 'a 4 x 4 distance matrix');
+    assert.ok((await page.locator('#heat rect.cell').count()) === 16, 'a 4 x 4 distance matrix');
 
     const shown = await iteration(page);
     await page.reload();
@@ -304,9 +304,9 @@ describe('the page in a real headless browser (Chromium)', { skip: chromiumTool.
     events.next({ type: 'between', iteration: 4, distance, meanDistance: 0.6, distinct: 400, sampled: 512, seconds: 1 });
     const page = await tab(new URL(server.url).origin);
     await page.goto(server.url);
-    await page.waitForSelector('#heat rect');
+    await page.waitForSelector('#heat rect.cell');
     assert.equal(await page.locator('#topology g.node').count(), 64);
-    assert.equal(await page.locator('#heat rect').count(), 64 * 64);
+    assert.equal(await page.locator('#heat rect.cell').count(), 64 * 64);
     const boxes = await page.$$eval('section', (sections) =>
       sections.map((s) => {
         const box = s.getBoundingClientRect();
@@ -368,7 +368,7 @@ async function drawn(page: Page): Promise<unknown> {
   return {
     status: await page.locator('#status').textContent(),
     islands: await page.locator('#islands table').textContent(),
-    heat: await page.$$eval('#heat rect', (rects) => rects.map((r) => r.getAttribute('fill'))),
+    heat: await page.$$eval('#heat rect.cell', (rects) => rects.map((r) => r.getAttribute('fill'))),
     nodes: await page.locator('#topology g.node').count(),
   };
 }

@@ -94,6 +94,9 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr, quiet =
       hideCursor: true,
       clearOnComplete: false,
       etaBuffer: 20,
+      // Before the first run ends there is no rate: '…', not cli-progress's "NFs" (NaN or infinity).
+      formatTime: (t: number, options: cliProgress.Options, round: number) =>
+        Number.isFinite(t) ? cliProgress.Format.TimeFormat(t, options, round) : '…',
       // Runs are long: recompute the time left on every redraw, not only when a run ends.
       etaAsynchronousUpdate: true,
       fps: 2,

@@ -18,6 +18,8 @@ const FILES: Record<string, string> = {
   '/draw.js': 'draw.js',
   '/run-view.js': 'run-view.js',
   '/study-view.js': 'study-view.js',
+  '/heat.js': 'heat.js',
+  '/timeline.js': 'timeline.js',
 };
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -14,3 +14,10 @@ export interface ServeOptions {
 export const DEFAULT_STALL_SECONDS = 30;
 
 export const DEFAULT_HOST = '127.0.0.1';
+
+/** A stream of views for one page: `next()` is what changed since its last call (null: nothing). Kept here, free of node types, for the library's declarations. */
+export interface ViewStream {
+  next(): object | null;
+  /** Nothing more will come (a finished run or study): the page has it all. */
+  readonly ended: boolean;
+}

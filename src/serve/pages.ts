@@ -8,12 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
-/** A stream of views for one page: `next()` is what changed since its last call (null: nothing). */
-export interface ViewStream {
-  next(): object | null;
-  /** Nothing more will come (a finished run or study): the page has it all. */
-  readonly ended: boolean;
-}
+import type { ViewStream } from './options.ts';
 
 interface Page {
   res: ServerResponse;

@@ -14,6 +14,9 @@ import { DecimatedSeries, newCursor, type SeriesCursor, type SeriesPart } from '
 
 /** Points kept per island series and for the archipelago's series: enough for a chart's width. */
 const SERIES_POINTS = 512;
+/** Distance matrices kept for the replay (decimated like the series), for runs of at most FRAME_ISLANDS islands. */
+const FRAMES = 32;
+const FRAME_ISLANDS = 64;
 /** The most islands a view draws (a header from a file is not trusted to be sane). */
 const MAX_ISLANDS = 4096;
 
@@ -65,6 +68,8 @@ export interface RunView {
   edges: EdgeFlow[];
   between?: Omit<BetweenEvent, 'type'>;
   betweenSeries?: SeriesPart<BetweenPoint>;
+  /** Up to 64 islands: distance matrices over the run (decimated), for the replay's heat map. */
+  frames?: SeriesPart<[number, number[][]]>;
   started?: number;
   solution?: { island: number; iteration: number; solution: number[]; seconds: number };
   done?: RunEnd;
@@ -87,6 +92,7 @@ export interface RunCursor {
   headerSent: boolean;
   series: SeriesCursor[];
   between: SeriesCursor;
+  frames: SeriesCursor;
   /** The state's change counter when this reader last read. */
   seen: number;
 }
@@ -102,6 +108,7 @@ export class RunState {
   private readonly series: DecimatedSeries<IslandPoint>[];
   private readonly edges = new Map<number, Edge>();
   private readonly betweenSeries = new DecimatedSeries<BetweenPoint>(SERIES_POINTS);
+  private readonly frames = new DecimatedSeries<[number, number[][]]>(FRAMES);
   private between: { value: Omit<BetweenEvent, 'type'>; changed: number } | null = null;
   private started: number | undefined;
   private solution: RunView['solution'];
@@ -137,6 +144,7 @@ export class RunState {
         const { type: _, ...value } = event;
         this.between = { value, changed: this.changes };
         this.betweenSeries.push([event.iteration, event.meanDistance, event.distinct, event.sampled]);
+        if (this.header.islands <= FRAME_ISLANDS) this.frames.push([event.iteration, event.distance]);
         return;
       }
       case 'survival': {
@@ -182,6 +190,7 @@ export class RunState {
     });
     const edges = [...this.edges.values()].filter((e) => e.changed > cursor.seen).map((e) => e.flow);
     const betweenSeries = this.betweenSeries.since(cursor.between) ?? undefined;
+    const frames = this.frames.since(cursor.frames) ?? undefined;
     const view: RunView = {
       kind: 'run',
       ...(cursor.headerSent ? {} : { header: this.header }),
@@ -191,6 +200,7 @@ export class RunState {
       edges,
       ...(this.between && this.between.changed > cursor.seen ? { between: this.between.value } : {}),
       ...(betweenSeries ? { betweenSeries } : {}),
+      ...(frames ? { frames } : {}),
       ...(this.started !== undefined ? { started: this.started } : {}),
       ...(this.solution ? { solution: this.solution } : {}),
       ...(this.done ? { done: this.done } : {}),
@@ -232,7 +242,7 @@ export class RunState {
 }
 
 export function newRunCursor(): RunCursor {
-  return { headerSent: false, series: [], between: newCursor(), seen: -1 };
+  return { headerSent: false, series: [], between: newCursor(), frames: newCursor(), seen: -1 };
 }
 
 function emptyIsland(id: number): IslandNow {

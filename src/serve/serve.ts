@@ -46,6 +46,21 @@ export async function serveRun(config: SeededRunConfig, options: ServeOptions): 
   return { ...server, watch: (events$) => void events$.subscribe((event) => state.add(event)) };
 }
 
+/**
+ * The library's way to watch a run in the browser (docs/library.md): serves the view of a run
+ * started with `startRun`, fed by its events. Call it right after `startRun` (before awaiting
+ * anything): the run's state subscribes at once, so no event is missed while the server starts.
+ * The server stays up until `close()`.
+ */
+export async function serveRunHandle(
+  run: { config: SeededRunConfig; events$: Observable<ArchipelagoEvent> },
+  options: ServeOptions,
+): Promise<ViewServer> {
+  const state = new RunState(runHeader(traceHeader(run.config)));
+  run.events$.subscribe((event) => state.add(event));
+  return startViewServer((key) => (key === null ? runStream(state) : null), options);
+}
+
 /** `report --run FILE --serve`: the page of a `solve --trace` file or a study's event log, read as a stream. */
 export async function serveRunFile(file: string, options: ServeOptions): Promise<ViewServer> {
   const state = await replayFile(file);

@@ -10,10 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pageAsset, type PageAsset } from './assets.ts';
-import { DEFAULT_HOST, DEFAULT_STALL_SECONDS, type ServeOptions } from './options.ts';
-import { Pages, type ViewStream } from './pages.ts';
+import { DEFAULT_HOST, DEFAULT_STALL_SECONDS, type ServeOptions, type ViewStream } from './options.ts';
+import { Pages } from './pages.ts';
 
-export type { ViewStream } from './pages.ts';
+export type { ViewStream } from './options.ts';
 
 /** What the server shows: a stream per page, by the `run` the page asks for (null: the main view). */
 export type ViewSource = (run: string | null) => ViewStream | null | Promise<ViewStream | null>;

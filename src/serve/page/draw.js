@@ -46,6 +46,9 @@ export function acceptanceColour(share) {
   return `hsl(${Math.round(s * 120)}, 70%, 42%)`;
 }
 
+/** Okabe & Ito's colour-blind-safe palette, as the static report uses it (src/report/study-charts.ts). */
+export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#000000'];
+
 /** From white (0) to dark blue (1): a distance in the heat map. */
 export function heatColour(value) {
   const v = Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
@@ -146,7 +149,36 @@ export function lineChart(parent, { lines, xTitle, yTitle, xLog = false, yDomain
         return i === 0 ? `M${x},${y}` : line.step ? `H${x}V${y}` : `L${x},${y}`;
       })
       .join('');
-    svg('path', { d, fill: 'none', stroke: line.colour, 'stroke-width': line.width ?? thin, 'data-series': line.name ?? '' }, root);
+    const path = svg(
+      'path',
+      { d, fill: 'none', stroke: line.colour, 'stroke-width': line.width ?? thin, 'data-series': line.name ?? '' },
+      root,
+    );
+    svg('title', {}, path).textContent = line.name ?? '';
   }
+  legend(parent, lines);
   return root;
+}
+
+/** Most keys a legend lists one by one; more lines get one line of words (each line's name is its tooltip). */
+const LEGEND_KEYS = 16;
+
+/** A chart's legend under it: a swatch and the name of each line, or for many lines what their colours mean. */
+export function legend(
+  parent,
+  lines,
+  many = 'one line per island, coloured round the hue wheel by island number (hover a line for its island)',
+) {
+  const box = html('div', '', { class: 'keys legend' }, parent);
+  if (lines.length > LEGEND_KEYS) {
+    box.textContent = many;
+    return box;
+  }
+  for (const line of lines) {
+    const key = html('span', '', { class: 'key' }, box);
+    const mark = svg('svg', { width: 14, height: 10, viewBox: '0 0 14 10', class: 'swatch' }, key);
+    svg('rect', { x: 0, y: 3, width: 14, height: 4, fill: line.colour }, mark);
+    key.append(line.name ?? '');
+  }
+  return box;
 }

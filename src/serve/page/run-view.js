@@ -1,7 +1,9 @@
 // The run view: header, topology with migration, per-island series, the archipelago's
 // observables, the winner and the stop. State is merged from the server's views (a view with
 // a header is a snapshot and starts afresh); drawing happens at most once per animation frame.
-import { acceptanceColour, formatNumber, maxOf, heatColour, heatRgb, html, islandColour, lineChart, svg, text } from './draw.js';
+import { acceptanceColour, extent, formatNumber, maxOf, html, islandColour, lineChart, svg, text } from './draw.js';
+import { colourBar, heatCanvas, heatSvg } from './heat.js';
+import { cutAt, withLast } from './timeline.js';
 
 /** Above this many islands the heat map is drawn on a canvas, a pixel per pair (an SVG rect each would be too many). */
 const SVG_HEAT_LIMIT = 64;
@@ -13,6 +15,9 @@ export class RunView {
     this.root = root;
     this.key = key;
     this.state = null;
+    /** The replay's cursor (an iteration), or null: the whole run. */
+    this.cursor = null;
+    this.playing = null;
   }
 
   merge(view) {
@@ -39,15 +44,19 @@ export class RunView {
       s.betweenSeries = view.betweenSeries.reset ? view.betweenSeries.points : s.betweenSeries.concat(view.betweenSeries.points);
       s.betweenLast = view.betweenSeries.last;
     }
+    if (view.frames) s.frames = view.frames.reset ? view.frames.points : (s.frames ?? []).concat(view.frames.points);
     s.started = view.started;
     s.solution = view.solution;
     s.done = view.done;
   }
 
   render() {
-    const s = this.state;
-    if (s === null) return;
-    if (!this.parts) this.build(s.header);
+    const all = this.state;
+    if (all === null) return;
+    if (!this.parts) this.build(all.header);
+    this.timeline(all);
+    // Replay: every chart is drawn from the state cut at the timeline's cursor.
+    const s = this.cursor === null ? all : cutAt(all, this.cursor);
     this.status(s);
     this.topology(s);
     const count = s.header.islands;
@@ -57,9 +66,14 @@ export class RunView {
         colour: islandColour(Number(i), count),
         points: withLast(points, s.last[i]).map((p) => [p[0], p[column]]),
       }));
-    lineChart(this.parts.best, { lines: series(2), xTitle: 'iteration', yTitle: 'best fitness' });
-    lineChart(this.parts.mean, { lines: series(3), xTitle: 'iteration', yTitle: 'mean fitness' });
-    lineChart(this.parts.diversity, { lines: series(4), xTitle: 'iteration', yTitle: 'diversity', yDomain: [0, 1] });
+    lineChart(this.parts.best, { lines: series(2), xTitle: 'iteration (generations)', yTitle: 'best fitness (fewer is better)' });
+    lineChart(this.parts.mean, { lines: series(3), xTitle: 'iteration (generations)', yTitle: 'mean fitness (fewer is better)' });
+    lineChart(this.parts.diversity, {
+      lines: series(4),
+      xTitle: 'iteration (generations)',
+      yTitle: 'diversity (share, 0–1)',
+      yDomain: [0, 1],
+    });
     this.heatMap(s);
     const b = withLast(s.betweenSeries, s.betweenLast);
     lineChart(this.parts.distinct, {
@@ -67,11 +81,10 @@ export class RunView {
         { name: 'distinct / sampled', colour: '#4c78a8', points: b.map((p) => [p[0], p[3] > 0 ? p[2] / p[3] : NaN]) },
         { name: 'mean distance', colour: '#f58518', points: b.map((p) => [p[0], p[1]]) },
       ],
-      xTitle: 'iteration',
-      yTitle: 'share',
+      xTitle: 'iteration (generations)',
+      yTitle: 'share (0–1)',
       yDomain: [0, 1],
     });
-    html('p', 'blue: distinct genotypes / sampled; orange: mean distance between islands', { class: 'legend' }, this.parts.distinct);
     this.islandTable(s);
   }
 
@@ -92,13 +105,14 @@ export class RunView {
     html(
       'p',
       `${String(tool.name ?? 'nqueens-islands')} ${String(tool.version ?? '')} · commit ${String(p.commit ?? '?').slice(0, 12)}${p.dirty ? ' (dirty)' : ''} · node ${String(p.node ?? '?')} · config ${String(p.configHash ?? '?').slice(0, 12)}`,
-      {},
+      { id: 'tool', 'data-version': String(tool.version ?? '') },
       head,
     );
     const details = html('details', '', {}, head);
     html('summary', 'config and provenance', {}, details);
     html('pre', JSON.stringify({ config: header.config, provenance: header.provenance }, null, 2), {}, details);
     const status = html('p', '', { id: 'status' }, head);
+    this.buildTimeline(head);
     const grid = html('div', '', { class: 'grid' }, this.root);
     const section = (title, id) => {
       const box = html('section', '', { id }, grid);
@@ -108,13 +122,61 @@ export class RunView {
     this.parts = {
       status,
       topology: section('topology and migration (width: migrants/s, colour: accepted share)', 'topology'),
-      best: section('best fitness per island', 'best'),
-      mean: section('mean fitness per island', 'mean'),
+      best: section('best fitness per island (diagonal collisions: fewer is better, 0 solves)', 'best'),
+      mean: section('mean fitness per island (fewer is better)', 'mean'),
       diversity: section('diversity per island', 'diversity'),
       heat: section('distance between islands (latest sample)', 'heat'),
       distinct: section('distinct genotypes and mean distance', 'distinct'),
       islands: section('islands', 'islands'),
     };
+  }
+
+  /** The replay's controls (shown once the run is over): play, pause, and a slider over its iterations. */
+  buildTimeline(head) {
+    const box = html('div', '', { id: 'timeline', hidden: '' }, head);
+    this.play = html('button', 'play', { type: 'button', id: 'play' }, box);
+    this.scrub = html('input', '', { type: 'range', id: 'scrub', min: 0, max: 0, step: 1, 'aria-label': 'iteration' }, box);
+    this.at = html('span', '', { id: 'at' }, box);
+    this.scrub.addEventListener('input', () => this.seek(Number(this.scrub.value)));
+    this.play.addEventListener('click', () => (this.playing ? this.pause() : this.start()));
+  }
+
+  timeline(s) {
+    if (!s.done) return;
+    this.end = maxOf(
+      s.islands.map((i) => i.iteration),
+      0,
+    );
+    const box = this.scrub.parentElement;
+    if (box.hasAttribute('hidden')) {
+      box.removeAttribute('hidden');
+      this.scrub.max = String(this.end);
+      this.scrub.value = String(this.end);
+    }
+    this.at.textContent = `iteration ${this.cursor ?? this.end} of ${this.end}`;
+  }
+
+  /** Moves the replay's cursor to iteration `t` (the end: the whole run). */
+  seek(t) {
+    this.cursor = t >= this.end ? null : Math.max(0, t);
+    this.scrub.value = String(this.cursor ?? this.end);
+    this.render();
+  }
+
+  start() {
+    if (this.cursor === null) this.seek(0);
+    this.play.textContent = 'pause';
+    const step = Math.max(1, Math.round(this.end / 200));
+    this.playing = globalThis.setInterval(() => {
+      this.seek((this.cursor ?? this.end) + step);
+      if (this.cursor === null) this.pause();
+    }, 50);
+  }
+
+  pause() {
+    globalThis.clearInterval(this.playing);
+    this.playing = null;
+    this.play.textContent = 'play';
   }
 
   status(s) {
@@ -123,6 +185,7 @@ export class RunView {
       0,
     );
     let line = s.started === undefined ? 'starting' : `running: iteration ${most}, ${formatNumber(s.seconds)} s`;
+    if (s.replayAt !== undefined) line = `replay: iteration ${s.replayAt} of ${this.end}`;
     const takenOver = s.islands.filter((i) => i.takenOverAt !== null).length;
     if (isTakeover(s) && !s.done) line += `; ${takenOver} of ${s.islands.length} islands taken over`;
     if (s.solution)
@@ -132,7 +195,7 @@ export class RunView {
         s.done.takeover.iteration === null
           ? `takeover: not every island was taken over (${takenOver} of ${s.islands.length})`
           : `takeover: the archipelago was taken over at iteration ${s.done.takeover.iteration}`;
-    else if (s.done) line = `not solved: best fitness ${s.done.fitness} (fewer attacking pairs is better; 0 is a solution)`;
+    else if (s.done) line = `not solved: best fitness ${s.done.fitness} (fitness: fewer is better, 0 is a solution)`;
     if (s.done) line += `; done after ${formatNumber(s.done.seconds)} s, ${s.done.evaluations} evaluations`;
     this.parts.status.textContent = line;
     this.parts.status.dataset.iteration = String(most);
@@ -146,6 +209,23 @@ export class RunView {
     const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' });
     const rates = new Map([...s.edges].map(([key, e]) => [key, edgeRate(e, s.seconds)]));
     const top = maxOf(rates.values(), 1e-9);
+    // Arrowheads show each edge's direction (the line ends at the receiving island's rim).
+    const marker = svg(
+      'marker',
+      {
+        id: 'arrow',
+        viewBox: '0 0 10 10',
+        refX: 10,
+        refY: 5,
+        markerWidth: 7,
+        markerHeight: 7,
+        markerUnits: 'userSpaceOnUse',
+        orient: 'auto',
+      },
+      svg('defs', {}, root),
+    );
+    svg('path', { d: 'M0,0L10,5L0,10z', fill: '#444' }, marker);
+    const r = count > 16 ? Math.max(3, 120 / count) : 14;
     const flowing = svg('g', {}, root);
     for (const [from, to] of edges) {
       const key = `${from}>${to}`;
@@ -163,8 +243,9 @@ export class RunView {
         {
           x1: a[0] + ox,
           y1: a[1] + oy,
-          x2: b[0] + ox,
-          y2: b[1] + oy,
+          x2: b[0] + ox - ((b[0] - a[0]) / len) * (r + 1),
+          y2: b[1] + oy - ((b[1] - a[1]) / len) * (r + 1),
+          'marker-end': count <= 64 ? 'url(#arrow)' : '',
           stroke: edge ? acceptanceColour(edge.flow[3] / Math.max(1, edge.flow[2])) : '#ccc',
           'stroke-width': (0.5 + (rate / top) * (count > 16 ? 2.5 : 6)).toFixed(2),
           'stroke-opacity': 0.8,
@@ -183,7 +264,6 @@ export class RunView {
         1,
       ),
     );
-    const r = count > 16 ? Math.max(3, 120 / count) : 14;
     s.islands.forEach((island, i) => {
       const [x, y] = at[i];
       const g = svg('g', { class: 'node', 'data-island': i }, root);
@@ -222,21 +302,16 @@ export class RunView {
       return;
     }
     const m = s.between.distance;
-    if (m.length > SVG_HEAT_LIMIT) heatCanvas(box, m);
-    else {
-      const size = 300;
-      const cell = size / m.length;
-      const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img' }, box);
-      m.forEach((row, i) =>
-        row.forEach((d, j) => {
-          const rect = svg('rect', { x: j * cell, y: i * cell, width: cell + 0.2, height: cell + 0.2, fill: heatColour(d) }, root);
-          svg('title', {}, rect).textContent = `islands ${i} and ${j}: ${formatNumber(d)}`;
-        }),
-      );
-    }
+    // The scale runs over the distances observed (off the diagonal), so distances of 0.01 still show.
+    const [low, high] = extent(m.flatMap((row, i) => row.filter((_, j) => j !== i)));
+    const range = Number.isFinite(low) ? [low, high > low ? high : low + 1e-9] : [0, 1];
+    const scale = (d) => (d - range[0]) / (range[1] - range[0]);
+    if (m.length > SVG_HEAT_LIMIT) heatCanvas(box, m, scale);
+    else heatSvg(box, m, scale);
+    colourBar(box, range);
     html(
       'p',
-      `iteration ${s.between.iteration}: mean distance ${formatNumber(s.between.meanDistance)}, ${s.between.distinct} distinct of ${s.between.sampled} sampled (white 0, dark 1)`,
+      `iteration ${s.between.iteration} (the latest between-island sample: iterations 0–4, 6, 8, 12, 16, … ): mean distance ${formatNumber(s.between.meanDistance)}, ${s.between.distinct} distinct of ${s.between.sampled} sampled; rows and columns are islands`,
       { class: 'legend' },
       box,
     );
@@ -298,30 +373,6 @@ function positions(kind, count, rows, size) {
     return Array.from({ length: count }, (_, i) => [24 + (i % cols) * step, 24 + Math.floor(i / cols) * step]);
   }
   return Array.from({ length: count }, (_, i) => circle(i, count));
-}
-
-/** The distance matrix as pixels on a canvas (large archipelagos): one pixel per pair, scaled up by CSS. */
-function heatCanvas(box, m) {
-  const n = m.length;
-  const canvas = html('canvas', '', { width: n, height: n, class: 'heat', 'data-size': n }, box);
-  const context = canvas.getContext('2d');
-  const image = context.createImageData(n, n);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) {
-      const [r, g, b] = heatRgb(m[i][j]);
-      const at = 4 * (i * n + j);
-      image.data[at] = r;
-      image.data[at + 1] = g;
-      image.data[at + 2] = b;
-      image.data[at + 3] = 255;
-    }
-  context.putImageData(image, 0, 0);
-}
-
-/** A series' points with its latest point appended when the decimation left it out: a chart ends where the run is. */
-function withLast(points, last) {
-  if (!last || (points.length > 0 && points[points.length - 1][0] >= last[0])) return points;
-  return points.concat([last]);
 }
 
 /** Whether the run is in takeover mode (its config says so, or an island reported a takeover). */

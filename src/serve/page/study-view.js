@@ -1,6 +1,6 @@
 // The study view: per cell the runs done of planned, the run-length ECDF and ERT with its
 // interval as runs finish, the runs going on now and the finished runs whose events are kept.
-import { extent, formatNumber, html, islandColour, lineChart, scales, svg, text, ticks } from './draw.js';
+import { extent, formatNumber, html, islandColour, legend, lineChart, OKABE_ITO, scales, svg, text, ticks } from './draw.js';
 
 export class StudyView {
   constructor(root) {
@@ -19,10 +19,11 @@ export class StudyView {
     this.parts.status.textContent = `${s.done} of ${s.planned} runs done${s.finished ? '' : `; ${s.running.length} going on`}`;
     this.parts.status.dataset.done = String(s.done);
     this.table(s);
-    const colour = (i) => islandColour(i, s.cells.length);
+    // The static report's colour-blind-safe palette; more cells than it has go round the hue wheel.
+    const colour = (i) => (s.cells.length <= OKABE_ITO.length ? OKABE_ITO[i] : islandColour(i, s.cells.length));
     lineChart(this.parts.ecdf, {
       lines: s.cells.map((c, i) => ({ name: c.id, colour: colour(i), step: true, points: c.ecdf })),
-      xTitle: 'evaluations (log)',
+      xTitle: 'evaluations to a solution (log scale)',
       yTitle: 'share of runs solved',
       xLog: true,
       yDomain: [0, 1],
@@ -60,7 +61,7 @@ export class StudyView {
     for (const h of ['cell', 'done', 'solved', 'failed', 'ERT', '95% interval']) html('th', h, {}, head);
     for (const c of s.cells) {
       const row = html('tr', '', { 'data-cell': c.id }, table);
-      html('td', c.id, {}, row);
+      html('td', c.id, { class: 'name', title: c.id }, row);
       const done = html('td', '', { 'data-done': c.done }, row);
       // The width through the DOM, not a style attribute: the page's CSP allows no inline styles.
       html('span', '', { class: 'bar' }, html('span', '', { class: 'barbox' }, done)).style.width =
@@ -90,14 +91,24 @@ export class StudyView {
     for (const t of ticks(x0, x1, 5, true)) text(root, sx(t), frame.height - 8, formatNumber(t), { 'text-anchor': 'middle' });
     rows.forEach(({ c, i }, k) => {
       const y = frame.m.top + 10 + k * 18;
-      text(root, frame.m.left - 4, y + 4, c.id.length > 18 ? `${c.id.slice(0, 17)}…` : c.id, { 'text-anchor': 'end' });
+      // The end of a long name (where sweep values differ: ring-1, ring-10), the whole of it in the tooltip.
+      const label = text(root, frame.m.left - 4, y + 4, c.id.length > 17 ? `…${c.id.slice(-16)}` : c.id, {
+        'text-anchor': 'end',
+        'data-cell': c.id,
+      });
+      svg('title', {}, label).textContent = c.id;
       const high = c.ertUpper === null ? frame.width - frame.m.right : sx(c.ertUpper);
       if (c.ertLower !== null) svg('line', { x1: sx(c.ertLower), x2: high, y1: y, y2: y, stroke: colour(i), 'stroke-width': 2 }, root);
       svg('circle', { cx: sx(c.ert), cy: y, r: 4, fill: colour(i), 'data-cell': c.id }, root);
     });
+    legend(
+      box,
+      rows.map(({ c, i }) => ({ name: c.id, colour: colour(i) })),
+      'one row per cell (hover a label for its whole name)',
+    );
     html(
       'p',
-      'evaluations (log); an interval running off the right end has no upper bound (a resample without success)',
+      'evaluations (log scale); a dot is the ERT, a line its interval; an interval running off the right end has no upper bound (a resample without success)',
       { class: 'legend' },
       box,
     );
