@@ -369,6 +369,12 @@ describe('input accepted silently before: reserved and repeated keys, overridden
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.doesNotMatch(r.stderr, /default\.yaml/);
     });
+  it("a group's population past the machine's memory names the group's key, not -n", async () => {
+    const groups = '{"a":{"islands":1,"ga":{"populationSize":400000}}}';
+    const r = await cliInProcess(['solve', '-n', '50000', '--islands', '2', '--island-groups', groups]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /^nqueens-islands: --island-groups a\.ga\.populationSize: 50000 needs about/);
+  });
   it('the library: a group named constructor or prototype is refused', async () => {
     const { resolveRunConfig } = await import('../src/config/resolve.ts');
     for (const name of ['constructor', 'prototype'])

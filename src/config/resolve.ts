@@ -182,6 +182,9 @@ export function resolveRunConfig(
   // Memory as if every island were the costliest of them: the estimate stays one formula.
   const heaviest = costliestGa({ islands, ga, islandGroups }, (g) => gaMemory(g, p.n, registries.gaModes).bytes);
   const tooBig = runMemoryAdvice({ n: p.n, islands, ga: heaviest, migration, threads: p.threads }, env, registries);
+  // A group's GA the costliest: its population is named (where it came from: the file or --island-groups), not -n.
+  const group = islandGroups?.find((g) => g.ga === heaviest);
+  if (tooBig && group) at.fail(['islandGroups', group.name, 'ga', 'populationSize'], tooBig, ['n']);
   if (tooBig) at.fail('n', tooBig, ['islands', 'ga.populationSize']);
 
   const config: RunConfig = {
