@@ -103,7 +103,9 @@ describe('a resumed repeatable run is the uninterrupted run', { timeout: 240_000
     const uninterrupted = await startSeededRun(config, { launcher: host }).result;
     assert.deepEqual(uninterrupted.takeover, { iteration: 14, islands: [10, 11, 14, 14] });
     // In memory: a checkpoint file of the takeover mode is refused on load (its fitness is not the paper's), as in 0.8.0.
-    for (const k of [11, 12, 13]) {
+    // Sync checkpoints are taken at barriers (every 2nd iteration): 10 and 12, after one and two islands were taken
+    // over and before the archipelago's halt at 14, which races a checkpoint asked for there (it depends on timing).
+    for (const k of [9, 11]) {
       const run = startSeededRun(config, { launcher: host, checkpointAtIteration: k });
       let taken: CheckpointEvent | null = null;
       run.events$.subscribe((event) => {

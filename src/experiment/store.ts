@@ -214,8 +214,10 @@ export function checkStudyFolder(dir: string, resume: boolean, shard: boolean): 
     throw new ConfigError(`--out ${dir}: ${(error as Error).message}`);
   }
   if (present(dir)) {
-    // A shard's folder is shared: shard-folder.ts checks what it holds.
-    if (!shard) prepareFolder(dir, resume);
+    // A shard's folder is shared: shard-folder.ts checks what it holds. A folder another writer
+    // holds (its lock is there) is checked under the lock (runner.ts): here its manifest may be
+    // half-written (several `experiment --resume` at once on a new folder).
+    if (!shard && !existsSync(path.join(dir, LOCK_FILE))) prepareFolder(dir, resume);
     return;
   }
   let above = path.dirname(path.resolve(dir));

@@ -180,6 +180,15 @@ export function makeFolders(dir: string): string | undefined {
     missing.unshift(at);
     if (dirname(at) === at) break;
   }
-  for (const folder of missing) mkdirSync(folder);
-  return missing[0];
+  let made: string | undefined;
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+      made ??= folder;
+    } catch (error) {
+      // Another process made it first (several `experiment --resume` at once): a folder is what we wanted.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !lstatSync(folder).isDirectory()) throw error;
+    }
+  }
+  return made;
 }
