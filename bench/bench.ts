@@ -429,14 +429,14 @@ function cliSection(baseline: string): void {
   results.cli = cliTable(
     `## Whole runs from the command line (islands = cores = ${cores})`,
     [
-      { label: 'paper, default (lagged ring)', n: 200, args: [], seeds },
+      { label: 'paper, default (sync ring)', n: 200, args: [], seeds },
       { label: 'paper, none (independent restarts)', n: 200, args: ['--topology', 'none'], seeds },
     ],
     `Wall time of \`nqueens-islands solve -n N --seed S --json --quiet\`, a new process each time (start-up, workers, validation included), seeds ${seeds.join(', ')}. ` +
       `Same-run baseline: the single-threaded C baseline takes a median ${fmt(cSeconds, 3)} s (whole process) at N = 200 on these seeds (the issue quotes 0.43 s for its C).`,
   );
   const ours = median((results.cli as { runs: CliRun[] }[])[0].runs.map((r) => r.seconds));
-  print(`N = 200, default (lagged ring): median ${fmt(ours, 3)} s against C's ${fmt(cSeconds, 3)} s: **${fmt(ours / cSeconds)} × C**.\n`);
+  print(`N = 200, default (sync ring): median ${fmt(ours, 3)} s against C's ${fmt(cSeconds, 3)} s: **${fmt(ours / cSeconds)} × C**.\n`);
   doneWhen.push([
     `N = 200, paper, islands = cores (${cores}): median whole command / C's`,
     `${fmt(ours / cSeconds)} (${fmt(ours, 3)} s / ${fmt(cSeconds, 3)} s)`,
@@ -564,7 +564,7 @@ function migrationSection(): void {
   const small = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
   const large = [1, 2, 3, 4, 5];
   results.migration = cliTable(
-    '## Emigrants per migration (default config otherwise: lagged ring, lag 2, every iteration)',
+    '## Emigrants per migration (default config otherwise: sync ring, every iteration)',
     [
       { label: '1 emigrant', n: 200, args: ['--migrants', '1'], seeds: small },
       { label: '8 emigrants', n: 200, args: ['--migrants', '8'], seeds: small },
@@ -589,7 +589,7 @@ function largeSection(baseline: string): void {
       { label: 'hybrid (config/large-n.yaml)', n: 100_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
       { label: 'hybrid (config/large-n.yaml)', n: 1_000_000, args: ['--config', 'config/large-n.yaml'], seeds: [1, 2, 3] },
     ],
-    'Whole runs from the command line, islands = cores; paper mode with the default config (lagged ring), hybrid with config/large-n.yaml. Targets (2 cores): paper N = 1000 ≤ 10 s, N = 2000 ≤ 45 s; hybrid N = 10^5 ≤ 1 s, N = 10^6 ≤ 5 s.',
+    'Whole runs from the command line, islands = cores; paper mode with the default config (sync ring), hybrid with config/large-n.yaml. Targets (2 cores): paper N = 1000 ≤ 10 s, N = 2000 ≤ 45 s; hybrid N = 10^5 ≤ 1 s, N = 10^6 ≤ 5 s.',
   ) as { label: string; n: number; seeds: number[]; runs: CliRun[] }[];
   // Paper mode against the single-threaded C of the same reading, on the same seeds.
   const rows: (string | number)[][] = [];
