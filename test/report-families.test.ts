@@ -136,3 +136,15 @@ describe("the report's families, intervals and verdicts agree", () => {
     assert.match(never.table, /none \(a cell solved nothing within B\)/);
   });
 });
+
+describe("a report's opening says what the runs cover", () => {
+  const run = (seed: number): Hand => ({ seed, solved: true, iterations: 10, evaluations: 100 * seed });
+  it('every seed in every cell only when every run is there; a partial study says it is partial (issue 47)', () => {
+    const whole = hand('cover-whole', null, { 1: [1, 2, 3].map(run), 2: [1, 2, 3].map(run) });
+    assert.match(whole.markdown, /6 of 6 runs; seeds 1, 2, 3 in every cell \(paired\)/);
+    // A shard not yet run: islands=2 lacks seed 3.
+    const partial = hand('cover-partial', null, { 1: [1, 2, 3].map(run), 2: [1, 2].map(run) });
+    assert.match(partial.markdown, /5 of 6 runs; the study's seeds are 1, 2, 3, not yet all run in every cell/);
+    assert.doesNotMatch(partial.markdown, /in every cell \(paired\)/);
+  });
+});

@@ -58,3 +58,14 @@ export function headline(summary: StudySummary): string[] {
   if (!differs) lines.push(`No difference detected in evaluations or wall time${unreachable(summary.families.evaluations, pairs)}.`);
   return [familyNote(summary), ...lines];
 }
+
+/**
+ * What the runs cover, for a report's opening: every seed in every cell, or, for a study
+ * still running or partly run (a shard missing), how far it got, never the claim that every
+ * cell has every seed.
+ */
+export function coverageText(summary: Pick<StudySummary, 'finishedRuns' | 'expectedRuns' | 'seeds'>): string {
+  const runs = `${summary.finishedRuns} of ${summary.expectedRuns} runs`;
+  if (summary.finishedRuns >= summary.expectedRuns) return `${runs}; seeds ${summary.seeds.join(', ')} in every cell (paired)`;
+  return `${runs}; the study's seeds are ${summary.seeds.join(', ')}, not yet all run in every cell: each comparison pairs the seeds both of its cells ran`;
+}

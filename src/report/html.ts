@@ -11,7 +11,7 @@ import type { XAxis } from './x-axis.ts';
 import { readEvents } from './study-data.ts';
 import type { StudySummary } from './summary.ts';
 import { cellNames } from './cell-names.ts';
-import { headline } from './headline.ts';
+import { coverageText, headline } from './headline.ts';
 import { fitnessSection, migrationSection, SAMPLES_NOTE } from './study-sections.ts';
 import { studyProvenance } from './study-provenance.ts';
 import { censoringNotes, MEASURE_COLUMNS, notRepeatableNote, summaryRows, tableNotes, targetErtRows } from './table.ts';
@@ -237,9 +237,7 @@ export async function renderHtml(
   if (manifest.description) parts.push(`<p>${escapeHtml(manifest.description)}</p>`);
   const sentences = headline(summary);
   if (sentences.length > 0) parts.push(`<ul class="headline">${sentences.map((t) => `<li>${escapeHtml(t)}</li>`).join('')}</ul>`);
-  parts.push(
-    `<p>${summary.finishedRuns} of ${summary.expectedRuns} runs; seeds ${escapeHtml(summary.seeds.join(', '))} in every cell (paired).</p>`,
-  );
+  parts.push(`<p>${escapeHtml(coverageText(summary))}.</p>`);
   parts.push(provenanceBlock(study));
   parts.push(
     '<h2>Cells and their settings</h2>',

@@ -7,7 +7,7 @@
 import { formatValue } from '../experiment/sweep.ts';
 import { safeText } from '../io/terminal.ts';
 import { machineProvenance } from '../provenance.ts';
-import { headline } from './headline.ts';
+import { coverageText, headline } from './headline.ts';
 import type { StudyData } from './study-data.ts';
 import { studyProvenance } from './study-provenance.ts';
 import type { StudySummary } from './summary.ts';
@@ -44,11 +44,7 @@ export function renderMarkdown(study: StudyData, summary: StudySummary): string 
       : `baseline ${Object.entries(summary.baseline)
           .map(([k, v]) => `${k}=${formatValue(v)}`)
           .join(', ')}`;
-  parts.push(
-    markdownText(
-      `${summary.finishedRuns} of ${summary.expectedRuns} runs; seeds ${summary.seeds.join(', ')} in every cell (paired); ${baseline}.`,
-    ),
-  );
+  parts.push(markdownText(`${coverageText(summary)}; ${baseline}.`));
   if (summary.failedRuns.length > 0) parts.push(markdownText(`Left out, an island failed: ${summary.failedRuns.join('; ')}.`));
   const { header, rows } = summaryRows(summary, '×');
   parts.push('## Summary', markdownTable(header, rows));
