@@ -2,9 +2,8 @@
  * The flags that put work on a NATS broker, shared by `host` and `experiment`: their yargs
  * options and their reading into the cluster library's options (one-line errors, exit 2).
  */
-import type { Options } from 'yargs';
 import { ConfigError } from '../config/errors.ts';
-import { lastValue, numberLiteral, numberInHelp } from '../schema/flag-value.ts';
+import { lastValue, numberLiteral, numberInHelp, type FlagOptions } from '../schema/flag-value.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS, PASSWORD_ENV, TOKEN_ENV } from './defaults.ts';
 import type { NatsAuth } from '../config/nats-url.ts';
@@ -55,7 +54,7 @@ export const NATS_OPTION = {
     group: GROUP,
     describe: 'file holding the cluster key that signs every bus message (default: $NQI_CLUSTER_KEY; docs/distributed.md, Security model)',
   },
-} as const satisfies Record<string, Options>;
+} as const satisfies Record<string, FlagOptions>;
 
 export const CLUSTER_OPTIONS = {
   ...NATS_OPTION,
@@ -75,7 +74,7 @@ export const CLUSTER_OPTIONS = {
     group: GROUP,
     describe: `seconds to wait for the hosts (default ${DEFAULT_WAIT_SECONDS})`,
   },
-} as const satisfies Record<string, Options>;
+} as const satisfies Record<string, FlagOptions>;
 
 /** A flag's positive number: integer or not. */
 export function positiveNumber(flag: string, raw: unknown, integer: boolean): number {

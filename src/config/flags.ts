@@ -7,7 +7,6 @@
  * number coercion would turn "ten" into NaN), and `overridesFromArgv` only turns strings
  * that look like numbers into numbers. The schema is the one place that checks them.
  */
-import type { Options } from 'yargs';
 import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { optionKey, policyFamilies, policyNames } from '../migration-policy/names.ts';
 import type { TopologyRegistry } from '../topology/topology.ts';
@@ -17,7 +16,7 @@ import { REGISTRIES, type Registries } from './registries.ts';
 import { ConfigError } from './errors.ts';
 import { jsonTextProblem } from '../io/json-text.ts';
 import { MAX_ISLANDS, MAX_THREADS } from './schema.ts';
-import { lastValue, numberInHelp, numberLiteral, type FlagValue } from '../schema/flag-value.ts';
+import { lastValue, numberInHelp, numberLiteral, type FlagValue, type FlagOptions } from '../schema/flag-value.ts';
 
 export interface FlagSpec {
   /** Flag name without dashes; a one-letter name is written `-n`. */
@@ -178,12 +177,12 @@ export function flagForPath(path: string): string | undefined {
 /** `--config`: shared by every command that reads a run config. */
 export const CONFIG_FILE_OPTION = {
   config: { alias: 'c', type: 'string', requiresArg: true, coerce: lastValue, describe: 'run config file (YAML or JSON)' },
-} as const satisfies Record<string, Options>;
+} as const satisfies Record<string, FlagOptions>;
 
 /** yargs options for `flags`, grouped so `--help` lists them together. */
-export function flagOptions(flags: readonly FlagSpec[]): Record<string, Options> {
+export function flagOptions(flags: readonly FlagSpec[]): Record<string, FlagOptions> {
   return Object.fromEntries(
-    flags.map((flag): [string, Options] => [
+    flags.map((flag): [string, FlagOptions] => [
       flag.name,
       flag.value === 'boolean'
         ? { type: 'boolean', describe: flag.describe, group: 'Run config overrides:' }
@@ -202,7 +201,7 @@ export function flagOptions(flags: readonly FlagSpec[]): Record<string, Options>
 }
 
 /** yargs options for every run flag. */
-export const RUN_FLAG_OPTIONS: Record<string, Options> = flagOptions(RUN_FLAGS);
+export const RUN_FLAG_OPTIONS: Record<string, FlagOptions> = flagOptions(RUN_FLAGS);
 
 /** A partial run-config input, nested like the file (`{ migration: { interval: 3 } }`). */
 export type ConfigOverrides = { [key: string]: unknown };

@@ -3,7 +3,23 @@
  * use it, and they load on every command (verify and --help included), zod only where a
  * config is checked.
  */
-import type { Options } from 'yargs';
+
+/**
+ * A command-line option as the domain folders declare it: the part of yargs' `Options` their
+ * tables use, spelled here so that only src/cli imports yargs (its types are then no runtime
+ * dependency of the package). src/cli hands these tables to yargs, which checks them against
+ * its own type there.
+ */
+export interface FlagOptions {
+  type?: 'string' | 'boolean' | 'number';
+  alias?: string;
+  describe?: string;
+  group?: string;
+  requiresArg?: boolean;
+  /** `--help` labels the option a number (numberInHelp). */
+  number?: boolean;
+  coerce?: (value: unknown) => unknown;
+}
 const NUMBER_LITERAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 const INTEGER_LITERAL = /^[+-]?\d+$/;
@@ -41,6 +57,6 @@ export function lastValue(raw: unknown): unknown {
  * arrives as the string typed (a string option is never coerced, so "ten" is quoted back
  * in the error instead of becoming NaN). yargs labels an option in both lists a number.
  */
-export function numberInHelp(isNumber = true): Pick<Options, 'number'> {
+export function numberInHelp(isNumber = true): Pick<FlagOptions, 'number'> {
   return isNumber ? { number: true } : {};
 }

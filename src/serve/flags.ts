@@ -2,9 +2,8 @@
  * The live view's flags, one table for `solve`, `experiment` and `report` (docs/live-view.md),
  * and their reading. Light: the server itself is imported only when a command serves.
  */
-import type { Options } from 'yargs';
 import { ConfigError } from '../config/errors.ts';
-import { lastValue } from '../schema/flag-value.ts';
+import { lastValue, type FlagOptions } from '../schema/flag-value.ts';
 import { DEFAULT_HOST, type ServeOptions } from './options.ts';
 
 const GROUP = 'Live view:';
@@ -23,7 +22,7 @@ export const SERVE_OPTIONS = {
     group: GROUP,
     describe: `the address to serve on (default ${DEFAULT_HOST}); any other needs the random token the URL carries`,
   },
-} as const satisfies Record<string, Options>;
+} as const satisfies Record<string, FlagOptions>;
 
 export interface ServeArgs {
   serve?: string;
