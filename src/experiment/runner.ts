@@ -171,7 +171,7 @@ export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 's
 }
 
 /** Removes `dir`, then each folder above it up to `top`, while they are empty. */
-export function removeEmptyFolders(dir: string, top: string): void {
+function removeEmptyFolders(dir: string, top: string): void {
   const last = path.resolve(top);
   for (let folder = path.resolve(dir); ; folder = path.dirname(folder)) {
     try {

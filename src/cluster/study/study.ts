@@ -15,14 +15,13 @@ import type { Experiment } from '../../experiment/load.ts';
 import type { RunRecord } from '../../experiment/records.ts';
 import {
   openStudy,
-  removeEmptyFolders,
   type HostActivity,
   type OpenStudy,
   type PlannedRun,
   type StudyOptions,
   type StudyOutcome,
 } from '../../experiment/runner.ts';
-import { makeStudyFolder, prepareFolder, runKey } from '../../experiment/store.ts';
+import { checkStudyFolder, runKey } from '../../experiment/store.ts';
 import { connectBus, connectionState, leaveBus, Subjects } from '../bus/connection.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
 import { busAddress } from '../bus/credentials.ts';
@@ -172,15 +171,9 @@ class StudyCoordinator {
     await checkStudyStreams(await jetstreamManager(nc), this.subjects);
     const leases = new HostLeases(await open(), holderName(`experiment ${experiment.name}`), this.log, open, connectionState(nc));
     this.leases = leases;
-    // --out is checked before the wait for hosts; a folder made for it goes again if they do not come.
-    const made = makeStudyFolder(options.outDir);
-    try {
-      prepareFolder(options.outDir, options.resume);
-      await leases.reserve(this.directory, wanted, this.waitMs, broker);
-    } catch (error) {
-      if (made !== undefined) removeEmptyFolders(options.outDir, made);
-      throw error;
-    }
+    // --out is checked before the wait for hosts, writing nothing (the folder is made by openStudy, under its lock).
+    checkStudyFolder(options.outDir, options.resume, false);
+    await leases.reserve(this.directory, wanted, this.waitMs, broker);
     const study = openStudy(experiment, options);
     this.release = study.close;
     // Said once the study is going to happen (a refusal above stays one line).
