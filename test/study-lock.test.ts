@@ -164,7 +164,10 @@ describe('two live holders never both run a slice', () => {
       const out = path.join(dir, 'stopped');
       const args = ['experiment', study, '--out', out, '--shard', '1/1'];
       const holder = start(args, SLOW);
-      await until(() => existsSync(lockOf(out)), 'the holder to take its lock');
+      // Stopped once it records, so that it has runs left to try: a holder stopped before it read the
+      // records would find them all done by the taker on waking, and have nothing to refuse.
+      const records = path.join(out, 'runs.shard-1-of-1.jsonl');
+      await until(() => existsSync(records) && runsIn(out).length >= 1, 'the holder to record its first run');
       holder.kill('SIGSTOP');
       // Seen from here (same boot and namespace) a stopped process is alive: the taker is on another host name.
       const taker = await start(args, SLOW, { host: 'node-b' }).exited;
