@@ -37,7 +37,7 @@ import {
 import { benchCourseLog } from './course-log.ts';
 import { benchHybrid } from './hybrid.ts';
 import { Rng } from '../src/ga/rng.ts';
-import { quantile } from '../src/report/stats.ts';
+import { quantile } from '../src/report/statistics/stats.ts';
 import { compileMinConflicts, minConflicts, solveDefaultHybrid, solveLarge, type LargeRun } from './large-n.ts';
 import { islandScaling, laggedVersusAsync, searchThroughput, stopLatency } from './islands.ts';
 import { benchPaperRate, benchPaperSolve } from './paper.ts';

@@ -68,9 +68,9 @@ describe('the layer matrix', () => {
     ['src/migration-policy/replacements/worst.ts', "import { x } from '../../config/schema.ts';", /src\/migration-policy may import only/],
     ['src/archipelago/archipelago.ts', "import { x } from '../config/schema.ts';", /src\/archipelago may import only/],
     ['src/ga/island.ts', "import { x } from '../archipelago/codec.ts';", /src\/ga may import only/],
-    ['src/experiment/runner.ts', "import type { X } from '../report/stats.ts';", /src\/experiment may import only/],
+    ['src/experiment/runner.ts', "import type { X } from '../report/statistics/stats.ts';", /src\/experiment may import only/],
     ['src/io/write-file.ts', "import { x } from '../problem/validate.ts';", /src\/io may import only nothing of src/],
-    ['src/report/html.ts', "import { x } from '../cli/output.ts';", /src\/report may import only/],
+    ['src/report/page/html.ts', "import { x } from '../cli/output.ts';", /src\/report may import only/],
     ['src/ga/island.ts', "import { Worker } from 'node:worker_threads';", /knows nothing of threads/],
     ['src/problem/fitness.ts', "import { z } from 'zod';", /Only types from zod/],
   ];
@@ -87,6 +87,42 @@ describe('the layer matrix', () => {
     assert.deepEqual(await importErrors('src/run/result-record.ts', "import { x } from '../config/nats-url.ts';"), []);
     assert.deepEqual(await importErrors('src/ga/island.ts', "import type { z } from 'zod';"), []);
     assert.deepEqual(await importErrors('src/migration-policy/replacements/worst.ts', "import { x } from '../../ga/rng.ts';"), []);
+  });
+});
+
+describe("src/report's floors", () => {
+  const INNER = 'no-restricted-imports';
+  const floors = new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+      ...config.filter((c) => c.rules?.[INNER] !== undefined),
+    ],
+  });
+  const errors = async (file: string, line: string) =>
+    (await floors.lintText(`${line}\nexport {};\n`, { filePath: path.join(root, file) }))[0].messages.map((m) => m.message);
+
+  it('refuses an import that points up from data, statistics, figures or page', async () => {
+    assert.match(
+      (await errors('src/report/statistics/summary.ts', "import { x } from '../page/table.ts';"))[0],
+      /statistics may import only/,
+    );
+    assert.match(
+      (await errors('src/report/data/study-data.ts', "import { x } from '../statistics/stats.ts';"))[0],
+      /data may import only no other/,
+    );
+    assert.match(
+      (await errors('src/report/figures/charts.ts', "import { x } from '../exports/ioh-export.ts';"))[0],
+      /figures may import only/,
+    );
+    assert.match((await errors('src/report/page/html.ts', "import { x } from '../exports/figure-files.ts';"))[0], /page may import only/);
+  });
+
+  it('lets imports point down, and the top of src/report import every floor', async () => {
+    assert.deepEqual(await errors('src/report/page/html.ts', "import { x } from '../statistics/stats.ts';"), []);
+    assert.deepEqual(await errors('src/report/exports/figure-files.ts', "import { x } from '../page/table.ts';"), []);
+    assert.deepEqual(await errors('src/report/report-outputs.ts', "import { x } from './exports/ioh-export.ts';"), []);
   });
 });
 

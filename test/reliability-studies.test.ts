@@ -16,7 +16,7 @@ import { SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../src/cli/s
 import { cli, cliInProcess, oneLine, spawnCli } from './cli-helpers.ts';
 import { handMadeStudy } from './hand-study.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
-import { ecdfPoints, fixedBudgetPoints } from '../src/report/run-length.ts';
+import { ecdfPoints, fixedBudgetPoints } from '../src/report/statistics/run-length.ts';
 import { describeError, rebuiltError, type ErrorData } from '../src/report/report-messages.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { InputError } from '../src/io/errors.ts';

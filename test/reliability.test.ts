@@ -32,7 +32,7 @@ import { LOCK_FILE } from '../src/experiment/lock.ts';
 import { thisHolder } from '../src/experiment/lease.ts';
 import { drawsOn, safeText } from '../src/io/terminal.ts';
 import { appendLineSync, writeFileAtomic } from '../src/io/write-file.ts';
-import { csvField } from '../src/report/table.ts';
+import { csvField } from '../src/report/page/table.ts';
 import { CLI, cli, cliAsync, cliInProcess, inBatches, isOneLineError, oneLine, spawnCli } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-'));

@@ -6,22 +6,22 @@
  */
 import { ConfigError } from '../config/errors.ts';
 import { shardGaps } from '../experiment/study-runs.ts';
-import { baselineMapper, parseBaselineFlags } from './baseline.ts';
-import type { ExportFile } from './export-folder.ts';
-import { figureFiles, studyFigures } from './figures.ts';
-import { headline } from './headline.ts';
-import { renderHtml, renderRunHtml } from './html.ts';
-import { iohFiles } from './ioh-export.ts';
-import { renderMarkdown } from './markdown.ts';
-import { renderTakeoverTable, takeoverRows } from './observables-data.ts';
-import { paperSetupDifferences, renderTable1, table1Rows } from './paper-table1.ts';
-import { readRunEvents, runSummaryLines } from './run-data.ts';
-import { readStudy, type StudyData } from './study-data.ts';
+import { baselineMapper, parseBaselineFlags } from './statistics/baseline.ts';
+import type { ExportFile } from './exports/export-folder.ts';
+import { figureFiles, studyFigures } from './exports/figure-files.ts';
+import { headline } from './page/headline.ts';
+import { renderHtml, renderRunHtml } from './page/html.ts';
+import { iohFiles } from './exports/ioh-export.ts';
+import { renderMarkdown } from './page/markdown.ts';
+import { takeoverRows } from './statistics/observables-data.ts';
+import { paperSetupDifferences, renderTable1, table1Rows } from './page/paper-table1.ts';
+import { readRunEvents, runSummaryLines } from './data/run-data.ts';
+import { readStudy, type StudyData } from './data/study-data.ts';
 import { figureData } from './study-report.ts';
-import { summarise, type StudySummary } from './summary.ts';
-import { renderCsv } from './table.ts';
-import { renderTable } from './terminal-table.ts';
-import type { XAxis } from './x-axis.ts';
+import { summarise, type StudySummary } from './statistics/summary.ts';
+import { renderCsv } from './page/table.ts';
+import { renderTable, renderTakeoverTable } from './page/terminal-table.ts';
+import type { XAxis } from './figures/x-axis.ts';
 
 /** What to report (plain data: it crosses to a worker thread). Either `dir` (a study folder) or `run` alone (a trace file). */
 export interface ReportRequest {

@@ -1,10 +1,11 @@
 /**
- * The terminal table: the headline (headline.ts) above the summary and target tables of
- * table.ts, then their notes. Its own module, so that the headline can use table.ts's
- * formatting without a cycle between the two.
+ * The terminal tables: the headline (headline.ts) above the summary and target tables of
+ * table.ts, then their notes; and the takeover table. Its own module, so that the headline can
+ * use table.ts's formatting without a cycle between the two.
  */
 import { headline } from './headline.ts';
-import type { StudySummary } from './summary.ts';
+import { takeoverTable, type TakeoverRow } from '../statistics/observables-data.ts';
+import type { StudySummary } from '../statistics/summary.ts';
 import { align, censoringNotes, notRepeatableNote, summaryRows, tableNotes, targetErtRows } from './table.ts';
 
 /** The terminal table, with a note on the comparisons when there is a baseline. */
@@ -30,4 +31,16 @@ export function renderTable(summary: StudySummary): string {
   const unrepeatable = notRepeatableNote(summary);
   if (unrepeatable) lines.push('', unrepeatable);
   return lines.join('\n');
+}
+
+/** The takeover table for the terminal, with what the prediction is. */
+export function renderTakeoverTable(rows: readonly TakeoverRow[]): string {
+  const { header, rows: text } = takeoverTable(rows);
+  return [
+    'takeover time (iterations at which every island held only copies of the best; docs/takeover.md)',
+    '',
+    align([header, ...text]),
+    '',
+    `predicted = eccentricity of the best island x interval + t*, t* = log2 M + log2(ln M) = ${rows[0].panmictic.toFixed(2)} for M of the first cell (Goldberg & Deb 1991).`,
+  ].join('\n');
 }

@@ -5,9 +5,9 @@
  * html.ts, which they only call.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import { SURVIVAL_ITERATIONS } from '../archipelago/observables/survival.ts';
-import type { StudyData } from './study-data.ts';
+import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import { SURVIVAL_ITERATIONS } from '../../archipelago/observables/survival.ts';
+import type { StudyData } from '../data/study-data.ts';
 import { renderSvg } from './charts.ts';
 import {
   betweenMedians,
@@ -19,7 +19,7 @@ import {
   takeoverRows,
   takeoverTable,
   type TakeoverRow,
-} from './observables-data.ts';
+} from '../statistics/observables-data.ts';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };

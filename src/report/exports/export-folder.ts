@@ -17,12 +17,12 @@ import {
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../config/errors.ts';
-import { emptyFolderFlag } from '../experiment/errors.ts';
-import { checkFolderLinks, folderProblem } from '../io/output-target.ts';
-import { studyRecordRefusal } from '../io/study-records.ts';
-import { failureReason, processAlive, writeFileAtomic } from '../io/write-file.ts';
-import { checkPermitted } from '../io/output-checks.ts';
+import { ConfigError } from '../../config/errors.ts';
+import { emptyFolderFlag } from '../../experiment/errors.ts';
+import { checkFolderLinks, folderProblem } from '../../io/output-target.ts';
+import { studyRecordRefusal } from '../../io/study-records.ts';
+import { failureReason, processAlive, writeFileAtomic } from '../../io/write-file.ts';
+import { checkPermitted } from '../../io/output-checks.ts';
 
 export interface ExportFile {
   /** Relative to the export folder, with / separators. */

@@ -3,13 +3,13 @@
  * from a study folder's events/. Read-only.
  */
 import { constants as bufferLimits } from 'node:buffer';
-import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import { ConfigError } from '../config/errors.ts';
-import { eventProblem } from '../experiment/record-schema.ts';
-import { InputError } from '../io/errors.ts';
-import { parseJsonText } from '../io/json-text.ts';
-import { readRegularText } from '../io/read-file.ts';
-import { TRACE_FORMAT, type TraceHeader } from '../run/trace.ts';
+import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import { ConfigError } from '../../config/errors.ts';
+import { eventProblem } from '../../experiment/record-schema.ts';
+import { InputError } from '../../io/errors.ts';
+import { parseJsonText } from '../../io/json-text.ts';
+import { readRegularText } from '../../io/read-file.ts';
+import { TRACE_FORMAT, type TraceHeader } from '../../run/trace.ts';
 
 export interface RunData {
   file: string;

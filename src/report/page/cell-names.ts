@@ -3,7 +3,7 @@
  * shortened to its last part (`migration.mode` to `mode`) unless two swept keys would then
  * read alike. The plots' legends, the headline and the figure files use these names.
  */
-import { formatValue, type SweepValue } from '../experiment/sweep.ts';
+import { formatValue, type SweepValue } from '../../experiment/sweep.ts';
 
 /** Each cell id's name, in manifest order. */
 export function cellNames(cells: readonly { id: string; values: Record<string, SweepValue> }[]): Map<string, string> {

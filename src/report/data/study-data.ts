@@ -4,15 +4,15 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import { ConfigError } from '../config/errors.ts';
-import type { Manifest, RunRecord } from '../experiment/records.ts';
-import { eventLogPath } from '../experiment/runner.ts';
-import { legacyCellFileName } from '../experiment/sweep.ts';
+import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import { ConfigError } from '../../config/errors.ts';
+import type { Manifest, RunRecord } from '../../experiment/records.ts';
+import { eventLogPath } from '../../experiment/runner.ts';
+import { legacyCellFileName } from '../../experiment/sweep.ts';
 import { checkRecords } from './record-check.ts';
 import { parseEventLines } from './run-data.ts';
-import { MANIFEST_FILE, readManifest, readStudyFile, runKey } from '../experiment/store.ts';
-import { readStudyRuns, type ShardProgress } from '../experiment/study-runs.ts';
+import { MANIFEST_FILE, readManifest, readStudyFile, runKey } from '../../experiment/store.ts';
+import { readStudyRuns, type ShardProgress } from '../../experiment/study-runs.ts';
 
 export interface StudyData {
   dir: string;

@@ -2,10 +2,18 @@
  * The summary for people (an aligned text table) and for spreadsheets (CSV), both rendered
  * from `StudySummary`. CSV keeps full precision; Inf marks "unsolved" (R and pandas read it).
  */
-import { formatValue } from '../experiment/sweep.ts';
-import { safeText } from '../io/terminal.ts';
-import type { Quartiles } from './stats.ts';
-import { ALPHA, METRICS, type CellSummary, type Comparison, type FamilySize, type Metric, type StudySummary } from './summary.ts';
+import { formatValue } from '../../experiment/sweep.ts';
+import { safeText } from '../../io/terminal.ts';
+import type { Quartiles } from '../statistics/stats.ts';
+import {
+  ALPHA,
+  METRICS,
+  type CellSummary,
+  type Comparison,
+  type FamilySize,
+  type Metric,
+  type StudySummary,
+} from '../statistics/summary.ts';
 
 /** A number for people: 3 significant digits, k/M for large counts, ∞ for unsolved. */
 export function formatNumber(value: number, metric?: Metric): string {

@@ -5,7 +5,7 @@
  * quantile as +Infinity ("not solved within the limits"), which a median or quartile needs
  * and a mean could not give.
  */
-import { Rng } from '../ga/rng.ts';
+import { Rng } from '../../ga/rng.ts';
 
 /**
  * Quantile by linear interpolation between order statistics (Hyndman & Fan type 7, the

@@ -6,9 +6,9 @@
  * (FAMILIES), and its intervals are at that family's Bonferroni level, so a verdict and its
  * interval always agree. The terminal table, the CSV and the HTML page are all rendered from this.
  */
-import { isRepeatable } from '../archipelago/modes/registry.ts';
-import type { RunRecord } from '../experiment/records.ts';
-import type { SweepValue } from '../experiment/sweep.ts';
+import { isRepeatable } from '../../archipelago/modes/registry.ts';
+import type { RunRecord } from '../../experiment/records.ts';
+import type { SweepValue } from '../../experiment/sweep.ts';
 import {
   cellLimits,
   censoredValue,
@@ -33,7 +33,7 @@ import {
   type Interval,
   type Quartiles,
 } from './stats.ts';
-import type { StudyData } from './study-data.ts';
+import type { StudyData } from '../data/study-data.ts';
 import { ertAtTargets, type TargetErt } from './target-ert.ts';
 
 /** The measures, evaluations first: on shared cores a time says more about the machine than about the setting. */

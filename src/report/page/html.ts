@@ -3,20 +3,20 @@
  * forbids any network fetch), so it opens offline and can be attached to a paper's data.
  */
 import path from 'node:path';
-import type { StudyData } from './study-data.ts';
-import { runSummaryLines, type RunData } from './run-data.ts';
-import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, migrationSpec, progressPoints, renderSvg } from './charts.ts';
-import { observablesRunParts, observablesStudyParts, type PageKit } from './observables-charts.ts';
-import type { XAxis } from './x-axis.ts';
-import { readEvents } from './study-data.ts';
-import type { StudySummary } from './summary.ts';
+import type { StudyData } from '../data/study-data.ts';
+import { runSummaryLines, type RunData } from '../data/run-data.ts';
+import { boxPlotSpec, diversitySpec, edgeFlows, fitnessSpec, migrationSpec, progressPoints, renderSvg } from '../figures/charts.ts';
+import { observablesRunParts, observablesStudyParts, type PageKit } from '../figures/observables-charts.ts';
+import type { XAxis } from '../figures/x-axis.ts';
+import { readEvents } from '../data/study-data.ts';
+import type { StudySummary } from '../statistics/summary.ts';
 import { cellNames } from './cell-names.ts';
 import { coverageText, headline } from './headline.ts';
 import { fitnessSection, migrationSection, SAMPLES_NOTE } from './study-sections.ts';
 import { studyProvenance } from './study-provenance.ts';
 import { censoringNotes, MEASURE_COLUMNS, notRepeatableNote, summaryRows, tableNotes, targetErtRows } from './table.ts';
-import { diversityBands, diversityBandSpec, ecdfSpec, fixedBudgetSpec } from './study-charts.ts';
-import { ecdfPoints, fixedBudgetPoints, shortNames } from './run-length.ts';
+import { diversityBands, diversityBandSpec, ecdfSpec, fixedBudgetSpec } from '../figures/study-charts.ts';
+import { ecdfPoints, fixedBudgetPoints, shortNames } from '../statistics/run-length.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

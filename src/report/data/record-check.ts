@@ -8,9 +8,9 @@
  * rather than dropping the record: a count of "7 of 6 runs" or a success that is none would
  * be the study's claim.
  */
-import { ConfigError } from '../config/errors.ts';
-import type { Manifest, RunRecord } from '../experiment/records.ts';
-import { recordMisfit, studyShape } from '../experiment/record-consistency.ts';
+import { ConfigError } from '../../config/errors.ts';
+import type { Manifest, RunRecord } from '../../experiment/records.ts';
+import { recordMisfit, studyShape } from '../../experiment/record-consistency.ts';
 
 /** Refuses the first record that does not fit the study. @throws ConfigError */
 export function checkRecords(manifest: Manifest, runs: readonly RunRecord[], file: string): void {

@@ -7,7 +7,7 @@
  * signed-rank test drops). B is where both cells answer the same question, and scipy and R
  * redo the test on these numbers (docs/experiments.md).
  */
-import type { RunRecord } from '../experiment/records.ts';
+import type { RunRecord } from '../../experiment/records.ts';
 import type { Metric } from './summary.ts';
 
 /** A cell's limits in each measure (from its resolved run config); null = none. */

@@ -9,10 +9,10 @@
  * evaluations are those of all islands, as in the study's records. A run's block holds its
  * trajectory (the points where its best fitness improved) and ends at its last evaluation.
  */
-import type { RunRecord } from '../experiment/records.ts';
-import { cellFileName } from '../experiment/sweep.ts';
+import type { RunRecord } from '../../experiment/records.ts';
+import { cellFileName } from '../../experiment/sweep.ts';
 import type { ExportFile } from './export-folder.ts';
-import type { StudyData } from './study-data.ts';
+import type { StudyData } from '../data/study-data.ts';
 
 /** The raw-data header line: IOHanalyzer's run separator, in the two-column format. */
 export const IOH_DAT_HEADER = '"function evaluation" "best-so-far f(x)"';

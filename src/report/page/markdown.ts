@@ -4,13 +4,13 @@
  * the notes and where the numbers come from, every table and sentence rendered from the same
  * summary as the terminal table and the page.
  */
-import { formatValue } from '../experiment/sweep.ts';
-import { safeText } from '../io/terminal.ts';
-import { machineProvenance } from '../provenance.ts';
+import { formatValue } from '../../experiment/sweep.ts';
+import { safeText } from '../../io/terminal.ts';
+import { machineProvenance } from '../../provenance.ts';
 import { coverageText, headline } from './headline.ts';
-import type { StudyData } from './study-data.ts';
+import type { StudyData } from '../data/study-data.ts';
 import { studyProvenance } from './study-provenance.ts';
-import type { StudySummary } from './summary.ts';
+import type { StudySummary } from '../statistics/summary.ts';
 import { censoringNotes, notRepeatableNote, summaryRows, tableNotes, targetErtRows } from './table.ts';
 
 /**

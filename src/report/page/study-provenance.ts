@@ -3,7 +3,7 @@
  * build and machine that started the study, the files it read (with their hashes), and the
  * builds and machines that made its runs.
  */
-import type { StudyData } from './study-data.ts';
+import type { StudyData } from '../data/study-data.ts';
 
 /** Which build, config files and machine made the study, and the runs (a cluster's hosts may differ), one sentence each. */
 export function studyProvenance(study: StudyData): string[] {

@@ -3,8 +3,8 @@
  * run's course): the fixed-target ECDF and the fixed-budget curves per cell. Kept apart from
  * their Vega-Lite specs (study-charts.ts) so the library's report types need no chart types.
  */
-import type { RunRecord } from '../experiment/records.ts';
-import type { Trajectory } from '../archipelago/trajectory.ts';
+import type { RunRecord } from '../../experiment/records.ts';
+import type { Trajectory } from '../../archipelago/trajectory.ts';
 import { quantile } from './stats.ts';
 
 /** Short names of the cells in manifest order: c1, c2, ... */

@@ -2,12 +2,11 @@
  * The migration observables of a run's events or of a study's runs.jsonl, as rows the
  * charts and tables draw (docs/events.md: `between`, `survival`; docs/takeover.md). Pure.
  */
-import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import { predictTakeover } from '../ga/modes/takeover-prediction.ts';
-import { edgesOf } from '../topology/topology.ts';
-import type { ManifestCell, RunRecord } from '../experiment/records.ts';
+import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import { predictTakeover } from '../../ga/modes/takeover-prediction.ts';
+import { edgesOf } from '../../topology/topology.ts';
+import type { ManifestCell, RunRecord } from '../../experiment/records.ts';
 import { median, quartiles } from './stats.ts';
-import { align } from './table.ts';
 
 /** One pair of islands' distance at one iteration. */
 export interface PairDistance {
@@ -165,16 +164,4 @@ export function takeoverTable(rows: readonly TakeoverRow[]): { header: string[];
       f(r.median - r.predicted),
     ]),
   };
-}
-
-/** The takeover table for the terminal, with what the prediction is. */
-export function renderTakeoverTable(rows: readonly TakeoverRow[]): string {
-  const { header, rows: text } = takeoverTable(rows);
-  return [
-    'takeover time (iterations at which every island held only copies of the best; docs/takeover.md)',
-    '',
-    align([header, ...text]),
-    '',
-    `predicted = eccentricity of the best island x interval + t*, t* = log2 M + log2(ln M) = ${rows[0].panmictic.toFixed(2)} for M of the first cell (Goldberg & Deb 1991).`,
-  ].join('\n');
 }

@@ -6,7 +6,7 @@
  * the ECDF and the fixed-budget curves read), with the censoring rule of ERT
  * (docs/experiments.md): a run that never reached the target contributes its whole budget.
  */
-import type { RunRecord } from '../experiment/records.ts';
+import type { RunRecord } from '../../experiment/records.ts';
 import { hitAt } from './run-length.ts';
 import { ertInterval, expectedRunningTime, type Interval, type RunLength } from './stats.ts';
 

@@ -4,11 +4,11 @@
  * reading of "iteration" (generational and steady state), and where the paper's runs fall
  * within our distribution.
  */
-import { formatValue } from '../experiment/sweep.ts';
-import { quartiles, type Quartiles } from './stats.ts';
-import type { StudyData } from './study-data.ts';
+import { formatValue } from '../../experiment/sweep.ts';
+import { quartiles, type Quartiles } from '../statistics/stats.ts';
+import type { StudyData } from '../data/study-data.ts';
 import { formatQuartiles } from './table.ts';
-import { toSolution } from './summary.ts';
+import { toSolution } from '../statistics/summary.ts';
 
 /** Sarkar & Nag, Table 1: iterations of the three runs per N, in the paper's row order. */
 export const PAPER_TABLE1: Readonly<Record<number, readonly number[]>> = {

@@ -6,15 +6,15 @@
  * where runs.jsonl has them, the between-island medians per cell. Cells go by their swept values.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { cellNames } from './cell-names.ts';
-import { boxPlotSpec, renderSvg } from './charts.ts';
+import { cellNames } from '../page/cell-names.ts';
+import { boxPlotSpec, renderSvg } from '../figures/charts.ts';
 import type { ExportFile } from './export-folder.ts';
-import { betweenMedians } from './observables-data.ts';
-import { betweenMediansSpec } from './observables-charts.ts';
-import { ecdfSpec, fixedBudgetSpec } from './study-charts.ts';
-import { ecdfPoints, fixedBudgetPoints } from './run-length.ts';
-import type { StudyData } from './study-data.ts';
-import { csvField } from './table.ts';
+import { betweenMedians } from '../statistics/observables-data.ts';
+import { betweenMediansSpec } from '../figures/observables-charts.ts';
+import { ecdfSpec, fixedBudgetSpec } from '../figures/study-charts.ts';
+import { ecdfPoints, fixedBudgetPoints } from '../statistics/run-length.ts';
+import type { StudyData } from '../data/study-data.ts';
+import { csvField } from '../page/table.ts';
 
 export interface Figure {
   /** The files' name without extension. */

@@ -5,9 +5,9 @@
  * so no label is ever cut, whatever the number of cells.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import { quantile } from './stats.ts';
-import { shortNames, type BudgetPoint, type EcdfPoint } from './run-length.ts';
+import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import { quantile } from '../statistics/stats.ts';
+import { shortNames, type BudgetPoint, type EcdfPoint } from '../statistics/run-length.ts';
 
 const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';

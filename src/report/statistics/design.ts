@@ -6,12 +6,12 @@
  * seeds needed to detect a chosen paired ratio with 80% power, by simulation from the spread
  * of the pilot's paired log ratios of evaluations.
  */
-import type { Experiment } from '../experiment/load.ts';
-import { Rng } from '../ga/rng.ts';
+import type { Experiment } from '../../experiment/load.ts';
+import { Rng } from '../../ga/rng.ts';
 import { baselineMapper } from './baseline.ts';
 import { hodgesLehmann, signedRankTest, smallestP } from './signed-rank.ts';
 import { fisherExact } from './stats.ts';
-import { readStudy } from './study-data.ts';
+import { readStudy } from '../data/study-data.ts';
 import { ALPHA, summarise } from './summary.ts';
 
 /** The power a design is sized for, and the simulation behind it (seeded: the same pilot gives the same answer). */

@@ -1,9 +1,9 @@
 /** Which cell each cell is compared with: the manifest's baseline, or one given to `report --baseline`. */
 import YAML from 'yaml';
-import { ConfigError } from '../config/errors.ts';
-import type { Manifest } from '../experiment/records.ts';
-import { canonicalJson } from '../provenance.ts';
-import { baselineOf, formatValue, type SweepValue } from '../experiment/sweep.ts';
+import { ConfigError } from '../../config/errors.ts';
+import type { Manifest } from '../../experiment/records.ts';
+import { canonicalJson } from '../../provenance.ts';
+import { baselineOf, formatValue, type SweepValue } from '../../experiment/sweep.ts';
 
 /** Parses `--baseline key=value` flags (values read as YAML scalars: `10` is a number) against the study's sweep. */
 export function parseBaselineFlags(flags: readonly string[], manifest: Manifest): Record<string, SweepValue> {

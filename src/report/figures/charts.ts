@@ -3,11 +3,11 @@
  * compiles, vega renders with no browser and no canvas), so the page needs no scripts.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { ArchipelagoEvent } from '../archipelago/events.ts';
-import type { RunRecord } from '../experiment/records.ts';
-import { toSolution, type Metric } from './summary.ts';
+import type { ArchipelagoEvent } from '../../archipelago/events.ts';
+import type { RunRecord } from '../../experiment/records.ts';
+import { toSolution, type Metric } from '../statistics/summary.ts';
 import { OKABE_ITO } from './study-charts.ts';
-import { shortNames } from './run-length.ts';
+import { shortNames } from '../statistics/run-length.ts';
 import type { XAxis } from './x-axis.ts';
 
 const LABELS: Record<Metric, string> = {

@@ -2,11 +2,19 @@
  * Two sections of the study page that read the event logs: one run's best fitness per island
  * over time, and the migrants accepted along each topology edge per cell.
  */
-import { edgeFlows, fitnessSpec, MAX_DRAWN_PER_ISLAND, migrationSpec, progressPoints, renderSvg, type EdgeFlow } from './charts.ts';
-import type { PageKit } from './observables-charts.ts';
-import { shortNames } from './run-length.ts';
-import { readEvents, type StudyData } from './study-data.ts';
-import type { XAxis } from './x-axis.ts';
+import {
+  edgeFlows,
+  fitnessSpec,
+  MAX_DRAWN_PER_ISLAND,
+  migrationSpec,
+  progressPoints,
+  renderSvg,
+  type EdgeFlow,
+} from '../figures/charts.ts';
+import type { PageKit } from '../figures/observables-charts.ts';
+import { shortNames } from '../statistics/run-length.ts';
+import { readEvents, type StudyData } from '../data/study-data.ts';
+import type { XAxis } from '../figures/x-axis.ts';
 
 /** What one run's progress points are, for the fitness figures' captions. */
 export const SAMPLES_NOTE = `One point per progress sample: every island samples at its start, at iterations 1, 2, 3, 4, 6, 8, 12, 16, ..., every 250 ms, and at its end (an island with more than ${MAX_DRAWN_PER_ISLAND} samples is drawn from the first, last, lowest and highest of each of ${MAX_DRAWN_PER_ISLAND / 4} equal stretches).`;

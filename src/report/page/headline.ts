@@ -7,7 +7,7 @@
  * the table only: one iteration of more islands is more work.
  */
 import { cellNames } from './cell-names.ts';
-import { ALPHA, type CellSummary, type Comparison, type FamilySize, type StudySummary } from './summary.ts';
+import { ALPHA, type CellSummary, type Comparison, type FamilySize, type StudySummary } from '../statistics/summary.ts';
 import { familyNote, formatP, ratioText, testText } from './table.ts';
 
 const MEASURES = [
