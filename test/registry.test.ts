@@ -481,7 +481,7 @@ describe('registering a migration mode', () => {
   it('a coordinator that was not given the mode refuses the run at once', () => {
     const config = resolveWith({ seed: 4, islands: 2, migration: { mode: 'latest' } }, withLatest);
     assert.throws(() => startSeededRun({ ...config, seed: 4 }, { extensions: [MODE_EXTENSION] }), {
-      message: 'run.migration.mode must be one of async, sync, lagged, got "latest"',
+      message: 'run.migration.mode: expected one of async | sync | lagged, got "latest"',
     });
   });
 });

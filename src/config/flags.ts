@@ -11,7 +11,8 @@ import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { optionKey, policyFamilies, policyNames } from '../migration-policy/names.ts';
 import type { TopologyRegistry } from '../topology/topology.ts';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
-import type { OptionFlag } from '../schema/registry.ts';
+import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
+import type { OptionFlag } from '../schema/plug-in.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import { ConfigError } from './errors.ts';
 import { jsonTextProblem } from '../io/json-text.ts';
@@ -50,12 +51,6 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
     },
     TOPOLOGY_FLAGS,
     MIGRATION_MODE_FLAG,
-    {
-      name: 'lag',
-      path: 'migration.lag',
-      value: 'number',
-      describe: 'lagged: iterations from sending to entry (0 = sync); given without --migration it means lagged',
-    },
     { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
     {
       name: 'migrants',
@@ -130,6 +125,14 @@ export function topologyFlags(registry: TopologyRegistry): FlagSpec[] {
   ];
 }
 
+/** `--migration` and one flag per option a migration mode gives a flag (`--lag`), from `registry`. */
+export function migrationModeFlags(registry: MigrationModeRegistry): FlagSpec[] {
+  return [
+    { name: 'migration', path: 'migration.mode', value: 'string', describe: registry.map((d) => d.kind).join(' | ') },
+    ...registry.flatMap((d) => optionFlags(d, (option) => `migration.${option}`)),
+  ];
+}
+
 const POLICY_FLAG_NAMES = { emigrantSelection: 'emigrant-selection', replacement: 'replacement' } as const;
 
 /** `--emigrant-selection`, `--replacement` and one flag per option a policy gives a flag, from the registries. */
@@ -151,10 +154,7 @@ export function runFlags(registries: Registries = REGISTRIES): readonly FlagSpec
   return BASE_FLAGS.flatMap((flag): readonly FlagSpec[] => {
     if (flag === GA_MODE_FLAGS) return gaModeFlags(registries.gaModes);
     if (flag === TOPOLOGY_FLAGS) return topologyFlags(registries.topologies);
-    if (flag === MIGRATION_MODE_FLAG)
-      return [
-        { name: 'migration', path: 'migration.mode', value: 'string', describe: registries.migrationModes.map((m) => m.kind).join(' | ') },
-      ];
+    if (flag === MIGRATION_MODE_FLAG) return migrationModeFlags(registries.migrationModes);
     return flag === POLICY_FLAGS ? policyFlags(registries) : [flag];
   });
 }

@@ -1,9 +1,9 @@
 import type { Evolver, IslandPlace } from './evolver.ts';
-import { unregisteredMode } from './errors.ts';
 import type { GaModeDefinition } from './modes/define.ts';
 import { GA_MODE_REGISTRY } from './modes/registry.ts';
 import type { Rng } from './rng.ts';
 import type { IslandState } from './snapshot.ts';
+import { plugInNamed } from '../schema/plug-in.ts';
 
 /** Any list of GA modes: the registry, or one with more. */
 export type GaModeRegistry = readonly GaModeDefinition[];
@@ -23,6 +23,11 @@ export function evolverSpecOf({ n, ga }: { n: number; ga: GaConfig }): EvolverSp
   return { mode, params: { n, ...params } } as EvolverSpec;
 }
 
+/** The definition of GA mode `mode`. @throws one line naming `ga.mode` and the registered modes if it has none. */
+export function gaModeOf(mode: string, registry: GaModeRegistry = GA_MODE_REGISTRY): GaModeDefinition {
+  return plugInNamed(registry, mode, 'ga.mode');
+}
+
 /** Builds the island algorithm a spec names; with `snapshot`, continues a checkpointed one. */
 export function createEvolver(
   spec: { mode: string; params: { n: number } },
@@ -32,7 +37,5 @@ export function createEvolver(
   registry: GaModeRegistry = GA_MODE_REGISTRY,
   place: IslandPlace = { island: 0, seed: 0 },
 ): Evolver {
-  const definition = registry.find((d) => d.kind === spec.mode);
-  if (!definition) throw unregisteredMode(spec.mode);
-  return definition.create(spec.params, rng, shouldStop, snapshot, place);
+  return gaModeOf(spec.mode, registry).create(spec.params, rng, shouldStop, snapshot, place);
 }

@@ -70,7 +70,7 @@ export function resolveTopology(
     if (value !== undefined && owner !== kind)
       ctx.fail(option, `only used with topology.kind "${owner}", not "${kind}"; remove it`, ['topology.kind']);
   }
-  const definition = topologyDefinition(kind, registry)!;
+  const definition = topologyDefinition(kind, registry);
   const options = ownOptions(definition.options(fields), given);
   const resolved = definition.resolve ? definition.resolve(options, ctx) : options;
   return { kind, ...resolved } as TopologySpec;
