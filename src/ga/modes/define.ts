@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import type { Fields } from '../../schema/fields.ts';
+import type { Genes } from '../../problem/genes.ts';
 import type { PlugIn } from '../../schema/plug-in.ts';
 import type { Evolver, IslandPlace } from '../evolver.ts';
 import type { Rng } from '../rng.ts';
@@ -50,6 +51,12 @@ export interface GaModeDefinition<
   initialEvaluations(params: O): number;
   /** The island algorithm; with `snapshot`, continues a checkpointed one; `place` says which island of which run it is. Trusts its parameters. */
   create(params: O & { n: number }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState, place?: IslandPlace): Evolver;
+  /**
+   * How a member's fitness is recomputed outside its island (a checkpoint's members are checked
+   * against it before a worker trusts them), for a mode whose fitness is not the paper's count of
+   * attacking pairs. Default: that count (src/problem/fitness.ts).
+   */
+  fitnessOf?(params: O & { n: number }, seed: number): (genes: Genes, offset: number) => number;
   /** The mode's part of the coordinator, made once per run (coordinator-hook.ts); none: NO_HOOK. */
   coordinator?(ctx: GaCoordinatorContext): GaCoordinatorHook;
 }
