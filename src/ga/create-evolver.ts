@@ -28,6 +28,11 @@ export function gaModeOf(mode: string, registry: GaModeRegistry = GA_MODE_REGIST
   return plugInNamed(registry, mode, 'ga.mode');
 }
 
+/** Whether GA mode `mode` scores members by a fitness of its own (takeover), not the paper's; an unknown mode: false. */
+export function hasOwnFitness(mode: string, registry: GaModeRegistry = GA_MODE_REGISTRY): boolean {
+  return registry.some((m) => m.kind === mode && m.fitnessOf !== undefined);
+}
+
 /** Builds the island algorithm a spec names; with `snapshot`, continues a checkpointed one. */
 export function createEvolver(
   spec: { mode: string; params: { n: number } },

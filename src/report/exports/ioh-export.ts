@@ -9,6 +9,7 @@
  * evaluations are those of all islands, as in the study's records. A run's block holds its
  * trajectory (the points where its best fitness improved) and ends at its last evaluation.
  */
+import { hasOwnFitness } from '../../ga/create-evolver.ts';
 import type { RunRecord } from '../../experiment/records.ts';
 import { cellFileName } from '../../experiment/sweep.ts';
 import type { ExportFile } from './export-folder.ts';
@@ -37,13 +38,16 @@ export function runPoints(run: RunRecord): [number, number][] {
   return x < run.evaluations ? [...t, [run.evaluations, Math.min(f, run.fitness)]] : t;
 }
 
-/** The files of the export, in memory (the runs with a failed island are left out, as from every statistic). */
+/**
+ * The files of the export, in memory (the runs with a failed island are left out, as from every
+ * statistic; so are cells whose GA mode has its own fitness, takeover: f would not be the paper's).
+ */
 export function iohFiles(study: StudyData): ExportFile[] {
   const { manifest } = study;
   const version = manifest.provenance?.version ?? manifest.tool.version;
   return manifest.cells.flatMap((cell, i) => {
     const runs = study.runs.filter((r) => r.cell === cell.id);
-    if (runs.length === 0) return [];
+    if (runs.length === 0 || hasOwnFitness(cell.config.ga.mode)) return [];
     const n = cell.config.n;
     const folder = cellFileName(cell.id);
     const dat = `data_f1/IOHprofiler_f1_DIM${n}_i1.dat`;

@@ -122,7 +122,11 @@ export function targetErtRows(summary: StudySummary): { header: string[]; rows: 
   const rows = summary.cells.map((cell) => [
     cell.id,
     ...cell.ertAtTargets.map((t) =>
-      cell.runs === 0 ? '-' : `${formatNumber(t.ert)} [${formatNumber(t.interval.lower)}, ${formatNumber(t.interval.upper)}]`,
+      summary.ownFitness.includes(cell.id)
+        ? 'n/a'
+        : cell.runs === 0
+          ? '-'
+          : `${formatNumber(t.ert)} [${formatNumber(t.interval.lower)}, ${formatNumber(t.interval.upper)}]`,
     ),
   ]);
   return { header, rows };
@@ -253,6 +257,10 @@ export function tableNotes(summary: StudySummary): string[] {
     if (summary.placement) notes.push(`Wall time: ${summary.placement}.`);
   }
   notes.push(TARGET_ERT_NOTE);
+  if (summary.ownFitness.length > 0)
+    notes.push(
+      `n/a: ${summary.ownFitness.join('; ')} score members by the takeover mode's own fitness (1 = a copy of the best, 2 = any other; docs/takeover.md), not the paper's, and never solve: their measure is the takeover time.`,
+    );
   return notes;
 }
 

@@ -7,6 +7,7 @@
  * interval always agree. The terminal table, the CSV and the HTML page are all rendered from this.
  */
 import { isRepeatable } from '../../archipelago/modes/registry.ts';
+import { hasOwnFitness } from '../../ga/create-evolver.ts';
 import type { RunRecord } from '../../experiment/records.ts';
 import type { SweepValue } from '../../experiment/sweep.ts';
 import {
@@ -149,6 +150,8 @@ export interface StudySummary {
   cells: CellSummary[];
   /** Cells whose runs a seed does not repeat (async migration): their comparisons pair initial populations only. */
   notRepeatable: string[];
+  /** Cells whose GA mode scores members by its own fitness (takeover), not the paper's: no target ERT, no IOH export. */
+  ownFitness: string[];
 }
 
 /** Value of a run's metric "to solution": +Infinity when unsolved. */
@@ -379,6 +382,7 @@ export function summarise(
     placement: placementNote(manifest),
     cells,
     notRepeatable: manifest.cells.filter((cell) => !isRepeatable(String(cell.config.migration?.mode))).map((cell) => cell.id),
+    ownFitness: manifest.cells.filter((cell) => hasOwnFitness(cell.config.ga.mode)).map((cell) => cell.id),
   };
 }
 
