@@ -117,6 +117,20 @@ describe('a resumed repeatable run is the uninterrupted run', { timeout: 240_000
     }
   });
 
+  it('island groups of their own population and GA mode: checkpoints resume to the same record (each island checked as its group)', async () => {
+    // Island 1 runs a population of 60 where island 0 has 100; with hybrid islands beside paper ones too.
+    const groups = { small: { islands: [1], ga: { populationSize: 60 } } };
+    await everyCheckpointResumes(run('sync', 1, { islandGroups: groups }), [1, 4, 10]);
+    const mixed = { quick: { islands: [1], ga: { mode: 'hybrid' as const, populationSize: 60 } } };
+    const config = resolveRunConfig(run('lagged', 5, { n: 300, islandGroups: mixed }), 'test') as SeededRunConfig;
+    const file = join(tmp, 'mixed-1.ckpt');
+    assert.equal(await checkpointAt(config, 1, file), null, 'a checkpoint at iteration 1');
+    assert.doesNotThrow(
+      () => resumeConfig(readCheckpoint(file), file, {}),
+      'a checkpoint of paper and hybrid islands is read back and checked',
+    );
+  });
+
   it('sync: the checkpoint at each barrier up to iteration 141 resumes to the same record', async () => {
     // Seed 1 solves at iteration 144; a sync checkpoint is taken at the first barrier at or after the iteration asked for.
     const iterations = Array.from({ length: 47 }, (_, i) => 3 * i + 1);

@@ -12,6 +12,7 @@ import type { CheckpointEvent } from '../archipelago/events.ts';
 import type { IslandSnapshot } from '../archipelago/island-snapshot.ts';
 import type { BetweenPoint } from '../archipelago/observables/between.ts';
 import { migrationModeOf } from '../archipelago/modes/registry.ts';
+import { islandRunOf } from '../archipelago/island-options.ts';
 import { ConfigError } from '../config/errors.ts';
 import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
 import { displayName } from '../config/config-file.ts';
@@ -222,7 +223,7 @@ const isCount = (value: unknown): value is number => Number.isSafeInteger(value)
  * (or silently computing something else) inside a worker.
  */
 function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, damaged: (what: string) => ConfigError): void {
-  const { n, islands, ga } = config;
+  const { n, islands } = config;
   if (checkpoint.mode !== config.migration.mode) throw damaged(`mode ${String(checkpoint.mode)} but config says ${config.migration.mode}`);
   // Modes that checkpoint at a barrier name its epoch, in the checkpoint and in every snapshot.
   const atBarrier = migrationModeOf(checkpoint.mode).coordinator.checkpoints === 'barrier';
@@ -232,12 +233,14 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, dam
     throw damaged(`seconds ${String(checkpoint.seconds)}`);
   if (!Array.isArray(checkpoint.islands) || checkpoint.islands.length !== islands) throw damaged(`expected ${islands} island snapshots`);
   const marks = new DiagonalMarks(n);
-  const mode = gaModeOf(ga.mode);
-  const fitnessOf: Scorer = mode.fitnessOf?.({ ...ga, n }, config.seed) ?? ((genes, offset) => computeFitness(genes, offset, n, marks));
+  const paperFitness: Scorer = (genes, offset) => computeFitness(genes, offset, n, marks);
   checkpoint.islands.forEach((snapshot: IslandSnapshot, i) => {
     const island = (what: string) => damaged(`island ${i}: ${what}`);
     if (!isObject(snapshot) || snapshot.island !== i) throw damaged(`island snapshot ${i} is missing or out of order`);
     const s = snapshot.state;
+    // An island in a group runs the group's GA (its mode, population and repository).
+    const { ga } = islandRunOf(config, i);
+    const fitnessOf = gaModeOf(ga.mode).fitnessOf?.({ ...ga, n }, config.seed) ?? paperFitness;
     if (!isObject(s) || s.n !== n) throw island(`its state is not for N = ${n}`);
     const epoch = atBarrier ? checkpoint.epoch : 0;
     if (snapshot.epoch !== epoch) throw island(`epoch ${String(snapshot.epoch)}, expected ${epoch}`);
