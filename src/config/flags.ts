@@ -12,7 +12,7 @@ import { optionKey, policyFamilies, policyNames } from '../migration-policy/name
 import type { TopologyRegistry } from '../topology/topology.ts';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
 import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
-import type { OptionFlag } from '../schema/plug-in.ts';
+import { summaries, type OptionFlag } from '../schema/plug-in.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import { ConfigError } from './errors.ts';
 import { jsonTextProblem } from '../io/json-text.ts';
@@ -113,8 +113,7 @@ export function gaModeFlags(registry: GaModeRegistry): FlagSpec[] {
   const options = new Map<string, FlagSpec>();
   for (const d of registry)
     for (const flag of optionFlags(d, (option) => `ga.${option}`)) if (!options.has(flag.name)) options.set(flag.name, flag);
-  const modes = registry.map((d) => `${d.kind} (${d.help})`).join(' | ');
-  return [{ name: 'mode', path: 'ga.mode', value: 'string', describe: modes }, ...options.values()];
+  return [{ name: 'mode', path: 'ga.mode', value: 'string', describe: summaries(registry, ' | ') }, ...options.values()];
 }
 
 /** `--topology` and one flag per option a topology kind gives a flag, from `registry`. */

@@ -3,10 +3,10 @@ import type { GaModeDefinition } from './modes/define.ts';
 import { GA_MODE_REGISTRY } from './modes/registry.ts';
 import type { Rng } from './rng.ts';
 import type { IslandState } from './snapshot.ts';
-import { plugInNamed } from '../schema/plug-in.ts';
+import { plugInNamed, type Registry } from '../schema/plug-in.ts';
 
 /** Any list of GA modes: the registry, or one with more. */
-export type GaModeRegistry = readonly GaModeDefinition[];
+export type GaModeRegistry = Registry<GaModeDefinition>;
 
 type SpecOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K; params: O & { n: number } } : never;
 type ConfigOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K } & O : never;

@@ -4,7 +4,7 @@
  * registry the worker was not given (an extension module missing from `extensions`).
  */
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
-import { plugInNamed } from '../schema/plug-in.ts';
+import { plugInNamed, type Registry } from '../schema/plug-in.ts';
 import type { SpecOf } from '../schema/registry.ts';
 import { MigrationPolicyError } from './errors.ts';
 import type { EmigrantSelectionDefinition, PolicyDefinition, ReplacementDefinition } from './define.ts';
@@ -12,8 +12,8 @@ import { EMIGRANT_SELECTION_REGISTRY } from './emigrant-selections/registry.ts';
 import { REPLACEMENT_REGISTRY } from './replacements/registry.ts';
 
 /** Any list of emigrant selections: the registry, or one with more (a test's, an extension's). */
-export type EmigrantSelectionRegistry = readonly EmigrantSelectionDefinition[];
-export type ReplacementRegistry = readonly ReplacementDefinition[];
+export type EmigrantSelectionRegistry = Registry<EmigrantSelectionDefinition>;
+export type ReplacementRegistry = Registry<ReplacementDefinition>;
 
 /** A registered emigrant selection with its resolved options (`{ kind: 'tournament', size: 3 }`). */
 export type EmigrantSelectionSpec = SpecOf<(typeof EMIGRANT_SELECTION_REGISTRY)[number]>;

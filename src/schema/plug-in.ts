@@ -41,6 +41,12 @@ export interface PlugIn<K extends string = string, S extends z.ZodRawShape = z.Z
   resolve?(options: z.output<z.ZodObject<S>>, ctx: C): O;
 }
 
+/**
+ * The one registry type: the plug-ins of a family in order (`registry` makes the built-in ones,
+ * frozen; a test's or an extension's is a copy with more).
+ */
+export type Registry<P extends { readonly kind: string }> = readonly P[];
+
 /** A plug-in without options. */
 export const NO_OPTIONS = () => ({});
 
@@ -89,8 +95,8 @@ function quoted(name: unknown): string {
  * `key` and the known names: `migration.mode: expected one of async | sync | lagged, got
  * "synk"; did you mean "sync"?`.
  */
-export function plugInNamed<E extends { kind: string }>(
-  plugIns: readonly E[],
+export function plugInNamed<E extends { readonly kind: string }>(
+  plugIns: Registry<E>,
   name: unknown,
   key: string,
   error: (message: string) => Error = (message) => new Error(message),

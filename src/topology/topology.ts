@@ -1,4 +1,4 @@
-import { namesOf, plugInNamed } from '../schema/plug-in.ts';
+import { namesOf, plugInNamed, type Registry } from '../schema/plug-in.ts';
 import type { SpecOf } from '../schema/registry.ts';
 import { TopologyError } from './errors.ts';
 import type { TopologyDefinition } from './kinds/define.ts';
@@ -8,7 +8,7 @@ import { TOPOLOGY_REGISTRY } from './kinds/registry.ts';
 export type { Edge } from './kinds/edge.ts';
 
 /** Any list of topology definitions: the registry, or a test's registry with one more. */
-export type TopologyRegistry = readonly TopologyDefinition[];
+export type TopologyRegistry = Registry<TopologyDefinition>;
 
 type Registered = (typeof TOPOLOGY_REGISTRY)[number];
 

@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import type { Evolver } from '../../ga/evolver.ts';
-import type { PlugIn } from '../../schema/plug-in.ts';
+import type { PlugIn, Registry } from '../../schema/plug-in.ts';
 import type { IslandCoordination } from '../coordination.ts';
 import type { IslandCounters, Measures } from '../island-counters.ts';
 import type { MigrationOptions } from '../island-options.ts';
@@ -116,7 +116,7 @@ export interface MigrationModeDefinition<K extends string = string, S extends z.
   create(loop: IslandLoop): IslandMode;
 }
 
-export type MigrationModeRegistry = readonly MigrationModeDefinition[];
+export type MigrationModeRegistry = Registry<MigrationModeDefinition>;
 
 /** Types a definition (its kind stays a literal, for the config's `MigrationMode`; its options' types flow to the config). */
 export function defineMigrationMode<K extends string, S extends z.ZodRawShape>(
