@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Two writers on one study or one file: a live lock refuses in one line, a stale lock is taken
  * over, resumes started at once run nothing twice, event logs are one per cell, and one file

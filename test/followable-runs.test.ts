@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * A run can be followed: --trace lines read while it goes (whole after a stop or a kill), and
  * plain progress lines in a log file with the current rate, this sitting's evaluations after a

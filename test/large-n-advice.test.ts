@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Large-N advice: paper mode says before it starts that a large N takes hours and points to
  * --mode hybrid; the estimate follows the fitted power law, and the memory refusal names hybrid

@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Files are written the careful way (src/io/write-file.ts): a link planted at an output's
  * name or at its temporary name never redirects a write, a file keeps its mode when replaced,

@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * An ordinary signal (SIGINT, SIGTERM, SIGHUP, `timeout`) never cuts or loses a finished
  * result: it arrives whole on stdout and in --out, the exit code says how the run ended, a
