@@ -136,20 +136,23 @@ describe('the size limits', () => {
       ...config.filter((c) => SIZE_RULES.some((rule) => c.rules?.[rule] !== undefined) && c.rules?.['max-lines'] !== 'off'),
     ],
   });
-  /** A function of `lines` lines of code (signature and closing brace included), each statement after a blank line and a comment. */
-  const fn = (lines: number) =>
-    `export function f(): number {\n  let x = 0;\n${'\n  // why\n  x += 1;'.repeat(lines - 4)}\n  return x;\n}\n`;
+  /** A function of `lines` raw lines (signature and closing brace included): statements, comments and blank lines in turn. */
+  const fn = (lines: number) => {
+    const body = Array.from({ length: lines - 4 }, (_, i) => ['  x += 1;', '  // why', ''][i % 3]);
+    return `export function f(): number {\n  let x = 0;\n${body.join('\n')}\n  return x;\n}\n`;
+  };
   const messages = async (file: string, text: string) =>
     (await sizes.lintText(text, { filePath: path.join(root, file) }))[0].messages.map((m) => m.ruleId);
 
-  it('a function of 81 lines fails in src and workers; 80 lines pass (blank lines and comments do not count)', async () => {
+  it('a function of 81 lines fails in src and workers; 80 lines pass (blank lines and comments count)', async () => {
     assert.deepEqual(await messages('src/ga/any.ts', fn(80)), []);
     assert.deepEqual(await messages('src/ga/any.ts', fn(81)), ['max-lines-per-function']);
     assert.deepEqual(await messages('workers/any.ts', fn(81)), ['max-lines-per-function']);
   });
 
-  it('a file of 401 lines fails in src', async () => {
-    const file = (lines: number) => Array.from({ length: lines }, (_, i) => `export const c${i} = ${i};`).join('\n') + '\n';
+  it('a file of 401 lines fails in src (blank lines and comments count)', async () => {
+    const file = (lines: number) =>
+      Array.from({ length: lines }, (_, i) => [`export const c${i} = ${i};`, '// why', ''][i % 3]).join('\n') + '\n';
     assert.deepEqual(await messages('src/ga/any.ts', file(400)), []);
     assert.deepEqual(await messages('src/ga/any.ts', file(401)), ['max-lines']);
   });

@@ -1,8 +1,7 @@
 /**
- * Issue 39's last gaps: a run's record always names the placement it ran with (its worker
- * threads, outside configHash), the worker pool `solve` starts before its flags are parsed
- * keeps to `--threads`, and the test-only bound on a cluster study run's event lines is read
- * as strictly as the other test knobs. In-process (`runCli`, a real pool of worker threads).
+ * The worker threads a run uses: a run's record names them (outside configHash), and the
+ * pool `solve` starts before its flags are parsed keeps to `--threads`. In-process (`runCli`,
+ * a real pool of worker threads).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,9 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startEarlyHost, takeEarlyHost, workersHint } from '../src/cli/early-host.ts';
-import { ConfigError } from '../src/config/errors.ts';
-import { maxEventBytes, TEST_MAX_EVENT_BYTES_ENV } from '../src/cluster/defaults.ts';
-import { MAX_EVENT_BYTES } from '../src/cluster/host/study-member.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { cliInProcess } from './cli-helpers.ts';
 import { osThreads } from './helpers.ts';
@@ -108,23 +104,5 @@ describe("solve's early worker pool", () => {
     // The 2 workers, and at most 4 of libuv's pool that an async file operation may start meanwhile.
     assert.ok(capped >= 2 && capped <= 2 + 4, `${capped} threads started`);
     assert.ok((await started(['-n', '64', '--islands', '64'])) >= 8, 'the same count without --threads');
-  });
-});
-
-describe('the test-only bound on a study run’s event lines (NQI_TEST_MAX_EVENT_BYTES)', () => {
-  it('leaves 240 MiB when unset, lowers it when set, and refuses anything else in one line', () => {
-    assert.equal(MAX_EVENT_BYTES, 240 * 2 ** 20);
-    assert.equal(maxEventBytes(MAX_EVENT_BYTES, {}), MAX_EVENT_BYTES);
-    assert.equal(maxEventBytes(MAX_EVENT_BYTES, { [TEST_MAX_EVENT_BYTES_ENV]: '' }), MAX_EVENT_BYTES);
-    assert.equal(maxEventBytes(MAX_EVENT_BYTES, { [TEST_MAX_EVENT_BYTES_ENV]: '4096' }), 4096);
-    for (const bad of ['0', '-1', '4096.5', '0x1000', '1e3', ' 4096', 'NaN', 'Infinity', String(MAX_EVENT_BYTES + 1), '9'.repeat(400)])
-      assert.throws(
-        () => maxEventBytes(MAX_EVENT_BYTES, { [TEST_MAX_EVENT_BYTES_ENV]: bad }),
-        (e: unknown) =>
-          e instanceof ConfigError &&
-          e.message ===
-            `${TEST_MAX_EVENT_BYTES_ENV}: expected an integer of bytes from 1 to ${MAX_EVENT_BYTES} (a test-only knob), got ${JSON.stringify(bad)}`,
-        bad,
-      );
   });
 });

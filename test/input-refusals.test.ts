@@ -1,20 +1,20 @@
 /**
- * Issue 39's held-out cases (classes 1, 3, 4, 6 and 7): cases its tests did not name, found
- * by trying other commands, flags and outputs as a hostile tester would (issue 39's closing note holds
- * the whole table, the cases that held included). Each row here is one that failed before
- * its class was fixed in one place. In-process (`runCli`) except where the process's own
- * stdout is the point (/dev/full).
+ * Bad input is refused at once, in one line (exit 2) naming what is wrong, and nothing is
+ * written: a damaged study folder, reserved or repeated keys, values overridden without a word,
+ * numbers past 2^53, bad `report --baseline` values. Input files read alike whatever their line
+ * ends. In-process (`runCli`) except where a process of its own is the point.
  */
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cliInProcess, toDevFull } from './cli-helpers.ts';
+import { cliInProcess, oneLine } from './cli-helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-held-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const study = join(tmp, 'study');
+
 /** /proc takes no new file, though access() says it may be written (root) or refuses it (others): either way, refused at once. */
 const HAS_PROC = existsSync('/proc/self');
 
@@ -46,6 +46,16 @@ function edited(name: string, edit: { manifest?: (m: Record<string, unknown>) =>
 function unsolvedButTrajectory(r: Record<string, unknown>): void {
   Object.assign(r, { solved: false, fitness: 1, solution: null, foundBy: null, ended: 'max-iterations' });
   for (const island of r.islands as Record<string, unknown>[]) island.bestFitness = 1;
+}
+
+/** A small study file (fast runs); `sweep` as YAML text. */
+function studyFile(name: string, sweep: string, seeds = '[1, 2]'): string {
+  const file = join(tmp, `${name}.yaml`);
+  writeFileSync(
+    file,
+    `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nsweep:\n${sweep}\nseeds: ${seeds}\n`,
+  );
+  return file;
 }
 
 describe('held-out cases refused at once, in one line (exit 2), nothing written', () => {
@@ -186,44 +196,149 @@ describe('held-out cases refused at once, in one line (exit 2), nothing written'
   });
 });
 
-describe('a checkpoint that keeps failing the same way is said once', { skip: !existsSync('/dev/full') && 'no /dev/full' }, () => {
-  it('--checkpoint /dev/full every 10 ms over a run of many checkpoints: one line, the result still printed', async () => {
-    const r = await cliInProcess([
-      'solve',
-      '-n',
-      '60',
-      '--seed',
-      '1',
-      '--islands',
-      '2',
-      '--quiet',
-      '--json',
-      '--max-iterations',
-      '3000',
-      '--checkpoint',
-      '/dev/full',
-      '--checkpoint-every',
-      '0.01',
-    ]);
-    const lines = r.stderr.trimEnd().split('\n');
-    assert.deepEqual(lines, [
-      'nqueens-islands: --checkpoint /dev/full: cannot be written (no space left on the device); the run goes on (the previous checkpoint, if any, stays)',
-    ]);
-    assert.equal((JSON.parse(r.stdout) as { n: number }).n, 60);
+describe('input accepted silently before: reserved and repeated keys, overridden file values', () => {
+  const cases: [string, () => string[], RegExp][] = [
+    [
+      '--island-groups __proto__',
+      () => ['solve', '-n', '8', '--island-groups', '{"__proto__":{"islands":1}}'],
+      /^--island-groups: key "__proto__" is not allowed/,
+    ],
+    [
+      '--island-groups constructor',
+      () => ['solve', '-n', '8', '--island-groups', '{"constructor":{"islands":1}}'],
+      /^--island-groups: key "constructor" is not allowed/,
+    ],
+    [
+      '--island-groups a group twice',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{"islands":1},"a":{"islands":2}}'],
+      /^--island-groups: key "a" appears twice/,
+    ],
+    [
+      '--island-groups a key twice inside a group',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{"islands":1,"islands":2}}'],
+      /^--island-groups: key "islands" appears twice/,
+    ],
+    [
+      'a YAML group named __proto__',
+      () => ['solve', '--config', file('g.yaml', 'n: 8\nislandGroups:\n  __proto__: { islands: 1 }\n')],
+      /g\.yaml:3:3: key "__proto__" is not allowed/,
+    ],
+    [
+      'a JSON group named constructor',
+      () => ['solve', '--config', file('g.json', '{"n": 8, "islandGroups": {"constructor": {"islands": 1}}}')],
+      /g\.json: invalid JSON: key "constructor" is not allowed/,
+    ],
+    [
+      'a sweep key __proto__',
+      () => ['experiment', file('s.yaml', 'base: { overrides: { n: 8 } }\nsweep:\n  __proto__: [1, 2]\n'), '--out', join(tmp, 'never-1')],
+      /s\.yaml:3:3: key "__proto__" is not allowed/,
+    ],
+    [
+      'a JSON sweep key __proto__',
+      () => [
+        'experiment',
+        file('s.json', '{"base": {"overrides": {"n": 8}}, "sweep": {"__proto__": [1, 2]}}'),
+        '--out',
+        join(tmp, 'never-2'),
+      ],
+      /s\.json: invalid JSON: key "__proto__" is not allowed/,
+    ],
+    [
+      'a file seed of 1.5 under --seed 1',
+      () => ['solve', '--config', file('seed.yaml', 'n: 8\nseed: 1.5\n'), '--seed', '1'],
+      /seed\.yaml: seed: expected an integer/,
+    ],
+    [
+      'a file interval of -3 under --interval 2',
+      () => ['solve', '--config', file('int.yaml', 'n: 8\nmigration: { interval: -3 }\n'), '--interval', '2'],
+      /int\.yaml: migration\.interval: /,
+    ],
+    [
+      "a file's option of the kind a flag replaces",
+      () => ['solve', '--config', file('kind.yaml', 'n: 8\ntopology: { kind: random, probability: 7 }\n'), '--topology', 'ring'],
+      /kind\.yaml: topology/,
+    ],
+    [
+      'a group without islands names the flag',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{}}'],
+      /^--island-groups a\.islands: missing/,
+    ],
+    [
+      'a repeated island names the flag',
+      () => ['solve', '-n', '8', '--island-groups', '{"a":{"islands":[0,0]}}'],
+      /^--island-groups a\.islands\.1: island 0 is already/,
+    ],
+  ];
+  function file(name: string, text: string): string {
+    const at = join(tmp, name);
+    writeFileSync(at, text);
+    return at;
+  }
+  for (const [name, args, says] of cases)
+    it(name, async () => {
+      const r = await cliInProcess(args());
+      assert.equal(r.code, 2, r.stderr);
+      const line = r.stderr.trim().replace(/^nqueens-islands: /, '');
+      assert.match(line, says);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.doesNotMatch(r.stderr, /default\.yaml/);
+    });
+  it("a group's population past the machine's memory names the group's key, not -n", async () => {
+    const groups = '{"a":{"islands":1,"ga":{"populationSize":400000}}}';
+    const r = await cliInProcess(['solve', '-n', '50000', '--islands', '2', '--island-groups', groups]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /^nqueens-islands: --island-groups a\.ga\.populationSize: 50000 needs about/);
+  });
+  it('the library: a group named constructor or prototype is refused', async () => {
+    const { resolveRunConfig } = await import('../src/config/resolve.ts');
+    for (const name of ['constructor', 'prototype'])
+      assert.throws(() => resolveRunConfig({ n: 8, islands: 2, islandGroups: { [name]: { islands: 1 } } }, 'lib'), /is not allowed/);
   });
 });
 
-describe("stdout that fails: yargs' own output too, and no false note", { skip: !existsSync('/dev/full') && 'no /dev/full' }, () => {
-  const line =
-    'nqueens-islands: stdout: cannot be written (no space left on the device); nothing more is shown there (files it was given to write are still written)\n';
-  for (const args of [['--help'], ['solve', '--help'], ['--version'], ['completion']])
-    it(`${args.join(' ')} >/dev/full: exit 4 and one line (was exit 0, nothing said)`, () => {
-      assert.deepEqual(toDevFull(args, tmp), { code: 4, stderr: line });
+describe('a number past 2^53 is too large, said so', () => {
+  for (const [args, says] of [
+    [['solve', '-n', '1e21'], /^-n: expected an integer >= 1, got 1e\+21; too large \(at most 9007199254740991\)$/],
+    [['solve', '-n', '8', '--interval', '1e300'], /^--interval: .*; too large/],
+    [['solve', '-n', '8', '--max-iterations', '1e20'], /^--max-iterations: .*; too large/],
+  ] as const)
+    it(args.join(' '), async () => {
+      const r = await cliInProcess(args);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr.trim().replace(/^nqueens-islands: /, ''), says);
     });
+});
 
-  it('solve --json --out r.json >/dev/full: exit 4, the result in r.json, and no claim that it is lost', () => {
-    const out = join(tmp, 'kept.json');
-    assert.deepEqual(toDevFull(['solve', '-n', '8', '--seed', '1', '--quiet', '--json', '--out', out], tmp), { code: 4, stderr: line });
-    assert.equal((JSON.parse(readFileSync(out, 'utf8')) as { solved: boolean }).solved, true);
+describe('report --baseline values the study cannot take', () => {
+  it('report --baseline with values YAML refuses, bare numbers or no key: one line, exit 2', async () => {
+    const file = studyFile('baseline', '  migration.interval: [1, 2]', '[1]');
+    const dir = join(tmp, 'baseline');
+    assert.equal((await cliInProcess(['experiment', file, '--out', dir])).code, 0);
+    for (const value of [
+      '5',
+      'migration.interval=[',
+      'migration.interval=*a',
+      'migration.interval={',
+      '=',
+      'migration.interval=',
+      'migration.interval=3',
+      'nope=1',
+      'true',
+    ]) {
+      assert.match(oneLine(await cliInProcess(['report', dir, '--baseline', value]), value), /^--baseline /);
+    }
+  });
+});
+
+describe('input files, whatever their line ends', () => {
+  it('lone-CR line ends are read like LF (tuple file, config, experiment file)', async () => {
+    const tuples = join(tmp, 'cr.txt');
+    writeFileSync(tuples, '2 4 1 3\r3 1 4 2\r');
+    const r = await cliInProcess(['verify', '--file', tuples]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim().split('\n').length, 2);
+    const config = join(tmp, 'cr.yaml');
+    writeFileSync(config, 'n: 8\rseed: 1\rislands: 1\r');
+    assert.equal((await cliInProcess(['solve', '--config', config, '--quiet'])).code, 0);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Issue 39, class 6, the process's own limits: too many open files (EMFILE, under `ulimit -n`)
- * and Node's permission model (`--experimental-permission` without write or worker rights)
- * are one line with an exit code the docs name (3 and 2), never a stack trace. The built CLI
+ * The process's own limits and surroundings: too many open files (EMFILE, under
+ * `ulimit -n`), Node's permission model (`--experimental-permission` without write or worker
+ * rights) and a deleted working directory are one line with the exit code the docs name (3 or
+ * 2), never a stack trace; --jitless (no WebAssembly) gives the kernel's result. The built CLI
  * runs in a shell that sets the limit, as a user's would.
  */
 import assert from 'node:assert/strict';
@@ -10,9 +11,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { CLI } from './cli-helpers.ts';
-import { ROOT } from './paths.ts';
+import { CLI, oneLine } from './cli-helpers.ts';
 import { handMadeStudy } from './hand-study.ts';
+import { ROOT } from './paths.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-limits-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -27,7 +28,7 @@ function run(args: string[], options: { files?: number; nodeArgs?: string[] } = 
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('class 6: too many open files', () => {
+describe('too many open files', () => {
   it('wherever EMFILE strikes once our code runs, one line (exit 3) or the result, never a stack trace', () => {
     // Below about 19 descriptors Node cannot read the entry script itself (its own trace, none of ours);
     // above about 28 the run has what it needs. Where it strikes in between varies from run to run.
@@ -57,7 +58,7 @@ describe('class 6: too many open files', () => {
   });
 });
 
-describe("class 6: Node's permission model", () => {
+describe("Node's permission model", () => {
   const study = handMadeStudy(tmp, 'perm-study', 100, {
     1: [{ seed: 1, solved: true, evaluations: 100, iterations: 10 }],
     2: [{ seed: 1, solved: true, evaluations: 80, iterations: 8 }],
@@ -116,4 +117,36 @@ describe("class 6: Node's permission model", () => {
       if (absent !== null) assert.equal(existsSync(absent), false);
     });
   }
+});
+
+describe('a deleted working directory, --jitless', () => {
+  for (const args of [
+    ['verify', '1'],
+    ['solve', '-n', '8'],
+    ['report', 'x'],
+    ['experiment', 'x.yaml'],
+  ]) {
+    it(`${args[0]} in a deleted working directory: one line, exit 2`, () => {
+      const gone = mkdtempSync(join(tmp, 'gone-'));
+      const r = spawnSync('sh', ['-c', `cd "${gone}" && rmdir "${gone}" && exec "${process.execPath}" "${CLI}" ${args.join(' ')}`], {
+        encoding: 'utf8',
+      });
+      assert.match(
+        oneLine({ code: r.status, stdout: r.stdout, stderr: r.stderr }, args[0]),
+        /^the working directory cannot be read \(ENOENT: deleted or moved away\?\); cd to an existing folder/,
+      );
+    });
+  }
+  it('--jitless (no WebAssembly): the TypeScript operators, the same result as with the kernel', () => {
+    // N = 20, seed 3: 22 iterations of every operator on 2 islands (N = 30 took 101, under --jitless 4 CPU s).
+    const args = [CLI, 'solve', '-n', '20', '--islands', '2', '--migration', 'sync', '--seed', '3', '--json', '--quiet'];
+    const kernel = spawnSync(process.execPath, args, { encoding: 'utf8' });
+    const jitless = spawnSync(process.execPath, ['--jitless', ...args], { encoding: 'utf8' });
+    assert.equal(jitless.status, 0, jitless.stderr);
+    const pick = (s: string) => {
+      const r = JSON.parse(s) as { solution: number[]; iterations: number; evaluations: number; foundBy: number };
+      return [r.solution, r.iterations, r.evaluations, r.foundBy];
+    };
+    assert.deepEqual(pick(jitless.stdout), pick(kernel.stdout));
+  });
 });
