@@ -77,7 +77,7 @@ function comparePrefix(mode: string, islands: number): void {
   const needs = [...unlimited.values()].map((r) => r.evaluations).sort((a, b) => a - b);
   // The median: at least one seed needs at most B (that one exactly B), and one more.
   const budget = needs[Math.floor(needs.length / 2)];
-  assert.ok(needs[0] < budget || needs.at(-1)! > budget, `${name}: the seeds differ (${needs})`);
+  assert.ok(needs[0] < budget || needs.at(-1)! > budget, `${name}: the seeds differ (${needs.join(', ')})`);
   const budgeted = study(`${name}-budget`, mode, islands, budget);
   let [same, censored] = [0, 0];
   for (const [seed, u] of unlimited) {
