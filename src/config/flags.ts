@@ -78,7 +78,7 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
       name: 'max-evaluations',
       path: 'limits.maxEvaluations',
       value: 'number',
-      describe: 'evaluation budget of the run, split evenly over the islands (null = none)',
+      describe: 'evaluation budget of the run: sync and lagged record the run without it, censored within it (null = none)',
     },
     { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
     {

@@ -88,7 +88,9 @@ const limitsSchema = section({
   maxEvaluations: int(1, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'no limit' })
     .nullable()
     .default(RUN_DEFAULTS.limits.maxEvaluations)
-    .describe('evaluation budget of the whole run, split evenly over the islands (each stops at its share, exactly); null = none'),
+    .describe(
+      'evaluation budget of the whole run (sync, lagged: the run without it, censored at the last iteration within it; async, over hosts: each island stops at its share); null = none',
+    ),
   timeLimit: z
     .number({ error: timeLimitError })
     .gt(0, { error: timeLimitError })
