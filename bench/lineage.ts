@@ -1,0 +1,112 @@
+/**
+ * Lineage's cost (docs/live-view.md, "Lineage"): evaluations per second of the GA with each
+ * member's origin tracked against the same seeded islands without, in one process, paired
+ * and alternating (the order flips every pair, so drifts of the machine fall on both).
+ * Two islands of a mode swap 2 migrants after every iteration, as a ring of two does; both
+ * sides do exactly the same evaluations (lineage never changes the search), so the ratio of
+ * CPU seconds is the ratio of rates. Small N is the worst case: a child costs O(N) and
+ * lineage O(1) a child. Whole runs (bench/live-view.ts) vary by far more than 1% on a
+ * shared machine; this isolates what lineage adds.
+ *
+ *   npm run build && node dist/bench/lineage.js [pairs, default 9]   (or npm run bench -- --only live)
+ */
+import { fileURLToPath } from 'node:url';
+import { createEvolver, type EvolverSpec } from '../src/ga/create-evolver.ts';
+import type { Evolver } from '../src/ga/evolver.ts';
+import { Rng } from '../src/ga/rng.ts';
+import { selectBest } from '../src/migration-policy/emigrant-selections/best.ts';
+import { replaceWorstIfBetter } from '../src/migration-policy/replacements/worst-if-better.ts';
+
+export interface LineageCase {
+  name: string;
+  spec: EvolverSpec;
+  iterations: number;
+}
+
+export const LINEAGE_CASES: LineageCase[] = [
+  {
+    name: 'paper, N = 256, M = 100',
+    spec: {
+      mode: 'paper',
+      params: {
+        n: 32,
+        populationSize: 100,
+        pairsPerIteration: 50,
+        crossoverProbability: 0.8,
+        mutationProbability: 0.5,
+        doubleMutationProbability: 0.1,
+        badRepositorySize: 16,
+      },
+    },
+    iterations: 60,
+  },
+  {
+    name: 'paper, N = 1000, M = 100',
+    spec: {
+      mode: 'paper',
+      params: {
+        n: 1000,
+        populationSize: 100,
+        pairsPerIteration: 50,
+        crossoverProbability: 0.8,
+        mutationProbability: 0.5,
+        doubleMutationProbability: 0.1,
+        badRepositorySize: 31,
+      },
+    },
+    iterations: 400,
+  },
+  {
+    name: 'takeover, N = 16, M = 256',
+    spec: { mode: 'takeover', params: { n: 16, populationSize: 256, bestIsland: 0 } },
+    iterations: 3000,
+  },
+];
+
+/** CPU seconds of `iterations` iterations of two islands migrating after each; evaluations made. */
+function timed({ spec, iterations }: LineageCase, seed: number, lineage: boolean): { cpu: number; evaluations: number } {
+  const islands: Evolver[] = [0, 1].map((i) =>
+    createEvolver(spec, Rng.forStream(seed, i), undefined, undefined, undefined, { island: i, seed }),
+  );
+  if (lineage) islands.forEach((e, i) => e.trackLineage?.(i));
+  const start = process.cpuUsage();
+  for (let t = 0; t < iterations; t++) {
+    for (const e of islands) e.step();
+    if (islands.some((e) => e.solution)) throw new Error(`${spec.mode}: solved within the block; the case must not solve`);
+    for (let i = 0; i < 2; i++) {
+      const from = islands[i];
+      const genes = from.emigrants(2, selectBest).slice();
+      const origins = from.emigrantOrigins?.() ?? undefined;
+      islands[1 - i].immigrate(genes, genes.length / from.n, replaceWorstIfBetter, false, origins ?? undefined);
+    }
+  }
+  const used = process.cpuUsage(start);
+  return { cpu: (used.user + used.system) / 1e6, evaluations: islands[0].evaluations + islands[1].evaluations };
+}
+
+/** Per case: the ratio of evaluations/s with lineage to without, per pair (seed), and their median. */
+export function lineageCost(pairs: number): { name: string; ratios: number[]; median: number }[] {
+  return LINEAGE_CASES.map((c) => {
+    timed(c, 0, true); // warm both paths up
+    timed(c, 0, false);
+    const ratios: number[] = [];
+    for (let seed = 1; seed <= pairs; seed++) {
+      const order = seed % 2 === 1 ? [false, true] : [true, false];
+      const [a, b] = order.map((on) => ({ on, ...timed(c, seed, on) }));
+      const [off, on] = a.on ? [b, a] : [a, b];
+      if (on.evaluations !== off.evaluations)
+        throw new Error(`${c.name}: lineage changed the search (${on.evaluations} vs ${off.evaluations} evaluations)`);
+      ratios.push(off.cpu / on.cpu);
+    }
+    const sorted = [...ratios].sort((x, y) => x - y);
+    const mid = sorted.length >> 1;
+    return { name: c.name, ratios, median: sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2 };
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rows = lineageCost(Number(process.argv[2] ?? 9));
+  console.log('| lineage, two islands migrating every iteration | evaluations/s with / without, per pair | median |');
+  console.log('|---|---|---|');
+  for (const r of rows) console.log(`| ${r.name} | ${r.ratios.map((x) => x.toFixed(3)).join(', ')} | ${r.median.toFixed(3)} |`);
+}
