@@ -23,6 +23,7 @@ import { PAPER_DEFAULTS } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { replaceWorst } from '../src/migration-policy/replacements/worst.ts';
 import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
+import { lineageFigure, lineageRows } from '../src/report/lineage-figure.ts';
 import { repeatablePart } from './helpers.ts';
 
 const env = { availableParallelism: 4, totalMemory: 8e9 };
@@ -94,14 +95,20 @@ describe('lineage in one island', () => {
   });
 });
 
-async function run(input: RunConfigInput, seed: number, lineage: boolean): Promise<{ result: RunResult; between: BetweenEvent[] }> {
+async function run(
+  input: RunConfigInput,
+  seed: number,
+  lineage: boolean,
+): Promise<{ result: RunResult; between: BetweenEvent[]; events: ArchipelagoEvent[] }> {
   const config = { ...resolveRunConfig(input, 'test', {}, env), seed };
   const started = startSeededRun(config, { launcher: host, lineage });
   const between: BetweenEvent[] = [];
+  const events: ArchipelagoEvent[] = [];
   started.events$.subscribe((e: ArchipelagoEvent) => {
+    events.push(e);
     if (e.type === 'between') between.push(e);
   });
-  return { result: await started.result, between };
+  return { result: await started.result, between, events };
 }
 
 /** The record's repeatable part without the lineage observable. */
@@ -166,7 +173,7 @@ describe('lineage in a real archipelago (worker threads, MessagePorts)', () => {
   });
 
   it("ring takeover: island 0's origin reaches every island; the last sample is the islands' final state", async () => {
-    const { result, between } = await run(ringTakeover, 3, true);
+    const { result, between, events } = await run(ringTakeover, 3, true);
     assert.ok(
       between[0].lineage!.every((mix, i) => mix[0] === i && mix[1] === 32),
       'each island starts with its own',
@@ -184,5 +191,13 @@ describe('lineage in a real archipelago (worker threads, MessagePorts)', () => {
       ],
       'one origin, island 0, holds 100% everywhere',
     );
+    // The report's figure: shares per island and origin at each sample, island 0 alone at the end.
+    const rows = lineageRows(events);
+    assert.deepEqual(
+      rows.filter((r) => r.iteration === last.iteration).map((r) => [r.island, r.origin, r.share]),
+      [0, 1, 2, 3].map((i) => [i, 'island 0', 1]),
+    );
+    const [figure] = await lineageFigure(events, (svg, caption) => `${svg}<p>${caption}</p>`);
+    assert.match(figure, /<svg[\s\S]*lineage: each island by island of origin/);
   });
 });
