@@ -58,7 +58,7 @@ export function lineageSpec(rows: readonly LineageRow[]): TopLevelSpec {
         order: { field: 'origin' },
       },
     },
-  } as TopLevelSpec;
+  };
 }
 
 /** The one-run page's lineage figure, or nothing for a log without lineage. */
