@@ -38,7 +38,7 @@ export const LINEAGE_CASES: LineageCase[] = [
         badRepositorySize: 16,
       },
     },
-    iterations: 60,
+    iterations: 600,
   },
   {
     name: 'paper, N = 1000, M = 100',
@@ -63,25 +63,38 @@ export const LINEAGE_CASES: LineageCase[] = [
   },
 ];
 
-/** CPU seconds of `iterations` iterations of two islands migrating after each; evaluations made. */
-function timed({ spec, iterations }: LineageCase, seed: number, lineage: boolean): { cpu: number; evaluations: number } {
-  const islands: Evolver[] = [0, 1].map((i) =>
-    createEvolver(spec, Rng.forStream(seed, i), undefined, undefined, undefined, { island: i, seed }),
-  );
+/** Two islands of `spec` from streams `seed`, `island` 0 and 1, lineage tracked or not. */
+function pair(spec: EvolverSpec, seed: number, lineage: boolean): Evolver[] {
+  const islands = [0, 1].map((i) => createEvolver(spec, Rng.forStream(seed, i), undefined, undefined, undefined, { island: i, seed }));
   if (lineage) islands.forEach((e, i) => e.trackLineage?.(i));
+  return islands;
+}
+
+/**
+ * CPU seconds of `iterations` iterations of two islands migrating after each, and the
+ * evaluations made. A pair that solves is replaced by a new one (the next seed), so a small
+ * board's block is as long as a large one's; both sides replace theirs at the same iteration.
+ */
+function timed({ spec, iterations }: LineageCase, seed: number, lineage: boolean): { cpu: number; evaluations: number } {
+  let next = seed * 1000;
+  let islands = pair(spec, next, lineage);
+  let evaluations = 0;
   const start = process.cpuUsage();
   for (let t = 0; t < iterations; t++) {
     for (const e of islands) e.step();
-    if (islands.some((e) => e.solution)) break; // both sides stop at the same iteration: the same search
+    if (islands.some((e) => e.solution)) {
+      evaluations += islands[0].evaluations + islands[1].evaluations;
+      islands = pair(spec, ++next, lineage);
+      continue;
+    }
     for (let i = 0; i < 2; i++) {
       const from = islands[i];
       const genes = from.emigrants(2, selectBest).slice();
-      const origins = from.emigrantOrigins?.() ?? undefined;
-      islands[1 - i].immigrate(genes, genes.length / from.n, replaceWorstIfBetter, false, origins ?? undefined);
+      islands[1 - i].immigrate(genes, genes.length / from.n, replaceWorstIfBetter, false, from.emigrantOrigins?.() ?? undefined);
     }
   }
   const used = process.cpuUsage(start);
-  return { cpu: (used.user + used.system) / 1e6, evaluations: islands[0].evaluations + islands[1].evaluations };
+  return { cpu: (used.user + used.system) / 1e6, evaluations: evaluations + islands[0].evaluations + islands[1].evaluations };
 }
 
 /** Per case: the ratio of evaluations/s with lineage to without, per pair (seed), and their median. */
