@@ -20,6 +20,7 @@
  *                                         each seed 3 times; figures with their ratio this / baseline
  */
 import { liveViewCost } from './live-view.ts';
+import { lineageCost } from './lineage.ts';
 import { traceCost, writeShare } from './trace.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -539,6 +540,20 @@ async function liveSection(): Promise<void> {
   );
   doneWhen.push(['live view: evaluations/s served / plain, N = 1000', fmt(cost.median, 3), '≥ 0.98', cost.median >= 0.98 ? 'yes' : 'no']);
   results.liveView = cost;
+  // Lineage's cost, in one process (bench/lineage.ts): whole runs vary by more than the 1% goal.
+  const lineage = lineageCost(11);
+  for (const row of lineage) {
+    print(
+      `Lineage, ${row.name}: evaluations/s with / without per pair ${row.ratios.map((r) => fmt(r, 3)).join(', ')}; median ${fmt(row.median, 3)}.\n`,
+    );
+    doneWhen.push([
+      `lineage cost, ${row.name}: evaluations/s with / without`,
+      fmt(row.median, 3),
+      '≥ 0.99',
+      row.median >= 0.99 ? 'yes' : 'no',
+    ]);
+  }
+  results.lineage = lineage;
 }
 
 /** A whole run writing its --trace as it goes against the same run without, N = 1000; then the course logs' row unless the paper section gave it. */

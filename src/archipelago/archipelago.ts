@@ -67,6 +67,7 @@ function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): Islan
     ...(options.checkpointAtIteration !== undefined ? { checkpointFrom: options.checkpointAtIteration } : {}),
     ...(options.resume ? { arriving: migrantsInFlight(options.resume, island, sourcesOf(edges, island)) } : {}),
     ...(options.extensions?.length ? { extensions: options.extensions } : {}),
+    ...(options.lineage === false ? { lineage: false } : {}),
   }));
 }
 
@@ -231,6 +232,8 @@ class ArchipelagoRun {
 
   private onReport(report: IslandReport): void {
     this.ends.reports[report.island] = report;
+    const final = this.ends.reports.every(Boolean) ? this.between.final() : null;
+    if (final) this.emit({ type: 'between', ...final, seconds: this.seconds(report.stoppedAt), final: true });
     this.emitMigrations(report.migrations, report.survivals);
     this.gaMode.ended(report.island);
     this.haltIfModeDone();

@@ -32,6 +32,8 @@ export interface IslandTask {
   checkpointFrom?: number;
   /** With `snapshot`: the migrants in flight to this island at the checkpoint, in sending order (in-flight.ts). */
   arriving?: MigrantsMessage[];
+  /** Track lineage (ga/lineage.ts; ArchipelagoOptions.lineage): absent means on. */
+  lineage?: boolean;
   /** URLs of extension modules (`extension.ts`) whose policies the task may name. */
   extensions?: readonly string[];
 }
@@ -60,6 +62,8 @@ export interface MigrantsMessage {
   iteration: number;
   count: number;
   genes: Genes;
+  /** Lineage: each migrant's island of origin (ga/lineage.ts), in order; absent when not tracked. */
+  origins?: Uint16Array;
 }
 
 /** Migration records, flat: MIGRATION_RECORD ints each (see `MigrationLog`). */

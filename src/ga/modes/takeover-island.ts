@@ -104,6 +104,13 @@ export class TakeoverIsland extends IslandCore {
     return this.survival;
   }
 
+  /** A member drawn into `next` keeps its origin, and so does it when copied back. */
+  protected lineageStarted(): void {
+    this.next.trackOrigins(this.population.home);
+    this.next.originSource = this.population.origin;
+    this.population.originSource = this.next.origin;
+  }
+
   /** One generation: the best member kept, M - 1 drawn by rank selection; never a solution. */
   step(): boolean {
     const pop = this.population;

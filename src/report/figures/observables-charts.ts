@@ -9,6 +9,7 @@ import type { ArchipelagoEvent } from '../../archipelago/events.ts';
 import { SURVIVAL_ITERATIONS } from '../../archipelago/observables/survival.ts';
 import type { StudyData } from '../data/study-data.ts';
 import { renderSvg } from './charts.ts';
+import { lineageFigure } from './lineage-figure.ts';
 import {
   betweenMedians,
   betweenSeries,
@@ -223,6 +224,7 @@ export async function observablesRunParts(events: readonly ArchipelagoEvent[], k
         'Distinct genotypes: distinct permutation hashes among 32 members per island at evenly spaced ranks, as a share of them.',
       ),
     );
+    parts.push(...(await lineageFigure(events, kit.figure)));
   } else {
     parts.push(
       kit.note('No between-island samples in this log: one island, or a log from before the observables (docs/events.md, between).'),
