@@ -7,6 +7,7 @@
 import type { RunConfig } from '../config/run-config.ts';
 import type { CellConfig, RunRecord } from '../experiment/records.ts';
 import { ertInterval, expectedRunningTime, runLengthEcdf } from '../report/stats.ts';
+import { cellRunsView, type CellRunsView } from './cell-runs.ts';
 import { RunState, runHeader } from './run-state.ts';
 
 /** What a study view needs to know of the study: from the experiment file (live) or a study folder's manifest. */
@@ -90,6 +91,16 @@ export class StudyState {
   /** A finished run's record, or undefined. */
   record(cell: string, seed: number): RunRecord | undefined {
     return this.runs.get(cell)?.find((r) => r.seed === seed);
+  }
+
+  /** The runs of cell `id`, finished and going on (the page's overlay), or null for no such cell. */
+  cellRuns(id: string): CellRunsView | null {
+    if (!this.cells.has(id)) return null;
+    const running = [...this.running].flatMap(([key, state]) => {
+      const at = key.lastIndexOf('@');
+      return key.slice(0, at) === id ? [{ seed: Number(key.slice(at + 1)), state }] : [];
+    });
+    return cellRunsView(id, this.plan.seeds.length, this.runs.get(id) ?? [], running);
   }
 
   finish(): void {

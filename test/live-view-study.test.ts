@@ -1,0 +1,135 @@
+/**
+ * The study page (docs/live-view.md): the runs of one cell overlaid, from a real study's
+ * records, in a real Chromium; and the library serving a study as it runs
+ * (`runExperiment`'s `serve`). The study is run once, through the library, with its view.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { ConfigError, runExperiment, type ExperimentInput, type RunRecord, type ViewServer } from '../src/index.ts';
+import { serveStudyFolder } from '../src/serve/serve.ts';
+import { readViews } from './live-stream.ts';
+import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-live-study-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** 2 cells × 3 seeds: at 3 iterations no run solves N = 24 (censored); at 2000 every run does. */
+const STUDY: ExperimentInput = {
+  name: 'overlay',
+  base: { overrides: { n: 24, islands: 2, topology: { kind: 'ring' }, migration: { mode: 'sync', interval: 2 } } },
+  sweep: { 'limits.maxIterations': [3, 2000] },
+  repeats: 3,
+  seed: 5,
+};
+const out = path.join(dir, 'study');
+let records: RunRecord[] = [];
+/** What the library's view sent while the study ran: its last study view. */
+let lastView: Record<string, unknown> | undefined;
+
+before(async () => {
+  let view: ViewServer | null = null;
+  let reading: Promise<Record<string, unknown>[]> = Promise.resolve([]);
+  await runExperiment(STUDY, {
+    out,
+    serve: {
+      port: 0,
+      onServe: (served) => {
+        view = served;
+        reading = readViews(served.url);
+      },
+    },
+  });
+  assert.ok(view, 'onServe got the view before the study ended');
+  lastView = (await reading).at(-1);
+  await (view as ViewServer).close();
+  records = readFileSync(path.join(out, 'runs.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunRecord);
+});
+
+describe("the library's study view (runExperiment's serve)", () => {
+  it('answers with the page and shows the study cells as they finish', () => {
+    assert.equal(lastView?.kind, 'study');
+    assert.equal(lastView?.finished, true);
+    assert.equal(lastView?.done, 6);
+    const cells = (lastView?.cells as { id: string; done: number }[]).map((c) => [c.id, c.done]);
+    assert.deepEqual(
+      cells,
+      [...new Set(records.map((r) => r.cell))].map((id) => [id, 3]),
+    );
+  });
+
+  it('refuses serve options it cannot use, in one line naming the option', async () => {
+    const refused = (serve: unknown): Promise<void> =>
+      assert.rejects(
+        runExperiment(STUDY, { out: path.join(dir, 'never'), serve: serve as never }),
+        (e: unknown) => e instanceof ConfigError && /serve/.test(e.message),
+      );
+    await refused({ port: 0 });
+    await refused({ port: 70000, onServe: () => {} });
+    await refused({ port: 0, stalSeconds: 3, onServe: () => {} });
+  });
+});
+
+const chromiumTool = systemTool(CHROMIUM);
+describe('the runs of one study cell overlaid (Chromium)', { skip: chromiumTool.skip }, () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await chromium.launch({ executablePath: chromiumTool.path(), args: CHROMIUM_ARGS });
+  });
+  after(async () => browser?.close());
+
+  it('draws one curve per run, each ending at its record’s evaluations; censored runs dashed and crossed', async () => {
+    const server = await serveStudyFolder(out, { port: 0 });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await page.goto(server.url);
+      await page.waitForSelector('#status[data-done="6"]');
+      const cells = [...new Set(records.map((r) => r.cell))];
+      for (const [k, cell] of cells.entries()) {
+        const runs = records.filter((r) => r.cell === cell).sort((a, b) => a.seed - b.seed);
+        // The first by the list, the second by a click on its name in the table.
+        if (k === 0) await page.selectOption('#cell-pick', cell);
+        else await page.locator(`#cells tr[data-cell="${cell}"] td.name`).click();
+        await page.waitForSelector(`#overlay .overlay-chart[data-cell="${cell}"] path[data-end]`, { state: 'attached' });
+        const curves = await page.$$eval('#overlay path[data-end]', (paths) =>
+          paths.map((p) => ({
+            name: p.getAttribute('data-series')!,
+            end: Number(p.getAttribute('data-end')),
+            dashed: p.hasAttribute('stroke-dasharray'),
+          })),
+        );
+        assert.equal(curves.length, 3, `${cell}: three curves`);
+        assert.deepEqual(
+          curves.map((c) => [c.name.split(':')[0], c.end]),
+          runs.map((r) => [`seed ${r.seed}`, r.evaluations]),
+          `${cell}: each curve ends at its run's evaluations`,
+        );
+        assert.deepEqual(
+          curves.map((c) => c.dashed),
+          runs.map((r) => !r.solved),
+          `${cell}: unsolved runs are dashed`,
+        );
+        assert.equal(await page.locator('#overlay .end-cross').count(), runs.filter((r) => !r.solved).length);
+        assert.equal(await page.locator('#overlay .end-dot').count(), runs.filter((r) => r.solved).length);
+        const keys = await page.$$eval('#overlay .key', (k) => k.map((e) => e.textContent));
+        assert.equal(keys.length, 3, 'a legend key per run');
+        assert.ok(keys.every((key, i) => key!.startsWith(`seed ${runs[i].seed}:`)));
+      }
+      const unsolved = records.filter((r) => !r.solved).length;
+      assert.ok(unsolved >= 3 && unsolved < 6, `the study has censored and solved runs (${unsolved} unsolved)`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+});
