@@ -22,7 +22,7 @@ import { cannotListen, type ServeOptions } from './options.ts';
 import { ConfigError } from '../config/errors.ts';
 import { callback, nonNegativeInteger, number, text, type OptionCheck } from '../config/library-options.ts';
 import { startViewServer, type ViewData, type ViewServer, type ViewSource, type ViewStream } from './server.ts';
-import { StudyState, type StudyPlan } from './study-state.ts';
+import { recordEnd, StudyState, type StudyPlan } from './study-state.ts';
 
 export type { ServeOptions } from './options.ts';
 export type { ViewServer } from './server.ts';
@@ -123,7 +123,7 @@ async function replayedLog(file: string, header: RunSource, record: RunRecord | 
   try {
     const replayed = await replayFile(file, header);
     // A study's event log stops short of `done`: the run's record says how it ended.
-    if (!replayed.finished && record) replayed.end({ ...record, foundAtIteration: record.solved ? record.iterations : null });
+    if (!replayed.finished && record) replayed.end(recordEnd(record));
     return runStream(replayed);
   } catch {
     return null;
@@ -151,7 +151,8 @@ export async function serveStudy(plan: StudyPlan, dir: string, options: ServeOpt
     },
     runEvents: (cell, seed, events$) => {
       const live = state.runStarted(cell, seed);
-      if (live) events$.subscribe((event) => live.add(event));
+      // A stream that ends before the run's record (a host that went, a run given back): no longer going on.
+      if (live) events$.subscribe({ next: (event) => live.add(event), complete: () => state.runGone(cell, seed, live) });
     },
     runEnded: (record) => state.runEnded(record),
     finish: () => state.finish(),
