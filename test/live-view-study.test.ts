@@ -124,6 +124,22 @@ describe('the runs of one study cell overlaid (Chromium)', { skip: chromiumTool.
         assert.equal(keys.length, 3, 'a legend key per run');
         assert.ok(keys.every((key, i) => key!.startsWith(`seed ${runs[i].seed}:`)));
       }
+      const options = await page.$$eval('#cell-pick option[value]:not([value=""])', (o) => o.map((e) => e.textContent));
+      assert.deepEqual(options, cells, 'the list names each cell whole (they differ in their last characters)');
+      const charts = await page.$$eval('section', (all) =>
+        all
+          .filter((s) => s.querySelector('svg[role="img"], canvas'))
+          .map((s) => ({ id: s.id, legend: s.querySelector('.legend') !== null })),
+      );
+      assert.deepEqual(
+        charts.map((c) => c.id),
+        ['ecdf', 'ert', 'overlay'],
+      );
+      assert.deepEqual(
+        charts.filter((c) => !c.legend),
+        [],
+        'every chart of the study page has a legend',
+      );
       const unsolved = records.filter((r) => !r.solved).length;
       assert.ok(unsolved >= 3 && unsolved < 6, `the study has censored and solved runs (${unsolved} unsolved)`);
       assert.deepEqual(errors, []);
