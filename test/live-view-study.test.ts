@@ -29,10 +29,13 @@ const out = path.join(dir, 'study');
 let records: RunRecord[] = [];
 /** What the library's view sent while the study ran: its last study view. */
 let lastView: Record<string, unknown> | undefined;
+/** The page the library's view answered with while the study ran. */
+let pageAnswer: { status: number; body: string } | undefined;
 
 before(async () => {
   let view: ViewServer | null = null;
   let reading: Promise<Record<string, unknown>[]> = Promise.resolve([]);
+  let answering: Promise<unknown> = Promise.resolve();
   await runExperiment(STUDY, {
     out,
     serve: {
@@ -40,11 +43,13 @@ before(async () => {
       onServe: (served) => {
         view = served;
         reading = readViews(served.url);
+        answering = fetch(served.url).then(async (res) => (pageAnswer = { status: res.status, body: await res.text() }));
       },
     },
   });
   assert.ok(view, 'onServe got the view before the study ended');
   lastView = (await reading).at(-1);
+  await answering;
   await (view as ViewServer).close();
   records = readFileSync(path.join(out, 'runs.jsonl'), 'utf8')
     .trim()
@@ -54,6 +59,8 @@ before(async () => {
 
 describe("the library's study view (runExperiment's serve)", () => {
   it('answers with the page and shows the study cells as they finish', () => {
+    assert.equal(pageAnswer?.status, 200);
+    assert.match(pageAnswer?.body ?? '', /<script type="module" src="app.js">/);
     assert.equal(lastView?.kind, 'study');
     assert.equal(lastView?.finished, true);
     assert.equal(lastView?.done, 6);
