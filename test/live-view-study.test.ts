@@ -10,7 +10,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { ConfigError, runExperiment, type ExperimentInput, type RunRecord, type ViewServer } from '../src/index.ts';
-import { serveStudyFolder } from '../src/serve/serve.ts';
+import { Subject } from 'rxjs';
+import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
+import { resolveConfig } from '../src/index.ts';
+import { serveStudy, serveStudyFolder } from '../src/serve/serve.ts';
+import type { CellRunsView } from '../src/serve/cell-runs.ts';
 import { readViews } from './live-stream.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
@@ -80,6 +84,59 @@ describe("the library's study view (runExperiment's serve)", () => {
     await refused({ port: 0 });
     await refused({ port: 70000, onServe: () => {} });
     await refused({ port: 0, stalSeconds: 3, onServe: () => {} });
+  });
+});
+
+describe("a cell's runs, as the page fetches them (cell?id=CELL)", () => {
+  it('gives each finished run its curve, ending at its own evaluations and fitness; 404 for no such cell', async () => {
+    const server = await serveStudyFolder(out, { port: 0 });
+    try {
+      for (const cell of new Set(records.map((r) => r.cell))) {
+        const res = await fetch(`${server.url}cell?${new URLSearchParams({ id: cell }).toString()}`);
+        assert.equal(res.status, 200);
+        const view = (await res.json()) as CellRunsView;
+        const runs = records.filter((r) => r.cell === cell).sort((a, b) => a.seed - b.seed);
+        assert.deepEqual(
+          view.runs.map((r) => [r.seed, r.curve.at(-1), r.censored]),
+          runs.map((r) => [r.seed, [r.evaluations, r.fitness], !r.solved]),
+        );
+        for (const r of view.runs)
+          assert.ok(
+            r.curve.every((p, i) => i === 0 || (p[0] >= r.curve[i - 1][0] && p[1] <= r.curve[i - 1][1])),
+            'a course',
+          );
+      }
+      assert.equal((await fetch(`${server.url}cell?id=nothing`)).status, 404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('shows where each run going on is now: its islands’ evaluations and their best', async () => {
+    const config = resolveConfig({ n: 12, islands: 2, seed: 1 });
+    const plan = { name: 'going', seeds: [1, 2], cells: [{ id: 'c', values: {}, config }], provenance: null, tool: null };
+    const server = await serveStudy(plan, path.join(dir, 'no-study'), { port: 0 });
+    const events = new Subject<ArchipelagoEvent>();
+    server.runEvents('c', 2, events);
+    const progress = (island: number, evaluations: number, bestFitness: number) =>
+      ({
+        type: 'progress',
+        island,
+        iteration: 3,
+        evaluations,
+        bestFitness,
+        meanFitness: 9,
+        diversity: 0.5,
+        migrantsSent: 0,
+        migrantsAccepted: 0,
+        seconds: 1,
+      }) as ArchipelagoEvent;
+    events.next(progress(0, 300, 6));
+    events.next(progress(1, 500, 4));
+    const view = (await (await fetch(`${server.url}cell?id=c`)).json()) as CellRunsView;
+    assert.deepEqual(view.running, [{ seed: 2, evaluations: 800, best: 4 }]);
+    assert.deepEqual(view.runs, []);
+    await server.close();
   });
 });
 
