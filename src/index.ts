@@ -43,7 +43,7 @@ export type {
   StartedEvent,
   SurvivalEvent,
 } from './archipelago/events.ts';
-export type { TakeoverResult } from './ga/modes/takeover-coordinator.ts';
+export type { TakeoverResult } from './ga/modes/coordinator-hook.ts';
 export type { EmigrantSelectionName, ReplacementName, ExtraEmigrantSelections, ExtraReplacements } from './config/migration-policies.ts';
 export { PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';

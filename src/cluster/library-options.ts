@@ -4,16 +4,15 @@
  * ConfigError naming it, before any connection (a missing `nats` was a TypeError).
  */
 import { ConfigError } from '../config/errors.ts';
-import { callback, checkedOptions, number, object, text, texts, type OptionCheck } from '../config/library-options.ts';
+import { callback, checkedOptions, number, object, text, type OptionCheck } from '../config/library-options.ts';
 import type { NatsAuth } from '../config/nats-url.ts';
 import type { ClusterKeySource } from './bus/key.ts';
-import type { HostOptions } from './host/host.ts';
-import type { ListHostsOptions } from './host/list.ts';
 import type { ClusterOptions } from './study/study.ts';
 
 const NATS_AUTH = { credsFile: text, caFile: text, certFile: text, keyFile: text } satisfies Record<keyof NatsAuth, OptionCheck>;
 const KEY_SOURCE = { clusterKey: text, clusterKeyFile: text } satisfies Record<keyof ClusterKeySource, OptionCheck>;
-const BUS = { nats: text, auth: object, prefix: text, ...KEY_SOURCE };
+/** The options of every call that reaches a broker. */
+export const BUS = { nats: text, auth: object, prefix: text, ...KEY_SOURCE };
 
 export const CLUSTER_OPTIONS = {
   ...BUS,
@@ -23,18 +22,6 @@ export const CLUSTER_OPTIONS = {
   heartbeatMs: number,
   log: callback,
 } satisfies Record<keyof ClusterOptions, OptionCheck>;
-
-export const HOST_OPTIONS = {
-  ...BUS,
-  islands: number,
-  islandNice: number,
-  name: text,
-  heartbeatMs: number,
-  extensions: texts,
-  log: callback,
-} satisfies Record<keyof HostOptions, OptionCheck>;
-
-export const LIST_HOSTS_OPTIONS = { ...BUS, waitMs: number } satisfies Record<keyof ListHostsOptions, OptionCheck>;
 
 /** `given` as the options of a call that reaches a broker: checked, `nats` given, `auth` checked too. @throws ConfigError */
 export function busOptions<T extends { nats: string; auth?: NatsAuth }>(given: T, what: string, checks: Record<keyof T, OptionCheck>): T {

@@ -7,7 +7,7 @@
  * deep inside the run. An option set to undefined is absent.
  */
 import { ConfigError } from './errors.ts';
-import { isPlainObject } from './overrides.ts';
+import { isPlainObject } from '../io/json-text.ts';
 import { optionsObject, shown } from '../io/shown.ts';
 import { nearestName } from '../schema/suggest.ts';
 

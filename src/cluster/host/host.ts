@@ -31,7 +31,8 @@ import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/ke
 import { IslandRelay } from '../launcher/island-relay.ts';
 import { checkHostName, defaultHostName } from './names.ts';
 import { MAX_EVENT_BYTES, StudyMember, type MemberHost } from './study-member.ts';
-import { busOptions, HOST_OPTIONS } from '../library-options.ts';
+import { callback, number, text, texts, type OptionCheck } from '../../config/library-options.ts';
+import { BUS, busOptions } from '../library-options.ts';
 import { checkOrder, hostRegistries } from './order-check.ts';
 
 export interface HostOptions extends ClusterKeySource {
@@ -106,6 +107,16 @@ export function checkOfferedIslands(islands: number | undefined): number {
     );
   return islands;
 }
+
+const HOST_OPTIONS = {
+  ...BUS,
+  islands: number,
+  islandNice: number,
+  name: text,
+  heartbeatMs: number,
+  extensions: texts,
+  log: callback,
+} satisfies Record<keyof HostOptions, OptionCheck>;
 
 /**
  * Connects to the broker and starts serving.

@@ -16,7 +16,8 @@ import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX, MAX_HOST_ISLANDS } from '../defau
 import { leaseBucket, leaseHolders, type LeaseHolder } from '../leases/host-lease.ts';
 import { safeName, safeText } from '../bus/text.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
-import { busOptions, LIST_HOSTS_OPTIONS } from '../library-options.ts';
+import { number, type OptionCheck } from '../../config/library-options.ts';
+import { BUS, busOptions } from '../library-options.ts';
 
 /** The most hosts a listing shows. */
 const MAX_LISTED = 10_000;
@@ -50,6 +51,8 @@ export interface HostListing {
   prefix: string;
   hosts: ListedHost[];
 }
+
+const LIST_HOSTS_OPTIONS = { ...BUS, waitMs: number } satisfies Record<keyof ListHostsOptions, OptionCheck>;
 
 /** Hosts of the prefix, by name. @throws ConfigError for a bad URL or prefix, or an unreachable broker. */
 export async function listHosts(given: ListHostsOptions): Promise<HostListing> {
