@@ -19,7 +19,6 @@ import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runne
 import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
 import { checkNumberArray, parseTuple } from './problem/tuple.ts';
 import { writeError } from './io/write-file.ts';
-import { ConfigError } from './config/errors.ts';
 import { writeRecord, type SolveRecord } from './run/result-record.ts';
 import { checkBeforeRun, checkpointSeconds } from './run/pre-run.ts';
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
@@ -65,21 +64,23 @@ export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
 import { largeNAdvice as adviceFor, paperSeconds as estimateSeconds } from './config/run-time.ts';
 import { figureData as studyFigureData, type CellFigureData, type StudyReport } from './report/study-report.ts';
-import { busOptions, CLUSTER_OPTIONS } from './cluster/library-options.ts';
+import { busOptions, CLUSTER_CALL_OPTIONS } from './cluster/library-options.ts';
 import {
   abortSignal,
+  anything,
   callback,
   checkedArgument,
   checkedOptions,
+  fileName,
   flag,
   islandHosts,
   list,
-  nested,
   nonNegativeInteger,
   object,
+  options as optionsOf,
   positiveInteger,
   text,
-  type OptionCheck,
+  type OptionSchema,
 } from './config/library-options.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, OutputNotWrittenError, RunFailedError } from './run/errors.ts';
@@ -128,14 +129,12 @@ export interface RunOptions {
   checkpoint?: { file: string; everySeconds?: number };
 }
 
-/** Any value: checkpointEveryMs checks the period in its own words. */
-const period: OptionCheck = () => null;
-
-const RUN_OPTIONS = {
+const RUN_OPTIONS = optionsOf({
   signal: abortSignal,
   cluster: islandHosts,
-  checkpoint: nested({ file: text, everySeconds: period } satisfies Record<keyof NonNullable<RunOptions['checkpoint']>, OptionCheck>),
-} satisfies Record<keyof RunOptions, OptionCheck>;
+  // The period: checkpointSeconds checks it in its own words.
+  checkpoint: optionsOf({ everySeconds: anything }, { file: fileName }),
+} satisfies Record<keyof RunOptions, OptionSchema>);
 
 /**
  * A run config as a config file holds it (only `n` is required), validated and with every
@@ -160,8 +159,6 @@ function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
   const { cluster, checkpoint, signal } = checkedOptions(options, 'startRun options', RUN_OPTIONS);
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
-  if (checkpoint && typeof checkpoint.file !== 'string')
-    throw new ConfigError(`checkpoint.file: expected a file name, got ${JSON.stringify(checkpoint.file)}`);
   // The CLI's checks too (run/pre-run.ts): a result or checkpoint file that cannot be written is refused before the run.
   checkBeforeRun(seeded.islands, {
     result: { name: 'output.file', file: seeded.output.file },
@@ -243,17 +240,17 @@ const STUDY_HOOKS = {
   onRunEnd: callback,
   onRetry: callback,
   onHosts: callback,
-} satisfies Record<keyof StudyHooks, OptionCheck>;
+} satisfies Record<keyof StudyHooks, OptionSchema>;
 
-const EXPERIMENT_OPTIONS = {
+const EXPERIMENT_OPTIONS = optionsOf({
   out: text,
   resume: flag,
   events: flag,
   signal: abortSignal,
-  hooks: nested(STUDY_HOOKS),
+  hooks: optionsOf(STUDY_HOOKS),
   cluster: object,
   edits: object,
-} satisfies Record<keyof ExperimentOptions, OptionCheck>;
+} satisfies Record<keyof ExperimentOptions, OptionSchema>);
 
 /**
  * Runs a study (an experiment file's path, or the same content as an object) into a folder
@@ -271,7 +268,7 @@ export async function runExperiment(study: string | ExperimentInput, given?: Exp
     hooks: options.hooks,
   };
   if (!options.cluster) return runStudy(experiment, studyOptions);
-  const cluster = busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_OPTIONS);
+  const cluster = busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_CALL_OPTIONS);
   // Loaded on use: the NATS client is no cost to a study on this machine.
   const { runStudyOnCluster } = await import('./cluster/study/study.ts');
   return runStudyOnCluster(experiment, { ...studyOptions, ...cluster });

@@ -31,8 +31,8 @@ import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/ke
 import { IslandRelay } from '../launcher/island-relay.ts';
 import { checkHostName, defaultHostName } from './names.ts';
 import { MAX_EVENT_BYTES, StudyMember, type MemberHost } from './study-member.ts';
-import { callback, number, text, texts, type OptionCheck } from '../../config/library-options.ts';
-import { BUS, busOptions } from '../library-options.ts';
+import { callback, number, text, texts, type OptionSchema } from '../../config/library-options.ts';
+import { BUS, busOptions, busSchema } from '../library-options.ts';
 import { checkOrder, hostRegistries } from './order-check.ts';
 
 export interface HostOptions extends ClusterKeySource {
@@ -108,7 +108,7 @@ export function checkOfferedIslands(islands: number | undefined): number {
   return islands;
 }
 
-const HOST_OPTIONS = {
+const HOST_OPTIONS = busSchema({
   ...BUS,
   islands: number,
   islandNice: number,
@@ -116,7 +116,7 @@ const HOST_OPTIONS = {
   heartbeatMs: number,
   extensions: texts,
   log: callback,
-} satisfies Record<keyof HostOptions, OptionCheck>;
+} satisfies Record<keyof HostOptions, OptionSchema>);
 
 /**
  * Connects to the broker and starts serving.
