@@ -275,18 +275,18 @@ class ServingHost implements ClusterHost {
   private listen(): void {
     const { bus, subjects, id } = this;
     /** A coordinator of another version is named once. */
-    const onIncompatible = ({ from }: { from: string }) =>
+    const onForeign = ({ from }: { from: string }) =>
       this.refused.say(from, `refused a coordinator running ${from}; this host runs ${ownVersion()}`);
-    bus.listen(subjects.discover, ['discover'], () => this.heartbeat(), { onIncompatible });
+    bus.listen(subjects.discover, ['discover'], () => this.heartbeat(), { onForeign });
     bus.listen(
       subjects.invite(id),
       ['invite'],
       (invite, from) => {
         if (!this.busy() && !this.stopping && !this.memberHost.left.has(invite.session)) void this.serveStudy(invite, from);
       },
-      { onIncompatible },
+      { onForeign },
     );
-    bus.listen(subjects.islands(id), ['islands'], (order, from, msg) => this.takeOrder(order, from, msg), { onIncompatible });
+    bus.listen(subjects.islands(id), ['islands'], (order, from, msg) => this.takeOrder(order, from, msg), { onForeign });
   }
 
   /** A coordinator's order to run islands of its run: accepted, or refused in one line. */

@@ -83,7 +83,7 @@ export async function listHosts(given: ListHostsOptions): Promise<HostListing> {
       },
       {
         // Another version: shown by what it says, read loosely.
-        onIncompatible: (decoded) => {
+        onForeign: (decoded) => {
           const body = decoded.body as { type?: unknown; id?: unknown; name?: unknown; islands?: unknown; busy?: unknown } | null;
           if (body?.type !== 'host' || typeof body.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(body.id)) return;
           // Anyone can announce a new id in every message: the listing keeps a bounded number.
