@@ -167,6 +167,36 @@ describe('registering a topology with an option', () => {
     );
     assert.throws(() => buildTopology({ kind: 'ring-k' }, 4, 1), /topology\.kind: expected one of/);
   });
+
+  it('it runs in a real archipelago run: the coordinator, given the registry, builds its edges', async () => {
+    const registries = { ...REGISTRIES, topologies: withRingK };
+    const config = resolveWith(
+      {
+        seed: 6,
+        islands: 4,
+        ga: { populationSize: 20 },
+        topology: { kind: 'ring-k' },
+        migration: { mode: 'sync', interval: 1, migrants: 1 },
+        limits: { maxIterations: 4 },
+      },
+      registries,
+    );
+    const events: MigrationEvent[] = [];
+    const result = await withSourceWorker(() => {
+      const handle = startSeededRun({ ...config, seed: 6 }, { topologies: withRingK });
+      handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
+      return handle.result;
+    });
+    assert.ok(result.islands.every((i) => !i.error));
+    // Each island sends to the next k = 2 islands: 8 edges, each migrating once per epoch.
+    const edges = new Set(events.map((e) => `${e.from}>${e.to}`));
+    assert.deepEqual([...edges].sort(), ['0>1', '0>2', '1>2', '1>3', '2>0', '2>3', '3>0', '3>1']);
+    // A coordinator not given the registry refuses the kind at once, naming the key.
+    assert.throws(() => startSeededRun({ ...config, seed: 6 }), {
+      name: 'TopologyError',
+      message: `topology.kind: expected one of ${[...TOPOLOGY_REGISTRY.map((d) => d.kind)].join(' | ')}, got "ring-k"; did you mean "ring"?`,
+    });
+  });
 });
 
 /**
