@@ -124,6 +124,17 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
   });
 });
 
+/** A real run from source workers, with its migration events. */
+async function runCollectingMigrations(config: Parameters<typeof startSeededRun>[0], extra: Parameters<typeof startSeededRun>[1]) {
+  const events: MigrationEvent[] = [];
+  const result = await withSourceWorker(() => {
+    const handle = startSeededRun(config, extra);
+    handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
+    return handle.result;
+  });
+  return { result, events };
+}
+
 /** The topology example of docs/ARCHITECTURE.md, "How to add a plug-in", in test/fixtures/topology-plug-in.ts, in a copy of the registry. */
 const withRingK: TopologyRegistry = [...TOPOLOGY_REGISTRY, ringKTopology];
 
@@ -181,12 +192,7 @@ describe('registering a topology with an option', () => {
       },
       registries,
     );
-    const events: MigrationEvent[] = [];
-    const result = await withSourceWorker(() => {
-      const handle = startSeededRun({ ...config, seed: 6 }, { topologies: withRingK });
-      handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
-      return handle.result;
-    });
+    const { result, events } = await runCollectingMigrations({ ...config, seed: 6 }, { topologies: withRingK });
     assert.ok(result.islands.every((i) => !i.error));
     // Each island sends to the next k = 2 islands: 8 edges, each migrating once per epoch.
     const edges = new Set(events.map((e) => `${e.from}>${e.to}`));
@@ -319,12 +325,7 @@ describe('registering an emigrant selection and a replacement with an option', (
         migration: { mode: 'sync', interval: 1, migrants: 2, ...migration },
         limits: { maxIterations: 15 },
       });
-      const events: MigrationEvent[] = [];
-      const result = await withSourceWorker(() => {
-        const handle = startSeededRun({ ...config, seed: 5 }, { extensions: [EXTENSION] });
-        handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
-        return handle.result;
-      });
+      const { result, events } = await runCollectingMigrations({ ...config, seed: 5 }, { extensions: [EXTENSION] });
       assert.deepEqual(
         result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
         [],
@@ -460,12 +461,10 @@ describe('registering a migration mode', () => {
       },
       withLatest,
     );
-    const events: MigrationEvent[] = [];
-    const result = await withSourceWorker(() => {
-      const handle = startSeededRun({ ...config, seed: 4 }, { extensions: [MODE_EXTENSION], migrationModes: withLatest.migrationModes });
-      handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
-      return handle.result;
-    });
+    const { result, events } = await runCollectingMigrations(
+      { ...config, seed: 4 },
+      { extensions: [MODE_EXTENSION], migrationModes: withLatest.migrationModes },
+    );
     assert.deepEqual(
       result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
       [],
