@@ -92,7 +92,7 @@ export { studyReport, type StudyReport, type CellFigureData } from './report/stu
 export type { StudySummary, CellSummary, Comparison } from './report/statistics/summary.ts';
 export { ERT_TARGETS, type TargetErt } from './report/statistics/target-ert.ts';
 export type { ServeOptions, StudyServeOptions, ViewServer } from './serve/serve.ts';
-import { SERVE_CHECKS, serveExperiment, serveRunHandle, STUDY_SERVE_CHECKS, type StudyServeOptions } from './serve/serve.ts';
+import { SERVE_CHECKS, SERVE_PORT, serveExperiment, serveRunHandle, STUDY_SERVE_CHECKS, type StudyServeOptions } from './serve/serve.ts';
 import type { ServeOptions, ViewServer } from './serve/serve.ts';
 import { withStudyView } from './serve/study-hooks.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
@@ -300,7 +300,7 @@ export async function runExperiment(study: string | ExperimentInput, given?: Exp
  */
 export async function serveRun(run: Pick<RunHandle, 'config' | 'events$'>, options: ServeOptions): Promise<ViewServer> {
   const at = checkedOptions(options, 'serveRun options', SERVE_CHECKS);
-  checkedArgument(at.port, 'serveRun options: port', SERVE_CHECKS.port);
+  checkedArgument(at.port, 'serveRun options: port', SERVE_PORT);
   try {
     return await serveRunHandle(run, { ...at, port: at.port! });
   } catch (error) {
