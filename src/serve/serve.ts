@@ -172,7 +172,10 @@ export const SERVE_PORT = int(0, { max: 65535 });
 const SERVE_FIELDS = {
   port: SERVE_PORT,
   host: text,
-  stallSeconds: z.number({ error: expected('a number of seconds > 0') }).positive({ error: expected('a number of seconds > 0') }).finite(),
+  stallSeconds: z
+    .number({ error: expected('a number of seconds > 0') })
+    .positive({ error: expected('a number of seconds > 0') })
+    .finite(),
 } satisfies Record<keyof ServeOptions, OptionSchema>;
 export const SERVE_CHECKS = options(SERVE_FIELDS);
 
