@@ -10,6 +10,7 @@
 import type { ArchipelagoEvent, BetweenEvent, ProgressEvent } from '../archipelago/events.ts';
 import type { TakeoverResult } from '../ga/modes/takeover-coordinator.ts';
 import { edgesOf } from '../topology/topology.ts';
+import type { Rows } from '../problem/genes.ts';
 import { DecimatedSeries, newCursor, type SeriesCursor, type SeriesPart } from './series.ts';
 
 /** Points kept per island series and for the archipelago's series: enough for a chart's width. */
@@ -71,7 +72,7 @@ export interface RunView {
   /** Up to 64 islands: distance matrices over the run (decimated), for the replay's heat map. */
   frames?: SeriesPart<[number, number[][]]>;
   started?: number;
-  solution?: { island: number; iteration: number; solution: number[]; seconds: number };
+  solution?: { island: number; iteration: number; solution: Rows; seconds: number };
   done?: RunEnd;
 }
 
