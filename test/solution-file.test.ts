@@ -15,6 +15,8 @@ import { TupleSyntaxError } from '../src/problem/errors.ts';
 import { binaryRows, checkBinaryFile, jsonChunks, rowLines } from '../src/problem/solution-file.ts';
 import { RowArray, toRows, TYPED_ROWS_N } from '../src/problem/genes.ts';
 import { noSharedLine, validateSolution } from '../src/problem/validate.ts';
+import { toRunRecord } from '../src/experiment/records.ts';
+import type { SolveRecord } from '../src/run/result-record.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-solution-file-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -64,6 +66,13 @@ describe('solutions written in chunks', () => {
     assert.ok(Array.isArray(toRows(new Int32Array(TYPED_ROWS_N - 1))));
     const rows = toRows(Int32Array.from({ length: TYPED_ROWS_N }, (_, i) => TYPED_ROWS_N - 1 - i));
     assert.ok(rows instanceof RowArray && rows[0] === TYPED_ROWS_N && rows[TYPED_ROWS_N - 1] === 1);
+  });
+
+  it("a study's record holds typed rows as an array of numbers (plain data for the bus and the record-consistency checks)", () => {
+    const rows = toRows(Int32Array.from({ length: TYPED_ROWS_N }, (_, i) => i));
+    const record = { seed: 1, solved: true, solution: rows, islands: [] } as unknown as SolveRecord;
+    const run = toRunRecord({ id: 'c', values: {} }, record);
+    assert.ok(Array.isArray(run.solution) && run.solution.length === TYPED_ROWS_N && run.solution[5] === 6);
   });
 
   it('the validator checks a board past its cache (N >= 2^23) by kind of line, and names the first conflict as below', () => {
