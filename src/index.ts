@@ -18,6 +18,7 @@ import type { ExperimentInput } from './experiment/schema.ts';
 import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
 import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
 import { checkNumberArray, parseTuple } from './problem/tuple.ts';
+import { RowArray, type Rows } from './problem/genes.ts';
 import { writeError } from './io/write-file.ts';
 import { ConfigError } from './config/errors.ts';
 import { cannotListen } from './serve/options.ts';
@@ -55,6 +56,7 @@ export type { IslandSettings } from './run/island-settings.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
 export type { DroppedCounts } from './archipelago/launcher.ts';
 export type { TupleReport } from './problem/check-tuple.ts';
+export { RowArray, type Rows } from './problem/genes.ts';
 export type { StudyHooks, StudyOutcome } from './experiment/runner.ts';
 export type { RunRecord } from './experiment/records.ts';
 export type { MachineProvenance, Provenance } from './provenance.ts';
@@ -315,9 +317,16 @@ export async function serveRun(run: Pick<RunHandle, 'config' | 'events$'>, optio
  * @throws TupleSyntaxError (an InputError) for rows outside 1..N, an empty tuple, or anything
  * that is neither an array of row numbers nor text holding one.
  */
-export function verify(tuple: readonly number[] | string): TupleReport {
+export function verify(tuple: Rows | string): TupleReport {
   // From JavaScript anything may come: null, [], an object; each is a TupleSyntaxError naming what was expected.
-  return checkTuple(typeof tuple === 'string' ? parseTuple(tuple) : checkNumberArray(tuple, 'tuple'), 'tuple');
+  // A run's typed rows (`RowArray`, from N = 2^20 on) hold positive integers by their type; checkTuple checks their range.
+  const rows =
+    typeof tuple === 'string'
+      ? parseTuple(tuple)
+      : tuple instanceof RowArray && tuple.length > 0
+        ? tuple
+        : checkNumberArray(tuple, 'tuple');
+  return checkTuple(rows, 'tuple');
 }
 
 /** The topologies `topology.kind` takes, and the directed edges each gives for a number of islands. */

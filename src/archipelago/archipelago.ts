@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { allocGenes, toOneBased, type Genes } from '../problem/genes.ts';
+import { allocGenes, toRows, type Genes, type Rows } from '../problem/genes.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { CheckpointRequests } from './checkpoint-requests.ts';
 import { RUNNING, type Coordination } from './coordination.ts';
@@ -163,8 +163,8 @@ class ArchipelagoRun {
     this.checkpoints.open(this.coordination.requestCheckpoint());
   }
 
-  private readonly validated = (island: number, genes: Genes): number[] | null => {
-    const tuple = toOneBased(genes);
+  private readonly validated = (island: number, genes: Genes): Rows | null => {
+    const tuple = toRows(genes);
     const check = validateSolution(tuple, this.options.run.n);
     if (check.valid) return tuple;
     this.emit({

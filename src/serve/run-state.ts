@@ -10,6 +10,7 @@
 import type { ArchipelagoEvent, BetweenEvent, ProgressEvent } from '../archipelago/events.ts';
 import type { TakeoverResult } from '../ga/modes/coordinator-hook.ts';
 import { edgesOf, MAX_ISLANDS } from '../topology/topology.ts';
+import type { Rows } from '../problem/genes.ts';
 import { DecimatedSeries, newCursor, type SeriesCursor, type SeriesPart } from './series.ts';
 
 /** Points kept per island series and for the archipelago's series: enough for a chart's width. */
@@ -71,7 +72,7 @@ export interface RunView {
   /** Lineage: each island's mix of origins over the run (decimated), for the replay's lineage chart. */
   lineages?: SeriesPart<[number, number[][]]>;
   started?: number;
-  solution?: { island: number; iteration: number; solution: number[]; seconds: number };
+  solution?: { island: number; iteration: number; solution: Rows; seconds: number };
   done?: RunEnd;
 }
 

@@ -159,6 +159,17 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     this.recordIfBestSolves();
   }
 
+  /**
+   * A child that solves is kept as the solution itself, not copied (N genes: 400 MB at 10^8,
+   * the island's peak when it sends them): once the island holds a solution, `step` breeds
+   * no more, and nothing else writes the scratch board's own genes (an immigrant is counted
+   * on it through the message's genes).
+   */
+  protected override recordSolution(genes: Genes, offset: number): void {
+    if (!this.solution && genes === this.childGenes && offset === 0) this.solution = genes;
+    else super.recordSolution(genes, offset);
+  }
+
   private get searchChildren(): boolean {
     const ls = this.params.operators.localSearch;
     return ls !== null && ls.applyTo !== 'migrants';
