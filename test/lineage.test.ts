@@ -23,7 +23,7 @@ import { PAPER_DEFAULTS } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { replaceWorst } from '../src/migration-policy/replacements/worst.ts';
 import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
-import { lineageFigure, lineageRows } from '../src/report/lineage-figure.ts';
+import { lineageFigure, lineageRows } from '../src/report/figures/lineage-figure.ts';
 import { repeatablePart } from './helpers.ts';
 
 const env = { availableParallelism: 4, totalMemory: 8e9 };

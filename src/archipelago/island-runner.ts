@@ -21,6 +21,7 @@ import { evaluationShare, wallClock } from './schedule.ts';
 import type { IslandTransport } from './island-transport.ts';
 import type { IslandSnapshot, RunnerState } from './island-snapshot.ts';
 import { answer, awaitBarrier, isSteps, STEPPED, type Steps } from './island-thread.ts';
+import { BudgetGate } from './budget-gate.ts';
 
 /** What the worker's glue gives the loop besides the task; none of it is in the task. */
 export interface RunnerHooks {
@@ -65,9 +66,13 @@ class IslandRun implements IslandLoop {
   private readonly mode: IslandMode;
   /** Another island's claim stops this one at once (the mode's `stopsOnClaim`). */
   private readonly stopsOnClaim: boolean;
-  /** The run's limits as loop bounds: Infinity for none; evaluations are this island's share. */
+  /** The run's limits as loop bounds: Infinity for none; evaluations are this island's share (none with a ledger). */
   private readonly maxIterations: number;
   private readonly maxEvaluations: number;
+  /** A budget in a repeatable mode, every island on this host: the ledger's gate (budget-gate.ts) instead of a share. */
+  private readonly budget: BudgetGate | null;
+  /** The gate stopped it: it counts its state at the last confirmed iteration. */
+  private overBudget = false;
   private readonly select: EmigrantSelection;
   private readonly replace: ReplacementPolicy;
   private readonly log = new MigrationLog();
@@ -117,7 +122,10 @@ class IslandRun implements IslandLoop {
     // The one place "no limit" (null) becomes a bound the loop compares with.
     const { maxIterations, maxEvaluations } = task.run.limits;
     this.maxIterations = maxIterations ?? Infinity;
-    this.maxEvaluations = maxEvaluations === null ? Infinity : evaluationShare(maxEvaluations, task.run.islands, task.island);
+    const ledger = maxEvaluations !== null && definition.repeatable ? (shared.ledger ?? null) : null;
+    this.budget = ledger && maxEvaluations !== null ? new BudgetGate(task.island, ledger, maxEvaluations, shared) : null;
+    this.maxEvaluations =
+      maxEvaluations === null || this.budget ? Infinity : evaluationShare(maxEvaluations, task.run.islands, task.island);
     this.evolver.evaluationBudget = this.maxEvaluations;
     this.resumed = snapshot;
     this.arriving = task.arriving ?? [];
@@ -153,6 +161,8 @@ class IslandRun implements IslandLoop {
 
   *run(): Steps<IslandReport> {
     const { evolver, shared, id, mode } = this;
+    // Its count before the start gate: once past it, every island finds every other's.
+    this.budget?.start(evolver, this.resumed?.runner?.budget);
     // The start gate: nobody iterates until all are built (an early island cannot solve before the others exist).
     shared.arrive(id, 0);
     if (!(yield* awaitBarrier(shared, 0))) return this.report('stopped');
@@ -189,6 +199,12 @@ class IslandRun implements IslandLoop {
       if (stop !== RUNNING && this.stopsOnClaim) return 'other-solved';
       if (evolver.iterations >= this.maxIterations) return yield* answer(mode.limit?.('max-iterations') ?? 'max-iterations');
       if (evolver.evaluations >= this.maxEvaluations) return yield* answer(mode.limit?.('max-evaluations') ?? 'max-evaluations');
+      const gate = this.budget ? yield* this.budget.gate(evolver, this) : 'go';
+      if (gate === 'halted') continue; // the loop head sees it
+      if (gate === 'over') {
+        this.overBudget = true;
+        return yield* answer(mode.limit?.('max-evaluations') ?? 'max-evaluations');
+      }
       const ready = mode.beforeStep?.() ?? true;
       if (!(isSteps(ready) ? yield* ready : ready)) continue; // halted: the loop head sees it
       const before = evolver.iterations;
@@ -204,6 +220,7 @@ class IslandRun implements IslandLoop {
       const migrated = mode.migrate();
       const outcome = isSteps(migrated) ? yield* migrated : migrated;
       this.noteCourse();
+      this.budget?.published(evolver);
       if (outcome) return outcome;
       if (this.progressReports.due()) this.progress();
       if (mode.anytimeCheckpoints && this.checkpointPending()) this.snapshot(0);
@@ -218,6 +235,7 @@ class IslandRun implements IslandLoop {
   }
 
   found(claimed: boolean): StopReason {
+    this.budget?.found(this.evolver);
     this.foundAt = wallClock();
     this.foundAtIteration = this.evolver.iterations;
     this.claimed = claimed;
@@ -302,6 +320,7 @@ class IslandRun implements IslandLoop {
       observations: this.progressReports.recent,
       course: course.entries,
       courseState: course.state,
+      ...(this.budget ? { budget: this.budget.point() } : {}),
     };
   }
 
@@ -328,8 +347,9 @@ class IslandRun implements IslandLoop {
 
   private report(stopReason: StopReason, stoppedAt = wallClock()): IslandReport {
     const { evolver } = this;
-    // An island that ran past the run's cut (lagged) reports its state there, and no later solution.
-    const atCut = this.mode.counted?.() ?? null;
+    // An island that ran past the run's cut (lagged) reports its state there, and no later solution;
+    // one the budget stopped, its state at the last iteration within it (it ran one more).
+    const atCut = (this.overBudget ? this.budget?.counted() : this.mode.counted?.()) ?? null;
     const solution = atCut ? null : evolver.solution;
     const c = atCut ?? this.counters();
     const evaluationsAt = this.mode.evaluationsAt?.() ?? { from: 0, at: new Float64Array(0) };
@@ -340,7 +360,7 @@ class IslandRun implements IslandLoop {
       evaluations: c.evaluations,
       bestFitness: c.bestFitness,
       // A solved island's best is its solution, sent once (N genes: 400 MB at 10^8 sent twice before).
-      best: solution ? null : evolver.best(),
+      best: solution ? null : ((this.overBudget ? this.budget?.bestAtCount() : null) ?? evolver.best()),
       solution,
       foundAtIteration: solution ? this.foundAtIteration : -1,
       foundAt: this.foundAt,
@@ -355,6 +375,8 @@ class IslandRun implements IslandLoop {
       evaluationsFrom: evaluationsAt.from,
       evaluationsAt: evaluationsAt.at,
       course: this.course.entries(),
+      // Where a solved run that cost more than the budget is censored (run-result.ts).
+      ...(this.budget && !this.overBudget ? { budgetAt: this.budget.point() } : {}),
     };
   }
 }

@@ -110,6 +110,7 @@ const report = shapeOf<IslandReport>()(
     evaluationsAt: z.instanceof(Float64Array),
     // Its entries are checked where the logs are combined (trajectory.ts: a bad log is left out).
     course: z.instanceof(Float64Array),
+    budgetAt: z.object({ counters: z.instanceof(Float64Array), best: genes.nullable() }).optional(),
   }),
 );
 

@@ -8,6 +8,7 @@ import type { IslandSnapshot, RunnerState } from '../archipelago/island-snapshot
 import type { MigrantsMessage } from '../archipelago/messages.ts';
 import { HISTORY } from '../archipelago/modes/lag-history.ts';
 import { COURSE_ENTRY } from '../archipelago/course-log.ts';
+import { BUDGET_FIELDS } from '../archipelago/budget-gate.ts';
 import type { ConfigError } from '../config/errors.ts';
 import { UNKNOWN_ORIGIN } from '../ga/lineage.ts';
 
@@ -88,7 +89,7 @@ function checkBatches(r: RunnerState, populationSize: number, damaged: Damaged):
 }
 
 function checkRunner(r: unknown, sizes: Sizes, damaged: Damaged): void {
-  const { populationSize } = sizes;
+  const { populationSize, n } = sizes;
   if (r === undefined) return;
   if (!isObject(r)) throw damaged('runner state is not an object');
   const runner = r as unknown as RunnerState;
@@ -115,6 +116,28 @@ function checkRunner(r: unknown, sizes: Sizes, damaged: Damaged): void {
     if (obs.positions === 0 || obs.genes.length % obs.positions !== 0) throw damaged('an observation is malformed');
     checkLineage(obs.lineage, sizes, damaged);
   }
+  checkBudgetPoint(runner.budget, n, damaged);
+}
+
+/** The state at the last iteration within the budget (budget-gate.ts): counts (iteration -1: none yet), and its best a permutation. */
+function checkBudgetPoint(point: unknown, n: number, damaged: Damaged): void {
+  if (point === undefined) return;
+  const p = point as Partial<RunnerState['budget']> & Record<string, unknown>;
+  const counters = isObject(point) ? p.counters : undefined;
+  if (
+    !(counters instanceof Float64Array) ||
+    counters.length !== BUDGET_FIELDS ||
+    !counters.every((c, i) => isCount(c) || (i < 3 && c === -1))
+  )
+    throw damaged(`budget point: expected ${BUDGET_FIELDS} counts`);
+  const best = p.best;
+  if (best === null) return;
+  if (
+    !(best instanceof Uint16Array || best instanceof Int32Array) ||
+    best.length !== n ||
+    !isPermutation(best, 0, n, new Int32Array(n).fill(-1), 0)
+  )
+    throw damaged(`budget point: its best is not a permutation of 0..${n - 1}`);
 }
 
 /** Everything of an island's snapshot past its GA state and counters (all absent in a snapshot made by hand). */
