@@ -24,6 +24,8 @@ import { Rng } from '../src/ga/rng.ts';
 import { replaceWorst } from '../src/migration-policy/replacements/worst.ts';
 import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
 import { lineageFigure, lineageRows } from '../src/report/figures/lineage-figure.ts';
+import { startRun } from '../src/index.ts';
+import { cliInProcess } from './cli-helpers.ts';
 import { repeatablePart } from './helpers.ts';
 
 const env = { availableParallelism: 4, totalMemory: 8e9 };
@@ -226,5 +228,22 @@ describe('lineage in a real archipelago (worker threads, MessagePorts)', () => {
     );
     const [figure] = await lineageFigure(events, (svg, caption) => `${svg}<p>${caption}</p>`);
     assert.match(figure, /<svg[\s\S]*lineage: each island by island of origin/);
+  });
+});
+
+describe('the switch: solve --no-lineage and startRun(config, { lineage: false })', () => {
+  it('the CLI and the library turn lineage off: the same record without between.lineage', async () => {
+    const args = ['solve', '-n', '24', '--islands', '2', '--seed', '5', '--max-iterations', '10', '--json'];
+    const on = await cliInProcess(args);
+    const off = await cliInProcess([...args, '--no-lineage']);
+    assert.equal(on.code, 1, on.stderr);
+    assert.equal(off.code, 1, off.stderr);
+    const [withIt, without] = [JSON.parse(on.stdout) as RunResult, JSON.parse(off.stdout) as RunResult];
+    assert.ok(withIt.between!.every((p) => p.lineage?.length === 2));
+    assert.ok(without.between!.every((p) => p.lineage === undefined));
+    assert.deepEqual(withoutLineage(withIt), withoutLineage(without));
+    const handle = startRun({ n: 24, islands: 2, seed: 5, limits: { maxIterations: 10 } }, { lineage: false });
+    assert.ok((await handle.result).between?.every((p) => p.lineage === undefined));
+    assert.throws(() => startRun({ n: 24 }, { lineage: 'no' as unknown as boolean }), /lineage/);
   });
 });
