@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import type { ArchipelagoEvent, BetweenEvent } from '../src/archipelago/events.ts';
 import { LocalHost } from '../src/archipelago/local-host.ts';
 import { FOREIGN_MESSAGE_SHAPES } from '../src/archipelago/message-shapes.ts';
-import { lineageMix, OTHER_ORIGINS } from '../src/archipelago/observables/between.ts';
+import { BetweenTracker, lineageMix, OTHER_ORIGINS } from '../src/archipelago/observables/between.ts';
 import { observe } from '../src/archipelago/observables/sample.ts';
 import { isScheduledIteration } from '../src/archipelago/schedule.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
@@ -24,6 +24,8 @@ import { Rng } from '../src/ga/rng.ts';
 import { replaceWorst } from '../src/migration-policy/replacements/worst.ts';
 import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
 import { lineageFigure, lineageRows } from '../src/report/figures/lineage-figure.ts';
+import { startRun } from '../src/index.ts';
+import { cliInProcess } from './cli-helpers.ts';
 import { repeatablePart } from './helpers.ts';
 
 const env = { availableParallelism: 4, totalMemory: 8e9 };
@@ -77,6 +79,33 @@ describe('lineage in one island', () => {
     assert.equal(mix.length, 18);
     assert.deepEqual(mix.slice(16), [OTHER_ORIGINS, 2 + 1]);
     assert.equal(sum(mix), sum(pairs));
+  });
+
+  it('the final state of islands that stopped at different iterations: their last observations, at the latest iteration; none when they all ended at one', () => {
+    const obs = (gene: number, origin: number) => ({
+      positions: 2,
+      genes: new Uint16Array([gene, gene]),
+      hashes: new Uint32Array([gene]),
+      lineage: new Uint32Array([origin, 10]),
+    });
+    const tracker = new BetweenTracker(3);
+    assert.equal(tracker.add(0, 8, obs(0, 0)), null);
+    assert.equal(tracker.add(1, 9, obs(1, 0)), null);
+    assert.equal(tracker.final(), null, 'island 2 has not observed yet');
+    tracker.add(2, 11, obs(1, 2));
+    const final = tracker.final()!;
+    assert.equal(final.iteration, 11);
+    assert.deepEqual(final.distance[0], [0, 1, 1]);
+    assert.deepEqual(final.lineage, [
+      [0, 10],
+      [0, 10],
+      [2, 10],
+    ]);
+    assert.deepEqual(tracker.series(), [], 'not in the series: no iteration every island sampled');
+    const even = new BetweenTracker(2);
+    even.add(0, 5, obs(0, 0));
+    assert.ok(even.add(1, 5, obs(0, 1)));
+    assert.equal(even.final(), null, 'the set of iteration 5 was complete');
   });
 
   it('a migrants message from another host carries one origin per migrant, or is refused', () => {
@@ -199,5 +228,22 @@ describe('lineage in a real archipelago (worker threads, MessagePorts)', () => {
     );
     const [figure] = await lineageFigure(events, (svg, caption) => `${svg}<p>${caption}</p>`);
     assert.match(figure, /<svg[\s\S]*lineage: each island by island of origin/);
+  });
+});
+
+describe('the switch: solve --no-lineage and startRun(config, { lineage: false })', () => {
+  it('the CLI and the library turn lineage off: the same record without between.lineage', async () => {
+    const args = ['solve', '-n', '24', '--islands', '2', '--seed', '5', '--max-iterations', '10', '--json'];
+    const on = await cliInProcess(args);
+    const off = await cliInProcess([...args, '--no-lineage']);
+    assert.equal(on.code, 1, on.stderr);
+    assert.equal(off.code, 1, off.stderr);
+    const [withIt, without] = [JSON.parse(on.stdout) as RunResult, JSON.parse(off.stdout) as RunResult];
+    assert.ok(withIt.between!.every((p) => p.lineage?.length === 2));
+    assert.ok(without.between!.every((p) => p.lineage === undefined));
+    assert.deepEqual(withoutLineage(withIt), withoutLineage(without));
+    const handle = startRun({ n: 24, islands: 2, seed: 5, limits: { maxIterations: 10 } }, { lineage: false });
+    assert.ok((await handle.result).between?.every((p) => p.lineage === undefined));
+    assert.throws(() => startRun({ n: 24 }, { lineage: 'no' as unknown as boolean }), /lineage/);
   });
 });

@@ -52,7 +52,12 @@ export function lineageSpec(rows: readonly LineageRow[]): TopLevelSpec {
       height: 50,
       mark: { type: 'area', interpolate: 'step-after' },
       encoding: {
-        x: { field: 'iteration', type: 'quantitative', title: 'iteration' },
+        x: {
+          field: 'iteration',
+          type: 'quantitative',
+          title: 'iteration',
+          axis: { tickMinStep: 1, labelExpr: "format(datum.value, '~s')" },
+        },
         y: { field: 'share', type: 'quantitative', stack: 'normalize', title: null, axis: { format: '.0%', tickCount: 2 } },
         color: { field: 'origin', type: 'nominal', title: 'origin', legend: { columns: 2, symbolLimit: 40 } },
         order: { field: 'origin' },

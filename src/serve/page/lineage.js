@@ -27,7 +27,7 @@ export function lineageChart(box, lineage, iteration, count) {
     return;
   }
   const shown = Math.min(lineage.length, MAX_BARS);
-  const row = Math.max(4, Math.min(16, 280 / shown));
+  const row = Math.max(4, Math.min(28, 280 / shown));
   const [left, width] = [34, 360];
   const root = svg('svg', { viewBox: `0 0 ${left + width + 6} ${shown * row + 30}`, role: 'img', id: 'lineage-bars' }, box);
   const origins = new Set();
