@@ -87,8 +87,8 @@ export { NoSolutionError, OutputNotWrittenError, RunFailedError } from './run/er
 export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
 export { studyReport, type StudyReport, type CellFigureData } from './report/study-report.ts';
-export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
-export { ERT_TARGETS, type TargetErt } from './report/target-ert.ts';
+export type { StudySummary, CellSummary, Comparison } from './report/statistics/summary.ts';
+export { ERT_TARGETS, type TargetErt } from './report/statistics/target-ert.ts';
 export type { ServeOptions, StudyServeOptions, ViewServer } from './serve/serve.ts';
 import { SERVE_CHECKS, serveExperiment, serveRunHandle, STUDY_SERVE_CHECKS, type StudyServeOptions } from './serve/serve.ts';
 import type { ServeOptions, ViewServer } from './serve/serve.ts';

@@ -4,6 +4,7 @@ import type { GaModeSampleFields } from '../ga/modes/coordinator-hook.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { Observation } from './observables/sample.ts';
 import type { RunSpec } from './island-options.ts';
+import type { BudgetPoint } from './budget-gate.ts';
 
 /**
  * Every message between threads, one type each. All go through `codec.ts`; genes and logs
@@ -31,6 +32,8 @@ export interface IslandTask {
   checkpointFrom?: number;
   /** With `snapshot`: the migrants in flight to this island at the checkpoint, in sending order (in-flight.ts). */
   arriving?: MigrantsMessage[];
+  /** Track lineage (ga/lineage.ts; ArchipelagoOptions.lineage): absent means on. */
+  lineage?: boolean;
   /** URLs of extension modules (`extension.ts`) whose policies the task may name. */
   extensions?: readonly string[];
 }
@@ -59,6 +62,8 @@ export interface MigrantsMessage {
   iteration: number;
   count: number;
   genes: Genes;
+  /** Lineage: each migrant's island of origin (ga/lineage.ts), in order; absent when not tracked. */
+  origins?: Uint16Array;
 }
 
 /** Migration records, flat: MIGRATION_RECORD ints each (see `MigrationLog`). */
@@ -143,6 +148,8 @@ export interface IslandReport extends Measures, GaModeSampleFields {
   evaluationsAt: Float64Array;
   /** The island's course: its evaluations through each iteration and its best so far, compactly (course-log.ts). */
   course: Float64Array;
+  /** Under a budget with the ledger, an island the budget did not stop: its state at its last iteration within the budget (budget-gate.ts). */
+  budgetAt?: BudgetPoint;
 }
 
 export type Message =

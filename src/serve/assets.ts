@@ -21,6 +21,7 @@ const FILES: Record<string, string> = {
   '/cell-overlay.js': 'cell-overlay.js',
   '/heat.js': 'heat.js',
   '/timeline.js': 'timeline.js',
+  '/lineage.js': 'lineage.js',
 };
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
