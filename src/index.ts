@@ -44,7 +44,7 @@ export type {
   StartedEvent,
   SurvivalEvent,
 } from './archipelago/events.ts';
-export type { TakeoverResult } from './ga/modes/takeover-coordinator.ts';
+export type { TakeoverResult } from './ga/modes/coordinator-hook.ts';
 export type { EmigrantSelectionName, ReplacementName, ExtraEmigrantSelections, ExtraReplacements } from './config/migration-policies.ts';
 export { PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
@@ -66,21 +66,23 @@ export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
 import { largeNAdvice as adviceFor, paperSeconds as estimateSeconds } from './config/run-time.ts';
 import { figureData as studyFigureData, type CellFigureData, type StudyReport } from './report/study-report.ts';
-import { busOptions, CLUSTER_OPTIONS } from './cluster/library-options.ts';
+import { busOptions, CLUSTER_CALL_OPTIONS } from './cluster/library-options.ts';
 import {
   abortSignal,
+  anything,
   callback,
   checkedArgument,
   checkedOptions,
+  fileName,
   flag,
   islandHosts,
   list,
-  nested,
   nonNegativeInteger,
   object,
+  options as optionsOf,
   positiveInteger,
   text,
-  type OptionCheck,
+  type OptionSchema,
 } from './config/library-options.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, OutputNotWrittenError, RunFailedError } from './run/errors.ts';
@@ -90,7 +92,7 @@ export { studyReport, type StudyReport, type CellFigureData } from './report/stu
 export type { StudySummary, CellSummary, Comparison } from './report/statistics/summary.ts';
 export { ERT_TARGETS, type TargetErt } from './report/statistics/target-ert.ts';
 export type { ServeOptions, StudyServeOptions, ViewServer } from './serve/serve.ts';
-import { SERVE_CHECKS, serveExperiment, serveRunHandle, STUDY_SERVE_CHECKS, type StudyServeOptions } from './serve/serve.ts';
+import { SERVE_CHECKS, SERVE_PORT, serveExperiment, serveRunHandle, STUDY_SERVE_CHECKS, type StudyServeOptions } from './serve/serve.ts';
 import type { ServeOptions, ViewServer } from './serve/serve.ts';
 import { withStudyView } from './serve/study-hooks.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
@@ -132,14 +134,12 @@ export interface RunOptions {
   checkpoint?: { file: string; everySeconds?: number };
 }
 
-/** Any value: checkpointEveryMs checks the period in its own words. */
-const period: OptionCheck = () => null;
-
-const RUN_OPTIONS = {
+const RUN_OPTIONS = optionsOf({
   signal: abortSignal,
   cluster: islandHosts,
-  checkpoint: nested({ file: text, everySeconds: period } satisfies Record<keyof NonNullable<RunOptions['checkpoint']>, OptionCheck>),
-} satisfies Record<keyof RunOptions, OptionCheck>;
+  // The period: checkpointSeconds checks it in its own words.
+  checkpoint: optionsOf({ everySeconds: anything }, { file: fileName }),
+} satisfies Record<keyof RunOptions, OptionSchema>);
 
 /**
  * A run config as a config file holds it (only `n` is required), validated and with every
@@ -164,8 +164,6 @@ function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
   const { cluster, checkpoint, signal } = checkedOptions(options, 'startRun options', RUN_OPTIONS);
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
-  if (checkpoint && typeof checkpoint.file !== 'string')
-    throw new ConfigError(`checkpoint.file: expected a file name, got ${JSON.stringify(checkpoint.file)}`);
   // The CLI's checks too (run/pre-run.ts): a result or checkpoint file that cannot be written is refused before the run.
   checkBeforeRun(seeded.islands, {
     result: { name: 'output.file', file: seeded.output.file },
@@ -249,18 +247,18 @@ const STUDY_HOOKS = {
   onRunEnd: callback,
   onRetry: callback,
   onHosts: callback,
-} satisfies Record<keyof StudyHooks, OptionCheck>;
+} satisfies Record<keyof StudyHooks, OptionSchema>;
 
-const EXPERIMENT_OPTIONS = {
+const EXPERIMENT_OPTIONS = optionsOf({
   out: text,
   resume: flag,
   events: flag,
   signal: abortSignal,
-  hooks: nested(STUDY_HOOKS),
+  hooks: optionsOf(STUDY_HOOKS),
   cluster: object,
   edits: object,
-  serve: nested(STUDY_SERVE_CHECKS),
-} satisfies Record<keyof ExperimentOptions, OptionCheck>;
+  serve: STUDY_SERVE_CHECKS,
+} satisfies Record<keyof ExperimentOptions, OptionSchema>);
 
 /**
  * Runs a study (an experiment file's path, or the same content as an object) into a folder
@@ -271,7 +269,7 @@ export async function runExperiment(study: string | ExperimentInput, given?: Exp
   const options = checkedOptions(given, 'runExperiment options', EXPERIMENT_OPTIONS);
   const experiment = typeof study === 'string' ? loadExperiment(study, undefined, options.edits) : experimentFromObject(study);
   const outDir = options.out ?? path.join('results', experiment.name);
-  const cluster = options.cluster ? busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_OPTIONS) : null;
+  const cluster = options.cluster ? busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_CALL_OPTIONS) : null;
   const view = options.serve ? await serveExperiment(experiment, outDir, options.serve, 'runExperiment options') : null;
   const studyOptions = {
     outDir,
@@ -302,7 +300,7 @@ export async function runExperiment(study: string | ExperimentInput, given?: Exp
  */
 export async function serveRun(run: Pick<RunHandle, 'config' | 'events$'>, options: ServeOptions): Promise<ViewServer> {
   const at = checkedOptions(options, 'serveRun options', SERVE_CHECKS);
-  checkedArgument(at.port, 'serveRun options: port', SERVE_CHECKS.port);
+  checkedArgument(at.port, 'serveRun options: port', SERVE_PORT);
   try {
     return await serveRunHandle(run, { ...at, port: at.port! });
   } catch (error) {

@@ -3,6 +3,7 @@
  * The layer matrix of eslint.config.js (docs/ARCHITECTURE.md, "The map"): every folder of src
  * is in it, `npm run lint` applies it (and so holds the whole tree to it), and an import that
  * points up fails. Only the import rules run here (no type information), so this is quick.
+ * Inside a folder, where the matrix says nothing, the import graph of src has no circle.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT as root } from './paths.ts';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
+import ts from 'typescript';
 
 const RULE = '@typescript-eslint/no-restricted-imports';
 const { default: config } = (await import(pathToFileURL(path.join(root, 'eslint.config.js')).href)) as { default: Linter.Config[] };
@@ -123,6 +125,76 @@ describe("src/report's floors", () => {
     assert.deepEqual(await errors('src/report/page/html.ts', "import { x } from '../statistics/stats.ts';"), []);
     assert.deepEqual(await errors('src/report/exports/figure-files.ts', "import { x } from '../page/table.ts';"), []);
     assert.deepEqual(await errors('src/report/report-outputs.ts', "import { x } from './exports/ioh-export.ts';"), []);
+  });
+});
+
+/**
+ * The relative imports of a module: static and type-only ones, re-exports and `import()` alike
+ * (a circle of types still ties the files' meaning together; a lazy `import()` still needs the
+ * module it is loaded from).
+ */
+function importsOf(file: string, text: string): string[] {
+  const out: string[] = [];
+  const add = (specifier: ts.Expression | undefined) => {
+    if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.'))
+      out.push(path.posix.join(path.posix.dirname(file), specifier.text));
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0]);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
+  return out;
+}
+
+/** The circles of an import graph (file -> files it imports): its strongly connected parts of two files or more, or a file importing itself (Tarjan). */
+function importCircles(files: ReadonlyMap<string, string>): string[][] {
+  const graph = new Map([...files].map(([file, text]) => [file, importsOf(file, text).filter((to) => files.has(to))]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const to of graph.get(file)!) {
+      if (!index.has(to)) visit(to);
+      if (stack.includes(to)) low.set(file, Math.min(low.get(file)!, low.get(to)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const part = stack.splice(stack.indexOf(file));
+    if (part.length > 1 || graph.get(file)!.includes(file)) circles.push(part.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return circles;
+}
+
+function sourcesOf(folder: string): Map<string, string> {
+  const files = readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.posix.join(folder, f.split(path.sep).join('/')));
+  return new Map(files.map((f) => [f, readFileSync(path.join(root, f), 'utf8')]));
+}
+
+describe('the import graph', () => {
+  it('has no circle in src', () => {
+    assert.deepEqual(importCircles(sourcesOf('src')), []);
+  });
+
+  it('finds a circle of imports, type-only imports, re-exports and import() alike', () => {
+    const files = new Map([
+      ['src/a/x.ts', "import type { Y } from './y.ts';\nexport type X = Y;"],
+      ['src/a/y.ts', "export { z as Y } from '../b/z.ts';"],
+      ['src/b/z.ts', "export const z = async () => (await import('../a/x.ts')).x;"],
+      ['src/b/w.ts', "import { z } from './z.ts';\nimport { v } from './v.ts';"],
+      ['src/b/v.ts', "import { v } from './v.ts';"],
+    ]);
+    assert.deepEqual(importCircles(files), [['src/a/x.ts', 'src/a/y.ts', 'src/b/z.ts'], ['src/b/v.ts']]);
+    files.set('src/b/z.ts', 'export const z = 1;');
+    files.set('src/b/v.ts', 'export const v = 1;');
+    assert.deepEqual(importCircles(files), []);
   });
 });
 

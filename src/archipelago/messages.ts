@@ -2,9 +2,13 @@ import type { Genes } from '../problem/genes.ts';
 import type { Measures } from './island-counters.ts';
 import type { GaModeSampleFields } from '../ga/modes/coordinator-hook.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
+import type { MigrantsMessage } from './migrants-message.ts';
 import type { Observation } from './observables/sample.ts';
 import type { RunSpec } from './island-options.ts';
 import type { BudgetPoint } from './budget-gate.ts';
+
+// In a file of its own, which the snapshot's (island-snapshot.ts) also reads: a snapshot keeps the migrants in flight.
+export type { MigrantsMessage };
 
 /**
  * Every message between threads, one type each. All go through `codec.ts`; genes and logs
@@ -51,19 +55,6 @@ export interface SnapshotMessage {
   type: 'snapshot';
   generation: number;
   snapshot: IslandSnapshot;
-}
-
-/** Emigrants along one edge. `epoch` is the sync barrier number (0 in async mode). */
-export interface MigrantsMessage {
-  type: 'migrants';
-  from: number;
-  epoch: number;
-  /** The sender's completed iterations when it sent. */
-  iteration: number;
-  count: number;
-  genes: Genes;
-  /** Lineage: each migrant's island of origin (ga/lineage.ts), in order; absent when not tracked. */
-  origins?: Uint16Array;
 }
 
 /** Migration records, flat: MIGRATION_RECORD ints each (see `MigrationLog`). */

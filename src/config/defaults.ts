@@ -18,6 +18,9 @@ export const RUN_DEFAULTS = {
   cluster: { prefix: 'nqi', wait: 30 },
 } as const;
 
+/** Worker threads of a run (`threads`, 1..MAX_THREADS); far past the core count, threads only add switching and copying. */
+export const MAX_THREADS = 256;
+
 /** Seconds between checkpoints when none is given (`--checkpoint-every`, the library's `checkpoint.everySeconds`). */
 export const DEFAULT_CHECKPOINT_EVERY = 60;
 

@@ -15,8 +15,10 @@ import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
 import { summaries, type OptionFlag } from '../schema/plug-in.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import { ConfigError } from './errors.ts';
+import { setPath, type ConfigOverrides } from './overrides.ts';
 import { jsonTextProblem } from '../io/json-text.ts';
-import { MAX_ISLANDS, MAX_THREADS } from './schema.ts';
+import { MAX_ISLANDS } from '../topology/topology.ts';
+import { MAX_THREADS } from './defaults.ts';
 import { lastValue, numberInHelp, numberLiteral, type FlagValue, type FlagOptions } from '../schema/flag-value.ts';
 
 export interface FlagSpec {
@@ -202,9 +204,6 @@ export function flagOptions(flags: readonly FlagSpec[]): Record<string, FlagOpti
 /** yargs options for every run flag. */
 export const RUN_FLAG_OPTIONS: Record<string, FlagOptions> = flagOptions(RUN_FLAGS);
 
-/** A partial run-config input, nested like the file (`{ migration: { interval: 3 } }`). */
-export type ConfigOverrides = { [key: string]: unknown };
-
 function flagValue(raw: unknown, flag: FlagSpec): unknown {
   const value = lastValue(raw);
   const kind = flag.value;
@@ -230,18 +229,6 @@ function jsonOrText(text: string, flag: FlagSpec): unknown {
   const problem = jsonTextProblem(text);
   if (problem !== null) throw new ConfigError(`${flagSpelling(flag)}: ${problem}`);
   return value;
-}
-
-/** Writes `value` at a dotted path, creating the sections on the way. */
-export function setPath(target: ConfigOverrides, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let node = target;
-  for (const key of keys.slice(0, -1)) {
-    const next = node[key];
-    if (next === null || typeof next !== 'object') node[key] = {};
-    node = node[key] as ConfigOverrides;
-  }
-  node[keys[keys.length - 1]] = value;
 }
 
 /** The config keys the given flags set, nested like a config file. Absent flags set nothing. */

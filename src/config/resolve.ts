@@ -8,7 +8,7 @@
 import os from 'node:os';
 import type { z } from 'zod';
 import { resolveTopology } from '../topology/schema.ts';
-import type { ConfigOverrides } from './flags.ts';
+import type { ConfigOverrides } from './overrides.ts';
 import { Locator } from './locator.ts';
 import { gaInitialEvaluations, gaMemory, resolveGaSection } from './ga-section.ts';
 import { gaInUse, resolveIslandGroups } from './island-groups.ts';
@@ -33,7 +33,8 @@ import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationConfig, RunConfig, TopologyConfig } from './run-config.ts';
 import { migrantsCount } from './migrants.ts';
-import { MAX_ISLANDS, runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
+import { MAX_ISLANDS } from '../topology/topology.ts';
+import { runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
 
 type Parsed = ParsedRunConfig;
 

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { topologySection } from '../topology/schema.ts';
+import { MAX_ISLANDS } from '../topology/topology.ts';
 import { expected, int, oneOf, section } from '../schema/fields.ts';
 import { NatsUrlError } from './errors.ts';
 import { parseNatsUrl } from './nats-url.ts';
@@ -20,15 +21,10 @@ import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
 import type { MigrationMode } from '../archipelago/modes/registry.ts';
 import { migrationModeOptionFields, type MigrationModeOptionsShape } from '../archipelago/modes/schema.ts';
-import { migrationModeByNText, RUN_DEFAULTS } from './defaults.ts';
+import { MAX_THREADS, migrationModeByNText, RUN_DEFAULTS } from './defaults.ts';
 
 /** What a run does when an island's worker throws or exits: go on without it, or stop and fail. */
 export const ON_ISLAND_ERROR = ['continue', 'fail'] as const;
-
-/** Islands share worker threads (`threads`), so an island costs its populations: the cap bounds the coordinator's per-island work. */
-export const MAX_ISLANDS = 4096;
-/** Worker threads of a run; far past the core count, threads only add switching and copying. */
-export const MAX_THREADS = 256;
 
 // ---------------------------------------------------------------------------------------
 // The file shape. Sections default to `{}` through `prefault`, so their own defaults apply.

@@ -14,7 +14,7 @@ import { readStudy, type StudyData } from './data/study-data.ts';
 import { summarise, type StudySummary } from './statistics/summary.ts';
 import { renderCsv } from './page/table.ts';
 import { renderTable } from './page/terminal-table.ts';
-import { checkedArgument, checkedOptions, object, text } from '../config/library-options.ts';
+import { checkedArgument, checkedOptions, object, options as optionsOf, text } from '../config/library-options.ts';
 
 /** Each figure's data for one cell, so anyone can redraw it: the ECDF's points (its cut-off marked) and the fixed-budget curve. */
 export interface CellFigureData {
@@ -61,7 +61,7 @@ export interface StudyReport {
  * @throws ConfigError for a folder that is not a study, or holds records of another study
  */
 export function studyReport(dir: string, given: { baseline?: Record<string, SweepValue> } = {}): StudyReport {
-  const options = checkedOptions(given, 'studyReport options', { baseline: object });
+  const options = checkedOptions(given, 'studyReport options', optionsOf({ baseline: object }));
   const study = readStudy(checkedArgument(dir, 'studyReport: dir', text));
   const baseline =
     options.baseline === undefined

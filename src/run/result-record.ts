@@ -20,7 +20,7 @@ import { binaryRows, jsonChunks, rowLines } from '../problem/solution-file.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { provenance, type Provenance } from '../provenance.ts';
 import { islandSettingsOf, type IslandSettings } from './island-settings.ts';
-import type { RunResult, SeededRunConfig } from './start-run.ts';
+import type { RunResult, SeededRunConfig } from './run-result.ts';
 
 /**
  * How a run ended: solved, a limit, a signal (CLI), `stop()` (library), an island failure

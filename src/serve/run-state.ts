@@ -8,8 +8,8 @@
  * later ones only what changed (the live part). Nothing here reaches back into the run.
  */
 import type { ArchipelagoEvent, BetweenEvent, ProgressEvent } from '../archipelago/events.ts';
-import type { TakeoverResult } from '../ga/modes/takeover-coordinator.ts';
-import { edgesOf } from '../topology/topology.ts';
+import type { TakeoverResult } from '../ga/modes/coordinator-hook.ts';
+import { edgesOf, MAX_ISLANDS } from '../topology/topology.ts';
 import { DecimatedSeries, newCursor, type SeriesCursor, type SeriesPart } from './series.ts';
 
 /** Points kept per island series and for the archipelago's series: enough for a chart's width. */
@@ -17,8 +17,6 @@ const SERIES_POINTS = 512;
 /** Distance matrices kept for the replay (decimated like the series), for runs of at most FRAME_ISLANDS islands. */
 const FRAMES = 32;
 const FRAME_ISLANDS = 64;
-/** The most islands a view draws (a header from a file is not trusted to be sane). */
-const MAX_ISLANDS = 4096;
 
 /** [iteration, seconds, best fitness, mean fitness, diversity] */
 export type IslandPoint = [number, number, number, number, number];
@@ -288,6 +286,7 @@ export type RunSource = { [K in 'config' | 'provenance' | 'tool']: unknown };
 /** The header of a run from its trace's first line (or a study's manifest cell and seed). */
 export function runHeader(trace: RunSource): RunHeaderView {
   const config = (trace.config ?? {}) as Record<string, unknown>;
+  // A header from a file is not trusted to be sane: no more islands than a run may have.
   const islands = integerIn(config.islands, 1, MAX_ISLANDS) ?? 1;
   const seed = integerIn(config.seed, 0, Number.MAX_SAFE_INTEGER);
   const topology = (config.topology ?? { kind: 'none' }) as { kind: string };

@@ -20,7 +20,9 @@ import { newRunCursor, RunState, runHeader, type RunSource } from './run-state.t
 import { replayFile } from './replay.ts';
 import { cannotListen, type ServeOptions } from './options.ts';
 import { ConfigError } from '../config/errors.ts';
-import { callback, nonNegativeInteger, number, text, type OptionCheck } from '../config/library-options.ts';
+import { z } from 'zod';
+import { callback, options, text, type OptionSchema } from '../config/library-options.ts';
+import { expected, int } from '../schema/fields.ts';
 import { startViewServer, type ViewData, type ViewServer, type ViewSource, type ViewStream } from './server.ts';
 import { recordEnd, StudyState, type StudyPlan } from './study-state.ts';
 
@@ -166,11 +168,16 @@ export function experimentPlan(experiment: Experiment): StudyPlan {
 }
 
 /** The library's serve options, checked as its calls' options are (config/library-options.ts). */
-export const SERVE_CHECKS = {
-  port: (value) => nonNegativeInteger(value) ?? ((value as number) > 65535 ? 'a port number 0..65535' : null),
+export const SERVE_PORT = int(0, { max: 65535 });
+const SERVE_FIELDS = {
+  port: SERVE_PORT,
   host: text,
-  stallSeconds: (value) => number(value) ?? (Number.isFinite(value) && (value as number) > 0 ? null : 'a number of seconds > 0'),
-} satisfies Record<keyof ServeOptions, OptionCheck>;
+  stallSeconds: z
+    .number({ error: expected('a number of seconds > 0') })
+    .positive({ error: expected('a number of seconds > 0') })
+    .finite(),
+} satisfies Record<keyof ServeOptions, OptionSchema>;
+export const SERVE_CHECKS = options(SERVE_FIELDS);
 
 /** `runExperiment`'s `serve`: where to serve the study's view (docs/live-view.md), and who gets it. */
 export interface StudyServeOptions extends ServeOptions {
@@ -178,7 +185,7 @@ export interface StudyServeOptions extends ServeOptions {
   onServe(view: ViewServer): void;
 }
 
-export const STUDY_SERVE_CHECKS = { ...SERVE_CHECKS, onServe: callback } satisfies Record<keyof StudyServeOptions, OptionCheck>;
+export const STUDY_SERVE_CHECKS = options({ ...SERVE_FIELDS, onServe: callback } satisfies Record<keyof StudyServeOptions, OptionSchema>);
 
 /**
  * The library's study view: served before the study's first run and handed to `onServe`.

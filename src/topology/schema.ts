@@ -11,6 +11,7 @@ import { defaultKind, keyOwners, optionalOption, optionNames, ownOptions, type U
 import { TopologyError } from './errors.ts';
 import {
   edgesOf,
+  MAX_ISLANDS,
   TOPOLOGY_KINDS,
   topologyDefinition,
   type Edge,
@@ -77,9 +78,6 @@ export function resolveTopology(
   return { kind, ...resolved } as TopologySpec;
 }
 
-/** The most islands buildTopology draws a topology for: a run's limit (MAX_ISLANDS, 4096), far below what fills the heap. */
-export const MAX_TOPOLOGY_ISLANDS = 4096;
-
 /**
  * The directed edges of a topology given as a config file would give it (`{ kind: 'grid',
  * rows: 2 }`), checked as the config checks it. @throws TopologyError naming the option.
@@ -88,7 +86,7 @@ export function buildTopology(spec: unknown, islands: number, seed: number, regi
   if (!Number.isInteger(islands) || islands < 1)
     throw new TopologyError(`topology needs a positive integer island count, got ${String(islands)}`);
   // Refused before any edge is made: a fully connected topology of a million islands would fill the heap.
-  if (islands > MAX_TOPOLOGY_ISLANDS) throw new TopologyError(`topology: at most ${MAX_TOPOLOGY_ISLANDS} islands, got ${islands}`);
+  if (islands > MAX_ISLANDS) throw new TopologyError(`topology: at most ${MAX_ISLANDS} islands, got ${islands}`);
   const parsed = topologySection(registry).safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

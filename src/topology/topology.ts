@@ -7,6 +7,13 @@ import { TOPOLOGY_REGISTRY } from './kinds/registry.ts';
 
 export type { Edge } from './kinds/edge.ts';
 
+/**
+ * The most islands a run has (the run config's `islands`, 1..MAX_ISLANDS), and so the most
+ * buildTopology draws a topology for: islands share threads, so the cap bounds the
+ * coordinator's per-island work and the edges drawn, far below what fills the heap.
+ */
+export const MAX_ISLANDS = 4096;
+
 /** Any list of topology definitions: the registry, or a test's registry with one more. */
 export type TopologyRegistry = Registry<TopologyDefinition>;
 

@@ -8,7 +8,10 @@
  * redo the test on these numbers (docs/experiments.md).
  */
 import type { RunRecord } from '../../experiment/records.ts';
-import type { Metric } from './summary.ts';
+
+/** The measures, evaluations first: on shared cores a time says more about the machine than about the setting. */
+export const METRICS = ['evaluations', 'iterations', 'seconds'] as const;
+export type Metric = (typeof METRICS)[number];
 
 /** A cell's limits in each measure (from its resolved run config); null = none. */
 export interface CellLimits {

@@ -15,10 +15,12 @@ import {
   censoredValue,
   censoringPlan,
   limitIn,
+  METRICS,
   observe,
   testedValue,
   type CellLimits,
   type CensoringPlan,
+  type Metric,
 } from './censoring.ts';
 import { ertWithin, pairedRatio, type RatioEstimate } from './ratio.ts';
 import { signedRankTest, smallestP, type SignedRankTest } from './signed-rank.ts';
@@ -37,9 +39,8 @@ import {
 import type { StudyData } from '../data/study-data.ts';
 import { ertAtTargets, type TargetErt } from './target-ert.ts';
 
-/** The measures, evaluations first: on shared cores a time says more about the machine than about the setting. */
-export const METRICS = ['evaluations', 'iterations', 'seconds'] as const;
-export type Metric = (typeof METRICS)[number];
+// Declared in censoring.ts (which observes one metric of a run), read here and by the tables and charts.
+export { METRICS, type Metric };
 
 /** The families of tests, each adjusted on its own: evaluations (the primary), wall time and success. Iterations are descriptive. */
 export const FAMILIES = ['evaluations', 'seconds', 'success'] as const;
