@@ -36,6 +36,8 @@ export class CellOverlay {
       this.cells = ids.join('\n');
       this.select.replaceChildren(html('option', '— choose a cell —', { value: '' }));
       for (const id of ids) html('option', id, { value: id }, this.select);
+      // A study of one cell has nothing to choose.
+      if (this.id === '' && ids.length === 1) this.id = ids[0];
       this.select.value = this.id;
     }
     const cell = study.cells.find((c) => c.id === this.id);
