@@ -313,8 +313,7 @@ function adjustFamilies(compared: readonly CellSummary[]): Record<Family, Family
 }
 
 /**
- * Summarises a study. `baselineOf` maps a cell id to its baseline id (from the manifest,
- * or from `report --baseline`).
+ * Summarises a study. `baselineOf` maps a cell id to its baseline id (the manifest's, or `report --baseline`'s).
  */
 export function summarise(
   study: StudyData,
