@@ -10,7 +10,8 @@
  *   npm run bench                         every section
  *   npm run bench -- --only paper,islands sections by name: start, paper, islands, threads (many islands on
  *                                         few threads), cli, lagged, migration (lagged's table and the
- *                                         emigrants table), large, large-n, hybrid, live, trace, cluster
+ *                                         emigrants table), large, large-n, hybrid, live, trace, cluster,
+ *                                         host-cost (the cluster's per-mode host island cost alone; also in cluster)
  *   npm run bench -- --json out.json      also write the raw numbers
  *   npm run bench -- --only cluster --baseline-dist ../old/dist --rounds 3
  *                                         the cluster cases of another build beside this one's, alternating,
@@ -58,6 +59,7 @@ const SECTIONS = [
   'live',
   'trace',
   'cluster',
+  'host-cost',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -745,6 +747,76 @@ async function hybridSection(): Promise<void> {
 }
 
 /**
+ * Issue 50's cluster row: what a host's island costs against a local one for the same
+ * iterations (N = 1000, 2% migrants every iteration, 600 iterations), per migration mode: CPU
+ * per island (the host processes' whole CPU, islands, relays and GC, against the local
+ * `solve` process's, start included, each over its islands) and evaluations per second of search.
+ */
+async function hostIslandCost(natsServer: string, rounds: number) {
+  const seeds = [1, 2, 3];
+  const modes = ['sync', 'lagged', 'async'];
+  const rows = [];
+  for (const mode of modes) {
+    const [w] = await solveBothWays(
+      natsServer,
+      ['-n', '1000', '--islands', '2', '--max-iterations', '600', '--migration', mode],
+      seeds,
+      2,
+      [THIS_BUILD],
+      rounds,
+    );
+    const cpu = (runs: SolveTiming[], of: (r: SolveTiming) => number | null) => median(runs.map((r) => (of(r) ?? NaN) / 2000));
+    const rate = (runs: SolveTiming[]) => median(runs.map((r) => r.evaluations / r.searchSeconds));
+    rows.push({
+      mode,
+      local: cpu(w.local, (r) => r.cpuMs),
+      host: cpu(w.spread, (r) => r.hostsCpuMs),
+      rate: rate(w.spread) / rate(w.local),
+    });
+  }
+  const command = '`solve -n 1000 --islands 2 --max-iterations 600 --migration M` (+ `--nats URL --hosts 2`)';
+  print(
+    table(
+      [
+        'migration',
+        'local: CPU s per island',
+        'host: CPU s per island',
+        'host / local CPU',
+        'goal',
+        'evaluations/s, hosts / local',
+        'goal',
+      ],
+      rows.map((r) => [r.mode, fmt(r.local), fmt(r.host), fmt(r.host / r.local), '≤ 1.1', fmt(r.rate), r.mode === 'sync' ? '' : '≥ 0.9']),
+    ),
+  );
+  print(
+    `\nSeeds ${seeds.join(', ')}, N = 1000, 2% migrants every iteration, 600 iterations, each seed in one process (2 islands) then on two host processes of 1 island each (signed bus, loopback broker). ` +
+      "CPU from /proc: local, the whole solve process (start included) over 2; hosts, both host processes during the run over 2. Evaluations/s: the record's evaluations over its search seconds.\n",
+  );
+  for (const r of rows) {
+    doneWhen.push([
+      `host island CPU / local island CPU, ${r.mode}`,
+      fmt(r.host / r.local),
+      '≤ 1.1',
+      r.host / r.local <= 1.1 ? 'yes' : 'no',
+      command,
+    ]);
+    if (r.mode !== 'sync')
+      doneWhen.push([`evaluations/s on hosts / local, ${r.mode}`, fmt(r.rate), '≥ 0.9', r.rate >= 0.9 ? 'yes' : 'no', command]);
+  }
+  return rows;
+}
+
+/** `--only host-cost`: the cluster's per-mode host island cost alone (part of the cluster section). */
+async function hostCostSection(rounds: number): Promise<void> {
+  print("## A host's island against a local island (NATS on loopback)");
+  print();
+  const server = natsServerPath();
+  if ('skip' in server) print(`Skipped: ${server.skip}.\n`);
+  else results.hostCost = await hostIslandCost(server.path, rounds);
+}
+
+/**
  * The cluster cases, for this build and, with `--baseline-dist DIR`, another build's dist/ in
  * the same run (issue 24's "within 10% of today's in the same bench run"): runs alternate
  * between the builds, and each figure is given with its ratio this / baseline.
@@ -1006,7 +1078,8 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
       ]),
     );
   }
-  results.cluster = { builds, rounds, trips, latency, large, studyRunsPerSecond: perSecond };
+  const perMode = await hostIslandCost(server.path, rounds);
+  results.cluster = { builds, rounds, trips, latency, large, studyRunsPerSecond: perSecond, perMode };
 }
 
 /** One line naming the flag and what was expected, exit 2. */
@@ -1116,6 +1189,7 @@ async function main(): Promise<void> {
   if (only.includes('live')) await liveSection();
   if (only.includes('trace')) await traceSection(!only.includes('paper'));
   if (only.includes('cluster')) await clusterSection(builds, rounds);
+  else if (only.includes('host-cost')) await hostCostSection(rounds);
   if (doneWhen.length > 0) {
     print('## "Done when" figures (issues 9, 19, 24 and 50)');
     print();
