@@ -10,7 +10,8 @@
  *   npm run bench                         every section
  *   npm run bench -- --only paper,islands sections by name: start, paper, islands, threads (many islands on
  *                                         few threads), cli, lagged, migration (lagged's table and the
- *                                         emigrants table), large, large-n, hybrid, live, trace, cluster
+ *                                         emigrants table), large, large-n, hybrid, live, trace, cluster,
+ *                                         host-cost (the cluster's per-mode host island cost alone; also in cluster)
  *   npm run bench -- --json out.json      also write the raw numbers
  *   npm run bench -- --only start --write docs/benchmarks.md
  *                                         also put the "done when" figures measured into the page's table
@@ -41,6 +42,7 @@ import {
 import { checkBenchDoc, writeBenchDoc, type Measured } from './bench-doc.ts';
 import { benchCourseLog } from './course-log.ts';
 import { benchHybrid } from './hybrid.ts';
+import { MILESTONES, startupPairs, type StartupPairs } from './startup-split.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { quantile } from '../src/report/statistics/stats.ts';
 import { compileMinConflicts, minConflicts, solveDefaultHybrid, solveLarge, type LargeRun } from './large-n.ts';
@@ -62,6 +64,7 @@ const SECTIONS = [
   'live',
   'trace',
   'cluster',
+  'host-cost',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -366,8 +369,14 @@ function hundredMillionSection(): void {
 function startSection(): void {
   print('## Start-up: short commands against `node -e 0`');
   print();
-  const pairs = 7;
-  const solve8 = againstBareNode(['solve', '-n', '8', '--quiet'], pairs);
+  const pairs = 15;
+  const split = startupPairs(CLI, ['solve', '-n', '8', '--quiet'], ROOT, pairs);
+  const solve8 = {
+    node: split.node.map((r) => r.wall),
+    command: split.command.map((r) => r.wall),
+    ratio: median(split.command.map((c, i) => c.wall / split.node[i].wall)),
+  };
+  const cpuRatio = median(split.command.map((c, i) => c.cpu / split.node[i].cpu));
   const verify = againstBareNode(['verify', '8', '6', '4', '1', '3', '5', '7', '2'], pairs);
   const out = mkdtempSync(path.join(os.tmpdir(), 'nq-bench-study-'));
   const study = (() => {
@@ -394,6 +403,13 @@ function startSection(): void {
       ['command', 'median s', 'node -e 0 median s', 'ratio (median of pairs)', 'target'],
       [
         ['`solve -n 8 --quiet`', fmt(median(solve8.command), 3), fmt(median(solve8.node), 3), fmt(solve8.ratio), '≤ 2.0'],
+        [
+          '`solve -n 8 --quiet`, CPU (user + system)',
+          fmt(median(split.command.map((r) => r.cpu)), 3),
+          fmt(median(split.node.map((r) => r.cpu)), 3),
+          fmt(cpuRatio),
+          '',
+        ],
         ['`verify 8 6 4 1 3 5 7 2`', fmt(median(verify.command), 3), fmt(median(verify.node), 3), fmt(verify.ratio), '≤ 1.5'],
         [
           `\`experiment bench/study-n8.yaml\` (${study.runs} runs)`,
@@ -405,13 +421,14 @@ function startSection(): void {
       ],
     ),
   );
+  printSplit(split);
   print(
-    `\n${pairs} alternating pairs (node -e 0, then the command), each a new process. The study: N = 8, 2 islands, ring vs none, 25 seeds, ` +
+    `\n${pairs} alternating pairs (node -e 0, then the command), each a new process; CPU from /proc (10 ms ticks). The study: N = 8, 2 islands, ring vs none, 25 seeds, ` +
       `on one warm worker pool; its runs' median recorded seconds (search) ${fmt(study.medianSeconds, 4)} s (target ≤ 0.01), median start-up ${fmt(study.medianStartup, 4)} s.\n`,
   );
   doneWhen.push(
     [
-      '`solve -n 8` / `node -e 0` (median of 7 pairs)',
+      `\`solve -n 8\` / \`node -e 0\` (median of ${pairs} pairs)`,
       fmt(solve8.ratio),
       '≤ 2.0',
       solve8.ratio <= 2.0 ? 'yes' : 'no',
@@ -428,6 +445,23 @@ function startSection(): void {
     ['50-run study: median recorded seconds', `${fmt(study.medianSeconds, 4)} s`, '≤ 0.01 s', study.medianSeconds <= 0.01 ? 'yes' : 'no'],
   );
   results.start = { solve8, verify, study };
+}
+
+/** Where `solve -n 8`'s start goes: each milestone's median ms since its process started, beside bare node's whole run. */
+function printSplit(split: StartupPairs): void {
+  const nodeMs = median(split.node.map((r) => r.wall)) * 1000;
+  const at = (name: string) => median(split.marks.map((m) => m[name]).filter((x) => Number.isFinite(x)));
+  const rows: (string | number)[][] = [['`node -e 0`, whole process (wall)', fmt(nodeMs, 1), '']];
+  let before = 0;
+  for (const [name, label] of MILESTONES) {
+    rows.push([label, fmt(at(name), 1), name === 'node' ? '' : fmt(at(name) - before, 1)]);
+    before = at(name);
+  }
+  print();
+  print(table(['`solve -n 8 --quiet`: start-up split', 'median ms since the process started', 'ms after the milestone before'], rows));
+  print(
+    "\nMilestones from the command's own clock (NQI_STARTUP_SPLIT=1, src/cli/startup-split.ts); the whole process's wall time adds the process's creation and reaping.",
+  );
 }
 
 /** Median whole-command wall seconds of the C baseline over `seeds` (process start included). */
@@ -740,6 +774,76 @@ async function hybridSection(): Promise<void> {
 }
 
 /**
+ * Issue 50's cluster row: what a host's island costs against a local one for the same
+ * iterations (N = 1000, 2% migrants every iteration, 600 iterations), per migration mode: CPU
+ * per island (the host processes' whole CPU, islands, relays and GC, against the local
+ * `solve` process's, start included, each over its islands) and evaluations per second of search.
+ */
+async function hostIslandCost(natsServer: string, rounds: number) {
+  const seeds = [1, 2, 3];
+  const modes = ['sync', 'lagged', 'async'];
+  const rows = [];
+  for (const mode of modes) {
+    const [w] = await solveBothWays(
+      natsServer,
+      ['-n', '1000', '--islands', '2', '--max-iterations', '600', '--migration', mode],
+      seeds,
+      2,
+      [THIS_BUILD],
+      rounds,
+    );
+    const cpu = (runs: SolveTiming[], of: (r: SolveTiming) => number | null) => median(runs.map((r) => (of(r) ?? NaN) / 2000));
+    const rate = (runs: SolveTiming[]) => median(runs.map((r) => r.evaluations / r.searchSeconds));
+    rows.push({
+      mode,
+      local: cpu(w.local, (r) => r.cpuMs),
+      host: cpu(w.spread, (r) => r.hostsCpuMs),
+      rate: rate(w.spread) / rate(w.local),
+    });
+  }
+  const command = '`solve -n 1000 --islands 2 --max-iterations 600 --migration M` (+ `--nats URL --hosts 2`)';
+  print(
+    table(
+      [
+        'migration',
+        'local: CPU s per island',
+        'host: CPU s per island',
+        'host / local CPU',
+        'goal',
+        'evaluations/s, hosts / local',
+        'goal',
+      ],
+      rows.map((r) => [r.mode, fmt(r.local), fmt(r.host), fmt(r.host / r.local), '≤ 1.1', fmt(r.rate), r.mode === 'sync' ? '' : '≥ 0.9']),
+    ),
+  );
+  print(
+    `\nSeeds ${seeds.join(', ')}, N = 1000, 2% migrants every iteration, 600 iterations, each seed in one process (2 islands) then on two host processes of 1 island each (signed bus, loopback broker). ` +
+      "CPU from /proc: local, the whole solve process (start included) over 2; hosts, both host processes during the run over 2. Evaluations/s: the record's evaluations over its search seconds.\n",
+  );
+  for (const r of rows) {
+    doneWhen.push([
+      `host island CPU / local island CPU, ${r.mode}`,
+      fmt(r.host / r.local),
+      '≤ 1.1',
+      r.host / r.local <= 1.1 ? 'yes' : 'no',
+      command,
+    ]);
+    if (r.mode !== 'sync')
+      doneWhen.push([`evaluations/s on hosts / local, ${r.mode}`, fmt(r.rate), '≥ 0.9', r.rate >= 0.9 ? 'yes' : 'no', command]);
+  }
+  return rows;
+}
+
+/** `--only host-cost`: the cluster's per-mode host island cost alone (part of the cluster section). */
+async function hostCostSection(rounds: number): Promise<void> {
+  print("## A host's island against a local island (NATS on loopback)");
+  print();
+  const server = natsServerPath();
+  if ('skip' in server) print(`Skipped: ${server.skip}.\n`);
+  else results.hostCost = await hostIslandCost(server.path, rounds);
+}
+
+/**
  * The cluster cases, for this build and, with `--baseline-dist DIR`, another build's dist/ in
  * the same run (issue 24's "within 10% of today's in the same bench run"): runs alternate
  * between the builds, and each figure is given with its ratio this / baseline.
@@ -1001,7 +1105,8 @@ async function clusterSection(builds: Build[], rounds: number): Promise<void> {
       ]),
     );
   }
-  results.cluster = { builds, rounds, trips, latency, large, studyRunsPerSecond: perSecond };
+  const perMode = await hostIslandCost(server.path, rounds);
+  results.cluster = { builds, rounds, trips, latency, large, studyRunsPerSecond: perSecond, perMode };
 }
 
 /** One line naming the flag and what was expected, exit 2. */
@@ -1128,6 +1233,7 @@ async function main(): Promise<void> {
   if (only.includes('live')) await section('live', liveSection);
   if (only.includes('trace')) await section('trace', () => traceSection(!only.includes('paper')));
   if (only.includes('cluster')) await section('cluster', () => clusterSection(builds, rounds));
+  else if (only.includes('host-cost')) await section('host-cost', () => hostCostSection(rounds));
   if (doneWhen.length > 0) {
     print('## "Done when" figures (issues 9, 19, 24 and 50)');
     print();

@@ -229,6 +229,10 @@ export interface SolveTiming {
   cpuMs: number | null;
   /** Spread runs: CPU ms of the hosts' main threads (the relays, their NATS clients) during the run, all hosts together. */
   relayCpuMs: number | null;
+  /** Spread runs: CPU ms of the host processes (every thread: islands, relay, GC) during the run, all hosts together. */
+  hostsCpuMs: number | null;
+  /** The record's search seconds (start gate to the last island's end). */
+  searchSeconds: number;
   /** Spread runs: bus messages the coordinator dropped (its `N bus messages dropped (...)` line), 0 if none. */
   dropped: number;
 }
@@ -312,6 +316,7 @@ export async function solveBothWays(
   const processes: ChildProcess[] = [];
   const hostsOf = new Map<Build, ChildProcess[]>();
   const relayCpu = (build: Build) => sum((hostsOf.get(build) ?? []).map((h) => mainThreadCpuMs(h.pid!)));
+  const hostsCpu = (build: Build) => sum((hostsOf.get(build) ?? []).map((h) => processCpuMs(h.pid!)));
   const brokerProcess = brokerPid();
   // The processes a run uses besides its own: the build's hosts and the broker (spread runs only).
   const othersCpu = (build: Build) =>
@@ -319,6 +324,7 @@ export async function solveBothWays(
   const once = (build: Build, seed: number, extra: string[]): SolveTiming => {
     const spread = extra.length > 0;
     const cpu0 = spread ? relayCpu(build) : null;
+    const hosts0 = spread ? hostsCpu(build) : null;
     const all0 = sum([exitedChildrenCpuMs(), spread ? othersCpu(build) : 0]);
     const t0 = performance.now();
     const r = spawnSync(process.execPath, [cliOf(build), 'solve', '--json', '--quiet', '--seed', String(seed), ...args, ...extra], {
@@ -328,10 +334,12 @@ export async function solveBothWays(
     });
     const seconds = (performance.now() - t0) / 1000;
     const cpu1 = spread ? relayCpu(build) : null;
+    const hosts1 = spread ? hostsCpu(build) : null;
     const all1 = sum([exitedChildrenCpuMs(), spread ? othersCpu(build) : 0]);
     if (r.status !== 0 && r.status !== 1) throw new Error(`solve (${build.label}) failed: ${r.stderr}`);
     const out = JSON.parse(r.stdout) as {
       solved: boolean;
+      seconds: number;
       stopLatencyMs: number | null;
       iterations: number;
       evaluations: number;
@@ -347,6 +355,8 @@ export async function solveBothWays(
       evaluations: out.evaluations,
       cpuMs: all0 === null || all1 === null ? null : all1 - all0,
       relayCpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
+      hostsCpuMs: hosts0 === null || hosts1 === null ? null : hosts1 - hosts0,
+      searchSeconds: out.seconds,
       dropped: droppedIn(r.stderr),
     };
   };

@@ -357,14 +357,23 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
       ],
       { cwd: dir, stdio: 'ignore' },
     );
-    const rogue = await cliAsync(
-      ['hosts', '--nats', broker.url, '--nats-ca', pem('ca'), '--nats-cert', pem('rogue'), '--nats-key', pem('rogue-key')],
-      {
-        env: { [TEST_CONNECT_TIMEOUT_ENV]: '1000' },
-      },
-    );
+    // With the client's own connect timeout (5 s): the refusal is found while the client still retries, and said at once.
+    const t0 = performance.now();
+    const rogue = await cliAsync([
+      'hosts',
+      '--nats',
+      broker.url,
+      '--nats-ca',
+      pem('ca'),
+      '--nats-cert',
+      pem('rogue'),
+      '--nats-key',
+      pem('rogue-key'),
+    ]);
+    const seconds = (performance.now() - t0) / 1000;
     assert.ok(isOneLineError(rogue), `${rogue.code} ${rogue.stderr}`);
     assert.match(rogue.stderr, /cannot connect to the NATS broker \(the broker refused this client's certificate \(TLS alert: [a-z ]+\)/);
+    assert.ok(seconds < 4, `said after ${seconds.toFixed(1)} s: not before the client's 5 s connect timeout`);
     // Read before any connection: the broker is never asked.
     const mismatched = await cliAsync([
       'hosts',

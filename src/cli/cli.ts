@@ -15,7 +15,7 @@ import { hostCommand } from './commands/host.ts';
 import { hostsCommand } from './commands/hosts.ts';
 import { brokerCommand } from './commands/broker.ts';
 import { emptyFlagValue, EXIT, UsageError } from './errors.ts';
-import { printError, printLine, setExitCode, withCliIo } from './output.ts';
+import { exitWhenWritten, printError, printLine, setExitCode, withCliIo } from './output.ts';
 import { withFlagSuggestions } from './unknown-flags.ts';
 import { COMPLETION_FLAG } from './completion-flag.ts';
 
@@ -174,11 +174,14 @@ export async function main(argv: string[]): Promise<void> {
     if (isInputError(error)) {
       printError(error.message);
       setExitCode(EXIT.badInput);
-      return;
+    } else {
+      const { line, code } = fatalLine(error);
+      printError(line);
+      setExitCode(code);
     }
-    const { line, code } = fatalLine(error);
-    printError(line);
-    setExitCode(code);
+    // Said: the process ends once its output is out, whatever the failed work left pending (a
+    // NATS client still retrying a refused TLS handshake until its connect timeout).
+    await exitWhenWritten(async () => {});
   }
 }
 

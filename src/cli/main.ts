@@ -7,7 +7,9 @@
 import { noteStdoutError, printError } from './output.ts';
 import { installSignalHandlers } from './signals.ts';
 import { fatalLine } from './fatal.ts';
+import { startSplit } from './startup-split.ts';
 
+startSplit();
 installSignalHandlers();
 // A reader that went away (`| head`) or a closed terminal (EIO after SIGHUP) is not an error
 // to report; another failure is one line and exit 4. The rest (--out) still gets written.

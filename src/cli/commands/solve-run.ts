@@ -43,6 +43,7 @@ import {
   tupleForPeople,
 } from '../output.ts';
 import { removeStaleTemps, writeError } from '../../io/write-file.ts';
+import { markSplit } from '../startup-split.ts';
 
 export interface SolveArgs extends ClusterArgs, ServeArgs {
   config?: string;
@@ -231,6 +232,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     // Before any population is built: a paper-mode N that would take hours says so, and what to use instead.
     const advice = largeNAdvice(config, cluster ? config.islands : Math.min(config.islands, availableParallelism()));
     if (advice !== null) printError(advice);
+    markSplit('launched');
     run = runPipeline(config, {
       launcher: cluster ? cluster.launcher : host,
       ...(checkpointPath !== null
@@ -277,6 +279,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   const traceError = watchers.trace?.close() ?? null;
   try {
     report(outcome, args, { out, outName, cluster, signals, traceError });
+    markSplit('result', outcome.result.startupSeconds);
   } catch (error) {
     await served?.close();
     throw error;

@@ -9,7 +9,7 @@
  * one whose signature holds says anything more than its version.
  */
 import { createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { Packr } from 'msgpackr';
+import { Packr, RESET_BUFFER_MODE } from 'msgpackr';
 import { toolInfo } from '../../package-info.ts';
 import { macKeyOf, type ClusterKey } from './key.ts';
 import { MAC_BYTES, macOf, readFrame, writeFrame, type Frame } from './frame.ts';
@@ -118,7 +118,9 @@ export class BusCodec {
     const scope = scopeOf(message);
     const key = this.key ? this.keyOf(scope, this.self) : null;
     return writeFrame(
-      { from: this.self, seq, scope, body: bodyPackr.pack(message) },
+      // Packed into msgpackr's scratch buffer, reused by the next message (the frame copies it now):
+      // a 40 kB migrants body no longer allocates a new buffer every other message.
+      { from: this.self, seq, scope, body: bodyPackr.pack(message, RESET_BUFFER_MODE) },
       key ? (signed) => macOf(key, seq, subject, signed) : undefined,
     );
   }

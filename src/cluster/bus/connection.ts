@@ -10,7 +10,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { BrokerUnreachableError } from '../errors.ts';
 import { redact, type BusAddress } from './credentials.ts';
 import { checkTestKnobs, connectTimeoutMs, DRAIN_TIMEOUT_MS, reconnectAttempts, RECONNECT_WAIT_MS } from '../defaults.ts';
-import { diagnoseConnect } from './diagnose.ts';
+import { diagnoseConnect, refusalOf } from './diagnose.ts';
 import { PART_OVERHEAD } from './parts.ts';
 
 /** The smallest broker `max_payload` clients accept: room for a part's own overhead and as much data, and every small message whole. */
@@ -73,19 +73,30 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
   const onSocket = (message: unknown) => sockets.push((message as { socket: Socket }).socket);
   subscribe('net.client.socket', onSocket);
   let nc: NatsConnection;
+  const connecting = connect({
+    ...address.options,
+    name: options.name,
+    timeout: options.timeoutMs ?? connectTimeoutMs(),
+    maxReconnectAttempts: reconnectAttempts(),
+    reconnectTimeWait: RECONNECT_WAIT_MS,
+  });
+  const refused = refusedMeanwhile(address, connecting);
   try {
-    nc = await connect({
-      ...address.options,
-      name: options.name,
-      timeout: options.timeoutMs ?? connectTimeoutMs(),
-      maxReconnectAttempts: reconnectAttempts(),
-      reconnectTimeWait: RECONNECT_WAIT_MS,
-    });
+    const first = await Promise.race([connecting, refused]);
+    if (typeof first === 'string') {
+      // The client would retry until its timeout: it is left to fail unheard (closed if it ever connects).
+      connecting.then(
+        (late) => void late.close().catch(() => {}),
+        () => {},
+      );
+      throw new RefusedError(first);
+    }
+    nc = first;
   } catch (error) {
     for (const socket of sockets) socket.destroy();
     unsubscribe('net.client.socket', onSocket);
     const why = redact(error instanceof Error ? error.message : String(error), address.secrets);
-    const found = await diagnosed(address);
+    const found = error instanceof RefusedError ? error.message : await diagnosed(address);
     throw new BrokerUnreachableError(`--nats ${address.display}: cannot connect to the NATS broker (${found ?? why})`);
   } finally {
     unsubscribe('net.client.socket', onSocket);
@@ -101,16 +112,46 @@ export async function connectBus(address: BusAddress, options: BusConnectOptions
   return nc;
 }
 
-/** What a look of our own says of a failed connect (a TLS-only broker, a certificate refused), or null. */
-async function diagnosed(address: BusAddress): Promise<string | null> {
+/** A TLS refusal found while the client still retries (thrown as such: its line is the finding, not the client's reason). */
+class RefusedError extends Error {}
+
+/** How long a TLS connect may take before a look of our own checks whether the broker refuses it (the client says nothing until its timeout). */
+const LOOK_AFTER_MS = 300;
+
+/**
+ * A refusal of this client by a TLS broker, found by a look of our own (diagnose.ts) once the
+ * connect has taken LOOK_AFTER_MS: the client retries a refused TLS handshake until its connect
+ * timeout and then says only "(timeout)". Never settles when there is nothing to say (or the
+ * connect settled first), so the connect's own outcome stands.
+ */
+function refusedMeanwhile(address: BusAddress, connecting: Promise<unknown>): Promise<string> {
+  const never = new Promise<string>(() => {});
+  if (!address.display.startsWith('tls://') && !address.options.tls) return never;
+  let settled = false;
+  connecting.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return new Promise<string>((resolve) => {
+    setTimeout(() => {
+      if (settled) return;
+      void diagnosed(address, true).then((found) => {
+        if (found !== null && !settled) resolve(found);
+      });
+    }, LOOK_AFTER_MS).unref();
+  });
+}
+
+/** What a look of our own says of a failed connect (a TLS-only broker, a certificate refused), or null; `refusalOnly`: only a finding that the connect cannot succeed. */
+async function diagnosed(address: BusAddress, refusalOnly = false): Promise<string | null> {
   const server = String(address.options.servers);
   const at = server.lastIndexOf(':');
   const port = Number(server.slice(at + 1));
   if (at < 0 || !Number.isInteger(port)) return null;
   const host = server.slice(0, at).replace(/^\[|\]$/g, '');
   const scheme = address.display.startsWith('tls://') ? 'tls' : 'nats';
-  const tls = address.options.tls ? { ...address.options.tls } : undefined;
-  return diagnoseConnect(host, port, scheme, tls as Parameters<typeof diagnoseConnect>[3]).catch(() => null);
+  const tls = (address.options.tls ? { ...address.options.tls } : undefined) as Parameters<typeof diagnoseConnect>[3];
+  return (refusalOnly ? refusalOf(host, port, scheme, tls) : diagnoseConnect(host, port, scheme, tls)).catch(() => null);
 }
 
 /**

@@ -20,6 +20,25 @@ export async function diagnoseConnect(
   scheme: 'nats' | 'tls',
   tls: TlsOptions | undefined,
 ): Promise<string | null> {
+  return (await diagnosis(host, port, scheme, tls))?.text ?? null;
+}
+
+/**
+ * What the look says only when it shows that the client cannot connect (its certificate or the
+ * broker's refused, or no certificate for a broker that verifies clients), else null: asked
+ * while the client still retries, so that a refusal is one line at once, not after its timeout.
+ */
+export async function refusalOf(host: string, port: number, scheme: 'nats' | 'tls', tls: TlsOptions | undefined): Promise<string | null> {
+  const found = await diagnosis(host, port, scheme, tls);
+  return found?.refused ? found.text : null;
+}
+
+async function diagnosis(
+  host: string,
+  port: number,
+  scheme: 'nats' | 'tls',
+  tls: TlsOptions | undefined,
+): Promise<{ text: string; refused: boolean } | null> {
   const info = await infoOf(host, port);
   if (info === null || info.tls_required !== true) return null;
   const tlsError = await handshake(host, port, tls ?? {});
@@ -39,7 +58,7 @@ export async function diagnoseConnect(
     noCertificate ? CLIENT_CERTIFICATE : null,
   ];
   const said = found.filter((x) => x !== null);
-  return said.length === 0 ? null : said.join('; ');
+  return said.length === 0 ? null : { text: said.join('; '), refused: tlsError !== null || noCertificate };
 }
 
 const CLIENT_CERTIFICATE = 'the broker requires a client certificate: give --nats-cert and --nats-key';
