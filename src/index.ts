@@ -87,8 +87,8 @@ export { NoSolutionError, OutputNotWrittenError, RunFailedError } from './run/er
 export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
 export { studyReport, type StudyReport, type CellFigureData } from './report/study-report.ts';
-export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
-export { ERT_TARGETS, type TargetErt } from './report/target-ert.ts';
+export type { StudySummary, CellSummary, Comparison } from './report/statistics/summary.ts';
+export { ERT_TARGETS, type TargetErt } from './report/statistics/target-ert.ts';
 export { serveRunHandle as serveRun, type ServeOptions, type ViewServer } from './serve/serve.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 

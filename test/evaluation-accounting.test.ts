@@ -100,13 +100,41 @@ describe('limits.maxEvaluations', () => {
     return startSeededRun({ ...config, seed }, { launcher: host }).result;
   };
 
-  it('stops every unsolved run at exactly the budget, each island at its share (budget / islands, the first budget mod islands one more), in every mode', async () => {
-    // 3 islands × 48 first-population evaluations (40 + bad repository 8) = 144; 2000 = 667 + 667 + 666.
+  it('sync: an unsolved run stops at the last iteration t whose evaluations are within the budget: the run limited to t iterations, exactly', async () => {
     for (const migration of [
       { mode: 'sync', interval: 1 },
       { mode: 'sync', interval: 7 },
-      { mode: 'async', interval: 1 },
     ]) {
+      for (const topology of [{ kind: 'none' }, { kind: 'ring' }]) {
+        const result = await budgetRun({ migration, topology, limits: { maxEvaluations: 2000 } });
+        const where = `${migration.mode} every ${migration.interval}, ${topology.kind}`;
+        assert.equal(result.solved, false, where);
+        const t = result.islands[0].iterations;
+        assert.ok(
+          result.islands.every((i) => i.iterations === t && i.stopReason === 'max-evaluations'),
+          where,
+        );
+        assert.equal(endingOf(result), 'max-evaluations', where);
+        const at = (maxIterations: number) => budgetRun({ migration, topology, limits: { maxIterations } });
+        const [within, past] = [await at(t), await at(t + 1)];
+        assert.deepEqual(
+          result.islands.map((i) => [i.evaluations, i.bestFitness, i.migrantsAccepted]),
+          within.islands.map((i) => [i.evaluations, i.bestFitness, i.migrantsAccepted]),
+          where,
+        );
+        assert.deepEqual(
+          [result.evaluations, result.fitness, result.trajectory],
+          [within.evaluations, within.fitness, within.trajectory],
+          where,
+        );
+        assert.ok(within.evaluations <= 2000 && past.evaluations > 2000, `${where}: ${within.evaluations} then ${past.evaluations}`);
+      }
+    }
+  });
+
+  it('async: stops every unsolved run at exactly the budget, each island at its share (budget / islands, the first budget mod islands one more)', async () => {
+    // 3 islands × 48 first-population evaluations (40 + bad repository 8) = 144; 2000 = 667 + 667 + 666.
+    for (const migration of [{ mode: 'async', interval: 1 }]) {
       for (const topology of [{ kind: 'none' }, { kind: 'ring' }]) {
         const result = await budgetRun({ migration, topology, limits: { maxEvaluations: 2000 } });
         const where = `${migration.mode} every ${migration.interval}, ${topology.kind}`;
@@ -143,9 +171,8 @@ describe('limits.maxEvaluations', () => {
       migration: { mode: 'sync' },
       limits: { maxEvaluations: 301 },
     });
-    if (!result.solved) assert.equal(result.evaluations, 301);
-    else assert.ok(result.evaluations <= 301);
-    for (const island of result.islands) assert.ok(island.evaluations <= 101, `island ${island.id}: ${island.evaluations}`);
+    assert.ok(result.evaluations <= 301, `${result.evaluations}`);
+    if (!result.solved) assert.ok(result.islands.every((i) => i.stopReason === 'max-evaluations'));
   });
 
   it('a budget that cannot pay for the first populations is refused, naming the key and the least it must be', () => {
@@ -160,7 +187,7 @@ describe('limits.maxEvaluations', () => {
 });
 
 describe('the CLI', () => {
-  it('solve --max-evaluations: the record ends max-evaluations with exactly the budget; a budget below the first populations is one line, exit 2', async () => {
+  it('solve --max-evaluations: the record ends max-evaluations within the budget, every island at the same iteration; a budget below the first populations is one line, exit 2', async () => {
     const r = await cliInProcess([
       'solve',
       '-n',
@@ -177,14 +204,14 @@ describe('the CLI', () => {
     ]);
     assert.equal(r.code, 1, r.stderr);
     const record = JSON.parse(r.stdout);
-    assert.deepEqual(
-      [record.solved, record.ended, record.evaluations, record.config.limits.maxEvaluations],
-      [false, 'max-evaluations', 1001, 1001],
+    assert.deepEqual([record.solved, record.ended, record.config.limits.maxEvaluations], [false, 'max-evaluations', 1001]);
+    const islands: { evaluations: number; iterations: number }[] = record.islands;
+    assert.ok(record.evaluations <= 1001, `${record.evaluations}`);
+    assert.equal(
+      islands.reduce((sum, i) => sum + i.evaluations, 0),
+      record.evaluations,
     );
-    assert.deepEqual(
-      record.islands.map((i: { evaluations: number }) => i.evaluations),
-      [501, 500],
-    );
+    assert.equal(new Set(islands.map((i) => i.iterations)).size, 1);
     const low = await cliInProcess(['solve', '-n', '64', '--islands', '2', '--population', '40', '--max-evaluations', '95']);
     assert.ok(isOneLineError(low), low.stderr);
     assert.match(

@@ -70,9 +70,9 @@ describe('the layer matrix', () => {
     ['src/migration-policy/replacements/worst.ts', "import { x } from '../../config/schema.ts';", /src\/migration-policy may import only/],
     ['src/archipelago/archipelago.ts', "import { x } from '../config/schema.ts';", /src\/archipelago may import only/],
     ['src/ga/island.ts', "import { x } from '../archipelago/codec.ts';", /src\/ga may import only/],
-    ['src/experiment/runner.ts', "import type { X } from '../report/stats.ts';", /src\/experiment may import only/],
+    ['src/experiment/runner.ts', "import type { X } from '../report/statistics/stats.ts';", /src\/experiment may import only/],
     ['src/io/write-file.ts', "import { x } from '../problem/validate.ts';", /src\/io may import only nothing of src/],
-    ['src/report/html.ts', "import { x } from '../cli/output.ts';", /src\/report may import only/],
+    ['src/report/page/html.ts', "import { x } from '../cli/output.ts';", /src\/report may import only/],
     ['src/ga/island.ts', "import { Worker } from 'node:worker_threads';", /knows nothing of threads/],
     ['src/problem/fitness.ts', "import { z } from 'zod';", /Only types from zod/],
   ];
@@ -162,6 +162,42 @@ describe('the import graph', () => {
   });
 });
 
+describe("src/report's floors", () => {
+  const INNER = 'no-restricted-imports';
+  const floors = new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+      ...config.filter((c) => c.rules?.[INNER] !== undefined),
+    ],
+  });
+  const errors = async (file: string, line: string) =>
+    (await floors.lintText(`${line}\nexport {};\n`, { filePath: path.join(root, file) }))[0].messages.map((m) => m.message);
+
+  it('refuses an import that points up from data, statistics, figures or page', async () => {
+    assert.match(
+      (await errors('src/report/statistics/summary.ts', "import { x } from '../page/table.ts';"))[0],
+      /statistics may import only/,
+    );
+    assert.match(
+      (await errors('src/report/data/study-data.ts', "import { x } from '../statistics/stats.ts';"))[0],
+      /data may import only no other/,
+    );
+    assert.match(
+      (await errors('src/report/figures/charts.ts', "import { x } from '../exports/ioh-export.ts';"))[0],
+      /figures may import only/,
+    );
+    assert.match((await errors('src/report/page/html.ts', "import { x } from '../exports/figure-files.ts';"))[0], /page may import only/);
+  });
+
+  it('lets imports point down, and the top of src/report import every floor', async () => {
+    assert.deepEqual(await errors('src/report/page/html.ts', "import { x } from '../statistics/stats.ts';"), []);
+    assert.deepEqual(await errors('src/report/exports/figure-files.ts', "import { x } from '../page/table.ts';"), []);
+    assert.deepEqual(await errors('src/report/report-outputs.ts', "import { x } from './exports/ioh-export.ts';"), []);
+  });
+});
+
 describe('the size limits', () => {
   const SIZE_RULES = ['max-lines-per-function', 'max-lines'];
   const sizes = new ESLint({
@@ -172,20 +208,23 @@ describe('the size limits', () => {
       ...config.filter((c) => SIZE_RULES.some((rule) => c.rules?.[rule] !== undefined) && c.rules?.['max-lines'] !== 'off'),
     ],
   });
-  /** A function of `lines` lines of code (signature and closing brace included), each statement after a blank line and a comment. */
-  const fn = (lines: number) =>
-    `export function f(): number {\n  let x = 0;\n${'\n  // why\n  x += 1;'.repeat(lines - 4)}\n  return x;\n}\n`;
+  /** A function of `lines` raw lines (signature and closing brace included): statements, comments and blank lines in turn. */
+  const fn = (lines: number) => {
+    const body = Array.from({ length: lines - 4 }, (_, i) => ['  x += 1;', '  // why', ''][i % 3]);
+    return `export function f(): number {\n  let x = 0;\n${body.join('\n')}\n  return x;\n}\n`;
+  };
   const messages = async (file: string, text: string) =>
     (await sizes.lintText(text, { filePath: path.join(root, file) }))[0].messages.map((m) => m.ruleId);
 
-  it('a function of 81 lines fails in src and workers; 80 lines pass (blank lines and comments do not count)', async () => {
+  it('a function of 81 lines fails in src and workers; 80 lines pass (blank lines and comments count)', async () => {
     assert.deepEqual(await messages('src/ga/any.ts', fn(80)), []);
     assert.deepEqual(await messages('src/ga/any.ts', fn(81)), ['max-lines-per-function']);
     assert.deepEqual(await messages('workers/any.ts', fn(81)), ['max-lines-per-function']);
   });
 
-  it('a file of 401 lines fails in src', async () => {
-    const file = (lines: number) => Array.from({ length: lines }, (_, i) => `export const c${i} = ${i};`).join('\n') + '\n';
+  it('a file of 401 lines fails in src (blank lines and comments count)', async () => {
+    const file = (lines: number) =>
+      Array.from({ length: lines }, (_, i) => [`export const c${i} = ${i};`, '// why', ''][i % 3]).join('\n') + '\n';
     assert.deepEqual(await messages('src/ga/any.ts', file(400)), []);
     assert.deepEqual(await messages('src/ga/any.ts', file(401)), ['max-lines']);
   });

@@ -5,8 +5,6 @@ import { z } from 'zod';
 import { islandSummary, type MigrationEvent } from '../src/archipelago/events.ts';
 import { extendRegistries } from '../src/archipelago/extension.ts';
 import { optionKey, policyNames } from '../src/migration-policy/names.ts';
-import { defineTopology } from '../src/topology/kinds/define.ts';
-import type { Edge } from '../src/topology/kinds/edge.ts';
 import { TOPOLOGY_REGISTRY } from '../src/topology/kinds/registry.ts';
 import type { TopologyRegistry } from '../src/topology/topology.ts';
 import { buildTopology, resolveTopology, topologySection } from '../src/topology/schema.ts';
@@ -25,6 +23,7 @@ import { withSourceWorker } from './helpers.ts';
 import gaModeExtension from './fixtures/ga-mode-extension.ts';
 import policyExtension from './fixtures/policy-extension.ts';
 import migrationModeExtension from './fixtures/migration-mode-extension.ts';
+import { ringKTopology } from './fixtures/topology-plug-in.ts';
 
 /** `solve --help` with its line wrapping undone, so a long flag description reads as one line. */
 function solveHelp(): string {
@@ -125,29 +124,8 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
   });
 });
 
-/**
- * The worked example of docs/ARCHITECTURE.md, "How to add a topology": one new module like
- * this one in src/topology/kinds/, and one line in registry.ts. Here the registry
- * is a copy with the line added, so the real one stays as it is.
- */
-const ringK = defineTopology({
-  kind: 'ring-k',
-  help: 'island i sends to the next k islands',
-  options: (f) => ({
-    k: f.int(1).default(2).describe('ring-k only: how many islands ahead each island sends to; default 2'),
-  }),
-  flags: { k: { name: 'ring-k', value: 'number', describe: 'islands ahead that the ring-k topology sends to' } },
-  resolve: ({ k }, { islands, fail }) => {
-    if (k >= islands && islands > 1) fail('k', `${k} reaches past the ${islands} islands; expected at most ${islands - 1}`, ['islands']);
-    return { k };
-  },
-  build: (islands, { k }) => {
-    const edges: Edge[] = [];
-    for (let i = 0; i < islands && islands > 1; i++) for (let d = 1; d <= k; d++) edges.push([i, (i + d) % islands]);
-    return edges;
-  },
-});
-const withRingK: TopologyRegistry = [...TOPOLOGY_REGISTRY, ringK];
+/** The topology example of docs/ARCHITECTURE.md, "How to add a plug-in", in test/fixtures/topology-plug-in.ts, in a copy of the registry. */
+const withRingK: TopologyRegistry = [...TOPOLOGY_REGISTRY, ringKTopology];
 
 describe('registering a topology with an option', () => {
   it('appears in the schema, the JSON Schema, the flags and --help', () => {
@@ -192,7 +170,7 @@ describe('registering a topology with an option', () => {
 });
 
 /**
- * The worked examples of docs/ARCHITECTURE.md, "How to add a migration policy": an emigrant
+ * The worked examples of docs/ARCHITECTURE.md, "How to add a plug-in": an emigrant
  * selection (`ranked`, option `from`, inline as `ranked(R)`) and a replacement (`random`,
  * option `probability`), in test/fixtures/policy-extension.ts. Registered in copies of the
  * registries; a run's islands import the same module (`extensions`).
@@ -350,7 +328,7 @@ describe('registering an emigrant selection and a replacement with an option', (
   });
 });
 
-/** The worked example of docs/ARCHITECTURE.md, "How to add a GA mode", in test/fixtures/ga-mode-extension.ts. */
+/** The GA mode example of docs/ARCHITECTURE.md, "How to add a plug-in", in test/fixtures/ga-mode-extension.ts. */
 const GA_EXTENSION = fixtureModule('ga-mode-extension');
 const withSteady = extendRegistries(REGISTRIES, [gaModeExtension]);
 
@@ -420,7 +398,7 @@ describe('registering a GA mode', () => {
   });
 });
 
-/** The worked example of docs/ARCHITECTURE.md, "How to add a migration mode", in test/fixtures/migration-mode-extension.ts. */
+/** The migration mode example of docs/ARCHITECTURE.md, "How to add a plug-in", in test/fixtures/migration-mode-extension.ts. */
 const MODE_EXTENSION = fixtureModule('migration-mode-extension');
 const withLatest = extendRegistries(REGISTRIES, [migrationModeExtension]);
 
@@ -481,7 +459,7 @@ describe('registering a migration mode', () => {
   it('a coordinator that was not given the mode refuses the run at once', () => {
     const config = resolveWith({ seed: 4, islands: 2, migration: { mode: 'latest' } }, withLatest);
     assert.throws(() => startSeededRun({ ...config, seed: 4 }, { extensions: [MODE_EXTENSION] }), {
-      message: 'run.migration.mode must be one of async, sync, lagged, got "latest"',
+      message: 'run.migration.mode: expected one of async | sync | lagged, got "latest"',
     });
   });
 });

@@ -48,7 +48,7 @@ export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   const edges = edgesOf(topology, islands, seed);
   const ownHost = options.launcher ? null : new LocalHost(islands, options.threads ? { threads: options.threads } : {});
   const gaMode = (options.gaModes ?? GA_MODE_REGISTRY).find((m) => m.kind === options.run.ga.mode);
-  const run = new ArchipelagoRun(options, mode.coordinator, gaMode, edges, options.launcher ?? ownHost!);
+  const run = new ArchipelagoRun(options, mode.coordinator, gaMode, edges, options.launcher ?? ownHost!, mode.repeatable);
   const result = run.result.finally(() => ownHost?.close());
   result.catch(() => {}); // rejections belong to whoever awaits `result`; never an unhandled one
   return { events$: run.events$, result, stop: () => run.halt() };
@@ -67,6 +67,7 @@ function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): Islan
     ...(options.checkpointAtIteration !== undefined ? { checkpointFrom: options.checkpointAtIteration } : {}),
     ...(options.resume ? { arriving: migrantsInFlight(options.resume, island, sourcesOf(edges, island)) } : {}),
     ...(options.extensions?.length ? { extensions: options.extensions } : {}),
+    ...(options.lineage === false ? { lineage: false } : {}),
   }));
 }
 
@@ -96,6 +97,7 @@ class ArchipelagoRun {
     gaMode: GaModeDefinition | undefined,
     private readonly edges: readonly Edge[],
     launcher: Launcher,
+    private readonly repeatable: boolean,
   ) {
     const { islands, limits } = options.run;
     this.islands = islands;
@@ -230,6 +232,8 @@ class ArchipelagoRun {
 
   private onReport(report: IslandReport): void {
     this.ends.reports[report.island] = report;
+    const final = this.ends.reports.every(Boolean) ? this.between.final() : null;
+    if (final) this.emit({ type: 'between', ...final, seconds: this.seconds(report.stoppedAt), final: true });
     this.emitMigrations(report.migrations, report.survivals);
     this.gaMode.ended(report.island);
     this.haltIfModeDone();
@@ -303,6 +307,8 @@ class ArchipelagoRun {
       threads: this.launched.threads,
       between: this.between.series(),
       mode: this.gaMode,
+      // Its islands kept the evaluation ledger (one host, a repeatable mode): the record is the unlimited run's prefix.
+      budget: this.repeatable && this.coordination.keepsLedger ? this.options.run.limits.maxEvaluations : null,
     });
   }
 }

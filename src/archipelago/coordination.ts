@@ -11,6 +11,8 @@
  *   islands on other hosts), so the archipelago never knows where its islands run.
  */
 
+import type { BudgetLedger } from './budget-ledger.ts';
+
 /** Stop states, as `stopState()` returns them. */
 export const RUNNING = 0;
 /** An island found fitness 0 and claimed the run (async). */
@@ -18,6 +20,9 @@ export const SOLVED = 1;
 /** The coordinator stopped the run (stop(), time limit, a failing island). */
 export const HALTED = 2;
 export type StopState = typeof RUNNING | typeof SOLVED | typeof HALTED;
+
+// Declared in cut.ts, which the budget ledger (whose type this file names) reads too.
+export { NO_CUT } from './cut.ts';
 
 /** `reached(i)` of an island that stopped for any reason: it counts as arrived at every later barrier. */
 export const DEPARTED = 0x7fffffff;
@@ -32,11 +37,15 @@ export interface Coordination {
   requestCheckpoint(): number;
   /** Island `island`'s completed iterations, as it last published them. */
   iterations(island: number): number;
+  /** Every island sees the run's evaluation ledger (one host): a budget stops sync and lagged runs at the ledger's cut (budget-ledger.ts); else at per-island shares. */
+  readonly keepsLedger?: boolean;
 }
 
 /** An island loop's side. Every call is cheap and non-blocking except `awaitChange` (only a thread's scheduler sleeps, island-thread.ts). */
 export interface IslandCoordination {
   readonly islands: number;
+  /** The run's evaluation ledger, where every island of the run maps it (budget-ledger.ts); else null or absent. */
+  readonly ledger?: BudgetLedger | null;
   stopState(): StopState;
   /** Async: claims the run for `island`; true for exactly one claimer, which also raises the stop. */
   claim(island: number): boolean;

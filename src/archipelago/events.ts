@@ -64,6 +64,8 @@ export interface MigrationEvent {
 export type BetweenEvent = { type: 'between' } & BetweenSample & {
     /** Seconds of search when the last island's sample arrived. */
     seconds: number;
+    /** The final state of islands that stopped at different iterations (BetweenTracker.final): `iteration` is the latest. */
+    final?: true;
   };
 
 /** One batch of immigrants checked k iterations after it was taken in (observables/survival.ts). */

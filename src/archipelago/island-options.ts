@@ -15,7 +15,7 @@ import type { EmigrantSelectionSpec, ReplacementKind, ReplacementSpec } from '..
 export interface RunLimits {
   /** Iterations per island. */
   maxIterations: number | null;
-  /** Evaluations of the whole run, split evenly over the islands (`evaluationShare`). */
+  /** Evaluations of the whole run: the evaluation ledger's bound (budget-gate.ts), or split evenly over the islands (`evaluationShare`) where there is none. */
   maxEvaluations: number | null;
   /** Wall-clock seconds. */
   timeLimit: number | null;

@@ -1,5 +1,6 @@
 import { BuildStopped } from '../ga/errors.ts';
 import { stoppedInBuild } from './stopped-in-build.ts';
+import { UNKNOWN_ORIGIN } from '../ga/lineage.ts';
 import { createEvolver, evolverSpecOf } from '../ga/create-evolver.ts';
 import type { Evolver } from '../ga/evolver.ts';
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
@@ -20,6 +21,7 @@ import { evaluationShare, wallClock } from './schedule.ts';
 import type { IslandTransport } from './island-transport.ts';
 import type { IslandSnapshot, RunnerState } from './island-snapshot.ts';
 import { answer, awaitBarrier, isSteps, STEPPED, type Steps } from './island-thread.ts';
+import { BudgetGate } from './budget-gate.ts';
 
 /** What the worker's glue gives the loop besides the task; none of it is in the task. */
 export interface RunnerHooks {
@@ -64,9 +66,13 @@ class IslandRun implements IslandLoop {
   private readonly mode: IslandMode;
   /** Another island's claim stops this one at once (the mode's `stopsOnClaim`). */
   private readonly stopsOnClaim: boolean;
-  /** The run's limits as loop bounds: Infinity for none; evaluations are this island's share. */
+  /** The run's limits as loop bounds: Infinity for none; evaluations are this island's share (none with a ledger). */
   private readonly maxIterations: number;
   private readonly maxEvaluations: number;
+  /** A budget in a repeatable mode, every island on this host: the ledger's gate (budget-gate.ts) instead of a share. */
+  private readonly budget: BudgetGate | null;
+  /** The gate stopped it: it counts its state at the last confirmed iteration. */
+  private overBudget = false;
   private readonly select: EmigrantSelection;
   private readonly replace: ReplacementPolicy;
   private readonly log = new MigrationLog();
@@ -111,11 +117,15 @@ class IslandRun implements IslandLoop {
       island: task.island,
       seed: task.run.seed,
     });
+    if (task.lineage !== false) this.evolver.trackLineage?.(task.island, snapshot?.state.origins);
     hooks.wrap?.(this.evolver, this.id);
     // The one place "no limit" (null) becomes a bound the loop compares with.
     const { maxIterations, maxEvaluations } = task.run.limits;
     this.maxIterations = maxIterations ?? Infinity;
-    this.maxEvaluations = maxEvaluations === null ? Infinity : evaluationShare(maxEvaluations, task.run.islands, task.island);
+    const ledger = maxEvaluations !== null && definition.repeatable ? (shared.ledger ?? null) : null;
+    this.budget = ledger && maxEvaluations !== null ? new BudgetGate(task.island, ledger, maxEvaluations, shared) : null;
+    this.maxEvaluations =
+      maxEvaluations === null || this.budget ? Infinity : evaluationShare(maxEvaluations, task.run.islands, task.island);
     this.evolver.evaluationBudget = this.maxEvaluations;
     this.resumed = snapshot;
     this.arriving = task.arriving ?? [];
@@ -151,6 +161,8 @@ class IslandRun implements IslandLoop {
 
   *run(): Steps<IslandReport> {
     const { evolver, shared, id, mode } = this;
+    // Its count before the start gate: once past it, every island finds every other's.
+    this.budget?.start(evolver, this.resumed?.runner?.budget);
     // The start gate: nobody iterates until all are built (an early island cannot solve before the others exist).
     shared.arrive(id, 0);
     if (!(yield* awaitBarrier(shared, 0))) return this.report('stopped');
@@ -174,7 +186,7 @@ class IslandRun implements IslandLoop {
         foundAt: this.foundAt,
       });
     }
-    this.progress(); // the end of its curve
+    this.progress(true); // the end of its curve, and its last state observed
     return this.report(reason, stoppedAt);
   }
 
@@ -187,6 +199,12 @@ class IslandRun implements IslandLoop {
       if (stop !== RUNNING && this.stopsOnClaim) return 'other-solved';
       if (evolver.iterations >= this.maxIterations) return yield* answer(mode.limit?.('max-iterations') ?? 'max-iterations');
       if (evolver.evaluations >= this.maxEvaluations) return yield* answer(mode.limit?.('max-evaluations') ?? 'max-evaluations');
+      const gate = this.budget ? yield* this.budget.gate(evolver, this) : 'go';
+      if (gate === 'halted') continue; // the loop head sees it
+      if (gate === 'over') {
+        this.overBudget = true;
+        return yield* answer(mode.limit?.('max-evaluations') ?? 'max-evaluations');
+      }
       const ready = mode.beforeStep?.() ?? true;
       if (!(isSteps(ready) ? yield* ready : ready)) continue; // halted: the loop head sees it
       const before = evolver.iterations;
@@ -202,6 +220,7 @@ class IslandRun implements IslandLoop {
       const migrated = mode.migrate();
       const outcome = isSteps(migrated) ? yield* migrated : migrated;
       this.noteCourse();
+      this.budget?.published(evolver);
       if (outcome) return outcome;
       if (this.progressReports.due()) this.progress();
       if (mode.anytimeCheckpoints && this.checkpointPending()) this.snapshot(0);
@@ -216,6 +235,7 @@ class IslandRun implements IslandLoop {
   }
 
   found(claimed: boolean): StopReason {
+    this.budget?.found(this.evolver);
     this.foundAt = wallClock();
     this.foundAtIteration = this.evolver.iterations;
     this.claimed = claimed;
@@ -227,7 +247,16 @@ class IslandRun implements IslandLoop {
     if (transport.targets.length === 0) return;
     const genes = evolver.emigrants(migration.migrants, this.select);
     const count = genes.length / evolver.n;
-    const message: MigrantsMessage = { type: 'migrants', from: this.id, epoch, iteration: evolver.iterations, count, genes };
+    const origins = evolver.emigrantOrigins?.() ?? null;
+    const message: MigrantsMessage = {
+      type: 'migrants',
+      from: this.id,
+      epoch,
+      iteration: evolver.iterations,
+      count,
+      genes,
+      ...(origins ? { origins } : {}),
+    };
     transport.send(message);
     // It may reach a target after the target's snapshot: this island's carries it (a copy: the genes may be lent).
     if (this.request() !== this.served) this.sentWhilePending.push({ ...message, genes: genes.slice() });
@@ -237,7 +266,8 @@ class IslandRun implements IslandLoop {
   immigrate(message: MigrantsMessage): void {
     const { evolver } = this;
     const mark = this.immigrants.mark(evolver.population);
-    const accepted = evolver.immigrate(message.genes, message.count, this.replace, this.migration.rejectDuplicates);
+    const origins = message.origins && knownOrigins(message.origins, this.task.run.islands);
+    const accepted = evolver.immigrate(message.genes, message.count, this.replace, this.migration.rejectDuplicates, origins);
     this.immigrants.taken(evolver.population, mark, message.from, message.epoch, evolver.iterations, message.count, accepted);
     this.migrantsReceived += message.count;
     this.migrantsAccepted += accepted;
@@ -290,12 +320,13 @@ class IslandRun implements IslandLoop {
       observations: this.progressReports.recent,
       course: course.entries,
       courseState: course.state,
+      ...(this.budget ? { budget: this.budget.point() } : {}),
     };
   }
 
-  private progress(): void {
+  private progress(last = false): void {
     const { migrantsSent, migrantsAccepted } = this;
-    this.progressReports.send({ migrantsSent, migrantsAccepted, migrations: this.log.take(), survivals: this.immigrants.take() });
+    this.progressReports.send({ migrantsSent, migrantsAccepted, migrations: this.log.take(), survivals: this.immigrants.take() }, last);
   }
 
   /** Sends the island's best before a failure propagates (runIsland). */
@@ -316,8 +347,9 @@ class IslandRun implements IslandLoop {
 
   private report(stopReason: StopReason, stoppedAt = wallClock()): IslandReport {
     const { evolver } = this;
-    // An island that ran past the run's cut (lagged) reports its state there, and no later solution.
-    const atCut = this.mode.counted?.() ?? null;
+    // An island that ran past the run's cut (lagged) reports its state there, and no later solution;
+    // one the budget stopped, its state at the last iteration within it (it ran one more).
+    const atCut = (this.overBudget ? this.budget?.counted() : this.mode.counted?.()) ?? null;
     const solution = atCut ? null : evolver.solution;
     const c = atCut ?? this.counters();
     const evaluationsAt = this.mode.evaluationsAt?.() ?? { from: 0, at: new Float64Array(0) };
@@ -328,7 +360,7 @@ class IslandRun implements IslandLoop {
       evaluations: c.evaluations,
       bestFitness: c.bestFitness,
       // A solved island's best is its solution, sent once (N genes: 400 MB at 10^8 sent twice before).
-      best: solution ? null : evolver.best(),
+      best: solution ? null : ((this.overBudget ? this.budget?.bestAtCount() : null) ?? evolver.best()),
       solution,
       foundAtIteration: solution ? this.foundAtIteration : -1,
       foundAt: this.foundAt,
@@ -343,6 +375,14 @@ class IslandRun implements IslandLoop {
       evaluationsFrom: evaluationsAt.from,
       evaluationsAt: evaluationsAt.at,
       course: this.course.entries(),
+      // Where a solved run that cost more than the budget is censored (run-result.ts).
+      ...(this.budget && !this.overBudget ? { budgetAt: this.budget.point() } : {}),
     };
   }
+}
+
+/** Origins as they arrived (from another host, untrusted): one that is no island of the run is UNKNOWN_ORIGIN. */
+function knownOrigins(origins: Uint16Array, islands: number): Uint16Array {
+  for (let i = 0; i < origins.length; i++) if (origins[i] >= islands) origins[i] = UNKNOWN_ORIGIN;
+  return origins;
 }

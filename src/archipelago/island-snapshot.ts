@@ -1,6 +1,7 @@
 import type { IslandState } from '../ga/snapshot.ts';
 import type { MigrantsMessage } from './migrants-message.ts';
 import type { Observation } from './observables/sample.ts';
+import type { BudgetPoint } from './budget-gate.ts';
 
 /**
  * One island's part of a checkpoint: its GA state and the runner's counters, and, so that a
@@ -41,4 +42,6 @@ export interface RunnerState {
   /** The course log (course-log.ts): its entries and its running state. */
   course: Float64Array;
   courseState: Float64Array;
+  /** Under a budget with the ledger (budget-gate.ts): its state at its last iteration within the budget. */
+  budget?: BudgetPoint;
 }

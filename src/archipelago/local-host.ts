@@ -95,7 +95,7 @@ export class LocalHost implements ClosableLauncher {
   }
 
   launch(plan: LaunchPlan): LaunchedRun {
-    const coordination = SharedMemoryCoordination.create(plan.tasks.length);
+    const coordination = SharedMemoryCoordination.create(plan.tasks.length, true);
     const mesh = createPortMesh(plan.tasks);
     const placements = plan.tasks.map((task, island) => ({ task, ports: mesh.islands[island], control: mesh.controls[island] }));
     const started = this.start(placements, coordination, (bytes) => plan.onControl(decode<ControlMessage>(bytes)), plan.threads);

@@ -5,6 +5,7 @@ import type { IslandSnapshot } from './island-snapshot.ts';
 import type { MigrantsMessage } from './migrants-message.ts';
 import type { Observation } from './observables/sample.ts';
 import type { RunSpec } from './island-options.ts';
+import type { BudgetPoint } from './budget-gate.ts';
 
 // In a file of its own, which the snapshot's (island-snapshot.ts) also reads: a snapshot keeps the migrants in flight.
 export type { MigrantsMessage };
@@ -35,6 +36,8 @@ export interface IslandTask {
   checkpointFrom?: number;
   /** With `snapshot`: the migrants in flight to this island at the checkpoint, in sending order (in-flight.ts). */
   arriving?: MigrantsMessage[];
+  /** Track lineage (ga/lineage.ts; ArchipelagoOptions.lineage): absent means on. */
+  lineage?: boolean;
   /** URLs of extension modules (`extension.ts`) whose policies the task may name. */
   extensions?: readonly string[];
 }
@@ -136,6 +139,8 @@ export interface IslandReport extends Measures, GaModeSampleFields {
   evaluationsAt: Float64Array;
   /** The island's course: its evaluations through each iteration and its best so far, compactly (course-log.ts). */
   course: Float64Array;
+  /** Under a budget with the ledger, an island the budget did not stop: its state at its last iteration within the budget (budget-gate.ts). */
+  budgetAt?: BudgetPoint;
 }
 
 export type Message =

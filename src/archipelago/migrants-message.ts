@@ -9,4 +9,6 @@ export interface MigrantsMessage {
   iteration: number;
   count: number;
   genes: Genes;
+  /** Lineage: each migrant's island of origin (ga/lineage.ts), in order; absent when not tracked. */
+  origins?: Uint16Array;
 }

@@ -5,7 +5,7 @@ import type { IslandSnapshot } from './island-snapshot.ts';
 import type { BetweenPoint } from './observables/between.ts';
 import type { RunSpec } from './island-options.ts';
 import type { MigrationModeDefinition, MigrationModeRegistry } from './modes/define.ts';
-import { MIGRATION_MODE_REGISTRY } from './modes/registry.ts';
+import { migrationModeOf } from './modes/registry.ts';
 import { shown } from '../io/shown.ts';
 
 export interface ArchipelagoOptions {
@@ -49,6 +49,12 @@ export interface ArchipelagoOptions {
    * from an extension module is in this list and in the module, which `extensions` names.
    */
   migrationModes?: MigrationModeRegistry;
+  /**
+   * Track each member's island of origin (lineage, src/ga/lineage.ts; docs/live-view.md):
+   * migrants carry it, observations hold each island's mix. Default true; false leaves the
+   * search as it is (it never changes it) and drops the `lineage` observable.
+   */
+  lineage?: boolean;
   /** The GA modes whose coordinator hooks `run.ga.mode` may name (default: the built-in ones). */
   gaModes?: GaModeRegistry;
 }
@@ -66,9 +72,7 @@ export function checkOptions(o: ArchipelagoOptions): MigrationModeDefinition {
   const fail = (what: string, expected: string, got: unknown): never => {
     throw new ArchipelagoOptionError(`${what} must be ${expected}, got ${shown(got)}`);
   };
-  const modes = o.migrationModes ?? MIGRATION_MODE_REGISTRY;
-  const mode = modes.find((m) => m.kind === o.run.migration.mode);
-  if (!mode) return fail('run.migration.mode', `one of ${modes.map((m) => m.kind).join(', ')}`, o.run.migration.mode);
+  const mode = migrationModeOf(o.run.migration.mode, o.migrationModes, 'run.migration.mode', (m) => new ArchipelagoOptionError(m));
   if (o.resume !== undefined) {
     const { islands, migration } = o.run;
     const ids = o.resume.map((s) => s?.island);

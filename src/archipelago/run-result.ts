@@ -6,6 +6,7 @@ import type { BetweenPoint } from './observables/between.ts';
 import { betweenBefore, observablesCut } from './record-cut.ts';
 import { combineCourses } from './trajectory.ts';
 import type { BestMessage, IslandReport } from './messages.ts';
+import { countersOf } from './budget-gate.ts';
 
 /** An island whose worker failed: why, and its last completed iteration. */
 export interface Failure {
@@ -82,6 +83,8 @@ export interface RunRecordings {
   between?: BetweenPoint[];
   /** The run's GA mode's part of the coordinator (its `result` and `recordCut` are pure). */
   mode: GaCoordinatorHook;
+  /** `limits.maxEvaluations` where the islands kept the evaluation ledger (budget-gate.ts); else null (none, or per-island shares). */
+  budget?: number | null;
 }
 
 /** What each island counts, and what it did after the winning iteration (sync, solved; else 0). */
@@ -149,11 +152,38 @@ function runTiming(o: RunRecordings): Pick<ArchipelagoResult, 'seconds' | 'start
   };
 }
 
+/**
+ * The iteration a run the budget stopped counts to (t*: every island reports its state
+ * there, and ran one iteration more, which the record leaves out); null if the budget did not stop it.
+ */
+function budgetCut(o: RunRecordings): number | null {
+  if (o.budget == null || o.winner) return null;
+  const stopped = o.reports.filter((r) => r?.stopReason === 'max-evaluations');
+  return stopped.length > 0 ? Math.min(...stopped.map((r) => r!.iterations)) : null;
+}
+
+/**
+ * A solved run whose solution cost more than the budget is the unlimited run past it: its
+ * record is censored where each island last confirmed the budget held (the iteration before
+ * the solution's), as if the budget had stopped it there (docs/experiments.md, "A budget is a prefix").
+ */
+function censoredAtBudget(o: RunRecordings): RunRecordings {
+  const reports = o.reports.map((r): IslandReport | null => {
+    const counters = r?.budgetAt ? countersOf(r.budgetAt.counters) : null;
+    if (!r || !counters) return r;
+    const best = r.budgetAt?.best ?? r.best ?? r.solution;
+    return { ...r, ...counters, best, solution: null, foundAtIteration: -1, claimed: false, stopReason: 'max-evaluations' };
+  });
+  return { ...o, reports, winner: null };
+}
+
 /** The run's result from its islands' reports and failures. */
 export function buildResult(o: RunRecordings): ArchipelagoResult {
   const { winner } = o;
   const counts = islandEvaluations(o);
   const evaluations = counts.evaluations.reduce((a, b) => a + b, 0);
+  if (winner && o.budget != null && evaluations > o.budget) return buildResult(censoredAtBudget(o));
+  const cut = budgetCut(o);
   const modeFields = o.mode.result(o.reports);
   const best = bestReached(o);
   const { searchFrom, ...timing } = runTiming(o);
@@ -173,10 +203,13 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     edges: o.edges,
     threads: o.threads,
     // What the islands sampled past the record's cut depends on when they stopped.
-    between: betweenBefore(o.between ?? [], observablesCut(winner ? winner.iteration : null, o.mode.recordCut(modeFields.run))),
+    between: betweenBefore(
+      o.between ?? [],
+      observablesCut(winner ? winner.iteration : null, Math.min(o.mode.recordCut(modeFields.run), cut === null ? Infinity : cut + 1)),
+    ),
     trajectory: combineCourses(
       o.reports.map((r) => r?.course),
-      winner ? winner.iteration : Infinity,
+      winner ? winner.iteration : cut === null ? Infinity : cut + 1,
       { evaluations, fitness },
     ),
     ...modeFields.run,

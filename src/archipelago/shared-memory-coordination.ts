@@ -1,4 +1,5 @@
-import { DEPARTED, HALTED, RUNNING, SOLVED, type Coordination, type IslandCoordination, type StopState } from './coordination.ts';
+import { BudgetLedger, ledgerBytes } from './budget-ledger.ts';
+import { DEPARTED, HALTED, NO_CUT, RUNNING, SOLVED, type Coordination, type IslandCoordination, type StopState } from './coordination.ts';
 
 /**
  * Coordination in shared memory: one Int32Array over a SharedArrayBuffer that every island
@@ -8,6 +9,7 @@ import { DEPARTED, HALTED, RUNNING, SOLVED, type Coordination, type IslandCoordi
  * Layout: [STOP, WINNER, CUT, SEQ, CKPT_REQUEST, CKPT_EPOCH, reached[0..I), iterations[0..I)].
  * `reached[i]` is the last barrier island i arrived at: -1 before it is built, 0 at the
  * start gate (every island starts iterating together), then sync epochs 1, 2, ...
+ * A run launched on one host may carry an evaluation ledger after these (budget-ledger.ts).
  */
 const STOP = 0;
 const WINNER = 1;
@@ -19,30 +21,55 @@ const CKPT_REQUEST = 4;
 const CKPT_EPOCH = 5;
 const HEADER = 6;
 
-/** The cut and the checkpoint epoch while none is agreed (larger than any epoch or iteration a run reaches). */
-export const NO_EPOCH = 0x7fffffff;
+/** The checkpoint epoch while none is agreed. */
+const NO_EPOCH = 0x7fffffff;
 
 type WaitAsync = (a: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
 
 export class SharedMemoryCoordination implements Coordination, IslandCoordination {
   private readonly a: Int32Array;
+  /** The evaluation ledger, if this memory has one (`create` with `ledger`: every island of the run maps it). */
+  readonly ledger: BudgetLedger | null;
+
   /** Maps `sab` (made by `create`, shared with the islands' threads). */
   constructor(
     readonly sab: SharedArrayBuffer,
     readonly islands: number,
   ) {
-    this.a = new Int32Array(sab);
+    const words = HEADER + 2 * islands;
+    this.a = new Int32Array(sab, 0, words);
+    this.ledger =
+      sab.byteLength >= words * 4 + ledgerBytes(islands)
+        ? new BudgetLedger(
+            sab,
+            words * 4,
+            islands,
+            (k) => this.reached(k) === DEPARTED,
+            () => this.wake(),
+          )
+        : null;
   }
 
-  /** Fresh memory for one run of `islands` islands. */
-  static create(islands: number): SharedMemoryCoordination {
-    const sab = new SharedArrayBuffer((HEADER + 2 * islands) * 4);
-    const a = new Int32Array(sab);
+  /**
+   * Fresh memory for one run of `islands` islands; with `ledger` (all of them map this
+   * memory: one host) room for the evaluation ledger a budget in a repeatable mode uses.
+   */
+  static create(islands: number, ledger = false): SharedMemoryCoordination {
+    const words = HEADER + 2 * islands;
+    const sab = new SharedArrayBuffer(words * 4 + (ledger ? ledgerBytes(islands) : 0));
+    const a = new Int32Array(sab, 0, words);
     a[WINNER] = -1;
-    a[CUT] = NO_EPOCH;
+    a[CUT] = NO_CUT;
     a[CKPT_EPOCH] = NO_EPOCH;
     a.fill(-1, HEADER, HEADER + islands); // below the start gate (epoch 0)
-    return new SharedMemoryCoordination(sab, islands);
+    const made = new SharedMemoryCoordination(sab, islands);
+    made.ledger?.clear();
+    return made;
+  }
+
+  /** The run's islands all see this memory (Coordination.keepsLedger). */
+  get keepsLedger(): boolean {
+    return this.ledger !== null;
   }
 
   stopState(): StopState {

@@ -12,7 +12,7 @@ export const RUN_DEFAULTS = {
   threads: null,
   onIslandError: 'continue',
   /** mode null = by N (defaultMigrationMode). */
-  migration: { mode: null, lag: 2, interval: 1, migrants: '2%', rejectDuplicates: false },
+  migration: { mode: null, interval: 1, migrants: '2%', rejectDuplicates: false },
   limits: { maxIterations: null, maxEvaluations: null, timeLimit: null },
   output: { file: null },
   cluster: { prefix: 'nqi', wait: 30 },

@@ -11,7 +11,8 @@ import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { optionKey, policyFamilies, policyNames } from '../migration-policy/names.ts';
 import type { TopologyRegistry } from '../topology/topology.ts';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
-import type { OptionFlag } from '../schema/registry.ts';
+import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
+import { summaries, type OptionFlag } from '../schema/plug-in.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import { ConfigError } from './errors.ts';
 import { setPath, type ConfigOverrides } from './overrides.ts';
@@ -52,12 +53,6 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
     },
     TOPOLOGY_FLAGS,
     MIGRATION_MODE_FLAG,
-    {
-      name: 'lag',
-      path: 'migration.lag',
-      value: 'number',
-      describe: 'lagged: iterations from sending to entry (0 = sync); given without --migration it means lagged',
-    },
     { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
     {
       name: 'migrants',
@@ -85,7 +80,7 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
       name: 'max-evaluations',
       path: 'limits.maxEvaluations',
       value: 'number',
-      describe: 'evaluation budget of the run, split evenly over the islands (null = none)',
+      describe: 'evaluation budget of the run: sync and lagged record the run without it, censored within it (null = none)',
     },
     { name: 'time-limit', path: 'limits.timeLimit', value: 'number', describe: 'time limit in seconds (null = none)' },
     {
@@ -120,8 +115,7 @@ export function gaModeFlags(registry: GaModeRegistry): FlagSpec[] {
   const options = new Map<string, FlagSpec>();
   for (const d of registry)
     for (const flag of optionFlags(d, (option) => `ga.${option}`)) if (!options.has(flag.name)) options.set(flag.name, flag);
-  const modes = registry.map((d) => `${d.kind} (${d.help})`).join(' | ');
-  return [{ name: 'mode', path: 'ga.mode', value: 'string', describe: modes }, ...options.values()];
+  return [{ name: 'mode', path: 'ga.mode', value: 'string', describe: summaries(registry, ' | ') }, ...options.values()];
 }
 
 /** `--topology` and one flag per option a topology kind gives a flag, from `registry`. */
@@ -129,6 +123,14 @@ export function topologyFlags(registry: TopologyRegistry): FlagSpec[] {
   return [
     { name: 'topology', path: 'topology.kind', value: 'string', describe: registry.map((d) => d.kind).join(' | ') },
     ...registry.flatMap((d) => optionFlags(d, (option) => `topology.${option}`)),
+  ];
+}
+
+/** `--migration` and one flag per option a migration mode gives a flag (`--lag`), from `registry`. */
+export function migrationModeFlags(registry: MigrationModeRegistry): FlagSpec[] {
+  return [
+    { name: 'migration', path: 'migration.mode', value: 'string', describe: registry.map((d) => d.kind).join(' | ') },
+    ...registry.flatMap((d) => optionFlags(d, (option) => `migration.${option}`)),
   ];
 }
 
@@ -153,10 +155,7 @@ export function runFlags(registries: Registries = REGISTRIES): readonly FlagSpec
   return BASE_FLAGS.flatMap((flag): readonly FlagSpec[] => {
     if (flag === GA_MODE_FLAGS) return gaModeFlags(registries.gaModes);
     if (flag === TOPOLOGY_FLAGS) return topologyFlags(registries.topologies);
-    if (flag === MIGRATION_MODE_FLAG)
-      return [
-        { name: 'migration', path: 'migration.mode', value: 'string', describe: registries.migrationModes.map((m) => m.kind).join(' | ') },
-      ];
+    if (flag === MIGRATION_MODE_FLAG) return migrationModeFlags(registries.migrationModes);
     return flag === POLICY_FLAGS ? policyFlags(registries) : [flag];
   });
 }

@@ -151,7 +151,9 @@ export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 's
     lock = lockStudyFolder(outDir, '--out', name, options.hooks?.onNote);
     const held = lock;
     const study = prepareStudy(experiment, options);
-    // A holder stopped for longer than its lease may have lost the lock: it records nothing then.
+    // A holder stopped for longer than its lease may have lost the lock: it records nothing then,
+    // and says so even when it wakes to find nothing left to run (stopped before it planned).
+    held.assertHeld();
     const save: OpenStudy['save'] = (planned, finished) => {
       held.assertHeld();
       study.save(planned, finished);

@@ -20,6 +20,7 @@ const FILES: Record<string, string> = {
   '/study-view.js': 'study-view.js',
   '/heat.js': 'heat.js',
   '/timeline.js': 'timeline.js',
+  '/lineage.js': 'lineage.js',
 };
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -68,6 +68,8 @@ export interface RunView {
   betweenSeries?: SeriesPart<BetweenPoint>;
   /** Up to 64 islands: distance matrices over the run (decimated), for the replay's heat map. */
   frames?: SeriesPart<[number, number[][]]>;
+  /** Lineage: each island's mix of origins over the run (decimated), for the replay's lineage chart. */
+  lineages?: SeriesPart<[number, number[][]]>;
   started?: number;
   solution?: { island: number; iteration: number; solution: number[]; seconds: number };
   done?: RunEnd;
@@ -90,6 +92,7 @@ export interface RunCursor {
   headerSent: boolean;
   series: SeriesCursor[];
   between: SeriesCursor;
+  lineages: SeriesCursor;
   frames: SeriesCursor;
   /** The state's change counter when this reader last read. */
   seen: number;
@@ -107,6 +110,7 @@ export class RunState {
   private readonly edges = new Map<number, Edge>();
   private readonly betweenSeries = new DecimatedSeries<BetweenPoint>(SERIES_POINTS);
   private readonly frames = new DecimatedSeries<[number, number[][]]>(FRAMES);
+  private readonly lineages = new DecimatedSeries<[number, number[][]]>(FRAMES);
   private between: { value: Omit<BetweenEvent, 'type'>; changed: number } | null = null;
   private started: number | undefined;
   private solution: RunView['solution'];
@@ -143,6 +147,7 @@ export class RunState {
         this.between = { value, changed: this.changes };
         this.betweenSeries.push([event.iteration, event.meanDistance, event.distinct, event.sampled]);
         if (this.header.islands <= FRAME_ISLANDS) this.frames.push([event.iteration, event.distance]);
+        if (event.lineage) this.lineages.push([event.iteration, event.lineage]);
         return;
       }
       case 'survival': {
@@ -189,6 +194,7 @@ export class RunState {
     const edges = [...this.edges.values()].filter((e) => e.changed > cursor.seen).map((e) => e.flow);
     const betweenSeries = this.betweenSeries.since(cursor.between) ?? undefined;
     const frames = this.frames.since(cursor.frames) ?? undefined;
+    const lineages = this.lineages.since(cursor.lineages) ?? undefined;
     const view: RunView = {
       kind: 'run',
       ...(cursor.headerSent ? {} : { header: this.header }),
@@ -199,6 +205,7 @@ export class RunState {
       ...(this.between && this.between.changed > cursor.seen ? { between: this.between.value } : {}),
       ...(betweenSeries ? { betweenSeries } : {}),
       ...(frames ? { frames } : {}),
+      ...(lineages ? { lineages } : {}),
       ...(this.started !== undefined ? { started: this.started } : {}),
       ...(this.solution ? { solution: this.solution } : {}),
       ...(this.done ? { done: this.done } : {}),
@@ -240,7 +247,7 @@ export class RunState {
 }
 
 export function newRunCursor(): RunCursor {
-  return { headerSent: false, series: [], between: newCursor(), frames: newCursor(), seen: -1 };
+  return { headerSent: false, series: [], between: newCursor(), frames: newCursor(), lineages: newCursor(), seen: -1 };
 }
 
 function emptyIsland(id: number): IslandNow {

@@ -10,7 +10,7 @@ import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import type { RunRecord } from '../experiment/records.ts';
 import { readRuns, RUNS_FILE } from '../experiment/store.ts';
 import { eventLogPath } from '../experiment/runner.ts';
-import { readStudy } from '../report/study-data.ts';
+import { readStudy } from '../report/data/study-data.ts';
 import { traceHeader } from '../run/trace.ts';
 import type { SeededRunConfig } from '../run/start-run.ts';
 import { newRunCursor, RunState, runHeader, type RunSource } from './run-state.ts';

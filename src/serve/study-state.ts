@@ -1,12 +1,12 @@
 /**
  * What the live view shows of a study: per cell the runs done of planned, the run-length
- * ECDF and ERT with its bootstrap interval (src/report/stats.ts, as the report computes them),
+ * ECDF and ERT with its bootstrap interval (src/report/statistics/stats.ts, as the report computes them),
  * recomputed when a run finishes; and the runs going on now, each with its own RunState so a
  * page can open one. Failed runs are counted and left out of the statistics, as in the report.
  */
 import type { RunConfig } from '../config/run-config.ts';
 import type { CellConfig, RunRecord } from '../experiment/records.ts';
-import { ertInterval, expectedRunningTime, runLengthEcdf } from '../report/stats.ts';
+import { ertInterval, expectedRunningTime, runLengthEcdf } from '../report/statistics/stats.ts';
 import { RunState, runHeader } from './run-state.ts';
 
 /** What a study view needs to know of the study: from the experiment file (live) or a study folder's manifest. */

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { expectedName, fields, formatPath, type Fields } from '../schema/fields.ts';
-import { defaultKind, keyOwners, optionalOption, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
+import { summaries } from '../schema/plug-in.ts';
+import { defaultKind, keyOwners, optionalOption, optionNames, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
 import { TopologyError } from './errors.ts';
 import {
   edgesOf,
@@ -25,7 +26,7 @@ import { TOPOLOGY_REGISTRY } from './kinds/registry.ts';
 /** Which kind owns each option name. */
 function optionOwners(registry: TopologyRegistry): Map<string, string> {
   return keyOwners(
-    registry.map((d) => [d.kind, Object.keys(d.options(fields))] as const),
+    registry.map((d) => [d.kind, optionNames(d)] as const),
     'topology option',
   );
 }
@@ -46,7 +47,7 @@ export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY):
     kind: fields
       .oneOf(kinds)
       .default(defaultKind(kinds, TOPOLOGY_DEFAULTS.kind))
-      .describe(`who sends migrants to whom: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`),
+      .describe(`who sends migrants to whom: ${summaries(registry)}`),
   };
   for (const d of registry) {
     // Defaults belong to the option's own kind: `resolveTopology` applies them once the kind is known.
@@ -71,7 +72,7 @@ export function resolveTopology(
     if (value !== undefined && owner !== kind)
       ctx.fail(option, `only used with topology.kind "${owner}", not "${kind}"; remove it`, ['topology.kind']);
   }
-  const definition = topologyDefinition(kind, registry)!;
+  const definition = topologyDefinition(kind, registry);
   const options = ownOptions(definition.options(fields), given);
   const resolved = definition.resolve ? definition.resolve(options, ctx) : options;
   return { kind, ...resolved } as TopologySpec;

@@ -46,7 +46,7 @@ export function acceptanceColour(share) {
   return `hsl(${Math.round(s * 120)}, 70%, 42%)`;
 }
 
-/** Okabe & Ito's colour-blind-safe palette, as the static report uses it (src/report/study-charts.ts). */
+/** Okabe & Ito's colour-blind-safe palette, as the static report uses it (src/report/figures/study-charts.ts). */
 export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#000000'];
 
 /** From white (0) to dark blue (1): a distance in the heat map. */
