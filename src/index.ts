@@ -19,6 +19,8 @@ import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runne
 import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
 import { checkNumberArray, parseTuple } from './problem/tuple.ts';
 import { writeError } from './io/write-file.ts';
+import { ConfigError } from './config/errors.ts';
+import { cannotListen } from './serve/options.ts';
 import { writeRecord, type SolveRecord } from './run/result-record.ts';
 import { checkBeforeRun, checkpointSeconds } from './run/pre-run.ts';
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
@@ -89,7 +91,10 @@ export type { ClusterOptions } from './cluster/study/study.ts';
 export { studyReport, type StudyReport, type CellFigureData } from './report/study-report.ts';
 export type { StudySummary, CellSummary, Comparison } from './report/statistics/summary.ts';
 export { ERT_TARGETS, type TargetErt } from './report/statistics/target-ert.ts';
-export { serveRunHandle as serveRun, type ServeOptions, type ViewServer } from './serve/serve.ts';
+export type { ServeOptions, StudyServeOptions, ViewServer } from './serve/serve.ts';
+import { SERVE_CHECKS, SERVE_PORT, serveExperiment, serveRunHandle, STUDY_SERVE_CHECKS, type StudyServeOptions } from './serve/serve.ts';
+import type { ServeOptions, ViewServer } from './serve/serve.ts';
+import { withStudyView } from './serve/study-hooks.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 
 /** A run in progress. */
@@ -228,6 +233,8 @@ export interface ExperimentOptions {
   cluster?: ClusterOptions;
   /** Changes to a study given as a file, as the CLI's `--set KEY=VALUE` and `--repeats K` (the file is left as it is). */
   edits?: StudyEdits;
+  /** Serve the study's live view as it runs, as `experiment --serve` (docs/live-view.md); `onServe` gets it (its `url`, its `close()`). */
+  serve?: StudyServeOptions;
 }
 
 /** Every hook a study takes (a misspelt one would be dropped without a word). */
@@ -250,6 +257,7 @@ const EXPERIMENT_OPTIONS = optionsOf({
   hooks: optionsOf(STUDY_HOOKS),
   cluster: object,
   edits: object,
+  serve: STUDY_SERVE_CHECKS,
 } satisfies Record<keyof ExperimentOptions, OptionSchema>);
 
 /**
@@ -260,18 +268,45 @@ const EXPERIMENT_OPTIONS = optionsOf({
 export async function runExperiment(study: string | ExperimentInput, given?: ExperimentOptions): Promise<StudyOutcome> {
   const options = checkedOptions(given, 'runExperiment options', EXPERIMENT_OPTIONS);
   const experiment = typeof study === 'string' ? loadExperiment(study, undefined, options.edits) : experimentFromObject(study);
+  const outDir = options.out ?? path.join('results', experiment.name);
+  const cluster = options.cluster ? busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_CALL_OPTIONS) : null;
+  const view = options.serve ? await serveExperiment(experiment, outDir, options.serve, 'runExperiment options') : null;
   const studyOptions = {
-    outDir: options.out ?? path.join('results', experiment.name),
+    outDir,
     resume: options.resume ?? false,
     events: options.events ?? false,
     signal: options.signal,
-    hooks: options.hooks,
+    hooks: withStudyView(options.hooks ?? {}, view),
   };
-  if (!options.cluster) return runStudy(experiment, studyOptions);
-  const cluster = busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_CALL_OPTIONS);
-  // Loaded on use: the NATS client is no cost to a study on this machine.
-  const { runStudyOnCluster } = await import('./cluster/study/study.ts');
-  return runStudyOnCluster(experiment, { ...studyOptions, ...cluster });
+  try {
+    if (!cluster) return await runStudy(experiment, studyOptions);
+    // Loaded on use: the NATS client is no cost to a study on this machine.
+    const { runStudyOnCluster } = await import('./cluster/study/study.ts');
+    return await runStudyOnCluster(experiment, { ...studyOptions, ...cluster });
+  } catch (error) {
+    // A study that did not start (a bad folder, no broker): its view goes too.
+    await view?.close();
+    throw error;
+  } finally {
+    view?.finish();
+  }
+}
+
+/**
+ * Serves the view of a run started with `startRun` (docs/live-view.md): call it right after
+ * `startRun`, before awaiting anything, so no event is missed. Resolves once it listens; it
+ * serves until `close()`.
+ * @throws ConfigError for a bad option, or a port it cannot listen on.
+ */
+export async function serveRun(run: Pick<RunHandle, 'config' | 'events$'>, options: ServeOptions): Promise<ViewServer> {
+  const at = checkedOptions(options, 'serveRun options', SERVE_CHECKS);
+  checkedArgument(at.port, 'serveRun options: port', SERVE_PORT);
+  try {
+    return await serveRunHandle(run, { ...at, port: at.port! });
+  } catch (error) {
+    const why = cannotListen(error, { ...at, port: at.port! });
+    throw why === null ? error : new ConfigError(`serveRun options: port: ${why}`);
+  }
 }
 
 /**

@@ -12,19 +12,13 @@ import { thisHolder } from '../src/experiment/lease.ts';
 import { LOCK_FILE } from '../src/experiment/lock.ts';
 import { eventLogPath } from '../src/experiment/runner.ts';
 import { cli, cliAsync, cliInProcess, inBatches, isOneLineError, oneLine } from './cli-helpers.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A small study file (fast runs); `sweep` as YAML text. */
-function studyFile(name: string, sweep: string, seeds = '[1, 2]'): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nsweep:\n${sweep}\nseeds: ${seeds}\n`,
-  );
-  return file;
-}
+const studyFile = (name: string, sweep: string, seeds = '[1, 2]') => studyYaml(tmp, name, `sweep:\n${sweep}\nseeds: ${seeds}`);
 
 // ---------------------------------------------------------------------------------------
 // Class 4: one writer per study; one file per output.

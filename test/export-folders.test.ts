@@ -10,15 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cliInProcess } from './cli-helpers.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel4-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-function studyFile(name: string): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(file, `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nseeds: [1, 2]\n`);
-  return file;
-}
+const studyFile = (name: string) => studyYaml(tmp, name, 'seeds: [1, 2]');
 
 describe('--ioh is checked before any work and written whole', () => {
   const study = join(tmp, 'study-3');

@@ -5,21 +5,18 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI, cliInProcess, toDevFull } from './cli-helpers.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel4-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const HAS_DEV_FULL = existsSync('/dev/full');
 
-function studyFile(name: string): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(file, `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nseeds: [1, 2]\n`);
-  return file;
-}
+const studyFile = (name: string) => studyYaml(tmp, name, 'seeds: [1, 2]');
 
 describe('one failing output keeps the result elsewhere (exit 4, one line)', { skip: !HAS_DEV_FULL && 'no /dev/full' }, () => {
   const study = join(tmp, 'study-1');

@@ -11,19 +11,13 @@ import type { RunRecord } from '../src/experiment/records.ts';
 import { readRuns } from '../src/experiment/store.ts';
 import { ecdfPoints, fixedBudgetPoints } from '../src/report/statistics/run-length.ts';
 import { cliInProcess } from './cli-helpers.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A small study file (fast runs); `sweep` as YAML text. */
-function studyFile(name: string, sweep: string, seeds = '[1, 2]'): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nsweep:\n${sweep}\nseeds: ${seeds}\n`,
-  );
-  return file;
-}
+const studyFile = (name: string, sweep: string, seeds = '[1, 2]') => studyYaml(tmp, name, `sweep:\n${sweep}\nseeds: ${seeds}`);
 
 // ---------------------------------------------------------------------------------------
 // Class 8: big inputs are bounded work.

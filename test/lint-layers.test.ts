@@ -92,6 +92,42 @@ describe('the layer matrix', () => {
   });
 });
 
+describe("src/report's floors", () => {
+  const INNER = 'no-restricted-imports';
+  const floors = new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+      ...config.filter((c) => c.rules?.[INNER] !== undefined),
+    ],
+  });
+  const errors = async (file: string, line: string) =>
+    (await floors.lintText(`${line}\nexport {};\n`, { filePath: path.join(root, file) }))[0].messages.map((m) => m.message);
+
+  it('refuses an import that points up from data, statistics, figures or page', async () => {
+    assert.match(
+      (await errors('src/report/statistics/summary.ts', "import { x } from '../page/table.ts';"))[0],
+      /statistics may import only/,
+    );
+    assert.match(
+      (await errors('src/report/data/study-data.ts', "import { x } from '../statistics/stats.ts';"))[0],
+      /data may import only no other/,
+    );
+    assert.match(
+      (await errors('src/report/figures/charts.ts', "import { x } from '../exports/ioh-export.ts';"))[0],
+      /figures may import only/,
+    );
+    assert.match((await errors('src/report/page/html.ts', "import { x } from '../exports/figure-files.ts';"))[0], /page may import only/);
+  });
+
+  it('lets imports point down, and the top of src/report import every floor', async () => {
+    assert.deepEqual(await errors('src/report/page/html.ts', "import { x } from '../statistics/stats.ts';"), []);
+    assert.deepEqual(await errors('src/report/exports/figure-files.ts', "import { x } from '../page/table.ts';"), []);
+    assert.deepEqual(await errors('src/report/report-outputs.ts', "import { x } from './exports/ioh-export.ts';"), []);
+  });
+});
+
 /**
  * The relative imports of a module: static and type-only ones, re-exports and `import()` alike
  * (a circle of types still ties the files' meaning together; a lazy `import()` still needs the
@@ -159,42 +195,6 @@ describe('the import graph', () => {
     files.set('src/b/z.ts', 'export const z = 1;');
     files.set('src/b/v.ts', 'export const v = 1;');
     assert.deepEqual(importCircles(files), []);
-  });
-});
-
-describe("src/report's floors", () => {
-  const INNER = 'no-restricted-imports';
-  const floors = new ESLint({
-    cwd: root,
-    overrideConfigFile: true,
-    overrideConfig: [
-      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
-      ...config.filter((c) => c.rules?.[INNER] !== undefined),
-    ],
-  });
-  const errors = async (file: string, line: string) =>
-    (await floors.lintText(`${line}\nexport {};\n`, { filePath: path.join(root, file) }))[0].messages.map((m) => m.message);
-
-  it('refuses an import that points up from data, statistics, figures or page', async () => {
-    assert.match(
-      (await errors('src/report/statistics/summary.ts', "import { x } from '../page/table.ts';"))[0],
-      /statistics may import only/,
-    );
-    assert.match(
-      (await errors('src/report/data/study-data.ts', "import { x } from '../statistics/stats.ts';"))[0],
-      /data may import only no other/,
-    );
-    assert.match(
-      (await errors('src/report/figures/charts.ts', "import { x } from '../exports/ioh-export.ts';"))[0],
-      /figures may import only/,
-    );
-    assert.match((await errors('src/report/page/html.ts', "import { x } from '../exports/figure-files.ts';"))[0], /page may import only/);
-  });
-
-  it('lets imports point down, and the top of src/report import every floor', async () => {
-    assert.deepEqual(await errors('src/report/page/html.ts', "import { x } from '../statistics/stats.ts';"), []);
-    assert.deepEqual(await errors('src/report/exports/figure-files.ts', "import { x } from '../page/table.ts';"), []);
-    assert.deepEqual(await errors('src/report/report-outputs.ts', "import { x } from './exports/ioh-export.ts';"), []);
   });
 });
 

@@ -12,15 +12,12 @@ import { after, before, describe, it } from 'node:test';
 import { LOCK_FILE } from '../src/experiment/lock.ts';
 import { InputError, solve, startRun } from '../src/index.ts';
 import { cliInProcess, cliAsync, oneLine } from './cli-helpers.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel4-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-function studyFile(name: string): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(file, `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nseeds: [1, 2]\n`);
-  return file;
-}
+const studyFile = (name: string) => studyYaml(tmp, name, 'seeds: [1, 2]');
 
 describe('no command overwrites its own inputs', () => {
   const study = join(tmp, 'study-2');

@@ -124,6 +124,17 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
   });
 });
 
+/** A real run from source workers, with its migration events. */
+async function runCollectingMigrations(config: Parameters<typeof startSeededRun>[0], extra: Parameters<typeof startSeededRun>[1]) {
+  const events: MigrationEvent[] = [];
+  const result = await withSourceWorker(() => {
+    const handle = startSeededRun(config, extra);
+    handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
+    return handle.result;
+  });
+  return { result, events };
+}
+
 /** The topology example of docs/ARCHITECTURE.md, "How to add a plug-in", in test/fixtures/topology-plug-in.ts, in a copy of the registry. */
 const withRingK: TopologyRegistry = [...TOPOLOGY_REGISTRY, ringKTopology];
 
@@ -166,6 +177,31 @@ describe('registering a topology with an option', () => {
       /topology\.k: only used with topology\.kind "ring-k", not "ring"/,
     );
     assert.throws(() => buildTopology({ kind: 'ring-k' }, 4, 1), /topology\.kind: expected one of/);
+  });
+
+  it('it runs in a real archipelago run: the coordinator, given the registry, builds its edges', async () => {
+    const registries = { ...REGISTRIES, topologies: withRingK };
+    const config = resolveWith(
+      {
+        seed: 6,
+        islands: 4,
+        ga: { populationSize: 20 },
+        topology: { kind: 'ring-k' },
+        migration: { mode: 'sync', interval: 1, migrants: 1 },
+        limits: { maxIterations: 4 },
+      },
+      registries,
+    );
+    const { result, events } = await runCollectingMigrations({ ...config, seed: 6 }, { topologies: withRingK });
+    assert.ok(result.islands.every((i) => !i.error));
+    // Each island sends to the next k = 2 islands: 8 edges, each migrating once per epoch.
+    const edges = new Set(events.map((e) => `${e.from}>${e.to}`));
+    assert.deepEqual([...edges].sort(), ['0>1', '0>2', '1>2', '1>3', '2>0', '2>3', '3>0', '3>1']);
+    // A coordinator not given the registry refuses the kind at once, naming the key.
+    assert.throws(() => startSeededRun({ ...config, seed: 6 }), {
+      name: 'TopologyError',
+      message: `topology.kind: expected one of ${[...TOPOLOGY_REGISTRY.map((d) => d.kind)].join(' | ')}, got "ring-k"; did you mean "ring"?`,
+    });
   });
 });
 
@@ -289,12 +325,7 @@ describe('registering an emigrant selection and a replacement with an option', (
         migration: { mode: 'sync', interval: 1, migrants: 2, ...migration },
         limits: { maxIterations: 15 },
       });
-      const events: MigrationEvent[] = [];
-      const result = await withSourceWorker(() => {
-        const handle = startSeededRun({ ...config, seed: 5 }, { extensions: [EXTENSION] });
-        handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
-        return handle.result;
-      });
+      const { result, events } = await runCollectingMigrations({ ...config, seed: 5 }, { extensions: [EXTENSION] });
       assert.deepEqual(
         result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
         [],
@@ -430,12 +461,10 @@ describe('registering a migration mode', () => {
       },
       withLatest,
     );
-    const events: MigrationEvent[] = [];
-    const result = await withSourceWorker(() => {
-      const handle = startSeededRun({ ...config, seed: 4 }, { extensions: [MODE_EXTENSION], migrationModes: withLatest.migrationModes });
-      handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
-      return handle.result;
-    });
+    const { result, events } = await runCollectingMigrations(
+      { ...config, seed: 4 },
+      { extensions: [MODE_EXTENSION], migrationModes: withLatest.migrationModes },
+    );
     assert.deepEqual(
       result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
       [],

@@ -4,7 +4,7 @@
  * and exit code. The signal cases run the binary.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,16 +17,13 @@ import { InputError } from '../src/io/errors.ts';
 import { describeError, rebuiltError, type ErrorData } from '../src/report/report-messages.ts';
 import { cli, cliInProcess, oneLine, spawnCli } from './cli-helpers.ts';
 import { handMadeStudy } from './hand-study.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-studies-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A study file with a small base (8 queens, 2 islands), `rest` as YAML lines (sweep, seeds, ...). */
-function study(name: string, rest: string): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(file, `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 2\n${rest}\n`);
-  return file;
-}
+const study = (name: string, rest: string) => studyYaml(tmp, name, rest, 2);
 
 describe('report honours SIGINT, SIGTERM and SIGHUP', () => {
   const dir = join(tmp, 'study');

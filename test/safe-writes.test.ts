@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { appendLineSync, writeFileAtomic } from '../src/io/write-file.ts';
 import { cliInProcess, oneLine } from './cli-helpers.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -32,14 +33,7 @@ const IS_ROOT = process.geteuid?.() === 0;
 const OTHER_UID = 65534;
 
 /** A small study file (fast runs); `sweep` as YAML text. */
-function studyFile(name: string, sweep: string, seeds = '[1, 2]'): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nsweep:\n${sweep}\nseeds: ${seeds}\n`,
-  );
-  return file;
-}
+const studyFile = (name: string, sweep: string, seeds = '[1, 2]') => studyYaml(tmp, name, `sweep:\n${sweep}\nseeds: ${seeds}`);
 
 // ---------------------------------------------------------------------------------------
 // Class 1: no write through another's link; modes kept; read-only files not replaced.

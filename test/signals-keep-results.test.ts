@@ -13,6 +13,7 @@ import { after, describe, it } from 'node:test';
 import { LOCK_FILE } from '../src/experiment/lock.ts';
 import { CLI, ROOT, spawnCli } from './cli-helpers.ts';
 import { COMPILED } from './paths.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-round5-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -36,14 +37,7 @@ async function signalWhileDraining(args: string[], ready: () => boolean) {
 }
 
 /** A small study file (fast runs); `sweep` as YAML text. */
-function studyFile(name: string, sweep: string, seeds = '[1, 2]'): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nsweep:\n${sweep}\nseeds: ${seeds}\n`,
-  );
-  return file;
-}
+const studyFile = (name: string, sweep: string, seeds = '[1, 2]') => studyYaml(tmp, name, `sweep:\n${sweep}\nseeds: ${seeds}`);
 
 // ---------------------------------------------------------------------------------------
 // Class 3: a finished result survives an ordinary signal or path.

@@ -11,16 +11,13 @@ import { after, describe, it } from 'node:test';
 import { loadExperiment } from '../src/experiment/load.ts';
 import { MAX_CELLS, MAX_RUNS } from '../src/experiment/schema.ts';
 import { cliInProcess, oneLine } from './cli-helpers.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-studies-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A study file with a small base (8 queens, 2 islands), `rest` as YAML lines (sweep, seeds, ...). */
-function study(name: string, rest: string): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(file, `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 2\n${rest}\n`);
-  return file;
-}
+const study = (name: string, rest: string) => studyYaml(tmp, name, rest, 2);
 
 /** `count` distinct integers from 1, as a YAML flow list. */
 function ints(count: number): string {

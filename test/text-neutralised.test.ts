@@ -4,26 +4,20 @@
  * would take as a formula starts with a quote.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { safeText } from '../src/io/terminal.ts';
 import { csvField } from '../src/report/page/table.ts';
 import { cli, cliInProcess } from './cli-helpers.ts';
+import { studyYaml } from './small-study.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-rel-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A small study file (fast runs); `sweep` as YAML text. */
-function studyFile(name: string, sweep: string, seeds = '[1, 2]'): string {
-  const file = join(tmp, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `name: ${name}\nbase:\n  overrides:\n    n: 8\n    islands: 1\n    topology: { kind: none }\nsweep:\n${sweep}\nseeds: ${seeds}\n`,
-  );
-  return file;
-}
+const studyFile = (name: string, sweep: string, seeds = '[1, 2]') => studyYaml(tmp, name, `sweep:\n${sweep}\nseeds: ${seeds}`);
 
 // ---------------------------------------------------------------------------------------
 // Class 2: output carries no commands.

@@ -45,7 +45,7 @@ export interface Archipelago {
 export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   const mode = checkOptions(options);
   const { topology, islands, seed } = options.run;
-  const edges = edgesOf(topology, islands, seed);
+  const edges = edgesOf(topology, islands, seed, options.topologies);
   const ownHost = options.launcher ? null : new LocalHost(islands, options.threads ? { threads: options.threads } : {});
   const gaMode = (options.gaModes ?? GA_MODE_REGISTRY).find((m) => m.kind === options.run.ga.mode);
   const run = new ArchipelagoRun(options, mode.coordinator, gaMode, edges, options.launcher ?? ownHost!, mode.repeatable);

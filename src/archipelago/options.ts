@@ -1,4 +1,5 @@
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
+import type { TopologyRegistry } from '../topology/topology.ts';
 import { ArchipelagoOptionError } from './errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
@@ -57,6 +58,8 @@ export interface ArchipelagoOptions {
   lineage?: boolean;
   /** The GA modes whose coordinator hooks `run.ga.mode` may name (default: the built-in ones). */
   gaModes?: GaModeRegistry;
+  /** The topologies `run.topology.kind` may name, built here (default: the built-in ones; a test's copy has more). */
+  topologies?: TopologyRegistry;
 }
 
 export const DEFAULT_PROGRESS_INTERVAL_MS = 250;

@@ -48,7 +48,10 @@ export interface StudyHooks {
   /** On resume, before onPlan: records that did not fit the study were set aside (their runs are run again). */
   onSetAside?(setAside: SetAside): void;
   onRunStart?(run: PlannedRun, index: number): void;
-  /** The events of a run as it goes (docs/events.md), e.g. for the live view; each attempt of a retried run anew. */
+  /**
+   * The events of a run as it goes (docs/events.md), e.g. for the live view; each attempt of a retried run anew.
+   * A run at a host of a distributed study: its islands' progress events only, about once a second.
+   */
   onRunEvents?(run: PlannedRun, events$: Observable<ArchipelagoEvent>): void;
   onRunEnd?(record: RunRecord, index: number): void;
   /** A run whose island failed is run once more. */

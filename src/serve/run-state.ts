@@ -215,6 +215,18 @@ export class RunState {
     return view;
   }
 
+  /** Where the run is now: its islands' evaluations so far and its best fitness (NaN before any sample). */
+  position(): { evaluations: number; best: number } {
+    let evaluations = 0;
+    let best = Infinity;
+    for (const island of this.islands) {
+      evaluations += island.evaluations;
+      // An island without a sample has NaN, which no comparison takes.
+      if (island.best < best) best = island.best;
+    }
+    return { evaluations, best: best === Infinity ? Number.NaN : best };
+  }
+
   /** Whether anything happened since the reader last read. */
   changedSince(cursor: RunCursor): boolean {
     return this.changes > cursor.seen || !cursor.headerSent;
