@@ -6,11 +6,12 @@
  */
 import type { IslandSnapshot, RunnerState } from '../archipelago/island-snapshot.ts';
 import type { MigrantsMessage } from '../archipelago/messages.ts';
-import { HISTORY } from '../archipelago/modes/lag-history.ts';
+import { HISTORY, HISTORY_FIELDS } from '../archipelago/modes/lag-history.ts';
 import { COURSE_ENTRY } from '../archipelago/course-log.ts';
 import { BUDGET_FIELDS } from '../archipelago/budget-gate.ts';
 import type { ConfigError } from '../config/errors.ts';
 import { UNKNOWN_ORIGIN } from '../ga/lineage.ts';
+import { isPlainObject } from '../io/json-text.ts';
 
 type Damaged = (what: string) => ConfigError;
 interface Sizes {
@@ -20,9 +21,6 @@ interface Sizes {
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-/** The lagged history's counters per iteration (lag-history.ts). */
-const HISTORY_FIELDS = 7;
 
 function isPermutation(genes: ArrayLike<number>, offset: number, n: number, seen: Int32Array, mark: number): boolean {
   for (let g = offset; g < offset + n; g++) {
@@ -41,7 +39,7 @@ function checkMigrants(list: unknown, what: string, { n, islands }: Sizes, damag
   let mark = 0;
   list.forEach((m: Partial<MigrantsMessage>, i) => {
     const bad = (why: string) => damaged(`${what} ${i}: ${why}`);
-    if (!isObject(m) || m.type !== 'migrants') throw bad('not a migrants message');
+    if (!isPlainObject(m) || m.type !== 'migrants') throw bad('not a migrants message');
     if (!isCount(m.from) || m.from >= islands) throw bad(`from ${String(m.from)} is not an island of the run`);
     if (!isCount(m.epoch) || !isCount(m.iteration) || !isCount(m.count)) throw bad('epoch, iteration and count must be counts');
     const genes = m.genes;
@@ -91,7 +89,7 @@ function checkBatches(r: RunnerState, populationSize: number, damaged: Damaged):
 function checkRunner(r: unknown, sizes: Sizes, damaged: Damaged): void {
   const { populationSize, n } = sizes;
   if (r === undefined) return;
-  if (!isObject(r)) throw damaged('runner state is not an object');
+  if (!isPlainObject(r)) throw damaged('runner state is not an object');
   const runner = r as unknown as RunnerState;
   for (const key of ['migrantsReceived', 'immigrantsChecked', 'immigrantsSurvived', 'writes'] as const)
     if (!isCount(runner[key])) throw damaged(`${key} ${String(runner[key])} is not a count`);
@@ -109,8 +107,9 @@ function checkRunner(r: unknown, sizes: Sizes, damaged: Damaged): void {
   if (!Number.isSafeInteger(runner.observed) || runner.observed < -1) throw damaged(`observed ${String(runner.observed)}`);
   if (!Array.isArray(runner.observations)) throw damaged('observations are not a list');
   for (const o of runner.observations as unknown[]) {
-    const obs = isObject(o) ? o.observation : undefined;
-    if (!isObject(o) || !isCount(o.iteration) || !isObject(obs) || !isCount(obs.positions)) throw damaged('an observation is malformed');
+    const obs = isPlainObject(o) ? o.observation : undefined;
+    if (!isPlainObject(o) || !isCount(o.iteration) || !isPlainObject(obs) || !isCount(obs.positions))
+      throw damaged('an observation is malformed');
     if (!(obs.genes instanceof Uint16Array || obs.genes instanceof Int32Array) || !(obs.hashes instanceof Uint32Array))
       throw damaged('an observation is malformed');
     if (obs.positions === 0 || obs.genes.length % obs.positions !== 0) throw damaged('an observation is malformed');
@@ -123,7 +122,7 @@ function checkRunner(r: unknown, sizes: Sizes, damaged: Damaged): void {
 function checkBudgetPoint(point: unknown, n: number, damaged: Damaged): void {
   if (point === undefined) return;
   const p = point as Partial<RunnerState['budget']> & Record<string, unknown>;
-  const counters = isObject(point) ? p.counters : undefined;
+  const counters = isPlainObject(point) ? p.counters : undefined;
   if (
     !(counters instanceof Float64Array) ||
     counters.length !== BUDGET_FIELDS ||
@@ -148,7 +147,7 @@ export function checkRunnerParts(snapshot: IslandSnapshot, sizes: Sizes, damaged
   checkMigrants(snapshot.sent, 'sent message', sizes, damaged);
   const mode: unknown = snapshot.mode;
   if (mode === undefined) return;
-  if (!isObject(mode)) throw damaged('mode state is not an object');
+  if (!isPlainObject(mode)) throw damaged('mode state is not an object');
   const { history, newest } = mode;
   if (history === undefined) return;
   if (!(history instanceof Float64Array) || history.length % HISTORY_FIELDS !== 0 || history.length > HISTORY * HISTORY_FIELDS)
@@ -161,7 +160,8 @@ export function checkBetween(between: unknown, damaged: Damaged): void {
   if (!Array.isArray(between)) throw damaged('between-island points are not a list');
   let last = -1;
   for (const p of between as unknown[]) {
-    if (!isObject(p) || !isCount(p.iteration) || p.iteration <= last) throw damaged('between-island points are not in iteration order');
+    if (!isPlainObject(p) || !isCount(p.iteration) || p.iteration <= last)
+      throw damaged('between-island points are not in iteration order');
     for (const key of ['meanDistance', 'distinct', 'sampled'] as const)
       if (typeof p[key] !== 'number' || !Number.isFinite(p[key]))
         throw damaged(`between-island point ${p.iteration}: ${key} is not a number`);

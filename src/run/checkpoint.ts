@@ -25,6 +25,7 @@ import { valueAt } from '../config/overrides.ts';
 import { RESUMABLE_KEYS, systemEnv, withResumableOverrides, type ResolveEnv } from '../config/resolve.ts';
 import { checkResolved, RESOLVED_CONFIG_VERSION } from '../config/resolved-schema.ts';
 import { InputError } from '../io/errors.ts';
+import { isPlainObject } from '../io/json-text.ts';
 import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
 import type { Genes } from '../problem/genes.ts';
 import { countDiagonals, listCovers, newBoard } from '../ga/hybrid/diagonals.ts';
@@ -130,10 +131,6 @@ function decodeCheckpoint(bytes: Buffer): { value: unknown; checksummed: boolean
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Reads and checks a checkpoint. @throws ConfigError naming the file and what is wrong. */
 export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile {
   const name = `${flag} ${displayName(file)}`;
@@ -147,7 +144,7 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
   const notOne = new ConfigError(`${name}: not an nqueens-islands checkpoint (damaged, or another kind of file)`);
   const decoded = decodeCheckpoint(bytes);
   const value = decoded?.value;
-  if (!isObject(value) || value.type !== 'checkpoint' || value.format !== CHECKPOINT_FORMAT) throw notOne;
+  if (!isPlainObject(value) || value.type !== 'checkpoint' || value.format !== CHECKPOINT_FORMAT) throw notOne;
   const damaged = new ConfigError(
     `${name}: damaged checkpoint (its SHA-256 checksum does not match its contents: a byte was changed); not resumed`,
   );
@@ -174,7 +171,7 @@ export function readCheckpoint(file: string, flag = '--resume'): CheckpointFile 
 }
 
 function leafPaths(value: unknown, prefix = ''): string[] {
-  if (!isObject(value)) return [prefix];
+  if (!isPlainObject(value)) return [prefix];
   return Object.entries(value).flatMap(([key, v]) => leafPaths(v, prefix === '' ? key : `${prefix}.${key}`));
 }
 
@@ -237,12 +234,12 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, dam
   const paperFitness: Scorer = (genes, offset) => computeFitness(genes, offset, n, marks);
   checkpoint.islands.forEach((snapshot: IslandSnapshot, i) => {
     const island = (what: string) => damaged(`island ${i}: ${what}`);
-    if (!isObject(snapshot) || snapshot.island !== i) throw damaged(`island snapshot ${i} is missing or out of order`);
+    if (!isPlainObject(snapshot) || snapshot.island !== i) throw damaged(`island snapshot ${i} is missing or out of order`);
     const s = snapshot.state;
     // An island in a group runs the group's GA (its mode, population and repository).
     const { ga } = islandRunOf(config, i);
     const fitnessOf = gaModeOf(ga.mode).fitnessOf?.({ ...ga, n }, config.seed) ?? paperFitness;
-    if (!isObject(s) || s.n !== n) throw island(`its state is not for N = ${n}`);
+    if (!isPlainObject(s) || s.n !== n) throw island(`its state is not for N = ${n}`);
     const epoch = atBarrier ? checkpoint.epoch : 0;
     if (snapshot.epoch !== epoch) throw island(`epoch ${String(snapshot.epoch)}, expected ${epoch}`);
     for (const key of ['iterations', 'evaluations'] as const) if (!isCount(s[key])) throw island(`${key} ${String(s[key])} is not a count`);
@@ -278,7 +275,7 @@ type Scorer = (genes: Genes, offset: number) => number;
 
 /** Genes are permutations of 0..N-1, fitness is what the genes score, the ranking orders every slot by fitness. */
 function checkPopulation(pop: unknown, size: number, n: number, fitnessOf: Scorer, damaged: (what: string) => ConfigError): void {
-  if (!isObject(pop)) throw damaged('missing');
+  if (!isPlainObject(pop)) throw damaged('missing');
   const { genes, fitness, order } = pop;
   if (!(genes instanceof Uint16Array || genes instanceof Int32Array) || genes.length !== size * n)
     throw damaged(`expected ${size} chromosomes of ${n} genes`);

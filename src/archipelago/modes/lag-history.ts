@@ -9,18 +9,18 @@ import { MEASURE_NAMES, type IslandCounters, type Measures } from '../island-cou
 
 export const HISTORY = 1024;
 
-/** Evaluations and the best, then each measure in MEASURE_NAMES order. */
-const FIELDS = 2 + MEASURE_NAMES.length;
+/** Numbers per iteration: evaluations and the best, then each measure in MEASURE_NAMES order (a checkpoint's check reads it too). */
+export const HISTORY_FIELDS = 2 + MEASURE_NAMES.length;
 
 export class LagHistory {
-  private readonly data = new Float64Array(HISTORY * FIELDS);
+  private readonly data = new Float64Array(HISTORY * HISTORY_FIELDS);
   private newest = -1;
   /** The oldest iteration recorded (a resumed island holds only what its checkpoint held and what it did since). */
   private oldest = -1;
 
   /** The counters after iteration `iteration`'s step, before its migration. */
   record(iteration: number, evaluations: number, bestFitness: number, measures: Readonly<Measures>): void {
-    const at = (iteration % HISTORY) * FIELDS;
+    const at = (iteration % HISTORY) * HISTORY_FIELDS;
     const d = this.data;
     d[at] = evaluations;
     d[at + 1] = bestFitness;
@@ -30,22 +30,22 @@ export class LagHistory {
     if (this.oldest < 0) this.oldest = iteration;
   }
 
-  /** The iterations held, oldest first, FIELDS numbers each; `newest` is the last's iteration. For a checkpoint. */
+  /** The iterations held, oldest first, HISTORY_FIELDS numbers each; `newest` is the last's iteration. For a checkpoint. */
   save(): { history: Float64Array; newest: number } {
     const from = Math.max(this.oldest, this.newest - HISTORY + 1);
-    const out = new Float64Array(this.newest < 0 ? 0 : (this.newest - from + 1) * FIELDS);
-    for (let i = from, at = 0; i <= this.newest && this.newest >= 0; i++, at += FIELDS) {
-      out.set(this.data.subarray((i % HISTORY) * FIELDS, (i % HISTORY) * FIELDS + FIELDS), at);
+    const out = new Float64Array(this.newest < 0 ? 0 : (this.newest - from + 1) * HISTORY_FIELDS);
+    for (let i = from, at = 0; i <= this.newest && this.newest >= 0; i++, at += HISTORY_FIELDS) {
+      out.set(this.data.subarray((i % HISTORY) * HISTORY_FIELDS, (i % HISTORY) * HISTORY_FIELDS + HISTORY_FIELDS), at);
     }
     return { history: out, newest: this.newest };
   }
 
   /** Continues a saved history (`save`); trusts what a checked checkpoint holds. */
   restore(history: Float64Array, newest: number): void {
-    const count = history.length / FIELDS;
+    const count = history.length / HISTORY_FIELDS;
     for (let k = 0; k < count; k++) {
       const i = newest - count + 1 + k;
-      this.data.set(history.subarray(k * FIELDS, (k + 1) * FIELDS), (i % HISTORY) * FIELDS);
+      this.data.set(history.subarray(k * HISTORY_FIELDS, (k + 1) * HISTORY_FIELDS), (i % HISTORY) * HISTORY_FIELDS);
     }
     this.newest = count > 0 ? newest : -1;
     this.oldest = count > 0 ? newest - count + 1 : -1;
@@ -56,7 +56,7 @@ export class LagHistory {
     if (iteration > this.newest || iteration <= this.newest - HISTORY || iteration < this.oldest || iteration < 0) {
       throw new Error(`lagged history: iteration ${iteration} is not held (newest ${this.newest})`);
     }
-    const at = (iteration % HISTORY) * FIELDS;
+    const at = (iteration % HISTORY) * HISTORY_FIELDS;
     const d = this.data;
     const counters = { iterations: iteration, evaluations: d[at], bestFitness: d[at + 1] } as IslandCounters;
     MEASURE_NAMES.forEach((name, k) => (counters[name] = d[at + 2 + k]));

@@ -20,11 +20,11 @@
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { Subscription } from '@nats-io/transport-node';
-import { DEPARTED, HALTED, RUNNING, SOLVED } from '../../archipelago/coordination.ts';
+import { DEPARTED, HALTED, NO_CUT, RUNNING, SOLVED } from '../../archipelago/coordination.ts';
 import type { LocalHost } from '../../archipelago/local-host.ts';
 import type { IslandTask } from '../../archipelago/messages.ts';
 import { migrationModeOf } from '../../archipelago/modes/registry.ts';
-import { NO_EPOCH, SharedMemoryCoordination } from '../../archipelago/shared-memory-coordination.ts';
+import { SharedMemoryCoordination } from '../../archipelago/shared-memory-coordination.ts';
 import type { IslandPorts } from '../../archipelago/transport.ts';
 import type { Subjects } from '../bus/connection.ts';
 import { carried } from '../bus/carried.ts';
@@ -57,7 +57,7 @@ export class IslandRelay {
   private readonly sub: Subscription;
   /** Last published value of each local island's barrier, and of the shared fields. */
   private readonly published = new Map<number, number>();
-  private known = { foundEpoch: NO_EPOCH, stop: RUNNING as number };
+  private known = { foundEpoch: NO_CUT, stop: RUNNING as number };
   /** The hosts of the run heard from so far (see `onBus`). */
   private readonly heard = new Set<string>();
   private watching = true;

@@ -6,7 +6,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ArchipelagoEvent } from '../../archipelago/events.ts';
 import type { RunRecord } from '../../experiment/records.ts';
 import { toSolution, type Metric } from '../statistics/summary.ts';
-import { OKABE_ITO } from './study-charts.ts';
+import { CHART_FONT, OKABE_ITO, VEGA_LITE_SCHEMA } from './study-charts.ts';
 import { shortNames } from '../statistics/run-length.ts';
 import type { XAxis } from './x-axis.ts';
 
@@ -15,7 +15,6 @@ const LABELS: Record<Metric, string> = {
   evaluations: 'evaluations to solution',
   iterations: 'iterations to solution',
 };
-const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
 
 /**
  * Box plots of a metric per cell over its solved runs (log scale: these spread over decades).
@@ -38,8 +37,8 @@ export function boxPlotSpec(
   const values = runs.filter((r) => r.solved).map((r) => ({ cell: label.get(r.cell)!, value: toSolution(r, metric) }));
   const order = cells.map((id) => label.get(id)!);
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: `${LABELS[metric]}, solved runs only`, ...FONT },
+    $schema: VEGA_LITE_SCHEMA,
+    title: { text: `${LABELS[metric]}, solved runs only`, ...CHART_FONT },
     data: { values },
     width: 560,
     height: { step: 24 },
@@ -55,7 +54,7 @@ export function boxPlotSpec(
       },
       color: { field: 'cell', type: 'nominal', legend: null, sort: order, scale: { range: OKABE_ITO } },
     },
-    config: { axis: FONT },
+    config: { axis: CHART_FONT },
   };
 }
 
@@ -149,8 +148,8 @@ function progressSpec(
 ): TopLevelSpec {
   const values = drawnPoints(points, y.field);
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: title, ...FONT },
+    $schema: VEGA_LITE_SCHEMA,
+    title: { text: title, ...CHART_FONT },
     data: { values },
     width: 560,
     height: 260,
@@ -167,7 +166,7 @@ function progressSpec(
       },
       color: { field: 'island', type: 'nominal', title: 'island' },
     },
-    config: { axis: FONT, legend: FONT },
+    config: { axis: CHART_FONT, legend: CHART_FONT },
   };
 }
 
@@ -211,8 +210,8 @@ export function migrationSpec(
   order?: readonly string[],
 ): TopLevelSpec {
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: title, ...FONT },
+    $schema: VEGA_LITE_SCHEMA,
+    title: { text: title, ...CHART_FONT },
     data: { values: flows.map((f) => ({ ...f, accepted: Math.round(f.accepted * 10) / 10, sent: Math.round(f.sent * 10) / 10 })) },
     transform: [{ joinaggregate: [{ op: 'max', field: 'accepted', as: 'busiest' }] }],
     facet: {
@@ -220,7 +219,7 @@ export function migrationSpec(
       type: 'nominal',
       title: null,
       ...(order ? { sort: [...order] } : {}),
-      header: { labelLimit: 0, labelFontSize: 12, ...FONT },
+      header: { labelLimit: 0, labelFontSize: 12, ...CHART_FONT },
     },
     columns: 3,
     spacing: 40,
@@ -249,7 +248,7 @@ export function migrationSpec(
         y: { field: 'from', type: 'ordinal', title: 'from island' },
       },
     },
-    config: { axis: FONT, legend: FONT },
+    config: { axis: CHART_FONT, legend: CHART_FONT },
   };
 }
 

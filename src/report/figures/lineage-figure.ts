@@ -9,6 +9,7 @@ import type { ArchipelagoEvent } from '../../archipelago/events.ts';
 import { OTHER_ORIGINS } from '../../archipelago/observables/between.ts';
 import { UNKNOWN_ORIGIN } from '../../ga/lineage.ts';
 import { renderSvg } from './charts.ts';
+import { VEGA_LITE_SCHEMA } from './study-charts.ts';
 
 /** Panels drawn at most (the first islands); the caption says how many were left out. */
 const LINEAGE_PANELS = 16;
@@ -42,7 +43,7 @@ export function lineageRows(events: readonly ArchipelagoEvent[]): LineageRow[] {
 export function lineageSpec(rows: readonly LineageRow[]): TopLevelSpec {
   const font = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    $schema: VEGA_LITE_SCHEMA,
     title: { text: 'lineage: each island by island of origin', ...font },
     data: { values: [...rows] },
     config: { axis: font, legend: font, header: font },

@@ -21,9 +21,8 @@ import {
   takeoverTable,
   type TakeoverRow,
 } from '../statistics/observables-data.ts';
+import { CHART_FONT, VEGA_LITE_SCHEMA } from './study-charts.ts';
 
-const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
-const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
 const ITERATIONS = {
   field: 'iteration',
   type: 'quantitative',
@@ -33,7 +32,12 @@ const ITERATIONS = {
 
 /** What every chart of this file starts with: schema, title, data, fonts. */
 function topLevel(text: string, values: readonly object[]) {
-  return { $schema: SCHEMA, title: { text, ...FONT }, data: { values: [...values] }, config: { axis: FONT, legend: FONT } };
+  return {
+    $schema: VEGA_LITE_SCHEMA,
+    title: { text, ...CHART_FONT },
+    data: { values: [...values] },
+    config: { axis: CHART_FONT, legend: CHART_FONT },
+  };
 }
 
 /** How the page puts a chart or a remark (html.ts's helpers, passed in). */
@@ -103,7 +107,7 @@ function shareLinesSpec(values: readonly object[], title: string, color: { field
 export function intakeSpec(rows: ReturnType<typeof intakeRows>): TopLevelSpec {
   return {
     ...topLevel(`immigrants per migration: received, accepted, still there ${SURVIVAL_ITERATIONS} iterations later`, rows),
-    facet: { field: 'island', type: 'ordinal', title: 'island', header: FONT },
+    facet: { field: 'island', type: 'ordinal', title: 'island', header: CHART_FONT },
     columns: 4,
     spec: {
       width: 200,
@@ -122,7 +126,7 @@ export function intakeSpec(rows: ReturnType<typeof intakeRows>): TopLevelSpec {
 export function betweenMediansSpec(rows: ReturnType<typeof betweenMedians>, cells: readonly string[]): TopLevelSpec {
   return {
     ...topLevel('between the islands: median over runs, per cell', rows),
-    facet: { field: 'cell', type: 'nominal', sort: [...cells], title: null, header: { labelLimit: 0, labelFontSize: 9, ...FONT } },
+    facet: { field: 'cell', type: 'nominal', sort: [...cells], title: null, header: { labelLimit: 0, labelFontSize: 9, ...CHART_FONT } },
     columns: 3,
     spacing: 24,
     spec: {

@@ -9,8 +9,10 @@ import type { ArchipelagoEvent } from '../../archipelago/events.ts';
 import { quantile } from '../statistics/stats.ts';
 import { shortNames, type BudgetPoint, type EcdfPoint } from '../statistics/run-length.ts';
 
-const FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
-const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+/** Every chart's fonts (charts.ts, observables-charts.ts, lineage-figure.ts use these too). */
+export const CHART_FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
+/** The vega-lite version every chart's spec names. */
+export const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
 /**
  * Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008): eight hues told
@@ -61,8 +63,8 @@ function cellLinesSpec(
     axis: { labelExpr: "format(datum.value, '~s')" },
   } as const;
   return {
-    $schema: SCHEMA,
-    title: { text: title, ...FONT },
+    $schema: VEGA_LITE_SCHEMA,
+    title: { text: title, ...CHART_FONT },
     data: { values: [...points] },
     width: 620,
     height: 300,
@@ -72,7 +74,7 @@ function cellLinesSpec(
       // The cut-offs: where a cell's runs stopped being watched (ECDF points only have the field).
       { transform: [{ filter: 'datum.cutoff === true' }], mark: { type: 'point', shape: 'cross', size: 90, filled: true } },
     ],
-    config: { axis: FONT, legend: FONT },
+    config: { axis: CHART_FONT, legend: CHART_FONT },
   };
 }
 
@@ -167,10 +169,10 @@ function sampleSchedule(last: number): number[] {
 export function diversityBandSpec(bands: readonly DiversityBand[], cells: readonly string[]): TopLevelSpec {
   const names = cells.filter((_, i) => bands.some((b) => b.cell === `c${i + 1}`)).map((id) => `c${cells.indexOf(id) + 1}`);
   return {
-    $schema: SCHEMA,
-    title: { text: 'diversity within islands over iterations: median and quartiles over islands and runs', ...FONT },
+    $schema: VEGA_LITE_SCHEMA,
+    title: { text: 'diversity within islands over iterations: median and quartiles over islands and runs', ...CHART_FONT },
     data: { values: bands },
-    facet: { field: 'cell', type: 'nominal', sort: names, title: null, header: { labelFontSize: 12, ...FONT } },
+    facet: { field: 'cell', type: 'nominal', sort: names, title: null, header: { labelFontSize: 12, ...CHART_FONT } },
     columns: 3,
     spacing: 24,
     spec: {
@@ -199,6 +201,6 @@ export function diversityBandSpec(bands: readonly DiversityBand[], cells: readon
       },
     },
     resolve: { scale: { x: 'independent' } },
-    config: { axis: FONT, legend: FONT },
+    config: { axis: CHART_FONT, legend: CHART_FONT },
   };
 }

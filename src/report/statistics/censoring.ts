@@ -9,7 +9,10 @@
  */
 import type { RunRecord } from '../../experiment/records.ts';
 
-/** The measures, evaluations first: on shared cores a time says more about the machine than about the setting. */
+/**
+ * The measures, evaluations first: on shared cores a time says more about the machine than about the
+ * setting. Declared here, where a run is observed in one; summary.ts passes them on to the tables and charts.
+ */
 export const METRICS = ['evaluations', 'iterations', 'seconds'] as const;
 export type Metric = (typeof METRICS)[number];
 

@@ -39,7 +39,6 @@ import {
 import type { StudyData } from '../data/study-data.ts';
 import { ertAtTargets, type TargetErt } from './target-ert.ts';
 
-// Declared in censoring.ts (which observes one metric of a run), read here and by the tables and charts.
 export { METRICS, type Metric };
 
 /** The families of tests, each adjusted on its own: evaluations (the primary), wall time and success. Iterations are descriptive. */
