@@ -115,8 +115,8 @@ describe('a budgeted study is the unlimited study or its prefix, record by recor
 const repeatable = (result: RunResult, config: SeededRunConfig) =>
   repeatablePart({ ...resultRecord(result, config), trajectory: result.trajectory, between: result.between });
 
-/** The run resumed from its checkpoint asked for at iteration `k` (null: the run ended before it took one). */
-async function resumedAt(config: SeededRunConfig, k: number): Promise<RunResult | null> {
+/** The run resumed from its checkpoint asked for at iteration `k` (null: the run ended before it took one), with `limits` changed. */
+async function resumedAt(config: SeededRunConfig, k: number, limits?: { maxEvaluations: number }): Promise<RunResult | null> {
   const file = path.join(dir, `budget-${k}.ckpt`);
   const run = startSeededRun(config, { launcher: host, checkpointAtIteration: k });
   let taken: CheckpointEvent | null = null;
@@ -129,7 +129,7 @@ async function resumedAt(config: SeededRunConfig, k: number): Promise<RunResult 
   await run.result;
   if (taken === null) return null;
   const checkpoint = readCheckpoint(file);
-  return startSeededRun(resumeConfig(checkpoint, file, {}), {
+  return startSeededRun(resumeConfig(checkpoint, file, limits ? { limits } : {}), {
     launcher: host,
     resume: checkpoint.islands,
     resumeBetween: checkpoint.between,
@@ -163,5 +163,11 @@ describe('a budgeted run resumed from a checkpoint', { timeout: 240_000 }, () =>
       }
       assert.ok(resumes >= 3, `budget ${budget}: ${resumes} resumes`);
     }
+    // A checkpoint taken without a budget (its islands may be iterations apart) resumed under one: each island stops at its share.
+    const unbudgeted = resolveRunConfig(input, 'test') as SeededRunConfig;
+    const budget = Math.floor(unlimited.evaluations * 0.7);
+    const split = await resumedAt(unbudgeted, 20, { maxEvaluations: budget });
+    assert.ok(split !== null && !split.solved);
+    assert.equal(split.evaluations, budget);
   });
 });
