@@ -35,6 +35,7 @@ import {
 } from './stats.ts';
 import type { StudyData } from './study-data.ts';
 import { ertAtTargets, type TargetErt } from './target-ert.ts';
+import { anytimeRange, meanFitnessOver } from './anytime.ts';
 
 /** The measures, evaluations first: on shared cores a time says more about the machine than about the setting. */
 export const METRICS = ['evaluations', 'iterations', 'seconds'] as const;
@@ -117,6 +118,8 @@ export interface CellSummary {
   ertInterval: Interval;
   /** ERT to reach f <= target for each of ERT_TARGETS (target-ert.ts), from the runs' trajectories; the last target, 0, is the ERT above. */
   ertAtTargets: TargetErt[];
+  /** The area over its convergence curve: its runs' mean best fitness over [0, StudySummary.anytimeUpTo] evaluations (anytime.ts; descriptive). */
+  anytime: number;
   /** Quartiles over the solved runs only (NaN when none solved): what a solved run took. */
   solvedQuartiles: Record<Metric, Quartiles>;
   /** Quartiles over all runs, an unsolved run counting as +Infinity (it took longer than its limit). */
@@ -149,6 +152,8 @@ export interface StudySummary {
   cells: CellSummary[];
   /** Cells whose runs a seed does not repeat (async migration): their comparisons pair initial populations only. */
   notRepeatable: string[];
+  /** The evaluations over which `CellSummary.anytime` is taken, one for every cell (null: some run has no trajectory). */
+  anytimeUpTo: number | null;
 }
 
 /** Value of a run's metric "to solution": +Infinity when unsolved. */
@@ -323,6 +328,7 @@ export function summarise(
   for (const run of study.runs) byCell.get(run.cell)?.set(run.seed, run);
   const limitsOf = new Map(manifest.cells.map((c) => [c.id, cellLimits(c.config)]));
   const islandsOf = new Map(manifest.cells.map((c) => [c.id, Number((c.config as { islands?: number }).islands ?? 1)]));
+  const anytimeUpTo = anytimeRange(study.runs);
 
   const cells: CellSummary[] = manifest.cells.map((cell) => {
     const runs = [...byCell.get(cell.id)!.values()];
@@ -357,6 +363,7 @@ export function summarise(
       ert: expectedRunningTime(runs),
       ertInterval: ertInterval(runs),
       ertAtTargets: ertAtTargets(runs),
+      anytime: meanFitnessOver(runs, anytimeUpTo),
       solvedQuartiles: sq,
       quartiles: q,
       limits: limitsOf.get(cell.id)!,
@@ -379,6 +386,7 @@ export function summarise(
     placement: placementNote(manifest),
     cells,
     notRepeatable: manifest.cells.filter((cell) => !isRepeatable(String(cell.config.migration?.mode))).map((cell) => cell.id),
+    anytimeUpTo,
   };
 }
 
