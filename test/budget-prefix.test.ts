@@ -15,15 +15,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LocalHost } from '../src/archipelago/local-host.ts';
-import type { CheckpointEvent } from '../src/index.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { readRuns } from '../src/experiment/store.ts';
-import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint } from '../src/run/checkpoint.ts';
+import { readCheckpoint, resumeConfig } from '../src/run/checkpoint.ts';
 import { resultRecord } from '../src/run/result-record.ts';
 import { startSeededRun, type RunResult, type SeededRunConfig } from '../src/run/start-run.ts';
 import { CLI } from './cli-helpers.ts';
+import { checkpointAt } from './checkpoint-helpers.ts';
 import { repeatablePart } from './helpers.ts';
 import { ROOT } from './paths.ts';
 
@@ -118,16 +118,7 @@ const repeatable = (result: RunResult, config: SeededRunConfig) =>
 /** The run resumed from its checkpoint asked for at iteration `k` (null: the run ended before it took one), with `limits` changed. */
 async function resumedAt(config: SeededRunConfig, k: number, limits?: { maxEvaluations: number }): Promise<RunResult | null> {
   const file = path.join(dir, `budget-${k}.ckpt`);
-  const run = startSeededRun(config, { launcher: host, checkpointAtIteration: k });
-  let taken: CheckpointEvent | null = null;
-  run.events$.subscribe((event) => {
-    if (event.type !== 'checkpoint') return;
-    taken = event;
-    writeCheckpoint(file, checkpointFile(event, config));
-    run.stop();
-  });
-  await run.result;
-  if (taken === null) return null;
+  if (!(await checkpointAt(host, config, k, file)).taken) return null;
   const checkpoint = readCheckpoint(file);
   return startSeededRun(resumeConfig(checkpoint, file, limits ? { limits } : {}), {
     launcher: host,

@@ -17,9 +17,10 @@ import { LocalHost } from '../src/archipelago/local-host.ts';
 import type { CheckpointEvent } from '../src/index.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
-import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint } from '../src/run/checkpoint.ts';
+import { readCheckpoint, resumeConfig } from '../src/run/checkpoint.ts';
 import { resultRecord } from '../src/run/result-record.ts';
 import { startSeededRun, type RunResult, type SeededRunConfig } from '../src/run/start-run.ts';
+import { checkpointAt } from './checkpoint-helpers.ts';
 import { repeatablePart } from './helpers.ts';
 
 const host = new LocalHost(2);
@@ -33,18 +34,10 @@ after(async () => {
 const repeatable = (result: RunResult, config: SeededRunConfig) =>
   repeatablePart({ ...resultRecord(result, config), trajectory: result.trajectory, between: result.between });
 
-/** The checkpoint asked for at iteration `k`, as a file read back and checked; the run that took it is stopped there. */
-async function checkpointAt(config: SeededRunConfig, k: number, file: string): Promise<string | null> {
-  const run = startSeededRun(config, { launcher: host, checkpointAtIteration: k });
-  let taken: CheckpointEvent | null = null;
-  run.events$.subscribe((event) => {
-    if (event.type !== 'checkpoint') return;
-    taken = event;
-    writeCheckpoint(file, checkpointFile(event, config));
-    run.stop();
-  });
-  const result = await run.result;
-  return taken !== null ? null : JSON.stringify(result.islands);
+/** The checkpoint asked for at iteration `k`, written to `file`; the run that took it is stopped there (null), else its islands. */
+async function checkpointTaken(config: SeededRunConfig, k: number, file: string): Promise<string | null> {
+  const { taken, result } = await checkpointAt(host, config, k, file);
+  return taken ? null : JSON.stringify(result.islands);
 }
 
 async function resumed(file: string): Promise<{ result: RunResult; config: SeededRunConfig }> {
@@ -63,7 +56,7 @@ async function everyCheckpointResumes(input: RunConfigInput, iterations: number[
   let resumes = 0;
   for (const k of iterations) {
     const file = join(tmp, `${config.migration.mode}-${k}.ckpt`);
-    assert.equal(await checkpointAt(config, k, file), null, `a checkpoint at iteration ${k}`);
+    assert.equal(await checkpointTaken(config, k, file), null, `a checkpoint at iteration ${k}`);
     const again = await resumed(file);
     assert.deepEqual(repeatable(again.result, again.config), want, `resumed from the checkpoint at iteration ${k}`);
     resumes++;
