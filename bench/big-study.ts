@@ -1,6 +1,6 @@
 /**
  * Writes a synthetic study folder of many runs, as `experiment` would, for timing `report` on
- * a huge study (docs/performance.md, "report on 120,000 runs"):
+ * a huge study (docs/performance.md, "`report` on huge studies"):
  * `node dist/bench/big-study.js DIR [SEEDS]` writes 4 cells (islands 1, 2, 4, 8; baseline 1)
  * of SEEDS seeds each (default 30,000: 120,000 runs). Seeded: the same arguments write the same bytes.
  * About 80% of runs solve (a valid 12-queens solution), with trajectories of a few points.

@@ -13,9 +13,9 @@ import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeDocBlock } from './doc-block.ts';
-import { hodgesLehmann, signedRankTest } from '../src/report/signed-rank.ts';
-import { averageRanks } from '../src/report/stats.ts';
-import { readStudy } from '../src/report/study-data.ts';
+import { hodgesLehmann, signedRankTest } from '../src/report/statistics/signed-rank.ts';
+import { averageRanks } from '../src/report/statistics/stats.ts';
+import { readStudy } from '../src/report/data/study-data.ts';
 
 /** The rule's constants, as docs/defaults.md states them. */
 export const RULE = { alpha: 0.05, sizes: 6, margin: 1.05, islands: [2, 4] } as const;

@@ -12,8 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { writeDocBlock } from './doc-block.ts';
 import { formatValue } from '../src/experiment/sweep.ts';
 import { studyReport, type CellSummary, type Comparison } from '../src/index.ts';
-import { formatNumber, formatP, ratioText } from '../src/report/table.ts';
-import { studyProvenance } from '../src/report/study-provenance.ts';
+import { formatNumber, formatP, ratioText } from '../src/report/page/table.ts';
+import { studyProvenance } from '../src/report/page/study-provenance.ts';
 
 function verdictText(c: Comparison | undefined): string {
   if (c === undefined) return 'baseline';

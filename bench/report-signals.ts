@@ -3,7 +3,7 @@
  * `node dist/bench/report-signals.js BIN [RUNS]` makes a small study with BIN (a built
  * `nqueens-islands.cjs`), then, RUNS times for each of SIGINT, SIGTERM and SIGHUP, starts
  * `report STUDY --html --csv` with the test hook's notes on, signals it right after
- * `signals claimed` (as test/reliability-studies.test.ts does) and sorts the outcome:
+ * `signals claimed` (as test/report-signals.test.ts does) and sorts the outcome:
  * `line` (exit 128 + n, the one line, nothing written), `killed` (ended by the signal's default
  * action, nothing written), `lost` (the signal changed nothing: exit 0, files written) or `other`.
  * Prints one JSON line per signal. Run it beside a CPU hog to make the race likelier.

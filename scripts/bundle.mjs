@@ -3,7 +3,7 @@
 // command neither resolves hundreds of modules nor compiles what it ran last time. A command's
 // work, the live view and the report stay behind import() (they run only for the command that
 // needs them); Vega and the NATS client are scripts of their own, loaded on use. No third-party file is rewritten: what each piece saves, and why it is kept,
-// is in docs/performance.md ("Start-up on a budget").
+// is in docs/performance.md ("Start-up").
 // Run by `npm run build`, after tsc. Also stores config/default.yaml parsed (see below).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -18,8 +18,10 @@ import type { ExperimentInput } from './experiment/schema.ts';
 import { runStudy, type StudyHooks, type StudyOutcome } from './experiment/runner.ts';
 import { checkTuple, type TupleReport } from './problem/check-tuple.ts';
 import { checkNumberArray, parseTuple } from './problem/tuple.ts';
+import { RowArray, type Rows } from './problem/genes.ts';
 import { writeError } from './io/write-file.ts';
 import { ConfigError } from './config/errors.ts';
+import { cannotListen } from './serve/options.ts';
 import { writeRecord, type SolveRecord } from './run/result-record.ts';
 import { checkBeforeRun, checkpointSeconds } from './run/pre-run.ts';
 import { withSeed, type SeededRunConfig } from './run/start-run.ts';
@@ -43,7 +45,7 @@ export type {
   StartedEvent,
   SurvivalEvent,
 } from './archipelago/events.ts';
-export type { TakeoverResult } from './ga/modes/takeover-coordinator.ts';
+export type { TakeoverResult } from './ga/modes/coordinator-hook.ts';
 export type { EmigrantSelectionName, ReplacementName, ExtraEmigrantSelections, ExtraReplacements } from './config/migration-policies.ts';
 export { PAPER_CPU_MODEL } from './config/run-time.ts';
 export type { RunConfig } from './config/run-config.ts';
@@ -54,6 +56,7 @@ export type { IslandSettings } from './run/island-settings.ts';
 export type { Ending, IslandRecord, SolveRecord } from './run/result-record.ts';
 export type { DroppedCounts } from './archipelago/launcher.ts';
 export type { TupleReport } from './problem/check-tuple.ts';
+export { RowArray, type Rows } from './problem/genes.ts';
 export type { StudyHooks, StudyOutcome } from './experiment/runner.ts';
 export type { RunRecord } from './experiment/records.ts';
 export type { MachineProvenance, Provenance } from './provenance.ts';
@@ -65,30 +68,35 @@ export type { SeededRunConfig } from './run/start-run.ts';
 export { InputError } from './io/errors.ts';
 import { largeNAdvice as adviceFor, paperSeconds as estimateSeconds } from './config/run-time.ts';
 import { figureData as studyFigureData, type CellFigureData, type StudyReport } from './report/study-report.ts';
-import { busOptions, CLUSTER_OPTIONS } from './cluster/library-options.ts';
+import { busOptions, CLUSTER_CALL_OPTIONS } from './cluster/library-options.ts';
 import {
   abortSignal,
+  anything,
   callback,
   checkedArgument,
   checkedOptions,
+  fileName,
   flag,
   islandHosts,
   list,
-  nested,
   nonNegativeInteger,
   object,
+  options as optionsOf,
   positiveInteger,
   text,
-  type OptionCheck,
+  type OptionSchema,
 } from './config/library-options.ts';
 export { ConfigError } from './config/errors.ts';
 export { NoSolutionError, OutputNotWrittenError, RunFailedError } from './run/errors.ts';
 export type { IslandHosts } from './archipelago/launcher.ts';
 export type { ClusterOptions } from './cluster/study/study.ts';
 export { studyReport, type StudyReport, type CellFigureData } from './report/study-report.ts';
-export type { StudySummary, CellSummary, Comparison } from './report/summary.ts';
-export { ERT_TARGETS, type TargetErt } from './report/target-ert.ts';
-export { serveRunHandle as serveRun, type ServeOptions, type ViewServer } from './serve/serve.ts';
+export type { StudySummary, CellSummary, Comparison } from './report/statistics/summary.ts';
+export { ERT_TARGETS, type TargetErt } from './report/statistics/target-ert.ts';
+export type { ServeOptions, StudyServeOptions, ViewServer } from './serve/serve.ts';
+import { SERVE_CHECKS, SERVE_PORT, serveExperiment, serveRunHandle, STUDY_SERVE_CHECKS, type StudyServeOptions } from './serve/serve.ts';
+import type { ServeOptions, ViewServer } from './serve/serve.ts';
+import { withStudyView } from './serve/study-hooks.ts';
 // Across machines (docs/distributed.md): hosts and joinCluster live at 'nqueens-islands/cluster'.
 
 /** A run in progress. */
@@ -120,6 +128,12 @@ export interface RunOptions {
    */
   cluster?: IslandHosts;
   /**
+   * Track each member's island of origin (lineage: the `between` samples' `lineage`, the live
+   * view's lineage bars; docs/live-view.md). Default true; false costs nothing and changes no
+   * search (about 3% of a takeover-mode step at N = 16, within 1% for the paper GA).
+   */
+  lineage?: boolean;
+  /**
    * Checkpoint the run into `file` every `everySeconds` (default 60), as `solve --checkpoint`
    * does (`solve --resume FILE` continues it); each is also a `checkpoint` event. A write that
    * fails is a process warning and the run goes on. Refused (ConfigError, nothing started)
@@ -128,14 +142,13 @@ export interface RunOptions {
   checkpoint?: { file: string; everySeconds?: number };
 }
 
-/** Any value: checkpointEveryMs checks the period in its own words. */
-const period: OptionCheck = () => null;
-
-const RUN_OPTIONS = {
+const RUN_OPTIONS = optionsOf({
   signal: abortSignal,
   cluster: islandHosts,
-  checkpoint: nested({ file: text, everySeconds: period } satisfies Record<keyof NonNullable<RunOptions['checkpoint']>, OptionCheck>),
-} satisfies Record<keyof RunOptions, OptionCheck>;
+  lineage: flag,
+  // The period: checkpointSeconds checks it in its own words.
+  checkpoint: optionsOf({ everySeconds: anything }, { file: fileName }),
+} satisfies Record<keyof RunOptions, OptionSchema>);
 
 /**
  * A run config as a config file holds it (only `n` is required), validated and with every
@@ -158,10 +171,8 @@ function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
  * file, ...); NoSolutionError for N = 2 and 3 (nothing is started).
  */
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
-  const { cluster, checkpoint, signal } = checkedOptions(options, 'startRun options', RUN_OPTIONS);
+  const { cluster, checkpoint, signal, lineage } = checkedOptions(options, 'startRun options', RUN_OPTIONS);
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
-  if (checkpoint && typeof checkpoint.file !== 'string')
-    throw new ConfigError(`checkpoint.file: expected a file name, got ${JSON.stringify(checkpoint.file)}`);
   // The CLI's checks too (run/pre-run.ts): a result or checkpoint file that cannot be written is refused before the run.
   checkBeforeRun(seeded.islands, {
     result: { name: 'output.file', file: seeded.output.file },
@@ -169,6 +180,7 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
   });
   const run = runPipeline(seeded, {
     ...(cluster ? { launcher: cluster.launcher } : {}),
+    ...(lineage === false ? { lineage } : {}),
     ...(signal ? { signal } : {}),
     ...(checkpoint
       ? {
@@ -231,6 +243,8 @@ export interface ExperimentOptions {
   cluster?: ClusterOptions;
   /** Changes to a study given as a file, as the CLI's `--set KEY=VALUE` and `--repeats K` (the file is left as it is). */
   edits?: StudyEdits;
+  /** Serve the study's live view as it runs, as `experiment --serve` (docs/live-view.md); `onServe` gets it (its `url`, its `close()`). */
+  serve?: StudyServeOptions;
 }
 
 /** Every hook a study takes (a misspelt one would be dropped without a word). */
@@ -243,17 +257,18 @@ const STUDY_HOOKS = {
   onRunEnd: callback,
   onRetry: callback,
   onHosts: callback,
-} satisfies Record<keyof StudyHooks, OptionCheck>;
+} satisfies Record<keyof StudyHooks, OptionSchema>;
 
-const EXPERIMENT_OPTIONS = {
+const EXPERIMENT_OPTIONS = optionsOf({
   out: text,
   resume: flag,
   events: flag,
   signal: abortSignal,
-  hooks: nested(STUDY_HOOKS),
+  hooks: optionsOf(STUDY_HOOKS),
   cluster: object,
   edits: object,
-} satisfies Record<keyof ExperimentOptions, OptionCheck>;
+  serve: STUDY_SERVE_CHECKS,
+} satisfies Record<keyof ExperimentOptions, OptionSchema>);
 
 /**
  * Runs a study (an experiment file's path, or the same content as an object) into a folder
@@ -263,18 +278,45 @@ const EXPERIMENT_OPTIONS = {
 export async function runExperiment(study: string | ExperimentInput, given?: ExperimentOptions): Promise<StudyOutcome> {
   const options = checkedOptions(given, 'runExperiment options', EXPERIMENT_OPTIONS);
   const experiment = typeof study === 'string' ? loadExperiment(study, undefined, options.edits) : experimentFromObject(study);
+  const outDir = options.out ?? path.join('results', experiment.name);
+  const cluster = options.cluster ? busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_CALL_OPTIONS) : null;
+  const view = options.serve ? await serveExperiment(experiment, outDir, options.serve, 'runExperiment options') : null;
   const studyOptions = {
-    outDir: options.out ?? path.join('results', experiment.name),
+    outDir,
     resume: options.resume ?? false,
     events: options.events ?? false,
     signal: options.signal,
-    hooks: options.hooks,
+    hooks: withStudyView(options.hooks ?? {}, view),
   };
-  if (!options.cluster) return runStudy(experiment, studyOptions);
-  const cluster = busOptions(options.cluster, 'runExperiment options: cluster', CLUSTER_OPTIONS);
-  // Loaded on use: the NATS client is no cost to a study on this machine.
-  const { runStudyOnCluster } = await import('./cluster/study/study.ts');
-  return runStudyOnCluster(experiment, { ...studyOptions, ...cluster });
+  try {
+    if (!cluster) return await runStudy(experiment, studyOptions);
+    // Loaded on use: the NATS client is no cost to a study on this machine.
+    const { runStudyOnCluster } = await import('./cluster/study/study.ts');
+    return await runStudyOnCluster(experiment, { ...studyOptions, ...cluster });
+  } catch (error) {
+    // A study that did not start (a bad folder, no broker): its view goes too.
+    await view?.close();
+    throw error;
+  } finally {
+    view?.finish();
+  }
+}
+
+/**
+ * Serves the view of a run started with `startRun` (docs/live-view.md): call it right after
+ * `startRun`, before awaiting anything, so no event is missed. Resolves once it listens; it
+ * serves until `close()`.
+ * @throws ConfigError for a bad option, or a port it cannot listen on.
+ */
+export async function serveRun(run: Pick<RunHandle, 'config' | 'events$'>, options: ServeOptions): Promise<ViewServer> {
+  const at = checkedOptions(options, 'serveRun options', SERVE_CHECKS);
+  checkedArgument(at.port, 'serveRun options: port', SERVE_PORT);
+  try {
+    return await serveRunHandle(run, { ...at, port: at.port! });
+  } catch (error) {
+    const why = cannotListen(error, { ...at, port: at.port! });
+    throw why === null ? error : new ConfigError(`serveRun options: port: ${why}`);
+  }
 }
 
 /**
@@ -283,9 +325,16 @@ export async function runExperiment(study: string | ExperimentInput, given?: Exp
  * @throws TupleSyntaxError (an InputError) for rows outside 1..N, an empty tuple, or anything
  * that is neither an array of row numbers nor text holding one.
  */
-export function verify(tuple: readonly number[] | string): TupleReport {
+export function verify(tuple: Rows | string): TupleReport {
   // From JavaScript anything may come: null, [], an object; each is a TupleSyntaxError naming what was expected.
-  return checkTuple(typeof tuple === 'string' ? parseTuple(tuple) : checkNumberArray(tuple, 'tuple'), 'tuple');
+  // A run's typed rows (`RowArray`, from N = 2^20 on) hold positive integers by their type; checkTuple checks their range.
+  const rows =
+    typeof tuple === 'string'
+      ? parseTuple(tuple)
+      : tuple instanceof RowArray && tuple.length > 0
+        ? tuple
+        : checkNumberArray(tuple, 'tuple');
+  return checkTuple(rows, 'tuple');
 }
 
 /** The topologies `topology.kind` takes, and the directed edges each gives for a number of islands. */

@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LocalHost } from '../src/archipelago/local-host.ts';
-import type { CheckpointEvent } from '../src/index.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
 import { readCheckpoint, resumeConfig } from '../src/run/checkpoint.ts';
@@ -95,30 +94,33 @@ describe('a resumed repeatable run is the uninterrupted run', { timeout: 240_000
     const config = resolveRunConfig({ ...input, migration: { mode: 'sync', interval: 2, migrants: 1 } }, 'test') as SeededRunConfig;
     const uninterrupted = await startSeededRun(config, { launcher: host }).result;
     assert.deepEqual(uninterrupted.takeover, { iteration: 14, islands: [10, 11, 14, 14] });
-    // In memory: a checkpoint file of the takeover mode is refused on load (its fitness is not the paper's), as in 0.8.0.
-    // Sync checkpoints are taken at barriers (every 2nd iteration): 10 and 12, after one and two islands were taken
-    // over and before the archipelago's halt at 14, which races a checkpoint asked for there (it depends on timing).
+    // Through a real checkpoint file, read back and checked (its members scored by the takeover mode, not the paper's
+    // fitness). Sync checkpoints are taken at barriers (every 2nd iteration): 10 and 12, after one and two islands were
+    // taken over and before the archipelago's halt at 14, which races a checkpoint asked for there (it depends on timing).
     for (const k of [9, 11]) {
-      const run = startSeededRun(config, { launcher: host, checkpointAtIteration: k });
-      let taken: CheckpointEvent | null = null;
-      run.events$.subscribe((event) => {
-        if (event.type === 'checkpoint') {
-          taken = event;
-          run.stop();
-        }
-      });
-      await run.result;
-      const checkpoint = taken as CheckpointEvent | null;
-      assert.ok(checkpoint, `a checkpoint at iteration ${k}`);
-      const again = {
-        result: await startSeededRun(config, { launcher: host, resume: checkpoint.islands, resumeBetween: checkpoint.between }).result,
-      };
+      const file = join(tmp, `takeover-${k}.ckpt`);
+      assert.equal(await checkpointTaken(config, k, file), null, `a checkpoint at iteration ${k}`);
+      const again = await resumed(file);
       assert.deepEqual(again.result.takeover, uninterrupted.takeover, `resumed from the checkpoint at iteration ${k}`);
       assert.deepEqual(
         again.result.islands.map((i) => i.takenOverAt),
         uninterrupted.islands.map((i) => i.takenOverAt),
       );
     }
+  });
+
+  it('island groups of their own population and GA mode: checkpoints resume to the same record (each island checked as its group)', async () => {
+    // Island 1 runs a population of 60 where island 0 has 100; with hybrid islands beside paper ones too.
+    const groups = { small: { islands: [1], ga: { populationSize: 60 } } };
+    await everyCheckpointResumes(run('sync', 1, { islandGroups: groups }), [1, 4, 10]);
+    const mixed = { quick: { islands: [1], ga: { mode: 'hybrid' as const, populationSize: 60 } } };
+    const config = resolveRunConfig(run('lagged', 5, { n: 300, islandGroups: mixed }), 'test') as SeededRunConfig;
+    const file = join(tmp, 'mixed-1.ckpt');
+    assert.equal(await checkpointTaken(config, 1, file), null, 'a checkpoint at iteration 1');
+    assert.doesNotThrow(
+      () => resumeConfig(readCheckpoint(file), file, {}),
+      'a checkpoint of paper and hybrid islands is read back and checked',
+    );
   });
 
   it('sync: the checkpoint at each barrier up to iteration 141 resumes to the same record', async () => {

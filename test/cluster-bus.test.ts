@@ -164,20 +164,20 @@ describe('bus codec', () => {
   it('tells a message of another tool version or bus format apart, naming it', () => {
     const receiver = new BusCodec('me', null);
     const older = receiver.decode(subject, packr.pack({ format: 1, tool: '0.0.1', body: heartbeat }), ['host']);
-    assert.equal(older.kind, 'incompatible');
-    assert.equal(older.kind === 'incompatible' && older.from, 'nqueens-islands 0.0.1 (bus format 1)');
+    assert.equal(older.kind, 'foreign');
+    assert.equal(older.kind === 'foreign' && older.from, 'nqueens-islands 0.0.1 (bus format 1)');
     assert.equal(
       receiver.decode(subject, packr.pack({ format: BUS_FORMAT - 1, tool: toolInfo().version, body: heartbeat }), ['host']).kind,
-      'incompatible',
+      'foreign',
     );
     const newer = receiver.decode(
       subject,
       writeFrame({ format: BUS_FORMAT + 1, from: 'x1', seq: 1, scope: '', body: packr.pack(heartbeat) }),
       ['host'],
     );
-    assert.equal(newer.kind === 'incompatible' && newer.from, `nqueens-islands ${toolInfo().version} (bus format ${BUS_FORMAT + 1})`);
-    assert.equal(receiver.decode(subject, envelope(heartbeat, { tool: '9.9.9' }), ['host']).kind, 'incompatible');
-    assert.equal(receiver.dropped.incompatible, 4);
+    assert.equal(newer.kind === 'foreign' && newer.from, `nqueens-islands ${toolInfo().version} (bus format ${BUS_FORMAT + 1})`);
+    assert.equal(receiver.decode(subject, envelope(heartbeat, { tool: '9.9.9' }), ['host']).kind, 'foreign');
+    assert.equal(receiver.dropped.foreign, 4);
   });
 
   it('with a cluster key: takes only messages signed with it, for this subject and scope, each sender in increasing order', () => {

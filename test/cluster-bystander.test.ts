@@ -100,7 +100,7 @@ describe('unit: what a bystander sends is bounded', () => {
     const frame = readFrame(signedBy)!;
     assert.equal(frame.format, BUS_FORMAT);
     // Without a key nothing can be checked: the foreign sender is named.
-    assert.equal(new BusCodec('me', null).decode(subject, unsigned, ['host']).kind, 'incompatible');
+    assert.equal(new BusCodec('me', null).decode(subject, unsigned, ['host']).kind, 'foreign');
   });
 
   it('names are said once each, for the first few only: a flood of new names is one more line, then nothing', () => {

@@ -201,6 +201,10 @@ describe('one run across host processes on NATS', { skip: nats.skip, timeout: 30
       ['big', 'big', 'big', 'small', 'small'],
     );
     assert.ok(spread.record.islands.some((i: { migrantsAccepted: number }) => i.migrantsAccepted > 0));
+    // Lineage crossed the bus: a member descended from an island of the other host (the records are equal, lineage included).
+    const hostOf = (island: number) => (island < 3 ? 'big' : 'small');
+    const mixes = (spread.record.between as { lineage: number[][] }[]).flatMap((p) => p.lineage.map((mix, island) => ({ mix, island })));
+    assert.ok(mixes.some(({ mix, island }) => mix.some((o, k) => k % 2 === 0 && o >= 0 && hostOf(o) !== hostOf(island))));
   });
 
   it('lagged: four islands over two hosts give exactly the record of the same run in one process, twice, and with one island slowed', async () => {

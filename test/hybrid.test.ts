@@ -386,6 +386,24 @@ describe('HybridIsland', () => {
     assert.equal(to.immigrate(migrants.slice(), 3, replaceWorstIfBetter, true), 0);
   });
 
+  it('keeps a solved child as the solution, which neither migrants (searched on arrival) nor further steps change', () => {
+    const n = 300;
+    const params = hybridParams(n, { operators: { localSearch: { applyTo: 'both', maxSteps: 1000, triesPerQueen: 8 } } });
+    const island = new HybridIsland({ params, rng: Rng.forStream(5, 0) });
+    assert.equal(island.solution, null, 'not solved by the build (the test is of a child that solves)');
+    while (!island.step() && island.iterations < 50_000);
+    const kept = toOneBased(island.solution!);
+    assert.deepEqual(validateSolution(kept, n), { valid: true });
+    for (let k = 0; k < 5; k++) {
+      const random = allocGenes(n, 2);
+      randomPermutation(random, 0, n, Rng.forStream(5, 10 + k));
+      randomPermutation(random, n, n, Rng.forStream(5, 20 + k));
+      island.immigrate(random, 2, replaceWorstIfBetter);
+      assert.equal(island.step(), true);
+    }
+    assert.deepEqual(toOneBased(island.solution!), kept);
+  });
+
   it('improves migrants by local search on arrival, and records a solution that arrives', () => {
     const n = 200;
     const solved = solve(hybridParams(n), 4);

@@ -1,7 +1,7 @@
 /**
  * Interruption, through the real CLI: SIGINT / SIGTERM on a board that is not solved
  * quickly stops every island, prints and saves the best so far, and exits 130 / 143 (SIGHUP,
- * 129: test/reliability.test.ts) —
+ * 129: test/signals-keep-results.test.ts) —
  * within 1 s of the signal (measured with process.hrtime; the bound is relaxed to 2 s
  * because the test machine is shared and loaded: the assertion is about behaviour, not speed).
  * The test waits for the CLI's "started" note on stderr, never for a fixed time.

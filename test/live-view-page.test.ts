@@ -105,8 +105,22 @@ describe('the page at any size (Chromium)', { skip: chromiumTool.skip }, () => {
           .then((t) => t?.split(';')[0]),
         `takeover: the archipelago was taken over at iteration ${takeover.iteration}`,
       );
+      // Every chart the page draws (any section with a figure, a chart added later too) has a legend.
+      const charts = await page.$$eval('section', (all) =>
+        all
+          .filter((s) => s.querySelector('svg[role="img"], canvas'))
+          .map((s) => ({ id: s.id, legend: s.querySelector('.legend') !== null })),
+      );
       for (const id of ['topology', 'best', 'mean', 'diversity', 'heat', 'distinct'])
-        assert.ok((await page.locator(`#${id} .legend`).count()) > 0, `#${id} has a legend`);
+        assert.ok(
+          charts.some((c) => c.id === id),
+          `#${id} drawn`,
+        );
+      assert.deepEqual(
+        charts.filter((c) => !c.legend),
+        [],
+        'every chart has a legend',
+      );
       assert.equal(await page.locator('#best .key').count(), 4, 'a key per island');
       assert.equal(await page.locator('#heat .colour-bar').count(), 1, 'the heat map has its colour bar');
       assert.equal(await page.locator('#topology line[marker-end="url(#arrow)"]').count(), 4, 'each directed edge has its arrow');

@@ -153,7 +153,7 @@ describe('immigrant survival on a scripted migration', () => {
 
 describe('reading observables back', () => {
   it('refuses an event log whose between or survival event lacks a field the report draws, naming the line', async () => {
-    const { parseEventLines } = await import('../src/report/run-data.ts');
+    const { parseEventLines } = await import('../src/report/data/run-data.ts');
     const good = '{"type":"between","iteration":4,"distance":[[0,0.5],[0.5,0]],"meanDistance":0.5,"distinct":3,"sampled":4,"seconds":0}';
     assert.equal(parseEventLines(good, 'x.jsonl').length, 1);
     assert.throws(

@@ -112,7 +112,9 @@ describe('emigrant selection', () => {
     assert.equal(typeof emigrantSelectionFor({ kind: 'tournament', size: 2 }), 'function');
     assert.throws(
       () => emigrantSelectionFor({ kind: 'worst' }),
-      (e: Error) => e instanceof MigrationPolicyError && /one of best, random, tournament, got worst/.test(e.message),
+      (e: Error) =>
+        e instanceof MigrationPolicyError &&
+        e.message === 'migration.emigrantSelection: expected one of best | random | tournament, got "worst"',
     );
   });
 });
@@ -174,7 +176,11 @@ describe('replacement', () => {
     assert.equal(replacementFor('worst'), replaceWorst);
     assert.equal(replacementFor('random-if-better'), replaceRandomIfBetter);
     assert.equal(replacementFor({ kind: 'worst' }), replaceWorst);
-    assert.throws(() => replacementFor('best'), /replacement must be one of worst-if-better, worst, random-if-better, got best/);
+    assert.throws(() => replacementFor('best'), {
+      message: 'migration.replacement: expected one of worst-if-better | worst | random-if-better, got "best"',
+    });
+    // A name near a registered one is suggested.
+    assert.throws(() => replacementFor('worst-if-beter'), { message: /, got "worst-if-beter"; did you mean "worst-if-better"\?$/ });
   });
 
   it('composes with Island.emigrants and Island.immigrate (duplicates rejected on request)', () => {

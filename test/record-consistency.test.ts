@@ -1,7 +1,7 @@
 // @unit: in-process and quick; `npm run test:unit` runs it.
 /**
  * A run record that contradicts itself is refused wherever it lands: in a study folder the
- * report reads (test/reliability-held-out.test.ts drives that through the CLI) and from a host
+ * report reads (test/input-refusals.test.ts drives that through the CLI) and from a host
  * (the coordinator's recordProblem). An unsolved run is censored at its evaluations, so
  * nothing in it may have reached fitness 0; a trajectory must be a course of its run.
  */

@@ -5,8 +5,6 @@ import { z } from 'zod';
 import { islandSummary, type MigrationEvent } from '../src/archipelago/events.ts';
 import { extendRegistries } from '../src/archipelago/extension.ts';
 import { optionKey, policyNames } from '../src/migration-policy/names.ts';
-import { defineTopology } from '../src/topology/kinds/define.ts';
-import type { Edge } from '../src/topology/kinds/edge.ts';
 import { TOPOLOGY_REGISTRY } from '../src/topology/kinds/registry.ts';
 import type { TopologyRegistry } from '../src/topology/topology.ts';
 import { buildTopology, resolveTopology, topologySection } from '../src/topology/schema.ts';
@@ -25,6 +23,7 @@ import { withSourceWorker } from './helpers.ts';
 import gaModeExtension from './fixtures/ga-mode-extension.ts';
 import policyExtension from './fixtures/policy-extension.ts';
 import migrationModeExtension from './fixtures/migration-mode-extension.ts';
+import { ringKTopology } from './fixtures/topology-plug-in.ts';
 
 /** `solve --help` with its line wrapping undone, so a long flag description reads as one line. */
 function solveHelp(): string {
@@ -125,29 +124,19 @@ describe('registries reach the schema, the JSON Schema, the flags and --help', (
   });
 });
 
-/**
- * The worked example of docs/ARCHITECTURE.md, "How to add a topology": one new module like
- * this one in src/topology/kinds/, and one line in registry.ts. Here the registry
- * is a copy with the line added, so the real one stays as it is.
- */
-const ringK = defineTopology({
-  kind: 'ring-k',
-  help: 'island i sends to the next k islands',
-  options: (f) => ({
-    k: f.int(1).default(2).describe('ring-k only: how many islands ahead each island sends to; default 2'),
-  }),
-  flags: { k: { name: 'ring-k', value: 'number', describe: 'islands ahead that the ring-k topology sends to' } },
-  resolve: ({ k }, { islands, fail }) => {
-    if (k >= islands && islands > 1) fail('k', `${k} reaches past the ${islands} islands; expected at most ${islands - 1}`, ['islands']);
-    return { k };
-  },
-  build: (islands, { k }) => {
-    const edges: Edge[] = [];
-    for (let i = 0; i < islands && islands > 1; i++) for (let d = 1; d <= k; d++) edges.push([i, (i + d) % islands]);
-    return edges;
-  },
-});
-const withRingK: TopologyRegistry = [...TOPOLOGY_REGISTRY, ringK];
+/** A real run from source workers, with its migration events. */
+async function runCollectingMigrations(config: Parameters<typeof startSeededRun>[0], extra: Parameters<typeof startSeededRun>[1]) {
+  const events: MigrationEvent[] = [];
+  const result = await withSourceWorker(() => {
+    const handle = startSeededRun(config, extra);
+    handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
+    return handle.result;
+  });
+  return { result, events };
+}
+
+/** The topology example of docs/ARCHITECTURE.md, "How to add a plug-in", in test/fixtures/topology-plug-in.ts, in a copy of the registry. */
+const withRingK: TopologyRegistry = [...TOPOLOGY_REGISTRY, ringKTopology];
 
 describe('registering a topology with an option', () => {
   it('appears in the schema, the JSON Schema, the flags and --help', () => {
@@ -189,10 +178,35 @@ describe('registering a topology with an option', () => {
     );
     assert.throws(() => buildTopology({ kind: 'ring-k' }, 4, 1), /topology\.kind: expected one of/);
   });
+
+  it('it runs in a real archipelago run: the coordinator, given the registry, builds its edges', async () => {
+    const registries = { ...REGISTRIES, topologies: withRingK };
+    const config = resolveWith(
+      {
+        seed: 6,
+        islands: 4,
+        ga: { populationSize: 20 },
+        topology: { kind: 'ring-k' },
+        migration: { mode: 'sync', interval: 1, migrants: 1 },
+        limits: { maxIterations: 4 },
+      },
+      registries,
+    );
+    const { result, events } = await runCollectingMigrations({ ...config, seed: 6 }, { topologies: withRingK });
+    assert.ok(result.islands.every((i) => !i.error));
+    // Each island sends to the next k = 2 islands: 8 edges, each migrating once per epoch.
+    const edges = new Set(events.map((e) => `${e.from}>${e.to}`));
+    assert.deepEqual([...edges].sort(), ['0>1', '0>2', '1>2', '1>3', '2>0', '2>3', '3>0', '3>1']);
+    // A coordinator not given the registry refuses the kind at once, naming the key.
+    assert.throws(() => startSeededRun({ ...config, seed: 6 }), {
+      name: 'TopologyError',
+      message: `topology.kind: expected one of ${[...TOPOLOGY_REGISTRY.map((d) => d.kind)].join(' | ')}, got "ring-k"; did you mean "ring"?`,
+    });
+  });
 });
 
 /**
- * The worked examples of docs/ARCHITECTURE.md, "How to add a migration policy": an emigrant
+ * The worked examples of docs/ARCHITECTURE.md, "How to add a plug-in": an emigrant
  * selection (`ranked`, option `from`, inline as `ranked(R)`) and a replacement (`random`,
  * option `probability`), in test/fixtures/policy-extension.ts. Registered in copies of the
  * registries; a run's islands import the same module (`extensions`).
@@ -311,12 +325,7 @@ describe('registering an emigrant selection and a replacement with an option', (
         migration: { mode: 'sync', interval: 1, migrants: 2, ...migration },
         limits: { maxIterations: 15 },
       });
-      const events: MigrationEvent[] = [];
-      const result = await withSourceWorker(() => {
-        const handle = startSeededRun({ ...config, seed: 5 }, { extensions: [EXTENSION] });
-        handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
-        return handle.result;
-      });
+      const { result, events } = await runCollectingMigrations({ ...config, seed: 5 }, { extensions: [EXTENSION] });
       assert.deepEqual(
         result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
         [],
@@ -350,7 +359,7 @@ describe('registering an emigrant selection and a replacement with an option', (
   });
 });
 
-/** The worked example of docs/ARCHITECTURE.md, "How to add a GA mode", in test/fixtures/ga-mode-extension.ts. */
+/** The GA mode example of docs/ARCHITECTURE.md, "How to add a plug-in", in test/fixtures/ga-mode-extension.ts. */
 const GA_EXTENSION = fixtureModule('ga-mode-extension');
 const withSteady = extendRegistries(REGISTRIES, [gaModeExtension]);
 
@@ -420,7 +429,7 @@ describe('registering a GA mode', () => {
   });
 });
 
-/** The worked example of docs/ARCHITECTURE.md, "How to add a migration mode", in test/fixtures/migration-mode-extension.ts. */
+/** The migration mode example of docs/ARCHITECTURE.md, "How to add a plug-in", in test/fixtures/migration-mode-extension.ts. */
 const MODE_EXTENSION = fixtureModule('migration-mode-extension');
 const withLatest = extendRegistries(REGISTRIES, [migrationModeExtension]);
 
@@ -452,12 +461,10 @@ describe('registering a migration mode', () => {
       },
       withLatest,
     );
-    const events: MigrationEvent[] = [];
-    const result = await withSourceWorker(() => {
-      const handle = startSeededRun({ ...config, seed: 4 }, { extensions: [MODE_EXTENSION], migrationModes: withLatest.migrationModes });
-      handle.events$.subscribe((e) => e.type === 'migration' && events.push(e));
-      return handle.result;
-    });
+    const { result, events } = await runCollectingMigrations(
+      { ...config, seed: 4 },
+      { extensions: [MODE_EXTENSION], migrationModes: withLatest.migrationModes },
+    );
     assert.deepEqual(
       result.islands.flatMap((i) => (i.error ? [i.error.message] : [])),
       [],
@@ -481,7 +488,7 @@ describe('registering a migration mode', () => {
   it('a coordinator that was not given the mode refuses the run at once', () => {
     const config = resolveWith({ seed: 4, islands: 2, migration: { mode: 'latest' } }, withLatest);
     assert.throws(() => startSeededRun({ ...config, seed: 4 }, { extensions: [MODE_EXTENSION] }), {
-      message: 'run.migration.mode must be one of async, sync, lagged, got "latest"',
+      message: 'run.migration.mode: expected one of async | sync | lagged, got "latest"',
     });
   });
 });

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runExperiment } from '../src/index.ts';
-import { baselineMapper } from '../src/report/baseline.ts';
-import { readStudy } from '../src/report/study-data.ts';
-import { summarise, type StudySummary } from '../src/report/summary.ts';
+import { baselineMapper } from '../src/report/statistics/baseline.ts';
+import { readStudy } from '../src/report/data/study-data.ts';
+import { summarise, type StudySummary } from '../src/report/statistics/summary.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-censoring-'));

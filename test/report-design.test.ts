@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadExperiment } from '../src/experiment/load.ts';
-import { designLines, familyDesigns, powerPlan } from '../src/report/design.ts';
+import { designLines, familyDesigns, powerPlan } from '../src/report/statistics/design.ts';
 import { cliInProcess, isOneLineError } from './cli-helpers.ts';
 import { handMadeStudy, type Hand } from './hand-study.ts';
 

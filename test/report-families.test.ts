@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runExperiment, studyReport } from '../src/index.ts';
-import type { StudySummary } from '../src/report/summary.ts';
-import { renderCsv, summaryRows } from '../src/report/table.ts';
-import { renderTable } from '../src/report/terminal-table.ts';
+import type { StudySummary } from '../src/report/statistics/summary.ts';
+import { renderCsv, summaryRows } from '../src/report/page/table.ts';
+import { renderTable } from '../src/report/page/terminal-table.ts';
 import { handMadeStudy, type Hand } from './hand-study.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-families-'));

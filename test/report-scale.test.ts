@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Rng } from '../src/ga/rng.ts';
-import { pairedRatio } from '../src/report/ratio.ts';
-import { fitnessesWithin } from '../src/report/run-length.ts';
-import { ertInterval, quantile, type RunLength } from '../src/report/stats.ts';
+import { pairedRatio } from '../src/report/statistics/ratio.ts';
+import { fitnessesWithin } from '../src/report/statistics/run-length.ts';
+import { ertInterval, quantile, type RunLength } from '../src/report/statistics/stats.ts';
 
 /** The type 7 quantile as it was: a copy sorted by a comparator. */
 function oldQuantile(values: readonly number[], p: number): number {

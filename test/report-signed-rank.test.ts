@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Rng } from '../src/ga/rng.ts';
-import { excludesZero, hodgesLehmann, signedRankTest, smallestP } from '../src/report/signed-rank.ts';
+import { excludesZero, hodgesLehmann, signedRankTest, smallestP } from '../src/report/statistics/signed-rank.ts';
 
 /*
  * Expected values computed offline with scipy 1.17.1 (python3), the p-values by scipy itself

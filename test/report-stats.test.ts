@@ -1,7 +1,7 @@
 // @unit: in-process and quick; `npm run test:unit` runs the files so tagged (scripts/test.mjs).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { averageRanks, quantile, quartiles, varghaDelaneyA12 } from '../src/report/stats.ts';
+import { averageRanks, quantile, quartiles, varghaDelaneyA12 } from '../src/report/statistics/stats.ts';
 
 describe('quartiles (type 7, linear interpolation)', () => {
   it('matches hand-computed values', () => {

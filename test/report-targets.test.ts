@@ -1,6 +1,6 @@
 /**
- * ERT at intermediate targets (src/report/target-ert.ts) against values worked out by hand in
- * the comments, and the markdown report (src/report/markdown.ts): the library's
+ * ERT at intermediate targets (src/report/statistics/target-ert.ts) against values worked out by hand in
+ * the comments, and the markdown report (src/report/page/markdown.ts): the library's
  * `studyReport(dir).markdown` and `report DIR --markdown FILE`, from a hand-made study folder.
  */
 import assert from 'node:assert/strict';
@@ -10,10 +10,10 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { studyReport } from '../src/index.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
-import { markdownTable, markdownText } from '../src/report/markdown.ts';
-import { ertInterval } from '../src/report/stats.ts';
-import { anytimeRange, meanFitnessOver } from '../src/report/anytime.ts';
-import { ERT_TARGETS, ertAtTargets, targetRunLength } from '../src/report/target-ert.ts';
+import { markdownTable, markdownText } from '../src/report/page/markdown.ts';
+import { ertInterval } from '../src/report/statistics/stats.ts';
+import { anytimeRange, meanFitnessOver } from '../src/report/statistics/anytime.ts';
+import { ERT_TARGETS, ertAtTargets, targetRunLength } from '../src/report/statistics/target-ert.ts';
 import { cliInProcess } from './cli-helpers.ts';
 import { handMadeStudy, type Hand } from './hand-study.ts';
 

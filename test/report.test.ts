@@ -1,25 +1,25 @@
 // @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cellNames } from '../src/report/cell-names.ts';
+import { cellNames } from '../src/report/page/cell-names.ts';
 import { chromium, type Browser } from 'playwright-core';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from '../src/experiment/records.ts';
 import { eventLogPath } from '../src/experiment/runner.ts';
 import { expandSweep, baselineOf } from '../src/experiment/sweep.ts';
-import { baselineMapper, parseBaselineFlags } from '../src/report/baseline.ts';
-import { renderHtml } from '../src/report/html.ts';
-import { PAPER_TABLE1, table1Rows } from '../src/report/paper-table1.ts';
-import { readEvents, readStudy } from '../src/report/study-data.ts';
-import { summarise } from '../src/report/summary.ts';
-import { MEASURE_COLUMNS, renderCsv, summaryRows, targetErtRows } from '../src/report/table.ts';
-import { renderTable } from '../src/report/terminal-table.ts';
-import { progressPoints } from '../src/report/charts.ts';
+import { baselineMapper, parseBaselineFlags } from '../src/report/statistics/baseline.ts';
+import { renderHtml } from '../src/report/page/html.ts';
+import { PAPER_TABLE1, table1Rows } from '../src/report/page/paper-table1.ts';
+import { readEvents, readStudy } from '../src/report/data/study-data.ts';
+import { summarise } from '../src/report/statistics/summary.ts';
+import { MEASURE_COLUMNS, renderCsv, summaryRows, targetErtRows } from '../src/report/page/table.ts';
+import { renderTable } from '../src/report/page/terminal-table.ts';
+import { progressPoints } from '../src/report/figures/charts.ts';
 import { runExperiment, type ArchipelagoEvent } from '../src/index.ts';
-import { cliInProcess, isOneLineError } from './cli-helpers.ts';
+import { cliInProcess, isOneLineError, oneLine } from './cli-helpers.ts';
 import { paper } from './helpers.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
@@ -577,6 +577,13 @@ describe('HTML report', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /takeover time \(iterations at which every island held only copies of the best/);
       assert.match(r.stdout, /^topology\.kind=fully-connected,migration\.interval=1\s+2\s+2\s+/m);
+      // Takeover fitness (1 = a copy of the best, 2 = other) is not the paper's: no ERT to the paper's targets, no IOH export.
+      assert.match(r.stdout, /^topology\.kind=ring,migration\.interval=5(\s+n\/a){5}$/m);
+      assert.match(r.stdout, /n\/a: .* score members by the takeover mode's own fitness/);
+      const ioh = await cliInProcess(['report', out, '--ioh', path.join(dir, 'takeover-ioh')]);
+      assert.equal(ioh.code, 2, ioh.stderr);
+      assert.match(oneLine(ioh, '--ioh of takeover cells'), /--ioh: every cell scores members by the takeover mode's own fitness/);
+      assert.equal(existsSync(path.join(dir, 'takeover-ioh')), false);
     });
 
     it('draws one run from solve --trace with report --run FILE --html: fitness and diversity per island, migrants per edge', async () => {

@@ -14,8 +14,7 @@ import { ConfigError } from '../src/config/errors.ts';
 import { toFileShape } from '../src/config/file-shape.ts';
 import { resolveRunConfig, type ResolveEnv } from '../src/config/resolve.ts';
 import { RESOLVED_CONFIG_VERSION } from '../src/config/resolved-schema.ts';
-import { createEvolver } from '../src/ga/create-evolver.ts';
-import { paperParams } from '../src/ga/params.ts';
+import { createEvolver, evolverSpecOf } from '../src/ga/create-evolver.ts';
 import { Rng } from '../src/ga/rng.ts';
 import {
   checkpointFile,
@@ -32,15 +31,14 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 const env: ResolveEnv = { availableParallelism: 2, totalMemory: 16e9 };
 
 /**
- * A checkpoint of `config`: each island's state from a real paper-mode evolver with the
- * config's population (and no bad repository, as the takeover mode has none), which is what
- * the checkpoint reader checks the states against.
+ * A checkpoint of `config`: each island's state from a real evolver of the config's GA mode
+ * (the takeover mode's members scored by its own fitness), which is what the checkpoint
+ * reader checks the states against.
  */
 function checkpointOf(config: SeededRunConfig): CheckpointFile {
-  const { n, ga, seed } = config;
+  const { seed } = config;
   const islands: IslandSnapshot[] = Array.from({ length: config.islands }, (_, island) => {
-    const params = paperParams(n, { populationSize: ga.populationSize, badRepositorySize: 0 });
-    const evolver = createEvolver({ mode: 'paper', params }, Rng.forStream(seed, island));
+    const evolver = createEvolver(evolverSpecOf(config), Rng.forStream(seed, island), undefined, undefined, undefined, { island, seed });
     evolver.step();
     return { island, epoch: 0, state: evolver.snapshot(), migrantsSent: 0, migrantsAccepted: 0 };
   });

@@ -13,12 +13,16 @@ import fc from 'fast-check';
 import { checkTuple } from '../src/problem/check-tuple.ts';
 import { TupleSyntaxError } from '../src/problem/errors.ts';
 import { binaryRows, checkBinaryFile, jsonChunks, rowLines } from '../src/problem/solution-file.ts';
+import { RowArray, toRows, TYPED_ROWS_N } from '../src/problem/genes.ts';
+import { noSharedLine, validateSolution } from '../src/problem/validate.ts';
+import { toRunRecord } from '../src/experiment/records.ts';
+import type { SolveRecord } from '../src/run/result-record.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nq-solution-file-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 const joined = (chunks: Iterable<string>) => [...chunks].join('');
-const writeBin = (rows: number[], name: string) => {
+const writeBin = (rows: ArrayLike<number>, name: string) => {
   const file = join(tmp, name);
   writeFileSync(file, Buffer.concat([...binaryRows(rows)].map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength))));
   return file;
@@ -46,6 +50,56 @@ describe('solutions written in chunks', () => {
     assert.ok(chunks.length > 4, 'written in parts');
     assert.equal(chunks.join(''), JSON.stringify(record));
     assert.equal(joined(jsonChunks({ empty: [] })), '{"empty":[]}');
+  });
+
+  it('typed rows (RowArray) write the same JSON, rows and .bin as the array of numbers', () => {
+    const numbers = construct(5000);
+    const typed = RowArray.from(numbers);
+    assert.ok(typed instanceof RowArray);
+    assert.equal(JSON.stringify({ solution: typed }), JSON.stringify({ solution: numbers }));
+    const record = { n: 5000, solution: typed, best: typed, islands: [{ best: typed }] };
+    assert.equal(joined(jsonChunks(record)), JSON.stringify({ n: 5000, solution: numbers, best: numbers, islands: [{ best: numbers }] }));
+    assert.equal(joined(jsonChunks(typed)), JSON.stringify(numbers));
+    assert.equal(joined(rowLines(typed)), joined(rowLines(numbers)));
+    assert.deepEqual(readFileSync(writeBin(typed, 'typed.bin')), readFileSync(writeBin(numbers, 'numbers.bin')));
+    // Genes become typed rows from TYPED_ROWS_N on, an array of numbers below.
+    assert.ok(Array.isArray(toRows(new Int32Array(TYPED_ROWS_N - 1))));
+    const rows = toRows(Int32Array.from({ length: TYPED_ROWS_N }, (_, i) => TYPED_ROWS_N - 1 - i));
+    assert.ok(rows instanceof RowArray && rows[0] === TYPED_ROWS_N && rows[TYPED_ROWS_N - 1] === 1);
+  });
+
+  it("a study's record holds typed rows as an array of numbers (plain data for the bus and the record-consistency checks)", () => {
+    const rows = toRows(Int32Array.from({ length: TYPED_ROWS_N }, (_, i) => i));
+    const record = { seed: 1, solved: true, solution: rows, islands: [] } as unknown as SolveRecord;
+    const run = toRunRecord({ id: 'c', values: {} }, record);
+    assert.ok(Array.isArray(run.solution) && run.solution.length === TYPED_ROWS_N && run.solution[5] === 6);
+  });
+
+  it('the validator checks a board past its cache (N >= 2^23) by kind of line, and names the first conflict as below', () => {
+    const n = 2 ** 23 + 1;
+    const rows = RowArray.from(construct(n));
+    assert.deepEqual(validateSolution(rows), { valid: true });
+    assert.equal(noSharedLine(rows), true);
+    const swapped = rows.slice();
+    [swapped[n - 2], swapped[n - 1]] = [swapped[n - 1], swapped[n - 2]];
+    assert.equal(noSharedLine(swapped), false, 'a permutation with a shared diagonal');
+    const clash = (edit: (r: Uint32Array) => void) => {
+      const r = RowArray.from(rows);
+      edit(r);
+      return (validateSolution(r) as { reason: string }).reason;
+    };
+    assert.match(
+      clash((r) => (r[7] = r[3])),
+      /row \d+ is used twice/,
+    );
+    assert.match(
+      clash((r) => ([r[0], r[1]] = [r[1], r[0]])),
+      /column 3 shares a ↗ diagonal/,
+    );
+    assert.match(
+      clash((r) => (r[n - 1] = 0)),
+      new RegExp(`column ${n} holds 0, outside`),
+    );
   });
 
   it('rows one a line, and the .bin form, hold the tuple', () => {

@@ -180,6 +180,27 @@ describe('two live holders never both run a slice', () => {
       assertEachRunOnce(out);
     },
   );
+
+  it(
+    'a holder stopped as soon as it holds the lock (before or after it planned) says on waking that it lost the lock',
+    { skip: !isRoot && 'needs root for unshare' },
+    async () => {
+      const out = path.join(dir, 'stopped-early');
+      const args = ['experiment', study, '--out', out, '--shard', '1/1'];
+      const holder = start(args, SLOW);
+      // Planned before the stop or not, on waking it has runs left to refuse or nothing left to
+      // run: both must end in the lost-lock line, never in a quiet exit 0.
+      await until(() => existsSync(lockOf(out, shardLockFile({ index: 1, count: 1 }))), 'the holder to take its lock');
+      holder.kill('SIGSTOP');
+      const taker = await start(args, SLOW, { host: 'node-b' }).exited;
+      holder.kill('SIGCONT');
+      const stopped = await holder.exited;
+      assert.equal(taker.code, 0, taker.stderr);
+      assert.equal(stopped.code, 2, stopped.stderr);
+      assert.match(stopped.stderr, /this process lost the study's lock to (process 1 on node-b|nobody)/);
+      assertEachRunOnce(out);
+    },
+  );
 });
 
 describe('what is not a lock', () => {

@@ -16,13 +16,14 @@ import { archipelagoOptionsFor, startSeededRun } from '../src/run/start-run.ts';
 import { cli } from './cli-helpers.ts';
 import { statFields } from './proc-stat.ts';
 import { withFault } from './fixtures/fault-host.ts';
+import type { Rows } from '../src/problem/genes.ts';
 
 const host = new LocalHost(2);
 after(() => host.close());
 
 /** What a sync run must repeat exactly. */
 const outcome = (r: {
-  solution: number[] | null;
+  solution: Rows | null;
   foundBy: number | null;
   foundAtIteration: number | null;
   evaluations: number;

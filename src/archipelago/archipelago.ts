@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { allocGenes, toOneBased, type Genes } from '../problem/genes.ts';
+import { allocGenes, toRows, type Genes, type Rows } from '../problem/genes.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { CheckpointRequests } from './checkpoint-requests.ts';
 import { RUNNING, type Coordination } from './coordination.ts';
@@ -45,7 +45,7 @@ export interface Archipelago {
 export function startArchipelago(options: ArchipelagoOptions): Archipelago {
   const mode = checkOptions(options);
   const { topology, islands, seed } = options.run;
-  const edges = edgesOf(topology, islands, seed);
+  const edges = edgesOf(topology, islands, seed, options.topologies);
   const ownHost = options.launcher ? null : new LocalHost(islands, options.threads ? { threads: options.threads } : {});
   const gaMode = (options.gaModes ?? GA_MODE_REGISTRY).find((m) => m.kind === options.run.ga.mode);
   const run = new ArchipelagoRun(options, mode.coordinator, gaMode, edges, options.launcher ?? ownHost!, mode.repeatable);
@@ -67,6 +67,7 @@ function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): Islan
     ...(options.checkpointAtIteration !== undefined ? { checkpointFrom: options.checkpointAtIteration } : {}),
     ...(options.resume ? { arriving: migrantsInFlight(options.resume, island, sourcesOf(edges, island)) } : {}),
     ...(options.extensions?.length ? { extensions: options.extensions } : {}),
+    ...(options.lineage === false ? { lineage: false } : {}),
   }));
 }
 
@@ -162,8 +163,8 @@ class ArchipelagoRun {
     this.checkpoints.open(this.coordination.requestCheckpoint());
   }
 
-  private readonly validated = (island: number, genes: Genes): number[] | null => {
-    const tuple = toOneBased(genes);
+  private readonly validated = (island: number, genes: Genes): Rows | null => {
+    const tuple = toRows(genes);
     const check = validateSolution(tuple, this.options.run.n);
     if (check.valid) return tuple;
     this.emit({
@@ -231,6 +232,8 @@ class ArchipelagoRun {
 
   private onReport(report: IslandReport): void {
     this.ends.reports[report.island] = report;
+    const final = this.ends.reports.every(Boolean) ? this.between.final() : null;
+    if (final) this.emit({ type: 'between', ...final, seconds: this.seconds(report.stoppedAt), final: true });
     this.emitMigrations(report.migrations, report.survivals);
     this.gaMode.ended(report.island);
     this.haltIfModeDone();

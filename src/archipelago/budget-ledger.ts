@@ -14,7 +14,7 @@
  * another, so a ring of RING slots is never overwritten while read (a solution lifts the gate
  * from its iteration on, and the gate re-reads `found` after the ledger: budget-gate.ts).
  */
-import { NO_CUT } from './coordination.ts';
+import { NO_CUT } from './no-cut.ts';
 
 export const RING = 4;
 

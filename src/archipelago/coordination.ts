@@ -21,8 +21,8 @@ export const SOLVED = 1;
 export const HALTED = 2;
 export type StopState = typeof RUNNING | typeof SOLVED | typeof HALTED;
 
-/** `cut()` while no island holds a solution. */
-export const NO_CUT = 0x7fffffff;
+// Its own module, so that the budget ledger (which this file names) needs nothing from here.
+export { NO_CUT } from './no-cut.ts';
 
 /** `reached(i)` of an island that stopped for any reason: it counts as arrived at every later barrier. */
 export const DEPARTED = 0x7fffffff;

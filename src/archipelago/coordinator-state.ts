@@ -6,9 +6,10 @@ import type { Failure, Winner } from './run-result.ts';
 import { earliestFinder, heldAt } from './run-result.ts';
 import type { BestMessage, IslandReport, SolutionMessage } from './messages.ts';
 import { wallClock } from './schedule.ts';
+import type { Rows } from '../problem/genes.ts';
 
 /** Validates an island's solution (1-based tuple), or says why not and returns null. */
-export type Validate = (island: number, genes: SolutionMessage['genes']) => number[] | null;
+export type Validate = (island: number, genes: SolutionMessage['genes']) => Rows | null;
 
 /**
  * Who won: the claimer (its solution validated as soon as its message arrives), or, under

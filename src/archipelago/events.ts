@@ -4,6 +4,7 @@ import type { IslandSnapshot } from './island-snapshot.ts';
 import type { ProgressMessage, StopReason } from './messages.ts';
 import type { BetweenPoint, BetweenSample } from './observables/between.ts';
 import type { Trajectory } from './trajectory.ts';
+import type { Rows } from '../problem/genes.ts';
 import type { SurvivalRecord } from './observables/survival.ts';
 
 /** The archipelago's one event stream: what the CLI display, result files and tests subscribe to. */
@@ -64,6 +65,8 @@ export interface MigrationEvent {
 export type BetweenEvent = { type: 'between' } & BetweenSample & {
     /** Seconds of search when the last island's sample arrived. */
     seconds: number;
+    /** The final state of islands that stopped at different iterations (BetweenTracker.final): `iteration` is the latest. */
+    final?: true;
   };
 
 /** One batch of immigrants checked k iterations after it was taken in (observables/survival.ts). */
@@ -80,7 +83,7 @@ export interface SolutionEvent {
   island: number;
   /** The finder's completed iterations when it found the solution. */
   iteration: number;
-  solution: number[];
+  solution: Rows;
   seconds: number;
 }
 
@@ -149,11 +152,11 @@ export interface IslandResult extends IslandSummary {
 export interface ArchipelagoResult extends GaModeRunFields {
   solved: boolean;
   /** 1-based solution, validated; null if none. */
-  solution: number[] | null;
+  solution: Rows | null;
   /** Best fitness found (0 when solved). */
   fitness: number;
   /** 1-based best chromosome of the run (the solution when solved). */
-  best: number[] | null;
+  best: Rows | null;
   foundBy: number | null;
   foundAtIteration: number | null;
   /** Seconds of search until the winner found the solution. */

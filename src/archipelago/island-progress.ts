@@ -61,11 +61,15 @@ export class IslandProgress {
     return evolver.iterations >= this.nextSample || performance.now() >= this.nextProgress || signal !== this.signalSent;
   }
 
-  send(counts: ProgressCounts): void {
+  /**
+   * Sends a progress sample, with an observation at the iterations of the schedule and, with
+   * `last` (the island has stopped), at its last iteration: the final state is always observed.
+   */
+  send(counts: ProgressCounts, last = false): void {
     const { evolver } = this;
     if (!evolver.solution) this.reportBest();
     const iteration = evolver.iterations;
-    const observation = iteration !== this.observed && isScheduledIteration(iteration) ? observe(evolver.population) : undefined;
+    const observation = iteration !== this.observed && (last || isScheduledIteration(iteration)) ? observe(evolver.population) : undefined;
     if (observation) this.keep(iteration, observation);
     if (evolver.modeSignal) this.signalSent = evolver.modeSignal();
     this.transport.report({

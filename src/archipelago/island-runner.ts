@@ -1,5 +1,6 @@
 import { BuildStopped } from '../ga/errors.ts';
 import { stoppedInBuild } from './stopped-in-build.ts';
+import { UNKNOWN_ORIGIN } from '../ga/lineage.ts';
 import { createEvolver, evolverSpecOf } from '../ga/create-evolver.ts';
 import type { Evolver } from '../ga/evolver.ts';
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
@@ -116,6 +117,7 @@ class IslandRun implements IslandLoop {
       island: task.island,
       seed: task.run.seed,
     });
+    if (task.lineage !== false) this.evolver.trackLineage?.(task.island, snapshot?.state.origins);
     hooks.wrap?.(this.evolver, this.id);
     // The one place "no limit" (null) becomes a bound the loop compares with.
     const { maxIterations, maxEvaluations } = task.run.limits;
@@ -186,7 +188,7 @@ class IslandRun implements IslandLoop {
         foundAt: this.foundAt,
       });
     }
-    this.progress(); // the end of its curve
+    this.progress(true); // the end of its curve, and its last state observed
     return this.report(reason, stoppedAt);
   }
 
@@ -247,7 +249,16 @@ class IslandRun implements IslandLoop {
     if (transport.targets.length === 0) return;
     const genes = evolver.emigrants(migration.migrants, this.select);
     const count = genes.length / evolver.n;
-    const message: MigrantsMessage = { type: 'migrants', from: this.id, epoch, iteration: evolver.iterations, count, genes };
+    const origins = evolver.emigrantOrigins?.() ?? null;
+    const message: MigrantsMessage = {
+      type: 'migrants',
+      from: this.id,
+      epoch,
+      iteration: evolver.iterations,
+      count,
+      genes,
+      ...(origins ? { origins } : {}),
+    };
     transport.send(message);
     // It may reach a target after the target's snapshot: this island's carries it (a copy: the genes may be lent).
     if (this.request() !== this.served) this.sentWhilePending.push({ ...message, genes: genes.slice() });
@@ -257,7 +268,8 @@ class IslandRun implements IslandLoop {
   immigrate(message: MigrantsMessage): void {
     const { evolver } = this;
     const mark = this.immigrants.mark(evolver.population);
-    const accepted = evolver.immigrate(message.genes, message.count, this.replace, this.migration.rejectDuplicates);
+    const origins = message.origins && knownOrigins(message.origins, this.task.run.islands);
+    const accepted = evolver.immigrate(message.genes, message.count, this.replace, this.migration.rejectDuplicates, origins);
     this.immigrants.taken(evolver.population, mark, message.from, message.epoch, evolver.iterations, message.count, accepted);
     this.migrantsReceived += message.count;
     this.migrantsAccepted += accepted;
@@ -314,9 +326,9 @@ class IslandRun implements IslandLoop {
     };
   }
 
-  private progress(): void {
+  private progress(last = false): void {
     const { migrantsSent, migrantsAccepted } = this;
-    this.progressReports.send({ migrantsSent, migrantsAccepted, migrations: this.log.take(), survivals: this.immigrants.take() });
+    this.progressReports.send({ migrantsSent, migrantsAccepted, migrations: this.log.take(), survivals: this.immigrants.take() }, last);
   }
 
   /** Sends the island's best before a failure propagates (runIsland). */
@@ -369,4 +381,10 @@ class IslandRun implements IslandLoop {
       ...(this.budget && !this.overBudget ? { budgetAt: this.budget.point() } : {}),
     };
   }
+}
+
+/** Origins as they arrived (from another host, untrusted): one that is no island of the run is UNKNOWN_ORIGIN. */
+function knownOrigins(origins: Uint16Array, islands: number): Uint16Array {
+  for (let i = 0; i < origins.length; i++) if (origins[i] >= islands) origins[i] = UNKNOWN_ORIGIN;
+  return origins;
 }

@@ -1,5 +1,5 @@
 import type { IslandState } from '../ga/snapshot.ts';
-import type { MigrantsMessage } from './messages.ts';
+import type { MigrantsMessage } from './migrants-message.ts';
 import type { Observation } from './observables/sample.ts';
 import type { BudgetPoint } from './budget-gate.ts';
 

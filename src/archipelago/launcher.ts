@@ -79,8 +79,11 @@ export interface Launcher {
   report(): LaunchReport;
 }
 
-/** A launcher that owns resources (threads, connections) across runs; `close` gives them back. */
-export interface Host extends Launcher {
+/**
+ * A launcher that owns resources (threads, connections) across runs; `close` gives them back.
+ * (Not a host: that word names a machine that offers islands, `ClusterHost`, or this one's threads, `LocalHost`.)
+ */
+export interface ClosableLauncher extends Launcher {
   close(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@ import { kernelModuleForThread, type KernelModule } from '../ga/kernel.ts';
 import { decode, encode } from './codec.ts';
 import {
   IN_PROCESS_REPORT,
-  type Host,
+  type ClosableLauncher,
   type LaunchedRun,
   type LaunchPlan,
   type LaunchReport,
@@ -48,7 +48,7 @@ function pending(): Pending {
  * replaced by piscina before the next task needs it. One run at a time: a run needing more
  * workers than the pool has replaces the pool.
  */
-export class LocalHost implements Host {
+export class LocalHost implements ClosableLauncher {
   readonly capabilities: LauncherCapabilities = { checkpoints: true };
   private pool: Piscina | null = null;
   private poolThreads = 0;

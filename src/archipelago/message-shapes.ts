@@ -58,6 +58,10 @@ const observation = shapeOf<Observation>()(
     positions: z.number().int().min(0).max(1_000_000),
     genes,
     hashes: z.instanceof(Uint32Array),
+    lineage: z
+      .instanceof(Uint32Array)
+      .refine((l) => l.length % 2 === 0)
+      .optional(),
   }),
 );
 
@@ -111,14 +115,17 @@ const report = shapeOf<IslandReport>()(
 );
 
 const migrants = shapeOf<MigrantsMessage>()(
-  z.looseObject({
-    type: z.literal('migrants'),
-    from: island,
-    epoch: count,
-    iteration: count,
-    count: z.number().int().min(0).max(1_000_000),
-    genes,
-  }),
+  z
+    .looseObject({
+      type: z.literal('migrants'),
+      from: island,
+      epoch: count,
+      iteration: count,
+      count: z.number().int().min(0).max(1_000_000),
+      genes,
+      origins: z.instanceof(Uint16Array).optional(),
+    })
+    .refine((m) => m.origins === undefined || m.origins.length === m.count, 'one origin per migrant'),
 );
 
 /**
@@ -153,6 +160,7 @@ const task = shapeOf<ForeignTask>()(
     sources: z.array(island),
     targets: z.array(island),
     snapshot: z.null(),
+    lineage: z.boolean().optional(),
     extensions: z.array(z.string()).optional(),
   }),
 );

@@ -2,9 +2,13 @@ import type { Genes } from '../problem/genes.ts';
 import type { Measures } from './island-counters.ts';
 import type { GaModeSampleFields } from '../ga/modes/coordinator-hook.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
+import type { MigrantsMessage } from './migrants-message.ts';
 import type { Observation } from './observables/sample.ts';
 import type { RunSpec } from './island-options.ts';
 import type { BudgetPoint } from './budget-gate.ts';
+
+// In a file of its own, which the snapshot's (island-snapshot.ts) also reads: a snapshot keeps the migrants in flight.
+export type { MigrantsMessage };
 
 /**
  * Every message between threads, one type each. All go through `codec.ts`; genes and logs
@@ -32,6 +36,8 @@ export interface IslandTask {
   checkpointFrom?: number;
   /** With `snapshot`: the migrants in flight to this island at the checkpoint, in sending order (in-flight.ts). */
   arriving?: MigrantsMessage[];
+  /** Track lineage (ga/lineage.ts; ArchipelagoOptions.lineage): absent means on. */
+  lineage?: boolean;
   /** URLs of extension modules (`extension.ts`) whose policies the task may name. */
   extensions?: readonly string[];
 }
@@ -49,17 +55,6 @@ export interface SnapshotMessage {
   type: 'snapshot';
   generation: number;
   snapshot: IslandSnapshot;
-}
-
-/** Emigrants along one edge. `epoch` is the sync barrier number (0 in async mode). */
-export interface MigrantsMessage {
-  type: 'migrants';
-  from: number;
-  epoch: number;
-  /** The sender's completed iterations when it sent. */
-  iteration: number;
-  count: number;
-  genes: Genes;
 }
 
 /** Migration records, flat: MIGRATION_RECORD ints each (see `MigrationLog`). */

@@ -1,11 +1,12 @@
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
+import type { TopologyRegistry } from '../topology/topology.ts';
 import { ArchipelagoOptionError } from './errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { IslandSnapshot } from './island-snapshot.ts';
 import type { BetweenPoint } from './observables/between.ts';
 import type { RunSpec } from './island-options.ts';
 import type { MigrationModeDefinition, MigrationModeRegistry } from './modes/define.ts';
-import { MIGRATION_MODE_REGISTRY } from './modes/registry.ts';
+import { migrationModeOf } from './modes/registry.ts';
 import { shown } from '../io/shown.ts';
 
 export interface ArchipelagoOptions {
@@ -49,8 +50,16 @@ export interface ArchipelagoOptions {
    * from an extension module is in this list and in the module, which `extensions` names.
    */
   migrationModes?: MigrationModeRegistry;
+  /**
+   * Track each member's island of origin (lineage, src/ga/lineage.ts; docs/live-view.md):
+   * migrants carry it, observations hold each island's mix. Default true; false leaves the
+   * search as it is (it never changes it) and drops the `lineage` observable.
+   */
+  lineage?: boolean;
   /** The GA modes whose coordinator hooks `run.ga.mode` may name (default: the built-in ones). */
   gaModes?: GaModeRegistry;
+  /** The topologies `run.topology.kind` may name, built here (default: the built-in ones; a test's copy has more). */
+  topologies?: TopologyRegistry;
 }
 
 export const DEFAULT_PROGRESS_INTERVAL_MS = 250;
@@ -66,9 +75,7 @@ export function checkOptions(o: ArchipelagoOptions): MigrationModeDefinition {
   const fail = (what: string, expected: string, got: unknown): never => {
     throw new ArchipelagoOptionError(`${what} must be ${expected}, got ${shown(got)}`);
   };
-  const modes = o.migrationModes ?? MIGRATION_MODE_REGISTRY;
-  const mode = modes.find((m) => m.kind === o.run.migration.mode);
-  if (!mode) return fail('run.migration.mode', `one of ${modes.map((m) => m.kind).join(', ')}`, o.run.migration.mode);
+  const mode = migrationModeOf(o.run.migration.mode, o.migrationModes, 'run.migration.mode', (m) => new ArchipelagoOptionError(m));
   if (o.resume !== undefined) {
     const { islands, migration } = o.run;
     const ids = o.resume.map((s) => s?.island);

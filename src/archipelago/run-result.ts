@@ -1,4 +1,4 @@
-import { toOneBased, type Genes } from '../problem/genes.ts';
+import { toRows, type Genes, type Rows } from '../problem/genes.ts';
 import type { GaCoordinatorHook, GaModeIslandFields } from '../ga/modes/coordinator-hook.ts';
 import type { ArchipelagoResult, IslandResult } from './events.ts';
 import { measuresOf, zeroMeasures } from './island-counters.ts';
@@ -18,7 +18,7 @@ export interface Failure {
 export interface Winner {
   island: number;
   iteration: number;
-  solution: number[];
+  solution: Rows;
   foundAt: number;
 }
 
@@ -192,7 +192,7 @@ export function buildResult(o: RunRecordings): ArchipelagoResult {
     solved: winner !== null,
     solution: winner ? winner.solution : null,
     fitness,
-    best: winner ? winner.solution : best ? toOneBased(best.best) : null,
+    best: winner ? winner.solution : best ? toRows(best.best) : null,
     foundBy: winner ? winner.island : null,
     foundAtIteration: winner ? winner.iteration : null,
     foundAtSeconds: winner ? Math.max(0, winner.foundAt - searchFrom) / 1000 : null,

@@ -21,7 +21,8 @@ const CKPT_REQUEST = 4;
 const CKPT_EPOCH = 5;
 const HEADER = 6;
 
-const NO_EPOCH = 0x7fffffff;
+/** The cut and the checkpoint epoch while none is agreed (larger than any epoch or iteration a run reaches). */
+export const NO_EPOCH = 0x7fffffff;
 
 type WaitAsync = (a: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
 

@@ -9,6 +9,7 @@ import { safeText } from '../io/terminal.ts';
 import { paint } from './colour.ts';
 import { failureReason } from '../io/write-file.ts';
 import { EXIT } from './errors.ts';
+import type { Rows } from '../problem/genes.ts';
 
 /** Where a command writes and how it ends. */
 export interface CliIo {
@@ -149,7 +150,7 @@ export function exitWhenWritten(cleanup: () => Promise<void>): Promise<void> {
  * A tuple for a person: whole up to MAX_PRINTED_TUPLE entries, else its head and `rest`, which
  * says where the rest is (the `--out` file given) or how to get it.
  */
-export function tupleForPeople(tuple: readonly number[], all = false, rest = '--all prints them'): string {
+export function tupleForPeople(tuple: Rows, all = false, rest = '--all prints them'): string {
   if (all || tuple.length <= MAX_PRINTED_TUPLE) return `(${tuple.join(', ')})`;
   return `(${tuple.slice(0, 10).join(', ')}, ... ${tuple.length - 10} more; ${rest})`;
 }

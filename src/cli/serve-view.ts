@@ -3,24 +3,23 @@
  * first line on stderr, and turns a port that cannot be had into one line (exit 2).
  */
 import type { Experiment } from '../experiment/load.ts';
-import type { StudyHooks } from '../experiment/runner.ts';
-import { toolInfo } from '../package-info.ts';
-import { machineProvenance } from '../provenance.ts';
 import type { SeededRunConfig } from '../run/start-run.ts';
-import type { ServeOptions } from '../serve/options.ts';
+import { cannotListen, type ServeOptions } from '../serve/options.ts';
 import type { RunServer, StudyServer, ViewServer } from '../serve/serve.ts';
 import { UsageError } from './errors.ts';
 import { printBare, printError } from './output.ts';
 import { claimSignals } from './signals.ts';
+
+export { withStudyView } from '../serve/study-hooks.ts';
 
 async function started<T extends ViewServer>(at: ServeOptions, start: () => Promise<T>): Promise<T> {
   let server: T;
   try {
     server = await start();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    if (typeof code !== 'string') throw error;
-    throw new UsageError(`--serve ${at.port}: cannot listen on ${at.host ?? '127.0.0.1'} port ${at.port} (${code})`);
+    const why = cannotListen(error, at);
+    if (why === null) throw error;
+    throw new UsageError(`--serve ${at.port}: ${why}`);
   }
   printBare(server.url);
   return server;
@@ -34,15 +33,8 @@ export async function startRunView(config: SeededRunConfig, at: ServeOptions): P
 
 /** `experiment --serve`: the study's view. */
 export async function startStudyView(experiment: Experiment, outDir: string, at: ServeOptions): Promise<StudyServer> {
-  const { serveStudy } = await import('../serve/serve.ts');
-  const plan = {
-    name: experiment.name,
-    seeds: experiment.seeds,
-    cells: experiment.cells,
-    provenance: machineProvenance(),
-    tool: toolInfo(),
-  };
-  return started(at, () => serveStudy(plan, outDir, at));
+  const { experimentPlan, serveStudy } = await import('../serve/serve.ts');
+  return started(at, () => serveStudy(experimentPlan(experiment), outDir, at));
 }
 
 /** `report ... --serve`: serves what is on disk until a signal (Ctrl-C) stops it. */
@@ -75,24 +67,4 @@ function untilSignal(done: Promise<void>): Promise<void> {
       resolve();
     });
   });
-}
-
-/** The study runner's hooks with the view's added: the folder opened, each run's events, each run's end. */
-export function withStudyView(hooks: StudyHooks, view: StudyServer | null): StudyHooks {
-  if (view === null) return hooks;
-  return {
-    ...hooks,
-    onPlan: (total, done) => {
-      hooks.onPlan?.(total, done);
-      view.opened();
-    },
-    onRunEvents: (run, events$) => {
-      hooks.onRunEvents?.(run, events$);
-      view.runEvents(run.cell.id, run.seed, events$);
-    },
-    onRunEnd: (record, index) => {
-      hooks.onRunEnd?.(record, index);
-      view.runEnded(record);
-    },
-  };
 }

@@ -3,43 +3,40 @@
  * null or a number for options, an unknown or misspelt option, or one of the wrong type is a
  * ConfigError naming it, before any connection (a missing `nats` was a TypeError).
  */
-import { ConfigError } from '../config/errors.ts';
-import { callback, checkedOptions, number, object, text, texts, type OptionCheck } from '../config/library-options.ts';
+import { z } from 'zod';
+import { callback, checkedOptions, number, options, text, type OptionSchema } from '../config/library-options.ts';
 import type { NatsAuth } from '../config/nats-url.ts';
+import { expected } from '../schema/fields.ts';
 import type { ClusterKeySource } from './bus/key.ts';
-import type { HostOptions } from './host/host.ts';
-import type { ListHostsOptions } from './host/list.ts';
 import type { ClusterOptions } from './study/study.ts';
 
-const NATS_AUTH = { credsFile: text, caFile: text, certFile: text, keyFile: text } satisfies Record<keyof NatsAuth, OptionCheck>;
-const KEY_SOURCE = { clusterKey: text, clusterKeyFile: text } satisfies Record<keyof ClusterKeySource, OptionCheck>;
-const BUS = { nats: text, auth: object, prefix: text, ...KEY_SOURCE };
+const NATS_AUTH = options({ credsFile: text, caFile: text, certFile: text, keyFile: text } satisfies Record<keyof NatsAuth, OptionSchema>);
 
-export const CLUSTER_OPTIONS = {
+/** The options of every call that reaches a broker; `nats` is required. */
+export const BUS = {
+  nats: z.string({ error: expected("the broker's URL, e.g. nats://127.0.0.1:4222") }),
+  auth: NATS_AUTH,
+  prefix: text,
+  clusterKey: text,
+  clusterKeyFile: text,
+} satisfies Record<keyof ClusterKeySource | 'nats' | 'auth' | 'prefix', OptionSchema>;
+
+/** The schema of a call's options that include BUS's: `nats` required, the others optional. */
+export function busSchema({ nats, ...others }: typeof BUS & Record<string, OptionSchema>): OptionSchema {
+  return options(others, { nats });
+}
+
+/** joinCluster's options, and runExperiment's `cluster`. */
+export const CLUSTER_CALL_OPTIONS = busSchema({
   ...BUS,
   hosts: number,
   waitMs: number,
   ackWaitMs: number,
   heartbeatMs: number,
   log: callback,
-} satisfies Record<keyof ClusterOptions, OptionCheck>;
+} satisfies Record<keyof ClusterOptions, OptionSchema>);
 
-export const HOST_OPTIONS = {
-  ...BUS,
-  islands: number,
-  islandNice: number,
-  name: text,
-  heartbeatMs: number,
-  extensions: texts,
-  log: callback,
-} satisfies Record<keyof HostOptions, OptionCheck>;
-
-export const LIST_HOSTS_OPTIONS = { ...BUS, waitMs: number } satisfies Record<keyof ListHostsOptions, OptionCheck>;
-
-/** `given` as the options of a call that reaches a broker: checked, `nats` given, `auth` checked too. @throws ConfigError */
-export function busOptions<T extends { nats: string; auth?: NatsAuth }>(given: T, what: string, checks: Record<keyof T, OptionCheck>): T {
-  const options = checkedOptions(given, what, checks);
-  if (options.nats === undefined) throw new ConfigError(`${what}: nats: missing; expected the broker's URL, e.g. nats://127.0.0.1:4222`);
-  if (options.auth !== undefined) checkedOptions<NatsAuth>(options.auth, `${what}: auth`, NATS_AUTH);
-  return options as T;
+/** `given` as the options of a call that reaches a broker, checked by `schema` (from busSchema). @throws ConfigError */
+export function busOptions<T extends { nats: string }>(given: T, what: string, schema: OptionSchema): T {
+  return checkedOptions(given, what, schema) as T;
 }

@@ -1,5 +1,5 @@
 /**
- * Config files before parsing: how they are named in messages, reading them with bounds, and
+ * Config files before parsing (named and read with bounds by file-text.ts), and
  * config/default.yaml (what `solve` reads without --config). `npm run build` stores the
  * default file parsed (dist/config/default.json, beside the text it came from), so a command
  * that reads only that file does not load the YAML parser, a tenth of a cold start; a file
@@ -7,35 +7,17 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../io/errors.ts';
-import { MAX_CONFIG_BYTES, readRegularText } from '../io/read-file.ts';
 import { packageRoot } from '../package-info.ts';
-import { ConfigError } from './errors.ts';
+import { displayName, readText } from './file-text.ts';
 import { overridesFromArgv } from './flags.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './resolve.ts';
 import type { RunConfig } from './run-config.ts';
 
+// Declared in file-text.ts, which load.ts (loaded from here on demand) reads too.
+export { displayName, readText };
+
 /** The file `solve` and `config print` read when no `--config` is given. */
 export const DEFAULT_CONFIG_FILE = path.join(packageRoot(), 'config', 'default.yaml');
-
-/** How a file is named in messages: as the user wrote it, or relative to cwd when it lies inside. */
-export function displayName(file: string): string {
-  if (!path.isAbsolute(file)) return file;
-  const relative = path.relative(process.cwd(), file);
-  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
-}
-
-/**
- * A whole text file (a regular file of at most MAX_CONFIG_BYTES), with the usual mistakes
- * as one-line errors naming it and what was `expected`.
- */
-export function readText(file: string, name: string, expected = 'a YAML or JSON file'): string {
-  try {
-    return readRegularText(file, { name, expected, maxBytes: MAX_CONFIG_BYTES });
-  } catch (error) {
-    throw error instanceof InputError ? new ConfigError(error.message) : error;
-  }
-}
 
 /** What the build stores of config/default.yaml: its exact text and what it parses to. */
 export interface BuiltDefault {

@@ -12,11 +12,14 @@ export const RUN_DEFAULTS = {
   threads: null,
   onIslandError: 'continue',
   /** mode null = by N (defaultMigrationMode). */
-  migration: { mode: null, lag: 2, interval: 1, migrants: '2%', rejectDuplicates: false },
+  migration: { mode: null, interval: 1, migrants: '2%', rejectDuplicates: false },
   limits: { maxIterations: null, maxEvaluations: null, timeLimit: null },
   output: { file: null },
   cluster: { prefix: 'nqi', wait: 30 },
 } as const;
+
+/** Worker threads of a run (`threads`, 1..MAX_THREADS); far past the core count, threads only add switching and copying. */
+export const MAX_THREADS = 256;
 
 /** Seconds between checkpoints when none is given (`--checkpoint-every`, the library's `checkpoint.everySeconds`). */
 export const DEFAULT_CHECKPOINT_EVERY = 60;

@@ -11,11 +11,14 @@ import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { optionKey, policyFamilies, policyNames } from '../migration-policy/names.ts';
 import type { TopologyRegistry } from '../topology/topology.ts';
 import type { GaModeRegistry } from '../ga/create-evolver.ts';
-import type { OptionFlag } from '../schema/registry.ts';
+import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
+import { summaries, type OptionFlag } from '../schema/plug-in.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import { ConfigError } from './errors.ts';
+import { setPath, type ConfigOverrides } from './overrides.ts';
 import { jsonTextProblem } from '../io/json-text.ts';
-import { MAX_ISLANDS, MAX_THREADS } from './schema.ts';
+import { MAX_ISLANDS } from '../topology/topology.ts';
+import { MAX_THREADS } from './defaults.ts';
 import { lastValue, numberInHelp, numberLiteral, type FlagValue, type FlagOptions } from '../schema/flag-value.ts';
 
 export interface FlagSpec {
@@ -50,12 +53,6 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
     },
     TOPOLOGY_FLAGS,
     MIGRATION_MODE_FLAG,
-    {
-      name: 'lag',
-      path: 'migration.lag',
-      value: 'number',
-      describe: 'lagged: iterations from sending to entry (0 = sync); given without --migration it means lagged',
-    },
     { name: 'interval', path: 'migration.interval', value: 'number', describe: 'iterations between migrations' },
     {
       name: 'migrants',
@@ -118,8 +115,7 @@ export function gaModeFlags(registry: GaModeRegistry): FlagSpec[] {
   const options = new Map<string, FlagSpec>();
   for (const d of registry)
     for (const flag of optionFlags(d, (option) => `ga.${option}`)) if (!options.has(flag.name)) options.set(flag.name, flag);
-  const modes = registry.map((d) => `${d.kind} (${d.help})`).join(' | ');
-  return [{ name: 'mode', path: 'ga.mode', value: 'string', describe: modes }, ...options.values()];
+  return [{ name: 'mode', path: 'ga.mode', value: 'string', describe: summaries(registry, ' | ') }, ...options.values()];
 }
 
 /** `--topology` and one flag per option a topology kind gives a flag, from `registry`. */
@@ -127,6 +123,14 @@ export function topologyFlags(registry: TopologyRegistry): FlagSpec[] {
   return [
     { name: 'topology', path: 'topology.kind', value: 'string', describe: registry.map((d) => d.kind).join(' | ') },
     ...registry.flatMap((d) => optionFlags(d, (option) => `topology.${option}`)),
+  ];
+}
+
+/** `--migration` and one flag per option a migration mode gives a flag (`--lag`), from `registry`. */
+export function migrationModeFlags(registry: MigrationModeRegistry): FlagSpec[] {
+  return [
+    { name: 'migration', path: 'migration.mode', value: 'string', describe: registry.map((d) => d.kind).join(' | ') },
+    ...registry.flatMap((d) => optionFlags(d, (option) => `migration.${option}`)),
   ];
 }
 
@@ -151,10 +155,7 @@ export function runFlags(registries: Registries = REGISTRIES): readonly FlagSpec
   return BASE_FLAGS.flatMap((flag): readonly FlagSpec[] => {
     if (flag === GA_MODE_FLAGS) return gaModeFlags(registries.gaModes);
     if (flag === TOPOLOGY_FLAGS) return topologyFlags(registries.topologies);
-    if (flag === MIGRATION_MODE_FLAG)
-      return [
-        { name: 'migration', path: 'migration.mode', value: 'string', describe: registries.migrationModes.map((m) => m.kind).join(' | ') },
-      ];
+    if (flag === MIGRATION_MODE_FLAG) return migrationModeFlags(registries.migrationModes);
     return flag === POLICY_FLAGS ? policyFlags(registries) : [flag];
   });
 }
@@ -203,9 +204,6 @@ export function flagOptions(flags: readonly FlagSpec[]): Record<string, FlagOpti
 /** yargs options for every run flag. */
 export const RUN_FLAG_OPTIONS: Record<string, FlagOptions> = flagOptions(RUN_FLAGS);
 
-/** A partial run-config input, nested like the file (`{ migration: { interval: 3 } }`). */
-export type ConfigOverrides = { [key: string]: unknown };
-
 function flagValue(raw: unknown, flag: FlagSpec): unknown {
   const value = lastValue(raw);
   const kind = flag.value;
@@ -231,18 +229,6 @@ function jsonOrText(text: string, flag: FlagSpec): unknown {
   const problem = jsonTextProblem(text);
   if (problem !== null) throw new ConfigError(`${flagSpelling(flag)}: ${problem}`);
   return value;
-}
-
-/** Writes `value` at a dotted path, creating the sections on the way. */
-export function setPath(target: ConfigOverrides, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let node = target;
-  for (const key of keys.slice(0, -1)) {
-    const next = node[key];
-    if (next === null || typeof next !== 'object') node[key] = {};
-    node = node[key] as ConfigOverrides;
-  }
-  node[keys[keys.length - 1]] = value;
 }
 
 /** The config keys the given flags set, nested like a config file. Absent flags set nothing. */

@@ -4,9 +4,7 @@
  * the mode's parameters, the way back to the file shape, and the memory estimate.
  */
 import { z } from 'zod';
-import type { GaConfig, GaModeRegistry } from '../ga/create-evolver.ts';
-import type { GaModeDefinition } from '../ga/modes/define.ts';
-import { unregisteredMode } from '../ga/errors.ts';
+import { gaModeOf, type GaConfig, type GaModeRegistry } from '../ga/create-evolver.ts';
 import { GA_MODE_DEFAULTS } from '../ga/modes/defaults.ts';
 import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
 import { expected, expectedName, fields, section, type Fields } from '../schema/fields.ts';
@@ -50,12 +48,6 @@ export function gaSection(registry: GaModeRegistry = GA_MODE_REGISTRY): z.ZodTyp
   return union as unknown as z.ZodType<GaSectionValue, GaInput>;
 }
 
-function definitionOf(mode: string, registry: GaModeRegistry): GaModeDefinition {
-  const definition = registry.find((d) => d.kind === mode);
-  if (!definition) throw unregisteredMode(mode);
-  return definition;
-}
-
 /** The mode's parameters for board size `n`: its defaults that depend on n, and its cross-field checks. */
 export function resolveGaSection(
   ga: GaSectionValue,
@@ -66,13 +58,13 @@ export function resolveGaSection(
 ): GaConfig {
   const { mode, ...options } = ga;
   const fail = (key: string, message: string, related?: readonly string[]) => at.fail(['ga', key], message, related);
-  return { mode, ...definitionOf(mode, registry).resolve(options, { n, islands, fail }) } as GaConfig;
+  return { mode, ...gaModeOf(mode, registry).resolve(options, { n, islands, fail }) } as GaConfig;
 }
 
 /** The resolved section written back as `ga` keys (by default the parameters that are options). */
 export function gaFileShape(ga: { mode: string }, registry: GaModeRegistry = GA_MODE_REGISTRY): GaInput {
   const { mode, ...params } = ga;
-  const definition = definitionOf(mode, registry);
+  const definition = gaModeOf(mode, registry);
   if (definition.fileShape) return { mode, ...definition.fileShape(params) } as GaInput;
   const options = new Set(Object.keys(definition.options(fields)));
   return { mode, ...Object.fromEntries(Object.entries(params).filter(([key]) => options.has(key))) } as GaInput;
@@ -85,11 +77,11 @@ export function gaMemory(
   registry: GaModeRegistry = GA_MODE_REGISTRY,
 ): { bytes: number; parts: string } {
   const { mode, ...params } = ga;
-  return definitionOf(mode, registry).memory(params, n);
+  return gaModeOf(mode, registry).memory(params, n);
 }
 
 /** Evaluations one island of this mode spends on its first population. */
 export function gaInitialEvaluations(ga: { mode: string; populationSize: number }, registry: GaModeRegistry = GA_MODE_REGISTRY): number {
   const { mode, ...params } = ga;
-  return definitionOf(mode, registry).initialEvaluations(params);
+  return gaModeOf(mode, registry).initialEvaluations(params);
 }

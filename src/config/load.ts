@@ -6,11 +6,11 @@
  */
 import path from 'node:path';
 import YAML from 'yaml';
-import { displayName, readText } from './config-file.ts';
+import { displayName, readText } from './file-text.ts';
 import { jsonTextProblem, RESERVED_KEYS, reservedKeyProblem } from '../io/json-text.ts';
 import { describeDocument } from '../schema/fields.ts';
 import { ConfigError, invalidJson } from './errors.ts';
-import type { ConfigOverrides } from './flags.ts';
+import type { ConfigOverrides } from './overrides.ts';
 import { resolveRunConfig, systemEnv, type ResolveEnv } from './resolve.ts';
 import type { RunConfig } from './run-config.ts';
 

@@ -5,8 +5,9 @@
 import type { z } from 'zod';
 import { formatPath } from '../schema/fields.ts';
 import { ConfigError } from './errors.ts';
-import { flagForPath, RUN_FLAGS, type ConfigOverrides } from './flags.ts';
-import { isPlainObject } from './overrides.ts';
+import { isPlainObject } from '../io/json-text.ts';
+import { flagForPath, RUN_FLAGS } from './flags.ts';
+import type { ConfigOverrides } from './overrides.ts';
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   let node = value;

@@ -5,10 +5,21 @@
  */
 import { GA_MODE_REGISTRY } from '../ga/modes/registry.ts';
 import { TOPOLOGY_REGISTRY } from '../topology/kinds/registry.ts';
-import type { ConfigOverrides } from './flags.ts';
+import { isPlainObject } from '../io/json-text.ts';
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A partial run-config input, nested like the file (`{ migration: { interval: 3 } }`). */
+export type ConfigOverrides = { [key: string]: unknown };
+
+/** Writes `value` at a dotted path, creating the sections on the way. */
+export function setPath(target: ConfigOverrides, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (next === null || typeof next !== 'object') node[key] = {};
+    node = node[key] as ConfigOverrides;
+  }
+  node[keys[keys.length - 1]] = value;
 }
 
 /** The value at a dotted key path (`migration.interval`), or undefined. */

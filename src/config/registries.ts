@@ -16,9 +16,9 @@ export interface Registries extends PolicyRegistries {
   topologies: TopologyRegistry;
 }
 
-export const REGISTRIES: Registries = {
+export const REGISTRIES: Registries = Object.freeze({
   gaModes: GA_MODE_REGISTRY,
   migrationModes: MIGRATION_MODE_REGISTRY,
   topologies: TOPOLOGY_REGISTRY,
   ...POLICY_REGISTRIES,
-};
+});

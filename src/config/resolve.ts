@@ -8,7 +8,7 @@
 import os from 'node:os';
 import type { z } from 'zod';
 import { resolveTopology } from '../topology/schema.ts';
-import type { ConfigOverrides } from './flags.ts';
+import type { ConfigOverrides } from './overrides.ts';
 import { Locator } from './locator.ts';
 import { gaInitialEvaluations, gaMemory, resolveGaSection } from './ga-section.ts';
 import { gaInUse, resolveIslandGroups } from './island-groups.ts';
@@ -28,11 +28,13 @@ import {
 } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
 import { defaultMigrationMode } from './defaults.ts';
+import { optionNames } from '../schema/registry.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationConfig, RunConfig, TopologyConfig } from './run-config.ts';
 import { migrantsCount } from './migrants.ts';
-import { MAX_ISLANDS, runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
+import { MAX_ISLANDS } from '../topology/topology.ts';
+import { runConfigFileSchema, runConfigSchemaFor, type ParsedRunConfig } from './schema.ts';
 
 type Parsed = ParsedRunConfig;
 
@@ -89,7 +91,7 @@ function resolveMigration(
 function migrationModeOf(named: string | null, overrides: ConfigOverrides, n: number, registries: Registries): string {
   if (named !== null) return named;
   const given = (overrides.migration ?? {}) as Record<string, unknown>;
-  const reading = registries.migrationModes.filter((m) => (m.options ?? []).some((key) => given[key] !== undefined));
+  const reading = registries.migrationModes.filter((m) => optionNames(m).some((key) => given[key] !== undefined));
   return reading.length === 1 ? reading[0].kind : defaultMigrationMode(n);
 }
 
@@ -100,9 +102,10 @@ function migrationModeOf(named: string | null, overrides: ConfigOverrides, n: nu
 function checkModeOptions(overrides: ConfigOverrides, mode: string, at: Locator, registries: Registries): void {
   const given = overrides.migration ?? {};
   const chosen = registries.migrationModes.find((m) => m.kind === mode);
+  const own = chosen === undefined ? [] : optionNames(chosen);
   for (const other of registries.migrationModes) {
-    for (const key of other.options ?? []) {
-      if ((given as Record<string, unknown>)[key] === undefined || chosen?.options?.includes(key)) continue;
+    for (const key of optionNames(other)) {
+      if ((given as Record<string, unknown>)[key] === undefined || own.includes(key)) continue;
       at.fail(['migration', key], `only for migration mode ${other.kind}; the mode is ${mode}`, ['migration.mode']);
     }
   }

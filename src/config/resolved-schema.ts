@@ -12,7 +12,9 @@ import type { RunSpec } from '../archipelago/island-options.ts';
 import { fields, formatPath } from '../schema/fields.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { RunConfig } from './run-config.ts';
-import { clusterSchema, MAX_ISLANDS, MAX_THREADS, MAX_TIME_LIMIT_SECONDS, ON_ISLAND_ERROR } from './schema.ts';
+import { MAX_ISLANDS } from '../topology/topology.ts';
+import { MAX_THREADS } from './defaults.ts';
+import { clusterSchema, MAX_TIME_LIMIT_SECONDS, ON_ISLAND_ERROR } from './schema.ts';
 
 /** Bump when the resolved config changes shape or meaning (what checkpoints and bus orders carry). */
 export const RESOLVED_CONFIG_VERSION = 1;

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { topologySection } from '../topology/schema.ts';
+import { MAX_ISLANDS } from '../topology/topology.ts';
 import { expected, int, oneOf, section } from '../schema/fields.ts';
 import { NatsUrlError } from './errors.ts';
 import { parseNatsUrl } from './nats-url.ts';
@@ -19,17 +20,11 @@ import type { RunConfigDocs } from './run-config-docs.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
 import type { MigrationMode } from '../archipelago/modes/registry.ts';
-import { migrationModeByNText, RUN_DEFAULTS } from './defaults.ts';
-
-const DEFAULT_LAG = RUN_DEFAULTS.migration.lag;
+import { migrationModeOptionFields, type MigrationModeOptionsShape } from '../archipelago/modes/schema.ts';
+import { MAX_THREADS, migrationModeByNText, RUN_DEFAULTS } from './defaults.ts';
 
 /** What a run does when an island's worker throws or exits: go on without it, or stop and fail. */
 export const ON_ISLAND_ERROR = ['continue', 'fail'] as const;
-
-/** Islands share worker threads (`threads`), so an island costs its populations: the cap bounds the coordinator's per-island work. */
-export const MAX_ISLANDS = 4096;
-/** Worker threads of a run; far past the core count, threads only add switching and copying. */
-export const MAX_THREADS = 256;
 
 // ---------------------------------------------------------------------------------------
 // The file shape. Sections default to `{}` through `prefault`, so their own defaults apply.
@@ -43,11 +38,6 @@ function migrationModeField(modes: MigrationModeRegistry) {
 }
 
 const migrationBase = {
-  lag: int(0)
-    .default(DEFAULT_LAG)
-    .describe(
-      `lagged only: migrants sent at an island's iteration t enter at the receiver's iteration t + lag; 0 = sync; default ${DEFAULT_LAG}`,
-    ),
   interval: int(1).default(RUN_DEFAULTS.migration.interval).describe('iterations between migrations'),
   migrants: migrantsSchema
     .default(RUN_DEFAULTS.migration.migrants)
@@ -59,23 +49,25 @@ const rejectDuplicates = z
   .describe('refuse immigrants equal to a member of the population');
 
 /** A parsed `migration` section: the policy names as written, and whatever policy options the file gave. */
-export type MigrationSectionValue = z.output<z.ZodObject<typeof migrationBase>> & {
+export type MigrationSectionValue = z.output<z.ZodObject<typeof migrationBase & MigrationModeOptionsShape>> & {
   mode: string | null;
   emigrantSelection: string;
   replacement: string;
   rejectDuplicates: boolean;
 } & Record<string, unknown>;
-type MigrationInput = z.input<z.ZodObject<typeof migrationBase>> & {
+type MigrationInput = z.input<z.ZodObject<typeof migrationBase & MigrationModeOptionsShape>> & {
   mode?: string | null;
   rejectDuplicates?: boolean;
 } & MigrationPolicyInput;
 
-/** The `migration` section: its mode, its own keys, and the policy keys and options from the policy registries. */
+/** The `migration` section: its mode and the modes' options, its own keys, and the policy keys and options from the policy registries. */
 function migrationSchema(registries: PolicyRegistries & { migrationModes: MigrationModeRegistry }) {
+  const modeOptions = migrationModeOptionFields(registries.migrationModes);
   const shape = {
     mode: migrationModeField(registries.migrationModes),
+    ...modeOptions,
     ...migrationBase,
-    ...migrationPolicyFields(registries, ['mode', ...Object.keys(migrationBase), 'rejectDuplicates']),
+    ...migrationPolicyFields(registries, ['mode', ...Object.keys(modeOptions), ...Object.keys(migrationBase), 'rejectDuplicates']),
     rejectDuplicates,
   };
   return section(shape) as unknown as z.ZodType<MigrationSectionValue, MigrationInput>;

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { ConfigError } from '../config/errors.ts';
-import { setPath, type ConfigOverrides } from '../config/flags.ts';
+import { setPath, type ConfigOverrides } from '../config/overrides.ts';
 import { displayName, readText } from '../config/config-file.ts';
 import { configFromText, parseConfigText } from '../config/load.ts';
 import { canonicalJson, sha256 } from '../provenance.ts';

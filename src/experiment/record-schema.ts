@@ -77,6 +77,7 @@ const EVENT_SHAPES: Record<string, z.ZodType> = {
     meanDistance: nonNegative,
     distinct: count,
     sampled: count.min(1),
+    lineage: z.array(z.array(z.number().int().min(-1))).optional(),
   }),
   survival: z.looseObject({ from: island, to: island, iteration: count, received: count, accepted: count, survived: count }),
 };

@@ -12,6 +12,7 @@ import { islandSummary, type IslandSummary } from '../archipelago/events.ts';
 import { runFields, type RunFields, type SolveRecord } from '../run/result-record.ts';
 import type { MachineProvenance } from '../provenance.ts';
 import type { SweepValue } from './sweep.ts';
+import { RowArray } from '../problem/genes.ts';
 
 export const MANIFEST_FORMAT = `${MANIFEST_FORMAT_STEM}1`;
 
@@ -129,6 +130,8 @@ export function toRunRecord(cell: { id: string; values: Record<string, SweepValu
     cell: cell.id,
     values: cell.values,
     ...runFields(record),
+    // A study's record is plain data, sent over the bus (msgpack) and read back from JSON: its rows are an array of numbers.
+    ...(record.solution instanceof RowArray ? { solution: Array.from(record.solution) } : {}),
     ...combineMeasures(islands),
     islands,
     error: runError(record),

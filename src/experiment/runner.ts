@@ -48,7 +48,10 @@ export interface StudyHooks {
   /** On resume, before onPlan: records that did not fit the study were set aside (their runs are run again). */
   onSetAside?(setAside: SetAside): void;
   onRunStart?(run: PlannedRun, index: number): void;
-  /** The events of a run as it goes (docs/events.md), e.g. for the live view; each attempt of a retried run anew. */
+  /**
+   * The events of a run as it goes (docs/events.md), e.g. for the live view; each attempt of a retried run anew.
+   * A run at a host of a distributed study: its islands' progress events only, about once a second.
+   */
   onRunEvents?(run: PlannedRun, events$: Observable<ArchipelagoEvent>): void;
   onRunEnd?(record: RunRecord, index: number): void;
   /** A run whose island failed is run once more. */
@@ -151,7 +154,9 @@ export function openStudy(experiment: Experiment, options: Omit<StudyOptions, 's
     lock = lockStudyFolder(outDir, '--out', name, options.hooks?.onNote);
     const held = lock;
     const study = prepareStudy(experiment, options);
-    // A holder stopped for longer than its lease may have lost the lock: it records nothing then.
+    // A holder stopped for longer than its lease may have lost the lock: it records nothing then,
+    // and says so even when it wakes to find nothing left to run (stopped before it planned).
+    held.assertHeld();
     const save: OpenStudy['save'] = (planned, finished) => {
       held.assertHeld();
       study.save(planned, finished);

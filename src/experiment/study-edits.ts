@@ -7,7 +7,7 @@
  */
 import YAML from 'yaml';
 import { ConfigError } from '../config/errors.ts';
-import { setPath } from '../config/flags.ts';
+import { setPath } from '../config/overrides.ts';
 import { machineProvenance } from '../provenance.ts';
 
 export interface StudyEdits {

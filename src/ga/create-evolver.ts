@@ -1,12 +1,12 @@
 import type { Evolver, IslandPlace } from './evolver.ts';
-import { unregisteredMode } from './errors.ts';
 import type { GaModeDefinition } from './modes/define.ts';
 import { GA_MODE_REGISTRY } from './modes/registry.ts';
 import type { Rng } from './rng.ts';
 import type { IslandState } from './snapshot.ts';
+import { plugInNamed, type Registry } from '../schema/plug-in.ts';
 
 /** Any list of GA modes: the registry, or one with more. */
-export type GaModeRegistry = readonly GaModeDefinition[];
+export type GaModeRegistry = Registry<GaModeDefinition>;
 
 type SpecOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K; params: O & { n: number } } : never;
 type ConfigOf<D> = D extends GaModeDefinition<infer K, infer _S, infer O> ? { mode: K } & O : never;
@@ -23,6 +23,16 @@ export function evolverSpecOf({ n, ga }: { n: number; ga: GaConfig }): EvolverSp
   return { mode, params: { n, ...params } } as EvolverSpec;
 }
 
+/** The definition of GA mode `mode`. @throws one line naming `ga.mode` and the registered modes if it has none. */
+export function gaModeOf(mode: string, registry: GaModeRegistry = GA_MODE_REGISTRY): GaModeDefinition {
+  return plugInNamed(registry, mode, 'ga.mode');
+}
+
+/** Whether GA mode `mode` scores members by a fitness of its own (takeover), not the paper's; an unknown mode: false. */
+export function hasOwnFitness(mode: string, registry: GaModeRegistry = GA_MODE_REGISTRY): boolean {
+  return registry.some((m) => m.kind === mode && m.fitnessOf !== undefined);
+}
+
 /** Builds the island algorithm a spec names; with `snapshot`, continues a checkpointed one. */
 export function createEvolver(
   spec: { mode: string; params: { n: number } },
@@ -32,7 +42,5 @@ export function createEvolver(
   registry: GaModeRegistry = GA_MODE_REGISTRY,
   place: IslandPlace = { island: 0, seed: 0 },
 ): Evolver {
-  const definition = registry.find((d) => d.kind === spec.mode);
-  if (!definition) throw unregisteredMode(spec.mode);
-  return definition.create(spec.params, rng, shouldStop, snapshot, place);
+  return gaModeOf(spec.mode, registry).create(spec.params, rng, shouldStop, snapshot, place);
 }

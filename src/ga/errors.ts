@@ -16,8 +16,3 @@ export class BuildStopped extends Error {
     this.name = 'BuildStopped';
   }
 }
-
-/** A GA mode name no registry entry has (a bug: configs are checked against the registry first). */
-export function unregisteredMode(mode: string): Error {
-  return new Error(`GA mode ${mode} is not registered`);
-}

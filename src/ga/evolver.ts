@@ -29,7 +29,12 @@ export interface Evolver {
   best(): Genes;
   /** k members chosen by `select`, flat; an island may lend its own array, valid until its next step or migration (the hybrid's does). */
   emigrants(k: number, select: EmigrantSelection): Genes;
-  immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates?: boolean): number;
+  /** `origins`: the immigrants' islands of origin (lineage), in their order. */
+  immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates?: boolean, origins?: Uint16Array): number;
+  /** Lineage (ga/lineage.ts): starts tracking each member's island of origin, `home` for all or a checkpoint's. An evolver without it has no lineage. */
+  trackLineage?(home: number, origins?: Uint16Array): void;
+  /** The origins of the emigrants chosen last (null: lineage not tracked). */
+  emigrantOrigins?(): Uint16Array | null;
   /** A copy of the whole GA state between two iterations (a checkpoint's part). */
   snapshot(): IslandState;
   /**

@@ -4,6 +4,7 @@ import type { EmigrantSelection, ReplacementPolicy } from './migration-policy.ts
 import type { Population } from './population.ts';
 import type { Rng } from './rng.ts';
 import { snapshotIsland, type IslandState } from './snapshot.ts';
+import { UNKNOWN_ORIGIN } from './lineage.ts';
 import type { SurvivalScratch } from './survival.ts';
 
 /**
@@ -21,7 +22,10 @@ export abstract class IslandCore<P extends Population = Population> implements E
   solution: Genes | null = null;
   /** Reused by every migration (once a step, at interval 1): emigrant slots and immigrant fitness, grown on demand. */
   private emigrantSlots = new Int32Array(0);
+  private emigrantCount = 0;
   private immigrantFitness = new Int32Array(0);
+  /** Immigrants' origins when a message carries none (UNKNOWN_ORIGIN each), grown on demand. */
+  private unknownOrigins = new Uint16Array(0);
 
   constructor(
     readonly n: number,
@@ -49,6 +53,28 @@ export abstract class IslandCore<P extends Population = Population> implements E
     if (this.population.fitness[best] === 0) this.recordSolution(this.population.genes, best * this.n);
   }
 
+  /**
+   * Starts lineage tracking (docs/live-view.md): every member's origin is `home`, or what a
+   * checkpoint saved. A subclass points its population's `originSource` at its children's
+   * origins in `lineageStarted`.
+   */
+  trackLineage(home: number, origins?: Uint16Array): void {
+    this.population.trackOrigins(home, origins);
+    this.lineageStarted();
+  }
+
+  /** Sets up where children's origins are kept (each child takes its first parent's). */
+  protected abstract lineageStarted(): void;
+
+  /** The origins of the emigrants `emigrants` chose last, in their order (a new array), or null without lineage. */
+  emigrantOrigins(): Uint16Array | null {
+    const origin = this.population.origin;
+    if (origin === null) return null;
+    const out = new Uint16Array(this.emigrantCount);
+    for (let i = 0; i < out.length; i++) out[i] = origin[this.emigrantSlots[i]];
+    return out;
+  }
+
   bestFitness(): number {
     return this.population.fitness[this.population.bestSlot()];
   }
@@ -70,6 +96,7 @@ export abstract class IslandCore<P extends Population = Population> implements E
     if (this.emigrantSlots.length < count) this.emigrantSlots = new Int32Array(count);
     const slots = this.emigrantSlots;
     select(this.population, this.rng, count, slots);
+    this.emigrantCount = count;
     return this.emigrantsOf(slots, count);
   }
 
@@ -84,9 +111,11 @@ export abstract class IslandCore<P extends Population = Population> implements E
    * Evaluates `count` immigrants (flat, 0-based; the array is reused in place) and lets
    * `replace` place them. An immigrant of fitness 0 is recorded as a solution. With
    * `rejectDuplicates`, an immigrant equal to a current member, or to an immigrant kept
-   * earlier in the same batch, is dropped. Returns how many were accepted.
+   * earlier in the same batch, is dropped. `origins` (lineage; reused in place too) are the
+   * immigrants' islands of origin: without them a tracked population counts them UNKNOWN_ORIGIN.
+   * Returns how many were accepted.
    */
-  immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false): number {
+  immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false, origins?: Uint16Array): number {
     const n = this.n;
     if (this.immigrantFitness.length < count) this.immigrantFitness = new Int32Array(count);
     const fit = this.immigrantFitness;
@@ -97,10 +126,27 @@ export abstract class IslandCore<P extends Population = Population> implements E
       const f = this.evaluateImmigrant(genes, i * n);
       if (f === 0) this.recordSolution(genes, i * n);
       if (rejectDuplicates && (this.population.contains(genes, i * n, f) || this.keptEarlier(genes, i * n, f, kept))) continue;
-      if (kept !== i) copyGenes(genes, i * n, genes, kept * n, n);
+      if (kept !== i) {
+        copyGenes(genes, i * n, genes, kept * n, n);
+        if (origins) origins[kept] = origins[i];
+      }
       fit[kept++] = f;
     }
-    return kept === 0 ? 0 : replace(this.population, this.rng, genes, fit, kept, this.survivalScratch());
+    if (kept === 0) return 0;
+    const pop = this.population;
+    const own = pop.originSource;
+    if (pop.origin !== null) pop.originSource = origins ?? this.unknown(kept);
+    try {
+      return replace(pop, this.rng, genes, fit, kept, this.survivalScratch());
+    } finally {
+      pop.originSource = own;
+    }
+  }
+
+  /** At least `count` origins UNKNOWN_ORIGIN. */
+  private unknown(count: number): Uint16Array {
+    if (this.unknownOrigins.length < count) this.unknownOrigins = new Uint16Array(count).fill(UNKNOWN_ORIGIN);
+    return this.unknownOrigins;
   }
 
   /** Whether the immigrant at `offset` equals one of the first `kept` (already screened) immigrants of its batch. */

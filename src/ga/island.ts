@@ -37,6 +37,8 @@ export class Island extends IslandCore {
   /** A view into the kernel's memory, as are the genes of `population` and `bad`. */
   private readonly children: Genes;
   private readonly childFitness: Int32Array;
+  /** Lineage: each child's origin, its first parent's (null: not tracked). */
+  private childOrigin: Uint16Array | null = null;
   private readonly diagonals: DiagonalMarks;
   /** The WebAssembly kernel's crossover + mutation swaps + fitness of one child (src/ga/kernel.ts). */
   private readonly child: ChildFn;
@@ -113,6 +115,11 @@ export class Island extends IslandCore {
     return this.survival;
   }
 
+  protected lineageStarted(): void {
+    this.childOrigin = new Uint16Array(this.childFitness.length);
+    this.population.originSource = this.childOrigin;
+  }
+
   /**
    * Crosses the parents at gene indices a and b (of the kernel's memory) into children c
    * and c + 1 (same cut points, child 1 = OX1(A, B), child 2 = OX1(B, A)), mutates and
@@ -147,6 +154,8 @@ export class Island extends IslandCore {
     this.evaluations++;
     const f = this.child(p1, p2, this.childBase + k * n, n, lo, hi, count, s[0], s[1], s[2], s[3]);
     this.childFitness[k] = f;
+    // A parent in the bad repository (after the population in the kernel's memory) is native.
+    if (this.childOrigin !== null) this.childOrigin[k] = p1 < this.badBase ? this.population.origin![p1 / n] : this.population.home;
     if (f === 0) {
       this.recordSolution(this.children, k * n);
       return true;

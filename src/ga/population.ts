@@ -17,6 +17,20 @@ export class Population {
   readonly written: Int32Array;
   /** How many `copyIn` calls so far. */
   writes = 0;
+  /**
+   * Lineage (docs/live-view.md, "Lineage"): each member's island of origin, or null when not
+   * tracked (`trackOrigins`). Bookkeeping only: nothing in the GA reads it, so tracking never
+   * changes the search.
+   */
+  origin: Uint16Array | null = null;
+  /**
+   * The origins of the chromosomes in the array the next `copyIn` calls read, by chromosome
+   * (srcOffset / n): an island points it at its children's or its immigrants' origins before
+   * they enter, so any replacement policy that writes through `copyIn` carries lineage. Null: `home`.
+   */
+  originSource: Uint16Array | null = null;
+  /** The island this population belongs to (its members' origin when `originSource` is null). */
+  home = 0;
   /** rerank's histogram (2N + 1 counters), made on first use: a subclass that ranks otherwise never needs it. */
   private counts: Int32Array | null = null;
 
@@ -31,6 +45,14 @@ export class Population {
     this.fitness = new Int32Array(size);
     this.order = new Int32Array(size);
     this.written = new Int32Array(size);
+  }
+
+  /** Starts lineage: every member's origin is `home`, or `origins` (a checkpoint's, copied). */
+  trackOrigins(home: number, origins?: Uint16Array): void {
+    if (origins && origins.length !== this.size)
+      throw new RangeError(`population: ${origins.length} origins given for ${this.size} chromosomes`);
+    this.home = home;
+    this.origin = origins ? origins.slice() : new Uint16Array(this.size).fill(home);
   }
 
   /** Re-sorts `order` after fitness values changed: O(size + N), no allocation. */
@@ -62,11 +84,13 @@ export class Population {
     copyGenes(this.genes, slot * this.n, out, outOffset, this.n);
   }
 
-  /** Overwrites chromosome `slot` with n genes from `src` at `srcOffset`, with its fitness. */
+  /** Overwrites chromosome `slot` with n genes from `src` at `srcOffset`, with its fitness (and origin, see `originSource`). */
   copyIn(slot: number, src: Genes, srcOffset: number, fitness: number): void {
     copyGenes(src, srcOffset, this.genes, slot * this.n, this.n);
     this.fitness[slot] = fitness;
     this.written[slot] = ++this.writes;
+    const origin = this.origin;
+    if (origin !== null) origin[slot] = this.originSource === null ? this.home : this.originSource[(srcOffset / this.n) | 0];
   }
 
   /** Whether some member equals the chromosome at `src[srcOffset..]` (members of other fitness are skipped). */

@@ -30,6 +30,8 @@ export interface IslandState {
    * repeats the saved one only with them.
    */
   lists?: Int32Array[];
+  /** Lineage (lineage.ts): each member's island of origin, in slot order; absent when not tracked. */
+  origins?: Uint16Array;
   /** The takeover mode's island: the iteration it was taken over at (-1: not yet). */
   takenOverAt?: number;
 }
@@ -68,6 +70,7 @@ export function snapshotIsland(island: Snapshottable): IslandState {
     rng: island.rng.saveState(),
     population: savePopulation(island.population),
     bad: island.bad ? savePopulation(island.bad) : NO_POPULATION,
+    ...(island.population.origin ? { origins: island.population.origin.slice() } : {}),
   };
 }
 

@@ -5,6 +5,11 @@
  * (a validator, a printer). Files from outside are checked with this after they parse.
  */
 
+/** A mapping, as JSON and YAML give one: an object that is not null or a list. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /**
  * Keys no input may use: each names a property every object has, so a mapping keyed by it
  * (a group, a sweep key) is dropped or read as the prototype's instead of refused.

@@ -1,13 +1,12 @@
 /**
- * What one migration policy is (pagmo2's s_policy / r_policy, one module each): an emigrant
- * selection in `emigrant-selections/` or a replacement in `replacements/`, listed on one line
- * in that folder's `registry.ts`. The config's `migration.emigrantSelection` and
- * `migration.replacement`, their options, the JSON Schema, the flags and `--help` are built
- * from the registries (docs/ARCHITECTURE.md, "How to add a migration policy").
+ * The two migration-policy families of plug-ins (src/schema/plug-in.ts, the one contract;
+ * pagmo2's s_policy / r_policy): an emigrant selection in `emigrant-selections/` or a
+ * replacement in `replacements/`, one module each, listed on one line in that folder's
+ * `registry.ts`. Its implementation is `build` (docs/ARCHITECTURE.md, "How to add a plug-in").
  */
 import type { z } from 'zod';
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
-import type { RegistryEntry } from '../schema/registry.ts';
+import { NO_OPTIONS, type PlugIn } from '../schema/plug-in.ts';
 
 /** What a policy's `resolve` may ask about the run, and how it refuses. */
 export interface PolicyContext {
@@ -28,7 +27,7 @@ export interface PolicyDefinition<
   K extends string = string,
   S extends z.ZodRawShape = z.ZodRawShape,
   O extends object = object,
-> extends RegistryEntry<K, S, O, PolicyContext> {
+> extends PlugIn<K, S, O, PolicyContext> {
   /** An option that may also be written inline, `kind(VALUE)` (`tournament(3)`); `placeholder` names it in help (`K`). */
   argument?: { option: string; placeholder: string };
   /** The policy function. Trusts its options: the schema and `resolve` checked them. */
@@ -62,5 +61,5 @@ export function optionlessPolicy<F, K extends string>(
   help: string,
   policy: F,
 ): PolicyDefinition<F, K, Record<string, never>, Record<string, never>> {
-  return { kind, help, options: () => ({}), build: () => policy };
+  return { kind, help, options: NO_OPTIONS, build: () => policy };
 }

@@ -4,6 +4,7 @@
  * registry the worker was not given (an extension module missing from `extensions`).
  */
 import type { EmigrantSelection, ReplacementPolicy } from '../ga/migration-policy.ts';
+import { plugInNamed, type Registry } from '../schema/plug-in.ts';
 import type { SpecOf } from '../schema/registry.ts';
 import { MigrationPolicyError } from './errors.ts';
 import type { EmigrantSelectionDefinition, PolicyDefinition, ReplacementDefinition } from './define.ts';
@@ -11,8 +12,8 @@ import { EMIGRANT_SELECTION_REGISTRY } from './emigrant-selections/registry.ts';
 import { REPLACEMENT_REGISTRY } from './replacements/registry.ts';
 
 /** Any list of emigrant selections: the registry, or one with more (a test's, an extension's). */
-export type EmigrantSelectionRegistry = readonly EmigrantSelectionDefinition[];
-export type ReplacementRegistry = readonly ReplacementDefinition[];
+export type EmigrantSelectionRegistry = Registry<EmigrantSelectionDefinition>;
+export type ReplacementRegistry = Registry<ReplacementDefinition>;
 
 /** A registered emigrant selection with its resolved options (`{ kind: 'tournament', size: 3 }`). */
 export type EmigrantSelectionSpec = SpecOf<(typeof EMIGRANT_SELECTION_REGISTRY)[number]>;
@@ -26,16 +27,17 @@ export interface PolicyRegistries {
   replacements: ReplacementRegistry;
 }
 
-export const POLICY_REGISTRIES: PolicyRegistries = { emigrantSelections: EMIGRANT_SELECTION_REGISTRY, replacements: REPLACEMENT_REGISTRY };
+export const POLICY_REGISTRIES: PolicyRegistries = Object.freeze({
+  emigrantSelections: EMIGRANT_SELECTION_REGISTRY,
+  replacements: REPLACEMENT_REGISTRY,
+});
 
 /** A spec of some registry: its kind and options (a bare name is a kind without options). */
 export type AnyPolicySpec = { kind: string; [option: string]: unknown } | string;
 
-function policyFor<F>(what: string, registry: readonly PolicyDefinition<F>[], spec: AnyPolicySpec): F {
+function policyFor<F>(key: string, registry: readonly PolicyDefinition<F>[], spec: AnyPolicySpec): F {
   const { kind, ...options } = typeof spec === 'string' ? { kind: spec } : spec;
-  const definition = registry.find((d) => d.kind === kind);
-  if (!definition) throw new MigrationPolicyError(`${what} must be one of ${registry.map((d) => d.kind).join(', ')}, got ${String(kind)}`);
-  return definition.build(options);
+  return plugInNamed(registry, kind, key, (message) => new MigrationPolicyError(message)).build(options);
 }
 
 /** The selection function a spec names. */
@@ -43,10 +45,10 @@ export function emigrantSelectionFor(
   spec: AnyPolicySpec,
   registry: EmigrantSelectionRegistry = EMIGRANT_SELECTION_REGISTRY,
 ): EmigrantSelection {
-  return policyFor('emigrantSelection.kind', registry, spec);
+  return policyFor('migration.emigrantSelection', registry, spec);
 }
 
 /** The replacement policy a spec (or, for one without options, its name) picks. */
 export function replacementFor(spec: AnyPolicySpec, registry: ReplacementRegistry = REPLACEMENT_REGISTRY): ReplacementPolicy {
-  return policyFor('replacement', registry, spec);
+  return policyFor('migration.replacement', registry, spec);
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { describeValue, expectedName, fields, oneOf } from '../schema/fields.ts';
 import { numberLiteral } from '../schema/flag-value.ts';
+import { summaries } from '../schema/plug-in.ts';
 import { optionalOption, ownOptions } from '../schema/registry.ts';
 import type { PolicyDefinition } from './define.ts';
 import type { PolicyRegistries } from './lookup.ts';
@@ -21,7 +22,7 @@ const inlinePattern = (kind: string) => new RegExp(`^${escaped(kind)}\\(\\s*([^(
 export function policyField(registry: readonly AnyPolicy[], what: string): z.ZodType<string> {
   const names = registry.map((d) => d.kind) as [string, ...string[]];
   const withInline = registry.filter((d) => d.argument);
-  const help = `${what}: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`;
+  const help = `${what}: ${summaries(registry)}`;
   if (withInline.length === 0) return oneOf(names).describe(help);
   const error = { error: expectedName(policyNames(registry).join(' | '), names) };
   const inline = withInline.map((d) => z.string(error).regex(inlinePattern(d.kind), error));

@@ -5,7 +5,7 @@ export const MAX_BOARD_N = 40;
  * A Unicode picture of a 1-based tuple: row N at the top, as on a chessboard,
  * queens as ♛ and empty squares as alternating light and dark cells.
  */
-export function renderBoard(tuple: readonly number[]): string {
+export function renderBoard(tuple: ArrayLike<number>): string {
   const n = tuple.length;
   if (n > MAX_BOARD_N) throw new RangeError(`a board is drawn only up to N = ${MAX_BOARD_N}, this one has N = ${n}`);
   const lines: string[] = [];

@@ -14,7 +14,7 @@ export interface TupleReport {
  * Checks one 1-based tuple: is it a permutation, what is its paper fitness, and does the
  * independent validator accept it as a solution. Rows outside 1..N are malformed input.
  */
-export function checkTuple(tuple: readonly number[], where: string): TupleReport {
+export function checkTuple(tuple: ArrayLike<number>, where: string): TupleReport {
   const n = tuple.length;
   const seen = new Uint8Array(n + 1);
   let permutation = true;

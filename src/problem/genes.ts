@@ -25,6 +25,31 @@ export function toOneBased(genes: ArrayLike<number>, offset = 0, n = genes.lengt
   return out;
 }
 
+/**
+ * From this N on a run's rows are kept as a `RowArray` (4 bytes a queen) instead of a
+ * number[]: an array of 10^8 numbers takes 800 MB and over 4 s to build, and past about
+ * 1.3·10^8 elements a JavaScript array cannot be built at all (docs/large-n.md).
+ */
+export const TYPED_ROWS_N = 1 << 20;
+
+/** 1-based rows in a typed array; `JSON.stringify` writes them as a plain array of numbers. */
+export class RowArray extends Uint32Array {
+  toJSON(): number[] {
+    return Array.from(this);
+  }
+}
+
+/** A 1-based tuple as the tool carries a result: a plain array, or typed rows from `TYPED_ROWS_N` on. */
+export type Rows = readonly number[] | RowArray;
+
+/** Converts n 0-based genes at `offset` to 1-based rows: `toOneBased`'s numbers below `TYPED_ROWS_N`, a `RowArray` from it on. */
+export function toRows(genes: ArrayLike<number>, offset = 0, n = genes.length - offset): Rows {
+  if (n < TYPED_ROWS_N) return toOneBased(genes, offset, n);
+  const out = new RowArray(n);
+  for (let i = 0; i < n; i++) out[i] = genes[offset + i] + 1;
+  return out;
+}
+
 /** Converts a 1-based tuple to 0-based genes (no validation: callers check first). */
 export function fromOneBased(tuple: ArrayLike<number>): Genes {
   const genes = allocGenes(tuple.length);

@@ -2,7 +2,7 @@
  * The paper's fitness pseudo-code, transcribed as printed (1-based, sort-based,
  * O(N log N)). Kept only as the reference that the fast fitness is tested against.
  */
-export function referenceFitness(chromosome: readonly number[]): number {
+export function referenceFitness(chromosome: ArrayLike<number>): number {
   const size = chromosome.length;
   const f1: number[] = [];
   const f2: number[] = [];

@@ -6,22 +6,22 @@
  */
 import { ConfigError } from '../config/errors.ts';
 import { shardGaps } from '../experiment/study-runs.ts';
-import { baselineMapper, parseBaselineFlags } from './baseline.ts';
-import type { ExportFile } from './export-folder.ts';
-import { figureFiles, studyFigures } from './figures.ts';
-import { headline } from './headline.ts';
-import { renderHtml, renderRunHtml } from './html.ts';
-import { iohFiles } from './ioh-export.ts';
-import { renderMarkdown } from './markdown.ts';
-import { renderTakeoverTable, takeoverRows } from './observables-data.ts';
-import { paperSetupDifferences, renderTable1, table1Rows } from './paper-table1.ts';
-import { readRunEvents, runSummaryLines } from './run-data.ts';
-import { readStudy, type StudyData } from './study-data.ts';
+import { baselineMapper, parseBaselineFlags } from './statistics/baseline.ts';
+import type { ExportFile } from './exports/export-folder.ts';
+import { figureFiles, studyFigures } from './exports/figure-files.ts';
+import { headline } from './page/headline.ts';
+import { renderHtml, renderRunHtml } from './page/html.ts';
+import { iohFiles } from './exports/ioh-export.ts';
+import { renderMarkdown } from './page/markdown.ts';
+import { takeoverRows } from './statistics/observables-data.ts';
+import { paperSetupDifferences, renderTable1, table1Rows } from './page/paper-table1.ts';
+import { readRunEvents, runSummaryLines } from './data/run-data.ts';
+import { readStudy, type StudyData } from './data/study-data.ts';
 import { figureData } from './study-report.ts';
-import { summarise, type StudySummary } from './summary.ts';
-import { renderCsv } from './table.ts';
-import { renderTable } from './terminal-table.ts';
-import type { XAxis } from './x-axis.ts';
+import { summarise, type StudySummary } from './statistics/summary.ts';
+import { renderCsv } from './page/table.ts';
+import { renderTable, renderTakeoverTable } from './page/terminal-table.ts';
+import type { XAxis } from './figures/x-axis.ts';
 
 /** What to report (plain data: it crosses to a worker thread). Either `dir` (a study folder) or `run` alone (a trace file). */
 export interface ReportRequest {
@@ -86,13 +86,14 @@ async function studyOutputs(request: ReportRequest, dir: string): Promise<Report
           manifest.seeds,
         );
   const summary = summarise(study, baselineMapper(manifest, baseline), baseline);
+  const iohNote = request.ioh ? iohLeftOut(summary) : null;
   const table1 = request.paperTable1 ? paperTable1(study, dir) : null;
   // The page reads the event logs: a damaged one is refused before anything is printed.
   const html = request.html ? await renderHtml(study, summary, chosen, request.xAxis) : undefined;
   const stdout = summaryLines(study, summary, request.json);
   if (table1 !== null) stdout.push('', table1);
   return {
-    notes: studyNotes(study, dir),
+    notes: iohNote === null ? studyNotes(study, dir) : [...studyNotes(study, dir), iohNote],
     stdout,
     ...(request.csv ? { csv: renderCsv(summary) } : {}),
     ...(request.markdown ? { markdown: renderMarkdown(study, summary) } : {}),
@@ -100,6 +101,15 @@ async function studyOutputs(request: ReportRequest, dir: string): Promise<Report
     ...(request.figures ? { figures: await figureFiles(studyFigures(study)) } : {}),
     ...(request.ioh ? { ioh: iohFiles(study) } : {}),
   };
+}
+
+/** What `--ioh` leaves out (cells of a GA mode with its own fitness), or a ConfigError when that is every cell. */
+function iohLeftOut(summary: StudySummary): string | null {
+  const { ownFitness, cells } = summary;
+  if (ownFitness.length === 0) return null;
+  const why = "the takeover mode's own fitness, not the paper's (docs/takeover.md)";
+  if (ownFitness.length === cells.length) throw new ConfigError(`--ioh: every cell scores members by ${why}; nothing to export`);
+  return `--ioh: left out ${ownFitness.join('; ')}: ${why}`;
 }
 
 /** Table 1 beside ours, or a ConfigError for a study that is not the paper's set-up or has no cell of its sizes. */

@@ -4,17 +4,17 @@
  * HTML page, all made by the functions `nqueens-islands report` uses.
  */
 import type { SweepValue } from '../experiment/sweep.ts';
-import { baselineMapper, checkBaseline } from './baseline.ts';
-import { cellNames } from './cell-names.ts';
-import { headline } from './headline.ts';
-import { renderHtml } from './html.ts';
-import { renderMarkdown } from './markdown.ts';
-import { ecdfPoints, fixedBudgetPoints, type BudgetPoint, type EcdfPoint } from './run-length.ts';
-import { readStudy, type StudyData } from './study-data.ts';
-import { summarise, type StudySummary } from './summary.ts';
-import { renderCsv } from './table.ts';
-import { renderTable } from './terminal-table.ts';
-import { checkedArgument, checkedOptions, object, text } from '../config/library-options.ts';
+import { baselineMapper, checkBaseline } from './statistics/baseline.ts';
+import { cellNames } from './page/cell-names.ts';
+import { headline } from './page/headline.ts';
+import { renderHtml } from './page/html.ts';
+import { renderMarkdown } from './page/markdown.ts';
+import { ecdfPoints, fixedBudgetPoints, type BudgetPoint, type EcdfPoint } from './statistics/run-length.ts';
+import { readStudy, type StudyData } from './data/study-data.ts';
+import { summarise, type StudySummary } from './statistics/summary.ts';
+import { renderCsv } from './page/table.ts';
+import { renderTable } from './page/terminal-table.ts';
+import { checkedArgument, checkedOptions, object, options as optionsOf, text } from '../config/library-options.ts';
 
 /** Each figure's data for one cell, so anyone can redraw it: the ECDF's points (its cut-off marked) and the fixed-budget curve. */
 export interface CellFigureData {
@@ -61,7 +61,7 @@ export interface StudyReport {
  * @throws ConfigError for a folder that is not a study, or holds records of another study
  */
 export function studyReport(dir: string, given: { baseline?: Record<string, SweepValue> } = {}): StudyReport {
-  const options = checkedOptions(given, 'studyReport options', { baseline: object });
+  const options = checkedOptions(given, 'studyReport options', optionsOf({ baseline: object }));
   const study = readStudy(checkedArgument(dir, 'studyReport: dir', text));
   const baseline =
     options.baseline === undefined

@@ -10,6 +10,7 @@ import { HISTORY } from '../archipelago/modes/lag-history.ts';
 import { COURSE_ENTRY } from '../archipelago/course-log.ts';
 import { BUDGET_FIELDS } from '../archipelago/budget-gate.ts';
 import type { ConfigError } from '../config/errors.ts';
+import { UNKNOWN_ORIGIN } from '../ga/lineage.ts';
 
 type Damaged = (what: string) => ConfigError;
 interface Sizes {
@@ -47,7 +48,28 @@ function checkMigrants(list: unknown, what: string, { n, islands }: Sizes, damag
     if (!(genes instanceof Uint16Array || genes instanceof Int32Array) || genes.length !== m.count * n)
       throw bad(`expected ${m.count} chromosomes of ${n} genes`);
     for (let c = 0; c < m.count; c++) if (!isPermutation(genes, c * n, n, seen, mark++)) throw bad(`migrant ${c} is not a permutation`);
+    checkOrigins(m.origins, m.count, islands, bad);
   });
+}
+
+/** Lineage origins (ga/lineage.ts), if any: `length` of them, each an island of the run or UNKNOWN_ORIGIN. */
+function checkOrigins(origins: unknown, length: number, islands: number, damaged: Damaged): void {
+  if (origins === undefined) return;
+  if (!(origins instanceof Uint16Array) || origins.length !== length) throw damaged(`expected ${length} origins`);
+  for (const o of origins) if (o >= islands && o !== UNKNOWN_ORIGIN) throw damaged(`origin ${o} is not an island of the run`);
+}
+
+/** An observation's mix of origins (ga/lineage.ts, originMix), if any: (origin, count) pairs adding up to at most the population. */
+function checkLineage(lineage: unknown, { islands, populationSize }: Sizes, damaged: Damaged): void {
+  if (lineage === undefined) return;
+  if (!(lineage instanceof Uint32Array) || lineage.length % 2 !== 0) throw damaged("an observation's lineage is not (origin, count) pairs");
+  let sum = 0;
+  for (let k = 0; k < lineage.length; k += 2) {
+    if (lineage[k] >= islands && lineage[k] !== UNKNOWN_ORIGIN)
+      throw damaged(`an observation's origin ${lineage[k]} is not an island of the run`);
+    sum += lineage[k + 1];
+  }
+  if (sum > populationSize) throw damaged(`an observation's lineage counts ${sum} members, more than ${populationSize}`);
 }
 
 /** The immigrant tracker's batches (observables/survival.ts, `save`): each header, then its slots and stamps; one hash per slot. */
@@ -66,7 +88,8 @@ function checkBatches(r: RunnerState, populationSize: number, damaged: Damaged):
   if (slots !== r.hashes.length) throw damaged(`${slots} immigrant slots but ${r.hashes.length} hashes`);
 }
 
-function checkRunner(r: unknown, { populationSize, n }: Sizes, damaged: Damaged): void {
+function checkRunner(r: unknown, sizes: Sizes, damaged: Damaged): void {
+  const { populationSize, n } = sizes;
   if (r === undefined) return;
   if (!isObject(r)) throw damaged('runner state is not an object');
   const runner = r as unknown as RunnerState;
@@ -91,6 +114,7 @@ function checkRunner(r: unknown, { populationSize, n }: Sizes, damaged: Damaged)
     if (!(obs.genes instanceof Uint16Array || obs.genes instanceof Int32Array) || !(obs.hashes instanceof Uint32Array))
       throw damaged('an observation is malformed');
     if (obs.positions === 0 || obs.genes.length % obs.positions !== 0) throw damaged('an observation is malformed');
+    checkLineage(obs.lineage, sizes, damaged);
   }
   checkBudgetPoint(runner.budget, n, damaged);
 }
@@ -119,6 +143,7 @@ function checkBudgetPoint(point: unknown, n: number, damaged: Damaged): void {
 /** Everything of an island's snapshot past its GA state and counters (all absent in a snapshot made by hand). */
 export function checkRunnerParts(snapshot: IslandSnapshot, sizes: Sizes, damaged: Damaged): void {
   checkRunner(snapshot.runner, sizes, damaged);
+  checkOrigins(snapshot.state.origins, sizes.populationSize, sizes.islands, (what) => damaged(`lineage: ${what}`));
   checkMigrants(snapshot.inbox, 'inbox message', sizes, damaged);
   checkMigrants(snapshot.sent, 'sent message', sizes, damaged);
   const mode: unknown = snapshot.mode;
@@ -140,6 +165,9 @@ export function checkBetween(between: unknown, damaged: Damaged): void {
     for (const key of ['meanDistance', 'distinct', 'sampled'] as const)
       if (typeof p[key] !== 'number' || !Number.isFinite(p[key]))
         throw damaged(`between-island point ${p.iteration}: ${key} is not a number`);
+    const lineage = p.lineage;
+    if (lineage !== undefined && !(Array.isArray(lineage) && lineage.every((mix) => Array.isArray(mix) && mix.every(Number.isSafeInteger))))
+      throw damaged(`between-island point ${p.iteration}: lineage is not a list of mixes`);
     last = p.iteration;
   }
 }

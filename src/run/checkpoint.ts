@@ -12,8 +12,10 @@ import type { CheckpointEvent } from '../archipelago/events.ts';
 import type { IslandSnapshot } from '../archipelago/island-snapshot.ts';
 import type { BetweenPoint } from '../archipelago/observables/between.ts';
 import { migrationModeOf } from '../archipelago/modes/registry.ts';
+import { islandRunOf } from '../archipelago/island-options.ts';
 import { ConfigError } from '../config/errors.ts';
-import { flagForPath, type ConfigOverrides } from '../config/flags.ts';
+import { flagForPath } from '../config/flags.ts';
+import type { ConfigOverrides } from '../config/overrides.ts';
 import { displayName } from '../config/config-file.ts';
 import { toolInfo } from '../package-info.ts';
 import { provenance, type Provenance } from '../provenance.ts';
@@ -26,6 +28,7 @@ import { InputError } from '../io/errors.ts';
 import { DiagonalMarks, fitness as computeFitness } from '../problem/fitness.ts';
 import type { Genes } from '../problem/genes.ts';
 import { countDiagonals, listCovers, newBoard } from '../ga/hybrid/diagonals.ts';
+import { gaModeOf } from '../ga/create-evolver.ts';
 import { readRegularFile } from '../io/read-file.ts';
 import { writeFileAtomic } from '../io/write-file.ts';
 import type { SeededRunConfig } from './start-run.ts';
@@ -221,7 +224,7 @@ const isCount = (value: unknown): value is number => Number.isSafeInteger(value)
  * (or silently computing something else) inside a worker.
  */
 function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, damaged: (what: string) => ConfigError): void {
-  const { n, islands, ga } = config;
+  const { n, islands } = config;
   if (checkpoint.mode !== config.migration.mode) throw damaged(`mode ${String(checkpoint.mode)} but config says ${config.migration.mode}`);
   // Modes that checkpoint at a barrier name its epoch, in the checkpoint and in every snapshot.
   const atBarrier = migrationModeOf(checkpoint.mode).coordinator.checkpoints === 'barrier';
@@ -231,10 +234,14 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, dam
     throw damaged(`seconds ${String(checkpoint.seconds)}`);
   if (!Array.isArray(checkpoint.islands) || checkpoint.islands.length !== islands) throw damaged(`expected ${islands} island snapshots`);
   const marks = new DiagonalMarks(n);
+  const paperFitness: Scorer = (genes, offset) => computeFitness(genes, offset, n, marks);
   checkpoint.islands.forEach((snapshot: IslandSnapshot, i) => {
     const island = (what: string) => damaged(`island ${i}: ${what}`);
     if (!isObject(snapshot) || snapshot.island !== i) throw damaged(`island snapshot ${i} is missing or out of order`);
     const s = snapshot.state;
+    // An island in a group runs the group's GA (its mode, population and repository).
+    const { ga } = islandRunOf(config, i);
+    const fitnessOf = gaModeOf(ga.mode).fitnessOf?.({ ...ga, n }, config.seed) ?? paperFitness;
     if (!isObject(s) || s.n !== n) throw island(`its state is not for N = ${n}`);
     const epoch = atBarrier ? checkpoint.epoch : 0;
     if (snapshot.epoch !== epoch) throw island(`epoch ${String(snapshot.epoch)}, expected ${epoch}`);
@@ -244,8 +251,8 @@ function checkSnapshots(checkpoint: CheckpointFile, config: SeededRunConfig, dam
     // xoshiro128** never leaves the all-zero state once in it: every draw would be 0.
     if (!(s.rng instanceof Int32Array) || s.rng.length !== 4) throw island('the random-number state is not 4 32-bit words');
     if (s.rng.every((word) => word === 0)) throw island('the random-number state is all zero');
-    checkPopulation(s.population, ga.populationSize, n, marks, (what) => island(`population: ${what}`));
-    checkPopulation(s.bad, ga.mode === 'paper' ? ga.badRepositorySize : 0, n, marks, (what) => island(`bad repository: ${what}`));
+    checkPopulation(s.population, ga.populationSize, n, fitnessOf, (what) => island(`population: ${what}`));
+    checkPopulation(s.bad, ga.mode === 'paper' ? ga.badRepositorySize : 0, n, fitnessOf, (what) => island(`bad repository: ${what}`));
     if (s.lists !== undefined)
       checkConflictLists(s.lists, s.population.genes, ga.populationSize, n, (what) => island(`conflict lists: ${what}`));
     if (s.takenOverAt !== undefined && !(Number.isSafeInteger(s.takenOverAt) && s.takenOverAt >= -1 && s.takenOverAt <= s.iterations))
@@ -266,8 +273,11 @@ function checkConflictLists(lists: unknown, genes: Genes, size: number, n: numbe
   });
 }
 
+/** A member's fitness as its mode scores it. */
+type Scorer = (genes: Genes, offset: number) => number;
+
 /** Genes are permutations of 0..N-1, fitness is what the genes score, the ranking orders every slot by fitness. */
-function checkPopulation(pop: unknown, size: number, n: number, marks: DiagonalMarks, damaged: (what: string) => ConfigError): void {
+function checkPopulation(pop: unknown, size: number, n: number, fitnessOf: Scorer, damaged: (what: string) => ConfigError): void {
   if (!isObject(pop)) throw damaged('missing');
   const { genes, fitness, order } = pop;
   if (!(genes instanceof Uint16Array || genes instanceof Int32Array) || genes.length !== size * n)
@@ -281,7 +291,7 @@ function checkPopulation(pop: unknown, size: number, n: number, marks: DiagonalM
       if (gene < 0 || gene >= n || seen[gene] === c) throw damaged(`chromosome ${c} is not a permutation of 0..${n - 1}`);
       seen[gene] = c;
     }
-    const f = computeFitness(genes, c * n, n, marks);
+    const f = fitnessOf(genes, c * n);
     if (fitness[c] !== f) throw damaged(`chromosome ${c} has fitness ${f}, the file says ${fitness[c]}`);
   }
   seen.fill(-1);

@@ -1,6 +1,6 @@
 import type { IslandFailedError } from '../archipelago/errors.ts';
 import type { SolveRecord } from './result-record.ts';
-import type { RunResult } from './start-run.ts';
+import type { RunResult } from './run-result.ts';
 
 /** The run stopped because an island failed under `onIslandError: 'fail'`; `result` is what it reached. */
 export class RunFailedError extends Error {

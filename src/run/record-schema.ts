@@ -38,7 +38,18 @@ export const runFieldsShape = {
   ended: z.enum(ENDINGS).optional(),
   foundBy: count.nullable(),
   stopLatencyMs: nonNegative.nullable(),
-  between: z.array(z.looseObject({ iteration: count, meanDistance: nonNegative, distinct: count, sampled: count.min(1) })).optional(),
+  between: z
+    .array(
+      z.looseObject({
+        iteration: count,
+        meanDistance: nonNegative,
+        distinct: count,
+        sampled: count.min(1),
+        // Lineage (docs/events.md): per island, [origin, count, ...]; origin -1 counts all others.
+        lineage: z.array(z.array(z.number().int().min(-1))).optional(),
+      }),
+    )
+    .optional(),
   trajectory: z.array(z.tuple([count, count])).optional(),
   takeover: z.looseObject({ iteration: count.nullable(), islands: z.array(count.nullable()) }).optional(),
   threads: count.optional(),

@@ -18,9 +18,10 @@ import { InputError } from '../io/errors.ts';
 import { openOutput } from '../io/write-file.ts';
 import { binaryRows, jsonChunks, rowLines } from '../problem/solution-file.ts';
 import { validateSolution } from '../problem/validate.ts';
+import type { Rows } from '../problem/genes.ts';
 import { provenance, type Provenance } from '../provenance.ts';
 import { islandSettingsOf, type IslandSettings } from './island-settings.ts';
-import type { RunResult, SeededRunConfig } from './start-run.ts';
+import type { RunResult, SeededRunConfig } from './run-result.ts';
 
 /**
  * How a run ended: solved, a limit, a signal (CLI), `stop()` (library), an island failure
@@ -55,7 +56,7 @@ export interface SolveRecord {
   solved: boolean;
   ended: Ending;
   /** 1-based solution (row of the queen in each column), validated; null when not solved. */
-  solution: number[] | null;
+  solution: Rows | null;
   /** The paper's fitness of the best chromosome (0 when solved). */
   fitness: number;
   /** The finder's iterations; when unsolved, the most any island ran. */
@@ -75,7 +76,7 @@ export interface SolveRecord {
   /** Takeover mode: each island's and the archipelago's takeover iteration (docs/takeover.md). */
   takeover?: RunResult['takeover'];
   /** When unsolved: the best chromosome found (1-based). */
-  best?: number[] | null;
+  best?: Rows | null;
   /** Islands on other machines: the hosts that ran the run, by name. */
   hosts?: string[];
   /** Islands in this process: the worker threads they shared (placement, not in configHash; 0 for a board answered without a run). */

@@ -7,14 +7,10 @@ import type { RunConfig } from '../config/run-config.ts';
 import { randomSeed } from '../ga/rng.ts';
 import { smallBoardAnswer } from '../problem/small-boards.ts';
 import { NoSolutionError, RunFailedError } from './errors.ts';
+import type { RunResult, SeededRunConfig } from './run-result.ts';
 
-/** A run's result: the archipelago's, plus what identifies the run. */
-export interface RunResult extends ArchipelagoResult {
-  n: number;
-  seed: number;
-  /** Iterations to the solution on the island that found it; when unsolved, the most any island ran. */
-  iterations: number;
-}
+// Declared in run-result.ts, below errors.ts and result-record.ts, which read them too.
+export type { RunResult, SeededRunConfig };
 
 /** A run of a seeded config on the archipelago, as the run pipeline (pipeline.ts) drives it. */
 export interface SeededRun {
@@ -23,9 +19,6 @@ export interface SeededRun {
   /** Ends the run early (the result reports what was reached). */
   stop: () => void;
 }
-
-/** A config with its seed decided (`withSeed` draws one when the user gave none). */
-export type SeededRunConfig = RunConfig & { seed: number };
 
 /** The config with its seed decided: the one given, or a fresh random one. */
 export function withSeed(config: RunConfig): SeededRunConfig {

@@ -15,8 +15,10 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';
   if (value !== null && typeof value === 'object') return 'a mapping';
+  // Only from code (a library call): a BigInt is not a number, and `5` would not say so.
+  if (typeof value === 'bigint') return `${value}n (a BigInt)`;
   // What is left after lists and mappings: a scalar (a function cannot come from a file).
-  const scalar = value as string | number | boolean | bigint | symbol | null;
+  const scalar = value as string | number | boolean | symbol | null;
   const text = typeof scalar === 'string' ? JSON.stringify(scalar) : String(scalar);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

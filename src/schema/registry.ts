@@ -1,39 +1,20 @@
 /**
- * What every registry shares (topologies, emigrant selections, replacements): an entry is
- * one module exporting its kind, a one-line help, its options as zod fields built from the
- * `Fields` kit it is handed (so the modules worker threads load never load zod), optional
- * CLI flags and an optional `resolve`; each family adds its own `build`. The config
- * schema, the JSON Schema, the flags and `--help` are built from the registries.
+ * What the config layer builds from any registry of plug-ins (plug-in.ts, the one contract):
+ * a plug-in's resolved spec type, its options as a section holds them beside other plug-ins'
+ * options, its own options with their defaults, the default name, and the owner of each key.
  */
 import { z } from 'zod';
-import type { Fields } from './fields.ts';
-import type { FlagValue } from './flag-value.ts';
-
-/** A CLI flag for one of an entry's options: `--NAME` sets that option. */
-export interface OptionFlag {
-  name: string;
-  value: FlagValue;
-  describe: string;
-}
-
-export interface RegistryEntry<K extends string, S extends z.ZodRawShape, O extends object, C> {
-  kind: K;
-  /** One line for `--help`, the JSON Schema and the docs. */
-  help: string;
-  /** The entry's options, as zod fields built from `f` (each optional or defaulted: a file may leave them out). */
-  options(f: Fields): S;
-  /** Flags for some options (by option name). */
-  flags?: { readonly [option: string]: OptionFlag };
-  /**
-   * Checks that need the rest of the run (island count, population size) and defaults that
-   * depend on it: gives the options as `build` takes them. Without it the parsed options are used.
-   */
-  resolve?(options: z.output<z.ZodObject<S>>, ctx: C): O;
-}
+import { fields } from './fields.ts';
+import type { PlugIn } from './plug-in.ts';
 
 /** The resolved spec of an entry: its kind and its resolved options (a kind without options is just the kind). */
 export type SpecOf<D> =
-  D extends RegistryEntry<infer K, infer _S, infer O, infer _C> ? (string extends keyof O ? { kind: K } : { kind: K } & O) : never;
+  D extends PlugIn<infer K, infer _S, infer O, infer _C> ? (string extends keyof O ? { kind: K } : { kind: K } & O) : never;
+
+/** The names of a plug-in's options. */
+export function optionNames(plugIn: Pick<PlugIn, 'options'>): string[] {
+  return Object.keys(plugIn.options(fields));
+}
 
 export type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 

@@ -18,8 +18,10 @@ const FILES: Record<string, string> = {
   '/draw.js': 'draw.js',
   '/run-view.js': 'run-view.js',
   '/study-view.js': 'study-view.js',
+  '/cell-overlay.js': 'cell-overlay.js',
   '/heat.js': 'heat.js',
   '/timeline.js': 'timeline.js',
+  '/lineage.js': 'lineage.js',
 };
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -15,6 +15,12 @@ export const DEFAULT_STALL_SECONDS = 30;
 
 export const DEFAULT_HOST = '127.0.0.1';
 
+/** Why the view could not listen at `at` (a port taken, not allowed, ...), or null for any other failure. */
+export function cannotListen(error: unknown, at: ServeOptions): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? `cannot listen on ${at.host ?? DEFAULT_HOST} port ${at.port} (${code})` : null;
+}
+
 /** A stream of views for one page: `next()` is what changed since its last call (null: nothing). Kept here, free of node types, for the library's declarations. */
 export interface ViewStream {
   next(): object | null;

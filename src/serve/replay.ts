@@ -2,14 +2,14 @@
  * A finished run's view from its trace or event log, read as a stream: line by line into a
  * RunState, which is bounded however long the run was (series of at most 512 points, the
  * latest matrix, per-edge totals), so a log of millions of lines opens in bounded memory. The
- * lines are checked as `report --run` checks them (src/report/run-data.ts).
+ * lines are checked as `report --run` checks them (src/report/data/run-data.ts).
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
-import { parseEventLine, readRunEvents } from '../report/run-data.ts';
+import { parseEventLine, readRunEvents } from '../report/data/run-data.ts';
 import { TRACE_FORMAT } from '../run/trace.ts';
 import { RunState, runHeader, type RunSource } from './run-state.ts';
 

@@ -8,8 +8,9 @@
  * later ones only what changed (the live part). Nothing here reaches back into the run.
  */
 import type { ArchipelagoEvent, BetweenEvent, ProgressEvent } from '../archipelago/events.ts';
-import type { TakeoverResult } from '../ga/modes/takeover-coordinator.ts';
-import { edgesOf } from '../topology/topology.ts';
+import type { TakeoverResult } from '../ga/modes/coordinator-hook.ts';
+import { edgesOf, MAX_ISLANDS } from '../topology/topology.ts';
+import type { Rows } from '../problem/genes.ts';
 import { DecimatedSeries, newCursor, type SeriesCursor, type SeriesPart } from './series.ts';
 
 /** Points kept per island series and for the archipelago's series: enough for a chart's width. */
@@ -17,8 +18,6 @@ const SERIES_POINTS = 512;
 /** Distance matrices kept for the replay (decimated like the series), for runs of at most FRAME_ISLANDS islands. */
 const FRAMES = 32;
 const FRAME_ISLANDS = 64;
-/** The most islands a view draws (a header from a file is not trusted to be sane). */
-const MAX_ISLANDS = 4096;
 
 /** [iteration, seconds, best fitness, mean fitness, diversity] */
 export type IslandPoint = [number, number, number, number, number];
@@ -70,8 +69,10 @@ export interface RunView {
   betweenSeries?: SeriesPart<BetweenPoint>;
   /** Up to 64 islands: distance matrices over the run (decimated), for the replay's heat map. */
   frames?: SeriesPart<[number, number[][]]>;
+  /** Lineage: each island's mix of origins over the run (decimated), for the replay's lineage chart. */
+  lineages?: SeriesPart<[number, number[][]]>;
   started?: number;
-  solution?: { island: number; iteration: number; solution: number[]; seconds: number };
+  solution?: { island: number; iteration: number; solution: Rows; seconds: number };
   done?: RunEnd;
 }
 
@@ -92,6 +93,7 @@ export interface RunCursor {
   headerSent: boolean;
   series: SeriesCursor[];
   between: SeriesCursor;
+  lineages: SeriesCursor;
   frames: SeriesCursor;
   /** The state's change counter when this reader last read. */
   seen: number;
@@ -109,6 +111,7 @@ export class RunState {
   private readonly edges = new Map<number, Edge>();
   private readonly betweenSeries = new DecimatedSeries<BetweenPoint>(SERIES_POINTS);
   private readonly frames = new DecimatedSeries<[number, number[][]]>(FRAMES);
+  private readonly lineages = new DecimatedSeries<[number, number[][]]>(FRAMES);
   private between: { value: Omit<BetweenEvent, 'type'>; changed: number } | null = null;
   private started: number | undefined;
   private solution: RunView['solution'];
@@ -145,6 +148,7 @@ export class RunState {
         this.between = { value, changed: this.changes };
         this.betweenSeries.push([event.iteration, event.meanDistance, event.distinct, event.sampled]);
         if (this.header.islands <= FRAME_ISLANDS) this.frames.push([event.iteration, event.distance]);
+        if (event.lineage) this.lineages.push([event.iteration, event.lineage]);
         return;
       }
       case 'survival': {
@@ -191,6 +195,7 @@ export class RunState {
     const edges = [...this.edges.values()].filter((e) => e.changed > cursor.seen).map((e) => e.flow);
     const betweenSeries = this.betweenSeries.since(cursor.between) ?? undefined;
     const frames = this.frames.since(cursor.frames) ?? undefined;
+    const lineages = this.lineages.since(cursor.lineages) ?? undefined;
     const view: RunView = {
       kind: 'run',
       ...(cursor.headerSent ? {} : { header: this.header }),
@@ -201,6 +206,7 @@ export class RunState {
       ...(this.between && this.between.changed > cursor.seen ? { between: this.between.value } : {}),
       ...(betweenSeries ? { betweenSeries } : {}),
       ...(frames ? { frames } : {}),
+      ...(lineages ? { lineages } : {}),
       ...(this.started !== undefined ? { started: this.started } : {}),
       ...(this.solution ? { solution: this.solution } : {}),
       ...(this.done ? { done: this.done } : {}),
@@ -208,6 +214,18 @@ export class RunState {
     cursor.headerSent = true;
     cursor.seen = this.changes;
     return view;
+  }
+
+  /** Where the run is now: its islands' evaluations so far and its best fitness (NaN before any sample). */
+  position(): { evaluations: number; best: number } {
+    let evaluations = 0;
+    let best = Infinity;
+    for (const island of this.islands) {
+      evaluations += island.evaluations;
+      // An island without a sample has NaN, which no comparison takes.
+      if (island.best < best) best = island.best;
+    }
+    return { evaluations, best: best === Infinity ? Number.NaN : best };
   }
 
   /** Whether anything happened since the reader last read. */
@@ -242,7 +260,7 @@ export class RunState {
 }
 
 export function newRunCursor(): RunCursor {
-  return { headerSent: false, series: [], between: newCursor(), frames: newCursor(), seen: -1 };
+  return { headerSent: false, series: [], between: newCursor(), frames: newCursor(), lineages: newCursor(), seen: -1 };
 }
 
 function emptyIsland(id: number): IslandNow {
@@ -269,6 +287,7 @@ export type RunSource = { [K in 'config' | 'provenance' | 'tool']: unknown };
 /** The header of a run from its trace's first line (or a study's manifest cell and seed). */
 export function runHeader(trace: RunSource): RunHeaderView {
   const config = (trace.config ?? {}) as Record<string, unknown>;
+  // A header from a file is not trusted to be sane: no more islands than a run may have.
   const islands = integerIn(config.islands, 1, MAX_ISLANDS) ?? 1;
   const seed = integerIn(config.seed, 0, Number.MAX_SAFE_INTEGER);
   const topology = (config.topology ?? { kind: 'none' }) as { kind: string };

@@ -7,17 +7,24 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
+import type { Experiment } from '../experiment/load.ts';
 import type { RunRecord } from '../experiment/records.ts';
+import { toolInfo } from '../package-info.ts';
+import { machineProvenance } from '../provenance.ts';
 import { readRuns, RUNS_FILE } from '../experiment/store.ts';
 import { eventLogPath } from '../experiment/runner.ts';
-import { readStudy } from '../report/study-data.ts';
+import { readStudy } from '../report/data/study-data.ts';
 import { traceHeader } from '../run/trace.ts';
 import type { SeededRunConfig } from '../run/start-run.ts';
 import { newRunCursor, RunState, runHeader, type RunSource } from './run-state.ts';
 import { replayFile } from './replay.ts';
-import type { ServeOptions } from './options.ts';
-import { startViewServer, type ViewServer, type ViewSource, type ViewStream } from './server.ts';
-import { StudyState, type StudyPlan } from './study-state.ts';
+import { cannotListen, type ServeOptions } from './options.ts';
+import { ConfigError } from '../config/errors.ts';
+import { z } from 'zod';
+import { callback, options, text, type OptionSchema } from '../config/library-options.ts';
+import { expected, int } from '../schema/fields.ts';
+import { startViewServer, type ViewData, type ViewServer, type ViewSource, type ViewStream } from './server.ts';
+import { recordEnd, StudyState, type StudyPlan } from './study-state.ts';
 
 export type { ServeOptions } from './options.ts';
 export type { ViewServer } from './server.ts';
@@ -82,6 +89,11 @@ function studyStream(state: StudyState): ViewStream {
   };
 }
 
+/** What a study page fetches: the runs of the cell it shows overlaid (`cell?id=CELL`). */
+function studyData(state: StudyState): ViewData {
+  return { '/cell': (query) => state.cellRuns(query.get('id') ?? '') };
+}
+
 /** A finished run's event log in the study folder `dir`, or null when the study keeps none. */
 function eventLog(dir: string, cell: string, seed: number): string | null {
   const file = path.join(dir, eventLogPath(cell, seed));
@@ -113,7 +125,7 @@ async function replayedLog(file: string, header: RunSource, record: RunRecord | 
   try {
     const replayed = await replayFile(file, header);
     // A study's event log stops short of `done`: the run's record says how it ended.
-    if (!replayed.finished && record) replayed.end({ ...record, foundAtIteration: record.solved ? record.iterations : null });
+    if (!replayed.finished && record) replayed.end(recordEnd(record));
     return runStream(replayed);
   } catch {
     return null;
@@ -133,7 +145,7 @@ export interface StudyServer extends ViewServer {
 /** Serves a study as it goes into the folder `dir`. */
 export async function serveStudy(plan: StudyPlan, dir: string, options: ServeOptions): Promise<StudyServer> {
   const state = new StudyState(plan, (cell, seed) => eventLog(dir, cell, seed) !== null);
-  const server = await startViewServer(studySource(state, dir), options);
+  const server = await startViewServer(studySource(state, dir), options, studyData(state));
   return {
     ...server,
     opened: () => {
@@ -141,11 +153,56 @@ export async function serveStudy(plan: StudyPlan, dir: string, options: ServeOpt
     },
     runEvents: (cell, seed, events$) => {
       const live = state.runStarted(cell, seed);
-      if (live) events$.subscribe((event) => live.add(event));
+      // A stream that ends before the run's record (a host that went, a run given back): no longer going on.
+      if (live) events$.subscribe({ next: (event) => live.add(event), complete: () => state.runGone(cell, seed, live) });
     },
     runEnded: (record) => state.runEnded(record),
     finish: () => state.finish(),
   };
+}
+
+/** What the view of a study run from `experiment` knows of it (`experiment --serve`, `runExperiment`'s `serve`). */
+export function experimentPlan(experiment: Experiment): StudyPlan {
+  const { name, seeds, cells } = experiment;
+  return { name, seeds, cells, provenance: machineProvenance(), tool: toolInfo() };
+}
+
+/** The library's serve options, checked as its calls' options are (config/library-options.ts). */
+export const SERVE_PORT = int(0, { max: 65535 });
+const SERVE_FIELDS = {
+  port: SERVE_PORT,
+  host: text,
+  stallSeconds: z
+    .number({ error: expected('a number of seconds > 0') })
+    .positive({ error: expected('a number of seconds > 0') })
+    .finite(),
+} satisfies Record<keyof ServeOptions, OptionSchema>;
+export const SERVE_CHECKS = options(SERVE_FIELDS);
+
+/** `runExperiment`'s `serve`: where to serve the study's view (docs/live-view.md), and who gets it. */
+export interface StudyServeOptions extends ServeOptions {
+  /** Gets the view once it listens, before the first run: its `url`, and its `close()` (it stays up after the study until then). */
+  onServe(view: ViewServer): void;
+}
+
+export const STUDY_SERVE_CHECKS = options({ ...SERVE_FIELDS, onServe: callback } satisfies Record<keyof StudyServeOptions, OptionSchema>);
+
+/**
+ * The library's study view: served before the study's first run and handed to `onServe`.
+ * @throws ConfigError (`what: serve...`) without `onServe` (the view could never be closed) or when it cannot listen.
+ */
+export async function serveExperiment(experiment: Experiment, dir: string, given: StudyServeOptions, what: string): Promise<StudyServer> {
+  const { onServe, ...at } = given;
+  if (typeof onServe !== 'function') throw new ConfigError(`${what}: serve.onServe: expected a function that takes the view`);
+  let view: StudyServer;
+  try {
+    view = await serveStudy(experimentPlan(experiment), dir, at);
+  } catch (error) {
+    const why = cannotListen(error, at);
+    throw why === null ? error : new ConfigError(`${what}: serve.port: ${why}`);
+  }
+  onServe(view);
+  return view;
 }
 
 /** `report DIR --serve`: the page of a study folder as it is. */
@@ -162,5 +219,5 @@ export function serveStudyFolder(dir: string, options: ServeOptions): Promise<Vi
   const state = new StudyState(plan, (cell, seed) => eventLog(dir, cell, seed) !== null);
   for (const record of [...study.runs, ...study.failed]) state.runEnded(record);
   state.finish();
-  return startViewServer(studySource(state, dir), options);
+  return startViewServer(studySource(state, dir), options, studyData(state));
 }

@@ -18,6 +18,9 @@ export type { ViewStream } from './options.ts';
 /** What the server shows: a stream per page, by the `run` the page asks for (null: the main view). */
 export type ViewSource = (run: string | null) => ViewStream | null | Promise<ViewStream | null>;
 
+/** Data a page fetches once (JSON), by path: the answer to its query, or null (404). */
+export type ViewData = Record<string, (query: URLSearchParams) => object | null>;
+
 export interface ViewServer {
   /** The page's address, with the token when one is needed. */
   readonly url: string;
@@ -51,8 +54,8 @@ const COMMON_HEADERS = {
   'Cache-Control': 'no-store',
 };
 
-/** Starts serving `source`; resolves once it listens. */
-export async function startViewServer(source: ViewSource, options: ServeOptions): Promise<ViewServer> {
+/** Starts serving `source` (and `data`, e.g. a study cell's runs); resolves once it listens. */
+export async function startViewServer(source: ViewSource, options: ServeOptions, data: ViewData = {}): Promise<ViewServer> {
   const host = options.host ?? DEFAULT_HOST;
   const token = host === DEFAULT_HOST ? null : randomBytes(16).toString('hex');
   const pages = new Pages((options.stallSeconds ?? DEFAULT_STALL_SECONDS) * 1000);
@@ -70,6 +73,9 @@ export async function startViewServer(source: ViewSource, options: ServeOptions)
       res.socket?.setNoDelay(true);
       return pages.add(res, stream);
     }
+    const answer = Object.hasOwn(data, url.pathname) ? data[url.pathname](url.searchParams) : undefined;
+    if (answer === null) return plain(res, 404, 'not found');
+    if (answer !== undefined) return json(res, answer);
     // Browsers ask for an icon; there is none (an answer, not a 404 in the page's console).
     if (url.pathname === '/favicon.ico') return void res.writeHead(204, COMMON_HEADERS).end();
     const asset = pageAsset(url.pathname);
@@ -166,6 +172,11 @@ function cookieName(port: number): string {
 function plain(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { ...COMMON_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
   res.end(`${text}\n`);
+}
+
+function json(res: ServerResponse, value: object): void {
+  res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(value));
 }
 
 function serveAsset(res: ServerResponse, asset: PageAsset, token: string | null, port: number): void {

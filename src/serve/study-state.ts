@@ -1,13 +1,14 @@
 /**
  * What the live view shows of a study: per cell the runs done of planned, the run-length
- * ECDF and ERT with its bootstrap interval (src/report/stats.ts, as the report computes them),
+ * ECDF and ERT with its bootstrap interval (src/report/statistics/stats.ts, as the report computes them),
  * recomputed when a run finishes; and the runs going on now, each with its own RunState so a
  * page can open one. Failed runs are counted and left out of the statistics, as in the report.
  */
 import type { RunConfig } from '../config/run-config.ts';
 import type { CellConfig, RunRecord } from '../experiment/records.ts';
-import { ertInterval, expectedRunningTime, runLengthEcdf } from '../report/stats.ts';
-import { RunState, runHeader } from './run-state.ts';
+import { ertInterval, expectedRunningTime, runLengthEcdf } from '../report/statistics/stats.ts';
+import { cellRunsView, type CellRunsView } from './cell-runs.ts';
+import { RunState, runHeader, type RunEnd } from './run-state.ts';
 
 /** What a study view needs to know of the study: from the experiment file (live) or a study folder's manifest. */
 export interface StudyPlan {
@@ -75,8 +76,19 @@ export class StudyState {
     return state;
   }
 
+  /** The events of a run going on ended: it is no longer shown as going on (its record, if any, comes with runEnded). */
+  runGone(cell: string, seed: number, state: RunState): void {
+    const key = runKey(cell, seed);
+    if (this.running.get(key) !== state) return;
+    this.running.delete(key);
+    this.changes++;
+  }
+
   runEnded(record: RunRecord): void {
     const key = runKey(record.cell, record.seed);
+    // A run whose events carry no end (a host's, fed by its progress): its page ends with the record.
+    const live = this.running.get(key);
+    if (live && !live.finished) live.end(recordEnd(record));
     this.running.delete(key);
     const list = this.runs.get(record.cell) ?? [];
     list.push(record);
@@ -90,6 +102,16 @@ export class StudyState {
   /** A finished run's record, or undefined. */
   record(cell: string, seed: number): RunRecord | undefined {
     return this.runs.get(cell)?.find((r) => r.seed === seed);
+  }
+
+  /** The runs of cell `id`, finished and going on (the page's overlay), or null for no such cell. */
+  cellRuns(id: string): CellRunsView | null {
+    if (!this.cells.has(id)) return null;
+    const running = [...this.running].flatMap(([key, state]) => {
+      const at = key.lastIndexOf('@');
+      return key.slice(0, at) === id ? [{ seed: Number(key.slice(at + 1)), state }] : [];
+    });
+    return cellRunsView(id, this.plan.seeds.length, this.runs.get(id) ?? [], running);
   }
 
   finish(): void {
@@ -111,6 +133,11 @@ export class StudyState {
       finished: this.finished,
     };
   }
+}
+
+/** How a run ended, as its record says (a study's event log and a host's run have no `done` event). */
+export function recordEnd(record: RunRecord): RunEnd {
+  return { ...record, foundAtIteration: record.solved ? record.iterations : null };
 }
 
 export function runKey(cell: string, seed: number): string {

@@ -6,10 +6,12 @@
  */
 import { z } from 'zod';
 import { expectedName, fields, formatPath, type Fields } from '../schema/fields.ts';
-import { defaultKind, keyOwners, optionalOption, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
+import { summaries } from '../schema/plug-in.ts';
+import { defaultKind, keyOwners, optionalOption, optionNames, ownOptions, type UnionToIntersection } from '../schema/registry.ts';
 import { TopologyError } from './errors.ts';
 import {
   edgesOf,
+  MAX_ISLANDS,
   TOPOLOGY_KINDS,
   topologyDefinition,
   type Edge,
@@ -24,7 +26,7 @@ import { TOPOLOGY_REGISTRY } from './kinds/registry.ts';
 /** Which kind owns each option name. */
 function optionOwners(registry: TopologyRegistry): Map<string, string> {
   return keyOwners(
-    registry.map((d) => [d.kind, Object.keys(d.options(fields))] as const),
+    registry.map((d) => [d.kind, optionNames(d)] as const),
     'topology option',
   );
 }
@@ -45,7 +47,7 @@ export function topologySection(registry: TopologyRegistry = TOPOLOGY_REGISTRY):
     kind: fields
       .oneOf(kinds)
       .default(defaultKind(kinds, TOPOLOGY_DEFAULTS.kind))
-      .describe(`who sends migrants to whom: ${registry.map((d) => `${d.kind} (${d.help})`).join('; ')}`),
+      .describe(`who sends migrants to whom: ${summaries(registry)}`),
   };
   for (const d of registry) {
     // Defaults belong to the option's own kind: `resolveTopology` applies them once the kind is known.
@@ -70,14 +72,11 @@ export function resolveTopology(
     if (value !== undefined && owner !== kind)
       ctx.fail(option, `only used with topology.kind "${owner}", not "${kind}"; remove it`, ['topology.kind']);
   }
-  const definition = topologyDefinition(kind, registry)!;
+  const definition = topologyDefinition(kind, registry);
   const options = ownOptions(definition.options(fields), given);
   const resolved = definition.resolve ? definition.resolve(options, ctx) : options;
   return { kind, ...resolved } as TopologySpec;
 }
-
-/** The most islands buildTopology draws a topology for: a run's limit (MAX_ISLANDS, 4096), far below what fills the heap. */
-export const MAX_TOPOLOGY_ISLANDS = 4096;
 
 /**
  * The directed edges of a topology given as a config file would give it (`{ kind: 'grid',
@@ -87,7 +86,7 @@ export function buildTopology(spec: unknown, islands: number, seed: number, regi
   if (!Number.isInteger(islands) || islands < 1)
     throw new TopologyError(`topology needs a positive integer island count, got ${String(islands)}`);
   // Refused before any edge is made: a fully connected topology of a million islands would fill the heap.
-  if (islands > MAX_TOPOLOGY_ISLANDS) throw new TopologyError(`topology: at most ${MAX_TOPOLOGY_ISLANDS} islands, got ${islands}`);
+  if (islands > MAX_ISLANDS) throw new TopologyError(`topology: at most ${MAX_ISLANDS} islands, got ${islands}`);
   const parsed = topologySection(registry).safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

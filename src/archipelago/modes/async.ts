@@ -1,9 +1,11 @@
+import { NO_OPTIONS } from '../../schema/plug-in.ts';
 import { defineMigrationMode } from './define.ts';
 
 /** Islands send and take in whatever has arrived, never waiting; the first to claim a solution ends the run. */
 export const asyncMode = defineMigrationMode({
   kind: 'async',
   help: 'islands send and take in whatever has arrived, never waiting; not repeatable (thread timing decides)',
+  options: NO_OPTIONS,
   repeatable: false,
   stopsOnClaim: true,
   waitsForMigrants: false,

@@ -1,12 +1,15 @@
 /**
- * What one migration mode is: how the islands of a run time their exchanges. The one module
- * per mode in this folder exports a `defineMigrationMode({...})`, and `registry.ts` lists it
- * on one line (docs/ARCHITECTURE.md, "How to add a migration mode"). The island loop
+ * The migration-mode family of plug-ins (src/schema/plug-in.ts, the one contract): how the
+ * islands of a run time their exchanges. The one module per mode in this folder exports a
+ * `defineMigrationMode({...})`, and `registry.ts` lists it on one line; its implementation is
+ * `create` and its coordinator rules (docs/ARCHITECTURE.md, "How to add a plug-in"). The island loop
  * (island-runner.ts) asks a mode's island side when to send and take in migrants and what
  * counts at a stop; the archipelago asks its coordinator side for the winner rule and the
  * checkpoint policy. No code outside this folder names a mode.
  */
+import type { z } from 'zod';
 import type { Evolver } from '../../ga/evolver.ts';
+import type { PlugIn, Registry } from '../../schema/plug-in.ts';
 import type { IslandCoordination } from '../coordination.ts';
 import type { IslandCounters, Measures } from '../island-counters.ts';
 import type { MigrationOptions } from '../island-options.ts';
@@ -95,15 +98,15 @@ export interface CoordinatorRules {
   readonly countsThroughWinner: boolean;
 }
 
-export interface MigrationModeDefinition<K extends string = string> {
-  /** The name `migration.mode` and `--migration` give. */
-  readonly kind: K;
-  /** One line for `--help` and the JSON Schema. */
-  readonly help: string;
+/**
+ * A migration mode: `kind` is the name `migration.mode` and `--migration` give. Its options are
+ * keys of `migration` only it reads (lagged: `lag`), unique across modes; a run config carries
+ * them with their defaults whatever the mode (they are in `MigrationOptions`), and a flag that
+ * sets one with another mode is refused.
+ */
+export interface MigrationModeDefinition<K extends string = string, S extends z.ZodRawShape = z.ZodRawShape> extends PlugIn<K, S> {
   /** A run is a function of its seed and config alone, whatever the threads' speeds. */
   readonly repeatable: boolean;
-  /** Keys of `migration` only this mode reads (lagged: `lag`): a flag that sets one with another mode is refused. */
-  readonly options?: readonly string[];
   /** Another island's claim stops an island at once (else only the coordinator's halt does, and the mode stops it at a cut). */
   readonly stopsOnClaim: boolean;
   /** Islands wait for migrants: a host that relays migrants from other hosts wakes its islands when some arrive. */
@@ -113,9 +116,11 @@ export interface MigrationModeDefinition<K extends string = string> {
   create(loop: IslandLoop): IslandMode;
 }
 
-export type MigrationModeRegistry = readonly MigrationModeDefinition[];
+export type MigrationModeRegistry = Registry<MigrationModeDefinition>;
 
-/** Types a definition (its kind stays a literal, for the config's `MigrationMode`). */
-export function defineMigrationMode<K extends string>(definition: MigrationModeDefinition<K>): MigrationModeDefinition<K> {
+/** Types a definition (its kind stays a literal, for the config's `MigrationMode`; its options' types flow to the config). */
+export function defineMigrationMode<K extends string, S extends z.ZodRawShape>(
+  definition: MigrationModeDefinition<K, S>,
+): MigrationModeDefinition<K, S> {
   return definition;
 }

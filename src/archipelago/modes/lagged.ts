@@ -1,5 +1,6 @@
 import { DEPARTED, HALTED } from '../coordination.ts';
 import type { MigrantsMessage, StopReason } from '../messages.ts';
+import { MIGRATION_MODE_DEFAULTS } from './defaults.ts';
 import { defineMigrationMode, type IslandCounters, type IslandLoop, type IslandMode } from './define.ts';
 import { Inbox } from './inbox.ts';
 import { HISTORY, LagHistory } from './lag-history.ts';
@@ -151,11 +152,27 @@ class LaggedIsland implements IslandMode {
   }
 }
 
+const LAG = MIGRATION_MODE_DEFAULTS.lagged.lag;
+
 export const laggedMode = defineMigrationMode({
   kind: 'lagged',
   help: "migrants sent at iteration t enter at the receiver's iteration t + lag; an island waits only when it would get more than lag iterations ahead of a source; repeatable",
   repeatable: true,
-  options: ['lag'],
+  options: (f) => ({
+    lag: f
+      .int(0)
+      .default(LAG)
+      .describe(
+        `lagged only: migrants sent at an island's iteration t enter at the receiver's iteration t + lag; 0 = sync; default ${LAG}`,
+      ),
+  }),
+  flags: {
+    lag: {
+      name: 'lag',
+      value: 'number',
+      describe: 'lagged: iterations from sending to entry (0 = sync); given without --migration it means lagged',
+    },
+  },
   stopsOnClaim: false,
   waitsForMigrants: true,
   coordinator: { winner: 'first-finder', checkpoints: 'anytime', numbersMigrations: true, countsThroughWinner: false },

@@ -1,3 +1,4 @@
+import { NO_OPTIONS } from '../../schema/plug-in.ts';
 import { defineMigrationMode, type IslandLoop, type IslandMode } from './define.ts';
 import { Inbox } from './inbox.ts';
 import type { StopReason } from '../messages.ts';
@@ -98,6 +99,7 @@ class SyncIsland implements IslandMode {
 export const syncMode = defineMigrationMode({
   kind: 'sync',
   help: 'all islands migrate in lockstep at a barrier every interval; repeatable (lagged with lag 0, with epoch-wide stops)',
+  options: NO_OPTIONS,
   repeatable: true,
   stopsOnClaim: false,
   waitsForMigrants: true,

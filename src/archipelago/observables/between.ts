@@ -47,6 +47,29 @@ export interface BetweenSample {
   /** Distinct genotypes (permutation hashes) among the `sampled` hashed members of all islands. */
   distinct: number;
   sampled: number;
+  /** Lineage: island i's mix of origins (`lineageMix`); absent when lineage is not tracked. */
+  lineage?: number[][];
+}
+
+/** Origins of an island's mix a sample names; the members of all others are counted together. */
+export const LINEAGE_TOP = 8;
+/** The origin that stands for "every other origin" in a sample's mix. */
+export const OTHER_ORIGINS = -1;
+
+/**
+ * An island's mix as a sample holds it: [origin, count, ...] for its LINEAGE_TOP largest
+ * origins, largest first, then OTHER_ORIGINS and the members of all the others if there are
+ * any; the counts add up to the population's size.
+ */
+export function lineageMix(pairs: Uint32Array): number[] {
+  const out: number[] = [];
+  let other = 0;
+  for (let k = 0; k < pairs.length; k += 2) {
+    if (k < 2 * LINEAGE_TOP) out.push(pairs[k], pairs[k + 1]);
+    else other += pairs[k + 1];
+  }
+  if (other > 0) out.push(OTHER_ORIGINS, other);
+  return out;
 }
 
 /** The observables of a complete set of observations, one per island in island order. */
@@ -63,7 +86,8 @@ export function betweenIslands(iteration: number, observations: readonly Observa
     }
   }
   const pairs = (m * (m - 1)) / 2;
-  return { iteration, distance, meanDistance: pairs > 0 ? sum / pairs : 0, ...distinctGenotypes(observations) };
+  const lineage = observations.every((o) => o.lineage) ? { lineage: observations.map((o) => lineageMix(o.lineage!)) } : {};
+  return { iteration, distance, meanDistance: pairs > 0 ? sum / pairs : 0, ...distinctGenotypes(observations), ...lineage };
 }
 
 /**
@@ -87,12 +111,15 @@ export class BetweenTracker {
   readonly samples: BetweenSample[] = [];
   /** The points of a checkpoint this run continues. */
   private restored: BetweenPoint[] = [];
+  /** Each island's latest observation: its final state once it has stopped (see `final`). */
+  private readonly latest: ({ iteration: number; observation: Observation } | undefined)[] = [];
 
   constructor(private readonly islands: number) {}
 
   /** Records island's observation at `iteration`; returns the observables when it completes that iteration's set. */
   add(island: number, iteration: number, observation: Observation): BetweenSample | null {
     if (this.islands > BETWEEN_MAX_ISLANDS) return null;
+    if (!(iteration < (this.latest[island]?.iteration ?? -1))) this.latest[island] = { iteration, observation };
     let set = this.pending.get(iteration);
     if (!set) {
       set = new Array<Observation | undefined>(this.islands);
@@ -111,11 +138,35 @@ export class BetweenTracker {
     return sample;
   }
 
+  /**
+   * The final state when the islands stopped at different iterations (a halt reaching them
+   * one by one, a time limit, async): every island's last observation, compared as it is;
+   * `iteration` is the latest of theirs. Null when some island sent none, or all ended at
+   * one iteration (that set was complete: `add` gave it). Not part of the series (a record's
+   * samples are each of one iteration).
+   */
+  final(): BetweenSample | null {
+    const latest = this.latest;
+    if (this.islands > BETWEEN_MAX_ISLANDS || latest.length < this.islands || latest.some((l) => l === undefined)) return null;
+    const last = latest as { iteration: number; observation: Observation }[];
+    if (last.every((l) => l.iteration === last[0].iteration)) return null;
+    return betweenIslands(
+      Math.max(...last.map((l) => l.iteration)),
+      last.map((l) => l.observation),
+    );
+  }
+
   /** The series so far in iteration order, without the matrices (what a run's summary keeps). */
   series(): BetweenPoint[] {
     return [...this.restored, ...this.samples]
       .sort((a, b) => a.iteration - b.iteration)
-      .map(({ iteration, meanDistance, distinct, sampled }) => ({ iteration, meanDistance, distinct, sampled }));
+      .map(({ iteration, meanDistance, distinct, sampled, lineage }) => ({
+        iteration,
+        meanDistance,
+        distinct,
+        sampled,
+        ...(lineage ? { lineage } : {}),
+      }));
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import { MAX_UINT16_N, type Genes } from '../../problem/genes.ts';
 import type { Population } from '../../ga/population.ts';
+import { originMix } from '../../ga/lineage.ts';
 
 /** Members per island whose genes the between-island distance compares. */
 export const DISTANCE_MEMBERS = 8;
@@ -44,6 +45,8 @@ export interface Observation {
   positions: number;
   genes: Genes;
   hashes: Uint32Array;
+  /** Lineage: the population's mix of origins, (origin, count) pairs, largest first (ga/lineage.ts originMix); absent when not tracked. */
+  lineage?: Uint32Array;
 }
 
 /** The positions one island's observation compares on a board of `n`. */
@@ -54,7 +57,8 @@ export function observedPositions(n: number): number {
 /**
  * Samples `pop`: the genes of 8 members at evenly spaced ranks on min(N, 256) fixed
  * positions (the same on every island, so samples of two islands compare position by
- * position), and the hashes of 32 members at evenly spaced ranks (all, when fewer).
+ * position), the hashes of 32 members at evenly spaced ranks (all, when fewer), and the
+ * mix of origins of all members when lineage is tracked.
  */
 export function observe(pop: Population): Observation {
   const n = pop.n;
@@ -68,5 +72,5 @@ export function observe(pop: Population): Observation {
   const hashed = Math.min(HASHED_MEMBERS, pop.size);
   const hashes = new Uint32Array(hashed);
   for (let a = 0; a < hashed; a++) hashes[a] = hashGenes(pop.genes, rankSampleSlot(pop, a, hashed) * n, n);
-  return { positions, genes, hashes };
+  return { positions, genes, hashes, ...(pop.origin ? { lineage: originMix(pop) } : {}) };
 }

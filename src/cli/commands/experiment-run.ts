@@ -25,7 +25,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { printError, printLine, setExitCode } from '../output.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, type StopSignal } from '../signals.ts';
 import { serveFromArgs, type ServeArgs } from '../../serve/flags.ts';
-import { DEFAULT_DETECT_RATIO, designLines, powerPlan } from '../../report/design.ts';
+import { DEFAULT_DETECT_RATIO, designLines, powerPlan } from '../../report/statistics/design.ts';
 import { lingerThenClose, startStudyView, withStudyView } from '../serve-view.ts';
 
 export interface ExperimentArgs extends ClusterArgs, ServeArgs {

@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { lastValue } from '../../schema/flag-value.ts';
-import { X_AXES } from '../../report/x-axis.ts';
+import { X_AXES } from '../../report/figures/x-axis.ts';
 import { SERVE_OPTIONS } from '../../serve/flags.ts';
 import type { ReportArgs } from './report-run.ts';
 

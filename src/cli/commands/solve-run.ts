@@ -50,6 +50,7 @@ export interface SolveArgs extends ClusterArgs, ServeArgs {
   board: boolean;
   quiet: boolean;
   all: boolean;
+  lineage: boolean;
   checkpoint?: string;
   checkpointEvery?: string;
   resume?: string;
@@ -242,6 +243,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
           }
         : {}),
       ...(resumed ? { resume: resumed } : {}),
+      ...(args.lineage === false ? { lineage: false } : {}),
       names,
     });
     served?.watch(run.events$);

@@ -19,31 +19,29 @@ import { safeText } from './text.ts';
 const bodyPackr = new Packr({ moreTypes: true });
 
 /** Why a message was dropped; `host` prints the counts when it leaves, `solve` and `experiment` at the end. */
-export type DropReason = 'malformed' | 'incompatible' | 'unauthenticated' | 'invalid';
+export type DropReason = 'malformed' | 'foreign' | 'unauthenticated' | 'invalid';
 
 /** Messages dropped since start, by reason. */
 export class DropCounter {
   /** Did not decode, fit its schema, or broke its handler. */
   malformed = 0;
   /** From another tool version or bus format. */
-  incompatible = 0;
+  foreign = 0;
   /** No valid signature under a cluster key, a replay, or from a party not of its run. */
   unauthenticated = 0;
   /** A claimed result (solution, best, report, study record) that fails the independent checks. */
   invalid = 0;
   count(decoded: { kind: string }): void {
-    if (decoded.kind === 'malformed' || decoded.kind === 'incompatible' || decoded.kind === 'unauthenticated' || decoded.kind === 'invalid')
+    if (decoded.kind === 'malformed' || decoded.kind === 'foreign' || decoded.kind === 'unauthenticated' || decoded.kind === 'invalid')
       this[decoded.kind]++;
   }
   get total(): number {
-    return this.malformed + this.incompatible + this.unauthenticated + this.invalid;
+    return this.malformed + this.foreign + this.unauthenticated + this.invalid;
   }
   /** `3 bus messages dropped (2 malformed, 1 unauthenticated)`, or '' when none was. */
   describe(): string {
     if (this.total === 0) return '';
-    const parts = (['malformed', 'incompatible', 'unauthenticated', 'invalid'] as const).flatMap((k) =>
-      this[k] ? [`${this[k]} ${k === 'incompatible' ? 'foreign' : k}`] : [],
-    );
+    const parts = (['malformed', 'foreign', 'unauthenticated', 'invalid'] as const).flatMap((k) => (this[k] ? [`${this[k]} ${k}`] : []));
     return `${this.total} bus message${this.total === 1 ? '' : 's'} dropped (${parts.join(', ')})`;
   }
 }
@@ -56,7 +54,7 @@ export type Decoded<T extends BusMessageType> =
    * refusal; `body` what it says, when it can be read and, with a key, its signature holds
    * (a frame of another bus format cannot be checked: it is named, never read).
    */
-  | { kind: 'incompatible'; from: string; body: unknown }
+  | { kind: 'foreign'; from: string; body: unknown }
   | { kind: 'malformed' }
   | { kind: 'unauthenticated' };
 
@@ -127,7 +125,7 @@ export class BusCodec {
 
   /**
    * Decodes a message that arrived on `subject`, expected to be one of `types`; never throws.
-   * Counts what it drops (an incompatible message too; the caller may name its sender).
+   * Counts what it drops (a foreign message too; the caller may name its sender).
    */
   decode<T extends BusMessageType>(subject: string, data: Uint8Array, types: readonly T[], options: DecodeOptions = {}): Decoded<T> {
     const decoded = this.check(subject, data, types, options);
@@ -140,7 +138,7 @@ export class BusCodec {
     let limit = 0;
     for (const t of types) limit = Math.max(limit, BUS_MESSAGES[t].limit);
     if (data.length > limit) return { kind: 'malformed' };
-    if (data[0] !== BUS_FORMAT) return foreign(data, this.key === null);
+    if (data[0] !== BUS_FORMAT) return foreignMessage(data, this.key === null);
     const frame = readFrame(data);
     if (!frame) return { kind: 'malformed' };
     const { from, seq, scope, mac, body } = frame;
@@ -148,8 +146,7 @@ export class BusCodec {
     if (mac !== null && !this.key) this.sawSigned = true;
     // Checked before anything in the body is decoded (another tool version's too): the MAC covers every byte sent but itself.
     if (this.key && !this.authentic(frame, subject, data)) return { kind: 'unauthenticated' };
-    if (frame.tool !== toolInfo().version)
-      return { kind: 'incompatible', from: versionOf(frame.tool, frame.format), body: unpackQuietly(body) };
+    if (frame.tool !== toolInfo().version) return { kind: 'foreign', from: versionOf(frame.tool, frame.format), body: unpackQuietly(body) };
     if (this.key && !options.unordered) {
       if (seq <= (this.last.get(from) ?? 0)) return { kind: 'unauthenticated' };
       this.last.set(from, seq);
@@ -182,9 +179,9 @@ function versionOf(tool: string, format: number): string {
  * is malformed. Its signature cannot be checked: what it says is read only on a bus trusted
  * as it is (`keyless`).
  */
-function foreign(data: Uint8Array, keyless: boolean): Decoded<never> {
+function foreignMessage(data: Uint8Array, keyless: boolean): Decoded<never> {
   const frame = data[0] < 0x80 ? readFrame(data) : null;
-  if (frame) return { kind: 'incompatible', from: versionOf(frame.tool, frame.format), body: undefined };
+  if (frame) return { kind: 'foreign', from: versionOf(frame.tool, frame.format), body: undefined };
   const envelope = unpackQuietly(data) as { format?: unknown; tool?: unknown; body?: unknown } | null;
   if (
     envelope === null ||
@@ -196,7 +193,7 @@ function foreign(data: Uint8Array, keyless: boolean): Decoded<never> {
     return { kind: 'malformed' };
   // Format 1 carried the body as an object, 2 as packed bytes: either way a sender that says it is a host can be named.
   const body = !keyless ? undefined : envelope.body instanceof Uint8Array ? unpackQuietly(envelope.body) : envelope.body;
-  return { kind: 'incompatible', from: versionOf(envelope.tool, envelope.format), body };
+  return { kind: 'foreign', from: versionOf(envelope.tool, envelope.format), body };
 }
 
 function unpackQuietly(bytes: Uint8Array): unknown {

@@ -34,7 +34,7 @@ export class Subjects {
   invite(hostId: string): string {
     return `${this.prefix}.host.${hostId}.invite`;
   }
-  study(session: string, what: 'runs' | 'result' | 'started' | 'refused' | 'end'): string {
+  study(session: string, what: 'runs' | 'result' | 'started' | 'progress' | 'refused' | 'end'): string {
     return `${this.prefix}.study.${session}.${what}`;
   }
   /** A host is asked to run some of a run's islands. */

@@ -14,7 +14,7 @@ import { safeText } from './text.ts';
 
 export interface ListenOptions {
   /** A message of another tool version or bus format (already counted): the caller may name its sender. */
-  onIncompatible?(decoded: Extract<Decoded<BusMessageType>, { kind: 'incompatible' }>): void;
+  onForeign?(decoded: Extract<Decoded<BusMessageType>, { kind: 'foreign' }>): void;
 }
 
 /** How a `requestFrom` ended: the answer taken, nobody subscribed to the subject, or no answer taken in time. */
@@ -87,7 +87,7 @@ export class BusEndpoint {
           if (msg.data.length === 0 && msg.headers?.code === 503) return end({ kind: 'no-responders' });
           try {
             const decoded = this.decode(msg, types, { unordered: true });
-            if (decoded.kind === 'incompatible') foreign = decoded.from;
+            if (decoded.kind === 'foreign') foreign = decoded.from;
             else if (decoded.kind === 'ok' && take(decoded.message, decoded.from))
               end({ kind: 'answer', message: decoded.message, from: decoded.from });
             else if (decoded.kind === 'ok') this.dropped.unauthenticated++;
@@ -146,7 +146,7 @@ export class BusEndpoint {
         try {
           const decoded = parts ? this.whole(msg, types, parts) : this.decode(msg, types);
           if (decoded?.kind === 'ok') handle(decoded.message, decoded.from, msg);
-          else if (decoded?.kind === 'incompatible') options.onIncompatible?.(decoded);
+          else if (decoded?.kind === 'foreign') options.onForeign?.(decoded);
         } catch {
           this.dropped.malformed++;
         }

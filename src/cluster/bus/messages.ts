@@ -68,6 +68,13 @@ const island = z.number().int().min(0).max(1_000_000);
 const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array);
 const text = z.string().max(10_000);
 const hostName = z.string().min(1).max(200);
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const amount = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Islands one `run-progress` carries: with 9 numbers each, well within SMALL. */
+export const MAX_PROGRESS_ISLANDS = 256;
+/** [island, iteration, evaluations, best fitness, mean fitness, diversity (0..1), migrants sent, accepted, seconds] */
+const progressSample = z.tuple([island, count, count, amount, amount, z.number().min(0).max(1), count, count, amount]);
+export type ProgressSample = z.infer<typeof progressSample>;
 
 export const BUS_MESSAGES = {
   /** A host's heartbeat, also its answer to `discover`. */
@@ -115,6 +122,21 @@ export const BUS_MESSAGES = {
   ),
   /** A host started a run (for the progress display). */
   'run-started': spec('study', 'study host', SMALL, z.object({ type: z.literal('run-started'), session, runId: text, host: hostName })),
+  /**
+   * A host's run as it goes (for the live view, `experiment --nats --serve`): the latest
+   * progress sample of each island that changed since its last, at most once a second.
+   */
+  'run-progress': spec(
+    'study',
+    'study host',
+    SMALL,
+    z.object({
+      type: z.literal('run-progress'),
+      session,
+      runId: text,
+      islands: z.array(progressSample).min(1).max(MAX_PROGRESS_ISLANDS),
+    }),
+  ),
   /** A host cannot run a run of the study (too little memory for N, ...): it gave the run back; the coordinator invites it no more. */
   'run-refused': spec(
     'study',

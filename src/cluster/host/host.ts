@@ -31,7 +31,8 @@ import { clusterKeyOf, UNSIGNED_WARNING, type ClusterKeySource } from '../bus/ke
 import { IslandRelay } from '../launcher/island-relay.ts';
 import { checkHostName, defaultHostName } from './names.ts';
 import { MAX_EVENT_BYTES, StudyMember, type MemberHost } from './study-member.ts';
-import { busOptions, HOST_OPTIONS } from '../library-options.ts';
+import { callback, number, text, texts, type OptionSchema } from '../../config/library-options.ts';
+import { BUS, busOptions, busSchema } from '../library-options.ts';
 import { checkOrder, hostRegistries } from './order-check.ts';
 
 export interface HostOptions extends ClusterKeySource {
@@ -106,6 +107,16 @@ export function checkOfferedIslands(islands: number | undefined): number {
     );
   return islands;
 }
+
+const HOST_OPTIONS = busSchema({
+  ...BUS,
+  islands: number,
+  islandNice: number,
+  name: text,
+  heartbeatMs: number,
+  extensions: texts,
+  log: callback,
+} satisfies Record<keyof HostOptions, OptionSchema>);
 
 /**
  * Connects to the broker and starts serving.
@@ -264,18 +275,18 @@ class ServingHost implements ClusterHost {
   private listen(): void {
     const { bus, subjects, id } = this;
     /** A coordinator of another version is named once. */
-    const onIncompatible = ({ from }: { from: string }) =>
+    const onForeign = ({ from }: { from: string }) =>
       this.refused.say(from, `refused a coordinator running ${from}; this host runs ${ownVersion()}`);
-    bus.listen(subjects.discover, ['discover'], () => this.heartbeat(), { onIncompatible });
+    bus.listen(subjects.discover, ['discover'], () => this.heartbeat(), { onForeign });
     bus.listen(
       subjects.invite(id),
       ['invite'],
       (invite, from) => {
         if (!this.busy() && !this.stopping && !this.memberHost.left.has(invite.session)) void this.serveStudy(invite, from);
       },
-      { onIncompatible },
+      { onForeign },
     );
-    bus.listen(subjects.islands(id), ['islands'], (order, from, msg) => this.takeOrder(order, from, msg), { onIncompatible });
+    bus.listen(subjects.islands(id), ['islands'], (order, from, msg) => this.takeOrder(order, from, msg), { onForeign });
   }
 
   /** A coordinator's order to run islands of its run: accepted, or refused in one line. */

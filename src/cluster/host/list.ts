@@ -16,7 +16,8 @@ import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX, MAX_HOST_ISLANDS } from '../defau
 import { leaseBucket, leaseHolders, type LeaseHolder } from '../leases/host-lease.ts';
 import { safeName, safeText } from '../bus/text.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
-import { busOptions, LIST_HOSTS_OPTIONS } from '../library-options.ts';
+import { number, type OptionSchema } from '../../config/library-options.ts';
+import { BUS, busOptions, busSchema } from '../library-options.ts';
 
 /** The most hosts a listing shows. */
 const MAX_LISTED = 10_000;
@@ -51,6 +52,8 @@ export interface HostListing {
   hosts: ListedHost[];
 }
 
+const LIST_HOSTS_OPTIONS = busSchema({ ...BUS, waitMs: number } satisfies Record<keyof ListHostsOptions, OptionSchema>);
+
 /** Hosts of the prefix, by name. @throws ConfigError for a bad URL or prefix, or an unreachable broker. */
 export async function listHosts(given: ListHostsOptions): Promise<HostListing> {
   const options = busOptions(given, 'listHosts options', LIST_HOSTS_OPTIONS);
@@ -80,7 +83,7 @@ export async function listHosts(given: ListHostsOptions): Promise<HostListing> {
       },
       {
         // Another version: shown by what it says, read loosely.
-        onIncompatible: (decoded) => {
+        onForeign: (decoded) => {
           const body = decoded.body as { type?: unknown; id?: unknown; name?: unknown; islands?: unknown; busy?: unknown } | null;
           if (body?.type !== 'host' || typeof body.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(body.id)) return;
           // Anyone can announce a new id in every message: the listing keeps a bounded number.

@@ -18,6 +18,7 @@ import type { Subjects } from '../bus/connection.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
 import { MAX_RESULT_BYTES, type BusMessage } from '../bus/messages.ts';
 import { safeText } from '../bus/text.ts';
+import { ProgressFeed } from './run-progress.ts';
 
 /** How long a host waits for the coordinator to confirm a result before it gives the run back. */
 const RESULT_TIMEOUT_MS = 30_000;
@@ -169,12 +170,17 @@ export class StudyMember {
     // Tell the broker the run is alive, well within its ack deadline.
     const keepAlive = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 3));
     const events = new RecordEvents();
+    const progress = new ProgressFeed((islands) =>
+      bus.publish(subjects.study(this.session, 'progress'), { type: 'run-progress', session: this.session, runId: order.runId, islands }),
+    );
     const subscription = run.events$.subscribe((e: ArchipelagoEvent) => {
+      progress.add(e);
       if (order.events) events.add(e);
     });
     try {
       return await this.finishRun(order, run, msg, events);
     } finally {
+      progress.close();
       clearInterval(keepAlive);
       subscription.unsubscribe();
       this.current = null;

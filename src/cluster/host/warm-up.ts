@@ -4,7 +4,7 @@
  * on its first call (frame, MAC, the bus and thread schemas, the result checks). Left to the
  * run, a coordinator's first pass over the winner's solution and report came during the stop,
  * beside the hosts that had to hear it, and on two cores held up the stop by as much (about
- * 1 ms at the median, up to 10; docs/benchmarks.md, "0.4.1"). So a process takes every path of
+ * 1 ms at the median, up to 10; CHANGELOG.md, 0.4.1, "Measured"). So a process takes every path of
  * a spread run once, on small samples, before it takes part in one: the coordinator before it
  * hands out islands, a host before it says it is ready.
  */

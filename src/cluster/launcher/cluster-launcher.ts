@@ -79,11 +79,11 @@ export class ClusterLauncher implements Launcher {
   }
 
   report(): LaunchReport {
-    const { malformed, incompatible, unauthenticated, invalid } = this.bus.dropped;
+    const { malformed, foreign, unauthenticated, invalid } = this.bus.dropped;
     return {
       placement: [...this.placement],
       brokerLost: this.brokerLost,
-      dropped: { malformed, foreign: incompatible, unauthenticated, invalid },
+      dropped: { malformed, foreign, unauthenticated, invalid },
     };
   }
 

@@ -24,7 +24,7 @@ import { DEPARTED, HALTED, RUNNING, SOLVED } from '../../archipelago/coordinatio
 import type { LocalHost } from '../../archipelago/local-host.ts';
 import type { IslandTask } from '../../archipelago/messages.ts';
 import { migrationModeOf } from '../../archipelago/modes/registry.ts';
-import { SharedMemoryCoordination } from '../../archipelago/shared-memory-coordination.ts';
+import { NO_EPOCH, SharedMemoryCoordination } from '../../archipelago/shared-memory-coordination.ts';
 import type { IslandPorts } from '../../archipelago/transport.ts';
 import type { Subjects } from '../bus/connection.ts';
 import { carried } from '../bus/carried.ts';
@@ -33,8 +33,6 @@ import type { BusEndpoint } from '../bus/endpoint.ts';
 import { heartbeatPeriodMs, MISSED_HEARTBEATS } from '../defaults.ts';
 import { PermutationCheck } from '../result-checks.ts';
 import { MigrantFlow } from './migrant-flow.ts';
-
-const NO_EPOCH = 0x7fffffff;
 
 /** An edge end held by the relay. */
 interface RelayPort {

@@ -17,7 +17,7 @@ import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS } from '../defaults.ts';
 import { HostDirectory } from '../leases/host-directory.ts';
 import { holderName, HostLeases, openLeaseBucket } from '../leases/host-lease.ts';
 import { checkHostCount, type ClusterOptions } from '../study/study.ts';
-import { busOptions, CLUSTER_OPTIONS } from '../library-options.ts';
+import { busOptions, CLUSTER_CALL_OPTIONS } from '../library-options.ts';
 
 /** Hosts joined for runs (`joinCluster`): pass it as `startRun(config, { cluster })` for one run or many; `close()` after the last. */
 export interface JoinedCluster {
@@ -38,7 +38,7 @@ export interface JoinedCluster {
  * @throws ConfigError (exit 2) for a bad URL or prefix, an unreachable broker, or too few free hosts within the wait.
  */
 export async function joinCluster(given: ClusterOptions): Promise<JoinedCluster> {
-  const options = busOptions(given, 'joinCluster options', CLUSTER_OPTIONS);
+  const options = busOptions(given, 'joinCluster options', CLUSTER_CALL_OPTIONS);
   const address = busAddress(options.nats, options.auth);
   const subjects = new Subjects(checkPrefix(options.prefix ?? DEFAULT_PREFIX));
   const wanted = checkHostCount(options.hosts);

@@ -55,7 +55,7 @@ export class HostDirectory {
         subjects.heartbeat,
         ['host'],
         (beat, from) => (from === beat.id ? this.onHeartbeat(beat) : void bus.dropped.unauthenticated++),
-        { onIncompatible: (d) => this.onIncompatible(d) },
+        { onForeign: (d) => this.onForeign(d) },
       ),
       bus.listen(subjects.leave, ['leave'], (leave, from) =>
         from === leave.id ? this.forget(leave.id, 'left') : void bus.dropped.unauthenticated++,
@@ -112,7 +112,7 @@ export class HostDirectory {
   }
 
   /** A host of another version is named (once) when it says it is a host; an unreadable body is just counted. */
-  private onIncompatible(decoded: Extract<Decoded<'host'>, { kind: 'incompatible' }>): void {
+  private onForeign(decoded: Extract<Decoded<'host'>, { kind: 'foreign' }>): void {
     const body = decoded.body as { type?: unknown; name?: unknown } | null;
     if (body?.type !== 'host' || typeof body.name !== 'string') return;
     const who = safeName(body.name);

@@ -37,6 +37,7 @@ import { recordProblem } from '../result-checks.ts';
 import { openStudyQueue, QUEUE_CHECK_MS, QueueWatch } from './queue-watch.ts';
 import { checkStudyStreams } from '../leases/shared-state.ts';
 import { Unserved } from './unserved.ts';
+import { RunFeeds } from './run-feeds.ts';
 
 const CONSUMER = 'hosts';
 
@@ -108,6 +109,7 @@ class StudyCoordinator {
   private readonly ackWaitMs: number;
   private readonly log: (line: string) => void;
   private readonly hooks: NonNullable<StudyOptions['hooks']>;
+  private readonly feeds: RunFeeds; // runs going on at hosts, for `onRunEvents`
   private readonly activity = new Map<string, HostActivity>();
   /** The hosts this study invited: only they may say they started or finished one of its runs. */
   private readonly invited = new Set<string>();
@@ -138,6 +140,7 @@ class StudyCoordinator {
     this.ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     this.log = options.log ?? (() => {});
     this.hooks = options.hooks ?? {};
+    this.feeds = new RunFeeds(this.hooks);
     this.stream = subjects.studyStream(this.session);
     const { log, activity } = this;
     const events: HostDirectoryEvents = {
@@ -154,6 +157,7 @@ class StudyCoordinator {
       log(`host ${host.name} ${how}${current && how === 'left' ? `; its run ${current} went back to the queue` : ''}`);
       if (current && how === 'lost') this.backToQueue(current, host.lastSeen);
       activity.delete(host.name);
+      this.feeds.hostGone(host.id);
       this.showHosts();
     });
   }
@@ -203,6 +207,7 @@ class StudyCoordinator {
   async close(): Promise<void> {
     const { nc } = this.bus;
     for (const timer of this.timers) clearTimeout(timer);
+    this.feeds.close();
     this.release?.();
     this.directory.close();
     if (!nc.isClosed()) {
@@ -281,8 +286,10 @@ class StudyCoordinator {
       entry.current = `${planned.cell.id} seed ${planned.seed}`;
       this.activity.set(host, entry);
       this.hooks.onRunStart?.(planned, study.outcome.skipped + study.outcome.completed);
+      this.feeds.started(runId, planned, from);
       this.showHosts();
     });
+    this.feeds.listen(bus, subjects.study(session, 'progress'), session);
     bus.listen(subjects.study(session, 'result'), ['run-done'], (sent, from, msg) => this.done(study, sent, from, msg));
     bus.listen(subjects.study(session, 'refused'), ['run-refused'], ({ runId, host, reason }, from) => {
       if (!this.invited.has(from)) return void bus.dropped.unauthenticated++;
@@ -328,6 +335,7 @@ class StudyCoordinator {
         study.save(planned, { record, events: done.events });
       }
     }
+    this.feeds.end(done.runId);
     const entry = this.activity.get(done.host);
     if (entry) {
       entry.current = null;

@@ -1,5 +1,4 @@
 import type { Genes } from '../../problem/genes.ts';
-import type { ConflictList } from './diagonals.ts';
 
 /**
  * One chromosome as the hybrid operators see it: its genes (n at `offset` in a flat
@@ -25,4 +24,28 @@ export interface Board {
    * listed ones, never by an O(N) scan of the board.
    */
   list: ConflictList;
+}
+
+/** A growable list of columns (a board's queens that may be in conflict, see `Board.list`). */
+export class ConflictList {
+  cols: Int32Array;
+  count = 0;
+  constructor(capacity = 16) {
+    this.cols = new Int32Array(Math.max(capacity, 16));
+  }
+  push(col: number): void {
+    if (this.count === this.cols.length) this.grow(this.count * 2);
+    this.cols[this.count++] = col;
+  }
+  /** Makes this list a copy of `other` (grows if needed). */
+  copyFrom(other: ConflictList): void {
+    if (this.cols.length < other.count) this.grow(other.count);
+    this.cols.set(other.cols.subarray(0, other.count));
+    this.count = other.count;
+  }
+  private grow(capacity: number): void {
+    const cols = new Int32Array(capacity);
+    cols.set(this.cols.subarray(0, this.count));
+    this.cols = cols;
+  }
 }

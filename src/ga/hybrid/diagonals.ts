@@ -1,5 +1,5 @@
 import type { Genes } from '../../problem/genes.ts';
-import type { Board } from './board.ts';
+import { ConflictList, type Board } from './board.ts';
 
 /**
  * Per-chromosome diagonal counts: the state that makes every other hybrid operator
@@ -106,30 +106,6 @@ export function countDiagonals(board: Board): number {
 export function isConflicted(genes: Genes, offset: number, n: number, counts: Uint8Array, i: number): boolean {
   const r = genes[offset + i];
   return (counts[r - i + n - 1] & 15) > 1 || counts[r + i] >>> 4 > 1;
-}
-
-/** A growable list of columns (a board's queens that may be in conflict, see `Board.list`). */
-export class ConflictList {
-  cols: Int32Array;
-  count = 0;
-  constructor(capacity = 16) {
-    this.cols = new Int32Array(Math.max(capacity, 16));
-  }
-  push(col: number): void {
-    if (this.count === this.cols.length) this.grow(this.count * 2);
-    this.cols[this.count++] = col;
-  }
-  /** Makes this list a copy of `other` (grows if needed). */
-  copyFrom(other: ConflictList): void {
-    if (this.cols.length < other.count) this.grow(other.count);
-    this.cols.set(other.cols.subarray(0, other.count));
-    this.count = other.count;
-  }
-  private grow(capacity: number): void {
-    const cols = new Int32Array(capacity);
-    cols.set(this.cols.subarray(0, this.count));
-    this.cols = cols;
-  }
 }
 
 /**

@@ -63,6 +63,8 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
    */
   private readonly child: Board;
   private readonly childGenes: Genes;
+  /** Lineage: the child's origin, its first parent's (null: not tracked). */
+  private childOrigin: Uint16Array | null = null;
   private readonly alleles: AlleleMarks | null;
   private readonly limits: LocalSearchLimits;
   private readonly shouldStop: (() => boolean) | undefined;
@@ -157,6 +159,17 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     this.recordIfBestSolves();
   }
 
+  /**
+   * A child that solves is kept as the solution itself, not copied (N genes: 400 MB at 10^8,
+   * the island's peak when it sends them): once the island holds a solution, `step` breeds
+   * no more, and nothing else writes the scratch board's own genes (an immigrant is counted
+   * on it through the message's genes).
+   */
+  protected override recordSolution(genes: Genes, offset: number): void {
+    if (!this.solution && genes === this.childGenes && offset === 0) this.solution = genes;
+    else super.recordSolution(genes, offset);
+  }
+
   private get searchChildren(): boolean {
     const ls = this.params.operators.localSearch;
     return ls !== null && ls.applyTo !== 'migrants';
@@ -184,6 +197,7 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     if (this.evaluations >= this.evaluationBudget) return null; // the generation is abandoned, as for a stop
     const ra = rankSelect(rng, size);
     const pa = pop.boards[pop.order[ra]];
+    if (this.childOrigin !== null) this.childOrigin[0] = pop.origin![pop.order[ra]]; // lineage: the first parent's
     let changed = false;
     if (this.alleles && rng.float() < ops.crossover.probability) {
       const pb = pop.boards[pop.order[rankSelectOther(rng, size, ra)]];
@@ -254,9 +268,9 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     return board.fitness;
   }
 
-  override immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false): number {
+  override immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false, origins?: Uint16Array): number {
     try {
-      return super.immigrate(genes, count, replace, rejectDuplicates);
+      return super.immigrate(genes, count, replace, rejectDuplicates, origins);
     } finally {
       this.population.stage(null);
       this.child.genes = this.childGenes;
@@ -277,6 +291,12 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
     if (this.emigrantOut.length !== count * n) this.emigrantOut = allocGenes(n, count);
     for (let i = 0; i < count; i++) pop.copyOut(slots[i], this.emigrantOut, i * n);
     return this.emigrantOut;
+  }
+
+  /** The child's origin (one child at a time; `adopt` reads index 0 of the child's own genes). */
+  protected lineageStarted(): void {
+    this.childOrigin = new Uint16Array(1);
+    this.population.originSource = this.childOrigin;
   }
 
   protected survivalScratch(): SurvivalScratch {

@@ -1,5 +1,5 @@
-import type { Board } from './board.ts';
-import { addQueen, ConflictList, DOWN, UP } from './diagonals.ts';
+import { ConflictList, type Board } from './board.ts';
+import { addQueen, DOWN, UP } from './diagonals.ts';
 
 /**
  * An occupancy bit per diagonal in each direction (2 × 2N bits: 5 MB at N = 10^7, where the

@@ -6,8 +6,6 @@
  * A mode with such fields declares them in the three interfaces below (the messages, the
  * message shapes and the result carry them under these names).
  */
-import type { TakeoverResult } from './takeover-coordinator.ts';
-
 /** What an island of a mode with a hook adds to its progress samples and its report (numbers only). */
 export interface GaModeSampleFields {
   takenOverAt?: number;
@@ -16,6 +14,13 @@ export interface GaModeSampleFields {
 /** What such a mode adds to each island's result. */
 export interface GaModeIslandFields {
   takenOverAt?: number | null;
+}
+
+/** Takeover mode: when each island, and the whole archipelago, held only copies of the best. */
+export interface TakeoverResult {
+  /** The archipelago's takeover time: the iteration at which the last island was taken over; null if one never was. */
+  iteration: number | null;
+  islands: (number | null)[];
 }
 
 /** What such a mode adds to the run's result. */

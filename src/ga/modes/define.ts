@@ -1,14 +1,14 @@
 /**
- * What one GA mode is: an island algorithm (`Evolver`) with its parameters, one module in
- * this folder listed on one line in `registry.ts`. The config's `ga` section (one branch per
- * mode, told apart by `ga.mode`), the JSON Schema, `--mode` and its help, the memory check
- * and the file shape are built from the registry (docs/ARCHITECTURE.md, "How to add a GA
- * mode"). Options are zod fields built from the `Fields` kit a mode is handed: the GA core
- * never loads zod or the config layer.
+ * The GA-mode family of plug-ins (src/schema/plug-in.ts, the one contract): an island
+ * algorithm (`Evolver`) with its parameters, one module in this folder listed on one line in
+ * `registry.ts`. Its implementation is `create`, with `memory`, `initialEvaluations` and an
+ * optional coordinator hook (docs/ARCHITECTURE.md, "How to add a plug-in"). The GA core never
+ * loads zod or the config layer: options are built from the `Fields` kit a mode is handed.
  */
 import type { z } from 'zod';
 import type { Fields } from '../../schema/fields.ts';
-import type { RegistryEntry } from '../../schema/registry.ts';
+import type { Genes } from '../../problem/genes.ts';
+import type { PlugIn } from '../../schema/plug-in.ts';
 import type { Evolver, IslandPlace } from '../evolver.ts';
 import type { Rng } from '../rng.ts';
 import type { IslandState } from '../snapshot.ts';
@@ -32,7 +32,7 @@ export interface GaModeDefinition<
   K extends string = string,
   S extends z.ZodRawShape = z.ZodRawShape,
   O extends object = object,
-> extends RegistryEntry<K, S, O, GaModeContext> {
+> extends PlugIn<K, S, O, GaModeContext> {
   resolve(options: z.output<z.ZodObject<S>>, ctx: GaModeContext): O;
   /**
    * The fields of the parameters `resolve` returns, as the `Fields` kit builds them: how a
@@ -51,6 +51,12 @@ export interface GaModeDefinition<
   initialEvaluations(params: O): number;
   /** The island algorithm; with `snapshot`, continues a checkpointed one; `place` says which island of which run it is. Trusts its parameters. */
   create(params: O & { n: number }, rng: Rng, shouldStop?: () => boolean, snapshot?: IslandState, place?: IslandPlace): Evolver;
+  /**
+   * How a member's fitness is recomputed outside its island (a checkpoint's members are checked
+   * against it before a worker trusts them), for a mode whose fitness is not the paper's count of
+   * attacking pairs. Default: that count (src/problem/fitness.ts).
+   */
+  fitnessOf?(params: O & { n: number }, seed: number): (genes: Genes, offset: number) => number;
   /** The mode's part of the coordinator, made once per run (coordinator-hook.ts); none: NO_HOOK. */
   coordinator?(ctx: GaCoordinatorContext): GaCoordinatorHook;
 }

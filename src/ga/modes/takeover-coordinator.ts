@@ -8,13 +8,6 @@
  */
 import type { GaCoordinatorContext, GaCoordinatorHook, GaModeRunFields, GaModeSampleFields } from './coordinator-hook.ts';
 
-/** Takeover mode: when each island, and the whole archipelago, held only copies of the best. */
-export interface TakeoverResult {
-  /** The archipelago's takeover time: the iteration at which the last island was taken over; null if one never was. */
-  iteration: number | null;
-  islands: (number | null)[];
-}
-
 class TakeoverCoordinator implements GaCoordinatorHook {
   /** Each island's takeover iteration as last reported (-1: not yet). */
   private readonly takenOver: number[];

@@ -30,6 +30,15 @@ export function bestIndividual(n: number, seed: number): Genes {
   return genes;
 }
 
+/** The takeover fitness of the member at `offset`, seen from outside an island (a checkpoint's check). */
+export function takeoverFitnessOf(n: number, seed: number): (genes: Genes, offset: number) => number {
+  const best = bestIndividual(n, seed);
+  return (genes, offset) => {
+    for (let i = 0; i < n; i++) if (genes[offset + i] !== best[i]) return OTHER_FITNESS;
+    return BEST_FITNESS;
+  };
+}
+
 /**
  * One island of the takeover mode (docs/takeover.md): selection and migration only, no
  * variation. A member scores 1 if it is a copy of the run's best individual B and 2
@@ -93,6 +102,13 @@ export class TakeoverIsland extends IslandCore {
 
   protected survivalScratch(): SurvivalScratch {
     return this.survival;
+  }
+
+  /** A member drawn into `next` keeps its origin, and so does it when copied back. */
+  protected lineageStarted(): void {
+    this.next.trackOrigins(this.population.home);
+    this.next.originSource = this.population.origin;
+    this.population.originSource = this.next.origin;
   }
 
   /** One generation: the best member kept, M - 1 drawn by rank selection; never a solution. */

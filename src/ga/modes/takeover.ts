@@ -2,7 +2,7 @@ import { bytesPerGene } from '../../problem/genes.ts';
 import { GA_MODE_DEFAULTS } from './defaults.ts';
 import { defineGaMode } from './define.ts';
 import { takeoverCoordinator } from './takeover-coordinator.ts';
-import { TakeoverIsland, type TakeoverParams } from './takeover-island.ts';
+import { takeoverFitnessOf, TakeoverIsland, type TakeoverParams } from './takeover-island.ts';
 
 /** The iteration limit of a takeover run whose config gives none: a takeover that cannot complete (topology none) still ends. */
 export const TAKEOVER_MAX_ITERATIONS = 10_000;
@@ -38,6 +38,7 @@ export const takeoverMode = defineGaMode({
     bytes: 2 * p.populationSize * n * bytesPerGene(n),
     parts: `takeover population ${p.populationSize} and its next generation, ${bytesPerGene(n)} bytes per gene`,
   }),
+  fitnessOf: (params, seed) => takeoverFitnessOf(params.n, seed),
   create: (params, rng, _shouldStop, snapshot, place = { island: 0, seed: 0 }) => new TakeoverIsland(params, rng, place, snapshot),
   coordinator: takeoverCoordinator,
 });

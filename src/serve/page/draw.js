@@ -46,7 +46,7 @@ export function acceptanceColour(share) {
   return `hsl(${Math.round(s * 120)}, 70%, 42%)`;
 }
 
-/** Okabe & Ito's colour-blind-safe palette, as the static report uses it (src/report/study-charts.ts). */
+/** Okabe & Ito's colour-blind-safe palette, as the static report uses it (src/report/figures/study-charts.ts). */
 export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#000000'];
 
 /** From white (0) to dark blue (1): a distance in the heat map. */
@@ -113,8 +113,12 @@ export function ticks(low, high, count, log) {
   return out;
 }
 
-/** A line chart into `parent` (replaced): `lines` are { points: [[x, y], ...], colour, name?, step? }; axes from the data unless given. */
-export function lineChart(parent, { lines, xTitle, yTitle, xLog = false, yDomain = null, width = 420, height = 200 }) {
+/**
+ * A line chart into `parent` (replaced): `lines` are { points: [[x, y], ...], colour, name?,
+ * step?, dash? (an SVG dash array), end? ('dot' or 'cross': a mark at the last point) }; axes
+ * from the data unless given. Each line's path says where it ends (data-end: its last x).
+ */
+export function lineChart(parent, { lines, xTitle, yTitle, xLog = false, yDomain = null, width = 420, height = 200, many = undefined }) {
   parent.replaceChildren();
   const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img' }, parent);
   const m = { left: 48, right: 16, top: 8, bottom: 32 };
@@ -149,15 +153,32 @@ export function lineChart(parent, { lines, xTitle, yTitle, xLog = false, yDomain
         return i === 0 ? `M${x},${y}` : line.step ? `H${x}V${y}` : `L${x},${y}`;
       })
       .join('');
+    const [ex, ey] = pts[pts.length - 1];
     const path = svg(
       'path',
-      { d, fill: 'none', stroke: line.colour, 'stroke-width': line.width ?? thin, 'data-series': line.name ?? '' },
+      {
+        d,
+        fill: 'none',
+        stroke: line.colour,
+        'stroke-width': line.width ?? thin,
+        'data-series': line.name ?? '',
+        'data-end': ex,
+        ...(line.dash ? { 'stroke-dasharray': line.dash } : {}),
+      },
       root,
     );
     svg('title', {}, path).textContent = line.name ?? '';
+    if (line.end) endMark(root, line.end, sx(ex), sy(ey), line.colour);
   }
-  legend(parent, lines);
+  legend(parent, lines, many);
   return root;
+}
+
+/** A mark at a line's end: a dot (it got there) or a cross (it was cut there: censored). */
+function endMark(root, kind, x, y, colour) {
+  if (kind === 'dot') return svg('circle', { cx: x, cy: y, r: 3, fill: colour, class: 'end-dot' }, root);
+  const d = `M${x - 4},${y - 4}L${x + 4},${y + 4}M${x - 4},${y + 4}L${x + 4},${y - 4}`;
+  return svg('path', { d, stroke: colour, 'stroke-width': 2, fill: 'none', class: 'end-cross' }, root);
 }
 
 /** Most keys a legend lists one by one; more lines get one line of words (each line's name is its tooltip). */
@@ -177,7 +198,8 @@ export function legend(
   for (const line of lines) {
     const key = html('span', '', { class: 'key' }, box);
     const mark = svg('svg', { width: 14, height: 10, viewBox: '0 0 14 10', class: 'swatch' }, key);
-    svg('rect', { x: 0, y: 3, width: 14, height: 4, fill: line.colour }, mark);
+    if (line.dash) svg('line', { x1: 0, x2: 14, y1: 5, y2: 5, stroke: line.colour, 'stroke-width': 3, 'stroke-dasharray': '4 2' }, mark);
+    else svg('rect', { x: 0, y: 3, width: 14, height: 4, fill: line.colour }, mark);
     key.append(line.name ?? '');
   }
   return box;

@@ -3,6 +3,7 @@
 // a header is a snapshot and starts afresh); drawing happens at most once per animation frame.
 import { acceptanceColour, extent, formatNumber, maxOf, html, islandColour, lineChart, svg, text } from './draw.js';
 import { colourBar, heatCanvas, heatSvg } from './heat.js';
+import { lineageChart } from './lineage.js';
 import { cutAt, withLast } from './timeline.js';
 
 /** Above this many islands the heat map is drawn on a canvas, a pixel per pair (an SVG rect each would be too many). */
@@ -45,6 +46,10 @@ export class RunView {
       s.betweenLast = view.betweenSeries.last;
     }
     if (view.frames) s.frames = view.frames.reset ? view.frames.points : (s.frames ?? []).concat(view.frames.points);
+    if (view.lineages) {
+      s.lineages = view.lineages.reset ? view.lineages.points : (s.lineages ?? []).concat(view.lineages.points);
+      s.lineagesLast = view.lineages.last;
+    }
     s.started = view.started;
     s.solution = view.solution;
     s.done = view.done;
@@ -75,6 +80,14 @@ export class RunView {
       yDomain: [0, 1],
     });
     this.heatMap(s);
+    // Lineage: the latest sample, or in a replay the last one at or before the cursor.
+    const mix =
+      this.cursor === null
+        ? s.between && [s.between.iteration, s.between.lineage]
+        : withLast(all.lineages ?? [], all.lineagesLast)
+            .filter((f) => f[0] <= this.cursor)
+            .at(-1);
+    lineageChart(this.parts.lineage, mix?.[1], mix?.[0], count);
     const b = withLast(s.betweenSeries, s.betweenLast);
     lineChart(this.parts.distinct, {
       lines: [
@@ -126,6 +139,7 @@ export class RunView {
       mean: section('mean fitness per island (fewer is better)', 'mean'),
       diversity: section('diversity per island', 'diversity'),
       heat: section('distance between islands (latest sample)', 'heat'),
+      lineage: section('lineage: each island by island of origin', 'lineage'),
       distinct: section('distinct genotypes and mean distance', 'distinct'),
       islands: section('islands', 'islands'),
     };
@@ -311,7 +325,7 @@ export class RunView {
     colourBar(box, range);
     html(
       'p',
-      `iteration ${s.between.iteration} (the latest between-island sample: iterations 0–4, 6, 8, 12, 16, … ): mean distance ${formatNumber(s.between.meanDistance)}, ${s.between.distinct} distinct of ${s.between.sampled} sampled; rows and columns are islands`,
+      `${s.between.final ? `the islands' final states (they stopped at different iterations, the last at ${s.between.iteration})` : `iteration ${s.between.iteration} (the latest between-island sample: iterations 0–4, 6, 8, 12, 16, … and the last)`}: mean distance ${formatNumber(s.between.meanDistance)}, ${s.between.distinct} distinct of ${s.between.sampled} sampled; rows and columns are islands`,
       { class: 'legend' },
       box,
     );

@@ -1,5 +1,6 @@
 // The study view: per cell the runs done of planned, the run-length ECDF and ERT with its
 // interval as runs finish, the runs going on now and the finished runs whose events are kept.
+import { CellOverlay } from './cell-overlay.js';
 import { extent, formatNumber, html, islandColour, legend, lineChart, OKABE_ITO, scales, svg, text, ticks } from './draw.js';
 
 export class StudyView {
@@ -29,6 +30,7 @@ export class StudyView {
       yDomain: [0, 1],
     });
     this.ert(s, colour);
+    this.overlay.update(s);
     this.runs(s);
   }
 
@@ -49,8 +51,15 @@ export class StudyView {
       cells: section('cells', 'cells'),
       ecdf: section('run-length ECDF (evaluations to solution)', 'ecdf'),
       ert: section('ERT with 95% bootstrap interval', 'ert'),
+      overlay: section('runs of one cell: best fitness against evaluations', 'overlay'),
       runs: section('runs', 'runs'),
     };
+    this.overlay = new CellOverlay(this.parts.overlay);
+    // A click on a cell's name in the table overlays its runs.
+    this.parts.cells.addEventListener('click', (event) => {
+      const row = event.target.closest('tr[data-cell]');
+      if (row) this.overlay.pick(row.dataset.cell);
+    });
   }
 
   table(s) {

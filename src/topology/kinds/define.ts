@@ -1,14 +1,11 @@
 /**
- * What one topology kind is: the one module per kind in this folder exports one of these,
- * and `registry.ts` lists it on one line. The config schema, the JSON Schema, the CLI flags
- * and `--help` are all built from the registry, so nothing else changes to add a kind
- * (docs/ARCHITECTURE.md, "How to add a topology").
+ * The topology family of plug-ins (src/schema/plug-in.ts, the one contract): one module per
+ * kind in this folder, listed on one line in `registry.ts`. Its implementation is `build`
+ * (docs/ARCHITECTURE.md, "How to add a plug-in").
  */
 import type { z } from 'zod';
-import type { RegistryEntry } from '../../schema/registry.ts';
+import type { PlugIn } from '../../schema/plug-in.ts';
 import type { Edge } from './edge.ts';
-
-export type { OptionFlag } from '../../schema/registry.ts';
 
 /** What a kind's `resolve` may ask about the run, and how it refuses. */
 export interface TopologyContext {
@@ -27,7 +24,7 @@ export interface TopologyDefinition<
   K extends string = string,
   S extends z.ZodRawShape = z.ZodRawShape,
   O extends object = object,
-> extends RegistryEntry<K, S, O, TopologyContext> {
+> extends PlugIn<K, S, O, TopologyContext> {
   /** The directed edges for `islands` islands. Trusts its options: the schema checked them. */
   build(islands: number, options: O, seed: number): Edge[];
 }

@@ -3,6 +3,7 @@
  * `define.ts`) and one line here; the config schema, the JSON Schema, the CLI flags and
  * `--help` read this list. The default kind is TOPOLOGY_DEFAULTS.kind (defaults.ts).
  */
+import { registry } from '../../schema/plug-in.ts';
 import { edgesTopology } from './edges.ts';
 import { fullyConnectedTopology } from './fully-connected.ts';
 import { gridTopology } from './grid.ts';
@@ -13,7 +14,7 @@ import { ringBiTopology } from './ring-bi.ts';
 import { ringTopology } from './ring.ts';
 import { starTopology } from './star.ts';
 
-export const TOPOLOGY_REGISTRY = [
+export const TOPOLOGY_REGISTRY = registry('topology', [
   ringTopology,
   ringBiTopology,
   fullyConnectedTopology,
@@ -23,4 +24,4 @@ export const TOPOLOGY_REGISTRY = [
   randomTopology,
   noneTopology,
   edgesTopology,
-] as const;
+] as const);

@@ -1,0 +1,25 @@
+/**
+ * A study's records are checked against its manifest before any number is made from them:
+ * a record of a cell the study does not have or of a seed it does not run means the folder
+ * holds something other than this study's runs; so does a record that contradicts itself
+ * (experiment/record-consistency.ts: "solved" without a valid solution, "unsolved" that
+ * reached fitness 0, a trajectory that is no course of the run).
+ * The report refuses such a folder (one line naming the record and what is wrong, exit 2)
+ * rather than dropping the record: a count of "7 of 6 runs" or a success that is none would
+ * be the study's claim.
+ */
+import { ConfigError } from '../../config/errors.ts';
+import type { Manifest, RunRecord } from '../../experiment/records.ts';
+import { recordMisfit, studyShape } from '../../experiment/record-consistency.ts';
+
+/** Refuses the first record that does not fit the study. @throws ConfigError */
+export function checkRecords(manifest: Manifest, runs: readonly RunRecord[], file: string): void {
+  const study = studyShape(manifest);
+  runs.forEach((run, i) => {
+    const wrong = recordMisfit(run, study);
+    if (wrong !== null)
+      throw new ConfigError(
+        `${file}: record ${i + 1} (${String(run.cell)}@${String(run.seed)}) ${wrong}; this folder holds runs of another study, refusing to report it`,
+      );
+  });
+}

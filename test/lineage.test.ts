@@ -1,0 +1,249 @@
+/**
+ * Lineage (src/ga/lineage.ts, docs/live-view.md): each member's island of origin. The mix
+ * counts add up to the population; a child takes its first parent's origin; migrants carry
+ * theirs over real MessagePorts; the search is the same with lineage on and off (records
+ * equal but for the lineage observable); a ring takeover ends with island 0's origin holding
+ * every member of every island; and the last iteration of a run is observed even between
+ * the schedule's iterations (the final heat map).
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { ArchipelagoEvent, BetweenEvent } from '../src/archipelago/events.ts';
+import { LocalHost } from '../src/archipelago/local-host.ts';
+import { FOREIGN_MESSAGE_SHAPES } from '../src/archipelago/message-shapes.ts';
+import { BetweenTracker, lineageMix, OTHER_ORIGINS } from '../src/archipelago/observables/between.ts';
+import { observe } from '../src/archipelago/observables/sample.ts';
+import { isScheduledIteration } from '../src/archipelago/schedule.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
+import type { RunConfigInput } from '../src/config/schema.ts';
+import { Island } from '../src/ga/island.ts';
+import { originMix, UNKNOWN_ORIGIN } from '../src/ga/lineage.ts';
+import { TakeoverIsland } from '../src/ga/modes/takeover-island.ts';
+import { PAPER_DEFAULTS } from '../src/ga/params.ts';
+import { Rng } from '../src/ga/rng.ts';
+import { replaceWorst } from '../src/migration-policy/replacements/worst.ts';
+import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
+import { lineageFigure, lineageRows } from '../src/report/figures/lineage-figure.ts';
+import { startRun } from '../src/index.ts';
+import { cliInProcess } from './cli-helpers.ts';
+import { repeatablePart } from './helpers.ts';
+
+const env = { availableParallelism: 4, totalMemory: 8e9 };
+const host = new LocalHost(4);
+after(() => host.close());
+
+const sum = (mix: ArrayLike<number>) => {
+  let s = 0;
+  for (let k = 1; k < mix.length; k += 2) s += mix[k];
+  return s;
+};
+
+describe('lineage in one island', () => {
+  it('the mix counts add up to the population, largest first; a paper island after 20 steps and immigrants of island 3', () => {
+    const params = { ...PAPER_DEFAULTS, n: 16, populationSize: 16, pairsPerIteration: 8, badRepositorySize: 4 };
+    const island = new Island({ params, rng: Rng.forStream(5, 2) });
+    island.trackLineage(2);
+    assert.deepEqual([...originMix(island.population)], [2, 16]);
+    const migrants = new Island({ params, rng: Rng.forStream(5, 3) }).emigrants(4, (_p, _r, k, slots) =>
+      slots.set([0, 1, 2, 3].slice(0, k)),
+    );
+    // Worst replacement takes all four whatever their fitness: four members of origin 3.
+    assert.equal(island.immigrate(migrants, 4, replaceWorst, false, new Uint16Array([3, 3, 3, 3])), 4);
+    assert.deepEqual([...originMix(island.population)], [2, 12, 3, 4]);
+    for (let i = 0; i < 20; i++) island.step();
+    const mix = originMix(island.population);
+    assert.equal(sum(mix), params.populationSize);
+    for (let k = 2; k < mix.length; k += 2) assert.ok(mix[k + 1] <= mix[k - 1], 'largest first');
+    for (let k = 0; k < mix.length; k += 2) assert.ok([2, 3].includes(mix[k]), `origin ${mix[k]} came from nowhere`);
+    // Immigrants whose message carried no origins are of an unknown island, not counted as natives.
+    island.immigrate(migrants.slice(), 1, replaceWorst);
+    assert.ok(island.population.origin!.includes(UNKNOWN_ORIGIN));
+  });
+
+  it('a child takes its first parent origin: a takeover island whose members each have their own origin', () => {
+    const m = 32;
+    const island = new TakeoverIsland({ n: 16, populationSize: m, bestIsland: 0 }, Rng.forStream(9, 0), { island: 0, seed: 9 });
+    const origins = Uint16Array.from({ length: m }, (_, s) => 100 + s);
+    island.trackLineage(0, origins);
+    const key = (s: number) => island.population.genes.subarray(s * 16, s * 16 + 16).join(',');
+    const originOf = new Map(Array.from({ length: m }, (_, s) => [key(s), 100 + s]));
+    island.step();
+    for (let s = 0; s < m; s++) assert.equal(island.population.origin![s], originOf.get(key(s)), `slot ${s}`);
+    assert.equal(sum(originMix(island.population)), m);
+    assert.deepEqual([...observe(island.population).lineage!], [...originMix(island.population)]);
+  });
+
+  it('a sample names the 8 largest origins and counts the rest together as origin -1', () => {
+    const pairs = Uint32Array.from(Array.from({ length: 10 }, (_, i) => [i, 10 - i]).flat());
+    const mix = lineageMix(pairs);
+    assert.equal(mix.length, 18);
+    assert.deepEqual(mix.slice(16), [OTHER_ORIGINS, 2 + 1]);
+    assert.equal(sum(mix), sum(pairs));
+  });
+
+  it('the final state of islands that stopped at different iterations: their last observations, at the latest iteration; none when they all ended at one', () => {
+    const obs = (gene: number, origin: number) => ({
+      positions: 2,
+      genes: new Uint16Array([gene, gene]),
+      hashes: new Uint32Array([gene]),
+      lineage: new Uint32Array([origin, 10]),
+    });
+    const tracker = new BetweenTracker(3);
+    assert.equal(tracker.add(0, 8, obs(0, 0)), null);
+    assert.equal(tracker.add(1, 9, obs(1, 0)), null);
+    assert.equal(tracker.final(), null, 'island 2 has not observed yet');
+    tracker.add(2, 11, obs(1, 2));
+    const final = tracker.final()!;
+    assert.equal(final.iteration, 11);
+    assert.deepEqual(final.distance[0], [0, 1, 1]);
+    assert.deepEqual(final.lineage, [
+      [0, 10],
+      [0, 10],
+      [2, 10],
+    ]);
+    assert.deepEqual(tracker.series(), [], 'not in the series: no iteration every island sampled');
+    const even = new BetweenTracker(2);
+    even.add(0, 5, obs(0, 0));
+    assert.ok(even.add(1, 5, obs(0, 1)));
+    assert.equal(even.final(), null, 'the set of iteration 5 was complete');
+  });
+
+  it('a migrants message from another host carries one origin per migrant, or is refused', () => {
+    const message = {
+      type: 'migrants',
+      from: 1,
+      epoch: 0,
+      iteration: 3,
+      count: 2,
+      genes: new Uint16Array(8),
+      origins: new Uint16Array([1, 0]),
+    };
+    assert.ok(FOREIGN_MESSAGE_SHAPES.migrants.safeParse(message).success);
+    assert.ok(!FOREIGN_MESSAGE_SHAPES.migrants.safeParse({ ...message, origins: new Uint16Array([1]) }).success);
+    assert.ok(FOREIGN_MESSAGE_SHAPES.migrants.safeParse({ ...message, origins: undefined }).success);
+  });
+});
+
+async function run(
+  input: RunConfigInput,
+  seed: number,
+  lineage: boolean,
+): Promise<{ result: RunResult; between: BetweenEvent[]; events: ArchipelagoEvent[] }> {
+  const config = { ...resolveRunConfig(input, 'test', {}, env), seed };
+  const started = startSeededRun(config, { launcher: host, lineage });
+  const between: BetweenEvent[] = [];
+  const events: ArchipelagoEvent[] = [];
+  started.events$.subscribe((e: ArchipelagoEvent) => {
+    events.push(e);
+    if (e.type === 'between') between.push(e);
+  });
+  return { result: await started.result, between, events };
+}
+
+/** The record's repeatable part without the lineage observable. */
+const withoutLineage = (result: RunResult) =>
+  JSON.parse(JSON.stringify(repeatablePart(result), (k, v: unknown) => (k === 'lineage' ? undefined : v)));
+
+const ringTakeover: RunConfigInput = {
+  n: 16,
+  islands: 4,
+  topology: { kind: 'ring' },
+  ga: { mode: 'takeover', populationSize: 32 },
+  migration: { mode: 'sync', interval: 3, migrants: 1, emigrantSelection: 'best', replacement: 'worst-if-better' },
+};
+
+describe('lineage in a real archipelago (worker threads, MessagePorts)', () => {
+  const modes: [string, RunConfigInput][] = [
+    [
+      'paper',
+      {
+        n: 40,
+        islands: 3,
+        topology: { kind: 'ring' },
+        limits: { maxIterations: 30 },
+        migration: { mode: 'sync', interval: 2, migrants: 2 },
+      },
+    ],
+    [
+      'hybrid',
+      {
+        n: 64,
+        islands: 3,
+        topology: { kind: 'ring' },
+        ga: { mode: 'hybrid' },
+        limits: { maxIterations: 20 },
+        migration: { mode: 'sync', interval: 2, migrants: 2 },
+      },
+    ],
+    ['takeover', ringTakeover],
+  ];
+  for (const [mode, input] of modes) {
+    it(`${mode}: the same record with lineage on and off, but for the lineage observable, which only the run with it has`, async () => {
+      const on = await run(input, 11, true);
+      const off = await run(input, 11, false);
+      // A takeover run's islands run on until the halt reaches them (timing): its record is the takeover and the samples before it.
+      const part = (r: RunResult) => withoutLineage(mode === 'takeover' ? ({ takeover: r.takeover, between: r.between } as RunResult) : r);
+      assert.deepEqual(part(on.result), part(off.result));
+      assert.ok(on.result.between!.length > 0 && on.result.between!.every((p) => p.lineage?.length === input.islands));
+      assert.ok(off.result.between!.every((p) => p.lineage === undefined));
+      for (const p of on.result.between!) for (const mix of p.lineage!) assert.ok(sum(mix) > 0);
+    });
+  }
+
+  it('a takeover run stopped by its iteration limit between two sampled iterations (13: samples at 12 and 16) ends with a sample of iteration 13', async () => {
+    const { result, between } = await run({ ...ringTakeover, islands: 8, limits: { maxIterations: 13 } }, 3, true);
+    assert.ok(result.islands.every((i) => i.iterations === 13));
+    assert.ok(!isScheduledIteration(13));
+    const last = between.at(-1)!;
+    assert.equal(last.iteration, 13);
+    assert.equal(last.final, undefined, 'every island observed iteration 13: a complete set');
+    assert.equal(last.distance.length, 8);
+    assert.deepEqual(result.between!.at(-1)!.iteration, 13, 'the record holds it too');
+  });
+
+  it("ring takeover: island 0's origin reaches every island; the last sample is the islands' final state", async () => {
+    const { result, between, events } = await run(ringTakeover, 3, true);
+    assert.ok(
+      between[0].lineage!.every((mix, i) => mix[0] === i && mix[1] === 32),
+      'each island starts with its own',
+    );
+    const last = between.at(-1)!;
+    const final = Math.max(...result.islands.map((i) => i.iterations));
+    assert.equal(last.iteration, final, 'the last between sample is of the last iteration');
+    assert.deepEqual(
+      last.lineage,
+      [
+        [0, 32],
+        [0, 32],
+        [0, 32],
+        [0, 32],
+      ],
+      'one origin, island 0, holds 100% everywhere',
+    );
+    // The report's figure: shares per island and origin at each sample, island 0 alone at the end.
+    const rows = lineageRows(events);
+    assert.deepEqual(
+      rows.filter((r) => r.iteration === last.iteration).map((r) => [r.island, r.origin, r.share]),
+      [0, 1, 2, 3].map((i) => [i, 'island 0', 1]),
+    );
+    const [figure] = await lineageFigure(events, (svg, caption) => `${svg}<p>${caption}</p>`);
+    assert.match(figure, /<svg[\s\S]*lineage: each island by island of origin/);
+  });
+});
+
+describe('the switch: solve --no-lineage and startRun(config, { lineage: false })', () => {
+  it('the CLI and the library turn lineage off: the same record without between.lineage', async () => {
+    const args = ['solve', '-n', '24', '--islands', '2', '--seed', '5', '--max-iterations', '10', '--json'];
+    const on = await cliInProcess(args);
+    const off = await cliInProcess([...args, '--no-lineage']);
+    assert.equal(on.code, 1, on.stderr);
+    assert.equal(off.code, 1, off.stderr);
+    const [withIt, without] = [JSON.parse(on.stdout) as RunResult, JSON.parse(off.stdout) as RunResult];
+    assert.ok(withIt.between!.every((p) => p.lineage?.length === 2));
+    assert.ok(without.between!.every((p) => p.lineage === undefined));
+    assert.deepEqual(withoutLineage(withIt), withoutLineage(without));
+    const handle = startRun({ n: 24, islands: 2, seed: 5, limits: { maxIterations: 10 } }, { lineage: false });
+    assert.ok((await handle.result).between?.every((p) => p.lineage === undefined));
+    assert.throws(() => startRun({ n: 24 }, { lineage: 'no' as unknown as boolean }), /lineage/);
+  });
+});
