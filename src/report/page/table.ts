@@ -129,7 +129,7 @@ export function targetErtRows(summary: StudySummary): { header: string[]; rows: 
           ? '-'
           : `${formatNumber(t.ert)} [${formatNumber(t.interval.lower)}, ${formatNumber(t.interval.upper)}]`,
     ),
-    Number.isNaN(cell.anytime) ? '-' : cell.anytime.toPrecision(3),
+    summary.ownFitness.includes(cell.id) ? 'n/a' : Number.isNaN(cell.anytime) ? '-' : cell.anytime.toPrecision(3),
   ]);
   return { header, rows };
 }

@@ -332,7 +332,9 @@ export function summarise(
   for (const run of study.runs) byCell.get(run.cell)?.set(run.seed, run);
   const limitsOf = new Map(manifest.cells.map((c) => [c.id, cellLimits(c.config)]));
   const islandsOf = new Map(manifest.cells.map((c) => [c.id, Number((c.config as { islands?: number }).islands ?? 1)]));
-  const anytimeUpTo = anytimeRange(study.runs);
+  const ownFitness = manifest.cells.filter((cell) => hasOwnFitness(cell.config.ga.mode)).map((cell) => cell.id);
+  // Cells scored by their GA mode's own fitness are not on the paper's scale: left out of the range (and shown n/a).
+  const anytimeUpTo = anytimeRange(study.runs.filter((r) => !ownFitness.includes(r.cell)));
 
   const cells: CellSummary[] = manifest.cells.map((cell) => {
     const runs = [...byCell.get(cell.id)!.values()];
@@ -391,6 +393,6 @@ export function summarise(
     cells,
     notRepeatable: manifest.cells.filter((cell) => !isRepeatable(String(cell.config.migration?.mode))).map((cell) => cell.id),
     anytimeUpTo,
-    ownFitness: manifest.cells.filter((cell) => hasOwnFitness(cell.config.ga.mode)).map((cell) => cell.id),
+    ownFitness,
   };
 }
