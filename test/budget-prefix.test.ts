@@ -15,15 +15,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LocalHost } from '../src/archipelago/local-host.ts';
-import type { CheckpointEvent } from '../src/index.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { readRuns } from '../src/experiment/store.ts';
-import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint } from '../src/run/checkpoint.ts';
+import { readCheckpoint, resumeConfig } from '../src/run/checkpoint.ts';
 import { resultRecord } from '../src/run/result-record.ts';
 import { startSeededRun, type RunResult, type SeededRunConfig } from '../src/run/start-run.ts';
 import { CLI } from './cli-helpers.ts';
+import { checkpointAt } from './checkpoint-helpers.ts';
 import { repeatablePart } from './helpers.ts';
 import { ROOT } from './paths.ts';
 
@@ -115,21 +115,12 @@ describe('a budgeted study is the unlimited study or its prefix, record by recor
 const repeatable = (result: RunResult, config: SeededRunConfig) =>
   repeatablePart({ ...resultRecord(result, config), trajectory: result.trajectory, between: result.between });
 
-/** The run resumed from its checkpoint asked for at iteration `k` (null: the run ended before it took one). */
-async function resumedAt(config: SeededRunConfig, k: number): Promise<RunResult | null> {
+/** The run resumed from its checkpoint asked for at iteration `k` (null: the run ended before it took one), with `limits` changed. */
+async function resumedAt(config: SeededRunConfig, k: number, limits?: { maxEvaluations: number }): Promise<RunResult | null> {
   const file = path.join(dir, `budget-${k}.ckpt`);
-  const run = startSeededRun(config, { launcher: host, checkpointAtIteration: k });
-  let taken: CheckpointEvent | null = null;
-  run.events$.subscribe((event) => {
-    if (event.type !== 'checkpoint') return;
-    taken = event;
-    writeCheckpoint(file, checkpointFile(event, config));
-    run.stop();
-  });
-  await run.result;
-  if (taken === null) return null;
+  if (!(await checkpointAt(host, config, k, file)).taken) return null;
   const checkpoint = readCheckpoint(file);
-  return startSeededRun(resumeConfig(checkpoint, file, {}), {
+  return startSeededRun(resumeConfig(checkpoint, file, limits ? { limits } : {}), {
     launcher: host,
     resume: checkpoint.islands,
     resumeBetween: checkpoint.between,
@@ -163,5 +154,11 @@ describe('a budgeted run resumed from a checkpoint', { timeout: 240_000 }, () =>
       }
       assert.ok(resumes >= 3, `budget ${budget}: ${resumes} resumes`);
     }
+    // A checkpoint taken without a budget (its islands may be iterations apart) resumed under one: each island stops at its share.
+    const unbudgeted = resolveRunConfig(input, 'test') as SeededRunConfig;
+    const budget = Math.floor(unlimited.evaluations * 0.7);
+    const split = await resumedAt(unbudgeted, 20, { maxEvaluations: budget });
+    assert.ok(split !== null && !split.solved);
+    assert.equal(split.evaluations, budget);
   });
 });

@@ -14,12 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LocalHost } from '../src/archipelago/local-host.ts';
-import type { CheckpointEvent } from '../src/index.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
-import { checkpointFile, readCheckpoint, resumeConfig, writeCheckpoint } from '../src/run/checkpoint.ts';
+import { readCheckpoint, resumeConfig } from '../src/run/checkpoint.ts';
 import { resultRecord } from '../src/run/result-record.ts';
 import { startSeededRun, type RunResult, type SeededRunConfig } from '../src/run/start-run.ts';
+import { checkpointAt } from './checkpoint-helpers.ts';
 import { repeatablePart } from './helpers.ts';
 
 const host = new LocalHost(2);
@@ -33,18 +33,10 @@ after(async () => {
 const repeatable = (result: RunResult, config: SeededRunConfig) =>
   repeatablePart({ ...resultRecord(result, config), trajectory: result.trajectory, between: result.between });
 
-/** The checkpoint asked for at iteration `k`, as a file read back and checked; the run that took it is stopped there. */
-async function checkpointAt(config: SeededRunConfig, k: number, file: string): Promise<string | null> {
-  const run = startSeededRun(config, { launcher: host, checkpointAtIteration: k });
-  let taken: CheckpointEvent | null = null;
-  run.events$.subscribe((event) => {
-    if (event.type !== 'checkpoint') return;
-    taken = event;
-    writeCheckpoint(file, checkpointFile(event, config));
-    run.stop();
-  });
-  const result = await run.result;
-  return taken !== null ? null : JSON.stringify(result.islands);
+/** The checkpoint asked for at iteration `k`, written to `file`; the run that took it is stopped there (null), else its islands. */
+async function checkpointTaken(config: SeededRunConfig, k: number, file: string): Promise<string | null> {
+  const { taken, result } = await checkpointAt(host, config, k, file);
+  return taken ? null : JSON.stringify(result.islands);
 }
 
 async function resumed(file: string): Promise<{ result: RunResult; config: SeededRunConfig }> {
@@ -63,7 +55,7 @@ async function everyCheckpointResumes(input: RunConfigInput, iterations: number[
   let resumes = 0;
   for (const k of iterations) {
     const file = join(tmp, `${config.migration.mode}-${k}.ckpt`);
-    assert.equal(await checkpointAt(config, k, file), null, `a checkpoint at iteration ${k}`);
+    assert.equal(await checkpointTaken(config, k, file), null, `a checkpoint at iteration ${k}`);
     const again = await resumed(file);
     assert.deepEqual(repeatable(again.result, again.config), want, `resumed from the checkpoint at iteration ${k}`);
     resumes++;
@@ -107,7 +99,7 @@ describe('a resumed repeatable run is the uninterrupted run', { timeout: 240_000
     // taken over and before the archipelago's halt at 14, which races a checkpoint asked for there (it depends on timing).
     for (const k of [9, 11]) {
       const file = join(tmp, `takeover-${k}.ckpt`);
-      assert.equal(await checkpointAt(config, k, file), null, `a checkpoint at iteration ${k}`);
+      assert.equal(await checkpointTaken(config, k, file), null, `a checkpoint at iteration ${k}`);
       const again = await resumed(file);
       assert.deepEqual(again.result.takeover, uninterrupted.takeover, `resumed from the checkpoint at iteration ${k}`);
       assert.deepEqual(
@@ -124,7 +116,7 @@ describe('a resumed repeatable run is the uninterrupted run', { timeout: 240_000
     const mixed = { quick: { islands: [1], ga: { mode: 'hybrid' as const, populationSize: 60 } } };
     const config = resolveRunConfig(run('lagged', 5, { n: 300, islandGroups: mixed }), 'test') as SeededRunConfig;
     const file = join(tmp, 'mixed-1.ckpt');
-    assert.equal(await checkpointAt(config, 1, file), null, 'a checkpoint at iteration 1');
+    assert.equal(await checkpointTaken(config, 1, file), null, 'a checkpoint at iteration 1');
     assert.doesNotThrow(
       () => resumeConfig(readCheckpoint(file), file, {}),
       'a checkpoint of paper and hybrid islands is read back and checked',

@@ -187,6 +187,14 @@ describe('unsolved runs: every comparison at the common budget min(B_A, B_B)', (
     assert.deepEqual(observe(stoppedByTime, 'seconds', limits), { solved: false, value: 2.01, cutoff: 2 });
     assert.equal(censoringPlan([observe(stoppedByTime, 'iterations', limits)], 'iterations', [100, 100]).budget, 40);
   });
+
+  it('a run the evaluation budget stopped is cut off at the budget, though it spent up to an iteration less (a budget is a prefix)', () => {
+    const limits = { maxIterations: null, maxEvaluations: 1000, timeLimit: null };
+    const censored = { ...study.runs[0], solved: false, evaluations: 968, ended: 'max-evaluations' as const };
+    assert.deepEqual(observe(censored, 'evaluations', limits), { solved: false, value: 968, cutoff: 1000 });
+    const stoppedByTime = { ...censored, ended: 'time-limit' as const };
+    assert.deepEqual(observe(stoppedByTime, 'evaluations', limits), { solved: false, value: 968, cutoff: 968 });
+  });
 });
 
 describe('export for IOHanalyzer (report --ioh DIR)', () => {

@@ -12,6 +12,7 @@ import { studyReport } from '../src/index.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
 import { markdownTable, markdownText } from '../src/report/page/markdown.ts';
 import { ertInterval } from '../src/report/statistics/stats.ts';
+import { anytimeRange, meanFitnessOver } from '../src/report/statistics/anytime.ts';
 import { ERT_TARGETS, ertAtTargets, targetRunLength } from '../src/report/statistics/target-ert.ts';
 import { cliInProcess } from './cli-helpers.ts';
 import { handMadeStudy, type Hand } from './hand-study.ts';
@@ -61,6 +62,18 @@ const record = (h: Hand) => ({ ...h, trajectory: h.trajectory, cell: 'c' }) as u
 
 describe('ERT to reach f <= target, from the trajectories', () => {
   const runs = [A, B, C].map(record);
+
+  it("the area over the convergence curve, worked out by hand over the study's common range", () => {
+    // X = 1000: B, the one unsolved run, reached 1000. Before its first point a run counts that point's fitness.
+    // A: 10 on [0, 300), 5 on [300, 500), 2 on [500, 800), 0 after: 3000 + 1000 + 600 = 4600, / 1000 = 4.6.
+    // B: 12 on [0, 400), 6 on [400, 700), 3 on [700, 1000): 4800 + 1800 + 900 = 7500: 7.5.
+    // C: 9 on [0, 200), 4 on [200, 250), 1 on [250, 600), 0 after: 1800 + 200 + 350 = 2350: 2.35.
+    assert.equal(anytimeRange(runs), 1000);
+    assert.ok(Math.abs(meanFitnessOver(runs, 1000) - (4.6 + 7.5 + 2.35) / 3) < 1e-12);
+    // All solved: X is the most any run needed (800); A: (3000 + 1000 + 600) / 800; C: 2350 / 800.
+    assert.equal(anytimeRange([runs[0], runs[2]]), 800);
+    assert.ok(Math.abs(meanFitnessOver([runs[0], runs[2]], 800) - (4600 / 800 + 2350 / 800) / 2) < 1e-12);
+  });
 
   it('is worked out by hand: a run that missed the target counts its whole budget', () => {
     const got = ertAtTargets(runs);
@@ -119,7 +132,7 @@ describe('the report carries the ERT at each target', () => {
   });
 
   it('in the terminal table and the CSV', () => {
-    assert.match(report.table, /ERT to reach f ≤ target:\ncell\s+f ≤ 8\s+f ≤ 4\s+f ≤ 2\s+f ≤ 1\s+f ≤ 0\n/);
+    assert.match(report.table, /ERT to reach f ≤ target:\ncell\s+f ≤ 8\s+f ≤ 4\s+f ≤ 2\s+f ≤ 1\s+f ≤ 0\s+mean f to \d+ evals\n/);
     // islands=1 at f <= 2: 875; f <= 1: 1025 (formatNumber: integers as they are).
     assert.match(report.table, /\nislands=1\s+300 \[[^\]]+\]\s+467 \[[^\]]+\]\s+875 \[[^\]]+\]\s+1025 \[[^\]]+\]\s+1200 \[/);
     const [header, first] = report.csv.split('\n').map((l) => l.split(','));

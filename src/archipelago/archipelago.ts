@@ -288,6 +288,12 @@ class ArchipelagoRun {
     return result;
   }
 
+  /** The islands kept the evaluation ledger: one host, a repeatable mode, and a resumed run's checkpoint has its part (island-runner.ts). */
+  private keepsLedger(): boolean {
+    const resumed = this.options.resume ?? [];
+    return this.repeatable && this.coordination.keepsLedger === true && resumed.every((s) => s.runner?.budget !== undefined);
+  }
+
   private buildResult(): ArchipelagoResult {
     const { ends } = this;
     return buildResult({
@@ -308,7 +314,7 @@ class ArchipelagoRun {
       between: this.between.series(),
       mode: this.gaMode,
       // Its islands kept the evaluation ledger (one host, a repeatable mode): the record is the unlimited run's prefix.
-      budget: this.repeatable && this.coordination.keepsLedger ? this.options.run.limits.maxEvaluations : null,
+      budget: this.keepsLedger() ? this.options.run.limits.maxEvaluations : null,
     });
   }
 }

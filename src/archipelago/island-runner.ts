@@ -122,7 +122,9 @@ class IslandRun implements IslandLoop {
     // The one place "no limit" (null) becomes a bound the loop compares with.
     const { maxIterations, maxEvaluations } = task.run.limits;
     this.maxIterations = maxIterations ?? Infinity;
-    const ledger = maxEvaluations !== null && definition.repeatable ? (shared.ledger ?? null) : null;
+    // A checkpoint taken without the ledger (no budget then, or made by hand) resumes with shares: its islands may be iterations apart.
+    const ledgered = maxEvaluations !== null && definition.repeatable && (!snapshot || snapshot.runner?.budget !== undefined);
+    const ledger = ledgered ? (shared.ledger ?? null) : null;
     this.budget = ledger && maxEvaluations !== null ? new BudgetGate(task.island, ledger, maxEvaluations, shared) : null;
     this.maxEvaluations =
       maxEvaluations === null || this.budget ? Infinity : evaluationShare(maxEvaluations, task.run.islands, task.island);

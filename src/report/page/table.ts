@@ -118,7 +118,8 @@ export function ertText(cell: CellSummary): string {
 /** The ERT to each intermediate target (target-ert.ts), one row per cell: for the terminal, the page and markdown alike. */
 export function targetErtRows(summary: StudySummary): { header: string[]; rows: string[][] } {
   const targets = summary.cells[0]?.ertAtTargets.map((t) => t.target) ?? [];
-  const header = ['cell', ...targets.map((t) => `f ≤ ${t}`)];
+  const upTo = summary.anytimeUpTo;
+  const header = ['cell', ...targets.map((t) => `f ≤ ${t}`), upTo === null ? 'mean f' : `mean f to ${formatNumber(upTo)} evals`];
   const rows = summary.cells.map((cell) => [
     cell.id,
     ...cell.ertAtTargets.map((t) =>
@@ -128,13 +129,14 @@ export function targetErtRows(summary: StudySummary): { header: string[]; rows: 
           ? '-'
           : `${formatNumber(t.ert)} [${formatNumber(t.interval.lower)}, ${formatNumber(t.interval.upper)}]`,
     ),
+    summary.ownFitness.includes(cell.id) ? 'n/a' : Number.isNaN(cell.anytime) ? '-' : cell.anytime.toPrecision(3),
   ]);
   return { header, rows };
 }
 
 /** What the target table is, in one line. */
 export const TARGET_ERT_NOTE =
-  'ERT to f ≤ target: evaluations of all runs up to the first point of their trajectory at or below the target (a run that never reached it: all its evaluations) / runs that reached it, with the 95% bootstrap interval of ERT; f = fitness as the paper defines it, the sum over diagonals of (queens on it − 1) (docs/ALGORITHM.md; not attacking pairs), 0 = solved.';
+  'ERT to f ≤ target: evaluations of all runs up to the first point of their trajectory at or below the target (a run that never reached it: all its evaluations) / runs that reached it, with the 95% bootstrap interval of ERT; f = fitness as the paper defines it, the sum over diagonals of (queens on it − 1) (docs/ALGORITHM.md; not attacking pairs), 0 = solved. Mean f to X evals: the area over the convergence curve, the best fitness of each run averaged over 0..X evaluations (X the fewest an unsolved run of the study reached, else the most any run needed), averaged over the runs of the cell: lower is better sooner; descriptive, not tested.';
 
 /** Aligned columns; cells are measured as printed (safeText: an escape is shown as its code). */
 export function align(given: string[][]): string {
@@ -330,6 +332,7 @@ export function renderCsv(summary: StudySummary): string {
   header.push('startup_seconds_median', 'success_fisher_p', 'success_fisher_p_bonferroni');
   for (const m of METRICS) header.push(...COMPARISON_COLUMNS.map(([suffix]) => `${m}_${suffix}`));
   for (const t of summary.cells[0]?.ertAtTargets ?? []) header.push(...['', '_lower', '_upper'].map((s) => `ert_target_${t.target}${s}`));
+  header.push('anytime_mean_fitness', 'anytime_up_to_evaluations');
   const lines = [header.map(csvField).join(',')];
   for (const cell of summary.cells) {
     const row: unknown[] = [
@@ -356,6 +359,7 @@ export function renderCsv(summary: StudySummary): string {
       row.push(...COMPARISON_COLUMNS.map(([, value]) => (c ? value(c) : undefined)));
     }
     for (const t of cell.ertAtTargets) row.push(t.ert, t.interval.lower, t.interval.upper);
+    row.push(cell.anytime, summary.anytimeUpTo);
     lines.push(row.map(csvField).join(','));
   }
   return `${lines.join('\n')}\n`;

@@ -45,6 +45,8 @@ export function observe(run: RunRecord, metric: Metric, limits: CellLimits): Obs
   const value = run[metric];
   if (run.solved) return { solved: true, value, cutoff: value };
   const limit = limitIn(limits, metric);
+  // Stopped by the evaluation budget: it needs more than the budget (docs/experiments.md, "A budget is a prefix"), though it may have spent a little less.
+  if (limit !== null && metric === 'evaluations' && run.ended === 'max-evaluations') return { solved: false, value, cutoff: limit };
   return { solved: false, value, cutoff: limit === null ? value : Math.min(value, limit) };
 }
 

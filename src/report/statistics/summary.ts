@@ -38,6 +38,8 @@ import {
 } from './stats.ts';
 import type { StudyData } from '../data/study-data.ts';
 import { ertAtTargets, type TargetErt } from './target-ert.ts';
+import { anytimeRange, meanFitnessOver } from './anytime.ts';
+import { placementNote } from './placement.ts';
 
 export { METRICS, type Metric };
 
@@ -118,6 +120,8 @@ export interface CellSummary {
   ertInterval: Interval;
   /** ERT to reach f <= target for each of ERT_TARGETS (target-ert.ts), from the runs' trajectories; the last target, 0, is the ERT above. */
   ertAtTargets: TargetErt[];
+  /** The area over its convergence curve: its runs' mean best fitness over [0, StudySummary.anytimeUpTo] evaluations (anytime.ts; descriptive). */
+  anytime: number;
   /** Quartiles over the solved runs only (NaN when none solved): what a solved run took. */
   solvedQuartiles: Record<Metric, Quartiles>;
   /** Quartiles over all runs, an unsolved run counting as +Infinity (it took longer than its limit). */
@@ -150,6 +154,8 @@ export interface StudySummary {
   cells: CellSummary[];
   /** Cells whose runs a seed does not repeat (async migration): their comparisons pair initial populations only. */
   notRepeatable: string[];
+  /** The evaluations over which `CellSummary.anytime` is taken, one for every cell (null: some run has no trajectory). */
+  anytimeUpTo: number | null;
   /** Cells whose GA mode scores members by its own fitness (takeover), not the paper's: no target ERT, no IOH export. */
   ownFitness: string[];
 }
@@ -325,6 +331,9 @@ export function summarise(
   for (const run of study.runs) byCell.get(run.cell)?.set(run.seed, run);
   const limitsOf = new Map(manifest.cells.map((c) => [c.id, cellLimits(c.config)]));
   const islandsOf = new Map(manifest.cells.map((c) => [c.id, Number((c.config as { islands?: number }).islands ?? 1)]));
+  const ownFitness = manifest.cells.filter((cell) => hasOwnFitness(cell.config.ga.mode)).map((cell) => cell.id);
+  // Cells scored by their GA mode's own fitness are not on the paper's scale: left out of the range (and shown n/a).
+  const anytimeUpTo = anytimeRange(study.runs.filter((r) => !ownFitness.includes(r.cell)));
 
   const cells: CellSummary[] = manifest.cells.map((cell) => {
     const runs = [...byCell.get(cell.id)!.values()];
@@ -359,6 +368,7 @@ export function summarise(
       ert: expectedRunningTime(runs),
       ertInterval: ertInterval(runs),
       ertAtTargets: ertAtTargets(runs),
+      anytime: meanFitnessOver(runs, anytimeUpTo),
       solvedQuartiles: sq,
       quartiles: q,
       limits: limitsOf.get(cell.id)!,
@@ -381,19 +391,7 @@ export function summarise(
     placement: placementNote(manifest),
     cells,
     notRepeatable: manifest.cells.filter((cell) => !isRepeatable(String(cell.config.migration?.mode))).map((cell) => cell.id),
-    ownFitness: manifest.cells.filter((cell) => hasOwnFitness(cell.config.ga.mode)).map((cell) => cell.id),
+    anytimeUpTo,
+    ownFitness,
   };
-}
-
-/**
- * Wall times of a study run in shards compare runs of different machines (or loads) unless
- * both runs of every pair ran on one shard: shards deal whole seeds since 0.9 when there are
- * at least as many seeds as shards (shard.ts). Otherwise the wall-time verdicts say so.
- */
-function placementNote(manifest: StudyData['manifest']): string | null {
-  const shards = manifest.shards ?? 1;
-  if (shards < 2 || (manifest.shardDealing === 'seeds' && manifest.seeds.length >= shards)) return null;
-  if (manifest.shardDealing === 'seeds')
-    return `this study's ${manifest.seeds.length} seeds ran on ${shards} shards, so a pair's two runs may have run on different shards: wall-time verdicts are confounded by placement`;
-  return `this study ran in ${shards} shards dealt run by run (before 0.9), so a pair's two runs may have run on different shards, and a cell may have run on one shard alone: wall-time verdicts are confounded by placement`;
 }
