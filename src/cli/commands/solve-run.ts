@@ -13,7 +13,7 @@ import { withNewline, writeRecord, type Ending, type SolveRecord } from '../../r
 import { jsonChunks } from '../../problem/solution-file.ts';
 import { NoSolutionError, type RunFailedError } from '../../run/errors.ts';
 import { withSeed, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
-import { checkSupported, runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
+import { checkSupported, runPipeline, type PipelineOptions, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
 import { CLUSTER_CAPABILITIES } from '../../cluster/defaults.ts';
 import { checkBeforeRun, checkpointSeconds, type NamedFile } from '../../run/pre-run.ts';
 import { takeEarlyHost } from '../early-host.ts';
@@ -207,6 +207,18 @@ function checkOutputs(args: SolveArgs, islands: number, result: NamedFile): void
   });
 }
 
+/** The pipeline's checkpoint option for `--checkpoint FILE` (none without it): every `everySeconds`, each write noted. */
+function checkpointsOf(file: string | null, everySeconds: number, notes: boolean): Pick<PipelineOptions, 'checkpoints'> {
+  if (file === null) return {};
+  return {
+    checkpoints: {
+      file,
+      everyMs: everySeconds * 1000,
+      onWrite: (e, error, repeated) => noteCheckpoint(file, e, { error, repeated }, notes),
+    },
+  };
+}
+
 /** Runs and writes the result; returns the release of the signals it holds while the result is written. */
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
   const everySeconds = checkpointEverySeconds(args);
@@ -235,15 +247,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     markSplit('launched');
     run = runPipeline(config, {
       launcher: cluster ? cluster.launcher : host,
-      ...(checkpointPath !== null
-        ? {
-            checkpoints: {
-              file: checkpointPath,
-              everyMs: everySeconds * 1000,
-              onWrite: (e, err, repeated) => noteCheckpoint(checkpointPath, e, { error: err, repeated }, notes),
-            },
-          }
-        : {}),
+      ...checkpointsOf(checkpointPath, everySeconds, notes),
       ...(resumed ? { resume: resumed } : {}),
       ...(args.lineage === false ? { lineage: false } : {}),
       names,
