@@ -117,7 +117,11 @@ describe('progress on a terminal', () => {
     const progress = progressBar(stream, false, () => 0);
     progress.hooks.onPlan!(3, 0);
     progress.stop();
-    const lines = text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n').filter((l) => l.length > 0);
+    const escape = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+    const lines = text
+      .replace(escape, '')
+      .split('\n')
+      .filter((l) => l.length > 0);
     assert.ok(lines.length > 0 && lines.every((l) => [...l].length <= 29), JSON.stringify(lines));
   });
 });
