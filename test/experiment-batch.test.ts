@@ -12,7 +12,8 @@ import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmS
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { duration, plainProgress, progressInterval, PROGRESS_LINE_MS } from '../src/experiment/progress.ts';
+import { PassThrough } from 'node:stream';
+import { duration, plainProgress, progressBar, progressInterval, PROGRESS_LINE_MS } from '../src/experiment/progress.ts';
 import { CLI, cliAsync, cliInProcess, isOneLineError, ROOT } from './cli-helpers.ts';
 
 let dir: string;
@@ -79,6 +80,49 @@ describe('progress when stderr is a file', () => {
     assert.match(text[0], /runs 5\/10, on n=8 seed 1; about 2m30s left/);
     assert.match(text[1], /runs 6\/10, on n=8 seed 2; about 4m00s left/);
     assert.deepEqual([duration(35), duration(3725), duration(59.6)], ['35s', '1h02m', '1m00s']);
+  });
+});
+
+describe('progress on a terminal', () => {
+  // A terminal that takes cursor movement, whatever TERM the tests run under.
+  const term = process.env.TERM;
+  before(() => void (process.env.TERM = 'xterm-256color'));
+  after(() => void (term === undefined ? delete process.env.TERM : (process.env.TERM = term)));
+  it('redraws one bar line in place: left to right, no NaN, the time left from this invocation, notes above it', () => {
+    let clock = 1_000_000;
+    let text = '';
+    const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 100 }) as unknown as NodeJS.WriteStream;
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const progress = progressBar(stream, false, () => clock);
+    const cell = { id: 'n=8', values: {}, baseline: null } as never;
+    progress.hooks.onPlan!(10, 4);
+    assert.match(text, /runs 4\/10 \|█{16}░{24}\| 40% \| ETA … \| $/m, 'before a run of this invocation ends: no rate, no NaN');
+    progress.hooks.onRunStart!({ cell, seed: 1 }, 4);
+    clock += 30_000;
+    progress.hooks.onRunEnd!({} as never, 4);
+    progress.log('a note');
+    progress.stop();
+    // 1 run in 30 s, 5 left: 2m30s; the note on its own line, the bar drawn again after it.
+    const end = text.slice(text.lastIndexOf('a note'));
+    assert.match(end, /^a note\n/);
+    assert.match(end, /runs 5\/10 \|█{20}░{20}\| 50% \| ETA 2m30s \| n=8 seed 1/);
+    assert.ok(text.includes('\u001b['), 'the bar is redrawn with cursor movement');
+    assert.doesNotMatch(text, /NaN|Infinity|NFs/);
+  });
+
+  it('keeps the line one column short of a narrow terminal', () => {
+    let text = '';
+    const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 30 }) as unknown as NodeJS.WriteStream;
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const progress = progressBar(stream, false, () => 0);
+    progress.hooks.onPlan!(3, 0);
+    progress.stop();
+    const escape = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+    const lines = text
+      .replace(escape, '')
+      .split('\n')
+      .filter((l) => l.length > 0);
+    assert.ok(lines.length > 0 && lines.every((l) => [...l].length <= 29), JSON.stringify(lines));
   });
 });
 

@@ -4,7 +4,7 @@
  * takes cursor movement, a bar; on a log file, a pipe or TERM=dumb (a batch job's log), a
  * plain line every PROGRESS_LINE_MS (plainProgress). Cell ids come from a file: shown through safeText.
  */
-import cliProgress from 'cli-progress';
+import { createLogUpdate } from 'log-update';
 import { drawsOn, safeText } from '../io/terminal.ts';
 import type { StudyHooks } from './runner.ts';
 
@@ -82,51 +82,71 @@ export function plainProgress(stream: NodeJS.WritableStream, intervalMs = progre
   return { hooks, log: write, stop };
 }
 
-/** The study's progress on `stream`: the bar on a terminal, else the plain line, or (`quiet`) only the notes passed to `log`. */
-export function progressBar(stream: NodeJS.WriteStream = process.stderr, quiet = false): Progress {
+/** How often the bar redraws (its time left moves while a long run goes on). */
+const BAR_REDRAW_MS = 500;
+const BAR_WIDTH = 40;
+
+/** The bar's one line: runs done of total, a 40-column bar, the percentage, the time left and the run going on. */
+export function barLine(done: number, total: number, left: string, doing: string): string {
+  const filled = total > 0 ? Math.round((done / total) * BAR_WIDTH) : BAR_WIDTH;
+  const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
+  return `runs ${done}/${total} |${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}| ${percent}% | ETA ${left} | ${doing}`;
+}
+
+/**
+ * The study's progress on `stream`: the bar on a terminal (redrawn in place by log-update, the
+ * terminal library the live view uses too), else the plain line, or (`quiet`) only the notes passed to `log`.
+ */
+export function progressBar(stream: NodeJS.WriteStream = process.stderr, quiet = false, now = () => Date.now()): Progress {
   const plainLog = (line: string) => stream.write(`${safeText(line)}\n`);
   if (quiet) return { hooks: {}, log: plainLog, stop: () => {} };
   if (!drawsOn(stream)) return plainProgress(stream);
-  const bar = new cliProgress.SingleBar(
-    {
-      stream,
-      format: 'runs {value}/{total} |{bar}| {percentage}% | ETA {eta_formatted} | {doing}',
-      hideCursor: true,
-      clearOnComplete: false,
-      etaBuffer: 20,
-      // Before the first run ends there is no rate: '…', not cli-progress's "NFs" (NaN or infinity).
-      formatTime: (t: number, options: cliProgress.Options, round: number) =>
-        Number.isFinite(t) ? cliProgress.Format.TimeFormat(t, options, round) : '…',
-      // Runs are long: recompute the time left on every redraw, not only when a run ends.
-      etaAsynchronousUpdate: true,
-      fps: 2,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
+  const draw = createLogUpdate(stream);
+  const state = { total: 0, done: 0, doneBefore: 0, started: 0, doing: '' };
+  let timer: NodeJS.Timeout | null = null;
+  const frame = () => {
+    const { total, done, doneBefore, started, doing } = state;
+    // Before the first run of this invocation ends there is no rate: '…'.
+    const left = done === doneBefore ? '…' : duration((((now() - started) / (done - doneBefore)) * (total - done)) / 1000);
+    // One column short of the width: a line that wraps takes two rows, which the next redraw does not erase.
+    draw(barLine(done, total, left, doing).slice(0, Math.max(1, (stream.columns || 80) - 1)));
+  };
   const hooks: StudyHooks = {
     onPlan(total, done) {
-      bar.start(total, done, { doing: '' });
-      started = true;
+      Object.assign(state, { total, done, doneBefore: done, started: now() });
+      // The timer keeps no process alive; the run's workers do.
+      timer = setInterval(frame, BAR_REDRAW_MS).unref();
+      frame();
     },
     onRunStart(run) {
-      bar.update({ doing: safeText(`${run.cell.id} seed ${run.seed}`) });
+      state.doing = safeText(`${run.cell.id} seed ${run.seed}`);
+      frame();
     },
     onRunEnd() {
-      bar.increment();
+      state.done++;
+      frame();
     },
     onHosts(hosts) {
       const each = hosts.map((h) => `${h.name}: ${h.runs} done${h.current ? `, on ${h.current}` : ''}`);
-      bar.update({ doing: safeText(`${hosts.length} host${hosts.length === 1 ? '' : 's'} | ${each.join(' | ')}`) });
+      state.doing = safeText(`${hosts.length} host${hosts.length === 1 ? '' : 's'} | ${each.join(' | ')}`);
+      frame();
     },
   };
   return {
     hooks,
-    // Over the bar's line: the bar redraws itself below at its next frame.
-    log: (line) => (started ? stream.write(`\r\x1b[2K${safeText(line)}\n`) : plainLog(line)),
+    // Above the bar: the bar is cleared, the line written, the bar drawn again below it.
+    log: (line) => {
+      if (timer === null) return plainLog(line);
+      draw.clear();
+      plainLog(line);
+      frame();
+    },
     stop: () => {
-      if (started) bar.stop();
-      started = false;
+      if (timer === null) return;
+      clearInterval(timer);
+      timer = null;
+      frame();
+      draw.done();
     },
   };
 }
