@@ -35,11 +35,11 @@ const env: ResolveEnv = { availableParallelism: 2, totalMemory: 16e9 };
  * (the takeover mode's members scored by its own fitness), which is what the checkpoint
  * reader checks the states against.
  */
-function checkpointOf(config: SeededRunConfig): CheckpointFile {
+function checkpointOf(config: SeededRunConfig, steps = 1): CheckpointFile {
   const { seed } = config;
   const islands: IslandSnapshot[] = Array.from({ length: config.islands }, (_, island) => {
     const evolver = createEvolver(evolverSpecOf(config), Rng.forStream(seed, island), undefined, undefined, undefined, { island, seed });
-    evolver.step();
+    for (let i = 0; i < steps; i++) evolver.step();
     return { island, epoch: 0, state: evolver.snapshot(), migrantsSent: 0, migrantsAccepted: 0 };
   });
   return checkpointFile({ type: 'checkpoint', mode: config.migration.mode, epoch: null, islands, between: [], seconds: 1 }, config);
@@ -87,6 +87,24 @@ describe('a checkpoint carries the resolved config', () => {
     });
     assert.throws(() => resumeConfig(read, file, { limits: { maxEvaluations: 3 } }, env), {
       message: /^--max-evaluations: 3 does not pay for the first populations/,
+    });
+  });
+  it('a limit lowered on resume below what the checkpoint has run is refused in one line', () => {
+    const paper = resolveRunConfig({ n: 16, islands: 2, ga: { populationSize: 8 }, migration: { mode: 'lagged' } }, 'test', {}, env);
+    const file = saved('ok-limits.ckpt', checkpointOf({ ...paper, seed: 7 }, 5));
+    const read = readCheckpoint(file);
+    // A limit lowered below what the checkpoint has already run would end the run at once past it.
+    const spent = read.islands.reduce((sum, island) => sum + island.state.evaluations, 0);
+    const iterations = Math.max(...read.islands.map((island) => island.state.iterations));
+    assert.ok(iterations >= 1 && spent > 16, `the checkpoint has run: ${iterations} iterations, ${spent} evaluations`);
+    assert.throws(() => resumeConfig(read, file, { limits: { maxEvaluations: spent - 1 } }, env), {
+      message: new RegExp(
+        `^--max-evaluations: ${spent - 1} is below the ${spent} evaluations the checkpoint .*ok-limits\\.ckpt has already run`,
+      ),
+    });
+    assert.equal(resumeConfig(read, file, { limits: { maxEvaluations: spent } }, env).limits.maxEvaluations, spent);
+    assert.throws(() => resumeConfig(read, file, { limits: { maxIterations: iterations - 1 } }, env), {
+      message: new RegExp(`^--max-iterations: ${iterations - 1} is below the ${iterations} iterations the checkpoint`),
     });
   });
 

@@ -210,7 +210,28 @@ export function resumeConfig(
   const tooBig = runMemoryAdvice(saved, env);
   if (tooBig) throw new ConfigError(`${name}: n: ${tooBig}`);
   checkSnapshots(checkpoint, saved, damaged);
-  return withResumableOverrides(saved, name, overrides);
+  const resumed = withResumableOverrides(saved, name, overrides);
+  checkLimitsAhead(checkpoint, resumed.limits, displayName(file));
+  return resumed;
+}
+
+/**
+ * A limit a resume lowers must still lie ahead of what the checkpoint has done: one below it
+ * would end the run at once past its own limit (a budget B with more than B evaluations spent).
+ */
+function checkLimitsAhead(checkpoint: CheckpointFile, limits: SeededRunConfig['limits'], file: string): void {
+  const spent = {
+    'limits.maxEvaluations': checkpoint.islands.reduce((sum, island) => sum + island.state.evaluations, 0),
+    'limits.maxIterations': Math.max(...checkpoint.islands.map((island) => island.state.iterations)),
+  };
+  const what = { 'limits.maxEvaluations': 'evaluations', 'limits.maxIterations': 'iterations' };
+  for (const key of ['limits.maxEvaluations', 'limits.maxIterations'] as const) {
+    const limit = key === 'limits.maxEvaluations' ? limits.maxEvaluations : limits.maxIterations;
+    if (limit !== null && limit < spent[key])
+      throw new ConfigError(
+        `${flagForPath(key) ?? key}: ${limit} is below the ${spent[key]} ${what[key]} the checkpoint ${file} has already run; expected at least ${spent[key]}, or null (no limit)`,
+      );
+  }
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
