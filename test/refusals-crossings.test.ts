@@ -1,0 +1,57 @@
+/**
+ * Hostile values where a check meets another part (issue 47, fifth round): each row goes
+ * through the real CLI (the bundle) and, where the library takes the same value, through the
+ * library too; each must be refused at once in one line, exit 2, naming the flag or key.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { startRun } from '../src/index.ts';
+import { cliAsync, inBatches } from './cli-helpers.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nq-refusals-crossings-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string) => path.join(dir, name);
+
+interface Row {
+  what: string;
+  args: string[];
+  message: RegExp;
+}
+
+const ROWS: Row[] = [
+  {
+    // Past Node's longest timer a timeout fires at once: checkpoints back to back, not never.
+    what: '--checkpoint-every past the longest timer',
+    args: ['solve', '-n', '8', '--islands', '1', '--checkpoint', file('a.ckpt'), '--checkpoint-every', '1e21'],
+    message: /^nqueens-islands: --checkpoint-every: expected a number of seconds > 0, at most 2147483 \(24\.8 days\), got "1e21"\n$/,
+  },
+  {
+    what: '--checkpoint-every one second past the longest timer',
+    args: ['solve', '-n', '8', '--islands', '1', '--checkpoint', file('b.ckpt'), '--checkpoint-every', '2147484'],
+    message: /^nqueens-islands: --checkpoint-every: .*got "2147484"\n$/,
+  },
+];
+
+describe('hostile values where checks cross', () => {
+  it('each row is one line naming its flag, exit 2, nothing written', async () => {
+    const runs = await inBatches(ROWS, 2, (row) => cliAsync(row.args));
+    ROWS.forEach((row, i) => {
+      const { code, stderr, stdout } = runs[i];
+      assert.equal(code, 2, `${row.what}: ${stderr}`);
+      assert.match(stderr, row.message, row.what);
+      assert.equal(stdout, '', row.what);
+    });
+  });
+
+  it('the library refuses the same checkpoint periods before anything starts', () => {
+    for (const everySeconds of [1e21, 2_147_484, Infinity]) {
+      assert.throws(
+        () => startRun({ n: 8, islands: 1 }, { checkpoint: { file: file('lib.ckpt'), everySeconds } }),
+        /^ConfigError: checkpoint\.everySeconds: expected a number of seconds > 0, at most 2147483 \(24\.8 days\)/,
+      );
+    }
+  });
+});
