@@ -4,16 +4,21 @@
  * library too; each must be refused at once in one line, exit 2, naming the flag or key.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { startRun } from '../src/index.ts';
+import { runExperiment, startRun } from '../src/index.ts';
 import { cliAsync, inBatches } from './cli-helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-refusals-crossings-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string) => path.join(dir, name);
+// A study whose baseline names a member every object inherits (Object.prototype's).
+const STUDY =
+  'name: st\nbase: { overrides: { n: 8, islands: 1, limits: { maxIterations: 20 } } }\nsweep: { n: [8, 10] }\nrepeats: 1\nseed: 1\n';
+writeFileSync(file('st.yaml'), STUDY);
+writeFileSync(file('inherited.yaml'), `${STUDY}baseline: { toString: 8 }\n`);
 
 interface Row {
   what: string;
@@ -33,6 +38,16 @@ const ROWS: Row[] = [
     args: ['solve', '-n', '8', '--islands', '1', '--checkpoint', file('b.ckpt'), '--checkpoint-every', '2147484'],
     message: /^nqueens-islands: --checkpoint-every: .*got "2147484"\n$/,
   },
+  {
+    what: 'a baseline key every object inherits, in the experiment file',
+    args: ['experiment', file('inherited.yaml'), '--out', file('o1'), '-q'],
+    message: /^nqueens-islands: .*inherited\.yaml: baseline\.toString: expected a sweep key \(n\)\n$/,
+  },
+  {
+    what: 'a baseline key every object inherits, by --set',
+    args: ['experiment', file('st.yaml'), '--out', file('o2'), '-q', '--set', 'baseline.valueOf=8'],
+    message: /^nqueens-islands: .*st\.yaml: baseline\.valueOf: expected a sweep key \(n\)\n$/,
+  },
 ];
 
 describe('hostile values where checks cross', () => {
@@ -44,6 +59,18 @@ describe('hostile values where checks cross', () => {
       assert.match(stderr, row.message, row.what);
       assert.equal(stdout, '', row.what);
     });
+    assert.ok(!existsSync(file('o1')) && !existsSync(file('o2')), 'no study folder made');
+  });
+
+  it('the library refuses a baseline key every object inherits, as the CLI does', async () => {
+    for (const key of ['toString', 'hasOwnProperty', 'constructor']) {
+      const study = { name: 'st', base: { overrides: { n: 8 } }, sweep: { n: [8, 10] }, baseline: { [key]: 8 }, seed: 1 };
+      await assert.rejects(runExperiment(study, { out: file(`lib-${key}`) }), (error: Error) => {
+        assert.equal(error.name, 'ConfigError', error.stack);
+        assert.match(error.message, new RegExp(`baseline\\.${key}`));
+        return true;
+      });
+    }
   });
 
   it('the library refuses the same checkpoint periods before anything starts', () => {

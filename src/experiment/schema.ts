@@ -124,7 +124,7 @@ export const experimentSchema = z
       if (dup >= 0) ctx.addIssue({ code: 'custom', path: ['sweep', key, dup], message: `value ${values[dup]} appears twice` });
     }
     for (const [key, value] of Object.entries(e.baseline ?? {})) {
-      if (!(key in e.sweep)) {
+      if (!Object.hasOwn(e.sweep, key)) {
         ctx.addIssue({
           code: 'custom',
           path: ['baseline', key],
