@@ -4,7 +4,7 @@
  * library too; each must be refused at once in one line, exit 2, naming the flag or key.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -80,5 +80,24 @@ describe('hostile values where checks cross', () => {
         /^ConfigError: checkpoint\.everySeconds: expected a number of seconds > 0, at most 2147483 \(24\.8 days\)/,
       );
     }
+  });
+
+  it("--bundle is never written onto a study's records (a shard's included), as no other output is", async () => {
+    const study = file('sharded');
+    const made = await cliAsync(['experiment', file('st.yaml'), '--out', study, '-q', '--shard', '1/2']);
+    assert.equal(made.code, 0, made.stderr);
+    const before = new Map(readdirSync(study).map((name) => [name, readFileSync(path.join(study, name), 'utf8')]));
+    const names = ['manifest.json', 'runs.shard-1-of-2.jsonl'];
+    const runs = await inBatches(names, 2, (name) => cliAsync(['experiment', file('st.yaml'), '--bundle', path.join(study, name)]));
+    names.forEach((name, i) => {
+      assert.equal(runs[i].code, 2, runs[i].stderr);
+      assert.match(
+        runs[i].stderr,
+        new RegExp(
+          `^nqueens-islands: --bundle .*${name.replace(/\./g, '\\.')}: is ${name.replace(/\./g, '\\.')} of the study in .*; a study's records are never written over \\(choose another file\\)\n$`,
+        ),
+      );
+    });
+    for (const [name, text] of before) assert.equal(readFileSync(path.join(study, name), 'utf8'), text, name);
   });
 });

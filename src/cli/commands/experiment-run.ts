@@ -8,7 +8,7 @@ import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { bundleStudy, loadExperiment } from '../../experiment/load.ts';
 import { sameCellWarnings } from '../../experiment/same-cells.ts';
 import { failureReason, writeFileAtomic } from '../../io/write-file.ts';
-import { checkNotInputs } from '../../io/output-checks.ts';
+import { checkNotInputs, checkOutFile } from '../../io/output-checks.ts';
 import { numberLiteral } from '../../schema/flag-value.ts';
 import { editsArgs, type StudyEdits } from '../../experiment/study-edits.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
@@ -115,6 +115,8 @@ function writeBundle(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits
   if (out === '') throw new UsageError('--bundle: expected a file name, got an empty string');
   const text = bundleStudy(args.file, edits);
   checkNotInputs([['--bundle', out]], [[`the experiment file ${args.file}`, args.file]]);
+  // As every output: never onto a study's records, a folder, a planted link.
+  checkOutFile('--bundle', out);
   try {
     writeFileAtomic(out, text);
   } catch (error) {
