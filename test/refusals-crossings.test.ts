@@ -19,6 +19,11 @@ const STUDY =
   'name: st\nbase: { overrides: { n: 8, islands: 1, limits: { maxIterations: 20 } } }\nsweep: { n: [8, 10] }\nrepeats: 1\nseed: 1\n';
 writeFileSync(file('st.yaml'), STUDY);
 writeFileSync(file('inherited.yaml'), `${STUDY}baseline: { toString: 8 }\n`);
+// Sweep keys that are no run-config path: the key is what is wrong, not its list of values.
+const BAD_SWEEP_KEYS = ['', 'n.', 'ga..mode', '1n'];
+BAD_SWEEP_KEYS.forEach((key, i) =>
+  writeFileSync(file(`key-${i}.yaml`), STUDY.replace('sweep: { n: [8, 10] }', `sweep: { ${JSON.stringify(key)}: [8] }`)),
+);
 
 interface Row {
   what: string;
@@ -48,6 +53,13 @@ const ROWS: Row[] = [
     args: ['experiment', file('st.yaml'), '--out', file('o2'), '-q', '--set', 'baseline.valueOf=8'],
     message: /^nqueens-islands: .*st\.yaml: baseline\.valueOf: expected a sweep key \(n\)\n$/,
   },
+  ...BAD_SWEEP_KEYS.map((key, i) => ({
+    what: `the sweep key ${JSON.stringify(key)}`,
+    args: ['experiment', file(`key-${i}.yaml`), '--out', file(`o-key-${i}`), '-q'],
+    message: new RegExp(
+      `^nqueens-islands: .*key-${i}\\.yaml: sweep: key ${JSON.stringify(key).replace(/\./g, '\\.')}: expected a dotted run-config path such as migration\\.interval\n$`,
+    ),
+  })),
 ];
 
 describe('hostile values where checks cross', () => {
@@ -60,6 +72,16 @@ describe('hostile values where checks cross', () => {
       assert.equal(stdout, '', row.what);
     });
     assert.ok(!existsSync(file('o1')) && !existsSync(file('o2')), 'no study folder made');
+  });
+
+  it('the library names a bad sweep key as the CLI does', async () => {
+    for (const key of BAD_SWEEP_KEYS) {
+      const study = { name: 'st', base: { overrides: { n: 8 } }, sweep: { [key]: [8] }, seed: 1 };
+      await assert.rejects(runExperiment(study, { out: file('lib-key') }), {
+        name: 'ConfigError',
+        message: `experiment: sweep: key ${JSON.stringify(key)}: expected a dotted run-config path such as migration.interval`,
+      });
+    }
   });
 
   it('the library refuses a baseline key every object inherits, as the CLI does', async () => {
