@@ -53,6 +53,21 @@ const ROWS: Row[] = [
     args: ['experiment', file('st.yaml'), '--out', file('o2'), '-q', '--set', 'baseline.valueOf=8'],
     message: /^nqueens-islands: .*st\.yaml: baseline\.valueOf: expected a sweep key \(n\)\n$/,
   },
+  {
+    what: 'report --x-axis with a name every object inherits',
+    args: ['report', file('none'), '--x-axis', 'toString'],
+    message: /^nqueens-islands: --x-axis: expected one of iterations \| evaluations \| seconds, got "toString"\n$/,
+  },
+  {
+    what: 'report --x-axis given twice: the last counts, and is checked',
+    args: ['report', file('none'), '--x-axis', 'seconds', '--x-axis', 'minutes'],
+    message: /^nqueens-islands: --x-axis: expected one of iterations \| evaluations \| seconds, got "minutes"\n$/,
+  },
+  {
+    what: 'report --x-axis without its value',
+    args: ['report', '--run', file('none.jsonl'), '--x-axis'],
+    message: /^nqueens-islands: Not enough arguments following: x-axis\n$/,
+  },
   ...BAD_SWEEP_KEYS.map((key, i) => ({
     what: `the sweep key ${JSON.stringify(key)}`,
     args: ['experiment', file(`key-${i}.yaml`), '--out', file(`o-key-${i}`), '-q'],
