@@ -4,7 +4,7 @@
  * library too; each must be refused at once in one line, exit 2, naming the flag or key.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -136,5 +136,26 @@ describe('hostile values where checks cross', () => {
       );
     });
     for (const [name, text] of before) assert.equal(readFileSync(path.join(study, name), 'utf8'), text, name);
+  });
+
+  it('--figures and --ioh onto a link that leads to no folder are refused before the work', async () => {
+    const study = file('links-study');
+    const made = await cliAsync(['experiment', file('st.yaml'), '--out', study, '-q']);
+    assert.equal(made.code, 0, made.stderr);
+    symlinkSync(file('gone'), file('dangling'));
+    symlinkSync(file('loop-b'), file('loop-a'));
+    symlinkSync(file('loop-a'), file('loop-b'));
+    const rows = ['--figures', '--ioh'].flatMap((flag) => [
+      [flag, 'dangling', `is a symbolic link to ${file('gone')}, which does not exist`],
+      [flag, 'loop-a', 'is a loop of symbolic links'],
+    ]);
+    const runs = await inBatches(rows, 2, ([flag, link]) => cliAsync(['report', study, flag, file(link)]));
+    rows.forEach(([flag, link, why], i) => {
+      const { code, stdout, stderr } = runs[i];
+      assert.equal(code, 2, `${flag} ${link}: ${stderr}`);
+      assert.equal(stdout, '', 'refused before the summary is made');
+      assert.equal(stderr, `nqueens-islands: ${flag} ${file(link)}: ${why}; expected a missing or empty folder, or a link to one\n`);
+    });
+    assert.ok(!existsSync(file('gone')));
   });
 });
