@@ -19,6 +19,7 @@ const STUDY =
   'name: st\nbase: { overrides: { n: 8, islands: 1, limits: { maxIterations: 20 } } }\nsweep: { n: [8, 10] }\nrepeats: 1\nseed: 1\n';
 writeFileSync(file('st.yaml'), STUDY);
 writeFileSync(file('inherited.yaml'), `${STUDY}baseline: { toString: 8 }\n`);
+writeFileSync(file('wait.yaml'), 'n: 8\ncluster: { nats: "nats://127.0.0.1:1", hosts: 1, wait: 1e21 }\n');
 // Sweep keys that are no run-config path: the key is what is wrong, not its list of values.
 const BAD_SWEEP_KEYS = ['', 'n.', 'ga..mode', '1n'];
 BAD_SWEEP_KEYS.forEach((key, i) =>
@@ -52,6 +53,23 @@ const ROWS: Row[] = [
     what: 'a baseline key every object inherits, by --set',
     args: ['experiment', file('st.yaml'), '--out', file('o2'), '-q', '--set', 'baseline.valueOf=8'],
     message: /^nqueens-islands: .*st\.yaml: baseline\.valueOf: expected a sweep key \(n\)\n$/,
+  },
+  // --wait likewise (a wait past the longest timer waited 1 ms); refused before any connect.
+  ...[
+    ['hosts', '--nats', 'nats://127.0.0.1:1', '--wait', '1e21'],
+    ['solve', '-n', '8', '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '2147484'],
+  ].map((args) => ({
+    what: `${args[0]} --wait ${args[args.length - 1]}`,
+    args,
+    message: new RegExp(
+      `^nqueens-islands: --wait: expected a number of seconds > 0, at most 2147483 \\(24\\.8 days\\), got "${args[args.length - 1]}"\n$`,
+    ),
+  })),
+  {
+    what: "a config file's cluster.wait past the longest timer",
+    args: ['solve', '-c', file('wait.yaml')],
+    message:
+      /^nqueens-islands: .*wait\.yaml: cluster\.wait: expected a number of seconds > 0, at most 2147483 \(24\.8 days\), got 1e\+21\n$/,
   },
   {
     what: 'report --x-axis with a name every object inherits',
