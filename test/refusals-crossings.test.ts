@@ -176,4 +176,19 @@ describe('hostile values where checks cross', () => {
     });
     assert.ok(!existsSync(file('gone')));
   });
+
+  it('N = 2 and 3 are answered at once: no view served, no broker asked, no file', async () => {
+    const cases = [
+      ['solve', '-n', '2', '--serve', '0', '--out', file('n2.json')],
+      ['solve', '-n', '3', '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--trace', file('n3.jsonl')],
+    ];
+    const runs = await inBatches(cases, 2, (args) => cliAsync(args));
+    runs.forEach(({ code, stdout, stderr }, i) => {
+      const n = cases[i][2];
+      assert.equal(code, 1, stderr);
+      assert.equal(stdout, '');
+      assert.equal(stderr, `nqueens-islands: N = ${n} has no solution: no ${n} queens can be placed without two sharing a diagonal\n`);
+    });
+    assert.ok(!existsSync(file('n2.json')) && !existsSync(file('n3.jsonl')));
+  });
 });
