@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { runExperiment, startRun } from '../src/index.ts';
 import { cliAsync, inBatches } from './cli-helpers.ts';
 
@@ -71,6 +71,12 @@ const ROWS: Row[] = [
     message:
       /^nqueens-islands: .*wait\.yaml: cluster\.wait: expected a number of seconds > 0, at most 2147483 \(24\.8 days\), got 1e\+21\n$/,
   },
+  // A run's seed is read as every number in a flag (no hex); an empty one is no seed 0.
+  ...['0x1', '', '0b1', '1.5'].map((seed) => ({
+    what: `report --run CELL@${seed}`,
+    args: ['report', file('run-study'), '--run', `n=8@${seed}`],
+    message: new RegExp(`^nqueens-islands: --run n=8@${seed.replace(/\./g, '\\.')}: expected CELL@SEED, e\\.g\\. n=8@1\n$`),
+  })),
   {
     what: 'report --x-axis with a name every object inherits',
     args: ['report', file('none'), '--x-axis', 'toString'],
@@ -96,6 +102,11 @@ const ROWS: Row[] = [
 ];
 
 describe('hostile values where checks cross', () => {
+  before(async () => {
+    const made = await cliAsync(['experiment', file('st.yaml'), '--out', file('run-study'), '-q']);
+    assert.equal(made.code, 0, made.stderr);
+  });
+
   it('each row is one line naming its flag, exit 2, nothing written', async () => {
     const runs = await inBatches(ROWS, 2, (row) => cliAsync(row.args));
     ROWS.forEach((row, i) => {
