@@ -77,6 +77,13 @@ const ROWS: Row[] = [
     args: ['report', file('run-study'), '--run', `n=8@${seed}`],
     message: new RegExp(`^nqueens-islands: --run n=8@${seed.replace(/\./g, '\\.')}: expected CELL@SEED, e\\.g\\. n=8@1\n$`),
   })),
+  ...['0x1', 'Infinity', '-0.5'].map((ratio) => ({
+    what: `experiment --plan --detect ${ratio}`,
+    args: ['experiment', file('st.yaml'), '--plan', '--pilot', file('run-study'), '--detect', ratio],
+    message: new RegExp(
+      `^nqueens-islands: --detect ${ratio.replace(/\./g, '\\.')}: expected a paired ratio above 0 other than 1, e\\.g\\. 0\\.8\n$`,
+    ),
+  })),
   {
     what: 'report --x-axis with a name every object inherits',
     args: ['report', file('none'), '--x-axis', 'toString'],
@@ -201,5 +208,12 @@ describe('hostile values where checks cross', () => {
       assert.equal(stderr, `nqueens-islands: N = ${n} has no solution: no ${n} queens can be placed without two sharing a diagonal\n`);
     });
     assert.ok(!existsSync(file('n2.json')) && !existsSync(file('n3.jsonl')));
+  });
+
+  it('--detect reads a number as every flag does: 8e-1 is 0.8', async () => {
+    const plan = (ratio: string) => cliAsync(['experiment', file('st.yaml'), '--plan', '--pilot', file('run-study'), '--detect', ratio]);
+    const [exponent, plain] = await Promise.all([plan('8e-1'), plan('0.8')]);
+    assert.equal(exponent.code, 0, exponent.stderr);
+    assert.equal(exponent.stdout, plain.stdout);
   });
 });

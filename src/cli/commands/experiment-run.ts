@@ -128,8 +128,9 @@ function writeBundle(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits
 /** `experiment FILE --plan [--pilot DIR [--detect RATIO]]`: the design's lines on stdout, nothing run. */
 function printPlan(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits): void {
   if (args.detect !== undefined && args.pilot === undefined) throw new UsageError('--detect: sizes from a pilot; give --pilot DIR too');
-  const ratio = args.detect === undefined ? DEFAULT_DETECT_RATIO : Number(args.detect);
-  if (!(ratio > 0 && Number.isFinite(ratio)) || ratio === 1 || !/^\s*[\d.]+\s*$/.test(args.detect ?? '1'))
+  // Read as every number in a flag (1e-1 is 0.1; 0x1 and words are refused).
+  const ratio = args.detect === undefined ? DEFAULT_DETECT_RATIO : numberLiteral(String(args.detect).trim());
+  if (!(ratio > 0 && Number.isFinite(ratio)) || ratio === 1)
     throw new ConfigError(`--detect ${args.detect}: expected a paired ratio above 0 other than 1, e.g. 0.8`);
   const experiment = loadExperiment(args.file, undefined, edits);
   if (args.pilot !== undefined && !existsSync(path.join(args.pilot, MANIFEST_FILE)))
