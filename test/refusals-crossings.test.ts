@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runExperiment, startRun } from '../src/index.ts';
@@ -215,5 +215,30 @@ describe('hostile values where checks cross', () => {
     const [exponent, plain] = await Promise.all([plan('8e-1'), plan('0.8')]);
     assert.equal(exponent.code, 0, exponent.stderr);
     assert.equal(exponent.stdout, plain.stdout);
+  });
+
+  it("a shard's lock of a pid <= 0 or a huge host is unreadable; one without a start time says so", async () => {
+    const study = file('locked');
+    const made = await cliAsync(['experiment', file('st.yaml'), '--out', study, '-q', '--shard', '1/2']);
+    assert.equal(made.code, 0, made.stderr);
+    const lock = path.join(study, '.nqueens-islands.lock.shard-2-of-2');
+    const shard2 = ['experiment', file('st.yaml'), '--out', study, '-q', '--shard', '2/2'];
+    for (const holder of [
+      { pid: 0, host: 'h' },
+      { pid: -1, host: 'h' },
+      { pid: 1, host: 'h'.repeat(300) },
+    ]) {
+      writeFileSync(lock, JSON.stringify(holder));
+      const r = await cliAsync(shard2);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /^nqueens-islands: --out .*locked: the study is in use by another writer \(unreadable lock\)/);
+      assert.ok(r.stderr.length < 400, 'one short line');
+    }
+    // pid 1 is alive here: the lease (1 s in this test) has to run out before the lock is taken over.
+    writeFileSync(lock, JSON.stringify({ pid: 1, host: hostname() }));
+    const r = await cliAsync(shard2, { env: { NQI_TEST_LOCK_LEASE_MS: '1000' } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /lease of process 1 on .* since an unknown time to run out/);
+    assert.doesNotMatch(r.stderr, /undefined/);
   });
 });
