@@ -85,6 +85,11 @@ const ROWS: Row[] = [
     ),
   })),
   {
+    what: 'report --baseline giving one sweep key two values',
+    args: ['report', file('run-study'), '--baseline', 'n=8', '--baseline', 'n=10'],
+    message: /^nqueens-islands: --baseline n=10: n is 8 in an earlier --baseline; give each sweep key once\n$/,
+  },
+  {
     what: 'report --x-axis with a name every object inherits',
     args: ['report', file('none'), '--x-axis', 'toString'],
     message: /^nqueens-islands: --x-axis: expected one of iterations \| evaluations \| seconds, got "toString"\n$/,
