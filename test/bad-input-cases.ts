@@ -201,12 +201,12 @@ export const cases: Case[] = [
   [
     '--checkpoint-every 0',
     [...SOLVE, '-n', '8', '--checkpoint', join(tmp, 'out', 'c.ckpt'), '--checkpoint-every', '0'],
-    /^--checkpoint-every: expected a number of seconds > 0, got "0"$/,
+    /^--checkpoint-every: expected a number of seconds > 0, at most 2147483 \(24\.8 days\), got "0"$/,
   ],
   [
     '--checkpoint-every not a number',
     [...SOLVE, '-n', '8', '--checkpoint', join(tmp, 'out', 'c.ckpt'), '--checkpoint-every', 'often'],
-    /^--checkpoint-every: expected a number of seconds > 0, got "often"$/,
+    /^--checkpoint-every: expected a number of seconds > 0, at most 2147483 \(24\.8 days\), got "often"$/,
   ],
   [
     '--checkpoint-every without --checkpoint',

@@ -345,7 +345,7 @@ describe('cluster flags on the CLI: one line, exit 2, nothing started', () => {
     [
       'experiment --wait -1',
       ['experiment', ISLANDS_STUDY, '--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '-1'],
-      /--wait: expected a positive number/,
+      /--wait: expected a number of seconds > 0, at most 2147483 \(24\.8 days\), got "-1"/,
     ],
     ['a bad prefix', ['host', '--nats', 'nats://127.0.0.1:1', '--nats-prefix', 'a.*'], /--nats-prefix: expected subject tokens/],
     ['a bad URL', ['host', '--nats', 'http://x'], /--nats: scheme http is not offered/],

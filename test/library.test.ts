@@ -141,7 +141,8 @@ describe('the library', () => {
     assert.throws(
       () => startRun({ n: 8 }, { checkpoint: { file, everySeconds: 0 } }),
       (error: unknown) =>
-        error instanceof ConfigError && error.message === 'checkpoint.everySeconds: expected a number of seconds > 0, got 0',
+        error instanceof ConfigError &&
+        error.message === 'checkpoint.everySeconds: expected a number of seconds > 0, at most 2147483 (24.8 days), got 0',
     );
   });
 

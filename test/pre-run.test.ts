@@ -59,7 +59,7 @@ describe('the checks before a run', () => {
     });
     assert.equal(
       refusal(() => checkpointSeconds('--checkpoint-every', 0, '"0"')),
-      '--checkpoint-every: expected a number of seconds > 0, got "0"',
+      '--checkpoint-every: expected a number of seconds > 0, at most 2147483 (24.8 days), got "0"',
     );
     assert.equal(checkpointSeconds('x', 2.5), 2.5);
   });

@@ -3,6 +3,7 @@
  * options and their reading into the cluster library's options (one-line errors, exit 2).
  */
 import { ConfigError } from '../config/errors.ts';
+import { MAX_TIME_LIMIT_SECONDS } from '../config/schema.ts';
 import { lastValue, numberLiteral, numberInHelp, type FlagOptions } from '../schema/flag-value.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS, PASSWORD_ENV, TOKEN_ENV } from './defaults.ts';
@@ -86,6 +87,17 @@ export function positiveNumber(flag: string, raw: unknown, integer: boolean): nu
   return value;
 }
 
+/** `--wait`: seconds > 0, at most Node's longest timer (a longer one fires at once: no wait at all). */
+export function waitSeconds(raw: unknown): number {
+  const text = String(raw).trim();
+  const value = numberLiteral(text);
+  if (!(value > 0 && value <= MAX_TIME_LIMIT_SECONDS))
+    throw new ConfigError(
+      `--wait: expected a number of seconds > 0, at most ${MAX_TIME_LIMIT_SECONDS} (24.8 days), got ${JSON.stringify(text)}`,
+    );
+  return value;
+}
+
 export interface NatsArgs {
   nats?: string;
   natsPrefix?: string;
@@ -159,7 +171,7 @@ export function clusterFromArgs(
     auth: authFromArgs(args),
     hosts: positiveNumber('--hosts', args.hosts, true),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
-    ...(args.wait !== undefined ? { waitMs: positiveNumber('--wait', args.wait, false) * 1000 } : {}),
+    ...(args.wait !== undefined ? { waitMs: waitSeconds(args.wait) * 1000 } : {}),
     ...keyFileOf(args),
   };
 }

@@ -107,7 +107,7 @@ const outputSchema = section({
 
 const natsError = expected('a nats:// or tls:// URL (nats://[user:password@]host[:port])');
 const prefixError = expected('subject tokens of letters, digits, - and _ separated by dots');
-const waitError = expected('a number of seconds > 0');
+const waitError = expected(`a number of seconds > 0, at most ${MAX_TIME_LIMIT_SECONDS} (24.8 days)`);
 /** Islands on other machines (docs/distributed.md); the flags --nats, --hosts, --nats-prefix, --wait say the same. */
 export const clusterSchema = section({
   // Read as --nats reads it; a message shows the URL with its secrets as ***, never as given.
@@ -134,6 +134,7 @@ export const clusterSchema = section({
   wait: z
     .number({ error: waitError })
     .gt(0, { error: waitError })
+    .max(MAX_TIME_LIMIT_SECONDS, { error: waitError })
     .default(RUN_DEFAULTS.cluster.wait)
     .describe('seconds to wait for the hosts'),
 });

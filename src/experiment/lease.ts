@@ -130,12 +130,15 @@ function holderFrom(text: string, written: Date): LockHolder | null {
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null || !Number.isInteger(value.pid) || typeof value.host !== 'string') return null;
+  if (typeof value !== 'object' || value === null) return null;
+  // A pid of 0 or below names a process group to kill(); a host name of megabytes would be a line of megabytes.
+  const host = optional(value.host);
+  if (!Number.isSafeInteger(value.pid) || (value.pid as number) <= 0 || host === undefined) return null;
   const renewedAt = optional(value.renewedAt);
   return {
     pid: value.pid as number,
-    host: value.host,
-    startedAt: String(value.startedAt),
+    host,
+    startedAt: optional(value.startedAt) ?? 'an unknown time',
     bootId: optional(value.bootId),
     pidNamespace: optional(value.pidNamespace),
     processStart: optional(value.processStart),

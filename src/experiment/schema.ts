@@ -77,7 +77,13 @@ export const experimentSchema = z
       .record(
         z.string().regex(CONFIG_PATH, { error: 'expected a dotted run-config path such as migration.interval' }),
         z.array(sweepValue, { error: 'expected a non-empty list of values' }).min(1, { error: 'expected a non-empty list of values' }),
-        { error: 'expected a mapping from run-config paths to lists of values' },
+        {
+          // A bad key is reported at its own path: say what a key must be, not what the mapping must be.
+          error: (issue) =>
+            issue.code === 'invalid_key'
+              ? 'expected a dotted run-config path such as migration.interval'
+              : 'expected a mapping from run-config paths to lists of values',
+        },
       )
       .default({}),
     baseline: z.record(z.string(), sweepValue, { error: 'expected a mapping from sweep paths to one value each' }).optional(),
@@ -124,7 +130,7 @@ export const experimentSchema = z
       if (dup >= 0) ctx.addIssue({ code: 'custom', path: ['sweep', key, dup], message: `value ${values[dup]} appears twice` });
     }
     for (const [key, value] of Object.entries(e.baseline ?? {})) {
-      if (!(key in e.sweep)) {
+      if (!Object.hasOwn(e.sweep, key)) {
         ctx.addIssue({
           code: 'custom',
           path: ['baseline', key],
@@ -166,6 +172,11 @@ function issueLine(file: string, issue: z.core.$ZodIssue, input: unknown): strin
       const full = formatPath([...issue.path, key]);
       const allowed = issue.path.length === 0 ? TOP_KEYS : issue.path[0] === 'base' ? ['file', 'overrides'] : [];
       return `${file}: ${full}: unknown key${allowed.length > 0 ? ` (expected one of ${allowed.join(', ')})` : ''}`;
+    }
+    case 'invalid_key': {
+      // The path ends with the key itself; its value (a list) is not what is wrong.
+      const key = String(issue.path[issue.path.length - 1]);
+      return `${file}: ${formatPath(issue.path.slice(0, -1))}: key ${JSON.stringify(key)}: ${issue.message}`;
     }
     case 'custom':
       return `${where}: ${issue.message}`;

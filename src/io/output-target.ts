@@ -28,7 +28,8 @@ export type OutputTarget =
 
 const MAX_LINKS = 40;
 
-function lstatOrNull(path: string): Stats | null {
+/** `path`'s own stats (a link's, not its target's), or null when there is nothing there. */
+export function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch {

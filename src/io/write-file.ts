@@ -16,6 +16,7 @@ import {
   fstatSync,
   fchownSync,
   fsyncSync,
+  ftruncateSync,
   lstatSync,
   linkSync,
   openSync,
@@ -142,7 +143,8 @@ function viaTemp(target: Extract<OutputTarget, { kind: 'file' }>): OutputFile {
  * place at once, so `tail -f path` follows the lines as they are written; `commit()` syncs
  * and closes it. It is never half-written in the sense that matters to its readers when the
  * writer writes whole lines: a killed run leaves every line but perhaps the last complete.
- * `abort()` closes it and leaves what was written.
+ * A write that fails part way (a full disk) is cut off again, so the file ends where the last
+ * whole write did. `abort()` closes it and leaves what was written.
  * @throws OutputRefused or the file system's error.
  */
 export function openLiveOutput(path: string): OutputFile {
@@ -161,8 +163,22 @@ export function openLiveOutput(path: string): OutputFile {
     if (open) closeSync(fd);
     open = false;
   };
+  let whole = 0;
   return {
-    write: (data) => writeAll(fd, data),
+    write: (data) => {
+      try {
+        writeAll(fd, data);
+      } catch (error) {
+        // A write cut short (a full disk) leaves part of `data`: back to the end of the last whole one.
+        try {
+          ftruncateSync(fd, whole);
+        } catch {
+          // The write's own error is the one to report.
+        }
+        throw error;
+      }
+      whole += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+    },
     commit: () => {
       try {
         fsyncSync(fd);

@@ -5,6 +5,7 @@
  * in a worker thread and stays free to hear a signal; a caller may run it in its own thread.
  */
 import { ConfigError } from '../config/errors.ts';
+import { numberLiteral } from '../schema/flag-value.ts';
 import { shardGaps } from '../experiment/study-runs.ts';
 import { baselineMapper, parseBaselineFlags } from './statistics/baseline.ts';
 import type { ExportFile } from './exports/export-folder.ts';
@@ -64,7 +65,8 @@ export async function makeReportOutputs(request: ReportRequest): Promise<ReportO
 function parseRun(text: string, cells: readonly string[], seeds: readonly number[]): { cell: string; seed: number } {
   const at = text.lastIndexOf('@');
   const cell = text.slice(0, at);
-  const seed = Number(text.slice(at + 1));
+  // Read as every number in a flag (no 0x1, and no empty seed read as 0).
+  const seed = numberLiteral(text.slice(at + 1).trim());
   if (at <= 0 || !Number.isInteger(seed)) throw new ConfigError(`--run ${text}: expected CELL@SEED, e.g. ${cells[0]}@${seeds[0]}`);
   if (!cells.includes(cell)) throw new ConfigError(`--run ${text}: no cell ${cell}; cells are ${cells.join(' | ')}`);
   if (!seeds.includes(seed)) throw new ConfigError(`--run ${text}: seed ${seed} is not one of the study's seeds`);

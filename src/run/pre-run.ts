@@ -8,6 +8,7 @@
  * written would be lost only after the run.
  */
 import { ConfigError } from '../config/errors.ts';
+import { MAX_TIME_LIMIT_SECONDS } from '../config/schema.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile } from '../io/output-checks.ts';
 import { shown } from '../io/shown.ts';
 import { checkRecordFormat } from './result-record.ts';
@@ -52,12 +53,13 @@ export function checkBeforeRun(islands: number, files: RunFiles): void {
 }
 
 /**
- * The checkpoint interval, in seconds: > 0 and finite. `given` is the value as the user
- * wrote it, for the message (a flag's text; default the value shown).
+ * The checkpoint interval, in seconds: > 0 and at most Node's longest timer (a longer one
+ * fires at once, so checkpoints would be written back to back). `given` is the value as the
+ * user wrote it, for the message (a flag's text; default the value shown).
  * @throws ConfigError naming `name`.
  */
 export function checkpointSeconds(name: string, seconds: unknown, given = shown(seconds)): number {
-  if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds))
-    throw new ConfigError(`${name}: expected a number of seconds > 0, got ${given}`);
+  if (typeof seconds !== 'number' || !(seconds > 0) || !(seconds <= MAX_TIME_LIMIT_SECONDS))
+    throw new ConfigError(`${name}: expected a number of seconds > 0, at most ${MAX_TIME_LIMIT_SECONDS} (24.8 days), got ${given}`);
   return seconds;
 }

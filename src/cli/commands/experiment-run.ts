@@ -8,7 +8,7 @@ import { PASSWORD_ENV } from '../../cluster/defaults.ts';
 import { bundleStudy, loadExperiment } from '../../experiment/load.ts';
 import { sameCellWarnings } from '../../experiment/same-cells.ts';
 import { failureReason, writeFileAtomic } from '../../io/write-file.ts';
-import { checkNotInputs } from '../../io/output-checks.ts';
+import { checkNotInputs, checkOutFile } from '../../io/output-checks.ts';
 import { numberLiteral } from '../../schema/flag-value.ts';
 import { editsArgs, type StudyEdits } from '../../experiment/study-edits.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
@@ -115,6 +115,8 @@ function writeBundle(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits
   if (out === '') throw new UsageError('--bundle: expected a file name, got an empty string');
   const text = bundleStudy(args.file, edits);
   checkNotInputs([['--bundle', out]], [[`the experiment file ${args.file}`, args.file]]);
+  // As every output: never onto a study's records, a folder, a planted link.
+  checkOutFile('--bundle', out);
   try {
     writeFileAtomic(out, text);
   } catch (error) {
@@ -126,8 +128,9 @@ function writeBundle(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits
 /** `experiment FILE --plan [--pilot DIR [--detect RATIO]]`: the design's lines on stdout, nothing run. */
 function printPlan(args: ArgumentsCamelCase<ExperimentArgs>, edits: StudyEdits): void {
   if (args.detect !== undefined && args.pilot === undefined) throw new UsageError('--detect: sizes from a pilot; give --pilot DIR too');
-  const ratio = args.detect === undefined ? DEFAULT_DETECT_RATIO : Number(args.detect);
-  if (!(ratio > 0 && Number.isFinite(ratio)) || ratio === 1 || !/^\s*[\d.]+\s*$/.test(args.detect ?? '1'))
+  // Read as every number in a flag (1e-1 is 0.1; 0x1 and words are refused).
+  const ratio = args.detect === undefined ? DEFAULT_DETECT_RATIO : numberLiteral(String(args.detect).trim());
+  if (!(ratio > 0 && Number.isFinite(ratio)) || ratio === 1)
     throw new ConfigError(`--detect ${args.detect}: expected a paired ratio above 0 other than 1, e.g. 0.8`);
   const experiment = loadExperiment(args.file, undefined, edits);
   if (args.pilot !== undefined && !existsSync(path.join(args.pilot, MANIFEST_FILE)))

@@ -1,6 +1,6 @@
 /** The work behind `hosts`, imported only when the command runs (it loads the NATS client). */
 import type { ArgumentsCamelCase } from 'yargs';
-import { authFromArgs, positiveNumber, type NatsArgs } from '../../cluster/flags.ts';
+import { authFromArgs, waitSeconds, type NatsArgs } from '../../cluster/flags.ts';
 import { listHosts } from '../../cluster/host/list.ts';
 import { printError, printLine } from '../output.ts';
 
@@ -16,7 +16,7 @@ export async function hosts(args: ArgumentsCamelCase<HostsArgs>): Promise<void> 
     auth: authFromArgs(args),
     ...(args.clusterKeyFile !== undefined ? { clusterKeyFile: String(args.clusterKeyFile) } : {}),
     ...(args.natsPrefix !== undefined ? { prefix: String(args.natsPrefix) } : {}),
-    ...(args.wait !== undefined ? { waitMs: positiveNumber('--wait', args.wait, false) * 1000 } : {}),
+    ...(args.wait !== undefined ? { waitMs: waitSeconds(args.wait) * 1000 } : {}),
   });
   if (args.json) {
     printLine(JSON.stringify(listing, null, 2));

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase } from 'yargs';
 import { ConfigError } from '../../config/errors.ts';
-import type { XAxis } from '../../report/figures/x-axis.ts';
+import { X_AXES, type XAxis } from '../../report/figures/x-axis.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { checkExportFolder, writeExportFolder, type ExportFile } from '../../report/exports/export-folder.ts';
 import type { ReportOutputs, ReportRequest } from '../../report/report-outputs.ts';
@@ -124,6 +124,7 @@ function checkStudyFolderGiven(dir: string): void {
 export async function report(args: ArgumentsCamelCase<ReportArgs>): Promise<void> {
   if (args.dir === '') throw new ConfigError('report: expected a study folder, got an empty string');
   if (args.dir !== undefined) checkStudyFolderGiven(args.dir);
+  xAxisOf(args.xAxis);
   if (args.html !== undefined) checkOutFile('--html', args.html);
   if (args.csv !== undefined) checkOutFile('--csv', args.csv);
   if (args.markdown !== undefined) checkOutFile('--markdown', args.markdown);
@@ -170,8 +171,15 @@ function reportRequest(args: ArgumentsCamelCase<ReportArgs>): ReportRequest {
     ioh: args.ioh !== undefined,
     json: args.json,
     paperTable1: args.paperTable1,
-    xAxis: args.xAxis,
+    xAxis: xAxisOf(args.xAxis),
   };
+}
+
+/** `--x-axis`, refused in the words every choice flag uses (yargs' own check said "Invalid values: Argument: ..."). */
+function xAxisOf(given: unknown): XAxis {
+  const axis = X_AXES.find((name) => name === given);
+  if (axis === undefined) throw new UsageError(`--x-axis: expected one of ${X_AXES.join(' | ')}, got ${JSON.stringify(given)}`);
+  return axis;
 }
 
 /**

@@ -56,7 +56,13 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
           "with a study folder: the run for the fitness plot, CELL@SEED (needs --events data); alone: a file from solve --trace FILE (or a study's events/*.jsonl), reported by itself",
       })
       .options(SERVE_OPTIONS)
-      .option('x-axis', { choices: X_AXES, default: 'iterations', describe: 'x axis of the progress plots' })
+      .option('x-axis', {
+        type: 'string',
+        requiresArg: true,
+        coerce: lastValue,
+        default: 'iterations',
+        describe: `x axis of the progress plots: ${X_AXES.join(' | ')}`,
+      })
       .option('paper-table1', {
         type: 'boolean',
         default: false,

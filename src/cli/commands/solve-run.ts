@@ -8,6 +8,7 @@ import { numberLiteral } from '../../schema/flag-value.ts';
 import { configFileOf, displayName, runConfigFromArgv } from '../../config/config-file.ts';
 import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
+import { smallBoardAnswer } from '../../problem/small-boards.ts';
 import { readCheckpoint, resumeConfig, type CheckpointFile } from '../../run/checkpoint.ts';
 import { withNewline, writeRecord, type Ending, type SolveRecord } from '../../run/result-record.ts';
 import { jsonChunks } from '../../problem/solution-file.ts';
@@ -180,6 +181,9 @@ async function configAndCluster(args: SolveArgs) {
   // The pipeline's refusal, asked before waiting for hosts (the cluster's launcher says what it supports).
   const names = { checkpoint: '--checkpoint', resume: '--resume', launcher: fromFlags ? '--nats' : 'cluster: in the run config' };
   if (clusterOptions) checkSupported(CLUSTER_CAPABILITIES, { checkpoints: args.checkpoint !== undefined, resume: resumed !== null }, names);
+  // N = 2 and 3 are answered at once: before any host is waited for or any view served.
+  const small = smallBoardAnswer(config.n);
+  if (small?.kind === 'impossible') throw new NoSolutionError(small.reason);
   const cluster = clusterOptions
     ? await (await import('../../cluster/launcher/join-cluster.ts')).joinCluster({ ...clusterOptions, log: printLog })
     : null;
@@ -194,6 +198,18 @@ async function configAndCluster(args: SolveArgs) {
     }
   }
   return { config, resumed, cluster, names };
+}
+
+/** As configAndCluster, or null once N = 2 or 3 is answered (one line, exit 1). */
+async function configOrAnswer(args: SolveArgs): Promise<Awaited<ReturnType<typeof configAndCluster>> | null> {
+  try {
+    return await configAndCluster(args);
+  } catch (error) {
+    if (!(error instanceof NoSolutionError)) throw error;
+    printError(error.message);
+    setExitCode(EXIT.notSolved);
+    return null;
+  }
 }
 
 /** Refuses outputs that cannot be written or that name one file twice, before the run starts (the library's checks: run/pre-run.ts). */
@@ -223,7 +239,9 @@ function checkpointsOf(file: string | null, everySeconds: number, notes: boolean
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
   const everySeconds = checkpointEverySeconds(args);
   const serveAt = serveFromArgs(args);
-  const { config, resumed, cluster, names } = await configAndCluster(args);
+  const joined = await configOrAnswer(args);
+  if (joined === null) return;
+  const { config, resumed, cluster, names } = joined;
   const fitted = fittedNoteOf(config);
   if (fitted !== null) printError(fitted);
   const out = config.output.file;
@@ -256,10 +274,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
   } catch (error) {
     await served?.close();
     await cluster?.close();
-    if (!(error instanceof NoSolutionError)) throw error;
-    printError(error.message);
-    setExitCode(EXIT.notSolved);
-    return;
+    throw error;
   }
   const signals = interruptions((signal) => run.stop(signal));
   // Test hook: the run owns the signals from here on (tests signal during start-up right after this line).

@@ -9,6 +9,7 @@ import {
   lstatSync,
   mkdirSync,
   readdirSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -19,7 +20,7 @@ import {
 import path from 'node:path';
 import { ConfigError } from '../../config/errors.ts';
 import { emptyFolderFlag } from '../../experiment/errors.ts';
-import { checkFolderLinks, folderProblem } from '../../io/output-target.ts';
+import { checkFolderLinks, folderProblem, lstatOrNull } from '../../io/output-target.ts';
 import { studyRecordRefusal } from '../../io/study-records.ts';
 import { failureReason, processAlive, writeFileAtomic } from '../../io/write-file.ts';
 import { checkPermitted } from '../../io/output-checks.ts';
@@ -44,6 +45,8 @@ export function checkExportFolder(given: string, flag: string): void {
   }
   // A link to a folder is followed (the checks and the rename are the folder's, as the write's).
   const dir = linkedFolder(given);
+  const broken = brokenLink(dir);
+  if (broken !== null) throw new ConfigError(`${flag} ${given}: ${broken}; expected a missing or empty folder, or a link to one`);
   const record = studyRecordRefusal(path.resolve(dir));
   if (record !== null) throw new ConfigError(`${flag} ${given}: ${record}`);
   const parent = path.dirname(path.resolve(dir));
@@ -72,6 +75,19 @@ function linkedFolder(dir: string): string {
     return lstatSync(dir).isSymbolicLink() ? realpathSync(dir) : dir;
   } catch {
     return dir; // a dangling link: the checks below name it
+  }
+}
+
+/** Why `dir` is a link that leads to no folder (the rename onto it would fail after the work), or null. */
+function brokenLink(dir: string): string | null {
+  if (statOrNull(dir) !== null || lstatOrNull(dir)?.isSymbolicLink() !== true) return null;
+  try {
+    statSync(dir);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return 'is a loop of symbolic links';
+    return code === 'ENOENT' ? `is a symbolic link to ${readlinkSync(dir)}, which does not exist` : null;
   }
 }
 

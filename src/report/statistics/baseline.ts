@@ -23,6 +23,9 @@ export function parseBaselineFlags(flags: readonly string[], manifest: Manifest)
     if (value === undefined) {
       throw new ConfigError(`--baseline ${flag}: expected one of the swept values ${[...new Set(values.map(formatValue))].join(', ')}`);
     }
+    // A repeatable flag: one key given two values has no last one that counts.
+    if (Object.hasOwn(out, key) && formatValue(out[key]) !== formatValue(value))
+      throw new ConfigError(`--baseline ${flag}: ${key} is ${formatValue(out[key])} in an earlier --baseline; give each sweep key once`);
     out[key] = value;
   }
   return out;
