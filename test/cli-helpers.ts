@@ -32,6 +32,8 @@ export function cli(args: string[], options: { input?: string; cwd?: string; env
     cwd: options.cwd ?? ROOT,
     input: options.input,
     timeout: 120_000,
+    // spawnSync cuts output at 1 MiB by default: a record with a best of 3,000,000 rows is ~22 MB.
+    maxBuffer: 256 * 1024 * 1024,
     env,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -175,7 +175,7 @@ describe('two live holders never both run a slice', () => {
       const stopped = await holder.exited;
       assert.equal(taker.code, 0, taker.stderr);
       assert.match(taker.stderr, /took over the lock of process \d+ on /);
-      assert.equal(stopped.code, 2, stopped.stderr);
+      assert.equal(stopped.code, 2, `holder:\n${stopped.stderr}\ntaker:\n${taker.stderr}`);
       assert.match(stopped.stderr, /this process lost the study's lock to (process 1 on node-b|nobody)/);
       assertEachRunOnce(out);
     },
@@ -196,7 +196,7 @@ describe('two live holders never both run a slice', () => {
       holder.kill('SIGCONT');
       const stopped = await holder.exited;
       assert.equal(taker.code, 0, taker.stderr);
-      assert.equal(stopped.code, 2, stopped.stderr);
+      assert.equal(stopped.code, 2, `holder:\n${stopped.stderr}\ntaker:\n${taker.stderr}`);
       assert.match(stopped.stderr, /this process lost the study's lock to (process 1 on node-b|nobody)/);
       assertEachRunOnce(out);
     },
