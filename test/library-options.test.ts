@@ -103,7 +103,23 @@ const cases: [string, Call, RegExp][] = [
   [
     'listHosts: a BigInt',
     () => listHosts(any({ nats: NATS, waitMs: 5n })),
-    /^listHosts options: waitMs: expected a number, got 5n \(a BigInt\)$/,
+    /^listHosts options: waitMs: expected a whole number of milliseconds from 1 to 2147483647 \(Node's longest timer\), got 5n \(a BigInt\)$/,
+  ],
+  // Past Node's longest timer a timeout fires after 1 ms: a wait of 1e21 ms would not wait at all.
+  [
+    'listHosts: a wait past the longest timer',
+    () => listHosts(any({ nats: NATS, waitMs: 1e21 })),
+    /^listHosts options: waitMs: expected a whole number of milliseconds from 1 to 2147483647 \(Node's longest timer\), got 1e\+21$/,
+  ],
+  [
+    'joinCluster: a heartbeat of NaN',
+    () => joinCluster(any({ nats: NATS, hosts: 1, heartbeatMs: Number.NaN })),
+    /^joinCluster options: heartbeatMs: expected a whole number of milliseconds/,
+  ],
+  [
+    'joinCluster: a negative ack wait',
+    () => joinCluster(any({ nats: NATS, hosts: 1, ackWaitMs: -5 })),
+    /^joinCluster options: ackWaitMs: expected a whole number of milliseconds from 1/,
   ],
   // The root's other functions with arguments: the same ConfigError, not a TypeError or a NaN.
   ['figureData: null', () => figureData(any(null)), /^figureData: study: expected an object, got null$/],

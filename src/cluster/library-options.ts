@@ -26,13 +26,23 @@ export function busSchema({ nats, ...others }: typeof BUS & Record<string, Optio
   return options(others, { nats });
 }
 
+/** Node's longest timer: a longer timeout fires after 1 ms, so a wait past it would end at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Milliseconds a timer can wait: a whole number from 1 to Node's longest timer (24.8 days). */
+const withinTimer = expected(`a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (Node's longest timer)`);
+export const timerMs = z
+  .number({ error: withinTimer })
+  .int({ error: withinTimer })
+  .min(1, { error: withinTimer })
+  .max(MAX_TIMER_MS, { error: withinTimer });
+
 /** joinCluster's options, and runExperiment's `cluster`. */
 export const CLUSTER_CALL_OPTIONS = busSchema({
   ...BUS,
   hosts: number,
-  waitMs: number,
-  ackWaitMs: number,
-  heartbeatMs: number,
+  waitMs: timerMs,
+  ackWaitMs: timerMs,
+  heartbeatMs: timerMs,
   log: callback,
 } satisfies Record<keyof ClusterOptions, OptionSchema>);
 

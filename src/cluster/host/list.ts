@@ -16,8 +16,8 @@ import { DEFAULT_HEARTBEAT_MS, DEFAULT_PREFIX, MAX_HOST_ISLANDS } from '../defau
 import { leaseBucket, leaseHolders, type LeaseHolder } from '../leases/host-lease.ts';
 import { safeName, safeText } from '../bus/text.ts';
 import { checkPrefix, type NatsAuth } from '../../config/nats-url.ts';
-import { number, type OptionSchema } from '../../config/library-options.ts';
-import { BUS, busOptions, busSchema } from '../library-options.ts';
+import type { OptionSchema } from '../../config/library-options.ts';
+import { BUS, busOptions, busSchema, timerMs } from '../library-options.ts';
 
 /** The most hosts a listing shows. */
 const MAX_LISTED = 10_000;
@@ -52,7 +52,7 @@ export interface HostListing {
   hosts: ListedHost[];
 }
 
-const LIST_HOSTS_OPTIONS = busSchema({ ...BUS, waitMs: number } satisfies Record<keyof ListHostsOptions, OptionSchema>);
+const LIST_HOSTS_OPTIONS = busSchema({ ...BUS, waitMs: timerMs } satisfies Record<keyof ListHostsOptions, OptionSchema>);
 
 /** Hosts of the prefix, by name. @throws ConfigError for a bad URL or prefix, or an unreachable broker. */
 export async function listHosts(given: ListHostsOptions): Promise<HostListing> {
