@@ -267,7 +267,7 @@ describe('checkpoints that cannot be resumed', () => {
   it('another N on the command line', async () => {
     await refuses(
       ['solve', '--resume', ckpt, '-n', '301'],
-      /^nqueens-islands: -n: 301 contradicts the checkpoint .*run\.ckpt, which is for n = 300; with --resume only --max-iterations, --max-evaluations, --time-limit, --on-island-error, --out may change$/,
+      /^nqueens-islands: -n: 301 contradicts the checkpoint .*run\.ckpt, which is for n = 300; with --resume only --max-iterations, --max-evaluations, --time-limit, --on-island-error, --out, --threads may change$/,
     );
   });
   it('any other run flag that contradicts it (the same value is fine)', async () => {

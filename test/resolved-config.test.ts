@@ -82,6 +82,9 @@ describe('a checkpoint carries the resolved config', () => {
     assert.deepEqual(longer, { ...config, limits: { ...config.limits, timeLimit: 5 }, onIslandError: 'fail' });
     assert.equal(longer.limits.maxIterations, null, 'a flag for another limit resolves nothing else');
     assert.deepEqual(resumeConfig(read, file, { n: 16, islands: 2 }, env), config);
+    // Threads are placement only (a sync or lagged record is the same for any count): a resume may change them.
+    assert.deepEqual(resumeConfig(read, file, { threads: 1 }, env), { ...config, threads: 1 });
+    assert.throws(() => resumeConfig(read, file, { threads: 0 }, env), { message: /^--threads: expected an integer from 1 to / });
     assert.throws(() => resumeConfig(read, file, { islands: 3 }, env), {
       message: /^--islands: 3 contradicts the checkpoint .*ok-flags\.ckpt, which is for islands = 2; with --resume only/,
     });

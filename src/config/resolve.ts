@@ -283,16 +283,21 @@ function checkFileValues(input: unknown, merged: unknown, schema: z.ZodType, sou
   if (issue !== undefined) new Locator(source, {}).fail(issue.path, issue.message);
 }
 
-/** Config keys a resumed run may change: how long it runs, what happens on failure, where the result goes. */
+/**
+ * Config keys a resumed run may change: how long it runs, what happens on failure, where the
+ * result goes, and the threads its islands share (placement only: a sync or lagged record is
+ * the same for any count).
+ */
 export const RESUMABLE_KEYS = [
   'limits.maxIterations',
   'limits.maxEvaluations',
   'limits.timeLimit',
   'onIslandError',
   'output.file',
+  'threads',
 ] as const;
 /** Their sections. */
-const RESUMABLE_SECTIONS = ['limits', 'onIslandError', 'output'] as const satisfies readonly (keyof RunConfig)[];
+const RESUMABLE_SECTIONS = ['limits', 'onIslandError', 'output', 'threads'] as const satisfies readonly (keyof RunConfig)[];
 
 /**
  * A resolved config (a checkpoint's) with overrides of its resumable keys applied: those
@@ -310,19 +315,22 @@ export function withResumableOverrides<C extends RunConfig>(
   const at: Locator = new Locator(source, overrides);
   const given = Object.fromEntries(RESUMABLE_SECTIONS.filter((key) => overrides[key] !== undefined).map((key) => [key, overrides[key]]));
   if (Object.keys(given).length === 0) return config;
-  const merged = applyOverrides({ limits: config.limits, onIslandError: config.onIslandError, output: config.output }, given);
+  const { limits: savedLimits, onIslandError: savedOnError, output: savedOutput, threads: savedThreads } = config;
+  const merged = applyOverrides({ limits: savedLimits, onIslandError: savedOnError, output: savedOutput, threads: savedThreads }, given);
   const schema = (registries === REGISTRIES ? runConfigFileSchema : runConfigSchemaFor(registries)).pick({
     limits: true,
     onIslandError: true,
     output: true,
+    threads: true,
   });
   const parsed = schema.safeParse(merged);
   if (!parsed.success) at.fromZod(parsed.error, merged);
-  const { limits, onIslandError, output } = parsed.data;
+  const { limits, onIslandError, output, threads } = parsed.data;
   return {
     ...config,
     limits: checkBudget(limits, { islands: config.islands, ga: config.ga, islandGroups: config.islandGroups, at, registries }),
     onIslandError,
     output,
+    threads,
   };
 }

@@ -51,7 +51,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         coerce: lastValue,
         group: 'Checkpoints:',
         describe:
-          'continue the run saved in FILE; only --max-iterations, --max-evaluations, --time-limit, --on-island-error and --out may change',
+          'continue the run saved in FILE; only --max-iterations, --max-evaluations, --time-limit, --on-island-error, --out and --threads may change',
       })
       .example('$0 solve -n 200', 'all cores, default migration')
       .example(
