@@ -247,3 +247,20 @@ describe('hostile values where checks cross', () => {
     assert.doesNotMatch(r.stderr, /undefined/);
   });
 });
+
+describe("the tool's own outputs are inputs it reads", () => {
+  it('a trace of N = 1 (answered without a search: its header alone) is read by report --run, and --serve says why it has nothing to replay', async () => {
+    const trace = path.join(dir, 'n1.jsonl');
+    const solved = await cliAsync(['solve', '-n', '1', '--trace', trace]);
+    assert.equal(solved.code, 0, solved.stderr);
+    const read = await cliAsync(['report', '--run', trace]);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /N=1, .*answered without a search \(boards 1 to 3 need none\), so the trace holds no events/);
+    const served = await cliAsync(['report', '--run', trace, '--serve', '0']);
+    assert.equal(served.code, 2, served.stderr);
+    assert.match(
+      served.stderr.trim(),
+      /^nqueens-islands: --run .*n1\.jsonl: N = 1 is answered without a search, so there is nothing to replay$/,
+    );
+  });
+});

@@ -30,6 +30,7 @@ export async function replayFile(file: string, header: RunSource | null = null):
   let pending: string | null = null;
   let at = 0;
   let events = 0;
+  let board: unknown = (header?.config as { n?: unknown } | undefined)?.n;
   const take = (line: string, last: boolean) => {
     const event = parseEventLine(line, at, last, name);
     if (event === null) return;
@@ -38,6 +39,7 @@ export async function replayFile(file: string, header: RunSource | null = null):
       const format = String(event.format);
       if (format !== TRACE_FORMAT) throw new ConfigError(`${name}: trace format ${format}, this nqueens-islands reads ${TRACE_FORMAT}`);
       state = new RunState(runHeader(event));
+      board = (event.config as { n?: unknown } | undefined)?.n;
       return;
     }
     events++;
@@ -57,7 +59,12 @@ export async function replayFile(file: string, header: RunSource | null = null):
   }
   if (pending !== null) take(pending, true);
   state ??= held.length > 0 ? fromHeld(header, held) : null;
-  if (state === null || events === 0) throw new ConfigError(`${name}: no events in the file`);
+  if (state === null || events === 0) {
+    // Boards 1 to 3 are answered without a search: a whole trace, with nothing to replay.
+    const small = typeof board === 'number' && board >= 1 && board <= 3;
+    const why = small ? `N = ${String(board)} is answered without a search, so there is nothing to replay` : 'no events in the file';
+    throw new ConfigError(`${name}: ${why}`);
+  }
   return state;
 }
 
