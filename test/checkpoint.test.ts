@@ -11,7 +11,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { CHECKPOINT_FORMAT_VERSION, checkpointContents, encodeCheckpoint, type CheckpointFile } from '../src/run/checkpoint.ts';
+import {
+  CHECKPOINT_FORMAT_VERSION,
+  checkpointContents,
+  encodeCheckpoint,
+  readCheckpoint,
+  type CheckpointFile,
+} from '../src/run/checkpoint.ts';
 import { cli, cliInProcess, isOneLineError, spawnCli } from './cli-helpers.ts';
 import { repeatablePart } from './helpers.ts';
 
@@ -272,8 +278,14 @@ describe('checkpoints that cannot be resumed', () => {
   });
   it('any other run flag that contradicts it (the same value is fine)', async () => {
     await refuses(['solve', '--resume', ckpt, '--interval', '6'], /--interval: 6 contradicts the checkpoint .* migration\.interval = 5/);
-    const same = await cliInProcess(['solve', '--resume', ckpt, '-n', '300', '--interval', '5', '--quiet', '--max-iterations', '1']);
+    // A limit at what the checkpoint has run ends the resumed run at once (one below it is refused).
+    const ran = String(Math.max(...readCheckpoint(ckpt).islands.map((island) => island.state.iterations)));
+    const same = await cliInProcess(['solve', '--resume', ckpt, '-n', '300', '--interval', '5', '--quiet', '--max-iterations', ran]);
     assert.equal(same.code, 1, same.stderr);
+    await refuses(
+      ['solve', '--resume', ckpt, '--max-iterations', String(Number(ran) - 1)],
+      new RegExp(`^nqueens-islands: --max-iterations: ${Number(ran) - 1} is below the ${ran} iterations the checkpoint .* has already run`),
+    );
   });
   it('snapshots that do not match the config', async () => {
     await refuses(

@@ -3,7 +3,7 @@
  * options and their reading into the cluster library's options (one-line errors, exit 2).
  */
 import { ConfigError } from '../config/errors.ts';
-import { MAX_TIME_LIMIT_SECONDS } from '../config/schema.ts';
+import { MAX_TIME_LIMIT_SECONDS } from '../config/defaults.ts';
 import { lastValue, numberLiteral, numberInHelp, type FlagOptions } from '../schema/flag-value.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { DEFAULT_PREFIX, DEFAULT_WAIT_SECONDS, PASSWORD_ENV, TOKEN_ENV } from './defaults.ts';

@@ -18,6 +18,8 @@ export const RUN_DEFAULTS = {
   cluster: { prefix: 'nqi', wait: 30 },
 } as const;
 
+/** The longest timer Node keeps (2^31 - 1 ms, 24.8 days): a longer one would fire at once. Here (no zod) for the flag tables. */
+export const MAX_TIME_LIMIT_SECONDS = 2_147_483;
 /** Worker threads of a run (`threads`, 1..MAX_THREADS); far past the core count, threads only add switching and copying. */
 export const MAX_THREADS = 256;
 

@@ -14,7 +14,8 @@ import { REGISTRIES, type Registries } from './registries.ts';
 import type { RunConfig } from './run-config.ts';
 import { MAX_ISLANDS } from '../topology/topology.ts';
 import { MAX_THREADS } from './defaults.ts';
-import { clusterSchema, MAX_TIME_LIMIT_SECONDS, ON_ISLAND_ERROR } from './schema.ts';
+import { clusterSchema, ON_ISLAND_ERROR } from './schema.ts';
+import { MAX_TIME_LIMIT_SECONDS } from './defaults.ts';
 
 /** Bump when the resolved config changes shape or meaning (what checkpoints and bus orders carry). */
 export const RESOLVED_CONFIG_VERSION = 1;

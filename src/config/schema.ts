@@ -21,7 +21,7 @@ import { REGISTRIES, type Registries } from './registries.ts';
 import type { MigrationModeRegistry } from '../archipelago/modes/define.ts';
 import type { MigrationMode } from '../archipelago/modes/registry.ts';
 import { migrationModeOptionFields, type MigrationModeOptionsShape } from '../archipelago/modes/schema.ts';
-import { MAX_THREADS, migrationModeByNText, RUN_DEFAULTS } from './defaults.ts';
+import { MAX_THREADS, MAX_TIME_LIMIT_SECONDS, migrationModeByNText, RUN_DEFAULTS } from './defaults.ts';
 
 /** What a run does when an island's worker throws or exits: go on without it, or stop and fail. */
 export const ON_ISLAND_ERROR = ['continue', 'fail'] as const;
@@ -73,8 +73,6 @@ function migrationSchema(registries: PolicyRegistries & { migrationModes: Migrat
   return section(shape) as unknown as z.ZodType<MigrationSectionValue, MigrationInput>;
 }
 
-/** The longest timer Node keeps (2^31 - 1 ms, 24.8 days): a longer one would fire at once. */
-export const MAX_TIME_LIMIT_SECONDS = 2_147_483;
 const timeLimitError = expected(`a number of seconds > 0 or null (= no limit), at most ${MAX_TIME_LIMIT_SECONDS} (24.8 days)`);
 const limitsSchema = section({
   maxIterations: int(1, { nullMeans: 'no limit' })

@@ -211,15 +211,16 @@ export function resumeConfig(
   if (tooBig) throw new ConfigError(`${name}: n: ${tooBig}`);
   checkSnapshots(checkpoint, saved, damaged);
   const resumed = withResumableOverrides(saved, name, overrides);
-  checkLimitsAhead(checkpoint, resumed.limits, displayName(file));
+  checkLimitsAhead(checkpoint, overrides, resumed.limits, displayName(file));
   return resumed;
 }
 
 /**
- * A limit a resume lowers must still lie ahead of what the checkpoint has done: one below it
+ * A limit a resume sets must still lie ahead of what the checkpoint has done: one below it
  * would end the run at once past its own limit (a budget B with more than B evaluations spent).
+ * The checkpoint's own limits are its run's (a budgeted run's islands go one iteration past its cut).
  */
-function checkLimitsAhead(checkpoint: CheckpointFile, limits: SeededRunConfig['limits'], file: string): void {
+function checkLimitsAhead(checkpoint: CheckpointFile, overrides: ConfigOverrides, limits: SeededRunConfig['limits'], file: string): void {
   const spent = {
     'limits.maxEvaluations': checkpoint.islands.reduce((sum, island) => sum + island.state.evaluations, 0),
     'limits.maxIterations': Math.max(...checkpoint.islands.map((island) => island.state.iterations)),
@@ -227,7 +228,7 @@ function checkLimitsAhead(checkpoint: CheckpointFile, limits: SeededRunConfig['l
   const what = { 'limits.maxEvaluations': 'evaluations', 'limits.maxIterations': 'iterations' };
   for (const key of ['limits.maxEvaluations', 'limits.maxIterations'] as const) {
     const limit = key === 'limits.maxEvaluations' ? limits.maxEvaluations : limits.maxIterations;
-    if (limit !== null && limit < spent[key])
+    if (valueAt(overrides, key) !== undefined && limit !== null && limit < spent[key])
       throw new ConfigError(
         `${flagForPath(key) ?? key}: ${limit} is below the ${spent[key]} ${what[key]} the checkpoint ${file} has already run; expected at least ${spent[key]}, or null (no limit)`,
       );

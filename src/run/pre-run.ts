@@ -8,7 +8,7 @@
  * written would be lost only after the run.
  */
 import { ConfigError } from '../config/errors.ts';
-import { MAX_TIME_LIMIT_SECONDS } from '../config/schema.ts';
+import { MAX_TIME_LIMIT_SECONDS } from '../config/defaults.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile } from '../io/output-checks.ts';
 import { shown } from '../io/shown.ts';
 import { checkRecordFormat } from './result-record.ts';

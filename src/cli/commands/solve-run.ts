@@ -2,9 +2,7 @@
 import { basename, dirname } from 'node:path';
 import { LocalHost } from '../../archipelago/local-host.ts';
 import type { ArgumentsCamelCase } from 'yargs';
-import type { CheckpointEvent } from '../../archipelago/events.ts';
 import { overridesFromArgv } from '../../config/flags.ts';
-import { numberLiteral } from '../../schema/flag-value.ts';
 import { configFileOf, displayName, runConfigFromArgv } from '../../config/config-file.ts';
 import { systemEnv, type ResolveEnv } from '../../config/resolve.ts';
 import { MAX_BOARD_N, renderBoard } from '../../problem/board.ts';
@@ -14,9 +12,10 @@ import { withNewline, writeRecord, type Ending, type SolveRecord } from '../../r
 import { jsonChunks } from '../../problem/solution-file.ts';
 import { NoSolutionError, type RunFailedError } from '../../run/errors.ts';
 import { withSeed, type RunResult, type SeededRunConfig } from '../../run/start-run.ts';
-import { checkSupported, runPipeline, type PipelineOptions, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
+import { checkSupported, runPipeline, type PipelineRun, type RunOutcome } from '../../run/pipeline.ts';
+import { checkpointEverySeconds, checkpointsOf } from './solve-checkpoints.ts';
 import { CLUSTER_CAPABILITIES } from '../../cluster/defaults.ts';
-import { checkBeforeRun, checkpointSeconds, type NamedFile } from '../../run/pre-run.ts';
+import { checkBeforeRun, type NamedFile } from '../../run/pre-run.ts';
 import { takeEarlyHost } from '../early-host.ts';
 import { claimSignals, SIGNAL_EXIT_CODE, SIGNAL_NOTE_ENV, type StopSignal } from '../signals.ts';
 import { checkNoAuthFlags, clusterFromArgs, clusterFromConfig, type ClusterArgs } from '../../cluster/flags.ts';
@@ -30,7 +29,6 @@ import { watchRun } from '../run-watchers.ts';
 import { availableParallelism } from 'node:os';
 import { drawsOn } from '../../io/terminal.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { DEFAULT_CHECKPOINT_EVERY } from '../../config/defaults.ts';
 import { noteKernelFallback } from '../kernel-note.ts';
 import {
   exitWhenWritten,
@@ -58,16 +56,6 @@ export interface SolveArgs extends ClusterArgs, ServeArgs {
   resume?: string;
   trace?: string;
   [flag: string]: unknown;
-}
-
-/** `--checkpoint-every`: seconds > 0, and only with `--checkpoint`. */
-function checkpointEverySeconds(args: SolveArgs): number {
-  const raw = args.checkpointEvery;
-  if (raw === undefined) return DEFAULT_CHECKPOINT_EVERY;
-  const text = String(raw).trim();
-  const seconds = checkpointSeconds('--checkpoint-every', numberLiteral(text), JSON.stringify(text));
-  if (args.checkpoint === undefined) throw new UsageError('--checkpoint-every: needs --checkpoint FILE to say where checkpoints go');
-  return seconds;
 }
 
 /** The run config: from `--config` and flags, or from the checkpoint `--resume` names (flags may change only limits and outputs). */
@@ -223,18 +211,6 @@ function checkOutputs(args: SolveArgs, islands: number, result: NamedFile): void
   });
 }
 
-/** The pipeline's checkpoint option for `--checkpoint FILE` (none without it): every `everySeconds`, each write noted. */
-function checkpointsOf(file: string | null, everySeconds: number, notes: boolean): Pick<PipelineOptions, 'checkpoints'> {
-  if (file === null) return {};
-  return {
-    checkpoints: {
-      file,
-      everyMs: everySeconds * 1000,
-      onWrite: (e, error, repeated) => noteCheckpoint(file, e, { error, repeated }, notes),
-    },
-  };
-}
-
 /** Runs and writes the result; returns the release of the signals it holds while the result is written. */
 async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Promise<(() => void) | void> {
   const everySeconds = checkpointEverySeconds(args);
@@ -369,20 +345,6 @@ function keptIn(file: string | null): string {
  */
 function claimFinishing(): () => void {
   return claimSignals((signal) => printError(`${signal}: the run has ended; finishing writing its result`));
-}
-
-/**
- * After each checkpoint: a failed write is one line and the run goes on (the previous checkpoint stays), said again only
- * when it fails another way or after a write that worked; a written one a note.
- */
-function noteCheckpoint(path: string, event: CheckpointEvent, write: { error: unknown; repeated: boolean }, note: boolean): void {
-  const { error, repeated } = write;
-  if (error !== null) {
-    if (!repeated) printError(`${writeError('--checkpoint', path, error)}; the run goes on (the previous checkpoint, if any, stays)`);
-  } else if (note) {
-    const at = event.epoch === null ? `iteration ${Math.max(...event.islands.map((i) => i.state.iterations))}` : `epoch ${event.epoch}`;
-    printError(`checkpoint written to ${path} (${at})`);
-  }
 }
 
 /**
