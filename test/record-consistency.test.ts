@@ -68,6 +68,13 @@ function unsolved(): RunRecord {
 }
 
 const cases: [string, () => RunRecord, RegExp][] = [
+  // With its run's island count (2), as a study's reader and --resume check it.
+  [
+    'an island twice, and one past the run',
+    () => ({ ...solved(), islands: [solved().islands[1], solved().islands[1], { ...solved().islands[0], id: 7 }] }),
+    /^lists islands \[1,1,7\], expected each of 0 to 1 at most once$/,
+  ],
+  ['a finder past the islands', () => ({ ...solved(), foundBy: 99 }), /^names island 99 as its finder, of 2 islands$/],
   ['unsolved with fitness 0', () => ({ ...unsolved(), fitness: 0 }), /^is unsolved with fitness 0, which only a solution has$/],
   ['unsolved with a valid solution', () => ({ ...unsolved(), solution: solved().solution }), /^is unsolved but holds a solution$/],
   ['unsolved with a finder', () => ({ ...unsolved(), foundBy: 0 }), /^is unsolved but names island 0 as its finder$/],
@@ -130,11 +137,11 @@ const cases: [string, () => RunRecord, RegExp][] = [
 describe('a run record that contradicts itself', () => {
   it('a consistent solved run and a consistent unsolved run pass, with and without a trajectory', () => {
     for (const r of [solved(), unsolved(), { ...solved(), trajectory: undefined }, { ...unsolved(), trajectory: [] }])
-      assert.equal(recordContradiction(r, N), null);
+      assert.equal(recordContradiction(r, N, 2), null);
   });
   for (const [name, make, expected] of cases) {
     it(`${name}: refused, naming what disagrees`, () => {
-      assert.match(recordContradiction(make(), N) ?? 'passed', expected);
+      assert.match(recordContradiction(make(), N, 2) ?? 'passed', expected);
     });
   }
   it('the coordinator refuses such a record from a host (recordProblem), and takes the consistent one', () => {

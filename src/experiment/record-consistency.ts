@@ -39,12 +39,28 @@ export function recordMisfit(run: RunRecord, study: StudyShape): string | null {
     return `values ${JSON.stringify(run.values)} are not its cell's (${JSON.stringify(cell.values)})`;
   if (!study.seeds.has(run.seed)) return `seed ${run.seed} is not one of the study's seeds (${study.manifest.seeds.length} per cell)`;
   if (run.error) return null;
-  return recordContradiction(run, cell.config.n);
+  return recordContradiction(run, cell.config.n, cell.config.islands);
 }
 
-/** Why the record contradicts itself, or null. Records of failed runs (`error` set) are not asked. */
-export function recordContradiction(run: RunRecord, n: number): string | null {
-  return (run.solved ? solvedMisfit(run, n) : unsolvedMisfit(run)) ?? courseMisfit(run);
+/**
+ * Why the record contradicts itself, or null; with `islands`, also a record whose islands or
+ * finder are not islands of its run. Records of failed runs (`error` set) are not asked.
+ */
+export function recordContradiction(run: RunRecord, n: number, islands?: number): string | null {
+  const own = (run.solved ? solvedMisfit(run, n) : unsolvedMisfit(run)) ?? courseMisfit(run);
+  return own ?? (islands === undefined ? null : placeMisfit(run, islands));
+}
+
+/**
+ * The islands it lists and its finder are islands of its run, each listed once. (A record may
+ * list no islands: hand-made ones do, and claim nothing of them; threads may be 0: N <= 3 runs none.)
+ */
+function placeMisfit(run: RunRecord, islands: number): string | null {
+  const ids = run.islands.map((i) => i.id);
+  if (ids.some((id, i) => id >= islands || ids.indexOf(id) !== i))
+    return `lists islands ${JSON.stringify(ids)}, expected each of 0 to ${islands - 1} at most once`;
+  if (run.foundBy !== null && run.foundBy >= islands) return `names island ${run.foundBy} as its finder, of ${islands} islands`;
+  return null;
 }
 
 function solvedMisfit(run: RunRecord, n: number): string | null {
