@@ -36,6 +36,11 @@ export function duration(seconds: number): string {
   return `${s}s`;
 }
 
+/** The time left at this invocation's pace (`newRuns` done in `elapsedMs`, `left` to go); null before its first run ends. */
+function timeLeft(elapsedMs: number, newRuns: number, left: number): string | null {
+  return newRuns === 0 ? null : duration(((elapsedMs / newRuns) * left) / 1000);
+}
+
 /**
  * The plain progress line, for a stream that is no terminal: at most one every `intervalMs`
  * (on a timer, and at a run's end when one is due), with the UTC time, runs done of total,
@@ -52,7 +57,8 @@ export function plainProgress(stream: NodeJS.WritableStream, intervalMs = progre
   const line = () => {
     last = now();
     const newRuns = done - doneBefore;
-    const left = newRuns === 0 ? 'time left unknown' : `about ${duration((((last - started) / newRuns) * (total - done)) / 1000)} left`;
+    const time = timeLeft(last - started, newRuns, total - done);
+    const left = time === null ? 'time left unknown' : `about ${time} left`;
     const on = doing === '' || done === total ? '' : `, on ${doing}`;
     write(`nqueens-islands: ${new Date(last).toISOString()} runs ${done}/${total}${on}; ${done === total ? 'done' : left}`);
   };
@@ -107,7 +113,7 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr, quiet =
   const frame = () => {
     const { total, done, doneBefore, started, doing } = state;
     // Before the first run of this invocation ends there is no rate: '…'.
-    const left = done === doneBefore ? '…' : duration((((now() - started) / (done - doneBefore)) * (total - done)) / 1000);
+    const left = timeLeft(now() - started, done - doneBefore, total - done) ?? '…';
     // One column short of the width: a line that wraps takes two rows, which the next redraw does not erase.
     draw(barLine(done, total, left, doing).slice(0, Math.max(1, (stream.columns || 80) - 1)));
   };

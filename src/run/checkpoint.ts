@@ -221,16 +221,15 @@ export function resumeConfig(
  * The checkpoint's own limits are its run's (a budgeted run's islands go one iteration past its cut).
  */
 function checkLimitsAhead(checkpoint: CheckpointFile, overrides: ConfigOverrides, limits: SeededRunConfig['limits'], file: string): void {
-  const spent = {
-    'limits.maxEvaluations': checkpoint.islands.reduce((sum, island) => sum + island.state.evaluations, 0),
-    'limits.maxIterations': Math.max(...checkpoint.islands.map((island) => island.state.iterations)),
-  };
-  const what = { 'limits.maxEvaluations': 'evaluations', 'limits.maxIterations': 'iterations' };
-  for (const key of ['limits.maxEvaluations', 'limits.maxIterations'] as const) {
-    const limit = key === 'limits.maxEvaluations' ? limits.maxEvaluations : limits.maxIterations;
-    if (valueAt(overrides, key) !== undefined && limit !== null && limit < spent[key])
+  const { islands } = checkpoint;
+  const ran = [
+    ['limits.maxEvaluations', limits.maxEvaluations, islands.reduce((sum, island) => sum + island.state.evaluations, 0), 'evaluations'],
+    ['limits.maxIterations', limits.maxIterations, Math.max(...islands.map((island) => island.state.iterations)), 'iterations'],
+  ] as const;
+  for (const [key, limit, done, what] of ran) {
+    if (valueAt(overrides, key) !== undefined && limit !== null && limit < done)
       throw new ConfigError(
-        `${flagForPath(key) ?? key}: ${limit} is below the ${spent[key]} ${what[key]} the checkpoint ${file} has already run; expected at least ${spent[key]}, or null (no limit)`,
+        `${flagForPath(key) ?? key}: ${limit} is below the ${done} ${what} the checkpoint ${file} has already run; expected at least ${done}, or null (no limit)`,
       );
   }
 }

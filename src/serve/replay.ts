@@ -9,7 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { ConfigError } from '../config/errors.ts';
-import { parseEventLine, readRunEvents } from '../report/data/run-data.ts';
+import { boardAnsweredWithoutSearch, parseEventLine, readRunEvents } from '../report/data/run-data.ts';
 import { TRACE_FORMAT } from '../run/trace.ts';
 import { RunState, runHeader, type RunSource } from './run-state.ts';
 
@@ -30,7 +30,7 @@ export async function replayFile(file: string, header: RunSource | null = null):
   let pending: string | null = null;
   let at = 0;
   let events = 0;
-  let board: unknown = (header?.config as { n?: unknown } | undefined)?.n;
+  let config: unknown = header?.config;
   const take = (line: string, last: boolean) => {
     const event = parseEventLine(line, at, last, name);
     if (event === null) return;
@@ -39,7 +39,7 @@ export async function replayFile(file: string, header: RunSource | null = null):
       const format = String(event.format);
       if (format !== TRACE_FORMAT) throw new ConfigError(`${name}: trace format ${format}, this nqueens-islands reads ${TRACE_FORMAT}`);
       state = new RunState(runHeader(event));
-      board = (event.config as { n?: unknown } | undefined)?.n;
+      config = event.config;
       return;
     }
     events++;
@@ -61,8 +61,8 @@ export async function replayFile(file: string, header: RunSource | null = null):
   state ??= held.length > 0 ? fromHeld(header, held) : null;
   if (state === null || events === 0) {
     // Boards 1 to 3 are answered without a search: a whole trace, with nothing to replay.
-    const small = typeof board === 'number' && board >= 1 && board <= 3;
-    const why = small ? `N = ${String(board)} is answered without a search, so there is nothing to replay` : 'no events in the file';
+    const board = boardAnsweredWithoutSearch(config);
+    const why = board !== null ? `N = ${board} is answered without a search, so there is nothing to replay` : 'no events in the file';
     throw new ConfigError(`${name}: ${why}`);
   }
   return state;

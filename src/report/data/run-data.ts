@@ -2,6 +2,7 @@
  * One run's event stream for `report --run FILE`: a `solve --trace` file, or an event log
  * from a study folder's events/. Read-only.
  */
+import { smallBoardAnswer } from '../../problem/small-boards.ts';
 import { constants as bufferLimits } from 'node:buffer';
 import type { ArchipelagoEvent } from '../../archipelago/events.ts';
 import { ConfigError } from '../../config/errors.ts';
@@ -78,14 +79,15 @@ export function readRunEvents(file: string): RunData {
   if (format !== TRACE_FORMAT) throw new ConfigError(`--run ${file}: trace format ${format}, this nqueens-islands reads ${TRACE_FORMAT}`);
   const events = (header ? all.slice(1) : all) as ArchipelagoEvent[];
   // Boards 1 to 3 are answered without a search: their trace is its header alone, and is whole.
-  if (events.length === 0 && !answeredWithoutSearch(header)) throw new ConfigError(`--run ${file}: no events in the file`);
+  if (events.length === 0 && boardAnsweredWithoutSearch(header?.config) === null)
+    throw new ConfigError(`--run ${file}: no events in the file`);
   return { file, header, events };
 }
 
-/** A trace whose board (N <= 3) `solve` answers without a search, so without events. */
-function answeredWithoutSearch(header: RunData['header']): boolean {
-  const n = (header?.config as { n?: unknown } | undefined)?.n;
-  return typeof n === 'number' && n >= 1 && n <= 3;
+/** The board of a trace's config when `solve` answers it without a search (smallBoardAnswer: its trace has no events), else null. */
+export function boardAnsweredWithoutSearch(config: unknown): number | null {
+  const n = (config as { n?: unknown } | undefined)?.n;
+  return typeof n === 'number' && smallBoardAnswer(n) !== null ? n : null;
 }
 
 /** A few lines for the terminal: the run, then one line per island (its samples, fitness and diversity from first to last, migrants). */
