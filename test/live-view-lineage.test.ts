@@ -5,16 +5,14 @@
  * the timeline's cursor, with a legend; and the heat map of the islands' final states.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
-import { Subject } from 'rxjs';
-import type { ArchipelagoEvent, BetweenEvent } from '../src/archipelago/events.ts';
+import type { BetweenEvent } from '../src/archipelago/events.ts';
 import { startRun } from '../src/index.ts';
-import { traceHeader } from '../src/run/trace.ts';
-import { serveRun, serveRunFile } from '../src/serve/serve.ts';
+import { servedLiveAndReplay } from './served-run.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
 const chromiumTool = systemTool(CHROMIUM);
@@ -40,20 +38,11 @@ describe('lineage on the page (Chromium)', { skip: chromiumTool.skip }, () => {
       migration: { mode: 'sync', interval: 3, migrants: 1 },
       seed: 2,
     });
-    const events: ArchipelagoEvent[] = [];
-    handle.events$.subscribe((e) => events.push(e));
-    const result = await handle.result;
+    const { events, result, server, replay } = await servedLiveAndReplay(handle, dir, 'takeover.jsonl');
     assert.ok(result.takeover?.iteration != null, 'the seeded run is taken over');
     const between = events.filter((e): e is BetweenEvent & { type: 'between' } => e.type === 'between');
     const final = between.at(-1)!;
 
-    const live = new Subject<ArchipelagoEvent>();
-    const server = await serveRun(handle.config, { port: 0 });
-    server.watch(live);
-    for (const e of events) live.next(e);
-    const file = path.join(dir, 'takeover.jsonl');
-    writeFileSync(file, [traceHeader(handle.config), ...events].map((e) => JSON.stringify(e)).join('\n'));
-    const replay = await serveRunFile(file, { port: 0 });
     const browser = await chromium.launch({ executablePath: chromiumTool.path(), args: CHROMIUM_ARGS });
     const everyIslandOf = (origin: number) => Array.from({ length: islands }, () => [[origin, 1]]);
     try {

@@ -8,13 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Subject } from 'rxjs';
 import type { ArchipelagoEvent } from '../src/archipelago/events.ts';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveConfig, startRun } from '../src/index.ts';
-import { traceHeader } from '../src/run/trace.ts';
-import { serveRun, serveRunFile, serveStudy } from '../src/serve/serve.ts';
+import { serveRun, serveStudy } from '../src/serve/serve.ts';
 import type { RunRecord } from '../src/experiment/records.ts';
+import { servedLiveAndReplay } from './served-run.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
 const chromiumTool = systemTool(CHROMIUM);
@@ -82,18 +82,9 @@ describe('the page at any size (Chromium)', { skip: chromiumTool.skip }, () => {
       migration: { mode: 'sync', interval: 5, migrants: 1 },
       seed: 1,
     });
-    const events: ArchipelagoEvent[] = [];
-    handle.events$.subscribe((e) => events.push(e));
-    const result = await handle.result;
+    const { result, server, replay } = await servedLiveAndReplay(handle, dir, 'takeover.jsonl');
     const takeover = result.takeover!;
     assert.ok(takeover.iteration !== null, 'the seeded run is taken over');
-    const live = new Subject<ArchipelagoEvent>();
-    const server = await serveRun(handle.config, { port: 0 });
-    server.watch(live);
-    for (const e of events) live.next(e);
-    const file = path.join(dir, 'takeover.jsonl');
-    writeFileSync(file, [traceHeader(handle.config), ...events].map((e) => JSON.stringify(e)).join('\n'));
-    const replay = await serveRunFile(file, { port: 0 });
     for (const url of [server.url, replay.url]) {
       const page = await tab();
       await page.goto(url);
