@@ -141,6 +141,21 @@ describe('a lock whose holder died, on any machine, is taken over after its leas
   });
 });
 
+/**
+ * A holder of shard 1/1 in `out`, stopped (SIGSTOP) once `ready` holds; a taker run to its end
+ * meanwhile, on another host name (seen from here, same boot and namespace, a stopped process
+ * is alive); then the holder woken. Both exits.
+ */
+async function holderStoppedWhileTaken(out: string, ready: () => boolean, what: string): Promise<{ taker: CliRun; stopped: CliRun }> {
+  const args = ['experiment', study, '--out', out, '--shard', '1/1'];
+  const holder = start(args, SLOW);
+  await until(ready, what);
+  holder.kill('SIGSTOP');
+  const taker = await start(args, SLOW, { host: 'node-b' }).exited;
+  holder.kill('SIGCONT');
+  return { taker, stopped: await holder.exited };
+}
+
 describe('two live holders never both run a slice', () => {
   it(
     'the same shard started on two host names at once: one runs it, the other is refused',
@@ -162,17 +177,10 @@ describe('two live holders never both run a slice', () => {
     { skip: !isRoot && 'needs root for unshare' },
     async () => {
       const out = path.join(dir, 'stopped');
-      const args = ['experiment', study, '--out', out, '--shard', '1/1'];
-      const holder = start(args, SLOW);
-      // Stopped once it records, so that it has runs left to try: a holder stopped before it read the
-      // records would find them all done by the taker on waking, and have nothing to refuse.
+      // Stopped once it records, so that it has runs left to try.
       const records = path.join(out, 'runs.shard-1-of-1.jsonl');
-      await until(() => existsSync(records) && runsIn(out).length >= 1, 'the holder to record its first run');
-      holder.kill('SIGSTOP');
-      // Seen from here (same boot and namespace) a stopped process is alive: the taker is on another host name.
-      const taker = await start(args, SLOW, { host: 'node-b' }).exited;
-      holder.kill('SIGCONT');
-      const stopped = await holder.exited;
+      const ready = () => existsSync(records) && runsIn(out).length >= 1;
+      const { taker, stopped } = await holderStoppedWhileTaken(out, ready, 'the holder to record its first run');
       assert.equal(taker.code, 0, taker.stderr);
       assert.match(taker.stderr, /took over the lock of process \d+ on /);
       assert.equal(stopped.code, 2, `holder:\n${stopped.stderr}\ntaker:\n${taker.stderr}`);
@@ -186,15 +194,10 @@ describe('two live holders never both run a slice', () => {
     { skip: !isRoot && 'needs root for unshare' },
     async () => {
       const out = path.join(dir, 'stopped-early');
-      const args = ['experiment', study, '--out', out, '--shard', '1/1'];
-      const holder = start(args, SLOW);
       // Planned before the stop or not, on waking it has runs left to refuse or nothing left to
       // run: both must end in the lost-lock line, never in a quiet exit 0.
-      await until(() => existsSync(lockOf(out, shardLockFile({ index: 1, count: 1 }))), 'the holder to take its lock');
-      holder.kill('SIGSTOP');
-      const taker = await start(args, SLOW, { host: 'node-b' }).exited;
-      holder.kill('SIGCONT');
-      const stopped = await holder.exited;
+      const ready = () => existsSync(lockOf(out, shardLockFile({ index: 1, count: 1 })));
+      const { taker, stopped } = await holderStoppedWhileTaken(out, ready, 'the holder to take its lock');
       assert.equal(taker.code, 0, taker.stderr);
       assert.equal(stopped.code, 2, `holder:\n${stopped.stderr}\ntaker:\n${taker.stderr}`);
       assert.match(stopped.stderr, /this process lost the study's lock to (process 1 on node-b|nobody)/);
