@@ -22,6 +22,9 @@ import { boxed, canUnshare, until } from './boxes.ts';
 const LEASE = 1000;
 const ENV = { NQI_TEST_LOCK_LEASE_MS: String(LEASE), NQI_TEST_PROGRESS_MS: '0' };
 const SLOW = { ...ENV, ...IDLE_ISLANDS };
+// Where no holder may lose its lock, a lease that a loaded machine's stalled fsync or scheduler
+// cannot outlast: a live holder renews it every sixth, so a newcomer still sees it renewed in ~2 s.
+const LIVE = { ...SLOW, NQI_TEST_LOCK_LEASE_MS: '10000' };
 const isRoot = canUnshare;
 let dir: string;
 let study: string;
@@ -163,7 +166,7 @@ describe('two live holders never both run a slice', () => {
     async () => {
       const out = path.join(dir, 'twice');
       const args = ['experiment', study, '--out', out, '--shard', '1/1'];
-      const [a, b] = await Promise.all([start(args, SLOW, { host: 'node-a' }).exited, start(args, SLOW, { host: 'node-b' }).exited]);
+      const [a, b] = await Promise.all([start(args, LIVE, { host: 'node-a' }).exited, start(args, LIVE, { host: 'node-b' }).exited]);
       const codes = [a.code, b.code].sort();
       assert.deepEqual(codes, [0, 2], `${a.stderr}\n${b.stderr}`);
       const refused = a.code === 2 ? a : b;
