@@ -25,7 +25,12 @@ export const runRecordSchema = z.looseObject({
   migrantsSent: count,
   migrantsAccepted: count,
   error: z.string().nullable(),
-  finishedAt: z.string(),
+  // As Date.toISOString writes it (a real date: not 2026-02-30); when, against the study's start: record-consistency.ts.
+  finishedAt: z.iso.datetime({ error: 'expected an ISO 8601 UTC time, as 2026-01-01T12:00:00.000Z' }),
+  // As `solve --json` prints it (absent before 0.2); the study's reader takes only its hash.
+  provenance: z.looseObject({ configHash: z.string().optional() }).optional(),
+  // The machine that ran it, for a distributed study.
+  host: z.string().optional(),
 });
 
 function distinct(items: readonly unknown[]): boolean {

@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/errors.ts';
-import { parseJsonText } from '../io/json-text.ts';
+import { isPlainObject, parseJsonText } from '../io/json-text.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
 import { checkFolderLinks, makeFolders } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
@@ -69,11 +69,11 @@ const CHUNK_BYTES = 8 << 20;
 
 /**
  * Calls `line` with each complete line of `file` (text, without its newline, 1-based
- * number); returns the bytes of complete lines and of a last line without its newline.
+ * number); returns the bytes of complete lines and the text of a last line without its newline.
  * Lines are cut at the byte 0x0A, which is never part of a longer UTF-8 character.
  * @throws ConfigError naming the file when it cannot be read or is not a regular file.
  */
-function forEachLine(file: string, line: (text: string, number: number) => void): { complete: number; torn: number } {
+function forEachLine(file: string, line: (text: string, number: number) => void): { complete: number; number: number; torn: Buffer } {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -104,42 +104,68 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
       }
       rest = Buffer.from(bytes.subarray(from));
     }
-    return { complete, torn: rest.length };
+    return { complete, number, torn: rest };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** What a line of runs.jsonl holds: a run record, or why it is none (`not a JSON line (...)`, `not a run record (key: ...)`). */
+function recordOf(line: string): { record: RunRecord } | { why: string } {
+  let value: unknown;
+  try {
+    value = parseJsonText(line);
+  } catch (error) {
+    return { why: `not a JSON line (${(error as Error).message})` };
+  }
+  const record = runRecordSchema.safeParse(value);
+  // Its provenance is checked as an object only: the reader takes nothing else of it.
+  return record.success ? { record: record.data as RunRecord } : { why: `not a run record (${firstProblem(record.error)})` };
+}
+
+/**
+ * A last line without its newline that is one whole JSON object: a write cut right before
+ * its newline (no shorter cut of an object's text parses). It is a line like any other, and
+ * `repair` finishes it with its newline; anything else there is a half-written line.
+ */
+function wholeLastLine(torn: Buffer): string | null {
+  if (torn.length === 0) return null;
+  const text = torn.toString('utf8');
+  try {
+    // The syntax alone: whether it is a good record (no key twice, ...) is the line's check.
+    return isPlainObject(JSON.parse(text)) ? text : null;
+  } catch {
+    return null;
   }
 }
 
 /**
  * Reads runs.jsonl, line by line (a study of any size can be reported and resumed). A last
  * line without its newline is what a kill mid-write leaves: it is dropped (and cut from the
- * file when `repair` is set). A complete line that is not JSON, or not a run record, is
- * damage no kill can cause, and an error.
+ * file when `repair` is set), unless it is one whole JSON object (a cut right before the
+ * newline), which is read as a line (and `repair` adds its newline). A complete line that is
+ * not JSON, or not a run record, is damage no kill can cause: an error naming the file, the
+ * line and the key, or with `bad`, handed to it (`--resume` sets such lines aside).
  */
-export function readRuns(file: string, repair = false): RunsFile {
+export function readRuns(file: string, repair = false, bad?: (line: number, why: string) => void): RunsFile {
   if (!present(file)) return { runs: [], lines: [], droppedBytes: 0 };
   const runs: RunRecord[] = [];
   const lines: number[] = [];
-  const { complete, torn } = forEachLine(file, (line, i) => {
+  const take = (line: string, i: number) => {
     if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = parseJsonText(line);
-    } catch (error) {
-      throw new ConfigError(
-        `${file}:${i}: not a JSON line (${(error as Error).message}); the folder is damaged (move the line away to resume)`,
-      );
-    }
-    const record = runRecordSchema.safeParse(value);
-    if (!record.success)
-      throw new ConfigError(
-        `${file}:${i}: not a run record (${firstProblem(record.error)}); the folder is damaged (move the line away to resume)`,
-      );
-    runs.push(record.data);
-    lines.push(i);
-  });
-  if (torn > 0 && repair) truncateSync(file, complete);
-  return { runs, lines, droppedBytes: torn };
+    const read = recordOf(line);
+    if ('record' in read) {
+      runs.push(read.record);
+      lines.push(i);
+    } else if (bad !== undefined) bad(i, read.why);
+    else throw new ConfigError(`${file}:${i}: ${read.why}; the folder is damaged (experiment --resume sets such a line aside)`);
+  };
+  const { complete, number, torn } = forEachLine(file, take);
+  const whole = wholeLastLine(torn);
+  if (whole !== null) take(whole, number + 1);
+  if (repair && whole !== null) appendLineSync(file, '');
+  else if (repair && torn.length > 0) truncateSync(file, complete);
+  return { runs, lines, droppedBytes: whole === null ? torn.length : 0 };
 }
 
 /** Where the records `--resume` sets aside from `runsFile` go: `runs.set-aside.jsonl` beside `runs.jsonl`. */
