@@ -195,7 +195,8 @@ export function memoryAdvice(
   const fits = (k: number) => bytes(k) <= resident.bytes && (addressSpace === null || address(k) <= addressSpace);
   if (fits(islands)) return null;
   let fewer = '';
-  for (let k = groups.length > 0 ? 0 : islands - 1; k >= 1 && !fewer; k--) if (fits(k)) fewer = `it fits with islands = ${k} (about ${gb(bytes(k))})`;
+  for (let k = groups.length > 0 ? 0 : islands - 1; k >= 1 && !fewer; k--)
+    if (fits(k)) fewer = `it fits with islands = ${k} (about ${gb(bytes(k))})`;
   const plural = `${islands} island${islands === 1 ? '' : 's'}`;
   const need = estimate(islands);
   const byResident = need.bytes > resident.bytes;

@@ -86,7 +86,8 @@ function countsMisfit(run: RunRecord): string | null {
   if (after !== null && after !== afterSum) return `evaluationsAfterSolution: ${after} is not its islands' sum, ${afterSum}`;
   for (const name of MEASURE_NAMES) {
     const total = run[name];
-    if (total !== undefined && total !== sum((i) => i[name] ?? 0)) return `${name}: ${total} is not its islands' sum, ${sum((i) => i[name] ?? 0)}`;
+    if (total !== undefined && total !== sum((i) => i[name] ?? 0))
+      return `${name}: ${total} is not its islands' sum, ${sum((i) => i[name] ?? 0)}`;
   }
   if (run.migrantsAccepted > (run.migrantsReceived ?? Infinity))
     return `migrantsAccepted: ${run.migrantsAccepted} is more than the ${run.migrantsReceived} it received`;
