@@ -7,7 +7,8 @@
  * and memory checks of island groups through the bundle and the library.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -121,6 +122,35 @@ describe('--resume sets every such record aside, said once, and runs its run aga
     assert.match(r.stderr, /2 records that do not fit the study moved to .*\(line 4: not a JSON line/);
     assert.equal(readFileSync(path.join(out, 'runs.set-aside.jsonl'), 'utf8'), 'not json\n{"cell": 7}\n');
     assert.equal((await cliAsync(['report', out])).code, 0);
+  });
+});
+
+describe('--resume refuses a set-aside file that is no regular file, naming it, before anything moves (exit 2)', () => {
+  const KINDS: [string, (file: string) => void, RegExp][] = [
+    ['a FIFO', (f) => execFileSync('mkfifo', [f]), /is a FIFO \(named pipe\)/],
+    ['a folder', (f) => mkdirSync(f), /is a directory/],
+    ['a link', (f) => symlinkSync('/etc/passwd', f), /is a symbolic link/],
+  ];
+  it('a FIFO, a folder, a link', async () => {
+    const rows = KINDS.map(([what, make], i) => {
+      const out = spoilt(`aside${i}`, (r) => (r.seconds = 1e308));
+      make(path.join(out, 'runs.set-aside.jsonl'));
+      return { what, out, says: KINDS[i][2] };
+    });
+    const results = await inBatches(rows, 3, ({ out }) =>
+      cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']),
+    );
+    results.forEach((r, i) => {
+      const { what, out, says } = rows[i];
+      assert.equal(r.code, 2, `${what}: ${r.stderr}`);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^nqueens-islands: .*aside${i}/runs\\.set-aside\\.jsonl: ${says.source}; expected a file of set-aside records, or none; the folder is damaged\\n$`,
+        ),
+      );
+      assert.match(readFileSync(path.join(out, 'runs.jsonl'), 'utf8'), /1e\+308/, `${what}: the record stays where it was`);
+    });
   });
 });
 

@@ -19,6 +19,7 @@ import {
   readSync,
   rmdirSync,
   truncateSync,
+  type Stats,
 } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/errors.ts';
@@ -180,6 +181,17 @@ export function setAsideFile(runsFile: string): string {
  */
 export function setAsideLines(runsFile: string, lines: ReadonlySet<number>): void {
   const aside = setAsideFile(runsFile);
+  // A link, folder or FIFO in its place is the folder's damage, named before anything moves.
+  let stats: Stats | null = null;
+  try {
+    stats = lstatSync(aside);
+  } catch {
+    // none yet: it is made
+  }
+  if (stats !== null && !stats.isFile())
+    throw damagedFolder(
+      `${aside}: is ${stats.isSymbolicLink() ? 'a symbolic link' : fileKind(stats)}; expected a file of set-aside records, or none`,
+    );
   const kept: string[] = [];
   const moved: string[] = [];
   forEachLine(runsFile, (text, number) => (lines.has(number) ? moved : kept).push(text));
