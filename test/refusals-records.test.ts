@@ -154,6 +154,41 @@ describe('--resume refuses a set-aside file that is no regular file, naming it, 
   });
 });
 
+describe('--events: a file, FIFO or link (dangling or not) in place of events/ is refused before any run, naming it (exit 2)', () => {
+  const KINDS: [string, (file: string) => void, string][] = [
+    ['a file', (f) => writeFileSync(f, 'x'), 'a file'],
+    ['a FIFO', (f) => execFileSync('mkfifo', [f]), 'a FIFO \\(named pipe\\)'],
+    ['a link to a folder elsewhere', (f) => symlinkSync(dir, f), 'a symbolic link'],
+    ['a dangling link', (f) => symlinkSync(path.join(dir, 'nowhere'), f), 'a symbolic link'],
+  ];
+  it('each kind, on --resume of a study run with --events', async () => {
+    const rows = KINDS.map(([what, make, says], i) => {
+      const out = at(`events${i}`);
+      cpSync(study, out, { recursive: true });
+      const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as Json;
+      writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ ...manifest, events: true }));
+      writeFileSync(path.join(out, 'runs.jsonl'), `${lines[0]}\n`);
+      make(path.join(out, 'events'));
+      return { what, out, says };
+    });
+    const results = await inBatches(rows, 4, ({ out }) =>
+      cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']),
+    );
+    results.forEach((r, i) => {
+      const { what, out, says } = rows[i];
+      assert.equal(r.code, 2, `${what}: ${r.stderr}`);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^nqueens-islands: .*events${i}/events: is ${says}; expected the folder of the study's event logs; the folder is damaged\\n$`,
+        ),
+        what,
+      );
+      assert.equal(readFileSync(path.join(out, 'runs.jsonl'), 'utf8'), `${lines[0]}\n`, `${what}: no run ran`);
+    });
+  });
+});
+
 describe('a last line that is whole JSON but lacks its newline (a write cut right before it) is a record', () => {
   for (const shard of [null, '1/2'] as const) {
     it(shard === null ? 'one process: report counts it, --resume keeps it and finishes the line' : '--shard 1/2 likewise', async () => {

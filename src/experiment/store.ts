@@ -28,7 +28,7 @@ import { fileKind, readRegularFile } from '../io/read-file.ts';
 import { checkFolderLinks, makeFolders } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
-import { MANIFEST_FILE } from '../io/study-records.ts';
+import { EVENTS_DIR, MANIFEST_FILE } from '../io/study-records.ts';
 import { checkFolderFlag, damagedFolder } from './errors.ts';
 import { LOCK_FILE } from './lock.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from './records.ts';
@@ -266,6 +266,33 @@ export function checkStudyFolder(dir: string, resume: boolean, shard: boolean): 
     rmdirSync(probe);
   } catch (error) {
     throw folderError(dir, 'cannot create the folder', error);
+  }
+}
+
+/**
+ * Makes the study's events folder, or checks the one there: a real folder. A file, FIFO or
+ * link in its place (a link would send the logs out of the study) is refused before any run.
+ * @throws ConfigError naming it.
+ */
+export function makeEventsFolder(dir: string): void {
+  const folder = path.join(dir, EVENTS_DIR);
+  let stats: Stats | null = null;
+  try {
+    stats = lstatSync(folder);
+  } catch {
+    // none yet
+  }
+  if (stats?.isDirectory()) return;
+  if (stats !== null)
+    throw damagedFolder(
+      `${folder}: is ${stats.isSymbolicLink() ? 'a symbolic link' : fileKind(stats)}; expected the folder of the study's event logs`,
+    );
+  try {
+    mkdirSync(folder);
+  } catch (error) {
+    // Another shard made it first.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && lstatSync(folder).isDirectory()) return;
+    throw folderError(dir, `cannot create ${EVENTS_DIR}/`, error);
   }
 }
 
