@@ -14,6 +14,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError } from '../src/config/errors.ts';
 import { resolveRunConfig } from '../src/config/resolve.ts';
+import { readRuns } from '../src/experiment/store.ts';
 import { solve } from '../src/index.ts';
 import { cliAsync, inBatches } from './cli-helpers.ts';
 
@@ -186,6 +187,22 @@ describe('--events: a file, FIFO or link (dangling or not) in place of events/ i
       );
       assert.equal(readFileSync(path.join(out, 'runs.jsonl'), 'utf8'), `${lines[0]}\n`, `${what}: no run ran`);
     });
+  });
+});
+
+describe('readRuns reads lines across its 8 MB chunks exactly', () => {
+  it('records of 5 and 20 MB (a padding key), then a torn line: each whole, on its line', () => {
+    const file = at('long.jsonl');
+    const padded = (mb: number) => JSON.stringify({ ...(JSON.parse(lines[0]) as Json), pad: 'x'.repeat(mb << 20) });
+    const text = [padded(5), lines[1], padded(20), lines[2], padded(5)].join('\n');
+    writeFileSync(file, `${text}\n{"cell":`);
+    const read = readRuns(file);
+    assert.deepEqual(read.lines, [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      read.runs.map((r) => ((r as unknown as Json).pad as string | undefined)?.length ?? 0),
+      [5 << 20, 0, 20 << 20, 0, 5 << 20],
+    );
+    assert.equal(read.droppedBytes, '{"cell":'.length);
   });
 });
 

@@ -65,6 +65,9 @@ function present(file: string): boolean {
   }
 }
 
+/** The longest line read: a string's limit (a UTF-8 byte is at most one character). */
+const MAX_LINE_BYTES = bufferLimits.MAX_STRING_LENGTH;
+
 /** Bytes read from runs.jsonl at a time: the file is read line by line, never whole, so its size has no cap. */
 const CHUNK_BYTES = 8 << 20;
 
@@ -84,7 +87,9 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw damagedFolder(`${file}: is ${fileKind(stats)}; expected a file of run records (JSON lines)`);
-    let rest: Buffer = Buffer.alloc(0);
+    // The start of a line not yet ended, in pieces (never copied whole per chunk: a long line costs its length once).
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
     let complete = 0;
     let number = 0;
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -96,15 +101,22 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
         throw damagedFolder(`${file}: cannot read the file (${failureReason(error)})`);
       }
       if (got === 0) break;
-      const bytes = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, got)]) : chunk.subarray(0, got);
+      const bytes = chunk.subarray(0, got);
       let from = 0;
       for (let at = bytes.indexOf(0x0a, from); at !== -1; at = bytes.indexOf(0x0a, from)) {
-        line(bytes.toString('utf8', from, at), ++number);
-        complete += at + 1 - from;
-        from = at + 1;
+        const text =
+          pendingBytes === 0 ? bytes.toString('utf8', from, at) : Buffer.concat([...pending, bytes.subarray(0, at)]).toString('utf8');
+        line(text, ++number);
+        complete += pendingBytes + at + 1 - from;
+        [pending, pendingBytes, from] = [[], 0, at + 1];
       }
-      rest = Buffer.from(bytes.subarray(from));
+      pending.push(Buffer.from(bytes.subarray(from)));
+      pendingBytes += got - from;
+      // No string holds a longer line (and no record is one): damage, said before memory fills.
+      if (pendingBytes > MAX_LINE_BYTES)
+        throw damagedFolder(`${file}:${number + 1}: a line longer than ${MAX_LINE_BYTES} bytes, which no run record is`);
     }
+    const rest = Buffer.concat(pending);
     return { complete, number, torn: rest };
   } finally {
     closeSync(fd);
