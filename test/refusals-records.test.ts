@@ -190,6 +190,37 @@ describe('--events: a file, FIFO or link (dangling or not) in place of events/ i
   });
 });
 
+describe("the manifest's times: a startedAt that is no time or lies in the future is the manifest's damage, not every record's", () => {
+  const MANIFESTS: [string, (m: Json) => void, RegExp][] = [
+    ['startedAt not a time', (m) => (m.startedAt = 'garbage'), /manifest\.json: startedAt: expected an ISO 8601 UTC time/],
+    ['startedAt in the future', (m) => (m.startedAt = '2099-01-01T00:00:00.000Z'), /manifest\.json: startedAt: is in the future/],
+    ['a resumedAt not a time', (m) => (m.resumedAt = ['later']), /manifest\.json: resumedAt\[0\]: expected an ISO 8601 UTC time/],
+  ];
+  it('report and --resume refuse it in one line (exit 2), and --resume moves no record', async () => {
+    const rows = MANIFESTS.map(([what, spoil, says], i) => {
+      const out = at(`manifest${i}`);
+      cpSync(study, out, { recursive: true });
+      const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as Json;
+      spoil(manifest);
+      writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest));
+      return { what, out, says };
+    });
+    const results = await inBatches(rows, 3, async ({ out }) => [
+      await cliAsync(['report', out]),
+      await cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']),
+    ]);
+    results.forEach((both, i) => {
+      const { what, out, says } = rows[i];
+      for (const r of both) {
+        assert.equal(r.code, 2, `${what}: ${r.stderr}`);
+        assert.match(r.stderr, says, what);
+        assert.equal(r.stderr.split('\n').length, 2, what);
+      }
+      assert.equal(readFileSync(path.join(out, 'runs.jsonl'), 'utf8'), lines.map((l) => `${l}\n`).join(''), `${what}: no record moved`);
+    });
+  });
+});
+
 describe('readRuns reads lines across its 8 MB chunks exactly', () => {
   it('records of 5 and 20 MB (a padding key), then a torn line: each whole, on its line', () => {
     const file = at('long.jsonl');

@@ -11,6 +11,7 @@ import { validateSolution } from '../problem/validate.ts';
 import { canonicalJson } from '../provenance.ts';
 import { MEASURE_NAMES } from '../archipelago/island-counters.ts';
 import type { IslandRecord, Manifest, RunRecord } from './records.ts';
+import { CLOCK_SLACK_MS } from './record-schema.ts';
 
 /** What a study's record is checked against: its cells by id and its seeds (looked up, not searched, per record). */
 export interface StudyShape {
@@ -43,12 +44,6 @@ export function recordMisfit(run: RunRecord, study: StudyShape): string | null {
   if (when !== null || run.error) return when;
   return recordContradiction(run, cell.config.n, cell.config.islands);
 }
-
-/**
- * Clocks of the machines of a distributed study may differ: a record's time is held to the
- * study's start and to now only within a day either side.
- */
-export const CLOCK_SLACK_MS = 86_400_000;
 
 /**
  * When the record says it finished, against the study: not before the study started, not in
