@@ -99,18 +99,18 @@ describe('held-out cases refused at once, in one line (exit 2), nothing written'
     [
       "a record whose values are not its cell's",
       () => ['report', edited('values', { record: (r) => (r.values = { islands: 7 }) })],
-      /record 1 \(islands=1@1\) values \{"islands":7\} are not its cell's \(\{"islands":1\}\); this folder holds runs of another study/,
+      /runs\.jsonl:1: record \(islands=1@1\) values \{"islands":7\} are not its cell's \(\{"islands":1\}\); this folder holds runs of another study/,
     ],
     // Class 4: a record that contradicts itself (experiment/record-consistency.ts); record 1 is a solved run.
     [
       'an unsolved record with fitness 0 and a valid solution',
       () => ['report', edited('unsolved-0', { record: (r) => (r.solved = false) })],
-      /record 1 \(islands=1@1\) is unsolved with fitness 0, which only a solution has; this folder holds runs of another study/,
+      /runs\.jsonl:1: record \(islands=1@1\) is unsolved with fitness 0, which only a solution has; this folder holds runs of another study/,
     ],
     [
       'an unsolved record whose trajectory reaches fitness 0',
       () => ['report', edited('unsolved-trajectory', { record: unsolvedButTrajectory })],
-      /record 1 \(islands=1@1\) is unsolved but its trajectory reaches fitness 0;/,
+      /runs\.jsonl:1: record \(islands=1@1\) is unsolved but its trajectory reaches fitness 0;/,
     ],
     [
       'an unsolved record whose island reached fitness 0',
@@ -120,22 +120,22 @@ describe('held-out cases refused at once, in one line (exit 2), nothing written'
           record: (r) => (unsolvedButTrajectory(r), ((r.islands as Record<string, unknown>[])[0].bestFitness = 0)),
         }),
       ],
-      /record 1 \(islands=1@1\) is unsolved but its island 0 reached fitness 0;/,
+      /runs\.jsonl:1: record \(islands=1@1\) is unsolved but its island 0 reached fitness 0;/,
     ],
     [
       "a trajectory past the run's evaluations",
       () => ['report', edited('trajectory-past', { record: (r) => (r.evaluations = (r.evaluations as number) - 1) })],
-      /record 1 \(islands=1@1\) has a trajectory point past its \d+ evaluations \(\[\d+,0\]\);/,
+      /runs\.jsonl:1: record \(islands=1@1\) has a trajectory point past its \d+ evaluations \(\[\d+,0\]\);/,
     ],
     [
       'a trajectory whose fitness rises',
       () => ['report', edited('trajectory-rises', { record: (r) => (r.trajectory as number[][]).unshift([1, 2], [2, 5]) })],
-      /record 1 \(islands=1@1\) has a trajectory that goes back at point 2 \(\[2,5\]\);/,
+      /runs\.jsonl:1: record \(islands=1@1\) has a trajectory that goes back at point 2 \(\[2,5\]\);/,
     ],
     [
       'a solved record whose trajectory ends above 0',
       () => ['report', edited('solved-trajectory', { record: (r) => (r.trajectory as number[][]).at(-1)!.splice(1, 1, 1) })],
-      /record 1 \(islands=1@1\) is solved but its trajectory ends at fitness 1, expected 0;/,
+      /runs\.jsonl:1: record \(islands=1@1\) is solved but its trajectory ends at fitness 1, expected 0;/,
     ],
     [
       'a manifest listing a seed twice ("4 of 6 runs")',

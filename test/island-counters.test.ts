@@ -65,7 +65,7 @@ describe('the measures, declared once', () => {
       islands: [],
       solution: null,
       error: null,
-      finishedAt: 'now',
+      finishedAt: '2026-01-01T00:00:00.000Z',
       ...distinct(0),
     };
     assert.ok(runRecordSchema.safeParse(record).success);

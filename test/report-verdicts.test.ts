@@ -105,8 +105,8 @@ describe('records that do not fit the study are refused, one line each, exit 2',
     return folder;
   };
   for (const [extra, message] of [
-    [{ seed: 7 }, /record 5 \(islands=1@7\) seed 7 is not one of the study's seeds \(2 per cell\)/],
-    [{ cell: 'islands=9' }, /record 5 \(islands=9@1\) cell "islands=9" is not one of the study's 2 cells/],
+    [{ seed: 7 }, /runs\.jsonl:5: record \(islands=1@7\) seed 7 is not one of the study's seeds \(2 per cell\)/],
+    [{ cell: 'islands=9' }, /runs\.jsonl:5: record \(islands=9@1\) cell "islands=9" is not one of the study's 2 cells/],
     [{ seed: 3, solution: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }, /seed 3 is not one/],
   ] as const) {
     it(`${JSON.stringify(extra)}`, async () => {
@@ -127,7 +127,7 @@ describe('records that do not fit the study are refused, one line each, exit 2',
     writeFileSync(file, `${lines[0]}\n${JSON.stringify(forged)}\n`);
     const r = await cliInProcess(['report', folder]);
     assert.ok(isOneLineError(r), r.stderr);
-    assert.match(r.stderr, /record 2 \(islands=2@1\) is solved but its solution is not one: column 2 shares a ↗ diagonal/);
+    assert.match(r.stderr, /runs\.jsonl:2: record \(islands=2@1\) is solved but its solution is not one: column 2 shares a ↗ diagonal/);
   });
 });
 

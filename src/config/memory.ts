@@ -116,6 +116,12 @@ export function readMemoryLimits(files: LimitFiles = LINUX): MemoryLimits {
 const GB = 1e9;
 export const gb = (bytes: number): string => `${(bytes / GB).toFixed(1)} GB`;
 
+/** Islands that run a GA of their own (a resolved config's islandGroups). */
+export interface GroupGa {
+  islands: readonly number[];
+  ga: GaConfig;
+}
+
 export interface MemoryEstimate {
   bytes: number;
   /** One island's GA parts, as a message lists them. */
@@ -133,16 +139,19 @@ export function estimateMemory(
   migrants: number,
   registries?: Registries,
   threads = islands,
+  groups: readonly GroupGa[] = [],
 ): MemoryEstimate {
   const island = gaMemory(ga, n, registries?.gaModes);
+  // A group's islands hold its GA's state instead of the run's (islandGroups: each island its own, summed).
+  const grouped = groups.reduce((sum, g) => sum + g.islands.length * (gaMemory(g.ga, n, registries?.gaModes).bytes - island.bytes), 0);
   const gene = bytesPerGene(n);
   const messages = MIGRANT_COPIES * migrants * n * gene;
   const coordinator = (islands + 1) * n * gene + RESULT_BYTES_PER_COLUMN * n;
   const mb = THREAD_BYTES / 1e6;
   const thread = threads === islands ? `${mb} MB for its thread` : `${threads} thread${threads === 1 ? '' : 's'} of ${mb} MB for all`;
   return {
-    bytes: PROCESS_BYTES + islands * (island.bytes + messages + ISLAND_BYTES) + threads * THREAD_BYTES + coordinator,
-    parts: `per island: ${island.parts}; ${migrants} migrant${migrants === 1 ? '' : 's'} in flight; ${thread}`,
+    bytes: PROCESS_BYTES + islands * (island.bytes + messages + ISLAND_BYTES) + grouped + threads * THREAD_BYTES + coordinator,
+    parts: `per island${groups.length > 0 ? ' outside the groups' : ''}: ${island.parts}; ${migrants} migrant${migrants === 1 ? '' : 's'} in flight; ${thread}`,
   };
 }
 
@@ -174,17 +183,20 @@ export function memoryAdvice(
   limits: number | MemoryLimits,
   registries?: Registries,
   maxThreads = Infinity,
+  groups: readonly GroupGa[] = [],
 ): string | null {
   const { totalMemory, cgroupMax = null, addressSpace = null } = typeof limits === 'number' ? { totalMemory: limits } : limits;
   const resident = residentLimit({ totalMemory, cgroupMax });
   const threads = (k: number) => Math.min(k, maxThreads);
-  const estimate = (k: number) => estimateMemory(n, k, ga, migrants, registries, threads(k));
+  // Fewer islands are suggested only without groups (a group names its islands).
+  const estimate = (k: number) => estimateMemory(n, k, ga, migrants, registries, threads(k), k === islands ? groups : []);
   const bytes = (k: number) => estimate(k).bytes;
   const address = (k: number) => addressSpaceNeeded(bytes(k), threads(k));
   const fits = (k: number) => bytes(k) <= resident.bytes && (addressSpace === null || address(k) <= addressSpace);
   if (fits(islands)) return null;
   let fewer = '';
-  for (let k = islands - 1; k >= 1 && !fewer; k--) if (fits(k)) fewer = `it fits with islands = ${k} (about ${gb(bytes(k))})`;
+  for (let k = groups.length > 0 ? 0 : islands - 1; k >= 1 && !fewer; k--)
+    if (fits(k)) fewer = `it fits with islands = ${k} (about ${gb(bytes(k))})`;
   const plural = `${islands} island${islands === 1 ? '' : 's'}`;
   const need = estimate(islands);
   const byResident = need.bytes > resident.bytes;
@@ -210,13 +222,21 @@ export function runMigrants(run: { islands: number; migration: { interval: numbe
  * where the caller knows them, else this machine's).
  */
 export function runMemoryAdvice(
-  run: { n: number; islands: number; ga: GaConfig; migration: { interval: number; migrants: number }; threads?: number | null },
+  run: {
+    n: number;
+    islands: number;
+    ga: GaConfig;
+    migration: { interval: number; migrants: number };
+    threads?: number | null;
+    islandGroups?: readonly GroupGa[];
+  },
   limits: number | (MemoryLimits & { availableParallelism?: number }),
   registries?: Registries,
 ): string | null {
   const migrants = runMigrants(run);
   const cores = typeof limits === 'number' ? undefined : limits.availableParallelism;
-  return memoryAdvice(run.n, run.islands, run.ga, migrants, limits, registries, threadsFor(run.islands, run.threads ?? null, cores));
+  const threads = threadsFor(run.islands, run.threads ?? null, cores);
+  return memoryAdvice(run.n, run.islands, run.ga, migrants, limits, registries, threads, run.islandGroups);
 }
 
 /**

@@ -41,6 +41,8 @@ type Parsed = ParsedRunConfig;
 /** Machine facts the defaults and checks depend on; tests pass their own. */
 export interface ResolveEnv extends MemoryLimits {
   availableParallelism: number;
+  /** The run's islands are spread over other machines (`--nats`): a budget is split in equal shares (no ledger). */
+  spread?: boolean;
 }
 
 export function systemEnv(): ResolveEnv {
@@ -116,6 +118,10 @@ interface LimitsContext {
   islands: number;
   ga: RunConfig['ga'];
   islandGroups?: RunConfig['islandGroups'];
+  /** The migration mode: a repeatable one keeps the evaluation ledger on one machine. */
+  migrationMode: string;
+  /** The budget is split into equal shares per island (islands on other machines, a resumed checkpoint): no ledger. */
+  shares?: boolean;
   at: Locator;
   registries: Registries;
 }
@@ -135,22 +141,42 @@ function resolveLimits(limits: Parsed['limits'], ctx: LimitsContext): Parsed['li
   return checkBudget(limits, ctx);
 }
 
-/** A `maxEvaluations` budget must pay for every island's first population: a share below that could not be kept exactly. */
+/** Each island's first population, in evaluations, by island id (a group's islands run its GA). */
+function firstPopulations(ctx: LimitsContext): number[] {
+  const cost = (ga: RunConfig['ga']) => gaInitialEvaluations(ga, ctx.registries.gaModes);
+  const costs = new Array<number>(ctx.islands).fill(cost(ctx.ga));
+  for (const group of ctx.islandGroups ?? []) for (const island of group.islands) costs[island] = cost(group.ga);
+  return costs;
+}
+
+/**
+ * A `maxEvaluations` budget must pay for every island's first population, or it could not be
+ * kept exactly. Sync and lagged runs on one machine spend it together (the evaluation ledger,
+ * archipelago/budget-ledger.ts): it must pay for the populations' sum, groups of other sizes
+ * included. Elsewhere each island gets an equal share, which must pay for the largest.
+ */
 function checkBudget(limits: Parsed['limits'], ctx: LimitsContext): Parsed['limits'] {
   const { islands, at, registries } = ctx;
   const budget = limits.maxEvaluations;
   if (budget === null) return limits;
-  // Each island's share is the same, so it must pay for the largest first population.
-  const initial = Math.max(...gaInUse(ctx).map((ga) => gaInitialEvaluations(ga, registries.gaModes)));
-  const least = islands * initial;
-  if (budget < least) {
-    at.fail(
-      'limits.maxEvaluations',
-      `${budget} does not pay for the first populations: ${islands} island${islands === 1 ? '' : 's'} × ${initial} evaluations each; expected at least ${least}`,
-      ['islands', 'ga.populationSize'],
-    );
-  }
-  return limits;
+  const costs = firstPopulations(ctx);
+  const ledger = !ctx.shares && registries.migrationModes.find((m) => m.kind === ctx.migrationMode)?.repeatable === true;
+  const initial = Math.max(...costs);
+  const least = ledger ? costs.reduce((sum, cost) => sum + cost, 0) : islands * initial;
+  if (budget >= least) return limits;
+  const many = (count: number) => `${count} island${count === 1 ? '' : 's'}`;
+  const kinds = [...new Set(costs)];
+  const why =
+    kinds.length === 1
+      ? `${many(islands)} × ${initial} evaluations each`
+      : ledger
+        ? `their sum, ${kinds.map((c) => `${many(costs.filter((x) => x === c).length)} × ${c}`).join(' + ')} evaluations`
+        : `${many(islands)} × ${initial} evaluations each (${ctx.shares ? 'islands that share no ledger' : `migration mode ${ctx.migrationMode}`} split the budget in equal shares, and each must pay for the largest)`;
+  const group = ctx.islandGroups?.find((g) => gaInitialEvaluations(g.ga, registries.gaModes) === initial);
+  return at.fail('limits.maxEvaluations', `${budget} does not pay for the first populations: ${why}; expected at least ${least}`, [
+    'islands',
+    group ? `islandGroups.${group.name}.ga.populationSize` : 'ga.populationSize',
+  ]);
 }
 
 /**
@@ -182,9 +208,9 @@ export function resolveRunConfig(
   checkModeOptions(overrides, migration.mode, at, registries);
   const groupsContext = { n: p.n, islands, rawGa, ga, migration: { ...p.migration, mode }, at, registries };
   const islandGroups = resolveIslandGroups(p.islandGroups, groupsContext);
-  // Memory as if every island were the costliest of them: the estimate stays one formula.
+  // Memory of each island's own GA, summed; a refusal blames the costliest.
   const heaviest = costliestGa({ islands, ga, islandGroups }, (g) => gaMemory(g, p.n, registries.gaModes).bytes);
-  const tooBig = runMemoryAdvice({ n: p.n, islands, ga: heaviest, migration, threads: p.threads }, env, registries);
+  const tooBig = runMemoryAdvice({ n: p.n, islands, ga, migration, threads: p.threads, islandGroups }, env, registries);
   // A group's GA the costliest: its population is named (where it came from: the file or --island-groups), not -n.
   const group = islandGroups?.find((g) => g.ga === heaviest);
   if (tooBig && group) at.fail(['islandGroups', group.name, 'ga', 'populationSize'], tooBig, ['n']);
@@ -198,7 +224,15 @@ export function resolveRunConfig(
     topology: resolveTopologySection(p.topology, islands, islandsGiven, at, registries),
     migration,
     ...(islandGroups ? { islandGroups } : {}),
-    limits: resolveLimits(p.limits, { islands, ga, islandGroups, at, registries }),
+    limits: resolveLimits(p.limits, {
+      islands,
+      ga,
+      islandGroups,
+      migrationMode: migration.mode,
+      shares: env.spread === true || p.cluster != null,
+      at,
+      registries,
+    }),
     onIslandError: p.onIslandError,
     output: p.output,
     cluster: p.cluster,
@@ -328,7 +362,8 @@ export function withResumableOverrides<C extends RunConfig>(
   const { limits, onIslandError, output, threads } = parsed.data;
   return {
     ...config,
-    limits: checkBudget(limits, { islands: config.islands, ga: config.ga, islandGroups: config.islandGroups, at, registries }),
+    // A resumed checkpoint may have run without the ledger (island-runner.ts): its budget is held to equal shares.
+    limits: checkBudget(limits, { ...config, migrationMode: config.migration.mode, shares: true, at, registries }),
     onIslandError,
     output,
     threads,

@@ -37,20 +37,22 @@ export interface SetAside {
 
 /**
  * The runs recorded in `runsFile`, as keys, after cutting a half-written last line off.
- * Records that `report` would refuse (a cell, seed or values not the study's, a "solved"
- * without a valid solution, ...: record-consistency.ts) are set aside, so their runs are run
- * again and the folder can be reported.
+ * Lines that `report` would refuse are set aside: a complete line that is no run record, and
+ * a record that does not fit the study (a cell, seed or values not the study's, a "solved"
+ * without a valid solution, a count its islands do not add up to, ...: record-consistency.ts).
+ * Their runs are run again, and the folder can then be reported.
  */
 export function recordedRuns(runsFile: string, manifest: Manifest): Pick<StudyFiles, 'done' | 'droppedBytes' | 'setAside'> {
-  const { runs, lines, droppedBytes } = readRuns(runsFile, true);
-  const study = studyShape(manifest);
   const misfits = new Map<number, string>();
+  const { runs, lines, droppedBytes } = readRuns(runsFile, true, (line, why) => misfits.set(line, `line ${line}: ${why}`));
+  const study = studyShape(manifest);
   runs.forEach((run, i) => {
     const wrong = recordMisfit(run, study);
     if (wrong !== null) misfits.set(lines[i], `line ${lines[i]} (${run.cell}@${run.seed}): ${wrong}`);
   });
   if (misfits.size > 0) setAsideLines(runsFile, new Set(misfits.keys()));
   const done = new Set(runs.filter((_, i) => !misfits.has(lines[i])).map((run) => runKey(run.cell, run.seed)));
-  const setAside = misfits.size === 0 ? null : { count: misfits.size, file: setAsideFile(runsFile), first: misfits.values().next().value! };
+  const first = [...misfits.keys()].sort((a, b) => a - b)[0];
+  const setAside = misfits.size === 0 ? null : { count: misfits.size, file: setAsideFile(runsFile), first: misfits.get(first)! };
   return { done, droppedBytes, setAside };
 }

@@ -9,7 +9,9 @@
  */
 import { validateSolution } from '../problem/validate.ts';
 import { canonicalJson } from '../provenance.ts';
-import type { Manifest, RunRecord } from './records.ts';
+import { MEASURE_NAMES } from '../archipelago/island-counters.ts';
+import type { IslandRecord, Manifest, RunRecord } from './records.ts';
+import { CLOCK_SLACK_MS } from './record-schema.ts';
 
 /** What a study's record is checked against: its cells by id and its seeds (looked up, not searched, per record). */
 export interface StudyShape {
@@ -38,8 +40,24 @@ export function recordMisfit(run: RunRecord, study: StudyShape): string | null {
   if (canonicalJson(run.values) !== study.values.get(run.cell))
     return `values ${JSON.stringify(run.values)} are not its cell's (${JSON.stringify(cell.values)})`;
   if (!study.seeds.has(run.seed)) return `seed ${run.seed} is not one of the study's seeds (${study.manifest.seeds.length} per cell)`;
-  if (run.error) return null;
+  const when = timeMisfit(run, study.manifest.startedAt, Date.now());
+  if (when !== null || run.error) return when;
   return recordContradiction(run, cell.config.n, cell.config.islands);
+}
+
+/**
+ * When the record says it finished, against the study: not before the study started, not in
+ * the future, and after its own run's time (`startupSeconds` + `seconds`) since the start.
+ */
+function timeMisfit(run: RunRecord, startedAt: string, now: number): string | null {
+  const finished = Date.parse(run.finishedAt);
+  const start = Date.parse(startedAt);
+  if (finished > now + CLOCK_SLACK_MS) return `finishedAt: ${run.finishedAt} is in the future (now ${new Date(now).toISOString()})`;
+  if (!(finished >= start - CLOCK_SLACK_MS)) return `finishedAt: ${run.finishedAt} is before the study started (${startedAt})`;
+  const took = run.seconds + (run.startupSeconds ?? 0);
+  if (took * 1000 > finished - start + CLOCK_SLACK_MS)
+    return `seconds: ${took} s of run (seconds + startupSeconds) is more than the study had run by its finishedAt, ${run.finishedAt} (started ${startedAt})`;
+  return null;
 }
 
 /**
@@ -48,7 +66,39 @@ export function recordMisfit(run: RunRecord, study: StudyShape): string | null {
  */
 export function recordContradiction(run: RunRecord, n: number, islands?: number): string | null {
   const own = (run.solved ? solvedMisfit(run, n) : unsolvedMisfit(run)) ?? courseMisfit(run);
-  return own ?? (islands === undefined ? null : placeMisfit(run, islands));
+  return own ?? (islands === undefined ? null : placeMisfit(run, islands)) ?? countsMisfit(run);
+}
+
+/** The run's counts over its islands, as the record's builder makes them (run-result.ts, island-counters.ts): sums, and the finder's or the most iterations. */
+function countsMisfit(run: RunRecord): string | null {
+  const { islands } = run;
+  if (islands.length === 0) return null;
+  const sum = (count: (island: IslandRecord) => number) => islands.reduce((total, island) => total + count(island), 0);
+  const evaluations = sum((i) => i.evaluations);
+  if (run.evaluations !== evaluations) return `evaluations: ${run.evaluations} is not its islands' sum, ${evaluations}`;
+  const after = run.evaluationsAfterSolution;
+  const afterSum = sum((i) => i.evaluationsAfterSolution ?? 0);
+  if (after !== null && after !== afterSum) return `evaluationsAfterSolution: ${after} is not its islands' sum, ${afterSum}`;
+  for (const name of MEASURE_NAMES) {
+    const total = run[name];
+    if (total !== undefined && total !== sum((i) => i[name] ?? 0))
+      return `${name}: ${total} is not its islands' sum, ${sum((i) => i[name] ?? 0)}`;
+  }
+  if (run.migrantsAccepted > (run.migrantsReceived ?? Infinity))
+    return `migrantsAccepted: ${run.migrantsAccepted} is more than the ${run.migrantsReceived} it received`;
+  if ((run.immigrantsSurvived ?? 0) > (run.immigrantsChecked ?? Infinity))
+    return `immigrantsSurvived: ${run.immigrantsSurvived} is more than the ${run.immigrantsChecked} checked`;
+  return iterationsMisfit(run);
+}
+
+/** Solved: the run's iterations are its finder's (its own may run on to the barrier); unsolved: the most any island ran. */
+function iterationsMisfit(run: RunRecord): string | null {
+  const finder = run.foundBy === null ? undefined : run.islands.find((i) => i.id === run.foundBy);
+  if (run.solved && finder !== undefined && run.iterations > finder.iterations)
+    return `iterations: ${run.iterations} is more than its finder, island ${finder.id}, ran (${finder.iterations})`;
+  const most = Math.max(...run.islands.map((i) => i.iterations));
+  if (!run.solved && run.iterations !== most) return `iterations: ${run.iterations} is not the most its islands ran, ${most}`;
+  return null;
 }
 
 /**
@@ -57,8 +107,10 @@ export function recordContradiction(run: RunRecord, n: number, islands?: number)
  */
 function placeMisfit(run: RunRecord, islands: number): string | null {
   const ids = run.islands.map((i) => i.id);
-  if (ids.some((id, i) => id >= islands || ids.indexOf(id) !== i))
-    return `lists islands ${JSON.stringify(ids)}, expected each of 0 to ${islands - 1} at most once`;
+  // Its counts are its islands' sums (countsMisfit): it lists all of them or none.
+  if (ids.some((id, i) => id >= islands || ids.indexOf(id) !== i) || (ids.length > 0 && ids.length !== islands))
+    return `islands: lists ${JSON.stringify(ids)}, expected each of 0 to ${islands - 1} once`;
+  if (run.threads !== undefined && run.threads > islands) return `threads: ${run.threads}, more than its ${islands} islands`;
   if (run.foundBy !== null && run.foundBy >= islands) return `names island ${run.foundBy} as its finder, of ${islands} islands`;
   return null;
 }

@@ -12,6 +12,10 @@ import { MAX_SHARDS } from './shard.ts';
 
 const count = z.number().int().min(0);
 const nonNegative = z.number().min(0);
+/** A time as Date.toISOString writes it (a real date: not 2026-02-30). */
+const isoTime = z.iso.datetime({ error: 'expected an ISO 8601 UTC time, as 2026-01-01T12:00:00.000Z' });
+/** Clocks of a distributed study's machines may differ: a time is held to now within a day. */
+export const CLOCK_SLACK_MS = 86_400_000;
 const sweepValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.record(z.string(), z.unknown())]);
 const values = z.record(z.string(), sweepValue);
 
@@ -25,7 +29,12 @@ export const runRecordSchema = z.looseObject({
   migrantsSent: count,
   migrantsAccepted: count,
   error: z.string().nullable(),
-  finishedAt: z.string(),
+  // As Date.toISOString writes it (a real date: not 2026-02-30); when, against the study's start: record-consistency.ts.
+  finishedAt: isoTime,
+  // As `solve --json` prints it (absent before 0.2); the study's reader takes only its hash.
+  provenance: z.looseObject({ configHash: z.string().optional() }).optional(),
+  // The machine that ran it, for a distributed study.
+  host: z.string().optional(),
 });
 
 function distinct(items: readonly unknown[]): boolean {
@@ -59,8 +68,9 @@ export const manifestSchema = z.looseObject({
     })
     .optional(),
   environment: z.looseObject({}),
-  startedAt: z.string(),
-  resumedAt: z.array(z.string()),
+  // When the study started: its records' finishedAt are held to it (record-consistency.ts), so it is a time, and not a future one.
+  startedAt: isoTime.refine((at) => Date.parse(at) <= Date.now() + CLOCK_SLACK_MS, { error: 'is in the future' }),
+  resumedAt: z.array(isoTime),
   shards: z.number().int().min(1).max(MAX_SHARDS).optional(),
   shardDealing: z.literal('seeds').optional(),
 });

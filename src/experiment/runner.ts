@@ -4,7 +4,7 @@
  * still has complete pairs for the paired tests, and slow drifts of the machine (other
  * load, heat) fall on all cells alike instead of on the cells that happened to run last.
  */
-import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Observable } from 'rxjs';
 import type { ArchipelagoEvent } from '../archipelago/events.ts';
@@ -25,6 +25,7 @@ import {
   appendLineSync,
   EVENTS_DIR,
   MANIFEST_FILE,
+  makeEventsFolder,
   makeStudyFolder,
   prepareFolder,
   readManifest,
@@ -217,7 +218,7 @@ function prepareStudy(experiment: Experiment, options: Omit<StudyOptions, 'signa
   const { manifest, runsFile, plan, done, droppedBytes, setAside } =
     options.shard === undefined ? oneProcessFiles(experiment, options) : shardFiles(experiment, options, options.shard);
   const { events } = manifest;
-  if (events) mkdirSync(path.join(outDir, EVENTS_DIR), { recursive: true });
+  if (events) makeEventsFolder(outDir);
 
   const todo = plan.filter((p) => !done.has(runKey(p.cell.id, p.seed)));
   const outcome: StudyOutcome = {

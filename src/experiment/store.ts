@@ -19,15 +19,16 @@ import {
   readSync,
   rmdirSync,
   truncateSync,
+  type Stats,
 } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/errors.ts';
-import { parseJsonText } from '../io/json-text.ts';
+import { isPlainObject, parseJsonText } from '../io/json-text.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
 import { checkFolderLinks, makeFolders } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
-import { MANIFEST_FILE } from '../io/study-records.ts';
+import { EVENTS_DIR, MANIFEST_FILE } from '../io/study-records.ts';
 import { checkFolderFlag, damagedFolder } from './errors.ts';
 import { LOCK_FILE } from './lock.ts';
 import { MANIFEST_FORMAT, type Manifest, type RunRecord } from './records.ts';
@@ -64,16 +65,19 @@ function present(file: string): boolean {
   }
 }
 
+/** The longest line read: a string's limit (a UTF-8 byte is at most one character). */
+const MAX_LINE_BYTES = bufferLimits.MAX_STRING_LENGTH;
+
 /** Bytes read from runs.jsonl at a time: the file is read line by line, never whole, so its size has no cap. */
 const CHUNK_BYTES = 8 << 20;
 
 /**
  * Calls `line` with each complete line of `file` (text, without its newline, 1-based
- * number); returns the bytes of complete lines and of a last line without its newline.
+ * number); returns the bytes of complete lines and the text of a last line without its newline.
  * Lines are cut at the byte 0x0A, which is never part of a longer UTF-8 character.
  * @throws ConfigError naming the file when it cannot be read or is not a regular file.
  */
-function forEachLine(file: string, line: (text: string, number: number) => void): { complete: number; torn: number } {
+function forEachLine(file: string, line: (text: string, number: number) => void): { complete: number; number: number; torn: Buffer } {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -83,7 +87,9 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw damagedFolder(`${file}: is ${fileKind(stats)}; expected a file of run records (JSON lines)`);
-    let rest: Buffer = Buffer.alloc(0);
+    // The start of a line not yet ended, in pieces (never copied whole per chunk: a long line costs its length once).
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
     let complete = 0;
     let number = 0;
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -95,51 +101,84 @@ function forEachLine(file: string, line: (text: string, number: number) => void)
         throw damagedFolder(`${file}: cannot read the file (${failureReason(error)})`);
       }
       if (got === 0) break;
-      const bytes = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, got)]) : chunk.subarray(0, got);
+      const bytes = chunk.subarray(0, got);
       let from = 0;
       for (let at = bytes.indexOf(0x0a, from); at !== -1; at = bytes.indexOf(0x0a, from)) {
-        line(bytes.toString('utf8', from, at), ++number);
-        complete += at + 1 - from;
-        from = at + 1;
+        const text =
+          pendingBytes === 0 ? bytes.toString('utf8', from, at) : Buffer.concat([...pending, bytes.subarray(0, at)]).toString('utf8');
+        line(text, ++number);
+        complete += pendingBytes + at + 1 - from;
+        [pending, pendingBytes, from] = [[], 0, at + 1];
       }
-      rest = Buffer.from(bytes.subarray(from));
+      pending.push(Buffer.from(bytes.subarray(from)));
+      pendingBytes += got - from;
+      // No string holds a longer line (and no record is one): damage, said before memory fills.
+      if (pendingBytes > MAX_LINE_BYTES)
+        throw damagedFolder(`${file}:${number + 1}: a line longer than ${MAX_LINE_BYTES} bytes, which no run record is`);
     }
-    return { complete, torn: rest.length };
+    const rest = Buffer.concat(pending);
+    return { complete, number, torn: rest };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** What a line of runs.jsonl holds: a run record, or why it is none (`not a JSON line (...)`, `not a run record (key: ...)`). */
+function recordOf(line: string): { record: RunRecord } | { why: string } {
+  let value: unknown;
+  try {
+    value = parseJsonText(line);
+  } catch (error) {
+    return { why: `not a JSON line (${(error as Error).message})` };
+  }
+  const record = runRecordSchema.safeParse(value);
+  // Its provenance is checked as an object only: the reader takes nothing else of it.
+  return record.success ? { record: record.data as RunRecord } : { why: `not a run record (${firstProblem(record.error)})` };
+}
+
+/**
+ * A last line without its newline that is one whole JSON object: a write cut right before
+ * its newline (no shorter cut of an object's text parses). It is a line like any other, and
+ * `repair` finishes it with its newline; anything else there is a half-written line.
+ */
+function wholeLastLine(torn: Buffer): string | null {
+  if (torn.length === 0) return null;
+  const text = torn.toString('utf8');
+  try {
+    // The syntax alone: whether it is a good record (no key twice, ...) is the line's check.
+    return isPlainObject(JSON.parse(text)) ? text : null;
+  } catch {
+    return null;
   }
 }
 
 /**
  * Reads runs.jsonl, line by line (a study of any size can be reported and resumed). A last
  * line without its newline is what a kill mid-write leaves: it is dropped (and cut from the
- * file when `repair` is set). A complete line that is not JSON, or not a run record, is
- * damage no kill can cause, and an error.
+ * file when `repair` is set), unless it is one whole JSON object (a cut right before the
+ * newline), which is read as a line (and `repair` adds its newline). A complete line that is
+ * not JSON, or not a run record, is damage no kill can cause: an error naming the file, the
+ * line and the key, or with `bad`, handed to it (`--resume` sets such lines aside).
  */
-export function readRuns(file: string, repair = false): RunsFile {
+export function readRuns(file: string, repair = false, bad?: (line: number, why: string) => void): RunsFile {
   if (!present(file)) return { runs: [], lines: [], droppedBytes: 0 };
   const runs: RunRecord[] = [];
   const lines: number[] = [];
-  const { complete, torn } = forEachLine(file, (line, i) => {
+  const take = (line: string, i: number) => {
     if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = parseJsonText(line);
-    } catch (error) {
-      throw new ConfigError(
-        `${file}:${i}: not a JSON line (${(error as Error).message}); the folder is damaged (move the line away to resume)`,
-      );
-    }
-    const record = runRecordSchema.safeParse(value);
-    if (!record.success)
-      throw new ConfigError(
-        `${file}:${i}: not a run record (${firstProblem(record.error)}); the folder is damaged (move the line away to resume)`,
-      );
-    runs.push(record.data);
-    lines.push(i);
-  });
-  if (torn > 0 && repair) truncateSync(file, complete);
-  return { runs, lines, droppedBytes: torn };
+    const read = recordOf(line);
+    if ('record' in read) {
+      runs.push(read.record);
+      lines.push(i);
+    } else if (bad !== undefined) bad(i, read.why);
+    else throw new ConfigError(`${file}:${i}: ${read.why}; the folder is damaged (experiment --resume sets such a line aside)`);
+  };
+  const { complete, number, torn } = forEachLine(file, take);
+  const whole = wholeLastLine(torn);
+  if (whole !== null) take(whole, number + 1);
+  if (repair && whole !== null) appendLineSync(file, '');
+  else if (repair && torn.length > 0) truncateSync(file, complete);
+  return { runs, lines, droppedBytes: whole === null ? torn.length : 0 };
 }
 
 /** Where the records `--resume` sets aside from `runsFile` go: `runs.set-aside.jsonl` beside `runs.jsonl`. */
@@ -154,6 +193,17 @@ export function setAsideFile(runsFile: string): string {
  */
 export function setAsideLines(runsFile: string, lines: ReadonlySet<number>): void {
   const aside = setAsideFile(runsFile);
+  // A link, folder or FIFO in its place is the folder's damage, named before anything moves.
+  let stats: Stats | null = null;
+  try {
+    stats = lstatSync(aside);
+  } catch {
+    // none yet: it is made
+  }
+  if (stats !== null && !stats.isFile())
+    throw damagedFolder(
+      `${aside}: is ${stats.isSymbolicLink() ? 'a symbolic link' : fileKind(stats)}; expected a file of set-aside records, or none`,
+    );
   const kept: string[] = [];
   const moved: string[] = [];
   forEachLine(runsFile, (text, number) => (lines.has(number) ? moved : kept).push(text));
@@ -228,6 +278,33 @@ export function checkStudyFolder(dir: string, resume: boolean, shard: boolean): 
     rmdirSync(probe);
   } catch (error) {
     throw folderError(dir, 'cannot create the folder', error);
+  }
+}
+
+/**
+ * Makes the study's events folder, or checks the one there: a real folder. A file, FIFO or
+ * link in its place (a link would send the logs out of the study) is refused before any run.
+ * @throws ConfigError naming it.
+ */
+export function makeEventsFolder(dir: string): void {
+  const folder = path.join(dir, EVENTS_DIR);
+  let stats: Stats | null = null;
+  try {
+    stats = lstatSync(folder);
+  } catch {
+    // none yet
+  }
+  if (stats?.isDirectory()) return;
+  if (stats !== null)
+    throw damagedFolder(
+      `${folder}: is ${stats.isSymbolicLink() ? 'a symbolic link' : fileKind(stats)}; expected the folder of the study's event logs`,
+    );
+  try {
+    mkdirSync(folder);
+  } catch (error) {
+    // Another shard made it first.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && lstatSync(folder).isDirectory()) return;
+    throw folderError(dir, `cannot create ${EVENTS_DIR}/`, error);
   }
 }
 

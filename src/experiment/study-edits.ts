@@ -56,6 +56,21 @@ function applySet(study: Record<string, unknown>, assignment: string): void {
   setPath(study, key, value);
 }
 
+/** One key set twice to other values would say two things, and the last would win without a word: refused, as `report --baseline` is. */
+function checkOnce(assignments: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const assignment of assignments) {
+    const at = assignment.indexOf('=');
+    if (at <= 0) continue;
+    const key = assignment.slice(0, at).trim();
+    const value = assignment.slice(at + 1).trim();
+    const before = seen.get(key);
+    if (before !== undefined && before !== value)
+      throw new ConfigError(`--set ${assignment}: ${key} is set twice (also --set ${key}=${before}); give each key once`);
+    seen.set(key, value);
+  }
+}
+
 /**
  * The parsed experiment file `raw` with `edits` applied (a new object; `raw` is left as it is).
  * @throws ConfigError naming the flag for a malformed edit (the study's own checks come after).
@@ -63,6 +78,7 @@ function applySet(study: Record<string, unknown>, assignment: string): void {
 export function editStudy(raw: unknown, edits: StudyEdits): unknown {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
   const study = structuredClone(raw) as Record<string, unknown>;
+  checkOnce(edits.set ?? []);
   for (const assignment of edits.set ?? []) applySet(study, assignment);
   if (edits.repeats !== undefined) {
     const k = edits.repeats;

@@ -30,6 +30,8 @@ export interface ShardProgress {
 export interface StudyRuns {
   /** Every record, in file order (shard 1's, then shard 2's, ...). */
   runs: RunRecord[];
+  /** Where each record is, as `FILE:LINE` (a message names it so). */
+  where: string[];
   droppedBytes: number;
   /** Per shard, for a study run in shards; null for one process. */
   shards: ShardProgress[] | null;
@@ -45,8 +47,9 @@ function manifestPlan(manifest: Manifest): { cell: ManifestCell; seed: number }[
 /** Reads the records of the study in `dir` (whose manifest is `manifest`). @throws ConfigError for a damaged file. */
 export function readStudyRuns(dir: string, manifest: Manifest): StudyRuns {
   if (manifest.shards === undefined) {
-    const { runs, droppedBytes } = readRuns(path.join(dir, RUNS_FILE));
-    return { runs, droppedBytes, shards: null, ignored: [] };
+    const file = path.join(dir, RUNS_FILE);
+    const { runs, lines, droppedBytes } = readRuns(file);
+    return { runs, where: lines.map((line) => `${file}:${line}`), droppedBytes, shards: null, ignored: [] };
   }
   const count = manifest.shards;
   let names: string[];
@@ -58,6 +61,7 @@ export function readStudyRuns(dir: string, manifest: Manifest): StudyRuns {
   const ignored = names.filter((name) => shardOfFile(name) !== null && shardOfFile(name)!.count !== count).sort();
   const plan = manifestPlan(manifest);
   const runs: RunRecord[] = [];
+  const where: string[] = [];
   let droppedBytes = 0;
   const shards: ShardProgress[] = [];
   for (let index = 1; index <= count; index++) {
@@ -65,13 +69,17 @@ export function readStudyRuns(dir: string, manifest: Manifest): StudyRuns {
     const file = path.join(dir, shardRunsFile(shard));
     const slice = new Set(shardSlice(plan, shard, dealingOf(manifest)).map((run) => runKey(run.cell.id, run.seed)));
     const missing = !existsSync(file);
-    const read = missing ? { runs: [], droppedBytes: 0 } : readRuns(file);
+    const read = missing ? { runs: [], lines: [], droppedBytes: 0 } : readRuns(file);
     const recorded = new Set(read.runs.map((run) => runKey(run.cell, run.seed)).filter((key) => slice.has(key)));
-    for (const run of read.runs) runs.push(run); // not push(...): a shard of 100,000s of runs would overflow the stack
+    // Not push(...): a shard of 100,000s of runs would overflow the stack.
+    read.runs.forEach((run, i) => {
+      runs.push(run);
+      where.push(`${file}:${read.lines[i]}`);
+    });
     droppedBytes += read.droppedBytes;
     shards.push({ shard, planned: slice.size, recorded: recorded.size, missing, droppedBytes: read.droppedBytes });
   }
-  return { runs, droppedBytes, shards, ignored };
+  return { runs, where, droppedBytes, shards, ignored };
 }
 
 /** The shards not done, as one line (`shard 2/3 missing; shard 3/3 incomplete: 4 of 7 runs`), or null when all are. */

@@ -5,6 +5,8 @@
  */
 export function shown(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n (a BigInt)`;
+  // JSON writes these as null: a file's 1e400 is shown as what it read, Infinity.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

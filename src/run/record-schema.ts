@@ -11,6 +11,12 @@ import { ENDINGS } from './result-record.ts';
 
 const count = z.number().int().min(0);
 const nonNegative = z.number().min(0);
+/**
+ * No run lasts longer than this (ten years): a bound on a record's times, so that a record
+ * edited to 1e308 seconds is refused instead of swamping every mean and sum it enters.
+ */
+export const MAX_RECORD_SECONDS = 315_576_000;
+const seconds = nonNegative.max(MAX_RECORD_SECONDS);
 
 const islandRecord = z.looseObject({
   id: count,
@@ -30,14 +36,14 @@ export const runFieldsShape = {
   seed: count,
   solved: z.boolean(),
   fitness: count,
-  seconds: nonNegative,
-  startupSeconds: nonNegative.optional(),
+  seconds,
+  startupSeconds: seconds.optional(),
   iterations: count,
   evaluations: count,
   evaluationsAfterSolution: count.nullable().optional().default(null),
   ended: z.enum(ENDINGS).optional(),
   foundBy: count.nullable(),
-  stopLatencyMs: nonNegative.nullable(),
+  stopLatencyMs: nonNegative.max(MAX_RECORD_SECONDS * 1000).nullable(),
   between: z
     .array(
       z.looseObject({

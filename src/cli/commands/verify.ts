@@ -56,15 +56,16 @@ function run(args: ArgumentsCamelCase<VerifyArgs>): void {
   const tuples = readTuples(args);
   // Tuples of different lengths may be checked together (each is its own board); `-n`
   // demands one board size, and a tuple of another length is malformed input.
+  // A tuple is named with its file, as the file's own refusals name it.
+  const where = (i: number) => `${args.file === undefined ? '' : `${args.file}: `}${tuples.length > 1 ? `tuple ${i + 1}` : 'tuple'}`;
   if (args.n !== undefined) {
     const n = /^\s*\d+\s*$/.test(args.n) ? Number(args.n) : NaN;
     if (!(n >= 1)) throw new UsageError(`-n: expected an integer >= 1, got ${JSON.stringify(args.n)}`);
     tuples.forEach((t, i) => {
-      if (t.length !== n)
-        throw new UsageError(`${tuples.length > 1 ? `tuple ${i + 1}` : 'tuple'}: has ${t.length} rows, expected N = ${n} (-n)`);
+      if (t.length !== n) throw new UsageError(`${where(i)}: has ${t.length} rows, expected N = ${n} (-n)`);
     });
   }
-  const reports = tuples.map((t, i) => checkTuple(t, tuples.length > 1 ? `tuple ${i + 1}` : 'tuple'));
+  const reports = tuples.map((t, i) => checkTuple(t, where(i)));
   if (args.json) {
     printLine(JSON.stringify(reports));
   } else {

@@ -12,14 +12,14 @@ import { ConfigError } from '../../config/errors.ts';
 import type { Manifest, RunRecord } from '../../experiment/records.ts';
 import { recordMisfit, studyShape } from '../../experiment/record-consistency.ts';
 
-/** Refuses the first record that does not fit the study. @throws ConfigError */
-export function checkRecords(manifest: Manifest, runs: readonly RunRecord[], file: string): void {
+/** Refuses the first record that does not fit the study, naming it by `where` (`FILE:LINE`, one per record). @throws ConfigError */
+export function checkRecords(manifest: Manifest, runs: readonly RunRecord[], where: readonly string[]): void {
   const study = studyShape(manifest);
   runs.forEach((run, i) => {
     const wrong = recordMisfit(run, study);
     if (wrong !== null)
       throw new ConfigError(
-        `${file}: record ${i + 1} (${String(run.cell)}@${String(run.seed)}) ${wrong}; this folder holds runs of another study, refusing to report it`,
+        `${where[i]}: record (${String(run.cell)}@${String(run.seed)}) ${wrong}; this folder holds runs of another study or damaged ones, refusing to report it (experiment --resume sets such a record aside)`,
       );
   });
 }

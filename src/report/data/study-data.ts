@@ -34,8 +34,8 @@ export function readStudy(dir: string): StudyData {
   if (!existsSync(manifestFile)) throw new ConfigError(`${dir}: no ${MANIFEST_FILE}; expected the --out folder of an experiment`);
   const manifest = readManifest(manifestFile);
   const seen = new Set<string>();
-  const { runs, droppedBytes, shards } = readStudyRuns(dir, manifest);
-  checkRecords(manifest, runs, dir);
+  const { runs, where, droppedBytes, shards } = readStudyRuns(dir, manifest);
+  checkRecords(manifest, runs, where);
   const all = runs.filter((run) => {
     const key = runKey(run.cell, run.seed);
     if (seen.has(key)) return false;
