@@ -18,9 +18,10 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
 import { Island } from '../src/ga/island.ts';
 import { originMix, UNKNOWN_ORIGIN } from '../src/ga/lineage.ts';
-import { TakeoverIsland } from '../src/ga/modes/takeover-island.ts';
+import { bestIndividual, TakeoverIsland } from '../src/ga/modes/takeover-island.ts';
 import { PAPER_DEFAULTS } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
+import { rankSelect } from '../src/ga/selection.ts';
 import { replaceWorst } from '../src/migration-policy/replacements/worst.ts';
 import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
 import { lineageFigure, lineageRows } from '../src/report/figures/lineage-figure.ts';
@@ -71,6 +72,35 @@ describe('lineage in one island', () => {
     for (let s = 0; s < m; s++) assert.equal(island.population.origin![s], originOf.get(key(s)), `slot ${s}`);
     assert.equal(sum(originMix(island.population)), m);
     assert.deepEqual([...observe(island.population).lineage!], [...originMix(island.population)]);
+  });
+
+  it('a takeover island copies origins with its members every generation, also once taken over (one origin) and after immigrants of another', () => {
+    const m = 32;
+    const island = new TakeoverIsland({ n: 16, populationSize: m, bestIsland: 0 }, Rng.forStream(4, 0), { island: 0, seed: 4 });
+    island.trackLineage(
+      0,
+      Uint16Array.from({ length: m }, (_, s) => s % 3),
+    );
+    const pop = island.population;
+    // One generation replayed from the island's own random state: the elite, then M - 1 rank draws.
+    const checkedStep = (label: string) => {
+      const rng = new Rng(island.rng.saveState());
+      const order = pop.order.slice();
+      const before = pop.origin!.slice();
+      const expected = [before[order[0]], ...Array.from({ length: m - 1 }, () => before[order[rankSelect(rng, m)]])];
+      island.step();
+      assert.deepEqual([...pop.origin!], expected, `${label}, iteration ${island.iterations}`);
+    };
+    while (island.takeoverIteration() < 0) checkedStep('before the takeover');
+    for (let i = 0; i < 3; i++) checkedStep('taken over');
+    assert.equal(originMix(pop).length, 2, 'one origin left');
+    const copiesOfB = (k: number) => Uint16Array.from({ length: k * 16 }, (_, i) => bestIndividual(16, 4)[i % 16]);
+    island.immigrate(copiesOfB(2), 2, replaceWorst, false, new Uint16Array([originMix(pop)[0], originMix(pop)[0]]));
+    checkedStep('after immigrants of its own origin');
+    // Copies of B from island 7: as fit as every member, so selection shuffles both origins.
+    island.immigrate(copiesOfB(8), 8, replaceWorst, false, new Uint16Array(8).fill(7));
+    assert.equal(pop.origin!.filter((o) => o === 7).length, 8);
+    for (let i = 0; i < 6; i++) checkedStep('after immigrants of island 7');
   });
 
   it('a sample names the 8 largest origins and counts the rest together as origin -1', () => {
