@@ -25,7 +25,11 @@ import { rankSelect } from '../src/ga/selection.ts';
 import { replaceWorst } from '../src/migration-policy/replacements/worst.ts';
 import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
 import { lineageFigure, lineageRows } from '../src/report/figures/lineage-figure.ts';
-import { startRun } from '../src/index.ts';
+import { runExperiment, startRun } from '../src/index.ts';
+import type { SolveRecord } from '../src/run/result-record.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cliInProcess } from './cli-helpers.ts';
 import { repeatablePart } from './helpers.ts';
 
@@ -159,8 +163,8 @@ async function run(
   seed: number,
   lineage: boolean,
 ): Promise<{ result: RunResult; between: BetweenEvent[]; events: ArchipelagoEvent[] }> {
-  const config = { ...resolveRunConfig(input, 'test', {}, env), seed };
-  const started = startSeededRun(config, { launcher: host, lineage });
+  const config = { ...resolveRunConfig({ ...input, lineage }, 'test', {}, env), seed };
+  const started = startSeededRun(config, { launcher: host });
   const between: BetweenEvent[] = [];
   const events: ArchipelagoEvent[] = [];
   started.events$.subscribe((e: ArchipelagoEvent) => {
@@ -261,19 +265,47 @@ describe('lineage in a real archipelago (worker threads, MessagePorts)', () => {
   });
 });
 
-describe('the switch: solve --no-lineage and startRun(config, { lineage: false })', () => {
-  it('the CLI and the library turn lineage off: the same record without between.lineage', async () => {
+describe('the switch: the run config key lineage (solve --no-lineage, a study, a sweep, the library)', () => {
+  it('the CLI and the library turn lineage off: the same record without between.lineage; the resolved config says so, a config leaving it on keeps its hash', async () => {
     const args = ['solve', '-n', '24', '--islands', '2', '--seed', '5', '--max-iterations', '10', '--json'];
     const on = await cliInProcess(args);
     const off = await cliInProcess([...args, '--no-lineage']);
     assert.equal(on.code, 1, on.stderr);
     assert.equal(off.code, 1, off.stderr);
-    const [withIt, without] = [JSON.parse(on.stdout) as RunResult, JSON.parse(off.stdout) as RunResult];
-    assert.ok(withIt.between!.every((p) => p.lineage?.length === 2));
-    assert.ok(without.between!.every((p) => p.lineage === undefined));
-    assert.deepEqual(withoutLineage(withIt), withoutLineage(without));
-    const handle = startRun({ n: 24, islands: 2, seed: 5, limits: { maxIterations: 10 } }, { lineage: false });
+    const [withIt, without] = [JSON.parse(on.stdout) as SolveRecord, JSON.parse(off.stdout) as SolveRecord];
+    assert.ok(withIt.between.every((p) => p.lineage?.length === 2));
+    assert.ok(without.between.every((p) => p.lineage === undefined));
+    assert.equal((without.config as { lineage?: boolean }).lineage, false);
+    assert.ok(!('lineage' in withIt.config), 'lineage on is left out of the resolved config (and its hash)');
+    assert.notEqual(without.provenance.configHash, withIt.provenance.configHash);
+    const fields = (r: SolveRecord) => withoutLineage({ ...r, config: undefined, provenance: undefined } as unknown as RunResult);
+    assert.deepEqual(fields(withIt), fields(without));
+    const handle = startRun({ n: 24, islands: 2, seed: 5, limits: { maxIterations: 10 }, lineage: false });
     assert.ok((await handle.result).between?.every((p) => p.lineage === undefined));
-    assert.throws(() => startRun({ n: 24 }, { lineage: 'no' as unknown as boolean }), /lineage/);
+    assert.throws(() => startRun({ n: 24, lineage: 'no' as unknown as boolean }), /lineage: expected true or false/);
+  });
+
+  it('a study sweeps it: the cell lineage=false has no between.lineage, the cell lineage=true has it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nq-lineage-study-'));
+    try {
+      const out = join(dir, 'out');
+      const base = { overrides: { n: 12, islands: 2, topology: { kind: 'ring' }, limits: { maxIterations: 6 } } };
+      const outcome = await runExperiment({ name: 'lineage-switch', base, sweep: { lineage: [true, false] }, seeds: [1] }, { out });
+      assert.equal(outcome.completed, 2);
+      const runs = readFileSync(join(out, 'runs.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { values: { lineage: boolean }; between: { lineage?: unknown }[] });
+      assert.equal(runs.length, 2);
+      for (const run of runs) {
+        assert.ok(run.between.length > 0);
+        assert.ok(
+          run.between.every((p) => (p.lineage !== undefined) === run.values.lineage),
+          `cell lineage=${run.values.lineage}`,
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
