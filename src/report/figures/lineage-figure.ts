@@ -47,7 +47,12 @@ export function lineageRows(events: readonly ArchipelagoEvent[]): LineageRow[] {
 /** Each origin in its island's colour (the page's too), "other islands" and "unknown" in greys; islands in order. */
 function originScale(rows: readonly LineageRow[]): { domain: string[]; range: string[] } {
   const origins = [...new Set(rows.map((r) => r.origin))].sort((a, b) => rank(a) - rank(b));
-  return { domain: origins, range: origins.map((o) => (o === OTHER_NAME ? OTHER_ORIGINS_COLOUR : o === UNKNOWN_NAME ? UNKNOWN_ORIGIN_COLOUR : islandColour(rank(o)))) };
+  return {
+    domain: origins,
+    range: origins.map((o) =>
+      o === OTHER_NAME ? OTHER_ORIGINS_COLOUR : o === UNKNOWN_NAME ? UNKNOWN_ORIGIN_COLOUR : islandColour(rank(o)),
+    ),
+  };
 }
 
 /** An origin's island number (other islands and unknown last). */
