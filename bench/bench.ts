@@ -575,7 +575,7 @@ async function liveSection(): Promise<void> {
   doneWhen.push(['live view: evaluations/s served / plain, N = 1000', fmt(cost.median, 3), '≥ 0.98', cost.median >= 0.98 ? 'yes' : 'no']);
   results.liveView = cost;
   // Lineage's cost, in one process (bench/lineage.ts): whole runs vary by more than the 1% goal.
-  const lineage = lineageCost(11);
+  const lineage = lineageCost(15);
   for (const row of lineage) {
     print(
       `Lineage, ${row.name}: evaluations/s with / without per pair ${row.ratios.map((r) => fmt(r, 3)).join(', ')}; median ${fmt(row.median, 3)}.\n`,

@@ -21,6 +21,8 @@ export interface LineageCase {
   name: string;
   spec: EvolverSpec;
   iterations: number;
+  /** A pair ends once both islands are taken over (a takeover run stops there), not only when one solves. */
+  untilTakenOver?: boolean;
 }
 
 export const LINEAGE_CASES: LineageCase[] = [
@@ -29,7 +31,7 @@ export const LINEAGE_CASES: LineageCase[] = [
     spec: {
       mode: 'paper',
       params: {
-        n: 32,
+        n: 256,
         populationSize: 100,
         pairsPerIteration: 50,
         crossoverProbability: 0.8,
@@ -61,6 +63,12 @@ export const LINEAGE_CASES: LineageCase[] = [
     spec: { mode: 'takeover', params: { n: 16, populationSize: 256, bestIsland: 0 } },
     iterations: 3000,
   },
+  {
+    name: 'takeover, N = 16, M = 256, until taken over',
+    spec: { mode: 'takeover', params: { n: 16, populationSize: 256, bestIsland: 0 } },
+    iterations: 3000,
+    untilTakenOver: true,
+  },
 ];
 
 /** Two islands of `spec` from streams `seed`, `island` 0 and 1, lineage tracked or not. */
@@ -75,14 +83,14 @@ function pair(spec: EvolverSpec, seed: number, lineage: boolean): Evolver[] {
  * evaluations made. A pair that solves is replaced by a new one (the next seed), so a small
  * board's block is as long as a large one's; both sides replace theirs at the same iteration.
  */
-function timed({ spec, iterations }: LineageCase, seed: number, lineage: boolean): { cpu: number; evaluations: number } {
+function timed({ spec, iterations, untilTakenOver }: LineageCase, seed: number, lineage: boolean): { cpu: number; evaluations: number } {
   let next = seed * 1000;
   let islands = pair(spec, next, lineage);
   let evaluations = 0;
   const start = process.cpuUsage();
   for (let t = 0; t < iterations; t++) {
     for (const e of islands) e.step();
-    if (islands.some((e) => e.solution)) {
+    if (islands.some((e) => e.solution) || (untilTakenOver && islands.every((e) => (e.modeSignal?.() ?? -1) >= 0))) {
       evaluations += islands[0].evaluations + islands[1].evaluations;
       islands = pair(spec, ++next, lineage);
       continue;

@@ -128,12 +128,6 @@ export interface RunOptions {
    */
   cluster?: IslandHosts;
   /**
-   * Track each member's island of origin (lineage: the `between` samples' `lineage`, the live
-   * view's lineage bars; docs/live-view.md). Default true; false costs nothing and changes no
-   * search (about 3% of a takeover-mode step at N = 16, within 1% for the paper GA).
-   */
-  lineage?: boolean;
-  /**
    * Checkpoint the run into `file` every `everySeconds` (default 60), as `solve --checkpoint`
    * does (`solve --resume FILE` continues it); each is also a `checkpoint` event. A write that
    * fails is a process warning and the run goes on. Refused (ConfigError, nothing started)
@@ -145,7 +139,6 @@ export interface RunOptions {
 const RUN_OPTIONS = optionsOf({
   signal: abortSignal,
   cluster: islandHosts,
-  lineage: flag,
   // The period: checkpointSeconds checks it in its own words.
   checkpoint: optionsOf({ everySeconds: anything }, { file: fileName }),
 } satisfies Record<keyof RunOptions, OptionSchema>);
@@ -171,7 +164,7 @@ function resolveOn(config: RunConfigInput, env: ResolveEnv): SeededRunConfig {
  * file, ...); NoSolutionError for N = 2 and 3 (nothing is started).
  */
 export function startRun(config: RunConfigInput, options: RunOptions = {}): RunHandle {
-  const { cluster, checkpoint, signal, lineage } = checkedOptions(options, 'startRun options', RUN_OPTIONS);
+  const { cluster, checkpoint, signal } = checkedOptions(options, 'startRun options', RUN_OPTIONS);
   const seeded = resolveOn(config, cluster ? { ...systemEnv(), availableParallelism: cluster.islands } : systemEnv());
   // The CLI's checks too (run/pre-run.ts): a result or checkpoint file that cannot be written is refused before the run.
   checkBeforeRun(seeded.islands, {
@@ -180,7 +173,6 @@ export function startRun(config: RunConfigInput, options: RunOptions = {}): RunH
   });
   const run = runPipeline(seeded, {
     ...(cluster ? { launcher: cluster.launcher } : {}),
-    ...(lineage === false ? { lineage } : {}),
     ...(signal ? { signal } : {}),
     ...(checkpoint
       ? {

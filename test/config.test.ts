@@ -439,6 +439,7 @@ describe('run config: JSON Schema', () => {
       'islandGroups',
       'limits',
       'onIslandError',
+      'lineage',
       'output',
       'cluster',
     ]);

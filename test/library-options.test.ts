@@ -49,7 +49,7 @@ const cases: [string, Call, RegExp][] = [
   [
     'solve: an unknown option',
     () => solve(run, any({ threads: 2 })),
-    /^startRun options: unknown option "threads"; expected one of signal, cluster, lineage, checkpoint$/,
+    /^startRun options: unknown option "threads"; expected one of signal, cluster, checkpoint$/,
   ],
   [
     'runExperiment: resume a string',

@@ -18,13 +18,18 @@ import { resolveRunConfig } from '../src/config/resolve.ts';
 import type { RunConfigInput } from '../src/config/schema.ts';
 import { Island } from '../src/ga/island.ts';
 import { originMix, UNKNOWN_ORIGIN } from '../src/ga/lineage.ts';
-import { TakeoverIsland } from '../src/ga/modes/takeover-island.ts';
+import { bestIndividual, TakeoverIsland } from '../src/ga/modes/takeover-island.ts';
 import { PAPER_DEFAULTS } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
+import { rankSelect } from '../src/ga/selection.ts';
 import { replaceWorst } from '../src/migration-policy/replacements/worst.ts';
 import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
 import { lineageFigure, lineageRows } from '../src/report/figures/lineage-figure.ts';
-import { startRun } from '../src/index.ts';
+import { runExperiment, startRun } from '../src/index.ts';
+import type { SolveRecord } from '../src/run/result-record.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cliInProcess } from './cli-helpers.ts';
 import { repeatablePart } from './helpers.ts';
 
@@ -71,6 +76,35 @@ describe('lineage in one island', () => {
     for (let s = 0; s < m; s++) assert.equal(island.population.origin![s], originOf.get(key(s)), `slot ${s}`);
     assert.equal(sum(originMix(island.population)), m);
     assert.deepEqual([...observe(island.population).lineage!], [...originMix(island.population)]);
+  });
+
+  it('a takeover island copies origins with its members every generation, also once taken over (one origin) and after immigrants of another', () => {
+    const m = 32;
+    const island = new TakeoverIsland({ n: 16, populationSize: m, bestIsland: 0 }, Rng.forStream(4, 0), { island: 0, seed: 4 });
+    island.trackLineage(
+      0,
+      Uint16Array.from({ length: m }, (_, s) => s % 3),
+    );
+    const pop = island.population;
+    // One generation replayed from the island's own random state: the elite, then M - 1 rank draws.
+    const checkedStep = (label: string) => {
+      const rng = new Rng(island.rng.saveState());
+      const order = pop.order.slice();
+      const before = pop.origin!.slice();
+      const expected = [before[order[0]], ...Array.from({ length: m - 1 }, () => before[order[rankSelect(rng, m)]])];
+      island.step();
+      assert.deepEqual([...pop.origin!], expected, `${label}, iteration ${island.iterations}`);
+    };
+    while (island.takeoverIteration() < 0) checkedStep('before the takeover');
+    for (let i = 0; i < 3; i++) checkedStep('taken over');
+    assert.equal(originMix(pop).length, 2, 'one origin left');
+    const copiesOfB = (k: number) => Uint16Array.from({ length: k * 16 }, (_, i) => bestIndividual(16, 4)[i % 16]);
+    island.immigrate(copiesOfB(2), 2, replaceWorst, false, new Uint16Array([originMix(pop)[0], originMix(pop)[0]]));
+    checkedStep('after immigrants of its own origin');
+    // Copies of B from island 7: as fit as every member, so selection shuffles both origins.
+    island.immigrate(copiesOfB(8), 8, replaceWorst, false, new Uint16Array(8).fill(7));
+    assert.equal(pop.origin!.filter((o) => o === 7).length, 8);
+    for (let i = 0; i < 6; i++) checkedStep('after immigrants of island 7');
   });
 
   it('a sample names the 8 largest origins and counts the rest together as origin -1', () => {
@@ -129,8 +163,8 @@ async function run(
   seed: number,
   lineage: boolean,
 ): Promise<{ result: RunResult; between: BetweenEvent[]; events: ArchipelagoEvent[] }> {
-  const config = { ...resolveRunConfig(input, 'test', {}, env), seed };
-  const started = startSeededRun(config, { launcher: host, lineage });
+  const config = { ...resolveRunConfig({ ...input, lineage }, 'test', {}, env), seed };
+  const started = startSeededRun(config, { launcher: host });
   const between: BetweenEvent[] = [];
   const events: ArchipelagoEvent[] = [];
   started.events$.subscribe((e: ArchipelagoEvent) => {
@@ -231,19 +265,47 @@ describe('lineage in a real archipelago (worker threads, MessagePorts)', () => {
   });
 });
 
-describe('the switch: solve --no-lineage and startRun(config, { lineage: false })', () => {
-  it('the CLI and the library turn lineage off: the same record without between.lineage', async () => {
+describe('the switch: the run config key lineage (solve --no-lineage, a study, a sweep, the library)', () => {
+  it('the CLI and the library turn lineage off: the same record without between.lineage; the resolved config says so, a config leaving it on keeps its hash', async () => {
     const args = ['solve', '-n', '24', '--islands', '2', '--seed', '5', '--max-iterations', '10', '--json'];
     const on = await cliInProcess(args);
     const off = await cliInProcess([...args, '--no-lineage']);
     assert.equal(on.code, 1, on.stderr);
     assert.equal(off.code, 1, off.stderr);
-    const [withIt, without] = [JSON.parse(on.stdout) as RunResult, JSON.parse(off.stdout) as RunResult];
-    assert.ok(withIt.between!.every((p) => p.lineage?.length === 2));
-    assert.ok(without.between!.every((p) => p.lineage === undefined));
-    assert.deepEqual(withoutLineage(withIt), withoutLineage(without));
-    const handle = startRun({ n: 24, islands: 2, seed: 5, limits: { maxIterations: 10 } }, { lineage: false });
+    const [withIt, without] = [JSON.parse(on.stdout) as SolveRecord, JSON.parse(off.stdout) as SolveRecord];
+    assert.ok(withIt.between.every((p) => p.lineage?.length === 2));
+    assert.ok(without.between.every((p) => p.lineage === undefined));
+    assert.equal((without.config as { lineage?: boolean }).lineage, false);
+    assert.ok(!('lineage' in withIt.config), 'lineage on is left out of the resolved config (and its hash)');
+    assert.notEqual(without.provenance.configHash, withIt.provenance.configHash);
+    const fields = (r: SolveRecord) => withoutLineage({ ...r, config: undefined, provenance: undefined } as unknown as RunResult);
+    assert.deepEqual(fields(withIt), fields(without));
+    const handle = startRun({ n: 24, islands: 2, seed: 5, limits: { maxIterations: 10 }, lineage: false });
     assert.ok((await handle.result).between?.every((p) => p.lineage === undefined));
-    assert.throws(() => startRun({ n: 24 }, { lineage: 'no' as unknown as boolean }), /lineage/);
+    assert.throws(() => startRun({ n: 24, lineage: 'no' as unknown as boolean }), /lineage: expected true or false/);
+  });
+
+  it('a study sweeps it: the cell lineage=false has no between.lineage, the cell lineage=true has it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nq-lineage-study-'));
+    try {
+      const out = join(dir, 'out');
+      const base = { overrides: { n: 12, islands: 2, topology: { kind: 'ring' }, limits: { maxIterations: 6 } } };
+      const outcome = await runExperiment({ name: 'lineage-switch', base, sweep: { lineage: [true, false] }, seeds: [1] }, { out });
+      assert.equal(outcome.completed, 2);
+      const runs = readFileSync(join(out, 'runs.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { values: { lineage: boolean }; between: { lineage?: unknown }[] });
+      assert.equal(runs.length, 2);
+      for (const run of runs) {
+        assert.ok(run.between.length > 0);
+        assert.ok(
+          run.between.every((p) => (p.lineage !== undefined) === run.values.lineage),
+          `cell lineage=${run.values.lineage}`,
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -67,7 +67,7 @@ function islandTasks(options: ArchipelagoOptions, edges: readonly Edge[]): Islan
     ...(options.checkpointAtIteration !== undefined ? { checkpointFrom: options.checkpointAtIteration } : {}),
     ...(options.resume ? { arriving: migrantsInFlight(options.resume, island, sourcesOf(edges, island)) } : {}),
     ...(options.extensions?.length ? { extensions: options.extensions } : {}),
-    ...(options.lineage === false ? { lineage: false } : {}),
+    ...(options.run.lineage === false ? { lineage: false } : {}),
   }));
 }
 

@@ -41,6 +41,8 @@ export interface RunSpec {
    * `ga` and `migration`'s policies. An island in no group runs those.
    */
   islandGroups?: IslandGroup[];
+  /** false: no lineage (each member's island of origin, docs/live-view.md); absent: tracked (a resolved config keeps only false). */
+  lineage?: boolean;
 }
 
 /** Islands with settings of their own: the GA and the migration policies the islands listed run instead of the run's. */

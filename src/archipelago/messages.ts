@@ -36,7 +36,7 @@ export interface IslandTask {
   checkpointFrom?: number;
   /** With `snapshot`: the migrants in flight to this island at the checkpoint, in sending order (in-flight.ts). */
   arriving?: MigrantsMessage[];
-  /** Track lineage (ga/lineage.ts; ArchipelagoOptions.lineage): absent means on. */
+  /** Track lineage (ga/lineage.ts; the run config's `lineage`): absent means on. */
   lineage?: boolean;
   /** URLs of extension modules (`extension.ts`) whose policies the task may name. */
   extensions?: readonly string[];

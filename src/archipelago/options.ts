@@ -50,12 +50,6 @@ export interface ArchipelagoOptions {
    * from an extension module is in this list and in the module, which `extensions` names.
    */
   migrationModes?: MigrationModeRegistry;
-  /**
-   * Track each member's island of origin (lineage, src/ga/lineage.ts; docs/live-view.md):
-   * migrants carry it, observations hold each island's mix. Default true; false leaves the
-   * search as it is (it never changes it) and drops the `lineage` observable.
-   */
-  lineage?: boolean;
   /** The GA modes whose coordinator hooks `run.ga.mode` may name (default: the built-in ones). */
   gaModes?: GaModeRegistry;
   /** The topologies `run.topology.kind` may name, built here (default: the built-in ones; a test's copy has more). */

@@ -11,6 +11,8 @@ export const RUN_DEFAULTS = {
   /** null = one worker thread per island, up to os.availableParallelism(). */
   threads: null,
   onIslandError: 'continue',
+  /** Each member's island of origin tracked (docs/live-view.md, "Lineage"). */
+  lineage: true,
   /** mode null = by N (defaultMigrationMode). */
   migration: { mode: null, interval: 1, migrants: '2%', rejectDuplicates: false },
   limits: { maxIterations: null, maxEvaluations: null, timeLimit: null },

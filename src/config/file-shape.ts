@@ -30,6 +30,7 @@ export function toFileShape(config: RunConfig, registries: Registries = REGISTRI
     ...(config.islandGroups ? { islandGroups: islandGroupsFileShape(config.islandGroups, registries) } : {}),
     limits: { ...config.limits },
     onIslandError: config.onIslandError,
+    ...(config.lineage === false ? { lineage: false } : {}),
     output: { ...config.output },
     ...(config.cluster ? { cluster: { ...config.cluster } } : {}),
     ...(config.threads !== null ? { threads: config.threads } : {}),

@@ -75,6 +75,12 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
       value: 'boolean',
       describe: 'refuse immigrants already in the population',
     },
+    {
+      name: 'lineage',
+      path: 'lineage',
+      value: 'boolean',
+      describe: "track each member's island of origin (the live view's lineage bars, the record's between[].lineage); --no-lineage: off",
+    },
     { name: 'max-iterations', path: 'limits.maxIterations', value: 'number', describe: 'iteration limit per island (null = none)' },
     {
       name: 'max-evaluations',

@@ -234,6 +234,8 @@ export function resolveRunConfig(
       registries,
     }),
     onIslandError: p.onIslandError,
+    // Only `false` is kept: a config that leaves lineage on has the hash it had before the key existed.
+    ...(p.lineage ? {} : { lineage: false }),
     output: p.output,
     cluster: p.cluster,
     threads: p.threads,

@@ -67,6 +67,7 @@ function runSpecShape(registries: Registries) {
       timeLimit: z.number().gt(0).max(MAX_TIME_LIMIT_SECONDS).nullable(),
     }),
     onIslandError: oneOf(ON_ISLAND_ERROR),
+    lineage: boolean().optional(),
   };
 }
 

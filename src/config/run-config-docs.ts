@@ -90,6 +90,8 @@ export interface RunConfigDocs {
   };
   /** when an island fails: continue without it (the result records the failure), or fail the run (exit 3) */
   onIslandError?: unknown;
+  /** track each member's island of origin (the live view's lineage bars, the record's between[].lineage); false: not tracked, the same search (--no-lineage) */
+  lineage?: unknown;
   output?: {
     /** where to write the result (JSON); null = nowhere */
     file?: unknown;

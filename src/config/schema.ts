@@ -167,6 +167,12 @@ export function runConfigSchemaFor(registries: Registries) {
     onIslandError: oneOf(ON_ISLAND_ERROR)
       .default(RUN_DEFAULTS.onIslandError)
       .describe('when an island fails: continue without it (the result records the failure), or fail the run (exit 3)'),
+    lineage: z
+      .boolean({ error: expected('true or false') })
+      .default(RUN_DEFAULTS.lineage)
+      .describe(
+        "track each member's island of origin (the live view's lineage bars, the record's between[].lineage); false: not tracked, the same search (--no-lineage)",
+      ),
     output: outputSchema.prefault({}),
     cluster: clusterSchema
       .nullable()

@@ -175,6 +175,7 @@ const RUN_CONFIG_ONLY_KEYS = [
   'migration',
   'limits',
   'onIslandError',
+  'lineage',
   'output',
   'cluster',
   'islandGroups',

@@ -14,30 +14,23 @@ export const UNKNOWN_ORIGIN = 0xffff;
 /**
  * The mix of origins in `pop`: (origin, count) pairs, flat, the largest count first (ties:
  * lower origin first); the counts add up to the population's size. Empty without lineage.
+ * Counted, not sorted: one pass over the members into a counter per origin up to the
+ * largest present (UNKNOWN_ORIGIN in a counter of its own); only the distinct origins are ordered.
  */
 export function originMix(pop: Population): Uint32Array {
   const origin = pop.origin;
   if (origin === null) return new Uint32Array(0);
-  const sorted = origin.slice().sort();
-  let distinct = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
-  const pairs = new Uint32Array(2 * distinct);
-  let k = -1;
-  for (let i = 0; i < sorted.length; i++) {
-    if (i === 0 || sorted[i] !== sorted[i - 1]) pairs[2 * ++k] = sorted[i];
-    pairs[2 * k + 1]++;
-  }
-  return sortPairs(pairs);
-}
-
-/** Pairs (origin, count) ordered by count descending, then origin ascending. */
-function sortPairs(pairs: Uint32Array): Uint32Array {
-  const order = Array.from({ length: pairs.length / 2 }, (_, i) => i);
-  order.sort((a, b) => pairs[2 * b + 1] - pairs[2 * a + 1] || pairs[2 * a] - pairs[2 * b]);
-  const out = new Uint32Array(pairs.length);
-  order.forEach((p, i) => {
-    out[2 * i] = pairs[2 * p];
-    out[2 * i + 1] = pairs[2 * p + 1];
+  let max = 0;
+  for (let s = 0; s < origin.length; s++) if (origin[s] !== UNKNOWN_ORIGIN && origin[s] > max) max = origin[s];
+  const counts = new Uint32Array(max + 2); // the last: UNKNOWN_ORIGIN
+  for (let s = 0; s < origin.length; s++) counts[origin[s] === UNKNOWN_ORIGIN ? max + 1 : origin[s]]++;
+  const found: number[] = [];
+  for (let o = 0; o < counts.length; o++) if (counts[o] > 0) found.push(o);
+  found.sort((a, b) => counts[b] - counts[a] || a - b);
+  const pairs = new Uint32Array(2 * found.length);
+  found.forEach((o, i) => {
+    pairs[2 * i] = o === max + 1 ? UNKNOWN_ORIGIN : o;
+    pairs[2 * i + 1] = counts[o];
   });
-  return out;
+  return pairs;
 }

@@ -93,6 +93,31 @@ export class Population {
     if (origin !== null) origin[slot] = this.originSource === null ? this.home : this.originSource[(srcOffset / this.n) | 0];
   }
 
+  /**
+   * Overwrites chromosome `slot` with member `fromSlot` of `from` (same n) and its fitness;
+   * not its origin, which the caller copies when it can change (a takeover generation).
+   */
+  copyMember(slot: number, from: Population, fromSlot: number): void {
+    copyGenes(from.genes, fromSlot * this.n, this.genes, slot * this.n, this.n);
+    this.fitness[slot] = from.fitness[fromSlot];
+    this.written[slot] = ++this.writes;
+  }
+
+  /** Overwrites every member with `from`'s (same n and size), slot for slot, in whole arrays; not their origins (as `copyMember`). */
+  copyAll(from: Population): void {
+    this.genes.set(from.genes);
+    this.fitness.set(from.fitness);
+    for (let s = 0; s < this.size; s++) this.written[s] = ++this.writes;
+  }
+
+  /** The origin every member has, or -1 if they differ (or lineage is not tracked). O(size). */
+  singleOrigin(): number {
+    const origin = this.origin;
+    if (origin === null) return -1;
+    for (let s = 1; s < this.size; s++) if (origin[s] !== origin[0]) return -1;
+    return origin[0];
+  }
+
   /** Whether some member equals the chromosome at `src[srcOffset..]` (members of other fitness are skipped). */
   contains(src: Genes, srcOffset: number, fitness: number): boolean {
     const n = this.n;

@@ -38,8 +38,6 @@ export interface PipelineOptions {
   resume?: CheckpointFile;
   /** Aborting it is `stop()`. */
   signal?: AbortSignal;
-  /** false: no lineage (each member's island of origin, docs/live-view.md); default on. */
-  lineage?: boolean;
   /**
    * How the caller's user names the checkpoint, the resume and the launcher, for the one-line
    * refusal (`--checkpoint: not with --nats (...)`); default the library's option names.
@@ -108,7 +106,6 @@ export function runPipeline(config: SeededRunConfig, options: PipelineOptions = 
     ...(launcher ? { launcher } : {}),
     ...(checkpoints ? { checkpointEveryMs: checkpoints.everyMs } : {}),
     ...(resume ? { resume: resume.islands, resumeBetween: resume.between } : {}),
-    ...(options.lineage === false ? { lineage: false } : {}),
   });
   if (checkpoints) {
     const { file, onWrite } = checkpoints;

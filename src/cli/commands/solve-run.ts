@@ -50,7 +50,6 @@ export interface SolveArgs extends ClusterArgs, ServeArgs {
   board: boolean;
   quiet: boolean;
   all: boolean;
-  lineage: boolean;
   checkpoint?: string;
   checkpointEvery?: string;
   resume?: string;
@@ -243,7 +242,6 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
       launcher: cluster ? cluster.launcher : host,
       ...checkpointsOf(checkpointPath, everySeconds, notes),
       ...(resumed ? { resume: resumed } : {}),
-      ...(args.lineage === false ? { lineage: false } : {}),
       names,
     });
     served?.watch(run.events$);

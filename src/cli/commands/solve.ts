@@ -16,12 +16,6 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('board', { type: 'boolean', default: false, describe: `draw the board (N <= ${MAX_BOARD_N})` })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no live view, and no started/checkpoint notes on stderr' })
       .option('all', { type: 'boolean', default: false, describe: 'print long solutions in full' })
-      .option('lineage', {
-        type: 'boolean',
-        default: true,
-        describe:
-          "track each member's island of origin (the live view's lineage bars, the record's between.lineage); --no-lineage turns it off",
-      })
       .option('trace', {
         type: 'string',
         requiresArg: true,

@@ -1,6 +1,7 @@
 import { allocGenes, type Genes } from '../../problem/genes.ts';
 import type { IslandPlace } from '../evolver.ts';
 import { IslandCore } from '../island-core.ts';
+import type { ReplacementPolicy } from '../migration-policy.ts';
 import { randomPermutation } from '../permutation.ts';
 import { Population } from '../population.ts';
 import { Rng } from '../rng.ts';
@@ -54,6 +55,8 @@ export class TakeoverIsland extends IslandCore {
   private readonly next: Population;
   private readonly survival: SurvivalScratch;
   private takenOverAt = -1;
+  /** Lineage: the one origin of every member once they share one, else -1 (origins are copied each generation). */
+  private singleOrigin = -1;
 
   constructor(params: TakeoverParams, rng: Rng, place: IslandPlace, snapshot?: IslandState) {
     super(params.n, new Population(params.n, params.populationSize), rng);
@@ -104,28 +107,49 @@ export class TakeoverIsland extends IslandCore {
     return this.survival;
   }
 
-  /** A member drawn into `next` keeps its origin, and so does it when copied back. */
+  /** A member drawn into `next` keeps its origin, and so does it when copied back (`step`). */
   protected lineageStarted(): void {
     this.next.trackOrigins(this.population.home);
-    this.next.originSource = this.population.origin;
-    this.population.originSource = this.next.origin;
+    this.singleOrigin = -1;
   }
 
-  /** One generation: the best member kept, M - 1 drawn by rank selection; never a solution. */
+  /**
+   * One generation: the best member kept, M - 1 drawn by rank selection; never a solution.
+   * Origins are copied only while they can change: once every member has one origin (a
+   * taken-over island: every copy of B descends from the one B), selection keeps it so, and
+   * only an immigrant of another origin mixes it again (`immigrate`).
+   */
   step(): boolean {
     const pop = this.population;
     const next = this.next;
     const m = pop.size;
-    const n = this.n;
-    next.copyIn(0, pop.genes, pop.order[0] * n, pop.fitness[pop.order[0]]);
+    const to = next.origin;
+    const from = to === null || this.singleOrigin >= 0 ? null : pop.origin;
+    let slot = pop.order[0];
+    next.copyMember(0, pop, slot);
+    if (from !== null) to![0] = from[slot];
     for (let s = 1; s < m; s++) {
-      const slot = pop.order[rankSelect(this.rng, m)];
-      next.copyIn(s, pop.genes, slot * n, pop.fitness[slot]);
+      slot = pop.order[rankSelect(this.rng, m)];
+      next.copyMember(s, pop, slot);
+      if (from !== null) to![s] = from[slot];
     }
-    for (let s = 0; s < m; s++) pop.copyIn(s, next.genes, s * n, next.fitness[s]);
+    pop.copyAll(next);
+    if (from !== null) {
+      // next's origins become the population's: swapped, not copied.
+      next.origin = from;
+      pop.origin = to;
+    }
     pop.rerank();
     this.iterations++;
+    if (from !== null && pop.fitness[pop.order[m - 1]] === BEST_FITNESS) this.singleOrigin = pop.singleOrigin();
     return false;
+  }
+
+  /** Immigrants may bring another origin: unless all of theirs are the island's one, origins are copied again. */
+  override immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false, origins?: Uint16Array): number {
+    const accepted = super.immigrate(genes, count, replace, rejectDuplicates, origins);
+    if (accepted > 0 && this.singleOrigin >= 0 && !allEqual(origins, count, this.singleOrigin)) this.singleOrigin = -1;
+    return accepted;
   }
 
   /** The first iteration at which every member was a copy of the best (checked whenever asked: after each generation and migration), or -1. */
@@ -151,4 +175,11 @@ export class TakeoverIsland extends IslandCore {
     for (let s = 0; s < this.population.size; s++) if (this.population.fitness[s] === BEST_FITNESS) k++;
     return k;
   }
+}
+
+/** Whether `origins` (absent: unknown) holds `origin` in each of its first `count` places. */
+function allEqual(origins: Uint16Array | undefined, count: number, origin: number): boolean {
+  if (origins === undefined) return false;
+  for (let i = 0; i < count; i++) if (origins[i] !== origin) return false;
+  return true;
 }

@@ -6,6 +6,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ArchipelagoEvent } from '../../archipelago/events.ts';
 import type { RunRecord } from '../../experiment/records.ts';
 import { toSolution, type Metric } from '../statistics/summary.ts';
+import { islandScale } from './palette.ts';
 import { CHART_FONT, OKABE_ITO, VEGA_LITE_SCHEMA } from './study-charts.ts';
 import { shortNames } from '../statistics/run-length.ts';
 import type { XAxis } from './x-axis.ts';
@@ -147,6 +148,7 @@ function progressSpec(
   title: string,
 ): TopLevelSpec {
   const values = drawnPoints(points, y.field);
+  const islands = [...new Set(values.map((p) => p.island))].sort((a, b) => a - b);
   return {
     $schema: VEGA_LITE_SCHEMA,
     title: { text: title, ...CHART_FONT },
@@ -164,7 +166,7 @@ function progressSpec(
         scale: { zero: true },
         axis: { format: y.format, ...(y.field === 'bestFitness' ? { tickMinStep: 1 } : {}) },
       },
-      color: { field: 'island', type: 'nominal', title: 'island' },
+      color: { field: 'island', type: 'nominal', title: 'island', scale: islandScale(islands, (i) => i) },
     },
     config: { axis: CHART_FONT, legend: CHART_FONT },
   };

@@ -9,6 +9,7 @@ import type { ArchipelagoEvent } from '../../archipelago/events.ts';
 import { OTHER_ORIGINS } from '../../archipelago/observables/between.ts';
 import { UNKNOWN_ORIGIN } from '../../ga/lineage.ts';
 import { renderSvg } from './charts.ts';
+import { islandColour, OTHER_ORIGINS_COLOUR, UNKNOWN_ORIGIN_COLOUR } from './palette.ts';
 import { VEGA_LITE_SCHEMA } from './study-charts.ts';
 
 /** Panels drawn at most (the first islands); the caption says how many were left out. */
@@ -21,8 +22,11 @@ export interface LineageRow {
   share: number;
 }
 
+const OTHER_NAME = 'other islands';
+const UNKNOWN_NAME = 'unknown';
+
 function originName(origin: number): string {
-  return origin === OTHER_ORIGINS ? 'other islands' : origin === UNKNOWN_ORIGIN ? 'unknown' : `island ${origin}`;
+  return origin === OTHER_ORIGINS ? OTHER_NAME : origin === UNKNOWN_ORIGIN ? UNKNOWN_NAME : `island ${origin}`;
 }
 
 /** The shares of each island's members by origin at every sample with lineage (of the first LINEAGE_PANELS islands). */
@@ -38,6 +42,22 @@ export function lineageRows(events: readonly ArchipelagoEvent[]): LineageRow[] {
     });
   }
   return rows;
+}
+
+/** Each origin in its island's colour (the page's too), "other islands" and "unknown" in greys; islands in order. */
+function originScale(rows: readonly LineageRow[]): { domain: string[]; range: string[] } {
+  const origins = [...new Set(rows.map((r) => r.origin))].sort((a, b) => rank(a) - rank(b));
+  return {
+    domain: origins,
+    range: origins.map((o) =>
+      o === OTHER_NAME ? OTHER_ORIGINS_COLOUR : o === UNKNOWN_NAME ? UNKNOWN_ORIGIN_COLOUR : islandColour(rank(o)),
+    ),
+  };
+}
+
+/** An origin's island number (other islands and unknown last). */
+function rank(origin: string): number {
+  return origin.startsWith('island ') ? Number(origin.slice(7)) : origin === OTHER_NAME ? 1e6 : 1e6 + 1;
 }
 
 export function lineageSpec(rows: readonly LineageRow[]): TopLevelSpec {
@@ -60,7 +80,7 @@ export function lineageSpec(rows: readonly LineageRow[]): TopLevelSpec {
           axis: { tickMinStep: 1, labelExpr: "format(datum.value, '~s')" },
         },
         y: { field: 'share', type: 'quantitative', stack: 'normalize', title: null, axis: { format: '.0%', tickCount: 2 } },
-        color: { field: 'origin', type: 'nominal', title: 'origin', legend: { columns: 2, symbolLimit: 40 } },
+        color: { field: 'origin', type: 'nominal', title: 'origin', scale: originScale(rows), legend: { columns: 2, symbolLimit: 40 } },
         order: { field: 'origin' },
       },
     },

@@ -8,17 +8,15 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ArchipelagoEvent } from '../../archipelago/events.ts';
 import { quantile } from '../statistics/stats.ts';
 import { shortNames, type BudgetPoint, type EcdfPoint } from '../statistics/run-length.ts';
+import { OKABE_ITO } from './palette.ts';
 
 /** Every chart's fonts (charts.ts, observables-charts.ts, lineage-figure.ts use these too). */
 export const CHART_FONT = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
 /** The vega-lite version every chart's spec names. */
 export const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
-/**
- * Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008): eight hues told
- * apart in every common form of colour blindness, black last.
- */
-export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#000000'];
+/** Okabe & Ito's colour-blind-safe palette (palette.ts: the islands' colours too). */
+export { OKABE_ITO };
 
 /** One colour and one dash pattern per cell: eight hues, then the same hues dashed (four patterns: 32 cells apart). */
 function cellEncoding(names: readonly string[]): Record<string, unknown> {

@@ -2,7 +2,7 @@
 // best fitness against evaluations, one curve per run from the exact trajectory its record
 // keeps, each ending at its own last evaluation (its budget). An unsolved run is censored (it
 // says only that a solution needed more): its curve is dashed and ends in a cross.
-import { formatNumber, html, islandColour, lineChart, maxOf, OKABE_ITO } from './draw.js';
+import { formatNumber, html, islandColour, lineChart, maxOf } from './draw.js';
 
 /** How often the runs going on in the chosen cell are asked for again. */
 const REFRESH_MS = 2000;
@@ -62,8 +62,7 @@ export class CellOverlay {
   }
 
   draw(data) {
-    const count = data.runs.length + data.running.length;
-    const colour = (i) => (count <= OKABE_ITO.length ? OKABE_ITO[i] : islandColour(i, count));
+    const colour = islandColour;
     const lines = data.runs.map((r, i) => ({
       name: `seed ${r.seed}: ${r.censored ? `censored (${r.ended}), best ${r.fitness} at` : 'solved at'} ${formatNumber(r.evaluations)} evaluations`,
       colour: colour(i),

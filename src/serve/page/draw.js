@@ -34,20 +34,27 @@ export function scales({ width, height, m }, [x0, x1], [y0, y1], log = false) {
   };
 }
 
-/** A colour per island: hues spread around the wheel, so 2 islands and 64 both stay apart. */
-export function islandColour(island, count) {
-  const hue = Math.round((island * 360) / Math.max(1, count)) % 360;
-  return `hsl(${hue}, 65%, ${count > 16 ? 45 : 40}%)`;
+/** Okabe & Ito's colour-blind-safe palette, as the static report uses it (src/report/figures/palette.ts). */
+export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#000000'];
+
+/**
+ * Island (or cell) `i`'s colour: the report's palette, line for line (src/report/figures/palette.ts;
+ * test/palette.test.ts holds them equal): Okabe & Ito's eight, then golden-angle hues.
+ */
+export function islandColour(i) {
+  if (i < OKABE_ITO.length) return OKABE_ITO[i];
+  return `hsl(${Math.round((i * 137.508) % 360)}, 65%, ${i % 2 === 0 ? 36 : 56}%)`;
 }
+
+/** Lineage: "other islands" and an unknown origin (palette.ts). */
+export const OTHER_ORIGINS_COLOUR = '#c8c8c8';
+export const UNKNOWN_ORIGIN_COLOUR = '#7f7f7f';
 
 /** From red (0) through amber to green (1): a migration's acceptance. */
 export function acceptanceColour(share) {
   const s = Number.isFinite(share) ? Math.min(1, Math.max(0, share)) : 0;
   return `hsl(${Math.round(s * 120)}, 70%, 42%)`;
 }
-
-/** Okabe & Ito's colour-blind-safe palette, as the static report uses it (src/report/figures/study-charts.ts). */
-export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#000000'];
 
 /** From white (0) to dark blue (1): a distance in the heat map. */
 export function heatColour(value) {

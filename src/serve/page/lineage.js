@@ -1,7 +1,7 @@
 // Lineage (docs/live-view.md): each island's population by island of origin, one stacked bar
 // per island, each origin in its island's colour (the colour of its lines in the charts), so
 // a takeover is seen as one colour spreading along the topology.
-import { html, islandColour, svg, text } from './draw.js';
+import { html, islandColour, OTHER_ORIGINS_COLOUR, svg, text, UNKNOWN_ORIGIN_COLOUR } from './draw.js';
 
 /** The sample's stand-in for every origin past its 8 largest (observables/between.ts OTHER_ORIGINS). */
 const OTHER = -1;
@@ -12,15 +12,15 @@ const MAX_BARS = 64;
 /** Origins the legend names one by one. */
 const LEGEND_ORIGINS = 16;
 
-/** The colour of an origin among `count` islands. */
-export function originColour(origin, count) {
-  if (origin === OTHER) return '#bbbbbb';
-  if (origin === UNKNOWN) return '#333333';
-  return islandColour(origin, count);
+/** The colour of an origin: its island's (the charts' and the report's palette), greys for the rest. */
+export function originColour(origin) {
+  if (origin === OTHER) return OTHER_ORIGINS_COLOUR;
+  if (origin === UNKNOWN) return UNKNOWN_ORIGIN_COLOUR;
+  return islandColour(origin);
 }
 
 /** The stacked bars of `lineage` (per island, [origin, count, ...]) at `iteration`, with a legend. */
-export function lineageChart(box, lineage, iteration, count) {
+export function lineageChart(box, lineage, iteration) {
   box.replaceChildren();
   if (!lineage) {
     html('p', 'no sample yet (lineage is tracked unless the run turned it off)', { class: 'legend' }, box);
@@ -48,7 +48,7 @@ export function lineageChart(box, lineage, iteration, count) {
           y: i * row + 1,
           width: share * width + 0.2,
           height: row - 2,
-          fill: originColour(mix[k], count),
+          fill: originColour(mix[k]),
           'data-origin': mix[k],
           'data-share': share,
         },
@@ -64,7 +64,6 @@ export function lineageChart(box, lineage, iteration, count) {
   lineageLegend(
     box,
     [...origins].sort((a, b) => a - b),
-    count,
     iteration,
     lineage.length - shown,
   );
@@ -74,7 +73,7 @@ function originName(origin) {
   return origin === OTHER ? 'other islands' : origin === UNKNOWN ? 'an unknown island' : `island ${origin}`;
 }
 
-function lineageLegend(box, origins, count, iteration, hidden) {
+function lineageLegend(box, origins, iteration, hidden) {
   const keys = html('div', '', { class: 'keys legend', id: 'lineage-legend' }, box);
   if (origins.length > LEGEND_ORIGINS)
     keys.textContent = `${origins.length} origins, each in its island's colour (hover a bar for its island)`;
@@ -82,7 +81,7 @@ function lineageLegend(box, origins, count, iteration, hidden) {
     for (const origin of origins) {
       const key = html('span', '', { class: 'key' }, keys);
       const mark = svg('svg', { width: 14, height: 10, viewBox: '0 0 14 10', class: 'swatch' }, key);
-      svg('rect', { x: 0, y: 0, width: 14, height: 10, fill: originColour(origin, count) }, mark);
+      svg('rect', { x: 0, y: 0, width: 14, height: 10, fill: originColour(origin) }, mark);
       key.append(`from ${originName(origin)}`);
     }
   html(

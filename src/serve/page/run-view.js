@@ -64,11 +64,10 @@ export class RunView {
     const s = this.cursor === null ? all : cutAt(all, this.cursor);
     this.status(s);
     this.topology(s);
-    const count = s.header.islands;
     const series = (column) =>
       Object.entries(s.series).map(([i, points]) => ({
         name: `island ${i}`,
-        colour: islandColour(Number(i), count),
+        colour: islandColour(Number(i)),
         points: withLast(points, s.last[i]).map((p) => [p[0], p[column]]),
       }));
     lineChart(this.parts.best, { lines: series(2), xTitle: 'iteration (generations)', yTitle: 'best fitness (fewer is better)' });
@@ -87,7 +86,7 @@ export class RunView {
         : withLast(all.lineages ?? [], all.lineagesLast)
             .filter((f) => f[0] <= this.cursor)
             .at(-1);
-    lineageChart(this.parts.lineage, mix?.[1], mix?.[0], count);
+    lineageChart(this.parts.lineage, mix?.[1], mix?.[0]);
     const b = withLast(s.betweenSeries, s.betweenLast);
     lineChart(this.parts.distinct, {
       lines: [

@@ -1,7 +1,7 @@
 // The study view: per cell the runs done of planned, the run-length ECDF and ERT with its
 // interval as runs finish, the runs going on now and the finished runs whose events are kept.
 import { CellOverlay } from './cell-overlay.js';
-import { extent, formatNumber, html, islandColour, legend, lineChart, OKABE_ITO, scales, svg, text, ticks } from './draw.js';
+import { extent, formatNumber, html, islandColour, legend, lineChart, scales, svg, text, ticks } from './draw.js';
 
 export class StudyView {
   constructor(root) {
@@ -20,8 +20,8 @@ export class StudyView {
     this.parts.status.textContent = `${s.done} of ${s.planned} runs done${s.finished ? '' : `; ${s.running.length} going on`}`;
     this.parts.status.dataset.done = String(s.done);
     this.table(s);
-    // The static report's colour-blind-safe palette; more cells than it has go round the hue wheel.
-    const colour = (i) => (s.cells.length <= OKABE_ITO.length ? OKABE_ITO[i] : islandColour(i, s.cells.length));
+    // The static report's colour-blind-safe palette (past eight cells, golden-angle hues).
+    const colour = islandColour;
     lineChart(this.parts.ecdf, {
       lines: s.cells.map((c, i) => ({ name: c.id, colour: colour(i), step: true, points: c.ecdf })),
       xTitle: 'evaluations to a solution (log scale)',
