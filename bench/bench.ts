@@ -378,6 +378,8 @@ function startSection(): void {
   };
   const cpuRatio = median(split.command.map((c, i) => c.cpu / split.node[i].cpu));
   const verify = againstBareNode(['verify', '8', '6', '4', '1', '3', '5', '7', '2'], pairs);
+  // The same run on one thread per island (the default before a small run's one thread, docs/defaults.md).
+  const twoThreads = againstBareNode(['solve', '-n', '8', '--quiet', '--threads', '2'], pairs);
   const out = mkdtempSync(path.join(os.tmpdir(), 'nq-bench-study-'));
   const study = (() => {
     try {
@@ -408,6 +410,13 @@ function startSection(): void {
           fmt(median(split.command.map((r) => r.cpu)), 3),
           fmt(median(split.node.map((r) => r.cpu)), 3),
           fmt(cpuRatio),
+          '',
+        ],
+        [
+          '`solve -n 8 --quiet --threads 2` (one thread per island)',
+          fmt(median(twoThreads.command), 3),
+          fmt(median(twoThreads.node), 3),
+          fmt(twoThreads.ratio),
           '',
         ],
         ['`verify 8 6 4 1 3 5 7 2`', fmt(median(verify.command), 3), fmt(median(verify.node), 3), fmt(verify.ratio), '≤ 1.5'],
@@ -444,7 +453,7 @@ function startSection(): void {
     ],
     ['50-run study: median recorded seconds', `${fmt(study.medianSeconds, 4)} s`, '≤ 0.01 s', study.medianSeconds <= 0.01 ? 'yes' : 'no'],
   );
-  results.start = { solve8, verify, study };
+  results.start = { solve8, twoThreads, verify, study };
 }
 
 /** Where `solve -n 8`'s start goes: each milestone's median ms since its process started, beside bare node's whole run. */
