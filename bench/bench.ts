@@ -378,6 +378,8 @@ function startSection(): void {
   };
   const cpuRatio = median(split.command.map((c, i) => c.cpu / split.node[i].cpu));
   const verify = againstBareNode(['verify', '8', '6', '4', '1', '3', '5', '7', '2'], pairs);
+  // The same run on one thread per island (the default before a small run's one thread, docs/defaults.md).
+  const twoThreads = againstBareNode(['solve', '-n', '8', '--quiet', '--threads', '2'], pairs);
   const out = mkdtempSync(path.join(os.tmpdir(), 'nq-bench-study-'));
   const study = (() => {
     try {
@@ -410,6 +412,13 @@ function startSection(): void {
           fmt(cpuRatio),
           '',
         ],
+        [
+          '`solve -n 8 --quiet --threads 2` (one thread per island)',
+          fmt(median(twoThreads.command), 3),
+          fmt(median(twoThreads.node), 3),
+          fmt(twoThreads.ratio),
+          '',
+        ],
         ['`verify 8 6 4 1 3 5 7 2`', fmt(median(verify.command), 3), fmt(median(verify.node), 3), fmt(verify.ratio), '≤ 1.5'],
         [
           `\`experiment bench/study-n8.yaml\` (${study.runs} runs)`,
@@ -428,12 +437,13 @@ function startSection(): void {
   );
   doneWhen.push(
     [
-      `\`solve -n 8\` / \`node -e 0\` (median of ${pairs} pairs)`,
-      fmt(solve8.ratio),
+      '`solve -n 8` / `node -e 0`',
+      `${fmt(solve8.ratio)} (${pairs} alternating pairs; CPU ${fmt(cpuRatio, 1)} ×; \`--threads 2\` ${fmt(twoThreads.ratio)})`,
       '≤ 2.0',
       solve8.ratio <= 2.0 ? 'yes' : 'no',
       '`solve -n 8 --quiet`',
     ],
+    ['`solve -n 8` start-up split, median ms since the process started', splitLine(split)],
     ['`verify 8 6 4 1 3 5 7 2` / `node -e 0`', fmt(verify.ratio), '≤ 1.5', verify.ratio <= 1.5 ? 'yes' : 'no'],
     [
       '50-run study wall / `node -e 0`',
@@ -444,7 +454,14 @@ function startSection(): void {
     ],
     ['50-run study: median recorded seconds', `${fmt(study.medianSeconds, 4)} s`, '≤ 0.01 s', study.medianSeconds <= 0.01 ? 'yes' : 'no'],
   );
-  results.start = { solve8, verify, study };
+  results.start = { solve8, twoThreads, verify, study };
+}
+
+/** The split in one line for docs/benchmarks.md: `Node ready 38.9, CLI loaded 54.1, ... (bare \`node -e 0\`: 46.2 whole)`. */
+function splitLine(split: StartupPairs): string {
+  const at = (name: string) => fmt(median(split.marks.map((m) => m[name]).filter((x) => Number.isFinite(x))), 1);
+  const nodeMs = fmt(median(split.node.map((r) => r.wall)) * 1000, 1);
+  return `Node ready ${at('node')}, CLI loaded ${at('cli')}, run launched ${at('launched')}, workers online ${at('workers')}, search started ${at('search')}, result ${at('result')} (bare \`node -e 0\`: ${nodeMs} whole)`;
 }
 
 /** Where `solve -n 8`'s start goes: each milestone's median ms since its process started, beside bare node's whole run. */

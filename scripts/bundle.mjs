@@ -107,15 +107,17 @@ const CACHE_WORKLOAD = ['solve', '-n', '32', '--seed', '1', '--islands', '2', '-
  * cache (scripts/cached-script.cjs) and ES modules cannot on Node 20. A command's work, the
  * live view and the report (Vega) stay behind `import()`, which esbuild turns into a lazy
  * initialiser: their code is in the file but runs only for the command that needs it.
- * piscina stays in node_modules: it starts workers from `worker.js` beside its own files, and
- * bundling it saved ~2 ms (docs/performance.md).
+ * piscina is bundled too: loaded from node_modules, resolving and compiling its dozen files
+ * cost every `solve` ~4 ms of wall and ~8 ms of CPU (issue 50). It starts its workers from
+ * `worker.js` beside the script that holds it, so its own worker script is built there as
+ * dist/bundle/worker.js, as installed, with a package.json that makes that `.js` CommonJS.
  */
 const common = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['msgpackr-extract', 'playwright-core', '@napi-rs/nice', 'piscina'],
+  external: ['msgpackr-extract', 'playwright-core', '@napi-rs/nice'],
   minifyWhitespace: true,
   minifySyntax: true,
   minifyIdentifiers: true,
@@ -141,13 +143,17 @@ writeFileSync(
 // A clean start: the code caches' names carry hashes, and old ones would pile up (and be packed).
 rmSync('dist/bundle', { recursive: true, force: true });
 const OUT = 'dist/bundle';
+mkdirSync(OUT, { recursive: true });
+// Names no package: src/package-info.ts walks past it to the package's own.
+writeFileSync(`${OUT}/package.json`, '{ "type": "commonjs" }\n');
 // The island worker is piscina's task file as it is: a cache of its code saved ~2 ms (docs/performance.md).
 // The report's worker thread makes its outputs (so the CLI's thread hears a signal at once); it loads Vega as the CLI would.
 const withVendors = { ...common, plugins: [...common.plugins, fromVendorScripts] };
-const [cliBuild, islandBuild, reportBuild, ...vendorBuilds] = await Promise.all([
+const [cliBuild, islandBuild, reportBuild, piscinaWorkerBuild, ...vendorBuilds] = await Promise.all([
   build({ ...withVendors, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs` }),
   build({ ...common, entryPoints: ['workers/island-worker.ts'], outfile: `${OUT}/island-worker.cjs` }),
   build({ ...withVendors, entryPoints: ['workers/report-worker.ts'], outfile: `${OUT}/report-worker.cjs` }),
+  build({ ...common, entryPoints: ['node_modules/piscina/dist/worker.js'], outfile: `${OUT}/worker.js` }),
   ...Object.entries(VENDORS).map(([file, names]) => build({ ...common, stdin: vendorEntry(names), outfile: `${OUT}/${file}` })),
 ]);
 // What each source module imports, statically or by import(), and the bytes esbuild read of each
@@ -158,6 +164,7 @@ writeFileSync(
     cli: cliBuild.metafile,
     island: islandBuild.metafile,
     report: reportBuild.metafile,
+    piscinaWorker: piscinaWorkerBuild.metafile,
     vendors: vendorBuilds.map((v) => v.metafile),
   }),
 );

@@ -25,6 +25,7 @@ const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'bundle-meta.json')
   cli: Metafile;
   island: Metafile;
   report: Metafile;
+  piscinaWorker: Metafile;
   vendors: Metafile[];
 };
 
@@ -111,6 +112,7 @@ describe('third-party files go into the bundle as installed (scripts/bundle.mjs 
     ['cli', meta.cli],
     ['island', meta.island],
     ['report worker', meta.report],
+    ["piscina's worker", meta.piscinaWorker],
     ...meta.vendors.map((v, i) => [`vendor ${i}`, v] as [string, Metafile]),
   ];
   for (const [bundle, metafile] of bundles) {

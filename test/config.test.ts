@@ -247,7 +247,7 @@ describe('run config: value errors', () => {
     [
       'too many threads',
       { n: 8, islands: 8, threads: 1000 },
-      `${SRC}: threads: expected an integer from 1 to 256 or null (= one per island up to the cores), got 1000; far more threads than cores only add switching and copying`,
+      `${SRC}: threads: expected an integer from 1 to 256 or null (= one per island up to the cores, one for a small run), got 1000; far more threads than cores only add switching and copying`,
     ],
     [
       'a bad migrants value',

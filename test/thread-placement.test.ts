@@ -85,6 +85,16 @@ describe("solve's early worker pool", () => {
       [['-n', '64', '-c', 'run.yaml'], 16, 0],
       [['-n', '64', '--config=run.yaml', '--islands', '8'], 16, 0],
       [['-n', '64', '--config', 'run.yaml', '--threads', '2'], 16, 2],
+      // A small run (config/defaults.ts SMALL_RUN): its islands share one thread unless --threads says otherwise.
+      [['-n', '8'], 2, 1],
+      [['-n', '100', '--islands', '2'], 16, 1],
+      [['-n', '8', '--threads', '2'], 2, 2],
+      [['-n', '101'], 2, 2],
+      [['-n', '8', '--islands', '3'], 4, 3],
+      [['-n', '8', '--mode', 'hybrid'], 2, 2],
+      [['-n', '8', '--population', '2000'], 2, 2],
+      [['-n', '8', '--island-groups', '{}'], 2, 2],
+      [['-n', '8'], 16, 16],
     ];
     for (const [argv, cores, workers] of cases) assert.equal(workersHint(argv, cores), workers, argv.join(' '));
   });

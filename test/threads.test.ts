@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { availableParallelism } from 'node:os';
 import { threadBlocks, threadsFor } from '../src/archipelago/threads.ts';
+import { defaultThreads, SMALL_RUN } from '../src/config/defaults.ts';
 import { configHash } from '../src/provenance.ts';
 import * as library from '../src/index.ts';
 import { repeatablePart } from './helpers.ts';
@@ -31,6 +33,36 @@ describe('islands on threads: the rule', () => {
     assert.equal(threadsFor(64, 2), 2);
     assert.equal(threadsFor(1), 1);
     assert.ok(threadsFor(4096) <= 4096 && threadsFor(4096) >= 1);
+  });
+
+  it('a small run (paper GA, at most 2 islands of at most 1000, N <= 100) defaults to one thread; anything larger, to the cores', () => {
+    const run = (n: number, islands = 2, ga = { mode: 'paper', populationSize: 1000 }, islandGroups: object | null = null) => ({
+      n,
+      islands,
+      ga,
+      islandGroups,
+    });
+    assert.equal(defaultThreads(run(8)), 1);
+    assert.equal(defaultThreads(run(SMALL_RUN.n)), 1);
+    assert.equal(defaultThreads(run(SMALL_RUN.n + 1)), null);
+    assert.equal(defaultThreads(run(8, 3)), null);
+    assert.equal(defaultThreads(run(8, 2, { mode: 'hybrid', populationSize: 1000 })), null);
+    assert.equal(defaultThreads(run(8, 2, { mode: 'paper', populationSize: 1001 })), null);
+    assert.equal(defaultThreads(run(8, 2, undefined, { fast: {} })), null);
+    assert.equal(defaultThreads(run(8, 2, undefined, [])), 1);
+  });
+
+  it('a small run: one thread by default, the same record as on two (sync, the default mode), and --threads still decides', async () => {
+    const small = { n: 12, seed: 5, islands: 2, limits: { maxIterations: 30 } };
+    const [byDefault, two] = [await library.solve(small), await library.solve({ ...small, threads: 2 })];
+    assert.equal(byDefault.threads, 1);
+    assert.equal(two.threads, 2);
+    assert.equal(byDefault.config.threads, undefined, 'the default stays null in the config');
+    assert.deepEqual(repeatablePart(byDefault), repeatablePart(two));
+    assert.equal(
+      (await library.solve({ ...small, n: SMALL_RUN.n + 1, limits: { maxIterations: 2 } })).threads,
+      Math.min(2, availableParallelism()),
+    );
   });
 
   it('contiguous blocks in ascending order, the first ones one larger', () => {

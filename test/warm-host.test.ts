@@ -92,7 +92,8 @@ describe('warm host', () => {
       const before = new Set(readdirSync('/proc/self/task'));
       const lowered = new LocalHost(2, { islandNice: 5 });
       try {
-        const result = await startArchipelago(syncOptions(6, { launcher: lowered })).result;
+        // Two threads (a run this small defaults to one, config/defaults.ts): both must be lowered.
+        const result = await startArchipelago(syncOptions(6, { launcher: lowered, threads: 2 })).result;
         assert.deepEqual(outcome(result), outcome(await startArchipelago(syncOptions(6, { launcher: host })).result));
         // The pool's threads outlive the run: exactly its two island threads were lowered, nothing else.
         const lowest = readdirSync('/proc/self/task').filter((task) => niceOf(task) !== main);

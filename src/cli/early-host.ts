@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { LocalHost } from '../archipelago/local-host.ts';
 import { addressSpaceLimit } from '../io/address-space.ts';
+import { defaultThreads, SMALL_RUN } from '../config/defaults.ts';
 
 let early: LocalHost | null = null;
 
@@ -31,7 +32,7 @@ function countFlag(argv: readonly string[], name: string, most: number): number 
 /**
  * Worker threads to boot: one per island (`--islands` if given, up to 4 per core, else the
  * cores, the default) up to the cores, and never more than `--threads` (the run uses no
- * more); none for boards answered without a run, for help, or for islands on other machines
+ * more), one for a small run without `--threads`; none for boards answered without a run, for help, or for islands on other machines
  * (--nats). None either with a `--config` file and no `--threads` flag: the file, not read this
  * early, may set `threads`, and a user who limits the threads must never see more started (the
  * pool then starts at launch, at the file's size). None either under an address-space limit
@@ -49,7 +50,25 @@ export function workersHint(argv: readonly string[], cores = availableParallelis
   )
     return 0;
   const islands = countFlag(argv, '--islands', 4 * cores) ?? cores;
-  return Math.min(islands, cores, countFlag(argv, '--threads', 4 * cores) ?? cores);
+  return Math.min(islands, cores, countFlag(argv, '--threads', 4 * cores) ?? smallRunThreads(argv, islands) ?? cores);
+}
+
+/**
+ * 1 when the flags make a small run (config/defaults.ts, SMALL_RUN), whose islands share one
+ * thread by default. A guess from argv, as above: a pool too large for the run leaves a worker
+ * idle, one too small is replaced at launch; the run's threads are the resolved config's.
+ */
+function smallRunThreads(argv: readonly string[], islands: number): 1 | null {
+  const population = flagValue(argv, ['--population']);
+  return defaultThreads({
+    n: Number(flagValue(argv, ['-n', '--n'])),
+    islands,
+    ga: {
+      mode: flagValue(argv, ['--mode']) ?? 'paper',
+      populationSize: population === undefined ? SMALL_RUN.populationSize : Number(population),
+    },
+    islandGroups: flagValue(argv, ['--island-groups']) === undefined ? null : {},
+  });
 }
 
 /** Starts the pool for a `solve` command line (`argv` without the command); `cores` for a test of another machine. */

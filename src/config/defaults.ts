@@ -8,7 +8,7 @@
 export const RUN_DEFAULTS = {
   /** null = os.availableParallelism(). */
   islands: null,
-  /** null = one worker thread per island, up to os.availableParallelism(). */
+  /** null = one worker thread per island, up to os.availableParallelism(); one for a small run (SMALL_RUN). */
   threads: null,
   onIslandError: 'continue',
   /** Each member's island of origin tracked (docs/live-view.md, "Lineage"). */
@@ -24,6 +24,34 @@ export const RUN_DEFAULTS = {
 export const MAX_TIME_LIMIT_SECONDS = 2_147_483;
 /** Worker threads of a run (`threads`, 1..MAX_THREADS); far past the core count, threads only add switching and copying. */
 export const MAX_THREADS = 256;
+
+/**
+ * A small run: at most `islands` islands of the paper's GA, populations of at most
+ * `populationSize`, on a board of at most `n`. Its search is far below what a second worker
+ * thread costs to start (Node's bootstrap of a thread, ~30 ms of CPU), so by default its
+ * islands share one thread. Measured (docs/defaults.md, "Threads of a small run"): 2 islands
+ * on 2 cores, N = 8 - 100, one thread takes 0.81 - 0.92x the wall time of two and ~0.8x the
+ * CPU; N = 150 already 1.07x. Placement only: a sync or lagged record is the same.
+ */
+export const SMALL_RUN = { n: 100, islands: 2, populationSize: 1000 } as const;
+
+/** The default threads of a run whose `threads` is null: 1 for a small run (SMALL_RUN), else null (one per island up to the cores). */
+export function defaultThreads(run: {
+  n: number;
+  islands: number;
+  ga: { mode: string; populationSize: number };
+  /** A run's groups (an array) or a config's (an object by name): any group is not a small run's default. */
+  islandGroups?: object | null;
+}): 1 | null {
+  const groups = run.islandGroups;
+  const small =
+    run.ga.mode === 'paper' &&
+    (groups == null || (Array.isArray(groups) && groups.length === 0)) &&
+    run.n <= SMALL_RUN.n &&
+    run.islands <= SMALL_RUN.islands &&
+    run.ga.populationSize <= SMALL_RUN.populationSize;
+  return small ? 1 : null;
+}
 
 /** Seconds between checkpoints when none is given (`--checkpoint-every`, the library's `checkpoint.everySeconds`). */
 export const DEFAULT_CHECKPOINT_EVERY = 60;

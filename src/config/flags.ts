@@ -49,7 +49,7 @@ const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FL
       name: 'threads',
       path: 'threads',
       value: 'number',
-      describe: `worker threads the islands share, 1..${MAX_THREADS} (null = one per island up to the cores; placement only)`,
+      describe: `worker threads the islands share, 1..${MAX_THREADS} (null = one per island up to the cores, one for a small run: N <= 100, at most 2 paper-GA islands; placement only)`,
     },
     TOPOLOGY_FLAGS,
     MIGRATION_MODE_FLAG,

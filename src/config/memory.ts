@@ -12,6 +12,7 @@ import os from 'node:os';
 import { threadsFor } from '../archipelago/threads.ts';
 import { addressSpaceLimit } from '../io/address-space.ts';
 import { bytesPerGene } from '../problem/genes.ts';
+import { defaultThreads } from './defaults.ts';
 import { gaMemory } from './ga-section.ts';
 import { hybridInstead } from './run-time.ts';
 import type { Registries } from './registries.ts';
@@ -235,7 +236,7 @@ export function runMemoryAdvice(
 ): string | null {
   const migrants = runMigrants(run);
   const cores = typeof limits === 'number' ? undefined : limits.availableParallelism;
-  const threads = threadsFor(run.islands, run.threads ?? null, cores);
+  const threads = threadsFor(run.islands, run.threads ?? defaultThreads(run), cores);
   return memoryAdvice(run.n, run.islands, run.ga, migrants, limits, registries, threads, run.islandGroups);
 }
 

@@ -27,7 +27,7 @@ import {
   type RunSize,
 } from './memory.ts';
 import { applyOverrides } from './overrides.ts';
-import { defaultMigrationMode } from './defaults.ts';
+import { defaultMigrationMode, defaultThreads } from './defaults.ts';
 import { optionNames } from '../schema/registry.ts';
 import { resolveMigrationPolicies } from './migration-policies.ts';
 import { REGISTRIES, type Registries } from './registries.ts';
@@ -271,7 +271,11 @@ function sizeToFit(p: Parsed, ctx: SizeContext) {
   const free = { islands: !ctx.islandsGiven && p.islandGroups == null, population: populationFree && p.islandGroups == null };
   const bytesAt = (size: RunSize) => {
     const run = resolveAt(size);
-    const threads = threadsFor(run.islands, p.threads, env.availableParallelism);
+    const threads = threadsFor(
+      run.islands,
+      p.threads ?? defaultThreads({ n: p.n, islandGroups: p.islandGroups, ...run }),
+      env.availableParallelism,
+    );
     return estimateMemory(p.n, run.islands, run.ga, runMigrants(run), registries, threads).bytes;
   };
   const machineFits = (size: RunSize) => {

@@ -48,7 +48,7 @@ export interface RunConfigDocs {
   };
   /** number of islands, 1..4096; null = os.availableParallelism() */
   islands?: unknown;
-  /** worker threads the islands run on, 1..256 (islands share them; placement only: sync and lagged records are the same for any count); null = one per island up to os.availableParallelism() */
+  /** worker threads the islands run on, 1..256 (islands share them; placement only: sync and lagged records are the same for any count); null = one per island up to os.availableParallelism(), one for a small run (paper GA, N <= 100, at most 2 islands of at most 1000: docs/defaults.md) */
   threads?: unknown;
   topology?: {
     /** who sends migrants to whom: ring (one-way ring: island i sends to i+1); ring-bi (two-way ring: island i sends to i+1 and i-1); fully-connected (every island sends to every other); star (island 0 is the hub, both ways to every other island); grid (a torus of rows x columns, each island sending to its 4 neighbours); hypercube (island i sends to every island whose id differs in one bit; islands a power of two); random (each directed edge with a probability, drawn from the run seed); none (isolated islands, no migration); edges (an explicit list of directed [from, to] island pairs) */

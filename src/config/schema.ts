@@ -152,13 +152,13 @@ export function runConfigSchemaFor(registries: Registries) {
       .describe(`number of islands, 1..${MAX_ISLANDS}; null = os.availableParallelism()`),
     threads: int(1, {
       max: MAX_THREADS,
-      nullMeans: 'one per island up to the cores',
+      nullMeans: 'one per island up to the cores, one for a small run',
       why: 'far more threads than cores only add switching and copying',
     })
       .nullable()
       .default(RUN_DEFAULTS.threads)
       .describe(
-        `worker threads the islands run on, 1..${MAX_THREADS} (islands share them; placement only: sync and lagged records are the same for any count); null = one per island up to os.availableParallelism()`,
+        `worker threads the islands run on, 1..${MAX_THREADS} (islands share them; placement only: sync and lagged records are the same for any count); null = one per island up to os.availableParallelism(), one for a small run (paper GA, N <= 100, at most 2 islands of at most 1000: docs/defaults.md)`,
       ),
     topology: topologySection(registries.topologies).prefault({}),
     migration: migrationSchema(registries).prefault({}),

@@ -11,6 +11,8 @@ import type { ArchipelagoEvent } from '../archipelago/events.ts';
 import { RecordEvents } from '../archipelago/record-cut.ts';
 import type { Launcher } from '../archipelago/launcher.ts';
 import { LocalHost } from '../archipelago/local-host.ts';
+import { threadsFor } from '../archipelago/threads.ts';
+import { defaultThreads } from '../config/defaults.ts';
 import { ConfigError } from '../config/errors.ts';
 import { machineProvenance } from '../provenance.ts';
 import { runPipeline } from '../run/pipeline.ts';
@@ -256,8 +258,10 @@ export async function runStudy(experiment: Experiment, options: StudyOptions): P
   const study = openStudy(experiment, options);
   const { outcome } = study;
   // One warm pool for the whole study: each run gets fresh islands, ports and shared memory
-  // on workers that stay up, so a run's cost is its search, not thread start-up.
-  const ownHost = options.host ? null : new LocalHost(Math.max(0, ...study.todo.map((p) => p.cell.config.islands)));
+  // on workers that stay up, so a run's cost is its search, not thread start-up. As many
+  // workers as its largest run uses (a small run's one: config/defaults.ts).
+  const threads = study.todo.map(({ cell: { config } }) => threadsFor(config.islands, config.threads ?? defaultThreads(config)));
+  const ownHost = options.host ? null : new LocalHost(Math.max(0, ...threads));
   const host = options.host ?? ownHost!;
   try {
     for (const planned of study.todo) {

@@ -4,6 +4,7 @@ import { IslandFailedError } from '../archipelago/errors.ts';
 import type { ArchipelagoEvent, ArchipelagoResult } from '../archipelago/events.ts';
 import type { ArchipelagoOptions } from '../archipelago/options.ts';
 import type { RunConfig } from '../config/run-config.ts';
+import { defaultThreads } from '../config/defaults.ts';
 import { randomSeed } from '../ga/rng.ts';
 import { smallBoardAnswer } from '../problem/small-boards.ts';
 import { NoSolutionError, RunFailedError } from './errors.ts';
@@ -25,9 +26,9 @@ export function withSeed(config: RunConfig): SeededRunConfig {
   return { ...config, seed: config.seed ?? randomSeed() };
 }
 
-/** The archipelago's options for a resolved run config: the config itself is the run (no reshaping). */
+/** The archipelago's options for a resolved run config: the config itself is the run (no reshaping); a small run's default threads is 1. */
 export function archipelagoOptionsFor(config: SeededRunConfig): ArchipelagoOptions {
-  return { run: config, threads: config.threads };
+  return { run: config, threads: config.threads ?? defaultThreads(config) };
 }
 
 /**
