@@ -35,6 +35,14 @@ import { PermutationCheck } from '../result-checks.ts';
 import { MigrantFlow } from './migrant-flow.ts';
 import { YoungCollection } from './young-gc.ts';
 
+/**
+ * Whether an island's arrival at `epoch` goes to the other hosts now, `last` being the one
+ * sent before: the first, the start gate and a departure always; others once `every` on.
+ */
+export function arrivalDue(last: number | undefined, epoch: number, every: number): boolean {
+  return last === undefined || epoch <= 0 || epoch === DEPARTED || epoch - last >= every;
+}
+
 /** An edge end held by the relay. */
 interface RelayPort {
   from: number;
@@ -247,7 +255,7 @@ export class IslandRelay {
     for (const task of this.tasks) {
       const epoch = c.reached(task.island);
       const last = this.published.get(task.island);
-      if (last !== epoch && (all || last === undefined || epoch <= 0 || epoch === DEPARTED || epoch - last >= this.arrivalsEvery)) {
+      if (last !== epoch && (all || arrivalDue(last, epoch, this.arrivalsEvery))) {
         this.published.set(task.island, epoch);
         reached.push(task.island, epoch);
       }
