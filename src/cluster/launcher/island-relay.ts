@@ -33,6 +33,15 @@ import type { BusEndpoint } from '../bus/endpoint.ts';
 import { heartbeatPeriodMs, MISSED_HEARTBEATS } from '../defaults.ts';
 import { PermutationCheck } from '../result-checks.ts';
 import { MigrantFlow } from './migrant-flow.ts';
+import { YoungCollection } from './young-gc.ts';
+
+/**
+ * Whether an island's arrival at `epoch` goes to the other hosts now, `last` being the one
+ * sent before: the first, the start gate and a departure always; others once `every` on.
+ */
+export function arrivalDue(last: number | undefined, epoch: number, every: number): boolean {
+  return last === undefined || epoch <= 0 || epoch === DEPARTED || epoch - last >= every;
+}
 
 /** An edge end held by the relay. */
 interface RelayPort {
@@ -44,6 +53,8 @@ interface RelayPort {
 export class IslandRelay {
   private readonly coordination: SharedMemoryCoordination;
   private readonly sync: boolean;
+  /** An island's arrivals go out when they moved this far since the last sent (its mode's `arrivalsEvery`). */
+  private readonly arrivalsEvery: number;
   /** Every migrant must be a permutation of the run's N. */
   private readonly permutations: PermutationCheck;
   private readonly outgoing: RelayPort[] = [];
@@ -54,6 +65,8 @@ export class IslandRelay {
   private readonly peerSubjects: string[];
   /** What each other host of the run has read of the migrants sent to it (a stopped reader is not sent more). */
   private readonly flow: MigrantFlow;
+  /** The buffers migrants leave behind on this thread, collected young (young-gc.ts). */
+  private readonly young = new YoungCollection();
   private readonly sub: Subscription;
   /** Last published value of each local island's barrier, and of the shared fields. */
   private readonly published = new Map<number, number>();
@@ -83,7 +96,9 @@ export class IslandRelay {
     private readonly log: (line: string) => void = () => {},
   ) {
     // Sync and lagged islands wait for migrants (lagged ones for those of one sending iteration, which the message carries).
-    this.sync = tasks.some((task) => migrationModeOf(task.run.migration.mode).waitsForMigrants);
+    const mode = migrationModeOf(tasks[0].run.migration.mode);
+    this.sync = mode.waitsForMigrants;
+    this.arrivalsEvery = mode.arrivalsEvery ?? 1;
     this.permutations = new PermutationCheck(tasks[0].run.n);
     this.peerSubjects = [...new Set(order.hostOf)].filter((host) => host !== hostId).map((host) => subjects.run(order.runId, host));
     this.flow = new MigrantFlow(this.peerSubjects.length);
@@ -193,6 +208,7 @@ export class IslandRelay {
     if (admitted === 'dropped-first')
       this.log(`run ${runId}: host ${hostOf[to]} stopped reading its migrants; dropping those to it until it reads again`);
     if (admitted !== 'send') return;
+    this.young.relayed(bytes.length);
     this.bus.publish(this.subjects.run(runId, hostOf[to]), {
       type: 'migrants',
       runId: this.order.runId,
@@ -227,17 +243,19 @@ export class IslandRelay {
   }
 
   /**
-   * Sends queued migrants, then the state that changed since the last call (if any). Async
+   * Sends queued migrants, then the state that changed since the last call (if any; arrivals
+   * every `arrivalsEvery` iterations unless `all`, departures and the start gate at once). Async
    * islands wait for no migrant, so there a stop goes out before the migrants queued behind
    * it (their own handlers send them): the other hosts read it sooner.
    */
-  private publishChanges(): void {
+  private publishChanges(all = false): void {
     const c = this.coordination;
     if (this.sync) this.flushMigrants();
     const reached: number[] = [];
     for (const task of this.tasks) {
       const epoch = c.reached(task.island);
-      if (this.published.get(task.island) !== epoch) {
+      const last = this.published.get(task.island);
+      if (last !== epoch && (all || arrivalDue(last, epoch, this.arrivalsEvery))) {
         this.published.set(task.island, epoch);
         reached.push(task.island, epoch);
       }
@@ -273,6 +291,7 @@ export class IslandRelay {
       const port = this.incoming.get(`${message.from}>${message.to}`);
       if (!port || hostOf[message.from] !== from) return void dropped.unauthenticated++;
       this.tellRead(from, message.bytes.length);
+      this.young.relayed(message.bytes.length);
       const migrants = carried('migrants', message.bytes);
       if (!migrants || migrants.from !== message.from) return void dropped.malformed++;
       if (this.permutations.problem(migrants.genes, migrants.count) !== null) return void dropped.invalid++;
@@ -346,7 +365,7 @@ export class IslandRelay {
   private close(): void {
     clearInterval(this.coordinatorCheck);
     // The last changes (a claim, departures) may have come after the watcher's last look.
-    this.publishChanges();
+    this.publishChanges(true);
     this.flushMigrants();
     this.watching = false;
     this.coordination.notify(); // ends the watcher's wait
