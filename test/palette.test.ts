@@ -7,15 +7,18 @@
  * every island's colour; the report's figures draw islands and origins in it.
  */
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { islandColour, OKABE_ITO, OTHER_ORIGINS_COLOUR, UNKNOWN_ORIGIN_COLOUR } from '../src/report/figures/palette.ts';
 import { lineageSpec, type LineageRow } from '../src/report/figures/lineage-figure.ts';
 import { fitnessSpec } from '../src/report/figures/charts.ts';
+import { ROOT } from './paths.ts';
 
 type Rgb = [number, number, number];
 
 // The page's plain browser module, as the browser gets it (no types: imported by URL).
-const page = (await import(new URL('../src/serve/page/draw.js', import.meta.url).href)) as {
+const page = (await import(pathToFileURL(path.join(ROOT, 'src', 'serve', 'page', 'draw.js')).href)) as {
   OKABE_ITO: string[];
   OTHER_ORIGINS_COLOUR: string;
   UNKNOWN_ORIGIN_COLOUR: string;
