@@ -329,6 +329,22 @@ describe('the budget check with island groups of different populations', () => {
     });
   });
 
+  it('islands on other machines (--nats, or cluster: in the config) split it in equal shares: refused before any connect', async () => {
+    const config = at('spread.yaml');
+    writeFileSync(
+      config,
+      'n: 200\nislands: 4\nga: { populationSize: 60 }\nmigration: { mode: sync }\nlimits: { maxEvaluations: 416 }\nislandGroups: { big: { islands: 2, ga: { populationSize: 120 } } }\ncluster: { nats: "nats://127.0.0.1:1", hosts: 1, wait: 1 }\n',
+    );
+    const flags = args('sync', 416).concat(['--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '1']);
+    for (const r of await Promise.all([cliAsync(['solve', '-c', config]), cliAsync(flags)])) {
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        /416 does not pay for the first populations: 4 islands × 134 evaluations each \(islands on other machines split the budget in equal shares, and each must pay for the largest\); expected at least 536\n$/,
+      );
+    }
+  });
+
   it('the library: one group of 2000 beside three of 60 runs on 2236 (sum), not 4 × 2014', async () => {
     const config = {
       n: 200,

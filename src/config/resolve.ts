@@ -120,8 +120,8 @@ interface LimitsContext {
   islandGroups?: RunConfig['islandGroups'];
   /** The migration mode: a repeatable one keeps the evaluation ledger on one machine. */
   migrationMode: string;
-  /** The budget is split into equal shares per island (islands on other machines, a resumed checkpoint): no ledger. */
-  shares?: boolean;
+  /** Why the budget is split into equal shares per island (no ledger): `islands on other machines`, ...; undefined: the mode says. */
+  shares?: string;
   at: Locator;
   registries: Registries;
 }
@@ -160,7 +160,7 @@ function checkBudget(limits: Parsed['limits'], ctx: LimitsContext): Parsed['limi
   const budget = limits.maxEvaluations;
   if (budget === null) return limits;
   const costs = firstPopulations(ctx);
-  const ledger = !ctx.shares && registries.migrationModes.find((m) => m.kind === ctx.migrationMode)?.repeatable === true;
+  const ledger = ctx.shares === undefined && registries.migrationModes.find((m) => m.kind === ctx.migrationMode)?.repeatable === true;
   const initial = Math.max(...costs);
   const least = ledger ? costs.reduce((sum, cost) => sum + cost, 0) : islands * initial;
   if (budget >= least) return limits;
@@ -171,7 +171,7 @@ function checkBudget(limits: Parsed['limits'], ctx: LimitsContext): Parsed['limi
       ? `${many(islands)} × ${initial} evaluations each`
       : ledger
         ? `their sum, ${kinds.map((c) => `${many(costs.filter((x) => x === c).length)} × ${c}`).join(' + ')} evaluations`
-        : `${many(islands)} × ${initial} evaluations each (${ctx.shares ? 'islands that share no ledger' : `migration mode ${ctx.migrationMode}`} split the budget in equal shares, and each must pay for the largest)`;
+        : `${many(islands)} × ${initial} evaluations each (${ctx.shares ?? `migration mode ${ctx.migrationMode}`} split the budget in equal shares, and each must pay for the largest)`;
   const group = ctx.islandGroups?.find((g) => gaInitialEvaluations(g.ga, registries.gaModes) === initial);
   return at.fail('limits.maxEvaluations', `${budget} does not pay for the first populations: ${why}; expected at least ${least}`, [
     'islands',
@@ -229,7 +229,7 @@ export function resolveRunConfig(
       ga,
       islandGroups,
       migrationMode: migration.mode,
-      shares: env.spread === true || p.cluster != null,
+      shares: env.spread === true || p.cluster != null ? 'islands on other machines' : undefined,
       at,
       registries,
     }),
@@ -369,7 +369,13 @@ export function withResumableOverrides<C extends RunConfig>(
   return {
     ...config,
     // A resumed checkpoint may have run without the ledger (island-runner.ts): its budget is held to equal shares.
-    limits: checkBudget(limits, { ...config, migrationMode: config.migration.mode, shares: true, at, registries }),
+    limits: checkBudget(limits, {
+      ...config,
+      migrationMode: config.migration.mode,
+      shares: "a resumed checkpoint's islands",
+      at,
+      registries,
+    }),
     onIslandError,
     output,
     threads,

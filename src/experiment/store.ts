@@ -6,6 +6,7 @@
  * cuts off, so a resumed study neither loses nor repeats a finished run.
  */
 import { constants as bufferLimits } from 'node:buffer';
+import { randomBytes } from 'node:crypto';
 import {
   accessSync,
   closeSync,
@@ -272,7 +273,8 @@ export function checkStudyFolder(dir: string, resume: boolean, shard: boolean): 
   }
   let above = path.dirname(path.resolve(dir));
   while (!present(above) && path.dirname(above) !== above) above = path.dirname(above);
-  const probe = path.join(above, `.nqueens-islands-probe.${process.pid}.${Date.now()}`);
+  // Random, not pid and time alone: two containers (both pid 1) start in one millisecond on a shared folder.
+  const probe = path.join(above, `.nqueens-islands-probe.${process.pid}.${randomBytes(8).toString('hex')}`);
   try {
     mkdirSync(probe);
     rmdirSync(probe);
