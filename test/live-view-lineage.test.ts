@@ -12,12 +12,19 @@ import { after, describe, it } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
 import type { BetweenEvent } from '../src/archipelago/events.ts';
 import { startRun } from '../src/index.ts';
+import { islandColour } from '../src/report/figures/palette.ts';
 import { servedLiveAndReplay } from './served-run.ts';
 import { CHROMIUM, CHROMIUM_ARGS, systemTool } from './system-tools.ts';
 
 const chromiumTool = systemTool(CHROMIUM);
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-live-lineage-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Per island drawn: its bars' fill colours. */
+const fills = (page: Page) =>
+  page.$$eval('#lineage-bars g[data-island]', (groups) =>
+    groups.map((g) => [...g.querySelectorAll('rect')].map((r) => r.getAttribute('fill'))),
+  );
 
 /** Per island drawn: its bars' origins and shares. */
 const bars = (page: Page) =>
@@ -51,6 +58,11 @@ describe('lineage on the page (Chromium)', { skip: chromiumTool.skip }, () => {
         await page.goto(url);
         await page.waitForSelector('body[data-state="over"]');
         assert.deepEqual(await bars(page), everyIslandOf(0), "island 0's origin holds every member of every island");
+        assert.deepEqual(
+          await fills(page),
+          Array.from({ length: islands }, () => [islandColour(0)]),
+          "every bar in island 0's colour",
+        );
         assert.match((await page.locator('#lineage .legend').last().textContent()) ?? '', new RegExp(`^iteration ${final.iteration}:`));
         assert.equal(await page.locator('#lineage-legend .key').count(), 1, 'one origin left, one key');
         assert.match((await page.locator('#heat .legend').last().textContent()) ?? '', new RegExp(`${final.iteration}`), 'the last state');
@@ -75,8 +87,23 @@ describe('lineage on the page (Chromium)', { skip: chromiumTool.skip }, () => {
         keys,
         Array.from({ length: islands }, (_, i) => `from island ${i}`),
       );
-      const colours = await page.$$eval('#lineage-bars g[data-island] rect', (rects) => rects.map((r) => r.getAttribute('fill')));
-      assert.equal(new Set(colours).size, islands, 'each origin its own colour');
+      assert.deepEqual(
+        await fills(page),
+        Array.from({ length: islands }, (_, i) => [islandColour(i)]),
+        'each island all in its own colour',
+      );
+      // Along the ring (i sends to i + 1): the first sample at which island 0's colour is in island k's bar grows with k.
+      const firstSeen = Array.from({ length: islands }, () => -1);
+      for (const e of between) {
+        await seek(e.iteration);
+        (await fills(page)).forEach((bar, k) => {
+          if (firstSeen[k] < 0 && bar.includes(islandColour(0))) firstSeen[k] = e.iteration;
+        });
+      }
+      assert.ok(
+        firstSeen.every((t, k) => t >= 0 && (k === 0 || t >= firstSeen[k - 1])) && firstSeen[islands - 1] > firstSeen[1],
+        `island 0's colour spreads along the ring: first seen at ${firstSeen.join(', ')}`,
+      );
       await seek(final.iteration);
       assert.deepEqual(await bars(page), everyIslandOf(0));
       await page.close();
