@@ -126,6 +126,29 @@ describe('--resume sets every such record aside, said once, and runs its run aga
   });
 });
 
+describe('two different records of one run: report refuses naming both lines; --resume sets both aside and runs it again', () => {
+  it('a repeat byte for byte counts once; one that differs is refused, then set aside with its first', async () => {
+    const out = at('repeats');
+    cpSync(study, out, { recursive: true });
+    const runs = path.join(out, 'runs.jsonl');
+    writeFileSync(runs, [...lines, lines[1]].map((l) => `${l}\n`).join(''));
+    assert.equal((await cliAsync(['report', out])).code, 0, 'a line written twice is one record');
+    const other = JSON.parse(lines[0]) as Json;
+    other.finishedAt = new Date(Date.parse(other.finishedAt as string) + 1).toISOString();
+    writeFileSync(runs, [...lines, JSON.stringify(other)].map((l) => `${l}\n`).join(''));
+    const refused = await cliAsync(['report', out]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /repeats\/runs\.jsonl:5: a second record of .* that differs from the first \(.*repeats\/runs\.jsonl:1\)/);
+    assert.equal(refused.stderr.split('\n').length, 2, refused.stderr);
+    const r = await cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /2 records that do not fit the study moved to .*\(line 1 .*one of two different records of this run/);
+    const kept = readFileSync(runs, 'utf8').trim().split('\n');
+    assert.equal(kept.length, 4, 'runs 2..4 and run 1 again');
+    assert.equal((await cliAsync(['report', out])).code, 0);
+  });
+});
+
 describe('--resume refuses a set-aside file that is no regular file, naming it, before anything moves (exit 2)', () => {
   const KINDS: [string, (file: string) => void, RegExp][] = [
     ['a FIFO', (f) => execFileSync('mkfifo', [f]), /is a FIFO \(named pipe\)/],

@@ -1,7 +1,7 @@
 /** The runs of a study, in the order they run, and what a study (or a shard of it) starts from. */
 import type { Experiment, ResolvedCell } from './load.ts';
 import type { Manifest } from './records.ts';
-import { recordMisfit, studyShape } from './record-consistency.ts';
+import { conflictingRepeats, recordMisfit, studyShape } from './record-consistency.ts';
 import { readRuns, runKey, setAsideFile, setAsideLines } from './store.ts';
 
 export interface PlannedRun {
@@ -50,6 +50,11 @@ export function recordedRuns(runsFile: string, manifest: Manifest): Pick<StudyFi
     const wrong = recordMisfit(run, study);
     if (wrong !== null) misfits.set(lines[i], `line ${lines[i]} (${run.cell}@${run.seed}): ${wrong}`);
   });
+  // Among the records that fit: a misfit goes anyway, and a valid record beside it stands alone.
+  const fitting = runs.map((_, i) => i).filter((i) => !misfits.has(lines[i]));
+  for (const pair of conflictingRepeats(fitting.map((i) => runs[i])))
+    for (const i of pair.map((k) => fitting[k]))
+      misfits.set(lines[i], `line ${lines[i]} (${runs[i].cell}@${runs[i].seed}): one of two different records of this run`);
   if (misfits.size > 0) setAsideLines(runsFile, new Set(misfits.keys()));
   const done = new Set(runs.filter((_, i) => !misfits.has(lines[i])).map((run) => runKey(run.cell, run.seed)));
   const first = [...misfits.keys()].sort((a, b) => a - b)[0];

@@ -151,3 +151,20 @@ function courseMisfit(run: RunRecord): string | null {
   }
   return null;
 }
+
+/**
+ * Records that repeat a run of an earlier record with other contents, as [index, index of the
+ * first]: one run has one record, so one of the two is not this study's run (a copy from
+ * elsewhere, a file edited). A byte-for-byte repeat (a line written twice) is not listed.
+ */
+export function conflictingRepeats(runs: readonly RunRecord[]): Array<[number, number]> {
+  const first = new Map<string, number>();
+  const conflicts: Array<[number, number]> = [];
+  runs.forEach((run, i) => {
+    const key = `${String(run.cell)}\u0000${String(run.seed)}`;
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, i);
+    else if (canonicalJson(run) !== canonicalJson(runs[earlier])) conflicts.push([i, earlier]);
+  });
+  return conflicts;
+}

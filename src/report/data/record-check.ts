@@ -10,7 +10,7 @@
  */
 import { ConfigError } from '../../config/errors.ts';
 import type { Manifest, RunRecord } from '../../experiment/records.ts';
-import { recordMisfit, studyShape } from '../../experiment/record-consistency.ts';
+import { conflictingRepeats, recordMisfit, studyShape } from '../../experiment/record-consistency.ts';
 
 /** Refuses the first record that does not fit the study, naming it by `where` (`FILE:LINE`, one per record). @throws ConfigError */
 export function checkRecords(manifest: Manifest, runs: readonly RunRecord[], where: readonly string[]): void {
@@ -22,4 +22,12 @@ export function checkRecords(manifest: Manifest, runs: readonly RunRecord[], whe
         `${where[i]}: record (${String(run.cell)}@${String(run.seed)}) ${wrong}; this folder holds runs of another study or damaged ones, refusing to report it (experiment --resume sets such a record aside)`,
       );
   });
+  const [repeat] = conflictingRepeats(runs);
+  if (repeat !== undefined) {
+    const [later, first] = repeat;
+    const run = runs[later];
+    throw new ConfigError(
+      `${where[later]}: a second record of ${String(run.cell)}@${String(run.seed)} that differs from the first (${where[first]}); a run has one record, so one of them is not this study's: refusing to report it (experiment --resume sets both aside and runs it again)`,
+    );
+  }
 }

@@ -17,7 +17,7 @@ import { readStudyRuns, type ShardProgress } from '../../experiment/study-runs.t
 export interface StudyData {
   dir: string;
   manifest: Manifest;
-  /** Finished runs, one per (cell, seed): the first line wins should a folder hold a repeat. */
+  /** Finished runs, one per (cell, seed): a line written twice counts once (different repeats are refused: record-check.ts). */
   runs: RunRecord[];
   /** Runs whose islands failed (`error` set): listed, never counted in a statistic. */
   failed: RunRecord[];
