@@ -5,6 +5,7 @@
  * inside `runCli` (src/cli/cli.ts), the caller's: the commands write through here only.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { fstatSync, statSync } from 'node:fs';
 import { safeText } from '../io/terminal.ts';
 import { paint } from './colour.ts';
 import { failureReason } from '../io/write-file.ts';
@@ -52,6 +53,28 @@ export function noteStdoutError(error: NodeJS.ErrnoException): void {
 /** Whether this process's stdout failed (not counting a reader that went away). */
 export function stdoutFailed(): boolean {
   return stdoutState.failed !== null;
+}
+
+/**
+ * An output file's error, unless that file is this process's stdout (`--trace /dev/stdout`)
+ * and its reader went away (`| head`): then it is stdout's, and no failure (null).
+ */
+export function unlessStdoutReaderGone(file: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'EPIPE' && code !== 'EIO') return error;
+  try {
+    const [target, stdout] = [statSync(file), fstatSync(1)];
+    if (target.dev !== stdout.dev || target.ino !== stdout.ino) return error;
+  } catch {
+    return error;
+  }
+  noteStdoutError(error as NodeJS.ErrnoException);
+  return null;
+}
+
+/** Whether what was written to stdout reached its reader: not when it failed, nor when its reader went away (`| head`). */
+export function stdoutDelivered(): boolean {
+  return stdoutState.failed === null && !stdoutState.gone;
 }
 
 function writeStdout(text: string): void {

@@ -38,7 +38,8 @@ import {
   printOut,
   printResultLine,
   setExitCode,
-  stdoutFailed,
+  stdoutDelivered,
+  unlessStdoutReaderGone,
   tupleForPeople,
 } from '../output.ts';
 import { removeStaleTemps, writeError } from '../../io/write-file.ts';
@@ -269,7 +270,7 @@ async function solveOn(host: LocalHost, args: ArgumentsCamelCase<SolveArgs>): Pr
     signals.dispose();
     await cluster?.close();
   }
-  const traceError = watchers.trace?.close() ?? null;
+  const traceError = unlessStdoutReaderGone(args.trace ?? '', watchers.trace?.close() ?? null);
   try {
     report(outcome, args, { out, outName, cluster, signals, traceError });
     markSplit('result', outcome.result.startupSeconds);
@@ -331,7 +332,7 @@ function report(
 
 /** Where the result is after one output failed: in `file` (when saved there), on stdout, or nowhere. */
 function keptIn(file: string | null): string {
-  const places = [...(stdoutFailed() ? [] : ['on stdout']), ...(file !== null ? [`in ${file}`] : [])];
+  const places = [...(stdoutDelivered() ? ['on stdout'] : []), ...(file !== null ? [`in ${file}`] : [])];
   if (places.length === 0) return 'the result could not be kept anywhere';
   return `the result is ${places.join(' and ')}${places.length === 1 && file === null ? ' only' : ''}`;
 }
