@@ -8,7 +8,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { checkExportFolder, writeExportFolder, type ExportFile } from '../../report/exports/export-folder.ts';
 import type { ReportOutputs, ReportRequest } from '../../report/report-outputs.ts';
 import { reportInThread, workerThreadsAllowed } from '../report-thread.ts';
-import { printError, printLine, setExitCode } from '../output.ts';
+import { printError, printLine, setExitCode, unlessStdoutReaderGone } from '../output.ts';
 import { EVENTS_DIR, MANIFEST_FILE, RUNS_FILE } from '../../experiment/store.ts';
 import { LOCK_FILE } from '../../experiment/lock.ts';
 import { writeError, writeFileAtomic } from '../../io/write-file.ts';
@@ -49,6 +49,7 @@ function save(flag: string, path: string, text: string, note: (line: string) => 
     writeFileAtomic(path, text);
     note(`wrote ${path}`);
   } catch (error) {
+    if (unlessStdoutReaderGone(path, error) === null) return;
     printError(`${writeError(flag, path, error)}; the summary is on stdout only`);
     setExitCode(EXIT.notSaved);
   }

@@ -135,6 +135,8 @@ function saveResult(outName: string, out: string, record: SolveRecord): boolean 
     printError(`${outName} ${out}: not written: no island reported a chromosome to save`);
     return false;
   } catch (error) {
+    // `--out /dev/stdout | head`: stdout's reader went away, nothing failed.
+    if (unlessStdoutReaderGone(out, error) === null) return true;
     printError(`${writeError(outName, out, error)}; ${keptIn(null)}`);
     return false;
   }
