@@ -111,12 +111,6 @@ export interface MigrationModeDefinition<K extends string = string, S extends z.
   readonly stopsOnClaim: boolean;
   /** Islands wait for migrants: a host that relays migrants from other hosts wakes its islands when some arrive. */
   readonly waitsForMigrants: boolean;
-  /**
-   * Every how many iterations another host must hear an island's arrivals (default 1: each,
-   * as sync's barriers need). Where they only bound how far ahead an island may run (lagged),
-   * a host's relay sends them every so often; the start gate and departures always go at once.
-   */
-  readonly arrivalsEvery?: number;
   readonly coordinator: CoordinatorRules;
   /** This mode's part of island `loop.id`'s loop. */
   create(loop: IslandLoop): IslandMode;

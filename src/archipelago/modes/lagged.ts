@@ -175,9 +175,6 @@ export const laggedMode = defineMigrationMode({
   },
   stopsOnClaim: false,
   waitsForMigrants: true,
-  // Arrivals only bound how far ahead of the slowest island one may run (HISTORY iterations):
-  // a lower bound that is a few iterations stale does as well, and a host sends one bus message less each iteration.
-  arrivalsEvery: HISTORY / 16,
   coordinator: { winner: 'first-finder', checkpoints: 'anytime', numbersMigrations: true, countsThroughWinner: false },
   create: (loop) => new LaggedIsland(loop),
 });

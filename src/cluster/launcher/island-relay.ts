@@ -35,14 +35,6 @@ import { PermutationCheck } from '../result-checks.ts';
 import { MigrantFlow } from './migrant-flow.ts';
 import { YoungCollection } from './young-gc.ts';
 
-/**
- * Whether an island's arrival at `epoch` goes to the other hosts now, `last` being the one
- * sent before: the first, the start gate and a departure always; others once `every` on.
- */
-export function arrivalDue(last: number | undefined, epoch: number, every: number): boolean {
-  return last === undefined || epoch <= 0 || epoch === DEPARTED || epoch - last >= every;
-}
-
 /** An edge end held by the relay. */
 interface RelayPort {
   from: number;
@@ -53,8 +45,6 @@ interface RelayPort {
 export class IslandRelay {
   private readonly coordination: SharedMemoryCoordination;
   private readonly sync: boolean;
-  /** An island's arrivals go out when they moved this far since the last sent (its mode's `arrivalsEvery`). */
-  private readonly arrivalsEvery: number;
   /** Every migrant must be a permutation of the run's N. */
   private readonly permutations: PermutationCheck;
   private readonly outgoing: RelayPort[] = [];
@@ -96,9 +86,7 @@ export class IslandRelay {
     private readonly log: (line: string) => void = () => {},
   ) {
     // Sync and lagged islands wait for migrants (lagged ones for those of one sending iteration, which the message carries).
-    const mode = migrationModeOf(tasks[0].run.migration.mode);
-    this.sync = mode.waitsForMigrants;
-    this.arrivalsEvery = mode.arrivalsEvery ?? 1;
+    this.sync = tasks.some((task) => migrationModeOf(task.run.migration.mode).waitsForMigrants);
     this.permutations = new PermutationCheck(tasks[0].run.n);
     this.peerSubjects = [...new Set(order.hostOf)].filter((host) => host !== hostId).map((host) => subjects.run(order.runId, host));
     this.flow = new MigrantFlow(this.peerSubjects.length);
@@ -243,19 +231,17 @@ export class IslandRelay {
   }
 
   /**
-   * Sends queued migrants, then the state that changed since the last call (if any; arrivals
-   * every `arrivalsEvery` iterations unless `all`, departures and the start gate at once). Async
+   * Sends queued migrants, then the state that changed since the last call (if any). Async
    * islands wait for no migrant, so there a stop goes out before the migrants queued behind
    * it (their own handlers send them): the other hosts read it sooner.
    */
-  private publishChanges(all = false): void {
+  private publishChanges(): void {
     const c = this.coordination;
     if (this.sync) this.flushMigrants();
     const reached: number[] = [];
     for (const task of this.tasks) {
       const epoch = c.reached(task.island);
-      const last = this.published.get(task.island);
-      if (last !== epoch && (all || arrivalDue(last, epoch, this.arrivalsEvery))) {
+      if (this.published.get(task.island) !== epoch) {
         this.published.set(task.island, epoch);
         reached.push(task.island, epoch);
       }
@@ -365,7 +351,7 @@ export class IslandRelay {
   private close(): void {
     clearInterval(this.coordinatorCheck);
     // The last changes (a claim, departures) may have come after the watcher's last look.
-    this.publishChanges(true);
+    this.publishChanges();
     this.flushMigrants();
     this.watching = false;
     this.coordination.notify(); // ends the watcher's wait
