@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MigrantFlow } from '../src/cluster/launcher/migrant-flow.ts';
+import { TEST_UNREAD_MIGRANT_BYTES_ENV } from '../src/cluster/defaults.ts';
 import { spawnCli } from './cli-helpers.ts';
 import { localCluster, nats, SHORT_HEARTBEAT, within } from './nats-server.ts';
 
@@ -47,7 +48,9 @@ describe('a spread run with one host stopped (SIGSTOP)', { skip: nats.skip, time
 
   /** Both hosts and the coordinator beat every 0.5 s: the stopped host is lost after 1.5 s. */
   async function stalledRun(onIslandError: 'continue' | 'fail') {
-    const { prefix, hosts } = await broker.startHosts(['healthy', 'stalled'], { env: SHORT_HEARTBEAT });
+    // The bound lowered to 2 MiB: reached within ~10 iterations, however loaded the machine (16 MiB took ~80, past the time limit).
+    const env = { ...SHORT_HEARTBEAT, [TEST_UNREAD_MIGRANT_BYTES_ENV]: String(2 * 1024 * 1024) };
+    const { prefix, hosts } = await broker.startHosts(['healthy', 'stalled'], { env });
     // N = 5000, async: ~200 KB of migrants per iteration and edge; unbounded, the broker would
     // hold past 32 MiB for the stopped host within the stop, and stall its other clients.
     // No island solves it within the time limit.
@@ -58,7 +61,7 @@ describe('a spread run with one host stopped (SIGSTOP)', { skip: nats.skip, time
         ...['-n', '5000', '--seed', '1', '--islands', '2', '--migration', 'async', '--time-limit', '20'],
         ...['--on-island-error', onIslandError, '--nats', broker.server.url, '--nats-prefix', prefix, '--hosts', '2'],
       ],
-      { env: SHORT_HEARTBEAT },
+      { env },
     );
     await within(60, 'the run to start', run.waitForStderr(/started N=5000 on 2 islands/));
     const [healthy, stalled] = [hosts.get('healthy')!, hosts.get('stalled')!];

@@ -54,6 +54,7 @@ export const TEST_RECONNECT_WINDOW_ENV = 'NQI_TEST_RECONNECT_WINDOW_MS';
 export const TEST_HEARTBEAT_ENV = 'NQI_TEST_HEARTBEAT_MS';
 export const TEST_MAX_EVENT_BYTES_ENV = 'NQI_TEST_MAX_EVENT_BYTES';
 export const TEST_BROKER_READY_ENV = 'NQI_TEST_BROKER_READY_MS';
+export const TEST_UNREAD_MIGRANT_BYTES_ENV = 'NQI_TEST_UNREAD_MIGRANT_BYTES';
 
 /** ms a nats-server started by `broker` (local-broker.ts) has to say it is ready; one that does not is stopped. */
 export const BROKER_READY_MS = 15_000;
@@ -93,6 +94,12 @@ export function checkTestKnobs(env: NodeJS.ProcessEnv = process.env): void {
   reconnectAttempts(env);
   heartbeatPeriodMs(env);
   brokerReadyMs(env);
+  unreadMigrantBytes(env);
+}
+
+/** UNREAD_MIGRANT_BYTES, or the lower NQI_TEST_UNREAD_MIGRANT_BYTES (a stalled host's bound is reached in a few iterations, on a loaded machine too). */
+export function unreadMigrantBytes(env: NodeJS.ProcessEnv = process.env): number {
+  return shortened(env, TEST_UNREAD_MIGRANT_BYTES_ENV, UNREAD_MIGRANT_BYTES, { least: 64 * 1024, unit: 'bytes' });
 }
 
 /** The bound on a study run's event lines (host/study-member.ts): `fallback`, or the lower NQI_TEST_MAX_EVENT_BYTES. */

@@ -30,7 +30,7 @@ import type { Subjects } from '../bus/connection.ts';
 import { carried } from '../bus/carried.ts';
 import { type BusMessage } from '../bus/messages.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
-import { heartbeatPeriodMs, MISSED_HEARTBEATS } from '../defaults.ts';
+import { heartbeatPeriodMs, MISSED_HEARTBEATS, unreadMigrantBytes } from '../defaults.ts';
 import { PermutationCheck } from '../result-checks.ts';
 import { MigrantFlow } from './migrant-flow.ts';
 import { YoungCollection } from './young-gc.ts';
@@ -89,7 +89,7 @@ export class IslandRelay {
     this.sync = tasks.some((task) => migrationModeOf(task.run.migration.mode).waitsForMigrants);
     this.permutations = new PermutationCheck(tasks[0].run.n);
     this.peerSubjects = [...new Set(order.hostOf)].filter((host) => host !== hostId).map((host) => subjects.run(order.runId, host));
-    this.flow = new MigrantFlow(this.peerSubjects.length);
+    this.flow = new MigrantFlow(this.peerSubjects.length, unreadMigrantBytes());
     this.coordination = SharedMemoryCoordination.create(order.islands);
     this.sub = bus.listen(
       subjects.run(order.runId, hostId),
