@@ -21,6 +21,8 @@ import { cliAsync, inBatches } from './cli-helpers.ts';
 const dir = mkdtempSync(path.join(tmpdir(), 'nq-refusals-records-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const at = (name: string) => path.join(dir, name);
+/** `experiment st.yaml --out OUT --resume` (of a folder this build may not have made). */
+const resume = (out: string) => cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']);
 // Two islands (so the islands' sums mean something), two cells, two seeds: 4 runs of milliseconds.
 const STUDY = 'name: st\nbase: { overrides: { n: 8, islands: 2 } }\nsweep: { migration.interval: [5, 10] }\nseeds: [1, 2]\n';
 writeFileSync(at('st.yaml'), STUDY);
@@ -95,7 +97,7 @@ describe('--resume sets every such record aside, said once, and runs its run aga
       return JSON.stringify(record);
     });
     writeFileSync(path.join(out, 'runs.jsonl'), [...lines.slice(1), ...bad].map((l) => `${l}\n`).join(''));
-    const r = await cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']);
+    const r = await resume(out);
     assert.equal(r.code, 0, r.stderr);
     const said = r.stderr.split('\n').filter((l) => /set-aside\.jsonl/.test(l));
     assert.equal(said.length, 1, r.stderr);
@@ -107,7 +109,7 @@ describe('--resume sets every such record aside, said once, and runs its run aga
     const kept = readFileSync(path.join(out, 'runs.jsonl'), 'utf8').trim().split('\n');
     assert.equal(kept.length, 4, 'the three good records and run 1 again');
     assert.equal((await cliAsync(['report', out])).code, 0);
-    const again = await cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']);
+    const again = await resume(out);
     assert.doesNotMatch(again.stderr, /set-aside/, 'nothing more to set aside');
   });
 
@@ -118,7 +120,7 @@ describe('--resume sets every such record aside, said once, and runs its run aga
     const refused = await cliAsync(['report', out]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /garbage\/runs\.jsonl:4: not a JSON line/);
-    const r = await cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']);
+    const r = await resume(out);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /2 records that do not fit the study moved to .*\(line 4: not a JSON line/);
     assert.equal(readFileSync(path.join(out, 'runs.set-aside.jsonl'), 'utf8'), 'not json\n{"cell": 7}\n');
@@ -140,7 +142,7 @@ describe('two different records of one run: report refuses naming both lines; --
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /repeats\/runs\.jsonl:5: a second record of .* that differs from the first \(.*repeats\/runs\.jsonl:1\)/);
     assert.equal(refused.stderr.split('\n').length, 2, refused.stderr);
-    const r = await cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']);
+    const r = await resume(out);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /2 records that do not fit the study moved to .*\(line 1 .*one of two different records of this run/);
     const kept = readFileSync(runs, 'utf8').trim().split('\n');
@@ -161,9 +163,7 @@ describe('--resume refuses a set-aside file that is no regular file, naming it, 
       make(path.join(out, 'runs.set-aside.jsonl'));
       return { what, out, says: KINDS[i][2] };
     });
-    const results = await inBatches(rows, 3, ({ out }) =>
-      cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']),
-    );
+    const results = await inBatches(rows, 3, ({ out }) => resume(out));
     results.forEach((r, i) => {
       const { what, out, says } = rows[i];
       assert.equal(r.code, 2, `${what}: ${r.stderr}`);
@@ -195,9 +195,7 @@ describe('--events: a file, FIFO or link (dangling or not) in place of events/ i
       make(path.join(out, 'events'));
       return { what, out, says };
     });
-    const results = await inBatches(rows, 4, ({ out }) =>
-      cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']),
-    );
+    const results = await inBatches(rows, 4, ({ out }) => resume(out));
     results.forEach((r, i) => {
       const { what, out, says } = rows[i];
       assert.equal(r.code, 2, `${what}: ${r.stderr}`);
@@ -228,10 +226,7 @@ describe("the manifest's times: a startedAt that is no time or lies in the futur
       writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest));
       return { what, out, says };
     });
-    const results = await inBatches(rows, 3, async ({ out }) => [
-      await cliAsync(['report', out]),
-      await cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']),
-    ]);
+    const results = await inBatches(rows, 3, async ({ out }) => [await cliAsync(['report', out]), await resume(out)]);
     results.forEach((both, i) => {
       const { what, out, says } = rows[i];
       for (const r of both) {
@@ -297,7 +292,7 @@ describe('a last line that is whole JSON but lacks its newline (a write cut righ
         .join('')
         .slice(0, -2),
     );
-    const r = await cliAsync(['experiment', at('st.yaml'), '--out', out, '--resume', '-q', '--mixed-builds']);
+    const r = await resume(out);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /\(1 new\)/);
     assert.equal(readFileSync(runsFile, 'utf8').trim().split('\n').length, 4);
