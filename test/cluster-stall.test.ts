@@ -48,8 +48,9 @@ describe('a spread run with one host stopped (SIGSTOP)', { skip: nats.skip, time
 
   /** Both hosts and the coordinator beat every 0.5 s: the stopped host is lost after 1.5 s. */
   async function stalledRun(onIslandError: 'continue' | 'fail') {
-    // The bound lowered to 2 MiB: reached within ~10 iterations, however loaded the machine (16 MiB took ~80, past the time limit).
-    const env = { ...SHORT_HEARTBEAT, [TEST_UNREAD_MIGRANT_BYTES_ENV]: String(2 * 1024 * 1024) };
+    // The bound lowered to 256 KiB: reached at the second iteration's migrants (~200 KB each), before the stopped host is
+    // found lost (1.5 s) and nothing more goes to it, however loaded the machine (16 MiB took ~80 iterations).
+    const env = { ...SHORT_HEARTBEAT, [TEST_UNREAD_MIGRANT_BYTES_ENV]: String(256 * 1024) };
     const { prefix, hosts } = await broker.startHosts(['healthy', 'stalled'], { env });
     // N = 5000, async: ~200 KB of migrants per iteration and edge; unbounded, the broker would
     // hold past 32 MiB for the stopped host within the stop, and stall its other clients.
