@@ -72,6 +72,15 @@ function spoilt(name: string, spoil: (r: Json) => void): string {
   return copy;
 }
 
+/** `--resume` on each row's folder, a few at a time: each refused (exit 2) with the one line `line(row, i)`. */
+async function eachRefusedOnResume<R extends { what: string; out: string }>(rows: R[], batch: number, line: (row: R, i: number) => RegExp) {
+  const results = await inBatches(rows, batch, ({ out }) => resume(out));
+  results.forEach((r, i) => {
+    assert.equal(r.code, 2, `${rows[i].what}: ${r.stderr}`);
+    assert.match(r.stderr, line(rows[i], i), rows[i].what);
+  });
+}
+
 describe('report refuses a record with a field out of its bounds: one line, FILE:LINE and the key, exit 2', () => {
   it('each field class', async () => {
     const rows = FIELDS.map(([what, spoil], i) => ({ what, folder: spoilt(`f${i}`, spoil) }));
@@ -163,18 +172,16 @@ describe('--resume refuses a set-aside file that is no regular file, naming it, 
       make(path.join(out, 'runs.set-aside.jsonl'));
       return { what, out, says: KINDS[i][2] };
     });
-    const results = await inBatches(rows, 3, ({ out }) => resume(out));
-    results.forEach((r, i) => {
-      const { what, out, says } = rows[i];
-      assert.equal(r.code, 2, `${what}: ${r.stderr}`);
-      assert.match(
-        r.stderr,
+    await eachRefusedOnResume(
+      rows,
+      3,
+      ({ says }, i) =>
         new RegExp(
           `^nqueens-islands: .*aside${i}/runs\\.set-aside\\.jsonl: ${says.source}; expected a file of set-aside records, or none; the folder is damaged\\n$`,
         ),
-      );
+    );
+    for (const { what, out } of rows)
       assert.match(readFileSync(path.join(out, 'runs.jsonl'), 'utf8'), /1e\+308/, `${what}: the record stays where it was`);
-    });
   });
 });
 
@@ -195,19 +202,16 @@ describe('--events: a file, FIFO or link (dangling or not) in place of events/ i
       make(path.join(out, 'events'));
       return { what, out, says };
     });
-    const results = await inBatches(rows, 4, ({ out }) => resume(out));
-    results.forEach((r, i) => {
-      const { what, out, says } = rows[i];
-      assert.equal(r.code, 2, `${what}: ${r.stderr}`);
-      assert.match(
-        r.stderr,
+    await eachRefusedOnResume(
+      rows,
+      4,
+      ({ says }, i) =>
         new RegExp(
           `^nqueens-islands: .*events${i}/events: is ${says}; expected the folder of the study's event logs; the folder is damaged\\n$`,
         ),
-        what,
-      );
+    );
+    for (const { what, out } of rows)
       assert.equal(readFileSync(path.join(out, 'runs.jsonl'), 'utf8'), `${lines[0]}\n`, `${what}: no run ran`);
-    });
   });
 });
 
