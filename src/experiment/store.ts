@@ -20,13 +20,12 @@ import {
   readSync,
   rmdirSync,
   truncateSync,
-  type Stats,
 } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../io/errors.ts';
 import { isPlainObject, parseJsonText } from '../io/json-text.ts';
 import { fileKind, readRegularFile } from '../io/read-file.ts';
-import { checkFolderLinks, makeFolders } from '../io/output-target.ts';
+import { checkFolderLinks, lstatOrNull, makeFolders } from '../io/output-target.ts';
 import { appendLineSync, failureReason, writeFileAtomic } from '../io/write-file.ts';
 import { ConfigError } from '../config/errors.ts';
 import { EVENTS_DIR, MANIFEST_FILE } from '../io/study-records.ts';
@@ -194,17 +193,10 @@ export function setAsideFile(runsFile: string): string {
  */
 export function setAsideLines(runsFile: string, lines: ReadonlySet<number>): void {
   const aside = setAsideFile(runsFile);
-  // A link, folder or FIFO in its place is the folder's damage, named before anything moves.
-  let stats: Stats | null = null;
-  try {
-    stats = lstatSync(aside);
-  } catch {
-    // none yet: it is made
-  }
+  // A link, folder or FIFO in its place is the folder's damage, named before anything moves (none yet: it is made).
+  const stats = lstatOrNull(aside);
   if (stats !== null && !stats.isFile())
-    throw damagedFolder(
-      `${aside}: is ${stats.isSymbolicLink() ? 'a symbolic link' : fileKind(stats)}; expected a file of set-aside records, or none`,
-    );
+    throw damagedFolder(`${aside}: is ${fileKind(stats)}; expected a file of set-aside records, or none`);
   const kept: string[] = [];
   const moved: string[] = [];
   forEachLine(runsFile, (text, number) => (lines.has(number) ? moved : kept).push(text));
@@ -290,17 +282,9 @@ export function checkStudyFolder(dir: string, resume: boolean, shard: boolean): 
  */
 export function makeEventsFolder(dir: string): void {
   const folder = path.join(dir, EVENTS_DIR);
-  let stats: Stats | null = null;
-  try {
-    stats = lstatSync(folder);
-  } catch {
-    // none yet
-  }
+  const stats = lstatOrNull(folder);
   if (stats?.isDirectory()) return;
-  if (stats !== null)
-    throw damagedFolder(
-      `${folder}: is ${stats.isSymbolicLink() ? 'a symbolic link' : fileKind(stats)}; expected the folder of the study's event logs`,
-    );
+  if (stats !== null) throw damagedFolder(`${folder}: is ${fileKind(stats)}; expected the folder of the study's event logs`);
   try {
     mkdirSync(folder);
   } catch (error) {

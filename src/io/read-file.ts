@@ -14,6 +14,8 @@ export const MAX_CONFIG_BYTES = MB;
 /** What a non-regular file is, in words. */
 export function fileKind(stats: Stats): string {
   if (stats.isFile()) return 'a file';
+  // Stats of lstat() (a link's own): the link itself is what stands there.
+  if (stats.isSymbolicLink()) return 'a symbolic link';
   if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a FIFO (named pipe)';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
