@@ -12,6 +12,7 @@ import { canonicalJson } from '../provenance.ts';
 import { MEASURE_NAMES } from '../archipelago/island-counters.ts';
 import type { IslandRecord, Manifest, RunRecord } from './records.ts';
 import { CLOCK_SLACK_MS } from './record-schema.ts';
+import { runKey } from './store.ts';
 
 /** What a study's record is checked against: its cells by id and its seeds (looked up, not searched, per record). */
 export interface StudyShape {
@@ -161,7 +162,7 @@ export function conflictingRepeats(runs: readonly RunRecord[]): Array<[number, n
   const first = new Map<string, number>();
   const conflicts: Array<[number, number]> = [];
   runs.forEach((run, i) => {
-    const key = `${String(run.cell)}\u0000${String(run.seed)}`;
+    const key = runKey(run.cell, run.seed);
     const earlier = first.get(key);
     if (earlier === undefined) first.set(key, i);
     else if (canonicalJson(run) !== canonicalJson(runs[earlier])) conflicts.push([i, earlier]);
