@@ -35,13 +35,19 @@ function parseValue(text: string, flag: string): unknown {
   }
 }
 
+/** A `KEY=VALUE` flag's key and value text (both trimmed), or null when it has no key before an `=`. */
+export function keyAndValue(assignment: string): { key: string; text: string } | null {
+  const at = assignment.indexOf('=');
+  return at <= 0 ? null : { key: assignment.slice(0, at).trim(), text: assignment.slice(at + 1).trim() };
+}
+
 /** One `--set KEY=VALUE` on `study` (a mapping, changed in place). @throws ConfigError naming the flag. */
 function applySet(study: Record<string, unknown>, assignment: string): void {
   const flag = `--set ${assignment}`;
-  const at = assignment.indexOf('=');
-  if (at <= 0) throw new ConfigError(`${flag}: expected KEY=VALUE, such as repeats=3 or sweep.n=[8, 12]`);
-  const key = assignment.slice(0, at).trim();
-  const value = parseValue(assignment.slice(at + 1), flag);
+  const pair = keyAndValue(assignment);
+  if (pair === null) throw new ConfigError(`${flag}: expected KEY=VALUE, such as repeats=3 or sweep.n=[8, 12]`);
+  const { key } = pair;
+  const value = parseValue(pair.text, flag);
   const top = key.split('.')[0];
   if (!STUDY_KEYS.includes(top))
     throw new ConfigError(`${flag}: ${top} is not a key of an experiment file; expected one of ${STUDY_KEYS.join(', ')}`);
@@ -60,14 +66,12 @@ function applySet(study: Record<string, unknown>, assignment: string): void {
 function checkOnce(assignments: readonly string[]): void {
   const seen = new Map<string, string>();
   for (const assignment of assignments) {
-    const at = assignment.indexOf('=');
-    if (at <= 0) continue;
-    const key = assignment.slice(0, at).trim();
-    const value = assignment.slice(at + 1).trim();
-    const before = seen.get(key);
-    if (before !== undefined && before !== value)
-      throw new ConfigError(`--set ${assignment}: ${key} is set twice (also --set ${key}=${before}); give each key once`);
-    seen.set(key, value);
+    const pair = keyAndValue(assignment);
+    if (pair === null) continue;
+    const before = seen.get(pair.key);
+    if (before !== undefined && before !== pair.text)
+      throw new ConfigError(`--set ${assignment}: ${pair.key} is set twice (also --set ${pair.key}=${before}); give each key once`);
+    seen.set(pair.key, pair.text);
   }
 }
 

@@ -3,6 +3,7 @@ import YAML from 'yaml';
 import { ConfigError } from '../../config/errors.ts';
 import type { Manifest } from '../../experiment/records.ts';
 import { canonicalJson } from '../../provenance.ts';
+import { keyAndValue } from '../../experiment/study-edits.ts';
 import { baselineOf, formatValue, type SweepValue } from '../../experiment/sweep.ts';
 
 /** Parses `--baseline key=value` flags (values read as YAML scalars: `10` is a number) against the study's sweep. */
@@ -11,10 +12,9 @@ export function parseBaselineFlags(flags: readonly string[], manifest: Manifest)
   for (const given of flags) {
     // yargs may hand a bare number or boolean (`--baseline 5`): the flag's text is what was typed.
     const flag = String(given);
-    const at = flag.indexOf('=');
-    if (at <= 0) throw new ConfigError(`--baseline ${flag}: expected KEY=VALUE with a sweep key (${manifest.keys.join(', ')})`);
-    const key = flag.slice(0, at).trim();
-    const text = flag.slice(at + 1).trim();
+    const pair = keyAndValue(flag);
+    if (pair === null) throw new ConfigError(`--baseline ${flag}: expected KEY=VALUE with a sweep key (${manifest.keys.join(', ')})`);
+    const { key, text } = pair;
     if (!manifest.keys.includes(key))
       throw new ConfigError(`--baseline ${flag}: ${key} is not a sweep key; expected one of ${manifest.keys.join(', ')}`);
     const values = manifest.cells.map((c) => c.values[key]);
