@@ -355,8 +355,8 @@ export function withResumableOverrides<C extends RunConfig>(
   const at: Locator = new Locator(source, overrides);
   const given = Object.fromEntries(RESUMABLE_SECTIONS.filter((key) => overrides[key] !== undefined).map((key) => [key, overrides[key]]));
   if (Object.keys(given).length === 0) return config;
-  const { limits: savedLimits, onIslandError: savedOnError, output: savedOutput, threads: savedThreads } = config;
-  const merged = applyOverrides({ limits: savedLimits, onIslandError: savedOnError, output: savedOutput, threads: savedThreads }, given);
+  const saved = Object.fromEntries(RESUMABLE_SECTIONS.map((key) => [key, config[key]]));
+  const merged = applyOverrides(saved, given);
   const schema = (registries === REGISTRIES ? runConfigFileSchema : runConfigSchemaFor(registries)).pick({
     limits: true,
     onIslandError: true,
