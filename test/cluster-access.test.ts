@@ -357,35 +357,18 @@ describe('tls:// with a CA and client certificates', { skip: nats.skip || openss
       ],
       { cwd: dir, stdio: 'ignore' },
     );
+    /** `hosts` on the TLS broker with this client certificate and key (pem names). */
+    const hostsWith = (cert: string, key: string) =>
+      cliAsync(['hosts', '--nats', broker.url, '--nats-ca', pem('ca'), '--nats-cert', pem(cert), '--nats-key', pem(key)]);
     // With the client's own connect timeout (5 s): the refusal is found while the client still retries, and said at once.
     const t0 = performance.now();
-    const rogue = await cliAsync([
-      'hosts',
-      '--nats',
-      broker.url,
-      '--nats-ca',
-      pem('ca'),
-      '--nats-cert',
-      pem('rogue'),
-      '--nats-key',
-      pem('rogue-key'),
-    ]);
+    const rogue = await hostsWith('rogue', 'rogue-key');
     const seconds = (performance.now() - t0) / 1000;
     assert.ok(isOneLineError(rogue), `${rogue.code} ${rogue.stderr}`);
     assert.match(rogue.stderr, /cannot connect to the NATS broker \(the broker refused this client's certificate \(TLS alert: [a-z ]+\)/);
     assert.ok(seconds < 4, `said after ${seconds.toFixed(1)} s: not before the client's 5 s connect timeout`);
     // Read before any connection: the broker is never asked.
-    const mismatched = await cliAsync([
-      'hosts',
-      '--nats',
-      broker.url,
-      '--nats-ca',
-      pem('ca'),
-      '--nats-cert',
-      pem('client'),
-      '--nats-key',
-      pem('server-key'),
-    ]);
+    const mismatched = await hostsWith('client', 'server-key');
     assert.equal(
       oneLine(mismatched, 'a key of another certificate'),
       `--nats-key ${pem('server-key')}: does not match the certificate of --nats-cert ${pem('client')} (the key of another certificate?)`,
