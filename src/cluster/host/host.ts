@@ -225,11 +225,17 @@ class ServingHost implements ClusterHost {
     this.heartbeat();
     let settle: (how: 'stopped' | 'broker-lost') => void = () => {};
     this.closed = new Promise<'stopped' | 'broker-lost'>((resolve) => (settle = resolve));
-    void nc.closed().then(() => {
+    void nc.closed().then(async () => {
       clearInterval(this.timer);
       this.membership?.current?.run.stop();
-      this.relay?.stop('the NATS broker was lost');
-      settle(this.stopping ? 'stopped' : 'broker-lost');
+      const relay = this.relay;
+      relay?.stop('the NATS broker was lost');
+      // A run in progress is over (its islands stopped, its end said and counted) before the host is: its last line counts it.
+      try {
+        await relay?.done;
+      } finally {
+        settle(this.stopping ? 'stopped' : 'broker-lost');
+      }
     });
   }
 
