@@ -30,7 +30,8 @@ import type { Subjects } from '../bus/connection.ts';
 import { carried } from '../bus/carried.ts';
 import { type BusMessage } from '../bus/messages.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
-import { heartbeatPeriodMs, MISSED_HEARTBEATS, unreadMigrantBytes } from '../defaults.ts';
+import { Liveness } from '../bus/liveness.ts';
+import { heartbeatPeriodMs, unreadMigrantBytes } from '../defaults.ts';
 import { PermutationCheck } from '../result-checks.ts';
 import { MigrantFlow } from './migrant-flow.ts';
 import { YoungCollection } from './young-gc.ts';
@@ -69,9 +70,8 @@ export class IslandRelay {
   private terminate: () => void = () => {};
   /** Why the islands here were ended by the host itself (it is leaving); their reports say so. */
   leaving: string | null = null;
-  /** When the coordinator was last heard from; silent for MISSED_HEARTBEATS periods, it counts as gone. */
-  private coordinatorSeen = Date.now();
-  private readonly coordinatorCheck: NodeJS.Timeout;
+  /** The coordinator, silent through MISSED_HEARTBEATS checks of this host's own (bus/liveness.ts), counts as gone. */
+  private readonly coordinatorCheck: Liveness<'coordinator'>;
 
   constructor(
     private readonly bus: BusEndpoint,
@@ -126,12 +126,8 @@ export class IslandRelay {
         this.flushEdge(edge);
       });
     void this.watch();
-    const heartbeatMs = heartbeatPeriodMs();
-    this.coordinatorCheck = setInterval(() => {
-      // While the broker is away the coordinator cannot be heard: its silence counts from the reconnect.
-      if (!connection.connected) this.coordinatorSeen = Date.now();
-      else if (Date.now() - this.coordinatorSeen > MISSED_HEARTBEATS * heartbeatMs) this.stop('the coordinator was lost');
-    }, heartbeatMs);
+    this.coordinatorCheck = new Liveness(bus.nc, connection, heartbeatPeriodMs(), () => this.stop('the coordinator was lost'));
+    this.coordinatorCheck.heard('coordinator');
     this.done = Promise.all(sent).then(() => this.close());
   }
 
@@ -272,7 +268,7 @@ export class IslandRelay {
       return void dropped.unauthenticated++;
     }
     const c = this.coordination;
-    if (fromCoordinator) this.coordinatorSeen = Date.now();
+    if (fromCoordinator) this.coordinatorCheck.heard('coordinator');
     if (message.type === 'migrants') {
       const port = this.incoming.get(`${message.from}>${message.to}`);
       if (!port || hostOf[message.from] !== from) return void dropped.unauthenticated++;
@@ -349,7 +345,7 @@ export class IslandRelay {
   }
 
   private close(): void {
-    clearInterval(this.coordinatorCheck);
+    this.coordinatorCheck.close();
     // The last changes (a claim, departures) may have come after the watcher's last look.
     this.publishChanges();
     this.flushMigrants();

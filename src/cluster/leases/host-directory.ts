@@ -5,10 +5,11 @@
  */
 import type { Subscription } from '@nats-io/transport-node';
 import { connectionState, type Subjects } from '../bus/connection.ts';
+import { Liveness } from '../bus/liveness.ts';
 import { ownVersion, type Decoded } from '../bus/codec.ts';
 import { type BusMessage } from '../bus/messages.ts';
 import type { BusEndpoint } from '../bus/endpoint.ts';
-import { heartbeatPeriodMs, MAX_HOST_ISLANDS, MISSED_HEARTBEATS } from '../defaults.ts';
+import { heartbeatPeriodMs, MAX_HOST_ISLANDS } from '../defaults.ts';
 import { safeName } from '../bus/text.ts';
 import { SayOnce } from '../bus/bounded.ts';
 
@@ -36,19 +37,19 @@ export class HostDirectory {
   readonly hosts = new Map<string, KnownHost>();
   private readonly refused = new SayOnce(8, (line) => this.events.onRefused?.(line));
   private readonly subs: Subscription[];
-  private readonly timer: NodeJS.Timeout;
+  /** Who is lost: silence counted in checks this coordinator made, not in wall time (bus/liveness.ts). */
+  private readonly liveness: Liveness<string>;
   private waiters: (() => void)[] = [];
-  private readonly connection: { readonly connected: boolean };
   private readonly goneListeners = new Set<GoneListener>();
 
   constructor(
     bus: BusEndpoint,
     subjects: Subjects,
     private readonly events: HostDirectoryEvents = {},
-    /** The hosts' heartbeat period (silence for MISSED_HEARTBEATS of it is a loss); a launcher's bound for terminated islands follows it. */
+    /** The hosts' heartbeat period (silence through MISSED_HEARTBEATS of it is a loss); a launcher's bound for terminated islands follows it. */
     readonly heartbeatMs = heartbeatPeriodMs(),
   ) {
-    this.connection = connectionState(bus.nc);
+    this.liveness = new Liveness(bus.nc, connectionState(bus.nc), heartbeatMs, (id) => this.forget(id, 'lost'));
     // A host speaks only for itself: a heartbeat or goodbye signed by another id is dropped.
     this.subs = [
       bus.listen(
@@ -61,7 +62,6 @@ export class HostDirectory {
         from === leave.id ? this.forget(leave.id, 'left') : void bus.dropped.unauthenticated++,
       ),
     ];
-    this.timer = setInterval(() => this.sweep(heartbeatMs * MISSED_HEARTBEATS), heartbeatMs);
     // Ask every host to answer now rather than at its next heartbeat.
     bus.publish(subjects.discover, { type: 'discover' });
   }
@@ -106,7 +106,7 @@ export class HostDirectory {
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.liveness.close();
     for (const sub of this.subs) sub.unsubscribe();
     this.waiters = [];
   }
@@ -131,25 +131,17 @@ export class HostDirectory {
       version: ownVersion(),
     };
     this.hosts.set(beat.id, host);
+    this.liveness.heard(beat.id);
     if (!known || known.busy !== host.busy) this.events.onHost?.(host, !known);
     // Also on a busy → idle change: a waiter may be counting idle hosts.
     for (const waiter of [...this.waiters]) waiter();
-  }
-
-  private sweep(maxSilenceMs: number): void {
-    const now = Date.now();
-    // While the broker is away nobody can be heard: the silence starts again from the reconnect.
-    if (!this.connection.connected) {
-      for (const host of this.hosts.values()) host.lastSeen = now;
-      return;
-    }
-    for (const host of [...this.hosts.values()]) if (now - host.lastSeen > maxSilenceMs) this.forget(host.id, 'lost');
   }
 
   private forget(id: string, how: 'left' | 'lost'): void {
     const host = this.hosts.get(id);
     if (!host) return;
     this.hosts.delete(id);
+    this.liveness.forget(id);
     for (const listener of [...this.goneListeners]) listener(host, how);
     for (const waiter of [...this.waiters]) waiter();
   }
