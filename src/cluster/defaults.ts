@@ -7,7 +7,7 @@ import { shortened } from '../config/test-knob.ts';
 export const DEFAULT_PREFIX = RUN_DEFAULTS.cluster.prefix;
 /** Seconds a coordinator waits for its hosts (--wait; the run config's `cluster.wait` default). */
 export const DEFAULT_WAIT_SECONDS = RUN_DEFAULTS.cluster.wait;
-/** A host's heartbeat period (and a run coordinator's); one silent for MISSED_HEARTBEATS periods counts as lost. */
+/** A host's heartbeat period (and a run coordinator's); one not heard for MISSED_HEARTBEATS of its listener's checks is lost (bus/liveness.ts). */
 export const DEFAULT_HEARTBEAT_MS = 1000;
 export const MISSED_HEARTBEATS = 3;
 /** A study's run not acked (nor kept alive) this long goes to another host. */
