@@ -152,4 +152,25 @@ describe('an evaluation budget over hosts is the one-machine record', { skip: na
     assert.deepEqual(repeatablePart(spread), repeatablePart(here));
     assert.ok(spread.some((r) => r.solved) && spread.some((r) => !r.solved), JSON.stringify({ budget, needs }));
   });
+
+  it('a host that leaves a budgeted run mid-run: its islands fail, its last counts stand, and the run ends within B (no gate waits for it)', async () => {
+    const { prefix, hosts } = await broker.startHosts(['stays', 'leaves']);
+    const budget = 1_000_000;
+    const args = ['-n', '1000', '--seed', '1', '--islands', '2', '--migration', 'sync', '--max-evaluations', String(budget)];
+    const run = spawnCli(['solve', '--json', ...args, ...over(prefix)]);
+    await run.waitForStderr(/started N=1000 on 2 islands/);
+    const leaving = hosts.get('leaves')!;
+    leaving.child.kill('SIGTERM');
+    assert.equal((await leaving.exited).code, 0, leaving.stderr());
+    const exit = await run.exited;
+    assert.equal(exit.code, 1, run.stderr());
+    const record = JSON.parse(run.stdout()) as Record & { failures: { island: number; message: string }[] };
+    const gone = record.islands.findIndex((i) => i.host === 'leaves');
+    assert.deepEqual(
+      record.failures.map((f) => [f.island, f.message]),
+      [[gone, 'host leaves left']],
+    );
+    assert.equal(record.ended, 'max-evaluations');
+    assert.ok(record.evaluations <= budget, `${record.evaluations} of ${budget}`);
+  });
 });
