@@ -298,12 +298,12 @@ describe('a hostile party on the broker', { skip: nats.skip, timeout: 300_000 },
               migrations: new Int32Array(0),
             }),
           });
-          forge(toCoordinator, { type: 'state', runId, reached: [], foundEpoch: 1, stop: 2, winner: -1 });
+          forge(toCoordinator, { type: 'state', runId, reached: [], foundEpoch: 1, stop: 2, winner: -1, ledger: [], ledgerFound: 0 });
           forge(toCoordinator, { type: 'report', runId, island: 0, bytes: null, error: 'forged' });
           for (const id of ids.values()) {
             const toHost = `${prefix}.run.${runId}.${id}`;
             forge(toHost, { type: 'halt', runId });
-            forge(toHost, { type: 'state', runId, reached: [], foundEpoch: 1, stop: 1, winner: 1 });
+            forge(toHost, { type: 'state', runId, reached: [], foundEpoch: 1, stop: 1, winner: 1, ledger: [0, 0, 1], ledgerFound: 0 });
             forge(toHost, { type: 'terminate', runId });
           }
         },

@@ -351,18 +351,18 @@ describe('the budget check with island groups of different populations', () => {
     });
   });
 
-  it('islands on other machines (--nats, or cluster: in the config) split it in equal shares: refused before any connect', async () => {
+  it('islands on other machines (--nats, or cluster: in the config) share the ledger too: the sum, refused before any connect', async () => {
     const config = at('spread.yaml');
     writeFileSync(
       config,
-      'n: 200\nislands: 4\nga: { populationSize: 60 }\nmigration: { mode: sync }\nlimits: { maxEvaluations: 416 }\nislandGroups: { big: { islands: 2, ga: { populationSize: 120 } } }\ncluster: { nats: "nats://127.0.0.1:1", hosts: 1, wait: 1 }\n',
+      'n: 200\nislands: 4\nga: { populationSize: 60 }\nmigration: { mode: sync }\nlimits: { maxEvaluations: 415 }\nislandGroups: { big: { islands: 2, ga: { populationSize: 120 } } }\ncluster: { nats: "nats://127.0.0.1:1", hosts: 1, wait: 1 }\n',
     );
-    const flags = args('sync', 416).concat(['--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '1']);
+    const flags = args('sync', 415).concat(['--nats', 'nats://127.0.0.1:1', '--hosts', '1', '--wait', '1']);
     for (const r of await Promise.all([cliAsync(['solve', '-c', config]), cliAsync(flags)])) {
       assert.equal(r.code, 2, r.stderr);
       assert.match(
         r.stderr,
-        /416 does not pay for the first populations: 4 islands × 134 evaluations each \(islands on other machines split the budget in equal shares, and each must pay for the largest\); expected at least 536\n$/,
+        /415 does not pay for the first populations: their sum, 2 islands × 134 \+ 2 islands × 74 evaluations; expected at least 416\n$/,
       );
     }
   });

@@ -13,6 +13,9 @@
  * orders the read of slot t. Under the gate no island gets more than one iteration past
  * another, so a ring of RING slots is never overwritten while read (a solution lifts the gate
  * from its iteration on, and the gate re-reads `found` after the ledger: budget-gate.ts).
+ * A count at or past `found` is not written (no gate reads it): past a solution an island
+ * runs on freely, and its slots before the solution stay readable for a host's relay, which
+ * carries the ledger to the run's other hosts (src/cluster/launcher/ledger-relay.ts).
  */
 import { NO_CUT } from './no-cut.ts';
 
@@ -68,9 +71,19 @@ export class BudgetLedger {
 
   /** Island `island`'s evaluations once iteration `t` and its migration were done. */
   publish(island: number, t: number, evaluations: number): void {
-    this.ring[island * RING + (t % RING)] = evaluations;
+    if (t < this.found()) this.ring[island * RING + (t % RING)] = evaluations;
     Atomics.store(this.words, 1 + island, t);
     this.wake();
+  }
+
+  /** The last iteration island `island` published (-1: none). */
+  published(island: number): number {
+    return Atomics.load(this.words, 1 + island);
+  }
+
+  /** Island `island`'s count at iteration `t`: for t below `found()`, published and within RING of its last. */
+  countAt(island: number, t: number): number {
+    return this.ring[island * RING + (t % RING)];
   }
 
   /**

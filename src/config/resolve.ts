@@ -41,8 +41,6 @@ type Parsed = ParsedRunConfig;
 /** Machine facts the defaults and checks depend on; tests pass their own. */
 export interface ResolveEnv extends MemoryLimits {
   availableParallelism: number;
-  /** The run's islands are spread over other machines (`--nats`): a budget is split in equal shares (no ledger). */
-  spread?: boolean;
 }
 
 export function systemEnv(): ResolveEnv {
@@ -118,9 +116,9 @@ interface LimitsContext {
   islands: number;
   ga: RunConfig['ga'];
   islandGroups?: RunConfig['islandGroups'];
-  /** The migration mode: a repeatable one keeps the evaluation ledger on one machine. */
+  /** The migration mode: a repeatable one keeps the evaluation ledger (over hosts too). */
   migrationMode: string;
-  /** Why the budget is split into equal shares per island (no ledger): `islands on other machines`, ...; undefined: the mode says. */
+  /** Why the budget is split into equal shares per island (no ledger): `a resumed checkpoint's islands`; undefined: the mode says. */
   shares?: string;
   at: Locator;
   registries: Registries;
@@ -229,7 +227,6 @@ export function resolveRunConfig(
       ga,
       islandGroups,
       migrationMode: migration.mode,
-      shares: env.spread === true || p.cluster != null ? 'islands on other machines' : undefined,
       at,
       registries,
     }),

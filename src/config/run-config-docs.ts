@@ -83,7 +83,7 @@ export interface RunConfigDocs {
   limits?: {
     /** iteration limit per island; null = none */
     maxIterations?: unknown;
-    /** evaluation budget of the whole run (sync, lagged: the run without it, censored at the last iteration within it; async, over hosts: each island stops at its share); null = none */
+    /** evaluation budget of the whole run (sync, lagged: the run without it, censored at the last iteration within it; async: each island stops at its share); null = none */
     maxEvaluations?: unknown;
     /** wall-clock limit in seconds; null = none */
     timeLimit?: unknown;

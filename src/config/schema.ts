@@ -83,7 +83,7 @@ const limitsSchema = section({
     .nullable()
     .default(RUN_DEFAULTS.limits.maxEvaluations)
     .describe(
-      'evaluation budget of the whole run (sync, lagged: the run without it, censored at the last iteration within it; async, over hosts: each island stops at its share); null = none',
+      'evaluation budget of the whole run (sync, lagged: the run without it, censored at the last iteration within it; async: each island stops at its share); null = none',
     ),
   timeLimit: z
     .number({ error: timeLimitError })

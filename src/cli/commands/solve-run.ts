@@ -163,7 +163,7 @@ export async function solve(args: ArgumentsCamelCase<SolveArgs>): Promise<void> 
 async function configAndCluster(args: SolveArgs) {
   // Islands on other machines: from the flags, else from the config's `cluster:` section.
   const fromFlags = clusterFromArgs(args);
-  let { config, resumed } = await runConfig(args, fromFlags ? { ...systemEnv(), spread: true } : undefined);
+  let { config, resumed } = await runConfig(args);
   const clusterOptions = fromFlags ?? clusterFromConfig(config.cluster, args);
   if (!clusterOptions) checkNoAuthFlags(args);
   if (!clusterOptions && args.clusterKeyFile !== undefined)
@@ -181,7 +181,7 @@ async function configAndCluster(args: SolveArgs) {
     // Across machines, the islands default to what the hosts offer, not this machine's cores.
     // The first resolution (above) only checked the input before the wait for hosts; this one is used.
     try {
-      ({ config, resumed } = await runConfig(args, { ...systemEnv(), availableParallelism: cluster.islands, spread: true }));
+      ({ config, resumed } = await runConfig(args, { ...systemEnv(), availableParallelism: cluster.islands }));
     } catch (error) {
       await cluster.close();
       throw error;

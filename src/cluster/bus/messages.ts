@@ -13,8 +13,9 @@ import { RESOLVED_CONFIG_VERSION, seededRunConfigSchema } from '../../config/res
  * sequence, scope, MAC). 3: a binary frame around the packed body, the MAC over the frame.
  * 4: the MAC a GMAC under each sender's own key, its sequence number the nonce.
  * 5: `read`, what a host of a run has read of another's migrants.
+ * 6: `state` carries the run's evaluation ledger (`ledger`, `ledgerFound`).
  */
-export const BUS_FORMAT = 5;
+export const BUS_FORMAT = 6;
 
 /** Bytes on the wire one small control message may take. */
 const SMALL = 64 * 1024;
@@ -222,7 +223,10 @@ export const BUS_MESSAGES = {
     SMALL,
     z.object({ type: z.literal('read'), runId: session, bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
   ),
-  /** Host → the run's other hosts: barrier arrivals of its islands (flat island, epoch pairs), the found-epoch, the stop and its claimer. */
+  /**
+   * Host → the run's other hosts: barrier arrivals of its islands (flat island, epoch pairs), the found-epoch, the stop and its
+   * claimer; and its islands' evaluation ledger counts (flat island, iteration, evaluations triples) with the ledger's found iteration.
+   */
   state: spec(
     'run',
     'run host',
@@ -234,6 +238,8 @@ export const BUS_MESSAGES = {
       foundEpoch: z.number().int(),
       stop: z.number().int().min(0).max(2),
       winner: z.number().int().min(-1),
+      ledger: z.array(count).max(300_000),
+      ledgerFound: count,
     }),
   ),
   /** Host → coordinator: an island's message to the coordinator. */

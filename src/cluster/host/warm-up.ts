@@ -85,7 +85,18 @@ function samples(): { bus: BusMessage; inner?: 'control' | 'report' | 'migrants'
     ),
     { bus: { type: 'report', runId: RUN, island: 0, bytes: encode(report), error: null }, inner: 'report' },
     { bus: { type: 'migrants', runId: RUN, from: 0, to: 1, bytes: encode(migrants) }, inner: 'migrants' },
-    { bus: { type: 'state', runId: RUN, reached: [0, 1], foundEpoch: 0x7fffffff, stop: 1, winner: 0 } },
+    {
+      bus: {
+        type: 'state',
+        runId: RUN,
+        reached: [0, 1],
+        foundEpoch: 0x7fffffff,
+        stop: 1,
+        winner: 0,
+        ledger: [0, 0, 10],
+        ledgerFound: 0x7fffffff,
+      },
+    },
     { bus: { type: 'alive', runId: RUN } },
   ];
 }

@@ -37,6 +37,8 @@ export function placeIslands(islands: number, offered: readonly number[]): numbe
  * solution, so it follows none of the hosts' shared state.
  */
 class BusCoordination implements Coordination {
+  /** Every host's relay carries the evaluation ledger between hosts (ledger-relay.ts). */
+  readonly keepsLedger = true;
   private stop: StopState = RUNNING;
   private readonly counts: number[];
   constructor(

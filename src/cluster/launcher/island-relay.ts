@@ -16,7 +16,8 @@
  * one subject over one connection, so it arrives in the order it was sent, and before
  * publishing a state change the relay first sends the migrants already queued (an island
  * posts its migrants before it arrives at the barrier or departs). A state message carries
- * the found-epoch together with the arrivals, and is applied found-epoch first.
+ * the found-epoch together with the arrivals, and is applied found-epoch first. It also
+ * carries the run's evaluation ledger (ledger-relay.ts), applied before the arrivals.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { Subscription } from '@nats-io/transport-node';
@@ -33,6 +34,7 @@ import type { BusEndpoint } from '../bus/endpoint.ts';
 import { Liveness } from '../bus/liveness.ts';
 import { heartbeatPeriodMs, unreadMigrantBytes } from '../defaults.ts';
 import { PermutationCheck } from '../result-checks.ts';
+import { LedgerRelay } from './ledger-relay.ts';
 import { MigrantFlow } from './migrant-flow.ts';
 import { YoungCollection } from './young-gc.ts';
 
@@ -62,6 +64,8 @@ export class IslandRelay {
   /** Last published value of each local island's barrier, and of the shared fields. */
   private readonly published = new Map<number, number>();
   private known = { foundEpoch: NO_CUT, stop: RUNNING as number };
+  /** The run's evaluation ledger between this host and the others (a budget in sync and lagged modes reads it). */
+  private readonly ledger: LedgerRelay;
   /** The hosts of the run heard from so far (see `onBus`). */
   private readonly heard = new Set<string>();
   private watching = true;
@@ -90,7 +94,12 @@ export class IslandRelay {
     this.permutations = new PermutationCheck(tasks[0].run.n);
     this.peerSubjects = [...new Set(order.hostOf)].filter((host) => host !== hostId).map((host) => subjects.run(order.runId, host));
     this.flow = new MigrantFlow(this.peerSubjects.length, unreadMigrantBytes());
-    this.coordination = SharedMemoryCoordination.create(order.islands);
+    this.coordination = SharedMemoryCoordination.create(order.islands, true);
+    this.ledger = new LedgerRelay(
+      this.coordination.ledger!,
+      tasks.map((task) => task.island),
+      order.islands,
+    );
     this.sub = bus.listen(
       subjects.run(order.runId, hostId),
       ['migrants', 'read', 'state', 'alive', 'halt', 'terminate', 'depart'],
@@ -216,14 +225,24 @@ export class IslandRelay {
    * them (`known` holds the smaller of its own found-epoch and those it was told, which the
    * shared memory holds too).
    */
-  private state(reached: number[]): BusMessage<'state'> {
+  private state(reached: number[], ledger: number[]): BusMessage<'state'> {
     const { foundEpoch, stop } = this.known;
-    return { type: 'state', runId: this.order.runId, reached, foundEpoch, stop, winner: this.coordination.winner() };
+    const { runId } = this.order;
+    return {
+      type: 'state',
+      runId,
+      reached,
+      foundEpoch,
+      stop,
+      winner: this.coordination.winner(),
+      ledger,
+      ledgerFound: this.ledger.knownFound(),
+    };
   }
 
   /** Tells host `to` what was published of the islands here and the shared fields, again: `to` may have missed it. */
   private sendWholeState(to: string): void {
-    this.bus.publish(this.subjects.run(this.order.runId, to), this.state([...this.published].flat()));
+    this.bus.publish(this.subjects.run(this.order.runId, to), this.state([...this.published].flat(), this.ledger.resend()));
   }
 
   /**
@@ -242,11 +261,13 @@ export class IslandRelay {
         reached.push(task.island, epoch);
       }
     }
+    // After the arrivals: an island publishes its count before it departs.
+    const { ledger, foundChanged } = this.ledger.changes();
     const foundEpoch = c.cut();
     const stop = c.stopState();
-    if (reached.length > 0 || foundEpoch < this.known.foundEpoch || stop !== this.known.stop) {
+    if (reached.length > 0 || ledger.length > 0 || foundChanged || foundEpoch < this.known.foundEpoch || stop !== this.known.stop) {
       this.known = { foundEpoch: Math.min(foundEpoch, this.known.foundEpoch), stop };
-      this.broadcast(this.state(reached));
+      this.broadcast(this.state(reached, ledger));
     }
   }
 
@@ -289,6 +310,8 @@ export class IslandRelay {
       for (let k = 0; k < reached.length; k += 2)
         if (!own(reached[k]) || !(reached[k + 1] >= -1) || k + 1 === reached.length) return void dropped.malformed++;
       if (winner >= islands || message.foundEpoch < 0) return void dropped.malformed++;
+      // The ledger before the arrivals: a departed island's last count must be there.
+      if (this.ledger.apply(message.ledger, message.ledgerFound, own) !== null) return void dropped.malformed++;
       // Found-epoch before arrivals: an island passing a barrier must already see it.
       if (message.foundEpoch < this.known.foundEpoch) {
         c.reportCut(message.foundEpoch);
