@@ -4,16 +4,17 @@
  * nothing is type-checked twice) and the lint at once, then the test files, which need dist/.
  *
  * The test files run from one pool: at most NQI_TEST_CONCURRENCY processes of the suite at once
- * (default 4, the lint counting as one while it runs), of which at most two files with a real
- * broker and host processes (each starts its own broker on a port the server picks; their hosts
- * must keep a heartbeat every second, which a crowded machine delays, so no more). So the
- * files fill the cores the lint and the broker files leave (many of them wait on processes,
- * brokers and timers), and none is left running alone at the end: they start the longest first,
- * as measured (test/costs.json, written by `node scripts/test-times.mjs --save`; a file not in
- * it yet starts first). Each file's report is shown when it ends; the build's and the lint's
- * when they end. Exits 1 if any stage fails (no test runs after a failed build), after a line
- * with each stage's wall time and, where GNU time is installed, its CPU time (the suite is
- * CPU-bound: their sum over the cores is its floor).
+ * (default 4, the lint counting as one while it runs; a file that mostly waits counts as none),
+ * of which at most two files with a real broker and host processes (each starts its own broker
+ * on a port the server picks; their hosts must keep a heartbeat every second, which a crowded
+ * machine delays, so no more). So the files fill the cores the lint and the broker files leave
+ * (many of them wait on processes, brokers and timers), and none is left running alone at the
+ * end: they start the longest first, as measured (test/costs.json, written by `node
+ * scripts/test-times.mjs --save`; a file not in it yet starts first). Each file's report is
+ * shown when it ends; the build's and the lint's when they end. Exits 1 if any stage fails (no
+ * test runs after a failed build), after the count of tests and a line with each stage's wall
+ * time and, where GNU time is installed, its CPU time (the suite is CPU-bound: their sum over
+ * the cores is its floor).
  *
  * The test files run as the build's tsc compiled them (dist/test/x.test.js, emitted from the
  * same sources it type-checked), with plain node, each in a process of its own (as `node --test`
@@ -94,17 +95,24 @@ function stage(name, command, args, held) {
 /** test/x.test.ts as the build emitted it. */
 const compiled = (file) => path.join('dist', file.replace(/\.ts$/, '.js'));
 
+/** A file that computes for less than this share of its wall time alone mostly waits (timers, leases, a browser's minute). */
+const WAITS = 0.25;
+
 /**
- * Each file's measured cost (test/costs.json: its wall and CPU seconds alone): the wall time it
- * holds a slot for, the larger of its own waits and its CPU shared among `slots` processes on
- * the cores. A file not measured yet counts as the longest (it may be).
+ * What test/costs.json says of each file (its wall and CPU seconds alone): `length`, the wall
+ * time it holds the pool for, the larger of its own waits and its CPU shared among `slots`
+ * processes on the cores (a file not measured yet counts as the longest: it may be); `waits`,
+ * whether it mostly waits, so takes no slot (a core stays free for the others beside it).
  */
-function costOf(slots) {
+function costsOf(slots) {
   const costsFile = path.join(root, 'test', 'costs.json');
   const costs = existsSync(costsFile) ? JSON.parse(readFileSync(costsFile, 'utf8')) : {};
-  return (file) => {
-    const cost = costs[file];
-    return cost === undefined ? Infinity : Math.max(cost.wall, (cost.cpu * Math.max(slots, CORES)) / CORES);
+  return {
+    length: (file) => {
+      const cost = costs[file];
+      return cost === undefined ? Infinity : Math.max(cost.wall, (cost.cpu * Math.max(slots, CORES)) / CORES);
+    },
+    waits: (file) => costs[file] !== undefined && costs[file].cpu < WAITS * costs[file].wall,
   };
 }
 
@@ -114,29 +122,30 @@ function costOf(slots) {
  * ends. `done` resolves with every file's result; `wake()` says another stage ended.
  */
 function pool(files, slots, busy, onEnd) {
-  const cost = costOf(slots);
-  const queue = [...files].sort((a, b) => cost(b) - cost(a));
+  const { length, waits } = costsOf(slots);
+  const queue = [...files].sort((a, b) => length(b) - length(a));
   const results = [];
-  let running = 0;
+  const running = new Set();
   let brokers = 0;
   let next = () => {};
+  const computing = () => [...running].filter((f) => !waits(f)).length;
   const done = new Promise((resolve) => {
     next = () => {
-      while (queue.length > 0 && running + busy() < slots) {
+      while (queue.length > 0 && computing() + busy() < slots) {
         const at = queue.findIndex((f) => !broker.has(f) || brokers < BROKER_FILES_AT_ONCE);
         if (at < 0) break;
         const [file] = queue.splice(at, 1);
-        running += 1;
+        running.add(file);
         if (broker.has(file)) brokers += 1;
         void stage(file, process.execPath, ['--test-reporter=spec', compiled(file)], true).then((r) => {
-          running -= 1;
+          running.delete(file);
           if (broker.has(file)) brokers -= 1;
           results.push(r);
           onEnd(r);
           next();
         });
       }
-      if (running === 0 && queue.length === 0) resolve(results);
+      if (running.size === 0 && queue.length === 0) resolve(results);
     };
   });
   return { done, wake: () => next() };
