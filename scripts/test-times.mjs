@@ -1,28 +1,30 @@
 #!/usr/bin/env node
 /**
  * Where the suite's time goes: runs test files one at a time, each as `npm test` runs it
- * (dist/test/x.test.js with plain node, after a build), and prints each file's wall time, its
+ * (dist/test/x.test.js with plain node in a process of its own, after a build), and prints each file's wall time, its
  * CPU time (user + system, of the file's process and every process it waited for: its workers,
  * the CLI processes and brokers it started) and its slowest tests, the most CPU first. On a
  * shared machine the CPU is the number to compare: the sum over files, halved, is the floor of
- * `npm test`'s wall time on two cores. It decides which files carry `// @slow`
- * (docs/development.md). Wrap it: `cpu-slot node scripts/test-times.mjs`.
+ * `npm test`'s wall time on two cores. With `--save` it writes each file's wall and CPU seconds
+ * to test/costs.json (kept for the files not timed), the table `npm test` starts the longest
+ * files first by (docs/development.md). Wrap it: `cpu-slot node scripts/test-times.mjs`.
  *
  * The CPU is read with GNU time (/usr/bin/time, which reports the rusage of the process tree it
  * waited for: Node's process.resourceUsage sees only its own process); without it, only wall times.
  *
  *   node scripts/test-times.mjs [test files...]   (default: every test/*.test.ts)
- *   node scripts/test-times.mjs --main            the files without a broker (those of npm test's main lane)
+ *   node scripts/test-times.mjs --main            the files without a broker
+ *   node scripts/test-times.mjs --save [files...] and write their times to test/costs.json
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const given = process.argv.slice(2).filter((a) => a !== '--main');
+const given = process.argv.slice(2).filter((a) => a !== '--main' && a !== '--save');
 const every = readdirSync(path.join(root, 'test'))
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => `test/${f}`)
@@ -37,7 +39,7 @@ function timeFile(file, index) {
   const started = performance.now();
   const compiled = path.join('dist', file.replace(/\.ts$/, '.js'));
   const cpuFile = path.join(scratch, `${index}.cpu`);
-  const nodeArgs = ['--test', '--test-reporter=spec', compiled];
+  const nodeArgs = ['--test-reporter=spec', compiled];
   const [command, args] = gnuTime ? [gnuTime, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -89,3 +91,19 @@ process.stdout.write(
       : ''
   }  in all, one file at a time\n`,
 );
+
+if (process.argv.includes('--save')) {
+  const costsFile = path.join(root, 'test', 'costs.json');
+  const costs = existsSync(costsFile) ? JSON.parse(readFileSync(costsFile, 'utf8')) : {};
+  const round = (seconds) => Math.round(seconds * 10) / 10;
+  for (const r of results) costs[r.file] = { wall: round(r.seconds), cpu: round(r.cpu ?? r.seconds) };
+  const sorted = Object.fromEntries(
+    Object.keys(costs)
+      .sort()
+      .filter((f) => every.includes(f))
+      .map((f) => [f, costs[f]]),
+  );
+  // One line a file (as Prettier formats it), so that a change of one file's times is one line.
+  const lines = Object.entries(sorted).map(([f, c]) => `  ${JSON.stringify(f)}: { "wall": ${c.wall}, "cpu": ${c.cpu} }`);
+  writeFileSync(costsFile, `{\n${lines.join(',\n')}\n}\n`);
+}

@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Issue 11's defect classes, each as a table: bad flag values of every command, hostile
  * files, damaged study folders and checkpoints, output paths that are not regular files, a

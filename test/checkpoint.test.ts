@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Checkpoint and resume, through the real CLI (each resume in a process of its own; the runs
  * it is compared with and the refusals in this process, `runCli`): a sync run checkpointed and stopped with

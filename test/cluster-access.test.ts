@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Who may use the cluster, and what it shows of its secrets, on a real nats-server with real
  * host processes: credentials from the environment or a file (never in `ps` or their output),

@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * A hostile party on the broker, on a real nats-server with `host` processes of the built
  * CLI: it can read every subject and publish on any (as anyone with publish rights can).

@@ -1,4 +1,3 @@
-// @slow: studies on a real broker with slow runs.
 /**
  * A cluster study's work queue on a real nats-server (issue 39, classes 8 and 9): runs taken
  * from it by a party that is not a host are published again and recorded once; a lost host's

@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * One run's islands spread over `host` processes of the built CLI, on a real nats-server:
  * migrants cross hosts over the bus, the first solution stops every island everywhere, a

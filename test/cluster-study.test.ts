@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Studies across machines, for real: a nats-server on a loopback port, `host` processes of
  * the built CLI, and the coordinator (in this process, or the CLI). Hosts are killed with

@@ -213,7 +213,9 @@ describe("lagged: what islands did past the run's cut is not in the record", () 
     const even = await lagged();
     assert.equal(even.result.solved, true);
     const cut = even.result.foundAtIteration!;
-    const slowed = await lagged({ island: even.result.foundBy!, atIteration: 1, kind: 'slow', delayMs: 3 });
+    // 8 ms an iteration: with 3 ms, on a crowded machine (npm test runs four files at once beside other
+    // work) the others' threads at times waited as long for a core and ran no further than the finder.
+    const slowed = await lagged({ island: even.result.foundBy!, atIteration: 1, kind: 'slow', delayMs: 8 });
     // The fault did what it is for: some island sent progress past the iteration its record counts.
     const past = slowed.raw.filter((e) => e.type === 'progress' && e.iteration > slowed.result.islands[e.island].iterations);
     assert.ok(past.length > 0, 'an island ran past the cut');

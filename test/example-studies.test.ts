@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * The example studies in config/experiments/ are repeatable: every cell uses sync or
  * lagged migration and an iteration limit, so a study run twice gives the same records but

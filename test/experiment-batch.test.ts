@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * A study as a batch job runs it: progress lines in a log file (stderr no terminal) and the
  * study lock under five processes at once, through the built CLI; `--resume` refusing another

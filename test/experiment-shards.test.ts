@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Studies cut into shards (src/experiment/shard.ts, docs/hpc.md): the slices, `--shard auto`
  * from a scheduler's variables, shards run at once into one folder equal to the one-process

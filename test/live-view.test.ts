@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * The live view (src/serve, docs/live-view.md): its bounded state, its server's rules (token,
  * Host, GET only, CSP), and the page in a real Chromium. The page tests are paced by the test:

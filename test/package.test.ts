@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * The package as users get it: `npm pack`, installed into an empty project, type-checked and
  * compiled with `tsc --strict`, and run. The program is docs/library.md's example, verbatim (README links to it).

@@ -1,4 +1,3 @@
-// @slow: runs every README command through the built CLI (about 25 s of wall time on 2 cores).
 /**
  * README.md cannot go stale: every command in its `sh` blocks runs against the built CLI, in
  * order, in a scratch folder that sees the repository's config/ (a command may use the file an

@@ -1,4 +1,3 @@
-// @slow: among the longest test files; `npm test` starts these first (scripts/test.mjs).
 /**
  * Issue 18's example with real runs: 1 against 2 islands under an iteration limit that
  * leaves runs unsolved. An iteration limit is a different evaluation budget for 1 and 2
