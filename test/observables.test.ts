@@ -84,6 +84,14 @@ describe('between-island observables on populations worked out by hand', () => {
     assert.deepEqual(tracker.series(), [{ iteration: 4, meanDistance: 10 / 16, distinct: 3, sampled: 4 }]);
   });
 
+  it('has no final state while some island never observed, whichever islands did (a halt before their first sample)', () => {
+    for (const observed of [[2], [1, 2], [0, 2], [1]]) {
+      const tracker = new BetweenTracker(3);
+      observed.forEach((island, k) => tracker.add(island, 3 + k, observe(island % 2 ? A : B)));
+      assert.equal(tracker.final(), null, `islands ${observed.join(', ')} observed`);
+    }
+  });
+
   it('takes no sample above BETWEEN_MAX_ISLANDS islands (its pairs would hold up the coordinator), and does at the cap', () => {
     const full = (m: number) => {
       const tracker = new BetweenTracker(m);

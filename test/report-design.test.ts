@@ -60,6 +60,20 @@ describe('the smallest adjusted p a design can reach', () => {
     assert.doesNotMatch(lines[2], /warning/);
   });
 
+  it('one seed: p 1 reachable, no NaN; "1 seed" (it printed "with 1 seeds NaN")', () => {
+    const one = loadExperiment(experimentFile('one', [1, 2, 3, 4], 1));
+    assert.deepEqual(
+      familyDesigns(one).map((f) => f.smallestAdjustedP),
+      [1, 1, 1],
+    );
+    const lines = designLines(one);
+    assert.match(
+      lines[0],
+      /^design: evaluations \(primary\): 3 tests \(Bonferroni\), smallest reachable p Bonf\. with 1 seed 1\.000; warning: .*; 7 seeds would reach it$/,
+    );
+    for (const line of lines) assert.doesNotMatch(line, /NaN/);
+  });
+
   it('experiment FILE --plan prints the design and runs nothing', async () => {
     const file = experimentFile('plan', [1, 2], 4);
     const out = path.join(dir, 'plan-out');

@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import { shortened } from '../config/test-knob.ts';
 import { ConfigError } from '../config/errors.ts';
 import { fileKind } from '../io/read-file.ts';
-import { processAlive } from '../io/write-file.ts';
+import { processAlive, procStatFields } from '../io/write-file.ts';
 
 /** A lock not renewed for this long is stale (its holder renews it every sixth of it). */
 export const LOCK_LEASE_MS = 30_000;
@@ -59,8 +59,7 @@ function readText(file: string): string | undefined {
 
 /** Field 22 of /proc/PID/stat (after the command, which may hold spaces and parentheses). */
 export function processStartOf(pid: number | 'self'): string | undefined {
-  const stat = readText(`/proc/${pid}/stat`);
-  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  return procStatFields(pid)?.[19];
 }
 
 function pidNamespace(): string | undefined {

@@ -21,6 +21,7 @@ import {
   linkSync,
   openSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   writeSync,
@@ -269,13 +270,28 @@ export function appendLineSync(file: string, line: string): void {
   }
 }
 
-/** Whether a process of this host with this id runs (one of another user counts). */
+/**
+ * Whether a process of this host with this id runs (one of another user counts). A zombie
+ * (killed, not yet reaped: a container whose PID 1 does not reap) answers kill(pid, 0) but
+ * runs nothing: its state in /proc says so.
+ */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const state = procStatFields(pid)?.[0];
+  return state !== 'Z' && state !== 'X';
+}
+
+/** The fields of /proc/PID/stat after the command (which may hold spaces and parentheses): [0] the state, [19] the start time; undefined off Linux or when gone. */
+export function procStatFields(pid: number | 'self'): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
   }
 }
 

@@ -147,7 +147,9 @@ export class BetweenTracker {
    */
   final(): BetweenSample | null {
     const latest = this.latest;
-    if (this.islands > BETWEEN_MAX_ISLANDS || latest.length < this.islands || latest.some((l) => l === undefined)) return null;
+    if (this.islands > BETWEEN_MAX_ISLANDS) return null;
+    // Index by index: \`some\` skips the holes of islands that never observed (halted before their first sample).
+    for (let k = 0; k < this.islands; k++) if (latest[k] === undefined) return null;
     const last = latest as { iteration: number; observation: Observation }[];
     if (last.every((l) => l.iteration === last[0].iteration)) return null;
     return betweenIslands(

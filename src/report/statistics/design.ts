@@ -63,7 +63,8 @@ export function familyDesigns(experiment: Experiment): FamilyDesign[] {
   const signedRank = (family: 'evaluations' | 'seconds'): FamilyDesign => ({
     family,
     tests: m,
-    smallestAdjustedP: Math.min(1, m * smallestP(seeds)),
+    // One seed is one pair: no test can reject (smallestP is NaN there, and the line said "NaN").
+    smallestAdjustedP: seeds < 2 ? 1 : Math.min(1, m * smallestP(seeds)),
     seedsToReach: seedsToReach(m, smallestP),
   });
   return [
@@ -139,7 +140,7 @@ export function designLines(experiment: Experiment, plan: PowerPlan | null = nul
   const names = { evaluations: 'evaluations (primary)', seconds: 'wall time', success: 'success rates' };
   const lines = familyDesigns(experiment).flatMap((f) => {
     if (f.tests === 0) return [];
-    const line = `design: ${names[f.family]}: ${f.family === 'success' ? 'at most ' : ''}${f.tests} test${f.tests === 1 ? '' : 's'} (Bonferroni), smallest reachable p Bonf. with ${seeds} seeds ${pText(f.smallestAdjustedP)}`;
+    const line = `design: ${names[f.family]}: ${f.family === 'success' ? 'at most ' : ''}${f.tests} test${f.tests === 1 ? '' : 's'} (Bonferroni), smallest reachable p Bonf. with ${seeds} seed${seeds === 1 ? '' : 's'} ${pText(f.smallestAdjustedP)}`;
     if (f.smallestAdjustedP < ALPHA) return [line];
     return [`${line}; warning: it cannot reach α = ${ALPHA}, so no verdict is possible; ${f.seedsToReach} seeds would reach it`];
   });
