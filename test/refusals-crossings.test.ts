@@ -160,6 +160,26 @@ describe('hostile values where checks cross', () => {
     }
   });
 
+  it('--checkpoint (and checkpoint.file) onto a file that is not a checkpoint is refused, the file kept', async () => {
+    const precious = file('precious.txt');
+    writeFileSync(precious, 'precious\n');
+    const run = await cliAsync(['solve', '-n', '30', '--checkpoint', precious, '--checkpoint-every', '0.01', '--max-iterations', '50']);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /^nqueens-islands: --checkpoint .*precious\.txt: the file is there and is not a checkpoint; .*\n$/);
+    assert.throws(
+      () => startRun({ n: 30, islands: 1 }, { checkpoint: { file: precious, everySeconds: 0.01 } }),
+      /^InputError: checkpoint\.file .*precious\.txt: the file is there and is not a checkpoint/,
+    );
+    assert.equal(readFileSync(precious, 'utf8'), 'precious\n');
+    // A checkpoint is written over by the next run's checkpoints, as before.
+    const ckpt = file('again.ckpt');
+    for (let i = 0; i < 2; i++) {
+      const again = await cliAsync(['solve', '-n', '300', '--seed', '1', '--checkpoint', ckpt, '--checkpoint-every', '0.01', '--max-iterations', '300', '-q']);
+      assert.equal(again.code, 1, again.stderr); // not solved within its 300 iterations: no refusal
+      assert.ok(existsSync(ckpt), 'a checkpoint was written');
+    }
+  });
+
   it("--bundle is never written onto a study's records (a shard's included), as no other output is", async () => {
     const study = file('sharded');
     const made = await cliAsync(['experiment', file('st.yaml'), '--out', study, '-q', '--shard', '1/2']);

@@ -11,6 +11,7 @@ import { ConfigError } from '../config/errors.ts';
 import { MAX_TIME_LIMIT_SECONDS } from '../config/defaults.ts';
 import { checkDistinctOutputs, checkNotInputs, checkOutFile } from '../io/output-checks.ts';
 import { shown } from '../io/shown.ts';
+import { checkCheckpointTarget } from './checkpoint-target.ts';
 import { checkRecordFormat } from './result-record.ts';
 import { checkTestFaultEnv } from './test-fault.ts';
 
@@ -46,6 +47,7 @@ export function checkBeforeRun(islands: number, files: RunFiles): void {
     checkRecordFormat(result.name, result.file);
   }
   for (const output of [checkpoint, trace]) if (output?.file) checkOutFile(output.name, output.file);
+  if (checkpoint?.file) checkCheckpointTarget(checkpoint.name, checkpoint.file);
   checkDistinctOutputs([pair(result), pair(checkpoint), pair(trace)]);
   checkDistinctOutputs([pair(resume), pair(result), pair(trace)]);
   checkNotInputs([pair(result), pair(checkpoint), pair(trace)], inputs.map(pair));
