@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfigFile } from '../src/config/load.ts';
-import { addressSpaceNeeded, estimateMemory, PLANNED_BYTES_PER_QUEEN, PROCESS_BYTES, THREAD_BYTES } from '../src/config/memory.ts';
+import { addressSpaceNeeded, estimateMemory, PROCESS_BYTES, THREAD_BYTES } from '../src/config/memory.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { CLI, ROOT } from './cli-helpers.ts';
@@ -63,7 +63,7 @@ describe('large N (real CLI, real workers)', () => {
     // The budget: the process and one thread, and 40 bytes a queen. Under an address-space
     // limit that leaves only that much beside what Node reserves, the defaults (islands = cores,
     // population 8: about 0.5 GB here) must give way by themselves, say so, and still solve.
-    const budget = PROCESS_BYTES + THREAD_BYTES + PLANNED_BYTES_PER_QUEEN * n;
+    const budget = PROCESS_BYTES + THREAD_BYTES + 40 * n;
     const limitKb = Math.floor(addressSpaceNeeded(budget, 1) / 1024);
     const solve = ['--require', PEAK_RSS, CLI, 'solve', '-n', String(n), '--mode', 'hybrid', '--seed', '5', '--out', out, '--quiet'];
     const r = spawnSync('/bin/sh', ['-c', `ulimit -v ${limitKb} && exec "$0" "$@"`, process.execPath, ...solve], {
