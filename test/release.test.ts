@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { IslandProgress } from '../src/archipelago/island-progress.ts';
+import type { Evolver } from '../src/ga/evolver.ts';
+import type { IslandTransport } from '../src/archipelago/island-transport.ts';
 import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
 import { hybridParams } from '../src/ga/hybrid/params.ts';
 import { release, releasableCounts, releasableGenes, RELEASABLE_N } from '../src/ga/hybrid/release.ts';
@@ -53,5 +56,27 @@ describe('what a large run gives back (docs/large-n.md, 10^9 queens)', () => {
     const small = Int32Array.of(2, 0, 1);
     assert.deepEqual(toRowsInPlace(small), [3, 1, 2]);
     assert.deepEqual(Array.from(small), [2, 0, 1]);
+  });
+
+  it('sends no best over 1 GB while the island searches, only when it fails', () => {
+    const sent: unknown[] = [];
+    const transport = { report: (m: unknown) => sent.push(m) } as unknown as IslandTransport;
+    // N = 3·10^8: a best of 1.2 GB (a stand-in population: only its size and best slot are read).
+    const genes = { BYTES_PER_ELEMENT: 4, subarray: () => new Int32Array(0) };
+    const evolver = { n: 3e8, solution: null, bestFitness: () => 5, population: { genes, bestSlot: () => 0 } } as unknown as Evolver;
+    // As if the 30 s between large bests had passed (a private field, set for the test).
+    const due = (p: IslandProgress): IslandProgress => {
+      (p as unknown as { nextLargeBest: number }).nextLargeBest = 0;
+      return p;
+    };
+    const progress = new IslandProgress(0, evolver, transport, 1000);
+    due(progress).reportBest();
+    assert.equal(sent.length, 0);
+    progress.reportBest(true);
+    assert.equal(sent.length, 1);
+    // Under 1 GB (N = 2·10^8, 800 MB) it is sent when due, as before.
+    const smaller = new IslandProgress(0, { ...evolver, n: 2e8 }, transport, 1000);
+    due(smaller).reportBest();
+    assert.equal(sent.length, 2);
   });
 });
