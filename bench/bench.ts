@@ -342,8 +342,8 @@ function hundredMillionSection(): void {
   print('## 10^8 queens, hybrid mode with the defaults');
   print();
   const free = os.freemem();
-  if (free < 6e9) {
-    print(`Skipped: ${fmt(free / 1e9, 1)} GB free, the run needs about 4.\n`);
+  if (free < 4e9) {
+    print(`Skipped: ${fmt(free / 1e9, 1)} GB free, the run needs about 2.\n`);
     return;
   }
   const r = solveDefaultHybrid(CLI, ROOT, 100_000_000, 1);

@@ -62,7 +62,8 @@ describe('hybrid mode in the run config', () => {
   it('estimates memory with the diagonal counts, migrants and threads, and refuses what does not fit, saying what would', () => {
     // Per island (N = 5e7): 9 boards of 6 bytes a column, the occupancy bits, a migrant's 8 copies, 1 MB of its own; 64 MB per thread.
     const island = 9 * 6 * 5e7 + 5e7 / 2 + 8 * 4 * 5e7 + 1e6;
-    const total = (islands: number, threads = islands) => 80e6 + islands * island + threads * 64e6 + (islands + 1) * 4 * 5e7 + 8 * 5e7;
+    // The coordinator: each island's last best; the solution fits in what the solved island gave back (from N = 2^20).
+    const total = (islands: number, threads = islands) => 80e6 + islands * island + threads * 64e6 + islands * 4 * 5e7;
     const ga = resolveRunConfig({ n: 50_000_000, islands: 1, ga: { mode: 'hybrid', populationSize: 8 } }, 'x.yaml', {}, env).ga;
     assert.equal(estimateMemory(50_000_000, 4, ga, 1).bytes, total(4));
     assert.equal(estimateMemory(50_000_000, 4, ga, 1, undefined, 2).bytes, total(4, 2));
@@ -77,13 +78,17 @@ describe('hybrid mode in the run config', () => {
   });
 
   it('gives islands and population left to their defaults the largest that fit, and says so in one line', () => {
-    // N = 10^8: islands = cores (2) of population 8 would need about 20 GB; the defaults plan 40 bytes a queen.
+    // N = 10^8: islands = cores (2) of population 8 would need about 20 GB; the defaults plan 20 bytes a queen (2 GB here).
     const big = resolveRunConfig({ n: 100_000_000, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env);
     assert.deepEqual([big.islands, big.ga.populationSize], [1, 2]);
-    assert.ok(estimateMemory(1e8, 1, big.ga, 0).bytes <= 40 * 1e8);
+    assert.ok(estimateMemory(1e8, 1, big.ga, 0).bytes <= 24 * 1e8);
+    // N = 10^9 fits this 25 GB machine (75%: 18.96 GB) on one island of population 2, under 20 bytes a queen.
+    const billion = resolveRunConfig({ n: 1_000_000_000, ga: { mode: 'hybrid' } }, 'x.yaml', {}, { ...env, totalMemory: 25.2e9 });
+    assert.deepEqual([billion.islands, billion.ga.populationSize], [1, 2]);
+    assert.ok(estimateMemory(1e9, 1, billion.ga, 0).bytes <= 18.7e9);
     assert.match(
       fittedNoteOf(big)!,
-      /^N = 100000000 runs on 1 island of population 2 \(about 3\.\d GB\): the defaults, 2 islands of population 8, would need about \d+\.\d GB, more than what this machine allows; --islands and --population choose$/,
+      /^N = 100000000 runs on 1 island of population 2 \(about 2\.4 GB\): the defaults, 2 islands of population 8, would need about \d+\.\d GB, more than what this machine allows; --islands and --population choose$/,
     );
     // Given, a size is kept: the island count (the population gives way), or both (refused as before).
     const given = resolveRunConfig({ n: 30_000_000, islands: 2, ga: { mode: 'hybrid' } }, 'x.yaml', {}, env);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfigFile } from '../src/config/load.ts';
-import { addressSpaceNeeded, estimateMemory, PLANNED_BYTES_PER_QUEEN, PROCESS_BYTES, THREAD_BYTES } from '../src/config/memory.ts';
+import { addressSpaceNeeded, estimateMemory, PROCESS_BYTES, THREAD_BYTES } from '../src/config/memory.ts';
 import { referenceFitness } from '../src/problem/reference-fitness.ts';
 import { validateSolution } from '../src/problem/validate.ts';
 import { CLI, ROOT } from './cli-helpers.ts';
@@ -56,14 +56,14 @@ describe('large N (real CLI, real workers)', () => {
     assert.ok(peak <= estimate && peak >= 0.6 * estimate, `peak resident memory ${peak} bytes, estimate ${estimate}`);
   });
 
-  it('hybrid mode with the defaults solves N = 2,000,000 in 40 bytes a queen, and the .bin it writes verifies', () => {
+  it('hybrid mode with the defaults solves N = 2,000,000 within a budget of 40 bytes a queen, in at most 20, and the .bin it writes verifies', () => {
     const n = 2_000_000;
     const out = join(tmp, 'two-million.bin');
     const peakFile = join(tmp, 'peak-rss-2m');
     // The budget: the process and one thread, and 40 bytes a queen. Under an address-space
     // limit that leaves only that much beside what Node reserves, the defaults (islands = cores,
     // population 8: about 0.5 GB here) must give way by themselves, say so, and still solve.
-    const budget = PROCESS_BYTES + THREAD_BYTES + PLANNED_BYTES_PER_QUEEN * n;
+    const budget = PROCESS_BYTES + THREAD_BYTES + 40 * n;
     const limitKb = Math.floor(addressSpaceNeeded(budget, 1) / 1024);
     const solve = ['--require', PEAK_RSS, CLI, 'solve', '-n', String(n), '--mode', 'hybrid', '--seed', '5', '--out', out, '--quiet'];
     const r = spawnSync('/bin/sh', ['-c', `ulimit -v ${limitKb} && exec "$0" "$@"`, process.execPath, ...solve], {
@@ -78,10 +78,12 @@ describe('large N (real CLI, real workers)', () => {
       /^nqueens-islands: N = 2000000 runs on 1 island of population \d+ \(about [\d.]+ GB\): the defaults, 2 islands of population 8, /m,
     );
     assert.match(r.stdout, /^solved N=2000000: /);
+    // What it took: at most 20 bytes a queen past the process (issue 50's figure for 10^9; 136 MB measured, 184 MB allowed).
     const peak = Number(readFileSync(peakFile, 'utf8')) * 1024;
+    const twenty = PROCESS_BYTES + THREAD_BYTES + 20 * n;
     assert.ok(
-      peak <= budget,
-      `peak resident memory ${peak} bytes, budget ${budget} (${((peak - PROCESS_BYTES - THREAD_BYTES) / n).toFixed(1)} bytes a queen past the process)`,
+      peak <= twenty,
+      `peak resident memory ${peak} bytes, at most ${twenty} (${((peak - PROCESS_BYTES - THREAD_BYTES) / n).toFixed(1)} bytes a queen past the process)`,
     );
     // The file: 16 bytes of header and 4 a row, checked by verify as it reads it.
     assert.equal(statSync(out).size, 16 + 4 * n);

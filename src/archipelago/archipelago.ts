@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { allocGenes, toRows, type Genes, type Rows } from '../problem/genes.ts';
+import { allocGenes, backToGenes, toRows, toRowsInPlace, type Genes, type Rows } from '../problem/genes.ts';
 import { validateSolution } from '../problem/validate.ts';
 import { CheckpointRequests } from './checkpoint-requests.ts';
 import { RUNNING, type Coordination } from './coordination.ts';
@@ -163,10 +163,15 @@ class ArchipelagoRun {
     this.checkpoints.open(this.coordination.requestCheckpoint());
   }
 
-  private readonly validated = (island: number, genes: Genes): Rows | null => {
-    const tuple = toRows(genes);
+  private readonly validated = (island: number, genes: Genes): Rows | null => this.checked(island, genes, false);
+  /** For genes nobody reads after (a claim's, or the reports' when no budget may censor the record): rows made in place. */
+  private readonly validatedInPlace = (island: number, genes: Genes): Rows | null => this.checked(island, genes, true);
+
+  private checked(island: number, genes: Genes, inPlace: boolean): Rows | null {
+    const tuple = inPlace ? toRowsInPlace(genes) : toRows(genes);
     const check = validateSolution(tuple, this.options.run.n);
     if (check.valid) return tuple;
+    if (inPlace) backToGenes(genes, tuple);
     this.emit({
       type: 'island-error',
       island,
@@ -175,7 +180,7 @@ class ArchipelagoRun {
       fatal: false,
     });
     return null;
-  };
+  }
 
   private emitMigrations(records: Int32Array, survivals: Int32Array): void {
     for (const event of migrationEvents(records, this.rules.numbersMigrations)) this.emit(event);
@@ -203,7 +208,7 @@ class ArchipelagoRun {
     } else if (message.type === 'progress') {
       this.onProgress(message);
     } else if (message.type === 'solution') {
-      const won = this.winner.claim(message, this.validated);
+      const won = this.winner.claim(message, this.validatedInPlace);
       if (!won) return;
       // A best so far no longer counts once a solution is claimed: its chromosomes (N genes an
       // island) need not wait for the result beside the solution (docs/large-n.md).
@@ -301,7 +306,8 @@ class ArchipelagoRun {
       failures: ends.failures,
       lastBest: ends.lastBest,
       lastEvaluations: ends.lastEvaluations,
-      winner: this.winner.winner(ends.reports, this.validated),
+      // A budget may censor the record to a best read from the reports' genes: those are then left as they came.
+      winner: this.winner.winner(ends.reports, this.options.run.limits.maxEvaluations === null ? this.validatedInPlace : this.validated),
       // Modes that stop at a cut without counting through the winner (lagged) have their islands report their counters there.
       countsThroughWinner: this.rules.countsThroughWinner,
       haltedAt: this.stops.haltedAt,

@@ -20,6 +20,12 @@ export interface ProgressCounts {
  */
 const LARGE_BEST_BYTES = 4e6;
 const LARGE_BEST_EVERY_MS = 30_000;
+/**
+ * A best larger than this (N above 2.5·10^8) is sent only by a failing island: its copies, the
+ * island's encoding and the coordinator's decoding, would need more memory than the run's
+ * search does (docs/large-n.md); the report carries the best anyway.
+ */
+export const HUGE_BEST_BYTES = 1e9;
 
 /**
  * What an island tells the coordinator while it runs: progress samples (on the iteration
@@ -111,7 +117,8 @@ export class IslandProgress {
       // A large chromosome at most every LARGE_BEST_EVERY_MS: each is a message of N genes
       // (11 bytes a queen of peak memory and 0.8 s of 3.5 at N = 10^7, one island).
       const now = performance.now();
-      if (!failing && n * pop.genes.BYTES_PER_ELEMENT > LARGE_BEST_BYTES && now < this.nextLargeBest) return;
+      const bytes = n * pop.genes.BYTES_PER_ELEMENT;
+      if (!failing && (bytes > HUGE_BEST_BYTES || (bytes > LARGE_BEST_BYTES && now < this.nextLargeBest))) return;
       this.nextLargeBest = now + LARGE_BEST_EVERY_MS;
       this.bestSent = bestFitness;
       // A view of the member, not a copy: the transport encodes it at once (40 MB less garbage a message at N = 10^7).

@@ -355,7 +355,7 @@ class IslandRun implements IslandLoop {
     const solution = atCut ? null : evolver.solution;
     const c = atCut ?? this.counters();
     const evaluationsAt = this.mode.evaluationsAt?.() ?? { from: 0, at: new Float64Array(0) };
-    return {
+    const report: IslandReport = {
       type: 'report',
       island: this.id,
       iterations: c.iterations,
@@ -380,6 +380,9 @@ class IslandRun implements IslandLoop {
       // Where a solved run that cost more than the budget is censored (run-result.ts).
       ...(this.budget && !this.overBudget ? { budgetAt: this.budget.point() } : {}),
     };
+    // Its boards are given back before the report (and its solution) is encoded: at large N that copy fits in them (docs/large-n.md).
+    if (solution) evolver.release?.();
+    return report;
   }
 }
 

@@ -75,7 +75,7 @@ export function gaMemory(
   ga: { mode: string; populationSize: number },
   n: number,
   registry: GaModeRegistry = GA_MODE_REGISTRY,
-): { bytes: number; parts: string } {
+): { bytes: number; parts: string; released?: number } {
   const { mode, ...params } = ga;
   return gaModeOf(mode, registry).memory(params, n);
 }

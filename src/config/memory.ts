@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { threadsFor } from '../archipelago/threads.ts';
 import { addressSpaceLimit } from '../io/address-space.ts';
-import { bytesPerGene } from '../problem/genes.ts';
+import { HUGE_BEST_BYTES } from '../archipelago/island-progress.ts';
+import { bytesPerGene, TYPED_ROWS_N } from '../problem/genes.ts';
 import { defaultThreads } from './defaults.ts';
 import { gaMemory } from './ga-section.ts';
 import { hybridInstead } from './run-time.ts';
@@ -43,12 +44,22 @@ export const PROCESS_BYTES = 80e6;
  */
 const MIGRANT_COPIES = 8;
 /**
- * The coordinator's bytes per column besides each island's last best (genes): the solution's
- * genes as they arrive and the result's tuple (8-byte numbers). Its text, JSON or rows, is
- * written in chunks and never held whole (src/problem/solution-file.ts), and the bests are
- * dropped once a solution is claimed.
+ * What the coordinator holds besides the islands: each island's last best (N genes; none
+ * above HUGE_BEST_BYTES, where only a failing island sends one) and the solution: its
+ * report's bytes as they arrive, their decoded genes, and the result's rows. Below
+ * TYPED_ROWS_N the rows are an array of numbers (8 bytes each; the bytes were left out of
+ * the calibration below); from it on, the rows are made in place of the decoded genes
+ * (src/problem/genes.ts, `toRowsInPlace`), and a hybrid island has given back more than
+ * the solution's bytes before it reports (`released`), so the solution fits in what the
+ * search held. Its text, JSON or rows, is written in chunks and never held whole
+ * (src/problem/solution-file.ts), and the bests are dropped once a solution is claimed.
  */
-const RESULT_BYTES_PER_COLUMN = 8;
+function coordinatorBytes(n: number, islands: number, released: number): number {
+  const gene = bytesPerGene(n);
+  const bests = n * gene > HUGE_BEST_BYTES ? 0 : islands * n * gene;
+  const solution = n < TYPED_ROWS_N ? n * gene + 8 * n : Math.max(0, 2 * n * gene - released);
+  return bests + solution;
+}
 
 /**
  * Address space a process and each island's thread reserve beyond what they use (Node's own
@@ -147,7 +158,7 @@ export function estimateMemory(
   const grouped = groups.reduce((sum, g) => sum + g.islands.length * (gaMemory(g.ga, n, registries?.gaModes).bytes - island.bytes), 0);
   const gene = bytesPerGene(n);
   const messages = MIGRANT_COPIES * migrants * n * gene;
-  const coordinator = (islands + 1) * n * gene + RESULT_BYTES_PER_COLUMN * n;
+  const coordinator = coordinatorBytes(n, islands, island.released ?? 0);
   const mb = THREAD_BYTES / 1e6;
   const thread = threads === islands ? `${mb} MB for its thread` : `${threads} thread${threads === 1 ? '' : 's'} of ${mb} MB for all`;
   return {
@@ -241,12 +252,13 @@ export function runMemoryAdvice(
 }
 
 /**
- * What a hybrid run left to its defaults plans at most (issue 50): 40 bytes a queen, or 2 GB
- * where that is more (every N below 5·10^7). Hybrid islands at large N each build and search
+ * What a hybrid run left to its defaults plans at most (issue 50): 20 bytes a queen, or 2 GB
+ * where that is more (every N up to 10^8). Hybrid islands at large N each build and search
  * the whole board alone, and a migrant is N genes: more islands or members buy little there
- * and cost memory per queen, so the defaults give way first (docs/large-n.md).
+ * and cost memory per queen, so the defaults give way first (docs/large-n.md). (40 bytes a
+ * queen until 0.12.0, when the estimate still counted the result twice over.)
  */
-export const PLANNED_BYTES_PER_QUEEN = 40;
+export const PLANNED_BYTES_PER_QUEEN = 20;
 export const PLANNED_FLOOR_BYTES = 2e9;
 
 /** The bytes a default hybrid run may plan for board size n. */

@@ -20,6 +20,8 @@ import {
   gb,
   noteFitted,
   plannedBytes,
+  PLANNED_BYTES_PER_QUEEN,
+  PLANNED_FLOOR_BYTES,
   readMemoryLimits,
   runMemoryAdvice,
   runMigrants,
@@ -291,7 +293,7 @@ function sizeToFit(p: Parsed, ctx: SizeContext) {
         : (fitRunSize(wanted, free, fits) ?? (machineFits(smallest) ? smallest : fitRunSize(wanted, free, machineFits)));
   if (got === null) return { ...resolveAt(wanted), note: null };
   const limit = machineFits(wanted)
-    ? `the ${gb(planned)} a default hybrid run plans at this N (40 bytes a queen, at least 2 GB)`
+    ? `the ${gb(planned)} a default hybrid run plans at this N (${PLANNED_BYTES_PER_QUEEN} bytes a queen, at least ${gb(PLANNED_FLOOR_BYTES)})`
     : 'what this machine allows';
   const note = fittedNote(p.n, { ...wanted, bytes: bytesAt(wanted) }, { ...got, bytes: bytesAt(got) }, limit);
   return { ...resolveAt(got), note };

@@ -35,6 +35,11 @@ export interface Evolver {
   trackLineage?(home: number, origins?: Uint16Array): void;
   /** The origins of the emigrants chosen last (null: lineage not tracked). */
   emigrantOrigins?(): Uint16Array | null;
+  /**
+   * Frees what the island no longer needs once it holds a solution and reports it (the
+   * hybrid's boards at large N); nothing reads its population after. Optional: others keep all.
+   */
+  release?(): void;
   /** A copy of the whole GA state between two iterations (a checkpoint's part). */
   snapshot(): IslandState;
   /**

@@ -50,6 +50,23 @@ export function toRows(genes: ArrayLike<number>, offset = 0, n = genes.length - 
   return out;
 }
 
+/**
+ * `toRows` for genes nobody else reads (a decoded message's): from `TYPED_ROWS_N` the rows are
+ * made in place, the same memory read as a `RowArray`, where `toRows` would copy N numbers
+ * (4 bytes a queen: 4 GB at 10^9). `backToGenes` undoes it.
+ */
+export function toRowsInPlace(genes: Genes): Rows {
+  if (genes.length < TYPED_ROWS_N || !(genes instanceof Int32Array)) return toRows(genes);
+  for (let i = 0; i < genes.length; i++) genes[i] += 1;
+  return new RowArray(genes.buffer as ArrayBuffer, genes.byteOffset, genes.length);
+}
+
+/** Undoes `toRowsInPlace` on rows it made from `genes` (a refused solution's genes stay as they came). */
+export function backToGenes(genes: Genes, rows: Rows): void {
+  if (!(rows instanceof RowArray) || rows.buffer !== genes.buffer) return;
+  for (let i = 0; i < genes.length; i++) genes[i] -= 1;
+}
+
 /** Converts a 1-based tuple to 0-based genes (no validation: callers check first). */
 export function fromOneBased(tuple: ArrayLike<number>): Genes {
   const genes = allocGenes(tuple.length);

@@ -15,6 +15,7 @@ import { localSearch, type LocalSearchLimits } from './local-search.ts';
 import { checkHybridParams, type HybridParams } from './params.ts';
 import { HybridPopulation } from './population.ts';
 import { countBoard } from './occupancy.ts';
+import { release } from './release.ts';
 import { regreedBlock, smartStart } from './smart-start.ts';
 import { enterIfFitter } from './survival.ts';
 
@@ -168,6 +169,18 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   protected override recordSolution(genes: Genes, offset: number): void {
     if (!this.solution && genes === this.childGenes && offset === 0) this.solution = genes;
     else super.recordSolution(genes, offset);
+  }
+
+  /**
+   * Once solved, before its report: the members' genes and every board's counts are given
+   * back at once (release.ts; from N = 2^20, where they are 14 bytes a queen at population
+   * 2), so the report's copy of the solution (4) fits in what the search held. The solution
+   * (the scratch board's genes) stays; nothing may read the population after.
+   */
+  release(): void {
+    if (!this.solution) return;
+    this.population.release();
+    release(this.child.counts);
   }
 
   private get searchChildren(): boolean {

@@ -3,6 +3,7 @@ import { Population } from '../population.ts';
 import type { Board } from './board.ts';
 import { newBoard, swapBoardState } from './diagonals.ts';
 import { countBoard, OccupancyBits } from './occupancy.ts';
+import { release, releasableGenes } from './release.ts';
 
 /** Up to this many members `rerank` sorts by insertion (O(μ²), no N-sized array); above, by counting as `Population` does. */
 const INSERTION_RANK_MAX = 64;
@@ -21,7 +22,7 @@ export class HybridPopulation extends Population {
   private staged: Board | null = null;
 
   constructor(n: number, size: number) {
-    super(n, size);
+    super(n, size, releasableGenes(n, size));
     this.bits = new OccupancyBits(n);
     this.boards = [];
     for (let s = 0; s < size; s++) this.boards.push(newBoard(n, this.genes, s * n));
@@ -50,6 +51,12 @@ export class HybridPopulation extends Population {
   adopt(slot: number, child: Board): void {
     super.copyIn(slot, child.genes, child.offset, child.fitness);
     swapBoardState(this.boards[slot], child);
+  }
+
+  /** Gives its members' genes and counts back (release.ts): for an island that is done; nothing may read them after. */
+  release(): void {
+    release(this.genes);
+    for (const b of this.boards) release(b.counts);
   }
 
   /** Sets member `slot`'s fitness from its board (after an operator changed it in place). */

@@ -45,8 +45,11 @@ export interface GaModeDefinition<
   fileShape?(params: O): Record<string, unknown>;
   /** The iteration limit of a run of this mode whose config leaves `limits.maxIterations` null (a mode whose runs need not end by themselves). */
   defaultMaxIterations?: number;
-  /** Bytes of chromosomes one island allocates, and those parts as a message lists them. */
-  memory(params: O, n: number): { bytes: number; parts: string };
+  /**
+   * Bytes of chromosomes one island allocates, and those parts as a message lists them;
+   * `released`: what of them a solved island gives back before it reports (Evolver.release).
+   */
+  memory(params: O, n: number): { bytes: number; parts: string; released?: number };
   /** Evaluations an island spends building its first population (a `limits.maxEvaluations` share must cover them). */
   initialEvaluations(params: O): number;
   /** The island algorithm; with `snapshot`, continues a checkpointed one; `place` says which island of which run it is. Trusts its parameters. */

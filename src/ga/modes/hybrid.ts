@@ -2,6 +2,7 @@ import { bytesPerGene } from '../../problem/genes.ts';
 import type { Fields } from '../../schema/fields.ts';
 import type { z } from 'zod';
 import { HybridIsland } from '../hybrid/hybrid-island.ts';
+import { RELEASABLE_N } from '../hybrid/release.ts';
 import { HYBRID_DEFAULTS, hybridParams, type HybridOperatorOverrides, type HybridParams } from '../hybrid/params.ts';
 import { defineGaMode } from './define.ts';
 
@@ -97,10 +98,12 @@ export const hybridMode = defineGaMode({
     crossoverProbability: crossover.probability,
   }),
   // Members and the one scratch board, each with genes and 2N - 1 bytes of diagonal counts (four
-  // bits a direction); the population's occupancy bits (N / 2 bytes).
+  // bits a direction); the population's occupancy bits (N / 2 bytes). From RELEASABLE_N a solved
+  // island gives back the members' genes and every board's counts before it reports.
   memory: (p, n) => ({
     bytes: (p.populationSize + 1) * n * (bytesPerGene(n) + 2) + n / 2,
     parts: `hybrid population ${p.populationSize} and one scratch board, ${bytesPerGene(n)} bytes per gene + 2 bytes of diagonal counts per column`,
+    released: n >= RELEASABLE_N ? p.populationSize * n * bytesPerGene(n) + (p.populationSize + 1) * (2 * n - 1) : 0,
   }),
   initialEvaluations: (p) => p.populationSize,
   create: (params, rng, shouldStop, snapshot) => new HybridIsland({ params, rng, shouldStop, snapshot }),
