@@ -174,7 +174,20 @@ describe('hostile values where checks cross', () => {
     // A checkpoint is written over by the next run's checkpoints, as before.
     const ckpt = file('again.ckpt');
     for (let i = 0; i < 2; i++) {
-      const again = await cliAsync(['solve', '-n', '300', '--seed', '1', '--checkpoint', ckpt, '--checkpoint-every', '0.01', '--max-iterations', '300', '-q']);
+      const again = await cliAsync([
+        'solve',
+        '-n',
+        '300',
+        '--seed',
+        '1',
+        '--checkpoint',
+        ckpt,
+        '--checkpoint-every',
+        '0.01',
+        '--max-iterations',
+        '300',
+        '-q',
+      ]);
       assert.equal(again.code, 1, again.stderr); // not solved within its 300 iterations: no refusal
       assert.ok(existsSync(ckpt), 'a checkpoint was written');
     }

@@ -16,7 +16,9 @@ export function checkCheckpointTarget(flag: string, file: string): void {
   const stats = statSync(file, { throwIfNoEntry: false });
   if (stats === undefined || !stats.isFile() || stats.size === 0) return;
   if (!headOf(flag, file, Math.min(HEAD_BYTES, stats.size)).includes(CHECKPOINT_FORMAT))
-    throw new InputError(`${flag} ${file}: the file is there and is not a checkpoint; a checkpoint is written only over another one (remove it or name another file)`);
+    throw new InputError(
+      `${flag} ${file}: the file is there and is not a checkpoint; a checkpoint is written only over another one (remove it or name another file)`,
+    );
 }
 
 /** The file's first `bytes`; non-blocking, so a FIFO swapped in after the stat cannot hang the check. */
