@@ -5,7 +5,7 @@ import type { Evolver } from '../src/ga/evolver.ts';
 import type { IslandTransport } from '../src/archipelago/island-transport.ts';
 import { HybridIsland } from '../src/ga/hybrid/hybrid-island.ts';
 import { hybridParams } from '../src/ga/hybrid/params.ts';
-import { release, releasableCounts, releasableGenes, RELEASABLE_N } from '../src/ga/hybrid/release.ts';
+import { MAX_RELEASABLE_BYTES, release, releasable, releasableCounts, releasableGenes, RELEASABLE_N } from '../src/ga/hybrid/release.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { backToGenes, RowArray, toRowsInPlace } from '../src/problem/genes.ts';
 import { validateSolution } from '../src/problem/validate.ts';
@@ -78,5 +78,18 @@ describe('what a large run gives back (docs/large-n.md, 10^9 queens)', () => {
     const smaller = new IslandProgress(0, { ...evolver, n: 2e8 }, transport, 1000);
     due(smaller).reportBest();
     assert.equal(sent.length, 2);
+  });
+});
+
+describe('storage past what a resizable buffer holds', () => {
+  it('is plain, not a RangeError: Node 20 refuses a maxByteLength past 2^32', () => {
+    assert.throws(
+      () => new (ArrayBuffer as unknown as new (b: number, o: object) => ArrayBuffer)(0, { maxByteLength: 2 * MAX_RELEASABLE_BYTES }),
+      RangeError,
+    );
+    assert.equal(releasable(RELEASABLE_N, MAX_RELEASABLE_BYTES), true);
+    assert.equal(releasable(RELEASABLE_N, MAX_RELEASABLE_BYTES + 1), false);
+    // Two members of 6·10^8 genes: 4.8 GB in one buffer, so the population allocates its own (plain) storage.
+    assert.equal(releasableGenes(600_000_000, 2), undefined);
   });
 });

@@ -10,6 +10,14 @@ import { MAX_UINT16_N } from '../../problem/genes.ts';
 
 export const RELEASABLE_N = 1 << 20;
 
+/** The largest resizable ArrayBuffer Node 20's V8 makes (`maxByteLength` past 2^32 is a RangeError); larger storage is plain. */
+export const MAX_RELEASABLE_BYTES = 2 ** 32;
+
+/** Whether `bytes` of storage for a board of size n is releasable. */
+export function releasable(n: number, bytes: number): boolean {
+  return n >= RELEASABLE_N && bytes <= MAX_RELEASABLE_BYTES;
+}
+
 /** What `ArrayBuffer` offers from ES2024 (Node 20 has it; this project's lib is ES2022). */
 interface Resizable {
   readonly resizable?: boolean;
@@ -17,9 +25,9 @@ interface Resizable {
 }
 type ResizableConstructor = new (bytes: number, options: { maxByteLength: number }) => ArrayBuffer;
 
-/** `bytes` of storage for a board of size n: releasable from RELEASABLE_N on. */
+/** `bytes` of storage for a board of size n: releasable from RELEASABLE_N on, up to MAX_RELEASABLE_BYTES. */
 function storage(n: number, bytes: number): ArrayBuffer {
-  return n >= RELEASABLE_N ? new (ArrayBuffer as ResizableConstructor)(bytes, { maxByteLength: bytes }) : new ArrayBuffer(bytes);
+  return releasable(n, bytes) ? new (ArrayBuffer as ResizableConstructor)(bytes, { maxByteLength: bytes }) : new ArrayBuffer(bytes);
 }
 
 /** Diagonal counts of a board of size n (2n - 1 bytes). */
@@ -29,7 +37,7 @@ export function releasableCounts(n: number): Uint8Array {
 
 /** Genes of `count` members of size n from RELEASABLE_N on, else undefined (the population allocates its own). */
 export function releasableGenes(n: number, count: number): Int32Array | undefined {
-  if (n < RELEASABLE_N || n <= MAX_UINT16_N) return undefined;
+  if (n <= MAX_UINT16_N || !releasable(n, 4 * n * count)) return undefined;
   return new Int32Array(storage(n, 4 * n * count), 0, n * count);
 }
 

@@ -2,7 +2,7 @@ import { bytesPerGene } from '../../problem/genes.ts';
 import type { Fields } from '../../schema/fields.ts';
 import type { z } from 'zod';
 import { HybridIsland } from '../hybrid/hybrid-island.ts';
-import { RELEASABLE_N } from '../hybrid/release.ts';
+import { releasable } from '../hybrid/release.ts';
 import { HYBRID_DEFAULTS, hybridParams, type HybridOperatorOverrides, type HybridParams } from '../hybrid/params.ts';
 import { defineGaMode } from './define.ts';
 
@@ -99,12 +99,19 @@ export const hybridMode = defineGaMode({
   }),
   // Members and the one scratch board, each with genes and 2N - 1 bytes of diagonal counts (four
   // bits a direction); the population's occupancy bits (N / 2 bytes). From RELEASABLE_N a solved
-  // island gives back the members' genes and every board's counts before it reports.
+  // island gives back what lives in resizable buffers (release.ts) before it reports.
   memory: (p, n) => ({
     bytes: (p.populationSize + 1) * n * (bytesPerGene(n) + 2) + n / 2,
     parts: `hybrid population ${p.populationSize} and one scratch board, ${bytesPerGene(n)} bytes per gene + 2 bytes of diagonal counts per column`,
-    released: n >= RELEASABLE_N ? p.populationSize * n * bytesPerGene(n) + (p.populationSize + 1) * (2 * n - 1) : 0,
+    released: releasedBytes(p.populationSize, n),
   }),
   initialEvaluations: (p) => p.populationSize,
   create: (params, rng, shouldStop, snapshot) => new HybridIsland({ params, rng, shouldStop, snapshot }),
 });
+
+/** What a solved island of `size` members gives back before it reports: the members' genes and every board's counts, where releasable. */
+function releasedBytes(size: number, n: number): number {
+  const genes = size * n * bytesPerGene(n);
+  const counts = 2 * n - 1;
+  return (releasable(n, genes) ? genes : 0) + (releasable(n, counts) ? (size + 1) * counts : 0);
+}
