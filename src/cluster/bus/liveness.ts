@@ -1,7 +1,7 @@
 /**
- * When silence means a party is lost (docs/distributed.md, "Heartbeats and lost hosts"): a
- * party not heard through MISSED_HEARTBEATS whole checks is lost, and a check is counted only
- * once this process has heard everything the broker had for it.
+ * When silence means a party is lost (docs/distributed.md, *Lost hosts*): a party not heard
+ * for MISSED_HEARTBEATS whole counted periods is lost, and a period's check is counted only
+ * once this process has read everything the broker had for it.
  *
  * Why not wall time: a listener that was not scheduled (a loaded machine, a long pause of its
  * own event loop) or a broker slow to deliver reads the heartbeats late, and wall time would

@@ -198,6 +198,8 @@ export class HostedRun {
     const control = carried('control', bytes);
     if (!control) return void dropped.malformed++;
     if (!this.owns(from, control.island)) return void dropped.unauthenticated++;
+    // An island already failed (its host taken for lost, then back from a stop) no longer counts in the run's record.
+    if (this.settles[control.island].done) return;
     if (control.type === 'best' && bestMessageProblem(control, this.n)) return void dropped.invalid++;
     if (control.type === 'solution' && solutionProblem(control.genes, this.n)) return void dropped.invalid++;
     if (control.type === 'progress') this.coordination.seen(control.island, control.iteration);
