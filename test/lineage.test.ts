@@ -62,7 +62,7 @@ describe('lineage in one island', () => {
     for (let k = 0; k < mix.length; k += 2) assert.ok([2, 3].includes(mix[k]), `origin ${mix[k]} came from nowhere`);
     // Immigrants whose message carried no origins are of an unknown island, not counted as natives.
     island.immigrate(migrants.slice(), 1, replaceWorst);
-    assert.ok(island.population.origin!.includes(UNKNOWN_ORIGIN));
+    assert.ok(island.population.currentOrigins()!.includes(UNKNOWN_ORIGIN));
   });
 
   it('a child takes its first parent origin: a takeover island whose members each have their own origin', () => {
@@ -73,12 +73,25 @@ describe('lineage in one island', () => {
     const key = (s: number) => island.population.genes.subarray(s * 16, s * 16 + 16).join(',');
     const originOf = new Map(Array.from({ length: m }, (_, s) => [key(s), 100 + s]));
     island.step();
-    for (let s = 0; s < m; s++) assert.equal(island.population.origin![s], originOf.get(key(s)), `slot ${s}`);
+    for (let s = 0; s < m; s++) assert.equal(island.population.currentOrigins()![s], originOf.get(key(s)), `slot ${s}`);
     assert.equal(sum(originMix(island.population)), m);
     assert.deepEqual([...observe(island.population).lineage!], [...originMix(island.population)]);
   });
 
-  it('a takeover island copies origins with its members every generation, also once taken over (one origin) and after immigrants of another', () => {
+  /** One generation of `island` replayed from its own random state (the elite, then M - 1 rank draws): its members' origins must be the drawn parents'. */
+  const checkedStep = (island: TakeoverIsland, label: string) => {
+    const pop = island.population;
+    const m = pop.size;
+    const rng = new Rng(island.rng.saveState());
+    const order = pop.order.slice();
+    const before = pop.currentOrigins()!.slice();
+    const expected = [before[order[0]], ...Array.from({ length: m - 1 }, () => before[order[rankSelect(rng, m)]])];
+    island.step();
+    assert.deepEqual([...pop.currentOrigins()!], expected, `${label}, iteration ${island.iterations}`);
+  };
+  const copiesOfB = (k: number, seed: number) => Uint16Array.from({ length: k * 16 }, (_, i) => bestIndividual(16, seed)[i % 16]);
+
+  it('a takeover island: members keep their origins every generation, also once taken over (one origin) and after immigrants of another', () => {
     const m = 32;
     const island = new TakeoverIsland({ n: 16, populationSize: m, bestIsland: 0 }, Rng.forStream(4, 0), { island: 0, seed: 4 });
     island.trackLineage(
@@ -86,25 +99,38 @@ describe('lineage in one island', () => {
       Uint16Array.from({ length: m }, (_, s) => s % 3),
     );
     const pop = island.population;
-    // One generation replayed from the island's own random state: the elite, then M - 1 rank draws.
-    const checkedStep = (label: string) => {
-      const rng = new Rng(island.rng.saveState());
-      const order = pop.order.slice();
-      const before = pop.origin!.slice();
-      const expected = [before[order[0]], ...Array.from({ length: m - 1 }, () => before[order[rankSelect(rng, m)]])];
-      island.step();
-      assert.deepEqual([...pop.origin!], expected, `${label}, iteration ${island.iterations}`);
-    };
-    while (island.takeoverIteration() < 0) checkedStep('before the takeover');
-    for (let i = 0; i < 3; i++) checkedStep('taken over');
+    while (island.takeoverIteration() < 0) checkedStep(island, 'before the takeover');
+    for (let i = 0; i < 3; i++) checkedStep(island, 'taken over');
     assert.equal(originMix(pop).length, 2, 'one origin left');
-    const copiesOfB = (k: number) => Uint16Array.from({ length: k * 16 }, (_, i) => bestIndividual(16, 4)[i % 16]);
-    island.immigrate(copiesOfB(2), 2, replaceWorst, false, new Uint16Array([originMix(pop)[0], originMix(pop)[0]]));
-    checkedStep('after immigrants of its own origin');
+    island.immigrate(copiesOfB(2, 4), 2, replaceWorst, false, new Uint16Array([originMix(pop)[0], originMix(pop)[0]]));
+    checkedStep(island, 'after immigrants of its own origin');
     // Copies of B from island 7: as fit as every member, so selection shuffles both origins.
-    island.immigrate(copiesOfB(8), 8, replaceWorst, false, new Uint16Array(8).fill(7));
-    assert.equal(pop.origin!.filter((o) => o === 7).length, 8);
-    for (let i = 0; i < 6; i++) checkedStep('after immigrants of island 7');
+    island.immigrate(copiesOfB(8, 4), 8, replaceWorst, false, new Uint16Array(8).fill(7));
+    assert.equal(pop.currentOrigins()!.filter((o) => o === 7).length, 8);
+    for (let i = 0; i < 6; i++) checkedStep(island, 'after immigrants of island 7');
+  });
+
+  it("a takeover island keeps origins by fitness while each fitness has one (its own members, then B's copies of island 0), and copies them once one has two", () => {
+    const m = 32;
+    const island = new TakeoverIsland({ n: 16, populationSize: m, bestIsland: 0 }, Rng.forStream(6, 1), { island: 1, seed: 6 });
+    island.trackLineage(1);
+    const pop = island.population;
+    for (let i = 0; i < 2; i++) checkedStep(island, 'its own members');
+    // B's copies from island 0: the only members of fitness 1, so of one origin.
+    assert.equal(island.immigrate(copiesOfB(4, 6), 4, replaceWorst, false, new Uint16Array(4).fill(0)), 4);
+    assert.deepEqual([...originMix(pop)], [1, m - 4, 0, 4]);
+    for (let i = 0; i < 3; i++) checkedStep(island, "B's copies of island 0");
+    const emigrants = island.emigrants(2, (p, _rng, k, out) => out.set(p.order.subarray(0, k)));
+    assert.ok(emigrants.length === 32 && [...island.emigrantOrigins()!].every((o) => o === 0), "the best two are B's copies, of island 0");
+    // A member of fitness 2 from island 5: fitness 2 now holds origins 1 and 5.
+    const other = pop.genes.slice(pop.worstSlot() * 16, pop.worstSlot() * 16 + 16);
+    assert.equal(island.immigrate(other, 1, replaceWorst, false, new Uint16Array([5])), 1);
+    assert.equal(pop.currentOrigins()!.filter((o) => o === 5).length, 1);
+    assert.equal(sum(originMix(pop)), m);
+    while (island.takeoverIteration() < 0) checkedStep(island, 'fitness 2 of two origins');
+    for (let i = 0; i < 2; i++) checkedStep(island, 'taken over by island 0');
+    assert.deepEqual([...originMix(pop)], [0, m]);
+    assert.deepEqual([...island.snapshot().origins!], new Array(m).fill(0));
   });
 
   it('a sample names the 8 largest origins and counts the rest together as origin -1', () => {

@@ -21,9 +21,10 @@ export abstract class IslandCore<P extends Population = Population> implements E
   /** 0-based genes of the first chromosome found with fitness 0. */
   solution: Genes | null = null;
   /** Reused by every migration (once a step, at interval 1): emigrant slots and immigrant fitness, grown on demand. */
-  private emigrantSlots = new Int32Array(0);
-  private emigrantCount = 0;
-  private immigrantFitness = new Int32Array(0);
+  protected emigrantSlots = new Int32Array(0);
+  protected emigrantCount = 0;
+  /** The last batch's immigrants' fitness, kept ones first (as their genes and origins). */
+  protected immigrantFitness = new Int32Array(0);
   /** Immigrants' origins when a message carries none (UNKNOWN_ORIGIN each), grown on demand. */
   private unknownOrigins = new Uint16Array(0);
 
@@ -60,11 +61,11 @@ export abstract class IslandCore<P extends Population = Population> implements E
    */
   trackLineage(home: number, origins?: Uint16Array): void {
     this.population.trackOrigins(home, origins);
-    this.lineageStarted();
+    this.lineageStarted(origins !== undefined);
   }
 
-  /** Sets up where children's origins are kept (each child takes its first parent's). */
-  protected abstract lineageStarted(): void;
+  /** Sets up where children's origins are kept (each child takes its first parent's); `restored`: the origins are a checkpoint's, not all `home`. */
+  protected abstract lineageStarted(restored: boolean): void;
 
   /** The origins of the emigrants `emigrants` chose last, in their order (a new array), or null without lineage. */
   emigrantOrigins(): Uint16Array | null {

@@ -18,7 +18,7 @@ export const UNKNOWN_ORIGIN = 0xffff;
  * largest present (UNKNOWN_ORIGIN in a counter of its own); only the distinct origins are ordered.
  */
 export function originMix(pop: Population): Uint32Array {
-  const origin = pop.origin;
+  const origin = pop.currentOrigins();
   if (origin === null) return new Uint32Array(0);
   let max = 0;
   for (let s = 0; s < origin.length; s++) if (origin[s] !== UNKNOWN_ORIGIN && origin[s] > max) max = origin[s];

@@ -31,6 +31,11 @@ export class Population {
   originSource: Uint16Array | null = null;
   /** The island this population belongs to (its members' origin when `originSource` is null). */
   home = 0;
+  /**
+   * Brings `origin` up to date, for an island that keeps its members' origins implicitly
+   * between reads (TakeoverIsland: by fitness); null when `origin` always is.
+   */
+  syncOrigins: (() => void) | null = null;
   /** rerank's histogram (2N + 1 counters), made on first use: a subclass that ranks otherwise never needs it. */
   private counts: Int32Array | null = null;
 
@@ -53,6 +58,12 @@ export class Population {
       throw new RangeError(`population: ${origins.length} origins given for ${this.size} chromosomes`);
     this.home = home;
     this.origin = origins ? origins.slice() : new Uint16Array(this.size).fill(home);
+  }
+
+  /** Each member's origin (up to date: what readers outside the island use), or null when not tracked. */
+  currentOrigins(): Uint16Array | null {
+    this.syncOrigins?.();
+    return this.origin;
   }
 
   /** Re-sorts `order` after fitness values changed: O(size + N), no allocation. */
@@ -108,14 +119,6 @@ export class Population {
     this.genes.set(from.genes);
     this.fitness.set(from.fitness);
     for (let s = 0; s < this.size; s++) this.written[s] = ++this.writes;
-  }
-
-  /** The origin every member has, or -1 if they differ (or lineage is not tracked). O(size). */
-  singleOrigin(): number {
-    const origin = this.origin;
-    if (origin === null) return -1;
-    for (let s = 1; s < this.size; s++) if (origin[s] !== origin[0]) return -1;
-    return origin[0];
   }
 
   /** Whether some member equals the chromosome at `src[srcOffset..]` (members of other fitness are skipped). */

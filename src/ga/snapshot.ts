@@ -63,6 +63,7 @@ const NO_POPULATION: PopulationState = { genes: new Uint16Array(0), fitness: new
 
 /** A copy of the island's state between two iterations. */
 export function snapshotIsland(island: Snapshottable): IslandState {
+  const origins = island.population.currentOrigins();
   return {
     n: island.n,
     iterations: island.iterations,
@@ -70,7 +71,7 @@ export function snapshotIsland(island: Snapshottable): IslandState {
     rng: island.rng.saveState(),
     population: savePopulation(island.population),
     bad: island.bad ? savePopulation(island.bad) : NO_POPULATION,
-    ...(island.population.origin ? { origins: island.population.origin.slice() } : {}),
+    ...(origins ? { origins: origins.slice() } : {}),
   };
 }
 

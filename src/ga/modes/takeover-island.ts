@@ -5,6 +5,7 @@ import type { ReplacementPolicy } from '../migration-policy.ts';
 import { randomPermutation } from '../permutation.ts';
 import { Population } from '../population.ts';
 import { Rng } from '../rng.ts';
+import { UNKNOWN_ORIGIN } from '../lineage.ts';
 import { rankSelect } from '../selection.ts';
 import { restoreIsland, type IslandState } from '../snapshot.ts';
 import { SurvivalScratch } from '../survival.ts';
@@ -55,8 +56,13 @@ export class TakeoverIsland extends IslandCore {
   private readonly next: Population;
   private readonly survival: SurvivalScratch;
   private takenOverAt = -1;
-  /** Lineage: the one origin of every member once they share one, else -1 (origins are copied each generation). */
-  private singleOrigin = -1;
+  /**
+   * Lineage kept by fitness: while `byFitness`, every member of fitness f is of origin
+   * `originOf[f]` (-1: no member of f yet), and the population's origin array is written
+   * only when read (`syncOrigins`). Otherwise the array is exact and copied every generation.
+   */
+  private byFitness = false;
+  private readonly originOf = new Int32Array(OTHER_FITNESS + 1);
 
   constructor(params: TakeoverParams, rng: Rng, place: IslandPlace, snapshot?: IslandState) {
     super(params.n, new Population(params.n, params.populationSize), rng);
@@ -107,49 +113,123 @@ export class TakeoverIsland extends IslandCore {
     return this.survival;
   }
 
-  /** A member drawn into `next` keeps its origin, and so does it when copied back (`step`). */
-  protected lineageStarted(): void {
-    this.next.trackOrigins(this.population.home);
-    this.singleOrigin = -1;
+  /**
+   * A member drawn into `next` keeps its origin. Selection copies a member with its fitness,
+   * so while each fitness holds one origin it goes on doing so, and no origin is copied: a new
+   * island's (all its own), a taken-over one's (every copy of B descends from the one B), and
+   * one whose immigrants were all B's copies of one origin (a worst-if-better ring) stay so
+   * until an immigrant brings a second origin to a fitness (`immigrate`).
+   */
+  protected lineageStarted(restored: boolean): void {
+    const pop = this.population;
+    pop.syncOrigins = () => this.writeOrigins(pop.writes);
+    if (restored) return this.byFitnessIf(pop.origin!);
+    const home = pop.home;
+    this.originOf.fill(-1);
+    this.originOf[BEST_FITNESS] = pop.fitness[pop.bestSlot()] === BEST_FITNESS ? home : -1;
+    this.originOf[OTHER_FITNESS] = pop.fitness[pop.worstSlot()] === OTHER_FITNESS ? home : -1;
+    this.byFitness = true;
+  }
+
+  /** Keeps origins by fitness if `origin` (exact) has one per fitness. */
+  private byFitnessIf(origin: Uint16Array): void {
+    const pop = this.population;
+    const originOf = this.originOf.fill(-1);
+    this.byFitness = true;
+    for (let s = 0; s < pop.size && this.byFitness; s++) {
+      const f = pop.fitness[s];
+      if (originOf[f] < 0) originOf[f] = origin[s];
+      else this.byFitness = originOf[f] === origin[s];
+    }
+  }
+
+  /** While by fitness: writes the origin of every member not written since `mark` (`Population.writes`) from its fitness. */
+  private writeOrigins(mark: number): void {
+    const pop = this.population;
+    const origin = pop.origin;
+    if (!this.byFitness || origin === null) return;
+    for (let s = 0; s < pop.size; s++) if (pop.written[s] <= mark) origin[s] = this.originOf[pop.fitness[s]];
   }
 
   /**
    * One generation: the best member kept, M - 1 drawn by rank selection; never a solution.
-   * Origins are copied only while they can change: once every member has one origin (a
-   * taken-over island: every copy of B descends from the one B), selection keeps it so, and
-   * only an immigrant of another origin mixes it again (`immigrate`).
+   * Origins are copied with the members only while some fitness holds two origins (see
+   * `lineageStarted`); a taken-over island of one origin is kept by fitness again.
    */
   step(): boolean {
     const pop = this.population;
-    const next = this.next;
-    const m = pop.size;
-    const to = next.origin;
-    const from = to === null || this.singleOrigin >= 0 ? null : pop.origin;
-    let slot = pop.order[0];
-    next.copyMember(0, pop, slot);
-    if (from !== null) to![0] = from[slot];
-    for (let s = 1; s < m; s++) {
-      slot = pop.order[rankSelect(this.rng, m)];
-      next.copyMember(s, pop, slot);
-      if (from !== null) to![s] = from[slot];
-    }
-    pop.copyAll(next);
-    if (from !== null) {
-      // next's origins become the population's: swapped, not copied.
-      next.origin = from;
-      pop.origin = to;
-    }
+    const from = pop.origin === null || this.byFitness ? null : pop.origin;
+    if (from === null) this.select();
+    else this.selectWithOrigins(from, (this.next.origin ??= new Uint16Array(pop.size)));
+    pop.copyAll(this.next);
     pop.rerank();
     this.iterations++;
-    if (from !== null && pop.fitness[pop.order[m - 1]] === BEST_FITNESS) this.singleOrigin = pop.singleOrigin();
+    if (from !== null && pop.fitness[pop.worstSlot()] === BEST_FITNESS) this.byFitnessIf(pop.origin!);
     return false;
   }
 
-  /** Immigrants may bring another origin: unless all of theirs are the island's one, origins are copied again. */
+  /** Draws the next generation into `next`: the best first, then M - 1 by rank. */
+  private select(): void {
+    const pop = this.population;
+    const next = this.next;
+    const m = pop.size;
+    next.copyMember(0, pop, pop.order[0]);
+    for (let s = 1; s < m; s++) next.copyMember(s, pop, pop.order[rankSelect(this.rng, m)]);
+  }
+
+  /**
+   * `select` with each member's origin copied from `from` (the population's) into `to`
+   * (next's), which then become the population's and next's: swapped, not copied. A loop
+   * of its own, so neither pays a branch a member.
+   */
+  private selectWithOrigins(from: Uint16Array, to: Uint16Array): void {
+    const pop = this.population;
+    const next = this.next;
+    const m = pop.size;
+    let slot = pop.order[0];
+    next.copyMember(0, pop, slot);
+    to[0] = from[slot];
+    for (let s = 1; s < m; s++) {
+      slot = pop.order[rankSelect(this.rng, m)];
+      next.copyMember(s, pop, slot);
+      to[s] = from[slot];
+    }
+    next.origin = from;
+    pop.origin = to;
+  }
+
+  /**
+   * Immigrants may bring a second origin to a fitness: then the members' origins are written
+   * out (but the immigrants', which the replacement wrote) and copied from then on.
+   */
   override immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false, origins?: Uint16Array): number {
+    const mark = this.population.writes;
     const accepted = super.immigrate(genes, count, replace, rejectDuplicates, origins);
-    if (accepted > 0 && this.singleOrigin >= 0 && !allEqual(origins, count, this.singleOrigin)) this.singleOrigin = -1;
+    if (accepted > 0 && this.byFitness && !this.keepsByFitness(count, origins)) {
+      this.writeOrigins(mark);
+      this.byFitness = false;
+    }
     return accepted;
+  }
+
+  /** Whether the last `count` immigrants (the kept ones first; any others only make this answer no) each match their fitness's origin, which a first member of a fitness sets. */
+  private keepsByFitness(count: number, origins: Uint16Array | undefined): boolean {
+    const originOf = this.originOf;
+    for (let i = 0; i < count; i++) {
+      const f = this.immigrantFitness[i];
+      const o = origins === undefined ? UNKNOWN_ORIGIN : origins[i];
+      if (originOf[f] < 0) originOf[f] = o;
+      else if (originOf[f] !== o) return false;
+    }
+    return true;
+  }
+
+  /** The origins of the emigrants chosen last: by their fitness while kept so. */
+  override emigrantOrigins(): Uint16Array | null {
+    if (!this.byFitness || this.population.origin === null) return super.emigrantOrigins();
+    const out = new Uint16Array(this.emigrantCount);
+    for (let i = 0; i < out.length; i++) out[i] = this.originOf[this.population.fitness[this.emigrantSlots[i]]];
+    return out;
   }
 
   /** The first iteration at which every member was a copy of the best (checked whenever asked: after each generation and migration), or -1. */
@@ -175,11 +255,4 @@ export class TakeoverIsland extends IslandCore {
     for (let s = 0; s < this.population.size; s++) if (this.population.fitness[s] === BEST_FITNESS) k++;
     return k;
   }
-}
-
-/** Whether `origins` (absent: unknown) holds `origin` in each of its first `count` places. */
-function allEqual(origins: Uint16Array | undefined, count: number, origin: number): boolean {
-  if (origins === undefined) return false;
-  for (let i = 0; i < count; i++) if (origins[i] !== origin) return false;
-  return true;
 }
