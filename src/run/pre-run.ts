@@ -47,10 +47,11 @@ export function checkBeforeRun(islands: number, files: RunFiles): void {
     checkRecordFormat(result.name, result.file);
   }
   for (const output of [checkpoint, trace]) if (output?.file) checkOutFile(output.name, output.file);
-  if (checkpoint?.file) checkCheckpointTarget(checkpoint.name, checkpoint.file);
   checkDistinctOutputs([pair(result), pair(checkpoint), pair(trace)]);
   checkDistinctOutputs([pair(resume), pair(result), pair(trace)]);
   checkNotInputs([pair(result), pair(checkpoint), pair(trace)], inputs.map(pair));
+  // After the pairs: a checkpoint path that is another output is named as such first.
+  if (checkpoint?.file) checkCheckpointTarget(checkpoint.name, checkpoint.file);
   checkTestFaultEnv(islands);
 }
 
