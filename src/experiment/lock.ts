@@ -145,6 +145,7 @@ function heldLock(file: string, where: string, me: LockHolder): StudyLock {
   const lease = lockLeaseMs();
   let lostTo: LockHolder | 'gone' | null = null;
   const check = (): boolean => {
+    if (lostTo !== null) return false;
     const now = readHolder(file, where);
     if (now !== null && now !== 'gone' && sameLock(now, me)) return true;
     lostTo ??= now ?? 'gone';
@@ -153,8 +154,12 @@ function heldLock(file: string, where: string, me: LockHolder): StudyLock {
   const renew = setInterval(() => {
     try {
       // A renewal is the holder's only write to the lock; a lock no longer its own is left alone.
+      const checkedAt = Date.now();
       if (check()) writeFileAtomic(file, lockText({ ...me, renewedAt: new Date().toISOString() }));
-      else clearInterval(renew);
+      // Stopped between the check and the rename, the write may have replaced a taker's lock:
+      // the lease ran out meanwhile, so the lock counts as lost whatever the file now says.
+      if (Date.now() - checkedAt > lease / 2) lostTo ??= 'gone';
+      if (lostTo !== null) clearInterval(renew);
     } catch {
       // A file system away for a moment: the next renewal tries again (the lease outlasts five misses).
     }
