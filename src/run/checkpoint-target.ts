@@ -6,6 +6,7 @@
  */
 import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { InputError } from '../io/errors.ts';
+import { failureReason } from '../io/write-file.ts';
 import { CHECKPOINT_FORMAT } from './checkpoint.ts';
 
 /** How far into the file the format name is looked for (it is about 130 bytes in). */
@@ -32,8 +33,7 @@ function headOf(flag: string, file: string, bytes: number): Buffer {
       closeSync(fd);
     }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new InputError(`${flag} ${file}: the file is there and cannot be read to see that it is a checkpoint (${code})`);
+    throw new InputError(`${flag} ${file}: the file is there and cannot be read to see that it is a checkpoint (${failureReason(error)})`);
   }
   return head;
 }
