@@ -195,6 +195,25 @@ function solvedReport(island: number, tuple: number[], iteration: number, foundA
   };
 }
 
+describe("a checkpoint's barrier (sync)", () => {
+  it('islands that agreed on the first request\'s epoch before the coordinator made that request keep it; a later request starts free', () => {
+    const shared = SharedMemoryCoordination.create(2);
+    const free = shared.checkpointEpoch();
+    // Tasks with checkpointFrom have generation 1 out from their start: both propose epoch 8, island 1 snapshots there.
+    shared.proposeCheckpointEpoch(8);
+    shared.proposeCheckpointEpoch(8);
+    assert.equal(shared.checkpointEpoch(), 8);
+    // Only now does the coordinator's thread make that request (it was descheduled after the launch).
+    assert.equal(shared.requestCheckpoint(), 1);
+    assert.equal(shared.checkpointEpoch(), 8, 'island 0, past the barrier, still finds the epoch island 1 served');
+    assert.equal(shared.requestCheckpoint(), 2);
+    assert.equal(shared.checkpointEpoch(), free, 'a new generation agrees afresh');
+    shared.proposeCheckpointEpoch(12);
+    shared.proposeCheckpointEpoch(15);
+    assert.equal(shared.checkpointEpoch(), 12, 'the first proposal wins');
+  });
+});
+
 describe('one winner (the coordinator decides)', () => {
   it('async: two islands that both claimed a solution (on two hosts) give one winner, the first to arrive; the other is recorded as also-solved', async () => {
     const { launcher, control, settle } = scriptedLauncher(2);

@@ -94,10 +94,12 @@ describe('a lock whose holder died, on any machine, is taken over after its leas
     mkdirSync(out);
     const dead = { ...thisHolder(), pid: 1, pidNamespace: 'pid:[4000000001]', processStart: '12345' };
     writeFileSync(lockOf(out, LOCK_FILE), JSON.stringify(dead));
+    // A lease the CLI's start on a loaded machine cannot outlast, so the lock is still leased when first seen.
+    const lease = 5 * LEASE;
     const t0 = Date.now();
-    const r = await cliAsync(['experiment', study, '--out', out, '-q'], { env: ENV });
+    const r = await cliAsync(['experiment', study, '--out', out, '-q'], { env: { ...ENV, NQI_TEST_LOCK_LEASE_MS: String(lease) } });
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(Date.now() - t0 >= LEASE * 0.9, 'waited for the lease to run out');
+    assert.ok(Date.now() - t0 >= lease * 0.9, 'waited for the lease to run out');
     assert.match(r.stderr, new RegExp(`waiting up to .* for the lease of process 1 on ${hostname()} .* to run out`));
     assert.match(r.stderr, new RegExp(`took over the lock of process 1 on ${hostname()} since .*: its lease was not renewed for`));
   });

@@ -107,8 +107,11 @@ export class SharedMemoryCoordination implements Coordination, IslandCoordinatio
 
   /** Coordinator: asks every island for a snapshot; returns the request's generation. */
   requestCheckpoint(): number {
-    // Reset the agreed epoch first: an island seeing the new generation must find it free.
-    Atomics.store(this.a, CKPT_EPOCH, NO_EPOCH);
+    // Reset the previous generation's agreed epoch first: an island seeing the new generation
+    // must find it free. The first is free from creation, and islands whose tasks have it out
+    // from their start (checkpointFrom) may already have agreed on its epoch, even passed it,
+    // before the coordinator gets here: a reset then split the islands over two epochs.
+    if (Atomics.load(this.a, CKPT_REQUEST) > 0) Atomics.store(this.a, CKPT_EPOCH, NO_EPOCH);
     return Atomics.add(this.a, CKPT_REQUEST, 1) + 1;
   }
 
