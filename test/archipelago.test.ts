@@ -196,7 +196,7 @@ function solvedReport(island: number, tuple: number[], iteration: number, foundA
 }
 
 describe("a checkpoint's barrier (sync)", () => {
-  it('islands that agreed on the first request\'s epoch before the coordinator made that request keep it; a later request starts free', () => {
+  it("islands that agreed on the first request's epoch before the coordinator made that request keep it; a later request starts free", () => {
     const shared = SharedMemoryCoordination.create(2);
     const free = shared.checkpointEpoch();
     // Tasks with checkpointFrom have generation 1 out from their start: both propose epoch 8, island 1 snapshots there.
