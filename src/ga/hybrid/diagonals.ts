@@ -1,6 +1,5 @@
 import type { Genes } from '../../problem/genes.ts';
 import { ConflictList, type Board } from './board.ts';
-import { releasableCounts } from './release.ts';
 
 /**
  * Per-chromosome diagonal counts: the state that makes every other hybrid operator
@@ -25,9 +24,9 @@ export const SATURATED = 15;
 export const UP = 0;
 export const DOWN = 4;
 
-/** Allocates the counts of a board of size n (both directions; releasable at large N, release.ts). */
+/** Allocates the counts of a board of size n (both directions), in a buffer of their own (a solved island gives it back, release.ts). */
 export function allocCounts(n: number): Uint8Array {
-  return releasableCounts(n);
+  return new Uint8Array(2 * n - 1);
 }
 
 /** The ↗ count of diagonal `k` (15: saturated, the true count in `wide`). */

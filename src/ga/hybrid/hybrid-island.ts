@@ -15,7 +15,7 @@ import { localSearch, type LocalSearchLimits } from './local-search.ts';
 import { checkHybridParams, type HybridParams } from './params.ts';
 import { HybridPopulation } from './population.ts';
 import { countBoard } from './occupancy.ts';
-import { release } from './release.ts';
+import { releasable, release } from './release.ts';
 import { regreedBlock, smartStart } from './smart-start.ts';
 import { enterIfFitter } from './survival.ts';
 
@@ -174,11 +174,12 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
   /**
    * Once solved, before its report: the members' genes and every board's counts are given
    * back at once (release.ts; from N = 2^20, where they are 14 bytes a queen at population
-   * 2), so the report's copy of the solution (4) fits in what the search held. The solution
+   * 2; below, the collector has them), so the report's copy of the solution (4) fits in what
+   * the search held. The solution
    * (the scratch board's genes) stays; nothing may read the population after.
    */
   release(): void {
-    if (!this.solution) return;
+    if (!this.solution || !releasable(this.n)) return;
     this.population.release();
     release(this.child.counts);
   }

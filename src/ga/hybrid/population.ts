@@ -3,7 +3,7 @@ import { Population } from '../population.ts';
 import type { Board } from './board.ts';
 import { newBoard, swapBoardState } from './diagonals.ts';
 import { countBoard, OccupancyBits } from './occupancy.ts';
-import { release, releasableGenes } from './release.ts';
+import { release } from './release.ts';
 
 /** Up to this many members `rerank` sorts by insertion (O(μ²), no N-sized array); above, by counting as `Population` does. */
 const INSERTION_RANK_MAX = 64;
@@ -22,7 +22,7 @@ export class HybridPopulation extends Population {
   private staged: Board | null = null;
 
   constructor(n: number, size: number) {
-    super(n, size, releasableGenes(n, size));
+    super(n, size);
     this.bits = new OccupancyBits(n);
     this.boards = [];
     for (let s = 0; s < size; s++) this.boards.push(newBoard(n, this.genes, s * n));

@@ -99,7 +99,7 @@ export const hybridMode = defineGaMode({
   }),
   // Members and the one scratch board, each with genes and 2N - 1 bytes of diagonal counts (four
   // bits a direction); the population's occupancy bits (N / 2 bytes). From RELEASABLE_N a solved
-  // island gives back what lives in resizable buffers (release.ts) before it reports.
+  // island gives its members' genes and the counts back (release.ts) before it reports.
   memory: (p, n) => ({
     bytes: (p.populationSize + 1) * n * (bytesPerGene(n) + 2) + n / 2,
     parts: `hybrid population ${p.populationSize} and one scratch board, ${bytesPerGene(n)} bytes per gene + 2 bytes of diagonal counts per column`,
@@ -109,9 +109,7 @@ export const hybridMode = defineGaMode({
   create: (params, rng, shouldStop, snapshot) => new HybridIsland({ params, rng, shouldStop, snapshot }),
 });
 
-/** What a solved island of `size` members gives back before it reports: the members' genes and every board's counts, where releasable. */
+/** What a solved island of `size` members gives back before it reports: the members' genes and every board's counts, from RELEASABLE_N. */
 function releasedBytes(size: number, n: number): number {
-  const genes = size * n * bytesPerGene(n);
-  const counts = 2 * n - 1;
-  return (releasable(n, genes) ? genes : 0) + (releasable(n, counts) ? (size + 1) * counts : 0);
+  return releasable(n) ? size * n * bytesPerGene(n) + (size + 1) * (2 * n - 1) : 0;
 }
