@@ -23,6 +23,7 @@ import { PAPER_DEFAULTS } from '../src/ga/params.ts';
 import { Rng } from '../src/ga/rng.ts';
 import { rankSelect } from '../src/ga/selection.ts';
 import { replaceWorst } from '../src/migration-policy/replacements/worst.ts';
+import { replaceWorstIfBetter } from '../src/migration-policy/replacements/worst-if-better.ts';
 import { startSeededRun, type RunResult } from '../src/run/start-run.ts';
 import { lineageFigure, lineageRows } from '../src/report/figures/lineage-figure.ts';
 import { runExperiment, startRun } from '../src/index.ts';
@@ -131,6 +132,25 @@ describe('lineage in one island', () => {
     for (let i = 0; i < 2; i++) checkedStep(island, 'taken over by island 0');
     assert.deepEqual([...originMix(pop)], [0, m]);
     assert.deepEqual([...island.snapshot().origins!], new Array(m).fill(0));
+  });
+
+  it('immigrants the replacement turns away do not end keeping origins by fitness (an island sends B and a member of fitness 2; worst-if-better takes B only)', () => {
+    const m = 32;
+    const island = new TakeoverIsland({ n: 16, populationSize: m, bestIsland: 0 }, Rng.forStream(6, 1), { island: 1, seed: 6 });
+    island.trackLineage(1);
+    const pop = island.population;
+    const byFitness = () => (island as unknown as { byFitness: boolean }).byFitness;
+    const genes = new Uint16Array(32);
+    genes.set(copiesOfB(1, 6));
+    genes.set(pop.genes.subarray(0, 16), 16); // of fitness 2, as every member here: no better than the worst
+    assert.equal(island.immigrate(genes, 2, replaceWorstIfBetter, false, Uint16Array.of(0, 0)), 1);
+    assert.equal(byFitness(), true, 'the member of fitness 2 from island 0 never entered');
+    assert.deepEqual([...originMix(pop)], [1, m - 1, 0, 1]);
+    for (let i = 0; i < 3; i++) checkedStep(island, 'B of island 0 among its own');
+    // One that enters with a second origin for its fitness ends it: a copy of B from island 4.
+    assert.equal(island.immigrate(copiesOfB(1, 6), 1, replaceWorst, false, Uint16Array.of(4)), 1);
+    assert.equal(byFitness(), false);
+    for (let i = 0; i < 3; i++) checkedStep(island, 'B of islands 0 and 4');
   });
 
   it('a sample names the 8 largest origins and counts the rest together as origin -1', () => {

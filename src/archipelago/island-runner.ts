@@ -260,8 +260,9 @@ class IslandRun implements IslandLoop {
       ...(origins ? { origins } : {}),
     };
     transport.send(message);
-    // It may reach a target after the target's snapshot: this island's carries it (a copy: the genes may be lent).
-    if (this.request() !== this.served) this.sentWhilePending.push({ ...message, genes: genes.slice() });
+    // It may reach a target after the target's snapshot: this island's carries it (a copy: the genes and origins may be lent).
+    if (this.request() !== this.served)
+      this.sentWhilePending.push({ ...message, genes: genes.slice(), ...(origins ? { origins: origins.slice() } : {}) });
     this.migrantsSent += count * transport.targets.length;
   }
 

@@ -33,7 +33,7 @@ export interface Evolver {
   immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates?: boolean, origins?: Uint16Array): number;
   /** Lineage (ga/lineage.ts): starts tracking each member's island of origin, `home` for all or a checkpoint's. An evolver without it has no lineage. */
   trackLineage?(home: number, origins?: Uint16Array): void;
-  /** The origins of the emigrants chosen last (null: lineage not tracked). */
+  /** The origins of the emigrants chosen last (null: lineage not tracked); lent, as `emigrants`' genes may be: valid until the next call. */
   emigrantOrigins?(): Uint16Array | null;
   /**
    * Frees what the island no longer needs once it holds a solution and reports it (the

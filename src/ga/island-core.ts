@@ -23,6 +23,7 @@ export abstract class IslandCore<P extends Population = Population> implements E
   /** Reused by every migration (once a step, at interval 1): emigrant slots and immigrant fitness, grown on demand. */
   protected emigrantSlots = new Int32Array(0);
   protected emigrantCount = 0;
+  private lentOrigins = new Uint16Array(0);
   /** The last batch's immigrants' fitness, kept ones first (as their genes and origins). */
   protected immigrantFitness = new Int32Array(0);
   /** Immigrants' origins when a message carries none (UNKNOWN_ORIGIN each), grown on demand. */
@@ -67,13 +68,23 @@ export abstract class IslandCore<P extends Population = Population> implements E
   /** Sets up where children's origins are kept (each child takes its first parent's); `restored`: the origins are a checkpoint's, not all `home`. */
   protected abstract lineageStarted(restored: boolean): void;
 
-  /** The origins of the emigrants `emigrants` chose last, in their order (a new array), or null without lineage. */
+  /**
+   * The origins of the emigrants `emigrants` chose last, in their order, or null without
+   * lineage. Lent, as the emigrants' genes may be: the island's own array, valid until the
+   * next call (a transport encodes a message at once), so migrating allocates nothing.
+   */
   emigrantOrigins(): Uint16Array | null {
     const origin = this.population.origin;
     if (origin === null) return null;
-    const out = new Uint16Array(this.emigrantCount);
+    const out = this.originsOut();
     for (let i = 0; i < out.length; i++) out[i] = origin[this.emigrantSlots[i]];
     return out;
+  }
+
+  /** The lent array `emigrantOrigins` fills: one origin an emigrant chosen last. */
+  protected originsOut(): Uint16Array {
+    if (this.lentOrigins.length !== this.emigrantCount) this.lentOrigins = new Uint16Array(this.emigrantCount);
+    return this.lentOrigins;
   }
 
   bestFitness(): number {

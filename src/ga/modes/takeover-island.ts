@@ -205,15 +205,19 @@ export class TakeoverIsland extends IslandCore {
   override immigrate(genes: Genes, count: number, replace: ReplacementPolicy, rejectDuplicates = false, origins?: Uint16Array): number {
     const mark = this.population.writes;
     const accepted = super.immigrate(genes, count, replace, rejectDuplicates, origins);
-    if (accepted > 0 && this.byFitness && !this.keepsByFitness(count, origins)) {
+    if (accepted > 0 && this.byFitness && !this.offeredKeepByFitness(count, origins) && !this.enteredKeepByFitness(mark)) {
       this.writeOrigins(mark);
       this.byFitness = false;
     }
     return accepted;
   }
 
-  /** Whether the last `count` immigrants (the kept ones first; any others only make this answer no) each match their fitness's origin, which a first member of a fitness sets. */
-  private keepsByFitness(count: number, origins: Uint16Array | undefined): boolean {
+  /**
+   * Whether the last `count` immigrants (the kept ones first; any others only make this
+   * answer no) each match their fitness's origin, which a first member of a fitness sets:
+   * then so does every one that entered. In O(count), so asked first.
+   */
+  private offeredKeepByFitness(count: number, origins: Uint16Array | undefined): boolean {
     const originOf = this.originOf;
     for (let i = 0; i < count; i++) {
       const f = this.immigrantFitness[i];
@@ -224,10 +228,27 @@ export class TakeoverIsland extends IslandCore {
     return true;
   }
 
-  /** The origins of the emigrants chosen last: by their fitness while kept so. */
+  /**
+   * The same of the members written since `mark` alone (the immigrants that entered, with the
+   * origins the replacement wrote), in O(M): an island's best two are often B and a member of
+   * fitness 2 that a worst-if-better target turns away, which must not end keeping by fitness.
+   */
+  private enteredKeepByFitness(mark: number): boolean {
+    const { originOf, population: pop } = this;
+    const origin = pop.origin!;
+    for (let s = 0; s < pop.size; s++) {
+      if (pop.written[s] <= mark) continue;
+      const f = pop.fitness[s];
+      if (originOf[f] < 0) originOf[f] = origin[s];
+      else if (originOf[f] !== origin[s]) return false;
+    }
+    return true;
+  }
+
+  /** The origins of the emigrants chosen last (lent, as IslandCore's): by their fitness while kept so. */
   override emigrantOrigins(): Uint16Array | null {
     if (!this.byFitness || this.population.origin === null) return super.emigrantOrigins();
-    const out = new Uint16Array(this.emigrantCount);
+    const out = this.originsOut();
     for (let i = 0; i < out.length; i++) out[i] = this.originOf[this.population.fitness[this.emigrantSlots[i]]];
     return out;
   }
