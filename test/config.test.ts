@@ -192,7 +192,7 @@ describe('run config: flags', () => {
 
   it('names the flag when a flag value is bad, the file when a file value is', () => {
     refuses(() => resolve({ n: 8 }, parse(['--interval', '0'])), '--interval: expected an integer >= 1, got 0');
-    refuses(() => resolve({ n: 8 }, parse(['-n', 'ten'])), '-n: expected an integer >= 1, got "ten"');
+    refuses(() => resolve({ n: 8 }, parse(['-n', 'ten'])), '-n: expected an integer from 1 to 2147483648, got "ten"');
     refuses(
       () => resolve({ n: 8 }, parse(['--topology', 'moebius'])),
       '--topology: expected one of ring | ring-bi | fully-connected | star | grid | hypercube | random | none | edges, got "moebius"',
@@ -217,9 +217,9 @@ describe('run config: flags', () => {
 
 describe('run config: value errors', () => {
   const cases: [string, unknown, string][] = [
-    ['a missing n', {}, `${SRC}: n: missing; expected an integer >= 1 (set it in the file or pass -n)`],
+    ['a missing n', {}, `${SRC}: n: missing; expected an integer from 1 to 2147483648 (set it in the file or pass -n)`],
     ['a wrong type', { n: 8, migration: { interval: 'ten' } }, `${SRC}: migration.interval: expected an integer >= 1, got "ten"`],
-    ['a fraction for an integer', { n: 8.5 }, `${SRC}: n: expected an integer >= 1, got 8.5`],
+    ['a fraction for an integer', { n: 8.5 }, `${SRC}: n: expected an integer from 1 to 2147483648, got 8.5`],
     [
       'a probability above 1',
       { n: 8, ga: { mutationProbability: 1.5 } },

@@ -50,7 +50,7 @@ describe('the library', () => {
     const fresh = configDocsSource(schema);
     if (process.env.NQI_WRITE_CONFIG_DOCS === '1') writeFileSync(file, fresh);
     assert.equal(readFileSync(file, 'utf8'), fresh, 'src/config/run-config-docs.ts is stale: regenerate it with NQI_WRITE_CONFIG_DOCS=1');
-    assert.match(fresh, /\/\*\* board size N \*\/\n {2}n\?: unknown;/);
+    assert.match(fresh, /\/\*\* board size N \(at most 2\^31: rows are 32-bit integers\) \*\/\n {2}n\?: unknown;/);
     assert.match(fresh, /maxSteps\?: unknown;/);
   });
 

@@ -41,7 +41,7 @@ const MIGRATION_MODE_FLAG = Symbol('migration mode flag');
 /** The flags of a run config, with the registries' flags in place of the symbols. */
 const BASE_FLAGS: readonly (FlagSpec | typeof GA_MODE_FLAGS | typeof TOPOLOGY_FLAGS | typeof POLICY_FLAGS | typeof MIGRATION_MODE_FLAG)[] =
   [
-    { name: 'n', path: 'n', value: 'number', describe: 'board size N' },
+    { name: 'n', path: 'n', value: 'number', describe: 'board size N (1 to 2^31)' },
     { name: 'seed', path: 'seed', value: 'number', describe: 'random seed (non-negative integer; absent = random)' },
     GA_MODE_FLAGS,
     { name: 'islands', path: 'islands', value: 'number', describe: `number of islands, 1..${MAX_ISLANDS} (null = available cores)` },

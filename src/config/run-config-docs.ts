@@ -3,7 +3,7 @@
 
 /** Every run-config key with the schema's description of it (the types are the schema's: RunConfigInput). */
 export interface RunConfigDocs {
-  /** board size N */
+  /** board size N (at most 2^31: rows are 32-bit integers) */
   n?: unknown;
   /** random seed; absent or null = random (the CLI chooses one and prints it) */
   seed?: unknown;

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { PolicyRegistries } from '../migration-policy/lookup.ts';
 import { topologySection } from '../topology/schema.ts';
 import { MAX_ISLANDS } from '../topology/topology.ts';
+import { MAX_N } from '../problem/genes.ts';
 import { expected, int, oneOf, section } from '../schema/fields.ts';
 import { NatsUrlError } from './errors.ts';
 import { parseNatsUrl } from './nats-url.ts';
@@ -140,7 +141,7 @@ export const clusterSchema = section({
 /** The shape of a run-config file (YAML or JSON), built from `registries` (a test passes a copy with more). */
 export function runConfigSchemaFor(registries: Registries) {
   return section({
-    n: int(1).describe('board size N'),
+    n: int(1, { max: MAX_N }).describe('board size N (at most 2^31: rows are 32-bit integers)'),
     seed: int(0, { max: Number.MAX_SAFE_INTEGER, nullMeans: 'random' })
       .nullable()
       .optional()

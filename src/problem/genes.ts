@@ -8,6 +8,9 @@ export type Genes = Uint16Array | Int32Array;
 /** Largest N whose rows (0..N-1) all fit a Uint16Array, as the issue fixes it. */
 export const MAX_UINT16_N = 65_535;
 
+/** Largest N whose rows all fit an Int32Array (0..2^31 - 1): a larger board is refused, not wrapped into negative rows. */
+export const MAX_N = 2 ** 31;
+
 /** Allocates room for `count` chromosomes of length `n`, in the narrowest type that holds 0..n-1. */
 export function allocGenes(n: number, count = 1): Genes {
   return n <= MAX_UINT16_N ? new Uint16Array(n * count) : new Int32Array(n * count);
