@@ -58,9 +58,10 @@ export interface IntOptions {
 
 export function int(min: number, { max, nullMeans, why }: IntOptions = {}) {
   const range = max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
-  const within = expected(`${range}${nullMeans ? ` or null (= ${nullMeans})` : ''}`, why);
+  const what = `${range}${nullMeans ? ` or null (= ${nullMeans})` : ''}`;
+  const within = expected(what, why);
   // A whole number past 2^53 (`--seed 1e21`) is refused as too large, not as no integer (a range below 2^53 says so itself).
-  const tooLarge = expected(`${range}${nullMeans ? ` or null (= ${nullMeans})` : ''}`, `too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  const tooLarge = expected(what, `too large (at most ${Number.MAX_SAFE_INTEGER})`);
   const unbounded = max === undefined || max >= Number.MAX_SAFE_INTEGER;
   const error: ErrorMap = (iss) =>
     unbounded && typeof iss.input === 'number' && Number.isFinite(iss.input) && iss.input > Number.MAX_SAFE_INTEGER

@@ -175,8 +175,8 @@ export class HybridIsland extends IslandCore<HybridPopulation> {
    * Once solved, before its report: the members' genes and every board's counts are given
    * back at once (release.ts; from N = 2^20, where they are 14 bytes a queen at population
    * 2; below, the collector has them), so the report's copy of the solution (4) fits in what
-   * the search held. The solution
-   * (the scratch board's genes) stays; nothing may read the population after.
+   * the search held. The solution (the scratch board's genes) stays; nothing may read the
+   * population after.
    */
   release(): void {
     if (!this.solution || !releasable(this.n)) return;

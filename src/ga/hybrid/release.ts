@@ -22,7 +22,8 @@ export function releasable(n: number): boolean {
 
 /**
  * Gives `view`'s whole buffer back at once (every view of it has length 0 after). Only the
- * owner of every view of the buffer may call it; small boards' are left to the collector.
+ * owner of every view of the buffer may call it (a HybridIsland, from RELEASABLE_N: smaller
+ * boards' are left to the collector).
  */
 export function release(view: ArrayBufferView): void {
   const buffer = view.buffer;

@@ -134,13 +134,16 @@ export class TakeoverIsland extends IslandCore {
   /** Keeps origins by fitness if `origin` (exact) has one per fitness. */
   private byFitnessIf(origin: Uint16Array): void {
     const pop = this.population;
-    const originOf = this.originOf.fill(-1);
+    this.originOf.fill(-1);
     this.byFitness = true;
-    for (let s = 0; s < pop.size && this.byFitness; s++) {
-      const f = pop.fitness[s];
-      if (originOf[f] < 0) originOf[f] = origin[s];
-      else this.byFitness = originOf[f] === origin[s];
-    }
+    for (let s = 0; s < pop.size && this.byFitness; s++) this.byFitness = this.agrees(pop.fitness[s], origin[s]);
+  }
+
+  /** Whether a member of fitness `f` and origin `o` keeps one origin a fitness: the first of a fitness (`originOf` -1) sets it. */
+  private agrees(f: number, o: number): boolean {
+    const originOf = this.originOf;
+    if (originOf[f] < 0) originOf[f] = o;
+    return originOf[f] === o;
   }
 
   /** While by fitness: writes the origin of every member not written since `mark` (`Population.writes`) from its fitness. */
@@ -218,13 +221,8 @@ export class TakeoverIsland extends IslandCore {
    * then so does every one that entered. In O(count), so asked first.
    */
   private offeredKeepByFitness(count: number, origins: Uint16Array | undefined): boolean {
-    const originOf = this.originOf;
-    for (let i = 0; i < count; i++) {
-      const f = this.immigrantFitness[i];
-      const o = origins === undefined ? UNKNOWN_ORIGIN : origins[i];
-      if (originOf[f] < 0) originOf[f] = o;
-      else if (originOf[f] !== o) return false;
-    }
+    for (let i = 0; i < count; i++)
+      if (!this.agrees(this.immigrantFitness[i], origins === undefined ? UNKNOWN_ORIGIN : origins[i])) return false;
     return true;
   }
 
@@ -234,14 +232,9 @@ export class TakeoverIsland extends IslandCore {
    * fitness 2 that a worst-if-better target turns away, which must not end keeping by fitness.
    */
   private enteredKeepByFitness(mark: number): boolean {
-    const { originOf, population: pop } = this;
+    const pop = this.population;
     const origin = pop.origin!;
-    for (let s = 0; s < pop.size; s++) {
-      if (pop.written[s] <= mark) continue;
-      const f = pop.fitness[s];
-      if (originOf[f] < 0) originOf[f] = origin[s];
-      else if (originOf[f] !== origin[s]) return false;
-    }
+    for (let s = 0; s < pop.size; s++) if (pop.written[s] > mark && !this.agrees(pop.fitness[s], origin[s])) return false;
     return true;
   }
 
